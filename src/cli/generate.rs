@@ -1,0 +1,67 @@
+//! `arbiter completions` and `arbiter man`: generated files, committed under `completions/`
+//! and `man/` (a test fails when they are stale).
+
+use super::Cli;
+use super::output::Printer;
+use anyhow::{Context as _, Result};
+use clap::{Args, CommandFactory};
+use clap_complete::Shell;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to print a completion script for
+    #[arg(required_unless_present = "dir")]
+    pub shell: Option<Shell>,
+    /// Write scripts for every supported shell into this directory instead
+    #[arg(long, value_name = "DIR", conflicts_with = "shell")]
+    pub dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The directory to write arbiter.1 and one page per subcommand into
+    #[arg(long, value_name = "DIR", default_value = "man")]
+    pub dir: PathBuf,
+}
+
+const SHELLS: [Shell; 4] = [Shell::Bash, Shell::Zsh, Shell::Fish, Shell::PowerShell];
+
+pub(crate) fn completions(args: &CompletionsArgs, printer: &Printer) -> Result<ExitCode> {
+    let mut command = Cli::command();
+    if let Some(dir) = &args.dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        for shell in SHELLS {
+            clap_complete::generate_to(shell, &mut command, "arbiter", dir)
+                .with_context(|| format!("writing {shell} completions"))?;
+        }
+        printer.status(&format!(
+            "wrote completions for bash, zsh, fish, powershell to {}",
+            dir.display()
+        ));
+    } else if let Some(shell) = args.shell {
+        clap_complete::generate(shell, &mut command, "arbiter", &mut std::io::stdout());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(crate) fn man(args: &ManArgs, printer: &Printer) -> Result<ExitCode> {
+    std::fs::create_dir_all(&args.dir)
+        .with_context(|| format!("creating {}", args.dir.display()))?;
+    let command = Cli::command();
+    write_page(&command, "arbiter", &args.dir)?;
+    for sub in command.get_subcommands() {
+        let name = format!("arbiter-{}", sub.get_name());
+        write_page(&sub.clone().name(name.clone()), &name, &args.dir)?;
+    }
+    printer.status(&format!("wrote man pages to {}", args.dir.display()));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn write_page(command: &clap::Command, name: &str, dir: &Path) -> Result<()> {
+    let mut page = Vec::new();
+    clap_mangen::Man::new(command.clone()).render(&mut page)?;
+    let path = dir.join(format!("{name}.1"));
+    std::fs::write(&path, page).with_context(|| format!("writing {}", path.display()))
+}

@@ -1,0 +1,41 @@
+//! Reading the files a command names: JSON or YAML, from a path or `-` for stdin.
+
+use anyhow::{Context as _, Result};
+use serde_json::Value;
+use std::io::Read;
+use std::path::Path;
+
+/// The text of `path`, or of stdin when `path` is `-`.
+pub(crate) fn read_text(path: &Path) -> Result<String> {
+    if path == Path::new("-") {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("reading stdin")?;
+        Ok(text)
+    } else {
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
+    }
+}
+
+/// A JSON document.
+pub(crate) fn read_json(path: &Path) -> Result<Value> {
+    let text = read_text(path)?;
+    serde_json::from_str(&text).with_context(|| format!("{} is not valid JSON", display(path)))
+}
+
+/// A YAML or JSON document (JSON is YAML).
+pub(crate) fn read_yaml(path: &Path) -> Result<Value> {
+    let text = read_text(path)?;
+    crate::wire::value::parse_yaml(&text)
+        .map_err(anyhow::Error::msg)
+        .with_context(|| format!("{} is not valid YAML or JSON", display(path)))
+}
+
+fn display(path: &Path) -> String {
+    if path == Path::new("-") {
+        "stdin".to_owned()
+    } else {
+        path.display().to_string()
+    }
+}

@@ -1,0 +1,87 @@
+//! The command line: clap definitions and terminal output, one file per subcommand.
+//! No business logic: every command calls one `core` operation.
+
+mod decide;
+mod generate;
+mod input;
+mod models;
+pub mod output;
+
+use crate::config::Settings;
+use crate::core::Context;
+use clap::{Args, Parser, Subcommand};
+use output::Printer;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Decision models from the command line: ask typed questions about a JSON state and get
+/// answers with probabilities.
+#[derive(Debug, Parser)]
+#[command(name = "arbiter", version, about, max_term_width = 100)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options every command takes.
+#[derive(Debug, Args)]
+pub struct GlobalArgs {
+    /// Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]
+    #[arg(long, env = "ARBITER_HOME", global = true, value_name = "DIR")]
+    pub home: Option<PathBuf>,
+    /// Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Print nothing on stderr but errors
+    #[arg(long, global = true)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Answer questions about a state
+    Decide(decide::DecideArgs),
+    /// List base models and the engine behind each
+    Models(models::ModelsArgs),
+    /// Print a shell completion script, or write all of them to a directory
+    Completions(generate::CompletionsArgs),
+    /// Write man pages for arbiter and its subcommands
+    Man(generate::ManArgs),
+}
+
+/// Run a parsed command line; errors are reported here and become the exit code.
+pub async fn run(cli: Cli) -> ExitCode {
+    let printer = Printer::new(cli.global.json, cli.global.quiet);
+    match dispatch(cli, &printer).await {
+        Ok(code) => code,
+        Err(error) => printer.error(&error),
+    }
+}
+
+async fn dispatch(cli: Cli, printer: &Printer) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Completions(args) => generate::completions(&args, printer),
+        Command::Man(args) => generate::man(&args, printer),
+        command => {
+            let ctx = Context::new(Settings::resolve(cli.global.home)?)?;
+            match command {
+                Command::Decide(args) => decide::run(&ctx, args, printer).await,
+                Command::Models(args) => models::run(&ctx, &args, printer),
+                Command::Completions(_) | Command::Man(_) => unreachable!("handled above"),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,126 @@
+//! Terminal output: data on stdout (JSON when piped or with `--json`, tables on a terminal),
+//! diagnostics and progress on stderr.
+
+use crate::error::Error;
+use crate::wire::Problem;
+use comfy_table::{ContentArrangement, Table, presets};
+use serde::Serialize;
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+
+/// Where output goes and in which form.
+#[derive(Debug, Clone)]
+pub struct Printer {
+    json: bool,
+    quiet: bool,
+    stdout_tty: bool,
+    stderr_tty: bool,
+}
+
+impl Printer {
+    pub fn new(json: bool, quiet: bool) -> Self {
+        Self {
+            json,
+            quiet,
+            stdout_tty: std::io::stdout().is_terminal(),
+            stderr_tty: std::io::stderr().is_terminal(),
+        }
+    }
+
+    /// JSON on stdout: asked for, or stdout is not a terminal.
+    pub fn wants_json(&self) -> bool {
+        self.json || !self.stdout_tty
+    }
+
+    /// Progress bars and prompts only on a terminal, and not when quiet.
+    pub fn interactive(&self) -> bool {
+        self.stderr_tty && !self.quiet
+    }
+
+    /// Write a value as JSON: pretty on a terminal, one line otherwise.
+    pub fn json<T: Serialize + ?Sized>(&self, value: &T) -> std::io::Result<()> {
+        let text = if self.stdout_tty {
+            serde_json::to_string_pretty(value)
+        } else {
+            serde_json::to_string(value)
+        }
+        .map_err(std::io::Error::other)?;
+        self.line(&text)
+    }
+
+    /// A line of data on stdout.
+    pub fn line(&self, text: &str) -> std::io::Result<()> {
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{text}")?;
+        out.flush()
+    }
+
+    /// A status line on stderr (suppressed by `--quiet`).
+    pub fn status(&self, text: &str) {
+        if !self.quiet {
+            let _ = writeln!(std::io::stderr().lock(), "{text}");
+        }
+    }
+
+    /// A table in the house style.
+    pub fn new_table(&self, header: &[&str]) -> Table {
+        let mut table = Table::new();
+        table
+            .load_style(presets::UTF8_HORIZONTAL_ONLY)
+            .set_content_arrangement(ContentArrangement::Dynamic)
+            .set_header(header.iter().copied());
+        table
+    }
+
+    /// Report an error on stderr and turn it into the exit code. A closed stdout (`| head`)
+    /// is not an error.
+    pub fn error(&self, error: &anyhow::Error) -> ExitCode {
+        if let Some(io) = error.downcast_ref::<std::io::Error>() {
+            if io.kind() == std::io::ErrorKind::BrokenPipe {
+                return ExitCode::SUCCESS;
+            }
+        }
+        let typed = error.chain().find_map(|e| e.downcast_ref::<Error>());
+        let mut err = std::io::stderr().lock();
+        if self.json {
+            let problem = match typed {
+                Some(typed) => {
+                    let mut problem =
+                        Problem::from_error(typed, "/problems", &uuid::Uuid::new_v4().to_string());
+                    problem.detail = format!("{error:#}");
+                    problem
+                }
+                None => Problem::from_error(
+                    &Error::BadRequest(format!("{error:#}")),
+                    "/problems",
+                    &uuid::Uuid::new_v4().to_string(),
+                ),
+            };
+            let _ = writeln!(
+                err,
+                "{}",
+                serde_json::to_string(&problem).unwrap_or_default()
+            );
+        } else {
+            let label = if self.stderr_tty {
+                "\x1b[1;31merror\x1b[0m"
+            } else {
+                "error"
+            };
+            let _ = writeln!(err, "{label}: {error:#}");
+            if let Some(Error::Validation(details)) = typed {
+                if details.len() > 1 {
+                    for detail in details {
+                        let _ = writeln!(err, "  {detail}");
+                    }
+                }
+            }
+        }
+        ExitCode::from(typed.map_or(1, Error::exit_code))
+    }
+}
+
+/// A probability as a short fixed-width number.
+pub fn prob(p: f64) -> String {
+    format!("{p:.3}")
+}

@@ -1,0 +1,228 @@
+//! The crate's one error type. Each variant knows its HTTP status, its problem `code` and its
+//! CLI exit code, so the mapping is written once here and never re-chosen by a caller.
+
+use crate::wire::problem::FieldError;
+
+/// Result with the crate [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Broad families of failure; each maps to one exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    NotFound,
+    Invalid,
+    Conflict,
+    Unauthorized,
+    Upstream,
+    Internal,
+}
+
+/// Every failure an operation can report.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The request failed validation; each problem carries its location.
+    #[error("{}", validation_summary(.0))]
+    Validation(Vec<FieldError>),
+    #[error("model `{0}` not found")]
+    ModelNotFound(String),
+    #[error("revision `{revision}` of `{model}` cannot be read")]
+    RevisionNotFound { model: String, revision: String },
+    #[error("example `{0}` not found")]
+    ExampleNotFound(String),
+    #[error("job `{0}` not found")]
+    JobNotFound(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    BadRequest(String),
+    /// A conflict with current state; `code` is the stable problem code.
+    #[error("{detail}")]
+    Conflict { code: &'static str, detail: String },
+    #[error("{0}")]
+    Unauthorized(String),
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("rate limit exceeded; retry in {retry_after_secs} s")]
+    RateLimited { retry_after_secs: u64 },
+    #[error("request body exceeds the limit of {limit} bytes")]
+    PayloadTooLarge { limit: usize },
+    #[error("{0}")]
+    UnsupportedMediaType(String),
+    #[error("upstream failed: {0}")]
+    UpstreamFailed(String),
+    #[error("upstream unavailable: {0}")]
+    UpstreamUnavailable(String),
+    /// A fault of ours (storage, git, engine): never caused by the request.
+    #[error("{0}")]
+    Internal(String),
+}
+
+fn validation_summary(details: &[FieldError]) -> String {
+    match details {
+        [] => "invalid request".to_owned(),
+        [one] => format!("invalid request: {one}"),
+        many => format!("invalid request: {} problems", many.len()),
+    }
+}
+
+impl Error {
+    /// One validation problem at `loc`.
+    pub fn invalid(
+        loc: crate::wire::problem::Loc,
+        msg: impl Into<String>,
+        kind: &'static str,
+    ) -> Self {
+        Self::Validation(vec![FieldError::new(loc, msg, kind)])
+    }
+
+    pub fn internal(context: &str, err: impl std::fmt::Display) -> Self {
+        Self::Internal(format!("{context}: {err}"))
+    }
+
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Self::ModelNotFound(_)
+            | Self::RevisionNotFound { .. }
+            | Self::ExampleNotFound(_)
+            | Self::JobNotFound(_)
+            | Self::NotFound(_) => ErrorKind::NotFound,
+            Self::Validation(_)
+            | Self::BadRequest(_)
+            | Self::PayloadTooLarge { .. }
+            | Self::UnsupportedMediaType(_)
+            | Self::RateLimited { .. } => ErrorKind::Invalid,
+            Self::Conflict { .. } => ErrorKind::Conflict,
+            Self::Unauthorized(_) | Self::Forbidden(_) => ErrorKind::Unauthorized,
+            Self::UpstreamFailed(_) | Self::UpstreamUnavailable(_) => ErrorKind::Upstream,
+            Self::Internal(_) => ErrorKind::Internal,
+        }
+    }
+
+    /// The stable, snake_case problem code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Validation(_) => "validation_error",
+            Self::ModelNotFound(_) => "model_not_found",
+            Self::RevisionNotFound { .. } => "revision_not_found",
+            Self::ExampleNotFound(_) => "example_not_found",
+            Self::JobNotFound(_) => "job_not_found",
+            Self::NotFound(_) => "not_found",
+            Self::BadRequest(_) => "bad_request",
+            Self::Conflict { code, .. } => code,
+            Self::Unauthorized(_) => "unauthorized",
+            Self::Forbidden(_) => "forbidden",
+            Self::RateLimited { .. } => "rate_limited",
+            Self::PayloadTooLarge { .. } => "payload_too_large",
+            Self::UnsupportedMediaType(_) => "unsupported_media_type",
+            Self::UpstreamFailed(_) => "upstream_failed",
+            Self::UpstreamUnavailable(_) => "upstream_unavailable",
+            Self::Internal(_) => "internal",
+        }
+    }
+
+    /// The HTTP status of this error.
+    pub fn status(&self) -> u16 {
+        match self {
+            Self::Validation(_) => 422,
+            Self::ModelNotFound(_)
+            | Self::RevisionNotFound { .. }
+            | Self::ExampleNotFound(_)
+            | Self::JobNotFound(_)
+            | Self::NotFound(_) => 404,
+            Self::BadRequest(_) => 400,
+            Self::Conflict { .. } => 409,
+            Self::Unauthorized(_) => 401,
+            Self::Forbidden(_) => 403,
+            Self::RateLimited { .. } => 429,
+            Self::PayloadTooLarge { .. } => 413,
+            Self::UnsupportedMediaType(_) => 415,
+            Self::UpstreamFailed(_) => 502,
+            Self::UpstreamUnavailable(_) => 503,
+            Self::Internal(_) => 500,
+        }
+    }
+
+    /// The CLI exit code: 4 for anything not found, 1 otherwise (2 is clap's usage error,
+    /// 3 a failed evaluation gate).
+    pub fn exit_code(&self) -> u8 {
+        match self.kind() {
+            ErrorKind::NotFound => 4,
+            _ => 1,
+        }
+    }
+
+    /// The validation problems, empty for other errors.
+    pub fn details(&self) -> &[FieldError] {
+        match self {
+            Self::Validation(details) => details,
+            _ => &[],
+        }
+    }
+
+    pub fn idempotency_key_reused() -> Self {
+        Self::Conflict {
+            code: "idempotency_key_reused",
+            detail: "this Idempotency-Key was used with a different request".into(),
+        }
+    }
+
+    pub fn decision_in_progress() -> Self {
+        Self::Conflict {
+            code: "decision_in_progress",
+            detail: "a request with this Idempotency-Key is still in progress; retry shortly"
+                .into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire::problem::Loc;
+
+    #[test]
+    fn each_code_maps_to_the_specified_status() {
+        let cases = [
+            (
+                Error::invalid(Loc::body(), "x", "t"),
+                422,
+                "validation_error",
+                1,
+            ),
+            (Error::ModelNotFound("m".into()), 404, "model_not_found", 4),
+            (
+                Error::RevisionNotFound {
+                    model: "a/b".into(),
+                    revision: "v".into(),
+                },
+                404,
+                "revision_not_found",
+                4,
+            ),
+            (
+                Error::idempotency_key_reused(),
+                409,
+                "idempotency_key_reused",
+                1,
+            ),
+            (
+                Error::decision_in_progress(),
+                409,
+                "decision_in_progress",
+                1,
+            ),
+            (
+                Error::UpstreamUnavailable("x".into()),
+                503,
+                "upstream_unavailable",
+                1,
+            ),
+            (Error::Internal("x".into()), 500, "internal", 1),
+        ];
+        for (error, status, code, exit) in cases {
+            assert_eq!(error.status(), status, "{error}");
+            assert_eq!(error.code(), code);
+            assert_eq!(error.exit_code(), exit);
+        }
+    }
+}

@@ -1,0 +1,12 @@
+//! Arbiter: decision models ("System One" models) from the command line and over HTTP.
+//!
+//! Data flows one way: [`cli`] or [`server`] → [`core`] (one function per operation) →
+//! [`engine`] / [`repo`] / [`store`]. The contract types shared by all of them live in
+//! [`wire`]; errors are typed once in [`error`].
+
+pub mod cli;
+pub mod config;
+pub mod core;
+pub mod engine;
+pub mod error;
+pub mod wire;

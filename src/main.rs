@@ -1,0 +1,22 @@
+//! The `arbiter` binary: parse the command line, run it, exit with its status.
+
+use clap::Parser;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = arbiter::cli::Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            #[allow(clippy::print_stderr)]
+            {
+                eprintln!("error: cannot start the async runtime: {error}");
+            }
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(arbiter::cli::run(cli))
+}

@@ -1,0 +1,326 @@
+//! Answers, in the System One wire shape, and how one is built from an engine's distribution.
+//!
+//! Every engine yields a [`Distribution`]; [`Answer::from_distribution`] is the only place
+//! where argmax, expected score and confidence are computed, so the invariants hold for all
+//! engines alike.
+
+use super::question::{Question, QuestionKind};
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Question ID → answer, in question order.
+pub type Answers = IndexMap<String, Answer>;
+
+/// One answer; the `type` member names the question type.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Answer {
+    Noul {
+        noul: f64,
+    },
+    Choice {
+        choice: Option<String>,
+        probabilities: IndexMap<String, f64>,
+        confidence: f64,
+        /// Share of a chat model's probability mass that fell on offered options.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        x_option_mass: Option<f64>,
+    },
+    Score {
+        score: f64,
+        legend: IndexMap<String, Value>,
+        probabilities: IndexMap<String, f64>,
+        confidence: f64,
+    },
+}
+
+/// What an engine computes for one question: the probability of `true` for noul, or one
+/// probability per option (choice) or level (score), in question order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Distribution {
+    Noul(f64),
+    Outcomes(Vec<f64>),
+}
+
+impl Answer {
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Self::Noul { .. } => "noul",
+            Self::Choice { .. } => "choice",
+            Self::Score { .. } => "score",
+        }
+    }
+
+    /// Build the answer to `question` from `distribution`. The probabilities are normalized
+    /// (negative, non-finite or all-zero mass becomes uniform) so every answer is valid.
+    pub fn from_distribution(question: &Question, distribution: &Distribution) -> Self {
+        match (&question.kind, distribution) {
+            (QuestionKind::Noul { .. }, Distribution::Noul(p)) => Self::Noul {
+                noul: if p.is_finite() {
+                    p.clamp(0.0, 1.0)
+                } else {
+                    0.5
+                },
+            },
+            (QuestionKind::Noul { .. }, Distribution::Outcomes(ps)) => {
+                let ps = normalize(ps, 2);
+                Self::Noul { noul: ps[0] }
+            }
+            (QuestionKind::Choice { options }, dist) => {
+                let ps = normalize(outcomes(dist), options.len());
+                let best = argmax(&ps);
+                Self::Choice {
+                    choice: best.map(|i| options[i].0.clone()),
+                    probabilities: options
+                        .iter()
+                        .map(|(k, _)| k.clone())
+                        .zip(ps.iter().copied())
+                        .collect(),
+                    confidence: best.map_or(0.0, |i| choice_confidence(&ps, i)),
+                    x_option_mass: None,
+                }
+            }
+            (QuestionKind::Score { levels }, dist) => {
+                let ps = normalize(outcomes(dist), levels.len());
+                let best = argmax(&ps).unwrap_or(0);
+                Self::Score {
+                    score: ps.iter().enumerate().map(|(i, p)| i as f64 * p).sum(),
+                    legend: levels
+                        .iter()
+                        .enumerate()
+                        .map(|(i, d)| (i.to_string(), d.clone()))
+                        .collect(),
+                    probabilities: ps
+                        .iter()
+                        .enumerate()
+                        .map(|(i, p)| (i.to_string(), *p))
+                        .collect(),
+                    confidence: score_confidence(&ps, best),
+                }
+            }
+        }
+    }
+
+    /// The distribution this answer carries, in question order (the inverse of
+    /// [`Answer::from_distribution`] for a valid answer).
+    pub fn distribution(&self) -> Distribution {
+        match self {
+            Self::Noul { noul } => Distribution::Noul(*noul),
+            Self::Choice { probabilities, .. } | Self::Score { probabilities, .. } => {
+                Distribution::Outcomes(probabilities.values().copied().collect())
+            }
+        }
+    }
+}
+
+fn outcomes(distribution: &Distribution) -> &[f64] {
+    match distribution {
+        Distribution::Outcomes(ps) => ps,
+        Distribution::Noul(_) => &[],
+    }
+}
+
+/// Probabilities over `n` outcomes that are finite, non-negative and sum to 1.
+pub fn normalize(ps: &[f64], n: usize) -> Vec<f64> {
+    if n == 0 {
+        return Vec::new();
+    }
+    let clean: Vec<f64> = (0..n)
+        .map(|i| {
+            ps.get(i)
+                .copied()
+                .filter(|p| p.is_finite() && *p > 0.0)
+                .unwrap_or(0.0)
+        })
+        .collect();
+    let total: f64 = clean.iter().sum();
+    if !(total.is_finite() && total > 0.0) {
+        return vec![1.0 / n as f64; n];
+    }
+    clean.into_iter().map(|p| p / total).collect()
+}
+
+/// Index of the largest probability; ties go to the first in order.
+pub fn argmax(ps: &[f64]) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    for (i, p) in ps.iter().enumerate() {
+        if best.is_none_or(|b| *p > ps[b]) {
+            best = Some(i);
+        }
+    }
+    best
+}
+
+/// `(K·p_max − 1)/(K − 1)`, 1 when K = 1.
+fn choice_confidence(ps: &[f64], best: usize) -> f64 {
+    let k = ps.len() as f64;
+    if ps.len() <= 1 {
+        return 1.0;
+    }
+    ((k * ps[best] - 1.0) / (k - 1.0)).clamp(0.0, 1.0)
+}
+
+/// `max(0, 1 − Σ pᵢ·|i − k*| / D)` with `D = (1/K)·Σ|i − (K−1)/2|`, D = 1 when K = 1.
+fn score_confidence(ps: &[f64], best: usize) -> f64 {
+    let k = ps.len();
+    let centre = (k as f64 - 1.0) / 2.0;
+    let spread = if k == 1 {
+        1.0
+    } else {
+        (0..k).map(|i| (i as f64 - centre).abs()).sum::<f64>() / k as f64
+    };
+    let distance: f64 = ps
+        .iter()
+        .enumerate()
+        .map(|(i, p)| p * (i as f64 - best as f64).abs())
+        .sum();
+    (1.0 - distance / spread).clamp(0.0, 1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    fn choice(keys: &[&str]) -> Question {
+        Question {
+            instructions: None,
+            kind: QuestionKind::Choice {
+                options: keys
+                    .iter()
+                    .map(|k| ((*k).to_owned(), Value::Null))
+                    .collect(),
+            },
+        }
+    }
+
+    fn score(levels: usize) -> Question {
+        Question {
+            instructions: None,
+            kind: QuestionKind::Score {
+                levels: (0..levels).map(|i| json!(format!("level {i}"))).collect(),
+            },
+        }
+    }
+
+    #[test]
+    fn choice_answer_has_the_wire_shape() {
+        let answer = Answer::from_distribution(
+            &choice(&["b", "a"]),
+            &Distribution::Outcomes(vec![0.25, 0.75]),
+        );
+        assert_eq!(
+            serde_json::to_value(&answer).unwrap(),
+            json!({"type": "choice", "choice": "a", "probabilities": {"b": 0.25, "a": 0.75}, "confidence": 0.5})
+        );
+    }
+
+    #[test]
+    fn empty_choice_answers_null() {
+        let answer = Answer::from_distribution(&choice(&[]), &Distribution::Outcomes(vec![]));
+        assert_eq!(
+            serde_json::to_value(&answer).unwrap(),
+            json!({"type": "choice", "choice": null, "probabilities": {}, "confidence": 0.0})
+        );
+    }
+
+    #[test]
+    fn single_option_and_single_level_are_certain() {
+        let c = Answer::from_distribution(&choice(&["only"]), &Distribution::Outcomes(vec![0.3]));
+        assert!(matches!(c, Answer::Choice { confidence, .. } if confidence == 1.0));
+        let s = Answer::from_distribution(&score(1), &Distribution::Outcomes(vec![1.0]));
+        assert!(
+            matches!(s, Answer::Score { confidence, score, .. } if confidence == 1.0 && score == 0.0)
+        );
+    }
+
+    #[test]
+    fn score_answer_keeps_legend_forms() {
+        let q = Question {
+            instructions: None,
+            kind: QuestionKind::Score {
+                levels: vec![json!("low"), json!({"k": [1]}), json!(["x"])],
+            },
+        };
+        let answer = Answer::from_distribution(&q, &Distribution::Outcomes(vec![0.0, 0.5, 0.5]));
+        let value = serde_json::to_value(&answer).unwrap();
+        assert_eq!(
+            value["legend"],
+            json!({"0": "low", "1": {"k": [1]}, "2": ["x"]})
+        );
+        assert_eq!(value["score"], json!(1.5));
+        // k* = 1 (first of the tie); Σ p·|i−1| = 0.5; D = (1+0+1)/3.
+        let confidence = value["confidence"].as_f64().unwrap();
+        assert!((confidence - (1.0 - 0.5 / (2.0 / 3.0))).abs() < 1e-12);
+    }
+
+    #[test]
+    fn answers_parse_back() {
+        let answer =
+            Answer::from_distribution(&score(3), &Distribution::Outcomes(vec![0.2, 0.3, 0.5]));
+        let text = serde_json::to_string(&answer).unwrap();
+        assert_eq!(serde_json::from_str::<Answer>(&text).unwrap(), answer);
+    }
+
+    fn distribution(max_len: usize) -> impl Strategy<Value = Vec<f64>> {
+        prop::collection::vec(
+            prop_oneof![
+                Just(0.0),
+                0.0..1.0f64,
+                0.0..1e6f64,
+                Just(f64::NAN),
+                Just(-1.0)
+            ],
+            0..max_len,
+        )
+    }
+
+    proptest! {
+        #[test]
+        fn choice_invariants(raw in distribution(12), n in 0usize..12) {
+            let keys: Vec<String> = (0..n).map(|i| format!("k{i}")).collect();
+            let refs: Vec<&str> = keys.iter().map(String::as_str).collect();
+            let Answer::Choice { choice, probabilities, confidence, .. } =
+                Answer::from_distribution(&choice(&refs), &Distribution::Outcomes(raw)) else { panic!() };
+            prop_assert_eq!(probabilities.len(), n);
+            prop_assert!(probabilities.keys().eq(keys.iter()));
+            prop_assert!((0.0..=1.0).contains(&confidence));
+            if n == 0 {
+                prop_assert!(choice.is_none());
+                prop_assert_eq!(confidence, 0.0);
+            } else {
+                let ps: Vec<f64> = probabilities.values().copied().collect();
+                prop_assert!(ps.iter().all(|p| p.is_finite() && (0.0..=1.0).contains(p)));
+                prop_assert!((ps.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+                let max = ps.iter().copied().fold(f64::MIN, f64::max);
+                let first = ps.iter().position(|p| *p == max).unwrap();
+                prop_assert_eq!(choice, Some(keys[first].clone()));
+            }
+        }
+
+        #[test]
+        fn score_invariants(raw in distribution(12), n in 1usize..12) {
+            let Answer::Score { score: s, probabilities, confidence, legend } =
+                Answer::from_distribution(&score(n), &Distribution::Outcomes(raw)) else { panic!() };
+            let ps: Vec<f64> = probabilities.values().copied().collect();
+            prop_assert_eq!(ps.len(), n);
+            prop_assert_eq!(legend.len(), n);
+            prop_assert!(probabilities.keys().enumerate().all(|(i, k)| *k == i.to_string()));
+            prop_assert!(ps.iter().all(|p| p.is_finite() && (0.0..=1.0).contains(p)));
+            prop_assert!((ps.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+            let expected: f64 = ps.iter().enumerate().map(|(i, p)| i as f64 * p).sum();
+            prop_assert_eq!(s, expected);
+            prop_assert!((0.0..=(n - 1) as f64).contains(&s));
+            prop_assert!((0.0..=1.0).contains(&confidence));
+        }
+
+        #[test]
+        fn noul_invariant(p in prop_oneof![any::<f64>(), 0.0..=1.0f64]) {
+            let q = Question { instructions: None, kind: QuestionKind::Noul { when_true: Value::Null, when_false: Value::Null } };
+            let Answer::Noul { noul } = Answer::from_distribution(&q, &Distribution::Noul(p)) else { panic!() };
+            prop_assert!(noul.is_finite() && (0.0..=1.0).contains(&noul));
+        }
+    }
+}

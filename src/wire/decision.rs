@@ -1,0 +1,330 @@
+//! `POST /v1/decision` request and response bodies.
+
+use super::answer::Answers;
+use super::problem::{FieldError, Loc};
+use super::question::{Questions, json_type, parse_questions, questions_to_value};
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// Base model names (the spec's list, in display order).
+pub const BASE_MODELS: [&str; 6] = [
+    "mo",
+    "mo-reasoning",
+    "service/mo",
+    "service/mo-reasoning",
+    "jev-latest",
+    "jev-1.13.0",
+];
+
+/// Longest caller-supplied example ID.
+pub const MAX_EXAMPLE_ID_LEN: usize = 255;
+
+/// A validated decision request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DecisionRequest {
+    pub state: Value,
+    pub model: String,
+    pub questions: Option<Questions>,
+    pub example_id: Option<String>,
+    /// Branch, tag, full or unique short commit SHA (repository models only).
+    pub revision: Option<String>,
+    /// `false` skips recording (repository models only).
+    pub capture: Option<bool>,
+}
+
+impl DecisionRequest {
+    /// Validate a request body, reporting every problem at once. Members the contract does
+    /// not define are ignored, so clients that send more keep working.
+    pub fn from_value(body: &Value) -> Result<Self> {
+        let root = Loc::body();
+        let Value::Object(object) = body else {
+            return Err(Error::invalid(
+                root,
+                format!(
+                    "the request body must be a JSON object, not {}",
+                    json_type(body)
+                ),
+                "object_expected",
+            ));
+        };
+        let mut errors = Vec::new();
+        let state = object.get("state").cloned();
+        if state.is_none() {
+            errors.push(FieldError::new(
+                root.key("state"),
+                "state is required (any JSON value)",
+                "missing",
+            ));
+        }
+        let model = match object.get("model") {
+            Some(Value::String(m)) if !m.is_empty() => Some(m.clone()),
+            Some(Value::String(_)) => {
+                errors.push(FieldError::new(
+                    root.key("model"),
+                    "model may not be empty",
+                    "empty",
+                ));
+                None
+            }
+            Some(other) => {
+                errors.push(FieldError::new(
+                    root.key("model"),
+                    format!("model must be a string, not {}", json_type(other)),
+                    "string_expected",
+                ));
+                None
+            }
+            None => {
+                errors.push(FieldError::new(
+                    root.key("model"),
+                    "model is required: a base model name or a repository path <owner>/<model>",
+                    "missing",
+                ));
+                None
+            }
+        };
+        let questions = object
+            .get("questions")
+            .map(|q| parse_questions(q, &root.key("questions"), &mut errors));
+        let example_id = optional_string(object, "example_id", &root, &mut errors);
+        if let Some(id) = &example_id {
+            if id.len() > MAX_EXAMPLE_ID_LEN {
+                errors.push(FieldError::new(
+                    root.key("example_id"),
+                    format!(
+                        "example_id is {} bytes; at most {MAX_EXAMPLE_ID_LEN}",
+                        id.len()
+                    ),
+                    "too_long",
+                ));
+            }
+        }
+        let revision = optional_string(object, "revision", &root, &mut errors);
+        let capture = match object.get("capture") {
+            None | Some(Value::Null) => None,
+            Some(Value::Bool(b)) => Some(*b),
+            Some(other) => {
+                errors.push(FieldError::new(
+                    root.key("capture"),
+                    format!("capture must be a boolean, not {}", json_type(other)),
+                    "bool_expected",
+                ));
+                None
+            }
+        };
+        match (state, model) {
+            (Some(state), Some(model)) if errors.is_empty() => Ok(Self {
+                state,
+                model,
+                questions,
+                example_id,
+                revision,
+                capture,
+            }),
+            _ => Err(Error::Validation(errors)),
+        }
+    }
+
+    /// The request body, as a client sends it.
+    pub fn to_value(&self) -> Value {
+        let mut body = Map::new();
+        body.insert("state".into(), self.state.clone());
+        body.insert("model".into(), Value::String(self.model.clone()));
+        if let Some(questions) = &self.questions {
+            body.insert("questions".into(), questions_to_value(questions));
+        }
+        if let Some(id) = &self.example_id {
+            body.insert("example_id".into(), Value::String(id.clone()));
+        }
+        if let Some(revision) = &self.revision {
+            body.insert("revision".into(), Value::String(revision.clone()));
+        }
+        if let Some(capture) = self.capture {
+            body.insert("capture".into(), Value::Bool(capture));
+        }
+        Value::Object(body)
+    }
+
+    /// Reject the members that only repository models take.
+    pub fn check_base_model_fields(&self) -> Result<()> {
+        let root = Loc::body();
+        let mut errors = Vec::new();
+        for (name, present) in [
+            ("example_id", self.example_id.is_some()),
+            ("revision", self.revision.is_some()),
+            ("capture", self.capture.is_some()),
+        ] {
+            if present {
+                errors.push(FieldError::new(
+                    root.key(name),
+                    format!("{name} applies only to repository models (<owner>/<model>), not to base model `{}`", self.model),
+                    "repository_only",
+                ));
+            }
+        }
+        if self.questions.is_none() {
+            errors.push(FieldError::new(
+                root.key("questions"),
+                format!("questions are required with base model `{}`", self.model),
+                "missing",
+            ));
+        }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::Validation(errors))
+        }
+    }
+}
+
+fn optional_string(
+    object: &Map<String, Value>,
+    name: &str,
+    root: &Loc,
+    errors: &mut Vec<FieldError>,
+) -> Option<String> {
+    match object.get(name) {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
+        Some(Value::String(_)) => {
+            errors.push(FieldError::new(
+                root.key(name),
+                format!("{name} may not be empty"),
+                "empty",
+            ));
+            None
+        }
+        Some(other) => {
+            errors.push(FieldError::new(
+                root.key(name),
+                format!("{name} must be a string, not {}", json_type(other)),
+                "string_expected",
+            ));
+            None
+        }
+    }
+}
+
+/// Token usage of one decision.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+impl std::ops::AddAssign for Usage {
+    fn add_assign(&mut self, other: Self) {
+        self.input_tokens += other.input_tokens;
+        self.output_tokens += other.output_tokens;
+    }
+}
+
+/// How a revision was named.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RevisionKind {
+    Branch,
+    Tag,
+    Commit,
+}
+
+/// The revision a repository-model decision resolved.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Revision {
+    pub name: String,
+    pub kind: RevisionKind,
+    pub commit: String,
+}
+
+/// A checkpoint: one commit of a repository model.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Checkpoint {
+    pub checkpoint_id: String,
+    pub created_at: String,
+    pub message: String,
+}
+
+/// The example a decision was recorded under.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExampleRef {
+    pub example_id: String,
+    pub created: bool,
+}
+
+/// The recorded decision.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DecisionRef {
+    pub decision_id: String,
+    pub created_at: String,
+}
+
+/// The success body of `POST /v1/decision`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DecisionResponse {
+    pub model: String,
+    pub answers: Answers,
+    pub usage: Usage,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revision: Option<Revision>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<Checkpoint>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recorded: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub example: Option<ExampleRef>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decision: Option<DecisionRef>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn requires_state_and_model() {
+        let Err(Error::Validation(errors)) = DecisionRequest::from_value(&json!({"questions": {}}))
+        else {
+            panic!()
+        };
+        let located: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            located,
+            vec![
+                "state: state is required (any JSON value)",
+                "model: model is required: a base model name or a repository path <owner>/<model>",
+                "questions: at least one question is required",
+            ]
+        );
+    }
+
+    #[test]
+    fn state_may_be_any_value_and_extra_members_are_ignored() {
+        for state in [json!(null), json!(3), json!("text"), json!([1, {"a": 2}])] {
+            let req =
+                DecisionRequest::from_value(&json!({"state": state, "model": "mo", "extra": 1}))
+                    .unwrap();
+            assert_eq!(req.state, state);
+        }
+    }
+
+    #[test]
+    fn request_round_trips() {
+        let body = json!({"state": {"a": 1}, "model": "acme/x", "questions": {"q": {"type": "noul"}},
+            "example_id": "e1", "revision": "main", "capture": false});
+        assert_eq!(DecisionRequest::from_value(&body).unwrap().to_value(), body);
+    }
+
+    #[test]
+    fn base_models_reject_repository_members() {
+        let req =
+            DecisionRequest::from_value(&json!({"state": 1, "model": "mo", "revision": "v1"}))
+                .unwrap();
+        let err = req.check_base_model_fields().unwrap_err();
+        assert_eq!(err.details().len(), 2);
+    }
+}

@@ -1,0 +1,15 @@
+//! The serde types of the contract (requests, questions, answers, problems) and their
+//! validation. Shared by the CLI (`--json` output), the server and the HTTP client, so the
+//! bytes on the wire are written in exactly one place.
+
+pub mod answer;
+pub mod decision;
+pub mod models;
+pub mod problem;
+pub mod question;
+pub mod value;
+
+pub use answer::{Answer, Answers};
+pub use decision::{DecisionRequest, DecisionResponse, Usage};
+pub use problem::{FieldError, Loc, Problem};
+pub use question::{Question, QuestionKind, Questions};

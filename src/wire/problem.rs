@@ -1,0 +1,201 @@
+//! Problem documents (RFC 9457, `application/problem+json`) and the located field errors
+//! that make up their `details`.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// One segment of a location: an object key or an array index.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Segment {
+    Index(usize),
+    Key(String),
+}
+
+/// Where a problem is, as path segments from the root (`["body","questions","q1","type"]`).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Loc(pub Vec<Segment>);
+
+impl Loc {
+    /// The root of a request body.
+    pub fn body() -> Self {
+        Self(vec![Segment::Key("body".into())])
+    }
+
+    /// A request header, e.g. `["header","Idempotency-Key"]`.
+    pub fn header(name: &str) -> Self {
+        Self(vec![
+            Segment::Key("header".into()),
+            Segment::Key(name.into()),
+        ])
+    }
+
+    #[must_use]
+    pub fn key(&self, key: &str) -> Self {
+        let mut next = self.clone();
+        next.0.push(Segment::Key(key.to_owned()));
+        next
+    }
+
+    #[must_use]
+    pub fn index(&self, index: usize) -> Self {
+        let mut next = self.clone();
+        next.0.push(Segment::Index(index));
+        next
+    }
+}
+
+impl fmt::Display for Loc {
+    /// A readable path without the leading `body`: `questions.urgency.criteria[2]`.
+    /// Keys that are not plain identifiers are quoted: `questions[""].type`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let segments = match self.0.first() {
+            Some(Segment::Key(root)) if root == "body" && self.0.len() > 1 => &self.0[1..],
+            _ => &self.0[..],
+        };
+        let mut first = true;
+        for segment in segments {
+            match segment {
+                Segment::Index(i) => write!(f, "[{i}]")?,
+                Segment::Key(key) if is_plain(key) => {
+                    if !first {
+                        f.write_str(".")?;
+                    }
+                    f.write_str(key)?;
+                }
+                Segment::Key(key) => write!(f, "[{}]", serde_json::Value::from(key.as_str()))?,
+            }
+            first = false;
+        }
+        Ok(())
+    }
+}
+
+fn is_plain(key: &str) -> bool {
+    !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
+}
+
+/// One element of a problem's `details`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FieldError {
+    pub loc: Loc,
+    pub msg: String,
+    #[serde(rename = "type")]
+    pub kind: String,
+}
+
+impl FieldError {
+    pub fn new(loc: Loc, msg: impl Into<String>, kind: &str) -> Self {
+        Self {
+            loc,
+            msg: msg.into(),
+            kind: kind.to_owned(),
+        }
+    }
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let loc = self.loc.to_string();
+        if loc.is_empty() || loc == "body" {
+            f.write_str(&self.msg)
+        } else {
+            write!(f, "{loc}: {}", self.msg)
+        }
+    }
+}
+
+/// A problem document, as served by the server and parsed by the client.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Problem {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub title: String,
+    pub status: u16,
+    pub detail: String,
+    pub code: String,
+    pub request_id: String,
+    #[serde(default)]
+    pub details: Vec<FieldError>,
+}
+
+impl Problem {
+    /// The problem for `error`; `problems_url` is `{base_url}/problems`.
+    pub fn from_error(error: &crate::error::Error, problems_url: &str, request_id: &str) -> Self {
+        let code = error.code();
+        Self {
+            kind: format!("{problems_url}/{}", code.replace('_', "-")),
+            title: status_title(error.status()).to_owned(),
+            status: error.status(),
+            detail: error.to_string(),
+            code: code.to_owned(),
+            request_id: request_id.to_owned(),
+            details: error.details().to_vec(),
+        }
+    }
+}
+
+/// The reason phrase of a status, as RFC 9110 names it.
+pub fn status_title(status: u16) -> &'static str {
+    match status {
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        409 => "Conflict",
+        413 => "Content Too Large",
+        415 => "Unsupported Media Type",
+        422 => "Unprocessable Content",
+        429 => "Too Many Requests",
+        502 => "Bad Gateway",
+        503 => "Service Unavailable",
+        _ => "Internal Server Error",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loc_displays_as_a_readable_path() {
+        let loc = Loc::body()
+            .key("questions")
+            .key("urgency")
+            .key("criteria")
+            .index(2);
+        assert_eq!(loc.to_string(), "questions.urgency.criteria[2]");
+        let odd = Loc::body().key("questions").key("").key("type");
+        assert_eq!(odd.to_string(), r#"questions[""].type"#);
+        let spaced = Loc::body().key("questions").key("is it urgent?");
+        assert_eq!(spaced.to_string(), r#"questions["is it urgent?"]"#);
+    }
+
+    #[test]
+    fn loc_serializes_as_mixed_array() {
+        let loc = Loc::body()
+            .key("questions")
+            .key("u")
+            .key("criteria")
+            .index(2);
+        assert_eq!(
+            serde_json::to_string(&loc).unwrap(),
+            r#"["body","questions","u","criteria",2]"#
+        );
+    }
+
+    #[test]
+    fn problem_type_is_kebab_case_code() {
+        let error = crate::error::Error::invalid(Loc::body(), "bad", "x");
+        let problem = Problem::from_error(&error, "http://h/problems", "rid");
+        assert_eq!(problem.kind, "http://h/problems/validation-error");
+        assert_eq!(problem.title, "Unprocessable Content");
+        assert_eq!(problem.status, 422);
+    }
+}

@@ -1,0 +1,416 @@
+//! Question objects: `{type, instructions?, criteria?}` keyed by any string ID.
+//!
+//! Parsing collects every problem in one pass, each at its location, so a caller fixes a
+//! question file in one round trip instead of one error at a time.
+
+use super::problem::{FieldError, Loc};
+use indexmap::IndexMap;
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
+use serde_json::{Map, Value};
+
+/// Question ID → question, in request order (the order decides choice ties and output order).
+pub type Questions = IndexMap<String, Question>;
+
+/// One question. `instructions` is `None` when absent; any JSON value (null included) otherwise.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Question {
+    pub instructions: Option<Value>,
+    pub kind: QuestionKind,
+}
+
+/// The typed part of a question. Descriptions keep their JSON form (string, object, array).
+#[derive(Debug, Clone, PartialEq)]
+pub enum QuestionKind {
+    /// Probability that a statement holds; each description may be null.
+    Noul { when_true: Value, when_false: Value },
+    /// Named options, in order; a description may be null. No minimum count.
+    Choice { options: Vec<(String, Value)> },
+    /// Rubric levels 0..N-1, N ≥ 1, none null.
+    Score { levels: Vec<Value> },
+}
+
+impl QuestionKind {
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Self::Noul { .. } => "noul",
+            Self::Choice { .. } => "choice",
+            Self::Score { .. } => "score",
+        }
+    }
+}
+
+impl Question {
+    /// The instructions unless absent or null.
+    pub fn instructions(&self) -> Option<&Value> {
+        self.instructions.as_ref().filter(|v| !v.is_null())
+    }
+
+    /// The canonical JSON object of this question.
+    pub fn to_value(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+impl Serialize for Question {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("type", self.kind.type_name())?;
+        if let Some(instructions) = &self.instructions {
+            map.serialize_entry("instructions", instructions)?;
+        }
+        match &self.kind {
+            QuestionKind::Noul {
+                when_true,
+                when_false,
+            } => {
+                if !when_true.is_null() || !when_false.is_null() {
+                    let mut criteria = Map::new();
+                    if !when_true.is_null() {
+                        criteria.insert("true".into(), when_true.clone());
+                    }
+                    if !when_false.is_null() {
+                        criteria.insert("false".into(), when_false.clone());
+                    }
+                    map.serialize_entry("criteria", &criteria)?;
+                }
+            }
+            QuestionKind::Choice { options } => {
+                let criteria: Map<String, Value> = options.iter().cloned().collect();
+                map.serialize_entry("criteria", &criteria)?;
+            }
+            QuestionKind::Score { levels } => map.serialize_entry("criteria", levels)?,
+        }
+        map.end()
+    }
+}
+
+/// Serialize a question map (the order is kept).
+pub fn questions_to_value(questions: &Questions) -> Value {
+    Value::Object(
+        questions
+            .iter()
+            .map(|(id, q)| (id.clone(), q.to_value()))
+            .collect(),
+    )
+}
+
+/// Parse a question map at `loc`, pushing every problem found onto `errors`.
+/// Returns the questions that parsed, so callers can still report all errors at once.
+pub fn parse_questions(value: &Value, loc: &Loc, errors: &mut Vec<FieldError>) -> Questions {
+    let Value::Object(map) = value else {
+        errors.push(FieldError::new(
+            loc.clone(),
+            format!(
+                "questions must be an object of question ID to question, not {}",
+                json_type(value)
+            ),
+            "object_expected",
+        ));
+        return Questions::new();
+    };
+    if map.is_empty() {
+        errors.push(FieldError::new(
+            loc.clone(),
+            "at least one question is required",
+            "empty_questions",
+        ));
+    }
+    let mut questions = Questions::with_capacity(map.len());
+    for (id, value) in map {
+        if let Some(question) = parse_question(value, &loc.key(id), errors) {
+            questions.insert(id.clone(), question);
+        }
+    }
+    questions
+}
+
+/// Parse one question object at `loc`.
+pub fn parse_question(value: &Value, loc: &Loc, errors: &mut Vec<FieldError>) -> Option<Question> {
+    let Value::Object(object) = value else {
+        errors.push(FieldError::new(
+            loc.clone(),
+            format!("a question must be an object, not {}", json_type(value)),
+            "object_expected",
+        ));
+        return None;
+    };
+    let before = errors.len();
+    for key in object.keys() {
+        if !matches!(key.as_str(), "type" | "instructions" | "criteria") {
+            errors.push(FieldError::new(
+                loc.key(key),
+                format!("unknown member `{key}` (a question has type, instructions, criteria)"),
+                "unknown_member",
+            ));
+        }
+    }
+    let criteria = object.get("criteria");
+    let criteria_loc = loc.key("criteria");
+    let kind = match object.get("type") {
+        None => {
+            errors.push(FieldError::new(
+                loc.key("type"),
+                "type is required: one of noul, choice, score",
+                "missing",
+            ));
+            None
+        }
+        Some(Value::String(t)) if t == "noul" => parse_noul(criteria, &criteria_loc, errors),
+        Some(Value::String(t)) if t == "choice" => parse_choice(criteria, &criteria_loc, errors),
+        Some(Value::String(t)) if t == "score" => parse_score(criteria, &criteria_loc, errors),
+        Some(other) => {
+            errors.push(FieldError::new(
+                loc.key("type"),
+                format!("unknown question type {other}: expected noul, choice or score"),
+                "unknown_type",
+            ));
+            None
+        }
+    };
+    let kind = kind.filter(|_| errors.len() == before)?;
+    Some(Question {
+        instructions: object.get("instructions").cloned(),
+        kind,
+    })
+}
+
+fn parse_noul(
+    criteria: Option<&Value>,
+    loc: &Loc,
+    errors: &mut Vec<FieldError>,
+) -> Option<QuestionKind> {
+    let (mut when_true, mut when_false) = (Value::Null, Value::Null);
+    match criteria {
+        None | Some(Value::Null) => {}
+        Some(Value::Object(members)) => {
+            for (key, description) in members {
+                let slot = match key.as_str() {
+                    "true" => &mut when_true,
+                    "false" => &mut when_false,
+                    _ => {
+                        errors.push(FieldError::new(
+                            loc.key(key),
+                            format!(
+                                "unknown member `{key}`: noul criteria have only `true` and `false`"
+                            ),
+                            "unknown_member",
+                        ));
+                        continue;
+                    }
+                };
+                if check_description(description, &loc.key(key), true, errors) {
+                    *slot = description.clone();
+                }
+            }
+        }
+        Some(other) => errors.push(FieldError::new(
+            loc.clone(),
+            format!(
+                "noul criteria must be null or an object with `true` and `false`, not {}",
+                json_type(other)
+            ),
+            "object_expected",
+        )),
+    }
+    Some(QuestionKind::Noul {
+        when_true,
+        when_false,
+    })
+}
+
+fn parse_choice(
+    criteria: Option<&Value>,
+    loc: &Loc,
+    errors: &mut Vec<FieldError>,
+) -> Option<QuestionKind> {
+    let Some(Value::Object(members)) = criteria else {
+        errors.push(FieldError::new(
+            loc.clone(),
+            match criteria {
+                None => "choice criteria are required: an object of option key to description"
+                    .to_owned(),
+                Some(other) => format!(
+                    "choice criteria must be an object of option key to description, not {}",
+                    json_type(other)
+                ),
+            },
+            if criteria.is_none() {
+                "missing"
+            } else {
+                "object_expected"
+            },
+        ));
+        return None;
+    };
+    let mut options = Vec::with_capacity(members.len());
+    for (key, description) in members {
+        if key.is_empty() {
+            errors.push(FieldError::new(
+                loc.key(key),
+                "an option key may not be empty",
+                "empty_option_key",
+            ));
+        }
+        check_description(description, &loc.key(key), true, errors);
+        options.push((key.clone(), description.clone()));
+    }
+    Some(QuestionKind::Choice { options })
+}
+
+fn parse_score(
+    criteria: Option<&Value>,
+    loc: &Loc,
+    errors: &mut Vec<FieldError>,
+) -> Option<QuestionKind> {
+    let Some(Value::Array(levels)) = criteria else {
+        errors.push(FieldError::new(
+            loc.clone(),
+            match criteria {
+                None => {
+                    "score criteria are required: an array of rubric level descriptions".to_owned()
+                }
+                Some(other) => format!(
+                    "score criteria must be an array of rubric level descriptions, not {}",
+                    json_type(other)
+                ),
+            },
+            if criteria.is_none() {
+                "missing"
+            } else {
+                "array_expected"
+            },
+        ));
+        return None;
+    };
+    if levels.is_empty() {
+        errors.push(FieldError::new(
+            loc.clone(),
+            "a score needs at least one level",
+            "empty_levels",
+        ));
+    }
+    for (i, level) in levels.iter().enumerate() {
+        if level.is_null() {
+            errors.push(FieldError::new(
+                loc.index(i),
+                "a score level may not be null",
+                "null_level",
+            ));
+        } else {
+            check_description(level, &loc.index(i), false, errors);
+        }
+    }
+    Some(QuestionKind::Score {
+        levels: levels.clone(),
+    })
+}
+
+/// A description is a string, an object or an array (null where `nullable`).
+fn check_description(
+    value: &Value,
+    loc: &Loc,
+    nullable: bool,
+    errors: &mut Vec<FieldError>,
+) -> bool {
+    match value {
+        Value::String(_) | Value::Object(_) | Value::Array(_) => true,
+        Value::Null if nullable => true,
+        other => {
+            errors.push(FieldError::new(
+                loc.clone(),
+                format!(
+                    "a description must be a string, object or array{}, not {}",
+                    if nullable { " (or null)" } else { "" },
+                    json_type(other)
+                ),
+                "description_type",
+            ));
+            false
+        }
+    }
+}
+
+/// The JSON type of a value, for messages.
+pub fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn parse(value: Value) -> (Questions, Vec<FieldError>) {
+        let mut errors = Vec::new();
+        let questions = parse_questions(&value, &Loc::body().key("questions"), &mut errors);
+        (questions, errors)
+    }
+
+    #[test]
+    fn accepts_every_valid_shape() {
+        let (questions, errors) = parse(json!({
+            "": {"type": "noul"},
+            "n2": {"type": "noul", "criteria": null, "instructions": null},
+            "n3": {"type": "noul", "criteria": {"true": {"a": [1]}, "false": null}},
+            "c0": {"type": "choice", "criteria": {}},
+            "c1": {"type": "choice", "criteria": {"a": null, "b": ["x", {"y": 1}]}, "instructions": 7},
+            "s1": {"type": "score", "criteria": ["low", {"level": "mid"}, ["high"]]}
+        }));
+        assert_eq!(errors, vec![]);
+        assert_eq!(questions.len(), 6);
+        assert_eq!(questions.get_index(0).unwrap().0, "");
+        assert_eq!(questions["n2"].instructions, Some(Value::Null));
+        assert_eq!(questions["n2"].instructions(), None);
+    }
+
+    #[test]
+    fn reports_every_problem_with_its_location() {
+        let (_, errors) = parse(json!({
+            "urgency": {"type": "score", "criteria": ["a", "b", null]},
+            "intent": {"type": "choice", "criteria": {"": "empty", "ok": 3}},
+            "x": {"type": "maybe"},
+            "y": "not an object",
+            "z": {"type": "score", "criteria": []},
+            "w": {"type": "choice"}
+        }));
+        let located: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            located,
+            vec![
+                "questions.urgency.criteria[2]: a score level may not be null",
+                r#"questions.intent.criteria[""]: an option key may not be empty"#,
+                "questions.intent.criteria.ok: a description must be a string, object or array (or null), not a number",
+                r#"questions.x.type: unknown question type "maybe": expected noul, choice or score"#,
+                "questions.y: a question must be an object, not a string",
+                "questions.z.criteria: a score needs at least one level",
+                "questions.w.criteria: choice criteria are required: an object of option key to description",
+            ]
+        );
+    }
+
+    #[test]
+    fn empty_map_and_non_object_are_rejected() {
+        assert_eq!(parse(json!({})).1[0].kind, "empty_questions");
+        assert_eq!(parse(json!([])).1[0].kind, "object_expected");
+    }
+
+    #[test]
+    fn round_trips_through_json() {
+        let source = json!({
+            "n": {"type": "noul", "instructions": "Is it urgent?", "criteria": {"true": "yes"}},
+            "c": {"type": "choice", "criteria": {"b": null, "a": "first"}},
+            "s": {"type": "score", "criteria": ["0", {"k": "v"}]}
+        });
+        let (questions, errors) = parse(source.clone());
+        assert!(errors.is_empty());
+        assert_eq!(questions_to_value(&questions), source);
+    }
+}

@@ -1,0 +1,120 @@
+//! JSON value helpers: YAML input, RFC 8785 canonical form, and example IDs derived from it.
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+/// Parse YAML (or JSON, which is YAML) into a JSON value. Non-string mapping keys
+/// (`true:`, `1:`) become their text, since question IDs, option keys and criteria
+/// members are strings on the wire.
+pub fn parse_yaml(text: &str) -> Result<Value, String> {
+    let yaml: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| e.to_string())?;
+    yaml_to_json(yaml)
+}
+
+fn yaml_to_json(yaml: serde_yaml::Value) -> Result<Value, String> {
+    use serde_yaml::Value as Y;
+    Ok(match yaml {
+        Y::Null => Value::Null,
+        Y::Bool(b) => Value::Bool(b),
+        Y::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                Value::from(i)
+            } else if let Some(u) = n.as_u64() {
+                Value::from(u)
+            } else {
+                let f = n.as_f64().unwrap_or(f64::NAN);
+                serde_json::Number::from_f64(f)
+                    .map(Value::Number)
+                    .ok_or_else(|| format!("{f} is not a JSON number"))?
+            }
+        }
+        Y::String(s) => Value::String(s),
+        Y::Sequence(items) => Value::Array(
+            items
+                .into_iter()
+                .map(yaml_to_json)
+                .collect::<Result<_, _>>()?,
+        ),
+        Y::Mapping(map) => {
+            let mut object = serde_json::Map::with_capacity(map.len());
+            for (key, value) in map {
+                let key = match key {
+                    Y::String(s) => s,
+                    Y::Bool(b) => b.to_string(),
+                    Y::Number(n) => n.to_string(),
+                    Y::Null => String::new(),
+                    other => return Err(format!("unsupported mapping key {other:?}")),
+                };
+                object.insert(key, yaml_to_json(value)?);
+            }
+            Value::Object(object)
+        }
+        Y::Tagged(tagged) => yaml_to_json(tagged.value)?,
+    })
+}
+
+/// The RFC 8785 (JCS) canonical form: sorted keys, no white space, ECMAScript numbers,
+/// so `{"b":2,"a":1.0}` and `{"a":1,"b":2}` are the same bytes.
+pub fn canonical_json(value: &Value) -> String {
+    // Serializing a `Value` cannot fail: its keys are strings and its numbers finite.
+    serde_jcs::to_string(value).unwrap_or_default()
+}
+
+/// SHA-256 of the canonical form, in hex.
+pub fn canonical_hash(value: &Value) -> String {
+    hex::encode(Sha256::digest(canonical_json(value).as_bytes()))
+}
+
+/// The example ID derived from a state: `ex_` + 32 hex digits of its canonical hash.
+pub fn derived_example_id(state: &Value) -> String {
+    format!("ex_{}", &canonical_hash(state)[..32])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn canonical_form_ignores_key_order_and_number_spelling() {
+        let a: Value = serde_json::from_str(r#"{"a":1,"b":2}"#).unwrap();
+        let b: Value = serde_json::from_str(r#"{"b":2,"a":1.0}"#).unwrap();
+        let c: Value = serde_json::from_str(r#"{"b":2e0,"a":10e-1}"#).unwrap();
+        assert_eq!(canonical_json(&a), r#"{"a":1,"b":2}"#);
+        assert_eq!(canonical_json(&b), canonical_json(&a));
+        assert_eq!(canonical_json(&c), canonical_json(&a));
+        assert_eq!(derived_example_id(&a), derived_example_id(&b));
+        assert_ne!(
+            derived_example_id(&a),
+            derived_example_id(&json!({"a":1,"b":3}))
+        );
+    }
+
+    #[test]
+    fn canonical_form_sorts_nested_keys_by_utf16() {
+        let v = json!({"z": [{"é": 1, "e": 2}], "a": "x\u{2028}"});
+        assert_eq!(
+            canonical_json(&v),
+            "{\"a\":\"x\u{2028}\",\"z\":[{\"e\":2,\"é\":1}]}"
+        );
+    }
+
+    #[test]
+    fn derived_id_shape() {
+        let id = derived_example_id(&json!("hello"));
+        assert!(id.starts_with("ex_"));
+        assert_eq!(id.len(), 35);
+    }
+
+    #[test]
+    fn yaml_keys_become_strings() {
+        let v = parse_yaml(
+            "q:\n  type: noul\n  criteria:\n    true: yes it is\n    false: ~\n1: one\n",
+        )
+        .unwrap();
+        assert_eq!(
+            v,
+            json!({"q": {"type": "noul", "criteria": {"true": "yes it is", "false": null}}, "1": "one"})
+        );
+    }
+}
