@@ -143,3 +143,122 @@ impl Engine for BuiltinEngine {
             .map_err(|e| crate::error::Error::internal("the engine task", e))?
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire::Loc;
+    use crate::wire::question::parse_questions;
+    use serde_json::json;
+
+    fn questions(value: Value) -> Questions {
+        let mut errors = Vec::new();
+        let parsed = parse_questions(&value, &Loc::body(), &mut errors);
+        assert!(errors.is_empty(), "{errors:?}");
+        parsed
+    }
+
+    fn engine(reading: Reading) -> BuiltinEngine {
+        BuiltinEngine::new(Arc::new(Embedder::new()), reading)
+    }
+
+    fn sample() -> Value {
+        json!({
+            "intent": {"type": "choice", "criteria": {"refund": "The customer wants money back.", "bug": "Something is broken."}},
+            "urgency": {"type": "score", "criteria": ["no rush", "soon", "right now"]},
+            "angry": {"type": "noul", "instructions": "The customer is angry."}
+        })
+    }
+
+    #[test]
+    fn an_answer_depends_only_on_its_own_question() {
+        let engine = engine(Reading::FirstWindow);
+        let state = json!({"subject": "Charged twice", "body": "Please give me my money back, this is unacceptable."});
+        let alone = engine
+            .decide_blocking(&state, &questions(sample()))
+            .unwrap();
+        // Reordered, renamed, and with another question added.
+        let mixed = questions(json!({
+            "extra": {"type": "noul", "instructions": "The ticket mentions shipping."},
+            "anger": sample()["angry"].clone(),
+            "urgency": sample()["urgency"].clone(),
+            "what": sample()["intent"].clone()
+        }));
+        let other = engine.decide_blocking(&state, &mixed).unwrap();
+        assert_eq!(alone.answers["intent"], other.answers["what"]);
+        assert_eq!(alone.answers["urgency"], other.answers["urgency"]);
+        assert_eq!(alone.answers["angry"], other.answers["anger"]);
+    }
+
+    #[test]
+    fn deterministic_and_cache_independent() {
+        let state = json!("My order never arrived and support is ignoring me.");
+        let warm = engine(Reading::AllWindows);
+        let first = warm.decide_blocking(&state, &questions(sample())).unwrap();
+        let again = warm.decide_blocking(&state, &questions(sample())).unwrap();
+        let cold = engine(Reading::AllWindows)
+            .decide_blocking(&state, &questions(sample()))
+            .unwrap();
+        assert_eq!(first, again);
+        assert_eq!(first, cold);
+    }
+
+    #[test]
+    fn usage_counts_state_and_outcome_tokens() {
+        let engine = engine(Reading::FirstWindow);
+        let state = json!("hello world");
+        let one = questions(json!({"q": {"type": "choice", "criteria": {"a": null, "b": null}}}));
+        let output = engine.decide_blocking(&state, &one).unwrap();
+        // [CLS] hello world [SEP] + [CLS] a [SEP] + [CLS] b [SEP]
+        assert_eq!(output.usage.input_tokens, 4 + 3 + 3);
+        assert_eq!(output.usage.output_tokens, 0);
+    }
+
+    #[test]
+    fn the_whole_state_reading_sees_what_the_first_window_misses() {
+        let filler: String = (0..60)
+            .map(|i| format!("Line {i} of the order history is routine. "))
+            .collect();
+        let state = json!(format!(
+            "{filler} Finally: the server is down and every user is locked out right now."
+        ));
+        let q = questions(
+            json!({"outage": {"type": "noul", "instructions": "The service is down for all users.",
+            "criteria": {"false": "Routine order history with no problem."}}}),
+        );
+        let first = engine(Reading::FirstWindow)
+            .decide_blocking(&state, &q)
+            .unwrap();
+        let whole = engine(Reading::AllWindows)
+            .decide_blocking(&state, &q)
+            .unwrap();
+        let p = |o: &EngineOutput| match o.answers["outage"] {
+            Answer::Noul { noul } => noul,
+            _ => unreachable!(),
+        };
+        assert!(
+            p(&whole) > p(&first),
+            "whole {} vs first {}",
+            p(&whole),
+            p(&first)
+        );
+        assert!(whole.usage.input_tokens > first.usage.input_tokens);
+    }
+
+    #[test]
+    fn a_blank_state_is_uniform() {
+        let engine = engine(Reading::FirstWindow);
+        let output = engine
+            .decide_blocking(
+                &json!({"image": {"type": "image_url", "image_url": {"url": "x"}}}),
+                &questions(sample()),
+            )
+            .unwrap();
+        assert_eq!(output.answers["angry"], Answer::Noul { noul: 0.5 });
+        assert_eq!(output.usage.input_tokens, 0);
+        let Answer::Choice { probabilities, .. } = &output.answers["intent"] else {
+            panic!()
+        };
+        assert!(probabilities.values().all(|p| (*p - 0.5).abs() < 1e-12));
+    }
+}

@@ -1,0 +1,270 @@
+use crate::common::{QUESTIONS, STATE, TestEnv};
+use serde_json::{Value, json};
+
+fn setup() -> (TestEnv, String, String) {
+    let env = TestEnv::new();
+    let questions = env.write("q.yaml", QUESTIONS).display().to_string();
+    let state = env.write("s.json", STATE).display().to_string();
+    (env, questions, state)
+}
+
+#[test]
+fn answers_every_question_with_its_id_and_type() {
+    let (env, q, s) = setup();
+    let response = env.json(&["decide", "--model", "mo", "--questions", &q, "--state", &s]);
+    assert_eq!(response["model"], "mo");
+    let answers = response["answers"].as_object().unwrap();
+    assert_eq!(
+        answers.keys().collect::<Vec<_>>(),
+        ["intent", "urgency", "escalate"]
+    );
+    assert_eq!(answers["intent"]["type"], "choice");
+    assert_eq!(answers["intent"]["choice"], "refund", "{response}");
+    assert_eq!(answers["urgency"]["type"], "score");
+    assert_eq!(answers["escalate"]["type"], "noul");
+    assert!(response["usage"]["input_tokens"].as_u64().unwrap() > 20);
+    assert_eq!(response["usage"]["output_tokens"], json!(0));
+    // Base models carry no repository members.
+    assert!(response.get("revision").is_none() && response.get("recorded").is_none());
+}
+
+#[test]
+fn same_request_same_bytes() {
+    let (env, q, s) = setup();
+    let args = ["decide", "-m", "mo-reasoning", "-q", &q, "-s", &s];
+    let first = env.cmd().args(args).output().unwrap();
+    let second = env.cmd().args(args).output().unwrap();
+    assert!(first.status.success());
+    assert_eq!(first.stdout, second.stdout);
+}
+
+#[test]
+fn state_from_stdin() {
+    let (env, q, _) = setup();
+    let output = env
+        .cmd()
+        .args(["decide", "-m", "mo", "-q", &q, "--state", "-"])
+        .write_stdin(STATE)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let from_file = env.json(&[
+        "decide",
+        "-m",
+        "mo",
+        "-q",
+        &q,
+        "-s",
+        &env.path().join("s.json").display().to_string(),
+    ]);
+    assert_eq!(
+        serde_json::from_slice::<Value>(&output.stdout).unwrap(),
+        from_file
+    );
+}
+
+#[test]
+fn a_request_body_gives_the_same_response_as_options() {
+    let (env, q, s) = setup();
+    let questions = arbiter::wire::value::parse_yaml(QUESTIONS).unwrap();
+    let body = json!({"model": "jev-latest", "state": serde_json::from_str::<Value>(STATE).unwrap(), "questions": questions});
+    let request = env
+        .write("request.json", &body.to_string())
+        .display()
+        .to_string();
+    let via_request = env.json(&["decide", "--request", &request, "--json"]);
+    let via_options = env.json(&["decide", "-m", "jev-latest", "-q", &q, "-s", &s]);
+    assert_eq!(via_request, via_options);
+    // Options override members of the body.
+    let overridden = env.json(&["decide", "--request", &request, "--model", "mo"]);
+    assert_eq!(overridden["model"], "mo");
+}
+
+#[test]
+fn odd_question_ids_images_and_empty_choices_are_answered() {
+    let env = TestEnv::new();
+    let q = env.write(
+        "q.json",
+        r#"{"": {"type": "noul", "instructions": "The user sent a screenshot."},
+        "no options": {"type": "choice", "criteria": {}},
+        "one level": {"type": "score", "criteria": [{"text": "only"}]}}"#,
+    );
+    let s = env.write("s.json", r#"{"messages":[{"role":"user","content":[{"type":"text","text":"here is the error"},{"type":"image_url","image_url":{"url":"https://example.com/x.png"}}]}]}"#);
+    let response = env.json(&[
+        "decide",
+        "-m",
+        "mo",
+        "-q",
+        q.to_str().unwrap(),
+        "-s",
+        s.to_str().unwrap(),
+    ]);
+    let answers = &response["answers"];
+    assert!(answers[""]["noul"].as_f64().unwrap() > 0.0);
+    assert_eq!(
+        answers["no options"],
+        json!({"type": "choice", "choice": null, "probabilities": {}, "confidence": 0.0})
+    );
+    assert_eq!(
+        answers["one level"]["legend"],
+        json!({"0": {"text": "only"}})
+    );
+    assert_eq!(answers["one level"]["confidence"], json!(1.0));
+}
+
+#[test]
+fn invalid_questions_report_every_problem_with_its_path() {
+    let env = TestEnv::new();
+    let q = env.write("bad.yaml", "urgency:\n  type: score\n  criteria: [low, high, null]\nintent:\n  type: choice\n  criteria: {'': x}\nx:\n  type: maybe\n");
+    let s = env.write("s.json", STATE);
+    let output = env
+        .cmd()
+        .args([
+            "decide",
+            "-m",
+            "mo",
+            "-q",
+            q.to_str().unwrap(),
+            "-s",
+            s.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.starts_with("error: invalid request: 3 problems"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("questions.urgency.criteria[2]: a score level may not be null"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(r#"questions.intent.criteria[""]: an option key may not be empty"#),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("questions.x.type: unknown question type"),
+        "{stderr}"
+    );
+
+    let output = env
+        .cmd()
+        .args([
+            "decide",
+            "--json",
+            "-m",
+            "mo",
+            "-q",
+            q.to_str().unwrap(),
+            "-s",
+            s.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let problem: Value = serde_json::from_slice(&output.stderr).unwrap();
+    assert_eq!(problem["code"], "validation_error");
+    assert_eq!(problem["status"], 422);
+    assert_eq!(problem["type"], "/problems/validation-error");
+    assert_eq!(
+        problem["details"][0],
+        json!({"loc": ["body", "questions", "urgency", "criteria", 2], "msg": "a score level may not be null", "type": "null_level"})
+    );
+}
+
+#[test]
+fn unknown_model_is_not_found() {
+    let (env, q, s) = setup();
+    let output = env
+        .cmd()
+        .args(["decide", "--json", "-m", "gpt-9", "-q", &q, "-s", &s])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(4));
+    let problem: Value = serde_json::from_slice(&output.stderr).unwrap();
+    assert_eq!(problem["code"], "model_not_found");
+    assert_eq!(problem["status"], 404);
+}
+
+#[test]
+fn base_models_need_questions_and_reject_repository_options() {
+    let (env, q, s) = setup();
+    let output = env
+        .cmd()
+        .args([
+            "decide",
+            "-m",
+            "mo",
+            "-s",
+            &s,
+            "-q",
+            &q,
+            "--revision",
+            "v1",
+            "--no-capture",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("revision: revision applies only to repository models"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("capture: capture applies only"), "{stderr}");
+    let output = env
+        .cmd()
+        .args(["decide", "-m", "mo", "-s", &s])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&output.stderr)
+            .contains("questions are required with base model `mo`")
+    );
+}
+
+#[test]
+fn unreadable_inputs_are_clear_errors() {
+    let (env, q, _) = setup();
+    let output = env
+        .cmd()
+        .args(["decide", "-m", "mo", "-q", &q, "-s", "missing.json"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).starts_with("error: reading missing.json: "));
+    let bad = env.write("bad.json", "{not json");
+    let output = env
+        .cmd()
+        .args(["decide", "-m", "mo", "-q", &q, "-s", bad.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("bad.json is not valid JSON"));
+    let output = env
+        .cmd()
+        .args(["decide", "-m", "mo", "-q", "-", "-s", "-"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+}
+
+#[test]
+fn missing_required_options_are_usage_errors() {
+    let env = TestEnv::new();
+    let output = env
+        .cmd()
+        .args(["decide", "--state", "s.json"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--model"));
+}
