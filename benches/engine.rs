@@ -1,1 +1,77 @@
-fn main() {}
+//! Built-in engine throughput: a 3-question request over a ~1 KB state, warm cache.
+//!
+//! Reports decisions per second and the ratio of one decision's time to the time of
+//! embedding the state alone (the one unavoidable encoder pass). Target: ratio ≤ 1.25.
+//! Run: `cargo bench --bench engine`.
+
+use arbiter::engine::builtin::{BuiltinEngine, Embedder, Reading};
+use arbiter::wire::question::parse_questions;
+use arbiter::wire::Loc;
+use serde_json::{json, Value};
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+fn state() -> Value {
+    json!({
+        "subject": "Charged twice for my annual plan and now locked out",
+        "body": "Hello, I upgraded our workspace to the annual Pro plan on Monday and my card statement shows two identical charges of $1,188 from you, one on the 3rd and one on the 4th. I only clicked the upgrade button once. On top of that, since yesterday evening none of my five teammates can log in: the login page says our seats are suspended pending payment review, which makes no sense given we paid twice. We have a client presentation on Thursday and all of our project files are in your app. Could you please reverse the duplicate charge and restore access for the team as soon as possible? I have attached the bank statement. If this cannot be sorted out today I will have to escalate to my finance director and consider moving the team to another provider. Thanks, Maria (workspace owner, account #88213)",
+        "customer": {"plan": "pro-annual", "tenure_months": 26, "seats": 6}
+    })
+}
+
+fn main() {
+    let mut errors = Vec::new();
+    let questions = parse_questions(
+        &json!({
+            "intent": {"type": "choice", "criteria": {
+                "refund": "The customer wants their money back for a purchase.",
+                "billing": "The customer has a question about an invoice or a charge.",
+                "technical": "The product is broken or shows an error.",
+                "account_access": "The customer cannot log in or access their account.",
+                "shipping": "The customer asks where their delivery is."}},
+            "urgency": {"type": "score", "criteria": [
+                "A question or feedback with no time pressure.", "A minor inconvenience.",
+                "A problem blocking one user.", "A problem blocking a team or costing money.",
+                "An outage or security problem affecting many users right now."]},
+            "escalate": {"type": "noul", "instructions": "The customer is upset and asks to speak to a human or a manager."}
+        }),
+        &Loc::body(),
+        &mut errors,
+    );
+    assert!(errors.is_empty());
+    let state = state();
+    let engine = BuiltinEngine::new(Arc::new(Embedder::new()), Reading::FirstWindow);
+    // Warm up: load weights, fill the outcome cache.
+    for _ in 0..5 {
+        black_box(engine.decide_blocking(&state, &questions).unwrap());
+    }
+    let budget = Duration::from_secs(3);
+    // Interleave the two measurements so drift affects both alike.
+    let (mut decide_time, mut embed_time, mut rounds) = (Duration::ZERO, Duration::ZERO, 0u32);
+    let started = Instant::now();
+    while started.elapsed() < budget * 2 || rounds < 20 {
+        let t = Instant::now();
+        black_box(engine.embed_state(&state).unwrap());
+        embed_time += t.elapsed();
+        let t = Instant::now();
+        black_box(engine.decide_blocking(&state, &questions).unwrap());
+        decide_time += t.elapsed();
+        rounds += 1;
+    }
+    let per_decision = decide_time.as_secs_f64() / f64::from(rounds);
+    let per_embed = embed_time.as_secs_f64() / f64::from(rounds);
+    let ratio = per_decision / per_embed;
+    let out = format!(
+        "engine: {rounds} rounds, 3 questions, {} bytes of state\n\
+         decision:        {:.3} ms  ({:.1} decisions/s on one thread)\n\
+         state embedding: {:.3} ms\n\
+         ratio decision / state embedding = {ratio:.3}  (target <= 1.25: {})\n",
+        state.to_string().len(),
+        per_decision * 1e3,
+        1.0 / per_decision,
+        per_embed * 1e3,
+        if ratio <= 1.25 { "met" } else { "NOT met" }
+    );
+    std::io::Write::write_all(&mut std::io::stdout(), out.as_bytes()).unwrap();
+}

@@ -1,6 +1,8 @@
 //! The crate's one error type. Each variant knows its HTTP status, its problem `code` and its
 //! CLI exit code, so the mapping is written once here and never re-chosen by a caller.
 
+use crate::repo::RepoError;
+use crate::store::StoreError;
 use crate::wire::problem::FieldError;
 
 /// Result with the crate [`Error`].
@@ -25,8 +27,8 @@ pub enum Error {
     Validation(Vec<FieldError>),
     #[error("model `{0}` not found")]
     ModelNotFound(String),
-    #[error("revision `{revision}` of `{model}` cannot be read")]
-    RevisionNotFound { model: String, revision: String },
+    #[error("revision `{revision}` of {model} not found: {reason}")]
+    RevisionNotFound { model: String, revision: String, reason: String },
     #[error("example `{0}` not found")]
     ExampleNotFound(String),
     #[error("job `{0}` not found")]
@@ -52,6 +54,9 @@ pub enum Error {
     UpstreamFailed(String),
     #[error("upstream unavailable: {0}")]
     UpstreamUnavailable(String),
+    /// A checkpoint whose committed files do not form a valid model.
+    #[error("{detail}")]
+    InvalidCheckpoint { detail: String, details: Vec<FieldError> },
     /// A fault of ours (storage, git, engine): never caused by the request.
     #[error("{0}")]
     Internal(String),
@@ -87,6 +92,7 @@ impl Error {
             | Self::JobNotFound(_)
             | Self::NotFound(_) => ErrorKind::NotFound,
             Self::Validation(_)
+            | Self::InvalidCheckpoint { .. }
             | Self::BadRequest(_)
             | Self::PayloadTooLarge { .. }
             | Self::UnsupportedMediaType(_)
@@ -102,6 +108,7 @@ impl Error {
     pub fn code(&self) -> &'static str {
         match self {
             Self::Validation(_) => "validation_error",
+            Self::InvalidCheckpoint { .. } => "invalid_checkpoint",
             Self::ModelNotFound(_) => "model_not_found",
             Self::RevisionNotFound { .. } => "revision_not_found",
             Self::ExampleNotFound(_) => "example_not_found",
@@ -123,7 +130,7 @@ impl Error {
     /// The HTTP status of this error.
     pub fn status(&self) -> u16 {
         match self {
-            Self::Validation(_) => 422,
+            Self::Validation(_) | Self::InvalidCheckpoint { .. } => 422,
             Self::ModelNotFound(_)
             | Self::RevisionNotFound { .. }
             | Self::ExampleNotFound(_)
@@ -154,7 +161,7 @@ impl Error {
     /// The validation problems, empty for other errors.
     pub fn details(&self) -> &[FieldError] {
         match self {
-            Self::Validation(details) => details,
+            Self::Validation(details) | Self::InvalidCheckpoint { details, .. } => details,
             _ => &[],
         }
     }
@@ -171,6 +178,33 @@ impl Error {
             code: "decision_in_progress",
             detail: "a request with this Idempotency-Key is still in progress; retry shortly"
                 .into(),
+        }
+    }
+}
+
+impl From<RepoError> for Error {
+    fn from(error: RepoError) -> Self {
+        match error {
+            RepoError::ModelNotFound(path) => Self::ModelNotFound(path),
+            RepoError::RevisionNotFound { model, revision, reason } => {
+                Self::RevisionNotFound { model, revision, reason }
+            }
+            RepoError::AlreadyExists(what) => Self::Conflict { code: "already_exists", detail: format!("{what} already exists") },
+            RepoError::Conflict { .. } => Self::Conflict { code: "conflict", detail: error.to_string() },
+            RepoError::NothingToCommit => Self::Conflict { code: "nothing_to_commit", detail: error.to_string() },
+            RepoError::NotFastForward { .. } => Self::Conflict { code: "not_fast_forward", detail: error.to_string() },
+            RepoError::InvalidPath { .. } | RepoError::InvalidName { .. } => Self::BadRequest(error.to_string()),
+            RepoError::InvalidCheckpoint { .. } => Self::InvalidCheckpoint { detail: error.to_string(), details: Vec::new() },
+            RepoError::Git { .. } | RepoError::Io { .. } => Self::Internal(error.to_string()),
+        }
+    }
+}
+
+impl From<StoreError> for Error {
+    fn from(error: StoreError) -> Self {
+        match error {
+            StoreError::ExampleNotFound(id) => Self::ExampleNotFound(id),
+            other => Self::Internal(other.to_string()),
         }
     }
 }

@@ -9,4 +9,6 @@ pub mod config;
 pub mod core;
 pub mod engine;
 pub mod error;
+pub mod repo;
+pub mod store;
 pub mod wire;

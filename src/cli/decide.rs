@@ -37,7 +37,8 @@ pub struct DecideArgs {
 
 pub(crate) async fn run(ctx: &Context, args: DecideArgs, printer: &Printer) -> Result<ExitCode> {
     let request = DecisionRequest::from_value(&request_body(&args)?)?;
-    let response = core::decide::decide(ctx, &request).await?;
+    let request_id = uuid::Uuid::new_v4().to_string();
+    let response = core::decide::decide(ctx, &request, &request_id).await?;
     if printer.wants_json() {
         printer.json(&response)?;
     } else {

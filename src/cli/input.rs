@@ -39,3 +39,8 @@ fn display(path: &Path) -> String {
         path.display().to_string()
     }
 }
+
+/// A command-line value that may be JSON (`true`, `3`, `"x"`) or a bare string (`refund`).
+pub(crate) fn read_json_value_arg(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_owned()))
+}

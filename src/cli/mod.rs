@@ -2,6 +2,7 @@
 //! No business logic: every command calls one `core` operation.
 
 mod decide;
+mod examples;
 mod generate;
 mod input;
 mod models;
@@ -43,8 +44,10 @@ pub struct GlobalArgs {
 pub enum Command {
     /// Answer questions about a state
     Decide(decide::DecideArgs),
-    /// List base models and the engine behind each
+    /// List models; create, show, commit, tag and log repository models
     Models(models::ModelsArgs),
+    /// Ingest, annotate, list, show and export the examples of a repository model
+    Examples(examples::ExamplesArgs),
     /// Print a shell completion script, or write all of them to a directory
     Completions(generate::CompletionsArgs),
     /// Write man pages for arbiter and its subcommands
@@ -68,7 +71,8 @@ async fn dispatch(cli: Cli, printer: &Printer) -> anyhow::Result<ExitCode> {
             let ctx = Context::new(Settings::resolve(cli.global.home)?)?;
             match command {
                 Command::Decide(args) => decide::run(&ctx, args, printer).await,
-                Command::Models(args) => models::run(&ctx, &args, printer),
+                Command::Models(args) => models::run(&ctx, args, printer),
+                Command::Examples(args) => examples::run(&ctx, args, printer),
                 Command::Completions(_) | Command::Man(_) => unreachable!("handled above"),
             }
         }

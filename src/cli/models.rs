@@ -1,34 +1,250 @@
-//! `arbiter models`: the models this home can answer with.
+//! `arbiter models`: list models; create, show, commit, tag, log and promote repository models.
 
+use super::input::read_text;
 use super::output::Printer;
+use crate::core::checkpoint::CapturePolicy;
+use crate::core::models::{CommitRequest, CreateModel};
 use crate::core::{self, Context};
-use clap::Args;
+use crate::wire::decision::Checkpoint;
+use anyhow::{bail, Result};
+use clap::{Args, Subcommand};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Debug, Args)]
-pub struct ModelsArgs {}
+pub struct ModelsArgs {
+    #[command(subcommand)]
+    pub command: Option<ModelsCommand>,
+}
 
-pub(crate) fn run(
-    ctx: &Context,
-    _args: &ModelsArgs,
-    printer: &Printer,
-) -> anyhow::Result<ExitCode> {
+#[derive(Debug, Subcommand)]
+pub enum ModelsCommand {
+    /// List base models and repository models (the default)
+    List,
+    /// Create a repository model <owner>/<model>
+    Create(ModelsCreateArgs),
+    /// Show a repository model: branches, tags, capture policy, question IDs
+    Show(ModelsShowArgs),
+    /// Commit a new checkpoint (new questions or model.yaml) on a branch
+    Commit(ModelsCommitArgs),
+    /// Tag a revision
+    Tag(ModelsTagArgs),
+    /// List the checkpoints of a revision, newest first
+    Log(ModelsLogArgs),
+    /// Fast-forward the default branch to a revision
+    Promote(ModelsPromoteArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ModelsCreateArgs {
+    /// The model path, <owner>/<model>
+    pub path: String,
+    /// The root model: a base model name
+    #[arg(long, default_value = "jev-latest")]
+    pub base: String,
+    /// Saved questions: a YAML or JSON file of question ID -> question
+    #[arg(long, short, value_name = "FILE")]
+    pub questions: Option<PathBuf>,
+    /// Record decisions as examples (capture.enabled in model.yaml)
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
+    pub capture: bool,
+    /// Share of examples recorded, 0 to 1 (deterministic per example)
+    #[arg(long, default_value_t = 1.0, value_name = "RATE")]
+    pub sample_rate: f64,
+    /// The first checkpoint's message
+    #[arg(long, short)]
+    pub message: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ModelsShowArgs {
+    /// The model path, <owner>/<model>, or its modelId
+    pub model: String,
+}
+
+#[derive(Debug, Args)]
+pub struct ModelsCommitArgs {
+    /// The model path, <owner>/<model>
+    pub model: String,
+    /// New questions.yaml (YAML or JSON; - for stdin)
+    #[arg(long, short, value_name = "FILE", required_unless_present = "model_file")]
+    pub questions: Option<PathBuf>,
+    /// New model.yaml
+    #[arg(long = "model-file", value_name = "FILE")]
+    pub model_file: Option<PathBuf>,
+    /// The branch to commit on [default: the default branch]; created if new
+    #[arg(long, short)]
+    pub branch: Option<String>,
+    /// Where a new branch starts [default: the default branch]
+    #[arg(long, value_name = "REV")]
+    pub from: Option<String>,
+    /// The checkpoint message
+    #[arg(long, short)]
+    pub message: String,
+}
+
+#[derive(Debug, Args)]
+pub struct ModelsTagArgs {
+    /// The model path, <owner>/<model>
+    pub model: String,
+    /// The tag name
+    pub name: String,
+    /// The revision to tag [default: the default branch]
+    #[arg(long, short, value_name = "REV")]
+    pub revision: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ModelsLogArgs {
+    /// The model path, <owner>/<model>
+    pub model: String,
+    /// Branch, tag or commit [default: the default branch]
+    #[arg(long, short, value_name = "REV")]
+    pub revision: Option<String>,
+    /// At most this many checkpoints
+    #[arg(long, short = 'n', default_value_t = 50)]
+    pub limit: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct ModelsPromoteArgs {
+    /// The model path, <owner>/<model>
+    pub model: String,
+    /// The revision to move the default branch to (must be a fast-forward)
+    pub revision: String,
+}
+
+pub(crate) fn run(ctx: &Context, args: ModelsArgs, printer: &Printer) -> Result<ExitCode> {
+    match args.command.unwrap_or(ModelsCommand::List) {
+        ModelsCommand::List => list(ctx, printer),
+        ModelsCommand::Create(args) => create(ctx, args, printer),
+        ModelsCommand::Show(args) => show(ctx, &args, printer),
+        ModelsCommand::Commit(args) => commit(ctx, args, printer),
+        ModelsCommand::Tag(args) => tag(ctx, &args, printer),
+        ModelsCommand::Log(args) => log(ctx, &args, printer),
+        ModelsCommand::Promote(args) => promote(ctx, &args, printer),
+    }
+}
+
+fn list(ctx: &Context, printer: &Printer) -> Result<ExitCode> {
     let list = core::models::list(ctx)?;
     if printer.wants_json() {
         printer.json(&list)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let mut table = printer.new_table(&["Model", "Kind", "Engine"]);
+    let mut table = printer.new_table(&["Model", "Kind", "Engine / base", "Model ID", "Default branch", "Latest checkpoint"]);
     for model in &list.models {
         table.add_row(vec![
             model.name.clone(),
-            serde_json::to_value(model.kind)?
-                .as_str()
-                .unwrap_or_default()
-                .to_owned(),
-            model.engine.clone().unwrap_or_default(),
+            serde_json::to_value(model.kind)?.as_str().unwrap_or_default().to_owned(),
+            model.engine.clone().or_else(|| model.base.clone()).unwrap_or_default(),
+            model.model_id.clone().unwrap_or_default(),
+            model.default_branch.clone().unwrap_or_default(),
+            model.latest_checkpoint.as_deref().map(short).unwrap_or_default().to_owned(),
         ]);
     }
     printer.line(&table.to_string())?;
     Ok(ExitCode::SUCCESS)
+}
+
+fn create(ctx: &Context, args: ModelsCreateArgs, printer: &Printer) -> Result<ExitCode> {
+    if !(0.0..=1.0).contains(&args.sample_rate) {
+        bail!("--sample-rate must be from 0 to 1, not {}", args.sample_rate);
+    }
+    let questions_yaml = args.questions.as_deref().map(read_text).transpose()?;
+    let detail = core::models::create(ctx, &CreateModel {
+        path: args.path,
+        base: args.base,
+        questions_yaml,
+        capture: CapturePolicy { enabled: args.capture, sample_rate: args.sample_rate },
+        message: args.message,
+    })?;
+    printer.status(&format!("created {} ({}) at {}", detail.path, detail.model_id, short(&detail.latest_checkpoint.checkpoint_id)));
+    show_detail(&detail, printer)
+}
+
+fn show(ctx: &Context, args: &ModelsShowArgs, printer: &Printer) -> Result<ExitCode> {
+    show_detail(&core::models::show(ctx, &args.model)?, printer)
+}
+
+fn show_detail(detail: &crate::wire::models::ModelDetail, printer: &Printer) -> Result<ExitCode> {
+    if printer.wants_json() {
+        printer.json(detail)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let refs = |refs: &[crate::wire::models::RefInfo]| {
+        refs.iter().map(|r| format!("{} {}", r.name, short(&r.commit))).collect::<Vec<_>>().join(", ")
+    };
+    let mut table = printer.new_table(&["", ""]);
+    table.add_row(vec!["path".to_owned(), detail.path.clone()]);
+    table.add_row(vec!["modelId".to_owned(), detail.model_id.clone()]);
+    table.add_row(vec!["base".to_owned(), detail.base.clone()]);
+    table.add_row(vec!["default branch".to_owned(), detail.default_branch.clone()]);
+    table.add_row(vec!["latest checkpoint".to_owned(), format!("{} {}", short(&detail.latest_checkpoint.checkpoint_id), detail.latest_checkpoint.message)]);
+    table.add_row(vec!["branches".to_owned(), refs(&detail.branches)]);
+    table.add_row(vec!["tags".to_owned(), refs(&detail.tags)]);
+    table.add_row(vec![
+        "capture".to_owned(),
+        format!("{} at sample rate {}", if detail.capture.enabled { "enabled" } else { "disabled" }, detail.capture.sample_rate),
+    ]);
+    table.add_row(vec!["questions".to_owned(), detail.questions.iter().map(|q| format!("{q:?}")).collect::<Vec<_>>().join(", ")]);
+    printer.line(&table.to_string())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn commit(ctx: &Context, args: ModelsCommitArgs, printer: &Printer) -> Result<ExitCode> {
+    let checkpoint = core::models::commit(ctx, &CommitRequest {
+        path: args.model,
+        branch: args.branch,
+        start: args.from,
+        questions_yaml: args.questions.as_deref().map(read_text).transpose()?,
+        model_yaml: args.model_file.as_deref().map(read_text).transpose()?,
+        message: args.message,
+    })?;
+    print_checkpoints(std::slice::from_ref(&checkpoint), printer)
+}
+
+fn tag(ctx: &Context, args: &ModelsTagArgs, printer: &Printer) -> Result<ExitCode> {
+    let default_branch;
+    let revision = match &args.revision {
+        Some(revision) => revision.as_str(),
+        None => {
+            default_branch = core::models::show(ctx, &args.model)?.default_branch;
+            &default_branch
+        }
+    };
+    let tagged = core::models::tag(ctx, &args.model, &args.name, revision)?;
+    if printer.wants_json() {
+        printer.json(&tagged)?;
+    } else {
+        printer.line(&format!("tagged {} at {}", args.name, short(&tagged.commit)))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn log(ctx: &Context, args: &ModelsLogArgs, printer: &Printer) -> Result<ExitCode> {
+    print_checkpoints(&core::models::log(ctx, &args.model, args.revision.as_deref(), args.limit)?, printer)
+}
+
+fn promote(ctx: &Context, args: &ModelsPromoteArgs, printer: &Printer) -> Result<ExitCode> {
+    let checkpoint = core::models::promote(ctx, &args.model, &args.revision)?;
+    print_checkpoints(std::slice::from_ref(&checkpoint), printer)
+}
+
+fn print_checkpoints(checkpoints: &[Checkpoint], printer: &Printer) -> Result<ExitCode> {
+    if printer.wants_json() {
+        printer.json(checkpoints)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut table = printer.new_table(&["Checkpoint", "Created", "Message"]);
+    for checkpoint in checkpoints {
+        table.add_row(vec![short(&checkpoint.checkpoint_id).to_owned(), checkpoint.created_at.clone(), checkpoint.message.lines().next().unwrap_or_default().to_owned()]);
+    }
+    printer.line(&table.to_string())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The first 12 hex digits of a commit.
+fn short(commit: &str) -> &str {
+    &commit[..commit.len().min(12)]
 }

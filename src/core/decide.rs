@@ -1,30 +1,38 @@
-//! Decisions: a state and questions in, one answer per question out.
+//! Decisions: a state and questions in, one answer per question out; for repository models,
+//! the checkpoint's questions, the resolved revision, and capture.
 
-use super::Context;
+use super::checkpoint::sampled;
+use super::models::{self, Loaded};
+use super::{blocking, Context};
 use crate::engine::EngineRequest;
 use crate::error::{Error, Result};
-use crate::wire::{DecisionRequest, DecisionResponse};
+use crate::store::NewDecision;
+use crate::wire::decision::{DecisionRef, ExampleRef};
+use crate::wire::problem::Loc;
+use crate::wire::question::questions_to_value;
+use crate::wire::value::derived_example_id;
+use crate::wire::{DecisionRequest, DecisionResponse, Questions};
 
-/// Answer a validated request.
+/// Answer a validated request. `request_id` is recorded with a captured decision.
 ///
-/// A base model name is answered by its engine with the request's questions. Anything
-/// else is a repository path or unknown (`model_not_found`).
-pub async fn decide(ctx: &Context, request: &DecisionRequest) -> Result<DecisionResponse> {
-    let Some(engine) = ctx.engines().get(&request.model) else {
-        return Err(Error::ModelNotFound(request.model.clone()));
+/// A base model name is answered by its engine with the request's questions; anything else
+/// is a repository path (`model_not_found` when there is no such model).
+pub async fn decide(ctx: &Context, request: &DecisionRequest, request_id: &str) -> Result<DecisionResponse> {
+    if ctx.is_base_model(&request.model) {
+        return decide_base(ctx, request).await;
+    }
+    let loaded = {
+        let (ctx, path, revision) = (ctx.clone(), request.model.clone(), request.revision.clone());
+        blocking(move || models::load(&ctx, &path, revision.as_deref())).await?
     };
+    decide_repository(ctx, request, loaded, request_id).await
+}
+
+async fn decide_base(ctx: &Context, request: &DecisionRequest) -> Result<DecisionResponse> {
     request.check_base_model_fields()?;
-    let questions = request
-        .questions
-        .as_ref()
-        .ok_or_else(|| Error::Internal("questions checked above".into()))?;
-    let output = engine
-        .decide(EngineRequest {
-            model: &request.model,
-            state: &request.state,
-            questions,
-        })
-        .await?;
+    let questions = request.questions.as_ref().ok_or_else(|| Error::Internal("questions checked above".into()))?;
+    let engine = ctx.engines().get(&request.model).ok_or_else(|| Error::ModelNotFound(request.model.clone()))?;
+    let output = engine.decide(EngineRequest { model: &request.model, state: &request.state, questions }).await?;
     Ok(DecisionResponse {
         model: request.model.clone(),
         answers: output.answers,
@@ -35,4 +43,125 @@ pub async fn decide(ctx: &Context, request: &DecisionRequest) -> Result<Decision
         example: None,
         decision: None,
     })
+}
+
+/// The checkpoint's questions, overridden and extended by the request's for this call only.
+pub fn effective_questions(saved: &Questions, supplied: Option<&Questions>) -> Questions {
+    let mut questions = saved.clone();
+    for (id, question) in supplied.into_iter().flatten() {
+        questions.insert(id.clone(), question.clone());
+    }
+    questions
+}
+
+async fn decide_repository(ctx: &Context, request: &DecisionRequest, loaded: Loaded, request_id: &str) -> Result<DecisionResponse> {
+    let questions = effective_questions(&loaded.questions, request.questions.as_ref());
+    if questions.is_empty() {
+        return Err(Error::invalid(
+            Loc::body().key("questions"),
+            format!("{} has no saved questions at {}; supply questions", loaded.path, loaded.revision.name),
+            "missing",
+        ));
+    }
+    let engine = ctx
+        .engines()
+        .get(&loaded.spec.base)
+        .ok_or_else(|| Error::Internal(format!("base model `{}` has no engine", loaded.spec.base)))?;
+    let output = engine
+        .decide(EngineRequest { model: &loaded.spec.base, state: &request.state, questions: &questions })
+        .await?;
+    let example_id = request.example_id.clone().unwrap_or_else(|| derived_example_id(&request.state));
+    let wanted = loaded.spec.capture.enabled
+        && request.capture != Some(false)
+        && sampled(&example_id, loaded.spec.capture.sample_rate);
+    let mut response = DecisionResponse {
+        model: request.model.clone(),
+        answers: output.answers,
+        usage: output.usage,
+        revision: Some(loaded.revision.clone()),
+        checkpoint: Some(loaded.checkpoint.clone()),
+        recorded: Some(false),
+        example: None,
+        decision: None,
+    };
+    if wanted {
+        // Answered only once the capture is durable; a failed capture still answers.
+        match capture(ctx, request, &loaded, &questions, &response, &example_id, request_id).await {
+            Ok((example, decision)) => {
+                response.recorded = Some(true);
+                response.example = Some(example);
+                response.decision = Some(decision);
+            }
+            Err(error) => tracing::warn!(%error, model = %loaded.path, "capture failed; answering unrecorded"),
+        }
+    }
+    Ok(response)
+}
+
+async fn capture(
+    ctx: &Context,
+    request: &DecisionRequest,
+    loaded: &Loaded,
+    questions: &Questions,
+    response: &DecisionResponse,
+    example_id: &str,
+    request_id: &str,
+) -> Result<(ExampleRef, DecisionRef)> {
+    let revision_kind = serde_json::to_value(loaded.revision.kind)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
+    let record = OwnedDecision {
+        model_id: loaded.model_id.clone(),
+        example_id: example_id.to_owned(),
+        state: request.state.clone(),
+        checkpoint: loaded.checkpoint.checkpoint_id.clone(),
+        revision_name: loaded.revision.name.clone(),
+        revision_kind,
+        questions: questions_to_value(questions),
+        answers: serde_json::to_value(&response.answers).map_err(|e| Error::internal("serializing answers", e))?,
+        usage: response.usage,
+        request_id: request_id.to_owned(),
+    };
+    let ctx = ctx.clone();
+    blocking(move || {
+        let recorded = ctx.store()?.record_decision(&record.borrow())?;
+        Ok((
+            ExampleRef { example_id: record.example_id.clone(), created: recorded.example_created },
+            DecisionRef { decision_id: recorded.decision_id, created_at: recorded.created_at },
+        ))
+    })
+    .await
+}
+
+/// A decision to record, owned so it can cross into a blocking task.
+struct OwnedDecision {
+    model_id: String,
+    example_id: String,
+    state: serde_json::Value,
+    checkpoint: String,
+    revision_name: String,
+    revision_kind: String,
+    questions: serde_json::Value,
+    answers: serde_json::Value,
+    usage: crate::wire::Usage,
+    request_id: String,
+}
+
+impl OwnedDecision {
+    fn borrow(&self) -> NewDecision<'_> {
+        NewDecision {
+            model_id: &self.model_id,
+            example_id: &self.example_id,
+            state: &self.state,
+            checkpoint: &self.checkpoint,
+            revision_name: &self.revision_name,
+            revision_kind: &self.revision_kind,
+            questions: &self.questions,
+            answers: &self.answers,
+            input_tokens: self.usage.input_tokens,
+            output_tokens: self.usage.output_tokens,
+            request_id: &self.request_id,
+        }
+    }
 }

@@ -1,13 +1,17 @@
 //! The application layer: one function per operation, called by both the CLI and the
 //! server. Knows nothing of clap, axum, git2 or rusqlite types.
 
+pub mod checkpoint;
 pub mod decide;
+pub mod examples;
 pub mod models;
 
 use crate::config::Settings;
 use crate::engine::Engines;
-use crate::error::Result;
-use std::sync::Arc;
+use crate::error::{Error, Result};
+use crate::repo::Repos;
+use crate::store::Store;
+use std::sync::{Arc, OnceLock};
 
 /// What every operation runs against. Cheap to clone.
 #[derive(Clone)]
@@ -18,6 +22,9 @@ pub struct Context {
 struct Inner {
     settings: Settings,
     engines: Engines,
+    repos: Repos,
+    /// Opened on first use, so commands that never touch examples never create a database.
+    store: OnceLock<std::result::Result<Arc<Store>, String>>,
 }
 
 impl Context {
@@ -27,9 +34,8 @@ impl Context {
     }
 
     pub fn with_engines(settings: Settings, engines: Engines) -> Self {
-        Self {
-            inner: Arc::new(Inner { settings, engines }),
-        }
+        let repos = Repos::new(settings.repos_dir());
+        Self { inner: Arc::new(Inner { settings, engines, repos, store: OnceLock::new() }) }
     }
 
     pub fn settings(&self) -> &Settings {
@@ -39,4 +45,34 @@ impl Context {
     pub fn engines(&self) -> &Engines {
         &self.inner.engines
     }
+
+    pub fn repos(&self) -> &Repos {
+        &self.inner.repos
+    }
+
+    /// The example store (`ARBITER_HOME/arbiter.db`), created on first use.
+    pub fn store(&self) -> Result<&Store> {
+        self.inner
+            .store
+            .get_or_init(|| {
+                let path = self.inner.settings.database_path();
+                if let Some(parent) = path.parent() {
+                    std::fs::create_dir_all(parent).map_err(|e| format!("creating {}: {e}", parent.display()))?;
+                }
+                Store::open(&path).map(Arc::new).map_err(|e| e.to_string())
+            })
+            .as_ref()
+            .map(AsRef::as_ref)
+            .map_err(|e| Error::Internal(format!("opening the example store: {e}")))
+    }
+
+    /// Whether `name` is a base model of this process.
+    pub fn is_base_model(&self, name: &str) -> bool {
+        self.inner.engines.get(name).is_some()
+    }
+}
+
+/// Run blocking work (git, SQLite, the encoder) off the async workers.
+pub async fn blocking<T: Send + 'static>(work: impl FnOnce() -> Result<T> + Send + 'static) -> Result<T> {
+    tokio::task::spawn_blocking(work).await.map_err(|e| Error::internal("a blocking task", e))?
 }

@@ -1,16 +1,234 @@
-//! Model discovery.
+//! Model discovery and repository models: create, show, commit, tag, log, and loading a
+//! checkpoint for a decision.
 
+use super::checkpoint::{invalid_checkpoint, invalid_files, parse_model_yaml, parse_questions_yaml, CapturePolicy, ModelSpec};
 use super::Context;
-use crate::error::Result;
-use crate::wire::models::{ModelEntry, ModelList};
+use crate::error::{Error, Result};
+use crate::repo::{self, Files, ModelPath, ModelRepo, Resolved};
+use crate::wire::decision::{Checkpoint, Revision, RevisionKind};
+use crate::wire::models::{ModelDetail, ModelEntry, ModelKind, ModelList, RefInfo};
+use crate::wire::Questions;
 
-/// Base models, with the engine behind each.
+/// Base models with their engines, then the repository models (sorted by path).
 pub fn list(ctx: &Context) -> Result<ModelList> {
-    let models = ctx
+    let mut models: Vec<ModelEntry> = ctx
         .engines()
         .list()
         .into_iter()
         .map(|(name, engine)| ModelEntry::base(name, engine.describe()))
         .collect();
+    for repo in ctx.repos().list()? {
+        models.push(entry(ctx, &repo)?);
+    }
     Ok(ModelList { models })
+}
+
+fn entry(ctx: &Context, repo: &ModelRepo) -> Result<ModelEntry> {
+    let head = repo.resolve(None)?;
+    let base = read_spec(ctx, repo, &head.commit).map(|s| s.base).ok();
+    Ok(ModelEntry {
+        name: repo.path().to_string(),
+        kind: ModelKind::Repository,
+        engine: None,
+        model_id: Some(repo.model_id().to_string()),
+        path: Some(repo.path().to_string()),
+        base,
+        default_branch: Some(repo.default_branch()?),
+        created_at: Some(rfc3339(repo.created_at()?)),
+        latest_checkpoint: Some(head.commit),
+    })
+}
+
+/// What `models create` needs.
+#[derive(Debug, Clone)]
+pub struct CreateModel {
+    pub path: String,
+    pub base: String,
+    /// `questions.yaml` text; `None` creates a model without saved questions.
+    pub questions_yaml: Option<String>,
+    pub capture: CapturePolicy,
+    pub message: Option<String>,
+}
+
+/// Create a repository model; the files are validated before anything is written.
+pub fn create(ctx: &Context, request: &CreateModel) -> Result<ModelDetail> {
+    let path = ModelPath::parse(&request.path)?;
+    let spec = ModelSpec { base: request.base.clone(), capture: request.capture };
+    let model_yaml = spec.to_yaml();
+    let questions_yaml = request.questions_yaml.clone().unwrap_or_else(|| "{}\n".to_owned());
+    validate_files(ctx, Some(&model_yaml), Some(&questions_yaml))?;
+    let message = request.message.clone().unwrap_or_else(|| format!("Create {path}"));
+    let repo = ctx.repos().create(&path, &Files { model_yaml, questions_yaml }, &message)?;
+    detail(ctx, &repo)
+}
+
+/// `models show`: branches, tags, capture policy and question IDs.
+pub fn show(ctx: &Context, path: &str) -> Result<ModelDetail> {
+    detail(ctx, &open(ctx, path)?)
+}
+
+fn detail(ctx: &Context, repo: &ModelRepo) -> Result<ModelDetail> {
+    let head = repo.resolve(None)?;
+    let loaded = load_resolved(ctx, repo, head)?;
+    let refs = |pairs: Vec<(String, String)>| pairs.into_iter().map(|(name, commit)| RefInfo { name, commit }).collect();
+    Ok(ModelDetail {
+        model_id: repo.model_id().to_string(),
+        path: repo.path().to_string(),
+        base: loaded.spec.base,
+        default_branch: repo.default_branch()?,
+        created_at: rfc3339(repo.created_at()?),
+        latest_checkpoint: loaded.checkpoint,
+        branches: refs(repo.branches()?),
+        tags: refs(repo.tags()?),
+        capture: loaded.spec.capture,
+        questions: loaded.questions.keys().cloned().collect(),
+    })
+}
+
+/// What `models commit` needs: new file contents (None keeps the parent's).
+#[derive(Debug, Clone, Default)]
+pub struct CommitRequest {
+    pub path: String,
+    /// The branch to commit on [default: the default branch]; created from `start` if new.
+    pub branch: Option<String>,
+    pub start: Option<String>,
+    pub questions_yaml: Option<String>,
+    pub model_yaml: Option<String>,
+    pub message: String,
+}
+
+/// Commit a new checkpoint. The files are validated first, so an invalid model is never
+/// committed.
+pub fn commit(ctx: &Context, request: &CommitRequest) -> Result<Checkpoint> {
+    let repo = open(ctx, &request.path)?;
+    validate_files(ctx, request.model_yaml.as_deref(), request.questions_yaml.as_deref())?;
+    let branch = match &request.branch {
+        Some(branch) => branch.clone(),
+        None => repo.default_branch()?,
+    };
+    let checkpoint = repo.commit(
+        &branch,
+        request.start.as_deref(),
+        request.model_yaml.as_deref(),
+        request.questions_yaml.as_deref(),
+        &request.message,
+    )?;
+    Ok(to_wire_checkpoint(&checkpoint))
+}
+
+/// Tag a revision.
+pub fn tag(ctx: &Context, path: &str, name: &str, revision: &str) -> Result<Revision> {
+    let repo = open(ctx, path)?;
+    Ok(to_wire_revision(repo.tag(name, revision)?))
+}
+
+/// Checkpoints of a revision, newest first.
+pub fn log(ctx: &Context, path: &str, revision: Option<&str>, limit: usize) -> Result<Vec<Checkpoint>> {
+    let repo = open(ctx, path)?;
+    Ok(repo.log(revision, limit)?.iter().map(to_wire_checkpoint).collect())
+}
+
+/// Move the default branch to `revision` if that is a fast-forward.
+pub fn promote(ctx: &Context, path: &str, revision: &str) -> Result<Checkpoint> {
+    let repo = open(ctx, path)?;
+    let branch = repo.default_branch()?;
+    Ok(to_wire_checkpoint(&repo.fast_forward(&branch, revision)?))
+}
+
+/// A model at a revision, ready to answer.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub model_id: String,
+    pub path: String,
+    pub spec: ModelSpec,
+    pub questions: Questions,
+    pub revision: Revision,
+    pub checkpoint: Checkpoint,
+}
+
+/// Open a model by path (`owner/model`) or by `modelId` (a UUID: it has no `/`, so the two
+/// never collide); anything unparsable is simply not found.
+pub fn open(ctx: &Context, model: &str) -> Result<ModelRepo> {
+    if !model.contains('/') {
+        return open_by_id(ctx, model);
+    }
+    let parsed = ModelPath::parse(model).map_err(|_| Error::ModelNotFound(model.to_owned()))?;
+    Ok(ctx.repos().open(&parsed)?)
+}
+
+/// Open a model by `modelId`.
+pub fn open_by_id(ctx: &Context, model_id: &str) -> Result<ModelRepo> {
+    let id = uuid::Uuid::parse_str(model_id).map_err(|_| Error::ModelNotFound(model_id.to_owned()))?;
+    Ok(ctx.repos().find_by_id(id)?)
+}
+
+/// Load the model at `revision` (default: its default branch).
+pub fn load(ctx: &Context, path: &str, revision: Option<&str>) -> Result<Loaded> {
+    let repo = open(ctx, path)?;
+    let resolved = repo.resolve(revision)?;
+    load_resolved(ctx, &repo, resolved)
+}
+
+fn load_resolved(ctx: &Context, repo: &ModelRepo, resolved: Resolved) -> Result<Loaded> {
+    let files = repo.read(&resolved.commit)?;
+    let model = repo.path().to_string();
+    let spec = parse_model_yaml(&files.model_yaml, &|name| ctx.is_base_model(name))
+        .map_err(|errors| invalid_checkpoint(&model, &resolved.commit, errors))?;
+    let questions = parse_questions_yaml(&files.questions_yaml)
+        .map_err(|errors| invalid_checkpoint(&model, &resolved.commit, errors))?;
+    let checkpoint = to_wire_checkpoint(&repo.checkpoint(&resolved.commit)?);
+    Ok(Loaded {
+        model_id: repo.model_id().to_string(),
+        path: model,
+        spec,
+        questions,
+        revision: to_wire_revision(resolved),
+        checkpoint,
+    })
+}
+
+fn read_spec(ctx: &Context, repo: &ModelRepo, commit: &str) -> Result<ModelSpec> {
+    let files = repo.read(commit)?;
+    parse_model_yaml(&files.model_yaml, &|name| ctx.is_base_model(name))
+        .map_err(|errors| invalid_checkpoint(&repo.path().to_string(), commit, errors))
+}
+
+fn validate_files(ctx: &Context, model_yaml: Option<&str>, questions_yaml: Option<&str>) -> Result<()> {
+    let mut errors = Vec::new();
+    if let Some(text) = model_yaml {
+        if let Err(found) = parse_model_yaml(text, &|name| ctx.is_base_model(name)) {
+            errors.extend(found);
+        }
+    }
+    if let Some(text) = questions_yaml {
+        if let Err(found) = parse_questions_yaml(text) {
+            errors.extend(found);
+        }
+    }
+    if errors.is_empty() { Ok(()) } else { Err(invalid_files(errors)) }
+}
+
+fn to_wire_checkpoint(checkpoint: &repo::Checkpoint) -> Checkpoint {
+    Checkpoint {
+        checkpoint_id: checkpoint.id.clone(),
+        created_at: rfc3339(checkpoint.created_at),
+        message: checkpoint.message.trim_end().to_owned(),
+    }
+}
+
+fn to_wire_revision(resolved: Resolved) -> Revision {
+    Revision {
+        name: resolved.name,
+        kind: match resolved.kind {
+            repo::RevisionKind::Branch => RevisionKind::Branch,
+            repo::RevisionKind::Tag => RevisionKind::Tag,
+            repo::RevisionKind::Commit => RevisionKind::Commit,
+        },
+        commit: resolved.commit,
+    }
+}
+
+/// Timestamps on the wire: RFC 3339, UTC, seconds precision for commits.
+pub fn rfc3339(time: chrono::DateTime<chrono::Utc>) -> String {
+    time.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }

@@ -4,6 +4,7 @@
 
 pub mod answer;
 pub mod decision;
+pub mod examples;
 pub mod models;
 pub mod problem;
 pub mod question;

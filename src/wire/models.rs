@@ -53,3 +53,43 @@ impl ModelEntry {
         }
     }
 }
+
+/// A branch or tag and the commit it points to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RefInfo {
+    pub name: String,
+    pub commit: String,
+}
+
+/// One repository model, as `GET /v1/models/{modelId}` and `arbiter models show` report it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelDetail {
+    pub model_id: String,
+    pub path: String,
+    pub base: String,
+    pub default_branch: String,
+    pub created_at: String,
+    pub latest_checkpoint: super::decision::Checkpoint,
+    pub branches: Vec<RefInfo>,
+    pub tags: Vec<RefInfo>,
+    pub capture: CapturePolicy,
+    /// Question IDs at the default branch, in file order.
+    pub questions: Vec<String>,
+}
+
+/// Whether and how often decisions are recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CapturePolicy {
+    pub enabled: bool,
+    /// Share of examples recorded, 0 to 1 (deterministic in the example ID).
+    pub sample_rate: f64,
+}
+
+impl Default for CapturePolicy {
+    fn default() -> Self {
+        Self { enabled: true, sample_rate: 1.0 }
+    }
+}
+

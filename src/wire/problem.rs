@@ -58,7 +58,8 @@ impl fmt::Display for Loc {
         for segment in segments {
             match segment {
                 Segment::Index(i) => write!(f, "[{i}]")?,
-                Segment::Key(key) if is_plain(key) => {
+                // The first segment names a root (a body member or a file): shown as is.
+                Segment::Key(key) if is_plain(key) || (first && !key.is_empty()) => {
                     if !first {
                         f.write_str(".")?;
                     }

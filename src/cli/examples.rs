@@ -1,0 +1,244 @@
+//! `arbiter examples`: ingest, annotate, list, show and export a model's examples.
+
+use super::input::read_json_value_arg;
+use super::output::Printer;
+use crate::core::{self, Context};
+use crate::store::{ExampleFilter, NewAnnotation};
+use crate::wire::examples::IngestReport;
+use anyhow::{Context as _, Result};
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Debug, Args)]
+pub struct ExamplesArgs {
+    #[command(subcommand)]
+    pub command: ExamplesCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ExamplesCommand {
+    /// Ingest examples in bulk from JSON Lines or a JSON array
+    Ingest(ExamplesIngestArgs),
+    /// Annotate an example with ground truth, or many from a JSON Lines file
+    Annotate(ExamplesAnnotateArgs),
+    /// List examples (paged, filtered)
+    List(ExamplesListArgs),
+    /// Show one example with its annotations and decisions
+    Show(ExamplesShowArgs),
+    /// Write every example as JSON Lines, in the ingest format
+    Export(ExamplesExportArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ExamplesIngestArgs {
+    /// The model path, <owner>/<model>
+    pub model: String,
+    /// Lines of {example_id?, state, annotations?}, or one JSON array of them (- for stdin)
+    #[arg(long, short, value_name = "FILE")]
+    pub file: PathBuf,
+    /// Write nothing if any line is invalid
+    #[arg(long)]
+    pub atomic: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ExamplesAnnotateArgs {
+    /// The model path, <owner>/<model>
+    pub model: String,
+    /// The example to annotate
+    #[arg(required_unless_present = "file", requires_all = ["question", "answer"])]
+    pub example_id: Option<String>,
+    /// The question ID
+    #[arg(long)]
+    pub question: Option<String>,
+    /// The ground truth: true/false (noul), an option key (choice), a level index (score)
+    #[arg(long)]
+    pub answer: Option<String>,
+    /// Why this is the answer
+    #[arg(long)]
+    pub reasoning: Option<String>,
+    /// Lines of {example_id, question, answer, reasoning?} (- for stdin)
+    #[arg(long, short, value_name = "FILE", conflicts_with = "example_id")]
+    pub file: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ExamplesListArgs {
+    /// The model path, <owner>/<model>
+    pub model: String,
+    /// Only examples with at least one annotation
+    #[arg(long, conflicts_with = "unannotated")]
+    pub annotated: bool,
+    /// Only examples without annotations
+    #[arg(long)]
+    pub unannotated: bool,
+    /// Only examples annotated for this question
+    #[arg(long)]
+    pub question: Option<String>,
+    /// Start after this example ID (the nextCursor of a previous page)
+    #[arg(long, value_name = "ID")]
+    pub after: Option<String>,
+    /// At most this many examples (1 to 1000)
+    #[arg(long, short = 'n', default_value_t = 50)]
+    pub limit: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct ExamplesShowArgs {
+    /// The model path, <owner>/<model>
+    pub model: String,
+    /// The example ID
+    pub example_id: String,
+}
+
+#[derive(Debug, Args)]
+pub struct ExamplesExportArgs {
+    /// The model path, <owner>/<model>
+    pub model: String,
+    /// Only annotated examples
+    #[arg(long)]
+    pub annotated: bool,
+}
+
+pub(crate) fn run(ctx: &Context, args: ExamplesArgs, printer: &Printer) -> Result<ExitCode> {
+    match args.command {
+        ExamplesCommand::Ingest(args) => ingest(ctx, &args, printer),
+        ExamplesCommand::Annotate(args) => annotate(ctx, args, printer),
+        ExamplesCommand::List(args) => list(ctx, args, printer),
+        ExamplesCommand::Show(args) => show(ctx, &args, printer),
+        ExamplesCommand::Export(args) => export(ctx, &args),
+    }
+}
+
+/// A reader for `path` (or stdin), counting bytes into a progress bar on a terminal.
+fn open_input(path: &Path, printer: &Printer, bar: &ProgressBar) -> Result<Box<dyn BufRead>> {
+    if path == Path::new("-") {
+        return Ok(Box::new(BufReader::new(std::io::stdin())));
+    }
+    let file = std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+    if printer.interactive() {
+        bar.set_length(file.metadata().map(|m| m.len()).unwrap_or(0));
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} {bytes}/{total_bytes} {wide_bar} {msg} ({eta})")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        return Ok(Box::new(BufReader::with_capacity(1 << 16, bar.wrap_read(file))));
+    }
+    Ok(Box::new(BufReader::with_capacity(1 << 16, file)))
+}
+
+fn progress_bar(printer: &Printer) -> ProgressBar {
+    if printer.interactive() { ProgressBar::new(0) } else { ProgressBar::hidden() }
+}
+
+fn ingest(ctx: &Context, args: &ExamplesIngestArgs, printer: &Printer) -> Result<ExitCode> {
+    let bar = progress_bar(printer);
+    let mut input = open_input(&args.file, printer, &bar)?;
+    let report = core::examples::ingest(ctx, &args.model, &mut input, args.atomic, &mut |counts| {
+        bar.set_message(format!("{} new, {} existing", counts.created, counts.existing));
+    })?;
+    bar.finish_and_clear();
+    print_report(&report, "ingested", printer)
+}
+
+fn annotate(ctx: &Context, args: ExamplesAnnotateArgs, printer: &Printer) -> Result<ExitCode> {
+    if let Some(path) = &args.file {
+        let bar = progress_bar(printer);
+        let mut input = open_input(path, printer, &bar)?;
+        let report = core::examples::annotate_lines(ctx, &args.model, &mut input)?;
+        bar.finish_and_clear();
+        return print_report(&report, "annotated", printer);
+    }
+    let (Some(example_id), Some(question), Some(answer)) = (args.example_id, args.question, args.answer) else {
+        anyhow::bail!("give an example ID with --question and --answer, or --file");
+    };
+    let annotation = core::examples::annotate(ctx, &args.model, &example_id, NewAnnotation {
+        question_id: question.clone(),
+        answer: read_json_value_arg(&answer),
+        reasoning: args.reasoning,
+    })?;
+    if printer.wants_json() {
+        printer.json(&annotation)?;
+    } else {
+        printer.line(&format!("annotated {example_id}: {question} = {}", annotation.answer))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A summary on stdout (JSON when piped); exit 1 when any line was rejected.
+fn print_report(report: &IngestReport, verb: &str, printer: &Printer) -> Result<ExitCode> {
+    if printer.wants_json() {
+        printer.json(report)?;
+    } else {
+        let written = if report.committed { "" } else { " (nothing written: --atomic and some lines are invalid)" };
+        if verb == "ingested" {
+            printer.line(&format!(
+                "ingested {} new and {} existing examples, {} annotations; {} lines rejected{written}",
+                report.created, report.existing, report.annotations, report.rejected.len()
+            ))?;
+        } else {
+            printer.line(&format!("annotated {}; {} lines rejected", report.annotations, report.rejected.len()))?;
+        }
+        for rejected in &report.rejected {
+            printer.line(&format!("  line {}: {}", rejected.line, rejected.reason))?;
+        }
+    }
+    Ok(if report.rejected.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn list(ctx: &Context, args: ExamplesListArgs, printer: &Printer) -> Result<ExitCode> {
+    let annotated = if args.annotated { Some(true) } else if args.unannotated { Some(false) } else { None };
+    let filter = ExampleFilter { annotated, question: args.question };
+    let page = core::examples::list(ctx, &args.model, &filter, args.after.as_deref(), args.limit)?;
+    if printer.wants_json() {
+        printer.json(&page)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut table = printer.new_table(&["Example", "Created", "Annotations", "State"]);
+    for example in &page.examples {
+        let annotations = example.annotations.iter().map(|(q, a)| format!("{q}={}", a.answer)).collect::<Vec<_>>().join(" ");
+        let mut state = example.state.to_string();
+        if state.len() > 60 {
+            state.truncate(state.floor_char_boundary(57));
+            state.push_str("...");
+        }
+        table.add_row(vec![example.example_id.clone(), example.created_at.clone(), annotations, state]);
+    }
+    printer.line(&table.to_string())?;
+    if let Some(cursor) = &page.next_cursor {
+        printer.status(&format!("more: --after {cursor}"));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn show(ctx: &Context, args: &ExamplesShowArgs, printer: &Printer) -> Result<ExitCode> {
+    let detail = core::examples::show(ctx, &args.model, &args.example_id)?;
+    // An example is a document: JSON on a terminal too, pretty-printed.
+    printer.json(&detail)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn export(ctx: &Context, args: &ExamplesExportArgs) -> Result<ExitCode> {
+    let filter = ExampleFilter { annotated: args.annotated.then_some(true), question: None };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut io_error = None;
+    let result = core::examples::export(ctx, &args.model, &filter, &mut |line| {
+        serde_json::to_writer(&mut out, line)
+            .map_err(std::io::Error::from)
+            .and_then(|()| out.write_all(b"\n"))
+            .map_err(|e| {
+                let message = e.to_string();
+                io_error = Some(e);
+                crate::error::Error::Internal(message)
+            })
+    });
+    if let Some(error) = io_error {
+        return Err(error.into());
+    }
+    result?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,347 @@
+//! Examples of a repository model: bulk ingest (JSONL or a JSON array), annotation with
+//! ground truth, listing, showing and export. Ground truth is checked against the
+//! questions at the model's default branch.
+
+use super::models::{self, Loaded};
+use super::Context;
+use crate::error::{Error, Result};
+use crate::store::{Annotation, ExampleDetail, ExampleFilter, IngestCounts, IngestItem, NewAnnotation, StoreError};
+use crate::wire::examples::{ExamplePage, IngestReport, RejectedLine};
+use crate::wire::question::json_type;
+use crate::wire::value::derived_example_id;
+use crate::wire::{Question, QuestionKind, Questions};
+use serde_json::{Map, Value};
+use std::io::BufRead;
+
+/// Ingest examples from `input` (JSON Lines, or one JSON array), streaming JSON Lines in
+/// constant memory. Bad lines are reported with their numbers; the valid ones are written,
+/// unless `atomic`, when one bad line writes nothing.
+pub fn ingest(
+    ctx: &Context,
+    model: &str,
+    input: &mut dyn BufRead,
+    atomic: bool,
+    progress: &mut dyn FnMut(&IngestCounts),
+) -> Result<IngestReport> {
+    let loaded = models::load(ctx, model, None)?;
+    let mut rejected = Vec::new();
+    let mut items = parse_items(input, &loaded, &mut rejected, atomic);
+    let result = ctx.store()?.ingest(&loaded.model_id, &mut items, atomic, progress);
+    drop(items);
+    match result {
+        Ok(counts) => Ok(IngestReport {
+            committed: true,
+            created: counts.created,
+            existing: counts.existing,
+            annotations: counts.annotations,
+            rejected,
+        }),
+        Err(StoreError::Corrupt { what, .. }) if what == ABORT && !rejected.is_empty() => {
+            Ok(IngestReport { committed: false, rejected, ..IngestReport::default() })
+        }
+        Err(error) => Err(error.into()),
+    }
+}
+
+/// Marks the error an atomic ingest yields to roll back after a bad line.
+const ABORT: &str = "ingest input";
+
+/// Items from JSON Lines or a JSON array, validating each; bad ones go to `rejected`.
+fn parse_items<'a>(
+    input: &'a mut dyn BufRead,
+    loaded: &'a Loaded,
+    rejected: &'a mut Vec<RejectedLine>,
+    atomic: bool,
+) -> impl Iterator<Item = std::result::Result<IngestItem, StoreError>> + 'a {
+    let mut source = Source::new(input);
+    let mut aborted = false;
+    std::iter::from_fn(move || loop {
+        match source.next_value() {
+            Some((line, Ok(value))) => match ingest_item(&value, &loaded.questions) {
+                Ok(item) => return Some(Ok(item)),
+                Err(reason) => rejected.push(RejectedLine { line, example_id: example_id_of(&value), reason }),
+            },
+            Some((line, Err(reason))) => rejected.push(RejectedLine { line, example_id: None, reason }),
+            None if atomic && !rejected.is_empty() && !aborted => {
+                aborted = true;
+                return Some(Err(StoreError::Corrupt { what: ABORT.into(), reason: format!("{} bad lines", rejected.len()) }));
+            }
+            None => return None,
+        }
+    })
+}
+
+/// Values from JSON Lines (one per non-blank line) or a JSON array (read whole).
+struct Source<'a> {
+    input: &'a mut dyn BufRead,
+    line: u64,
+    array: Option<std::vec::IntoIter<Value>>,
+    buffer: String,
+    started: bool,
+}
+
+impl<'a> Source<'a> {
+    fn new(input: &'a mut dyn BufRead) -> Self {
+        Self { input, line: 0, array: None, buffer: String::new(), started: false }
+    }
+
+    fn next_value(&mut self) -> Option<(u64, std::result::Result<Value, String>)> {
+        if !self.started {
+            self.started = true;
+            if let Err(reason) = self.detect_array() {
+                return Some((1, Err(reason)));
+            }
+        }
+        if let Some(array) = &mut self.array {
+            self.line += 1;
+            return array.next().map(|v| (self.line, Ok(v)));
+        }
+        loop {
+            self.buffer.clear();
+            self.line += 1;
+            match self.input.read_line(&mut self.buffer) {
+                Ok(0) => return None,
+                Ok(_) if self.buffer.trim().is_empty() => {}
+                Ok(_) => {
+                    let parsed = serde_json::from_str(self.buffer.trim()).map_err(|e| format!("not valid JSON: {e}"));
+                    return Some((self.line, parsed));
+                }
+                Err(e) => return Some((self.line, Err(format!("cannot read: {e}")))),
+            }
+        }
+    }
+
+    /// A document whose first non-blank byte is `[` is one JSON array.
+    fn detect_array(&mut self) -> std::result::Result<(), String> {
+        let first = loop {
+            let buffer = self.input.fill_buf().map_err(|e| format!("cannot read: {e}"))?;
+            match buffer.iter().position(|b| !b.is_ascii_whitespace()) {
+                Some(i) => break Some(buffer[i]),
+                None if buffer.is_empty() => break None,
+                None => {
+                    let n = buffer.len();
+                    self.input.consume(n);
+                }
+            }
+        };
+        if first == Some(b'[') {
+            let values: Vec<Value> = serde_json::from_reader(&mut self.input).map_err(|e| format!("not a valid JSON array: {e}"))?;
+            self.array = Some(values.into_iter());
+        }
+        Ok(())
+    }
+}
+
+fn example_id_of(value: &Value) -> Option<String> {
+    value.get("example_id").and_then(Value::as_str).map(str::to_owned)
+}
+
+/// One ingest item: `{example_id?, state, annotations?: {questionId: {answer, reasoning?}}}`.
+fn ingest_item(value: &Value, questions: &Questions) -> std::result::Result<IngestItem, String> {
+    let Value::Object(object) = value else {
+        return Err(format!("an example must be an object, not {}", json_type(value)));
+    };
+    for key in object.keys().filter(|k| !matches!(k.as_str(), "example_id" | "state" | "annotations")) {
+        return Err(format!("unknown member `{key}` (an example has example_id, state, annotations)"));
+    }
+    let state = object.get("state").ok_or("state is required")?.clone();
+    let example_id = match object.get("example_id") {
+        None | Some(Value::Null) => derived_example_id(&state),
+        Some(Value::String(id)) => check_example_id(id)?,
+        Some(other) => return Err(format!("example_id must be a string, not {}", json_type(other))),
+    };
+    let annotations = match object.get("annotations") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Object(map)) => annotation_map(map, questions)?,
+        Some(other) => return Err(format!("annotations must be an object of question ID to {{answer, reasoning}}, not {}", json_type(other))),
+    };
+    Ok(IngestItem { example_id, state, annotations })
+}
+
+fn check_example_id(id: &str) -> std::result::Result<String, String> {
+    if id.is_empty() {
+        return Err("example_id may not be empty".into());
+    }
+    if id.len() > crate::wire::decision::MAX_EXAMPLE_ID_LEN {
+        return Err(format!("example_id is {} bytes; at most {}", id.len(), crate::wire::decision::MAX_EXAMPLE_ID_LEN));
+    }
+    Ok(id.to_owned())
+}
+
+/// `{questionId: {answer, reasoning?}}`, each answer checked against its question.
+pub fn annotation_map(map: &Map<String, Value>, questions: &Questions) -> std::result::Result<Vec<NewAnnotation>, String> {
+    map.iter()
+        .map(|(question_id, body)| {
+            let Value::Object(body) = body else {
+                return Err(format!("annotations.{question_id}: must be an object {{answer, reasoning?}}"));
+            };
+            let answer = body.get("answer").ok_or_else(|| format!("annotations.{question_id}: answer is required"))?;
+            let reasoning = match body.get("reasoning") {
+                None | Some(Value::Null) => None,
+                Some(Value::String(text)) => Some(text.clone()),
+                Some(other) => return Err(format!("annotations.{question_id}.reasoning: must be a string, not {}", json_type(other))),
+            };
+            check_answer(questions, question_id, answer).map_err(|e| format!("annotations.{question_id}.answer: {e}"))?;
+            Ok(NewAnnotation { question_id: question_id.clone(), answer: answer.clone(), reasoning })
+        })
+        .collect()
+}
+
+/// Whether `answer` is ground truth for question `id`: noul true/false or a probability,
+/// choice an option key, score a level index.
+pub fn check_answer(questions: &Questions, id: &str, answer: &Value) -> std::result::Result<(), String> {
+    let question: &Question = questions.get(id).ok_or_else(|| format!("no question `{id}` at the default branch"))?;
+    match (&question.kind, answer) {
+        (QuestionKind::Noul { .. }, Value::Bool(_)) => Ok(()),
+        (QuestionKind::Noul { .. }, Value::Number(n)) if n.as_f64().is_some_and(|p| (0.0..=1.0).contains(&p)) => Ok(()),
+        (QuestionKind::Noul { .. }, other) => Err(format!("{other} is not true, false or a probability from 0 to 1")),
+        (QuestionKind::Choice { options }, Value::String(key)) if options.iter().any(|(k, _)| k == key) => Ok(()),
+        (QuestionKind::Choice { options }, other) => Err(format!(
+            "{other} is not an option of `{id}` ({})",
+            options.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>().join(", ")
+        )),
+        (QuestionKind::Score { levels }, Value::Number(n)) if level_index(n).is_some_and(|i| i < levels.len()) => Ok(()),
+        (QuestionKind::Score { levels }, other) => {
+            Err(format!("{other} is not a level of `{id}` (an integer from 0 to {})", levels.len() - 1))
+        }
+    }
+}
+
+/// A score level given as a JSON number: a non-negative integer (`3` or `3.0`).
+pub fn level_index(n: &serde_json::Number) -> Option<usize> {
+    if let Some(i) = n.as_u64() {
+        return usize::try_from(i).ok();
+    }
+    n.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 1e9).map(|f| f as usize)
+}
+
+/// Annotate one example with one question's ground truth.
+///
+/// A choice answer given as a number or boolean is read as its text, so a command line's
+/// `--answer 2` names option `"2"`.
+pub fn annotate(ctx: &Context, model: &str, example_id: &str, mut annotation: NewAnnotation) -> Result<Annotation> {
+    let loaded = models::load(ctx, model, None)?;
+    if let Some(QuestionKind::Choice { .. }) = loaded.questions.get(&annotation.question_id).map(|q| &q.kind) {
+        if matches!(annotation.answer, Value::Number(_) | Value::Bool(_)) {
+            annotation.answer = Value::String(annotation.answer.to_string());
+        }
+    }
+    check_answer(&loaded.questions, &annotation.question_id, &annotation.answer)
+        .map_err(|e| Error::invalid(crate::wire::Loc::body().key(&annotation.question_id).key("answer"), e, "answer"))?;
+    Ok(ctx.store()?.annotate(&loaded.model_id, example_id, &annotation)?)
+}
+
+/// Annotate one example with several questions at once (`PATCH …/annotations`): all or
+/// nothing is checked before anything is written.
+pub fn annotate_example(ctx: &Context, model: &str, example_id: &str, body: &Value) -> Result<ExampleDetail> {
+    let loaded = models::load(ctx, model, None)?;
+    let Value::Object(map) = body else {
+        return Err(Error::invalid(crate::wire::Loc::body(), "expected an object of question ID to {answer, reasoning?}", "object_expected"));
+    };
+    let annotations = annotation_map(map, &loaded.questions).map_err(|e| Error::invalid(crate::wire::Loc::body(), e, "answer"))?;
+    let items: Vec<(String, NewAnnotation)> = annotations.into_iter().map(|a| (example_id.to_owned(), a)).collect();
+    for result in ctx.store()?.annotate_many(&loaded.model_id, &items)? {
+        result?;
+    }
+    show(ctx, model, example_id)
+}
+
+/// Bulk annotation from JSON Lines `{example_id, question, answer, reasoning?}`.
+pub fn annotate_lines(ctx: &Context, model: &str, input: &mut dyn BufRead) -> Result<IngestReport> {
+    let loaded = models::load(ctx, model, None)?;
+    let store = ctx.store()?;
+    let mut report = IngestReport { committed: true, ..IngestReport::default() };
+    let mut source = Source::new(input);
+    let mut batch: Vec<(u64, String, NewAnnotation)> = Vec::new();
+    let flush = |batch: &mut Vec<(u64, String, NewAnnotation)>, report: &mut IngestReport| -> Result<()> {
+        let items: Vec<(String, NewAnnotation)> = batch.iter().map(|(_, id, a)| (id.clone(), a.clone())).collect();
+        for ((line, id, _), result) in batch.drain(..).zip(store.annotate_many(&loaded.model_id, &items)?) {
+            match result {
+                Ok(()) => report.annotations += 1,
+                Err(error) => report.rejected.push(RejectedLine { line, example_id: Some(id), reason: error.to_string() }),
+            }
+        }
+        Ok(())
+    };
+    while let Some((line, value)) = source.next_value() {
+        match value.and_then(|v| annotation_line(&v, &loaded.questions)) {
+            Ok((id, annotation)) => batch.push((line, id, annotation)),
+            Err(reason) => report.rejected.push(RejectedLine { line, example_id: None, reason }),
+        }
+        if batch.len() >= 1_000 {
+            flush(&mut batch, &mut report)?;
+        }
+    }
+    flush(&mut batch, &mut report)?;
+    report.rejected.sort_by_key(|r| r.line);
+    Ok(report)
+}
+
+fn annotation_line(value: &Value, questions: &Questions) -> std::result::Result<(String, NewAnnotation), String> {
+    let id = value.get("example_id").and_then(Value::as_str).ok_or("example_id is required (a string)")?;
+    let question = value.get("question").and_then(Value::as_str).ok_or("question is required (a question ID)")?;
+    let mut body = Map::new();
+    body.insert("answer".into(), value.get("answer").cloned().ok_or("answer is required")?);
+    if let Some(reasoning) = value.get("reasoning") {
+        body.insert("reasoning".into(), reasoning.clone());
+    }
+    let mut map = Map::new();
+    map.insert(question.to_owned(), Value::Object(body));
+    let annotation = annotation_map(&map, questions)?.pop().ok_or("no annotation")?;
+    Ok((id.to_owned(), annotation))
+}
+
+/// A page of examples in example ID order.
+pub fn list(ctx: &Context, model: &str, filter: &ExampleFilter, after: Option<&str>, limit: usize) -> Result<ExamplePage> {
+    let repo = models::open(ctx, model)?;
+    let model_id = repo.model_id().to_string();
+    let limit = limit.clamp(1, 1_000);
+    let mut examples = ctx.store()?.list_examples(&model_id, filter, after, limit + 1)?;
+    let next_cursor = if examples.len() > limit {
+        examples.truncate(limit);
+        examples.last().map(|e| e.example_id.clone())
+    } else {
+        None
+    };
+    Ok(ExamplePage { examples, next_cursor })
+}
+
+/// One example with its annotations and decisions.
+pub fn show(ctx: &Context, model: &str, example_id: &str) -> Result<ExampleDetail> {
+    let repo = models::open(ctx, model)?;
+    ctx.store()?
+        .get_example(&repo.model_id().to_string(), example_id)?
+        .ok_or_else(|| Error::ExampleNotFound(example_id.to_owned()))
+}
+
+/// Every example, streamed in the ingest format, so `export | ingest` round-trips.
+pub fn export(ctx: &Context, model: &str, filter: &ExampleFilter, write: &mut dyn FnMut(&Value) -> Result<()>) -> Result<u64> {
+    let repo = models::open(ctx, model)?;
+    let mut count = 0;
+    let mut failure = None;
+    let result = ctx.store()?.for_each_example(&repo.model_id().to_string(), filter, &mut |example| {
+        let annotations: Map<String, Value> = example
+            .annotations
+            .iter()
+            .map(|(q, a)| {
+                let mut body = Map::new();
+                body.insert("answer".into(), a.answer.clone());
+                if let Some(reasoning) = &a.reasoning {
+                    body.insert("reasoning".into(), Value::String(reasoning.clone()));
+                }
+                (q.clone(), Value::Object(body))
+            })
+            .collect();
+        let line = serde_json::json!({"example_id": example.example_id, "state": example.state, "annotations": annotations});
+        count += 1;
+        write(&line).map_err(|e| {
+            failure = Some(e);
+            StoreError::Corrupt { what: "export".into(), reason: "writer failed".into() }
+        })
+    });
+    if let Some(error) = failure {
+        return Err(error);
+    }
+    result?;
+    Ok(count)
+}

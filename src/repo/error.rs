@@ -1,0 +1,109 @@
+//! The error type of the repository module, plus the internal helpers that
+//! turn `git2` and I/O failures into it (so no `git2` type leaks out).
+
+use thiserror::Error;
+
+/// Everything that can go wrong while reading or writing model repositories.
+#[derive(Debug, Error)]
+pub enum RepoError {
+    #[error("invalid model path `{path}`: {reason}")]
+    InvalidPath { path: String, reason: String },
+
+    #[error("model {0} not found")]
+    ModelNotFound(String),
+
+    /// The payload names the thing, e.g. `acme/support` or `tag v1`.
+    #[error("{0} already exists")]
+    AlreadyExists(String),
+
+    #[error("revision `{revision}` of {model} not found: {reason}")]
+    RevisionNotFound {
+        model: String,
+        revision: String,
+        reason: String,
+    },
+
+    #[error("checkpoint {commit} of {model} has an invalid `{file}`: {reason}")]
+    InvalidCheckpoint {
+        model: String,
+        commit: String,
+        file: String,
+        reason: String,
+    },
+
+    #[error("invalid name `{name}`: {reason}")]
+    InvalidName { name: String, reason: String },
+
+    #[error("branch `{branch}` of {model} was changed concurrently: {reason}")]
+    Conflict {
+        model: String,
+        branch: String,
+        reason: String,
+    },
+
+    #[error("nothing to commit: the files are identical to the parent checkpoint")]
+    NothingToCommit,
+
+    #[error("cannot fast-forward branch `{branch}` of {model}: {reason}")]
+    NotFastForward {
+        model: String,
+        branch: String,
+        reason: String,
+    },
+
+    #[error("git error while {context}: {message}")]
+    Git { context: String, message: String },
+
+    #[error("i/o error while {context}: {message}")]
+    Io { context: String, message: String },
+}
+
+impl RepoError {
+    /// Wraps a `git2` failure; `context` reads as "while <context>".
+    pub(super) fn git(context: impl Into<String>, err: &git2::Error) -> Self {
+        RepoError::Git {
+            context: context.into(),
+            message: err.message().to_owned(),
+        }
+    }
+
+    pub(super) fn io(context: impl Into<String>, err: &std::io::Error) -> Self {
+        RepoError::Io {
+            context: context.into(),
+            message: err.to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_name_the_thing() {
+        let e = RepoError::RevisionNotFound {
+            model: "acme/support".into(),
+            revision: "v9".into(),
+            reason: "no branch, tag or commit named `v9`".into(),
+        };
+        assert_eq!(
+            e.to_string(),
+            "revision `v9` of acme/support not found: no branch, tag or commit named `v9`"
+        );
+        assert_eq!(
+            RepoError::ModelNotFound("acme/x".into()).to_string(),
+            "model acme/x not found"
+        );
+        assert_eq!(
+            RepoError::AlreadyExists("tag v1".into()).to_string(),
+            "tag v1 already exists"
+        );
+    }
+
+    #[test]
+    fn git_error_keeps_only_the_message() {
+        let err = git2::Error::from_str("boom");
+        let e = RepoError::git("opening acme/x", &err);
+        assert_eq!(e.to_string(), "git error while opening acme/x: boom");
+    }
+}

@@ -1,0 +1,346 @@
+//! `Repos`: the directory of all model repositories
+//! (`<root>/<owner>/<model>.git`): creating, opening, listing and finding
+//! models by id.
+
+use std::fs;
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+
+use git2::{ConfigLevel, Repository, RepositoryInitOptions};
+use uuid::Uuid;
+
+use super::checkpoint::Files;
+use super::commit::{signature, with_trailing_newline, write_tree};
+use super::error::RepoError;
+use super::model::{MODEL_ID_KEY, ModelRepo};
+use super::path::ModelPath;
+
+/// The root directory holding every model's bare repository.
+#[derive(Debug, Clone)]
+pub struct Repos {
+    root: PathBuf,
+}
+
+impl Repos {
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        Repos { root: root.into() }
+    }
+
+    /// Creates a model: a bare repository with branch `main`, a fresh model
+    /// id and a first commit holding `files`. The repository is built in a
+    /// staging directory next to its target and renamed into place, so a
+    /// concurrent create of the same path fails with `AlreadyExists` and
+    /// nobody ever sees a half-built repository.
+    pub fn create(
+        &self,
+        path: &ModelPath,
+        files: &Files,
+        message: &str,
+    ) -> Result<ModelRepo, RepoError> {
+        let owner_dir = self.root.join(path.owner());
+        fs::create_dir_all(&owner_dir)
+            .map_err(|e| RepoError::io(format!("creating the owner directory for {path}"), &e))?;
+        // Cheap early answer; the rename in `build_and_publish` is the real guard.
+        if path.git_dir(&self.root).symlink_metadata().is_ok() {
+            return Err(RepoError::AlreadyExists(path.to_string()));
+        }
+        self.build_and_publish(path, files, message)
+    }
+
+    /// Builds the repository in a staging directory and renames it into
+    /// place; losing a race to a concurrent create → `AlreadyExists`.
+    fn build_and_publish(
+        &self,
+        path: &ModelPath,
+        files: &Files,
+        message: &str,
+    ) -> Result<ModelRepo, RepoError> {
+        let target = path.git_dir(&self.root);
+        // Same directory as the target so the rename is atomic; dot-prefixed
+        // and without `.git` so `list` never picks it up.
+        let staging_dir =
+            self.root
+                .join(path.owner())
+                .join(format!(".tmp-{}-{}", path.name(), Uuid::new_v4()));
+        let staging = Staging(staging_dir);
+        init_model(&staging.0, files, message)
+            .map_err(|e| RepoError::git(format!("creating {path}"), &e))?;
+        if let Err(e) = fs::rename(&staging.0, &target) {
+            // Renaming onto an existing (non-empty) repository fails: we lost the race.
+            if target.symlink_metadata().is_ok() {
+                return Err(RepoError::AlreadyExists(path.to_string()));
+            }
+            return Err(RepoError::io(
+                format!("moving the new repository for {path} into place"),
+                &e,
+            ));
+        }
+        ModelRepo::open_dir(path.clone(), &target)
+    }
+
+    /// Opens an existing model.
+    pub fn open(&self, path: &ModelPath) -> Result<ModelRepo, RepoError> {
+        let dir = path.git_dir(&self.root);
+        if !dir.is_dir() {
+            return Err(RepoError::ModelNotFound(path.to_string()));
+        }
+        ModelRepo::open_dir(path.clone(), &dir)
+    }
+
+    /// All models, sorted by path (owner, then model). Directories that are
+    /// not arbiter repositories (bad name, not a repository, no model id)
+    /// are skipped.
+    pub fn list(&self) -> Result<Vec<ModelRepo>, RepoError> {
+        let mut models = Vec::new();
+        for (owner, owner_dir) in subdirs(&self.root)? {
+            for (dir_name, dir) in subdirs(&owner_dir)? {
+                let Some(name) = dir_name.strip_suffix(".git") else {
+                    continue;
+                };
+                let Ok(path) = ModelPath::parse(&format!("{owner}/{name}")) else {
+                    continue;
+                };
+                if let Ok(model) = ModelRepo::open_dir(path, &dir) {
+                    models.push(model);
+                }
+            }
+        }
+        models.sort_by(|a, b| a.path().cmp(b.path()));
+        Ok(models)
+    }
+
+    /// The model whose `arbiter.modelid` is `model_id`.
+    pub fn find_by_id(&self, model_id: Uuid) -> Result<ModelRepo, RepoError> {
+        self.list()?
+            .into_iter()
+            .find(|m| m.model_id() == model_id)
+            .ok_or_else(|| RepoError::ModelNotFound(model_id.to_string()))
+    }
+}
+
+/// Builds a complete model repository at `dir`.
+fn init_model(dir: &Path, files: &Files, message: &str) -> Result<(), git2::Error> {
+    let mut opts = RepositoryInitOptions::new();
+    // Explicit head and no templates: the result never depends on user config.
+    opts.bare(true)
+        .no_reinit(true)
+        .mkpath(false)
+        .external_template(false)
+        .initial_head("main");
+    let repo = Repository::init_opts(dir, &opts)?;
+    repo.config()?
+        .open_level(ConfigLevel::Local)?
+        .set_str(MODEL_ID_KEY, &Uuid::new_v4().to_string())?;
+    let tree_id = write_tree(
+        &repo,
+        None,
+        Some(&files.model_yaml),
+        Some(&files.questions_yaml),
+    )?;
+    let tree = repo.find_tree(tree_id)?;
+    let sig = signature()?;
+    repo.commit(
+        Some("refs/heads/main"),
+        &sig,
+        &sig,
+        &with_trailing_newline(message),
+        &tree,
+        &[],
+    )?;
+    Ok(())
+}
+
+/// Sub-directories of `dir` with UTF-8 names; a missing `dir` has none.
+fn subdirs(dir: &Path) -> Result<Vec<(String, PathBuf)>, RepoError> {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(RepoError::io(format!("listing {}", dir.display()), &e)),
+    };
+    let mut out = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| RepoError::io(format!("listing {}", dir.display()), &e))?;
+        let path = entry.path();
+        if let (Ok(name), true) = (entry.file_name().into_string(), path.is_dir()) {
+            out.push((name, path));
+        }
+    }
+    Ok(out)
+}
+
+/// A staging directory removed on drop unless it was renamed away.
+struct Staging(PathBuf);
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        // After a successful rename the path no longer exists: nothing to do.
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Barrier;
+
+    use super::super::test_support::{files, setup};
+    use super::*;
+
+    fn path(s: &str) -> ModelPath {
+        ModelPath::parse(s).unwrap()
+    }
+
+    #[test]
+    fn create_open_list_find() {
+        let (dir, repos, model) = setup();
+        assert_eq!(model.path().to_string(), "acme/support");
+        let other = repos
+            .create(&path("zeta/a"), &files("m", "q"), "init")
+            .unwrap();
+        let third = repos
+            .create(&path("acme/billing"), &files("m", "q"), "init")
+            .unwrap();
+        assert_ne!(model.model_id(), other.model_id());
+        assert_eq!(model.model_id().get_version_num(), 4);
+
+        let opened = repos.open(&path("acme/support")).unwrap();
+        assert_eq!(opened.model_id(), model.model_id());
+        assert_eq!(opened.default_branch().unwrap(), "main");
+        let head = opened.resolve(None).unwrap().commit;
+        assert_eq!(
+            opened.read(&head).unwrap(),
+            files("model: 1\n", "questions: 1\n")
+        );
+        assert!(dir.path().join("repos/acme/support.git/HEAD").is_file());
+
+        let listed: Vec<_> = repos
+            .list()
+            .unwrap()
+            .iter()
+            .map(|m| m.path().to_string())
+            .collect();
+        assert_eq!(listed, ["acme/billing", "acme/support", "zeta/a"]);
+        let found = repos.find_by_id(third.model_id()).unwrap();
+        assert_eq!(found.path(), third.path());
+        let missing = Uuid::new_v4();
+        let err = repos.find_by_id(missing).unwrap_err();
+        assert!(matches!(&err, RepoError::ModelNotFound(id) if *id == missing.to_string()));
+        let err = repos.open(&path("acme/nope")).unwrap_err();
+        assert_eq!(err.to_string(), "model acme/nope not found");
+    }
+
+    #[test]
+    fn list_skips_foreign_directories() {
+        let (dir, repos, _model) = setup();
+        let root = dir.path().join("repos");
+        Repository::init_bare(root.join("acme/plain.git")).unwrap();
+        fs::create_dir_all(root.join("acme/notes")).unwrap();
+        fs::create_dir_all(root.join(".hidden/x.git")).unwrap();
+        fs::create_dir_all(root.join("acme/bad name.git")).unwrap();
+        fs::write(root.join("acme/file.git"), "").unwrap();
+        fs::write(root.join("stray"), "").unwrap();
+        let listed: Vec<_> = repos
+            .list()
+            .unwrap()
+            .iter()
+            .map(|m| m.path().to_string())
+            .collect();
+        assert_eq!(listed, ["acme/support"]);
+        assert!(
+            Repos::new(dir.path().join("missing"))
+                .list()
+                .unwrap()
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn create_twice_is_already_exists() {
+        let (dir, repos, model) = setup();
+        let err = repos
+            .create(model.path(), &files("m", "q"), "again")
+            .unwrap_err();
+        assert!(
+            matches!(&err, RepoError::AlreadyExists(p) if p == "acme/support"),
+            "{err}"
+        );
+        assert_eq!(
+            repos.open(model.path()).unwrap().model_id(),
+            model.model_id()
+        );
+        assert_no_staging_left(&dir.path().join("repos/acme"));
+    }
+
+    #[test]
+    fn losing_the_rename_race_is_already_exists_and_cleans_up() {
+        // The state a create sees when another one renamed its repository
+        // into place after our early existence check.
+        let (dir, repos, model) = setup();
+        let err = repos
+            .build_and_publish(model.path(), &files("m", "q"), "late")
+            .unwrap_err();
+        assert!(
+            matches!(&err, RepoError::AlreadyExists(p) if p == "acme/support"),
+            "{err}"
+        );
+        assert_eq!(
+            repos.open(model.path()).unwrap().model_id(),
+            model.model_id()
+        );
+        assert_no_staging_left(&dir.path().join("repos/acme"));
+    }
+
+    #[test]
+    fn concurrent_creates_of_one_path_yield_exactly_one_model() {
+        let dir = tempfile::TempDir::new().unwrap();
+        let repos = Repos::new(dir.path().join("repos"));
+        let target = path("acme/race");
+        let barrier = Barrier::new(2);
+        let results: Vec<_> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..2)
+                .map(|i| {
+                    let (repos, target, barrier) = (&repos, &target, &barrier);
+                    s.spawn(move || {
+                        barrier.wait();
+                        repos
+                            .create(target, &files(&format!("m{i}"), "q"), "init")
+                            .map(|m| m.model_id())
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let ok: Vec<_> = results.iter().filter_map(|r| r.as_ref().ok()).collect();
+        assert_eq!(ok.len(), 1, "{results:?}");
+        assert!(
+            results
+                .iter()
+                .any(|r| matches!(r, Err(RepoError::AlreadyExists(_))))
+        );
+        assert_eq!(repos.open(&target).unwrap().model_id(), *ok[0]);
+        assert_no_staging_left(&dir.path().join("repos/acme"));
+    }
+
+    #[test]
+    fn first_commit_is_a_root_commit_on_main() {
+        let dir = tempfile::TempDir::new().unwrap();
+        let repos = Repos::new(dir.path().join("repos"));
+        let model = repos
+            .create(&path("acme/first"), &files("m", "q"), "init")
+            .unwrap();
+        assert_eq!(model.default_branch().unwrap(), "main");
+        let names: Vec<_> = model.branches().unwrap().into_iter().map(|b| b.0).collect();
+        assert_eq!(names, ["main"]);
+        let log = model.log(None, 5).unwrap();
+        assert_eq!((log.len(), log[0].message.as_str()), (1, "init"));
+        assert!(log[0].parents.is_empty());
+        assert_eq!(model.created_at().unwrap(), log[0].created_at);
+    }
+
+    fn assert_no_staging_left(owner_dir: &Path) {
+        let names: Vec<_> = fs::read_dir(owner_dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert!(!names.iter().any(|n| n.starts_with(".tmp-")), "{names:?}");
+    }
+}

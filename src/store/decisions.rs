@@ -1,0 +1,242 @@
+//! Captured decisions: recording one (creating its example on first sight) and
+//! listing them per example.
+
+use rusqlite::{Connection, params};
+use uuid::Uuid;
+
+use super::error::{SqlContext, parse_json};
+use super::{Decision, NewDecision, RecordedDecision, Store, StoreError, examples, now, write_tx};
+
+impl Store {
+    /// Records a decision in one immediate transaction, first inserting its
+    /// example if absent (an existing example keeps its original state).
+    ///
+    /// The commit is fsynced (`synchronous=FULL` for this transaction only):
+    /// decisions cost model tokens to reproduce, so they must survive a power
+    /// loss once this returns, while bulk ingest keeps the cheaper `NORMAL`.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`] if the write fails (e.g. token counts above `i64::MAX`).
+    pub fn record_decision(&self, d: &NewDecision<'_>) -> Result<RecordedDecision, StoreError> {
+        let mut conn = self.conn()?;
+        conn.pragma_update(None, "synchronous", "FULL")
+            .ctx("raise synchronous for decision")?;
+        let recorded = write_tx(&mut conn, "record decision", |tx| insert(tx, d));
+        // Ignored on purpose: the decision is already committed (or failed on its
+        // own); a connection left at FULL is merely slower, not wrong.
+        let _ = conn.pragma_update(None, "synchronous", "NORMAL");
+        recorded
+    }
+
+    /// Decisions taken on one example, oldest first.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`] on database failure, [`StoreError::Corrupt`] if a
+    /// stored JSON column does not parse.
+    pub fn list_decisions(
+        &self,
+        model_id: &str,
+        example_id: &str,
+    ) -> Result<Vec<Decision>, StoreError> {
+        load(&*self.conn()?, model_id, example_id)
+    }
+}
+
+fn insert(conn: &Connection, d: &NewDecision<'_>) -> Result<RecordedDecision, StoreError> {
+    let created_at = now();
+    let example_created =
+        examples::insert_if_absent(conn, d.model_id, d.example_id, d.state, &created_at)?;
+    let decision_id = format!("dec_{}", Uuid::new_v4().simple());
+    conn.prepare_cached(
+        "INSERT INTO decisions (decision_id, model_id, example_id, checkpoint, revision_name,
+             revision_kind, questions, answers, input_tokens, output_tokens, request_id, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+    )
+    .ctx("prepare insert decision")?
+    .execute(params![
+        decision_id,
+        d.model_id,
+        d.example_id,
+        d.checkpoint,
+        d.revision_name,
+        d.revision_kind,
+        d.questions.to_string(),
+        d.answers.to_string(),
+        token_count(d.input_tokens)?,
+        token_count(d.output_tokens)?,
+        d.request_id,
+        created_at,
+    ])
+    .ctx("insert decision")?;
+    Ok(RecordedDecision {
+        example_created,
+        decision_id,
+        created_at,
+    })
+}
+
+/// SQLite integers are signed; refuse counts that would not round-trip.
+fn token_count(n: u64) -> Result<i64, StoreError> {
+    i64::try_from(n).map_err(|_| StoreError::Sqlite {
+        context: "record decision".into(),
+        message: format!("token count {n} exceeds the storable maximum {}", i64::MAX),
+    })
+}
+
+/// Decisions of one example, oldest first (rowid breaks ties within a millisecond).
+pub(super) fn load(
+    conn: &Connection,
+    model_id: &str,
+    example_id: &str,
+) -> Result<Vec<Decision>, StoreError> {
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT decision_id, example_id, checkpoint, revision_name, revision_kind,
+                    input_tokens, output_tokens, request_id, created_at, questions, answers
+             FROM decisions WHERE model_id = ?1 AND example_id = ?2
+             ORDER BY created_at, rowid",
+        )
+        .ctx("prepare list decisions")?;
+    // JSON is parsed outside the row closure so that parse errors stay `Corrupt`.
+    let rows = stmt
+        .query_map(params![model_id, example_id], |r| {
+            let decision = Decision {
+                decision_id: r.get(0)?,
+                example_id: r.get(1)?,
+                checkpoint: r.get(2)?,
+                revision_name: r.get(3)?,
+                revision_kind: r.get(4)?,
+                questions: serde_json::Value::Null,
+                answers: serde_json::Value::Null,
+                input_tokens: 0,
+                output_tokens: 0,
+                request_id: r.get(7)?,
+                created_at: r.get(8)?,
+            };
+            let tokens: (i64, i64) = (r.get(5)?, r.get(6)?);
+            Ok((
+                decision,
+                tokens,
+                r.get::<_, String>(9)?,
+                r.get::<_, String>(10)?,
+            ))
+        })
+        .ctx("list decisions")?
+        .collect::<Result<Vec<_>, _>>()
+        .ctx("read decisions")?;
+    rows.into_iter()
+        .map(|(mut d, (input, output), questions, answers)| {
+            let bad_tokens = |e: std::num::TryFromIntError| StoreError::Corrupt {
+                what: format!("token counts of decision {}", d.decision_id),
+                reason: e.to_string(),
+            };
+            d.input_tokens = u64::try_from(input).map_err(bad_tokens)?;
+            d.output_tokens = u64::try_from(output).map_err(bad_tokens)?;
+            d.questions = parse_json(&questions, || {
+                format!("questions of decision {}", d.decision_id)
+            })?;
+            d.answers = parse_json(&answers, || {
+                format!("answers of decision {}", d.decision_id)
+            })?;
+            Ok(d)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::test_support::{MODEL, decision, file_store};
+    use super::*;
+
+    #[test]
+    fn record_creates_then_reuses_example_and_keeps_first_state() {
+        let (_dir, store) = file_store();
+        let first = json!({ "v": 1 });
+        let second = json!({ "v": 2 });
+        let a = store
+            .record_decision(&decision("e1", &first, &json!({ "q1": true })))
+            .unwrap();
+        let b = store
+            .record_decision(&decision("e1", &second, &json!({ "q1": false })))
+            .unwrap();
+        assert!(a.example_created);
+        assert!(!b.example_created);
+        assert_ne!(a.decision_id, b.decision_id);
+        assert!(a.decision_id.starts_with("dec_") && a.decision_id.len() == 4 + 32);
+        assert_eq!(a.created_at.len(), "2024-01-01T00:00:00.000Z".len());
+
+        let detail = store.get_example(MODEL, "e1").unwrap().unwrap();
+        assert_eq!(detail.example.state, first);
+        let ids: Vec<_> = detail
+            .decisions
+            .iter()
+            .map(|d| d.decision_id.as_str())
+            .collect();
+        assert_eq!(
+            ids,
+            [a.decision_id.as_str(), b.decision_id.as_str()],
+            "oldest first"
+        );
+        assert_eq!(detail.decisions[1].answers, json!({ "q1": false }));
+        assert_eq!(detail.decisions[0].input_tokens, 120);
+        assert_eq!(store.list_decisions(MODEL, "e1").unwrap(), detail.decisions);
+        assert!(store.list_decisions(MODEL, "nope").unwrap().is_empty());
+    }
+
+    #[test]
+    fn decisions_are_scoped_by_model() {
+        let store = Store::open_in_memory().unwrap();
+        let state = json!(null);
+        let mut d = decision("e1", &state, &state);
+        store.record_decision(&d).unwrap();
+        d.model_id = "other-model";
+        assert!(store.record_decision(&d).unwrap().example_created);
+        assert_eq!(store.list_decisions(MODEL, "e1").unwrap().len(), 1);
+    }
+
+    #[test]
+    fn oversized_token_count_is_an_error_not_a_panic() {
+        let store = Store::open_in_memory().unwrap();
+        let state = json!({});
+        let mut d = decision("e1", &state, &state);
+        d.input_tokens = u64::MAX;
+        assert!(matches!(
+            store.record_decision(&d),
+            Err(StoreError::Sqlite { .. })
+        ));
+        assert!(
+            store.get_example(MODEL, "e1").unwrap().is_none(),
+            "rolled back"
+        );
+    }
+
+    #[test]
+    fn serialises_camel_case() {
+        let store = Store::open_in_memory().unwrap();
+        let state = json!({ "s": 1 });
+        store
+            .record_decision(&decision("e1", &state, &json!({})))
+            .unwrap();
+        let detail = store.get_example(MODEL, "e1").unwrap().unwrap();
+        let v = serde_json::to_value(&detail).unwrap();
+        assert_eq!(v["exampleId"], "e1");
+        assert_eq!(v["state"], state);
+        assert!(v["createdAt"].is_string());
+        assert_eq!(v["annotations"], json!({}));
+        let d = &v["decisions"][0];
+        for key in [
+            "decisionId",
+            "revisionName",
+            "revisionKind",
+            "inputTokens",
+            "outputTokens",
+            "requestId",
+        ] {
+            assert!(d.get(key).is_some(), "missing {key}");
+        }
+        let back: super::super::ExampleDetail = serde_json::from_value(v).unwrap();
+        assert_eq!(back, detail);
+    }
+}

@@ -1,0 +1,49 @@
+//! The single error type of the store.
+//!
+//! rusqlite errors are flattened into [`StoreError::Sqlite`] with a short
+//! description of the operation, so no rusqlite type leaks into the public API
+//! and messages say *what* failed, not just "database is locked".
+
+/// Everything that can go wrong in the store.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StoreError {
+    /// The example does not exist for this model.
+    #[error("example not found: {0}")]
+    ExampleNotFound(String),
+    /// The database was migrated by a newer Arbiter than this one.
+    #[error(
+        "database schema version {found} is newer than the supported version {supported}; upgrade arbiter"
+    )]
+    TooNew { found: i64, supported: i64 },
+    /// A stored JSON column failed to parse.
+    #[error("corrupt {what}: {reason}")]
+    Corrupt { what: String, reason: String },
+    /// Any SQLite failure, with the operation that was being attempted.
+    #[error("{context}: {message}")]
+    Sqlite { context: String, message: String },
+}
+
+/// Attaches operation context to rusqlite results: `stmt.execute(..).ctx("insert example")?`.
+pub(super) trait SqlContext<T> {
+    fn ctx(self, context: &str) -> Result<T, StoreError>;
+}
+
+impl<T> SqlContext<T> for Result<T, rusqlite::Error> {
+    fn ctx(self, context: &str) -> Result<T, StoreError> {
+        self.map_err(|e| StoreError::Sqlite {
+            context: context.to_owned(),
+            message: e.to_string(),
+        })
+    }
+}
+
+/// Parses a JSON column, reporting which value was corrupt.
+pub(super) fn parse_json(
+    text: &str,
+    what: impl FnOnce() -> String,
+) -> Result<serde_json::Value, StoreError> {
+    serde_json::from_str(text).map_err(|e| StoreError::Corrupt {
+        what: what(),
+        reason: e.to_string(),
+    })
+}
