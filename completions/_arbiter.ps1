@@ -29,7 +29,10 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('decide', 'decide', [CompletionResultType]::ParameterValue, 'Answer questions about a state')
-            [CompletionResult]::new('models', 'models', [CompletionResultType]::ParameterValue, 'List base models and the engine behind each')
+            [CompletionResult]::new('models', 'models', [CompletionResultType]::ParameterValue, 'List models; create, show, commit, tag and log repository models')
+            [CompletionResult]::new('examples', 'examples', [CompletionResultType]::ParameterValue, 'Ingest, annotate, list, show and export the examples of a repository model')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the HTTP interface')
+            [CompletionResult]::new('tokens', 'tokens', [CompletionResultType]::ParameterValue, 'Create, list and revoke API tokens for `arbiter serve`')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script, or write all of them to a directory')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write man pages for arbiter and its subcommands')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -60,6 +63,289 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List base models and repository models (the default)')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a repository model <owner>/<model>')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a repository model: branches, tags, capture policy, question IDs')
+            [CompletionResult]::new('commit', 'commit', [CompletionResultType]::ParameterValue, 'Commit a new checkpoint (new questions or model.yaml) on a branch')
+            [CompletionResult]::new('tag', 'tag', [CompletionResultType]::ParameterValue, 'Tag a revision')
+            [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'List the checkpoints of a revision, newest first')
+            [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Fast-forward the default branch to a revision')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'arbiter;models;list' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'arbiter;models;create' {
+            [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'The root model: a base model name')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Saved questions: a YAML or JSON file of question ID -> question')
+            [CompletionResult]::new('--questions', '--questions', [CompletionResultType]::ParameterName, 'Saved questions: a YAML or JSON file of question ID -> question')
+            [CompletionResult]::new('--capture', '--capture', [CompletionResultType]::ParameterName, 'Record decisions as examples (capture.enabled in model.yaml)')
+            [CompletionResult]::new('--sample-rate', '--sample-rate', [CompletionResultType]::ParameterName, 'Share of examples recorded, 0 to 1 (deterministic per example)')
+            [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The first checkpoint''s message')
+            [CompletionResult]::new('--message', '--message', [CompletionResultType]::ParameterName, 'The first checkpoint''s message')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'arbiter;models;show' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'arbiter;models;commit' {
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'New questions.yaml (YAML or JSON; - for stdin)')
+            [CompletionResult]::new('--questions', '--questions', [CompletionResultType]::ParameterName, 'New questions.yaml (YAML or JSON; - for stdin)')
+            [CompletionResult]::new('--model-file', '--model-file', [CompletionResultType]::ParameterName, 'New model.yaml')
+            [CompletionResult]::new('-b', '-b', [CompletionResultType]::ParameterName, 'The branch to commit on [default: the default branch]; created if new')
+            [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'The branch to commit on [default: the default branch]; created if new')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Where a new branch starts [default: the default branch]')
+            [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The checkpoint message')
+            [CompletionResult]::new('--message', '--message', [CompletionResultType]::ParameterName, 'The checkpoint message')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'arbiter;models;tag' {
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'The revision to tag [default: the default branch]')
+            [CompletionResult]::new('--revision', '--revision', [CompletionResultType]::ParameterName, 'The revision to tag [default: the default branch]')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'arbiter;models;log' {
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Branch, tag or commit [default: the default branch]')
+            [CompletionResult]::new('--revision', '--revision', [CompletionResultType]::ParameterName, 'Branch, tag or commit [default: the default branch]')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'At most this many checkpoints')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most this many checkpoints')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'arbiter;models;promote' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'arbiter;models;help' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List base models and repository models (the default)')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a repository model <owner>/<model>')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a repository model: branches, tags, capture policy, question IDs')
+            [CompletionResult]::new('commit', 'commit', [CompletionResultType]::ParameterValue, 'Commit a new checkpoint (new questions or model.yaml) on a branch')
+            [CompletionResult]::new('tag', 'tag', [CompletionResultType]::ParameterValue, 'Tag a revision')
+            [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'List the checkpoints of a revision, newest first')
+            [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Fast-forward the default branch to a revision')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'arbiter;models;help;list' {
+            break
+        }
+        'arbiter;models;help;create' {
+            break
+        }
+        'arbiter;models;help;show' {
+            break
+        }
+        'arbiter;models;help;commit' {
+            break
+        }
+        'arbiter;models;help;tag' {
+            break
+        }
+        'arbiter;models;help;log' {
+            break
+        }
+        'arbiter;models;help;promote' {
+            break
+        }
+        'arbiter;models;help;help' {
+            break
+        }
+        'arbiter;examples' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('ingest', 'ingest', [CompletionResultType]::ParameterValue, 'Ingest examples in bulk from JSON Lines or a JSON array')
+            [CompletionResult]::new('annotate', 'annotate', [CompletionResultType]::ParameterValue, 'Annotate an example with ground truth, or many from a JSON Lines file')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List examples (paged, filtered)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one example with its annotations and decisions')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write every example as JSON Lines, in the ingest format')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'arbiter;examples;ingest' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Lines of {example_id?, state, annotations?}, or one JSON array of them (- for stdin)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Lines of {example_id?, state, annotations?}, or one JSON array of them (- for stdin)')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--atomic', '--atomic', [CompletionResultType]::ParameterName, 'Write nothing if any line is invalid')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'arbiter;examples;annotate' {
+            [CompletionResult]::new('--question', '--question', [CompletionResultType]::ParameterName, 'The question ID')
+            [CompletionResult]::new('--answer', '--answer', [CompletionResultType]::ParameterName, 'The ground truth: true/false (noul), an option key (choice), a level index (score)')
+            [CompletionResult]::new('--reasoning', '--reasoning', [CompletionResultType]::ParameterName, 'Why this is the answer')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Lines of {example_id, question, answer, reasoning?} (- for stdin)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Lines of {example_id, question, answer, reasoning?} (- for stdin)')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'arbiter;examples;list' {
+            [CompletionResult]::new('--question', '--question', [CompletionResultType]::ParameterName, 'Only examples annotated for this question')
+            [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Start after this example ID (the nextCursor of a previous page)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'At most this many examples (1 to 1000)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most this many examples (1 to 1000)')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--annotated', '--annotated', [CompletionResultType]::ParameterName, 'Only examples with at least one annotation')
+            [CompletionResult]::new('--unannotated', '--unannotated', [CompletionResultType]::ParameterName, 'Only examples without annotations')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'arbiter;examples;show' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'arbiter;examples;export' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--annotated', '--annotated', [CompletionResultType]::ParameterName, 'Only annotated examples')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'arbiter;examples;help' {
+            [CompletionResult]::new('ingest', 'ingest', [CompletionResultType]::ParameterValue, 'Ingest examples in bulk from JSON Lines or a JSON array')
+            [CompletionResult]::new('annotate', 'annotate', [CompletionResultType]::ParameterValue, 'Annotate an example with ground truth, or many from a JSON Lines file')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List examples (paged, filtered)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one example with its annotations and decisions')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write every example as JSON Lines, in the ingest format')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'arbiter;examples;help;ingest' {
+            break
+        }
+        'arbiter;examples;help;annotate' {
+            break
+        }
+        'arbiter;examples;help;list' {
+            break
+        }
+        'arbiter;examples;help;show' {
+            break
+        }
+        'arbiter;examples;help;export' {
+            break
+        }
+        'arbiter;examples;help;help' {
+            break
+        }
+        'arbiter;serve' {
+            [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'The address to listen on (port 0 picks a free port)')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'arbiter;tokens' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a token; its secret is printed once and never stored')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List tokens (never their secrets)')
+            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke a token by name (idempotent)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'arbiter;tokens;create' {
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'A unique name, e.g. ci')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'A scope (repeatable): decisions, models:read, examples:read, examples:write, batches, alignments')
+            [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'A role on model paths (repeatable): PATTERN=reader|writer|admin, e.g. ''acme/*=reader''')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'arbiter;tokens;list' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'arbiter;tokens;revoke' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'arbiter;tokens;help' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a token; its secret is printed once and never stored')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List tokens (never their secrets)')
+            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke a token by name (idempotent)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'arbiter;tokens;help;create' {
+            break
+        }
+        'arbiter;tokens;help;list' {
+            break
+        }
+        'arbiter;tokens;help;revoke' {
+            break
+        }
+        'arbiter;tokens;help;help' {
             break
         }
         'arbiter;completions' {
@@ -82,7 +368,10 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         }
         'arbiter;help' {
             [CompletionResult]::new('decide', 'decide', [CompletionResultType]::ParameterValue, 'Answer questions about a state')
-            [CompletionResult]::new('models', 'models', [CompletionResultType]::ParameterValue, 'List base models and the engine behind each')
+            [CompletionResult]::new('models', 'models', [CompletionResultType]::ParameterValue, 'List models; create, show, commit, tag and log repository models')
+            [CompletionResult]::new('examples', 'examples', [CompletionResultType]::ParameterValue, 'Ingest, annotate, list, show and export the examples of a repository model')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the HTTP interface')
+            [CompletionResult]::new('tokens', 'tokens', [CompletionResultType]::ParameterValue, 'Create, list and revoke API tokens for `arbiter serve`')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script, or write all of them to a directory')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write man pages for arbiter and its subcommands')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -92,6 +381,75 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;help;models' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List base models and repository models (the default)')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a repository model <owner>/<model>')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a repository model: branches, tags, capture policy, question IDs')
+            [CompletionResult]::new('commit', 'commit', [CompletionResultType]::ParameterValue, 'Commit a new checkpoint (new questions or model.yaml) on a branch')
+            [CompletionResult]::new('tag', 'tag', [CompletionResultType]::ParameterValue, 'Tag a revision')
+            [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'List the checkpoints of a revision, newest first')
+            [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Fast-forward the default branch to a revision')
+            break
+        }
+        'arbiter;help;models;list' {
+            break
+        }
+        'arbiter;help;models;create' {
+            break
+        }
+        'arbiter;help;models;show' {
+            break
+        }
+        'arbiter;help;models;commit' {
+            break
+        }
+        'arbiter;help;models;tag' {
+            break
+        }
+        'arbiter;help;models;log' {
+            break
+        }
+        'arbiter;help;models;promote' {
+            break
+        }
+        'arbiter;help;examples' {
+            [CompletionResult]::new('ingest', 'ingest', [CompletionResultType]::ParameterValue, 'Ingest examples in bulk from JSON Lines or a JSON array')
+            [CompletionResult]::new('annotate', 'annotate', [CompletionResultType]::ParameterValue, 'Annotate an example with ground truth, or many from a JSON Lines file')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List examples (paged, filtered)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one example with its annotations and decisions')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write every example as JSON Lines, in the ingest format')
+            break
+        }
+        'arbiter;help;examples;ingest' {
+            break
+        }
+        'arbiter;help;examples;annotate' {
+            break
+        }
+        'arbiter;help;examples;list' {
+            break
+        }
+        'arbiter;help;examples;show' {
+            break
+        }
+        'arbiter;help;examples;export' {
+            break
+        }
+        'arbiter;help;serve' {
+            break
+        }
+        'arbiter;help;tokens' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a token; its secret is printed once and never stored')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List tokens (never their secrets)')
+            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke a token by name (idempotent)')
+            break
+        }
+        'arbiter;help;tokens;create' {
+            break
+        }
+        'arbiter;help;tokens;list' {
+            break
+        }
+        'arbiter;help;tokens;revoke' {
             break
         }
         'arbiter;help;completions' {

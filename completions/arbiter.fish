@@ -30,7 +30,10 @@ complete -c arbiter -n "__fish_arbiter_needs_command" -l quiet -d 'Print nothing
 complete -c arbiter -n "__fish_arbiter_needs_command" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_needs_command" -s V -l version -d 'Print version'
 complete -c arbiter -n "__fish_arbiter_needs_command" -f -a "decide" -d 'Answer questions about a state'
-complete -c arbiter -n "__fish_arbiter_needs_command" -f -a "models" -d 'List base models and the engine behind each'
+complete -c arbiter -n "__fish_arbiter_needs_command" -f -a "models" -d 'List models; create, show, commit, tag and log repository models'
+complete -c arbiter -n "__fish_arbiter_needs_command" -f -a "examples" -d 'Ingest, annotate, list, show and export the examples of a repository model'
+complete -c arbiter -n "__fish_arbiter_needs_command" -f -a "serve" -d 'Serve the HTTP interface'
+complete -c arbiter -n "__fish_arbiter_needs_command" -f -a "tokens" -d 'Create, list and revoke API tokens for `arbiter serve`'
 complete -c arbiter -n "__fish_arbiter_needs_command" -f -a "completions" -d 'Print a shell completion script, or write all of them to a directory'
 complete -c arbiter -n "__fish_arbiter_needs_command" -f -a "man" -d 'Write man pages for arbiter and its subcommands'
 complete -c arbiter -n "__fish_arbiter_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -45,10 +48,153 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand decide" -l no-capture -d
 complete -c arbiter -n "__fish_arbiter_using_subcommand decide" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
 complete -c arbiter -n "__fish_arbiter_using_subcommand decide" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand decide" -s h -l help -d 'Print help'
-complete -c arbiter -n "__fish_arbiter_using_subcommand models" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
-complete -c arbiter -n "__fish_arbiter_using_subcommand models" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
-complete -c arbiter -n "__fish_arbiter_using_subcommand models" -l quiet -d 'Print nothing on stderr but errors'
-complete -c arbiter -n "__fish_arbiter_using_subcommand models" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -f -a "list" -d 'List base models and repository models (the default)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -f -a "create" -d 'Create a repository model <owner>/<model>'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -f -a "show" -d 'Show a repository model: branches, tags, capture policy, question IDs'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -f -a "commit" -d 'Commit a new checkpoint (new questions or model.yaml) on a branch'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -f -a "tag" -d 'Tag a revision'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -f -a "log" -d 'List the checkpoints of a revision, newest first'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -f -a "promote" -d 'Fast-forward the default branch to a revision'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from list" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from list" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from list" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from create" -l base -d 'The root model: a base model name' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from create" -s q -l questions -d 'Saved questions: a YAML or JSON file of question ID -> question' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from create" -l capture -d 'Record decisions as examples (capture.enabled in model.yaml)' -r -f -a "true\t''
+false\t''"
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from create" -l sample-rate -d 'Share of examples recorded, 0 to 1 (deterministic per example)' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from create" -s m -l message -d 'The first checkpoint\'s message' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from create" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from create" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from create" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from show" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from show" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from show" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from commit" -s q -l questions -d 'New questions.yaml (YAML or JSON; - for stdin)' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from commit" -l model-file -d 'New model.yaml' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from commit" -s b -l branch -d 'The branch to commit on [default: the default branch]; created if new' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from commit" -l from -d 'Where a new branch starts [default: the default branch]' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from commit" -s m -l message -d 'The checkpoint message' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from commit" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from commit" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from commit" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from commit" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from tag" -s r -l revision -d 'The revision to tag [default: the default branch]' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from tag" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from tag" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from tag" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from tag" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from log" -s r -l revision -d 'Branch, tag or commit [default: the default branch]' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from log" -s n -l limit -d 'At most this many checkpoints' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from log" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from log" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from log" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from log" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from promote" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from promote" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from promote" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from promote" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from help" -f -a "list" -d 'List base models and repository models (the default)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a repository model <owner>/<model>'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show a repository model: branches, tags, capture policy, question IDs'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from help" -f -a "commit" -d 'Commit a new checkpoint (new questions or model.yaml) on a branch'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from help" -f -a "tag" -d 'Tag a revision'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from help" -f -a "log" -d 'List the checkpoints of a revision, newest first'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from help" -f -a "promote" -d 'Fast-forward the default branch to a revision'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -f -a "ingest" -d 'Ingest examples in bulk from JSON Lines or a JSON array'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -f -a "annotate" -d 'Annotate an example with ground truth, or many from a JSON Lines file'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -f -a "list" -d 'List examples (paged, filtered)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -f -a "show" -d 'Show one example with its annotations and decisions'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -f -a "export" -d 'Write every example as JSON Lines, in the ingest format'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from ingest" -s f -l file -d 'Lines of {example_id?, state, annotations?}, or one JSON array of them (- for stdin)' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from ingest" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from ingest" -l atomic -d 'Write nothing if any line is invalid'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from ingest" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from ingest" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from ingest" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from annotate" -l question -d 'The question ID' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from annotate" -l answer -d 'The ground truth: true/false (noul), an option key (choice), a level index (score)' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from annotate" -l reasoning -d 'Why this is the answer' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from annotate" -s f -l file -d 'Lines of {example_id, question, answer, reasoning?} (- for stdin)' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from annotate" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from annotate" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from annotate" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from annotate" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from list" -l question -d 'Only examples annotated for this question' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from list" -l after -d 'Start after this example ID (the nextCursor of a previous page)' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from list" -s n -l limit -d 'At most this many examples (1 to 1000)' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from list" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from list" -l annotated -d 'Only examples with at least one annotation'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from list" -l unannotated -d 'Only examples without annotations'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from list" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from list" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from show" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from show" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from show" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from export" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from export" -l annotated -d 'Only annotated examples'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from export" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from export" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from help" -f -a "ingest" -d 'Ingest examples in bulk from JSON Lines or a JSON array'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from help" -f -a "annotate" -d 'Annotate an example with ground truth, or many from a JSON Lines file'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from help" -f -a "list" -d 'List examples (paged, filtered)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show one example with its annotations and decisions'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from help" -f -a "export" -d 'Write every example as JSON Lines, in the ingest format'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand serve" -l listen -d 'The address to listen on (port 0 picks a free port)' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand serve" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand serve" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand serve" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand serve" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and not __fish_seen_subcommand_from create list revoke help" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and not __fish_seen_subcommand_from create list revoke help" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and not __fish_seen_subcommand_from create list revoke help" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and not __fish_seen_subcommand_from create list revoke help" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and not __fish_seen_subcommand_from create list revoke help" -f -a "create" -d 'Create a token; its secret is printed once and never stored'
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and not __fish_seen_subcommand_from create list revoke help" -f -a "list" -d 'List tokens (never their secrets)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and not __fish_seen_subcommand_from create list revoke help" -f -a "revoke" -d 'Revoke a token by name (idempotent)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and not __fish_seen_subcommand_from create list revoke help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from create" -l name -d 'A unique name, e.g. ci' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from create" -l scope -d 'A scope (repeatable): decisions, models:read, examples:read, examples:write, batches, alignments' -r -f -a "decisions\t''
+models:read\t''
+examples:read\t''
+examples:write\t''
+batches\t''
+alignments\t''"
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from create" -l role -d 'A role on model paths (repeatable): PATTERN=reader|writer|admin, e.g. \'acme/*=reader\'' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from create" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from create" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from create" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from list" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from list" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from list" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from revoke" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from revoke" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from revoke" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from revoke" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a token; its secret is printed once and never stored'
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from help" -f -a "list" -d 'List tokens (never their secrets)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from help" -f -a "revoke" -d 'Revoke a token by name (idempotent)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand completions" -l dir -d 'Write scripts for every supported shell into this directory instead' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand completions" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand completions" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
@@ -59,8 +205,26 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand man" -l home -d 'Where a
 complete -c arbiter -n "__fish_arbiter_using_subcommand man" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
 complete -c arbiter -n "__fish_arbiter_using_subcommand man" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand man" -s h -l help -d 'Print help'
-complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models completions man help" -f -a "decide" -d 'Answer questions about a state'
-complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models completions man help" -f -a "models" -d 'List base models and the engine behind each'
-complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models completions man help" -f -a "completions" -d 'Print a shell completion script, or write all of them to a directory'
-complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models completions man help" -f -a "man" -d 'Write man pages for arbiter and its subcommands'
-complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models examples serve tokens completions man help" -f -a "decide" -d 'Answer questions about a state'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models examples serve tokens completions man help" -f -a "models" -d 'List models; create, show, commit, tag and log repository models'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models examples serve tokens completions man help" -f -a "examples" -d 'Ingest, annotate, list, show and export the examples of a repository model'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models examples serve tokens completions man help" -f -a "serve" -d 'Serve the HTTP interface'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models examples serve tokens completions man help" -f -a "tokens" -d 'Create, list and revoke API tokens for `arbiter serve`'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models examples serve tokens completions man help" -f -a "completions" -d 'Print a shell completion script, or write all of them to a directory'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models examples serve tokens completions man help" -f -a "man" -d 'Write man pages for arbiter and its subcommands'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models examples serve tokens completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from models" -f -a "list" -d 'List base models and repository models (the default)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from models" -f -a "create" -d 'Create a repository model <owner>/<model>'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from models" -f -a "show" -d 'Show a repository model: branches, tags, capture policy, question IDs'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from models" -f -a "commit" -d 'Commit a new checkpoint (new questions or model.yaml) on a branch'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from models" -f -a "tag" -d 'Tag a revision'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from models" -f -a "log" -d 'List the checkpoints of a revision, newest first'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from models" -f -a "promote" -d 'Fast-forward the default branch to a revision'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from examples" -f -a "ingest" -d 'Ingest examples in bulk from JSON Lines or a JSON array'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from examples" -f -a "annotate" -d 'Annotate an example with ground truth, or many from a JSON Lines file'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from examples" -f -a "list" -d 'List examples (paged, filtered)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from examples" -f -a "show" -d 'Show one example with its annotations and decisions'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from examples" -f -a "export" -d 'Write every example as JSON Lines, in the ingest format'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from tokens" -f -a "create" -d 'Create a token; its secret is printed once and never stored'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from tokens" -f -a "list" -d 'List tokens (never their secrets)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from tokens" -f -a "revoke" -d 'Revoke a token by name (idempotent)'

@@ -14,11 +14,35 @@ pub struct ConfigFile {
 }
 
 /// `server:` settings of `arbiter serve`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct ServerConfig {
     /// Public base URL, used in problem `type` URIs; default: the request's own scheme and host.
     pub base_url: Option<String>,
+    /// Largest accepted request body, in bytes.
+    pub max_body_bytes: usize,
+    /// Per-token rate limit (token bucket).
+    pub rate_limit: RateLimitConfig,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        Self { base_url: None, max_body_bytes: 10 * 1024 * 1024, rate_limit: RateLimitConfig::default() }
+    }
+}
+
+/// `server.rate_limit`: requests per second refilled, and the bucket size (the burst).
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RateLimitConfig {
+    pub per_second: f64,
+    pub burst: u32,
+}
+
+impl Default for RateLimitConfig {
+    fn default() -> Self {
+        Self { per_second: 100.0, burst: 200 }
+    }
 }
 
 /// Everything an operation needs to know about where and how to run.

@@ -204,6 +204,8 @@ impl From<StoreError> for Error {
     fn from(error: StoreError) -> Self {
         match error {
             StoreError::ExampleNotFound(id) => Self::ExampleNotFound(id),
+            StoreError::NotFound(what) => Self::NotFound(what),
+            StoreError::Conflict(what) => Self::Conflict { code: "already_exists", detail: what },
             other => Self::Internal(other.to_string()),
         }
     }
@@ -228,6 +230,7 @@ mod tests {
                 Error::RevisionNotFound {
                     model: "a/b".into(),
                     revision: "v".into(),
+                    reason: "r".into(),
                 },
                 404,
                 "revision_not_found",

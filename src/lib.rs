@@ -10,5 +10,6 @@ pub mod core;
 pub mod engine;
 pub mod error;
 pub mod repo;
+pub mod server;
 pub mod store;
 pub mod wire;

@@ -7,6 +7,8 @@ mod generate;
 mod input;
 mod models;
 pub mod output;
+mod serve;
+mod tokens;
 
 use crate::config::Settings;
 use crate::core::Context;
@@ -48,6 +50,10 @@ pub enum Command {
     Models(models::ModelsArgs),
     /// Ingest, annotate, list, show and export the examples of a repository model
     Examples(examples::ExamplesArgs),
+    /// Serve the HTTP interface
+    Serve(serve::ServeArgs),
+    /// Create, list and revoke API tokens for `arbiter serve`
+    Tokens(tokens::TokensArgs),
     /// Print a shell completion script, or write all of them to a directory
     Completions(generate::CompletionsArgs),
     /// Write man pages for arbiter and its subcommands
@@ -73,6 +79,8 @@ async fn dispatch(cli: Cli, printer: &Printer) -> anyhow::Result<ExitCode> {
                 Command::Decide(args) => decide::run(&ctx, args, printer).await,
                 Command::Models(args) => models::run(&ctx, args, printer),
                 Command::Examples(args) => examples::run(&ctx, args, printer),
+                Command::Serve(args) => serve::run(ctx, &args, printer).await,
+                Command::Tokens(args) => tokens::run(&ctx, args, printer),
                 Command::Completions(_) | Command::Man(_) => unreachable!("handled above"),
             }
         }

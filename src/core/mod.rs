@@ -5,6 +5,7 @@ pub mod checkpoint;
 pub mod decide;
 pub mod examples;
 pub mod models;
+pub mod tokens;
 
 use crate::config::Settings;
 use crate::engine::Engines;

@@ -1,1 +1,50 @@
-//! placeholder
+//! `arbiter serve`: the HTTP interface over the same `core` operations as the CLI.
+//!
+//! Layers, outermost first: request ID + access log (every response carries
+//! `x-request-id`), panic catcher (a bug answers 500 and the server keeps serving), then
+//! per route group the bearer-token check and rate limit. Every failure is a problem
+//! document ([`error::ApiError`]).
+
+mod auth;
+mod error;
+mod extract;
+mod idempotency;
+mod openapi;
+mod rate_limit;
+mod request;
+mod routes;
+
+use crate::core::Context;
+use axum::Router;
+use std::future::Future;
+use std::sync::Arc;
+
+pub use request::REQUEST_ID_HEADER;
+
+/// What every handler sees.
+#[derive(Clone)]
+pub(crate) struct AppState {
+    pub(crate) ctx: Context,
+    pub(crate) limiter: Arc<rate_limit::RateLimiter>,
+    pub(crate) max_body_bytes: usize,
+}
+
+/// The whole application: routes, auth, problem documents, request IDs.
+pub fn router(ctx: Context) -> Router {
+    let server = ctx.settings().config.server.clone();
+    let state = AppState {
+        limiter: Arc::new(rate_limit::RateLimiter::new(server.rate_limit)),
+        max_body_bytes: server.max_body_bytes,
+        ctx,
+    };
+    routes::router(state)
+}
+
+/// Serve on `listener` until `shutdown` resolves; in-flight requests finish first.
+pub async fn serve(
+    ctx: Context,
+    listener: tokio::net::TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, router(ctx)).with_graceful_shutdown(shutdown).await
+}

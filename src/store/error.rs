@@ -18,6 +18,12 @@ pub enum StoreError {
     /// A stored JSON column failed to parse.
     #[error("corrupt {what}: {reason}")]
     Corrupt { what: String, reason: String },
+    /// A unique name is taken.
+    #[error("{0}")]
+    Conflict(String),
+    /// A named record does not exist.
+    #[error("{0}")]
+    NotFound(String),
     /// Any SQLite failure, with the operation that was being attempted.
     #[error("{context}: {message}")]
     Sqlite { context: String, message: String },

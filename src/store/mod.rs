@@ -19,6 +19,8 @@ mod annotations;
 mod decisions;
 mod error;
 mod examples;
+mod idempotency;
+mod tokens;
 mod types;
 
 use std::fmt;
@@ -32,6 +34,8 @@ use rusqlite::{Connection, Transaction, TransactionBehavior};
 
 use error::SqlContext;
 pub use error::StoreError;
+pub use idempotency::{Claim, Key as IdempotencyKey, StoredResponse};
+pub use tokens::TokenRecord;
 pub use types::{
     Annotation, Decision, Example, ExampleDetail, ExampleFilter, IngestCounts, IngestItem,
     NewAnnotation, NewDecision, RecordedDecision,
@@ -77,6 +81,31 @@ const MIGRATIONS: &[&str] = &[
         FOREIGN KEY (model_id, example_id) REFERENCES examples
     );
     CREATE INDEX decisions_by_example ON decisions (model_id, example_id);
+    ",
+    // 2: API tokens and idempotency records of the server.
+    "
+    CREATE TABLE tokens (
+        token_id    TEXT NOT NULL PRIMARY KEY,
+        name        TEXT NOT NULL UNIQUE,
+        secret_hash TEXT NOT NULL,
+        scopes      TEXT NOT NULL,
+        roles       TEXT NOT NULL,
+        created_at  TEXT NOT NULL,
+        revoked_at  TEXT
+    );
+    CREATE TABLE idempotency (
+        token_id     TEXT NOT NULL,
+        method       TEXT NOT NULL,
+        route        TEXT NOT NULL,
+        key          TEXT NOT NULL,
+        request_hash TEXT NOT NULL,
+        status       INTEGER,
+        headers      TEXT,
+        body         BLOB,
+        created_at   TEXT NOT NULL,
+        PRIMARY KEY (token_id, method, route, key)
+    );
+    CREATE INDEX idempotency_by_age ON idempotency (created_at);
     ",
 ];
 

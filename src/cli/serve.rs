@@ -1,0 +1,55 @@
+//! `arbiter serve`: bind, say where, and serve until SIGINT or SIGTERM.
+
+use super::output::Printer;
+use crate::core::Context;
+use anyhow::{Context as _, Result};
+use clap::Args;
+use std::net::SocketAddr;
+use std::process::ExitCode;
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The address to listen on (port 0 picks a free port)
+    #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR")]
+    pub listen: SocketAddr,
+}
+
+pub(crate) async fn run(ctx: Context, args: &ServeArgs, printer: &Printer) -> Result<ExitCode> {
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("ARBITER_LOG").unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .try_init();
+    let listener = tokio::net::TcpListener::bind(args.listen).await.with_context(|| format!("binding {}", args.listen))?;
+    let address = listener.local_addr()?;
+    // Warm the store before accepting traffic, so a broken home fails here, not per request.
+    ctx.store()?;
+    printer.line(&format!("listening on http://{address}"))?;
+    crate::server::serve(ctx, listener, shutdown_signal()).await.context("serving")?;
+    printer.status("stopped");
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn shutdown_signal() {
+    let interrupt = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {},
+        () = terminate => {},
+    }
+}

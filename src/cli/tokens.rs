@@ -1,0 +1,83 @@
+//! `arbiter tokens`: create, list and revoke the server's API tokens.
+
+use super::output::Printer;
+use crate::core::tokens::{NewToken, SCOPES};
+use crate::core::{self, Context};
+use anyhow::Result;
+use clap::{Args, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Debug, Args)]
+pub struct TokensArgs {
+    #[command(subcommand)]
+    pub command: TokensCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TokensCommand {
+    /// Create a token; its secret is printed once and never stored
+    Create(TokensCreateArgs),
+    /// List tokens (never their secrets)
+    List,
+    /// Revoke a token by name (idempotent)
+    Revoke(TokensRevokeArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct TokensCreateArgs {
+    /// A unique name, e.g. ci
+    #[arg(long)]
+    pub name: String,
+    /// A scope (repeatable): decisions, models:read, examples:read, examples:write, batches, alignments
+    #[arg(long = "scope", value_name = "SCOPE", value_parser = clap::builder::PossibleValuesParser::new(SCOPES))]
+    pub scopes: Vec<String>,
+    /// A role on model paths (repeatable): PATTERN=reader|writer|admin, e.g. 'acme/*=reader'
+    #[arg(long = "role", value_name = "PATTERN=ROLE")]
+    pub roles: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct TokensRevokeArgs {
+    /// The token's name
+    pub name: String,
+}
+
+pub(crate) fn run(ctx: &Context, args: TokensArgs, printer: &Printer) -> Result<ExitCode> {
+    match args.command {
+        TokensCommand::Create(args) => {
+            let (record, secret) = core::tokens::create(ctx, &NewToken { name: args.name, scopes: args.scopes, roles: args.roles })?;
+            if printer.wants_json() {
+                let mut value = serde_json::to_value(&record)?;
+                value["token"] = serde_json::Value::String(secret);
+                printer.json(&value)?;
+            } else {
+                printer.line(&secret)?;
+                printer.status(&format!("created token `{}`; the secret above is shown only once", record.name));
+            }
+        }
+        TokensCommand::List => {
+            let tokens = core::tokens::list(ctx)?;
+            if printer.wants_json() {
+                printer.json(&tokens)?;
+            } else {
+                let mut table = printer.new_table(&["Name", "Token ID", "Scopes", "Roles", "Created", "Revoked"]);
+                for token in &tokens {
+                    table.add_row(vec![
+                        token.name.clone(),
+                        token.token_id.clone(),
+                        token.scopes.join(" "),
+                        token.roles.join(" "),
+                        token.created_at.clone(),
+                        token.revoked_at.clone().unwrap_or_default(),
+                    ]);
+                }
+                printer.line(&table.to_string())?;
+            }
+        }
+        TokensCommand::Revoke(args) => {
+            let was_live = core::tokens::revoke(ctx, &args.name)?;
+            printer.status(&if was_live { format!("revoked `{}`", args.name) } else { format!("`{}` was already revoked", args.name) });
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

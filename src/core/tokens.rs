@@ -1,0 +1,214 @@
+//! API tokens and what they allow: scopes for operations, roles on model paths.
+//!
+//! A token reads `arb_<tokenId>_<secret>`. Only the SHA-256 of the secret is stored; the
+//! stored hash is found by the public token ID and compared in constant time.
+
+use super::Context;
+use crate::error::{Error, Result};
+use crate::store::TokenRecord;
+use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
+
+/// Every scope a token may carry.
+pub const SCOPES: [&str; 6] = ["decisions", "models:read", "examples:read", "examples:write", "batches", "alignments"];
+
+/// Roles on model paths, weakest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Role {
+    Reader,
+    Writer,
+    Admin,
+}
+
+impl Role {
+    fn parse(text: &str) -> Option<Self> {
+        match text {
+            "reader" => Some(Self::Reader),
+            "writer" => Some(Self::Writer),
+            "admin" => Some(Self::Admin),
+            _ => None,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::Reader => "reader",
+            Self::Writer => "writer",
+            Self::Admin => "admin",
+        }
+    }
+}
+
+/// What `tokens create` needs.
+#[derive(Debug, Clone)]
+pub struct NewToken {
+    pub name: String,
+    pub scopes: Vec<String>,
+    /// `pattern=role`, e.g. `acme/*=reader`.
+    pub roles: Vec<String>,
+}
+
+/// Create a token; returns the record and the secret, which is never shown again.
+pub fn create(ctx: &Context, request: &NewToken) -> Result<(TokenRecord, String)> {
+    if request.name.trim().is_empty() {
+        return Err(Error::BadRequest("a token needs a name".into()));
+    }
+    for scope in &request.scopes {
+        if !SCOPES.contains(&scope.as_str()) {
+            return Err(Error::BadRequest(format!("unknown scope `{scope}`; scopes are {}", SCOPES.join(", "))));
+        }
+    }
+    for role in &request.roles {
+        parse_role(role)?;
+    }
+    let token_id = uuid::Uuid::new_v4().simple().to_string()[..12].to_owned();
+    let secret = format!("{}{}", uuid::Uuid::new_v4().simple(), uuid::Uuid::new_v4().simple());
+    let record = TokenRecord {
+        token_id: token_id.clone(),
+        name: request.name.clone(),
+        secret_hash: hash(&secret),
+        scopes: request.scopes.clone(),
+        roles: request.roles.clone(),
+        created_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+        revoked_at: None,
+    };
+    ctx.store()?.insert_token(&record)?;
+    Ok((record, format!("arb_{token_id}_{secret}")))
+}
+
+pub fn list(ctx: &Context) -> Result<Vec<TokenRecord>> {
+    Ok(ctx.store()?.list_tokens()?)
+}
+
+/// Revoke by name (idempotent); returns whether it was live until now.
+pub fn revoke(ctx: &Context, name: &str) -> Result<bool> {
+    Ok(ctx.store()?.revoke_token(name)?)
+}
+
+fn hash(secret: &str) -> String {
+    hex::encode(Sha256::digest(secret.as_bytes()))
+}
+
+fn parse_role(entry: &str) -> Result<(String, Role)> {
+    let (pattern, role) = entry
+        .rsplit_once('=')
+        .ok_or_else(|| Error::BadRequest(format!("role `{entry}` must read PATTERN=ROLE, e.g. acme/*=reader")))?;
+    let role = Role::parse(role).ok_or_else(|| Error::BadRequest(format!("unknown role `{role}` in `{entry}`; roles are reader, writer, admin")))?;
+    if pattern.is_empty() {
+        return Err(Error::BadRequest(format!("role `{entry}` has an empty pattern")));
+    }
+    Ok((pattern.to_owned(), role))
+}
+
+/// The caller behind a valid, unrevoked token.
+#[derive(Debug, Clone)]
+pub struct Principal {
+    pub token_id: String,
+    pub name: String,
+    scopes: Vec<String>,
+    roles: Vec<(String, Role)>,
+}
+
+/// Who presents `bearer`, or `Unauthorized` for a malformed, unknown or revoked token.
+pub fn authenticate(ctx: &Context, bearer: &str) -> Result<Principal> {
+    let unauthorized = || Error::Unauthorized("the bearer token is invalid or revoked".into());
+    let (token_id, secret) = bearer
+        .strip_prefix("arb_")
+        .and_then(|rest| rest.split_once('_'))
+        .ok_or_else(unauthorized)?;
+    let record = ctx.store()?.get_token(token_id)?.ok_or_else(unauthorized)?;
+    let matches: bool = hash(secret).as_bytes().ct_eq(record.secret_hash.as_bytes()).into();
+    if !matches || record.revoked_at.is_some() {
+        return Err(unauthorized());
+    }
+    let roles = record.roles.iter().filter_map(|r| parse_role(r).ok()).collect();
+    Ok(Principal { token_id: record.token_id, name: record.name, scopes: record.scopes, roles })
+}
+
+impl Principal {
+    /// 403 unless the token carries `scope`.
+    pub fn require_scope(&self, scope: &str) -> Result<()> {
+        if self.scopes.iter().any(|s| s == scope) {
+            Ok(())
+        } else {
+            Err(Error::Forbidden(format!("token `{}` lacks the scope `{scope}`", self.name)))
+        }
+    }
+
+    /// The strongest role this token has on a model path.
+    pub fn role_on(&self, path: &str) -> Option<Role> {
+        self.roles.iter().filter(|(pattern, _)| glob(pattern, path)).map(|(_, role)| *role).max()
+    }
+
+    /// 404 `model_not_found` when the token cannot see the model at all (exactly as if it
+    /// did not exist); 403 when it sees it with a weaker role than `needed`.
+    pub fn require_role(&self, path: &str, needed: Role) -> Result<()> {
+        match self.role_on(path) {
+            None => Err(Error::ModelNotFound(path.to_owned())),
+            Some(role) if role >= needed => Ok(()),
+            Some(role) => Err(Error::Forbidden(format!(
+                "token `{}` is {} on {path}; this needs {}",
+                self.name,
+                role.name(),
+                needed.name()
+            ))),
+        }
+    }
+}
+
+/// `*` matches any run of characters (slashes included); everything else matches itself.
+fn glob(pattern: &str, text: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern == text,
+        Some((prefix, rest)) => {
+            let Some(tail) = text.strip_prefix(prefix) else { return false };
+            (0..=tail.len()).filter(|i| tail.is_char_boundary(*i)).any(|i| glob(rest, &tail[i..]))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs() {
+        assert!(glob("acme/*", "acme/support"));
+        assert!(!glob("acme/*", "other/support"));
+        assert!(glob("*", "a/b"));
+        assert!(glob("*/support", "acme/support"));
+        assert!(glob("acme/support", "acme/support"));
+        assert!(!glob("acme/support", "acme/support2"));
+    }
+
+    #[test]
+    fn roles_rank_and_hide() {
+        let principal = Principal {
+            token_id: "t".into(),
+            name: "ci".into(),
+            scopes: vec!["decisions".into()],
+            roles: vec![("acme/*".into(), Role::Reader), ("acme/support".into(), Role::Writer)],
+        };
+        assert_eq!(principal.role_on("acme/support"), Some(Role::Writer));
+        assert!(principal.require_role("acme/other", Role::Reader).is_ok());
+        assert_eq!(principal.require_role("acme/other", Role::Writer).unwrap_err().status(), 403);
+        assert_eq!(principal.require_role("else/x", Role::Reader).unwrap_err().code(), "model_not_found");
+        assert!(principal.require_scope("decisions").is_ok());
+        assert_eq!(principal.require_scope("batches").unwrap_err().status(), 403);
+    }
+
+    #[test]
+    fn tokens_authenticate_until_revoked() {
+        let dir = tempfile::tempdir().unwrap();
+        let ctx = Context::new(crate::config::Settings::resolve(Some(dir.path().to_owned())).unwrap()).unwrap();
+        let (record, secret) = create(&ctx, &NewToken { name: "ci".into(), scopes: vec!["decisions".into()], roles: vec!["acme/*=reader".into()] }).unwrap();
+        assert_eq!(authenticate(&ctx, &secret).unwrap().token_id, record.token_id);
+        assert!(authenticate(&ctx, &format!("{secret}x")).is_err());
+        assert!(authenticate(&ctx, "arb_nope_secret").is_err());
+        assert!(authenticate(&ctx, "garbage").is_err());
+        assert!(revoke(&ctx, "ci").unwrap());
+        assert_eq!(authenticate(&ctx, &secret).unwrap_err().status(), 401);
+        assert!(create(&ctx, &NewToken { name: "x".into(), scopes: vec!["nope".into()], roles: vec![] }).is_err());
+        assert!(create(&ctx, &NewToken { name: "y".into(), scopes: vec![], roles: vec!["acme/*=owner".into()] }).is_err());
+    }
+}

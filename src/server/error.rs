@@ -1,0 +1,62 @@
+//! Problem documents: every non-2xx response is `application/problem+json`.
+
+use super::request;
+use crate::error::Error;
+use crate::wire::Problem;
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+
+/// An error on its way to becoming a problem response.
+#[derive(Debug)]
+pub(crate) struct ApiError(pub(crate) Error);
+
+impl From<Error> for ApiError {
+    fn from(error: Error) -> Self {
+        Self(error)
+    }
+}
+
+pub(crate) type ApiResult<T> = Result<T, ApiError>;
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let info = request::current();
+        let problem = Problem::from_error(&self.0, &info.problems_url, &info.id);
+        problem_response(&problem, &self.0)
+    }
+}
+
+/// A problem for a status that has no [`Error`] variant (405).
+pub(crate) fn status_problem(status: StatusCode, code: &str, detail: &str) -> Response {
+    let info = request::current();
+    let problem = Problem {
+        kind: format!("{}/{}", info.problems_url, code.replace('_', "-")),
+        title: crate::wire::problem::status_title(status.as_u16()).to_owned(),
+        status: status.as_u16(),
+        detail: detail.to_owned(),
+        code: code.to_owned(),
+        request_id: info.id,
+        details: Vec::new(),
+    };
+    let mut response = (status, serde_json::to_vec(&problem).unwrap_or_default()).into_response();
+    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/problem+json"));
+    response
+}
+
+fn problem_response(problem: &Problem, error: &Error) -> Response {
+    let status = StatusCode::from_u16(problem.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let mut response = (status, serde_json::to_vec(problem).unwrap_or_default()).into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/problem+json"));
+    match error {
+        Error::Unauthorized(_) => {
+            headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        }
+        Error::RateLimited { retry_after_secs } => {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from(*retry_after_secs));
+        }
+        Error::Internal(detail) => tracing::error!(%detail, "internal error"),
+        _ => {}
+    }
+    response
+}

@@ -1,0 +1,75 @@
+//! Request bodies: the content type is checked (415), the size bounded (413), and the JSON
+//! parsed (400 when malformed), each failure a problem document.
+
+use super::error::ApiError;
+use super::AppState;
+use crate::error::Error;
+use axum::extract::{FromRequest, Request};
+use axum::http::header;
+use bytes::Bytes;
+use serde_json::Value;
+
+/// A JSON request body, parsed into a value for validation by `wire`.
+pub(crate) struct JsonBody(pub(crate) Value);
+
+/// A raw body with its media type (for NDJSON uploads).
+pub(crate) struct RawBody {
+    pub(crate) media_type: String,
+    pub(crate) bytes: Bytes,
+}
+
+fn media_type(request: &Request) -> String {
+    request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .map(|v| v.trim().to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
+fn is_json(media_type: &str) -> bool {
+    media_type == "application/json" || (media_type.starts_with("application/") && media_type.ends_with("+json"))
+}
+
+async fn read(request: Request, limit: usize) -> Result<Bytes, ApiError> {
+    axum::body::to_bytes(request.into_body(), limit)
+        .await
+        .map_err(|_| ApiError(Error::PayloadTooLarge { limit }))
+}
+
+pub(crate) fn parse_json(bytes: &[u8]) -> Result<Value, ApiError> {
+    serde_json::from_slice(bytes).map_err(|e| ApiError(Error::BadRequest(format!("the body is not valid JSON: {e}"))))
+}
+
+impl FromRequest<AppState> for JsonBody {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &AppState) -> Result<Self, Self::Rejection> {
+        let media_type = media_type(&request);
+        if !is_json(&media_type) {
+            return Err(ApiError(Error::UnsupportedMediaType(format!(
+                "send the body as application/json, not {}",
+                if media_type.is_empty() { "without a Content-Type" } else { &media_type }
+            ))));
+        }
+        let bytes = read(request, state.max_body_bytes).await?;
+        Ok(Self(parse_json(&bytes)?))
+    }
+}
+
+impl FromRequest<AppState> for RawBody {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &AppState) -> Result<Self, Self::Rejection> {
+        let media_type = media_type(&request);
+        if !is_json(&media_type) && media_type != "application/x-ndjson" && media_type != "application/jsonl" {
+            return Err(ApiError(Error::UnsupportedMediaType(format!(
+                "send application/json (an array) or application/x-ndjson, not {}",
+                if media_type.is_empty() { "a body without a Content-Type" } else { &media_type }
+            ))));
+        }
+        let bytes = read(request, state.max_body_bytes).await?;
+        Ok(Self { media_type, bytes })
+    }
+}

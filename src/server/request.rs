@@ -1,0 +1,61 @@
+//! Request identity and the access log: the caller's `x-request-id` (a valid UUID) or a new
+//! one, the base URL for problem `type` URIs, and one log line per request.
+
+use axum::extract::Request;
+use axum::http::{HeaderValue, StatusCode};
+use axum::middleware::Next;
+use axum::response::Response;
+use std::time::Instant;
+
+pub const REQUEST_ID_HEADER: &str = "x-request-id";
+
+/// What a response being built needs to know about its request.
+#[derive(Debug, Clone)]
+pub(crate) struct RequestInfo {
+    pub(crate) id: String,
+    pub(crate) problems_url: String,
+}
+
+tokio::task_local! {
+    /// Set for the whole handling of a request, panics included, so every problem document
+    /// carries the request's ID without threading it through each handler.
+    pub(crate) static REQUEST: RequestInfo;
+}
+
+/// The current request, or a placeholder outside one (unit tests).
+pub(crate) fn current() -> RequestInfo {
+    REQUEST.try_with(Clone::clone).unwrap_or_else(|_| RequestInfo {
+        id: uuid::Uuid::new_v4().to_string(),
+        problems_url: "/problems".into(),
+    })
+}
+
+pub(crate) async fn identify(base_url: Option<String>, mut request: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let id = request
+        .headers()
+        .get(REQUEST_ID_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| uuid::Uuid::parse_str(v.trim()).ok())
+        .unwrap_or_else(uuid::Uuid::new_v4)
+        .to_string();
+    let base = base_url.unwrap_or_else(|| {
+        let host = request.headers().get("host").and_then(|h| h.to_str().ok()).unwrap_or("localhost");
+        format!("http://{host}")
+    });
+    let info = RequestInfo { id: id.clone(), problems_url: format!("{}/problems", base.trim_end_matches('/')) };
+    let (method, path) = (request.method().clone(), request.uri().path().to_owned());
+    request.extensions_mut().insert(info.clone());
+    let mut response = REQUEST.scope(info, next.run(request)).await;
+    if let Ok(value) = HeaderValue::from_str(&id) {
+        response.headers_mut().insert(REQUEST_ID_HEADER, value);
+    }
+    let status = response.status();
+    let ms = started.elapsed().as_secs_f64() * 1e3;
+    if status == StatusCode::INTERNAL_SERVER_ERROR {
+        tracing::error!(%method, %path, status = status.as_u16(), ms = format!("{ms:.1}"), request_id = %id, "request");
+    } else {
+        tracing::info!(%method, %path, status = status.as_u16(), ms = format!("{ms:.1}"), request_id = %id, "request");
+    }
+    response
+}

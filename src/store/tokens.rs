@@ -1,0 +1,145 @@
+//! API tokens: only the SHA-256 of a secret is stored; the secret itself is shown once.
+
+use rusqlite::{params, OptionalExtension, Row};
+use serde::{Deserialize, Serialize};
+
+use super::error::{parse_json, SqlContext};
+use super::{now, Store, StoreError};
+
+/// A token as stored (never the secret).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TokenRecord {
+    pub token_id: String,
+    pub name: String,
+    #[serde(skip)]
+    pub secret_hash: String,
+    pub scopes: Vec<String>,
+    /// `pattern=role` entries, e.g. `acme/*=reader`.
+    pub roles: Vec<String>,
+    pub created_at: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revoked_at: Option<String>,
+}
+
+const COLUMNS: &str = "token_id, name, secret_hash, scopes, roles, created_at, revoked_at";
+
+fn from_row(row: &Row<'_>) -> rusqlite::Result<(TokenRecord, String, String)> {
+    Ok((
+        TokenRecord {
+            token_id: row.get(0)?,
+            name: row.get(1)?,
+            secret_hash: row.get(2)?,
+            scopes: Vec::new(),
+            roles: Vec::new(),
+            created_at: row.get(5)?,
+            revoked_at: row.get(6)?,
+        },
+        row.get(3)?,
+        row.get(4)?,
+    ))
+}
+
+fn finish((mut token, scopes, roles): (TokenRecord, String, String)) -> Result<TokenRecord, StoreError> {
+    let list = |text: &str, what: &str| -> Result<Vec<String>, StoreError> {
+        serde_json::from_value(parse_json(text, || format!("token {what}"))?)
+            .map_err(|e| StoreError::Corrupt { what: format!("token {what}"), reason: e.to_string() })
+    };
+    token.scopes = list(&scopes, "scopes")?;
+    token.roles = list(&roles, "roles")?;
+    Ok(token)
+}
+
+impl Store {
+    /// Store a new token; a taken name → `StoreError::Conflict`.
+    pub fn insert_token(&self, token: &TokenRecord) -> Result<(), StoreError> {
+        self.write("create token", |tx| {
+            let taken: bool = tx
+                .query_row("SELECT EXISTS (SELECT 1 FROM tokens WHERE name = ?1)", [&token.name], |r| r.get(0))
+                .ctx("check token name")?;
+            if taken {
+                return Err(StoreError::Conflict(format!("a token named `{}` exists", token.name)));
+            }
+            tx.execute(
+                "INSERT INTO tokens (token_id, name, secret_hash, scopes, roles, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![
+                    token.token_id,
+                    token.name,
+                    token.secret_hash,
+                    serde_json::to_string(&token.scopes).unwrap_or_default(),
+                    serde_json::to_string(&token.roles).unwrap_or_default(),
+                    token.created_at
+                ],
+            )
+            .ctx("insert token")?;
+            Ok(())
+        })
+    }
+
+    /// Every token, oldest first.
+    pub fn list_tokens(&self) -> Result<Vec<TokenRecord>, StoreError> {
+        let conn = self.conn()?;
+        let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM tokens ORDER BY created_at, name")).ctx("list tokens")?;
+        let rows = stmt.query_map([], from_row).ctx("list tokens")?;
+        rows.map(|r| r.ctx("read token").and_then(finish)).collect()
+    }
+
+    /// The token with this ID, revoked or not.
+    pub fn get_token(&self, token_id: &str) -> Result<Option<TokenRecord>, StoreError> {
+        let conn = self.conn()?;
+        conn.query_row(&format!("SELECT {COLUMNS} FROM tokens WHERE token_id = ?1"), [token_id], from_row)
+            .optional()
+            .ctx("get token")?
+            .map(finish)
+            .transpose()
+    }
+
+    /// Revoke by name; returns whether a live token was revoked (false: already revoked).
+    /// Unknown name → `StoreError::NotFound`.
+    pub fn revoke_token(&self, name: &str) -> Result<bool, StoreError> {
+        self.write("revoke token", |tx| {
+            let exists: bool = tx
+                .query_row("SELECT EXISTS (SELECT 1 FROM tokens WHERE name = ?1)", [name], |r| r.get(0))
+                .ctx("find token")?;
+            if !exists {
+                return Err(StoreError::NotFound(format!("no token named `{name}`")));
+            }
+            let changed = tx
+                .execute("UPDATE tokens SET revoked_at = ?2 WHERE name = ?1 AND revoked_at IS NULL", params![name, now()])
+                .ctx("revoke token")?;
+            Ok(changed > 0)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn token(name: &str) -> TokenRecord {
+        TokenRecord {
+            token_id: format!("id-{name}"),
+            name: name.into(),
+            secret_hash: "h".into(),
+            scopes: vec!["decisions".into()],
+            roles: vec!["acme/*=reader".into()],
+            created_at: now(),
+            revoked_at: None,
+        }
+    }
+
+    #[test]
+    fn tokens_are_stored_listed_and_revoked() {
+        let store = Store::open_in_memory().unwrap();
+        store.insert_token(&token("ci")).unwrap();
+        assert!(matches!(store.insert_token(&token("ci")), Err(StoreError::Conflict(_))));
+        let got = store.get_token("id-ci").unwrap().unwrap();
+        assert_eq!(got.scopes, ["decisions"]);
+        assert_eq!(got.roles, ["acme/*=reader"]);
+        assert!(store.revoke_token("ci").unwrap());
+        assert!(!store.revoke_token("ci").unwrap());
+        assert!(store.get_token("id-ci").unwrap().unwrap().revoked_at.is_some());
+        assert!(matches!(store.revoke_token("nope"), Err(StoreError::NotFound(_))));
+        assert_eq!(store.list_tokens().unwrap().len(), 1);
+    }
+}
