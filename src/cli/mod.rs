@@ -63,10 +63,25 @@ pub enum Command {
 /// Run a parsed command line; errors are reported here and become the exit code.
 pub async fn run(cli: Cli) -> ExitCode {
     let printer = Printer::new(cli.global.json, cli.global.quiet);
+    init_logging(matches!(cli.command, Command::Serve(_)));
     match dispatch(cli, &printer).await {
         Ok(code) => code,
         Err(error) => printer.error(&error),
     }
+}
+
+/// Diagnostics on stderr: warnings by default (e.g. a failed capture), one line per request
+/// for `serve`; `ARBITER_LOG` (e.g. `debug`) overrides.
+fn init_logging(serving: bool) {
+    let default = if serving { "info" } else { "warn" };
+    let filter = tracing_subscriber::EnvFilter::try_from_env("ARBITER_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .try_init();
 }
 
 async fn dispatch(cli: Cli, printer: &Printer) -> anyhow::Result<ExitCode> {

@@ -15,14 +15,6 @@ pub struct ServeArgs {
 }
 
 pub(crate) async fn run(ctx: Context, args: &ServeArgs, printer: &Printer) -> Result<ExitCode> {
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("ARBITER_LOG").unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
-        .with_target(false)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .try_init();
     let listener = tokio::net::TcpListener::bind(args.listen).await.with_context(|| format!("binding {}", args.listen))?;
     let address = listener.local_addr()?;
     // Warm the store before accepting traffic, so a broken home fails here, not per request.

@@ -25,12 +25,17 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/v1/models/{model_id}/examples/{example_id}", get(examples::get_example))
         .route("/v1/models/{model_id}/examples/{example_id}/annotations", patch(examples::annotate_example))
         .route_layer(axum::middleware::from_fn_with_state(state.clone(), auth::require_token));
-    let base_url = state.ctx.settings().config.server.base_url.clone();
-    Router::new()
+    let public = Router::new()
         .route("/openapi.json", get(meta::openapi))
         .route("/healthz", get(meta::healthz))
-        .route("/problems/{code}", get(meta::problem_page))
-        .merge(v1)
+        .route("/problems/{code}", get(meta::problem_page));
+    with_layers(public.merge(v1), state)
+}
+
+/// Fallbacks, the panic catcher and request identity around `routes`.
+fn with_layers(routes: Router<AppState>, state: AppState) -> Router {
+    let base_url = state.ctx.settings().config.server.base_url.clone();
+    routes
         .fallback(|| async { ApiError(Error::NotFound("no such route".into())) })
         .method_not_allowed_fallback(|| async {
             status_problem(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", "this route does not take that method")
@@ -40,4 +45,47 @@ pub(crate) fn router(state: AppState) -> Router {
         }))
         .layer(axum::middleware::from_fn(move |request, next| request::identify(base_url.clone(), request, next)))
         .with_state(state)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::body::Body;
+    use axum::http::Request;
+    use tower::ServiceExt;
+
+    #[allow(clippy::unused_async)]
+    async fn boom() -> &'static str {
+        panic!("a bug")
+    }
+
+    #[tokio::test]
+    async fn a_panicking_handler_answers_500_and_the_router_keeps_serving() {
+        let dir = tempfile::tempdir().unwrap();
+        let ctx = crate::core::Context::new(crate::config::Settings::resolve(Some(dir.path().to_owned())).unwrap()).unwrap();
+        let state = AppState {
+            limiter: std::sync::Arc::new(crate::server::rate_limit::RateLimiter::new(crate::config::RateLimitConfig::default())),
+            max_body_bytes: 1024,
+            ctx,
+        };
+        let routes = Router::new()
+            .route("/boom", get(boom))
+            .route("/fine", get(|| async { "ok" }));
+        let app = with_layers(routes, state);
+        let id = "0e7d7c1e-8f2a-4d59-9a55-5b0a2a6f9d11";
+        let response = app
+            .clone()
+            .oneshot(Request::get("/boom").header("x-request-id", id).body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        assert_eq!(response.headers()["content-type"], "application/problem+json");
+        assert_eq!(response.headers()["x-request-id"], id);
+        let body = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap();
+        let problem: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(problem["code"], "internal");
+        assert_eq!(problem["requestId"], id);
+        let fine = app.oneshot(Request::get("/fine").body(Body::empty()).unwrap()).await.unwrap();
+        assert_eq!(fine.status(), StatusCode::OK);
+    }
 }
