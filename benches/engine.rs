@@ -5,9 +5,9 @@
 //! Run: `cargo bench --bench engine`.
 
 use arbiter::engine::builtin::{BuiltinEngine, Embedder, Reading};
-use arbiter::wire::question::parse_questions;
 use arbiter::wire::Loc;
-use serde_json::{json, Value};
+use arbiter::wire::question::parse_questions;
+use serde_json::{Value, json};
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};

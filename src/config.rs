@@ -27,7 +27,11 @@ pub struct ServerConfig {
 
 impl Default for ServerConfig {
     fn default() -> Self {
-        Self { base_url: None, max_body_bytes: 10 * 1024 * 1024, rate_limit: RateLimitConfig::default() }
+        Self {
+            base_url: None,
+            max_body_bytes: 10 * 1024 * 1024,
+            rate_limit: RateLimitConfig::default(),
+        }
     }
 }
 
@@ -41,7 +45,10 @@ pub struct RateLimitConfig {
 
 impl Default for RateLimitConfig {
     fn default() -> Self {
-        Self { per_second: 100.0, burst: 200 }
+        Self {
+            per_second: 100.0,
+            burst: 200,
+        }
     }
 }
 

@@ -28,7 +28,11 @@ pub enum Error {
     #[error("model `{0}` not found")]
     ModelNotFound(String),
     #[error("revision `{revision}` of {model} not found: {reason}")]
-    RevisionNotFound { model: String, revision: String, reason: String },
+    RevisionNotFound {
+        model: String,
+        revision: String,
+        reason: String,
+    },
     #[error("example `{0}` not found")]
     ExampleNotFound(String),
     #[error("job `{0}` not found")]
@@ -56,7 +60,10 @@ pub enum Error {
     UpstreamUnavailable(String),
     /// A checkpoint whose committed files do not form a valid model.
     #[error("{detail}")]
-    InvalidCheckpoint { detail: String, details: Vec<FieldError> },
+    InvalidCheckpoint {
+        detail: String,
+        details: Vec<FieldError>,
+    },
     /// A fault of ours (storage, git, engine): never caused by the request.
     #[error("{0}")]
     Internal(String),
@@ -186,15 +193,49 @@ impl From<RepoError> for Error {
     fn from(error: RepoError) -> Self {
         match error {
             RepoError::ModelNotFound(path) => Self::ModelNotFound(path),
-            RepoError::RevisionNotFound { model, revision, reason } => {
-                Self::RevisionNotFound { model, revision, reason }
+            RepoError::RevisionNotFound {
+                model,
+                revision,
+                reason,
+            } => Self::RevisionNotFound {
+                model,
+                revision,
+                reason,
+            },
+            RepoError::AlreadyExists(what) => Self::Conflict {
+                code: "already_exists",
+                detail: format!("{what} already exists"),
+            },
+            RepoError::Conflict { .. } => Self::Conflict {
+                code: "conflict",
+                detail: error.to_string(),
+            },
+            RepoError::NothingToCommit => Self::Conflict {
+                code: "nothing_to_commit",
+                detail: error.to_string(),
+            },
+            RepoError::NotFastForward { .. } => Self::Conflict {
+                code: "not_fast_forward",
+                detail: error.to_string(),
+            },
+            RepoError::InvalidPath { .. } | RepoError::InvalidName { .. } => {
+                Self::BadRequest(error.to_string())
             }
-            RepoError::AlreadyExists(what) => Self::Conflict { code: "already_exists", detail: format!("{what} already exists") },
-            RepoError::Conflict { .. } => Self::Conflict { code: "conflict", detail: error.to_string() },
-            RepoError::NothingToCommit => Self::Conflict { code: "nothing_to_commit", detail: error.to_string() },
-            RepoError::NotFastForward { .. } => Self::Conflict { code: "not_fast_forward", detail: error.to_string() },
-            RepoError::InvalidPath { .. } | RepoError::InvalidName { .. } => Self::BadRequest(error.to_string()),
-            RepoError::InvalidCheckpoint { .. } => Self::InvalidCheckpoint { detail: error.to_string(), details: Vec::new() },
+            RepoError::InvalidCheckpoint {
+                ref file,
+                ref reason,
+                ..
+            } => {
+                let located = FieldError::new(
+                    crate::wire::Loc(vec![crate::wire::problem::Segment::Key(file.clone())]),
+                    reason.clone(),
+                    "unreadable_file",
+                );
+                Self::InvalidCheckpoint {
+                    detail: error.to_string(),
+                    details: vec![located],
+                }
+            }
             RepoError::Git { .. } | RepoError::Io { .. } => Self::Internal(error.to_string()),
         }
     }
@@ -205,7 +246,10 @@ impl From<StoreError> for Error {
         match error {
             StoreError::ExampleNotFound(id) => Self::ExampleNotFound(id),
             StoreError::NotFound(what) => Self::NotFound(what),
-            StoreError::Conflict(what) => Self::Conflict { code: "already_exists", detail: what },
+            StoreError::Conflict(what) => Self::Conflict {
+                code: "already_exists",
+                detail: what,
+            },
             other => Self::Internal(other.to_string()),
         }
     }

@@ -122,24 +122,37 @@ fn open_input(path: &Path, printer: &Printer, bar: &ProgressBar) -> Result<Box<d
     if printer.interactive() {
         bar.set_length(file.metadata().map(|m| m.len()).unwrap_or(0));
         bar.set_style(
-            ProgressStyle::with_template("{spinner} {bytes}/{total_bytes} {wide_bar} {msg} ({eta})")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            ProgressStyle::with_template(
+                "{spinner} {bytes}/{total_bytes} {wide_bar} {msg} ({eta})",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
-        return Ok(Box::new(BufReader::with_capacity(1 << 16, bar.wrap_read(file))));
+        return Ok(Box::new(BufReader::with_capacity(
+            1 << 16,
+            bar.wrap_read(file),
+        )));
     }
     Ok(Box::new(BufReader::with_capacity(1 << 16, file)))
 }
 
 fn progress_bar(printer: &Printer) -> ProgressBar {
-    if printer.interactive() { ProgressBar::new(0) } else { ProgressBar::hidden() }
+    if printer.interactive() {
+        ProgressBar::new(0)
+    } else {
+        ProgressBar::hidden()
+    }
 }
 
 fn ingest(ctx: &Context, args: &ExamplesIngestArgs, printer: &Printer) -> Result<ExitCode> {
     let bar = progress_bar(printer);
     let mut input = open_input(&args.file, printer, &bar)?;
-    let report = core::examples::ingest(ctx, &args.model, &mut input, args.atomic, &mut |counts| {
-        bar.set_message(format!("{} new, {} existing", counts.created, counts.existing));
-    })?;
+    let report =
+        core::examples::ingest(ctx, &args.model, &mut input, args.atomic, &mut |counts| {
+            bar.set_message(format!(
+                "{} new, {} existing",
+                counts.created, counts.existing
+            ));
+        })?;
     bar.finish_and_clear();
     print_report(&report, "ingested", printer)
 }
@@ -152,18 +165,28 @@ fn annotate(ctx: &Context, args: ExamplesAnnotateArgs, printer: &Printer) -> Res
         bar.finish_and_clear();
         return print_report(&report, "annotated", printer);
     }
-    let (Some(example_id), Some(question), Some(answer)) = (args.example_id, args.question, args.answer) else {
+    let (Some(example_id), Some(question), Some(answer)) =
+        (args.example_id, args.question, args.answer)
+    else {
         anyhow::bail!("give an example ID with --question and --answer, or --file");
     };
-    let annotation = core::examples::annotate(ctx, &args.model, &example_id, NewAnnotation {
-        question_id: question.clone(),
-        answer: read_json_value_arg(&answer),
-        reasoning: args.reasoning,
-    })?;
+    let annotation = core::examples::annotate(
+        ctx,
+        &args.model,
+        &example_id,
+        NewAnnotation {
+            question_id: question.clone(),
+            answer: read_json_value_arg(&answer),
+            reasoning: args.reasoning,
+        },
+    )?;
     if printer.wants_json() {
         printer.json(&annotation)?;
     } else {
-        printer.line(&format!("annotated {example_id}: {question} = {}", annotation.answer))?;
+        printer.line(&format!(
+            "annotated {example_id}: {question} = {}",
+            annotation.answer
+        ))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -173,25 +196,46 @@ fn print_report(report: &IngestReport, verb: &str, printer: &Printer) -> Result<
     if printer.wants_json() {
         printer.json(report)?;
     } else {
-        let written = if report.committed { "" } else { " (nothing written: --atomic and some lines are invalid)" };
+        let written = if report.committed {
+            ""
+        } else {
+            " (nothing written: --atomic and some lines are invalid)"
+        };
         if verb == "ingested" {
             printer.line(&format!(
                 "ingested {} new and {} existing examples, {} annotations; {} lines rejected{written}",
                 report.created, report.existing, report.annotations, report.rejected.len()
             ))?;
         } else {
-            printer.line(&format!("annotated {}; {} lines rejected", report.annotations, report.rejected.len()))?;
+            printer.line(&format!(
+                "annotated {}; {} lines rejected",
+                report.annotations,
+                report.rejected.len()
+            ))?;
         }
         for rejected in &report.rejected {
             printer.line(&format!("  line {}: {}", rejected.line, rejected.reason))?;
         }
     }
-    Ok(if report.rejected.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if report.rejected.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 fn list(ctx: &Context, args: ExamplesListArgs, printer: &Printer) -> Result<ExitCode> {
-    let annotated = if args.annotated { Some(true) } else if args.unannotated { Some(false) } else { None };
-    let filter = ExampleFilter { annotated, question: args.question };
+    let annotated = if args.annotated {
+        Some(true)
+    } else if args.unannotated {
+        Some(false)
+    } else {
+        None
+    };
+    let filter = ExampleFilter {
+        annotated,
+        question: args.question,
+    };
     let page = core::examples::list(ctx, &args.model, &filter, args.after.as_deref(), args.limit)?;
     if printer.wants_json() {
         printer.json(&page)?;
@@ -199,13 +243,23 @@ fn list(ctx: &Context, args: ExamplesListArgs, printer: &Printer) -> Result<Exit
     }
     let mut table = printer.new_table(&["Example", "Created", "Annotations", "State"]);
     for example in &page.examples {
-        let annotations = example.annotations.iter().map(|(q, a)| format!("{q}={}", a.answer)).collect::<Vec<_>>().join(" ");
+        let annotations = example
+            .annotations
+            .iter()
+            .map(|(q, a)| format!("{q}={}", a.answer))
+            .collect::<Vec<_>>()
+            .join(" ");
         let mut state = example.state.to_string();
         if state.len() > 60 {
             state.truncate(state.floor_char_boundary(57));
             state.push_str("...");
         }
-        table.add_row(vec![example.example_id.clone(), example.created_at.clone(), annotations, state]);
+        table.add_row(vec![
+            example.example_id.clone(),
+            example.created_at.clone(),
+            annotations,
+            state,
+        ]);
     }
     printer.line(&table.to_string())?;
     if let Some(cursor) = &page.next_cursor {
@@ -222,7 +276,10 @@ fn show(ctx: &Context, args: &ExamplesShowArgs, printer: &Printer) -> Result<Exi
 }
 
 fn export(ctx: &Context, args: &ExamplesExportArgs) -> Result<ExitCode> {
-    let filter = ExampleFilter { annotated: args.annotated.then_some(true), question: None };
+    let filter = ExampleFilter {
+        annotated: args.annotated.then_some(true),
+        question: None,
+    };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut io_error = None;
     let result = core::examples::export(ctx, &args.model, &filter, &mut |line| {

@@ -6,7 +6,7 @@ use crate::core::checkpoint::CapturePolicy;
 use crate::core::models::{CommitRequest, CreateModel};
 use crate::core::{self, Context};
 use crate::wire::decision::Checkpoint;
-use anyhow::{bail, Result};
+use anyhow::{Result, bail};
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -67,7 +67,12 @@ pub struct ModelsCommitArgs {
     /// The model path, <owner>/<model>
     pub model: String,
     /// New questions.yaml (YAML or JSON; - for stdin)
-    #[arg(long, short, value_name = "FILE", required_unless_present = "model_file")]
+    #[arg(
+        long,
+        short,
+        value_name = "FILE",
+        required_unless_present = "model_file"
+    )]
     pub questions: Option<PathBuf>,
     /// New model.yaml
     #[arg(long = "model-file", value_name = "FILE")]
@@ -132,15 +137,34 @@ fn list(ctx: &Context, printer: &Printer) -> Result<ExitCode> {
         printer.json(&list)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let mut table = printer.new_table(&["Model", "Kind", "Engine / base", "Model ID", "Default branch", "Latest checkpoint"]);
+    let mut table = printer.new_table(&[
+        "Model",
+        "Kind",
+        "Engine / base",
+        "Model ID",
+        "Default branch",
+        "Latest checkpoint",
+    ]);
     for model in &list.models {
         table.add_row(vec![
             model.name.clone(),
-            serde_json::to_value(model.kind)?.as_str().unwrap_or_default().to_owned(),
-            model.engine.clone().or_else(|| model.base.clone()).unwrap_or_default(),
+            serde_json::to_value(model.kind)?
+                .as_str()
+                .unwrap_or_default()
+                .to_owned(),
+            model
+                .engine
+                .clone()
+                .or_else(|| model.base.clone())
+                .unwrap_or_default(),
             model.model_id.clone().unwrap_or_default(),
             model.default_branch.clone().unwrap_or_default(),
-            model.latest_checkpoint.as_deref().map(short).unwrap_or_default().to_owned(),
+            model
+                .latest_checkpoint
+                .as_deref()
+                .map(short)
+                .unwrap_or_default()
+                .to_owned(),
         ]);
     }
     printer.line(&table.to_string())?;
@@ -149,17 +173,31 @@ fn list(ctx: &Context, printer: &Printer) -> Result<ExitCode> {
 
 fn create(ctx: &Context, args: ModelsCreateArgs, printer: &Printer) -> Result<ExitCode> {
     if !(0.0..=1.0).contains(&args.sample_rate) {
-        bail!("--sample-rate must be from 0 to 1, not {}", args.sample_rate);
+        bail!(
+            "--sample-rate must be from 0 to 1, not {}",
+            args.sample_rate
+        );
     }
     let questions_yaml = args.questions.as_deref().map(read_text).transpose()?;
-    let detail = core::models::create(ctx, &CreateModel {
-        path: args.path,
-        base: args.base,
-        questions_yaml,
-        capture: CapturePolicy { enabled: args.capture, sample_rate: args.sample_rate },
-        message: args.message,
-    })?;
-    printer.status(&format!("created {} ({}) at {}", detail.path, detail.model_id, short(&detail.latest_checkpoint.checkpoint_id)));
+    let detail = core::models::create(
+        ctx,
+        &CreateModel {
+            path: args.path,
+            base: args.base,
+            questions_yaml,
+            capture: CapturePolicy {
+                enabled: args.capture,
+                sample_rate: args.sample_rate,
+            },
+            message: args.message,
+        },
+    )?;
+    printer.status(&format!(
+        "created {} ({}) at {}",
+        detail.path,
+        detail.model_id,
+        short(&detail.latest_checkpoint.checkpoint_id)
+    ));
     show_detail(&detail, printer)
 }
 
@@ -173,34 +211,66 @@ fn show_detail(detail: &crate::wire::models::ModelDetail, printer: &Printer) -> 
         return Ok(ExitCode::SUCCESS);
     }
     let refs = |refs: &[crate::wire::models::RefInfo]| {
-        refs.iter().map(|r| format!("{} {}", r.name, short(&r.commit))).collect::<Vec<_>>().join(", ")
+        refs.iter()
+            .map(|r| format!("{} {}", r.name, short(&r.commit)))
+            .collect::<Vec<_>>()
+            .join(", ")
     };
     let mut table = printer.new_table(&["", ""]);
     table.add_row(vec!["path".to_owned(), detail.path.clone()]);
     table.add_row(vec!["modelId".to_owned(), detail.model_id.clone()]);
     table.add_row(vec!["base".to_owned(), detail.base.clone()]);
-    table.add_row(vec!["default branch".to_owned(), detail.default_branch.clone()]);
-    table.add_row(vec!["latest checkpoint".to_owned(), format!("{} {}", short(&detail.latest_checkpoint.checkpoint_id), detail.latest_checkpoint.message)]);
+    table.add_row(vec![
+        "default branch".to_owned(),
+        detail.default_branch.clone(),
+    ]);
+    table.add_row(vec![
+        "latest checkpoint".to_owned(),
+        format!(
+            "{} {}",
+            short(&detail.latest_checkpoint.checkpoint_id),
+            detail.latest_checkpoint.message
+        ),
+    ]);
     table.add_row(vec!["branches".to_owned(), refs(&detail.branches)]);
     table.add_row(vec!["tags".to_owned(), refs(&detail.tags)]);
     table.add_row(vec![
         "capture".to_owned(),
-        format!("{} at sample rate {}", if detail.capture.enabled { "enabled" } else { "disabled" }, detail.capture.sample_rate),
+        format!(
+            "{} at sample rate {}",
+            if detail.capture.enabled {
+                "enabled"
+            } else {
+                "disabled"
+            },
+            detail.capture.sample_rate
+        ),
     ]);
-    table.add_row(vec!["questions".to_owned(), detail.questions.iter().map(|q| format!("{q:?}")).collect::<Vec<_>>().join(", ")]);
+    table.add_row(vec![
+        "questions".to_owned(),
+        detail
+            .questions
+            .iter()
+            .map(|q| format!("{q:?}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    ]);
     printer.line(&table.to_string())?;
     Ok(ExitCode::SUCCESS)
 }
 
 fn commit(ctx: &Context, args: ModelsCommitArgs, printer: &Printer) -> Result<ExitCode> {
-    let checkpoint = core::models::commit(ctx, &CommitRequest {
-        path: args.model,
-        branch: args.branch,
-        start: args.from,
-        questions_yaml: args.questions.as_deref().map(read_text).transpose()?,
-        model_yaml: args.model_file.as_deref().map(read_text).transpose()?,
-        message: args.message,
-    })?;
+    let checkpoint = core::models::commit(
+        ctx,
+        &CommitRequest {
+            path: args.model,
+            branch: args.branch,
+            start: args.from,
+            questions_yaml: args.questions.as_deref().map(read_text).transpose()?,
+            model_yaml: args.model_file.as_deref().map(read_text).transpose()?,
+            message: args.message,
+        },
+    )?;
     print_checkpoints(std::slice::from_ref(&checkpoint), printer)
 }
 
@@ -217,13 +287,20 @@ fn tag(ctx: &Context, args: &ModelsTagArgs, printer: &Printer) -> Result<ExitCod
     if printer.wants_json() {
         printer.json(&tagged)?;
     } else {
-        printer.line(&format!("tagged {} at {}", args.name, short(&tagged.commit)))?;
+        printer.line(&format!(
+            "tagged {} at {}",
+            args.name,
+            short(&tagged.commit)
+        ))?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
 fn log(ctx: &Context, args: &ModelsLogArgs, printer: &Printer) -> Result<ExitCode> {
-    print_checkpoints(&core::models::log(ctx, &args.model, args.revision.as_deref(), args.limit)?, printer)
+    print_checkpoints(
+        &core::models::log(ctx, &args.model, args.revision.as_deref(), args.limit)?,
+        printer,
+    )
 }
 
 fn promote(ctx: &Context, args: &ModelsPromoteArgs, printer: &Printer) -> Result<ExitCode> {
@@ -238,7 +315,16 @@ fn print_checkpoints(checkpoints: &[Checkpoint], printer: &Printer) -> Result<Ex
     }
     let mut table = printer.new_table(&["Checkpoint", "Created", "Message"]);
     for checkpoint in checkpoints {
-        table.add_row(vec![short(&checkpoint.checkpoint_id).to_owned(), checkpoint.created_at.clone(), checkpoint.message.lines().next().unwrap_or_default().to_owned()]);
+        table.add_row(vec![
+            short(&checkpoint.checkpoint_id).to_owned(),
+            checkpoint.created_at.clone(),
+            checkpoint
+                .message
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .to_owned(),
+        ]);
     }
     printer.line(&table.to_string())?;
     Ok(ExitCode::SUCCESS)

@@ -15,12 +15,16 @@ pub struct ServeArgs {
 }
 
 pub(crate) async fn run(ctx: Context, args: &ServeArgs, printer: &Printer) -> Result<ExitCode> {
-    let listener = tokio::net::TcpListener::bind(args.listen).await.with_context(|| format!("binding {}", args.listen))?;
+    let listener = tokio::net::TcpListener::bind(args.listen)
+        .await
+        .with_context(|| format!("binding {}", args.listen))?;
     let address = listener.local_addr()?;
     // Warm the store before accepting traffic, so a broken home fails here, not per request.
     ctx.store()?;
     printer.line(&format!("listening on http://{address}"))?;
-    crate::server::serve(ctx, listener, shutdown_signal()).await.context("serving")?;
+    crate::server::serve(ctx, listener, shutdown_signal())
+        .await
+        .context("serving")?;
     printer.status("stopped");
     Ok(ExitCode::SUCCESS)
 }

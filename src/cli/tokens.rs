@@ -45,14 +45,24 @@ pub struct TokensRevokeArgs {
 pub(crate) fn run(ctx: &Context, args: TokensArgs, printer: &Printer) -> Result<ExitCode> {
     match args.command {
         TokensCommand::Create(args) => {
-            let (record, secret) = core::tokens::create(ctx, &NewToken { name: args.name, scopes: args.scopes, roles: args.roles })?;
+            let (record, secret) = core::tokens::create(
+                ctx,
+                &NewToken {
+                    name: args.name,
+                    scopes: args.scopes,
+                    roles: args.roles,
+                },
+            )?;
             if printer.wants_json() {
                 let mut value = serde_json::to_value(&record)?;
                 value["token"] = serde_json::Value::String(secret);
                 printer.json(&value)?;
             } else {
                 printer.line(&secret)?;
-                printer.status(&format!("created token `{}`; the secret above is shown only once", record.name));
+                printer.status(&format!(
+                    "created token `{}`; the secret above is shown only once",
+                    record.name
+                ));
             }
         }
         TokensCommand::List => {
@@ -60,7 +70,8 @@ pub(crate) fn run(ctx: &Context, args: TokensArgs, printer: &Printer) -> Result<
             if printer.wants_json() {
                 printer.json(&tokens)?;
             } else {
-                let mut table = printer.new_table(&["Name", "Token ID", "Scopes", "Roles", "Created", "Revoked"]);
+                let mut table = printer
+                    .new_table(&["Name", "Token ID", "Scopes", "Roles", "Created", "Revoked"]);
                 for token in &tokens {
                     table.add_row(vec![
                         token.name.clone(),
@@ -76,7 +87,11 @@ pub(crate) fn run(ctx: &Context, args: TokensArgs, printer: &Printer) -> Result<
         }
         TokensCommand::Revoke(args) => {
             let was_live = core::tokens::revoke(ctx, &args.name)?;
-            printer.status(&if was_live { format!("revoked `{}`", args.name) } else { format!("`{}` was already revoked", args.name) });
+            printer.status(&if was_live {
+                format!("revoked `{}`", args.name)
+            } else {
+                format!("`{}` was already revoked", args.name)
+            });
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -2,11 +2,11 @@
 //! parsed and validated with every problem located in its file.
 
 use crate::error::Error;
+use crate::wire::Questions;
+pub use crate::wire::models::CapturePolicy;
 use crate::wire::problem::{FieldError, Loc, Segment};
 use crate::wire::question::{json_type, parse_questions, questions_to_value};
 use crate::wire::value::parse_yaml;
-use crate::wire::Questions;
-pub use crate::wire::models::CapturePolicy;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -36,28 +36,60 @@ fn file_loc(file: &str) -> Loc {
 }
 
 /// Parse `model.yaml`; `is_base` says whether a name is a base model this process knows.
-pub fn parse_model_yaml(text: &str, is_base: &dyn Fn(&str) -> bool) -> std::result::Result<ModelSpec, Vec<FieldError>> {
+pub fn parse_model_yaml(
+    text: &str,
+    is_base: &dyn Fn(&str) -> bool,
+) -> std::result::Result<ModelSpec, Vec<FieldError>> {
     let root = file_loc("model.yaml");
-    let value = parse_yaml(text).map_err(|e| vec![FieldError::new(root.clone(), format!("not valid YAML: {e}"), "yaml")])?;
+    let value = parse_yaml(text).map_err(|e| {
+        vec![FieldError::new(
+            root.clone(),
+            format!("not valid YAML: {e}"),
+            "yaml",
+        )]
+    })?;
     let Value::Object(object) = &value else {
-        return Err(vec![FieldError::new(root, format!("must be a mapping, not {}", json_type(&value)), "object_expected")]);
+        return Err(vec![FieldError::new(
+            root,
+            format!("must be a mapping, not {}", json_type(&value)),
+            "object_expected",
+        )]);
     };
     let mut errors = Vec::new();
-    for key in object.keys().filter(|k| !matches!(k.as_str(), "base" | "capture")) {
-        errors.push(FieldError::new(root.key(key), format!("unknown member `{key}` (model.yaml has base, capture)"), "unknown_member"));
+    for key in object
+        .keys()
+        .filter(|k| !matches!(k.as_str(), "base" | "capture"))
+    {
+        errors.push(FieldError::new(
+            root.key(key),
+            format!("unknown member `{key}` (model.yaml has base, capture)"),
+            "unknown_member",
+        ));
     }
     let base = match object.get("base") {
         Some(Value::String(base)) if is_base(base) => Some(base.clone()),
         Some(Value::String(base)) => {
-            errors.push(FieldError::new(root.key("base"), format!("`{base}` is not a base model (see `arbiter models`)"), "unknown_base"));
+            errors.push(FieldError::new(
+                root.key("base"),
+                format!("`{base}` is not a base model (see `arbiter models`)"),
+                "unknown_base",
+            ));
             None
         }
         Some(other) => {
-            errors.push(FieldError::new(root.key("base"), format!("base must be a string, not {}", json_type(other)), "string_expected"));
+            errors.push(FieldError::new(
+                root.key("base"),
+                format!("base must be a string, not {}", json_type(other)),
+                "string_expected",
+            ));
             None
         }
         None => {
-            errors.push(FieldError::new(root.key("base"), "base is required: the base model name", "missing"));
+            errors.push(FieldError::new(
+                root.key("base"),
+                "base is required: the base model name",
+                "missing",
+            ));
             None
         }
     };
@@ -70,20 +102,40 @@ pub fn parse_model_yaml(text: &str, is_base: &dyn Fn(&str) -> bool) -> std::resu
 
 fn parse_capture(value: Option<&Value>, loc: &Loc, errors: &mut Vec<FieldError>) -> CapturePolicy {
     let mut policy = CapturePolicy::default();
-    let Some(value) = value.filter(|v| !v.is_null()) else { return policy };
+    let Some(value) = value.filter(|v| !v.is_null()) else {
+        return policy;
+    };
     let Value::Object(object) = value else {
-        errors.push(FieldError::new(loc.clone(), format!("capture must be a mapping, not {}", json_type(value)), "object_expected"));
+        errors.push(FieldError::new(
+            loc.clone(),
+            format!("capture must be a mapping, not {}", json_type(value)),
+            "object_expected",
+        ));
         return policy;
     };
     for (key, member) in object {
         match (key.as_str(), member) {
             ("enabled", Value::Bool(b)) => policy.enabled = *b,
-            ("sample_rate", Value::Number(n)) if n.as_f64().is_some_and(|r| (0.0..=1.0).contains(&r)) => {
+            ("sample_rate", Value::Number(n))
+                if n.as_f64().is_some_and(|r| (0.0..=1.0).contains(&r)) =>
+            {
                 policy.sample_rate = n.as_f64().unwrap_or(1.0);
             }
-            ("enabled", other) => errors.push(FieldError::new(loc.key(key), format!("enabled must be a boolean, not {}", json_type(other)), "bool_expected")),
-            ("sample_rate", _) => errors.push(FieldError::new(loc.key(key), "sample_rate must be a number from 0 to 1", "out_of_range")),
-            _ => errors.push(FieldError::new(loc.key(key), format!("unknown member `{key}` (capture has enabled, sample_rate)"), "unknown_member")),
+            ("enabled", other) => errors.push(FieldError::new(
+                loc.key(key),
+                format!("enabled must be a boolean, not {}", json_type(other)),
+                "bool_expected",
+            )),
+            ("sample_rate", _) => errors.push(FieldError::new(
+                loc.key(key),
+                "sample_rate must be a number from 0 to 1",
+                "out_of_range",
+            )),
+            _ => errors.push(FieldError::new(
+                loc.key(key),
+                format!("unknown member `{key}` (capture has enabled, sample_rate)"),
+                "unknown_member",
+            )),
         }
     }
     policy
@@ -93,13 +145,23 @@ fn parse_capture(value: Option<&Value>, loc: &Loc, errors: &mut Vec<FieldError>)
 /// no saved questions (callers then supply their own).
 pub fn parse_questions_yaml(text: &str) -> std::result::Result<Questions, Vec<FieldError>> {
     let root = file_loc("questions.yaml");
-    let value = parse_yaml(text).map_err(|e| vec![FieldError::new(root.clone(), format!("not valid YAML: {e}"), "yaml")])?;
+    let value = parse_yaml(text).map_err(|e| {
+        vec![FieldError::new(
+            root.clone(),
+            format!("not valid YAML: {e}"),
+            "yaml",
+        )]
+    })?;
     if value.is_null() || value.as_object().is_some_and(serde_json::Map::is_empty) {
         return Ok(Questions::new());
     }
     let mut errors = Vec::new();
     let questions = parse_questions(&value, &root, &mut errors);
-    if errors.is_empty() { Ok(questions) } else { Err(errors) }
+    if errors.is_empty() {
+        Ok(questions)
+    } else {
+        Err(errors)
+    }
 }
 
 /// The `questions.yaml` text for a question map (JSON is YAML, and keeps every form exact).
@@ -118,7 +180,10 @@ pub fn invalid_files(errors: Vec<FieldError>) -> Error {
 pub fn invalid_checkpoint(model: &str, commit: &str, errors: Vec<FieldError>) -> Error {
     let summary = errors.first().map(ToString::to_string).unwrap_or_default();
     Error::InvalidCheckpoint {
-        detail: format!("checkpoint {} of {model} is not a valid model: {summary}", &commit[..commit.len().min(12)]),
+        detail: format!(
+            "checkpoint {} of {model} is not a valid model: {summary}",
+            &commit[..commit.len().min(12)]
+        ),
         details: errors,
     }
 }
@@ -146,33 +211,65 @@ mod tests {
     #[test]
     fn model_yaml_round_trips_and_defaults() {
         let spec = parse_model_yaml("base: jev-latest\n", &known).unwrap();
-        assert_eq!(spec.capture, CapturePolicy { enabled: true, sample_rate: 1.0 });
-        let custom = ModelSpec { base: "jev-latest".into(), capture: CapturePolicy { enabled: false, sample_rate: 0.25 } };
+        assert_eq!(
+            spec.capture,
+            CapturePolicy {
+                enabled: true,
+                sample_rate: 1.0
+            }
+        );
+        let custom = ModelSpec {
+            base: "jev-latest".into(),
+            capture: CapturePolicy {
+                enabled: false,
+                sample_rate: 0.25,
+            },
+        };
         assert_eq!(parse_model_yaml(&custom.to_yaml(), &known).unwrap(), custom);
     }
 
     #[test]
     fn model_yaml_errors_are_located() {
-        let errors = parse_model_yaml("base: gpt\ncapture: {enabled: 1, sample_rate: 2}\nextra: 1\n", &known).unwrap_err();
+        let errors = parse_model_yaml(
+            "base: gpt\ncapture: {enabled: 1, sample_rate: 2}\nextra: 1\n",
+            &known,
+        )
+        .unwrap_err();
         let shown: Vec<String> = errors.iter().map(ToString::to_string).collect();
-        assert_eq!(shown, vec![
-            "model.yaml.extra: unknown member `extra` (model.yaml has base, capture)",
-            "model.yaml.base: `gpt` is not a base model (see `arbiter models`)",
-            "model.yaml.capture.enabled: enabled must be a boolean, not a number",
-            "model.yaml.capture.sample_rate: sample_rate must be a number from 0 to 1",
-        ]);
-        assert_eq!(parse_model_yaml("- a\n", &known).unwrap_err()[0].kind, "object_expected");
-        assert_eq!(parse_model_yaml("base: [", &known).unwrap_err()[0].kind, "yaml");
+        assert_eq!(
+            shown,
+            vec![
+                "model.yaml.extra: unknown member `extra` (model.yaml has base, capture)",
+                "model.yaml.base: `gpt` is not a base model (see `arbiter models`)",
+                "model.yaml.capture.enabled: enabled must be a boolean, not a number",
+                "model.yaml.capture.sample_rate: sample_rate must be a number from 0 to 1",
+            ]
+        );
+        assert_eq!(
+            parse_model_yaml("- a\n", &known).unwrap_err()[0].kind,
+            "object_expected"
+        );
+        assert_eq!(
+            parse_model_yaml("base: [", &known).unwrap_err()[0].kind,
+            "yaml"
+        );
     }
 
     #[test]
     fn questions_yaml_may_be_empty_but_not_invalid() {
         assert!(parse_questions_yaml("").unwrap().is_empty());
         assert!(parse_questions_yaml("{}").unwrap().is_empty());
-        let errors = parse_questions_yaml("q:\n  type: score\n  criteria: [a, null]\n").unwrap_err();
-        assert_eq!(errors[0].to_string(), "questions.yaml.q.criteria[1]: a score level may not be null");
+        let errors =
+            parse_questions_yaml("q:\n  type: score\n  criteria: [a, null]\n").unwrap_err();
+        assert_eq!(
+            errors[0].to_string(),
+            "questions.yaml.q.criteria[1]: a score level may not be null"
+        );
         let questions = parse_questions_yaml("q: {type: noul}\n").unwrap();
-        assert_eq!(parse_questions_yaml(&questions_to_yaml(&questions)).unwrap(), questions);
+        assert_eq!(
+            parse_questions_yaml(&questions_to_yaml(&questions)).unwrap(),
+            questions
+        );
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use super::checkpoint::sampled;
 use super::models::{self, Loaded};
-use super::{blocking, Context};
+use super::{Context, blocking};
 use crate::engine::EngineRequest;
 use crate::error::{Error, Result};
 use crate::store::NewDecision;
@@ -17,7 +17,11 @@ use crate::wire::{DecisionRequest, DecisionResponse, Questions};
 ///
 /// A base model name is answered by its engine with the request's questions; anything else
 /// is a repository path (`model_not_found` when there is no such model).
-pub async fn decide(ctx: &Context, request: &DecisionRequest, request_id: &str) -> Result<DecisionResponse> {
+pub async fn decide(
+    ctx: &Context,
+    request: &DecisionRequest,
+    request_id: &str,
+) -> Result<DecisionResponse> {
     if ctx.is_base_model(&request.model) {
         return decide_base(ctx, request).await;
     }
@@ -30,9 +34,21 @@ pub async fn decide(ctx: &Context, request: &DecisionRequest, request_id: &str) 
 
 async fn decide_base(ctx: &Context, request: &DecisionRequest) -> Result<DecisionResponse> {
     request.check_base_model_fields()?;
-    let questions = request.questions.as_ref().ok_or_else(|| Error::Internal("questions checked above".into()))?;
-    let engine = ctx.engines().get(&request.model).ok_or_else(|| Error::ModelNotFound(request.model.clone()))?;
-    let output = engine.decide(EngineRequest { model: &request.model, state: &request.state, questions }).await?;
+    let questions = request
+        .questions
+        .as_ref()
+        .ok_or_else(|| Error::Internal("questions checked above".into()))?;
+    let engine = ctx
+        .engines()
+        .get(&request.model)
+        .ok_or_else(|| Error::ModelNotFound(request.model.clone()))?;
+    let output = engine
+        .decide(EngineRequest {
+            model: &request.model,
+            state: &request.state,
+            questions,
+        })
+        .await?;
     Ok(DecisionResponse {
         model: request.model.clone(),
         answers: output.answers,
@@ -54,23 +70,37 @@ pub fn effective_questions(saved: &Questions, supplied: Option<&Questions>) -> Q
     questions
 }
 
-async fn decide_repository(ctx: &Context, request: &DecisionRequest, loaded: Loaded, request_id: &str) -> Result<DecisionResponse> {
+async fn decide_repository(
+    ctx: &Context,
+    request: &DecisionRequest,
+    loaded: Loaded,
+    request_id: &str,
+) -> Result<DecisionResponse> {
     let questions = effective_questions(&loaded.questions, request.questions.as_ref());
     if questions.is_empty() {
         return Err(Error::invalid(
             Loc::body().key("questions"),
-            format!("{} has no saved questions at {}; supply questions", loaded.path, loaded.revision.name),
+            format!(
+                "{} has no saved questions at {}; supply questions",
+                loaded.path, loaded.revision.name
+            ),
             "missing",
         ));
     }
-    let engine = ctx
-        .engines()
-        .get(&loaded.spec.base)
-        .ok_or_else(|| Error::Internal(format!("base model `{}` has no engine", loaded.spec.base)))?;
+    let engine = ctx.engines().get(&loaded.spec.base).ok_or_else(|| {
+        Error::Internal(format!("base model `{}` has no engine", loaded.spec.base))
+    })?;
     let output = engine
-        .decide(EngineRequest { model: &loaded.spec.base, state: &request.state, questions: &questions })
+        .decide(EngineRequest {
+            model: &loaded.spec.base,
+            state: &request.state,
+            questions: &questions,
+        })
         .await?;
-    let example_id = request.example_id.clone().unwrap_or_else(|| derived_example_id(&request.state));
+    let example_id = request
+        .example_id
+        .clone()
+        .unwrap_or_else(|| derived_example_id(&request.state));
     let wanted = loaded.spec.capture.enabled
         && request.capture != Some(false)
         && sampled(&example_id, loaded.spec.capture.sample_rate);
@@ -86,13 +116,25 @@ async fn decide_repository(ctx: &Context, request: &DecisionRequest, loaded: Loa
     };
     if wanted {
         // Answered only once the capture is durable; a failed capture still answers.
-        match capture(ctx, request, &loaded, &questions, &response, &example_id, request_id).await {
+        match capture(
+            ctx,
+            request,
+            &loaded,
+            &questions,
+            &response,
+            &example_id,
+            request_id,
+        )
+        .await
+        {
             Ok((example, decision)) => {
                 response.recorded = Some(true);
                 response.example = Some(example);
                 response.decision = Some(decision);
             }
-            Err(error) => tracing::warn!(%error, model = %loaded.path, "capture failed; answering unrecorded"),
+            Err(error) => {
+                tracing::warn!(%error, model = %loaded.path, "capture failed; answering unrecorded")
+            }
         }
     }
     Ok(response)
@@ -119,7 +161,8 @@ async fn capture(
         revision_name: loaded.revision.name.clone(),
         revision_kind,
         questions: questions_to_value(questions),
-        answers: serde_json::to_value(&response.answers).map_err(|e| Error::internal("serializing answers", e))?,
+        answers: serde_json::to_value(&response.answers)
+            .map_err(|e| Error::internal("serializing answers", e))?,
         usage: response.usage,
         request_id: request_id.to_owned(),
     };
@@ -127,8 +170,14 @@ async fn capture(
     blocking(move || {
         let recorded = ctx.store()?.record_decision(&record.borrow())?;
         Ok((
-            ExampleRef { example_id: record.example_id.clone(), created: recorded.example_created },
-            DecisionRef { decision_id: recorded.decision_id, created_at: recorded.created_at },
+            ExampleRef {
+                example_id: record.example_id.clone(),
+                created: recorded.example_created,
+            },
+            DecisionRef {
+                decision_id: recorded.decision_id,
+                created_at: recorded.created_at,
+            },
         ))
     })
     .await

@@ -2,10 +2,12 @@
 //! ground truth, listing, showing and export. Ground truth is checked against the
 //! questions at the model's default branch.
 
-use super::models::{self, Loaded};
 use super::Context;
+use super::models::{self, Loaded};
 use crate::error::{Error, Result};
-use crate::store::{Annotation, ExampleDetail, ExampleFilter, IngestCounts, IngestItem, NewAnnotation, StoreError};
+use crate::store::{
+    Annotation, ExampleDetail, ExampleFilter, IngestCounts, IngestItem, NewAnnotation, StoreError,
+};
 use crate::wire::examples::{ExamplePage, IngestReport, RejectedLine};
 use crate::wire::question::json_type;
 use crate::wire::value::derived_example_id;
@@ -26,7 +28,9 @@ pub fn ingest(
     let loaded = models::load(ctx, model, None)?;
     let mut rejected = Vec::new();
     let mut items = parse_items(input, &loaded, &mut rejected, atomic);
-    let result = ctx.store()?.ingest(&loaded.model_id, &mut items, atomic, progress);
+    let result = ctx
+        .store()?
+        .ingest(&loaded.model_id, &mut items, atomic, progress);
     drop(items);
     match result {
         Ok(counts) => Ok(IngestReport {
@@ -37,7 +41,11 @@ pub fn ingest(
             rejected,
         }),
         Err(StoreError::Corrupt { what, .. }) if what == ABORT && !rejected.is_empty() => {
-            Ok(IngestReport { committed: false, rejected, ..IngestReport::default() })
+            Ok(IngestReport {
+                committed: false,
+                rejected,
+                ..IngestReport::default()
+            })
         }
         Err(error) => Err(error.into()),
     }
@@ -55,18 +63,31 @@ fn parse_items<'a>(
 ) -> impl Iterator<Item = std::result::Result<IngestItem, StoreError>> + 'a {
     let mut source = Source::new(input);
     let mut aborted = false;
-    std::iter::from_fn(move || loop {
-        match source.next_value() {
-            Some((line, Ok(value))) => match ingest_item(&value, &loaded.questions) {
-                Ok(item) => return Some(Ok(item)),
-                Err(reason) => rejected.push(RejectedLine { line, example_id: example_id_of(&value), reason }),
-            },
-            Some((line, Err(reason))) => rejected.push(RejectedLine { line, example_id: None, reason }),
-            None if atomic && !rejected.is_empty() && !aborted => {
-                aborted = true;
-                return Some(Err(StoreError::Corrupt { what: ABORT.into(), reason: format!("{} bad lines", rejected.len()) }));
+    std::iter::from_fn(move || {
+        loop {
+            match source.next_value() {
+                Some((line, Ok(value))) => match ingest_item(&value, &loaded.questions) {
+                    Ok(item) => return Some(Ok(item)),
+                    Err(reason) => rejected.push(RejectedLine {
+                        line,
+                        example_id: example_id_of(&value),
+                        reason,
+                    }),
+                },
+                Some((line, Err(reason))) => rejected.push(RejectedLine {
+                    line,
+                    example_id: None,
+                    reason,
+                }),
+                None if atomic && !rejected.is_empty() && !aborted => {
+                    aborted = true;
+                    return Some(Err(StoreError::Corrupt {
+                        what: ABORT.into(),
+                        reason: format!("{} bad lines", rejected.len()),
+                    }));
+                }
+                None => return None,
             }
-            None => return None,
         }
     })
 }
@@ -82,7 +103,13 @@ struct Source<'a> {
 
 impl<'a> Source<'a> {
     fn new(input: &'a mut dyn BufRead) -> Self {
-        Self { input, line: 0, array: None, buffer: String::new(), started: false }
+        Self {
+            input,
+            line: 0,
+            array: None,
+            buffer: String::new(),
+            started: false,
+        }
     }
 
     fn next_value(&mut self) -> Option<(u64, std::result::Result<Value, String>)> {
@@ -103,7 +130,8 @@ impl<'a> Source<'a> {
                 Ok(0) => return None,
                 Ok(_) if self.buffer.trim().is_empty() => {}
                 Ok(_) => {
-                    let parsed = serde_json::from_str(self.buffer.trim()).map_err(|e| format!("not valid JSON: {e}"));
+                    let parsed = serde_json::from_str(self.buffer.trim())
+                        .map_err(|e| format!("not valid JSON: {e}"));
                     return Some((self.line, parsed));
                 }
                 Err(e) => return Some((self.line, Err(format!("cannot read: {e}")))),
@@ -114,7 +142,10 @@ impl<'a> Source<'a> {
     /// A document whose first non-blank byte is `[` is one JSON array.
     fn detect_array(&mut self) -> std::result::Result<(), String> {
         let first = loop {
-            let buffer = self.input.fill_buf().map_err(|e| format!("cannot read: {e}"))?;
+            let buffer = self
+                .input
+                .fill_buf()
+                .map_err(|e| format!("cannot read: {e}"))?;
             match buffer.iter().position(|b| !b.is_ascii_whitespace()) {
                 Some(i) => break Some(buffer[i]),
                 None if buffer.is_empty() => break None,
@@ -125,7 +156,8 @@ impl<'a> Source<'a> {
             }
         };
         if first == Some(b'[') {
-            let values: Vec<Value> = serde_json::from_reader(&mut self.input).map_err(|e| format!("not a valid JSON array: {e}"))?;
+            let values: Vec<Value> = serde_json::from_reader(&mut self.input)
+                .map_err(|e| format!("not a valid JSON array: {e}"))?;
             self.array = Some(values.into_iter());
         }
         Ok(())
@@ -133,29 +165,54 @@ impl<'a> Source<'a> {
 }
 
 fn example_id_of(value: &Value) -> Option<String> {
-    value.get("example_id").and_then(Value::as_str).map(str::to_owned)
+    value
+        .get("example_id")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
 }
 
 /// One ingest item: `{example_id?, state, annotations?: {questionId: {answer, reasoning?}}}`.
 fn ingest_item(value: &Value, questions: &Questions) -> std::result::Result<IngestItem, String> {
     let Value::Object(object) = value else {
-        return Err(format!("an example must be an object, not {}", json_type(value)));
+        return Err(format!(
+            "an example must be an object, not {}",
+            json_type(value)
+        ));
     };
-    for key in object.keys().filter(|k| !matches!(k.as_str(), "example_id" | "state" | "annotations")) {
-        return Err(format!("unknown member `{key}` (an example has example_id, state, annotations)"));
+    if let Some(key) = object
+        .keys()
+        .find(|k| !matches!(k.as_str(), "example_id" | "state" | "annotations"))
+    {
+        return Err(format!(
+            "unknown member `{key}` (an example has example_id, state, annotations)"
+        ));
     }
     let state = object.get("state").ok_or("state is required")?.clone();
     let example_id = match object.get("example_id") {
         None | Some(Value::Null) => derived_example_id(&state),
         Some(Value::String(id)) => check_example_id(id)?,
-        Some(other) => return Err(format!("example_id must be a string, not {}", json_type(other))),
+        Some(other) => {
+            return Err(format!(
+                "example_id must be a string, not {}",
+                json_type(other)
+            ));
+        }
     };
     let annotations = match object.get("annotations") {
         None | Some(Value::Null) => Vec::new(),
         Some(Value::Object(map)) => annotation_map(map, questions)?,
-        Some(other) => return Err(format!("annotations must be an object of question ID to {{answer, reasoning}}, not {}", json_type(other))),
+        Some(other) => {
+            return Err(format!(
+                "annotations must be an object of question ID to {{answer, reasoning}}, not {}",
+                json_type(other)
+            ));
+        }
     };
-    Ok(IngestItem { example_id, state, annotations })
+    Ok(IngestItem {
+        example_id,
+        state,
+        annotations,
+    })
 }
 
 fn check_example_id(id: &str) -> std::result::Result<String, String> {
@@ -163,47 +220,93 @@ fn check_example_id(id: &str) -> std::result::Result<String, String> {
         return Err("example_id may not be empty".into());
     }
     if id.len() > crate::wire::decision::MAX_EXAMPLE_ID_LEN {
-        return Err(format!("example_id is {} bytes; at most {}", id.len(), crate::wire::decision::MAX_EXAMPLE_ID_LEN));
+        return Err(format!(
+            "example_id is {} bytes; at most {}",
+            id.len(),
+            crate::wire::decision::MAX_EXAMPLE_ID_LEN
+        ));
     }
     Ok(id.to_owned())
 }
 
 /// `{questionId: {answer, reasoning?}}`, each answer checked against its question.
-pub fn annotation_map(map: &Map<String, Value>, questions: &Questions) -> std::result::Result<Vec<NewAnnotation>, String> {
+pub fn annotation_map(
+    map: &Map<String, Value>,
+    questions: &Questions,
+) -> std::result::Result<Vec<NewAnnotation>, String> {
     map.iter()
         .map(|(question_id, body)| {
             let Value::Object(body) = body else {
-                return Err(format!("annotations.{question_id}: must be an object {{answer, reasoning?}}"));
+                return Err(format!(
+                    "annotations.{question_id}: must be an object {{answer, reasoning?}}"
+                ));
             };
-            let answer = body.get("answer").ok_or_else(|| format!("annotations.{question_id}: answer is required"))?;
+            let answer = body
+                .get("answer")
+                .ok_or_else(|| format!("annotations.{question_id}: answer is required"))?;
             let reasoning = match body.get("reasoning") {
                 None | Some(Value::Null) => None,
                 Some(Value::String(text)) => Some(text.clone()),
-                Some(other) => return Err(format!("annotations.{question_id}.reasoning: must be a string, not {}", json_type(other))),
+                Some(other) => {
+                    return Err(format!(
+                        "annotations.{question_id}.reasoning: must be a string, not {}",
+                        json_type(other)
+                    ));
+                }
             };
-            check_answer(questions, question_id, answer).map_err(|e| format!("annotations.{question_id}.answer: {e}"))?;
-            Ok(NewAnnotation { question_id: question_id.clone(), answer: answer.clone(), reasoning })
+            check_answer(questions, question_id, answer)
+                .map_err(|e| format!("annotations.{question_id}.answer: {e}"))?;
+            Ok(NewAnnotation {
+                question_id: question_id.clone(),
+                answer: answer.clone(),
+                reasoning,
+            })
         })
         .collect()
 }
 
 /// Whether `answer` is ground truth for question `id`: noul true/false or a probability,
 /// choice an option key, score a level index.
-pub fn check_answer(questions: &Questions, id: &str, answer: &Value) -> std::result::Result<(), String> {
-    let question: &Question = questions.get(id).ok_or_else(|| format!("no question `{id}` at the default branch"))?;
+pub fn check_answer(
+    questions: &Questions,
+    id: &str,
+    answer: &Value,
+) -> std::result::Result<(), String> {
+    let question: &Question = questions
+        .get(id)
+        .ok_or_else(|| format!("no question `{id}` at the default branch"))?;
     match (&question.kind, answer) {
         (QuestionKind::Noul { .. }, Value::Bool(_)) => Ok(()),
-        (QuestionKind::Noul { .. }, Value::Number(n)) if n.as_f64().is_some_and(|p| (0.0..=1.0).contains(&p)) => Ok(()),
-        (QuestionKind::Noul { .. }, other) => Err(format!("{other} is not true, false or a probability from 0 to 1")),
-        (QuestionKind::Choice { options }, Value::String(key)) if options.iter().any(|(k, _)| k == key) => Ok(()),
+        (QuestionKind::Noul { .. }, Value::Number(n))
+            if n.as_f64().is_some_and(|p| (0.0..=1.0).contains(&p)) =>
+        {
+            Ok(())
+        }
+        (QuestionKind::Noul { .. }, other) => Err(format!(
+            "{other} is not true, false or a probability from 0 to 1"
+        )),
+        (QuestionKind::Choice { options }, Value::String(key))
+            if options.iter().any(|(k, _)| k == key) =>
+        {
+            Ok(())
+        }
         (QuestionKind::Choice { options }, other) => Err(format!(
             "{other} is not an option of `{id}` ({})",
-            options.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>().join(", ")
+            options
+                .iter()
+                .map(|(k, _)| k.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         )),
-        (QuestionKind::Score { levels }, Value::Number(n)) if level_index(n).is_some_and(|i| i < levels.len()) => Ok(()),
-        (QuestionKind::Score { levels }, other) => {
-            Err(format!("{other} is not a level of `{id}` (an integer from 0 to {})", levels.len() - 1))
+        (QuestionKind::Score { levels }, Value::Number(n))
+            if level_index(n).is_some_and(|i| i < levels.len()) =>
+        {
+            Ok(())
         }
+        (QuestionKind::Score { levels }, other) => Err(format!(
+            "{other} is not a level of `{id}` (an integer from 0 to {})",
+            levels.len() - 1
+        )),
     }
 }
 
@@ -212,34 +315,72 @@ pub fn level_index(n: &serde_json::Number) -> Option<usize> {
     if let Some(i) = n.as_u64() {
         return usize::try_from(i).ok();
     }
-    n.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 1e9).map(|f| f as usize)
+    n.as_f64()
+        .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 1e9)
+        .map(|f| f as usize)
 }
 
 /// Annotate one example with one question's ground truth.
 ///
 /// A choice answer given as a number or boolean is read as its text, so a command line's
 /// `--answer 2` names option `"2"`.
-pub fn annotate(ctx: &Context, model: &str, example_id: &str, mut annotation: NewAnnotation) -> Result<Annotation> {
+pub fn annotate(
+    ctx: &Context,
+    model: &str,
+    example_id: &str,
+    mut annotation: NewAnnotation,
+) -> Result<Annotation> {
     let loaded = models::load(ctx, model, None)?;
-    if let Some(QuestionKind::Choice { .. }) = loaded.questions.get(&annotation.question_id).map(|q| &q.kind) {
+    if let Some(QuestionKind::Choice { .. }) = loaded
+        .questions
+        .get(&annotation.question_id)
+        .map(|q| &q.kind)
+    {
         if matches!(annotation.answer, Value::Number(_) | Value::Bool(_)) {
             annotation.answer = Value::String(annotation.answer.to_string());
         }
     }
-    check_answer(&loaded.questions, &annotation.question_id, &annotation.answer)
-        .map_err(|e| Error::invalid(crate::wire::Loc::body().key(&annotation.question_id).key("answer"), e, "answer"))?;
-    Ok(ctx.store()?.annotate(&loaded.model_id, example_id, &annotation)?)
+    check_answer(
+        &loaded.questions,
+        &annotation.question_id,
+        &annotation.answer,
+    )
+    .map_err(|e| {
+        Error::invalid(
+            crate::wire::Loc::body()
+                .key(&annotation.question_id)
+                .key("answer"),
+            e,
+            "answer",
+        )
+    })?;
+    Ok(ctx
+        .store()?
+        .annotate(&loaded.model_id, example_id, &annotation)?)
 }
 
 /// Annotate one example with several questions at once (`PATCH …/annotations`): all or
 /// nothing is checked before anything is written.
-pub fn annotate_example(ctx: &Context, model: &str, example_id: &str, body: &Value) -> Result<ExampleDetail> {
+pub fn annotate_example(
+    ctx: &Context,
+    model: &str,
+    example_id: &str,
+    body: &Value,
+) -> Result<ExampleDetail> {
     let loaded = models::load(ctx, model, None)?;
     let Value::Object(map) = body else {
-        return Err(Error::invalid(crate::wire::Loc::body(), "expected an object of question ID to {answer, reasoning?}", "object_expected"));
+        return Err(Error::invalid(
+            crate::wire::Loc::body(),
+            "expected an object of question ID to {answer, reasoning?}",
+            "object_expected",
+        ));
     };
-    let annotations = annotation_map(map, &loaded.questions).map_err(|e| Error::invalid(crate::wire::Loc::body(), e, "answer"))?;
-    let items: Vec<(String, NewAnnotation)> = annotations.into_iter().map(|a| (example_id.to_owned(), a)).collect();
+    let annotations = annotation_map(map, &loaded.questions)
+        .map_err(|e| Error::invalid(crate::wire::Loc::body(), e, "answer"))?;
+    let items: Vec<(String, NewAnnotation)> = annotations
+        .into_iter()
+        .map(|a| (example_id.to_owned(), a))
+        .collect();
     for result in ctx.store()?.annotate_many(&loaded.model_id, &items)? {
         result?;
     }
@@ -250,23 +391,41 @@ pub fn annotate_example(ctx: &Context, model: &str, example_id: &str, body: &Val
 pub fn annotate_lines(ctx: &Context, model: &str, input: &mut dyn BufRead) -> Result<IngestReport> {
     let loaded = models::load(ctx, model, None)?;
     let store = ctx.store()?;
-    let mut report = IngestReport { committed: true, ..IngestReport::default() };
+    let mut report = IngestReport {
+        committed: true,
+        ..IngestReport::default()
+    };
     let mut source = Source::new(input);
     let mut batch: Vec<(u64, String, NewAnnotation)> = Vec::new();
-    let flush = |batch: &mut Vec<(u64, String, NewAnnotation)>, report: &mut IngestReport| -> Result<()> {
-        let items: Vec<(String, NewAnnotation)> = batch.iter().map(|(_, id, a)| (id.clone(), a.clone())).collect();
-        for ((line, id, _), result) in batch.drain(..).zip(store.annotate_many(&loaded.model_id, &items)?) {
-            match result {
-                Ok(()) => report.annotations += 1,
-                Err(error) => report.rejected.push(RejectedLine { line, example_id: Some(id), reason: error.to_string() }),
+    let flush =
+        |batch: &mut Vec<(u64, String, NewAnnotation)>, report: &mut IngestReport| -> Result<()> {
+            let items: Vec<(String, NewAnnotation)> = batch
+                .iter()
+                .map(|(_, id, a)| (id.clone(), a.clone()))
+                .collect();
+            for ((line, id, _), result) in batch
+                .drain(..)
+                .zip(store.annotate_many(&loaded.model_id, &items)?)
+            {
+                match result {
+                    Ok(()) => report.annotations += 1,
+                    Err(error) => report.rejected.push(RejectedLine {
+                        line,
+                        example_id: Some(id),
+                        reason: error.to_string(),
+                    }),
+                }
             }
-        }
-        Ok(())
-    };
+            Ok(())
+        };
     while let Some((line, value)) = source.next_value() {
         match value.and_then(|v| annotation_line(&v, &loaded.questions)) {
             Ok((id, annotation)) => batch.push((line, id, annotation)),
-            Err(reason) => report.rejected.push(RejectedLine { line, example_id: None, reason }),
+            Err(reason) => report.rejected.push(RejectedLine {
+                line,
+                example_id: None,
+                reason,
+            }),
         }
         if batch.len() >= 1_000 {
             flush(&mut batch, &mut report)?;
@@ -277,33 +436,58 @@ pub fn annotate_lines(ctx: &Context, model: &str, input: &mut dyn BufRead) -> Re
     Ok(report)
 }
 
-fn annotation_line(value: &Value, questions: &Questions) -> std::result::Result<(String, NewAnnotation), String> {
-    let id = value.get("example_id").and_then(Value::as_str).ok_or("example_id is required (a string)")?;
-    let question = value.get("question").and_then(Value::as_str).ok_or("question is required (a question ID)")?;
+fn annotation_line(
+    value: &Value,
+    questions: &Questions,
+) -> std::result::Result<(String, NewAnnotation), String> {
+    let id = value
+        .get("example_id")
+        .and_then(Value::as_str)
+        .ok_or("example_id is required (a string)")?;
+    let question = value
+        .get("question")
+        .and_then(Value::as_str)
+        .ok_or("question is required (a question ID)")?;
     let mut body = Map::new();
-    body.insert("answer".into(), value.get("answer").cloned().ok_or("answer is required")?);
+    body.insert(
+        "answer".into(),
+        value.get("answer").cloned().ok_or("answer is required")?,
+    );
     if let Some(reasoning) = value.get("reasoning") {
         body.insert("reasoning".into(), reasoning.clone());
     }
     let mut map = Map::new();
     map.insert(question.to_owned(), Value::Object(body));
-    let annotation = annotation_map(&map, questions)?.pop().ok_or("no annotation")?;
+    let annotation = annotation_map(&map, questions)?
+        .pop()
+        .ok_or("no annotation")?;
     Ok((id.to_owned(), annotation))
 }
 
 /// A page of examples in example ID order.
-pub fn list(ctx: &Context, model: &str, filter: &ExampleFilter, after: Option<&str>, limit: usize) -> Result<ExamplePage> {
+pub fn list(
+    ctx: &Context,
+    model: &str,
+    filter: &ExampleFilter,
+    after: Option<&str>,
+    limit: usize,
+) -> Result<ExamplePage> {
     let repo = models::open(ctx, model)?;
     let model_id = repo.model_id().to_string();
     let limit = limit.clamp(1, 1_000);
-    let mut examples = ctx.store()?.list_examples(&model_id, filter, after, limit + 1)?;
+    let mut examples = ctx
+        .store()?
+        .list_examples(&model_id, filter, after, limit + 1)?;
     let next_cursor = if examples.len() > limit {
         examples.truncate(limit);
         examples.last().map(|e| e.example_id.clone())
     } else {
         None
     };
-    Ok(ExamplePage { examples, next_cursor })
+    Ok(ExamplePage {
+        examples,
+        next_cursor,
+    })
 }
 
 /// One example with its annotations and decisions.
@@ -315,7 +499,12 @@ pub fn show(ctx: &Context, model: &str, example_id: &str) -> Result<ExampleDetai
 }
 
 /// Every example, streamed in the ingest format, so `export | ingest` round-trips.
-pub fn export(ctx: &Context, model: &str, filter: &ExampleFilter, write: &mut dyn FnMut(&Value) -> Result<()>) -> Result<u64> {
+pub fn export(
+    ctx: &Context,
+    model: &str,
+    filter: &ExampleFilter,
+    write: &mut dyn FnMut(&Value) -> Result<()>,
+) -> Result<u64> {
     let repo = models::open(ctx, model)?;
     let mut count = 0;
     let mut failure = None;

@@ -36,7 +36,14 @@ impl Context {
 
     pub fn with_engines(settings: Settings, engines: Engines) -> Self {
         let repos = Repos::new(settings.repos_dir());
-        Self { inner: Arc::new(Inner { settings, engines, repos, store: OnceLock::new() }) }
+        Self {
+            inner: Arc::new(Inner {
+                settings,
+                engines,
+                repos,
+                store: OnceLock::new(),
+            }),
+        }
     }
 
     pub fn settings(&self) -> &Settings {
@@ -58,7 +65,8 @@ impl Context {
             .get_or_init(|| {
                 let path = self.inner.settings.database_path();
                 if let Some(parent) = path.parent() {
-                    std::fs::create_dir_all(parent).map_err(|e| format!("creating {}: {e}", parent.display()))?;
+                    std::fs::create_dir_all(parent)
+                        .map_err(|e| format!("creating {}: {e}", parent.display()))?;
                 }
                 Store::open(&path).map(Arc::new).map_err(|e| e.to_string())
             })
@@ -74,6 +82,10 @@ impl Context {
 }
 
 /// Run blocking work (git, SQLite, the encoder) off the async workers.
-pub async fn blocking<T: Send + 'static>(work: impl FnOnce() -> Result<T> + Send + 'static) -> Result<T> {
-    tokio::task::spawn_blocking(work).await.map_err(|e| Error::internal("a blocking task", e))?
+pub async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T> + Send + 'static,
+) -> Result<T> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| Error::internal("a blocking task", e))?
 }

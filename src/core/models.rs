@@ -1,13 +1,16 @@
 //! Model discovery and repository models: create, show, commit, tag, log, and loading a
 //! checkpoint for a decision.
 
-use super::checkpoint::{invalid_checkpoint, invalid_files, parse_model_yaml, parse_questions_yaml, CapturePolicy, ModelSpec};
 use super::Context;
+use super::checkpoint::{
+    CapturePolicy, ModelSpec, invalid_checkpoint, invalid_files, parse_model_yaml,
+    parse_questions_yaml,
+};
 use crate::error::{Error, Result};
 use crate::repo::{self, Files, ModelPath, ModelRepo, Resolved};
+use crate::wire::Questions;
 use crate::wire::decision::{Checkpoint, Revision, RevisionKind};
 use crate::wire::models::{ModelDetail, ModelEntry, ModelKind, ModelList, RefInfo};
-use crate::wire::Questions;
 
 /// Base models with their engines, then the repository models (sorted by path).
 pub fn list(ctx: &Context) -> Result<ModelList> {
@@ -18,7 +21,13 @@ pub fn list(ctx: &Context) -> Result<ModelList> {
         .map(|(name, engine)| ModelEntry::base(name, engine.describe()))
         .collect();
     for repo in ctx.repos().list()? {
-        models.push(entry(ctx, &repo)?);
+        // One broken repository (say, its default branch deleted) must not hide the others.
+        match entry(ctx, &repo) {
+            Ok(entry) => models.push(entry),
+            Err(error) => {
+                tracing::warn!(%error, model = %repo.path(), "skipping an unreadable model")
+            }
+        }
     }
     Ok(ModelList { models })
 }
@@ -53,12 +62,28 @@ pub struct CreateModel {
 /// Create a repository model; the files are validated before anything is written.
 pub fn create(ctx: &Context, request: &CreateModel) -> Result<ModelDetail> {
     let path = ModelPath::parse(&request.path)?;
-    let spec = ModelSpec { base: request.base.clone(), capture: request.capture };
+    let spec = ModelSpec {
+        base: request.base.clone(),
+        capture: request.capture,
+    };
     let model_yaml = spec.to_yaml();
-    let questions_yaml = request.questions_yaml.clone().unwrap_or_else(|| "{}\n".to_owned());
+    let questions_yaml = request
+        .questions_yaml
+        .clone()
+        .unwrap_or_else(|| "{}\n".to_owned());
     validate_files(ctx, Some(&model_yaml), Some(&questions_yaml))?;
-    let message = request.message.clone().unwrap_or_else(|| format!("Create {path}"));
-    let repo = ctx.repos().create(&path, &Files { model_yaml, questions_yaml }, &message)?;
+    let message = request
+        .message
+        .clone()
+        .unwrap_or_else(|| format!("Create {path}"));
+    let repo = ctx.repos().create(
+        &path,
+        &Files {
+            model_yaml,
+            questions_yaml,
+        },
+        &message,
+    )?;
     detail(ctx, &repo)
 }
 
@@ -70,7 +95,12 @@ pub fn show(ctx: &Context, path: &str) -> Result<ModelDetail> {
 fn detail(ctx: &Context, repo: &ModelRepo) -> Result<ModelDetail> {
     let head = repo.resolve(None)?;
     let loaded = load_resolved(ctx, repo, head)?;
-    let refs = |pairs: Vec<(String, String)>| pairs.into_iter().map(|(name, commit)| RefInfo { name, commit }).collect();
+    let refs = |pairs: Vec<(String, String)>| {
+        pairs
+            .into_iter()
+            .map(|(name, commit)| RefInfo { name, commit })
+            .collect()
+    };
     Ok(ModelDetail {
         model_id: repo.model_id().to_string(),
         path: repo.path().to_string(),
@@ -101,7 +131,11 @@ pub struct CommitRequest {
 /// committed.
 pub fn commit(ctx: &Context, request: &CommitRequest) -> Result<Checkpoint> {
     let repo = open(ctx, &request.path)?;
-    validate_files(ctx, request.model_yaml.as_deref(), request.questions_yaml.as_deref())?;
+    validate_files(
+        ctx,
+        request.model_yaml.as_deref(),
+        request.questions_yaml.as_deref(),
+    )?;
     let branch = match &request.branch {
         Some(branch) => branch.clone(),
         None => repo.default_branch()?,
@@ -123,9 +157,18 @@ pub fn tag(ctx: &Context, path: &str, name: &str, revision: &str) -> Result<Revi
 }
 
 /// Checkpoints of a revision, newest first.
-pub fn log(ctx: &Context, path: &str, revision: Option<&str>, limit: usize) -> Result<Vec<Checkpoint>> {
+pub fn log(
+    ctx: &Context,
+    path: &str,
+    revision: Option<&str>,
+    limit: usize,
+) -> Result<Vec<Checkpoint>> {
     let repo = open(ctx, path)?;
-    Ok(repo.log(revision, limit)?.iter().map(to_wire_checkpoint).collect())
+    Ok(repo
+        .log(revision, limit)?
+        .iter()
+        .map(to_wire_checkpoint)
+        .collect())
 }
 
 /// Move the default branch to `revision` if that is a fast-forward.
@@ -158,7 +201,8 @@ pub fn open(ctx: &Context, model: &str) -> Result<ModelRepo> {
 
 /// Open a model by `modelId`.
 pub fn open_by_id(ctx: &Context, model_id: &str) -> Result<ModelRepo> {
-    let id = uuid::Uuid::parse_str(model_id).map_err(|_| Error::ModelNotFound(model_id.to_owned()))?;
+    let id =
+        uuid::Uuid::parse_str(model_id).map_err(|_| Error::ModelNotFound(model_id.to_owned()))?;
     Ok(ctx.repos().find_by_id(id)?)
 }
 
@@ -193,7 +237,11 @@ fn read_spec(ctx: &Context, repo: &ModelRepo, commit: &str) -> Result<ModelSpec>
         .map_err(|errors| invalid_checkpoint(&repo.path().to_string(), commit, errors))
 }
 
-fn validate_files(ctx: &Context, model_yaml: Option<&str>, questions_yaml: Option<&str>) -> Result<()> {
+fn validate_files(
+    ctx: &Context,
+    model_yaml: Option<&str>,
+    questions_yaml: Option<&str>,
+) -> Result<()> {
     let mut errors = Vec::new();
     if let Some(text) = model_yaml {
         if let Err(found) = parse_model_yaml(text, &|name| ctx.is_base_model(name)) {
@@ -205,7 +253,11 @@ fn validate_files(ctx: &Context, model_yaml: Option<&str>, questions_yaml: Optio
             errors.extend(found);
         }
     }
-    if errors.is_empty() { Ok(()) } else { Err(invalid_files(errors)) }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(invalid_files(errors))
+    }
 }
 
 fn to_wire_checkpoint(checkpoint: &repo::Checkpoint) -> Checkpoint {

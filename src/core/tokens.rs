@@ -10,7 +10,14 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 /// Every scope a token may carry.
-pub const SCOPES: [&str; 6] = ["decisions", "models:read", "examples:read", "examples:write", "batches", "alignments"];
+pub const SCOPES: [&str; 6] = [
+    "decisions",
+    "models:read",
+    "examples:read",
+    "examples:write",
+    "batches",
+    "alignments",
+];
 
 /// Roles on model paths, weakest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -55,14 +62,21 @@ pub fn create(ctx: &Context, request: &NewToken) -> Result<(TokenRecord, String)
     }
     for scope in &request.scopes {
         if !SCOPES.contains(&scope.as_str()) {
-            return Err(Error::BadRequest(format!("unknown scope `{scope}`; scopes are {}", SCOPES.join(", "))));
+            return Err(Error::BadRequest(format!(
+                "unknown scope `{scope}`; scopes are {}",
+                SCOPES.join(", ")
+            )));
         }
     }
     for role in &request.roles {
         parse_role(role)?;
     }
     let token_id = uuid::Uuid::new_v4().simple().to_string()[..12].to_owned();
-    let secret = format!("{}{}", uuid::Uuid::new_v4().simple(), uuid::Uuid::new_v4().simple());
+    let secret = format!(
+        "{}{}",
+        uuid::Uuid::new_v4().simple(),
+        uuid::Uuid::new_v4().simple()
+    );
     let record = TokenRecord {
         token_id: token_id.clone(),
         name: request.name.clone(),
@@ -90,12 +104,20 @@ fn hash(secret: &str) -> String {
 }
 
 fn parse_role(entry: &str) -> Result<(String, Role)> {
-    let (pattern, role) = entry
-        .rsplit_once('=')
-        .ok_or_else(|| Error::BadRequest(format!("role `{entry}` must read PATTERN=ROLE, e.g. acme/*=reader")))?;
-    let role = Role::parse(role).ok_or_else(|| Error::BadRequest(format!("unknown role `{role}` in `{entry}`; roles are reader, writer, admin")))?;
+    let (pattern, role) = entry.rsplit_once('=').ok_or_else(|| {
+        Error::BadRequest(format!(
+            "role `{entry}` must read PATTERN=ROLE, e.g. acme/*=reader"
+        ))
+    })?;
+    let role = Role::parse(role).ok_or_else(|| {
+        Error::BadRequest(format!(
+            "unknown role `{role}` in `{entry}`; roles are reader, writer, admin"
+        ))
+    })?;
     if pattern.is_empty() {
-        return Err(Error::BadRequest(format!("role `{entry}` has an empty pattern")));
+        return Err(Error::BadRequest(format!(
+            "role `{entry}` has an empty pattern"
+        )));
     }
     Ok((pattern.to_owned(), role))
 }
@@ -117,12 +139,24 @@ pub fn authenticate(ctx: &Context, bearer: &str) -> Result<Principal> {
         .and_then(|rest| rest.split_once('_'))
         .ok_or_else(unauthorized)?;
     let record = ctx.store()?.get_token(token_id)?.ok_or_else(unauthorized)?;
-    let matches: bool = hash(secret).as_bytes().ct_eq(record.secret_hash.as_bytes()).into();
+    let matches: bool = hash(secret)
+        .as_bytes()
+        .ct_eq(record.secret_hash.as_bytes())
+        .into();
     if !matches || record.revoked_at.is_some() {
         return Err(unauthorized());
     }
-    let roles = record.roles.iter().filter_map(|r| parse_role(r).ok()).collect();
-    Ok(Principal { token_id: record.token_id, name: record.name, scopes: record.scopes, roles })
+    let roles = record
+        .roles
+        .iter()
+        .filter_map(|r| parse_role(r).ok())
+        .collect();
+    Ok(Principal {
+        token_id: record.token_id,
+        name: record.name,
+        scopes: record.scopes,
+        roles,
+    })
 }
 
 impl Principal {
@@ -131,13 +165,20 @@ impl Principal {
         if self.scopes.iter().any(|s| s == scope) {
             Ok(())
         } else {
-            Err(Error::Forbidden(format!("token `{}` lacks the scope `{scope}`", self.name)))
+            Err(Error::Forbidden(format!(
+                "token `{}` lacks the scope `{scope}`",
+                self.name
+            )))
         }
     }
 
     /// The strongest role this token has on a model path.
     pub fn role_on(&self, path: &str) -> Option<Role> {
-        self.roles.iter().filter(|(pattern, _)| glob(pattern, path)).map(|(_, role)| *role).max()
+        self.roles
+            .iter()
+            .filter(|(pattern, _)| glob(pattern, path))
+            .map(|(_, role)| *role)
+            .max()
     }
 
     /// 404 `model_not_found` when the token cannot see the model at all (exactly as if it
@@ -161,8 +202,12 @@ fn glob(pattern: &str, text: &str) -> bool {
     match pattern.split_once('*') {
         None => pattern == text,
         Some((prefix, rest)) => {
-            let Some(tail) = text.strip_prefix(prefix) else { return false };
-            (0..=tail.len()).filter(|i| tail.is_char_boundary(*i)).any(|i| glob(rest, &tail[i..]))
+            let Some(tail) = text.strip_prefix(prefix) else {
+                return false;
+            };
+            (0..=tail.len())
+                .filter(|i| tail.is_char_boundary(*i))
+                .any(|i| glob(rest, &tail[i..]))
         }
     }
 }
@@ -187,28 +232,79 @@ mod tests {
             token_id: "t".into(),
             name: "ci".into(),
             scopes: vec!["decisions".into()],
-            roles: vec![("acme/*".into(), Role::Reader), ("acme/support".into(), Role::Writer)],
+            roles: vec![
+                ("acme/*".into(), Role::Reader),
+                ("acme/support".into(), Role::Writer),
+            ],
         };
         assert_eq!(principal.role_on("acme/support"), Some(Role::Writer));
         assert!(principal.require_role("acme/other", Role::Reader).is_ok());
-        assert_eq!(principal.require_role("acme/other", Role::Writer).unwrap_err().status(), 403);
-        assert_eq!(principal.require_role("else/x", Role::Reader).unwrap_err().code(), "model_not_found");
+        assert_eq!(
+            principal
+                .require_role("acme/other", Role::Writer)
+                .unwrap_err()
+                .status(),
+            403
+        );
+        assert_eq!(
+            principal
+                .require_role("else/x", Role::Reader)
+                .unwrap_err()
+                .code(),
+            "model_not_found"
+        );
         assert!(principal.require_scope("decisions").is_ok());
-        assert_eq!(principal.require_scope("batches").unwrap_err().status(), 403);
+        assert_eq!(
+            principal.require_scope("batches").unwrap_err().status(),
+            403
+        );
     }
 
     #[test]
     fn tokens_authenticate_until_revoked() {
         let dir = tempfile::tempdir().unwrap();
-        let ctx = Context::new(crate::config::Settings::resolve(Some(dir.path().to_owned())).unwrap()).unwrap();
-        let (record, secret) = create(&ctx, &NewToken { name: "ci".into(), scopes: vec!["decisions".into()], roles: vec!["acme/*=reader".into()] }).unwrap();
-        assert_eq!(authenticate(&ctx, &secret).unwrap().token_id, record.token_id);
+        let ctx =
+            Context::new(crate::config::Settings::resolve(Some(dir.path().to_owned())).unwrap())
+                .unwrap();
+        let (record, secret) = create(
+            &ctx,
+            &NewToken {
+                name: "ci".into(),
+                scopes: vec!["decisions".into()],
+                roles: vec!["acme/*=reader".into()],
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            authenticate(&ctx, &secret).unwrap().token_id,
+            record.token_id
+        );
         assert!(authenticate(&ctx, &format!("{secret}x")).is_err());
         assert!(authenticate(&ctx, "arb_nope_secret").is_err());
         assert!(authenticate(&ctx, "garbage").is_err());
         assert!(revoke(&ctx, "ci").unwrap());
         assert_eq!(authenticate(&ctx, &secret).unwrap_err().status(), 401);
-        assert!(create(&ctx, &NewToken { name: "x".into(), scopes: vec!["nope".into()], roles: vec![] }).is_err());
-        assert!(create(&ctx, &NewToken { name: "y".into(), scopes: vec![], roles: vec!["acme/*=owner".into()] }).is_err());
+        assert!(
+            create(
+                &ctx,
+                &NewToken {
+                    name: "x".into(),
+                    scopes: vec!["nope".into()],
+                    roles: vec![]
+                }
+            )
+            .is_err()
+        );
+        assert!(
+            create(
+                &ctx,
+                &NewToken {
+                    name: "y".into(),
+                    scopes: vec![],
+                    roles: vec!["acme/*=owner".into()]
+                }
+            )
+            .is_err()
+        );
     }
 }

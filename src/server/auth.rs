@@ -1,17 +1,21 @@
 //! Bearer tokens and rate limits for the `/v1` routes.
 
-use super::error::ApiError;
 use super::AppState;
+use super::error::ApiError;
 use crate::core::{self, tokens::Principal};
 use crate::error::Error;
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderValue};
+use axum::http::{HeaderValue, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 /// Authenticate the bearer token, apply its rate limit, and hand the [`Principal`] to the
 /// handler as an extension. The token itself is never logged.
-pub(crate) async fn require_token(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
+pub(crate) async fn require_token(
+    State(state): State<AppState>,
+    mut request: Request,
+    next: Next,
+) -> Response {
     let authorization = request.headers().get(header::AUTHORIZATION).cloned();
     let principal = match principal(&state, authorization).await {
         Ok(principal) => principal,
@@ -27,20 +31,31 @@ pub(crate) async fn require_token(State(state): State<AppState>, mut request: Re
     };
     request.extensions_mut().insert(principal);
     let mut response = next.run(request).await;
-    set_quota_headers(&mut response, quota.limit, quota.remaining, quota.reset_secs);
+    set_quota_headers(
+        &mut response,
+        quota.limit,
+        quota.remaining,
+        quota.reset_secs,
+    );
     response
 }
 
-async fn principal(state: &AppState, authorization: Option<HeaderValue>) -> Result<Principal, ApiError> {
-    let value = authorization
-        .ok_or_else(|| Error::Unauthorized("authentication required: send Authorization: Bearer <token>".into()))?;
+async fn principal(
+    state: &AppState,
+    authorization: Option<HeaderValue>,
+) -> Result<Principal, ApiError> {
+    let value = authorization.ok_or_else(|| {
+        Error::Unauthorized("authentication required: send Authorization: Bearer <token>".into())
+    })?;
     let bearer = value
         .to_str()
         .ok()
         .and_then(|v| v.split_once(' '))
         .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
         .map(|(_, token)| token.trim().to_owned())
-        .ok_or_else(|| Error::Unauthorized("the Authorization header must read `Bearer <token>`".into()))?;
+        .ok_or_else(|| {
+            Error::Unauthorized("the Authorization header must read `Bearer <token>`".into())
+        })?;
     let ctx = state.ctx.clone();
     Ok(core::blocking(move || core::tokens::authenticate(&ctx, &bearer)).await?)
 }

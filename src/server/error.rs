@@ -3,7 +3,7 @@
 use super::request;
 use crate::error::Error;
 use crate::wire::Problem;
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 /// An error on its way to becoming a problem response.
@@ -39,7 +39,10 @@ pub(crate) fn status_problem(status: StatusCode, code: &str, detail: &str) -> Re
         details: Vec::new(),
     };
     let mut response = (status, serde_json::to_vec(&problem).unwrap_or_default()).into_response();
-    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/problem+json"));
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/problem+json"),
+    );
     response
 }
 
@@ -47,7 +50,10 @@ fn problem_response(problem: &Problem, error: &Error) -> Response {
     let status = StatusCode::from_u16(problem.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let mut response = (status, serde_json::to_vec(problem).unwrap_or_default()).into_response();
     let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/problem+json"));
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/problem+json"),
+    );
     match error {
         Error::Unauthorized(_) => {
             headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));

@@ -1,8 +1,8 @@
 //! Request bodies: the content type is checked (415), the size bounded (413), and the JSON
 //! parsed (400 when malformed), each failure a problem document.
 
-use super::error::ApiError;
 use super::AppState;
+use super::error::ApiError;
 use crate::error::Error;
 use axum::extract::{FromRequest, Request};
 use axum::http::header;
@@ -28,8 +28,9 @@ fn media_type(request: &Request) -> String {
         .unwrap_or_default()
 }
 
-fn is_json(media_type: &str) -> bool {
-    media_type == "application/json" || (media_type.starts_with("application/") && media_type.ends_with("+json"))
+pub(crate) fn is_json(media_type: &str) -> bool {
+    media_type == "application/json"
+        || (media_type.starts_with("application/") && media_type.ends_with("+json"))
 }
 
 async fn read(request: Request, limit: usize) -> Result<Bytes, ApiError> {
@@ -39,7 +40,11 @@ async fn read(request: Request, limit: usize) -> Result<Bytes, ApiError> {
 }
 
 pub(crate) fn parse_json(bytes: &[u8]) -> Result<Value, ApiError> {
-    serde_json::from_slice(bytes).map_err(|e| ApiError(Error::BadRequest(format!("the body is not valid JSON: {e}"))))
+    serde_json::from_slice(bytes).map_err(|e| {
+        ApiError(Error::BadRequest(format!(
+            "the body is not valid JSON: {e}"
+        )))
+    })
 }
 
 impl FromRequest<AppState> for JsonBody {
@@ -50,7 +55,11 @@ impl FromRequest<AppState> for JsonBody {
         if !is_json(&media_type) {
             return Err(ApiError(Error::UnsupportedMediaType(format!(
                 "send the body as application/json, not {}",
-                if media_type.is_empty() { "without a Content-Type" } else { &media_type }
+                if media_type.is_empty() {
+                    "without a Content-Type"
+                } else {
+                    &media_type
+                }
             ))));
         }
         let bytes = read(request, state.max_body_bytes).await?;
@@ -63,13 +72,64 @@ impl FromRequest<AppState> for RawBody {
 
     async fn from_request(request: Request, state: &AppState) -> Result<Self, Self::Rejection> {
         let media_type = media_type(&request);
-        if !is_json(&media_type) && media_type != "application/x-ndjson" && media_type != "application/jsonl" {
+        if !is_json(&media_type)
+            && media_type != "application/x-ndjson"
+            && media_type != "application/jsonl"
+        {
             return Err(ApiError(Error::UnsupportedMediaType(format!(
                 "send application/json (an array) or application/x-ndjson, not {}",
-                if media_type.is_empty() { "a body without a Content-Type" } else { &media_type }
+                if media_type.is_empty() {
+                    "a body without a Content-Type"
+                } else {
+                    &media_type
+                }
             ))));
         }
         let bytes = read(request, state.max_body_bytes).await?;
         Ok(Self { media_type, bytes })
+    }
+}
+
+/// `Query<T>` whose rejection is a 422 problem located at the query string.
+pub(crate) struct AppQuery<T>(pub(crate) T);
+
+impl<T: serde::de::DeserializeOwned, S: Send + Sync> axum::extract::FromRequestParts<S>
+    for AppQuery<T>
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, Self::Rejection> {
+        axum::extract::Query::<T>::from_request_parts(parts, state)
+            .await
+            .map(|q| Self(q.0))
+            .map_err(|rejection| {
+                ApiError(Error::invalid(
+                    crate::wire::Loc(vec![crate::wire::problem::Segment::Key("query".into())]),
+                    rejection.body_text(),
+                    "query",
+                ))
+            })
+    }
+}
+
+/// `Path<T>` whose rejection is a 404 problem: a path that cannot be decoded names nothing.
+pub(crate) struct AppPath<T>(pub(crate) T);
+
+impl<T: serde::de::DeserializeOwned + Send, S: Send + Sync> axum::extract::FromRequestParts<S>
+    for AppPath<T>
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, Self::Rejection> {
+        axum::extract::Path::<T>::from_request_parts(parts, state)
+            .await
+            .map(|p| Self(p.0))
+            .map_err(|rejection| ApiError(Error::NotFound(rejection.body_text())))
     }
 }

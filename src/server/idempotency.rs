@@ -3,13 +3,13 @@
 //! still running is 409 `decision_in_progress`. Records live in SQLite, so they survive a
 //! restart, and expire after 24 hours.
 
-use super::error::ApiError;
 use super::AppState;
+use super::error::ApiError;
 use crate::core::{self, tokens::Principal};
 use crate::error::Error;
 use crate::store::{Claim, IdempotencyKey, StoredResponse};
-use crate::wire::value::canonical_hash;
 use crate::wire::Loc;
+use crate::wire::value::canonical_hash;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
@@ -22,14 +22,33 @@ pub(crate) fn key(headers: &HeaderMap, required: bool) -> Result<Option<String>,
     let loc = Loc::header("Idempotency-Key");
     let Some(value) = headers.get(HEADER) else {
         return if required {
-            Err(Error::invalid(loc, "Idempotency-Key is required (8 to 255 characters)", "missing").into())
+            Err(Error::invalid(
+                loc,
+                "Idempotency-Key is required (8 to 255 characters)",
+                "missing",
+            )
+            .into())
         } else {
             Ok(None)
         };
     };
-    let text = value.to_str().map_err(|_| Error::invalid(loc.clone(), "Idempotency-Key must be visible ASCII", "invalid"))?;
+    let text = value.to_str().map_err(|_| {
+        Error::invalid(
+            loc.clone(),
+            "Idempotency-Key must be visible ASCII",
+            "invalid",
+        )
+    })?;
     if !(8..=255).contains(&text.len()) {
-        return Err(Error::invalid(loc, format!("Idempotency-Key is {} characters; it must be 8 to 255", text.len()), "length").into());
+        return Err(Error::invalid(
+            loc,
+            format!(
+                "Idempotency-Key is {} characters; it must be 8 to 255",
+                text.len()
+            ),
+            "length",
+        )
+        .into());
     }
     Ok(Some(text.to_owned()))
 }
@@ -46,8 +65,15 @@ pub(crate) async fn once<Fut>(
 where
     Fut: Future<Output = Response>,
 {
-    let Some(key) = key else { return Ok(handle().await) };
-    let owned = OwnedKey { token_id: principal.token_id.clone(), method: method.to_owned(), route: route.to_owned(), key };
+    let Some(key) = key else {
+        return Ok(handle().await);
+    };
+    let owned = OwnedKey {
+        token_id: principal.token_id.clone(),
+        method: method.to_owned(),
+        route: route.to_owned(),
+        key,
+    };
     let hash = canonical_hash(body);
     let claim = {
         let (ctx, owned) = (state.ctx.clone(), owned.clone());
@@ -60,14 +86,18 @@ where
         Claim::Claimed => {
             let response = handle().await;
             let (parts, body) = response.into_parts();
-            let bytes = axum::body::to_bytes(body, usize::MAX).await.unwrap_or_default();
+            let bytes = axum::body::to_bytes(body, usize::MAX)
+                .await
+                .unwrap_or_default();
             let stored = StoredResponse {
                 status: parts.status.as_u16(),
                 headers: parts
                     .headers
                     .iter()
                     .filter(|(name, _)| matches!(name.as_str(), "content-type" | "location"))
-                    .filter_map(|(name, value)| Some((name.as_str().to_owned(), value.to_str().ok()?.to_owned())))
+                    .filter_map(|(name, value)| {
+                        Some((name.as_str().to_owned(), value.to_str().ok()?.to_owned()))
+                    })
                     .collect(),
                 body: bytes.to_vec(),
             };
@@ -77,8 +107,12 @@ where
             // recomputed on retry, so a fault of ours never sticks to the key.
             let saved = core::blocking(move || {
                 let store = ctx.store()?;
-                if finished { store.finish_idempotent(owned.borrow(), &stored) } else { store.release_idempotent(owned.borrow()) }
-                    .map_err(Into::into)
+                if finished {
+                    store.finish_idempotent(owned.borrow(), &stored)
+                } else {
+                    store.release_idempotent(owned.borrow())
+                }
+                .map_err(Into::into)
             })
             .await;
             if let Err(error) = saved {
@@ -112,6 +146,11 @@ struct OwnedKey {
 
 impl OwnedKey {
     fn borrow(&self) -> IdempotencyKey<'_> {
-        IdempotencyKey { token_id: &self.token_id, method: &self.method, route: &self.route, key: &self.key }
+        IdempotencyKey {
+            token_id: &self.token_id,
+            method: &self.method,
+            route: &self.route,
+            key: &self.key,
+        }
     }
 }

@@ -46,5 +46,7 @@ pub async fn serve(
     listener: tokio::net::TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(ctx)).with_graceful_shutdown(shutdown).await
+    axum::serve(listener, router(ctx))
+        .with_graceful_shutdown(shutdown)
+        .await
 }

@@ -1,6 +1,1199 @@
-//! The OpenAPI 3.1 document served at `/openapi.json`.
+//! `/openapi.json`: the HTTP interface described as `OpenAPI 3.1`, generated with utoipa.
+//!
+//! Schemas come from the contract types themselves (`#[derive(ToSchema)]` in `wire` and
+//! `store`), so a renamed or added member shows up here without a second edit. The bodies
+//! that `core` parses from a raw JSON value (questions, ingest items, annotation maps) are
+//! described by hand below. The paths are built with utoipa's builders, one function per
+//! resource, mirroring `routes/mod.rs`; a unit test fails when a served route is not
+//! described. The document is built once, on first use.
+
+use crate::wire::Question;
+use serde_json::json;
+use std::borrow::Cow;
+use std::sync::LazyLock;
+use utoipa::openapi::content::ContentBuilder;
+use utoipa::openapi::header::{Header, HeaderBuilder};
+use utoipa::openapi::info::{Info, InfoBuilder, LicenseBuilder};
+use utoipa::openapi::path::{
+    HttpMethod, Operation, OperationBuilder, Parameter, ParameterBuilder, ParameterIn, PathItem,
+    PathsBuilder,
+};
+use utoipa::openapi::request_body::{RequestBody, RequestBodyBuilder};
+use utoipa::openapi::response::{ResponseBuilder, ResponsesBuilder};
+use utoipa::openapi::schema::{
+    AdditionalProperties, AnyOfBuilder, ArrayBuilder, ComponentsBuilder, KnownFormat,
+    ObjectBuilder, Schema, SchemaFormat, SchemaType, Type,
+};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme};
+use utoipa::openapi::tag::{Tag, TagBuilder};
+use utoipa::openapi::{Components, OpenApi, OpenApiBuilder, Ref, RefOr, Required};
+use utoipa::{PartialSchema, ToSchema};
+
+static DOCUMENT: LazyLock<String> = LazyLock::new(|| {
+    // Builder output has string keys and finite numbers only: serializing it cannot fail.
+    build().to_json().expect("the OpenAPI document serializes")
+});
 
 /// The document, as JSON text.
 pub(crate) fn document() -> String {
-    serde_json::json!({"openapi": "3.1.0", "info": {"title": "Arbiter", "version": env!("CARGO_PKG_VERSION")}, "paths": {}}).to_string()
+    DOCUMENT.clone()
+}
+
+fn build() -> OpenApi {
+    let paths = RESOURCES
+        .iter()
+        .fold(PathsBuilder::new(), |paths, resource| resource(paths));
+    OpenApiBuilder::new()
+        .info(info())
+        .tags(Some(tags()))
+        .paths(paths.build())
+        .components(Some(components()))
+        .build()
+}
+
+/// One function per resource, each adding its routes. When `routes/mod.rs` gains a
+/// resource's routes, describe them in its function (and add a function here for a new one).
+const RESOURCES: &[fn(PathsBuilder) -> PathsBuilder] = &[
+    decisions,
+    models,
+    examples,
+    batch_decisions,
+    alignments,
+    meta,
+];
+
+fn info() -> Info {
+    InfoBuilder::new()
+        .title("Arbiter")
+        .version(env!("CARGO_PKG_VERSION"))
+        .description(Some(
+            "Decision models (System One) over HTTP: typed questions (`noul`, `choice`, \
+             `score`) evaluated against a JSON state, on base models or on versioned repository \
+             models, with captured examples and annotations.\n\n\
+             Every response carries `x-request-id`. Every error is `application/problem+json` \
+             (the `Problem` schema).",
+        ))
+        .license(Some(
+            LicenseBuilder::new()
+                .name("MIT")
+                .identifier(Some("MIT"))
+                .build(),
+        ))
+        .build()
+}
+
+fn tags() -> Vec<Tag> {
+    [
+        (
+            "decisions",
+            "Decisions on a base model or a repository model.",
+        ),
+        ("models", "Base models and repository models."),
+        (
+            "examples",
+            "Examples of a repository model: list, ingest, show, annotate.",
+        ),
+        (
+            "meta",
+            "No token needed: this document, health, problem pages.",
+        ),
+    ]
+    .into_iter()
+    .map(|(name, description)| {
+        TagBuilder::new()
+            .name(name)
+            .description(Some(description))
+            .build()
+    })
+    .collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// Paths, one function per resource
+// ---------------------------------------------------------------------------------------
+
+/// `POST /v1/decision` and its alias `POST /v1/systemone`.
+fn decisions(paths: PathsBuilder) -> PathsBuilder {
+    let decide = |operation_id: &str, summary: &str| {
+        Endpoint::v1(operation_id, "decisions", summary, "decisions")
+            .description(
+                "Evaluates each question against `state` and returns one answer per question, \
+                 keyed by question ID. With a repository model (`<owner>/<model>`, role \
+                 `reader`) the saved questions at `revision` (default: the default branch) are \
+                 loaded, and the decision is recorded as an example and a decision unless \
+                 `capture` is false or the model's sample rate skips it. With an \
+                 `Idempotency-Key`, a retry of the same request replays the first response.",
+            )
+            .parameter("idempotencyKey")
+            .body(json_body("The decision request.", "DecisionRequest"))
+            .ok(
+                "The answers.",
+                "application/json",
+                schema_ref("DecisionResponse"),
+            )
+            .ok_header("Idempotent-Replayed")
+            .problems(DECIDE_PROBLEMS)
+            .build()
+    };
+    let alias = "Create a decision (alias of `POST /v1/decision`)";
+    paths
+        .path(
+            "/v1/decision",
+            post(decide("createDecision", "Create a decision")),
+        )
+        .path(
+            "/v1/systemone",
+            post(decide("createDecisionSystemOne", alias)),
+        )
+}
+
+const DECIDE_PROBLEMS: &[(u16, &[&str], &str)] = &[
+    (400, &["bad_request"], "The body is not valid JSON."),
+    (
+        404,
+        &["model_not_found", "revision_not_found"],
+        "No such base model or repository model visible to this token, or the revision cannot \
+         be read.",
+    ),
+    (
+        409,
+        &["idempotency_key_reused", "decision_in_progress"],
+        "The `Idempotency-Key` was used with another payload, or its first request is still \
+         running (retry with the same key after a short delay).",
+    ),
+    (413, &["payload_too_large"], TOO_LARGE),
+    (415, &["unsupported_media_type"], NOT_JSON),
+    (
+        422,
+        &["validation_error", "invalid_checkpoint"],
+        "The body or the `Idempotency-Key` failed validation (`details` locates each problem), \
+         or the repository model's files at that revision do not form a valid model.",
+    ),
+    (
+        502,
+        &["upstream_failed"],
+        "A remote engine answered with an error.",
+    ),
+    (
+        503,
+        &["upstream_unavailable"],
+        "A remote engine could not be reached.",
+    ),
+];
+
+/// `GET /v1/models`, `GET /v1/models/{modelId}`, `GET /v1/models/{modelId}/checkpoints`.
+fn models(paths: PathsBuilder) -> PathsBuilder {
+    let list = Endpoint::v1("listModels", "models", "List models", "models:read")
+        .description("The base models, and the repository models this token has a role on.")
+        .ok("The models.", "application/json", schema_ref("ModelList"))
+        .build();
+    let show = Endpoint::v1(
+        "getModel",
+        "models",
+        "Show a repository model",
+        "models:read",
+    )
+    .description(
+        "Path, default branch, branches, tags, capture policy and question IDs (role \
+         `reader`).",
+    )
+    .parameter("modelId")
+    .ok(
+        "The repository model.",
+        "application/json",
+        schema_ref("ModelDetail"),
+    )
+    .problems(&[
+        (404, &["model_not_found"], MODEL_NOT_FOUND),
+        (422, &["invalid_checkpoint"], INVALID_CHECKPOINT),
+    ])
+    .build();
+    let checkpoints = ArrayBuilder::new().items(schema_ref("Checkpoint")).into();
+    let log = Endpoint::v1(
+        "listCheckpoints",
+        "models",
+        "List checkpoints",
+        "models:read",
+    )
+    .description("The commits of a revision, newest first (role `reader`).")
+    .parameter("modelId")
+    .query(
+        "revision",
+        "Branch, tag or commit SHA [default: the default branch].",
+        string(),
+    )
+    .query(
+        "limit",
+        "How many checkpoints (clamped to 1–1000).",
+        limit(),
+    )
+    .ok(
+        "The checkpoints, newest first.",
+        "application/json",
+        checkpoints,
+    )
+    .problems(&[
+        (
+            404,
+            &["model_not_found", "revision_not_found"],
+            "No repository model with this `modelId` visible to this token, or the \
+             revision cannot be read.",
+        ),
+        (422, &["validation_error"], BAD_QUERY),
+    ])
+    .build();
+    paths
+        .path("/v1/models", get(list))
+        .path("/v1/models/{modelId}", get(show))
+        .path("/v1/models/{modelId}/checkpoints", get(log))
+}
+
+/// Examples of a repository model: list, ingest, show, annotate.
+fn examples(paths: PathsBuilder) -> PathsBuilder {
+    let examples = "/v1/models/{modelId}/examples";
+    paths
+        .path(examples, get(list_examples()))
+        .path(examples, post(ingest_examples()))
+        .path(
+            "/v1/models/{modelId}/examples/{exampleId}",
+            get(show_example()),
+        )
+        .path(
+            "/v1/models/{modelId}/examples/{exampleId}/annotations",
+            patch(annotate_example()),
+        )
+}
+
+fn list_examples() -> Operation {
+    let annotated = "`true`: only annotated examples; `false`: only the others.";
+    Endpoint::v1("listExamples", "examples", "List examples", "examples:read")
+        .description(
+            "A page of examples in example ID order (role `reader`); pass `nextCursor` as \
+             `after` for the next page.",
+        )
+        .parameter("modelId")
+        .query("annotated", annotated, boolean())
+        .query(
+            "question",
+            "Only examples annotated for this question ID.",
+            string(),
+        )
+        .query("after", "The `nextCursor` of the previous page.", string())
+        .query("limit", "Page size (clamped to 1–1000).", limit())
+        .ok("A page of examples.", JSON, schema_ref("ExamplePage"))
+        .problems(&[
+            (404, &["model_not_found"], MODEL_NOT_FOUND),
+            (422, &["validation_error"], BAD_QUERY),
+        ])
+        .build()
+}
+
+fn ingest_examples() -> Operation {
+    let atomic = boolean().default(Some(false.into()));
+    Endpoint::v1(
+        "ingestExamples",
+        "examples",
+        "Ingest examples",
+        "examples:write",
+    )
+    .description(
+        "Stores examples in bulk (role `writer`). Bad items are reported in `rejected` and \
+         the valid ones are written; with `atomic=true` any bad item is a 422 and nothing \
+         is written. Annotations are checked against the questions at the default branch.",
+    )
+    .parameter("modelId")
+    .query("atomic", "Write nothing when any item is bad.", atomic)
+    .body(ingest_body())
+    .ok(
+        "What was written, and what was not.",
+        JSON,
+        schema_ref("IngestReport"),
+    )
+    .problems(&[
+        (404, &["model_not_found"], MODEL_NOT_FOUND),
+        (413, &["payload_too_large"], TOO_LARGE),
+        (
+            415,
+            &["unsupported_media_type"],
+            "The body is neither JSON nor JSON Lines.",
+        ),
+        (
+            422,
+            &["validation_error", "invalid_checkpoint"],
+            "A query parameter is not valid; an `application/json` body is not an array; \
+             with `atomic=true`, an item is bad (`details` locates each by index); or the \
+             model's files at the default branch do not form a valid model.",
+        ),
+    ])
+    .build()
+}
+
+fn show_example() -> Operation {
+    Endpoint::v1("getExample", "examples", "Show an example", "examples:read")
+        .description(
+            "One example with its annotations and every decision taken on it, oldest first \
+             (role `reader`).",
+        )
+        .parameter("modelId")
+        .parameter("exampleId")
+        .ok("The example.", JSON, schema_ref("ExampleDetail"))
+        .problems(&[(
+            404,
+            &["model_not_found", "example_not_found"],
+            EXAMPLE_NOT_FOUND,
+        )])
+        .build()
+}
+
+fn annotate_example() -> Operation {
+    let summary = "Annotate an example";
+    Endpoint::v1("annotateExample", "examples", summary, "examples:write")
+        .description(
+            "Writes ground truth (and optional reasoning) for some questions of one example \
+             (role `writer`). Every answer is checked against the questions at the default \
+             branch before anything is written.",
+        )
+        .parameter("modelId")
+        .parameter("exampleId")
+        .body(json_body("Question ID → annotation.", "AnnotationsPatch"))
+        .ok("The example, annotated.", JSON, schema_ref("ExampleDetail"))
+        .problems(&[
+            (400, &["bad_request"], "The body is not valid JSON."),
+            (
+                404,
+                &["model_not_found", "example_not_found"],
+                EXAMPLE_NOT_FOUND,
+            ),
+            (413, &["payload_too_large"], TOO_LARGE),
+            (415, &["unsupported_media_type"], NOT_JSON),
+            (
+                422,
+                &["validation_error", "invalid_checkpoint"],
+                "An annotation does not fit its question (or names no question), or the \
+                 model's files at the default branch do not form a valid model.",
+            ),
+        ])
+        .build()
+}
+
+/// The body of an ingest: a JSON array, or JSON Lines.
+fn ingest_body() -> RequestBody {
+    let array = ArrayBuilder::new().items(schema_ref("IngestExample"));
+    let line = || {
+        ContentBuilder::new()
+            .schema(Some(schema_ref("IngestExample")))
+            .build()
+    };
+    RequestBodyBuilder::new()
+        .description(Some(
+            "The examples: a JSON array of `IngestExample` (`application/json`), or JSON Lines \
+             (`application/x-ndjson`, `application/jsonl`), for which the schema describes one \
+             line; blank lines are skipped.",
+        ))
+        .required(Some(Required::True))
+        .content(
+            "application/json",
+            ContentBuilder::new().schema(Some(array)).build(),
+        )
+        .content("application/x-ndjson", line())
+        .content("application/jsonl", line())
+        .build()
+}
+
+/// Batch decisions: `POST /v1/models/{modelId}/batch-decisions` (202 with `Location`,
+/// `Idempotency-Key` required), `GET …/batch-decisions/{jobId}` (poll),
+/// `GET …/{jobId}/results` (NDJSON), `POST …/{jobId}/cancel` (204). Not served yet: describe
+/// them here, with the job schema derived from its type, when `routes/mod.rs` gains them.
+fn batch_decisions(paths: PathsBuilder) -> PathsBuilder {
+    paths
+}
+
+/// Alignments: `POST /v1/models/{modelId}/alignments` (202 with `Location`,
+/// `Idempotency-Key` required), `GET …/alignments/{jobId}` (poll), `POST …/{jobId}/cancel`
+/// (204). Not served yet: describe them here when `routes/mod.rs` gains them.
+fn alignments(paths: PathsBuilder) -> PathsBuilder {
+    paths
+}
+
+/// `GET /openapi.json`, `GET /healthz`, `GET /problems/{code}`: no token.
+fn meta(paths: PathsBuilder) -> PathsBuilder {
+    let openapi = Endpoint::public("getOpenApi", "meta", "This document")
+        .ok(
+            "The OpenAPI 3.1 document.",
+            "application/json",
+            object().into(),
+        )
+        .build();
+    let health = object()
+        .property("status", string().enum_values(Some(["ok"])))
+        .required("status")
+        .property(
+            "version",
+            string().description(Some("The server's version.")),
+        )
+        .required("version");
+    let health = Endpoint::public("healthz", "meta", "Health")
+        .description("Answers 200 while the server serves.")
+        .ok("The server is up.", "application/json", health.into())
+        .build();
+    let code = string().pattern(Some("^[a-z0-9]+(-[a-z0-9]+)*$"));
+    let problem = Endpoint::public("getProblem", "meta", "Describe a problem type")
+        .description("The page a problem's `type` URI names: what it means and how to fix it.")
+        .path_parameter(
+            "code",
+            "The kebab-case problem code, e.g. `validation-error`.",
+            code,
+        )
+        .ok("A short page on the problem.", "text/html", string().into())
+        .problems(&[(404, &["not_found"], "No problem type of that name.")])
+        .build();
+    paths
+        .path("/openapi.json", get(openapi))
+        .path("/healthz", get(health))
+        .path("/problems/{code}", get(problem))
+}
+
+const MODEL_NOT_FOUND: &str = "No repository model with this `modelId` visible to this token.";
+const EXAMPLE_NOT_FOUND: &str =
+    "No repository model with this `modelId` visible to this token, or no such example in it.";
+const INVALID_CHECKPOINT: &str = "The model's files at the default branch do not form a valid \
+                                  model; `details` locates each problem in its file.";
+const BAD_QUERY: &str = "A query parameter is not valid (e.g. `limit=abc`).";
+const TOO_LARGE: &str = "The body exceeds the server's limit.";
+const NOT_JSON: &str = "The body is not `application/json`.";
+const JSON: &str = "application/json";
+
+fn get(operation: Operation) -> PathItem {
+    PathItem::new(HttpMethod::Get, operation)
+}
+
+fn post(operation: Operation) -> PathItem {
+    PathItem::new(HttpMethod::Post, operation)
+}
+
+fn patch(operation: Operation) -> PathItem {
+    PathItem::new(HttpMethod::Patch, operation)
+}
+
+/// One operation being described. Every response gets `x-request-id`; a `/v1` operation
+/// also gets the bearer requirement, the rate-limit headers and the 401/403/429 problems.
+struct Endpoint {
+    operation: OperationBuilder,
+    /// The success response (status 200 on every route so far) and its extra headers.
+    ok: Option<(ResponseBuilder, Vec<&'static str>)>,
+    problems: Vec<(u16, ResponseBuilder)>,
+    /// Behind the bearer token and the per-token rate limit.
+    authenticated: bool,
+}
+
+impl Endpoint {
+    /// A route without a token.
+    fn public(operation_id: &str, tag: &str, summary: &str) -> Self {
+        let operation = OperationBuilder::new()
+            .operation_id(Some(operation_id))
+            .tag(tag)
+            .summary(Some(summary))
+            .parameter_ref(parameter_ref("requestId"));
+        let endpoint = Self {
+            operation,
+            ok: None,
+            problems: Vec::new(),
+            authenticated: false,
+        };
+        endpoint.problems(&[(
+            500,
+            &["internal"],
+            "The server failed; quote the `requestId`.",
+        )])
+    }
+
+    /// A `/v1` route: a bearer token with `scope`, rate limited per token.
+    fn v1(operation_id: &str, tag: &str, summary: &str, scope: &str) -> Self {
+        let mut endpoint = Self::public(operation_id, tag, summary);
+        endpoint.authenticated = true;
+        endpoint.operation = endpoint
+            .operation
+            .security(SecurityRequirement::new(BEARER, [scope]));
+        let forbidden = format!(
+            "The token lacks the `{scope}` scope, or the role this route needs on the model."
+        );
+        endpoint.problems(&[
+            (
+                401,
+                &["unauthorized"],
+                "Authentication is missing, invalid or revoked.",
+            ),
+            (403, &["forbidden"], &forbidden),
+            (
+                429,
+                &["rate_limited"],
+                "Too many requests for this token; retry after `Retry-After`.",
+            ),
+        ])
+    }
+
+    fn description(mut self, description: &str) -> Self {
+        self.operation = self.operation.description(Some(description));
+        self
+    }
+
+    /// A parameter from `components.parameters`.
+    fn parameter(mut self, name: &str) -> Self {
+        self.operation = self.operation.parameter_ref(parameter_ref(name));
+        self
+    }
+
+    fn path_parameter(mut self, name: &str, description: &str, schema: ObjectBuilder) -> Self {
+        let parameter = parameter(name, ParameterIn::Path, Required::True, description, schema);
+        self.operation = self.operation.parameter(parameter);
+        self
+    }
+
+    fn query(mut self, name: &str, description: &str, schema: ObjectBuilder) -> Self {
+        let parameter = parameter(
+            name,
+            ParameterIn::Query,
+            Required::False,
+            description,
+            schema,
+        );
+        self.operation = self.operation.parameter(parameter);
+        self
+    }
+
+    fn body(mut self, body: RequestBody) -> Self {
+        self.operation = self.operation.request_body(Some(body));
+        self
+    }
+
+    /// The 200 response.
+    fn ok(mut self, description: &str, media_type: &str, schema: RefOr<Schema>) -> Self {
+        let content = ContentBuilder::new().schema(Some(schema)).build();
+        let response = ResponseBuilder::new()
+            .description(description)
+            .content(media_type, content);
+        self.ok = Some((response, Vec::new()));
+        self
+    }
+
+    /// A header from `components.headers` on the 200 response.
+    fn ok_header(mut self, name: &'static str) -> Self {
+        if let Some((_, headers)) = &mut self.ok {
+            headers.push(name);
+        }
+        self
+    }
+
+    /// Problem responses: `(status, the problem codes answered with it, when)`. A status
+    /// given again replaces the earlier description.
+    fn problems(mut self, problems: &[(u16, &[&str], &str)]) -> Self {
+        for &(status, codes, description) in problems {
+            self.problems.retain(|(s, _)| *s != status);
+            self.problems
+                .push((status, problem_response(status, codes, description)));
+        }
+        self
+    }
+
+    fn build(self) -> Operation {
+        let mut responses: Vec<(u16, ResponseBuilder, Vec<&str>)> = Vec::new();
+        if let Some((response, headers)) = self.ok {
+            responses.push((200, response, headers));
+        }
+        for (status, response) in self.problems {
+            let headers = match status {
+                401 => vec!["WWW-Authenticate"],
+                429 => vec!["Retry-After"],
+                _ => Vec::new(),
+            };
+            responses.push((status, response, headers));
+        }
+        responses.sort_by_key(|(status, _, _)| *status);
+        let responses = responses
+            .into_iter()
+            .map(|(status, mut response, mut headers)| {
+                headers.push("x-request-id");
+                // The rate limit is applied once the token is known, so a 401 has no quota.
+                if self.authenticated && status != 401 {
+                    headers.extend(["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]);
+                }
+                for name in headers {
+                    response =
+                        response.header_ref(name, Ref::new(format!("#/components/headers/{name}")));
+                }
+                (status.to_string(), response.build())
+            });
+        self.operation
+            .responses(ResponsesBuilder::new().responses_from_iter(responses))
+            .build()
+    }
+}
+
+/// An `application/problem+json` response whose example carries the first of `codes`.
+fn problem_response(status: u16, codes: &[&str], description: &str) -> ResponseBuilder {
+    let title = crate::wire::problem::status_title(status);
+    let listed: Vec<String> = codes.iter().map(|code| format!("`{code}`")).collect();
+    let code = codes.first().copied().unwrap_or("internal");
+    let example = json!({
+        "type": format!("https://arbiter.example/problems/{}", code.replace('_', "-")),
+        "title": title,
+        "status": status,
+        "detail": description,
+        "code": code,
+        "requestId": "0b5e7c1e-4f0b-4c55-9a3e-6a2f1d8c9e10",
+        "details": [],
+    });
+    let content = ContentBuilder::new()
+        .schema(Some(schema_ref("Problem")))
+        .example(Some(example));
+    ResponseBuilder::new()
+        .description(format!("{title} ({}). {description}", listed.join(", ")))
+        .content("application/problem+json", content.build())
+}
+
+fn parameter(
+    name: &str,
+    location: ParameterIn,
+    required: Required,
+    description: &str,
+    schema: ObjectBuilder,
+) -> Parameter {
+    ParameterBuilder::new()
+        .name(name)
+        .parameter_in(location)
+        .required(required)
+        .description(Some(description))
+        .schema(Some(schema))
+        .build()
+}
+
+fn parameter_ref(name: &str) -> Ref {
+    Ref::new(format!("#/components/parameters/{name}"))
+}
+
+fn schema_ref(name: &str) -> RefOr<Schema> {
+    RefOr::Ref(Ref::from_schema_name(name))
+}
+
+fn json_body(description: &str, schema: &str) -> RequestBody {
+    RequestBodyBuilder::new()
+        .description(Some(description))
+        .required(Some(Required::True))
+        .content(
+            "application/json",
+            ContentBuilder::new()
+                .schema(Some(schema_ref(schema)))
+                .build(),
+        )
+        .build()
+}
+
+fn object() -> ObjectBuilder {
+    ObjectBuilder::new().schema_type(Type::Object)
+}
+
+fn string() -> ObjectBuilder {
+    ObjectBuilder::new().schema_type(Type::String)
+}
+
+fn nullable_string() -> ObjectBuilder {
+    ObjectBuilder::new().schema_type(
+        [Type::String, Type::Null]
+            .into_iter()
+            .collect::<SchemaType>(),
+    )
+}
+
+fn boolean() -> ObjectBuilder {
+    ObjectBuilder::new().schema_type(Type::Boolean)
+}
+
+fn count() -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .minimum(Some(0))
+}
+
+fn uuid() -> ObjectBuilder {
+    string().format(Some(SchemaFormat::KnownFormat(KnownFormat::Uuid)))
+}
+
+fn limit() -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .minimum(Some(1))
+        .maximum(Some(1000))
+        .default(Some(50.into()))
+}
+
+fn any_value(description: &str) -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(SchemaType::AnyValue)
+        .description(Some(description))
+}
+
+// ---------------------------------------------------------------------------------------
+// Components
+// ---------------------------------------------------------------------------------------
+
+const BEARER: &str = "bearerAuth";
+
+fn components() -> Components {
+    let example_id = string().min_length(Some(1)).max_length(Some(255));
+    let key = string().min_length(Some(8)).max_length(Some(255));
+    let (path, header_in) = (ParameterIn::Path, ParameterIn::Header);
+    let parameters = [
+        (
+            "modelId",
+            parameter("modelId", path.clone(), Required::True, MODEL_ID, uuid()),
+        ),
+        (
+            "exampleId",
+            parameter("exampleId", path, Required::True, EXAMPLE_ID, example_id),
+        ),
+        (
+            "requestId",
+            parameter(
+                "x-request-id",
+                header_in.clone(),
+                Required::False,
+                REQUEST_ID,
+                uuid(),
+            ),
+        ),
+        (
+            "idempotencyKey",
+            parameter(
+                "Idempotency-Key",
+                header_in,
+                Required::False,
+                IDEMPOTENCY_KEY,
+                key,
+            ),
+        ),
+    ];
+    let mut builder = ComponentsBuilder::new()
+        .schemas_from_iter(schemas())
+        .security_scheme(BEARER, bearer());
+    for (name, parameter) in parameters {
+        builder = builder.parameter(name, parameter);
+    }
+    for (name, schema, description) in headers() {
+        builder = builder.header(name, header(schema, description));
+    }
+    builder.build()
+}
+
+/// Every schema the paths reference: the contract types with everything they reference,
+/// and the hand-written request bodies.
+fn schemas() -> Vec<(String, RefOr<Schema>)> {
+    let mut schemas = Vec::new();
+    collect::<crate::wire::DecisionRequest>(&mut schemas);
+    collect::<crate::wire::DecisionResponse>(&mut schemas);
+    collect::<crate::wire::Problem>(&mut schemas);
+    collect::<crate::wire::models::ModelList>(&mut schemas);
+    collect::<crate::wire::models::ModelDetail>(&mut schemas);
+    collect::<crate::wire::decision::Checkpoint>(&mut schemas);
+    collect::<crate::wire::examples::ExamplePage>(&mut schemas);
+    collect::<crate::wire::examples::IngestReport>(&mut schemas);
+    collect::<crate::store::ExampleDetail>(&mut schemas);
+    schemas.push(("IngestExample".into(), ingest_example_schema()));
+    schemas.push(("AnnotationInput".into(), annotation_input_schema()));
+    schemas.push(("AnnotationsPatch".into(), annotations_patch_schema()));
+    schemas
+}
+
+/// `T`'s schema and every schema it references.
+fn collect<T: ToSchema>(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+    schemas.push((T::name().into_owned(), T::schema()));
+    T::schemas(schemas);
+}
+
+fn bearer() -> SecurityScheme {
+    SecurityScheme::Http(
+        HttpBuilder::new()
+            .scheme(HttpAuthScheme::Bearer)
+            .description(Some(
+                "A token from `arbiter tokens create`. Each operation's security requirement \
+                 names the scope it needs (`decisions`, `models:read`, `examples:read`, \
+                 `examples:write`); routes on a repository model also need a role on its path \
+                 (`reader`, `writer`, `admin`). A model the token has no role on answers 404 \
+                 `model_not_found`, as if it did not exist.",
+            ))
+            .build(),
+    )
+}
+
+const MODEL_ID: &str = "The repository model's `modelId`.";
+const EXAMPLE_ID: &str =
+    "The example's ID: the caller's `example_id`, or `ex_` + 32 hex digits derived from the state.";
+const REQUEST_ID: &str = "A UUID to correlate this request, echoed in the `x-request-id` response \
+                          header and in problems' `requestId`; generated by the server when \
+                          absent (or not a UUID).";
+const IDEMPOTENCY_KEY: &str = "Reuse when retrying this exact request: the finished response \
+                               is replayed (for 24 hours). The same key with another payload \
+                               is 409 `idempotency_key_reused`; while the first request still \
+                               runs, 409 `decision_in_progress`. Without a key, each call is a \
+                               new request.";
+
+/// The response headers: name, schema, description.
+fn headers() -> [(&'static str, ObjectBuilder, &'static str); 7] {
+    [
+        (
+            "x-request-id",
+            uuid(),
+            "The request's ID: the caller's `x-request-id` if a UUID, else new.",
+        ),
+        ("RateLimit-Limit", count(), "The token's burst size."),
+        (
+            "RateLimit-Remaining",
+            count(),
+            "Requests left in the token's bucket.",
+        ),
+        (
+            "RateLimit-Reset",
+            count(),
+            "Seconds until the token's bucket is full again.",
+        ),
+        (
+            "Retry-After",
+            count().minimum(Some(1)),
+            "Seconds to wait before retrying.",
+        ),
+        (
+            "WWW-Authenticate",
+            string().enum_values(Some(["Bearer"])),
+            "The scheme to use.",
+        ),
+        (
+            "Idempotent-Replayed",
+            string().enum_values(Some(["true"])),
+            "Present when this response replays an earlier one with the same `Idempotency-Key`.",
+        ),
+    ]
+}
+
+fn header(schema: ObjectBuilder, description: &str) -> Header {
+    HeaderBuilder::new()
+        .schema(Some(schema))
+        .description(Some(description))
+        .build()
+}
+
+/// A question is parsed from a raw JSON value (so that every problem is located at once), so
+/// its schema is written here rather than derived.
+impl PartialSchema for Question {
+    fn schema() -> RefOr<Schema> {
+        let kind = string().enum_values(Some(["noul", "choice", "score"]));
+        let level = any_value("A rubric level's description: a string, an object or an array.");
+        let criteria = AnyOfBuilder::new()
+            .description(Some(
+                "`noul`: omitted, null, or an object with optional members `true` and `false` \
+                 (each a description or null). `choice`: an object of non-empty option key → \
+                 description or null, no minimum number of options. `score`: an ordered array \
+                 of one or more rubric descriptions, none null; N levels span 0 to N−1. A \
+                 description is a string, an object or an array.",
+            ))
+            .item(object())
+            .item(ArrayBuilder::new().min_items(Some(1)).items(level))
+            .item(ObjectBuilder::new().schema_type(Type::Null));
+        object()
+            .description(Some(
+                "A typed question, under a caller-chosen ID (any string, even \"\").",
+            ))
+            .property("type", kind.description(Some("The question type.")))
+            .required("type")
+            .property(
+                "instructions",
+                any_value("Optional; any JSON value, null included."),
+            )
+            .property("criteria", criteria)
+            .additional_properties(Some(AdditionalProperties::FreeForm(false)))
+            .examples([
+                json!({"type": "noul", "instructions": "Is the customer angry?"}),
+                json!({"type": "choice", "criteria": {"refund": "Wants a refund.", "other": null}}),
+                json!({"type": "score", "criteria": ["calm", "annoyed", {"text": "furious"}]}),
+            ])
+            .into()
+    }
+}
+
+impl ToSchema for Question {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("Question")
+    }
+}
+
+/// One item of `POST /v1/models/{modelId}/examples`, as `core::examples` reads it.
+fn ingest_example_schema() -> RefOr<Schema> {
+    let example_id = nullable_string()
+        .min_length(Some(1))
+        .max_length(Some(255))
+        .description(Some(
+            "The example's ID [default: derived from the canonical state].",
+        ));
+    let annotations = ObjectBuilder::new()
+        .schema_type(
+            [Type::Object, Type::Null]
+                .into_iter()
+                .collect::<SchemaType>(),
+        )
+        .description(Some("Question ID → annotation."))
+        .additional_properties(Some(schema_ref("AnnotationInput")));
+    object()
+        .description(Some("One example to ingest."))
+        .property("example_id", example_id)
+        .property("state", any_value("The state: any JSON value."))
+        .required("state")
+        .property("annotations", annotations)
+        .additional_properties(Some(AdditionalProperties::FreeForm(false)))
+        .into()
+}
+
+/// Ground truth for one question, as a client writes it.
+fn annotation_input_schema() -> RefOr<Schema> {
+    let answer = any_value(
+        "`noul`: `true`, `false` or a probability from 0 to 1; `choice`: an option key; \
+         `score`: a level index (an integer from 0 to N−1).",
+    );
+    object()
+        .description(Some(
+            "Ground truth for one question, checked against the question.",
+        ))
+        .property("answer", answer)
+        .required("answer")
+        .property(
+            "reasoning",
+            nullable_string().description(Some("Why this is the answer.")),
+        )
+        .into()
+}
+
+/// The body of `PATCH …/annotations`.
+fn annotations_patch_schema() -> RefOr<Schema> {
+    object()
+        .description(Some(
+            "Question ID (any string, even \"\") → annotation; all are checked before any is \
+             written.",
+        ))
+        .additional_properties(Some(schema_ref("AnnotationInput")))
+        .into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    fn parsed() -> Value {
+        serde_json::from_str(&document()).expect("the document is JSON")
+    }
+
+    /// Every `$ref` in `value`.
+    fn refs<'a>(value: &'a Value, out: &mut Vec<&'a str>) {
+        match value {
+            Value::Object(map) => {
+                for (key, value) in map {
+                    match (key.as_str(), value) {
+                        ("$ref", Value::String(target)) => out.push(target),
+                        _ => refs(value, out),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|v| refs(v, out)),
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn is_openapi_3_1() {
+        let doc = parsed();
+        assert!(
+            doc["openapi"]
+                .as_str()
+                .is_some_and(|v| v.starts_with("3.1")),
+            "{}",
+            doc["openapi"]
+        );
+        assert_eq!(doc["info"]["version"], env!("CARGO_PKG_VERSION"));
+    }
+
+    #[test]
+    fn lists_every_route() {
+        let doc = parsed();
+        for (method, path) in [
+            ("post", "/v1/decision"),
+            ("post", "/v1/systemone"),
+            ("get", "/v1/models"),
+            ("get", "/v1/models/{modelId}"),
+            ("get", "/v1/models/{modelId}/checkpoints"),
+            ("get", "/v1/models/{modelId}/examples"),
+            ("post", "/v1/models/{modelId}/examples"),
+            ("get", "/v1/models/{modelId}/examples/{exampleId}"),
+            (
+                "patch",
+                "/v1/models/{modelId}/examples/{exampleId}/annotations",
+            ),
+            ("get", "/openapi.json"),
+            ("get", "/healthz"),
+            ("get", "/problems/{code}"),
+        ] {
+            assert!(
+                doc["paths"][path][method].is_object(),
+                "{} {path} is not described",
+                method.to_uppercase()
+            );
+        }
+    }
+
+    /// The route table, read from its source: `(method, OpenAPI path)` for each `.route(…)`.
+    fn served_routes() -> Vec<(String, String)> {
+        let source = include_str!("routes/mod.rs");
+        // Routes its own tests build are not served.
+        let source = source.split("#[cfg(test)]").next().unwrap_or(source);
+        // rustfmt may break a call over lines: read it with white space removed.
+        let source: String = source.chars().filter(|c| !c.is_whitespace()).collect();
+        let source = source.as_str();
+        let mut routes = Vec::new();
+        for (start, _) in source.match_indices(".route(\"") {
+            let call = &source[start + ".route(".len()..];
+            let mut depth = 1;
+            let end = call
+                .char_indices()
+                .find(|&(_, c)| {
+                    depth += match c {
+                        '(' => 1,
+                        ')' => -1,
+                        _ => 0,
+                    };
+                    depth == 0
+                })
+                .map_or(call.len(), |(i, _)| i);
+            let call = &call[..end];
+            let path = call[1..].split('"').next().unwrap_or_default();
+            // `{model_id}` in axum is `{modelId}` in the contract.
+            let path = path
+                .split('/')
+                .map(
+                    |segment| match segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+                        Some(name) => {
+                            let mut parts = name.split('_');
+                            let first = parts.next().unwrap_or_default().to_owned();
+                            let rest: String =
+                                parts.map(|p| p[..1].to_uppercase() + &p[1..]).collect();
+                            format!("{{{first}{rest}}}")
+                        }
+                        None => segment.to_owned(),
+                    },
+                )
+                .collect::<Vec<_>>()
+                .join("/");
+            let handlers = &call[call.find(',').unwrap_or(call.len())..];
+            for method in ["get", "post", "put", "patch", "delete", "head"] {
+                let called = handlers.match_indices(&format!("{method}(")).any(|(i, _)| {
+                    i == 0 || !handlers[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_')
+                });
+                if called {
+                    routes.push((method.to_owned(), path.clone()));
+                }
+            }
+        }
+        routes
+    }
+
+    #[test]
+    fn describes_every_served_route() {
+        let doc = parsed();
+        let routes = served_routes();
+        assert!(
+            routes.len() >= 12,
+            "the route table did not parse: {routes:?}"
+        );
+        for (method, path) in routes {
+            assert!(
+                doc["paths"][&path][&method].is_object(),
+                "{} {path} is served (routes/mod.rs) but not described in openapi.rs",
+                method.to_uppercase()
+            );
+        }
+    }
+
+    #[test]
+    fn every_reference_resolves() {
+        let doc = parsed();
+        let mut targets = Vec::new();
+        refs(&doc, &mut targets);
+        assert!(!targets.is_empty());
+        for target in targets {
+            let pointer = target
+                .strip_prefix('#')
+                .unwrap_or_else(|| panic!("external $ref {target}"));
+            assert!(
+                doc.pointer(pointer).is_some(),
+                "$ref {target} does not resolve"
+            );
+        }
+    }
+
+    #[test]
+    fn schemas_come_from_the_contract_types() {
+        let doc = parsed();
+        let schemas = &doc["components"]["schemas"];
+        for name in [
+            "DecisionRequest",
+            "Question",
+            "DecisionResponse",
+            "Answer",
+            "Usage",
+            "Problem",
+            "FieldError",
+            "ModelList",
+            "ModelDetail",
+            "Checkpoint",
+            "ExamplePage",
+            "ExampleDetail",
+            "IngestReport",
+        ] {
+            assert!(schemas[name].is_object(), "schema {name} is missing");
+        }
+        assert_eq!(
+            schemas["Question"]["properties"]["type"]["enum"],
+            serde_json::json!(["noul", "choice", "score"])
+        );
+        let required = schemas["DecisionRequest"]["required"]
+            .as_array()
+            .expect("required members");
+        assert!(
+            required.contains(&"model".into()) && required.contains(&"state".into()),
+            "{required:?}"
+        );
+        assert!(schemas["Problem"]["properties"]["requestId"].is_object());
+    }
+
+    #[test]
+    fn every_response_carries_a_request_id_and_errors_are_problems() {
+        let doc = parsed();
+        for (path, item) in doc["paths"].as_object().expect("paths") {
+            for (method, operation) in item.as_object().expect("path item") {
+                for (status, response) in operation["responses"].as_object().expect("responses") {
+                    let at = format!("{method} {path} {status}");
+                    assert!(
+                        response["headers"]["x-request-id"].is_object(),
+                        "{at}: no x-request-id"
+                    );
+                    if !status.starts_with('2') {
+                        let schema =
+                            &response["content"]["application/problem+json"]["schema"]["$ref"];
+                        assert_eq!(schema, "#/components/schemas/Problem", "{at}");
+                    }
+                }
+                let secured = operation["security"].is_array();
+                assert_eq!(
+                    secured,
+                    path.starts_with("/v1/"),
+                    "{method} {path}: security"
+                );
+            }
+        }
+    }
 }

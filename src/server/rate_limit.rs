@@ -26,7 +26,10 @@ pub(crate) struct Quota {
 
 impl RateLimiter {
     pub(crate) fn new(config: RateLimitConfig) -> Self {
-        Self { config, buckets: Mutex::new(HashMap::new()) }
+        Self {
+            config,
+            buckets: Mutex::new(HashMap::new()),
+        }
     }
 
     /// Take one request from `key`'s bucket: `Ok(quota)` or `Err(seconds to wait)`.
@@ -37,8 +40,14 @@ impl RateLimiter {
     fn check_at(&self, key: &str, now: Instant) -> Result<Quota, u64> {
         let burst = f64::from(self.config.burst.max(1));
         let rate = self.config.per_second.max(f64::MIN_POSITIVE);
-        let mut buckets = self.buckets.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let bucket = buckets.entry(key.to_owned()).or_insert(Bucket { tokens: burst, refilled: now });
+        let mut buckets = self
+            .buckets
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let bucket = buckets.entry(key.to_owned()).or_insert(Bucket {
+            tokens: burst,
+            refilled: now,
+        });
         let elapsed = now.saturating_duration_since(bucket.refilled).as_secs_f64();
         bucket.tokens = (bucket.tokens + elapsed * rate).min(burst);
         bucket.refilled = now;
@@ -61,14 +70,28 @@ mod tests {
 
     #[test]
     fn bucket_empties_and_refills() {
-        let limiter = RateLimiter::new(RateLimitConfig { per_second: 2.0, burst: 3 });
+        let limiter = RateLimiter::new(RateLimitConfig {
+            per_second: 2.0,
+            burst: 3,
+        });
         let start = Instant::now();
         for remaining in [2, 1, 0] {
             assert_eq!(limiter.check_at("t", start).unwrap().remaining, remaining);
         }
         assert_eq!(limiter.check_at("t", start), Err(1));
-        assert!(limiter.check_at("other", start).is_ok(), "buckets are per token");
-        assert!(limiter.check_at("t", start + Duration::from_millis(500)).is_ok());
-        assert!(limiter.check_at("t", start + Duration::from_millis(500)).is_err());
+        assert!(
+            limiter.check_at("other", start).is_ok(),
+            "buckets are per token"
+        );
+        assert!(
+            limiter
+                .check_at("t", start + Duration::from_millis(500))
+                .is_ok()
+        );
+        assert!(
+            limiter
+                .check_at("t", start + Duration::from_millis(500))
+                .is_err()
+        );
     }
 }

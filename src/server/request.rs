@@ -24,13 +24,19 @@ tokio::task_local! {
 
 /// The current request, or a placeholder outside one (unit tests).
 pub(crate) fn current() -> RequestInfo {
-    REQUEST.try_with(Clone::clone).unwrap_or_else(|_| RequestInfo {
-        id: uuid::Uuid::new_v4().to_string(),
-        problems_url: "/problems".into(),
-    })
+    REQUEST
+        .try_with(Clone::clone)
+        .unwrap_or_else(|_| RequestInfo {
+            id: uuid::Uuid::new_v4().to_string(),
+            problems_url: "/problems".into(),
+        })
 }
 
-pub(crate) async fn identify(base_url: Option<String>, mut request: Request, next: Next) -> Response {
+pub(crate) async fn identify(
+    base_url: Option<String>,
+    mut request: Request,
+    next: Next,
+) -> Response {
     let started = Instant::now();
     let id = request
         .headers()
@@ -40,10 +46,17 @@ pub(crate) async fn identify(base_url: Option<String>, mut request: Request, nex
         .unwrap_or_else(uuid::Uuid::new_v4)
         .to_string();
     let base = base_url.unwrap_or_else(|| {
-        let host = request.headers().get("host").and_then(|h| h.to_str().ok()).unwrap_or("localhost");
+        let host = request
+            .headers()
+            .get("host")
+            .and_then(|h| h.to_str().ok())
+            .unwrap_or("localhost");
         format!("http://{host}")
     });
-    let info = RequestInfo { id: id.clone(), problems_url: format!("{}/problems", base.trim_end_matches('/')) };
+    let info = RequestInfo {
+        id: id.clone(),
+        problems_url: format!("{}/problems", base.trim_end_matches('/')),
+    };
     let (method, path) = (request.method().clone(), request.uri().path().to_owned());
     request.extensions_mut().insert(info.clone());
     let mut response = REQUEST.scope(info, next.run(request)).await;

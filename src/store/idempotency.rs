@@ -1,7 +1,7 @@
 //! Idempotency records: one per (token, method, route, key), holding the hash of the
 //! request and, once finished, the response to replay. Records expire after 24 hours.
 
-use rusqlite::{params, OptionalExtension};
+use rusqlite::{OptionalExtension, params};
 
 use super::error::SqlContext;
 use super::{Store, StoreError};
@@ -77,7 +77,11 @@ impl Store {
     }
 
     /// Store the finished response of a claimed key.
-    pub fn finish_idempotent(&self, key: Key<'_>, response: &StoredResponse) -> Result<(), StoreError> {
+    pub fn finish_idempotent(
+        &self,
+        key: Key<'_>,
+        response: &StoredResponse,
+    ) -> Result<(), StoreError> {
         self.write("store idempotent response", |tx| {
             tx.execute(
                 "UPDATE idempotency SET status = ?5, headers = ?6, body = ?7
@@ -117,14 +121,32 @@ mod tests {
     #[test]
     fn claim_replay_mismatch_and_release() {
         let store = Store::open_in_memory().unwrap();
-        let key = Key { token_id: "t", method: "POST", route: "/v1/decision", key: "abcdefgh" };
+        let key = Key {
+            token_id: "t",
+            method: "POST",
+            route: "/v1/decision",
+            key: "abcdefgh",
+        };
         assert_eq!(store.claim_idempotent(key, "h1").unwrap(), Claim::Claimed);
-        assert_eq!(store.claim_idempotent(key, "h1").unwrap(), Claim::InProgress);
+        assert_eq!(
+            store.claim_idempotent(key, "h1").unwrap(),
+            Claim::InProgress
+        );
         assert_eq!(store.claim_idempotent(key, "h2").unwrap(), Claim::Mismatch);
-        let response = StoredResponse { status: 200, headers: vec![("content-type".into(), "application/json".into())], body: b"{}".to_vec() };
+        let response = StoredResponse {
+            status: 200,
+            headers: vec![("content-type".into(), "application/json".into())],
+            body: b"{}".to_vec(),
+        };
         store.finish_idempotent(key, &response).unwrap();
-        assert_eq!(store.claim_idempotent(key, "h1").unwrap(), Claim::Replay(response));
-        let other = Key { key: "other-key", ..key };
+        assert_eq!(
+            store.claim_idempotent(key, "h1").unwrap(),
+            Claim::Replay(response)
+        );
+        let other = Key {
+            key: "other-key",
+            ..key
+        };
         assert_eq!(store.claim_idempotent(other, "h1").unwrap(), Claim::Claimed);
         store.release_idempotent(other).unwrap();
         assert_eq!(store.claim_idempotent(other, "h1").unwrap(), Claim::Claimed);

@@ -1,10 +1,10 @@
 //! API tokens: only the SHA-256 of a secret is stored; the secret itself is shown once.
 
-use rusqlite::{params, OptionalExtension, Row};
+use rusqlite::{OptionalExtension, Row, params};
 use serde::{Deserialize, Serialize};
 
-use super::error::{parse_json, SqlContext};
-use super::{now, Store, StoreError};
+use super::error::{SqlContext, parse_json};
+use super::{Store, StoreError, now};
 
 /// A token as stored (never the secret).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -40,10 +40,16 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<(TokenRecord, String, String)> {
     ))
 }
 
-fn finish((mut token, scopes, roles): (TokenRecord, String, String)) -> Result<TokenRecord, StoreError> {
+fn finish(
+    (mut token, scopes, roles): (TokenRecord, String, String),
+) -> Result<TokenRecord, StoreError> {
     let list = |text: &str, what: &str| -> Result<Vec<String>, StoreError> {
-        serde_json::from_value(parse_json(text, || format!("token {what}"))?)
-            .map_err(|e| StoreError::Corrupt { what: format!("token {what}"), reason: e.to_string() })
+        serde_json::from_value(parse_json(text, || format!("token {what}"))?).map_err(|e| {
+            StoreError::Corrupt {
+                what: format!("token {what}"),
+                reason: e.to_string(),
+            }
+        })
     };
     token.scopes = list(&scopes, "scopes")?;
     token.roles = list(&roles, "roles")?;
@@ -79,7 +85,11 @@ impl Store {
     /// Every token, oldest first.
     pub fn list_tokens(&self) -> Result<Vec<TokenRecord>, StoreError> {
         let conn = self.conn()?;
-        let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM tokens ORDER BY created_at, name")).ctx("list tokens")?;
+        let mut stmt = conn
+            .prepare(&format!(
+                "SELECT {COLUMNS} FROM tokens ORDER BY created_at, name"
+            ))
+            .ctx("list tokens")?;
         let rows = stmt.query_map([], from_row).ctx("list tokens")?;
         rows.map(|r| r.ctx("read token").and_then(finish)).collect()
     }
@@ -87,11 +97,15 @@ impl Store {
     /// The token with this ID, revoked or not.
     pub fn get_token(&self, token_id: &str) -> Result<Option<TokenRecord>, StoreError> {
         let conn = self.conn()?;
-        conn.query_row(&format!("SELECT {COLUMNS} FROM tokens WHERE token_id = ?1"), [token_id], from_row)
-            .optional()
-            .ctx("get token")?
-            .map(finish)
-            .transpose()
+        conn.query_row(
+            &format!("SELECT {COLUMNS} FROM tokens WHERE token_id = ?1"),
+            [token_id],
+            from_row,
+        )
+        .optional()
+        .ctx("get token")?
+        .map(finish)
+        .transpose()
     }
 
     /// Revoke by name; returns whether a live token was revoked (false: already revoked).
@@ -99,13 +113,20 @@ impl Store {
     pub fn revoke_token(&self, name: &str) -> Result<bool, StoreError> {
         self.write("revoke token", |tx| {
             let exists: bool = tx
-                .query_row("SELECT EXISTS (SELECT 1 FROM tokens WHERE name = ?1)", [name], |r| r.get(0))
+                .query_row(
+                    "SELECT EXISTS (SELECT 1 FROM tokens WHERE name = ?1)",
+                    [name],
+                    |r| r.get(0),
+                )
                 .ctx("find token")?;
             if !exists {
                 return Err(StoreError::NotFound(format!("no token named `{name}`")));
             }
             let changed = tx
-                .execute("UPDATE tokens SET revoked_at = ?2 WHERE name = ?1 AND revoked_at IS NULL", params![name, now()])
+                .execute(
+                    "UPDATE tokens SET revoked_at = ?2 WHERE name = ?1 AND revoked_at IS NULL",
+                    params![name, now()],
+                )
                 .ctx("revoke token")?;
             Ok(changed > 0)
         })
@@ -132,14 +153,27 @@ mod tests {
     fn tokens_are_stored_listed_and_revoked() {
         let store = Store::open_in_memory().unwrap();
         store.insert_token(&token("ci")).unwrap();
-        assert!(matches!(store.insert_token(&token("ci")), Err(StoreError::Conflict(_))));
+        assert!(matches!(
+            store.insert_token(&token("ci")),
+            Err(StoreError::Conflict(_))
+        ));
         let got = store.get_token("id-ci").unwrap().unwrap();
         assert_eq!(got.scopes, ["decisions"]);
         assert_eq!(got.roles, ["acme/*=reader"]);
         assert!(store.revoke_token("ci").unwrap());
         assert!(!store.revoke_token("ci").unwrap());
-        assert!(store.get_token("id-ci").unwrap().unwrap().revoked_at.is_some());
-        assert!(matches!(store.revoke_token("nope"), Err(StoreError::NotFound(_))));
+        assert!(
+            store
+                .get_token("id-ci")
+                .unwrap()
+                .unwrap()
+                .revoked_at
+                .is_some()
+        );
+        assert!(matches!(
+            store.revoke_token("nope"),
+            Err(StoreError::NotFound(_))
+        ));
         assert_eq!(store.list_tokens().unwrap().len(), 1);
     }
 }

@@ -13,24 +13,45 @@ use serde_json::Value;
 pub type Answers = IndexMap<String, Answer>;
 
 /// One answer; the `type` member names the question type.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum Answer {
+    /// The answer to a `noul` question.
+    #[schema(title = "NoulAnswer")]
     Noul {
+        /// Probability, from 0 to 1, that the answer is true.
+        #[schema(minimum = 0, maximum = 1)]
         noul: f64,
     },
+    /// The answer to a `choice` question.
+    #[schema(title = "ChoiceAnswer")]
     Choice {
+        /// The most likely option key (ties: the first in request order); null when the
+        /// question has no options.
+        #[schema(required = true)]
         choice: Option<String>,
+        /// A probability for every option key, in request order; they sum to 1.
         probabilities: IndexMap<String, f64>,
+        /// `(K·p_max − 1)/(K − 1)` over K options (1 when K = 1, 0 when K = 0).
+        #[schema(minimum = 0, maximum = 1)]
         confidence: f64,
         /// Share of a chat model's probability mass that fell on offered options.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(value_type = f64, minimum = 0, maximum = 1)]
         x_option_mass: Option<f64>,
     },
+    /// The answer to a `score` question.
+    #[schema(title = "ScoreAnswer")]
     Score {
+        /// The expected level `Σ i·pᵢ`, from 0 to N−1 (may be fractional).
+        #[schema(minimum = 0)]
         score: f64,
+        /// Level (`"0"` to `"N-1"`) → its description, in the form given (string, object or array).
         legend: IndexMap<String, Value>,
+        /// Level (`"0"` to `"N-1"`) → probability; they sum to 1.
         probabilities: IndexMap<String, f64>,
+        /// `max(0, 1 − Σ pᵢ·|i − k*| / D)`, k* the most likely level.
+        #[schema(minimum = 0, maximum = 1)]
         confidence: f64,
     },
 }

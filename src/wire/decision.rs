@@ -21,13 +21,29 @@ pub const BASE_MODELS: [&str; 6] = [
 pub const MAX_EXAMPLE_ID_LEN: usize = 255;
 
 /// A validated decision request.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, utoipa::ToSchema)]
+#[schema(
+    description = "The body of `POST /v1/decision` (and `/v1/systemone`). Members not listed are ignored."
+)]
 pub struct DecisionRequest {
+    /// The state to evaluate: any JSON value. Images inside message arrays use image blocks
+    /// (`{"type": "image_url", "image_url": {"url": "..."}}`).
     pub state: Value,
+    /// A base model name (`mo`, `mo-reasoning`, `service/mo`, `service/mo-reasoning`,
+    /// `jev-latest`, `jev-1.13.0`) or an accessible repository path `<owner>/<model>`.
+    #[schema(min_length = 1, examples("jev-latest", "acme/support-triage"))]
     pub model: String,
+    /// Question ID (any string, even "") → question, at least one. Required with a base
+    /// model; with a repository model the saved questions are loaded, and these override
+    /// saved ones with the same ID and add new IDs for this call only.
+    #[schema(value_type = HashMap<String, crate::wire::question::Question>, required = false)]
     pub questions: Option<Questions>,
+    /// Groups the decision under an example the caller identifies (repository models
+    /// only); when omitted it is derived from the canonical state.
+    #[schema(min_length = 1, max_length = 255)]
     pub example_id: Option<String>,
     /// Branch, tag, full or unique short commit SHA (repository models only).
+    #[schema(min_length = 1)]
     pub revision: Option<String>,
     /// `false` skips recording (repository models only).
     pub capture: Option<bool>,
@@ -207,7 +223,7 @@ fn optional_string(
 }
 
 /// Token usage of one decision.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Usage {
     pub input_tokens: u64,
     pub output_tokens: u64,
@@ -221,7 +237,7 @@ impl std::ops::AddAssign for Usage {
 }
 
 /// How a revision was named.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum RevisionKind {
     Branch,
@@ -230,53 +246,73 @@ pub enum RevisionKind {
 }
 
 /// The revision a repository-model decision resolved.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Revision {
+    /// The revision as requested (or the default branch).
     pub name: String,
     pub kind: RevisionKind,
+    /// The full commit SHA it resolved to.
     pub commit: String,
 }
 
 /// A checkpoint: one commit of a repository model.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Checkpoint {
+    /// The commit SHA.
     pub checkpoint_id: String,
+    #[schema(format = DateTime)]
     pub created_at: String,
+    /// The commit message.
     pub message: String,
 }
 
 /// The example a decision was recorded under.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ExampleRef {
     pub example_id: String,
+    /// True when this decision made a new example.
     pub created: bool,
 }
 
 /// The recorded decision.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DecisionRef {
     pub decision_id: String,
+    #[schema(format = DateTime)]
     pub created_at: String,
 }
 
 /// The success body of `POST /v1/decision`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct DecisionResponse {
+    /// The model as supplied in the request.
     pub model: String,
+    /// Question ID → answer: exactly one per requested question, of the question's type.
+    #[schema(value_type = HashMap<String, crate::wire::answer::Answer>)]
     pub answers: Answers,
     pub usage: Usage,
+    /// The resolved revision (repository models).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Revision, required = false)]
     pub revision: Option<Revision>,
+    /// The checkpoint used (repository models).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Checkpoint, required = false)]
     pub checkpoint: Option<Checkpoint>,
+    /// Whether this call was recorded (repository models).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = bool, required = false)]
     pub recorded: Option<bool>,
+    /// The example the decision was recorded under (when recorded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = ExampleRef, required = false)]
     pub example: Option<ExampleRef>,
+    /// The recorded decision (when recorded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = DecisionRef, required = false)]
     pub decision: Option<DecisionRef>,
 }
 

@@ -4,12 +4,13 @@ use serde::{Deserialize, Serialize};
 
 /// The body of `GET /v1/models`: a `models` array whose entries have a `name`, as System One
 /// clients expect, with Arbiter's resource fields beside it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ModelList {
     pub models: Vec<ModelEntry>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// `base`: a named engine; `repository`: a versioned `<owner>/<model>` repository model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ModelKind {
     Base,
@@ -17,24 +18,37 @@ pub enum ModelKind {
 }
 
 /// One model. Base models carry `engine`; repository models carry the rest.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ModelEntry {
+    /// The name to pass as `model` in a decision: a base model name or `<owner>/<model>`.
     pub name: String,
     pub kind: ModelKind,
+    /// The engine behind a base model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = String, required = false)]
     pub engine: Option<String>,
+    /// The repository model's `modelId`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = String, format = Uuid, required = false)]
     pub model_id: Option<String>,
+    /// The repository path `<owner>/<model>`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = String, required = false)]
     pub path: Option<String>,
+    /// The root (base) model of a repository model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = String, required = false)]
     pub base: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = String, required = false)]
     pub default_branch: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = String, format = DateTime, required = false)]
     pub created_at: Option<String>,
+    /// The checkpoint ID (commit SHA) at the default branch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = String, required = false)]
     pub latest_checkpoint: Option<String>,
 }
 
@@ -55,20 +69,24 @@ impl ModelEntry {
 }
 
 /// A branch or tag and the commit it points to.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct RefInfo {
     pub name: String,
     pub commit: String,
 }
 
 /// One repository model, as `GET /v1/models/{modelId}` and `arbiter models show` report it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ModelDetail {
+    #[schema(format = Uuid)]
     pub model_id: String,
+    /// `<owner>/<model>`.
     pub path: String,
+    /// The root (base) model.
     pub base: String,
     pub default_branch: String,
+    #[schema(format = DateTime)]
     pub created_at: String,
     pub latest_checkpoint: super::decision::Checkpoint,
     pub branches: Vec<RefInfo>,
@@ -79,17 +97,20 @@ pub struct ModelDetail {
 }
 
 /// Whether and how often decisions are recorded.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CapturePolicy {
     pub enabled: bool,
     /// Share of examples recorded, 0 to 1 (deterministic in the example ID).
+    #[schema(minimum = 0, maximum = 1)]
     pub sample_rate: f64,
 }
 
 impl Default for CapturePolicy {
     fn default() -> Self {
-        Self { enabled: true, sample_rate: 1.0 }
+        Self {
+            enabled: true,
+            sample_rate: 1.0,
+        }
     }
 }
-

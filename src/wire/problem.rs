@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// One segment of a location: an object key or an array index.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(untagged)]
 pub enum Segment {
     Index(usize),
@@ -13,7 +13,7 @@ pub enum Segment {
 }
 
 /// Where a problem is, as path segments from the root (`["body","questions","q1","type"]`).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(transparent)]
 pub struct Loc(pub Vec<Segment>);
 
@@ -81,10 +81,12 @@ fn is_plain(key: &str) -> bool {
 }
 
 /// One element of a problem's `details`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct FieldError {
     pub loc: Loc,
+    /// What is wrong, for people.
     pub msg: String,
+    /// A short machine-readable code, e.g. `null_level`, `missing`.
     #[serde(rename = "type")]
     pub kind: String,
 }
@@ -111,16 +113,27 @@ impl fmt::Display for FieldError {
 }
 
 /// A problem document, as served by the server and parsed by the client.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Problem {
+    /// `{base_url}/problems/<kebab-case-code>`; the server answers it with a page on the problem.
     #[serde(rename = "type")]
+    #[schema(format = "uri-reference")]
     pub kind: String,
+    /// The reason phrase of the status, e.g. `Unprocessable Content`.
     pub title: String,
+    /// The HTTP status.
+    #[schema(minimum = 400, maximum = 599)]
     pub status: u16,
+    /// What went wrong, for people.
     pub detail: String,
+    /// The stable machine-readable code (`snake_case`), e.g. `validation_error`, `model_not_found`.
+    #[schema(pattern = "^[a-z][a-z0-9_]*$")]
     pub code: String,
+    /// The request's ID, equal to its `x-request-id` response header.
+    #[schema(format = Uuid)]
     pub request_id: String,
+    /// Each located problem (validation errors); may be empty.
     #[serde(default)]
     pub details: Vec<FieldError>,
 }

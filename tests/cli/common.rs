@@ -92,3 +92,75 @@ escalate:
 "#;
 
 pub const STATE: &str = r#"{"messages":[{"role":"user","content":"my card was charged twice for the same order, I want one of them refunded"}]}"#;
+
+/// Helpers for the repository-model and example tests.
+impl TestEnv {
+    /// `arbiter` as a plain `std::process::Command` (for spawning several at once), with the
+    /// same environment as [`TestEnv::cmd`].
+    pub fn std_cmd(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("arbiter"));
+        cmd.env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.path())
+            .env("XDG_CONFIG_HOME", self.path().join("xdg-config"))
+            .env("ARBITER_HOME", self.home())
+            .env("RUST_BACKTRACE", "0")
+            .current_dir(self.path());
+        cmd
+    }
+
+    /// Run `arbiter --json args…`, expect it to fail, and return the exit code, the problem
+    /// document printed on stderr, and the whole of stderr.
+    pub fn problem(&self, args: &[&str]) -> (i32, Value, String) {
+        let output = self.cmd().arg("--json").args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(
+            !output.status.success(),
+            "arbiter {args:?} should have failed; stdout: {}",
+            String::from_utf8_lossy(&output.stdout)
+        );
+        let line = stderr
+            .lines()
+            .rev()
+            .find(|l| l.trim_start().starts_with('{'))
+            .unwrap_or_else(|| panic!("no problem JSON on stderr: {stderr}"));
+        let problem = serde_json::from_str(line)
+            .unwrap_or_else(|e| panic!("stderr line is not JSON ({e}): {line}"));
+        (output.status.code().expect("exit code"), problem, stderr)
+    }
+
+    /// `git` isolated from the machine's configuration: no system or global config, and a
+    /// HOME inside the temp dir.
+    pub fn git(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new("git");
+        cmd.env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("HOME", self.path())
+            .env_remove("GIT_DIR")
+            .env_remove("GIT_WORK_TREE")
+            .env_remove("GIT_INDEX_FILE")
+            .current_dir(self.path());
+        cmd
+    }
+
+    /// Run `git args…` in `dir`, expect success, and return its trimmed stdout.
+    pub fn git_in(&self, dir: &Path, args: &[&str]) -> String {
+        let output = self.git().current_dir(dir).args(args).output().unwrap();
+        assert!(
+            output.status.success(),
+            "git {args:?} failed: {}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8_lossy(&output.stdout).trim().to_owned()
+    }
+}
+
+/// The path of a committed example file, `examples/support/<name>`, as a string.
+pub fn support_file(name: &str) -> String {
+    repo_root()
+        .join("examples/support")
+        .join(name)
+        .display()
+        .to_string()
+}

@@ -2,5 +2,13 @@
 
 mod common;
 mod decide;
+mod examples;
 mod generated;
+mod http;
+mod http_decisions;
+mod http_e2e;
+mod http_idempotency;
+mod http_props;
 mod models;
+mod openapi;
+mod repository;

@@ -14,7 +14,6 @@ pub use embedder::{Embedder, Embedding, Window};
 
 use super::{Engine, EngineOutput, EngineRequest};
 use crate::error::Result;
-use crate::wire::answer::Distribution;
 use crate::wire::{Answer, Answers, Question, Questions, Usage};
 use serde_json::Value;
 use std::sync::Arc;
@@ -62,22 +61,52 @@ impl BuiltinEngine {
 
     /// Answer one question about an embedded state, with the tokens read for its outcomes.
     pub fn answer(&self, state: &EmbeddedState, question: &Question) -> Result<(Answer, u64)> {
+        let (sims, tokens) = self.similarities_and_tokens(state, question)?;
+        let distribution = scoring::from_similarities(question, &sims);
+        Ok((Answer::from_distribution(question, &distribution), tokens))
+    }
+
+    /// The similarity of each outcome of `question` to the state, in
+    /// [`outcomes::outcome_texts`] order (`[s_true, s_false]` for a noul): what the answer is
+    /// computed from ([`scoring::from_similarities`]). Empty when the state has nothing to
+    /// read or a noul states nothing to compare; every outcome is then equally likely.
+    pub fn similarities(&self, state: &EmbeddedState, question: &Question) -> Result<Vec<f64>> {
+        Ok(self.similarities_and_tokens(state, question)?.0)
+    }
+
+    /// The similarity of each of `texts` (not blank) to the state, as for outcome texts;
+    /// empty when the state has nothing to read.
+    pub fn text_similarities(&self, state: &EmbeddedState, texts: &[String]) -> Result<Vec<f64>> {
+        Ok(self.text_similarities_and_tokens(state, texts)?.0)
+    }
+
+    fn similarities_and_tokens(
+        &self,
+        state: &EmbeddedState,
+        question: &Question,
+    ) -> Result<(Vec<f64>, u64)> {
+        self.text_similarities_and_tokens(state, &outcomes::outcome_texts(question))
+    }
+
+    fn text_similarities_and_tokens(
+        &self,
+        state: &EmbeddedState,
+        texts: &[String],
+    ) -> Result<(Vec<f64>, u64)> {
         if state.windows.is_empty() {
-            // Nothing to read (a blank state, or images only): every outcome is equally likely.
-            let uniform = match &question.kind {
-                crate::wire::QuestionKind::Noul { .. } => Distribution::Noul(0.5),
-                _ => Distribution::Outcomes(Vec::new()),
-            };
-            return Ok((Answer::from_distribution(question, &uniform), 0));
+            // Nothing to read (a blank state, or images only): no outcome is embedded.
+            return Ok((Vec::new(), 0));
         }
         let mut tokens = 0;
-        let mut similarity = |text: &str| -> Result<f64> {
-            let outcome = self.embedder.embed_cached(text)?;
-            tokens += outcome.tokens;
-            Ok(combine(&state.windows, &outcome.vector))
-        };
-        let distribution = scoring::distribution(question, &mut similarity)?;
-        Ok((Answer::from_distribution(question, &distribution), tokens))
+        let sims = texts
+            .iter()
+            .map(|text| {
+                let outcome = self.embedder.embed_cached(text)?;
+                tokens += outcome.tokens;
+                Ok(combine(&state.windows, &outcome.vector))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok((sims, tokens))
     }
 
     /// Answer every question: the state is embedded once, however many questions there are.

@@ -5,7 +5,7 @@ use crate::core::{self};
 use crate::server::error::ApiResult;
 use crate::server::extract::JsonBody;
 use crate::server::request::RequestInfo;
-use crate::server::{idempotency, AppState};
+use crate::server::{AppState, idempotency};
 use crate::wire::DecisionRequest;
 use axum::extract::{OriginalUri, State};
 use axum::http::HeaderMap;
@@ -27,11 +27,18 @@ pub(crate) async fn create_decision(
         principal.require_role(&request.model, Role::Reader)?;
     }
     let ctx = state.ctx.clone();
-    idempotency::once(&state, &principal, key, ("POST", uri.path()), &body, || async move {
-        match core::decide::decide(&ctx, &request, &info.id).await {
-            Ok(response) => Json(response).into_response(),
-            Err(error) => crate::server::error::ApiError(error).into_response(),
-        }
-    })
+    idempotency::once(
+        &state,
+        &principal,
+        key,
+        ("POST", uri.path()),
+        &body,
+        || async move {
+            match core::decide::decide(&ctx, &request, &info.id).await {
+                Ok(response) => Json(response).into_response(),
+                Err(error) => crate::server::error::ApiError(error).into_response(),
+            }
+        },
+    )
     .await
 }

@@ -4,13 +4,14 @@ use super::models::authorize;
 use crate::core::tokens::{Principal, Role};
 use crate::core::{self};
 use crate::error::Error;
-use crate::server::error::ApiResult;
-use crate::server::extract::{JsonBody, RawBody};
 use crate::server::AppState;
+use crate::server::error::ApiResult;
+use crate::server::extract::{AppPath as Path, AppQuery as Query};
+use crate::server::extract::{JsonBody, RawBody};
 use crate::store::{ExampleDetail, ExampleFilter};
 use crate::wire::examples::{ExamplePage, IngestReport};
 use crate::wire::{FieldError, Loc};
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::{Extension, Json};
 use serde::Deserialize;
 
@@ -32,8 +33,17 @@ pub(crate) async fn list_examples(
     let ctx = state.ctx.clone();
     let page = core::blocking(move || {
         let path = authorize(&ctx, &principal, &model_id, Role::Reader)?;
-        let filter = ExampleFilter { annotated: query.annotated, question: query.question };
-        core::examples::list(&ctx, &path, &filter, query.after.as_deref(), query.limit.unwrap_or(50))
+        let filter = ExampleFilter {
+            annotated: query.annotated,
+            question: query.question,
+        };
+        core::examples::list(
+            &ctx,
+            &path,
+            &filter,
+            query.after.as_deref(),
+            query.limit.unwrap_or(50),
+        )
     })
     .await?;
     Ok(Json(page))
@@ -55,8 +65,15 @@ pub(crate) async fn ingest_examples(
     body: RawBody,
 ) -> ApiResult<Json<IngestReport>> {
     principal.require_scope("examples:write")?;
-    if body.media_type.ends_with("json") && body.bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'[') {
-        return Err(Error::invalid(Loc::body(), "an application/json body must be an array of examples", "array_expected").into());
+    if crate::server::extract::is_json(&body.media_type)
+        && body.bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'[')
+    {
+        return Err(Error::invalid(
+            Loc::body(),
+            "an application/json body must be an array of examples",
+            "array_expected",
+        )
+        .into());
     }
     let ctx = state.ctx.clone();
     let report = core::blocking(move || {
@@ -69,7 +86,13 @@ pub(crate) async fn ingest_examples(
         let details = report
             .rejected
             .iter()
-            .map(|r| FieldError::new(Loc::body().index(r.line.saturating_sub(1) as usize), r.reason.clone(), "invalid_example"))
+            .map(|r| {
+                FieldError::new(
+                    Loc::body().index(r.line.saturating_sub(1) as usize),
+                    r.reason.clone(),
+                    "invalid_example",
+                )
+            })
             .collect();
         return Err(Error::Validation(details).into());
     }

@@ -5,13 +5,13 @@ mod examples;
 mod meta;
 mod models;
 
-use super::error::{status_problem, ApiError};
-use super::{auth, request, AppState};
+use super::error::{ApiError, status_problem};
+use super::{AppState, auth, request};
 use crate::error::Error;
+use axum::Router;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::routing::{get, patch, post};
-use axum::Router;
 use tower_http::catch_panic::CatchPanicLayer;
 
 pub(crate) fn router(state: AppState) -> Router {
@@ -20,11 +20,26 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/v1/systemone", post(decide::create_decision))
         .route("/v1/models", get(models::list_models))
         .route("/v1/models/{model_id}", get(models::get_model))
-        .route("/v1/models/{model_id}/checkpoints", get(models::list_checkpoints))
-        .route("/v1/models/{model_id}/examples", get(examples::list_examples).post(examples::ingest_examples))
-        .route("/v1/models/{model_id}/examples/{example_id}", get(examples::get_example))
-        .route("/v1/models/{model_id}/examples/{example_id}/annotations", patch(examples::annotate_example))
-        .route_layer(axum::middleware::from_fn_with_state(state.clone(), auth::require_token));
+        .route(
+            "/v1/models/{model_id}/checkpoints",
+            get(models::list_checkpoints),
+        )
+        .route(
+            "/v1/models/{model_id}/examples",
+            get(examples::list_examples).post(examples::ingest_examples),
+        )
+        .route(
+            "/v1/models/{model_id}/examples/{example_id}",
+            get(examples::get_example),
+        )
+        .route(
+            "/v1/models/{model_id}/examples/{example_id}/annotations",
+            patch(examples::annotate_example),
+        )
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            auth::require_token,
+        ));
     let public = Router::new()
         .route("/openapi.json", get(meta::openapi))
         .route("/healthz", get(meta::healthz))
@@ -38,12 +53,23 @@ fn with_layers(routes: Router<AppState>, state: AppState) -> Router {
     routes
         .fallback(|| async { ApiError(Error::NotFound("no such route".into())) })
         .method_not_allowed_fallback(|| async {
-            status_problem(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", "this route does not take that method")
+            status_problem(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "method_not_allowed",
+                "this route does not take that method",
+            )
         })
-        .layer(CatchPanicLayer::custom(|_panic: Box<dyn std::any::Any + Send>| {
-            ApiError(Error::Internal("the server hit a bug while answering; it keeps serving".into())).into_response()
+        .layer(CatchPanicLayer::custom(
+            |_panic: Box<dyn std::any::Any + Send>| {
+                ApiError(Error::Internal(
+                    "the server hit a bug while answering; it keeps serving".into(),
+                ))
+                .into_response()
+            },
+        ))
+        .layer(axum::middleware::from_fn(move |request, next| {
+            request::identify(base_url.clone(), request, next)
         }))
-        .layer(axum::middleware::from_fn(move |request, next| request::identify(base_url.clone(), request, next)))
         .with_state(state)
 }
 
@@ -62,9 +88,14 @@ mod tests {
     #[tokio::test]
     async fn a_panicking_handler_answers_500_and_the_router_keeps_serving() {
         let dir = tempfile::tempdir().unwrap();
-        let ctx = crate::core::Context::new(crate::config::Settings::resolve(Some(dir.path().to_owned())).unwrap()).unwrap();
+        let ctx = crate::core::Context::new(
+            crate::config::Settings::resolve(Some(dir.path().to_owned())).unwrap(),
+        )
+        .unwrap();
         let state = AppState {
-            limiter: std::sync::Arc::new(crate::server::rate_limit::RateLimiter::new(crate::config::RateLimitConfig::default())),
+            limiter: std::sync::Arc::new(crate::server::rate_limit::RateLimiter::new(
+                crate::config::RateLimitConfig::default(),
+            )),
             max_body_bytes: 1024,
             ctx,
         };
@@ -75,17 +106,30 @@ mod tests {
         let id = "0e7d7c1e-8f2a-4d59-9a55-5b0a2a6f9d11";
         let response = app
             .clone()
-            .oneshot(Request::get("/boom").header("x-request-id", id).body(Body::empty()).unwrap())
+            .oneshot(
+                Request::get("/boom")
+                    .header("x-request-id", id)
+                    .body(Body::empty())
+                    .unwrap(),
+            )
             .await
             .unwrap();
         assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
-        assert_eq!(response.headers()["content-type"], "application/problem+json");
+        assert_eq!(
+            response.headers()["content-type"],
+            "application/problem+json"
+        );
         assert_eq!(response.headers()["x-request-id"], id);
-        let body = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap();
+        let body = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .unwrap();
         let problem: serde_json::Value = serde_json::from_slice(&body).unwrap();
         assert_eq!(problem["code"], "internal");
         assert_eq!(problem["requestId"], id);
-        let fine = app.oneshot(Request::get("/fine").body(Body::empty()).unwrap()).await.unwrap();
+        let fine = app
+            .oneshot(Request::get("/fine").body(Body::empty()).unwrap())
+            .await
+            .unwrap();
         assert_eq!(fine.status(), StatusCode::OK);
     }
 }

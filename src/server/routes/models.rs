@@ -2,28 +2,46 @@
 
 use crate::core::tokens::{Principal, Role};
 use crate::core::{self, Context};
-use crate::server::error::ApiResult;
 use crate::server::AppState;
+use crate::server::error::ApiResult;
+use crate::server::extract::{AppPath as Path, AppQuery as Query};
 use crate::wire::decision::Checkpoint;
 use crate::wire::models::{ModelDetail, ModelKind, ModelList};
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::{Extension, Json};
 use serde::Deserialize;
 
 /// Base models, and the repository models this token can see.
-pub(crate) async fn list_models(State(state): State<AppState>, Extension(principal): Extension<Principal>) -> ApiResult<Json<ModelList>> {
+pub(crate) async fn list_models(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+) -> ApiResult<Json<ModelList>> {
     principal.require_scope("models:read")?;
     let ctx = state.ctx.clone();
     let mut list = core::blocking(move || core::models::list(&ctx)).await?;
-    list.models.retain(|m| m.kind == ModelKind::Base || principal.role_on(&m.name).is_some());
+    list.models
+        .retain(|m| m.kind == ModelKind::Base || principal.role_on(&m.name).is_some());
     Ok(Json(list))
 }
 
 /// Open `model_id` for `principal` with at least `role`: invisible models are not found.
-pub(crate) fn authorize(ctx: &Context, principal: &Principal, model_id: &str, role: Role) -> crate::error::Result<String> {
+pub(crate) fn authorize(
+    ctx: &Context,
+    principal: &Principal,
+    model_id: &str,
+    role: Role,
+) -> crate::error::Result<String> {
     let repo = core::models::open(ctx, model_id)?;
     let path = repo.path().to_string();
-    principal.require_role(&path, role)?;
+    // An invisible model answers exactly like a missing one: by the ID asked for, never its path.
+    principal
+        .require_role(&path, role)
+        .map_err(|error| match error {
+            crate::error::Error::ModelNotFound(_) => {
+                crate::error::Error::ModelNotFound(model_id.to_owned())
+            }
+            other => other,
+        })?;
     Ok(path)
 }
 
@@ -58,7 +76,12 @@ pub(crate) async fn list_checkpoints(
     let ctx = state.ctx.clone();
     let checkpoints = core::blocking(move || {
         let path = authorize(&ctx, &principal, &model_id, Role::Reader)?;
-        core::models::log(&ctx, &path, query.revision.as_deref(), query.limit.unwrap_or(50).clamp(1, 1000))
+        core::models::log(
+            &ctx,
+            &path,
+            query.revision.as_deref(),
+            query.limit.unwrap_or(50).clamp(1, 1000),
+        )
     })
     .await?;
     Ok(Json(checkpoints))

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Cold start: one `arbiter decide` process (base model mo, the support questions, the refund
+# state, a fresh ARBITER_HOME each run) against the baseline `arbiter --version` in the same
+# script: median wall time of 10 runs each (interleaved) and median peak RSS (GNU time %M).
+#
+# Run from anywhere: bash benches/cold.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -x /usr/bin/time ]; then
+    apt-get install -y time >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y time >/dev/null; }
+fi
+
+cargo build --release --quiet
+BIN="$PWD/target/release/arbiter"
+RUNS=10
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+# One run: prints "<wall ns> <peak KiB>". The wall time includes the /usr/bin/time wrapper,
+# alike for both arms.
+run() {
+    local home="$WORK/home-$RANDOM$RANDOM" mem="$WORK/mem" start end
+    mkdir -p "$home"
+    start=$(date +%s%N)
+    ARBITER_HOME="$home" timeout 120 /usr/bin/time -f %M -o "$mem" "$@" >/dev/null 2>"$WORK/err" \
+        || { echo "failed: $*" >&2; cat "$WORK/err" >&2; exit 1; }
+    end=$(date +%s%N)
+    rm -rf "$home"
+    echo "$((end - start)) $(tail -n 1 "$mem")"
+}
+
+decide=("$BIN" decide --model mo --questions examples/support/questions.yaml --state examples/support/states/refund.json)
+version=("$BIN" --version)
+
+# Untimed warm-up of each, so the binary is in the page cache for both arms.
+run "${version[@]}" >/dev/null
+run "${decide[@]}" >/dev/null
+
+: >"$WORK/version.txt"
+: >"$WORK/decide.txt"
+for _ in $(seq "$RUNS"); do
+    run "${version[@]}" >>"$WORK/version.txt"
+    run "${decide[@]}" >>"$WORK/decide.txt"
+done
+
+median() { sort -n | awk '{a[NR]=$1} END {if (NR % 2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+v_ms=$(awk '{print $1/1e6}' "$WORK/version.txt" | median)
+d_ms=$(awk '{print $1/1e6}' "$WORK/decide.txt" | median)
+v_kib=$(awk '{print $2}' "$WORK/version.txt" | median)
+d_kib=$(awk '{print $2}' "$WORK/decide.txt" | median)
+
+awk -v runs="$RUNS" -v vms="$v_ms" -v dms="$d_ms" -v vk="$v_kib" -v dk="$d_kib" 'BEGIN {
+    printf "cold: median of %d runs each, fresh ARBITER_HOME per run\n", runs
+    printf "  arbiter --version (baseline): %8.1f ms  %7.1f MiB peak RSS\n", vms, vk / 1024
+    printf "  arbiter decide --model mo:    %8.1f ms  %7.1f MiB peak RSS\n", dms, dk / 1024
+    printf "cold summary: decide/version wall = %.1fx (+%.1f ms), peak RSS = %.2fx (+%.1f MiB)  (no target set: informational)\n", dms / vms, dms - vms, dk / vk, (dk - vk) / 1024
+}'

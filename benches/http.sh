@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# HTTP throughput and latency of `POST /v1/decision` against the engine's own in-process
+# decisions/s, measured in the same run.
+#
+# 1. `cargo bench --bench inprocess`: decisions/s of BuiltinEngine::decide_blocking on the same
+#    request, on 1 thread and on one thread per core (the baseline), run before and after the
+#    HTTP runs; the mean of the two is the baseline, so load drift on a shared machine hits both.
+# 2. `arbiter serve --listen 127.0.0.1:0` on a fresh ARBITER_HOME (rate limit raised), driven
+#    by wrk with the 3-question request of examples/support/request.json (model mo) at
+#    concurrency 1, 8 and 64 for DURATION seconds each.
+# Reports requests/s, p50/p99, the ratios HTTP / in-process at the same parallelism (c=1 vs
+# 1 thread, c=8 and c=64 vs all cores; target >= 0.9 at c=8; c=8 also vs 8 in-process
+# threads, the same number in flight), p99/p50 (target < 3), and the
+# server's VmRSS idle and under c=64. Traffic goes to 127.0.0.1 only.
+#
+# Run from anywhere: bash benches/http.sh   (DURATION=10 by default)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION=${DURATION:-10}
+
+# --- tools --------------------------------------------------------------------------------
+apt_install() { apt-get install -y "$@" >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y "$@" >/dev/null; }; }
+command -v wrk >/dev/null || apt_install wrk
+command -v jq >/dev/null || apt_install jq
+command -v curl >/dev/null || apt_install curl
+
+cargo build --release --quiet
+BIN="$PWD/target/release/arbiter"
+
+WORK=$(mktemp -d)
+SERVER_PID=""
+SAMPLER_PID=""
+cleanup() {
+    [ -n "$SAMPLER_PID" ] && kill "$SAMPLER_PID" 2>/dev/null || true
+    if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
+        kill "$SERVER_PID" 2>/dev/null || true
+        for _ in $(seq 50); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
+        kill -9 "$SERVER_PID" 2>/dev/null || true
+    fi
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# --- baseline: the engine in process, run before and after the HTTP runs ------------------
+cargo bench --quiet --bench inprocess --no-run
+inprocess() {
+    echo "== in-process baseline ($1; cargo bench --bench inprocess)"
+    cargo bench --quiet --bench inprocess 2>/dev/null | tee "$WORK/inprocess-$1.txt"
+    grep -q '^inprocess_n_dps=' "$WORK/inprocess-$1.txt" || { echo "inprocess bench printed no figures" >&2; exit 1; }
+}
+inprocess before
+
+# --- server -------------------------------------------------------------------------------
+export ARBITER_HOME="$WORK/home"
+mkdir -p "$ARBITER_HOME"
+printf 'server:\n  rate_limit:\n    per_second: 1000000\n    burst: 1000000\n' >"$ARBITER_HOME/config.yaml"
+TOKEN=$("$BIN" tokens create --name bench --scope decisions --json | jq -r .token)
+[ -n "$TOKEN" ] && [ "$TOKEN" != null ] || { echo "no token" >&2; exit 1; }
+
+"$BIN" serve --listen 127.0.0.1:0 >"$WORK/server.out" 2>"$WORK/server.err" &
+SERVER_PID=$!
+ADDR=""
+for _ in $(seq 300); do   # at most 30 s
+    ADDR=$(sed -n 's|^listening on http://\(.*\)$|\1|p' "$WORK/server.out" | head -n 1)
+    [ -n "$ADDR" ] && break
+    kill -0 "$SERVER_PID" 2>/dev/null || { echo "server died:" >&2; cat "$WORK/server.err" >&2; exit 1; }
+    sleep 0.1
+done
+[ -n "$ADDR" ] || { echo "server did not say where it listens" >&2; exit 1; }
+case "$ADDR" in 127.0.0.1:*) ;; *) echo "refusing to load $ADDR: not loopback" >&2; exit 1 ;; esac
+URL="http://$ADDR/v1/decision"
+
+rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$SERVER_PID/status"; }
+RSS_IDLE=$(rss_kib)
+
+jq -c '.model = "mo"' examples/support/request.json >"$WORK/body.json"
+STATE_BYTES=$(jq -c .state "$WORK/body.json" | tr -d '\n' | wc -c)
+QUESTIONS=$(jq '.questions | length' "$WORK/body.json")
+STATUS=$(curl -s -m 30 -o "$WORK/first.json" -w '%{http_code}' -H "Authorization: Bearer $TOKEN" \
+    -H 'Content-Type: application/json' --data-binary @"$WORK/body.json" "$URL")
+[ "$STATUS" = 200 ] || { echo "first request answered $STATUS:" >&2; cat "$WORK/first.json" >&2; exit 1; }
+RSS_WARM=$(rss_kib)
+echo "== server on $ADDR; request: model mo, $QUESTIONS questions, $STATE_BYTES bytes of state"
+echo "   first answer: $(jq -c '.answers | map_values(.choice // .score // .noul)' "$WORK/first.json")"
+
+cat >"$WORK/post.lua" <<EOF
+wrk.method = "POST"
+local f = assert(io.open("$WORK/body.json", "r"))
+wrk.body = f:read("*a")
+f:close()
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "Bearer $TOKEN"
+EOF
+
+# Warm-up: a few seconds at c=8 so the outcome cache and connection pools are hot.
+timeout 30 wrk -t1 -c8 -d3s -s "$WORK/post.lua" "$URL" >/dev/null
+
+# wrk latency figures come as 12.34us / 5.67ms / 1.20s: print milliseconds.
+to_ms() { awk '{v=$1; if (v ~ /us$/) {sub(/us$/,"",v); print v/1000} else if (v ~ /ms$/) {sub(/ms$/,"",v); print v} else if (v ~ /m$/) {sub(/m$/,"",v); print v*60000} else {sub(/s$/,"",v); print v*1000}}'; }
+
+# Probe: the HTTP layer alone (auth, JSON, a 422 problem document; no engine) at c=1.
+cat >"$WORK/probe.lua" <<EOF
+wrk.method = "POST"
+wrk.body = '{"model":"mo","state":{"a":1}}'
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "Bearer $TOKEN"
+EOF
+timeout 30 wrk -t1 -c1 -d3s --latency -s "$WORK/probe.lua" "$URL" >"$WORK/probe.txt"
+PROBE_P50=$(awk '$1 == "50%" {print $2}' "$WORK/probe.txt" | to_ms)
+PROBE_RPS=$(awk '/^Requests\/sec:/ {print $2}' "$WORK/probe.txt")
+printf 'probe: HTTP layer without the engine (422: no questions), c=1: %s req/s, p50 %.3f ms\n' "$PROBE_RPS" "$PROBE_P50"
+
+RESULTS=()
+for C in 1 8 64; do
+    SAMPLER_PID=""
+    if [ "$C" = 64 ]; then
+        # VmRSS every 0.25 s during the run, bounded by the run's length.
+        (end=$((SECONDS + DURATION + 2)); while [ $SECONDS -lt $end ] && kill -0 "$SERVER_PID" 2>/dev/null; do
+            rss_kib; sleep 0.25; done >"$WORK/rss64.txt") &
+        SAMPLER_PID=$!
+    fi
+    timeout $((DURATION + 30)) wrk -t1 -c"$C" -d"${DURATION}s" --timeout 10s --latency -s "$WORK/post.lua" "$URL" >"$WORK/wrk$C.txt"
+    [ -n "$SAMPLER_PID" ] && { wait "$SAMPLER_PID" || true; SAMPLER_PID=""; }
+    RPS=$(awk '/^Requests\/sec:/ {print $2}' "$WORK/wrk$C.txt")
+    P50=$(awk '$1 == "50%" {print $2}' "$WORK/wrk$C.txt" | to_ms)
+    P99=$(awk '$1 == "99%" {print $2}' "$WORK/wrk$C.txt" | to_ms)
+    REQS=$(awk '/requests in/ {print $1}' "$WORK/wrk$C.txt")
+    BAD=$(awk '/Non-2xx or 3xx responses:/ {print $NF}' "$WORK/wrk$C.txt")
+    ERRS=$(awk '/Socket errors:/ {print $0}' "$WORK/wrk$C.txt")
+    RESULTS+=("$C $RPS $P50 $P99 $REQS ${BAD:-0}")
+    printf 'c=%-3s %8s req/s  p50 %8.2f ms  p99 %8.2f ms  (%s requests, %s non-2xx) %s\n' \
+        "$C" "$RPS" "$P50" "$P99" "$REQS" "${BAD:-0}" "$ERRS"
+done
+RSS_LOADED=$(sort -n "$WORK/rss64.txt" | tail -n 1)
+inprocess after
+
+# The baseline is the mean of the runs before and after, so drift in the machine's load
+# during the HTTP runs affects both sides alike.
+figure() { sed -n "s/^$1=\([0-9.]*\).*/\1/p" "$WORK/inprocess-$2.txt"; }
+IN1=$(awk -v a="$(figure inprocess_1_dps before)" -v b="$(figure inprocess_1_dps after)" 'BEGIN {print (a + b) / 2}')
+INN=$(awk -v a="$(figure inprocess_n_dps before)" -v b="$(figure inprocess_n_dps after)" 'BEGIN {print (a + b) / 2}')
+IN8=$(awk -v a="$(figure inprocess_8_dps before)" -v b="$(figure inprocess_8_dps after)" 'BEGIN {print (a + b) / 2}')
+NTHREADS=$(sed -n 's/^inprocess_n_dps=.* threads=\([0-9]*\).*/\1/p' "$WORK/inprocess-before.txt")
+
+echo
+echo "http summary (in-process baseline, mean of before/after: 1 thread $IN1/s, $NTHREADS threads $INN/s, 8 threads $IN8/s):"
+for row in "${RESULTS[@]}"; do
+    read -r C RPS P50 P99 REQS BAD <<<"$row"
+    awk -v c="$C" -v rps="$RPS" -v p50="$P50" -v p99="$P99" -v in1="$IN1" -v inn="$INN" -v in8="$IN8" -v n="$NTHREADS" -v bad="$BAD" 'BEGIN {
+        base = (c == 1) ? in1 : inn
+        label = (c == 1) ? "1 thread" : (n " threads")
+        r = rps / base
+        t = p99 / p50
+        tr = ""
+        if (c == 8) tr = sprintf(" (target >= 0.9: %s; vs 8 in-process threads: %.3f)", (r >= 0.9) ? "met" : "NOT met", rps / in8)
+        tt = (t < 3) ? "met" : "NOT met"
+        warn = ""
+        if (bad + 0 > 0) warn = sprintf("; %d non-2xx!", bad)
+        printf("  c=%-3s HTTP/in-process(%s) = %.3f%s; p99/p50 = %.2f (target < 3: %s)%s\n", c, label, r, tr, t, tt, warn)
+    }'
+done
+awk -v idle="$RSS_IDLE" -v warm="$RSS_WARM" -v loaded="$RSS_LOADED" 'BEGIN {
+    printf("  server VmRSS: idle after start %.1f MiB, after first decision %.1f MiB, peak during c=64 %.1f MiB (loaded/after-first = %.2f)\n", idle / 1024, warm / 1024, loaded / 1024, loaded / warm)
+}'

@@ -1,0 +1,1199 @@
+//! HTTP integration tests: a real `arbiter::server::serve` on `127.0.0.1:0` over a temporary
+//! home, driven with reqwest. This file holds the harness ([`Home`], [`TestServer`],
+//! [`Reply`]) and the status-table tests; decisions, idempotency, the property test and the
+//! end-to-end binary test live in `http_*.rs` beside it.
+
+use crate::common::{QUESTIONS, STATE};
+use arbiter::core::Context;
+use arbiter::core::checkpoint::CapturePolicy;
+use arbiter::core::models::CreateModel;
+use arbiter::core::tokens::NewToken;
+use reqwest::header::HeaderMap;
+use reqwest::{Method, RequestBuilder};
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use tempfile::TempDir;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+// ---------------------------------------------------------------------------------------
+// Harness
+// ---------------------------------------------------------------------------------------
+
+/// A temporary `ARBITER_HOME` with a library [`Context`] over it, for creating tokens and
+/// models before (or while) a server runs.
+pub(crate) struct Home {
+    dir: TempDir,
+    pub(crate) ctx: Context,
+}
+
+fn open_context(home: &Path) -> Context {
+    let settings = arbiter::config::Settings::resolve(Some(home.to_owned())).expect("settings");
+    Context::new(settings).expect("context")
+}
+
+impl Home {
+    /// A fresh home, with `config` written to `config.yaml` when given.
+    pub(crate) fn new(config: Option<&str>) -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let home = dir.path().join("home");
+        std::fs::create_dir_all(&home).unwrap();
+        if let Some(config) = config {
+            std::fs::write(home.join("config.yaml"), config).unwrap();
+        }
+        let ctx = open_context(&home);
+        Self { dir, ctx }
+    }
+
+    pub(crate) fn path(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+
+    /// Create a token; returns its secret (`arb_<id>_<secret>`).
+    pub(crate) fn token(&self, name: &str, scopes: &[&str], roles: &[&str]) -> String {
+        let request = NewToken {
+            name: name.to_owned(),
+            scopes: scopes.iter().map(|s| (*s).to_owned()).collect(),
+            roles: roles.iter().map(|s| (*s).to_owned()).collect(),
+        };
+        arbiter::core::tokens::create(&self.ctx, &request)
+            .expect("create token")
+            .1
+    }
+
+    /// A token with every scope and `admin` on every model.
+    pub(crate) fn admin_token(&self, name: &str) -> String {
+        self.token(name, &arbiter::core::tokens::SCOPES, &["*=admin"])
+    }
+
+    pub(crate) fn revoke(&self, name: &str) {
+        assert!(arbiter::core::tokens::revoke(&self.ctx, name).expect("revoke"));
+    }
+
+    /// Create a repository model on base `mo` with the common questions and capture of
+    /// every decision; returns its `modelId`.
+    pub(crate) fn model(&self, path: &str) -> String {
+        self.model_with(path, CapturePolicy::default())
+    }
+
+    pub(crate) fn model_with(&self, path: &str, capture: CapturePolicy) -> String {
+        let request = CreateModel {
+            path: path.to_owned(),
+            base: "mo".to_owned(),
+            questions_yaml: Some(QUESTIONS.to_owned()),
+            capture,
+            message: None,
+        };
+        arbiter::core::models::create(&self.ctx, &request)
+            .expect("create model")
+            .model_id
+    }
+
+    /// Bind `127.0.0.1:0` first, then spawn the server on it: the socket accepts (into its
+    /// backlog) before the task even runs, so no readiness wait is needed.
+    pub(crate) async fn serve(self) -> TestServer {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().unwrap();
+        let (tx, rx) = oneshot::channel::<()>();
+        let ctx = self.ctx.clone();
+        let task = tokio::spawn(arbiter::server::serve(ctx, listener, async move {
+            let _ = rx.await;
+        }));
+        let client = reqwest::Client::builder()
+            .no_proxy()
+            .timeout(std::time::Duration::from_secs(120))
+            .build()
+            .expect("client");
+        TestServer {
+            home: Some(self),
+            addr,
+            shutdown: Some(tx),
+            task: Some(task),
+            client,
+        }
+    }
+}
+
+/// A running server. Dropping it asks the server to stop.
+pub(crate) struct TestServer {
+    home: Option<Home>,
+    pub(crate) addr: SocketAddr,
+    shutdown: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<std::io::Result<()>>>,
+    pub(crate) client: reqwest::Client,
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+/// One answered request, read whole.
+#[derive(Debug, Clone)]
+pub(crate) struct Reply {
+    pub(crate) status: u16,
+    pub(crate) headers: HeaderMap,
+    pub(crate) body: Vec<u8>,
+}
+
+impl Reply {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .get(name)
+            .map(|v| v.to_str().expect("header is ASCII"))
+    }
+
+    pub(crate) fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+
+    pub(crate) fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).unwrap_or_else(|e| {
+            panic!(
+                "body is not JSON ({e}); status {}: {}",
+                self.status,
+                self.text()
+            )
+        })
+    }
+
+    /// The `x-request-id` of the response (every response must have one).
+    pub(crate) fn request_id(&self) -> String {
+        self.header("x-request-id")
+            .unwrap_or_else(|| {
+                panic!(
+                    "no x-request-id on a {} response: {:?}",
+                    self.status, self.headers
+                )
+            })
+            .to_owned()
+    }
+
+    /// Expect a 200 JSON body.
+    pub(crate) fn ok(&self) -> Value {
+        assert_eq!(
+            self.status,
+            200,
+            "expected 200, got {}: {}",
+            self.status,
+            self.text()
+        );
+        self.json()
+    }
+}
+
+/// The reason phrase the server must use as a problem `title`.
+pub(crate) fn title_of(status: u16) -> &'static str {
+    match status {
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        409 => "Conflict",
+        413 => "Content Too Large",
+        415 => "Unsupported Media Type",
+        422 => "Unprocessable Content",
+        429 => "Too Many Requests",
+        500 => "Internal Server Error",
+        502 => "Bad Gateway",
+        503 => "Service Unavailable",
+        other => panic!("no title expected for {other}"),
+    }
+}
+
+impl TestServer {
+    pub(crate) fn home(&self) -> &Home {
+        self.home.as_ref().expect("home")
+    }
+
+    pub(crate) fn ctx(&self) -> &Context {
+        &self.home().ctx
+    }
+
+    /// `http://127.0.0.1:PORT`.
+    pub(crate) fn base(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    pub(crate) fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base())
+    }
+
+    pub(crate) fn request(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+    ) -> RequestBuilder {
+        let builder = self.client.request(method, self.url(path));
+        match token {
+            Some(token) => builder.bearer_auth(token),
+            None => builder,
+        }
+    }
+
+    pub(crate) async fn send(&self, builder: RequestBuilder) -> Reply {
+        let response = builder
+            .send()
+            .await
+            .expect("request failed at the transport level");
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let body = response.bytes().await.expect("reading the body").to_vec();
+        Reply {
+            status,
+            headers,
+            body,
+        }
+    }
+
+    pub(crate) async fn get(&self, path: &str, token: Option<&str>) -> Reply {
+        self.send(self.request(Method::GET, path, token)).await
+    }
+
+    pub(crate) async fn post_json(&self, path: &str, token: Option<&str>, body: &Value) -> Reply {
+        self.post_json_with(path, token, body, &[]).await
+    }
+
+    pub(crate) async fn post_json_with(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        body: &Value,
+        headers: &[(&str, &str)],
+    ) -> Reply {
+        let mut builder = self
+            .request(Method::POST, path, token)
+            .header("content-type", "application/json")
+            .body(serde_json::to_vec(body).unwrap());
+        for (name, value) in headers {
+            builder = builder.header(*name, *value);
+        }
+        self.send(builder).await
+    }
+
+    pub(crate) async fn patch_json(&self, path: &str, token: Option<&str>, body: &Value) -> Reply {
+        self.send(
+            self.request(Method::PATCH, path, token)
+                .header("content-type", "application/json")
+                .body(serde_json::to_vec(body).unwrap()),
+        )
+        .await
+    }
+
+    /// Check that `reply` is a complete problem document for `status` and `code`, that its
+    /// `type` URL names the code and answers 200 without a token; return the document.
+    pub(crate) async fn problem(&self, reply: &Reply, status: u16, code: &str) -> Value {
+        assert_eq!(
+            reply.status,
+            status,
+            "expected a {status} {code} problem, got {}: {}",
+            reply.status,
+            reply.text()
+        );
+        assert_eq!(
+            reply.header("content-type"),
+            Some("application/problem+json"),
+            "content type of a {status} problem"
+        );
+        let body = reply.json();
+        let object = body
+            .as_object()
+            .unwrap_or_else(|| panic!("a problem is an object: {body}"));
+        let mut members: Vec<&str> = object.keys().map(String::as_str).collect();
+        members.sort_unstable();
+        assert_eq!(
+            members,
+            [
+                "code",
+                "detail",
+                "details",
+                "requestId",
+                "status",
+                "title",
+                "type"
+            ],
+            "{body}"
+        );
+        assert_eq!(body["status"], json!(status), "{body}");
+        assert_eq!(body["code"], json!(code), "{body}");
+        assert_eq!(body["title"], json!(title_of(status)), "{body}");
+        assert!(
+            body["detail"]
+                .as_str()
+                .is_some_and(|d| !d.trim().is_empty()),
+            "{body}"
+        );
+        assert!(body["details"].is_array(), "{body}");
+        let request_id = reply.request_id();
+        assert_eq!(
+            body["requestId"],
+            json!(request_id),
+            "requestId must equal the x-request-id header"
+        );
+        assert!(
+            uuid::Uuid::parse_str(&request_id).is_ok(),
+            "request ID {request_id} is a UUID"
+        );
+        let kebab = code.replace('_', "-");
+        let kind = body["type"].as_str().expect("type is a string");
+        assert!(
+            kind.ends_with(&format!("/problems/{kebab}")),
+            "type {kind} must end with /problems/{kebab}"
+        );
+        let configured = self.ctx().settings().config.server.base_url.clone();
+        let expected_base =
+            configured.map_or_else(|| self.base(), |b| b.trim_end_matches('/').to_owned());
+        assert_eq!(
+            kind,
+            format!("{expected_base}/problems/{kebab}"),
+            "type is {{base_url}}/problems/<code>"
+        );
+        // The problem page answers without a token.
+        let page = self.get(&format!("/problems/{kebab}"), None).await;
+        assert_eq!(page.status, 200, "GET {kind}: {}", page.text());
+        assert!(
+            page.text().contains(&kebab),
+            "the page names its problem: {}",
+            page.text()
+        );
+        assert!(page.header("x-request-id").is_some());
+        body
+    }
+
+    /// Stop the server (graceful) and give back its home, with a fresh [`Context`] as a new
+    /// process would open it.
+    pub(crate) async fn stop(mut self) -> Home {
+        let _ = self.shutdown.take().expect("running").send(());
+        let task = self.task.take().expect("running");
+        let result = tokio::time::timeout(std::time::Duration::from_secs(30), task)
+            .await
+            .expect("the server stops within 30 s of its shutdown signal")
+            .expect("the server task did not panic");
+        result.expect("serve returned Ok");
+        let mut home = self.home.take().expect("home");
+        home.ctx = open_context(&home.path());
+        home
+    }
+}
+
+pub(crate) fn questions() -> Value {
+    arbiter::wire::value::parse_yaml(QUESTIONS).expect("questions")
+}
+
+pub(crate) fn state() -> Value {
+    serde_json::from_str(STATE).unwrap()
+}
+
+/// A base-model decision request with the common questions.
+pub(crate) fn base_request(model: &str) -> Value {
+    json!({"model": model, "state": state(), "questions": questions()})
+}
+
+/// A repository-model decision request using the saved questions.
+pub(crate) fn repo_request(path: &str) -> Value {
+    json!({"model": path, "state": state()})
+}
+
+/// A UUID string of version 4.
+pub(crate) fn assert_uuid_v4(text: &str) {
+    let id = uuid::Uuid::parse_str(text).unwrap_or_else(|e| panic!("{text} is not a UUID: {e}"));
+    assert_eq!(id.get_version_num(), 4, "{text} is a version 4 UUID");
+    assert_eq!(
+        text,
+        id.hyphenated().to_string(),
+        "{text} is in hyphenated lowercase form"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// The status table: each status reached by a real request
+// ---------------------------------------------------------------------------------------
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn status_200_for_a_decision_with_rate_limit_headers() {
+    let home = Home::new(None);
+    let token = home.token("t", &["decisions"], &[]);
+    let server = home.serve().await;
+    let reply = server
+        .post_json("/v1/decision", Some(&token), &base_request("mo"))
+        .await;
+    let body = reply.ok();
+    assert_eq!(reply.header("content-type"), Some("application/json"));
+    assert_eq!(body["model"], "mo");
+    assert_uuid_v4(&reply.request_id());
+    // The default bucket: 200 burst; one request taken.
+    assert_eq!(reply.header("ratelimit-limit"), Some("200"));
+    assert_eq!(reply.header("ratelimit-remaining"), Some("199"));
+    assert!(
+        reply
+            .header("ratelimit-reset")
+            .is_some_and(|r| r.parse::<u64>().is_ok())
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn status_400_for_malformed_json() {
+    let home = Home::new(None);
+    let token = home.token("t", &["decisions"], &[]);
+    let server = home.serve().await;
+    for body in [
+        &b"{\"model\": \"mo\", \"state\": "[..],
+        b"",
+        b"{'a': 1}",
+        b"\xff\xfe",
+    ] {
+        let reply = server
+            .send(
+                server
+                    .request(Method::POST, "/v1/decision", Some(&token))
+                    .header("content-type", "application/json")
+                    .body(body.to_vec()),
+            )
+            .await;
+        let problem = server.problem(&reply, 400, "bad_request").await;
+        assert!(
+            problem["detail"].as_str().unwrap().contains("JSON"),
+            "{problem}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn status_401_for_missing_bad_revoked_and_non_bearer_tokens() {
+    let home = Home::new(None);
+    let token = home.token("t", &["decisions"], &[]);
+    let revoked = home.token("gone", &["decisions"], &[]);
+    home.revoke("gone");
+    let server = home.serve().await;
+    // The real token works, so every 401 below is about the credential alone.
+    server
+        .post_json("/v1/decision", Some(&token), &base_request("mo"))
+        .await
+        .ok();
+    let (prefix, _) = token.rsplit_once('_').unwrap();
+    let wrong_secret = format!("{prefix}_{}", "0".repeat(64));
+    let cases: Vec<(&str, Option<String>)> = vec![
+        ("no Authorization header", None),
+        ("unknown token", Some("Bearer arb_000000000000_nope".into())),
+        ("garbage token", Some("Bearer garbage".into())),
+        (
+            "right ID, wrong secret",
+            Some(format!("Bearer {wrong_secret}")),
+        ),
+        ("revoked token", Some(format!("Bearer {revoked}"))),
+        ("Basic scheme", Some(format!("Basic {token}"))),
+        ("bare token without scheme", Some(token.clone())),
+        ("empty bearer", Some("Bearer ".into())),
+    ];
+    for (what, authorization) in cases {
+        let mut builder = server
+            .request(Method::POST, "/v1/decision", None)
+            .header("content-type", "application/json")
+            .body(serde_json::to_vec(&base_request("mo")).unwrap());
+        if let Some(value) = authorization {
+            builder = builder.header("authorization", value);
+        }
+        let reply = server.send(builder).await;
+        assert_eq!(reply.status, 401, "{what}: {}", reply.text());
+        server.problem(&reply, 401, "unauthorized").await;
+        assert_eq!(reply.header("www-authenticate"), Some("Bearer"), "{what}");
+    }
+    // GET routes too.
+    let reply = server.get("/v1/models", None).await;
+    server.problem(&reply, 401, "unauthorized").await;
+    assert_eq!(reply.header("www-authenticate"), Some("Bearer"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn revoking_a_token_while_the_server_runs_takes_effect_at_once() {
+    let home = Home::new(None);
+    let token = home.token("t", &["models:read"], &[]);
+    let server = home.serve().await;
+    server.get("/v1/models", Some(&token)).await.ok();
+    server.home().revoke("t");
+    let reply = server.get("/v1/models", Some(&token)).await;
+    server.problem(&reply, 401, "unauthorized").await;
+    assert_eq!(reply.header("www-authenticate"), Some("Bearer"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn status_403_for_a_missing_scope() {
+    let home = Home::new(None);
+    let reader = home.token("models-only", &["models:read"], &["*=admin"]);
+    let server = home.serve().await;
+    let reply = server
+        .post_json("/v1/decision", Some(&reader), &base_request("mo"))
+        .await;
+    let problem = server.problem(&reply, 403, "forbidden").await;
+    assert!(
+        problem["detail"].as_str().unwrap().contains("decisions"),
+        "the detail names the scope: {problem}"
+    );
+    // The same token may do what its scope allows.
+    server.get("/v1/models", Some(&reader)).await.ok();
+    // A 403 is not a 401: no challenge.
+    assert_eq!(reply.header("www-authenticate"), None);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn status_403_for_a_reader_annotating() {
+    let home = Home::new(None);
+    let model_id = home.model("acme/support");
+    let reader = home.token(
+        "reader",
+        &["examples:read", "examples:write"],
+        &["acme/*=reader"],
+    );
+    let writer = home.token(
+        "writer",
+        &["examples:read", "examples:write"],
+        &["acme/support=writer"],
+    );
+    let server = home.serve().await;
+    let ingest = server
+        .post_json(
+            &format!("/v1/models/{model_id}/examples"),
+            Some(&writer),
+            &json!([{"example_id": "e1", "state": state()}]),
+        )
+        .await;
+    assert_eq!(ingest.ok()["created"], 1);
+    let path = format!("/v1/models/{model_id}/examples/e1/annotations");
+    let annotation = json!({"intent": {"answer": "refund", "reasoning": "asks for money back"}});
+    let reply = server.patch_json(&path, Some(&reader), &annotation).await;
+    server.problem(&reply, 403, "forbidden").await;
+    // The reader still reads; the writer writes.
+    server
+        .get(&format!("/v1/models/{model_id}/examples/e1"), Some(&reader))
+        .await
+        .ok();
+    let done = server
+        .patch_json(&path, Some(&writer), &annotation)
+        .await
+        .ok();
+    assert_eq!(done["annotations"]["intent"]["answer"], "refund");
+    // And the reader's attempt wrote nothing before it: only the writer's annotation exists.
+    assert_eq!(done["annotations"].as_object().unwrap().len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn status_404_for_an_unknown_route_with_or_without_a_token() {
+    let home = Home::new(None);
+    let token = home.admin_token("t");
+    let server = home.serve().await;
+    for (path, token) in [
+        ("/nope", None),
+        ("/v1/nope", None),
+        ("/v1/nope", Some(token.as_str())),
+        ("/v2/decision", Some(token.as_str())),
+    ] {
+        let reply = server.get(path, token).await;
+        server.problem(&reply, 404, "not_found").await;
+    }
+    let reply = server
+        .post_json("/v1/decisions", Some(&token), &base_request("mo"))
+        .await;
+    server.problem(&reply, 404, "not_found").await;
+    // An unknown problem page is itself a problem.
+    let reply = server.get("/problems/no-such-problem", None).await;
+    server.problem(&reply, 404, "not_found").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn status_404_for_an_unknown_base_model() {
+    let home = Home::new(None);
+    let token = home.admin_token("t");
+    let server = home.serve().await;
+    for model in ["gpt-17", "jev-9.9.9"] {
+        let reply = server
+            .post_json("/v1/decision", Some(&token), &base_request(model))
+            .await;
+        let problem = server.problem(&reply, 404, "model_not_found").await;
+        assert!(
+            problem["detail"].as_str().unwrap().contains(model),
+            "{problem}"
+        );
+    }
+}
+
+/// The parts of two problems that must agree when one model is invisible and the other
+/// missing: everything but the request ID, and the detail once the names are swapped.
+fn same_shape(invisible: &Value, invisible_name: &str, missing: &Value, missing_name: &str) {
+    for member in ["type", "title", "status", "code", "details"] {
+        assert_eq!(
+            invisible[member], missing[member],
+            "member {member}: {invisible} vs {missing}"
+        );
+    }
+    let detail = invisible["detail"]
+        .as_str()
+        .unwrap()
+        .replace(invisible_name, missing_name);
+    assert_eq!(
+        detail,
+        missing["detail"].as_str().unwrap(),
+        "{invisible} vs {missing}"
+    );
+    let keys = |v: &Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    assert_eq!(keys(invisible), keys(missing));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn status_404_for_an_invisible_repository_model_is_the_same_as_a_missing_one() {
+    let home = Home::new(None);
+    home.model("acme/secret");
+    home.model("other/visible");
+    let token = home.token("t", &["decisions"], &["other/*=reader"]);
+    let server = home.serve().await;
+    // The token works on what it can see.
+    assert_eq!(
+        server
+            .post_json("/v1/decision", Some(&token), &repo_request("other/visible"))
+            .await
+            .ok()["recorded"],
+        true
+    );
+    let invisible = server
+        .post_json("/v1/decision", Some(&token), &repo_request("acme/secret"))
+        .await;
+    let invisible = server.problem(&invisible, 404, "model_not_found").await;
+    for missing_path in ["acme/nothing", "other/nothing"] {
+        let missing = server
+            .post_json("/v1/decision", Some(&token), &repo_request(missing_path))
+            .await;
+        let missing = server.problem(&missing, 404, "model_not_found").await;
+        same_shape(&invisible, "acme/secret", &missing, missing_path);
+    }
+    // The invisible model is never mentioned to this token by a 403 either.
+    let with_questions =
+        json!({"model": "acme/secret", "state": state(), "questions": questions()});
+    let reply = server
+        .post_json("/v1/decision", Some(&token), &with_questions)
+        .await;
+    server.problem(&reply, 404, "model_not_found").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn status_404_for_an_invisible_model_id_is_the_same_as_a_missing_one() {
+    let home = Home::new(None);
+    let secret_id = home.model("acme/secret");
+    let token = home.token(
+        "t",
+        &["models:read", "examples:read", "examples:write"],
+        &["other/*=admin"],
+    );
+    let server = home.serve().await;
+    let missing_id = uuid::Uuid::new_v4().to_string();
+    for suffix in ["", "/checkpoints", "/examples", "/examples/e1"] {
+        let invisible = server
+            .get(&format!("/v1/models/{secret_id}{suffix}"), Some(&token))
+            .await;
+        let invisible = server.problem(&invisible, 404, "model_not_found").await;
+        let missing = server
+            .get(&format!("/v1/models/{missing_id}{suffix}"), Some(&token))
+            .await;
+        let missing = server.problem(&missing, 404, "model_not_found").await;
+        assert!(
+            !invisible["detail"]
+                .as_str()
+                .unwrap()
+                .contains("acme/secret"),
+            "GET /v1/models/{{id}}{suffix}: the 404 for an invisible model reveals its path: {invisible}"
+        );
+        same_shape(&invisible, &secret_id, &missing, &missing_id);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn status_404_for_an_unknown_revision() {
+    let home = Home::new(None);
+    home.model("acme/support");
+    let token = home.token("t", &["decisions"], &["acme/*=reader"]);
+    let server = home.serve().await;
+    for revision in [
+        "no-such-branch",
+        "v9",
+        "0123456789abcdef0123456789abcdef01234567",
+    ] {
+        let body = json!({"model": "acme/support", "state": state(), "revision": revision});
+        let reply = server.post_json("/v1/decision", Some(&token), &body).await;
+        let problem = server.problem(&reply, 404, "revision_not_found").await;
+        assert!(
+            problem["detail"].as_str().unwrap().contains(revision),
+            "{problem}"
+        );
+    }
+    // The default branch by name works.
+    let body = json!({"model": "acme/support", "state": state(), "revision": "main"});
+    assert_eq!(
+        server
+            .post_json("/v1/decision", Some(&token), &body)
+            .await
+            .ok()["revision"]["name"],
+        "main"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn status_404_for_an_unknown_example() {
+    let home = Home::new(None);
+    let model_id = home.model("acme/support");
+    let token = home.admin_token("t");
+    let server = home.serve().await;
+    let reply = server
+        .get(
+            &format!("/v1/models/{model_id}/examples/ex_nope"),
+            Some(&token),
+        )
+        .await;
+    let problem = server.problem(&reply, 404, "example_not_found").await;
+    assert!(
+        problem["detail"].as_str().unwrap().contains("ex_nope"),
+        "{problem}"
+    );
+    let reply = server
+        .patch_json(
+            &format!("/v1/models/{model_id}/examples/ex_nope/annotations"),
+            Some(&token),
+            &json!({"intent": {"answer": "refund"}}),
+        )
+        .await;
+    server.problem(&reply, 404, "example_not_found").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn status_405_for_delete_decision() {
+    let home = Home::new(None);
+    let token = home.admin_token("t");
+    let server = home.serve().await;
+    for (method, path) in [
+        (Method::DELETE, "/v1/decision"),
+        (Method::GET, "/v1/systemone"),
+        (Method::PUT, "/v1/models"),
+    ] {
+        let reply = server
+            .send(server.request(method.clone(), path, Some(&token)))
+            .await;
+        server.problem(&reply, 405, "method_not_allowed").await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn status_405_names_the_allowed_methods() {
+    // RFC 9110 §15.5.6: a 405 response MUST carry an Allow header.
+    let home = Home::new(None);
+    let token = home.admin_token("t");
+    let server = home.serve().await;
+    let reply = server
+        .send(server.request(Method::DELETE, "/v1/decision", Some(&token)))
+        .await;
+    assert_eq!(reply.status, 405);
+    let allow = reply
+        .header("allow")
+        .unwrap_or_else(|| panic!("no Allow header on a 405: {:?}", reply.headers));
+    assert!(
+        allow.split(',').any(|m| m.trim() == "POST"),
+        "Allow: {allow}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn status_413_above_max_body_bytes() {
+    let home = Home::new(Some("server:\n  max_body_bytes: 1000\n"));
+    let token = home.admin_token("t");
+    let server = home.serve().await;
+    let small =
+        json!({"model": "mo", "state": "x".repeat(800), "questions": {"q": {"type": "noul"}}});
+    assert!(serde_json::to_vec(&small).unwrap().len() < 1000);
+    server
+        .post_json("/v1/decision", Some(&token), &small)
+        .await
+        .ok();
+    let big =
+        json!({"model": "mo", "state": "x".repeat(1200), "questions": {"q": {"type": "noul"}}});
+    let reply = server.post_json("/v1/decision", Some(&token), &big).await;
+    let problem = server.problem(&reply, 413, "payload_too_large").await;
+    assert!(
+        problem["detail"].as_str().unwrap().contains("1000"),
+        "{problem}"
+    );
+    // The server still answers on the next request.
+    server
+        .post_json("/v1/decision", Some(&token), &small)
+        .await
+        .ok();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn status_415_for_text_plain_or_no_content_type() {
+    let home = Home::new(None);
+    let token = home.admin_token("t");
+    let server = home.serve().await;
+    let body = serde_json::to_vec(&base_request("mo")).unwrap();
+    for content_type in [
+        Some("text/plain"),
+        Some("application/x-www-form-urlencoded"),
+        None,
+    ] {
+        let mut builder = server
+            .request(Method::POST, "/v1/decision", Some(&token))
+            .body(body.clone());
+        if let Some(content_type) = content_type {
+            builder = builder.header("content-type", content_type);
+        }
+        let reply = server.send(builder).await;
+        server.problem(&reply, 415, "unsupported_media_type").await;
+    }
+    // Parameters and +json suffixes are JSON.
+    for content_type in ["application/json; charset=utf-8", "Application/JSON"] {
+        let reply = server
+            .send(
+                server
+                    .request(Method::POST, "/v1/decision", Some(&token))
+                    .header("content-type", content_type)
+                    .body(body.clone()),
+            )
+            .await;
+        reply.ok();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn status_422_for_invalid_questions_with_locations() {
+    let home = Home::new(None);
+    let token = home.admin_token("t");
+    let server = home.serve().await;
+    let body = json!({
+        "model": "mo",
+        "state": state(),
+        "questions": {"urgency": {"type": "score", "criteria": ["low", "medium", null, "high"]}}
+    });
+    let reply = server.post_json("/v1/decision", Some(&token), &body).await;
+    let problem = server.problem(&reply, 422, "validation_error").await;
+    let details = problem["details"].as_array().unwrap();
+    assert_eq!(details.len(), 1, "{problem}");
+    assert_eq!(
+        details[0]["loc"],
+        json!(["body", "questions", "urgency", "criteria", 2]),
+        "{problem}"
+    );
+    assert!(details[0]["msg"].as_str().is_some_and(|m| !m.is_empty()));
+    assert!(details[0]["type"].as_str().is_some_and(|t| !t.is_empty()));
+
+    // Every problem at once, each located.
+    let body = json!({
+        "model": 7,
+        "questions": {
+            "": {"type": "nope"},
+            "c": {"type": "choice", "criteria": {"": "empty key"}},
+            "s": {"type": "score", "criteria": []}
+        }
+    });
+    let reply = server.post_json("/v1/decision", Some(&token), &body).await;
+    let problem = server.problem(&reply, 422, "validation_error").await;
+    let locs: Vec<Value> = problem["details"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["loc"].clone())
+        .collect();
+    for expected in [
+        json!(["body", "state"]),
+        json!(["body", "model"]),
+        json!(["body", "questions", "", "type"]),
+    ] {
+        assert!(locs.contains(&expected), "{expected} missing from {locs:?}");
+    }
+    assert!(locs.iter().any(|l| l[2] == "c"), "{locs:?}");
+    assert!(locs.iter().any(|l| l[2] == "s"), "{locs:?}");
+    for detail in problem["details"].as_array().unwrap() {
+        assert_eq!(
+            detail.as_object().unwrap().len(),
+            3,
+            "details elements are {{loc, msg, type}}: {detail}"
+        );
+    }
+
+    // Empty questions map, and a body that is not an object.
+    let reply = server
+        .post_json(
+            "/v1/decision",
+            Some(&token),
+            &json!({"model": "mo", "state": 1, "questions": {}}),
+        )
+        .await;
+    let problem = server.problem(&reply, 422, "validation_error").await;
+    assert_eq!(problem["details"][0]["loc"], json!(["body", "questions"]));
+    let reply = server
+        .post_json("/v1/decision", Some(&token), &json!([1, 2]))
+        .await;
+    let problem = server.problem(&reply, 422, "validation_error").await;
+    assert_eq!(problem["details"][0]["loc"], json!(["body"]));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn status_422_for_an_idempotency_key_of_the_wrong_length() {
+    let home = Home::new(None);
+    let token = home.admin_token("t");
+    let server = home.serve().await;
+    let short = "abcde".to_owned();
+    let seven = "abcdefg".to_owned();
+    let long = "k".repeat(256);
+    for key in [&short, &seven, &long] {
+        let reply = server
+            .post_json_with(
+                "/v1/decision",
+                Some(&token),
+                &base_request("mo"),
+                &[("idempotency-key", key)],
+            )
+            .await;
+        let problem = server.problem(&reply, 422, "validation_error").await;
+        assert_eq!(problem["details"].as_array().unwrap().len(), 1, "{problem}");
+        assert_eq!(
+            problem["details"][0]["loc"],
+            json!(["header", "Idempotency-Key"]),
+            "{problem}"
+        );
+    }
+    // The bounds themselves are accepted.
+    for key in ["abcdefgh".to_owned(), "k".repeat(255)] {
+        server
+            .post_json_with(
+                "/v1/decision",
+                Some(&token),
+                &base_request("mo"),
+                &[("idempotency-key", &key)],
+            )
+            .await
+            .ok();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn status_429_when_the_bucket_is_empty() {
+    let home = Home::new(Some(
+        "server:\n  rate_limit:\n    per_second: 0.001\n    burst: 2\n",
+    ));
+    let token = home.token("t", &["models:read"], &[]);
+    let other = home.token("other", &["models:read"], &[]);
+    let server = home.serve().await;
+    let first = server.get("/v1/models", Some(&token)).await;
+    first.ok();
+    assert_eq!(first.header("ratelimit-limit"), Some("2"));
+    assert_eq!(first.header("ratelimit-remaining"), Some("1"));
+    let second = server.get("/v1/models", Some(&token)).await;
+    second.ok();
+    assert_eq!(second.header("ratelimit-remaining"), Some("0"));
+    let third = server.get("/v1/models", Some(&token)).await;
+    server.problem(&third, 429, "rate_limited").await;
+    let retry_after: u64 = third
+        .header("retry-after")
+        .expect("Retry-After")
+        .parse()
+        .expect("Retry-After is seconds");
+    // One request's worth at 0.001/s is 1000 s.
+    assert!(
+        (900..=1000).contains(&retry_after),
+        "Retry-After {retry_after}"
+    );
+    assert_eq!(third.header("ratelimit-limit"), Some("2"));
+    assert_eq!(third.header("ratelimit-remaining"), Some("0"));
+    let reset: u64 = third
+        .header("ratelimit-reset")
+        .expect("RateLimit-Reset")
+        .parse()
+        .unwrap();
+    assert!(reset >= 1, "RateLimit-Reset {reset}");
+    // Buckets are per token.
+    server.get("/v1/models", Some(&other)).await.ok();
+    // Unauthenticated routes are not limited.
+    assert_eq!(server.get("/healthz", None).await.status, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn problem_type_uses_the_configured_base_url() {
+    let home = Home::new(Some("server:\n  base_url: https://arbiter.example/\n"));
+    let token = home.admin_token("t");
+    let server = home.serve().await;
+    let reply = server
+        .post_json("/v1/decision", Some(&token), &json!({"model": "mo"}))
+        .await;
+    let problem = server.problem(&reply, 422, "validation_error").await;
+    assert_eq!(
+        problem["type"],
+        "https://arbiter.example/problems/validation-error"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_query_strings_are_problem_documents() {
+    // "Every failure is a problem document", and the spec's 422 covers "a path, query,
+    // header, body ... failed validation": a query string that does not parse must not fall
+    // through to the framework's plain-text 400.
+    let home = Home::new(None);
+    let model_id = home.model("acme/support");
+    let token = home.admin_token("t");
+    let server = home.serve().await;
+    for path in [
+        format!("/v1/models/{model_id}/examples?annotated=maybe"),
+        format!("/v1/models/{model_id}/examples?limit=-1"),
+        format!("/v1/models/{model_id}/checkpoints?limit=lots"),
+    ] {
+        let reply = server.get(&path, Some(&token)).await;
+        assert_eq!(
+            reply.header("content-type"),
+            Some("application/problem+json"),
+            "GET {path} answered {} with {:?}: {}",
+            reply.status,
+            reply.header("content-type"),
+            reply.text()
+        );
+        let problem = server.problem(&reply, 422, "validation_error").await;
+        assert_eq!(problem["details"][0]["loc"][0], "query", "{problem}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn undecodable_path_parameters_are_problem_documents() {
+    let home = Home::new(None);
+    let token = home.admin_token("t");
+    let server = home.serve().await;
+    for path in ["/v1/models/%FF", "/v1/models/%FF/examples/x"] {
+        let reply = server.get(path, Some(&token)).await;
+        assert!(
+            (400..500).contains(&reply.status),
+            "{path}: {}",
+            reply.status
+        );
+        assert_eq!(
+            reply.header("content-type"),
+            Some("application/problem+json"),
+            "GET {path} answered {} with {:?}: {}",
+            reply.status,
+            reply.header("content-type"),
+            reply.text()
+        );
+        let code = reply.json()["code"].as_str().unwrap_or_default().to_owned();
+        server.problem(&reply, reply.status, &code).await;
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Request IDs
+// ---------------------------------------------------------------------------------------
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn request_ids_are_echoed_replaced_or_generated() {
+    let home = Home::new(None);
+    let token = home.admin_token("t");
+    let server = home.serve().await;
+    let with_id = |builder: RequestBuilder, id: &str| builder.header("x-request-id", id.to_owned());
+
+    // A valid UUID is echoed: on success, on a handler error, on the 404 fallback, on 401,
+    // on 405, on a page without a token.
+    let decision_body = serde_json::to_vec(&base_request("mo")).unwrap();
+    let mine = uuid::Uuid::new_v4().to_string();
+    let cases: Vec<(&str, RequestBuilder, u16)> = vec![
+        (
+            "success",
+            server
+                .request(Method::POST, "/v1/decision", Some(&token))
+                .header("content-type", "application/json")
+                .body(decision_body.clone()),
+            200,
+        ),
+        (
+            "422",
+            server
+                .request(Method::POST, "/v1/decision", Some(&token))
+                .header("content-type", "application/json")
+                .body("{}"),
+            422,
+        ),
+        (
+            "404 fallback",
+            server.request(Method::GET, "/v1/nope", Some(&token)),
+            404,
+        ),
+        ("401", server.request(Method::GET, "/v1/models", None), 401),
+        (
+            "405",
+            server.request(Method::DELETE, "/v1/decision", Some(&token)),
+            405,
+        ),
+        (
+            "healthz",
+            server.request(Method::GET, "/healthz", None),
+            200,
+        ),
+    ];
+    for (what, builder, status) in cases {
+        let reply = server.send(with_id(builder, &mine)).await;
+        assert_eq!(reply.status, status, "{what}: {}", reply.text());
+        assert_eq!(
+            reply.request_id(),
+            mine,
+            "{what}: a valid x-request-id is echoed"
+        );
+        if status >= 400 {
+            assert_eq!(reply.json()["requestId"], mine.as_str(), "{what}");
+        }
+    }
+
+    // An invalid one is replaced by a fresh UUID v4 (also in the problem).
+    for invalid in [
+        "not-a-uuid",
+        "12345",
+        "'; DROP TABLE",
+        "g0000000-0000-4000-8000-000000000000",
+    ] {
+        let reply = server
+            .send(with_id(
+                server.request(Method::GET, "/v1/nope", None),
+                invalid,
+            ))
+            .await;
+        let id = reply.request_id();
+        assert_ne!(id, invalid);
+        assert_uuid_v4(&id);
+        assert_eq!(reply.json()["requestId"], id.as_str());
+    }
+
+    // Absent: a new one on every response.
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..5 {
+        for reply in [
+            server.get("/healthz", None).await,
+            server.get("/v1/models", Some(&token)).await,
+            server.get("/v1/x", None).await,
+        ] {
+            let id = reply.request_id();
+            assert_uuid_v4(&id);
+            assert!(seen.insert(id.clone()), "request ID {id} repeated");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unauthenticated_routes_answer_without_a_token() {
+    let home = Home::new(None);
+    let server = home.serve().await;
+    let health = server.get("/healthz", None).await.ok();
+    assert_eq!(health["status"], "ok");
+    let openapi = server.get("/openapi.json", None).await.ok();
+    assert!(
+        openapi["openapi"]
+            .as_str()
+            .is_some_and(|v| v.starts_with("3.1")),
+        "{openapi}"
+    );
+}
