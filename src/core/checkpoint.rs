@@ -31,6 +31,19 @@ impl ModelSpec {
     }
 }
 
+/// A committed file's YAML, with the location of its root for the problems found in it.
+fn parse_file(file: &str, text: &str) -> std::result::Result<(Loc, Value), Vec<FieldError>> {
+    let root = file_loc(file);
+    match parse_yaml(text) {
+        Ok(value) => Ok((root, value)),
+        Err(e) => Err(vec![FieldError::new(
+            root,
+            format!("not valid YAML: {e}"),
+            "yaml",
+        )]),
+    }
+}
+
 fn file_loc(file: &str) -> Loc {
     Loc(vec![Segment::Key(file.to_owned())])
 }
@@ -40,14 +53,7 @@ pub fn parse_model_yaml(
     text: &str,
     is_base: &dyn Fn(&str) -> bool,
 ) -> std::result::Result<ModelSpec, Vec<FieldError>> {
-    let root = file_loc("model.yaml");
-    let value = parse_yaml(text).map_err(|e| {
-        vec![FieldError::new(
-            root.clone(),
-            format!("not valid YAML: {e}"),
-            "yaml",
-        )]
-    })?;
+    let (root, value) = parse_file("model.yaml", text)?;
     let Value::Object(object) = &value else {
         return Err(vec![FieldError::new(
             root,
@@ -144,14 +150,7 @@ fn parse_capture(value: Option<&Value>, loc: &Loc, errors: &mut Vec<FieldError>)
 /// Parse `questions.yaml`: a map of question ID to question; an empty file or `{}` means
 /// no saved questions (callers then supply their own).
 pub fn parse_questions_yaml(text: &str) -> std::result::Result<Questions, Vec<FieldError>> {
-    let root = file_loc("questions.yaml");
-    let value = parse_yaml(text).map_err(|e| {
-        vec![FieldError::new(
-            root.clone(),
-            format!("not valid YAML: {e}"),
-            "yaml",
-        )]
-    })?;
+    let (root, value) = parse_file("questions.yaml", text)?;
     if value.is_null() || value.as_object().is_some_and(serde_json::Map::is_empty) {
         return Ok(Questions::new());
     }
