@@ -23,6 +23,8 @@ pub struct ServerConfig {
     pub max_body_bytes: usize,
     /// Per-token rate limit (token bucket).
     pub rate_limit: RateLimitConfig,
+    /// Jobs the server runs at once; more wait, `queued`. Each job already uses every core.
+    pub max_running_jobs: usize,
 }
 
 impl Default for ServerConfig {
@@ -31,6 +33,7 @@ impl Default for ServerConfig {
             base_url: None,
             max_body_bytes: 10 * 1024 * 1024,
             rate_limit: RateLimitConfig::default(),
+            max_running_jobs: 2,
         }
     }
 }
@@ -77,6 +80,11 @@ impl Settings {
 
     pub fn database_path(&self) -> PathBuf {
         self.home.join("arbiter.db")
+    }
+
+    /// One directory per job: its staged input, its results, its lock.
+    pub fn jobs_dir(&self) -> PathBuf {
+        self.home.join("jobs")
     }
 }
 

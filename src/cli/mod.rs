@@ -1,10 +1,12 @@
 //! The command line: clap definitions and terminal output, one file per subcommand.
 //! No business logic: every command calls one `core` operation.
 
+mod batch;
 mod decide;
 mod examples;
 mod generate;
 mod input;
+mod jobs;
 mod models;
 pub mod output;
 mod serve;
@@ -50,6 +52,10 @@ pub enum Command {
     Models(models::ModelsArgs),
     /// Ingest, annotate, list, show and export the examples of a repository model
     Examples(examples::ExamplesArgs),
+    /// Decide many states with a repository model, as a job (JSON Lines in, JSON Lines out)
+    Batch(batch::BatchArgs),
+    /// List, poll, cancel and read the results of batch jobs
+    Jobs(jobs::JobsArgs),
     /// Serve the HTTP interface
     Serve(serve::ServeArgs),
     /// Create, list and revoke API tokens for `arbiter serve`
@@ -63,7 +69,10 @@ pub enum Command {
 /// Run a parsed command line; errors are reported here and become the exit code.
 pub async fn run(cli: Cli) -> ExitCode {
     let printer = Printer::new(cli.global.json, cli.global.quiet);
-    init_logging(matches!(cli.command, Command::Serve(_)));
+    // A server and a background job worker log what they do; other commands only warnings.
+    let background = matches!(cli.command, Command::Serve(_))
+        || matches!(&cli.command, Command::Jobs(jobs) if jobs.is_worker());
+    init_logging(background);
     match dispatch(cli, &printer).await {
         Ok(code) => code,
         Err(error) => printer.error(&error),
@@ -94,6 +103,8 @@ async fn dispatch(cli: Cli, printer: &Printer) -> anyhow::Result<ExitCode> {
                 Command::Decide(args) => decide::run(&ctx, args, printer).await,
                 Command::Models(args) => models::run(&ctx, args, printer),
                 Command::Examples(args) => examples::run(&ctx, args, printer),
+                Command::Batch(args) => batch::run(&ctx, args, printer).await,
+                Command::Jobs(args) => jobs::run(&ctx, args, printer).await,
                 Command::Serve(args) => serve::run(ctx, &args, printer).await,
                 Command::Tokens(args) => tokens::run(&ctx, args, printer),
                 Command::Completions(_) | Command::Man(_) => unreachable!("handled above"),

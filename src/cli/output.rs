@@ -32,6 +32,11 @@ impl Printer {
         self.json || !self.stdout_tty
     }
 
+    /// `--json` was given: for the few outputs that are a bare value when piped (a job ID).
+    pub fn json_flag(&self) -> bool {
+        self.json
+    }
+
     /// Progress bars and prompts only on a terminal, and not when quiet.
     pub fn interactive(&self) -> bool {
         self.stderr_tty && !self.quiet

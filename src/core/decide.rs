@@ -70,7 +70,8 @@ pub fn effective_questions(saved: &Questions, supplied: Option<&Questions>) -> Q
     questions
 }
 
-async fn decide_repository(
+/// Answer for a loaded repository model (resolved once, for a batch).
+pub(crate) async fn decide_repository(
     ctx: &Context,
     request: &DecisionRequest,
     loaded: Loaded,

@@ -38,5 +38,11 @@ pub trait Engine: Send + Sync {
     /// A short description for `arbiter models`, e.g. `built-in (MiniLM-L3, first window)`.
     fn describe(&self) -> String;
 
+    /// How many decisions this engine should be given at once: the cores for a local
+    /// engine, the in-flight limit for a remote one.
+    fn max_in_flight(&self) -> usize {
+        std::thread::available_parallelism().map_or(2, std::num::NonZero::get)
+    }
+
     async fn decide(&self, request: EngineRequest<'_>) -> Result<EngineOutput>;
 }

@@ -107,7 +107,7 @@ impl<T: serde::de::DeserializeOwned, S: Send + Sync> axum::extract::FromRequestP
             .map(|q| Self(q.0))
             .map_err(|rejection| {
                 ApiError(Error::invalid(
-                    crate::wire::Loc(vec![crate::wire::problem::Segment::Key("query".into())]),
+                    crate::wire::Loc::query(),
                     rejection.body_text(),
                     "query",
                 ))

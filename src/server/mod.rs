@@ -15,6 +15,7 @@ mod request;
 mod routes;
 
 use crate::core::Context;
+use crate::core::jobs::JobQueue;
 use axum::Router;
 use std::future::Future;
 use std::sync::Arc;
@@ -27,26 +28,40 @@ pub(crate) struct AppState {
     pub(crate) ctx: Context,
     pub(crate) limiter: Arc<rate_limit::RateLimiter>,
     pub(crate) max_body_bytes: usize,
+    /// Batch and alignment jobs, run in this process.
+    pub(crate) jobs: JobQueue,
 }
 
 /// The whole application: routes, auth, problem documents, request IDs.
 pub fn router(ctx: Context) -> Router {
-    let server = ctx.settings().config.server.clone();
-    let state = AppState {
-        limiter: Arc::new(rate_limit::RateLimiter::new(server.rate_limit)),
-        max_body_bytes: server.max_body_bytes,
-        ctx,
-    };
-    routes::router(state)
+    routes::router(state(ctx))
 }
 
-/// Serve on `listener` until `shutdown` resolves; in-flight requests finish first.
+fn state(ctx: Context) -> AppState {
+    let server = ctx.settings().config.server.clone();
+    AppState {
+        limiter: Arc::new(rate_limit::RateLimiter::new(server.rate_limit)),
+        max_body_bytes: server.max_body_bytes,
+        jobs: JobQueue::new(ctx.clone(), server.max_running_jobs),
+        ctx,
+    }
+}
+
+/// Serve on `listener` until `shutdown` resolves; in-flight requests finish first. Jobs
+/// left unfinished by an earlier process are taken up first. Jobs still running at
+/// shutdown stay `running` and are resumed by the next start.
 pub async fn serve(
     ctx: Context,
     listener: tokio::net::TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(ctx))
+    let state = state(ctx);
+    match state.jobs.resume_orphans().await {
+        Ok(0) => {}
+        Ok(count) => tracing::info!(count, "resuming jobs left unfinished"),
+        Err(error) => tracing::error!(%error, "looking for unfinished jobs failed"),
+    }
+    axum::serve(listener, routes::router(state))
         .with_graceful_shutdown(shutdown)
         .await
 }

@@ -400,13 +400,138 @@ fn ingest_body() -> RequestBody {
         .build()
 }
 
-/// Batch decisions: `POST /v1/models/{modelId}/batch-decisions` (202 with `Location`,
-/// `Idempotency-Key` required), `GET …/batch-decisions/{jobId}` (poll),
-/// `GET …/{jobId}/results` (NDJSON), `POST …/{jobId}/cancel` (204). Not served yet: describe
-/// them here, with the job schema derived from its type, when `routes/mod.rs` gains them.
+/// Batch decisions: create (202 with `Location`, `Idempotency-Key` required), list, poll,
+/// results (NDJSON), cancel (204).
 fn batch_decisions(paths: PathsBuilder) -> PathsBuilder {
+    let collection = "/v1/models/{modelId}/batch-decisions";
+    let job_not_found = "No repository model with this `modelId` visible to this token, or no \
+                         batch job with this `jobId` under it.";
+    let create = Endpoint::v1(
+        "createBatchDecisions",
+        "batches",
+        "Start a batch of decisions",
+        "batches",
+    )
+    .description(
+        "Stages the items (or the model's stored examples) and queues a job that decides each \
+         with the checkpoint the revision resolves to now (role `reader`; `writer` with \
+         `capture: true`). Answers 202 at once with the job and its `Location`. One bad item \
+         becomes an error line in the results, not a failed job. The `Idempotency-Key` is \
+         required: a retry with the same key and body returns the same job.",
+    )
+    .parameter("modelId")
+    .parameter("idempotencyKeyRequired")
+    .body(json_body("The batch.", "BatchRequest"))
+    .status(202)
+    .ok("The job, queued.", JSON, schema_ref("Job"))
+    .ok_header("Location")
+    .ok_header("Idempotent-Replayed")
+    .problems(&[
+        (400, &["bad_request"], "The body is not valid JSON."),
+        (
+            404,
+            &["model_not_found", "revision_not_found"],
+            "No repository model with this `modelId` visible to this token, or the revision \
+             cannot be resolved.",
+        ),
+        (
+            409,
+            &["idempotency_key_reused", "decision_in_progress"],
+            "The key was used with another body, or its first request is still being \
+             answered.",
+        ),
+        (413, &["payload_too_large"], TOO_LARGE),
+        (415, &["unsupported_media_type"], NOT_JSON),
+        (
+            422,
+            &["validation_error", "invalid_checkpoint"],
+            "The body or the `Idempotency-Key` is not valid (`details` locates each fault), \
+             or the checkpoint's files do not form a valid model.",
+        ),
+    ])
+    .build();
+    let jobs = ArrayBuilder::new().items(schema_ref("Job")).into();
+    let list = Endpoint::v1(
+        "listBatchDecisions",
+        "batches",
+        "List batch jobs",
+        "batches",
+    )
+    .description("The model's batch jobs, newest first (role `reader`).")
+    .parameter("modelId")
+    .query(
+        "status",
+        "Only jobs with this status.",
+        string().enum_values(Some(JOB_STATUSES)),
+    )
+    .query("limit", "How many jobs (clamped to 1–1000).", limit())
+    .ok("The jobs, newest first.", JSON, jobs)
+    .problems(&[
+        (404, &["model_not_found"], MODEL_NOT_FOUND),
+        (422, &["validation_error"], BAD_QUERY),
+    ])
+    .build();
+    let poll = Endpoint::v1(
+        "getBatchDecisions",
+        "batches",
+        "Poll a batch job",
+        "batches",
+    )
+    .description(
+        "The job: status, progress `{total, done, failed}`, timestamps; when completed, \
+             the summary in `result`; when failed, the problem in `error`.",
+    )
+    .parameter("modelId")
+    .parameter("jobId")
+    .ok("The job.", JSON, schema_ref("Job"))
+    .problems(&[(404, &["model_not_found", "job_not_found"], job_not_found)])
+    .build();
+    let results = Endpoint::v1(
+        "getBatchDecisionResults",
+        "batches",
+        "Read a batch job's results",
+        "batches",
+    )
+    .description(
+        "One JSON line per finished item, in input order: `{index, example_id, answers, \
+         usage}` or `{index, example_id, error}` (a problem). While the job runs, the lines \
+         finished so far; `Arbiter-Job-Status` says whether more will come.",
+    )
+    .parameter("modelId")
+    .parameter("jobId")
+    .ok(
+        "The results so far.",
+        "application/x-ndjson",
+        schema_ref("BatchResultLine"),
+    )
+    .ok_header("Arbiter-Job-Status")
+    .problems(&[(404, &["model_not_found", "job_not_found"], job_not_found)])
+    .build();
+    let cancel = Endpoint::v1(
+        "cancelBatchDecisions",
+        "batches",
+        "Cancel a batch job",
+        "batches",
+    )
+    .description(
+        "A queued job is cancelled at once; a running one stops at its next item and keeps \
+             its finished results. Idempotent: a finished job answers 204 and stays as it \
+             finished.",
+    )
+    .parameter("modelId")
+    .parameter("jobId")
+    .no_content("The cancel is recorded (or the job had already finished).")
+    .problems(&[(404, &["model_not_found", "job_not_found"], job_not_found)])
+    .build();
     paths
+        .path(collection, get(list))
+        .path(collection, post(create))
+        .path(format!("{collection}/{{jobId}}"), get(poll))
+        .path(format!("{collection}/{{jobId}}/results"), get(results))
+        .path(format!("{collection}/{{jobId}}/cancel"), post(cancel))
 }
+
+const JOB_STATUSES: [&str; 5] = ["queued", "running", "completed", "failed", "cancelled"];
 
 /// Alignments: `POST /v1/models/{modelId}/alignments` (202 with `Location`,
 /// `Idempotency-Key` required), `GET …/alignments/{jobId}` (poll), `POST …/{jobId}/cancel`
@@ -479,8 +604,10 @@ fn patch(operation: Operation) -> PathItem {
 /// also gets the bearer requirement, the rate-limit headers and the 401/403/429 problems.
 struct Endpoint {
     operation: OperationBuilder,
-    /// The success response (status 200 on every route so far) and its extra headers.
+    /// The success response and its extra headers.
     ok: Option<(ResponseBuilder, Vec<&'static str>)>,
+    /// Its status: 200 unless said otherwise (202 for a queued job, 204 for no content).
+    ok_status: u16,
     problems: Vec<(u16, ResponseBuilder)>,
     /// Behind the bearer token and the per-token rate limit.
     authenticated: bool,
@@ -497,6 +624,7 @@ impl Endpoint {
         let endpoint = Self {
             operation,
             ok: None,
+            ok_status: 200,
             problems: Vec::new(),
             authenticated: false,
         };
@@ -566,7 +694,20 @@ impl Endpoint {
         self
     }
 
-    /// The 200 response.
+    /// The success status, when not 200.
+    fn status(mut self, status: u16) -> Self {
+        self.ok_status = status;
+        self
+    }
+
+    /// A 204 response: no body.
+    fn no_content(mut self, description: &str) -> Self {
+        self.ok = Some((ResponseBuilder::new().description(description), Vec::new()));
+        self.ok_status = 204;
+        self
+    }
+
+    /// The success response (200 unless [`Self::status`] says otherwise).
     fn ok(mut self, description: &str, media_type: &str, schema: RefOr<Schema>) -> Self {
         let content = ContentBuilder::new().schema(Some(schema)).build();
         let response = ResponseBuilder::new()
@@ -598,7 +739,7 @@ impl Endpoint {
     fn build(self) -> Operation {
         let mut responses: Vec<(u16, ResponseBuilder, Vec<&str>)> = Vec::new();
         if let Some((response, headers)) = self.ok {
-            responses.push((200, response, headers));
+            responses.push((self.ok_status, response, headers));
         }
         for (status, response) in self.problems {
             let headers = match status {
@@ -752,6 +893,26 @@ fn components() -> Components {
             parameter("exampleId", path, Required::True, EXAMPLE_ID, example_id),
         ),
         (
+            "jobId",
+            parameter(
+                "jobId",
+                ParameterIn::Path,
+                Required::True,
+                "The job's ID.",
+                uuid(),
+            ),
+        ),
+        (
+            "idempotencyKeyRequired",
+            parameter(
+                "Idempotency-Key",
+                ParameterIn::Header,
+                Required::True,
+                IDEMPOTENCY_KEY_REQUIRED,
+                string().min_length(Some(8)).max_length(Some(255)),
+            ),
+        ),
+        (
             "requestId",
             parameter(
                 "x-request-id",
@@ -797,6 +958,10 @@ fn schemas() -> Vec<(String, RefOr<Schema>)> {
     collect::<crate::wire::examples::ExamplePage>(&mut schemas);
     collect::<crate::wire::examples::IngestReport>(&mut schemas);
     collect::<crate::store::ExampleDetail>(&mut schemas);
+    collect::<crate::wire::jobs::Job>(&mut schemas);
+    collect::<crate::wire::jobs::BatchSummary>(&mut schemas);
+    schemas.push(("BatchRequest".into(), batch_request_schema()));
+    schemas.push(("BatchResultLine".into(), batch_result_line_schema()));
     schemas.push(("IngestExample".into(), ingest_example_schema()));
     schemas.push(("AnnotationInput".into(), annotation_input_schema()));
     schemas.push(("AnnotationsPatch".into(), annotations_patch_schema()));
@@ -815,7 +980,7 @@ fn bearer() -> SecurityScheme {
             .scheme(HttpAuthScheme::Bearer)
             .description(Some(
                 "A token from `arbiter tokens create`. Each operation's security requirement \
-                 names the scope it needs (`decisions`, `models:read`, `examples:read`, \
+                 names the scope it needs (`decisions`, `models:read`, `examples:read`, `batches`, \
                  `examples:write`); routes on a repository model also need a role on its path \
                  (`reader`, `writer`, `admin`). A model the token has no role on answers 404 \
                  `model_not_found`, as if it did not exist.",
@@ -830,6 +995,10 @@ const EXAMPLE_ID: &str =
 const REQUEST_ID: &str = "A UUID to correlate this request, echoed in the `x-request-id` response \
                           header and in problems' `requestId`; generated by the server when \
                           absent (or not a UUID).";
+const IDEMPOTENCY_KEY_REQUIRED: &str = "Required, so a retried request never starts a second \
+                                        job: the same key and body return the same job (for 24 \
+                                        hours); the same key with another body is 409 \
+                                        `idempotency_key_reused`.";
 const IDEMPOTENCY_KEY: &str = "Reuse when retrying this exact request: the finished response \
                                is replayed (for 24 hours). The same key with another payload \
                                is 409 `idempotency_key_reused`; while the first request still \
@@ -837,7 +1006,7 @@ const IDEMPOTENCY_KEY: &str = "Reuse when retrying this exact request: the finis
                                new request.";
 
 /// The response headers: name, schema, description.
-fn headers() -> [(&'static str, ObjectBuilder, &'static str); 7] {
+fn headers() -> [(&'static str, ObjectBuilder, &'static str); 9] {
     [
         (
             "x-request-id",
@@ -864,6 +1033,17 @@ fn headers() -> [(&'static str, ObjectBuilder, &'static str); 7] {
             "WWW-Authenticate",
             string().enum_values(Some(["Bearer"])),
             "The scheme to use.",
+        ),
+        (
+            "Location",
+            string().format(Some(SchemaFormat::Custom("uri-reference".into()))),
+            "Where to poll the job: `/v1/models/{modelId}/batch-decisions/{jobId}`.",
+        ),
+        (
+            "Arbiter-Job-Status",
+            string().enum_values(Some(JOB_STATUSES)),
+            "The job's status when the results were read: more lines will come unless it is \
+             finished.",
         ),
         (
             "Idempotent-Replayed",
@@ -947,6 +1127,80 @@ fn ingest_example_schema() -> RefOr<Schema> {
         .required("state")
         .property("annotations", annotations)
         .additional_properties(Some(AdditionalProperties::FreeForm(false)))
+        .into()
+}
+
+/// `POST /v1/models/{modelId}/batch-decisions`: items or examples, not both.
+fn batch_request_schema() -> RefOr<Schema> {
+    let item = object()
+        .property(
+            "example_id",
+            nullable_string()
+                .min_length(Some(1))
+                .max_length(Some(255))
+                .description(Some("[default: derived from the canonical state]")),
+        )
+        .property("state", any_value("The state: any JSON value."))
+        .required("state")
+        .description(Some(
+            "One item; checked when its turn comes, so a bad one fails only itself. An \
+             `annotations` member (as in an export line) is ignored.",
+        ));
+    let questions = object()
+        .description(Some(
+            "Question ID → question: override saved ones with the same ID and add new IDs \
+             for this batch.",
+        ))
+        .additional_properties(Some(schema_ref("Question")));
+    object()
+        .description(Some("A batch: `items`, or `examples` (not both)."))
+        .property(
+            "revision",
+            string().min_length(Some(1)).description(Some(
+                "Branch, tag or commit SHA [default: the default branch].",
+            )),
+        )
+        .property("questions", questions)
+        .property(
+            "capture",
+            boolean().default(Some(false.into())).description(Some(
+                "Record each decision, as the model's capture policy allows.",
+            )),
+        )
+        .property("items", ArrayBuilder::new().items(item))
+        .property(
+            "examples",
+            string()
+                .enum_values(Some(["all", "annotated"]))
+                .description(Some("Run over the model's stored examples.")),
+        )
+        .additional_properties(Some(AdditionalProperties::FreeForm(false)))
+        .into()
+}
+
+/// One line of a batch job's results.
+fn batch_result_line_schema() -> RefOr<Schema> {
+    let answers = object()
+        .description(Some("Question ID → answer, as in a decision response."))
+        .additional_properties(Some(schema_ref("Answer")));
+    object()
+        .description(Some(
+            "One item's outcome: `answers` and `usage`, or `error` (a problem whose `details` \
+             locate the fault under `body.items[index]`).",
+        ))
+        .property(
+            "index",
+            count().description(Some("The item's position, from 0.")),
+        )
+        .property(
+            "example_id",
+            nullable_string().description(Some("null when the item could not be read.")),
+        )
+        .required("index")
+        .required("example_id")
+        .property("answers", answers)
+        .property("usage", schema_ref("Usage"))
+        .property("error", schema_ref("Problem"))
         .into()
 }
 

@@ -1,5 +1,5 @@
-//! SQLite persistence for Arbiter: examples, their ground-truth annotations and
-//! captured decisions.
+//! SQLite persistence for Arbiter: examples, their ground-truth annotations, captured
+//! decisions, jobs, tokens and idempotency records.
 //!
 //! [`Store`] is `Send + Sync` and meant to be shared through an `Arc`. It keeps a
 //! small pool of connections so that concurrent callers (e.g. a tokio blocking
@@ -20,6 +20,7 @@ mod decisions;
 mod error;
 mod examples;
 mod idempotency;
+mod jobs;
 mod tokens;
 mod types;
 
@@ -35,6 +36,7 @@ use rusqlite::{Connection, Transaction, TransactionBehavior};
 use error::SqlContext;
 pub use error::StoreError;
 pub use idempotency::{Claim, Key as IdempotencyKey, StoredResponse};
+pub use jobs::{JobFilter, JobRecord, NewJob};
 pub use tokens::TokenRecord;
 pub use types::{
     Annotation, Decision, Example, ExampleDetail, ExampleFilter, IngestCounts, IngestItem,
@@ -106,6 +108,28 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (token_id, method, route, key)
     );
     CREATE INDEX idempotency_by_age ON idempotency (created_at);
+    ",
+    // 3: jobs (batch decisions, alignments). Results live in files beside the database;
+    // these rows hold the status, the progress and the request to resume from.
+    "
+    CREATE TABLE jobs (
+        job_id           TEXT NOT NULL PRIMARY KEY,
+        model_id         TEXT NOT NULL,
+        kind             TEXT NOT NULL,
+        status           TEXT NOT NULL,
+        request          TEXT NOT NULL,
+        created_at       TEXT NOT NULL,
+        started_at       TEXT,
+        finished_at      TEXT,
+        total            INTEGER NOT NULL DEFAULT 0,
+        done             INTEGER NOT NULL DEFAULT 0,
+        failed           INTEGER NOT NULL DEFAULT 0,
+        cancel_requested INTEGER NOT NULL DEFAULT 0,
+        error            TEXT,
+        result           TEXT
+    );
+    CREATE INDEX jobs_by_model ON jobs (model_id, created_at);
+    CREATE INDEX jobs_by_status ON jobs (status);
     ",
 ];
 

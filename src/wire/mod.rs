@@ -5,6 +5,7 @@
 pub mod answer;
 pub mod decision;
 pub mod examples;
+pub mod jobs;
 pub mod models;
 pub mod problem;
 pub mod question;

@@ -23,6 +23,11 @@ impl Loc {
         Self(vec![Segment::Key("body".into())])
     }
 
+    /// A query parameter's root: `["query", name]` once keyed.
+    pub fn query() -> Self {
+        Self(vec![Segment::Key("query".into())])
+    }
+
     /// A request header, e.g. `["header","Idempotency-Key"]`.
     pub fn header(name: &str) -> Self {
         Self(vec![

@@ -1,5 +1,6 @@
 //! The route table: one file per resource.
 
+mod batch_decisions;
 mod decide;
 mod examples;
 mod meta;
@@ -35,6 +36,22 @@ pub(crate) fn router(state: AppState) -> Router {
         .route(
             "/v1/models/{model_id}/examples/{example_id}/annotations",
             patch(examples::annotate_example),
+        )
+        .route(
+            "/v1/models/{model_id}/batch-decisions",
+            get(batch_decisions::list_batches).post(batch_decisions::create_batch),
+        )
+        .route(
+            "/v1/models/{model_id}/batch-decisions/{job_id}",
+            get(batch_decisions::get_batch),
+        )
+        .route(
+            "/v1/models/{model_id}/batch-decisions/{job_id}/results",
+            get(batch_decisions::get_results),
+        )
+        .route(
+            "/v1/models/{model_id}/batch-decisions/{job_id}/cancel",
+            post(batch_decisions::cancel_batch),
         )
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -97,6 +114,7 @@ mod tests {
                 crate::config::RateLimitConfig::default(),
             )),
             max_body_bytes: 1024,
+            jobs: crate::core::jobs::JobQueue::new(ctx.clone(), 1),
             ctx,
         };
         let routes = Router::new()

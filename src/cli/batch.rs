@@ -1,0 +1,205 @@
+//! `arbiter batch`: one checkpoint of a repository model over many states, as a job that
+//! runs here (progress on a terminal, results as they finish) or, with `--detach`, in a
+//! background worker process.
+
+use super::input::read_yaml;
+use super::jobs::{JobBar, finish_status, spawn_worker};
+use super::output::Printer;
+use crate::core::batch::{NewBatch, Source};
+use crate::core::jobs::Observer;
+use crate::core::{self, Context};
+use crate::error::Error;
+use crate::wire::jobs::{ExampleSet, JobStatus, Progress};
+use crate::wire::question::parse_questions;
+use crate::wire::{Loc, Questions};
+use anyhow::{Context as _, Result};
+use clap::{Args, ValueEnum};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Mutex;
+
+#[derive(Debug, Args)]
+pub struct BatchArgs {
+    /// The model path, <owner>/<model>
+    pub model: String,
+    /// JSON Lines of {example_id?, state} (- for stdin); blank lines are skipped
+    #[arg(long, short, value_name = "FILE", required_unless_present = "examples")]
+    pub input: Option<PathBuf>,
+    /// Run over the model's stored examples instead of an input file
+    #[arg(long, value_enum, conflicts_with = "input")]
+    pub examples: Option<ExampleSetArg>,
+    /// Branch, tag or commit SHA [default: the default branch]; pinned to its commit for the whole job
+    #[arg(long, value_name = "REV")]
+    pub revision: Option<String>,
+    /// Questions: a YAML or JSON file of question ID -> question (override saved ones)
+    #[arg(long, short, value_name = "FILE")]
+    pub questions: Option<PathBuf>,
+    /// Record each decision, as the model's capture policy allows
+    #[arg(long)]
+    pub capture: bool,
+    /// Write the results (JSON Lines, in input order) to FILE instead of stdout
+    #[arg(long, short, value_name = "FILE", conflicts_with = "detach")]
+    pub output: Option<PathBuf>,
+    /// Print the job ID (the job with --json) and return at once; the job runs in a background process
+    #[arg(long)]
+    pub detach: bool,
+}
+
+/// `--examples`: which stored examples.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ExampleSetArg {
+    All,
+    Annotated,
+}
+
+pub(crate) async fn run(ctx: &Context, args: BatchArgs, printer: &Printer) -> Result<ExitCode> {
+    let questions = args.questions.as_deref().map(read_questions).transpose()?;
+    let (job, lock) = {
+        let ctx = ctx.clone();
+        let (model, revision, input, examples, capture) = (
+            args.model.clone(),
+            args.revision.clone(),
+            args.input.clone(),
+            args.examples,
+            args.capture,
+        );
+        core::blocking(move || {
+            let mut reader = input.as_deref().map(open_input).transpose()?;
+            let source = match (&mut reader, examples) {
+                (_, Some(ExampleSetArg::All)) => Source::Examples(ExampleSet::All),
+                (_, Some(ExampleSetArg::Annotated)) => Source::Examples(ExampleSet::Annotated),
+                (Some(reader), None) => Source::Lines(reader.as_mut()),
+                (None, None) => {
+                    return Err(Error::BadRequest("give --input or --examples".into()));
+                }
+            };
+            core::batch::create(
+                &ctx,
+                NewBatch {
+                    model: &model,
+                    revision: revision.as_deref(),
+                    questions,
+                    capture,
+                    source,
+                },
+                None,
+            )
+        })
+        .await?
+    };
+    if args.detach {
+        // The worker takes the lock itself; until it does, the job is merely queued.
+        drop(lock);
+        spawn_worker(ctx, &job.job_id)?;
+        // The bare ID even when piped (`id=$(arbiter batch … --detach)`), as `docker run -d`.
+        if printer.json_flag() {
+            printer.json(&job)?;
+        } else {
+            printer.line(&job.job_id)?;
+            printer.status(&format!(
+                "{} items queued; follow with `arbiter jobs poll {} --wait`",
+                job.progress.total, job.job_id
+            ));
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+
+    let sink: Box<dyn Write + Send> = match &args.output {
+        Some(path) => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?,
+        )),
+        None => Box::new(std::io::stdout()),
+    };
+    let observer = Foreground {
+        bar: JobBar::new(printer, job.progress.total),
+        sink: Mutex::new(Sink {
+            out: sink,
+            error: None,
+        }),
+    };
+    let job_id = job.job_id.clone();
+    let mut interrupted = false;
+    let job = {
+        let running = core::jobs::run(ctx, lock, &observer);
+        tokio::pin!(running);
+        tokio::select! {
+        job = &mut running => job?,
+        _ = tokio::signal::ctrl_c() => {
+            // Stop at the next item and keep what finished; a second Ctrl-C kills us.
+            interrupted = true;
+            observer.bar.println("interrupted: cancelling the job (its finished results are kept)");
+            let (ctx, id) = (ctx.clone(), job_id.clone());
+            core::blocking(move || core::jobs::cancel(&ctx, &id)).await?;
+            running.await?
+        }
+        }
+    };
+    observer.bar.finish();
+    let mut sink = observer
+        .sink
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner());
+    sink.out.flush().context("writing the results")?;
+    if let Some(error) = sink.error {
+        return Err(error).context("writing the results");
+    }
+    if args.output.is_some() && printer.wants_json() {
+        printer.json(&job)?;
+    }
+    if interrupted && job.status == JobStatus::Cancelled {
+        printer.status(&format!(
+            "cancelled after {} of {} items; the results so far: arbiter jobs results {}",
+            job.progress.done, job.progress.total, job.job_id
+        ));
+        return Ok(ExitCode::from(130));
+    }
+    Ok(finish_status(&job, printer))
+}
+
+/// Results to the output as they finish, progress to the bar.
+struct Foreground {
+    bar: JobBar,
+    sink: Mutex<Sink>,
+}
+
+struct Sink {
+    out: Box<dyn Write + Send>,
+    /// The first write error (a closed pipe, a full disk): reported at the end.
+    error: Option<std::io::Error>,
+}
+
+impl Observer for Foreground {
+    fn progress(&self, progress: Progress) {
+        self.bar.set(progress);
+    }
+
+    fn line(&self, line: &[u8]) {
+        let mut sink = self.sink.lock().unwrap_or_else(|e| e.into_inner());
+        if sink.error.is_none() {
+            if let Err(error) = sink.out.write_all(line) {
+                sink.error = Some(error);
+            }
+        }
+    }
+}
+
+fn open_input(path: &Path) -> crate::error::Result<Box<dyn BufRead>> {
+    if path == Path::new("-") {
+        return Ok(Box::new(BufReader::new(std::io::stdin())));
+    }
+    let file = std::fs::File::open(path)
+        .map_err(|e| Error::BadRequest(format!("reading {}: {e}", path.display())))?;
+    Ok(Box::new(BufReader::with_capacity(256 * 1024, file)))
+}
+
+fn read_questions(path: &Path) -> Result<Questions> {
+    let value = read_yaml(path)?;
+    let mut errors = Vec::new();
+    let questions = parse_questions(&value, &Loc::body().key("questions"), &mut errors);
+    if errors.is_empty() {
+        Ok(questions)
+    } else {
+        Err(Error::Validation(errors)).with_context(|| format!("{}", path.display()))
+    }
+}

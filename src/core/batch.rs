@@ -1,0 +1,465 @@
+//! Batch decisions: one checkpoint of a repository model over many states, as a job.
+//!
+//! [`create`] stages the items into the job's `input.ndjson` (streamed, never whole in
+//! memory) and records the job with its revision pinned to a commit, so a resumed job
+//! answers with the same checkpoint. [`execute`] reads the input from the first item
+//! without a result, decides a bounded window of items at once, and appends each result in
+//! input order; one bad item becomes an error line, not a failed job.
+
+use super::decide::{decide_repository, effective_questions};
+use super::jobs::runner::{Ending, Observer};
+use super::jobs::{JobFiles, JobLock, Origin};
+use super::models::{self, Loaded};
+use super::{Context, blocking};
+use crate::error::{Error, Result};
+use crate::store::{ExampleFilter, JobRecord, NewJob};
+use crate::wire::decision::Revision;
+use crate::wire::jobs::{BatchItem, BatchSummary, ExampleSet, Job, JobKind, Progress};
+use crate::wire::problem::Loc;
+use crate::wire::question::{parse_questions, questions_to_value};
+use crate::wire::value::derived_example_id;
+use crate::wire::{DecisionRequest, Questions, Usage};
+use futures_util::StreamExt;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use std::io::{BufRead, BufWriter, Write};
+use std::time::{Duration, Instant};
+use tokio::io::AsyncBufReadExt;
+
+/// Where a new batch's items come from.
+pub enum Source<'a> {
+    /// Items of a request body.
+    Inline(Vec<Value>),
+    /// The model's stored examples.
+    Examples(ExampleSet),
+    /// One item per line (JSON Lines); blank lines are skipped.
+    Lines(&'a mut dyn BufRead),
+}
+
+/// A batch to create.
+pub struct NewBatch<'a> {
+    /// Repository path or `modelId`.
+    pub model: &'a str,
+    pub revision: Option<&'a str>,
+    pub questions: Option<Questions>,
+    pub capture: bool,
+    pub source: Source<'a>,
+}
+
+/// What a batch job runs from, as stored with it.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StoredRequest {
+    /// The revision as asked, with the commit it resolved to when the job was created.
+    revision: Revision,
+    questions: Option<Value>,
+    capture: bool,
+    /// For people: `{"items": n}`, `{"examples": "all"}`, `{"lines": n}`.
+    source: Value,
+    origin: Origin,
+}
+
+/// Stage a batch and record it `queued`. The caller holds the returned lock and runs the
+/// job ([`super::jobs::run`]) or hands it on. Nothing is recorded when staging fails.
+pub fn create(
+    ctx: &Context,
+    batch: NewBatch<'_>,
+    origin: Option<Origin>,
+) -> Result<(Job, JobLock)> {
+    let loaded = models::load(ctx, batch.model, batch.revision)?;
+    if effective_questions(&loaded.questions, batch.questions.as_ref()).is_empty() {
+        return Err(Error::invalid(
+            Loc::body().key("questions"),
+            format!(
+                "{} has no saved questions at {}; supply questions",
+                loaded.path, loaded.revision.name
+            ),
+            "missing",
+        ));
+    }
+    let job_id = uuid::Uuid::new_v4().to_string();
+    let files = super::jobs::files(ctx, &job_id);
+    let lock = files
+        .try_lock(&job_id)?
+        .ok_or_else(|| Error::Internal(format!("a new job's lock ({job_id}) is held")))?;
+    let staged = stage(ctx, &loaded, batch.source, &files);
+    let (total, source) = match staged {
+        Ok(staged) => staged,
+        Err(error) => {
+            drop(lock);
+            let _ = std::fs::remove_dir_all(files.dir());
+            return Err(error);
+        }
+    };
+    let request = StoredRequest {
+        revision: loaded.revision.clone(),
+        questions: batch.questions.as_ref().map(questions_to_value),
+        capture: batch.capture,
+        source,
+        origin: origin.unwrap_or_else(|| Origin::local(ctx, &job_id)),
+    };
+    let request =
+        serde_json::to_value(&request).map_err(|e| Error::internal("serializing a job", e))?;
+    let inserted = ctx.store().and_then(|store| {
+        Ok(store.insert_job(&NewJob {
+            job_id: &job_id,
+            model_id: &loaded.model_id,
+            kind: JobKind::Batch.as_str(),
+            request: &request,
+            total,
+        })?)
+    });
+    match inserted {
+        Ok(record) => Ok((super::jobs::to_wire(record)?, lock)),
+        Err(error) => {
+            drop(lock);
+            let _ = std::fs::remove_dir_all(files.dir());
+            Err(error)
+        }
+    }
+}
+
+/// Write the items to `input.ndjson` (via a temporary name, so a staged input is whole);
+/// the item count and a description of the source.
+fn stage(
+    ctx: &Context,
+    loaded: &Loaded,
+    source: Source<'_>,
+    files: &JobFiles,
+) -> Result<(u64, Value)> {
+    let path = files.input();
+    let partial = path.with_extension("partial");
+    let io_error =
+        |e: std::io::Error| Error::internal(&format!("writing {}", partial.display()), e);
+    let mut out = BufWriter::new(std::fs::File::create(&partial).map_err(io_error)?);
+    let mut total = 0u64;
+    let description = match source {
+        Source::Inline(items) => {
+            for item in &items {
+                serde_json::to_writer(&mut out, item)
+                    .map_err(|e| Error::internal("writing an item", e))?;
+                out.write_all(b"\n").map_err(io_error)?;
+                total += 1;
+            }
+            json!({"items": total})
+        }
+        Source::Examples(set) => {
+            let filter = ExampleFilter {
+                annotated: (set == ExampleSet::Annotated).then_some(true),
+                question: None,
+            };
+            let mut write_error = None;
+            ctx.store()?
+                .for_each_example(&loaded.model_id, &filter, &mut |example| {
+                    let line = json!({"example_id": example.example_id, "state": example.state});
+                    let written = serde_json::to_writer(&mut out, &line)
+                        .map_err(std::io::Error::other)
+                        .and_then(|()| out.write_all(b"\n"));
+                    if let Err(e) = written {
+                        write_error = Some(e);
+                        return Err(crate::store::StoreError::Conflict("write failed".into()));
+                    }
+                    total += 1;
+                    Ok(())
+                })
+                .map_err(|e| write_error.take().map_or_else(|| e.into(), io_error))?;
+            json!({"examples": set})
+        }
+        Source::Lines(reader) => {
+            let mut line = Vec::new();
+            loop {
+                line.clear();
+                let read = reader
+                    .read_until(b'\n', &mut line)
+                    .map_err(|e| Error::BadRequest(format!("reading the input: {e}")))?;
+                if read == 0 {
+                    break;
+                }
+                let trimmed = line.trim_ascii();
+                if trimmed.is_empty() {
+                    continue;
+                }
+                out.write_all(trimmed).map_err(io_error)?;
+                out.write_all(b"\n").map_err(io_error)?;
+                total += 1;
+            }
+            json!({"lines": total})
+        }
+    };
+    let file = out.into_inner().map_err(|e| io_error(e.into_error()))?;
+    file.sync_all().map_err(io_error)?;
+    std::fs::rename(&partial, &path).map_err(io_error)?;
+    Ok((total, description))
+}
+
+/// One finished item, ready to append.
+struct ItemResult {
+    line: Vec<u8>,
+    failed: bool,
+    usage: Usage,
+    latency: Duration,
+}
+
+/// Results so far: what a resumed job starts from.
+#[derive(Default)]
+struct Tally {
+    done: u64,
+    failed: u64,
+    usage: Usage,
+    timed: u64,
+    latency: Duration,
+}
+
+impl Tally {
+    fn add(&mut self, failed: bool, usage: Usage) {
+        self.done += 1;
+        self.failed += u64::from(failed);
+        self.usage.input_tokens += usage.input_tokens;
+        self.usage.output_tokens += usage.output_tokens;
+    }
+
+    fn progress(&self, total: u64) -> Progress {
+        Progress {
+            total,
+            done: self.done,
+            failed: self.failed,
+        }
+    }
+}
+
+/// How often progress is recorded, output flushed and a cancel looked for.
+const TICK: Duration = Duration::from_millis(200);
+
+/// Decide every item of a running batch job that has no result yet.
+pub(crate) async fn execute(
+    ctx: &Context,
+    record: &JobRecord,
+    files: &JobFiles,
+    origin: &Origin,
+    observer: &dyn Observer,
+) -> Result<Ending> {
+    let stored: StoredRequest = serde_json::from_value(record.request.clone()).map_err(|e| {
+        Error::Internal(format!("job {} has a corrupt request: {e}", record.job_id))
+    })?;
+    let loaded = {
+        let (ctx, model_id, commit) = (
+            ctx.clone(),
+            record.model_id.clone(),
+            stored.revision.commit.clone(),
+        );
+        let mut loaded = blocking(move || models::load(&ctx, &model_id, Some(&commit))).await?;
+        loaded.revision = stored.revision.clone();
+        loaded
+    };
+    let questions = match &stored.questions {
+        None => None,
+        Some(value) => {
+            let mut errors = Vec::new();
+            let parsed = parse_questions(value, &Loc::body().key("questions"), &mut errors);
+            if !errors.is_empty() {
+                return Err(Error::Validation(errors));
+            }
+            Some(parsed)
+        }
+    };
+    let template = DecisionRequest {
+        state: Value::Null,
+        model: loaded.path.clone(),
+        questions,
+        example_id: None,
+        revision: Some(loaded.revision.commit.clone()),
+        // `false` skips recording; otherwise the model's capture policy decides.
+        capture: (!stored.capture).then_some(false),
+    };
+    let engine = ctx.engines().get(&loaded.spec.base).ok_or_else(|| {
+        Error::Internal(format!("base model `{}` has no engine", loaded.spec.base))
+    })?;
+    // Twice the engine's parallelism: results are written in order, so one slow item must
+    // not leave the cores idle behind it.
+    let window = engine.max_in_flight().max(1) * 2;
+
+    let (mut tally, mut writer) = {
+        let path = files.results();
+        blocking(move || resume(&path)).await?
+    };
+    let total = record.total;
+    if record_progress(ctx, &record.job_id, &tally).await? {
+        return Ok(Ending::Cancelled);
+    }
+    observer.progress(tally.progress(total));
+
+    let input = tokio::fs::File::open(files.input()).await.map_err(|e| {
+        Error::Internal(format!(
+            "job {}: its staged input is gone ({e})",
+            record.job_id
+        ))
+    })?;
+    let lines = futures_util::stream::unfold(
+        (tokio::io::BufReader::new(input), 0u64),
+        |(mut reader, index)| async move {
+            let mut line = Vec::new();
+            match reader.read_until(b'\n', &mut line).await {
+                Ok(0) => None,
+                Ok(_) => Some((Ok((index, line)), (reader, index + 1))),
+                Err(e) => Some((Err(e), (reader, index + 1))),
+            }
+        },
+    )
+    .skip(usize::try_from(tally.done).unwrap_or(usize::MAX));
+    let ctx_ref = ctx;
+    let mut results = std::pin::pin!(
+        lines
+            .map(|line| {
+                let (loaded, template) = (&loaded, &template);
+                async move {
+                    let (index, line) =
+                        line.map_err(|e| Error::internal("reading a job's input", e))?;
+                    Ok::<_, Error>(
+                        decide_item(ctx_ref, loaded, template, origin, index, &line).await,
+                    )
+                }
+            })
+            .buffered(window)
+    );
+
+    let mut ticker = tokio::time::interval(TICK);
+    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let write_error = |e: std::io::Error| Error::internal("writing results", e);
+    let cancelled = loop {
+        tokio::select! {
+            next = results.next() => {
+                let Some(item) = next else { break false };
+                let item = item?;
+                writer.write_all(&item.line).map_err(write_error)?;
+                observer.line(&item.line);
+                tally.add(item.failed, item.usage);
+                tally.timed += 1;
+                tally.latency += item.latency;
+            }
+            _ = ticker.tick() => {
+                writer.flush().map_err(write_error)?;
+                observer.progress(tally.progress(total));
+                if record_progress(ctx, &record.job_id, &tally).await? {
+                    break true;
+                }
+            }
+        }
+    };
+    drop(results);
+    writer.flush().map_err(write_error)?;
+    writer.get_ref().sync_data().map_err(write_error)?;
+    record_progress(ctx, &record.job_id, &tally).await?;
+    observer.progress(tally.progress(total));
+    if cancelled {
+        return Ok(Ending::Cancelled);
+    }
+    let summary = BatchSummary {
+        items: tally.done,
+        succeeded: tally.done - tally.failed,
+        failed: tally.failed,
+        mean_latency_ms: if tally.timed == 0 {
+            0.0
+        } else {
+            tally.latency.as_secs_f64() * 1000.0 / tally.timed as f64
+        },
+        usage: tally.usage,
+    };
+    Ok(Ending::Completed(serde_json::to_value(summary).map_err(
+        |e| Error::internal("serializing a batch summary", e),
+    )?))
+}
+
+/// Record progress; whether a cancel has been asked for.
+async fn record_progress(ctx: &Context, job_id: &str, tally: &Tally) -> Result<bool> {
+    let (ctx, id, done, failed) = (ctx.clone(), job_id.to_owned(), tally.done, tally.failed);
+    blocking(move || Ok(ctx.store()?.set_job_progress(&id, done, failed)?)).await
+}
+
+/// Count the results an earlier run finished (cutting off a line it was writing when it
+/// died) and open the file to append the rest.
+fn resume(path: &std::path::Path) -> Result<(Tally, BufWriter<std::fs::File>)> {
+    let io_error = |e: std::io::Error| Error::internal(&format!("resuming {}", path.display()), e);
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .read(true)
+        .append(true)
+        .open(path)
+        .map_err(io_error)?;
+    let complete = super::jobs::files::complete_len(&mut file).map_err(io_error)?;
+    file.set_len(complete).map_err(io_error)?;
+    let mut tally = Tally::default();
+    let reader = std::io::BufReader::new(std::fs::File::open(path).map_err(io_error)?);
+    for line in reader.split(b'\n') {
+        let line = line.map_err(io_error)?;
+        let value: Value = serde_json::from_slice(&line).unwrap_or(Value::Null);
+        let usage = serde_json::from_value(value["usage"].clone()).unwrap_or_default();
+        tally.add(value.get("error").is_some(), usage);
+    }
+    Ok((tally, BufWriter::with_capacity(256 * 1024, file)))
+}
+
+/// Decide one input line; a fault of the item is its error line.
+async fn decide_item(
+    ctx: &Context,
+    loaded: &Loaded,
+    template: &DecisionRequest,
+    origin: &Origin,
+    index: u64,
+    line: &[u8],
+) -> ItemResult {
+    let started = Instant::now();
+    let mut example_id = None;
+    let outcome = async {
+        let value: Value = serde_json::from_slice(line).map_err(|e| {
+            Error::invalid(
+                Loc::body().key("items").index(index as usize),
+                format!("the item is not JSON: {e}"),
+                "json",
+            )
+        })?;
+        let item = BatchItem::from_value(value, index)?;
+        let id = item
+            .example_id
+            .unwrap_or_else(|| derived_example_id(&item.state));
+        example_id = Some(id.clone());
+        let request = DecisionRequest {
+            state: item.state,
+            example_id: Some(id),
+            ..template.clone()
+        };
+        decide_repository(ctx, &request, loaded.clone(), &origin.request_id).await
+    }
+    .await;
+    let (value, failed, usage) = match outcome {
+        Ok(response) => (
+            json!({
+                "index": index,
+                "example_id": example_id,
+                "answers": response.answers,
+                "usage": response.usage,
+            }),
+            false,
+            response.usage,
+        ),
+        Err(error) => (
+            json!({
+                "index": index,
+                "example_id": example_id,
+                "error": origin.problem(&error),
+            }),
+            true,
+            Usage::default(),
+        ),
+    };
+    // A `Value` with string keys always serializes; the fallback keeps one line per item.
+    let mut line = serde_json::to_vec(&value)
+        .unwrap_or_else(|_| format!(r#"{{"index":{index},"example_id":null}}"#).into_bytes());
+    line.push(b'\n');
+    ItemResult {
+        line,
+        failed,
+        usage,
+        latency: started.elapsed(),
+    }
+}

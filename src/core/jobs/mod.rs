@@ -1,0 +1,180 @@
+//! Jobs: durable records of work that outlives a request (batch decisions, alignments).
+//!
+//! A job is a row in the store (status, progress, the request to run from) plus a
+//! directory of files ([`files`]). Whoever runs a job holds its lock; a job that is
+//! unfinished while its lock is free was left by a process that died, and [`recover`]
+//! hands it to the caller to resume. [`run`] takes a locked job to its end.
+
+pub mod files;
+pub mod queue;
+pub(crate) mod runner;
+
+pub use files::{JobFiles, JobLock};
+pub use queue::JobQueue;
+pub use runner::{NoObserver, Observer, run};
+
+use super::Context;
+use crate::error::{Error, Result};
+use crate::store::{JobFilter, JobRecord};
+use crate::wire::Problem;
+use crate::wire::jobs::{Job, JobKind, JobStatus, Progress};
+use serde::{Deserialize, Serialize};
+use std::io::Take;
+
+/// Where a job was asked for: what its problems (a failed item, a failed job) are built with.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Origin {
+    /// `{base_url}/problems` of the server that took the request.
+    pub problems_url: String,
+    /// The request ID of the creating request (the job ID for a command-line job).
+    pub request_id: String,
+}
+
+impl Origin {
+    /// A job started from the command line: problem types under `server.base_url` when
+    /// one is configured, else the relative `/problems`, as the server would say.
+    pub fn local(ctx: &Context, job_id: &str) -> Self {
+        let base = ctx
+            .settings()
+            .config
+            .server
+            .base_url
+            .as_deref()
+            .unwrap_or("");
+        Self {
+            problems_url: format!("{}/problems", base.trim_end_matches('/')),
+            request_id: job_id.to_owned(),
+        }
+    }
+
+    pub fn problem(&self, error: &Error) -> Problem {
+        Problem::from_error(error, &self.problems_url, &self.request_id)
+    }
+}
+
+/// The files of job `job_id`.
+pub fn files(ctx: &Context, job_id: &str) -> JobFiles {
+    JobFiles::new(&ctx.settings().jobs_dir(), job_id)
+}
+
+/// A job as polled.
+pub fn get(ctx: &Context, job_id: &str) -> Result<Job> {
+    to_wire(record(ctx, job_id)?)
+}
+
+/// Job `job_id` of kind `kind` on model `model_id`, or `job_not_found`: a job is only found
+/// under the model and the route it was created under.
+pub fn get_under(ctx: &Context, model_id: &str, kind: JobKind, job_id: &str) -> Result<Job> {
+    let job = get(ctx, job_id)?;
+    if job.model_id != model_id || job.kind != kind {
+        return Err(Error::JobNotFound(job_id.to_owned()));
+    }
+    Ok(job)
+}
+
+/// Jobs, newest first: of one model (by `modelId`) or all, of some statuses or all.
+pub fn list(
+    ctx: &Context,
+    model_id: Option<&str>,
+    statuses: &[JobStatus],
+    limit: usize,
+) -> Result<Vec<Job>> {
+    let statuses: Vec<&str> = statuses.iter().map(|s| s.as_str()).collect();
+    ctx.store()?
+        .list_jobs(&JobFilter {
+            model_id,
+            statuses: &statuses,
+            limit,
+        })?
+        .into_iter()
+        .map(to_wire)
+        .collect()
+}
+
+/// Ask a job to stop; idempotent, and a finished job is left as it finished. A queued job
+/// is cancelled at once; a running one stops at its next item. A job whose owner died is
+/// cancelled here and now, since nobody else would.
+pub fn cancel(ctx: &Context, job_id: &str) -> Result<Job> {
+    let record = ctx
+        .store()?
+        .cancel_job(job_id)?
+        .ok_or_else(|| Error::JobNotFound(job_id.to_owned()))?;
+    if record.status == JobStatus::Running.as_str() {
+        if let Some(_orphan) = files(ctx, job_id).try_lock(job_id)? {
+            ctx.store()?
+                .finish_job(job_id, JobStatus::Cancelled.as_str(), None, None, None)?;
+        }
+    }
+    get(ctx, job_id)
+}
+
+/// The job and its results so far (complete lines only; `None` before the first).
+pub fn results(ctx: &Context, job_id: &str) -> Result<(Job, Option<Take<std::fs::File>>)> {
+    let job = get(ctx, job_id)?;
+    let reader = files(ctx, job_id).complete_results()?;
+    Ok((job, reader))
+}
+
+/// Unfinished jobs that nobody runs (their process died, or the server that queued them
+/// stopped), each now locked by the caller, which must resume it ([`run`]) or let go.
+pub fn recover(ctx: &Context) -> Result<Vec<JobLock>> {
+    let active = list(ctx, None, &[JobStatus::Queued, JobStatus::Running], 0)?;
+    let mut orphans = Vec::new();
+    // Oldest first, so resumed jobs keep their order in a queue.
+    for job in active.into_iter().rev() {
+        if let Some(lock) = files(ctx, &job.job_id).try_lock(&job.job_id)? {
+            // Re-read under the lock: it may have finished between the listing and now.
+            if !is_finished(&record(ctx, &job.job_id)?) {
+                tracing::info!(job = %job.job_id, status = ?job.status, "taking up an orphaned job");
+                orphans.push(lock);
+            }
+        }
+    }
+    Ok(orphans)
+}
+
+fn record(ctx: &Context, job_id: &str) -> Result<JobRecord> {
+    ctx.store()?
+        .get_job(job_id)?
+        .ok_or_else(|| Error::JobNotFound(job_id.to_owned()))
+}
+
+/// Whether a stored job is past changing (an unreadable status counts as finished: no one
+/// should run it).
+fn is_finished(record: &JobRecord) -> bool {
+    JobStatus::parse(&record.status).is_none_or(JobStatus::is_finished)
+}
+
+/// The wire form of a stored job.
+pub fn to_wire(record: JobRecord) -> Result<Job> {
+    let corrupt = |what: &str| {
+        Error::Internal(format!(
+            "job {} has an unknown {what} in the store",
+            record.job_id
+        ))
+    };
+    let status = JobStatus::parse(&record.status).ok_or_else(|| corrupt("status"))?;
+    let kind = JobKind::parse(&record.kind).ok_or_else(|| corrupt("kind"))?;
+    let error = record
+        .error
+        .map(serde_json::from_value::<Problem>)
+        .transpose()
+        .map_err(|_| corrupt("error"))?;
+    Ok(Job {
+        job_id: record.job_id,
+        model_id: record.model_id,
+        kind,
+        status,
+        created_at: record.created_at,
+        started_at: record.started_at,
+        finished_at: record.finished_at,
+        progress: Progress {
+            total: record.total,
+            done: record.done,
+            failed: record.failed,
+        },
+        error,
+        result: record.result,
+    })
+}

@@ -1,0 +1,50 @@
+//! The server's jobs: run in-process, at most `server.max_running_jobs` at a time, the
+//! rest waiting `queued` in submission order.
+
+use super::{JobLock, NoObserver, run};
+use crate::core::Context;
+use std::sync::Arc;
+use tokio::sync::Semaphore;
+
+/// Runs submitted jobs in the background of this process.
+#[derive(Clone)]
+pub struct JobQueue {
+    ctx: Context,
+    slots: Arc<Semaphore>,
+}
+
+impl JobQueue {
+    pub fn new(ctx: Context, max_running: usize) -> Self {
+        Self {
+            ctx,
+            slots: Arc::new(Semaphore::new(max_running.max(1))),
+        }
+    }
+
+    /// Run the job `lock` holds once a slot is free; returns at once. The lock is held
+    /// while the job waits, so no other process takes it up as orphaned.
+    pub fn submit(&self, lock: JobLock) {
+        let (ctx, slots) = (self.ctx.clone(), self.slots.clone());
+        tokio::spawn(async move {
+            // The semaphore is never closed, so acquiring only fails if it were.
+            let Ok(_slot) = slots.acquire_owned().await else {
+                return;
+            };
+            let job_id = lock.job_id().to_owned();
+            if let Err(error) = run(&ctx, lock, &NoObserver).await {
+                tracing::error!(job = %job_id, %error, "recording the end of a job failed");
+            }
+        });
+    }
+
+    /// Take up the jobs that nobody runs (a restart after a crash, a worker killed).
+    pub async fn resume_orphans(&self) -> crate::error::Result<usize> {
+        let ctx = self.ctx.clone();
+        let orphans = crate::core::blocking(move || super::recover(&ctx)).await?;
+        let count = orphans.len();
+        for lock in orphans {
+            self.submit(lock);
+        }
+        Ok(count)
+    }
+}

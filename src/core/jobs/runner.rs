@@ -1,0 +1,100 @@
+//! Taking one locked job to its end: start it, do its kind's work, record how it ended.
+
+use super::{JobLock, Origin, get, is_finished, record};
+use crate::core::{Context, batch, blocking};
+use crate::error::{Error, Result};
+use crate::wire::jobs::{Job, JobKind, JobStatus, Progress};
+use serde_json::Value;
+
+/// Someone watching a job run in this process (the command line's progress bar and output).
+pub trait Observer: Send + Sync {
+    /// Progress, a few times a second and once at the end.
+    fn progress(&self, _progress: Progress) {}
+    /// A result line, newline included, as it is written.
+    fn line(&self, _line: &[u8]) {}
+}
+
+/// Nobody watching: a server job, a detached worker.
+pub struct NoObserver;
+
+impl Observer for NoObserver {}
+
+/// How a job's work ended, when it did not fail.
+pub(crate) enum Ending {
+    /// Every item is done; the result summary.
+    Completed(Value),
+    /// A cancel was asked for; what finished is kept.
+    Cancelled,
+}
+
+/// Run the job `lock` holds until it ends, resuming from its last finished item when an
+/// earlier run died. A finished job is returned as it is. Errors of the work end the job
+/// `failed` with a problem; only a failure to record that is an error here.
+pub async fn run(ctx: &Context, lock: JobLock, observer: &dyn Observer) -> Result<Job> {
+    let job_id = lock.job_id().to_owned();
+    let record = {
+        let (ctx, id) = (ctx.clone(), job_id.clone());
+        blocking(move || record(&ctx, &id)).await?
+    };
+    if is_finished(&record) {
+        return super::to_wire(record);
+    }
+    let origin = serde_json::from_value::<Origin>(record.request["origin"].clone())
+        .unwrap_or_else(|_| Origin::local(ctx, &job_id));
+    let ending = if record.cancel_requested {
+        Ok(Some(Ending::Cancelled))
+    } else {
+        start_and_work(ctx, &record, &lock, &origin, observer).await
+    };
+    let (status, error, result) = match ending {
+        Ok(None) => (None, None, None),
+        Ok(Some(Ending::Completed(result))) => (Some(JobStatus::Completed), None, Some(result)),
+        Ok(Some(Ending::Cancelled)) => (Some(JobStatus::Cancelled), None, None),
+        Err(error) => {
+            tracing::warn!(job = %job_id, %error, "job failed");
+            let problem = serde_json::to_value(origin.problem(&error))
+                .map_err(|e| Error::internal("serializing a problem", e))?;
+            (Some(JobStatus::Failed), Some(problem), None)
+        }
+    };
+    let ctx = ctx.clone();
+    blocking(move || {
+        if let Some(status) = status {
+            ctx.store()?.finish_job(
+                &job_id,
+                status.as_str(),
+                None,
+                error.as_ref(),
+                result.as_ref(),
+            )?;
+        }
+        // The lock goes only once the ending is recorded, so nobody resumes a finished job.
+        drop(lock);
+        get(&ctx, &job_id)
+    })
+    .await
+}
+
+/// Mark the job running and do its work; `None` when it may not start (cancelled while
+/// queued).
+async fn start_and_work(
+    ctx: &Context,
+    record: &crate::store::JobRecord,
+    lock: &JobLock,
+    origin: &Origin,
+    observer: &dyn Observer,
+) -> Result<Option<Ending>> {
+    let kind = JobKind::parse(&record.kind)
+        .ok_or_else(|| Error::Internal(format!("unknown job kind `{}`", record.kind)))?;
+    let started = {
+        let (ctx, id, total) = (ctx.clone(), record.job_id.clone(), record.total);
+        blocking(move || Ok(ctx.store()?.start_job(&id, total)?)).await?
+    };
+    if !started {
+        return Ok(None);
+    }
+    let ending = match kind {
+        JobKind::Batch => batch::execute(ctx, record, lock.files(), origin, observer).await?,
+    };
+    Ok(Some(ending))
+}

@@ -1,0 +1,421 @@
+//! Jobs: the resource a batch decision or an alignment is polled through, and the batch
+//! request. A job's status moves `queued` → `running` → `completed` | `failed` |
+//! `cancelled`, or `queued` → `cancelled`.
+
+use super::Questions;
+use super::problem::{Loc, Problem};
+use super::question::parse_questions;
+use crate::error::{Error, Result};
+use crate::wire::FieldError;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Where a job is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum JobStatus {
+    Queued,
+    Running,
+    Completed,
+    Failed,
+    Cancelled,
+}
+
+impl JobStatus {
+    pub const ALL: [Self; 5] = [
+        Self::Queued,
+        Self::Running,
+        Self::Completed,
+        Self::Failed,
+        Self::Cancelled,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Queued => "queued",
+            Self::Running => "running",
+            Self::Completed => "completed",
+            Self::Failed => "failed",
+            Self::Cancelled => "cancelled",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| s.as_str() == text)
+    }
+
+    /// Completed, failed or cancelled: nothing will change any more.
+    pub fn is_finished(self) -> bool {
+        matches!(self, Self::Completed | Self::Failed | Self::Cancelled)
+    }
+}
+
+/// What a job does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum JobKind {
+    /// Decisions over many states (`POST /v1/models/{modelId}/batch-decisions`).
+    Batch,
+}
+
+impl JobKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Batch => "batch",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "batch" => Some(Self::Batch),
+            _ => None,
+        }
+    }
+
+    /// The collection a job of this kind is polled under: `/v1/models/{id}/<route>/{jobId}`.
+    pub fn route(self) -> &'static str {
+        match self {
+            Self::Batch => "batch-decisions",
+        }
+    }
+}
+
+/// Items finished so far; `total` is known once the input is staged.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Progress {
+    pub total: u64,
+    /// Items finished (answered or failed).
+    pub done: u64,
+    /// Of `done`, the items that failed.
+    pub failed: u64,
+}
+
+/// A job as polled.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Job {
+    pub job_id: String,
+    pub model_id: String,
+    pub kind: JobKind,
+    pub status: JobStatus,
+    pub created_at: String,
+    #[schema(required = true)]
+    pub started_at: Option<String>,
+    #[schema(required = true)]
+    pub finished_at: Option<String>,
+    pub progress: Progress,
+    /// Why the job failed (a problem document), when `failed`.
+    #[schema(required = true)]
+    pub error: Option<Problem>,
+    /// The job's summary, when `completed` (for a batch: [`BatchSummary`]).
+    #[schema(required = true, value_type = Object)]
+    pub result: Option<Value>,
+}
+
+/// The result of a completed batch.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BatchSummary {
+    pub items: u64,
+    pub succeeded: u64,
+    pub failed: u64,
+    /// Mean wall time of one item's decision, in milliseconds, over the items this job timed.
+    pub mean_latency_ms: f64,
+    pub usage: super::Usage,
+}
+
+/// Which stored examples a batch runs over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ExampleSet {
+    All,
+    Annotated,
+}
+
+/// Where a batch's states come from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BatchItems {
+    /// Items given in the request; each is checked when its turn comes, so one bad item
+    /// fails only itself.
+    Inline(Vec<Value>),
+    /// The model's stored examples.
+    Examples(ExampleSet),
+}
+
+/// `POST /v1/models/{modelId}/batch-decisions`, validated.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BatchRequest {
+    pub revision: Option<String>,
+    pub questions: Option<Questions>,
+    pub capture: bool,
+    pub items: BatchItems,
+}
+
+impl BatchRequest {
+    /// Check a request body: every problem at once, each with its field path.
+    pub fn from_value(body: &Value) -> Result<Self> {
+        let root = Loc::body();
+        let Some(object) = body.as_object() else {
+            return Err(Error::invalid(
+                root,
+                format!("a batch request is a JSON object, not {}", kind_of(body)),
+                "type",
+            ));
+        };
+        let mut errors = Vec::new();
+        for key in object.keys() {
+            if !matches!(
+                key.as_str(),
+                "revision" | "questions" | "capture" | "items" | "examples"
+            ) {
+                errors.push(FieldError::new(
+                    root.key(key),
+                    format!(
+                        "unknown member `{key}` (a batch has revision, questions, capture, and items or examples)"
+                    ),
+                    "unknown",
+                ));
+            }
+        }
+        let revision = match object.get("revision") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
+            Some(other) => {
+                errors.push(FieldError::new(
+                    root.key("revision"),
+                    format!(
+                        "revision must be a non-empty string, not {}",
+                        kind_of(other)
+                    ),
+                    "type",
+                ));
+                None
+            }
+        };
+        let questions = match object.get("questions") {
+            None | Some(Value::Null) => None,
+            Some(value) => Some(parse_questions(value, &root.key("questions"), &mut errors)),
+        };
+        let capture = match object.get("capture") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(other) => {
+                errors.push(FieldError::new(
+                    root.key("capture"),
+                    format!("capture must be a boolean, not {}", kind_of(other)),
+                    "type",
+                ));
+                false
+            }
+        };
+        let items = match (object.get("items"), object.get("examples")) {
+            (Some(Value::Array(items)), None) => Some(BatchItems::Inline(items.clone())),
+            (Some(other), None) => {
+                errors.push(FieldError::new(
+                    root.key("items"),
+                    format!(
+                        "items must be an array of {{example_id?, state}}, not {}",
+                        kind_of(other)
+                    ),
+                    "type",
+                ));
+                None
+            }
+            (None, Some(Value::String(set))) if set == "all" => {
+                Some(BatchItems::Examples(ExampleSet::All))
+            }
+            (None, Some(Value::String(set))) if set == "annotated" => {
+                Some(BatchItems::Examples(ExampleSet::Annotated))
+            }
+            (None, Some(other)) => {
+                errors.push(FieldError::new(
+                    root.key("examples"),
+                    format!("examples must be \"all\" or \"annotated\", not {other}"),
+                    "enum",
+                ));
+                None
+            }
+            (Some(_), Some(_)) => {
+                errors.push(FieldError::new(
+                    root.key("examples"),
+                    "give items or examples, not both",
+                    "conflict",
+                ));
+                None
+            }
+            (None, None) => {
+                errors.push(FieldError::new(
+                    root.key("items"),
+                    "a batch needs items (an array of {example_id?, state}) or examples (\"all\" or \"annotated\")",
+                    "missing",
+                ));
+                None
+            }
+        };
+        match items {
+            Some(items) if errors.is_empty() => Ok(Self {
+                revision,
+                questions,
+                capture,
+                items,
+            }),
+            _ => Err(Error::Validation(errors)),
+        }
+    }
+}
+
+/// One batch item: `{example_id?, state}` (an `annotations` member, as in an ingest or
+/// export line, is allowed and ignored, so exported examples can be batched as they are).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BatchItem {
+    pub example_id: Option<String>,
+    pub state: Value,
+}
+
+impl BatchItem {
+    /// Check item `index`; errors point at `body.items[index]`.
+    pub fn from_value(value: Value, index: u64) -> Result<Self> {
+        let loc = Loc::body().key("items").index(index as usize);
+        let Value::Object(mut object) = value else {
+            return Err(Error::invalid(
+                loc,
+                format!(
+                    "an item is an object {{example_id?, state}}, not {}",
+                    kind_of(&value)
+                ),
+                "type",
+            ));
+        };
+        let mut errors = Vec::new();
+        for key in object.keys() {
+            if !matches!(key.as_str(), "example_id" | "state" | "annotations") {
+                errors.push(FieldError::new(
+                    loc.key(key),
+                    format!("unknown member `{key}` (an item has example_id and state)"),
+                    "unknown",
+                ));
+            }
+        }
+        let example_id = match object.remove("example_id") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(id))
+                if !id.is_empty() && id.len() <= super::decision::MAX_EXAMPLE_ID_LEN =>
+            {
+                Some(id)
+            }
+            Some(other) => {
+                errors.push(FieldError::new(
+                    loc.key("example_id"),
+                    format!(
+                        "example_id must be a string of 1 to {} bytes",
+                        super::decision::MAX_EXAMPLE_ID_LEN
+                    ),
+                    if other.is_string() { "length" } else { "type" },
+                ));
+                None
+            }
+        };
+        let state = object.remove("state");
+        if state.is_none() {
+            errors.push(FieldError::new(
+                loc.key("state"),
+                "state is required",
+                "missing",
+            ));
+        }
+        match state {
+            Some(state) if errors.is_empty() => Ok(Self { example_id, state }),
+            _ => Err(Error::Validation(errors)),
+        }
+    }
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    super::question::json_type(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn locs(error: &Error) -> Vec<String> {
+        error
+            .details()
+            .iter()
+            .map(|d| serde_json::to_string(&d.loc).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_batch_has_items_or_examples_and_every_fault_is_reported() {
+        let ok =
+            BatchRequest::from_value(&json!({"items": [{"state": 1}], "capture": true})).unwrap();
+        assert!(ok.capture);
+        assert_eq!(ok.items, BatchItems::Inline(vec![json!({"state": 1})]));
+        let examples = BatchRequest::from_value(&json!({"examples": "annotated"})).unwrap();
+        assert_eq!(examples.items, BatchItems::Examples(ExampleSet::Annotated));
+        assert!(!examples.capture);
+
+        let error = BatchRequest::from_value(&json!({
+            "revision": 3, "capture": "yes", "items": {}, "extra": 1,
+            "questions": {"q": {"type": "maybe"}}
+        }))
+        .unwrap_err();
+        let found = locs(&error);
+        for expected in [
+            r#"["body","revision"]"#,
+            r#"["body","capture"]"#,
+            r#"["body","items"]"#,
+            r#"["body","extra"]"#,
+            r#"["body","questions","q","type"]"#,
+        ] {
+            assert!(
+                found.iter().any(|l| l == expected),
+                "{expected} in {found:?}"
+            );
+        }
+        let both = BatchRequest::from_value(&json!({"items": [], "examples": "all"})).unwrap_err();
+        assert_eq!(locs(&both), [r#"["body","examples"]"#]);
+        let neither = BatchRequest::from_value(&json!({})).unwrap_err();
+        assert_eq!(locs(&neither), [r#"["body","items"]"#]);
+        let bad_set = BatchRequest::from_value(&json!({"examples": "some"})).unwrap_err();
+        assert_eq!(locs(&bad_set), [r#"["body","examples"]"#]);
+        assert!(BatchRequest::from_value(&json!([1])).is_err());
+    }
+
+    #[test]
+    fn an_item_needs_a_state_and_points_at_its_index() {
+        let item = BatchItem::from_value(
+            json!({"example_id": "t-1", "state": {"a": 1}, "annotations": {}}),
+            0,
+        )
+        .unwrap();
+        assert_eq!(item.example_id.as_deref(), Some("t-1"));
+        let error = BatchItem::from_value(json!({"example_id": 5}), 7).unwrap_err();
+        assert_eq!(
+            locs(&error),
+            [
+                r#"["body","items",7,"example_id"]"#,
+                r#"["body","items",7,"state"]"#
+            ]
+        );
+        let error = BatchItem::from_value(json!("text"), 2).unwrap_err();
+        assert_eq!(locs(&error), [r#"["body","items",2]"#]);
+        // A null state is a state: any JSON value is.
+        assert!(BatchItem::from_value(json!({"state": null}), 0).is_ok());
+    }
+
+    #[test]
+    fn statuses_round_trip_and_know_when_they_are_final() {
+        for status in JobStatus::ALL {
+            assert_eq!(JobStatus::parse(status.as_str()), Some(status));
+            assert_eq!(
+                serde_json::to_value(status).unwrap(),
+                json!(status.as_str())
+            );
+        }
+        assert!(!JobStatus::Running.is_finished());
+        assert!(JobStatus::Cancelled.is_finished());
+    }
+}
