@@ -8,6 +8,7 @@ mod http;
 mod http_decisions;
 mod http_e2e;
 mod http_idempotency;
+mod http_jobs;
 mod http_props;
 mod models;
 mod openapi;

@@ -1,0 +1,466 @@
+//! Batch-decision jobs over HTTP: 202 + `Location`, poll, NDJSON results, cancel, and the
+//! required `Idempotency-Key`.
+
+use crate::http::{Home, TestServer};
+use serde_json::{Value, json};
+use std::time::Duration;
+
+/// `n` distinct states, so no two items share an embedding in the engine's cache.
+pub(crate) fn items(n: usize) -> Vec<Value> {
+    (0..n)
+        .map(|i| {
+            json!({"state": {"messages": [{"role": "user", "content": format!(
+                "ticket {i}: my order number {i} arrived broken, I want my money back"
+            )}]}})
+        })
+        .collect()
+}
+
+async fn create(
+    server: &TestServer,
+    token: &str,
+    model_id: &str,
+    body: &Value,
+    key: &str,
+) -> Value {
+    let reply = server
+        .post_json_with(
+            &format!("/v1/models/{model_id}/batch-decisions"),
+            Some(token),
+            body,
+            &[("idempotency-key", key)],
+        )
+        .await;
+    assert_eq!(reply.status, 202, "{}", reply.text());
+    let job = reply.json();
+    let location = reply.header("location").expect("a Location header");
+    assert_eq!(
+        location,
+        format!(
+            "/v1/models/{model_id}/batch-decisions/{}",
+            job["jobId"].as_str().unwrap()
+        )
+    );
+    job
+}
+
+async fn poll(server: &TestServer, token: &str, model_id: &str, job_id: &str) -> Value {
+    server
+        .get(
+            &format!("/v1/models/{model_id}/batch-decisions/{job_id}"),
+            Some(token),
+        )
+        .await
+        .ok()
+}
+
+/// Poll until `done(job)` holds (at most a minute).
+async fn poll_until(
+    server: &TestServer,
+    token: &str,
+    model_id: &str,
+    job_id: &str,
+    done: impl Fn(&Value) -> bool,
+) -> Value {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
+    loop {
+        let job = poll(server, token, model_id, job_id).await;
+        if done(&job) {
+            return job;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "job never got there: {job}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+fn finished(job: &Value) -> bool {
+    matches!(
+        job["status"].as_str(),
+        Some("completed" | "failed" | "cancelled")
+    )
+}
+
+async fn results(server: &TestServer, token: &str, model_id: &str, job_id: &str) -> Vec<Value> {
+    let reply = server
+        .get(
+            &format!("/v1/models/{model_id}/batch-decisions/{job_id}/results"),
+            Some(token),
+        )
+        .await;
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    assert_eq!(reply.header("content-type"), Some("application/x-ndjson"));
+    reply
+        .text()
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("each results line is JSON"))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_batch_is_accepted_polled_and_read_with_a_bad_item_failing_alone() {
+    let home = Home::new(None);
+    let token = home.admin_token("ci");
+    let model_id = home.model("acme/support");
+    let server = home.serve().await;
+    let mut items = items(5);
+    items.insert(2, json!({"example_id": 7, "state": {"text": "x"}}));
+    items.push(json!({"example_id": "mine", "state": "a refund please"}));
+    let job = create(
+        &server,
+        &token,
+        &model_id,
+        &json!({"items": items}),
+        "batch-key-0001",
+    )
+    .await;
+    assert_eq!(job["status"], "queued");
+    assert_eq!(job["kind"], "batch");
+    assert_eq!(job["modelId"], model_id.as_str());
+    assert_eq!(job["progress"], json!({"total": 7, "done": 0, "failed": 0}));
+    let job_id = job["jobId"].as_str().unwrap();
+
+    let job = poll_until(&server, &token, &model_id, job_id, finished).await;
+    assert_eq!(job["status"], "completed", "{job}");
+    assert_eq!(job["progress"], json!({"total": 7, "done": 7, "failed": 1}));
+    for stamp in ["createdAt", "startedAt", "finishedAt"] {
+        assert!(job[stamp].is_string(), "{stamp} in {job}");
+    }
+    let result = &job["result"];
+    assert_eq!(
+        (
+            result["items"].as_u64(),
+            result["succeeded"].as_u64(),
+            result["failed"].as_u64()
+        ),
+        (Some(7), Some(6), Some(1))
+    );
+    assert!(result["meanLatencyMs"].as_f64().unwrap() > 0.0);
+    assert!(result["usage"]["input_tokens"].as_u64().unwrap() > 0);
+
+    let lines = results(&server, &token, &model_id, job_id).await;
+    let indexes: Vec<u64> = lines.iter().map(|l| l["index"].as_u64().unwrap()).collect();
+    assert_eq!(
+        indexes,
+        (0..7).collect::<Vec<_>>(),
+        "one line per item, in input order"
+    );
+    let bad = &lines[2];
+    assert_eq!(bad["example_id"], Value::Null);
+    assert_eq!(bad["error"]["status"], 422);
+    assert_eq!(bad["error"]["code"], "validation_error");
+    assert_eq!(
+        bad["error"]["details"][0]["loc"],
+        json!(["body", "items", 2, "example_id"])
+    );
+    assert_eq!(lines[6]["example_id"], "mine");
+    for line in lines.iter().filter(|l| l["index"] != 2) {
+        assert_eq!(line["answers"]["intent"]["type"], "choice", "{line}");
+        assert!(line["example_id"].as_str().unwrap().len() > 3);
+        assert!(line["usage"]["input_tokens"].as_u64().unwrap() > 0);
+    }
+    // The same answers as one decision at a time.
+    let single = server
+        .post_json(
+            "/v1/decision",
+            Some(&token),
+            &json!({"model": "acme/support", "state": items[0]["state"], "capture": false}),
+        )
+        .await
+        .ok();
+    assert_eq!(lines[0]["answers"], single["answers"]);
+    assert_eq!(lines[0]["usage"], single["usage"]);
+
+    // Listed under the model.
+    let listed = server
+        .get(
+            &format!("/v1/models/{model_id}/batch-decisions?status=completed"),
+            Some(&token),
+        )
+        .await
+        .ok();
+    assert_eq!(listed[0]["jobId"], job_id);
+}
+
+#[tokio::test]
+async fn the_idempotency_key_is_required_and_returns_the_same_job() {
+    let home = Home::new(None);
+    let token = home.admin_token("ci");
+    let model_id = home.model("acme/support");
+    let server = home.serve().await;
+    let path = format!("/v1/models/{model_id}/batch-decisions");
+    let body = json!({"items": items(2)});
+
+    let missing = server.post_json(&path, Some(&token), &body).await;
+    let problem = server.problem(&missing, 422, "validation_error").await;
+    assert_eq!(
+        problem["details"][0]["loc"],
+        json!(["header", "Idempotency-Key"])
+    );
+    let short = server
+        .post_json_with(&path, Some(&token), &body, &[("idempotency-key", "short")])
+        .await;
+    server.problem(&short, 422, "validation_error").await;
+
+    let first = create(&server, &token, &model_id, &body, "same-key-123").await;
+    let again = server
+        .post_json_with(
+            &path,
+            Some(&token),
+            &body,
+            &[("idempotency-key", "same-key-123")],
+        )
+        .await;
+    assert_eq!(again.status, 202);
+    assert_eq!(again.header("idempotent-replayed"), Some("true"));
+    assert_eq!(
+        again.json()["jobId"],
+        first["jobId"],
+        "the same job, not a second one"
+    );
+    assert_eq!(
+        again.header("location").map(str::to_owned),
+        Some(format!(
+            "/v1/models/{model_id}/batch-decisions/{}",
+            first["jobId"].as_str().unwrap()
+        ))
+    );
+    let other = server
+        .post_json_with(
+            &path,
+            Some(&token),
+            &json!({"items": items(3)}),
+            &[("idempotency-key", "same-key-123")],
+        )
+        .await;
+    server.problem(&other, 409, "idempotency_key_reused").await;
+    let jobs = server.get(&path, Some(&token)).await.ok();
+    assert_eq!(jobs.as_array().unwrap().len(), 1, "{jobs}");
+}
+
+#[tokio::test]
+async fn bad_batches_are_refused_before_a_job_exists() {
+    let home = Home::new(None);
+    let token = home.admin_token("ci");
+    let reader = home.token("reader", &["batches"], &["acme/*=reader"]);
+    let model_id = home.model("acme/support");
+    let server = home.serve().await;
+    let path = format!("/v1/models/{model_id}/batch-decisions");
+    let key = [("idempotency-key", "bad-batch-key-1")];
+
+    let invalid = server
+        .post_json_with(
+            &path,
+            Some(&token),
+            &json!({"items": {}, "capture": 1}),
+            &key,
+        )
+        .await;
+    let problem = server.problem(&invalid, 422, "validation_error").await;
+    let locs: Vec<&Value> = problem["details"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| &d["loc"])
+        .collect();
+    assert!(
+        locs.contains(&&json!(["body", "items"])) && locs.contains(&&json!(["body", "capture"])),
+        "{problem}"
+    );
+    let revision = server
+        .post_json_with(
+            &path,
+            Some(&token),
+            &json!({"items": [], "revision": "nope"}),
+            &[("idempotency-key", "bad-batch-key-2")],
+        )
+        .await;
+    server.problem(&revision, 404, "revision_not_found").await;
+    let unknown = server
+        .post_json_with(
+            "/v1/models/0f8fad5b-d9cb-469f-a165-70867728950e/batch-decisions",
+            Some(&token),
+            &json!({"items": []}),
+            &key,
+        )
+        .await;
+    server.problem(&unknown, 404, "model_not_found").await;
+    // Capture writes examples: a reader may not.
+    let capture = server
+        .post_json_with(
+            &path,
+            Some(&reader),
+            &json!({"items": [], "capture": true}),
+            &[("idempotency-key", "bad-batch-key-3")],
+        )
+        .await;
+    server.problem(&capture, 403, "forbidden").await;
+    let jobs = server.get(&path, Some(&token)).await.ok();
+    assert_eq!(jobs, json!([]), "no job was created");
+    let nothing = server
+        .get(
+            &format!("{path}/0f8fad5b-d9cb-469f-a165-70867728950e"),
+            Some(&token),
+        )
+        .await;
+    server.problem(&nothing, 404, "job_not_found").await;
+}
+
+#[tokio::test]
+async fn cancel_ends_a_queued_job_at_once_stops_a_running_one_and_leaves_a_finished_one() {
+    let home = Home::new(Some("server:\n  max_running_jobs: 1\n"));
+    let token = home.admin_token("ci");
+    let model_id = home.model("acme/support");
+    let server = home.serve().await;
+
+    // A finished job: cancel is 204 and changes nothing.
+    let small = create(
+        &server,
+        &token,
+        &model_id,
+        &json!({"items": items(2)}),
+        "cancel-key-small",
+    )
+    .await;
+    let small_id = small["jobId"].as_str().unwrap();
+    let small = poll_until(&server, &token, &model_id, small_id, finished).await;
+    assert_eq!(small["status"], "completed");
+    let cancel = |id: String| {
+        let server = &server;
+        let token = token.clone();
+        let model_id = model_id.clone();
+        async move {
+            let reply = server
+                .send(server.request(
+                    reqwest::Method::POST,
+                    &format!("/v1/models/{model_id}/batch-decisions/{id}/cancel"),
+                    Some(&token),
+                ))
+                .await;
+            assert_eq!(reply.status, 204, "{}", reply.text());
+            assert!(reply.body.is_empty());
+        }
+    };
+    cancel(small_id.to_owned()).await;
+    cancel(small_id.to_owned()).await;
+    assert_eq!(poll(&server, &token, &model_id, small_id).await, small);
+
+    // One slot: a long job runs, the next waits queued.
+    let long = create(
+        &server,
+        &token,
+        &model_id,
+        &json!({"items": items(3000)}),
+        "cancel-key-long",
+    )
+    .await;
+    let long_id = long["jobId"].as_str().unwrap().to_owned();
+    let queued = create(
+        &server,
+        &token,
+        &model_id,
+        &json!({"items": items(3)}),
+        "cancel-key-queued",
+    )
+    .await;
+    let queued_id = queued["jobId"].as_str().unwrap().to_owned();
+    poll_until(&server, &token, &model_id, &long_id, |j| {
+        j["progress"]["done"].as_u64() > Some(0)
+    })
+    .await;
+    assert_eq!(
+        poll(&server, &token, &model_id, &queued_id).await["status"],
+        "queued"
+    );
+
+    cancel(queued_id.clone()).await;
+    let queued = poll(&server, &token, &model_id, &queued_id).await;
+    assert_eq!(
+        queued["status"], "cancelled",
+        "a queued job is cancelled at once: {queued}"
+    );
+    assert!(queued["finishedAt"].is_string() && queued["startedAt"].is_null());
+
+    cancel(long_id.clone()).await;
+    let long = poll_until(&server, &token, &model_id, &long_id, finished).await;
+    assert_eq!(long["status"], "cancelled", "{long}");
+    let done = long["progress"]["done"].as_u64().unwrap();
+    assert!(done > 0 && done < 3000, "stopped part-way: {long}");
+    let lines = results(&server, &token, &model_id, &long_id).await;
+    assert_eq!(
+        lines.len() as u64,
+        done,
+        "the finished results are kept, and only those"
+    );
+    assert!(
+        lines
+            .iter()
+            .enumerate()
+            .all(|(i, l)| l["index"] == i as u64)
+    );
+    // The queued job never ran, even once the slot was free.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let queued_after = poll(&server, &token, &model_id, &queued_id).await;
+    assert_eq!(queued_after["status"], "cancelled");
+    assert_eq!(queued_after["progress"]["done"], 0);
+}
+
+#[tokio::test]
+async fn a_batch_over_stored_examples_answers_each_once() {
+    let home = Home::new(None);
+    let token = home.admin_token("ci");
+    let model_id = home.model("acme/support");
+    let server = home.serve().await;
+    let lines: String = items(4)
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let mut line = json!({"example_id": format!("t-{i}"), "state": item["state"]});
+            if i < 2 {
+                line["annotations"] = json!({"intent": {"answer": "refund"}});
+            }
+            format!("{line}\n")
+        })
+        .collect();
+    let ingest = server
+        .send(
+            server
+                .request(
+                    reqwest::Method::POST,
+                    &format!("/v1/models/{model_id}/examples"),
+                    Some(&token),
+                )
+                .header("content-type", "application/x-ndjson")
+                .body(lines),
+        )
+        .await;
+    assert_eq!(ingest.status, 200, "{}", ingest.text());
+    for (set, expected) in [
+        ("all", vec!["t-0", "t-1", "t-2", "t-3"]),
+        ("annotated", vec!["t-0", "t-1"]),
+    ] {
+        let job = create(
+            &server,
+            &token,
+            &model_id,
+            &json!({"examples": set}),
+            &format!("examples-{set}-key"),
+        )
+        .await;
+        let id = job["jobId"].as_str().unwrap();
+        let job = poll_until(&server, &token, &model_id, id, finished).await;
+        assert_eq!(job["status"], "completed");
+        let ids: Vec<Value> = results(&server, &token, &model_id, id)
+            .await
+            .iter()
+            .map(|l| l["example_id"].clone())
+            .collect();
+        assert_eq!(
+            ids,
+            expected.iter().map(|s| json!(s)).collect::<Vec<_>>(),
+            "{set}"
+        );
+    }
+}
