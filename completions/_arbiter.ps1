@@ -31,6 +31,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('decide', 'decide', [CompletionResultType]::ParameterValue, 'Answer questions about a state')
             [CompletionResult]::new('models', 'models', [CompletionResultType]::ParameterValue, 'List models; create, show, commit, tag and log repository models')
             [CompletionResult]::new('examples', 'examples', [CompletionResultType]::ParameterValue, 'Ingest, annotate, list, show and export the examples of a repository model')
+            [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Decide many states with a repository model, as a job (JSON Lines in, JSON Lines out)')
+            [CompletionResult]::new('jobs', 'jobs', [CompletionResultType]::ParameterValue, 'List, poll, cancel and read the results of batch jobs')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the HTTP interface')
             [CompletionResult]::new('tokens', 'tokens', [CompletionResultType]::ParameterValue, 'Create, list and revoke API tokens for `arbiter serve`')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script, or write all of them to a directory')
@@ -281,6 +283,111 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         'arbiter;examples;help;help' {
             break
         }
+        'arbiter;batch' {
+            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'JSON Lines of {example_id?, state} (- for stdin); blank lines are skipped')
+            [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'JSON Lines of {example_id?, state} (- for stdin); blank lines are skipped')
+            [CompletionResult]::new('--examples', '--examples', [CompletionResultType]::ParameterName, 'Run over the model''s stored examples instead of an input file')
+            [CompletionResult]::new('--revision', '--revision', [CompletionResultType]::ParameterName, 'Branch, tag or commit SHA [default: the default branch]; pinned to its commit for the whole job')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Questions: a YAML or JSON file of question ID -> question (override saved ones)')
+            [CompletionResult]::new('--questions', '--questions', [CompletionResultType]::ParameterName, 'Questions: a YAML or JSON file of question ID -> question (override saved ones)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the results (JSON Lines, in input order) to FILE instead of stdout')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the results (JSON Lines, in input order) to FILE instead of stdout')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--capture', '--capture', [CompletionResultType]::ParameterName, 'Record each decision, as the model''s capture policy allows')
+            [CompletionResult]::new('--detach', '--detach', [CompletionResultType]::ParameterName, 'Print the job ID (the job with --json) and return at once; the job runs in a background process')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'arbiter;jobs' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List jobs, newest first')
+            [CompletionResult]::new('poll', 'poll', [CompletionResultType]::ParameterValue, 'Show a job; with --wait, follow it until it ends')
+            [CompletionResult]::new('cancel', 'cancel', [CompletionResultType]::ParameterValue, 'Cancel a job: a queued one at once, a running one at its next item (a finished job stays as it is)')
+            [CompletionResult]::new('results', 'results', [CompletionResultType]::ParameterValue, 'Print a job''s results so far: JSON Lines, one per item, in input order')
+            [CompletionResult]::new('worker', 'worker', [CompletionResultType]::ParameterValue, 'Run a job in this process (what `--detach` starts in the background)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'arbiter;jobs;list' {
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Only jobs with this status')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'At most this many jobs')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most this many jobs')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'arbiter;jobs;poll' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Follow the job (a progress bar on a terminal) until it ends; exit 1 unless it completed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'arbiter;jobs;cancel' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'arbiter;jobs;results' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the results to FILE instead of stdout')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the results to FILE instead of stdout')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'arbiter;jobs;worker' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'arbiter;jobs;help' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List jobs, newest first')
+            [CompletionResult]::new('poll', 'poll', [CompletionResultType]::ParameterValue, 'Show a job; with --wait, follow it until it ends')
+            [CompletionResult]::new('cancel', 'cancel', [CompletionResultType]::ParameterValue, 'Cancel a job: a queued one at once, a running one at its next item (a finished job stays as it is)')
+            [CompletionResult]::new('results', 'results', [CompletionResultType]::ParameterValue, 'Print a job''s results so far: JSON Lines, one per item, in input order')
+            [CompletionResult]::new('worker', 'worker', [CompletionResultType]::ParameterValue, 'Run a job in this process (what `--detach` starts in the background)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'arbiter;jobs;help;list' {
+            break
+        }
+        'arbiter;jobs;help;poll' {
+            break
+        }
+        'arbiter;jobs;help;cancel' {
+            break
+        }
+        'arbiter;jobs;help;results' {
+            break
+        }
+        'arbiter;jobs;help;worker' {
+            break
+        }
+        'arbiter;jobs;help;help' {
+            break
+        }
         'arbiter;serve' {
             [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'The address to listen on (port 0 picks a free port)')
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
@@ -370,6 +477,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('decide', 'decide', [CompletionResultType]::ParameterValue, 'Answer questions about a state')
             [CompletionResult]::new('models', 'models', [CompletionResultType]::ParameterValue, 'List models; create, show, commit, tag and log repository models')
             [CompletionResult]::new('examples', 'examples', [CompletionResultType]::ParameterValue, 'Ingest, annotate, list, show and export the examples of a repository model')
+            [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Decide many states with a repository model, as a job (JSON Lines in, JSON Lines out)')
+            [CompletionResult]::new('jobs', 'jobs', [CompletionResultType]::ParameterValue, 'List, poll, cancel and read the results of batch jobs')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the HTTP interface')
             [CompletionResult]::new('tokens', 'tokens', [CompletionResultType]::ParameterValue, 'Create, list and revoke API tokens for `arbiter serve`')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script, or write all of them to a directory')
@@ -432,6 +541,32 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;help;examples;export' {
+            break
+        }
+        'arbiter;help;batch' {
+            break
+        }
+        'arbiter;help;jobs' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List jobs, newest first')
+            [CompletionResult]::new('poll', 'poll', [CompletionResultType]::ParameterValue, 'Show a job; with --wait, follow it until it ends')
+            [CompletionResult]::new('cancel', 'cancel', [CompletionResultType]::ParameterValue, 'Cancel a job: a queued one at once, a running one at its next item (a finished job stays as it is)')
+            [CompletionResult]::new('results', 'results', [CompletionResultType]::ParameterValue, 'Print a job''s results so far: JSON Lines, one per item, in input order')
+            [CompletionResult]::new('worker', 'worker', [CompletionResultType]::ParameterValue, 'Run a job in this process (what `--detach` starts in the background)')
+            break
+        }
+        'arbiter;help;jobs;list' {
+            break
+        }
+        'arbiter;help;jobs;poll' {
+            break
+        }
+        'arbiter;help;jobs;cancel' {
+            break
+        }
+        'arbiter;help;jobs;results' {
+            break
+        }
+        'arbiter;help;jobs;worker' {
             break
         }
         'arbiter;help;serve' {

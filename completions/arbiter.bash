@@ -16,6 +16,9 @@ _arbiter() {
             ",$1")
                 cmd="arbiter"
                 ;;
+            arbiter,batch)
+                cmd="arbiter__subcmd__batch"
+                ;;
             arbiter,completions)
                 cmd="arbiter__subcmd__completions"
                 ;;
@@ -27,6 +30,9 @@ _arbiter() {
                 ;;
             arbiter,help)
                 cmd="arbiter__subcmd__help"
+                ;;
+            arbiter,jobs)
+                cmd="arbiter__subcmd__jobs"
                 ;;
             arbiter,man)
                 cmd="arbiter__subcmd__man"
@@ -76,6 +82,9 @@ _arbiter() {
             arbiter__subcmd__examples__subcmd__help,show)
                 cmd="arbiter__subcmd__examples__subcmd__help__subcmd__show"
                 ;;
+            arbiter__subcmd__help,batch)
+                cmd="arbiter__subcmd__help__subcmd__batch"
+                ;;
             arbiter__subcmd__help,completions)
                 cmd="arbiter__subcmd__help__subcmd__completions"
                 ;;
@@ -87,6 +96,9 @@ _arbiter() {
                 ;;
             arbiter__subcmd__help,help)
                 cmd="arbiter__subcmd__help__subcmd__help"
+                ;;
+            arbiter__subcmd__help,jobs)
+                cmd="arbiter__subcmd__help__subcmd__jobs"
                 ;;
             arbiter__subcmd__help,man)
                 cmd="arbiter__subcmd__help__subcmd__man"
@@ -114,6 +126,21 @@ _arbiter() {
                 ;;
             arbiter__subcmd__help__subcmd__examples,show)
                 cmd="arbiter__subcmd__help__subcmd__examples__subcmd__show"
+                ;;
+            arbiter__subcmd__help__subcmd__jobs,cancel)
+                cmd="arbiter__subcmd__help__subcmd__jobs__subcmd__cancel"
+                ;;
+            arbiter__subcmd__help__subcmd__jobs,list)
+                cmd="arbiter__subcmd__help__subcmd__jobs__subcmd__list"
+                ;;
+            arbiter__subcmd__help__subcmd__jobs,poll)
+                cmd="arbiter__subcmd__help__subcmd__jobs__subcmd__poll"
+                ;;
+            arbiter__subcmd__help__subcmd__jobs,results)
+                cmd="arbiter__subcmd__help__subcmd__jobs__subcmd__results"
+                ;;
+            arbiter__subcmd__help__subcmd__jobs,worker)
+                cmd="arbiter__subcmd__help__subcmd__jobs__subcmd__worker"
                 ;;
             arbiter__subcmd__help__subcmd__models,commit)
                 cmd="arbiter__subcmd__help__subcmd__models__subcmd__commit"
@@ -144,6 +171,42 @@ _arbiter() {
                 ;;
             arbiter__subcmd__help__subcmd__tokens,revoke)
                 cmd="arbiter__subcmd__help__subcmd__tokens__subcmd__revoke"
+                ;;
+            arbiter__subcmd__jobs,cancel)
+                cmd="arbiter__subcmd__jobs__subcmd__cancel"
+                ;;
+            arbiter__subcmd__jobs,help)
+                cmd="arbiter__subcmd__jobs__subcmd__help"
+                ;;
+            arbiter__subcmd__jobs,list)
+                cmd="arbiter__subcmd__jobs__subcmd__list"
+                ;;
+            arbiter__subcmd__jobs,poll)
+                cmd="arbiter__subcmd__jobs__subcmd__poll"
+                ;;
+            arbiter__subcmd__jobs,results)
+                cmd="arbiter__subcmd__jobs__subcmd__results"
+                ;;
+            arbiter__subcmd__jobs,worker)
+                cmd="arbiter__subcmd__jobs__subcmd__worker"
+                ;;
+            arbiter__subcmd__jobs__subcmd__help,cancel)
+                cmd="arbiter__subcmd__jobs__subcmd__help__subcmd__cancel"
+                ;;
+            arbiter__subcmd__jobs__subcmd__help,help)
+                cmd="arbiter__subcmd__jobs__subcmd__help__subcmd__help"
+                ;;
+            arbiter__subcmd__jobs__subcmd__help,list)
+                cmd="arbiter__subcmd__jobs__subcmd__help__subcmd__list"
+                ;;
+            arbiter__subcmd__jobs__subcmd__help,poll)
+                cmd="arbiter__subcmd__jobs__subcmd__help__subcmd__poll"
+                ;;
+            arbiter__subcmd__jobs__subcmd__help,results)
+                cmd="arbiter__subcmd__jobs__subcmd__help__subcmd__results"
+                ;;
+            arbiter__subcmd__jobs__subcmd__help,worker)
+                cmd="arbiter__subcmd__jobs__subcmd__help__subcmd__worker"
                 ;;
             arbiter__subcmd__models,commit)
                 cmd="arbiter__subcmd__models__subcmd__commit"
@@ -224,12 +287,62 @@ _arbiter() {
 
     case "${cmd}" in
         arbiter)
-            opts="-h -V --home --json --quiet --help --version decide models examples serve tokens completions man help"
+            opts="-h -V --home --json --quiet --help --version decide models examples batch jobs serve tokens completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__batch)
+            opts="-i -q -o -h --input --examples --revision --questions --capture --output --detach --home --json --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --input)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -i)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --examples)
+                    COMPREPLY=($(compgen -W "all annotated" -- "${cur}"))
+                    return 0
+                    ;;
+                --revision)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --questions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -q)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --home)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -572,8 +685,22 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__help)
-            opts="decide models examples serve tokens completions man help"
+            opts="decide models examples batch jobs serve tokens completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__help__subcmd__batch)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -700,6 +827,90 @@ _arbiter() {
         arbiter__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__help__subcmd__jobs)
+            opts="list poll cancel results worker"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__help__subcmd__jobs__subcmd__cancel)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__help__subcmd__jobs__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__help__subcmd__jobs__subcmd__poll)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__help__subcmd__jobs__subcmd__results)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__help__subcmd__jobs__subcmd__worker)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -900,6 +1111,232 @@ _arbiter() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__jobs)
+            opts="-h --home --json --quiet --help list poll cancel results worker help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__jobs__subcmd__cancel)
+            opts="-h --home --json --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__jobs__subcmd__help)
+            opts="list poll cancel results worker help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__jobs__subcmd__help__subcmd__cancel)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__jobs__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__jobs__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__jobs__subcmd__help__subcmd__poll)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__jobs__subcmd__help__subcmd__results)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__jobs__subcmd__help__subcmd__worker)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__jobs__subcmd__list)
+            opts="-n -h --status --limit --home --json --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --status)
+                    COMPREPLY=($(compgen -W "queued running completed failed cancelled" -- "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__jobs__subcmd__poll)
+            opts="-h --wait --home --json --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__jobs__subcmd__results)
+            opts="-o -h --output --home --json --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__jobs__subcmd__worker)
+            opts="-h --home --json --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -32,6 +32,8 @@ complete -c arbiter -n "__fish_arbiter_needs_command" -s V -l version -d 'Print 
 complete -c arbiter -n "__fish_arbiter_needs_command" -f -a "decide" -d 'Answer questions about a state'
 complete -c arbiter -n "__fish_arbiter_needs_command" -f -a "models" -d 'List models; create, show, commit, tag and log repository models'
 complete -c arbiter -n "__fish_arbiter_needs_command" -f -a "examples" -d 'Ingest, annotate, list, show and export the examples of a repository model'
+complete -c arbiter -n "__fish_arbiter_needs_command" -f -a "batch" -d 'Decide many states with a repository model, as a job (JSON Lines in, JSON Lines out)'
+complete -c arbiter -n "__fish_arbiter_needs_command" -f -a "jobs" -d 'List, poll, cancel and read the results of batch jobs'
 complete -c arbiter -n "__fish_arbiter_needs_command" -f -a "serve" -d 'Serve the HTTP interface'
 complete -c arbiter -n "__fish_arbiter_needs_command" -f -a "tokens" -d 'Create, list and revoke API tokens for `arbiter serve`'
 complete -c arbiter -n "__fish_arbiter_needs_command" -f -a "completions" -d 'Print a shell completion script, or write all of them to a directory'
@@ -158,6 +160,62 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_see
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show one example with its annotations and decisions'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from help" -f -a "export" -d 'Write every example as JSON Lines, in the ingest format'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -s i -l input -d 'JSON Lines of {example_id?, state} (- for stdin); blank lines are skipped' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -l examples -d 'Run over the model\'s stored examples instead of an input file' -r -f -a "all\t''
+annotated\t''"
+complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -l revision -d 'Branch, tag or commit SHA [default: the default branch]; pinned to its commit for the whole job' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -s q -l questions -d 'Questions: a YAML or JSON file of question ID -> question (override saved ones)' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -s o -l output -d 'Write the results (JSON Lines, in input order) to FILE instead of stdout' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -l capture -d 'Record each decision, as the model\'s capture policy allows'
+complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -l detach -d 'Print the job ID (the job with --json) and return at once; the job runs in a background process'
+complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and not __fish_seen_subcommand_from list poll cancel results worker help" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and not __fish_seen_subcommand_from list poll cancel results worker help" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and not __fish_seen_subcommand_from list poll cancel results worker help" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and not __fish_seen_subcommand_from list poll cancel results worker help" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and not __fish_seen_subcommand_from list poll cancel results worker help" -f -a "list" -d 'List jobs, newest first'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and not __fish_seen_subcommand_from list poll cancel results worker help" -f -a "poll" -d 'Show a job; with --wait, follow it until it ends'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and not __fish_seen_subcommand_from list poll cancel results worker help" -f -a "cancel" -d 'Cancel a job: a queued one at once, a running one at its next item (a finished job stays as it is)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and not __fish_seen_subcommand_from list poll cancel results worker help" -f -a "results" -d 'Print a job\'s results so far: JSON Lines, one per item, in input order'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and not __fish_seen_subcommand_from list poll cancel results worker help" -f -a "worker" -d 'Run a job in this process (what `--detach` starts in the background)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and not __fish_seen_subcommand_from list poll cancel results worker help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from list" -l status -d 'Only jobs with this status' -r -f -a "queued\t''
+running\t''
+completed\t''
+failed\t''
+cancelled\t''"
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from list" -s n -l limit -d 'At most this many jobs' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from list" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from list" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from list" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from poll" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from poll" -l wait -d 'Follow the job (a progress bar on a terminal) until it ends; exit 1 unless it completed'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from poll" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from poll" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from poll" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from cancel" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from cancel" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from cancel" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from cancel" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from results" -s o -l output -d 'Write the results to FILE instead of stdout' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from results" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from results" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from results" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from results" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from worker" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from worker" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from worker" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from worker" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from help" -f -a "list" -d 'List jobs, newest first'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from help" -f -a "poll" -d 'Show a job; with --wait, follow it until it ends'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from help" -f -a "cancel" -d 'Cancel a job: a queued one at once, a running one at its next item (a finished job stays as it is)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from help" -f -a "results" -d 'Print a job\'s results so far: JSON Lines, one per item, in input order'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from help" -f -a "worker" -d 'Run a job in this process (what `--detach` starts in the background)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand serve" -l listen -d 'The address to listen on (port 0 picks a free port)' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand serve" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand serve" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
@@ -205,14 +263,16 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand man" -l home -d 'Where a
 complete -c arbiter -n "__fish_arbiter_using_subcommand man" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
 complete -c arbiter -n "__fish_arbiter_using_subcommand man" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand man" -s h -l help -d 'Print help'
-complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models examples serve tokens completions man help" -f -a "decide" -d 'Answer questions about a state'
-complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models examples serve tokens completions man help" -f -a "models" -d 'List models; create, show, commit, tag and log repository models'
-complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models examples serve tokens completions man help" -f -a "examples" -d 'Ingest, annotate, list, show and export the examples of a repository model'
-complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models examples serve tokens completions man help" -f -a "serve" -d 'Serve the HTTP interface'
-complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models examples serve tokens completions man help" -f -a "tokens" -d 'Create, list and revoke API tokens for `arbiter serve`'
-complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models examples serve tokens completions man help" -f -a "completions" -d 'Print a shell completion script, or write all of them to a directory'
-complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models examples serve tokens completions man help" -f -a "man" -d 'Write man pages for arbiter and its subcommands'
-complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models examples serve tokens completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models examples batch jobs serve tokens completions man help" -f -a "decide" -d 'Answer questions about a state'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models examples batch jobs serve tokens completions man help" -f -a "models" -d 'List models; create, show, commit, tag and log repository models'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models examples batch jobs serve tokens completions man help" -f -a "examples" -d 'Ingest, annotate, list, show and export the examples of a repository model'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models examples batch jobs serve tokens completions man help" -f -a "batch" -d 'Decide many states with a repository model, as a job (JSON Lines in, JSON Lines out)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models examples batch jobs serve tokens completions man help" -f -a "jobs" -d 'List, poll, cancel and read the results of batch jobs'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models examples batch jobs serve tokens completions man help" -f -a "serve" -d 'Serve the HTTP interface'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models examples batch jobs serve tokens completions man help" -f -a "tokens" -d 'Create, list and revoke API tokens for `arbiter serve`'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models examples batch jobs serve tokens completions man help" -f -a "completions" -d 'Print a shell completion script, or write all of them to a directory'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models examples batch jobs serve tokens completions man help" -f -a "man" -d 'Write man pages for arbiter and its subcommands'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models examples batch jobs serve tokens completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from models" -f -a "list" -d 'List base models and repository models (the default)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from models" -f -a "create" -d 'Create a repository model <owner>/<model>'
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from models" -f -a "show" -d 'Show a repository model: branches, tags, capture policy, question IDs'
@@ -225,6 +285,11 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_su
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from examples" -f -a "list" -d 'List examples (paged, filtered)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from examples" -f -a "show" -d 'Show one example with its annotations and decisions'
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from examples" -f -a "export" -d 'Write every example as JSON Lines, in the ingest format'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from jobs" -f -a "list" -d 'List jobs, newest first'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from jobs" -f -a "poll" -d 'Show a job; with --wait, follow it until it ends'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from jobs" -f -a "cancel" -d 'Cancel a job: a queued one at once, a running one at its next item (a finished job stays as it is)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from jobs" -f -a "results" -d 'Print a job\'s results so far: JSON Lines, one per item, in input order'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from jobs" -f -a "worker" -d 'Run a job in this process (what `--detach` starts in the background)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from tokens" -f -a "create" -d 'Create a token; its secret is printed once and never stored'
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from tokens" -f -a "list" -d 'List tokens (never their secrets)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from tokens" -f -a "revoke" -d 'Revoke a token by name (idempotent)'

@@ -10,6 +10,7 @@ mod http_e2e;
 mod http_idempotency;
 mod http_jobs;
 mod http_props;
+mod jobs;
 mod models;
 mod openapi;
 mod repository;

@@ -1,0 +1,401 @@
+//! `arbiter batch` and `arbiter jobs` with the real binary: results in input order, jobs
+//! that survive `kill -9` of their worker, cancel, and the errors.
+
+use crate::common::{QUESTIONS, TestEnv};
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+
+fn env_with_model() -> TestEnv {
+    let env = TestEnv::new();
+    let questions = env.write("questions.yaml", QUESTIONS);
+    env.cmd()
+        .args([
+            "models",
+            "create",
+            "acme/support",
+            "--base",
+            "mo",
+            "--questions",
+        ])
+        .arg(&questions)
+        .assert()
+        .success();
+    env
+}
+
+/// JSON Lines of `n` distinct items.
+fn input(n: usize) -> String {
+    crate::http_jobs::items(n)
+        .iter()
+        .map(|item| format!("{item}\n"))
+        .collect()
+}
+
+fn lines(text: &str) -> Vec<Value> {
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect()
+}
+
+fn indexes(lines: &[Value]) -> Vec<u64> {
+    lines.iter().map(|l| l["index"].as_u64().unwrap()).collect()
+}
+
+/// Poll the job (through `arbiter jobs poll`) until `done(job)` holds.
+fn poll_until(env: &TestEnv, job_id: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let job = env.json(&["jobs", "poll", job_id]);
+        if done(&job) {
+            return job;
+        }
+        assert!(Instant::now() < deadline, "the job never got there: {job}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// `kill -9` a worker and wait until it is gone (a zombie holds no locks).
+fn kill_9(pid: &str) {
+    let killed = std::process::Command::new("kill")
+        .args(["-9", pid])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = format!("/proc/{pid}/status");
+    while std::fs::read_to_string(&status).is_ok_and(|s| !s.contains("State:\tZ")) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn batch_writes_one_result_per_line_in_order_and_the_job_is_kept() {
+    let env = env_with_model();
+    let mut text = input(6);
+    text.insert_str(0, "\n");
+    text.push_str("{not json\n");
+    text.push_str("{\"example_id\": \"own-id\", \"state\": \"please refund me\"}\n");
+    let file = env.write("states.jsonl", &text);
+    let output = env
+        .cmd()
+        .args(["batch", "acme/support", "--input"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let results = lines(&String::from_utf8(output.stdout).unwrap());
+    assert_eq!(
+        indexes(&results),
+        (0..8).collect::<Vec<_>>(),
+        "blank lines are skipped"
+    );
+    assert_eq!(results[6]["error"]["code"], "validation_error");
+    assert_eq!(
+        results[6]["error"]["details"][0]["loc"],
+        json!(["body", "items", 6])
+    );
+    assert_eq!(results[7]["example_id"], "own-id");
+    assert!(
+        results[..6]
+            .iter()
+            .all(|r| r["answers"]["urgency"]["type"] == "score")
+    );
+
+    // The same answers as `arbiter decide`, one at a time.
+    let state = env.write(
+        "one.json",
+        &crate::http_jobs::items(1)[0]["state"].to_string(),
+    );
+    let single = env.json(&[
+        "decide",
+        "-m",
+        "acme/support",
+        "-s",
+        state.to_str().unwrap(),
+        "--no-capture",
+    ]);
+    assert_eq!(results[0]["answers"], single["answers"]);
+
+    let jobs = env.json(&["jobs", "list", "acme/support"]);
+    let job = &jobs[0];
+    assert_eq!(job["status"], "completed");
+    assert_eq!(job["progress"], json!({"total": 8, "done": 8, "failed": 1}));
+    let job_id = job["jobId"].as_str().unwrap();
+    let stored = env
+        .cmd()
+        .args(["jobs", "results", job_id])
+        .output()
+        .unwrap();
+    assert_eq!(lines(&String::from_utf8(stored.stdout).unwrap()), results);
+    // Nothing was captured: batch decisions are not recorded unless asked.
+    let examples = env.json(&["examples", "list", "acme/support"]);
+    assert_eq!(examples["examples"], json!([]));
+}
+
+#[test]
+fn batch_over_examples_writes_to_a_file_and_captures_when_asked() {
+    let env = env_with_model();
+    let ingest: String = crate::http_jobs::items(3)
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            format!(
+                "{}\n",
+                json!({"example_id": format!("e{i}"), "state": item["state"]})
+            )
+        })
+        .collect();
+    let file = env.write("examples.jsonl", &ingest);
+    env.cmd()
+        .args(["examples", "ingest", "acme/support", "--file"])
+        .arg(&file)
+        .assert()
+        .success();
+    let out = env.path().join("answers.jsonl");
+    let job = env.json(&[
+        "batch",
+        "acme/support",
+        "--examples",
+        "all",
+        "--capture",
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(job["status"], "completed");
+    let results = lines(&std::fs::read_to_string(&out).unwrap());
+    let ids: Vec<&str> = results
+        .iter()
+        .map(|r| r["example_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["e0", "e1", "e2"]);
+    let shown = env.json(&["examples", "show", "acme/support", "e1"]);
+    assert_eq!(shown["decisions"].as_array().unwrap().len(), 1, "{shown}");
+}
+
+#[test]
+fn a_detached_worker_killed_mid_job_is_resumed_with_exactly_one_result_per_item() {
+    let env = env_with_model();
+    let total = 600;
+    let file = env.write("states.jsonl", &input(total));
+    let output = env
+        .cmd()
+        .args(["batch", "acme/support", "--detach", "--input"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let job_id = String::from_utf8(output.stdout).unwrap().trim().to_owned();
+    // `jobs poll` takes up orphans, so poll the database only through the job file here:
+    // wait for some results, then kill the worker that holds the lock.
+    let dir = env.home().join("jobs").join(&job_id);
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let pid = loop {
+        let written = std::fs::read_to_string(dir.join("results.ndjson")).unwrap_or_default();
+        if written.lines().count() >= 20 {
+            break std::fs::read_to_string(dir.join("lock"))
+                .unwrap()
+                .trim()
+                .to_owned();
+        }
+        assert!(Instant::now() < deadline, "the worker wrote nothing");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    kill_9(&pid);
+    let before = std::fs::read_to_string(dir.join("results.ndjson"))
+        .unwrap()
+        .lines()
+        .count();
+    assert!(before < total, "killed mid-job ({before} of {total})");
+
+    // The next `arbiter jobs` command takes it up again; `--wait` follows it to its end.
+    let waited = env
+        .cmd()
+        .args(["jobs", "poll", &job_id, "--wait"])
+        .output()
+        .unwrap();
+    assert!(
+        waited.status.success(),
+        "{}",
+        String::from_utf8_lossy(&waited.stderr)
+    );
+    let job: Value = serde_json::from_slice(&waited.stdout).unwrap();
+    assert_eq!(job["status"], "completed", "{job}");
+    assert_eq!(job["progress"]["done"], total);
+    let stored = env
+        .cmd()
+        .args(["jobs", "results", &job_id])
+        .output()
+        .unwrap();
+    let results = lines(&String::from_utf8(stored.stdout).unwrap());
+    assert_eq!(
+        indexes(&results),
+        (0..total as u64).collect::<Vec<_>>(),
+        "none lost, none twice"
+    );
+    assert!(results.iter().all(|r| r["answers"].is_object()));
+    let usage: u64 = results
+        .iter()
+        .map(|r| r["usage"]["input_tokens"].as_u64().unwrap())
+        .sum();
+    assert_eq!(
+        job["result"]["usage"]["input_tokens"], usage,
+        "usage counts every item once"
+    );
+}
+
+#[test]
+fn a_server_start_resumes_a_job_whose_worker_died() {
+    let env = env_with_model();
+    let file = env.write("states.jsonl", &input(300));
+    let output = env
+        .cmd()
+        .args(["batch", "acme/support", "--detach", "--input"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let job_id = String::from_utf8(output.stdout).unwrap().trim().to_owned();
+    let dir = env.home().join("jobs").join(&job_id);
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while std::fs::read_to_string(dir.join("results.ndjson"))
+        .unwrap_or_default()
+        .lines()
+        .count()
+        < 5
+    {
+        assert!(Instant::now() < deadline);
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid = std::fs::read_to_string(dir.join("lock")).unwrap();
+    std::process::Command::new("kill")
+        .args(["-9", pid.trim()])
+        .status()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let settings = arbiter::config::Settings::resolve(Some(env.home())).unwrap();
+        let ctx = arbiter::core::Context::new(settings).unwrap();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let server = tokio::spawn(arbiter::server::serve(ctx.clone(), listener, async {
+            let _ = rx.await;
+        }));
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
+        let job = loop {
+            let job = arbiter::core::jobs::get(&ctx, &job_id).unwrap();
+            if job.status.is_finished() {
+                break job;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "the server never resumed {job:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        };
+        assert_eq!(job.status.as_str(), "completed");
+        assert_eq!(job.progress.done, 300);
+        let _ = tx.send(());
+        server.await.unwrap().unwrap();
+    });
+    let text = std::fs::read_to_string(dir.join("results.ndjson")).unwrap();
+    assert_eq!(indexes(&lines(&text)), (0..300).collect::<Vec<_>>());
+}
+
+#[test]
+fn jobs_cancel_stops_a_detached_job_and_is_idempotent() {
+    let env = env_with_model();
+    let file = env.write("states.jsonl", &input(3000));
+    let output = env
+        .cmd()
+        .args(["batch", "acme/support", "--detach", "--input"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let job_id = String::from_utf8(output.stdout).unwrap().trim().to_owned();
+    poll_until(&env, &job_id, |job| {
+        job["progress"]["done"].as_u64() > Some(0)
+    });
+    let cancelled = env.json(&["jobs", "cancel", &job_id]);
+    assert!(
+        matches!(cancelled["status"].as_str(), Some("running" | "cancelled")),
+        "{cancelled}"
+    );
+    let job = poll_until(&env, &job_id, |job| job["status"] != "running");
+    assert_eq!(job["status"], "cancelled");
+    let done = job["progress"]["done"].as_u64().unwrap();
+    assert!(done < 3000);
+    let again = env.json(&["jobs", "cancel", &job_id]);
+    assert_eq!(again, job, "cancelling again changes nothing");
+    let stored = env
+        .cmd()
+        .args(["jobs", "results", &job_id])
+        .output()
+        .unwrap();
+    assert_eq!(
+        lines(&String::from_utf8(stored.stdout).unwrap()).len() as u64,
+        done
+    );
+    // `--wait` on a job that did not complete exits 1.
+    env.cmd()
+        .args(["jobs", "poll", &job_id, "--wait"])
+        .assert()
+        .code(1);
+}
+
+#[test]
+fn batch_and_jobs_errors_have_their_exit_codes() {
+    let env = env_with_model();
+    let file = env.write("states.jsonl", &input(1));
+    let (code, problem, _) =
+        env.problem(&["batch", "acme/nope", "--input", file.to_str().unwrap()]);
+    assert_eq!(
+        (code, problem["code"].as_str()),
+        (4, Some("model_not_found"))
+    );
+    let (code, problem, _) = env.problem(&[
+        "batch",
+        "acme/support",
+        "--revision",
+        "v9",
+        "--input",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        (code, problem["code"].as_str()),
+        (4, Some("revision_not_found"))
+    );
+    let bad = env.write("bad.yaml", "q: {type: maybe}\n");
+    let (code, problem, _) = env.problem(&[
+        "batch",
+        "acme/support",
+        "-q",
+        bad.to_str().unwrap(),
+        "--input",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        (code, problem["code"].as_str()),
+        (1, Some("validation_error"))
+    );
+    let (code, problem, _) = env.problem(&["jobs", "poll", "0f8fad5b-d9cb-469f-a165-70867728950e"]);
+    assert_eq!((code, problem["code"].as_str()), (4, Some("job_not_found")));
+    env.cmd().args(["batch", "acme/support"]).assert().code(2);
+    env.cmd()
+        .args([
+            "batch",
+            "acme/support",
+            "--detach",
+            "--output",
+            "x",
+            "--input",
+        ])
+        .arg(&file)
+        .assert()
+        .code(2);
+    // None of these left a job behind.
+    assert_eq!(env.json(&["jobs", "list"]), json!([]));
+}
