@@ -156,6 +156,7 @@ fn stage(
                         .map_err(std::io::Error::other)
                         .and_then(|()| out.write_all(b"\n"));
                     if let Err(e) = written {
+                        // Stop the iteration; the I/O error is what gets reported.
                         write_error = Some(e);
                         return Err(crate::store::StoreError::Conflict("write failed".into()));
                     }
