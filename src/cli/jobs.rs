@@ -222,9 +222,16 @@ async fn poll(ctx: &Context, args: &JobsPollArgs, printer: &Printer) -> Result<E
         return Ok(ExitCode::SUCCESS);
     }
     let bar = JobBar::new(printer, job.progress.total);
+    let mut ticks = 0u32;
     while !job.status.is_finished() {
         bar.set(job.progress);
         tokio::time::sleep(Duration::from_millis(200)).await;
+        // Its worker may die while we watch (or was dying when we looked, still holding
+        // the lock): keep taking up orphans, or we would wait forever.
+        ticks += 1;
+        if ticks % 5 == 0 {
+            resume_orphans(ctx)?;
+        }
         job = get().await?;
     }
     bar.set(job.progress);

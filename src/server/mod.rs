@@ -48,7 +48,8 @@ fn state(ctx: Context) -> AppState {
 }
 
 /// Serve on `listener` until `shutdown` resolves; in-flight requests finish first. Jobs
-/// left unfinished by an earlier process are taken up first. Jobs still running at
+/// left unfinished by an earlier process are taken up first, and again whenever a worker
+/// dies while the server runs. Jobs still running at
 /// shutdown stay `running` and are resumed by the next start.
 pub async fn serve(
     ctx: Context,
@@ -61,7 +62,13 @@ pub async fn serve(
         Ok(count) => tracing::info!(count, "resuming jobs left unfinished"),
         Err(error) => tracing::error!(%error, "looking for unfinished jobs failed"),
     }
-    axum::serve(listener, routes::router(state))
+    let watcher = state.jobs.watch_orphans(ORPHAN_SWEEP);
+    let served = axum::serve(listener, routes::router(state))
         .with_graceful_shutdown(shutdown)
-        .await
+        .await;
+    watcher.abort();
+    served
 }
+
+/// How often a running server looks for jobs whose worker died.
+const ORPHAN_SWEEP: std::time::Duration = std::time::Duration::from_secs(5);

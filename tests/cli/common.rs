@@ -27,14 +27,9 @@ impl TestEnv {
     /// `arbiter` with a clean environment: only PATH, a HOME inside the temp dir, and
     /// ARBITER_HOME.
     pub fn cmd(&self) -> Command {
-        let mut cmd = Command::cargo_bin("arbiter").expect("binary");
-        cmd.env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", self.path())
-            .env("XDG_CONFIG_HOME", self.path().join("xdg-config"))
-            .env("ARBITER_HOME", self.home())
-            .env("RUST_BACKTRACE", "0")
-            .current_dir(self.path());
+        let mut cmd = Command::from_std(self.std_cmd());
+        // A hang is a failure, not a CI run that never ends.
+        cmd.timeout(std::time::Duration::from_secs(300));
         cmd
     }
 

@@ -37,6 +37,25 @@ impl JobQueue {
         });
     }
 
+    /// Keep taking up orphans every `every` (a detached command-line worker killed while
+    /// this server runs) until the returned task is aborted.
+    pub fn watch_orphans(&self, every: std::time::Duration) -> tokio::task::JoinHandle<()> {
+        let queue = self.clone();
+        tokio::spawn(async move {
+            let mut ticker = tokio::time::interval(every);
+            ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            ticker.tick().await;
+            loop {
+                ticker.tick().await;
+                match queue.resume_orphans().await {
+                    Ok(0) => {}
+                    Ok(count) => tracing::info!(count, "resuming jobs whose worker died"),
+                    Err(error) => tracing::warn!(%error, "looking for orphaned jobs failed"),
+                }
+            }
+        })
+    }
+
     /// Take up the jobs that nobody runs (a restart after a crash, a worker killed).
     pub async fn resume_orphans(&self) -> crate::error::Result<usize> {
         let ctx = self.ctx.clone();
