@@ -768,11 +768,25 @@ def generate():
 
 
 def main():
+    # `--count N --seed S --out PATH` make a larger set for timing (benches/align.rs); the
+    # defaults write the committed file.
+    global COUNT, SEED
+    args = sys.argv[1:]
+    out = OUT
+    for flag, value in zip(args[::2], args[1::2]):
+        if flag == "--count":
+            COUNT = int(value)
+        elif flag == "--seed":
+            SEED = int(value)
+        elif flag == "--out":
+            out = Path(value)
+        else:
+            raise SystemExit(f"unknown flag {flag} (known: --count, --seed, --out)")
     rows = generate()
-    with open(OUT, "w", encoding="utf-8", newline="\n") as f:
+    with open(out, "w", encoding="utf-8", newline="\n") as f:
         for row in rows:
             f.write(json.dumps(row, ensure_ascii=False) + "\n")
-    print(f"wrote {len(rows)} examples to {OUT.name}")
+    print(f"wrote {len(rows)} examples to {out.name}")
     for q in ("intent", "urgency", "escalate"):
         counts = Counter(r["annotations"][q]["answer"] for r in rows)
         order = INTENTS if q == "intent" else sorted(counts)

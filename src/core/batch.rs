@@ -121,7 +121,7 @@ pub fn create(
 
 /// Write the items to `input.ndjson` (via a temporary name, so a staged input is whole);
 /// the item count and a description of the source.
-fn stage(
+pub(crate) fn stage(
     ctx: &Context,
     loaded: &Loaded,
     source: Source<'_>,
@@ -194,19 +194,19 @@ fn stage(
 }
 
 /// One finished item, ready to append.
-struct ItemResult {
-    line: Vec<u8>,
-    failed: bool,
-    usage: Usage,
-    latency: Duration,
+pub(crate) struct ItemResult {
+    pub line: Vec<u8>,
+    pub failed: bool,
+    pub usage: Usage,
+    pub latency: Duration,
 }
 
 /// Results so far: what a resumed job starts from.
 #[derive(Default)]
-struct Tally {
-    done: u64,
-    failed: u64,
-    usage: Usage,
+pub(crate) struct Tally {
+    pub done: u64,
+    pub failed: u64,
+    pub usage: Usage,
     timed: u64,
     latency: Duration,
 }
@@ -217,14 +217,6 @@ impl Tally {
         self.failed += u64::from(failed);
         self.usage.input_tokens += usage.input_tokens;
         self.usage.output_tokens += usage.output_tokens;
-    }
-
-    fn progress(&self, total: u64) -> Progress {
-        Progress {
-            total,
-            done: self.done,
-            failed: self.failed,
-        }
     }
 }
 
@@ -275,24 +267,85 @@ pub(crate) async fn execute(
     let engine = ctx.engines().get(&loaded.spec.base).ok_or_else(|| {
         Error::Internal(format!("base model `{}` has no engine", loaded.spec.base))
     })?;
+    let total = record.total;
+    let (loaded, template) = (&loaded, &template);
+    let pass = Pass {
+        job_id: &record.job_id,
+        input: files.input(),
+        results: files.results(),
+        window: engine.max_in_flight(),
+        done_before: 0,
+        total,
+    };
+    let Some(tally) = drive(ctx, &pass, observer, |index, line| async move {
+        decide_item(ctx, loaded, template, origin, index, &line).await
+    })
+    .await?
+    else {
+        return Ok(Ending::Cancelled);
+    };
+    let summary = BatchSummary {
+        items: tally.done,
+        succeeded: tally.done - tally.failed,
+        failed: tally.failed,
+        mean_latency_ms: if tally.timed == 0 {
+            0.0
+        } else {
+            tally.latency.as_secs_f64() * 1000.0 / tally.timed as f64
+        },
+        usage: tally.usage,
+    };
+    Ok(Ending::Completed(serde_json::to_value(summary).map_err(
+        |e| Error::internal("serializing a batch summary", e),
+    )?))
+}
+
+/// One pass of decisions over a staged input: which files, and where it stands in its job.
+pub(crate) struct Pass<'a> {
+    pub job_id: &'a str,
+    pub input: std::path::PathBuf,
+    pub results: std::path::PathBuf,
+    /// What the engine takes at once.
+    pub window: usize,
+    /// Items of the job finished by earlier passes (progress counts them).
+    pub done_before: u64,
+    /// Items of the whole job.
+    pub total: u64,
+}
+
+/// Decide every input line of a pass that has no result yet (resuming after the last
+/// complete result line), appending results in input order. `None` when a cancel stopped it.
+pub(crate) async fn drive<F, Fut>(
+    ctx: &Context,
+    pass: &Pass<'_>,
+    observer: &dyn Observer,
+    decide: F,
+) -> Result<Option<Tally>>
+where
+    F: Fn(u64, Vec<u8>) -> Fut,
+    Fut: std::future::Future<Output = ItemResult>,
+{
     // Twice the engine's parallelism: results are written in order, so one slow item must
     // not leave the cores idle behind it.
-    let window = engine.max_in_flight().max(1) * 2;
-
+    let window = pass.window.max(1) * 2;
     let (mut tally, mut writer) = {
-        let path = files.results();
+        let path = pass.results.clone();
         blocking(move || resume(&path)).await?
     };
-    let total = record.total;
-    if record_progress(ctx, &record.job_id, &tally).await? {
-        return Ok(Ending::Cancelled);
+    let progress = |tally: &Tally| Progress {
+        total: pass.total,
+        done: pass.done_before + tally.done,
+        failed: tally.failed,
+    };
+    if super::jobs::record_progress(ctx, pass.job_id, progress(&tally)).await? {
+        return Ok(None);
     }
-    observer.progress(tally.progress(total));
+    observer.progress(progress(&tally));
 
-    let input = tokio::fs::File::open(files.input()).await.map_err(|e| {
+    let input = tokio::fs::File::open(&pass.input).await.map_err(|e| {
         Error::Internal(format!(
             "job {}: its staged input is gone ({e})",
-            record.job_id
+            pass.job_id
         ))
     })?;
     let lines = futures_util::stream::unfold(
@@ -307,18 +360,13 @@ pub(crate) async fn execute(
         },
     )
     .skip(usize::try_from(tally.done).unwrap_or(usize::MAX));
-    let ctx_ref = ctx;
+    let decide = &decide;
     let mut results = std::pin::pin!(
         lines
-            .map(|line| {
-                let (loaded, template) = (&loaded, &template);
-                async move {
-                    let (index, line) =
-                        line.map_err(|e| Error::internal("reading a job's input", e))?;
-                    Ok::<_, Error>(
-                        decide_item(ctx_ref, loaded, template, origin, index, &line).await,
-                    )
-                }
+            .map(|line| async move {
+                let (index, line) =
+                    line.map_err(|e| Error::internal("reading a job's input", e))?;
+                Ok::<_, Error>(decide(index, line).await)
             })
             .buffered(window)
     );
@@ -339,8 +387,8 @@ pub(crate) async fn execute(
             }
             _ = ticker.tick() => {
                 writer.flush().map_err(write_error)?;
-                observer.progress(tally.progress(total));
-                if record_progress(ctx, &record.job_id, &tally).await? {
+                observer.progress(progress(&tally));
+                if super::jobs::record_progress(ctx, pass.job_id, progress(&tally)).await? {
                     break true;
                 }
             }
@@ -349,31 +397,9 @@ pub(crate) async fn execute(
     drop(results);
     writer.flush().map_err(write_error)?;
     writer.get_ref().sync_data().map_err(write_error)?;
-    record_progress(ctx, &record.job_id, &tally).await?;
-    observer.progress(tally.progress(total));
-    if cancelled {
-        return Ok(Ending::Cancelled);
-    }
-    let summary = BatchSummary {
-        items: tally.done,
-        succeeded: tally.done - tally.failed,
-        failed: tally.failed,
-        mean_latency_ms: if tally.timed == 0 {
-            0.0
-        } else {
-            tally.latency.as_secs_f64() * 1000.0 / tally.timed as f64
-        },
-        usage: tally.usage,
-    };
-    Ok(Ending::Completed(serde_json::to_value(summary).map_err(
-        |e| Error::internal("serializing a batch summary", e),
-    )?))
-}
-
-/// Record progress; whether a cancel has been asked for.
-async fn record_progress(ctx: &Context, job_id: &str, tally: &Tally) -> Result<bool> {
-    let (ctx, id, done, failed) = (ctx.clone(), job_id.to_owned(), tally.done, tally.failed);
-    blocking(move || Ok(ctx.store()?.set_job_progress(&id, done, failed)?)).await
+    super::jobs::record_progress(ctx, pass.job_id, progress(&tally)).await?;
+    observer.progress(progress(&tally));
+    Ok((!cancelled).then_some(tally))
 }
 
 /// Count the results an earlier run finished (cutting off a line it was writing when it

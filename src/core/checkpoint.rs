@@ -156,6 +156,13 @@ pub fn parse_questions_yaml(text: &str) -> std::result::Result<Questions, Vec<Fi
     }
     let mut errors = Vec::new();
     let questions = parse_questions(&value, &root, &mut errors);
+    // An aligned question's alignment block is checked here, so a hand edit that breaks it
+    // is refused at commit, located in the file, instead of failing decisions later.
+    for (id, question) in &questions {
+        if let Err(found) = crate::engine::builtin::aligned::parse(question, &root.key(id)) {
+            errors.extend(found);
+        }
+    }
     if errors.is_empty() {
         Ok(questions)
     } else {

@@ -1,11 +1,14 @@
 //! The application layer: one function per operation, called by both the CLI and the
 //! server. Knows nothing of clap, axum, git2 or rusqlite types.
 
+pub mod align;
 pub mod batch;
 pub mod checkpoint;
 pub mod decide;
+pub mod eval;
 pub mod examples;
 pub mod jobs;
+pub mod metrics;
 pub mod models;
 pub mod tokens;
 

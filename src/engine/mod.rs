@@ -45,4 +45,9 @@ pub trait Engine: Send + Sync {
     }
 
     async fn decide(&self, request: EngineRequest<'_>) -> Result<EngineOutput>;
+
+    /// The built-in engine behind this one, if it is one: alignments fit its features.
+    fn as_builtin(&self) -> Option<&builtin::BuiltinEngine> {
+        None
+    }
 }

@@ -184,17 +184,18 @@ impl Store {
         })
     }
 
-    /// Record progress of a running job. Returns whether a cancel has been asked for.
+    /// Record progress `(total, done, failed)` of a running job (an alignment learns its
+    /// total only once it runs). Returns whether a cancel has been asked for.
     pub fn set_job_progress(
         &self,
         job_id: &str,
-        done: u64,
-        failed: u64,
+        (total, done, failed): (u64, u64, u64),
     ) -> Result<bool, StoreError> {
         self.write("record job progress", |tx| {
             tx.execute(
-                "UPDATE jobs SET done = ?2, failed = ?3 WHERE job_id = ?1 AND status = 'running'",
-                params![job_id, int(done), int(failed)],
+                "UPDATE jobs SET total = ?2, done = ?3, failed = ?4
+                 WHERE job_id = ?1 AND status = 'running'",
+                params![job_id, int(total), int(done), int(failed)],
             )
             .ctx("record job progress")?;
             let cancel: Option<bool> = tx
@@ -298,7 +299,7 @@ mod tests {
         assert_eq!(queued.status, "queued");
         assert_eq!(queued.request, json!({"revision": "main"}));
         assert!(store.start_job("j1", 3).unwrap());
-        assert!(!store.set_job_progress("j1", 2, 1).unwrap());
+        assert!(!store.set_job_progress("j1", (3, 2, 1)).unwrap());
         let running = store.get_job("j1").unwrap().unwrap();
         assert_eq!(
             (running.status.as_str(), running.done, running.failed),
@@ -333,7 +334,7 @@ mod tests {
         let running = store.cancel_job("running").unwrap().unwrap();
         assert_eq!(running.status, "running");
         assert!(running.cancel_requested);
-        assert!(store.set_job_progress("running", 1, 0).unwrap());
+        assert!(store.set_job_progress("running", (3, 1, 0)).unwrap());
         assert!(store.job_cancel_requested("running").unwrap());
         assert!(store.cancel_job("nope").unwrap().is_none());
     }

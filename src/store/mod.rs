@@ -16,6 +16,7 @@
 #![allow(clippy::doc_markdown)]
 
 mod annotations;
+mod caches;
 mod decisions;
 mod error;
 mod examples;
@@ -33,6 +34,7 @@ use std::time::Duration;
 use chrono::{SecondsFormat, Utc};
 use rusqlite::{Connection, Transaction, TransactionBehavior};
 
+pub use caches::CachedAnswers;
 use error::SqlContext;
 pub use error::StoreError;
 pub use idempotency::{Claim, Key as IdempotencyKey, StoredResponse};
@@ -130,6 +132,22 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX jobs_by_model ON jobs (model_id, created_at);
     CREATE INDEX jobs_by_status ON jobs (status);
+    ",
+    // 4: caches that only save time: an evaluation's engine answers, keyed by what they
+    // depend on, and the built-in engine's embeddings of exemplars and outcome texts.
+    "
+    CREATE TABLE answer_cache (
+        key           TEXT NOT NULL PRIMARY KEY,
+        answers       TEXT NOT NULL,
+        input_tokens  INTEGER NOT NULL,
+        output_tokens INTEGER NOT NULL,
+        created_at    TEXT NOT NULL
+    );
+    CREATE TABLE embeddings (
+        key    BLOB NOT NULL PRIMARY KEY,
+        tokens INTEGER NOT NULL,
+        vector BLOB NOT NULL
+    );
     ",
 ];
 

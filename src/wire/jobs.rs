@@ -56,26 +56,34 @@ impl JobStatus {
 pub enum JobKind {
     /// Decisions over many states (`POST /v1/models/{modelId}/batch-decisions`).
     Batch,
+    /// Better questions from annotated examples (`POST /v1/models/{modelId}/alignments`).
+    Alignment,
+    /// A checkpoint's figures over the annotated examples
+    /// (`POST /v1/models/{modelId}/evaluations`).
+    Evaluation,
 }
 
 impl JobKind {
+    pub const ALL: [Self; 3] = [Self::Batch, Self::Alignment, Self::Evaluation];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Batch => "batch",
+            Self::Alignment => "alignment",
+            Self::Evaluation => "evaluation",
         }
     }
 
     pub fn parse(text: &str) -> Option<Self> {
-        match text {
-            "batch" => Some(Self::Batch),
-            _ => None,
-        }
+        Self::ALL.into_iter().find(|k| k.as_str() == text)
     }
 
     /// The collection a job of this kind is polled under: `/v1/models/{id}/<route>/{jobId}`.
     pub fn route(self) -> &'static str {
         match self {
             Self::Batch => "batch-decisions",
+            Self::Alignment => "alignments",
+            Self::Evaluation => "evaluations",
         }
     }
 }

@@ -134,6 +134,21 @@ pub fn recover(ctx: &Context) -> Result<Vec<JobLock>> {
     Ok(orphans)
 }
 
+/// Record a running job's progress; whether a cancel has been asked for.
+pub(crate) async fn record_progress(
+    ctx: &Context,
+    job_id: &str,
+    progress: Progress,
+) -> Result<bool> {
+    let (ctx, id) = (ctx.clone(), job_id.to_owned());
+    super::blocking(move || {
+        Ok(ctx
+            .store()?
+            .set_job_progress(&id, (progress.total, progress.done, progress.failed))?)
+    })
+    .await
+}
+
 fn record(ctx: &Context, job_id: &str) -> Result<JobRecord> {
     ctx.store()?
         .get_job(job_id)?

@@ -1,7 +1,7 @@
 //! Taking one locked job to its end: start it, do its kind's work, record how it ended.
 
 use super::{JobLock, Origin, get, is_finished, record};
-use crate::core::{Context, batch, blocking};
+use crate::core::{Context, align, batch, blocking, eval};
 use crate::error::{Error, Result};
 use crate::wire::jobs::{Job, JobKind, JobStatus, Progress};
 use serde_json::Value;
@@ -95,6 +95,8 @@ async fn start_and_work(
     }
     let ending = match kind {
         JobKind::Batch => batch::execute(ctx, record, lock.files(), origin, observer).await?,
+        JobKind::Alignment => align::execute(ctx, record, observer).await?,
+        JobKind::Evaluation => eval::execute(ctx, record, lock.files(), origin, observer).await?,
     };
     Ok(Some(ending))
 }

@@ -2,8 +2,10 @@
 //! cache of outcome embeddings.
 //!
 //! The encoder is loaded on first use, so commands that never embed (`arbiter models`) do
-//! not pay for the weights. Outcome texts repeat across requests and are cached; states do
-//! not and are embedded every time.
+//! not pay for the weights. Outcome texts and exemplar documents repeat across requests and
+//! are cached, in memory and, when a [`EmbeddingStore`] is attached, on disk (an aligned
+//! question has hundreds of exemplars; a cold `arbiter decide` must not embed them all
+//! again); states do not repeat and are embedded every time.
 
 use crate::error::{Error, Result};
 use lru::LruCache;
@@ -41,11 +43,29 @@ pub struct Window {
     pub tokens: u64,
 }
 
+/// A persistent tier under the in-memory cache, keyed by [`Embedder::store_key`].
+///
+/// Failures are the store's to log: a cache that cannot be read or written only costs time.
+pub trait EmbeddingStore: Send + Sync {
+    fn load(&self, key: &[u8; 32]) -> Option<Embedding>;
+    fn save(&self, entries: &[([u8; 32], Embedding)]);
+}
+
+/// What a cached text is embedded as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum CacheKind {
+    /// A short text embedded whole (an outcome, a cue).
+    Text,
+    /// A document embedded from its first window (an exemplar state).
+    Document,
+}
+
 /// Encoder + tokenizer + outcome cache; shared by every built-in engine of a process.
 pub struct Embedder {
     encoder: OnceLock<std::result::Result<pocket_encoder::Encoder, String>>,
     tokenizer: OnceLock<std::result::Result<Tokenizer, String>>,
-    cache: Mutex<LruCache<String, Arc<Embedding>>>,
+    cache: Mutex<LruCache<(CacheKind, String), Arc<Embedding>>>,
+    store: OnceLock<Arc<dyn EmbeddingStore>>,
 }
 
 impl Default for Embedder {
@@ -62,7 +82,13 @@ impl Embedder {
             cache: Mutex::new(LruCache::new(
                 NonZeroUsize::new(CACHE_ENTRIES).unwrap_or(NonZeroUsize::MIN),
             )),
+            store: OnceLock::new(),
         }
+    }
+
+    /// Attach a persistent tier (once; later calls are ignored).
+    pub fn attach_store(&self, store: Arc<dyn EmbeddingStore>) {
+        let _ = self.store.set(store);
     }
 
     fn encoder(&self) -> Result<&pocket_encoder::Encoder> {
@@ -98,21 +124,100 @@ impl Embedder {
 
     /// Embed an outcome text (not blank), from the cache when it was seen before.
     pub fn embed_cached(&self, text: &str) -> Result<Arc<Embedding>> {
-        if let Some(hit) = self.lock_cache().get(text) {
+        self.cached(CacheKind::Text, text)
+    }
+
+    /// Embed a document (an exemplar state's text) from its first window, from the cache
+    /// when it was seen before. `None` when it has nothing to read.
+    pub fn embed_document_cached(&self, text: &str) -> Result<Option<Arc<Embedding>>> {
+        if text.trim().is_empty() {
+            return Ok(None);
+        }
+        self.cached(CacheKind::Document, text).map(Some)
+    }
+
+    /// Put a document's embedding, computed elsewhere (an alignment embedded every
+    /// annotated state already), into both tiers.
+    pub fn remember_documents(&self, documents: Vec<(String, Embedding)>) {
+        let mut entries = Vec::with_capacity(documents.len());
+        for (text, embedding) in documents {
+            if self.store.get().is_some() {
+                entries.push((
+                    Self::store_key(CacheKind::Document, &text),
+                    embedding.clone(),
+                ));
+            }
+            self.lock_cache()
+                .put((CacheKind::Document, text), Arc::new(embedding));
+        }
+        if let Some(store) = self.store.get() {
+            store.save(&entries);
+        }
+    }
+
+    fn cached(&self, kind: CacheKind, text: &str) -> Result<Arc<Embedding>> {
+        let key = (kind, text.to_owned());
+        if let Some(hit) = self.lock_cache().get(&key) {
             return Ok(hit.clone());
         }
-        // Computed outside the lock: two threads may embed the same text once each, which is
-        // cheaper than serializing every miss behind one mutex.
-        let tokens = (self.count_tokens(text)? + 2).min(MAX_TOKENS) as u64;
-        let embedding = Arc::new(Embedding {
-            vector: self.embed(text)?,
-            tokens,
-        });
-        self.lock_cache().put(text.to_owned(), embedding.clone());
+        let store_key = Self::store_key(kind, text);
+        let stored = self.store.get().and_then(|store| store.load(&store_key));
+        let embedding = match stored {
+            Some(embedding) => Arc::new(embedding),
+            // Computed outside the lock: two threads may embed the same text once each,
+            // which is cheaper than serializing every miss behind one mutex.
+            None => {
+                let embedding = self.compute(kind, text)?;
+                if let Some(store) = self.store.get() {
+                    store.save(&[(store_key, embedding.clone())]);
+                }
+                Arc::new(embedding)
+            }
+        };
+        self.lock_cache().put(key, embedding.clone());
         Ok(embedding)
     }
 
-    fn lock_cache(&self) -> std::sync::MutexGuard<'_, LruCache<String, Arc<Embedding>>> {
+    fn compute(&self, kind: CacheKind, text: &str) -> Result<Embedding> {
+        match kind {
+            CacheKind::Text => Ok(Embedding {
+                tokens: (self.count_tokens(text)? + 2).min(MAX_TOKENS) as u64,
+                vector: self.embed(text)?,
+            }),
+            CacheKind::Document => {
+                let window = self.first_window(text)?.ok_or_else(|| {
+                    Error::Internal("a document with nothing to read reached the encoder".into())
+                })?;
+                Ok(Embedding {
+                    vector: self.embed(&window.text)?,
+                    tokens: window.tokens,
+                })
+            }
+        }
+    }
+
+    /// The persistent key of a text: it names the encoder (weights and tokenizer), so a
+    /// different model never reads another's vectors.
+    fn store_key(kind: CacheKind, text: &str) -> [u8; 32] {
+        use sha2::{Digest, Sha256};
+        static MODEL: OnceLock<String> = OnceLock::new();
+        let model = MODEL.get_or_init(|| {
+            let info = pocket_encoder::model_info();
+            format!("{}|{}|{}", info.id, info.revision, info.tokenizer_sha256)
+        });
+        let mut hasher = Sha256::new();
+        hasher.update(model.as_bytes());
+        hasher.update(match kind {
+            CacheKind::Text => b"|text|",
+            CacheKind::Document => b"|doc1|",
+        });
+        hasher.update(text.as_bytes());
+        hasher.finalize().into()
+    }
+
+    fn lock_cache(
+        &self,
+    ) -> std::sync::MutexGuard<'_, LruCache<(CacheKind, String), Arc<Embedding>>> {
         // A panic while holding the lock leaves a consistent cache (put/get are atomic).
         self.cache
             .lock()

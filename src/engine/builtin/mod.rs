@@ -5,16 +5,18 @@
 //! softmax at a per-type temperature turns the similarities into probabilities
 //! ([`scoring`]). A question's answer depends only on the state and that question.
 
+pub mod aligned;
 pub mod embedder;
 pub mod outcomes;
 pub mod scoring;
 pub mod text;
 
-pub use embedder::{Embedder, Embedding, Window};
+pub use embedder::{Embedder, Embedding, EmbeddingStore, Window};
 
 use super::{Engine, EngineOutput, EngineRequest};
 use crate::error::Result;
-use crate::wire::{Answer, Answers, Question, Questions, Usage};
+use crate::wire::answer::Distribution;
+use crate::wire::{Answer, Answers, Question, QuestionKind, Questions, Usage};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -37,6 +39,31 @@ pub struct BuiltinEngine {
 pub struct EmbeddedState {
     windows: Vec<Vec<f32>>,
     tokens: u64,
+    first_tokens: u64,
+}
+
+impl EmbeddedState {
+    /// Its first window as an exemplar document's embedding (what
+    /// [`Embedder::embed_document_cached`] computes for the same text), if it has one.
+    pub fn as_document(&self) -> Option<Embedding> {
+        self.windows.first().map(|vector| Embedding {
+            vector: vector.clone(),
+            tokens: self.first_tokens,
+        })
+    }
+
+    /// Its similarity to a unit vector, as outcomes and exemplars are compared with it.
+    pub fn similarity(&self, vector: &[f32]) -> f64 {
+        if self.windows.is_empty() {
+            return 0.0;
+        }
+        combine(&self.windows, vector)
+    }
+
+    /// Whether it has anything to read.
+    pub fn is_blank(&self) -> bool {
+        self.windows.is_empty()
+    }
 }
 
 impl BuiltinEngine {
@@ -52,18 +79,79 @@ impl BuiltinEngine {
             Reading::AllWindows => self.embedder.all_windows(&text)?,
         };
         let tokens = windows.iter().map(|w| w.tokens).sum();
+        let first_tokens = windows.first().map_or(0, |w| w.tokens);
         let windows = windows
             .iter()
             .map(|w| self.embedder.embed(&w.text))
             .collect::<Result<_>>()?;
-        Ok(EmbeddedState { windows, tokens })
+        Ok(EmbeddedState {
+            windows,
+            tokens,
+            first_tokens,
+        })
     }
 
-    /// Answer one question about an embedded state, with the tokens read for its outcomes.
+    /// Answer one question about an embedded state, with the tokens read for its outcomes
+    /// (and, for an aligned question, its exemplars and cues).
     pub fn answer(&self, state: &EmbeddedState, question: &Question) -> Result<(Answer, u64)> {
+        // An aligned question was validated where it came from (a checkpoint, a request);
+        // a malformed one here is reported at the question, not answered zero-shot.
+        let alignment = aligned::parse(question, &crate::wire::Loc::body().key("questions"))
+            .map_err(crate::error::Error::Validation)?;
+        if let Some(alignment) = alignment {
+            return self.answer_aligned(state, question, &alignment);
+        }
         let (sims, tokens) = self.similarities_and_tokens(state, question)?;
         let distribution = scoring::from_similarities(question, &sims);
         Ok((Answer::from_distribution(question, &distribution), tokens))
+    }
+
+    /// Answer an aligned question ([`aligned`]): zero-shot, neighbour and cue features,
+    /// combined by the question's calibration.
+    fn answer_aligned(
+        &self,
+        state: &EmbeddedState,
+        question: &Question,
+        alignment: &aligned::Alignment,
+    ) -> Result<(Answer, u64)> {
+        let outcomes = aligned::outcome_keys(&question.kind).len();
+        let base = aligned::base_question(question, alignment);
+        let (zero_shot, mut tokens) = self.similarities_and_tokens(state, &base)?;
+        let mut neighbours = vec![Vec::new(); outcomes];
+        let mut cues = vec![None; outcomes];
+        if !state.windows.is_empty() {
+            for exemplar in &alignment.exemplars {
+                if let Some(embedding) = self.embedder.embed_document_cached(&exemplar.text)? {
+                    tokens += embedding.tokens;
+                    if let Some(slot) = neighbours.get_mut(exemplar.outcome) {
+                        slot.push(combine(&state.windows, &embedding.vector));
+                    }
+                }
+            }
+            for (slot, text) in cues.iter_mut().zip(&alignment.cues) {
+                if let Some(text) = text {
+                    let embedding = self.embedder.embed_cached(text)?;
+                    tokens += embedding.tokens;
+                    *slot = Some(combine(&state.windows, &embedding.vector));
+                }
+            }
+        }
+        let features =
+            aligned::features(&question.kind, outcomes, &zero_shot, &mut neighbours, &cues);
+        let ps = aligned::probabilities(&alignment.weights, &alignment.bias, &features);
+        let distribution = match question.kind {
+            QuestionKind::Noul { .. } => Distribution::Noul(ps.first().copied().unwrap_or(0.5)),
+            _ => Distribution::Outcomes(ps),
+        };
+        Ok((Answer::from_distribution(question, &distribution), tokens))
+    }
+
+    /// The embedding of an exemplar document, as an aligned question compares it.
+    pub fn document_similarity(&self, state: &EmbeddedState, text: &str) -> Result<Option<f64>> {
+        Ok(self
+            .embedder
+            .embed_document_cached(text)?
+            .map(|e| combine(&state.windows, &e.vector)))
     }
 
     /// The similarity of each outcome of `question` to the state, in
@@ -157,6 +245,10 @@ impl Engine for BuiltinEngine {
             Reading::FirstWindow => "built-in (MiniLM-L3, first 126 tokens)".into(),
             Reading::AllWindows => "built-in (MiniLM-L3, whole state in windows)".into(),
         }
+    }
+
+    fn as_builtin(&self) -> Option<&BuiltinEngine> {
+        Some(self)
     }
 
     async fn decide(&self, request: EngineRequest<'_>) -> Result<EngineOutput> {

@@ -1,0 +1,142 @@
+//! Deterministic, label-stratified folds, and the seeded draws the alignment makes.
+//!
+//! Every example's place depends only on its ID, its label and the seed: within each label
+//! the examples are ordered by `SHA-256(seed, example ID)` and dealt round-robin, so each
+//! fold holds its share of every label, and adding an example moves no other example of a
+//! different label.
+
+use sha2::{Digest, Sha256};
+
+/// A 64-bit key for `id` under `seed`, stable across runs and platforms.
+pub(super) fn key(seed: u64, salt: &str, id: &str) -> u64 {
+    let mut hasher = Sha256::new();
+    hasher.update(seed.to_be_bytes());
+    hasher.update(salt.as_bytes());
+    hasher.update([0]);
+    hasher.update(id.as_bytes());
+    let digest = hasher.finalize();
+    u64::from_be_bytes(digest[..8].try_into().unwrap_or([0; 8]))
+}
+
+/// The fold (0..k) of each example, given their IDs and label outcomes.
+pub(super) fn assign(ids: &[&str], labels: &[usize], k: usize, seed: u64) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..ids.len()).collect();
+    // By label, then by key: each label's examples are dealt across the folds in turn.
+    order.sort_by_key(|&i| (labels[i], key(seed, "fold", ids[i]), i));
+    // One deal across all labels: each label starts where the last one ended, so small
+    // labels do not all pile into fold 0, and the folds' sizes differ by at most one.
+    let mut folds = vec![0; ids.len()];
+    for (dealt, i) in order.into_iter().enumerate() {
+        folds[i] = dealt % k;
+    }
+    folds
+}
+
+/// A deterministic draw of up to `n` of `items` (by key under `seed` and `salt`).
+pub(super) fn draw<T: Copy>(
+    items: &[T],
+    n: usize,
+    seed: u64,
+    salt: &str,
+    id: impl Fn(T) -> String,
+) -> Vec<T> {
+    let mut keyed: Vec<(u64, T)> = items
+        .iter()
+        .map(|&t| (key(seed, salt, &id(t)), t))
+        .collect();
+    keyed.sort_by_key(|(k, _)| *k);
+    keyed.into_iter().take(n).map(|(_, t)| t).collect()
+}
+
+/// A seeded stream of uniform indexes (splitmix64), for the bootstrap.
+pub(super) struct Stream(u64);
+
+impl Stream {
+    pub(super) fn new(seed: u64, salt: &str) -> Self {
+        Self(key(seed, salt, "stream"))
+    }
+
+    pub(super) fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (n > 0).
+    pub(super) fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("ex-{i}")).collect()
+    }
+
+    #[test]
+    fn folds_are_stratified_balanced_and_deterministic() {
+        let ids = ids(103);
+        let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
+        let labels: Vec<usize> = (0..103)
+            .map(|i| {
+                if i < 80 {
+                    0
+                } else if i < 100 {
+                    1
+                } else {
+                    2
+                }
+            })
+            .collect();
+        let folds = assign(&refs, &labels, 5, 7);
+        assert_eq!(folds, assign(&refs, &labels, 5, 7));
+        for label in 0..2 {
+            let mut per_fold = [0; 5];
+            for (f, l) in folds.iter().zip(&labels) {
+                if *l == label {
+                    per_fold[*f] += 1;
+                }
+            }
+            let (min, max) = (
+                per_fold.iter().min().unwrap(),
+                per_fold.iter().max().unwrap(),
+            );
+            assert!(max - min <= 1, "label {label}: {per_fold:?}");
+        }
+        let sizes: Vec<usize> = (0..5)
+            .map(|f| folds.iter().filter(|x| **x == f).count())
+            .collect();
+        assert!(
+            sizes.iter().max().unwrap() - sizes.iter().min().unwrap() <= 1,
+            "{sizes:?}"
+        );
+    }
+
+    #[test]
+    fn the_seed_changes_the_folds_and_an_id_keeps_its_fold_among_others() {
+        let ids = ids(50);
+        let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
+        let labels = vec![0; 50];
+        assert_ne!(assign(&refs, &labels, 5, 1), assign(&refs, &labels, 5, 2));
+        // Keys do not depend on the other examples.
+        assert_eq!(key(3, "fold", "ex-1"), key(3, "fold", "ex-1"));
+        assert_ne!(key(3, "fold", "ex-1"), key(4, "fold", "ex-1"));
+    }
+
+    #[test]
+    fn draws_are_deterministic_subsets() {
+        let items: Vec<usize> = (0..20).collect();
+        let a = draw(&items, 5, 9, "x", |i| i.to_string());
+        assert_eq!(a, draw(&items, 5, 9, "x", |i| i.to_string()));
+        assert_ne!(a, draw(&items, 5, 10, "x", |i| i.to_string()));
+        assert_eq!(a.len(), 5);
+        assert_eq!(draw(&items, 50, 9, "x", |i| i.to_string()).len(), 20);
+        let mut stream = Stream::new(1, "b");
+        assert!((0..1000).all(|_| stream.below(7) < 7));
+    }
+}

@@ -1,0 +1,866 @@
+//! Alignment: better questions from annotated examples, as a job, committed only when they
+//! are better on held-out examples.
+//!
+//! For each question: its annotated examples (a seeded sample of at most `max_examples`)
+//! are embedded once; the current checkpoint's answers are the baseline ("before");
+//! [`search::evaluate`] gives the held-out predictions of the whole candidate search
+//! ("after"); [`gate::judge`] decides. Questions that pass get the candidate chosen on all
+//! examples ([`search::final_model`]) written into their `instructions`
+//! ([`crate::engine::builtin::aligned`]), and the new `questions.yaml` is committed on
+//! `alignments/<jobId>`, its parent the base checkpoint. Nothing is committed when no
+//! question passes. The same examples, seed and base checkpoint give the same tree.
+
+mod cues;
+mod fit;
+mod folds;
+mod gate;
+mod search;
+
+pub use gate::Verdict;
+
+use super::jobs::runner::{Ending, Observer};
+use super::jobs::{JobLock, Origin};
+use super::metrics::{Metrics, Scale, label_of, loss, predicted_of, scale_of};
+use super::models::{self, CommitRequest, Loaded};
+use super::{Context, blocking};
+use crate::engine::builtin::aligned::{
+    self, ALIGNMENT_KEY, FEATURE_NAMES, VERSION, answer_outcome, outcome_keys,
+};
+use crate::engine::builtin::{BuiltinEngine, EmbeddedState, Embedding};
+use crate::error::{Error, Result};
+use crate::store::{ExampleFilter, JobRecord, NewJob};
+use crate::wire::align::{AlignmentRequest, AlignmentResult, MIN_EXAMPLES, QuestionReport};
+use crate::wire::decision::Revision;
+use crate::wire::jobs::{Job, JobKind, Progress};
+use crate::wire::problem::Loc;
+use crate::wire::{Question, Questions};
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+/// An alignment to create.
+pub struct NewAlignment<'a> {
+    /// Repository path or `modelId`.
+    pub model: &'a str,
+    pub request: AlignmentRequest,
+}
+
+/// What an alignment job runs from, as stored with it.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StoredRequest {
+    /// The revision as asked, with the commit it resolved to when the job was created.
+    revision: Revision,
+    questions: Vec<String>,
+    seed: u64,
+    margin: f64,
+    max_examples: usize,
+    origin: Origin,
+}
+
+/// Check an alignment and record it `queued`. The caller holds the returned lock and runs
+/// the job ([`super::jobs::run`]) or hands it on.
+pub fn create(
+    ctx: &Context,
+    alignment: NewAlignment<'_>,
+    origin: Option<Origin>,
+) -> Result<(Job, JobLock)> {
+    let request = alignment.request;
+    let loaded = models::load(ctx, alignment.model, request.revision.as_deref())?;
+    builtin_engine(ctx, &loaded)?;
+    let questions = match &request.questions {
+        Some(ids) => {
+            let missing: Vec<_> = ids
+                .iter()
+                .enumerate()
+                .filter(|(_, id)| !loaded.questions.contains_key(*id))
+                .map(|(i, id)| {
+                    crate::wire::FieldError::new(
+                        Loc::body().key("questions").index(i),
+                        format!(
+                            "{} has no question `{id}` at {}",
+                            loaded.path, loaded.revision.name
+                        ),
+                        "unknown_question",
+                    )
+                })
+                .collect();
+            if !missing.is_empty() {
+                return Err(Error::Validation(missing));
+            }
+            let mut unique = Vec::new();
+            for id in ids {
+                if !unique.contains(id) {
+                    unique.push(id.clone());
+                }
+            }
+            unique
+        }
+        None => loaded.questions.keys().cloned().collect(),
+    };
+    if questions.is_empty() {
+        return Err(Error::invalid(
+            Loc::body().key("questions"),
+            format!(
+                "{} has no saved questions at {} to align",
+                loaded.path, loaded.revision.name
+            ),
+            "missing",
+        ));
+    }
+    let job_id = uuid::Uuid::new_v4().to_string();
+    let lock = super::jobs::files(ctx, &job_id)
+        .try_lock(&job_id)?
+        .ok_or_else(|| Error::Internal(format!("a new job's lock ({job_id}) is held")))?;
+    let stored = StoredRequest {
+        revision: loaded.revision.clone(),
+        questions,
+        seed: request.seed,
+        margin: request.margin,
+        max_examples: request.max_examples,
+        origin: origin.unwrap_or_else(|| Origin::local(ctx, &job_id)),
+    };
+    let stored =
+        serde_json::to_value(&stored).map_err(|e| Error::internal("serializing a job", e))?;
+    let record = ctx.store()?.insert_job(&NewJob {
+        job_id: &job_id,
+        model_id: &loaded.model_id,
+        kind: JobKind::Alignment.as_str(),
+        request: &stored,
+        total: 0,
+    })?;
+    Ok((super::jobs::to_wire(record)?, lock))
+}
+
+/// The built-in engine of the model's base: the alignment fits its features.
+fn builtin_engine(ctx: &Context, loaded: &Loaded) -> Result<Arc<dyn crate::engine::Engine>> {
+    let engine = ctx.engines().get(&loaded.spec.base).ok_or_else(|| {
+        Error::Internal(format!("base model `{}` has no engine", loaded.spec.base))
+    })?;
+    if engine.as_builtin().is_none() {
+        return Err(Error::BadRequest(format!(
+            "{} is on base model `{}`, which is routed to a remote engine ({}); alignments fit \
+             the built-in engine's features, so align on a base model the built-in engine serves",
+            loaded.path,
+            loaded.spec.base,
+            engine.describe()
+        )));
+    }
+    Ok(engine.clone())
+}
+
+/// Progress and cancel, shared between the blocking work and the job's ticker.
+#[derive(Default)]
+struct Tracker {
+    total: AtomicU64,
+    done: AtomicU64,
+    cancel: AtomicBool,
+}
+
+impl Tracker {
+    fn progress(&self) -> Progress {
+        Progress {
+            total: self.total.load(Ordering::Relaxed),
+            done: self.done.load(Ordering::Relaxed),
+            failed: 0,
+        }
+    }
+
+    fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+
+    fn check(&self) -> Result<()> {
+        if self.cancelled() {
+            Err(Error::Internal("the alignment was cancelled".into()))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// How often progress is recorded and a cancel looked for.
+const TICK: Duration = Duration::from_millis(200);
+
+/// Run an alignment job to its end.
+pub(crate) async fn execute(
+    ctx: &Context,
+    record: &JobRecord,
+    observer: &dyn Observer,
+) -> Result<Ending> {
+    let stored: StoredRequest = serde_json::from_value(record.request.clone()).map_err(|e| {
+        Error::Internal(format!("job {} has a corrupt request: {e}", record.job_id))
+    })?;
+    let loaded = {
+        let (ctx, model_id, commit) = (
+            ctx.clone(),
+            record.model_id.clone(),
+            stored.revision.commit.clone(),
+        );
+        let mut loaded = blocking(move || models::load(&ctx, &model_id, Some(&commit))).await?;
+        loaded.revision = stored.revision.clone();
+        loaded
+    };
+    let engine = builtin_engine(ctx, &loaded)?;
+    let tracker = Arc::new(Tracker::default());
+    let work = {
+        let (ctx, loaded, tracker, job_id) = (
+            ctx.clone(),
+            loaded.clone(),
+            tracker.clone(),
+            record.job_id.clone(),
+        );
+        let settings = Settings {
+            questions: stored.questions.clone(),
+            seed: stored.seed,
+            margin: stored.margin,
+            max_examples: stored.max_examples,
+            job_id,
+        };
+        tokio::task::spawn_blocking(move || {
+            let builtin = engine
+                .as_builtin()
+                .ok_or_else(|| Error::Internal("the engine is no longer built-in".into()))?;
+            align(&ctx, &loaded, builtin, &settings, &tracker)
+        })
+    };
+    tokio::pin!(work);
+    let mut ticker = tokio::time::interval(TICK);
+    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let outcome = loop {
+        tokio::select! {
+            out = &mut work => break out.map_err(|e| Error::internal("the alignment task", e))?,
+            _ = ticker.tick() => {
+                observer.progress(tracker.progress());
+                if super::jobs::record_progress(ctx, &record.job_id, tracker.progress()).await? {
+                    tracker.cancel.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+    };
+    if tracker.cancelled() {
+        return Ok(Ending::Cancelled);
+    }
+    let outcome = outcome?;
+    observer.progress(tracker.progress());
+    super::jobs::record_progress(ctx, &record.job_id, tracker.progress()).await?;
+    let (ctx2, job_id) = (ctx.clone(), record.job_id.clone());
+    let result = blocking(move || finish(&ctx2, &loaded, &job_id, &stored, outcome)).await?;
+    Ok(Ending::Completed(
+        serde_json::to_value(result).map_err(|e| Error::internal("serializing a result", e))?,
+    ))
+}
+
+/// What the blocking part settles.
+struct Settings {
+    questions: Vec<String>,
+    seed: u64,
+    margin: f64,
+    max_examples: usize,
+    job_id: String,
+}
+
+/// What the blocking part found.
+struct Outcome {
+    reports: IndexMap<String, QuestionReport>,
+    /// The aligned questions that passed the gate.
+    aligned: IndexMap<String, Question>,
+    /// Exemplar documents' embeddings, to warm the engine's cache.
+    documents: Vec<(String, Embedding)>,
+}
+
+/// One annotated example of one question.
+struct Item {
+    example: usize,
+    answer: Value,
+    reasoning: Option<String>,
+    label: Vec<f64>,
+    outcome: usize,
+}
+
+/// The examples the alignment reads, each once.
+struct Examples {
+    ids: Vec<String>,
+    states: Vec<Value>,
+    /// Question ID → its items.
+    items: HashMap<String, (Vec<Item>, u64)>,
+}
+
+fn align(
+    ctx: &Context,
+    loaded: &Loaded,
+    engine: &BuiltinEngine,
+    settings: &Settings,
+    tracker: &Tracker,
+) -> Result<Outcome> {
+    let examples = read_examples(ctx, loaded, settings)?;
+    tracker.total.store(
+        examples.states.len() as u64 + settings.questions.len() as u64,
+        Ordering::Relaxed,
+    );
+    let embedded = embed(engine, &examples.states, tracker)?;
+    let mut outcome = Outcome {
+        reports: IndexMap::new(),
+        aligned: IndexMap::new(),
+        documents: Vec::new(),
+    };
+    for id in &settings.questions {
+        tracker.check()?;
+        let question = &loaded.questions[id];
+        let (items, skipped) = examples
+            .items
+            .get(id)
+            .map_or((&[][..], 0), |(items, skipped)| {
+                (items.as_slice(), *skipped)
+            });
+        let report = align_question(
+            engine,
+            id,
+            question,
+            &examples,
+            &embedded,
+            items,
+            skipped,
+            settings,
+            tracker,
+            &mut outcome,
+        )?;
+        outcome.reports.insert(id.clone(), report);
+        tracker.done.fetch_add(1, Ordering::Relaxed);
+    }
+    Ok(outcome)
+}
+
+/// Every example annotated for one of the questions, with its items per question: a seeded
+/// sample of at most `max_examples` per question.
+fn read_examples(ctx: &Context, loaded: &Loaded, settings: &Settings) -> Result<Examples> {
+    let mut all: HashMap<String, Vec<(String, Value, Option<String>)>> = HashMap::new();
+    let mut states: HashMap<String, Value> = HashMap::new();
+    let filter = ExampleFilter {
+        annotated: Some(true),
+        question: None,
+    };
+    ctx.store()?
+        .for_each_example(&loaded.model_id, &filter, &mut |example| {
+            let mut used = false;
+            for id in &settings.questions {
+                if let Some(annotation) = example.annotations.get(id) {
+                    all.entry(id.clone()).or_default().push((
+                        example.example_id.clone(),
+                        annotation.answer.clone(),
+                        annotation.reasoning.clone(),
+                    ));
+                    used = true;
+                }
+            }
+            if used {
+                states.insert(example.example_id.clone(), example.state);
+            }
+            Ok(())
+        })?;
+    let mut index: HashMap<String, usize> = HashMap::new();
+    let mut examples = Examples {
+        ids: Vec::new(),
+        states: Vec::new(),
+        items: HashMap::new(),
+    };
+    for id in &settings.questions {
+        let kind = &loaded.questions[id].kind;
+        let mut annotated = all.remove(id).unwrap_or_default();
+        let mut skipped = 0u64;
+        annotated.retain(|(_, answer, _)| {
+            let named = answer_outcome(kind, answer).is_some();
+            skipped += u64::from(!named);
+            named
+        });
+        if annotated.len() > settings.max_examples {
+            skipped += (annotated.len() - settings.max_examples) as u64;
+            annotated
+                .sort_by_key(|(example_id, _, _)| folds::key(settings.seed, "sample", example_id));
+            annotated.truncate(settings.max_examples);
+        }
+        // A stable order, whatever the store's: by example ID.
+        annotated.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut items = Vec::with_capacity(annotated.len());
+        for (example_id, answer, reasoning) in annotated {
+            let at = *index.entry(example_id.clone()).or_insert_with(|| {
+                examples.ids.push(example_id.clone());
+                examples
+                    .states
+                    .push(states.get(&example_id).cloned().unwrap_or(Value::Null));
+                examples.ids.len() - 1
+            });
+            let outcome = answer_outcome(kind, &answer).unwrap_or(0);
+            items.push(Item {
+                example: at,
+                label: label_of(kind, &answer).unwrap_or_default(),
+                answer,
+                reasoning,
+                outcome,
+            });
+        }
+        examples.items.insert(id.clone(), (items, skipped));
+    }
+    Ok(examples)
+}
+
+/// Embed every state, on every core.
+fn embed(
+    engine: &BuiltinEngine,
+    states: &[Value],
+    tracker: &Tracker,
+) -> Result<Vec<EmbeddedState>> {
+    let threads = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+    let next = AtomicU64::new(0);
+    let mut slots: Vec<Option<Result<EmbeddedState>>> = (0..states.len()).map(|_| None).collect();
+    let chunks: Vec<Vec<(usize, Result<EmbeddedState>)>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed) as usize;
+                        if i >= states.len() || tracker.cancelled() {
+                            return done;
+                        }
+                        done.push((i, engine.embed_state(&states[i])));
+                        tracker.done.fetch_add(1, Ordering::Relaxed);
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    tracker.check()?;
+    for (i, result) in chunks.into_iter().flatten() {
+        slots[i] = Some(result);
+    }
+    slots
+        .into_iter()
+        .map(|slot| slot.unwrap_or_else(|| Err(Error::Internal("a state was not embedded".into()))))
+        .collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn align_question(
+    engine: &BuiltinEngine,
+    id: &str,
+    question: &Question,
+    examples: &Examples,
+    embedded: &[EmbeddedState],
+    items: &[Item],
+    mut skipped: u64,
+    settings: &Settings,
+    tracker: &Tracker,
+    outcome: &mut Outcome,
+) -> Result<QuestionReport> {
+    let loc = Loc(vec![crate::wire::problem::Segment::Key(
+        "questions.yaml".into(),
+    )])
+    .key(id);
+    let current = aligned::parse(question, &loc).map_err(Error::Validation)?;
+    let base = match &current {
+        Some(alignment) => aligned::base_question(question, alignment),
+        None => question.clone(),
+    };
+    // A state with nothing to read can be neither compared nor an exemplar.
+    let items: Vec<&Item> = items
+        .iter()
+        .filter(|it| !embedded[it.example].is_blank())
+        .collect();
+    skipped += (examples_count(examples, id) - items.len()) as u64;
+    let mut report = QuestionReport {
+        improved: false,
+        examples: items.len() as u64,
+        skipped,
+        candidate: None,
+        before: None,
+        after: None,
+        gate: None,
+        reason: None,
+    };
+    let present: std::collections::BTreeSet<usize> = items.iter().map(|it| it.outcome).collect();
+    if items.len() < MIN_EXAMPLES || present.len() < 2 {
+        report.reason = Some(if items.len() < MIN_EXAMPLES {
+            format!(
+                "too few annotated examples ({} < {MIN_EXAMPLES})",
+                items.len()
+            )
+        } else {
+            "every annotated example has the same answer".to_owned()
+        });
+        return Ok(report);
+    }
+    let kind = &question.kind;
+    let outcomes = outcome_keys(kind).len();
+    let scale = scale_of(kind);
+    let n = items.len();
+    let states: Vec<&EmbeddedState> = items.iter().map(|it| &embedded[it.example]).collect();
+    let documents: Vec<Option<Embedding>> = states.iter().map(|s| s.as_document()).collect();
+    let mut zero_shot = Vec::with_capacity(n);
+    let mut baseline = Vec::with_capacity(n);
+    for (it, state) in items.iter().zip(&states) {
+        zero_shot.push(engine.similarities(state, &base)?);
+        let own = without_exemplar(question, &examples.ids[it.example]);
+        let (answer, _) = engine.answer(state, own.as_ref().unwrap_or(question))?;
+        baseline.push(predicted_of(&answer, outcomes));
+    }
+    tracker.check()?;
+    let sims = similarity_matrix(&states, &documents);
+    let texts: Vec<String> = items
+        .iter()
+        .map(|it| {
+            let mut text = aligned::exemplar_text(&examples.states[it.example]);
+            if let Some(reasoning) = &it.reasoning {
+                text.push('\n');
+                text.push_str(reasoning);
+            }
+            text
+        })
+        .collect();
+    let cue_similarity = |text: &str| -> Result<Vec<f64>> {
+        let embedding = engine.embedder().embed_cached(text)?;
+        Ok(states
+            .iter()
+            .map(|s| s.similarity(&embedding.vector))
+            .collect())
+    };
+    let ids: Vec<&str> = items
+        .iter()
+        .map(|it| examples.ids[it.example].as_str())
+        .collect();
+    let problem = search::Problem {
+        kind,
+        scale,
+        outcomes,
+        ids,
+        labels: items.iter().map(|it| it.label.clone()).collect(),
+        outcome_of: items.iter().map(|it| it.outcome).collect(),
+        zero_shot,
+        baseline,
+        sims,
+        corpus: cues::Corpus::new(&texts),
+        cue_similarity: &cue_similarity,
+        seed: settings.seed,
+        exemplar_ok: items
+            .iter()
+            .map(|it| {
+                serde_json::to_string(&examples.states[it.example]).map_or(0, |s| s.len())
+                    <= MAX_EXEMPLAR_STATE_BYTES
+            })
+            .collect(),
+    };
+    let cancelled = || tracker.cancelled();
+    let (after, _) = search::evaluate(&problem, &cancelled)?;
+    let before_losses: Vec<f64> = (0..n)
+        .map(|i| loss(scale, &problem.baseline[i], &problem.labels[i]))
+        .collect();
+    let after_losses: Vec<f64> = (0..n)
+        .map(|i| loss(scale, &after[i], &problem.labels[i]))
+        .collect();
+    report.before = Some(metrics(scale, outcomes, &problem.baseline, &problem.labels));
+    report.after = Some(metrics(scale, outcomes, &after, &problem.labels));
+    let verdict = gate::judge(
+        &before_losses,
+        &after_losses,
+        settings.margin,
+        settings.seed,
+        id,
+    );
+    report.reason.clone_from(&verdict.reason);
+    let passed = verdict.passed;
+    report.gate = Some(verdict);
+    if !passed {
+        return Ok(report);
+    }
+    let model = search::final_model(&problem, &after, &cancelled)?;
+    report.candidate = Some(model.spec.to_string());
+    report.improved = true;
+    let (question, documents_used) = write_question(
+        question,
+        &current,
+        &base,
+        &model,
+        items.as_slice(),
+        examples,
+        &documents,
+        settings,
+    );
+    outcome.aligned.insert(id.to_owned(), question);
+    outcome.documents.extend(documents_used);
+    Ok(report)
+}
+
+/// Exemplar states larger than this (as JSON) are not written into a checkpoint.
+const MAX_EXEMPLAR_STATE_BYTES: usize = 8 * 1024;
+
+fn examples_count(examples: &Examples, id: &str) -> usize {
+    examples.items.get(id).map_or(0, |(items, _)| items.len())
+}
+
+fn metrics(scale: Scale, outcomes: usize, predicted: &[Vec<f64>], labels: &[Vec<f64>]) -> Metrics {
+    let scored: Vec<super::metrics::Scored> = predicted
+        .iter()
+        .zip(labels)
+        .map(|(p, y)| super::metrics::Scored {
+            predicted: p.clone(),
+            label: y.clone(),
+        })
+        .collect();
+    Metrics::compute(scale, outcomes, &scored)
+}
+
+/// An aligned question without its exemplar for `example_id` (so an example is never its
+/// own neighbour when the current checkpoint is scored); `None` when it has none.
+pub(crate) fn without_exemplar(question: &Question, example_id: &str) -> Option<Question> {
+    let Some(Value::Object(instructions)) = &question.instructions else {
+        return None;
+    };
+    if !instructions.contains_key(ALIGNMENT_KEY) {
+        return None;
+    }
+    let Some(Value::Array(exemplars)) = instructions.get("examples") else {
+        return None;
+    };
+    let own = |e: &Value| e.get("example_id").and_then(Value::as_str) == Some(example_id);
+    if !exemplars.iter().any(own) {
+        return None;
+    }
+    let mut instructions = instructions.clone();
+    if let Some(Value::Array(list)) = instructions.get_mut("examples") {
+        list.retain(|e| !own(e));
+    }
+    Some(Question {
+        instructions: Some(Value::Object(instructions)),
+        kind: question.kind.clone(),
+    })
+}
+
+/// `sims[i * n + j]`: state `i` against example `j`'s document, on every core.
+fn similarity_matrix(states: &[&EmbeddedState], documents: &[Option<Embedding>]) -> Vec<f32> {
+    let n = states.len();
+    let threads = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+    let rows_per = n.div_ceil(threads).max(1);
+    let mut sims = vec![0f32; n * n];
+    std::thread::scope(|scope| {
+        for (chunk_index, chunk) in sims.chunks_mut(rows_per * n.max(1)).enumerate() {
+            scope.spawn(move || {
+                for (r, row) in chunk.chunks_mut(n.max(1)).enumerate() {
+                    let i = chunk_index * rows_per + r;
+                    for (j, slot) in row.iter_mut().enumerate() {
+                        *slot = documents[j]
+                            .as_ref()
+                            .map_or(0.0, |d| states[i].similarity(&d.vector) as f32);
+                    }
+                }
+            });
+        }
+    });
+    sims
+}
+
+/// The aligned question: the original instructions as `task`, the chosen exemplars and
+/// cues, and the calibration. Returns it with the exemplars' documents.
+#[allow(clippy::too_many_arguments)]
+fn write_question(
+    question: &Question,
+    current: &Option<aligned::Alignment>,
+    base: &Question,
+    model: &search::Model,
+    items: &[&Item],
+    examples: &Examples,
+    documents: &[Option<Embedding>],
+    settings: &Settings,
+) -> (Question, Vec<(String, Embedding)>) {
+    let keys = outcome_keys(&question.kind);
+    let mut instructions = Map::new();
+    let task = match current {
+        Some(alignment) => alignment.task.clone(),
+        None => base.instructions.clone(),
+    };
+    if let Some(task) = task {
+        instructions.insert("task".into(), task);
+    }
+    let mut used = Vec::new();
+    let exemplars: Vec<Value> = model
+        .exemplars
+        .iter()
+        .map(|&i| {
+            let item = items[i];
+            let state = examples.states[item.example].clone();
+            if let Some(document) = &documents[i] {
+                used.push((aligned::exemplar_text(&state), document.clone()));
+            }
+            let mut exemplar = Map::new();
+            exemplar.insert(
+                "example_id".into(),
+                Value::String(examples.ids[item.example].clone()),
+            );
+            exemplar.insert("answer".into(), item.answer.clone());
+            if let Some(reasoning) = &item.reasoning {
+                exemplar.insert("reasoning".into(), Value::String(reasoning.clone()));
+            }
+            exemplar.insert("state".into(), state);
+            Value::Object(exemplar)
+        })
+        .collect();
+    if !exemplars.is_empty() {
+        instructions.insert("examples".into(), Value::Array(exemplars));
+    }
+    let cues: Map<String, Value> = keys
+        .iter()
+        .zip(&model.cues)
+        .filter(|(_, phrases)| !phrases.is_empty())
+        .map(|(key, phrases)| (key.clone(), json!(phrases)))
+        .collect();
+    if !cues.is_empty() {
+        instructions.insert("cues".into(), Value::Object(cues));
+    }
+    let weights: Map<String, Value> = FEATURE_NAMES
+        .iter()
+        .zip(model.calibration.weights)
+        .filter(|(_, w)| *w != 0.0)
+        .map(|(name, w)| ((*name).to_owned(), json!(round(w))))
+        .collect();
+    let bias: Map<String, Value> = keys
+        .iter()
+        .zip(&model.calibration.bias)
+        .map(|(key, b)| (key.clone(), json!(round(*b))))
+        .collect();
+    instructions.insert(
+        ALIGNMENT_KEY.into(),
+        json!({
+            "version": VERSION,
+            "job": settings.job_id,
+            "method": model.spec.to_string(),
+            "seed": settings.seed,
+            "weights": weights,
+            "bias": bias,
+        }),
+    );
+    (
+        Question {
+            instructions: Some(Value::Object(instructions)),
+            kind: question.kind.clone(),
+        },
+        used,
+    )
+}
+
+/// Six significant decimals: readable in a diff, far finer than the fit's precision.
+fn round(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6
+}
+
+/// Commit the aligned questions (when any passed) and say how it went.
+fn finish(
+    ctx: &Context,
+    loaded: &Loaded,
+    job_id: &str,
+    stored: &StoredRequest,
+    outcome: Outcome,
+) -> Result<AlignmentResult> {
+    let mut result = AlignmentResult {
+        improved: !outcome.aligned.is_empty(),
+        base_checkpoint: loaded.revision.commit.clone(),
+        branch: None,
+        checkpoint: None,
+        seed: stored.seed,
+        questions: outcome.reports,
+    };
+    if outcome.aligned.is_empty() {
+        return Ok(result);
+    }
+    let mut questions: Questions = loaded.questions.clone();
+    for (id, question) in outcome.aligned {
+        questions.insert(id, question);
+    }
+    let yaml = questions_to_yaml(&questions);
+    let branch = format!("alignments/{job_id}");
+    // A run that died after committing finds its branch already there: the same tree, the
+    // same checkpoint.
+    let existing = models::load(ctx, &loaded.model_id, Some(&branch));
+    let checkpoint = match existing {
+        Ok(found) if found.questions == questions => found.checkpoint,
+        Ok(_) => {
+            return Err(Error::Conflict {
+                code: "already_exists",
+                detail: format!("branch {branch} exists with other questions"),
+            });
+        }
+        Err(_) => models::commit(
+            ctx,
+            &CommitRequest {
+                path: loaded.path.clone(),
+                branch: Some(branch.clone()),
+                start: Some(loaded.revision.commit.clone()),
+                questions_yaml: Some(yaml),
+                model_yaml: None,
+                message: commit_message(loaded, job_id, &result),
+            },
+        )?,
+    };
+    // The first decisions at the new checkpoint need not embed its exemplars again.
+    if let Some(engine) = ctx
+        .engines()
+        .get(&loaded.spec.base)
+        .and_then(|e| e.as_builtin())
+    {
+        engine.embedder().remember_documents(outcome.documents);
+    }
+    result.branch = Some(branch);
+    result.checkpoint = Some(checkpoint);
+    Ok(result)
+}
+
+/// `questions.yaml` as YAML (block style), so a diff shows what alignment changed.
+pub(crate) fn questions_to_yaml(questions: &Questions) -> String {
+    let value = crate::wire::question::questions_to_value(questions);
+    serde_yaml::to_string(&value)
+        .unwrap_or_else(|_| super::checkpoint::questions_to_yaml(questions))
+}
+
+fn commit_message(loaded: &Loaded, job_id: &str, result: &AlignmentResult) -> String {
+    let improved: Vec<&str> = result
+        .questions
+        .iter()
+        .filter(|(_, r)| r.improved)
+        .map(|(id, _)| id.as_str())
+        .collect();
+    let mut message = format!(
+        "Align {} (job {job_id})\n\nHeld-out figures, before -> after (nested cross-validation):\n",
+        improved.join(", ")
+    );
+    for (id, report) in &result.questions {
+        match (&report.before, &report.after, report.improved) {
+            (Some(before), Some(after), true) => message.push_str(&format!(
+                "  {id}: {} {:.4} -> {:.4}, accuracy {:.3} -> {:.3}, ECE {:.3} -> {:.3}; {} ({} examples)\n",
+                before.metric,
+                before.loss,
+                after.loss,
+                before.accuracy,
+                after.accuracy,
+                before.ece,
+                after.ece,
+                report.candidate.as_deref().unwrap_or("-"),
+                report.examples
+            )),
+            _ => message.push_str(&format!(
+                "  {id}: unchanged ({})\n",
+                report.reason.as_deref().unwrap_or("not improved")
+            )),
+        }
+    }
+    message.push_str(&format!(
+        "\nBase checkpoint {}, seed {}.\n",
+        loaded.revision.commit, result.seed
+    ));
+    message
+}

@@ -1,0 +1,511 @@
+//! Evaluation: a checkpoint's figures over every annotated example, as a job (a batch of
+//! decisions underneath), optionally beside a baseline checkpoint's.
+//!
+//! The annotated examples are staged once; each checkpoint is one pass of decisions over
+//! them ([`batch::drive`]), resumable like a batch. Answers are cached by what they depend
+//! on (the engine, the questions asked, the state), so evaluating a checkpoint again, or
+//! one that shares its questions, costs no engine calls. An aligned question never uses an
+//! example as its own exemplar here: a checkpoint is scored only on what it did not copy.
+
+use super::batch::{self, ItemResult, Pass, Source};
+use super::jobs::runner::{Ending, Observer};
+use super::jobs::{JobFiles, JobLock, Origin};
+use super::metrics::{Metrics, Scored, label_of, predicted_of, scale_of};
+use super::models::{self, Loaded};
+use super::{Context, blocking};
+use crate::engine::builtin::aligned::outcome_keys;
+use crate::engine::{Engine, EngineRequest};
+use crate::error::{Error, Result};
+use crate::store::{CachedAnswers, ExampleFilter, JobRecord, NewJob};
+use crate::wire::align::{EvaluationReport, EvaluationRequest, QuestionEvaluation};
+use crate::wire::decision::Revision;
+use crate::wire::jobs::{ExampleSet, Job, JobKind};
+use crate::wire::problem::Loc;
+use crate::wire::question::questions_to_value;
+use crate::wire::value::canonical_hash;
+use crate::wire::{Answers, Questions, Usage};
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::io::BufRead;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// An evaluation to create.
+pub struct NewEvaluation<'a> {
+    /// Repository path or `modelId`.
+    pub model: &'a str,
+    pub request: EvaluationRequest,
+}
+
+/// What an evaluation job runs from, as stored with it.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StoredRequest {
+    revision: Revision,
+    baseline: Option<Revision>,
+    questions: Vec<String>,
+    /// Annotated examples staged.
+    examples: u64,
+    origin: Origin,
+}
+
+/// Check an evaluation, stage the annotated examples and record it `queued`.
+pub fn create(
+    ctx: &Context,
+    evaluation: NewEvaluation<'_>,
+    origin: Option<Origin>,
+) -> Result<(Job, JobLock)> {
+    let request = evaluation.request;
+    let loaded = models::load(ctx, evaluation.model, request.revision.as_deref())?;
+    let baseline = request
+        .baseline
+        .as_deref()
+        .map(|revision| models::load(ctx, evaluation.model, Some(revision)))
+        .transpose()?;
+    let questions = match &request.questions {
+        Some(ids) => {
+            let missing: Vec<_> = ids
+                .iter()
+                .enumerate()
+                .filter(|(_, id)| !loaded.questions.contains_key(*id))
+                .map(|(i, id)| {
+                    crate::wire::FieldError::new(
+                        Loc::body().key("questions").index(i),
+                        format!(
+                            "{} has no question `{id}` at {}",
+                            loaded.path, loaded.revision.name
+                        ),
+                        "unknown_question",
+                    )
+                })
+                .collect();
+            if !missing.is_empty() {
+                return Err(Error::Validation(missing));
+            }
+            let mut unique: Vec<String> = Vec::new();
+            for id in ids {
+                if !unique.contains(id) {
+                    unique.push(id.clone());
+                }
+            }
+            unique
+        }
+        None => loaded.questions.keys().cloned().collect(),
+    };
+    if questions.is_empty() {
+        return Err(Error::invalid(
+            Loc::body().key("questions"),
+            format!(
+                "{} has no saved questions at {} to evaluate",
+                loaded.path, loaded.revision.name
+            ),
+            "missing",
+        ));
+    }
+    let job_id = uuid::Uuid::new_v4().to_string();
+    let files = super::jobs::files(ctx, &job_id);
+    let lock = files
+        .try_lock(&job_id)?
+        .ok_or_else(|| Error::Internal(format!("a new job's lock ({job_id}) is held")))?;
+    let staged = batch::stage(
+        ctx,
+        &loaded,
+        Source::Examples(ExampleSet::Annotated),
+        &files,
+    );
+    let examples = match staged {
+        Ok((examples, _)) => examples,
+        Err(error) => {
+            drop(lock);
+            let _ = std::fs::remove_dir_all(files.dir());
+            return Err(error);
+        }
+    };
+    let passes = 1 + u64::from(baseline.is_some());
+    let stored = StoredRequest {
+        revision: loaded.revision.clone(),
+        baseline: baseline.map(|b| b.revision),
+        questions,
+        examples,
+        origin: origin.unwrap_or_else(|| Origin::local(ctx, &job_id)),
+    };
+    let stored =
+        serde_json::to_value(&stored).map_err(|e| Error::internal("serializing a job", e))?;
+    let inserted = ctx.store().and_then(|store| {
+        Ok(store.insert_job(&NewJob {
+            job_id: &job_id,
+            model_id: &loaded.model_id,
+            kind: JobKind::Evaluation.as_str(),
+            request: &stored,
+            total: examples * passes,
+        })?)
+    });
+    match inserted {
+        Ok(record) => Ok((super::jobs::to_wire(record)?, lock)),
+        Err(error) => {
+            drop(lock);
+            let _ = std::fs::remove_dir_all(files.dir());
+            Err(error)
+        }
+    }
+}
+
+/// One checkpoint to decide at.
+struct Side {
+    name: &'static str,
+    loaded: Loaded,
+    /// The evaluated questions this checkpoint has.
+    questions: Questions,
+    engine: Arc<dyn Engine>,
+    /// Cache key part for the questions as they are (most examples).
+    questions_hash: String,
+}
+
+impl Side {
+    fn results(&self, files: &JobFiles) -> std::path::PathBuf {
+        files.dir().join(format!("results-{}.ndjson", self.name))
+    }
+}
+
+/// Decide every annotated example at each checkpoint, then compute the figures.
+pub(crate) async fn execute(
+    ctx: &Context,
+    record: &JobRecord,
+    files: &JobFiles,
+    origin: &Origin,
+    observer: &dyn Observer,
+) -> Result<Ending> {
+    let stored: StoredRequest = serde_json::from_value(record.request.clone()).map_err(|e| {
+        Error::Internal(format!("job {} has a corrupt request: {e}", record.job_id))
+    })?;
+    let mut sides = Vec::new();
+    for (name, revision) in [
+        ("revision", Some(&stored.revision)),
+        ("baseline", stored.baseline.as_ref()),
+    ] {
+        let Some(revision) = revision else { continue };
+        let loaded = {
+            let (ctx, model_id, commit) = (
+                ctx.clone(),
+                record.model_id.clone(),
+                revision.commit.clone(),
+            );
+            let mut loaded = blocking(move || models::load(&ctx, &model_id, Some(&commit))).await?;
+            loaded.revision = revision.clone();
+            loaded
+        };
+        let questions: Questions = stored
+            .questions
+            .iter()
+            .filter_map(|id| loaded.questions.get(id).map(|q| (id.clone(), q.clone())))
+            .collect();
+        let engine = ctx
+            .engines()
+            .get(&loaded.spec.base)
+            .cloned()
+            .ok_or_else(|| {
+                Error::Internal(format!("base model `{}` has no engine", loaded.spec.base))
+            })?;
+        let questions_hash = canonical_hash(&questions_to_value(&questions));
+        sides.push(Side {
+            name,
+            loaded,
+            questions,
+            engine,
+            questions_hash,
+        });
+    }
+    for (k, side) in sides.iter().enumerate() {
+        if side.questions.is_empty() {
+            continue;
+        }
+        let pass = Pass {
+            job_id: &record.job_id,
+            input: files.input(),
+            results: side.results(files),
+            window: side.engine.max_in_flight(),
+            done_before: stored.examples * k as u64,
+            total: record.total,
+        };
+        let finished = batch::drive(ctx, &pass, observer, |index, line| async move {
+            decide_example(ctx, side, origin, index, &line).await
+        })
+        .await?;
+        if finished.is_none() {
+            return Ok(Ending::Cancelled);
+        }
+    }
+    let (ctx2, model_id, files) = (ctx.clone(), record.model_id.clone(), files.clone());
+    let report = blocking(move || report(&ctx2, &model_id, &stored, &sides, &files)).await?;
+    Ok(Ending::Completed(
+        serde_json::to_value(report).map_err(|e| Error::internal("serializing a report", e))?,
+    ))
+}
+
+/// Decide one staged example at one checkpoint, from the cache when it can.
+async fn decide_example(
+    ctx: &Context,
+    side: &Side,
+    origin: &Origin,
+    index: u64,
+    line: &[u8],
+) -> ItemResult {
+    let started = Instant::now();
+    let parsed: Option<(String, Value)> =
+        serde_json::from_slice::<Value>(line).ok().and_then(|v| {
+            let id = v.get("example_id")?.as_str()?.to_owned();
+            Some((id, v.get("state")?.clone()))
+        });
+    let outcome = match &parsed {
+        None => Err(Error::Internal(format!(
+            "staged example {index} is unreadable"
+        ))),
+        Some((example_id, state)) => answers_for(ctx, side, example_id, state).await,
+    };
+    let example_id = parsed.as_ref().map(|(id, _)| id.clone());
+    let (value, failed, usage, cached) = match outcome {
+        Ok((answers, usage, cached)) => (
+            json!({"index": index, "example_id": example_id, "answers": answers, "usage": usage, "cached": cached}),
+            false,
+            usage,
+            cached,
+        ),
+        Err(error) => (
+            json!({"index": index, "example_id": example_id, "error": origin.problem(&error)}),
+            true,
+            Usage::default(),
+            false,
+        ),
+    };
+    let mut line = serde_json::to_vec(&value)
+        .unwrap_or_else(|_| format!(r#"{{"index":{index}}}"#).into_bytes());
+    line.push(b'\n');
+    ItemResult {
+        line,
+        failed,
+        usage: if cached { Usage::default() } else { usage },
+        latency: started.elapsed(),
+    }
+}
+
+/// The answers of one example: the checkpoint's questions, an aligned question without the
+/// example as its own exemplar; cached by (engine, questions, state).
+async fn answers_for(
+    ctx: &Context,
+    side: &Side,
+    example_id: &str,
+    state: &Value,
+) -> Result<(Answers, Usage, bool)> {
+    let mut questions_hash = side.questions_hash.clone();
+    let mut own: Option<Questions> = None;
+    for (id, question) in &side.questions {
+        if let Some(without) = super::align::without_exemplar(question, example_id) {
+            own.get_or_insert_with(|| side.questions.clone())
+                .insert(id.clone(), without);
+        }
+    }
+    if let Some(own) = &own {
+        questions_hash = canonical_hash(&questions_to_value(own));
+    }
+    let questions = own.as_ref().unwrap_or(&side.questions);
+    let key = cache_key(
+        side.engine.as_ref(),
+        &side.loaded.spec.base,
+        &questions_hash,
+        state,
+    );
+    let cached = {
+        let (ctx, key) = (ctx.clone(), key.clone());
+        blocking(move || Ok(ctx.store()?.cached_answers(&key)?)).await?
+    };
+    if let Some(cached) = cached {
+        if let Ok(answers) = serde_json::from_value::<Answers>(cached.answers) {
+            let usage = Usage {
+                input_tokens: cached.input_tokens,
+                output_tokens: cached.output_tokens,
+            };
+            return Ok((answers, usage, true));
+        }
+    }
+    let output = side
+        .engine
+        .decide(EngineRequest {
+            model: &side.loaded.spec.base,
+            state,
+            questions,
+        })
+        .await?;
+    let entry = CachedAnswers {
+        answers: serde_json::to_value(&output.answers)
+            .map_err(|e| Error::internal("serializing answers", e))?,
+        input_tokens: output.usage.input_tokens,
+        output_tokens: output.usage.output_tokens,
+    };
+    let ctx = ctx.clone();
+    // A cache that cannot be written only costs time next run.
+    if let Err(error) = blocking(move || Ok(ctx.store()?.cache_answers(&key, &entry)?)).await {
+        tracing::warn!(%error, "caching an evaluation's answers failed");
+    }
+    Ok((output.answers, output.usage, false))
+}
+
+/// What an engine's answers depend on: the engine (and this arbiter's version of it), the
+/// base model it was asked as, the questions and the state.
+fn cache_key(engine: &dyn Engine, base: &str, questions_hash: &str, state: &Value) -> String {
+    let mut hasher = Sha256::new();
+    for part in [
+        env!("CARGO_PKG_VERSION"),
+        &engine.describe(),
+        base,
+        questions_hash,
+        &canonical_hash(state),
+    ] {
+        hasher.update(part.as_bytes());
+        hasher.update([0]);
+    }
+    hex::encode(hasher.finalize())
+}
+
+/// The figures of each side, per question and overall.
+fn report(
+    ctx: &Context,
+    model_id: &str,
+    stored: &StoredRequest,
+    sides: &[Side],
+    files: &JobFiles,
+) -> Result<EvaluationReport> {
+    // Ground truth, as annotated now.
+    let mut truth: HashMap<String, HashMap<String, Value>> = HashMap::new();
+    let filter = ExampleFilter {
+        annotated: Some(true),
+        question: None,
+    };
+    ctx.store()?
+        .for_each_example(model_id, &filter, &mut |example| {
+            let answers = example
+                .annotations
+                .into_iter()
+                .filter(|(q, _)| stored.questions.contains(q))
+                .map(|(q, a)| (q, a.answer))
+                .collect();
+            truth.insert(example.example_id, answers);
+            Ok(())
+        })?;
+    let mut per_side: Vec<IndexMap<String, (Metrics, u64)>> = Vec::new();
+    for side in sides {
+        per_side.push(side_metrics(side, &side.results(files), &truth)?);
+    }
+    let mut questions = IndexMap::new();
+    for id in &stored.questions {
+        let Some((metrics, failed)) = per_side.first().and_then(|s| s.get(id)).cloned() else {
+            continue;
+        };
+        questions.insert(
+            id.clone(),
+            QuestionEvaluation {
+                metrics,
+                baseline: per_side
+                    .get(1)
+                    .and_then(|s| s.get(id))
+                    .map(|(m, _)| m.clone()),
+                failed,
+            },
+        );
+    }
+    let overall = QuestionEvaluation {
+        metrics: overall(questions.values().map(|q| &q.metrics)),
+        baseline: (sides.len() > 1)
+            .then(|| overall(questions.values().filter_map(|q| q.baseline.as_ref()))),
+        failed: questions.values().map(|q| q.failed).sum(),
+    };
+    Ok(EvaluationReport {
+        revision: stored.revision.clone(),
+        baseline: stored.baseline.clone(),
+        questions,
+        overall,
+    })
+}
+
+/// Per question: the figures of one side's results, and how many annotated examples
+/// failed to be decided.
+fn side_metrics(
+    side: &Side,
+    path: &std::path::Path,
+    truth: &HashMap<String, HashMap<String, Value>>,
+) -> Result<IndexMap<String, (Metrics, u64)>> {
+    let mut scored: IndexMap<String, (Vec<Scored>, u64)> = side
+        .questions
+        .keys()
+        .map(|id| (id.clone(), (Vec::new(), 0)))
+        .collect();
+    let io_error = |e: std::io::Error| Error::internal(&format!("reading {}", path.display()), e);
+    let reader = std::io::BufReader::new(std::fs::File::open(path).map_err(io_error)?);
+    for line in reader.split(b'\n') {
+        let line = line.map_err(io_error)?;
+        let Ok(value) = serde_json::from_slice::<Value>(&line) else {
+            continue;
+        };
+        let Some(annotations) = value["example_id"].as_str().and_then(|id| truth.get(id)) else {
+            continue;
+        };
+        let answers: Option<Answers> = serde_json::from_value(value["answers"].clone()).ok();
+        for (id, (list, failed)) in &mut scored {
+            let (Some(question), Some(annotated)) = (side.questions.get(id), annotations.get(id))
+            else {
+                continue;
+            };
+            let Some(label) = label_of(&question.kind, annotated) else {
+                continue;
+            };
+            match answers.as_ref().and_then(|a| a.get(id)) {
+                Some(answer) => list.push(Scored {
+                    predicted: predicted_of(answer, outcome_keys(&question.kind).len()),
+                    label,
+                }),
+                None => *failed += 1,
+            }
+        }
+    }
+    Ok(scored
+        .into_iter()
+        .map(|(id, (list, failed))| {
+            let kind = &side.questions[&id].kind;
+            let metrics = Metrics::compute(scale_of(kind), outcome_keys(kind).len(), &list);
+            (id, (metrics, failed))
+        })
+        .filter(|(_, (m, failed))| m.examples > 0 || *failed > 0)
+        .collect())
+}
+
+/// The example-weighted mean of each figure over questions (`metric` is `mixed` when the
+/// questions' primary metrics differ).
+fn overall<'a>(all: impl Iterator<Item = &'a Metrics>) -> Metrics {
+    let all: Vec<&Metrics> = all.collect();
+    let n: u64 = all.iter().map(|m| m.examples).sum();
+    if n == 0 {
+        return Metrics::default();
+    }
+    let mean = |f: &dyn Fn(&Metrics) -> f64| {
+        all.iter().map(|m| f(m) * m.examples as f64).sum::<f64>() / n as f64
+    };
+    let metric = match all.first() {
+        Some(first) if all.iter().all(|m| m.metric == first.metric) => first.metric.clone(),
+        _ => "mixed".to_owned(),
+    };
+    Metrics {
+        examples: n,
+        metric,
+        loss: mean(&|m| m.loss),
+        log_loss: mean(&|m| m.log_loss),
+        accuracy: mean(&|m| m.accuracy),
+        macro_f1: mean(&|m| m.macro_f1),
+        kappa: mean(&|m| m.kappa),
+        brier: mean(&|m| m.brier),
+        ece: mean(&|m| m.ece),
+        mae: None,
+        rps: None,
+    }
+}

@@ -1,0 +1,372 @@
+//! Alignments and evaluations: their requests (`POST /v1/models/{modelId}/alignments`,
+//! `.../evaluations`) and the results their jobs complete with.
+
+use super::problem::{FieldError, Loc};
+use super::question::json_type;
+use crate::error::{Error, Result};
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// The seed when none is given.
+pub const DEFAULT_SEED: u64 = 0;
+/// The relative held-out gain a new checkpoint needs (2% lower mean loss).
+pub const DEFAULT_MARGIN: f64 = 0.02;
+/// Annotated examples an alignment fits on per question, at most (a seeded sample).
+pub const DEFAULT_MAX_EXAMPLES: usize = 2000;
+/// A question needs this many annotated examples to be aligned.
+pub const MIN_EXAMPLES: usize = 10;
+
+/// `{revision?, questions?, seed?, margin?, max_examples?}`, validated.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AlignmentRequest {
+    pub revision: Option<String>,
+    /// Question IDs to align; all the checkpoint's questions when absent.
+    pub questions: Option<Vec<String>>,
+    pub seed: u64,
+    pub margin: f64,
+    pub max_examples: usize,
+}
+
+impl Default for AlignmentRequest {
+    fn default() -> Self {
+        Self {
+            revision: None,
+            questions: None,
+            seed: DEFAULT_SEED,
+            margin: DEFAULT_MARGIN,
+            max_examples: DEFAULT_MAX_EXAMPLES,
+        }
+    }
+}
+
+impl AlignmentRequest {
+    /// Check a request body: every problem at once, each with its field path.
+    pub fn from_value(body: &Value) -> Result<Self> {
+        let (object, mut errors) = object_with(
+            body,
+            &["revision", "questions", "seed", "margin", "max_examples"],
+        )?;
+        let root = Loc::body();
+        let mut request = Self {
+            revision: revision(object, &mut errors),
+            questions: question_ids(object, &mut errors),
+            ..Self::default()
+        };
+        match object.get("seed") {
+            None | Some(Value::Null) => {}
+            Some(Value::Number(n)) if n.as_u64().is_some() => {
+                request.seed = n.as_u64().unwrap_or_default();
+            }
+            Some(other) => errors.push(FieldError::new(
+                root.key("seed"),
+                format!("seed must be a non-negative integer, not {other}"),
+                "type",
+            )),
+        }
+        match object.get("margin") {
+            None | Some(Value::Null) => {}
+            Some(Value::Number(n)) if n.as_f64().is_some_and(|m| (0.0..1.0).contains(&m)) => {
+                request.margin = n.as_f64().unwrap_or(DEFAULT_MARGIN);
+            }
+            Some(other) => errors.push(FieldError::new(
+                root.key("margin"),
+                format!("margin must be a number from 0 up to 1 (a relative gain), not {other}"),
+                "range",
+            )),
+        }
+        match object.get("max_examples") {
+            None | Some(Value::Null) => {}
+            Some(Value::Number(n)) if n.as_u64().is_some_and(|m| m >= MIN_EXAMPLES as u64) => {
+                request.max_examples =
+                    usize::try_from(n.as_u64().unwrap_or_default()).unwrap_or(usize::MAX);
+            }
+            Some(other) => errors.push(FieldError::new(
+                root.key("max_examples"),
+                format!("max_examples must be an integer of at least {MIN_EXAMPLES}, not {other}"),
+                "range",
+            )),
+        }
+        if errors.is_empty() {
+            Ok(request)
+        } else {
+            Err(Error::Validation(errors))
+        }
+    }
+}
+
+/// `{revision?, baseline?, questions?}`, validated.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EvaluationRequest {
+    pub revision: Option<String>,
+    /// A second revision to compare with.
+    pub baseline: Option<String>,
+    /// Question IDs to evaluate; every question with annotations when absent.
+    pub questions: Option<Vec<String>>,
+}
+
+impl EvaluationRequest {
+    pub fn from_value(body: &Value) -> Result<Self> {
+        let (object, mut errors) = object_with(body, &["revision", "baseline", "questions"])?;
+        let request = Self {
+            revision: revision(object, &mut errors),
+            baseline: match object.get("baseline") {
+                None | Some(Value::Null) => None,
+                Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
+                Some(other) => {
+                    errors.push(FieldError::new(
+                        Loc::body().key("baseline"),
+                        format!(
+                            "baseline must be a non-empty string, not {}",
+                            json_type(other)
+                        ),
+                        "type",
+                    ));
+                    None
+                }
+            },
+            questions: question_ids(object, &mut errors),
+        };
+        if errors.is_empty() {
+            Ok(request)
+        } else {
+            Err(Error::Validation(errors))
+        }
+    }
+}
+
+fn object_with<'a>(
+    body: &'a Value,
+    known: &[&str],
+) -> Result<(&'a Map<String, Value>, Vec<FieldError>)> {
+    let root = Loc::body();
+    let Some(object) = body.as_object() else {
+        return Err(Error::invalid(
+            root,
+            format!("the request is a JSON object, not {}", json_type(body)),
+            "type",
+        ));
+    };
+    let errors = object
+        .keys()
+        .filter(|k| !known.contains(&k.as_str()))
+        .map(|k| {
+            FieldError::new(
+                root.key(k),
+                format!("unknown member `{k}` (known: {})", known.join(", ")),
+                "unknown",
+            )
+        })
+        .collect();
+    Ok((object, errors))
+}
+
+fn revision(object: &Map<String, Value>, errors: &mut Vec<FieldError>) -> Option<String> {
+    match object.get("revision") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
+        Some(other) => {
+            errors.push(FieldError::new(
+                Loc::body().key("revision"),
+                format!(
+                    "revision must be a non-empty string, not {}",
+                    json_type(other)
+                ),
+                "type",
+            ));
+            None
+        }
+    }
+}
+
+fn question_ids(object: &Map<String, Value>, errors: &mut Vec<FieldError>) -> Option<Vec<String>> {
+    let loc = Loc::body().key("questions");
+    match object.get("questions") {
+        None | Some(Value::Null) => None,
+        Some(Value::Array(items)) if !items.is_empty() => {
+            let mut ids = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                match item {
+                    Value::String(id) => ids.push(id.clone()),
+                    other => errors.push(FieldError::new(
+                        loc.index(i),
+                        format!("a question ID is a string, not {}", json_type(other)),
+                        "type",
+                    )),
+                }
+            }
+            Some(ids)
+        }
+        Some(other) => {
+            errors.push(FieldError::new(
+                loc,
+                format!("questions must be a non-empty array of question IDs, not {other}"),
+                "type",
+            ));
+            None
+        }
+    }
+}
+
+/// What a completed alignment reports.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AlignmentResult {
+    /// Whether a new checkpoint was committed.
+    pub improved: bool,
+    /// The checkpoint the alignment started from.
+    pub base_checkpoint: String,
+    /// The branch of the new checkpoint (`alignments/<jobId>`), when improved.
+    #[schema(required = true)]
+    pub branch: Option<String>,
+    /// The new checkpoint, when improved.
+    #[schema(required = true, value_type = Object)]
+    pub checkpoint: Option<super::decision::Checkpoint>,
+    pub seed: u64,
+    /// Per question: the held-out figures before and after, and the gate's verdict.
+    #[schema(value_type = Object)]
+    pub questions: IndexMap<String, QuestionReport>,
+}
+
+/// One question of an alignment.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct QuestionReport {
+    pub improved: bool,
+    /// Annotated examples used.
+    pub examples: u64,
+    /// Annotated examples left out (an answer that names no outcome, a blank state, the
+    /// sample limit).
+    pub skipped: u64,
+    /// The candidate chosen, e.g. `exemplars (coverage, 16 per outcome) + cues + calibration`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub candidate: Option<String>,
+    /// The current checkpoint on every example.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<Metrics>,
+    /// The aligned question on held-out examples (nested cross-validation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<Metrics>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gate: Option<Verdict>,
+    /// Why the question was not improved, for people.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// What a completed evaluation reports.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EvaluationReport {
+    pub revision: super::decision::Revision,
+    #[schema(required = true, value_type = Object)]
+    pub baseline: Option<super::decision::Revision>,
+    /// Per question (and `overall`, the example-weighted mean): the figures at the
+    /// revision, and at the baseline when one was given.
+    #[schema(value_type = Object)]
+    pub questions: IndexMap<String, QuestionEvaluation>,
+    #[schema(value_type = Object)]
+    pub overall: QuestionEvaluation,
+}
+
+/// One question of an evaluation.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct QuestionEvaluation {
+    pub metrics: Metrics,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<Metrics>,
+    /// Examples whose decision failed (counted in neither).
+    pub failed: u64,
+}
+
+/// The figures of one question over a set of examples.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Metrics {
+    /// Examples scored.
+    pub examples: u64,
+    /// Which primary metric `loss` is: `log_loss` or `rps`.
+    pub metric: String,
+    /// The primary metric's mean (lower is better).
+    pub loss: f64,
+    pub log_loss: f64,
+    /// Share of examples whose most likely outcome is the label's.
+    pub accuracy: f64,
+    /// The mean of the per-outcome F1 over the outcomes that occur as labels or predictions.
+    pub macro_f1: f64,
+    /// Cohen's κ between predictions and labels (0 when chance agreement is 1).
+    pub kappa: f64,
+    pub brier: f64,
+    /// Expected calibration error of the most likely outcome's probability, 10 equal bins.
+    pub ece: f64,
+    /// Score questions: mean absolute error of the expected level.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mae: Option<f64>,
+    /// Score questions: the ranked probability score (also `loss`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rps: Option<f64>,
+}
+
+/// How the gate judged one question.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Verdict {
+    pub passed: bool,
+    /// Mean loss before − after (positive is better).
+    pub gain: f64,
+    /// The gain the margin asks for.
+    pub required_gain: f64,
+    /// The bootstrap's lower bound on the gain.
+    pub lower_bound: f64,
+    pub upper_bound: f64,
+    /// Why it failed, for people.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn locs(error: &Error) -> Vec<String> {
+        error.details().iter().map(|d| d.loc.to_string()).collect()
+    }
+
+    #[test]
+    fn an_alignment_request_has_defaults_and_checks_every_member() {
+        assert_eq!(
+            AlignmentRequest::from_value(&json!({})).unwrap(),
+            AlignmentRequest::default()
+        );
+        let r = AlignmentRequest::from_value(
+            &json!({"revision": "main", "questions": ["a", ""], "seed": 7, "margin": 0.05}),
+        )
+        .unwrap();
+        assert_eq!(r.questions, Some(vec!["a".to_owned(), String::new()]));
+        assert_eq!((r.seed, r.margin), (7, 0.05));
+        let e = AlignmentRequest::from_value(
+            &json!({"seed": -1, "margin": 2, "questions": [1], "max_examples": 3, "x": 1}),
+        )
+        .unwrap_err();
+        assert_eq!(
+            locs(&e),
+            ["x", "questions[0]", "seed", "margin", "max_examples"]
+        );
+        assert!(AlignmentRequest::from_value(&json!([])).is_err());
+        assert_eq!(
+            locs(&AlignmentRequest::from_value(&json!({"questions": []})).unwrap_err()),
+            ["questions"]
+        );
+    }
+
+    #[test]
+    fn an_evaluation_request_checks_its_members() {
+        let r =
+            EvaluationRequest::from_value(&json!({"revision": "v3", "baseline": "main"})).unwrap();
+        assert_eq!(r.baseline.as_deref(), Some("main"));
+        let e = EvaluationRequest::from_value(&json!({"baseline": 3})).unwrap_err();
+        assert_eq!(locs(&e), ["baseline"]);
+    }
+}
