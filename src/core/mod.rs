@@ -4,6 +4,7 @@
 pub mod batch;
 pub mod checkpoint;
 pub mod decide;
+pub mod engines;
 pub mod examples;
 pub mod jobs;
 pub mod models;

@@ -336,7 +336,8 @@ fn transport_message(error: &reqwest::Error) -> String {
     let mut source = std::error::Error::source(error);
     while let Some(cause) = source {
         let text = cause.to_string();
-        if !causes.contains(&text) {
+        // hyper's "client error (Connect)" says nothing its cause does not.
+        if !text.starts_with("client error (") && !causes.contains(&text) {
             causes.push(text);
         }
         source = cause.source();

@@ -4,6 +4,7 @@
 
 pub mod answer;
 pub mod decision;
+pub mod engines;
 pub mod examples;
 pub mod jobs;
 pub mod models;
