@@ -30,6 +30,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('decide', 'decide', [CompletionResultType]::ParameterValue, 'Answer questions about a state')
             [CompletionResult]::new('models', 'models', [CompletionResultType]::ParameterValue, 'List models; create, show, commit, tag and log repository models')
+            [CompletionResult]::new('engines', 'engines', [CompletionResultType]::ParameterValue, 'List the remote engines of config.yaml and check that they answer')
             [CompletionResult]::new('examples', 'examples', [CompletionResultType]::ParameterValue, 'Ingest, annotate, list, show and export the examples of a repository model')
             [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Decide many states with a repository model, as a job (JSON Lines in, JSON Lines out)')
             [CompletionResult]::new('jobs', 'jobs', [CompletionResultType]::ParameterValue, 'List, poll, cancel and read the results of batch jobs')
@@ -185,6 +186,48 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;models;help;help' {
+            break
+        }
+        'arbiter;engines' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the engines of config.yaml and the base models routed to each (the default)')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Call each engine once with a tiny decision: reachability, latency, valid answers. Exits 1 when any engine fails')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'arbiter;engines;list' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'arbiter;engines;check' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'arbiter;engines;help' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the engines of config.yaml and the base models routed to each (the default)')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Call each engine once with a tiny decision: reachability, latency, valid answers. Exits 1 when any engine fails')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'arbiter;engines;help;list' {
+            break
+        }
+        'arbiter;engines;help;check' {
+            break
+        }
+        'arbiter;engines;help;help' {
             break
         }
         'arbiter;examples' {
@@ -476,6 +519,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         'arbiter;help' {
             [CompletionResult]::new('decide', 'decide', [CompletionResultType]::ParameterValue, 'Answer questions about a state')
             [CompletionResult]::new('models', 'models', [CompletionResultType]::ParameterValue, 'List models; create, show, commit, tag and log repository models')
+            [CompletionResult]::new('engines', 'engines', [CompletionResultType]::ParameterValue, 'List the remote engines of config.yaml and check that they answer')
             [CompletionResult]::new('examples', 'examples', [CompletionResultType]::ParameterValue, 'Ingest, annotate, list, show and export the examples of a repository model')
             [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Decide many states with a repository model, as a job (JSON Lines in, JSON Lines out)')
             [CompletionResult]::new('jobs', 'jobs', [CompletionResultType]::ParameterValue, 'List, poll, cancel and read the results of batch jobs')
@@ -518,6 +562,17 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;help;models;promote' {
+            break
+        }
+        'arbiter;help;engines' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the engines of config.yaml and the base models routed to each (the default)')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Call each engine once with a tiny decision: reachability, latency, valid answers. Exits 1 when any engine fails')
+            break
+        }
+        'arbiter;help;engines;list' {
+            break
+        }
+        'arbiter;help;engines;check' {
             break
         }
         'arbiter;help;examples' {

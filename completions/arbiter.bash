@@ -25,6 +25,9 @@ _arbiter() {
             arbiter,decide)
                 cmd="arbiter__subcmd__decide"
                 ;;
+            arbiter,engines)
+                cmd="arbiter__subcmd__engines"
+                ;;
             arbiter,examples)
                 cmd="arbiter__subcmd__examples"
                 ;;
@@ -45,6 +48,24 @@ _arbiter() {
                 ;;
             arbiter,tokens)
                 cmd="arbiter__subcmd__tokens"
+                ;;
+            arbiter__subcmd__engines,check)
+                cmd="arbiter__subcmd__engines__subcmd__check"
+                ;;
+            arbiter__subcmd__engines,help)
+                cmd="arbiter__subcmd__engines__subcmd__help"
+                ;;
+            arbiter__subcmd__engines,list)
+                cmd="arbiter__subcmd__engines__subcmd__list"
+                ;;
+            arbiter__subcmd__engines__subcmd__help,check)
+                cmd="arbiter__subcmd__engines__subcmd__help__subcmd__check"
+                ;;
+            arbiter__subcmd__engines__subcmd__help,help)
+                cmd="arbiter__subcmd__engines__subcmd__help__subcmd__help"
+                ;;
+            arbiter__subcmd__engines__subcmd__help,list)
+                cmd="arbiter__subcmd__engines__subcmd__help__subcmd__list"
                 ;;
             arbiter__subcmd__examples,annotate)
                 cmd="arbiter__subcmd__examples__subcmd__annotate"
@@ -91,6 +112,9 @@ _arbiter() {
             arbiter__subcmd__help,decide)
                 cmd="arbiter__subcmd__help__subcmd__decide"
                 ;;
+            arbiter__subcmd__help,engines)
+                cmd="arbiter__subcmd__help__subcmd__engines"
+                ;;
             arbiter__subcmd__help,examples)
                 cmd="arbiter__subcmd__help__subcmd__examples"
                 ;;
@@ -111,6 +135,12 @@ _arbiter() {
                 ;;
             arbiter__subcmd__help,tokens)
                 cmd="arbiter__subcmd__help__subcmd__tokens"
+                ;;
+            arbiter__subcmd__help__subcmd__engines,check)
+                cmd="arbiter__subcmd__help__subcmd__engines__subcmd__check"
+                ;;
+            arbiter__subcmd__help__subcmd__engines,list)
+                cmd="arbiter__subcmd__help__subcmd__engines__subcmd__list"
                 ;;
             arbiter__subcmd__help__subcmd__examples,annotate)
                 cmd="arbiter__subcmd__help__subcmd__examples__subcmd__annotate"
@@ -287,7 +317,7 @@ _arbiter() {
 
     case "${cmd}" in
         arbiter)
-            opts="-h -V --home --json --quiet --help --version decide models examples batch jobs serve tokens completions man help"
+            opts="-h -V --home --json --quiet --help --version decide models engines examples batch jobs serve tokens completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -423,6 +453,116 @@ _arbiter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__engines)
+            opts="-h --home --json --quiet --help list check help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__engines__subcmd__check)
+            opts="-h --home --json --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__engines__subcmd__help)
+            opts="list check help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__engines__subcmd__help__subcmd__check)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__engines__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__engines__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__engines__subcmd__list)
+            opts="-h --home --json --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --home)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -685,7 +825,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__help)
-            opts="decide models examples batch jobs serve tokens completions man help"
+            opts="decide models engines examples batch jobs serve tokens completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -729,6 +869,48 @@ _arbiter() {
         arbiter__subcmd__help__subcmd__decide)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__help__subcmd__engines)
+            opts="list check"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__help__subcmd__engines__subcmd__check)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__help__subcmd__engines__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

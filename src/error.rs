@@ -58,6 +58,13 @@ pub enum Error {
     UpstreamFailed(String),
     #[error("upstream unavailable: {0}")]
     UpstreamUnavailable(String),
+    /// A remote engine answered, but its response failed validation. Each detail is located
+    /// in the provider's response (root segment `provider_response`), not in the request.
+    #[error("engine `{engine}` gave an invalid response: {}", provider_summary(.details))]
+    ProviderResponse {
+        engine: String,
+        details: Vec<FieldError>,
+    },
     /// A checkpoint whose committed files do not form a valid model.
     #[error("{detail}")]
     InvalidCheckpoint {
@@ -74,6 +81,14 @@ fn validation_summary(details: &[FieldError]) -> String {
         [] => "invalid request".to_owned(),
         [one] => format!("invalid request: {one}"),
         many => format!("invalid request: {} problems", many.len()),
+    }
+}
+
+fn provider_summary(details: &[FieldError]) -> String {
+    match details {
+        [] => "unreadable".to_owned(),
+        [one] => one.to_string(),
+        [first, rest @ ..] => format!("{first} (and {} more)", rest.len()),
     }
 }
 
@@ -106,7 +121,9 @@ impl Error {
             | Self::RateLimited { .. } => ErrorKind::Invalid,
             Self::Conflict { .. } => ErrorKind::Conflict,
             Self::Unauthorized(_) | Self::Forbidden(_) => ErrorKind::Unauthorized,
-            Self::UpstreamFailed(_) | Self::UpstreamUnavailable(_) => ErrorKind::Upstream,
+            Self::UpstreamFailed(_)
+            | Self::UpstreamUnavailable(_)
+            | Self::ProviderResponse { .. } => ErrorKind::Upstream,
             Self::Internal(_) => ErrorKind::Internal,
         }
     }
@@ -114,7 +131,7 @@ impl Error {
     /// The stable, snake_case problem code.
     pub fn code(&self) -> &'static str {
         match self {
-            Self::Validation(_) => "validation_error",
+            Self::Validation(_) | Self::ProviderResponse { .. } => "validation_error",
             Self::InvalidCheckpoint { .. } => "invalid_checkpoint",
             Self::ModelNotFound(_) => "model_not_found",
             Self::RevisionNotFound { .. } => "revision_not_found",
@@ -137,7 +154,9 @@ impl Error {
     /// The HTTP status of this error.
     pub fn status(&self) -> u16 {
         match self {
-            Self::Validation(_) | Self::InvalidCheckpoint { .. } => 422,
+            Self::Validation(_)
+            | Self::InvalidCheckpoint { .. }
+            | Self::ProviderResponse { .. } => 422,
             Self::ModelNotFound(_)
             | Self::RevisionNotFound { .. }
             | Self::ExampleNotFound(_)
@@ -168,7 +187,9 @@ impl Error {
     /// The validation problems, empty for other errors.
     pub fn details(&self) -> &[FieldError] {
         match self {
-            Self::Validation(details) | Self::InvalidCheckpoint { details, .. } => details,
+            Self::Validation(details)
+            | Self::InvalidCheckpoint { details, .. }
+            | Self::ProviderResponse { details, .. } => details,
             _ => &[],
         }
     }
@@ -296,6 +317,16 @@ mod tests {
                 Error::UpstreamUnavailable("x".into()),
                 503,
                 "upstream_unavailable",
+                1,
+            ),
+            (Error::UpstreamFailed("x".into()), 502, "upstream_failed", 1),
+            (
+                Error::ProviderResponse {
+                    engine: "e".into(),
+                    details: vec![],
+                },
+                422,
+                "validation_error",
                 1,
             ),
             (Error::Internal("x".into()), 500, "internal", 1),

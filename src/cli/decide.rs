@@ -126,7 +126,7 @@ fn print_table(response: &DecisionResponse, printer: &Printer) -> Result<()> {
 /// The answer, its confidence and its top probabilities, as table cells.
 fn describe(answer: &Answer) -> (String, String, String) {
     match answer {
-        Answer::Noul { noul } => (
+        Answer::Noul { noul, .. } => (
             format!(
                 "{} ({})",
                 if *noul >= 0.5 { "true" } else { "false" },

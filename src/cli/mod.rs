@@ -3,6 +3,7 @@
 
 mod batch;
 mod decide;
+mod engines;
 mod examples;
 mod generate;
 mod input;
@@ -50,6 +51,8 @@ pub enum Command {
     Decide(decide::DecideArgs),
     /// List models; create, show, commit, tag and log repository models
     Models(models::ModelsArgs),
+    /// List the remote engines of config.yaml and check that they answer
+    Engines(engines::EnginesArgs),
     /// Ingest, annotate, list, show and export the examples of a repository model
     Examples(examples::ExamplesArgs),
     /// Decide many states with a repository model, as a job (JSON Lines in, JSON Lines out)
@@ -102,6 +105,7 @@ async fn dispatch(cli: Cli, printer: &Printer) -> anyhow::Result<ExitCode> {
             match command {
                 Command::Decide(args) => decide::run(&ctx, args, printer).await,
                 Command::Models(args) => models::run(&ctx, args, printer),
+                Command::Engines(args) => engines::run(&ctx, args, printer).await,
                 Command::Examples(args) => examples::run(&ctx, args, printer),
                 Command::Batch(args) => batch::run(&ctx, args, printer).await,
                 Command::Jobs(args) => jobs::run(&ctx, args, printer).await,

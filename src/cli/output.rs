@@ -113,7 +113,9 @@ impl Printer {
                 "error"
             };
             let _ = writeln!(err, "{label}: {error:#}");
-            if let Some(Error::Validation(details)) = typed {
+            if let Some(Error::Validation(details) | Error::ProviderResponse { details, .. }) =
+                typed
+            {
                 if details.len() > 1 {
                     for detail in details {
                         let _ = writeln!(err, "  {detail}");

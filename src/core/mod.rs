@@ -5,6 +5,7 @@ pub mod align;
 pub mod batch;
 pub mod checkpoint;
 pub mod decide;
+pub mod engines;
 pub mod eval;
 pub mod examples;
 pub mod jobs;
@@ -34,9 +35,11 @@ struct Inner {
 }
 
 impl Context {
-    /// A context for `settings` with the engines they configure.
+    /// A context for `settings` with the engines they configure: routed base models on
+    /// their remote engines, the others on the built-in engine.
     pub fn new(settings: Settings) -> Result<Self> {
-        Ok(Self::with_engines(settings, Engines::builtin()))
+        let engines = Engines::configure(&settings)?;
+        Ok(Self::with_engines(settings, engines))
     }
 
     pub fn with_engines(settings: Settings, engines: Engines) -> Self {

@@ -1,21 +1,37 @@
-//! Engines compute answers: the built-in embedding engine, or a remote decision model.
+//! Engines compute answers: the built-in embedding engine, or a remote decision model (a
+//! System One server, or a chat model with logprobs).
 //!
 //! [`Engine`] is the seam: `core` asks an engine for the answers to a batch of questions
-//! about one state and gets them back with token usage, whatever computes them.
+//! about one state and gets them back with token usage, whatever computes them. HTTP
+//! client types stay inside this module ([`upstream`]).
 
 pub mod builtin;
+pub mod chat_logprobs;
 pub mod registry;
+pub mod systemone;
+pub mod upstream;
 
+use crate::config::{EngineKind, EngineSettings};
 use crate::error::Result;
 use crate::wire::{Answers, Questions, Usage};
 use serde_json::Value;
+use std::sync::Arc;
 
-pub use registry::Engines;
+pub use registry::{Configured, Engines};
+
+/// The engine a configured remote engine is.
+pub fn remote(settings: &EngineSettings) -> Result<Arc<dyn Engine>> {
+    Ok(match settings.kind {
+        EngineKind::Systemone => Arc::new(systemone::SystemOneEngine::new(settings)?),
+        EngineKind::ChatLogprobs => Arc::new(chat_logprobs::ChatLogprobsEngine::new(settings)?),
+    })
+}
 
 /// One decision as an engine sees it.
 #[derive(Debug, Clone, Copy)]
 pub struct EngineRequest<'a> {
-    /// The base model name the caller asked for (a remote engine may map it).
+    /// The base model name the caller asked for. A remote engine sends its configured
+    /// model instead; the chat engine lets a `-reasoning` name think first.
     pub model: &'a str,
     pub state: &'a Value,
     /// Already validated; at least one question.
@@ -39,11 +55,15 @@ pub trait Engine: Send + Sync {
     fn describe(&self) -> String;
 
     /// How many decisions this engine should be given at once: the cores for a local
-    /// engine, the in-flight limit for a remote one.
+    /// engine, the in-flight limit (requests at once) for a remote one.
     fn max_in_flight(&self) -> usize {
         std::thread::available_parallelism().map_or(2, std::num::NonZero::get)
     }
 
+    /// Answer every question. A remote engine fails with `upstream_unavailable` (it could
+    /// not be reached in time), `upstream_failed` (it answered an error status) or
+    /// `validation_error` located in `provider_response` (its answer failed validation);
+    /// never with a panic, whatever it sent.
     async fn decide(&self, request: EngineRequest<'_>) -> Result<EngineOutput>;
 
     /// The built-in engine behind this one, if it is one: alignments fit its features.

@@ -2,7 +2,10 @@
 
 use super::Engine;
 use super::builtin::{BuiltinEngine, Embedder, Reading};
+use crate::config::{EngineSettings, Settings};
+use crate::error::Result;
 use crate::wire::decision::BASE_MODELS;
+use indexmap::IndexMap;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -10,6 +13,16 @@ use std::sync::Arc;
 #[derive(Clone)]
 pub struct Engines {
     routes: HashMap<String, Arc<dyn Engine>>,
+    configured: IndexMap<String, Configured>,
+}
+
+/// A remote engine from `config.yaml`, with the base models routed to it.
+#[derive(Clone)]
+pub struct Configured {
+    pub settings: EngineSettings,
+    pub engine: Arc<dyn Engine>,
+    /// Base model names routed to it, in the spec's order.
+    pub models: Vec<&'static str>,
 }
 
 impl Engines {
@@ -31,7 +44,34 @@ impl Engines {
                 ((*name).to_owned(), engine)
             })
             .collect();
-        Self { routes }
+        Self {
+            routes,
+            configured: IndexMap::new(),
+        }
+    }
+
+    /// The engines `settings` configure: each remote engine built once (one connection
+    /// pool and one in-flight limit, shared by every base model routed to it), the routed
+    /// base models on them, the others on the built-in engine.
+    pub fn configure(settings: &Settings) -> Result<Self> {
+        let mut engines = Self::builtin();
+        for (name, engine_settings) in &settings.engines {
+            let models = BASE_MODELS
+                .iter()
+                .copied()
+                .filter(|model| settings.config.models.get(*model) == Some(name))
+                .collect();
+            let configured = Configured {
+                settings: engine_settings.clone(),
+                engine: super::remote(engine_settings)?,
+                models,
+            };
+            for model in &configured.models {
+                engines.route(model, configured.engine.clone());
+            }
+            engines.configured.insert(name.clone(), configured);
+        }
+        Ok(engines)
     }
 
     /// The engine for a base model name, or `None` when the name is not a base model.
@@ -45,6 +85,11 @@ impl Engines {
             .iter()
             .filter_map(|name| self.routes.get(*name).map(|e| (*name, e)))
             .collect()
+    }
+
+    /// The remote engines of `config.yaml`, in file order.
+    pub fn configured(&self) -> impl Iterator<Item = &Configured> {
+        self.configured.values()
     }
 
     /// Route `model` to `engine` (used by configuration).

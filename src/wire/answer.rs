@@ -22,6 +22,11 @@ pub enum Answer {
         /// Probability, from 0 to 1, that the answer is true.
         #[schema(minimum = 0, maximum = 1)]
         noul: f64,
+        /// Share of a chat model's probability mass that fell on the offered letters
+        /// (chat-logprobs engines only; absent otherwise).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(value_type = f64, minimum = 0, maximum = 1)]
+        x_option_mass: Option<f64>,
     },
     /// The answer to a `choice` question.
     #[schema(title = "ChoiceAnswer")]
@@ -35,7 +40,8 @@ pub enum Answer {
         /// `(K·p_max − 1)/(K − 1)` over K options (1 when K = 1, 0 when K = 0).
         #[schema(minimum = 0, maximum = 1)]
         confidence: f64,
-        /// Share of a chat model's probability mass that fell on offered options.
+        /// Share of a chat model's probability mass that fell on the offered letters
+        /// (chat-logprobs engines only; absent otherwise).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(value_type = f64, minimum = 0, maximum = 1)]
         x_option_mass: Option<f64>,
@@ -53,6 +59,11 @@ pub enum Answer {
         /// `max(0, 1 − Σ pᵢ·|i − k*| / D)`, k* the most likely level.
         #[schema(minimum = 0, maximum = 1)]
         confidence: f64,
+        /// Share of a chat model's probability mass that fell on the offered letters
+        /// (chat-logprobs engines only; absent otherwise).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(value_type = f64, minimum = 0, maximum = 1)]
+        x_option_mass: Option<f64>,
     },
 }
 
@@ -83,10 +94,14 @@ impl Answer {
                 } else {
                     0.5
                 },
+                x_option_mass: None,
             },
             (QuestionKind::Noul { .. }, Distribution::Outcomes(ps)) => {
                 let ps = normalize(ps, 2);
-                Self::Noul { noul: ps[0] }
+                Self::Noul {
+                    noul: ps[0],
+                    x_option_mass: None,
+                }
             }
             (QuestionKind::Choice { options }, dist) => {
                 let ps = normalize(outcomes(dist), options.len());
@@ -118,16 +133,30 @@ impl Answer {
                         .map(|(i, p)| (i.to_string(), *p))
                         .collect(),
                     confidence: score_confidence(&ps, best),
+                    x_option_mass: None,
                 }
             }
         }
+    }
+
+    /// This answer with the share of probability mass that fell on the offered options
+    /// (clamped to 0..=1; a non-finite share is dropped).
+    #[must_use]
+    pub fn with_option_mass(mut self, mass: f64) -> Self {
+        let mass = mass.is_finite().then(|| mass.clamp(0.0, 1.0));
+        match &mut self {
+            Self::Noul { x_option_mass, .. }
+            | Self::Choice { x_option_mass, .. }
+            | Self::Score { x_option_mass, .. } => *x_option_mass = mass,
+        }
+        self
     }
 
     /// The distribution this answer carries, in question order (the inverse of
     /// [`Answer::from_distribution`] for a valid answer).
     pub fn distribution(&self) -> Distribution {
         match self {
-            Self::Noul { noul } => Distribution::Noul(*noul),
+            Self::Noul { noul, .. } => Distribution::Noul(*noul),
             Self::Choice { probabilities, .. } | Self::Score { probabilities, .. } => {
                 Distribution::Outcomes(probabilities.values().copied().collect())
             }
@@ -278,6 +307,35 @@ mod tests {
     }
 
     #[test]
+    fn option_mass_is_omitted_unless_set() {
+        let q = Question {
+            instructions: None,
+            kind: QuestionKind::Noul {
+                when_true: Value::Null,
+                when_false: Value::Null,
+            },
+        };
+        let plain = Answer::from_distribution(&q, &Distribution::Noul(0.25));
+        assert_eq!(
+            serde_json::to_value(&plain).unwrap(),
+            json!({"type": "noul", "noul": 0.25})
+        );
+        let chat = plain.with_option_mass(0.875);
+        assert_eq!(
+            serde_json::to_value(&chat).unwrap(),
+            json!({"type": "noul", "noul": 0.25, "x_option_mass": 0.875})
+        );
+        let s = Answer::from_distribution(&score(2), &Distribution::Outcomes(vec![0.5, 0.5]))
+            .with_option_mass(f64::NAN);
+        assert!(
+            serde_json::to_value(&s)
+                .unwrap()
+                .get("x_option_mass")
+                .is_none()
+        );
+    }
+
+    #[test]
     fn answers_parse_back() {
         let answer =
             Answer::from_distribution(&score(3), &Distribution::Outcomes(vec![0.2, 0.3, 0.5]));
@@ -323,7 +381,7 @@ mod tests {
 
         #[test]
         fn score_invariants(raw in distribution(12), n in 1usize..12) {
-            let Answer::Score { score: s, probabilities, confidence, legend } =
+            let Answer::Score { score: s, probabilities, confidence, legend, .. } =
                 Answer::from_distribution(&score(n), &Distribution::Outcomes(raw)) else { panic!() };
             let ps: Vec<f64> = probabilities.values().copied().collect();
             prop_assert_eq!(ps.len(), n);
@@ -340,7 +398,7 @@ mod tests {
         #[test]
         fn noul_invariant(p in prop_oneof![any::<f64>(), 0.0..=1.0f64]) {
             let q = Question { instructions: None, kind: QuestionKind::Noul { when_true: Value::Null, when_false: Value::Null } };
-            let Answer::Noul { noul } = Answer::from_distribution(&q, &Distribution::Noul(p)) else { panic!() };
+            let Answer::Noul { noul, .. } = Answer::from_distribution(&q, &Distribution::Noul(p)) else { panic!() };
             prop_assert!(noul.is_finite() && (0.0..=1.0).contains(&noul));
         }
     }

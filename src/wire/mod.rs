@@ -5,6 +5,7 @@
 pub mod align;
 pub mod answer;
 pub mod decision;
+pub mod engines;
 pub mod examples;
 pub mod jobs;
 pub mod models;

@@ -2,7 +2,9 @@
 
 mod common;
 mod decide;
+mod engines;
 mod examples;
+mod fake_upstream;
 mod generated;
 mod http;
 mod http_decisions;

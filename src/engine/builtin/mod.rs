@@ -354,7 +354,7 @@ mod tests {
             .decide_blocking(&state, &q)
             .unwrap();
         let p = |o: &EngineOutput| match o.answers["outage"] {
-            Answer::Noul { noul } => noul,
+            Answer::Noul { noul, .. } => noul,
             _ => unreachable!(),
         };
         assert!(
@@ -375,7 +375,13 @@ mod tests {
                 &questions(sample()),
             )
             .unwrap();
-        assert_eq!(output.answers["angry"], Answer::Noul { noul: 0.5 });
+        assert_eq!(
+            output.answers["angry"],
+            Answer::Noul {
+                noul: 0.5,
+                x_option_mass: None
+            }
+        );
         assert_eq!(output.usage.input_tokens, 0);
         let Answer::Choice { probabilities, .. } = &output.answers["intent"] else {
             panic!()

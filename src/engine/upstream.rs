@@ -1,0 +1,483 @@
+//! The HTTP client every remote engine shares: one pooled `reqwest::Client` per engine, a
+//! semaphore on requests in flight, timeouts, and retries with backoff.
+//!
+//! Owns the mapping of HTTP failures to [`Error`]: a connection that cannot be made or an
+//! attempt that times out is `upstream_unavailable` (503) once the retries are spent; an
+//! error status is `upstream_failed` (502) with the upstream's status and message. reqwest
+//! types stay inside this module. The API key goes only into the `Authorization` header
+//! and is redacted from anything an upstream says back.
+
+use crate::config::{ApiKey, EngineLimits, EngineSettings};
+use crate::error::{Error, Result};
+use crate::wire::problem::{FieldError, Loc, Segment};
+use bytes::Bytes;
+use reqwest::StatusCode;
+use reqwest::header::{HeaderMap, HeaderValue};
+use serde::Serialize;
+use serde_json::Value;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+use tokio::sync::Semaphore;
+
+/// Largest response body read from an upstream.
+const MAX_RESPONSE_BYTES: usize = 32 * 1024 * 1024;
+
+/// Longest upstream message quoted in an error's detail.
+const MAX_MESSAGE_CHARS: usize = 300;
+
+/// The root segment of locations inside a provider's response.
+pub const PROVIDER_RESPONSE: &str = "provider_response";
+
+/// The location of a provider's response, for [`Error::ProviderResponse`] details.
+pub fn response_loc() -> Loc {
+    Loc(vec![Segment::Key(PROVIDER_RESPONSE.into())])
+}
+
+/// One remote engine's connection: where, with which key, how many at once.
+pub struct Upstream {
+    name: String,
+    base_url: String,
+    client: reqwest::Client,
+    api_key: Option<ApiKey>,
+    api_key_env: Option<String>,
+    limits: EngineLimits,
+    permits: Arc<Semaphore>,
+}
+
+/// How one attempt ended.
+enum Attempt {
+    Done(Value),
+    /// Not worth repeating: a client error status, an unreadable success.
+    Fatal(Error),
+    /// Worth another attempt; `retry_after` when the upstream said how long to wait.
+    Retry {
+        error: Error,
+        retry_after: Option<Duration>,
+    },
+}
+
+impl Upstream {
+    pub fn new(settings: &EngineSettings) -> Result<Self> {
+        let client = reqwest::Client::builder()
+            .connect_timeout(settings.limits.connect_timeout)
+            .pool_idle_timeout(Duration::from_secs(90))
+            .user_agent(concat!("arbiter/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| {
+                Error::internal(
+                    &format!("building the HTTP client of `{}`", settings.name),
+                    e,
+                )
+            })?;
+        Ok(Self {
+            name: settings.name.clone(),
+            base_url: settings.url.clone(),
+            client,
+            api_key: settings.api_key.clone(),
+            api_key_env: settings.api_key_env.clone(),
+            limits: settings.limits,
+            permits: Arc::new(Semaphore::new(settings.limits.max_in_flight)),
+        })
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    pub fn max_in_flight(&self) -> usize {
+        self.limits.max_in_flight
+    }
+
+    /// POST `body` as JSON to `{url}{path}` and return the parsed JSON of a 2xx response.
+    ///
+    /// These requests are pure reads (a decision has no side effect upstream), so every
+    /// attempt may be repeated: on 408, 429, 500, 502, 503, 504, 529 and on connection
+    /// errors and timeouts, up to `retries` times. The wait is `Retry-After` or
+    /// `retry-after-ms` when given (a wait longer than `max_backoff` ends the retries),
+    /// else full jitter: uniform in `[0, min(max_backoff, backoff·2ⁿ)]`. A permit is held
+    /// only while an attempt is in flight, not while waiting.
+    pub async fn post<T: Serialize + ?Sized>(&self, path: &str, body: &T) -> Result<Value> {
+        let url = format!("{}{path}", self.base_url);
+        if let (Some(var), None) = (&self.api_key_env, &self.api_key) {
+            return Err(Error::UpstreamUnavailable(format!(
+                "engine `{}` has no API key: set the environment variable {var}",
+                self.name
+            )));
+        }
+        let body = Bytes::from(
+            serde_json::to_vec(body)
+                .map_err(|e| Error::internal("serializing an upstream request", e))?,
+        );
+        let mut retry = 0u32;
+        loop {
+            let attempt = {
+                let _permit = self
+                    .permits
+                    .acquire()
+                    .await
+                    .map_err(|e| Error::internal("the in-flight limit", e))?;
+                self.attempt(&url, body.clone()).await
+            };
+            let (error, retry_after) = match attempt {
+                Attempt::Done(value) => return Ok(value),
+                Attempt::Fatal(error) => return Err(error),
+                Attempt::Retry { error, retry_after } => (error, retry_after),
+            };
+            let attempts = retry + 1;
+            if retry >= self.limits.retries {
+                return Err(with_attempts(error, attempts));
+            }
+            let wait = match retry_after {
+                Some(wait) if wait > self.limits.max_backoff => {
+                    return Err(with_suffix(
+                        error,
+                        &format!(
+                            " (it asked to retry after {:.1} s, longer than max_backoff {:.1} s; \
+                             gave up after {attempts} attempt{})",
+                            wait.as_secs_f64(),
+                            self.limits.max_backoff.as_secs_f64(),
+                            if attempts == 1 { "" } else { "s" }
+                        ),
+                    ));
+                }
+                Some(wait) => wait,
+                None => full_jitter(&self.limits, retry),
+            };
+            tracing::debug!(engine = %self.name, %error, retry = retry + 1, wait_ms = wait.as_millis(), "retrying upstream request");
+            tokio::time::sleep(wait).await;
+            retry += 1;
+        }
+    }
+
+    async fn attempt(&self, url: &str, body: Bytes) -> Attempt {
+        let mut request = self
+            .client
+            .post(url)
+            .timeout(self.limits.timeout)
+            .header(reqwest::header::CONTENT_TYPE, "application/json")
+            .header(reqwest::header::ACCEPT, "application/json")
+            .body(body);
+        if let Some(key) = &self.api_key {
+            // bearer_auth marks the header sensitive, so it is never shown by Debug.
+            request = request.bearer_auth(key.expose());
+        }
+        let response = match request.send().await {
+            Ok(response) => response,
+            Err(error) => {
+                return Attempt::Retry {
+                    error: self.unavailable(url, &error),
+                    retry_after: None,
+                };
+            }
+        };
+        let status = response.status();
+        let retry_after = retry_after(response.headers());
+        let body = match read_body(response).await {
+            Ok(body) => body,
+            Err(BodyError::Transport(error)) => {
+                return Attempt::Retry {
+                    error: self.unavailable(url, &error),
+                    retry_after: None,
+                };
+            }
+            Err(BodyError::TooLarge) => {
+                return Attempt::Fatal(Error::UpstreamFailed(format!(
+                    "engine `{}` ({url}) sent a response larger than {} MiB",
+                    self.name,
+                    MAX_RESPONSE_BYTES / (1024 * 1024)
+                )));
+            }
+        };
+        if status.is_success() {
+            return match serde_json::from_slice(&body) {
+                Ok(value) => Attempt::Done(value),
+                Err(e) => Attempt::Fatal(Error::ProviderResponse {
+                    engine: self.name.clone(),
+                    details: vec![FieldError::new(
+                        response_loc(),
+                        format!(
+                            "the response is not JSON ({e}): {}",
+                            self.quote(&String::from_utf8_lossy(&body))
+                        ),
+                        "json",
+                    )],
+                }),
+            };
+        }
+        let error = Error::UpstreamFailed(format!(
+            "engine `{}` ({url}) answered {}: {}",
+            self.name,
+            status_text(status),
+            self.message(&body)
+        ));
+        if is_retryable(status) {
+            Attempt::Retry { error, retry_after }
+        } else {
+            Attempt::Fatal(error)
+        }
+    }
+
+    fn unavailable(&self, url: &str, error: &reqwest::Error) -> Error {
+        let what = if error.is_timeout() {
+            format!("timed out after {:.1} s", self.limits.timeout.as_secs_f64())
+        } else {
+            transport_message(error)
+        };
+        Error::UpstreamUnavailable(format!(
+            "engine `{}` ({url}): {}",
+            self.name,
+            self.redact(&what)
+        ))
+    }
+
+    /// What an upstream said in an error body: a JSON `detail`, `message`, `error.message`
+    /// or `error`, else the text; shortened and with the key redacted.
+    fn message(&self, body: &[u8]) -> String {
+        let text = match serde_json::from_slice::<Value>(body) {
+            Ok(value) => json_message(&value).unwrap_or_else(|| value.to_string()),
+            Err(_) => String::from_utf8_lossy(body).into_owned(),
+        };
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        if text.is_empty() {
+            "(no message)".to_owned()
+        } else {
+            self.quote(&text)
+        }
+    }
+
+    /// Shortened and redacted, for quoting upstream text in an error.
+    fn quote(&self, text: &str) -> String {
+        let text = self.redact(text);
+        if text.chars().count() > MAX_MESSAGE_CHARS {
+            let cut: String = text.chars().take(MAX_MESSAGE_CHARS).collect();
+            format!("{cut}…")
+        } else {
+            text
+        }
+    }
+
+    /// An upstream may echo the key it was sent (some say "invalid key sk-…"): never
+    /// pass it on.
+    fn redact(&self, text: &str) -> String {
+        match &self.api_key {
+            Some(key) if !key.expose().is_empty() => text.replace(key.expose(), "<redacted>"),
+            _ => text.to_owned(),
+        }
+    }
+}
+
+/// The statuses worth another attempt: timeouts, rate limits, server errors, overload.
+fn is_retryable(status: StatusCode) -> bool {
+    matches!(status.as_u16(), 408 | 429 | 500 | 502 | 503 | 504 | 529)
+}
+
+fn status_text(status: StatusCode) -> String {
+    match status.canonical_reason() {
+        Some(reason) => format!("{} {reason}", status.as_u16()),
+        None => status.as_u16().to_string(),
+    }
+}
+
+/// Uniform in `[0, min(max_backoff, backoff·2^retry)]` ("full jitter").
+fn full_jitter(limits: &EngineLimits, retry: u32) -> Duration {
+    let ceiling = limits
+        .backoff
+        .saturating_mul(2u32.saturating_pow(retry))
+        .min(limits.max_backoff);
+    ceiling.mul_f64(fastrand::f64())
+}
+
+/// How long the upstream asked to wait: `retry-after-ms` (milliseconds, as OpenAI and
+/// Anthropic send), else `Retry-After` in seconds or as an HTTP date.
+pub fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+    let text = |name: &str| {
+        headers
+            .get(name)
+            .and_then(|v: &HeaderValue| v.to_str().ok())
+    };
+    if let Some(ms) = text("retry-after-ms").and_then(|v| v.trim().parse::<f64>().ok())
+        && ms.is_finite()
+        && ms >= 0.0
+    {
+        return Duration::try_from_secs_f64(ms / 1000.0).ok();
+    }
+    let value = text("retry-after")?.trim();
+    if let Ok(secs) = value.parse::<f64>() {
+        return (secs.is_finite() && secs >= 0.0)
+            .then(|| Duration::try_from_secs_f64(secs).ok())
+            .flatten();
+    }
+    let at = httpdate::parse_http_date(value).ok()?;
+    Some(
+        at.duration_since(SystemTime::now())
+            .unwrap_or(Duration::ZERO),
+    )
+}
+
+fn json_message(value: &Value) -> Option<String> {
+    let text = |v: &Value| v.as_str().map(str::to_owned);
+    value
+        .get("detail")
+        .and_then(text)
+        .or_else(|| value.get("message").and_then(text))
+        .or_else(|| value.pointer("/error/message").and_then(text))
+        .or_else(|| value.get("error").and_then(text))
+        .or_else(|| value.get("title").and_then(text))
+}
+
+/// The causes of a transport error, innermost last ("connection refused"), without the
+/// "error sending request" wrapper whose URL the caller already names.
+fn transport_message(error: &reqwest::Error) -> String {
+    let mut causes = Vec::new();
+    let mut source = std::error::Error::source(error);
+    while let Some(cause) = source {
+        let text = cause.to_string();
+        // hyper's "client error (Connect)" says nothing its cause does not.
+        if !text.starts_with("client error (") && !causes.contains(&text) {
+            causes.push(text);
+        }
+        source = cause.source();
+    }
+    if causes.is_empty() {
+        error.to_string()
+    } else {
+        causes.join(": ")
+    }
+}
+
+enum BodyError {
+    Transport(reqwest::Error),
+    TooLarge,
+}
+
+/// The response body, at most [`MAX_RESPONSE_BYTES`].
+async fn read_body(mut response: reqwest::Response) -> std::result::Result<Vec<u8>, BodyError> {
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(BodyError::Transport)? {
+        if body.len() + chunk.len() > MAX_RESPONSE_BYTES {
+            return Err(BodyError::TooLarge);
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+/// `error` with how many attempts were made.
+fn with_attempts(error: Error, attempts: u32) -> Error {
+    if attempts == 1 {
+        return error;
+    }
+    with_suffix(error, &format!(" (after {attempts} attempts)"))
+}
+
+fn with_suffix(error: Error, suffix: &str) -> Error {
+    match error {
+        Error::UpstreamFailed(detail) => Error::UpstreamFailed(detail + suffix),
+        Error::UpstreamUnavailable(detail) => Error::UpstreamUnavailable(detail + suffix),
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.insert(*name, HeaderValue::from_str(value).unwrap());
+        }
+        map
+    }
+
+    #[test]
+    fn retry_after_in_seconds_milliseconds_and_dates() {
+        assert_eq!(
+            retry_after(&headers(&[("retry-after", "3")])),
+            Some(Duration::from_secs(3))
+        );
+        assert_eq!(
+            retry_after(&headers(&[("retry-after", "3"), ("retry-after-ms", "250")])),
+            Some(Duration::from_millis(250))
+        );
+        let later = SystemTime::now() + Duration::from_mins(2);
+        let date = httpdate::fmt_http_date(later);
+        let wait = retry_after(&headers(&[("retry-after", &date)])).unwrap();
+        assert!(
+            wait > Duration::from_secs(100) && wait <= Duration::from_mins(2),
+            "{wait:?}"
+        );
+        let past = httpdate::fmt_http_date(SystemTime::now() - Duration::from_mins(1));
+        assert_eq!(
+            retry_after(&headers(&[("retry-after", &past)])),
+            Some(Duration::ZERO)
+        );
+        for junk in ["soon", "-1", "NaN", "1e400"] {
+            assert_eq!(
+                retry_after(&headers(&[("retry-after", junk)])),
+                None,
+                "{junk}"
+            );
+        }
+        assert_eq!(retry_after(&HeaderMap::new()), None);
+    }
+
+    #[test]
+    fn full_jitter_stays_under_the_doubling_ceiling_and_the_cap() {
+        let limits = EngineLimits {
+            backoff: Duration::from_millis(100),
+            max_backoff: Duration::from_millis(350),
+            ..EngineLimits::default()
+        };
+        for _ in 0..200 {
+            assert!(full_jitter(&limits, 0) <= Duration::from_millis(100));
+            assert!(full_jitter(&limits, 1) <= Duration::from_millis(200));
+            assert!(full_jitter(&limits, 2) <= Duration::from_millis(350));
+            assert!(full_jitter(&limits, 40) <= Duration::from_millis(350));
+        }
+    }
+
+    #[test]
+    fn retryable_statuses() {
+        for code in [408, 429, 500, 502, 503, 504, 529] {
+            assert!(is_retryable(StatusCode::from_u16(code).unwrap()), "{code}");
+        }
+        for code in [400, 401, 403, 404, 422, 501] {
+            assert!(!is_retryable(StatusCode::from_u16(code).unwrap()), "{code}");
+        }
+    }
+
+    #[test]
+    fn upstream_messages_are_found_shortened_and_redacted() {
+        let settings = EngineSettings {
+            name: "e".into(),
+            kind: crate::config::EngineKind::Systemone,
+            url: "http://127.0.0.1:9".into(),
+            model: "m".into(),
+            api_key_env: Some("K".into()),
+            api_key: Some(ApiKey::new("sk-secret-123".into())),
+            limits: EngineLimits::default(),
+            top_logprobs: 20,
+            reasoning_max_tokens: 2048,
+        };
+        let upstream = Upstream::new(&settings).unwrap();
+        assert_eq!(
+            upstream.message(br#"{"error": {"message": "bad key sk-secret-123", "type": "auth"}}"#),
+            "bad key <redacted>"
+        );
+        assert_eq!(upstream.message(br#"{"detail": "slow down"}"#), "slow down");
+        assert_eq!(upstream.message(b"  plain\n text  "), "plain text");
+        assert_eq!(upstream.message(b""), "(no message)");
+        let long = "x".repeat(1000);
+        assert_eq!(
+            upstream.message(long.as_bytes()).chars().count(),
+            MAX_MESSAGE_CHARS + 1
+        );
+        // Nor in Debug output of the settings.
+        assert!(!format!("{settings:?}").contains("sk-secret"));
+    }
+}
