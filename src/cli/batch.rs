@@ -3,7 +3,7 @@
 //! background worker process.
 
 use super::input::read_yaml;
-use super::jobs::{JobBar, finish_status, spawn_worker};
+use super::jobs::{JobBar, finish_status, run_here, spawn_worker};
 use super::output::Printer;
 use crate::core::batch::{NewBatch, Source};
 use crate::core::jobs::Observer;
@@ -118,23 +118,7 @@ pub(crate) async fn run(ctx: &Context, args: BatchArgs, printer: &Printer) -> Re
             error: None,
         }),
     };
-    let job_id = job.job_id.clone();
-    let mut interrupted = false;
-    let job = {
-        let running = core::jobs::run(ctx, lock, &observer);
-        tokio::pin!(running);
-        tokio::select! {
-        job = &mut running => job?,
-        _ = tokio::signal::ctrl_c() => {
-            // Stop at the next item and keep what finished; a second Ctrl-C kills us.
-            interrupted = true;
-            observer.bar.println("interrupted: cancelling the job (its finished results are kept)");
-            let (ctx, id) = (ctx.clone(), job_id.clone());
-            core::blocking(move || core::jobs::cancel(&ctx, &id)).await?;
-            running.await?
-        }
-        }
-    };
+    let (job, interrupted) = run_here(ctx, lock, &observer, &observer.bar).await?;
     observer.bar.finish();
     let mut sink = observer
         .sink

@@ -270,6 +270,29 @@ fn results(ctx: &Context, args: &JobsResultsArgs, printer: &Printer) -> Result<E
     Ok(ExitCode::SUCCESS)
 }
 
+/// Run a job in this process until it ends, `observer` watching. A Ctrl-C cancels it (it
+/// stops at its next item and keeps what finished; a second Ctrl-C kills us). Returns the
+/// job as it ended and whether it was interrupted.
+pub(crate) async fn run_here(
+    ctx: &Context,
+    lock: core::jobs::JobLock,
+    observer: &dyn core::jobs::Observer,
+    bar: &JobBar,
+) -> Result<(Job, bool)> {
+    let job_id = lock.job_id().to_owned();
+    let running = core::jobs::run(ctx, lock, observer);
+    tokio::pin!(running);
+    tokio::select! {
+        job = &mut running => Ok((job?, false)),
+        _ = tokio::signal::ctrl_c() => {
+            bar.println("interrupted: cancelling the job (what it finished is kept)");
+            let (ctx, id) = (ctx.clone(), job_id);
+            core::blocking(move || core::jobs::cancel(&ctx, &id)).await?;
+            Ok((running.await?, true))
+        }
+    }
+}
+
 /// The exit code of a job that ended: 0 when completed, else 1 with why on stderr.
 pub(crate) fn finish_status(job: &Job, printer: &Printer) -> ExitCode {
     let progress = job.progress;

@@ -1,9 +1,11 @@
 //! The command line: clap definitions and terminal output, one file per subcommand.
 //! No business logic: every command calls one `core` operation.
 
+mod align;
 mod batch;
 mod decide;
 mod engines;
+mod eval;
 mod examples;
 mod generate;
 mod input;
@@ -57,7 +59,11 @@ pub enum Command {
     Examples(examples::ExamplesArgs),
     /// Decide many states with a repository model, as a job (JSON Lines in, JSON Lines out)
     Batch(batch::BatchArgs),
-    /// List, poll, cancel and read the results of batch jobs
+    /// Improve a repository model's questions from its annotated examples (a new checkpoint only when better on held-out examples)
+    Align(align::AlignArgs),
+    /// Evaluate a checkpoint over the annotated examples; compare with a baseline; gate CI (exit 3)
+    Eval(eval::EvalArgs),
+    /// List, poll, cancel and read the results of batch, alignment and evaluation jobs
     Jobs(jobs::JobsArgs),
     /// Serve the HTTP interface
     Serve(serve::ServeArgs),
@@ -108,6 +114,8 @@ async fn dispatch(cli: Cli, printer: &Printer) -> anyhow::Result<ExitCode> {
                 Command::Engines(args) => engines::run(&ctx, args, printer).await,
                 Command::Examples(args) => examples::run(&ctx, args, printer),
                 Command::Batch(args) => batch::run(&ctx, args, printer).await,
+                Command::Align(args) => align::run(&ctx, args, printer).await,
+                Command::Eval(args) => eval::run(&ctx, args, printer).await,
                 Command::Jobs(args) => jobs::run(&ctx, args, printer).await,
                 Command::Serve(args) => serve::run(ctx, &args, printer).await,
                 Command::Tokens(args) => tokens::run(&ctx, args, printer),

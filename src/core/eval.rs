@@ -299,22 +299,24 @@ async fn answers_for(
     example_id: &str,
     state: &Value,
 ) -> Result<(Answers, Usage, bool)> {
-    let mut questions_hash = side.questions_hash.clone();
-    let mut own: Option<Questions> = None;
-    for (id, question) in &side.questions {
-        if let Some(without) = super::align::without_exemplar(question, example_id) {
-            own.get_or_insert_with(|| side.questions.clone())
-                .insert(id.clone(), without);
-        }
-    }
-    if let Some(own) = &own {
-        questions_hash = canonical_hash(&questions_to_value(own));
-    }
-    let questions = own.as_ref().unwrap_or(&side.questions);
+    // The questions whose exemplars include this example: they are asked without it. The
+    // key names them, so a hit costs no rewriting of large aligned questions.
+    let own: Vec<&String> = side
+        .questions
+        .iter()
+        .filter(|(_, q)| super::align::has_exemplar(q, example_id))
+        .map(|(id, _)| id)
+        .collect();
+    let questions_key = if own.is_empty() {
+        side.questions_hash.clone()
+    } else {
+        let ids = serde_json::to_string(&own).unwrap_or_default();
+        format!("{} without {example_id:?} in {ids}", side.questions_hash)
+    };
     let key = cache_key(
         side.engine.as_ref(),
         &side.loaded.spec.base,
-        &questions_hash,
+        &questions_key,
         state,
     );
     let cached = {
@@ -330,12 +332,20 @@ async fn answers_for(
             return Ok((answers, usage, true));
         }
     }
+    let mut rewritten: Option<Questions> = None;
+    for id in own {
+        if let Some(without) = super::align::without_exemplar(&side.questions[id], example_id) {
+            rewritten
+                .get_or_insert_with(|| side.questions.clone())
+                .insert(id.clone(), without);
+        }
+    }
     let output = side
         .engine
         .decide(EngineRequest {
             model: &side.loaded.spec.base,
             state,
-            questions,
+            questions: rewritten.as_ref().unwrap_or(&side.questions),
         })
         .await?;
     let entry = CachedAnswers {
@@ -354,13 +364,13 @@ async fn answers_for(
 
 /// What an engine's answers depend on: the engine (and this arbiter's version of it), the
 /// base model it was asked as, the questions and the state.
-fn cache_key(engine: &dyn Engine, base: &str, questions_hash: &str, state: &Value) -> String {
+fn cache_key(engine: &dyn Engine, base: &str, questions_key: &str, state: &Value) -> String {
     let mut hasher = Sha256::new();
     for part in [
         env!("CARGO_PKG_VERSION"),
         &engine.describe(),
         base,
-        questions_hash,
+        questions_key,
         &canonical_hash(state),
     ] {
         hasher.update(part.as_bytes());
@@ -395,8 +405,12 @@ fn report(
             Ok(())
         })?;
     let mut per_side: Vec<IndexMap<String, (Metrics, u64)>> = Vec::new();
+    let (mut decided, mut cached) = (0, 0);
     for side in sides {
-        per_side.push(side_metrics(side, &side.results(files), &truth)?);
+        let (metrics, counts) = side_metrics(side, &side.results(files), &truth)?;
+        per_side.push(metrics);
+        decided += counts.0;
+        cached += counts.1;
     }
     let mut questions = IndexMap::new();
     for id in &stored.questions {
@@ -426,16 +440,19 @@ fn report(
         baseline: stored.baseline.clone(),
         questions,
         overall,
+        decided,
+        cached,
     })
 }
 
 /// Per question: the figures of one side's results, and how many annotated examples
-/// failed to be decided.
+/// failed to be decided; and how many decisions were (decided, cached).
 fn side_metrics(
     side: &Side,
     path: &std::path::Path,
     truth: &HashMap<String, HashMap<String, Value>>,
-) -> Result<IndexMap<String, (Metrics, u64)>> {
+) -> Result<(IndexMap<String, (Metrics, u64)>, (u64, u64))> {
+    let mut counts = (0, 0);
     let mut scored: IndexMap<String, (Vec<Scored>, u64)> = side
         .questions
         .keys()
@@ -448,6 +465,11 @@ fn side_metrics(
         let Ok(value) = serde_json::from_slice::<Value>(&line) else {
             continue;
         };
+        if value["cached"] == Value::Bool(true) {
+            counts.1 += 1;
+        } else if value.get("answers").is_some() {
+            counts.0 += 1;
+        }
         let Some(annotations) = value["example_id"].as_str().and_then(|id| truth.get(id)) else {
             continue;
         };
@@ -469,7 +491,7 @@ fn side_metrics(
             }
         }
     }
-    Ok(scored
+    let metrics = scored
         .into_iter()
         .map(|(id, (list, failed))| {
             let kind = &side.questions[&id].kind;
@@ -477,7 +499,8 @@ fn side_metrics(
             (id, (metrics, failed))
         })
         .filter(|(_, (m, failed))| m.examples > 0 || *failed > 0)
-        .collect())
+        .collect();
+    Ok((metrics, counts))
 }
 
 /// The example-weighted mean of each figure over questions (`metric` is `mixed` when the

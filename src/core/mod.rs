@@ -39,6 +39,11 @@ impl Context {
     /// their remote engines, the others on the built-in engine.
     pub fn new(settings: Settings) -> Result<Self> {
         let engines = Engines::configure(&settings)?;
+        // Exemplar embeddings persist in the home's database: an aligned question's
+        // hundreds of exemplars are embedded once per home, not once per process.
+        engines
+            .embedder()
+            .attach_store(Arc::new(StoredEmbeddings::new(settings.database_path())));
         Ok(Self::with_engines(settings, engines))
     }
 
@@ -96,4 +101,60 @@ pub async fn blocking<T: Send + 'static>(
     tokio::task::spawn_blocking(work)
         .await
         .map_err(|e| Error::internal("a blocking task", e))?
+}
+
+/// The persistent tier of the built-in engine's embedding cache: the home's database,
+/// opened on first use (so a command that embeds no exemplar never creates it).
+struct StoredEmbeddings {
+    path: std::path::PathBuf,
+    store: OnceLock<Option<Store>>,
+}
+
+impl StoredEmbeddings {
+    fn new(path: std::path::PathBuf) -> Self {
+        Self {
+            path,
+            store: OnceLock::new(),
+        }
+    }
+
+    fn store(&self) -> Option<&Store> {
+        self.store
+            .get_or_init(|| {
+                if let Some(parent) = self.path.parent() {
+                    std::fs::create_dir_all(parent).ok()?;
+                }
+                Store::open(&self.path)
+                    .inspect_err(|error| {
+                        tracing::warn!(%error, "the embedding cache is unavailable");
+                    })
+                    .ok()
+            })
+            .as_ref()
+    }
+}
+
+impl crate::engine::builtin::EmbeddingStore for StoredEmbeddings {
+    fn load(&self, key: &[u8; 32]) -> Option<crate::engine::builtin::Embedding> {
+        match self.store()?.load_embedding(key) {
+            Ok(found) => {
+                found.map(|(tokens, vector)| crate::engine::builtin::Embedding { vector, tokens })
+            }
+            Err(error) => {
+                tracing::warn!(%error, "reading the embedding cache failed");
+                None
+            }
+        }
+    }
+
+    fn save(&self, entries: &[([u8; 32], crate::engine::builtin::Embedding)]) {
+        let Some(store) = self.store() else { return };
+        let rows: Vec<([u8; 32], u64, &[f32])> = entries
+            .iter()
+            .map(|(key, e)| (*key, e.tokens, e.vector.as_slice()))
+            .collect();
+        if let Err(error) = store.save_embeddings(&rows) {
+            tracing::warn!(%error, "writing the embedding cache failed");
+        }
+    }
 }

@@ -14,6 +14,8 @@ use std::sync::Arc;
 pub struct Engines {
     routes: HashMap<String, Arc<dyn Engine>>,
     configured: IndexMap<String, Configured>,
+    /// The built-in engines' shared encoder and caches.
+    embedder: Arc<Embedder>,
 }
 
 /// A remote engine from `config.yaml`, with the base models routed to it.
@@ -32,7 +34,8 @@ impl Engines {
         let embedder = Arc::new(Embedder::new());
         let fast: Arc<dyn Engine> =
             Arc::new(BuiltinEngine::new(embedder.clone(), Reading::FirstWindow));
-        let whole: Arc<dyn Engine> = Arc::new(BuiltinEngine::new(embedder, Reading::AllWindows));
+        let whole: Arc<dyn Engine> =
+            Arc::new(BuiltinEngine::new(embedder.clone(), Reading::AllWindows));
         let routes = BASE_MODELS
             .iter()
             .map(|name| {
@@ -47,7 +50,13 @@ impl Engines {
         Self {
             routes,
             configured: IndexMap::new(),
+            embedder,
         }
+    }
+
+    /// The built-in engines' encoder (to attach a persistent cache to it).
+    pub fn embedder(&self) -> &Arc<Embedder> {
+        &self.embedder
     }
 
     /// The engines `settings` configure: each remote engine built once (one connection

@@ -59,6 +59,7 @@ const RESOURCES: &[fn(PathsBuilder) -> PathsBuilder] = &[
     examples,
     batch_decisions,
     alignments,
+    evaluations,
     meta,
 ];
 
@@ -92,6 +93,18 @@ fn tags() -> Vec<Tag> {
         (
             "examples",
             "Examples of a repository model: list, ingest, show, annotate.",
+        ),
+        (
+            "batches",
+            "Batch decisions: jobs over many states, with NDJSON results.",
+        ),
+        (
+            "alignments",
+            "Alignments: better questions from annotated examples, as new checkpoints.",
+        ),
+        (
+            "evaluations",
+            "Evaluations: a checkpoint's figures over the annotated examples.",
         ),
         (
             "meta",
@@ -400,45 +413,61 @@ fn ingest_body() -> RequestBody {
         .build()
 }
 
-/// Batch decisions: create (202 with `Location`, `Idempotency-Key` required), list, poll,
-/// results (NDJSON), cancel (204).
-fn batch_decisions(paths: PathsBuilder) -> PathsBuilder {
-    let collection = "/v1/models/{modelId}/batch-decisions";
-    let job_not_found = "No repository model with this `modelId` visible to this token, or no \
-                         batch job with this `jobId` under it.";
+/// What a job collection's description needs (batch decisions, alignments, evaluations).
+struct JobResource {
+    collection: &'static str,
+    /// `BatchDecisions`, `Alignment`, `Evaluation`: operation IDs are built from it.
+    name: &'static str,
+    /// "batch job", "alignment", "evaluation".
+    noun: &'static str,
+    tag: &'static str,
+    scope: &'static str,
+    create_summary: &'static str,
+    create_description: &'static str,
+    body: &'static str,
+    body_schema: &'static str,
+    poll_description: &'static str,
+    cancel_description: &'static str,
+}
+
+/// Create (202 with `Location`, `Idempotency-Key` required), list, poll and cancel (204).
+fn job_collection(paths: PathsBuilder, r: &JobResource) -> PathsBuilder {
+    let job_not_found = format!(
+        "No repository model with this `modelId` visible to this token, or no {} with this \
+         `jobId` under it.",
+        r.noun
+    );
     let create = Endpoint::v1(
-        "createBatchDecisions",
-        "batches",
-        "Start a batch of decisions",
-        "batches",
+        &format!("create{}", r.name),
+        r.tag,
+        r.create_summary,
+        r.scope,
     )
-    .description(
-        "Stages the items (or the model's stored examples) and queues a job that decides each \
-         with the checkpoint the revision resolves to now (role `reader`; `writer` with \
-         `capture: true`). Answers 202 at once with the job and its `Location`. One bad item \
-         becomes an error line in the results, not a failed job. The `Idempotency-Key` is \
-         required: a retry with the same key and body returns the same job.",
-    )
+    .description(r.create_description)
     .parameter("modelId")
     .parameter("idempotencyKeyRequired")
-    .body(json_body("The batch.", "BatchRequest"))
+    .body(json_body(r.body, r.body_schema))
     .status(202)
     .ok("The job, queued.", JSON, schema_ref("Job"))
     .ok_header("Location")
     .ok_header("Idempotent-Replayed")
     .problems(&[
-        (400, &["bad_request"], "The body is not valid JSON."),
+        (
+            400,
+            &["bad_request"],
+            "The body is not valid JSON, or the request cannot be run.",
+        ),
         (
             404,
             &["model_not_found", "revision_not_found"],
-            "No repository model with this `modelId` visible to this token, or the revision \
-             cannot be resolved.",
+            "No repository model with this `modelId` visible to this token, or a revision \
+                 cannot be resolved.",
         ),
         (
             409,
             &["idempotency_key_reused", "decision_in_progress"],
             "The key was used with another body, or its first request is still being \
-             answered.",
+                 answered.",
         ),
         (413, &["payload_too_large"], TOO_LARGE),
         (415, &["unsupported_media_type"], NOT_JSON),
@@ -446,18 +475,21 @@ fn batch_decisions(paths: PathsBuilder) -> PathsBuilder {
             422,
             &["validation_error", "invalid_checkpoint"],
             "The body or the `Idempotency-Key` is not valid (`details` locates each fault), \
-             or the checkpoint's files do not form a valid model.",
+                 or the checkpoint's files do not form a valid model.",
         ),
     ])
     .build();
     let jobs = ArrayBuilder::new().items(schema_ref("Job")).into();
     let list = Endpoint::v1(
-        "listBatchDecisions",
-        "batches",
-        "List batch jobs",
-        "batches",
+        &format!("list{}", r.name),
+        r.tag,
+        &format!("List {}s", r.noun),
+        r.scope,
     )
-    .description("The model's batch jobs, newest first (role `reader`).")
+    .description(&format!(
+        "The model's {}s, newest first (role `reader`).",
+        r.noun
+    ))
     .parameter("modelId")
     .query(
         "status",
@@ -472,20 +504,61 @@ fn batch_decisions(paths: PathsBuilder) -> PathsBuilder {
     ])
     .build();
     let poll = Endpoint::v1(
-        "getBatchDecisions",
-        "batches",
-        "Poll a batch job",
-        "batches",
+        &format!("get{}", r.name),
+        r.tag,
+        &format!("Poll a {}", r.noun),
+        r.scope,
     )
-    .description(
-        "The job: status, progress `{total, done, failed}`, timestamps; when completed, \
-             the summary in `result`; when failed, the problem in `error`.",
-    )
+    .description(r.poll_description)
     .parameter("modelId")
     .parameter("jobId")
     .ok("The job.", JSON, schema_ref("Job"))
-    .problems(&[(404, &["model_not_found", "job_not_found"], job_not_found)])
+    .problems(&[(404, &["model_not_found", "job_not_found"], &job_not_found)])
     .build();
+    let cancel = Endpoint::v1(
+        &format!("cancel{}", r.name),
+        r.tag,
+        &format!("Cancel a {}", r.noun),
+        r.scope,
+    )
+    .description(r.cancel_description)
+    .parameter("modelId")
+    .parameter("jobId")
+    .no_content("The cancel is recorded (or the job had already finished).")
+    .problems(&[(404, &["model_not_found", "job_not_found"], &job_not_found)])
+    .build();
+    let collection = r.collection;
+    paths
+        .path(collection, get(list))
+        .path(collection, post(create))
+        .path(format!("{collection}/{{jobId}}"), get(poll))
+        .path(format!("{collection}/{{jobId}}/cancel"), post(cancel))
+}
+
+const JOB_STATUSES: [&str; 5] = ["queued", "running", "completed", "failed", "cancelled"];
+
+/// Batch decisions, and their results (NDJSON).
+fn batch_decisions(paths: PathsBuilder) -> PathsBuilder {
+    let resource = JobResource {
+        collection: "/v1/models/{modelId}/batch-decisions",
+        name: "BatchDecisions",
+        noun: "batch job",
+        tag: "batches",
+        scope: "batches",
+        create_summary: "Start a batch of decisions",
+        create_description: "Stages the items (or the model's stored examples) and queues a job \
+            that decides each with the checkpoint the revision resolves to now (role `reader`; \
+            `writer` with `capture: true`). Answers 202 at once with the job and its `Location`. \
+            One bad item becomes an error line in the results, not a failed job. The \
+            `Idempotency-Key` is required: a retry with the same key and body returns the same job.",
+        body: "The batch.",
+        body_schema: "BatchRequest",
+        poll_description: "The job: status, progress `{total, done, failed}`, timestamps; when \
+            completed, the summary in `result`; when failed, the problem in `error`.",
+        cancel_description: "A queued job is cancelled at once; a running one stops at its next \
+            item and keeps its finished results. Idempotent: a finished job answers 204 and \
+            stays as it finished.",
+    };
     let results = Endpoint::v1(
         "getBatchDecisionResults",
         "batches",
@@ -505,39 +578,118 @@ fn batch_decisions(paths: PathsBuilder) -> PathsBuilder {
         schema_ref("BatchResultLine"),
     )
     .ok_header("Arbiter-Job-Status")
-    .problems(&[(404, &["model_not_found", "job_not_found"], job_not_found)])
+    .problems(&[(
+        404,
+        &["model_not_found", "job_not_found"],
+        "No repository model with this `modelId` visible to this token, or no batch job with \
+         this `jobId` under it.",
+    )])
     .build();
-    let cancel = Endpoint::v1(
-        "cancelBatchDecisions",
-        "batches",
-        "Cancel a batch job",
-        "batches",
+    job_collection(paths, &resource).path(
+        format!("{}/{{jobId}}/results", resource.collection),
+        get(results),
     )
-    .description(
-        "A queued job is cancelled at once; a running one stops at its next item and keeps \
-             its finished results. Idempotent: a finished job answers 204 and stays as it \
-             finished.",
-    )
-    .parameter("modelId")
-    .parameter("jobId")
-    .no_content("The cancel is recorded (or the job had already finished).")
-    .problems(&[(404, &["model_not_found", "job_not_found"], job_not_found)])
-    .build();
-    paths
-        .path(collection, get(list))
-        .path(collection, post(create))
-        .path(format!("{collection}/{{jobId}}"), get(poll))
-        .path(format!("{collection}/{{jobId}}/results"), get(results))
-        .path(format!("{collection}/{{jobId}}/cancel"), post(cancel))
 }
 
-const JOB_STATUSES: [&str; 5] = ["queued", "running", "completed", "failed", "cancelled"];
-
-/// Alignments: `POST /v1/models/{modelId}/alignments` (202 with `Location`,
-/// `Idempotency-Key` required), `GET …/alignments/{jobId}` (poll), `POST …/{jobId}/cancel`
-/// (204). Not served yet: describe them here when `routes/mod.rs` gains them.
+/// Alignments (jobs), and promoting a checkpoint to the default branch.
 fn alignments(paths: PathsBuilder) -> PathsBuilder {
-    paths
+    let resource = JobResource {
+        collection: "/v1/models/{modelId}/alignments",
+        name: "Alignment",
+        noun: "alignment",
+        tag: "alignments",
+        scope: "alignments",
+        create_summary: "Start an alignment",
+        create_description: "Queues a job that improves the questions of a checkpoint from the \
+            model's annotated examples (role `writer`: it commits a branch). Candidates \
+            (exemplars, cues, a calibration) are chosen and scored by nested cross-validation; \
+            a question changes only when its held-out loss improves by the margin and a seeded \
+            paired bootstrap's lower bound is above zero. The improved questions are committed \
+            on `alignments/<jobId>`, parent the base checkpoint; when nothing improves, nothing \
+            is committed. The `Idempotency-Key` is required.",
+        body: "The alignment.",
+        body_schema: "AlignmentRequest",
+        poll_description: "The job; when completed, `result` is an `AlignmentResult`: `improved`, \
+            the new branch and checkpoint, and per question the held-out figures before and \
+            after with the gate's verdict.",
+        cancel_description: "A queued alignment is cancelled at once; a running one stops at its \
+            next step and commits nothing. Idempotent.",
+    };
+    let body = object()
+        .property(
+            "revision",
+            string()
+                .min_length(Some(1))
+                .description(Some("The branch, tag or commit SHA to fast-forward to.")),
+        )
+        .required("revision")
+        .additional_properties(Some(AdditionalProperties::FreeForm(true)));
+    let promote = Endpoint::v1(
+        "promoteModel",
+        "alignments",
+        "Promote a checkpoint",
+        "alignments",
+    )
+    .description(
+        "Fast-forwards the model's default branch to the revision (role `writer`), e.g. an \
+         alignment's `alignments/<jobId>` branch once its evaluation passes.",
+    )
+    .parameter("modelId")
+    .body(
+        RequestBodyBuilder::new()
+            .description(Some("The revision to promote."))
+            .content(JSON, ContentBuilder::new().schema(Some(body)).build())
+            .required(Some(Required::True))
+            .build(),
+    )
+    .ok(
+        "The checkpoint the default branch is at now.",
+        JSON,
+        schema_ref("Checkpoint"),
+    )
+    .problems(&[
+        (400, &["bad_request"], "The body is not valid JSON."),
+        (
+            404,
+            &["model_not_found", "revision_not_found"],
+            "No repository model with this `modelId` visible to this token, or no such revision.",
+        ),
+        (
+            409,
+            &["not_fast_forward"],
+            "The revision is not ahead of the default branch.",
+        ),
+        (415, &["unsupported_media_type"], NOT_JSON),
+        (422, &["validation_error"], "The body has no `revision`."),
+    ])
+    .build();
+    job_collection(paths, &resource).path("/v1/models/{modelId}/promote", post(promote))
+}
+
+/// Evaluations (jobs): a checkpoint's figures over the annotated examples.
+fn evaluations(paths: PathsBuilder) -> PathsBuilder {
+    job_collection(
+        paths,
+        &JobResource {
+            collection: "/v1/models/{modelId}/evaluations",
+            name: "Evaluation",
+            noun: "evaluation",
+            tag: "evaluations",
+            scope: "batches",
+            create_summary: "Start an evaluation",
+            create_description: "Queues a job that decides every annotated example at the \
+                revision (and at the baseline, when given) and reports, per question and \
+                overall, log loss or RPS, accuracy, macro-F1, Cohen's kappa, Brier, ECE and, for \
+                scores, MAE. An aligned question never uses an example as its own exemplar. \
+                Answers are cached by engine, questions and state, so a re-run calls no engine. \
+                The `Idempotency-Key` is required.",
+            body: "The evaluation.",
+            body_schema: "EvaluationRequest",
+            poll_description: "The job; when completed, `result` is an `EvaluationReport`.",
+            cancel_description: "A queued evaluation is cancelled at once; a running one stops \
+                at its next example. Idempotent.",
+        },
+    )
 }
 
 /// `GET /openapi.json`, `GET /healthz`, `GET /problems/{code}`: no token.
@@ -960,7 +1112,11 @@ fn schemas() -> Vec<(String, RefOr<Schema>)> {
     collect::<crate::store::ExampleDetail>(&mut schemas);
     collect::<crate::wire::jobs::Job>(&mut schemas);
     collect::<crate::wire::jobs::BatchSummary>(&mut schemas);
+    collect::<crate::wire::align::AlignmentResult>(&mut schemas);
+    collect::<crate::wire::align::EvaluationReport>(&mut schemas);
     schemas.push(("BatchRequest".into(), batch_request_schema()));
+    schemas.push(("AlignmentRequest".into(), alignment_request_schema()));
+    schemas.push(("EvaluationRequest".into(), evaluation_request_schema()));
     schemas.push(("BatchResultLine".into(), batch_result_line_schema()));
     schemas.push(("IngestExample".into(), ingest_example_schema()));
     schemas.push(("AnnotationInput".into(), annotation_input_schema()));
@@ -981,7 +1137,7 @@ fn bearer() -> SecurityScheme {
             .description(Some(
                 "A token from `arbiter tokens create`. Each operation's security requirement \
                  names the scope it needs (`decisions`, `models:read`, `examples:read`, `batches`, \
-                 `examples:write`); routes on a repository model also need a role on its path \
+                 `examples:write`, `alignments`); routes on a repository model also need a role on its path \
                  (`reader`, `writer`, `admin`). A model the token has no role on answers 404 \
                  `model_not_found`, as if it did not exist.",
             ))
@@ -1037,7 +1193,7 @@ fn headers() -> [(&'static str, ObjectBuilder, &'static str); 9] {
         (
             "Location",
             string().format(Some(SchemaFormat::Custom("uri-reference".into()))),
-            "Where to poll the job: `/v1/models/{modelId}/batch-decisions/{jobId}`.",
+            "Where to poll the job: `/v1/models/{modelId}/<batch-decisions|alignments|evaluations>/{jobId}`.",
         ),
         (
             "Arbiter-Job-Status",
@@ -1126,6 +1282,74 @@ fn ingest_example_schema() -> RefOr<Schema> {
         .property("state", any_value("The state: any JSON value."))
         .required("state")
         .property("annotations", annotations)
+        .additional_properties(Some(AdditionalProperties::FreeForm(false)))
+        .into()
+}
+
+/// `POST /v1/models/{modelId}/alignments`, as `AlignmentRequest::from_value` reads it.
+fn alignment_request_schema() -> RefOr<Schema> {
+    use crate::wire::align::{DEFAULT_MARGIN, DEFAULT_MAX_EXAMPLES, DEFAULT_SEED, MIN_EXAMPLES};
+    object()
+        .description(Some("An alignment; every member is optional."))
+        .property(
+            "revision",
+            string().min_length(Some(1)).description(Some(
+                "The checkpoint to improve: branch, tag or commit SHA [default: the default branch].",
+            )),
+        )
+        .property(
+            "questions",
+            ArrayBuilder::new()
+                .items(string())
+                .min_items(Some(1))
+                .description(Some("Question IDs to align [default: every saved question].")),
+        )
+        .property(
+            "seed",
+            count().default(Some(DEFAULT_SEED.into())).description(Some(
+                "Seed of the folds, draws and bootstrap: the same examples, seed and checkpoint \
+                 give the same new checkpoint.",
+            )),
+        )
+        .property(
+            "margin",
+            ObjectBuilder::new()
+                .schema_type(Type::Number)
+                .minimum(Some(0.0))
+                .exclusive_maximum(Some(1.0))
+                .default(Some(DEFAULT_MARGIN.into()))
+                .description(Some("The held-out gain a question needs, relative to its loss.")),
+        )
+        .property(
+            "max_examples",
+            count()
+                .minimum(Some(MIN_EXAMPLES as f64))
+                .default(Some(DEFAULT_MAX_EXAMPLES.into()))
+                .description(Some("Annotated examples used per question, at most (a seeded sample).")),
+        )
+        .additional_properties(Some(AdditionalProperties::FreeForm(false)))
+        .into()
+}
+
+/// `POST /v1/models/{modelId}/evaluations`.
+fn evaluation_request_schema() -> RefOr<Schema> {
+    let revision = |what: &str| string().min_length(Some(1)).description(Some(what));
+    object()
+        .description(Some("An evaluation; every member is optional."))
+        .property(
+            "revision",
+            revision("The checkpoint to evaluate [default: the default branch]."),
+        )
+        .property("baseline", revision("A checkpoint to compare with."))
+        .property(
+            "questions",
+            ArrayBuilder::new()
+                .items(string())
+                .min_items(Some(1))
+                .description(Some(
+                    "Question IDs to evaluate [default: every saved question].",
+                )),
+        )
         .additional_properties(Some(AdditionalProperties::FreeForm(false)))
         .into()
 }

@@ -267,6 +267,10 @@ pub struct EvaluationReport {
     pub questions: IndexMap<String, QuestionEvaluation>,
     #[schema(value_type = Object)]
     pub overall: QuestionEvaluation,
+    /// Decisions this evaluation asked an engine for.
+    pub decided: u64,
+    /// Decisions it found in the answer cache (an earlier run asked the same).
+    pub cached: u64,
 }
 
 /// One question of an evaluation.

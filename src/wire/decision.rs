@@ -245,6 +245,16 @@ pub enum RevisionKind {
     Commit,
 }
 
+impl RevisionKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Branch => "branch",
+            Self::Tag => "tag",
+            Self::Commit => "commit",
+        }
+    }
+}
+
 /// The revision a repository-model decision resolved.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Revision {

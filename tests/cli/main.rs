@@ -1,5 +1,6 @@
 //! Integration tests: the real `arbiter` binary in a temporary home.
 
+mod align;
 mod common;
 mod decide;
 mod engines;

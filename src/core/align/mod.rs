@@ -208,18 +208,12 @@ pub(crate) async fn execute(
     let engine = builtin_engine(ctx, &loaded)?;
     let tracker = Arc::new(Tracker::default());
     let work = {
-        let (ctx, loaded, tracker, job_id) = (
-            ctx.clone(),
-            loaded.clone(),
-            tracker.clone(),
-            record.job_id.clone(),
-        );
+        let (ctx, loaded, tracker) = (ctx.clone(), loaded.clone(), tracker.clone());
         let settings = Settings {
             questions: stored.questions.clone(),
             seed: stored.seed,
             margin: stored.margin,
             max_examples: stored.max_examples,
-            job_id,
         };
         tokio::task::spawn_blocking(move || {
             let builtin = engine
@@ -261,7 +255,6 @@ struct Settings {
     seed: u64,
     margin: f64,
     max_examples: usize,
-    job_id: String,
 }
 
 /// What the blocking part found.
@@ -617,28 +610,28 @@ fn metrics(scale: Scale, outcomes: usize, predicted: &[Vec<f64>], labels: &[Vec<
     Metrics::compute(scale, outcomes, &scored)
 }
 
-/// An aligned question without its exemplar for `example_id` (so an example is never its
-/// own neighbour when the current checkpoint is scored); `None` when it has none.
-pub(crate) fn without_exemplar(question: &Question, example_id: &str) -> Option<Question> {
+/// Whether `question` is aligned with `example_id` among its exemplars.
+pub(crate) fn has_exemplar(question: &Question, example_id: &str) -> bool {
     let Some(Value::Object(instructions)) = &question.instructions else {
-        return None;
+        return false;
     };
-    if !instructions.contains_key(ALIGNMENT_KEY) {
+    instructions.contains_key(ALIGNMENT_KEY)
+        && matches!(instructions.get("examples"), Some(Value::Array(list))
+            if list.iter().any(|e| e.get("example_id").and_then(Value::as_str) == Some(example_id)))
+}
+
+/// An aligned question without its exemplar for `example_id` (so an example is never its
+/// own neighbour when a checkpoint is scored); `None` when it has none.
+pub(crate) fn without_exemplar(question: &Question, example_id: &str) -> Option<Question> {
+    if !has_exemplar(question, example_id) {
         return None;
     }
-    let Some(Value::Array(exemplars)) = instructions.get("examples") else {
-        return None;
-    };
-    let own = |e: &Value| e.get("example_id").and_then(Value::as_str) == Some(example_id);
-    if !exemplars.iter().any(own) {
-        return None;
-    }
-    let mut instructions = instructions.clone();
+    let mut instructions = question.instructions.clone()?;
     if let Some(Value::Array(list)) = instructions.get_mut("examples") {
-        list.retain(|e| !own(e));
+        list.retain(|e| e.get("example_id").and_then(Value::as_str) != Some(example_id));
     }
     Some(Question {
-        instructions: Some(Value::Object(instructions)),
+        instructions: Some(instructions),
         kind: question.kind.clone(),
     })
 }
@@ -736,9 +729,10 @@ fn write_question(
         .collect();
     instructions.insert(
         ALIGNMENT_KEY.into(),
+        // No job ID here: the same examples, seed and checkpoint give the same tree (the
+        // commit message and the branch name say which job made it).
         json!({
             "version": VERSION,
-            "job": settings.job_id,
             "method": model.spec.to_string(),
             "seed": settings.seed,
             "weights": weights,

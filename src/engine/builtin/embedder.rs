@@ -161,14 +161,16 @@ impl Embedder {
             return Ok(hit.clone());
         }
         let store_key = Self::store_key(kind, text);
-        let stored = self.store.get().and_then(|store| store.load(&store_key));
+        // Only exemplar documents are worth a disk read: outcome texts are few and cheap.
+        let store = self.store.get().filter(|_| kind == CacheKind::Document);
+        let stored = store.and_then(|store| store.load(&store_key));
         let embedding = match stored {
             Some(embedding) => Arc::new(embedding),
             // Computed outside the lock: two threads may embed the same text once each,
             // which is cheaper than serializing every miss behind one mutex.
             None => {
                 let embedding = self.compute(kind, text)?;
-                if let Some(store) = self.store.get() {
+                if let Some(store) = store {
                     store.save(&[(store_key, embedding.clone())]);
                 }
                 Arc::new(embedding)

@@ -1,25 +1,25 @@
 //! Batch decisions, as jobs: create (202 + `Location`), list, poll, results (NDJSON), cancel.
 
+use super::jobs::{self, ListQuery};
 use super::models::authorize;
 use crate::core::batch::{NewBatch, Source};
 use crate::core::jobs::Origin;
 use crate::core::tokens::{Principal, Role};
 use crate::core::{self};
-use crate::error::Error;
 use crate::server::error::{ApiError, ApiResult};
 use crate::server::extract::{AppPath as Path, AppQuery as Query, JsonBody};
 use crate::server::request::RequestInfo;
 use crate::server::{AppState, idempotency};
-use crate::wire::jobs::{BatchItems, BatchRequest, Job, JobKind, JobStatus};
+use crate::wire::jobs::{BatchItems, BatchRequest, Job, JobKind};
 use axum::body::Body;
 use axum::extract::{OriginalUri, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
-use serde::Deserialize;
 use tokio::io::AsyncReadExt;
 
 const KIND: JobKind = JobKind::Batch;
+const SCOPE: &str = "batches";
 
 /// `POST /v1/models/{modelId}/batch-decisions`: stage the items, queue the job, answer 202.
 /// The `Idempotency-Key` is required: a retried POST must not start a second job.
@@ -32,7 +32,7 @@ pub(crate) async fn create_batch(
     headers: HeaderMap,
     JsonBody(body): JsonBody,
 ) -> ApiResult<Response> {
-    principal.require_scope("batches")?;
+    principal.require_scope(SCOPE)?;
     let key = idempotency::key(&headers, true)?;
     let request = BatchRequest::from_value(&body)?;
     // Recording decisions writes examples: capture needs a writer.
@@ -54,7 +54,7 @@ pub(crate) async fn create_batch(
         &body,
         || async move {
             match create(&route_state, &model_id, request, &info).await {
-                Ok(job) => accepted(&job),
+                Ok(job) => jobs::accepted(&job),
                 Err(error) => ApiError(error).into_response(),
             }
         },
@@ -95,26 +95,6 @@ async fn create(
     Ok(job)
 }
 
-fn accepted(job: &Job) -> Response {
-    let location = format!(
-        "/v1/models/{}/{}/{}",
-        job.model_id,
-        KIND.route(),
-        job.job_id
-    );
-    let mut response = (StatusCode::ACCEPTED, Json(job)).into_response();
-    if let Ok(value) = HeaderValue::try_from(location) {
-        response.headers_mut().insert(header::LOCATION, value);
-    }
-    response
-}
-
-#[derive(Debug, Deserialize)]
-pub(crate) struct ListQuery {
-    status: Option<String>,
-    limit: Option<usize>,
-}
-
 /// `GET /v1/models/{modelId}/batch-decisions`: the model's batch jobs, newest first.
 pub(crate) async fn list_batches(
     State(state): State<AppState>,
@@ -122,32 +102,10 @@ pub(crate) async fn list_batches(
     Path(model_id): Path<String>,
     Query(query): Query<ListQuery>,
 ) -> ApiResult<Json<Vec<Job>>> {
-    principal.require_scope("batches")?;
-    let statuses = match query.status.as_deref() {
-        None => Vec::new(),
-        Some(text) => vec![JobStatus::parse(text).ok_or_else(|| {
-            Error::invalid(
-                crate::wire::Loc::query().key("status"),
-                format!("unknown status `{text}` (queued, running, completed, failed, cancelled)"),
-                "enum",
-            )
-        })?],
-    };
-    let ctx = state.ctx.clone();
-    let jobs = core::blocking(move || {
-        authorize(&ctx, &principal, &model_id, Role::Reader)?;
-        let id = core::models::open(&ctx, &model_id)?.model_id().to_string();
-        let mut jobs = core::jobs::list(
-            &ctx,
-            Some(&id),
-            &statuses,
-            query.limit.unwrap_or(50).clamp(1, 1000),
-        )?;
-        jobs.retain(|job| job.kind == KIND);
-        Ok(jobs)
-    })
-    .await?;
-    Ok(Json(jobs))
+    principal.require_scope(SCOPE)?;
+    Ok(Json(
+        jobs::list(&state, principal, model_id, &query, KIND).await?,
+    ))
 }
 
 /// `GET /v1/models/{modelId}/batch-decisions/{jobId}`.
@@ -156,8 +114,10 @@ pub(crate) async fn get_batch(
     Extension(principal): Extension<Principal>,
     Path((model_id, job_id)): Path<(String, String)>,
 ) -> ApiResult<Json<Job>> {
-    principal.require_scope("batches")?;
-    Ok(Json(find(&state, principal, model_id, job_id).await?))
+    principal.require_scope(SCOPE)?;
+    Ok(Json(
+        jobs::find(&state, principal, model_id, job_id, KIND).await?,
+    ))
 }
 
 /// `GET /v1/models/{modelId}/batch-decisions/{jobId}/results`: the finished lines so far,
@@ -167,8 +127,8 @@ pub(crate) async fn get_results(
     Extension(principal): Extension<Principal>,
     Path((model_id, job_id)): Path<(String, String)>,
 ) -> ApiResult<Response> {
-    principal.require_scope("batches")?;
-    let job = find(&state, principal, model_id, job_id.clone()).await?;
+    principal.require_scope(SCOPE)?;
+    let job = jobs::find(&state, principal, model_id, job_id.clone(), KIND).await?;
     let ctx = state.ctx.clone();
     let reader = core::blocking(move || Ok(core::jobs::results(&ctx, &job_id)?.1)).await?;
     let body = match reader {
@@ -214,25 +174,7 @@ pub(crate) async fn cancel_batch(
     Extension(principal): Extension<Principal>,
     Path((model_id, job_id)): Path<(String, String)>,
 ) -> ApiResult<StatusCode> {
-    principal.require_scope("batches")?;
-    find(&state, principal, model_id, job_id.clone()).await?;
-    let ctx = state.ctx.clone();
-    core::blocking(move || core::jobs::cancel(&ctx, &job_id)).await?;
+    principal.require_scope(SCOPE)?;
+    jobs::cancel(&state, principal, model_id, job_id, KIND).await?;
     Ok(StatusCode::NO_CONTENT)
-}
-
-/// The job under the model the token can see, or 404.
-async fn find(
-    state: &AppState,
-    principal: Principal,
-    model_id: String,
-    job_id: String,
-) -> crate::error::Result<Job> {
-    let ctx = state.ctx.clone();
-    core::blocking(move || {
-        authorize(&ctx, &principal, &model_id, Role::Reader)?;
-        let id = core::models::open(&ctx, &model_id)?.model_id().to_string();
-        core::jobs::get_under(&ctx, &id, KIND, &job_id)
-    })
-    .await
 }

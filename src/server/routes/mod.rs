@@ -1,8 +1,11 @@
 //! The route table: one file per resource.
 
+mod alignments;
 mod batch_decisions;
 mod decide;
+mod evaluations;
 mod examples;
+mod jobs;
 mod meta;
 mod models;
 
@@ -53,6 +56,31 @@ pub(crate) fn router(state: AppState) -> Router {
             "/v1/models/{model_id}/batch-decisions/{job_id}/cancel",
             post(batch_decisions::cancel_batch),
         )
+        .route(
+            "/v1/models/{model_id}/alignments",
+            get(alignments::list_alignments).post(alignments::create_alignment),
+        )
+        .route(
+            "/v1/models/{model_id}/alignments/{job_id}",
+            get(alignments::get_alignment),
+        )
+        .route(
+            "/v1/models/{model_id}/alignments/{job_id}/cancel",
+            post(alignments::cancel_alignment),
+        )
+        .route(
+            "/v1/models/{model_id}/evaluations",
+            get(evaluations::list_evaluations).post(evaluations::create_evaluation),
+        )
+        .route(
+            "/v1/models/{model_id}/evaluations/{job_id}",
+            get(evaluations::get_evaluation),
+        )
+        .route(
+            "/v1/models/{model_id}/evaluations/{job_id}/cancel",
+            post(evaluations::cancel_evaluation),
+        )
+        .route("/v1/models/{model_id}/promote", post(alignments::promote))
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),
             auth::require_token,

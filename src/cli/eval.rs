@@ -1,0 +1,444 @@
+//! `arbiter eval`: a checkpoint's figures over every annotated example (a batch job
+//! underneath), beside a baseline's, as a table, JSON or JUnit XML; gates exit 3.
+
+use super::jobs::{JobBar, finish_status, run_here};
+use super::output::Printer;
+use crate::core::eval::NewEvaluation;
+use crate::core::jobs::Observer;
+use crate::core::metrics::Metrics;
+use crate::core::{self, Context};
+use crate::wire::align::{EvaluationReport, EvaluationRequest, QuestionEvaluation};
+use crate::wire::jobs::{Job, JobStatus, Progress};
+use anyhow::{Context as _, Result};
+use clap::{Args, ValueEnum};
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::process::ExitCode;
+
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// The model path, <owner>/<model>
+    pub model: String,
+    /// The checkpoint to evaluate: branch, tag or commit SHA [default: the default branch]
+    #[arg(long, value_name = "REV")]
+    pub revision: Option<String>,
+    /// A checkpoint to compare with (its figures and the deltas are shown)
+    #[arg(long, value_name = "REV")]
+    pub baseline: Option<String>,
+    /// Only these questions (comma-separated IDs) [default: every saved question]
+    #[arg(long, short, value_name = "IDS", value_delimiter = ',')]
+    pub questions: Option<Vec<String>>,
+    /// Gate: exit 3 when a question's accuracy is below this
+    #[arg(long, value_name = "FRACTION")]
+    pub min_accuracy: Option<f64>,
+    /// Gate: exit 3 when a question's expected calibration error is above this
+    #[arg(long, value_name = "FRACTION")]
+    pub max_ece: Option<f64>,
+    /// Gate: exit 3 when a question is worse than at --baseline (lower accuracy or higher loss)
+    #[arg(long, requires = "baseline")]
+    pub no_regression: bool,
+    /// Output format [default: table on a terminal, json when piped]
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+}
+
+/// `--format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Table,
+    Json,
+    Junit,
+}
+
+pub(crate) async fn run(ctx: &Context, args: EvalArgs, printer: &Printer) -> Result<ExitCode> {
+    for (flag, value) in [
+        ("--min-accuracy", args.min_accuracy),
+        ("--max-ece", args.max_ece),
+    ] {
+        if value.is_some_and(|v| !(0.0..=1.0).contains(&v)) {
+            anyhow::bail!(crate::error::Error::BadRequest(format!(
+                "{flag} is a fraction from 0 to 1"
+            )));
+        }
+    }
+    let request = EvaluationRequest {
+        revision: args.revision.clone(),
+        baseline: args.baseline.clone(),
+        questions: args.questions.clone(),
+    };
+    let (job, lock) = {
+        let (ctx, model) = (ctx.clone(), args.model.clone());
+        core::blocking(move || {
+            core::eval::create(
+                &ctx,
+                NewEvaluation {
+                    model: &model,
+                    request,
+                },
+                None,
+            )
+        })
+        .await?
+    };
+    let watcher = Watcher {
+        bar: JobBar::new(printer, job.progress.total),
+    };
+    let (job, interrupted) = run_here(ctx, lock, &watcher, &watcher.bar).await?;
+    watcher.bar.finish();
+    if job.status != JobStatus::Completed {
+        if interrupted {
+            return Ok(ExitCode::from(130));
+        }
+        return Ok(finish_status(&job, printer));
+    }
+    let report: EvaluationReport = serde_json::from_value(job.result.clone().unwrap_or_default())
+        .context("reading the evaluation's report")?;
+    let failures = gates(&report, &args);
+    let format = args.format.unwrap_or(if printer.wants_json() {
+        Format::Json
+    } else {
+        Format::Table
+    });
+    match format {
+        Format::Json => printer.json(&Output {
+            job_id: &job.job_id,
+            report: &report,
+            gates: Gates {
+                passed: failures.is_empty(),
+                failures: &failures,
+            },
+        })?,
+        Format::Junit => printer.line(&junit(&args.model, &job, &report, &failures))?,
+        Format::Table => printer.line(&table(&report, printer))?,
+    }
+    for failure in &failures {
+        printer.status(&format!(
+            "gate failed: {}: {}",
+            failure.question, failure.message
+        ));
+    }
+    Ok(if failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(3)
+    })
+}
+
+struct Watcher {
+    bar: JobBar,
+}
+
+impl Observer for Watcher {
+    fn progress(&self, progress: Progress) {
+        self.bar.set(progress);
+    }
+}
+
+/// What `--format json` prints.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Output<'a> {
+    job_id: &'a str,
+    #[serde(flatten)]
+    report: &'a EvaluationReport,
+    gates: Gates<'a>,
+}
+
+#[derive(Serialize)]
+struct Gates<'a> {
+    passed: bool,
+    failures: &'a [Failure],
+}
+
+/// One gate a question failed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+struct Failure {
+    question: String,
+    /// `min-accuracy`, `max-ece` or `no-regression`.
+    gate: &'static str,
+    message: String,
+}
+
+/// Every gate every question fails (none when no gate was asked for).
+fn gates(report: &EvaluationReport, args: &EvalArgs) -> Vec<Failure> {
+    let mut failures = Vec::new();
+    for (id, evaluation) in &report.questions {
+        let m = &evaluation.metrics;
+        let mut fail = |gate, message| {
+            failures.push(Failure {
+                question: id.clone(),
+                gate,
+                message,
+            });
+        };
+        if let Some(min) = args.min_accuracy {
+            if m.accuracy < min {
+                fail(
+                    "min-accuracy",
+                    format!("accuracy {:.4} is below {min}", m.accuracy),
+                );
+            }
+        }
+        if let Some(max) = args.max_ece {
+            if m.ece > max {
+                fail("max-ece", format!("ECE {:.4} is above {max}", m.ece));
+            }
+        }
+        if args.no_regression {
+            if let Some(base) = &evaluation.baseline {
+                if m.accuracy < base.accuracy {
+                    fail(
+                        "no-regression",
+                        format!(
+                            "accuracy {:.4} is below the baseline's {:.4}",
+                            m.accuracy, base.accuracy
+                        ),
+                    );
+                }
+                if m.loss > base.loss {
+                    fail(
+                        "no-regression",
+                        format!(
+                            "{} {:.4} is above the baseline's {:.4}",
+                            m.metric, m.loss, base.loss
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    failures
+}
+
+/// One row per question (and `overall`); with a baseline, three: the baseline, the
+/// revision, and the change (▲ better, ▼ worse).
+fn table(report: &EvaluationReport, printer: &Printer) -> String {
+    let mut table = printer.new_table(&[
+        "QUESTION",
+        "CHECKPOINT",
+        "EXAMPLES",
+        "METRIC",
+        "LOSS",
+        "ACCURACY",
+        "MACRO-F1",
+        "KAPPA",
+        "BRIER",
+        "ECE",
+        "MAE",
+    ]);
+    // (figure, decimals, lower is better)
+    let figures: [(fn(&Metrics) -> Option<f64>, bool); 7] = [
+        (|m| Some(m.loss), true),
+        (|m| Some(m.accuracy), false),
+        (|m| Some(m.macro_f1), false),
+        (|m| Some(m.kappa), false),
+        (|m| Some(m.brier), true),
+        (|m| Some(m.ece), true),
+        (|m| m.mae, true),
+    ];
+    let cells = |m: &Metrics| -> Vec<String> {
+        figures
+            .iter()
+            .map(|(f, _)| f(m).map_or_else(|| "-".into(), |v| format!("{v:.4}")))
+            .collect()
+    };
+    let short = |name: &str| {
+        if name.chars().count() > 24 {
+            format!("{}…", name.chars().take(23).collect::<String>())
+        } else {
+            name.to_owned()
+        }
+    };
+    let rows = report
+        .questions
+        .iter()
+        .map(|(id, e)| (id.as_str(), e))
+        .chain(std::iter::once(("overall", &report.overall)));
+    for (id, evaluation) in rows {
+        let m = &evaluation.metrics;
+        let examples = m.examples.to_string() + &failed_note(evaluation);
+        match (&evaluation.baseline, &report.baseline) {
+            (Some(base), Some(base_revision)) => {
+                let mut row = vec![
+                    id.to_owned(),
+                    short(&base_revision.name),
+                    base.examples.to_string(),
+                    base.metric.clone(),
+                ];
+                row.extend(cells(base));
+                table.add_row(row);
+                let mut row = vec![
+                    String::new(),
+                    short(&report.revision.name),
+                    examples,
+                    m.metric.clone(),
+                ];
+                row.extend(cells(m));
+                table.add_row(row);
+                let mut row = vec![String::new(), "change".into(), String::new(), String::new()];
+                row.extend(
+                    figures
+                        .iter()
+                        .map(|(f, lower_is_better)| match (f(m), f(base)) {
+                            (Some(now), Some(then)) => {
+                                let delta = now - then;
+                                let better = if *lower_is_better {
+                                    delta < 0.0
+                                } else {
+                                    delta > 0.0
+                                };
+                                let mark = if delta.abs() < 5e-5 {
+                                    ""
+                                } else if better {
+                                    " ▲"
+                                } else {
+                                    " ▼"
+                                };
+                                format!("{delta:+.4}{mark}")
+                            }
+                            _ => "-".into(),
+                        }),
+                );
+                table.add_row(row);
+            }
+            _ => {
+                let mut row = vec![
+                    id.to_owned(),
+                    short(&report.revision.name),
+                    examples,
+                    m.metric.clone(),
+                ];
+                row.extend(cells(m));
+                table.add_row(row);
+            }
+        }
+    }
+    let mut text = table.to_string();
+    let _ = write!(
+        text,
+        "\n{} is {} {}",
+        report.revision.name,
+        report.revision.kind.as_str(),
+        &report.revision.commit[..12.min(report.revision.commit.len())],
+    );
+    if let Some(base) = &report.baseline {
+        let _ = write!(
+            text,
+            "; baseline {} is {} {}",
+            base.name,
+            base.kind.as_str(),
+            &base.commit[..12.min(base.commit.len())]
+        );
+    }
+    let _ = write!(
+        text,
+        "\n{} decisions asked of the engine, {} from the cache",
+        report.decided, report.cached
+    );
+    text
+}
+
+fn failed_note(evaluation: &QuestionEvaluation) -> String {
+    if evaluation.failed > 0 {
+        format!(" ({} failed)", evaluation.failed)
+    } else {
+        String::new()
+    }
+}
+
+/// JUnit XML: one test case per question, failed by the gates it fails; the figures in
+/// `system-out` (what CI systems show beside a test).
+fn junit(model: &str, job: &Job, report: &EvaluationReport, failures: &[Failure]) -> String {
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let cases = report.questions.len();
+    let failed_cases = report
+        .questions
+        .keys()
+        .filter(|id| failures.iter().any(|f| &f.question == *id))
+        .count();
+    let suite = format!("{model}@{}", report.revision.name);
+    let _ = writeln!(
+        out,
+        "<testsuites name=\"arbiter eval\" tests=\"{cases}\" failures=\"{failed_cases}\">"
+    );
+    let _ = writeln!(
+        out,
+        "  <testsuite name=\"{}\" tests=\"{cases}\" failures=\"{failed_cases}\" errors=\"0\" timestamp=\"{}\">",
+        xml(&suite),
+        xml(job.finished_at.as_deref().unwrap_or(&job.created_at))
+    );
+    let _ = writeln!(
+        out,
+        "    <properties><property name=\"job\" value=\"{}\"/><property name=\"commit\" value=\"{}\"/>{}</properties>",
+        xml(&job.job_id),
+        xml(&report.revision.commit),
+        report.baseline.as_ref().map_or(String::new(), |b| format!(
+            "<property name=\"baseline\" value=\"{}\"/>",
+            xml(&b.commit)
+        ))
+    );
+    for (id, evaluation) in &report.questions {
+        let m = &evaluation.metrics;
+        let _ = writeln!(
+            out,
+            "    <testcase classname=\"{}\" name=\"{}\">",
+            xml(&suite),
+            xml(id)
+        );
+        for failure in failures.iter().filter(|f| &f.question == id) {
+            let _ = writeln!(
+                out,
+                "      <failure type=\"{}\" message=\"{}\"/>",
+                failure.gate,
+                xml(&failure.message)
+            );
+        }
+        let mut figures = format!(
+            "examples={} {}={:.4} accuracy={:.4} macro_f1={:.4} kappa={:.4} brier={:.4} ece={:.4}",
+            m.examples, m.metric, m.loss, m.accuracy, m.macro_f1, m.kappa, m.brier, m.ece
+        );
+        if let Some(base) = &evaluation.baseline {
+            let _ = write!(
+                figures,
+                "\nbaseline: {}={:.4} accuracy={:.4} ece={:.4}",
+                base.metric, base.loss, base.accuracy, base.ece
+            );
+        }
+        let _ = writeln!(out, "      <system-out>{}</system-out>", xml(&figures));
+        let _ = writeln!(out, "    </testcase>");
+    }
+    out.push_str("  </testsuite>\n</testsuites>");
+    out
+}
+
+/// Text escaped for XML attributes and content; characters XML 1.0 cannot hold are dropped.
+fn xml(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xml_escapes_markup_and_drops_control_characters() {
+        assert_eq!(
+            xml("a<b & \"c\" 'd'>"),
+            "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;"
+        );
+        assert_eq!(xml("bell\u{7}\ttab"), "bell\ttab");
+    }
+}

@@ -1,0 +1,155 @@
+//! Alignments, as jobs: create (202 + `Location`), list, poll, cancel; and promoting a
+//! checkpoint to the default branch.
+
+use super::jobs::{self, ListQuery};
+use super::models::authorize;
+use crate::core::align::NewAlignment;
+use crate::core::jobs::Origin;
+use crate::core::tokens::{Principal, Role};
+use crate::core::{self};
+use crate::error::Error;
+use crate::server::error::{ApiError, ApiResult};
+use crate::server::extract::{AppPath as Path, AppQuery as Query, JsonBody};
+use crate::server::request::RequestInfo;
+use crate::server::{AppState, idempotency};
+use crate::wire::align::AlignmentRequest;
+use crate::wire::decision::Checkpoint;
+use crate::wire::jobs::{Job, JobKind};
+use crate::wire::{FieldError, Loc};
+use axum::extract::{OriginalUri, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json};
+use serde_json::Value;
+
+const KIND: JobKind = JobKind::Alignment;
+const SCOPE: &str = "alignments";
+
+/// `POST /v1/models/{modelId}/alignments`: check the request, queue the job, answer 202.
+/// It commits a branch when it improves the model, so it needs a writer.
+pub(crate) async fn create_alignment(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    Extension(info): Extension<RequestInfo>,
+    OriginalUri(uri): OriginalUri,
+    Path(model_id): Path<String>,
+    headers: HeaderMap,
+    JsonBody(body): JsonBody,
+) -> ApiResult<Response> {
+    principal.require_scope(SCOPE)?;
+    let key = idempotency::key(&headers, true)?;
+    let request = AlignmentRequest::from_value(&body)?;
+    {
+        let (ctx, principal, model_id) = (state.ctx.clone(), principal.clone(), model_id.clone());
+        core::blocking(move || authorize(&ctx, &principal, &model_id, Role::Writer)).await?;
+    }
+    let route_state = state.clone();
+    idempotency::once(
+        &state,
+        &principal,
+        key,
+        ("POST", uri.path()),
+        &body,
+        || async move {
+            let origin = Origin {
+                problems_url: info.problems_url.clone(),
+                request_id: info.id.clone(),
+            };
+            let ctx = route_state.ctx.clone();
+            let created = core::blocking(move || {
+                core::align::create(
+                    &ctx,
+                    NewAlignment {
+                        model: &model_id,
+                        request,
+                    },
+                    Some(origin),
+                )
+            })
+            .await;
+            match created {
+                Ok((job, lock)) => {
+                    route_state.jobs.submit(lock);
+                    jobs::accepted(&job)
+                }
+                Err(error) => ApiError(error).into_response(),
+            }
+        },
+    )
+    .await
+}
+
+/// `GET /v1/models/{modelId}/alignments`: the model's alignments, newest first.
+pub(crate) async fn list_alignments(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    Path(model_id): Path<String>,
+    Query(query): Query<ListQuery>,
+) -> ApiResult<Json<Vec<Job>>> {
+    principal.require_scope(SCOPE)?;
+    Ok(Json(
+        jobs::list(&state, principal, model_id, &query, KIND).await?,
+    ))
+}
+
+/// `GET /v1/models/{modelId}/alignments/{jobId}`: the job; `result` once completed.
+pub(crate) async fn get_alignment(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    Path((model_id, job_id)): Path<(String, String)>,
+) -> ApiResult<Json<Job>> {
+    principal.require_scope(SCOPE)?;
+    Ok(Json(
+        jobs::find(&state, principal, model_id, job_id, KIND).await?,
+    ))
+}
+
+/// `POST /v1/models/{modelId}/alignments/{jobId}/cancel`: 204, also when finished.
+pub(crate) async fn cancel_alignment(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    Path((model_id, job_id)): Path<(String, String)>,
+) -> ApiResult<StatusCode> {
+    principal.require_scope(SCOPE)?;
+    jobs::cancel(&state, principal, model_id, job_id, KIND).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `POST /v1/models/{modelId}/promote` with `{revision}`: fast-forward the default branch
+/// to it (409 `not_fast_forward` when it is not ahead). Needs a writer.
+pub(crate) async fn promote(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    Path(model_id): Path<String>,
+    JsonBody(body): JsonBody,
+) -> ApiResult<Json<Checkpoint>> {
+    principal.require_scope(SCOPE)?;
+    let revision = match &body {
+        Value::Object(object) => match object.get("revision") {
+            Some(Value::String(revision)) if !revision.is_empty() => revision.clone(),
+            _ => {
+                return Err(Error::Validation(vec![FieldError::new(
+                    Loc::body().key("revision"),
+                    "revision (a branch, tag or commit SHA) is required",
+                    "missing",
+                )])
+                .into());
+            }
+        },
+        _ => {
+            return Err(Error::invalid(
+                Loc::body(),
+                "the request is a JSON object {revision}",
+                "type",
+            )
+            .into());
+        }
+    };
+    let ctx = state.ctx.clone();
+    let checkpoint = core::blocking(move || {
+        let path = authorize(&ctx, &principal, &model_id, Role::Writer)?;
+        core::models::promote(&ctx, &path, &revision)
+    })
+    .await?;
+    Ok(Json(checkpoint))
+}
