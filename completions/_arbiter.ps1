@@ -33,7 +33,9 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('engines', 'engines', [CompletionResultType]::ParameterValue, 'List the remote engines of config.yaml and check that they answer')
             [CompletionResult]::new('examples', 'examples', [CompletionResultType]::ParameterValue, 'Ingest, annotate, list, show and export the examples of a repository model')
             [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Decide many states with a repository model, as a job (JSON Lines in, JSON Lines out)')
-            [CompletionResult]::new('jobs', 'jobs', [CompletionResultType]::ParameterValue, 'List, poll, cancel and read the results of batch jobs')
+            [CompletionResult]::new('align', 'align', [CompletionResultType]::ParameterValue, 'Improve a repository model''s questions from its annotated examples (a new checkpoint only when better on held-out examples)')
+            [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Evaluate a checkpoint over the annotated examples; compare with a baseline; gate CI (exit 3)')
+            [CompletionResult]::new('jobs', 'jobs', [CompletionResultType]::ParameterValue, 'List, poll, cancel and read the results of batch, alignment and evaluation jobs')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the HTTP interface')
             [CompletionResult]::new('tokens', 'tokens', [CompletionResultType]::ParameterValue, 'Create, list and revoke API tokens for `arbiter serve`')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script, or write all of them to a directory')
@@ -344,6 +346,37 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'arbiter;align' {
+            [CompletionResult]::new('--revision', '--revision', [CompletionResultType]::ParameterName, 'The checkpoint to improve: branch, tag or commit SHA [default: the default branch]')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only these questions (comma-separated IDs) [default: every saved question]')
+            [CompletionResult]::new('--questions', '--questions', [CompletionResultType]::ParameterName, 'Only these questions (comma-separated IDs) [default: every saved question]')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed of the folds, draws and bootstrap: the same examples, seed and checkpoint give the same result')
+            [CompletionResult]::new('--margin', '--margin', [CompletionResultType]::ParameterName, 'The held-out gain a question needs, relative to its current loss (0.02: 2% lower)')
+            [CompletionResult]::new('--max-examples', '--max-examples', [CompletionResultType]::ParameterName, 'Annotated examples used per question, at most (a seeded sample)')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--detach', '--detach', [CompletionResultType]::ParameterName, 'Print the job ID (the job with --json) and return at once; the job runs in a background process')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'arbiter;eval' {
+            [CompletionResult]::new('--revision', '--revision', [CompletionResultType]::ParameterName, 'The checkpoint to evaluate: branch, tag or commit SHA [default: the default branch]')
+            [CompletionResult]::new('--baseline', '--baseline', [CompletionResultType]::ParameterName, 'A checkpoint to compare with (its figures and the deltas are shown)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only these questions (comma-separated IDs) [default: every saved question]')
+            [CompletionResult]::new('--questions', '--questions', [CompletionResultType]::ParameterName, 'Only these questions (comma-separated IDs) [default: every saved question]')
+            [CompletionResult]::new('--min-accuracy', '--min-accuracy', [CompletionResultType]::ParameterName, 'Gate: exit 3 when a question''s accuracy is below this')
+            [CompletionResult]::new('--max-ece', '--max-ece', [CompletionResultType]::ParameterName, 'Gate: exit 3 when a question''s expected calibration error is above this')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, json when piped]')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--no-regression', '--no-regression', [CompletionResultType]::ParameterName, 'Gate: exit 3 when a question is worse than at --baseline (lower accuracy or higher loss)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'arbiter;jobs' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
@@ -522,7 +555,9 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('engines', 'engines', [CompletionResultType]::ParameterValue, 'List the remote engines of config.yaml and check that they answer')
             [CompletionResult]::new('examples', 'examples', [CompletionResultType]::ParameterValue, 'Ingest, annotate, list, show and export the examples of a repository model')
             [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Decide many states with a repository model, as a job (JSON Lines in, JSON Lines out)')
-            [CompletionResult]::new('jobs', 'jobs', [CompletionResultType]::ParameterValue, 'List, poll, cancel and read the results of batch jobs')
+            [CompletionResult]::new('align', 'align', [CompletionResultType]::ParameterValue, 'Improve a repository model''s questions from its annotated examples (a new checkpoint only when better on held-out examples)')
+            [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Evaluate a checkpoint over the annotated examples; compare with a baseline; gate CI (exit 3)')
+            [CompletionResult]::new('jobs', 'jobs', [CompletionResultType]::ParameterValue, 'List, poll, cancel and read the results of batch, alignment and evaluation jobs')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the HTTP interface')
             [CompletionResult]::new('tokens', 'tokens', [CompletionResultType]::ParameterValue, 'Create, list and revoke API tokens for `arbiter serve`')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script, or write all of them to a directory')
@@ -599,6 +634,12 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;help;batch' {
+            break
+        }
+        'arbiter;help;align' {
+            break
+        }
+        'arbiter;help;eval' {
             break
         }
         'arbiter;help;jobs' {

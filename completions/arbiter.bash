@@ -16,6 +16,9 @@ _arbiter() {
             ",$1")
                 cmd="arbiter"
                 ;;
+            arbiter,align)
+                cmd="arbiter__subcmd__align"
+                ;;
             arbiter,batch)
                 cmd="arbiter__subcmd__batch"
                 ;;
@@ -27,6 +30,9 @@ _arbiter() {
                 ;;
             arbiter,engines)
                 cmd="arbiter__subcmd__engines"
+                ;;
+            arbiter,eval)
+                cmd="arbiter__subcmd__eval"
                 ;;
             arbiter,examples)
                 cmd="arbiter__subcmd__examples"
@@ -103,6 +109,9 @@ _arbiter() {
             arbiter__subcmd__examples__subcmd__help,show)
                 cmd="arbiter__subcmd__examples__subcmd__help__subcmd__show"
                 ;;
+            arbiter__subcmd__help,align)
+                cmd="arbiter__subcmd__help__subcmd__align"
+                ;;
             arbiter__subcmd__help,batch)
                 cmd="arbiter__subcmd__help__subcmd__batch"
                 ;;
@@ -114,6 +123,9 @@ _arbiter() {
                 ;;
             arbiter__subcmd__help,engines)
                 cmd="arbiter__subcmd__help__subcmd__engines"
+                ;;
+            arbiter__subcmd__help,eval)
+                cmd="arbiter__subcmd__help__subcmd__eval"
                 ;;
             arbiter__subcmd__help,examples)
                 cmd="arbiter__subcmd__help__subcmd__examples"
@@ -317,12 +329,54 @@ _arbiter() {
 
     case "${cmd}" in
         arbiter)
-            opts="-h -V --home --json --quiet --help --version decide models engines examples batch jobs serve tokens completions man help"
+            opts="-h -V --home --json --quiet --help --version decide models engines examples batch align eval jobs serve tokens completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__align)
+            opts="-q -h --revision --questions --seed --margin --max-examples --detach --home --json --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --revision)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --questions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -q)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --margin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-examples)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --home)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -563,6 +617,52 @@ _arbiter() {
                 return 0
             fi
             case "${prev}" in
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__eval)
+            opts="-q -h --revision --baseline --questions --min-accuracy --max-ece --no-regression --format --home --json --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --revision)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --baseline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --questions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -q)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --min-accuracy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-ece)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json junit" -- "${cur}"))
+                    return 0
+                    ;;
                 --home)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -825,8 +925,22 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__help)
-            opts="decide models engines examples batch jobs serve tokens completions man help"
+            opts="decide models engines examples batch align eval jobs serve tokens completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__help__subcmd__align)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -911,6 +1025,20 @@ _arbiter() {
         arbiter__subcmd__help__subcmd__engines__subcmd__list)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__help__subcmd__eval)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -34,7 +34,9 @@ complete -c arbiter -n "__fish_arbiter_needs_command" -f -a "models" -d 'List mo
 complete -c arbiter -n "__fish_arbiter_needs_command" -f -a "engines" -d 'List the remote engines of config.yaml and check that they answer'
 complete -c arbiter -n "__fish_arbiter_needs_command" -f -a "examples" -d 'Ingest, annotate, list, show and export the examples of a repository model'
 complete -c arbiter -n "__fish_arbiter_needs_command" -f -a "batch" -d 'Decide many states with a repository model, as a job (JSON Lines in, JSON Lines out)'
-complete -c arbiter -n "__fish_arbiter_needs_command" -f -a "jobs" -d 'List, poll, cancel and read the results of batch jobs'
+complete -c arbiter -n "__fish_arbiter_needs_command" -f -a "align" -d 'Improve a repository model\'s questions from its annotated examples (a new checkpoint only when better on held-out examples)'
+complete -c arbiter -n "__fish_arbiter_needs_command" -f -a "eval" -d 'Evaluate a checkpoint over the annotated examples; compare with a baseline; gate CI (exit 3)'
+complete -c arbiter -n "__fish_arbiter_needs_command" -f -a "jobs" -d 'List, poll, cancel and read the results of batch, alignment and evaluation jobs'
 complete -c arbiter -n "__fish_arbiter_needs_command" -f -a "serve" -d 'Serve the HTTP interface'
 complete -c arbiter -n "__fish_arbiter_needs_command" -f -a "tokens" -d 'Create, list and revoke API tokens for `arbiter serve`'
 complete -c arbiter -n "__fish_arbiter_needs_command" -f -a "completions" -d 'Print a shell completion script, or write all of them to a directory'
@@ -191,6 +193,29 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -l detach -d 'Pri
 complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
 complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand align" -l revision -d 'The checkpoint to improve: branch, tag or commit SHA [default: the default branch]' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand align" -s q -l questions -d 'Only these questions (comma-separated IDs) [default: every saved question]' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand align" -l seed -d 'Seed of the folds, draws and bootstrap: the same examples, seed and checkpoint give the same result' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand align" -l margin -d 'The held-out gain a question needs, relative to its current loss (0.02: 2% lower)' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand align" -l max-examples -d 'Annotated examples used per question, at most (a seeded sample)' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand align" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand align" -l detach -d 'Print the job ID (the job with --json) and return at once; the job runs in a background process'
+complete -c arbiter -n "__fish_arbiter_using_subcommand align" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand align" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand align" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l revision -d 'The checkpoint to evaluate: branch, tag or commit SHA [default: the default branch]' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l baseline -d 'A checkpoint to compare with (its figures and the deltas are shown)' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -s q -l questions -d 'Only these questions (comma-separated IDs) [default: every saved question]' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l min-accuracy -d 'Gate: exit 3 when a question\'s accuracy is below this' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l max-ece -d 'Gate: exit 3 when a question\'s expected calibration error is above this' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l format -d 'Output format [default: table on a terminal, json when piped]' -r -f -a "table\t''
+json\t''
+junit\t''"
+complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l no-regression -d 'Gate: exit 3 when a question is worse than at --baseline (lower accuracy or higher loss)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and not __fish_seen_subcommand_from list poll cancel results worker help" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and not __fish_seen_subcommand_from list poll cancel results worker help" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and not __fish_seen_subcommand_from list poll cancel results worker help" -l quiet -d 'Print nothing on stderr but errors'
@@ -282,17 +307,19 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand man" -l home -d 'Where a
 complete -c arbiter -n "__fish_arbiter_using_subcommand man" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
 complete -c arbiter -n "__fish_arbiter_using_subcommand man" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand man" -s h -l help -d 'Print help'
-complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models engines examples batch jobs serve tokens completions man help" -f -a "decide" -d 'Answer questions about a state'
-complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models engines examples batch jobs serve tokens completions man help" -f -a "models" -d 'List models; create, show, commit, tag and log repository models'
-complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models engines examples batch jobs serve tokens completions man help" -f -a "engines" -d 'List the remote engines of config.yaml and check that they answer'
-complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models engines examples batch jobs serve tokens completions man help" -f -a "examples" -d 'Ingest, annotate, list, show and export the examples of a repository model'
-complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models engines examples batch jobs serve tokens completions man help" -f -a "batch" -d 'Decide many states with a repository model, as a job (JSON Lines in, JSON Lines out)'
-complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models engines examples batch jobs serve tokens completions man help" -f -a "jobs" -d 'List, poll, cancel and read the results of batch jobs'
-complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models engines examples batch jobs serve tokens completions man help" -f -a "serve" -d 'Serve the HTTP interface'
-complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models engines examples batch jobs serve tokens completions man help" -f -a "tokens" -d 'Create, list and revoke API tokens for `arbiter serve`'
-complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models engines examples batch jobs serve tokens completions man help" -f -a "completions" -d 'Print a shell completion script, or write all of them to a directory'
-complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models engines examples batch jobs serve tokens completions man help" -f -a "man" -d 'Write man pages for arbiter and its subcommands'
-complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models engines examples batch jobs serve tokens completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models engines examples batch align eval jobs serve tokens completions man help" -f -a "decide" -d 'Answer questions about a state'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models engines examples batch align eval jobs serve tokens completions man help" -f -a "models" -d 'List models; create, show, commit, tag and log repository models'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models engines examples batch align eval jobs serve tokens completions man help" -f -a "engines" -d 'List the remote engines of config.yaml and check that they answer'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models engines examples batch align eval jobs serve tokens completions man help" -f -a "examples" -d 'Ingest, annotate, list, show and export the examples of a repository model'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models engines examples batch align eval jobs serve tokens completions man help" -f -a "batch" -d 'Decide many states with a repository model, as a job (JSON Lines in, JSON Lines out)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models engines examples batch align eval jobs serve tokens completions man help" -f -a "align" -d 'Improve a repository model\'s questions from its annotated examples (a new checkpoint only when better on held-out examples)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models engines examples batch align eval jobs serve tokens completions man help" -f -a "eval" -d 'Evaluate a checkpoint over the annotated examples; compare with a baseline; gate CI (exit 3)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models engines examples batch align eval jobs serve tokens completions man help" -f -a "jobs" -d 'List, poll, cancel and read the results of batch, alignment and evaluation jobs'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models engines examples batch align eval jobs serve tokens completions man help" -f -a "serve" -d 'Serve the HTTP interface'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models engines examples batch align eval jobs serve tokens completions man help" -f -a "tokens" -d 'Create, list and revoke API tokens for `arbiter serve`'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models engines examples batch align eval jobs serve tokens completions man help" -f -a "completions" -d 'Print a shell completion script, or write all of them to a directory'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models engines examples batch align eval jobs serve tokens completions man help" -f -a "man" -d 'Write man pages for arbiter and its subcommands'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models engines examples batch align eval jobs serve tokens completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from models" -f -a "list" -d 'List base models and repository models (the default)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from models" -f -a "create" -d 'Create a repository model <owner>/<model>'
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from models" -f -a "show" -d 'Show a repository model: branches, tags, capture policy, question IDs'

@@ -8,6 +8,7 @@ mod examples;
 mod fake_upstream;
 mod generated;
 mod http;
+mod http_align;
 mod http_decisions;
 mod http_e2e;
 mod http_idempotency;

@@ -365,10 +365,10 @@ impl Cache<'_, '_> {
 
     fn prepared(&mut self, excluded: &[usize]) -> crate::error::Result<&Prepared> {
         if (self.cancelled)() {
-            return Err(crate::error::Error::Conflict {
-                code: "cancelled",
-                detail: "the alignment was cancelled".into(),
-            });
+            // The job sees its cancel flag and ends `cancelled`; this only stops the work.
+            return Err(crate::error::Error::Internal(
+                "the alignment was cancelled".into(),
+            ));
         }
         let mut key = excluded.to_vec();
         key.sort_unstable();

@@ -54,6 +54,16 @@ const PROBLEMS: &[(&str, u16, &str)] = &[
         "A request with this Idempotency-Key is still running. Retry with the same key after a short delay.",
     ),
     ("already-exists", 409, "A resource with that name exists."),
+    (
+        "not-fast-forward",
+        409,
+        "The revision is not ahead of the branch it would move (promote fast-forwards only). Merge or rebase it first.",
+    ),
+    (
+        "nothing-to-commit",
+        409,
+        "The new files are the same as the branch's: a checkpoint is never empty.",
+    ),
     ("conflict", 409, "The resource changed concurrently. Retry."),
     (
         "invalid-checkpoint",
