@@ -11,7 +11,8 @@
 //!    by `benches/data/generate.py --count 10000`; needs python3). Target: under 60 s on
 //!    2 cores.
 //!
-//! Run: `cargo bench --bench align` (`ALIGN_LARGE=0` skips part 2).
+//! Run: `cargo bench --bench align` (`ALIGN_PARTS=1,2` or `ALIGN_PARTS=3` for some parts;
+//! `ARBITER_LOG=info` shows the alignment's phases).
 #![allow(clippy::print_stdout, clippy::print_stderr, clippy::too_many_lines)]
 
 use arbiter::config::Settings;
@@ -91,6 +92,13 @@ fn align(runtime: &tokio::runtime::Runtime, ctx: &Context, seed: u64) -> (Alignm
 }
 
 fn main() {
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("ARBITER_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .try_init();
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     let text = std::fs::read_to_string(DATA).expect("labelled set");
     let rows: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
@@ -100,22 +108,27 @@ fn main() {
         Sha256::digest(id.as_bytes())[0] % 2 == 0
     };
     let (fit, held): (Vec<&str>, Vec<&str>) = rows.iter().copied().partition(fit_half);
-    println!("== 1. the labelled set, split by SHA-256 of the example ID ==");
-    experiment(&runtime, &fit, &[("the labelled set's other half", &held)]);
-
+    // `ALIGN_PARTS=3` runs only the wall-time part (and `1,2` only the quality parts).
+    let parts = std::env::var("ALIGN_PARTS").unwrap_or_else(|_| "1,2,3".into());
+    let runs = |part: &str| parts.split(',').any(|p| p.trim() == part);
+    if runs("1") {
+        println!("== 1. the labelled set, split by SHA-256 of the example ID ==");
+        experiment(&runtime, &fit, &[("the labelled set's other half", &held)]);
+    }
     // The same with more annotations, and a held-out set large enough that ECE is not
     // mostly sampling noise (its standard error at 274 examples is about 0.02 to 0.03).
     let dir = tempfile::tempdir().expect("temp dir");
-    let more = generate(dir.path(), 1500, 13);
-    let fresh = generate(dir.path(), 2000, 12);
-    let more: Vec<&str> = more.lines().collect();
-    let fresh: Vec<&str> = fresh.lines().collect();
-    println!(
-        "\n== 2. 1,500 generated tickets (seed 13) annotated, 2,000 fresh ones (seed 12) held out =="
-    );
-    experiment(&runtime, &more, &[("fresh tickets", &fresh)]);
-
-    if std::env::var("ALIGN_LARGE").as_deref() == Ok("0") {
+    if runs("2") {
+        let more = generate(dir.path(), 1500, 13);
+        let fresh = generate(dir.path(), 2000, 12);
+        let more: Vec<&str> = more.lines().collect();
+        let fresh: Vec<&str> = fresh.lines().collect();
+        println!(
+            "\n== 2. 1,500 generated tickets (seed 13) annotated, 2,000 fresh ones (seed 12) held out =="
+        );
+        experiment(&runtime, &more, &[("fresh tickets", &fresh)]);
+    }
+    if !runs("3") {
         return;
     }
     let text = generate(dir.path(), 10_000, 11);

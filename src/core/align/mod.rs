@@ -295,35 +295,82 @@ fn align(
         examples.states.len() as u64 + settings.questions.len() as u64,
         Ordering::Relaxed,
     );
+    let started = std::time::Instant::now();
     let embedded = embed(engine, &examples.states, tracker)?;
+    tracing::info!(
+        states = examples.states.len(),
+        seconds = started.elapsed().as_secs_f64(),
+        "alignment: states embedded"
+    );
+    // Questions are searched at once, one thread each up to the cores; the results are
+    // gathered in question order, so the outcome does not depend on which finished first.
+    let threads = std::thread::available_parallelism()
+        .map_or(2, std::num::NonZero::get)
+        .min(settings.questions.len())
+        .max(1);
+    let next = AtomicU64::new(0);
+    let searched: Vec<Vec<(usize, Result<Aligned>)>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let q = next.fetch_add(1, Ordering::Relaxed) as usize;
+                        let Some(id) = settings.questions.get(q) else {
+                            return done;
+                        };
+                        if tracker.cancelled() {
+                            return done;
+                        }
+                        let (items, skipped) = examples
+                            .items
+                            .get(id)
+                            .map_or((&[][..], 0), |(items, skipped)| {
+                                (items.as_slice(), *skipped)
+                            });
+                        let aligned = align_question(
+                            engine,
+                            id,
+                            &loaded.questions[id],
+                            &examples,
+                            &embedded,
+                            items,
+                            skipped,
+                            settings,
+                            tracker,
+                        );
+                        tracing::info!(
+                            question = %id,
+                            seconds = started.elapsed().as_secs_f64(),
+                            "alignment: question searched"
+                        );
+                        tracker.done.fetch_add(1, Ordering::Relaxed);
+                        done.push((q, aligned));
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    tracker.check()?;
+    let mut searched: Vec<(usize, Result<Aligned>)> = searched.into_iter().flatten().collect();
+    searched.sort_by_key(|(q, _)| *q);
     let mut outcome = Outcome {
         reports: IndexMap::new(),
         aligned: IndexMap::new(),
         documents: Vec::new(),
     };
-    for id in &settings.questions {
-        tracker.check()?;
-        let question = &loaded.questions[id];
-        let (items, skipped) = examples
-            .items
-            .get(id)
-            .map_or((&[][..], 0), |(items, skipped)| {
-                (items.as_slice(), *skipped)
-            });
-        let report = align_question(
-            engine,
-            id,
-            question,
-            &examples,
-            &embedded,
-            items,
-            skipped,
-            settings,
-            tracker,
-            &mut outcome,
-        )?;
-        outcome.reports.insert(id.clone(), report);
-        tracker.done.fetch_add(1, Ordering::Relaxed);
+    for (q, aligned) in searched {
+        let (report, question) = aligned?;
+        let id = settings.questions[q].clone();
+        if let Some((question, documents)) = question {
+            outcome.aligned.insert(id.clone(), question);
+            outcome.documents.extend(documents);
+        }
+        outcome.reports.insert(id, report);
     }
     Ok(outcome)
 }
@@ -452,8 +499,7 @@ fn align_question(
     mut skipped: u64,
     settings: &Settings,
     tracker: &Tracker,
-    outcome: &mut Outcome,
-) -> Result<QuestionReport> {
+) -> Result<Aligned> {
     let loc = Loc(vec![crate::wire::problem::Segment::Key(
         "questions.yaml".into(),
     )])
@@ -489,7 +535,7 @@ fn align_question(
         } else {
             "every annotated example has the same answer".to_owned()
         });
-        return Ok(report);
+        return Ok((report, None));
     }
     let kind = &question.kind;
     let outcomes = outcome_keys(kind).len();
@@ -571,7 +617,7 @@ fn align_question(
     let passed = verdict.passed;
     report.gate = Some(verdict);
     if !passed {
-        return Ok(report);
+        return Ok((report, None));
     }
     let model = search::final_model(&problem, &after, &cancelled)?;
     report.candidate = Some(model.spec.to_string());
@@ -586,10 +632,12 @@ fn align_question(
         &documents,
         settings,
     );
-    outcome.aligned.insert(id.to_owned(), question);
-    outcome.documents.extend(documents_used);
-    Ok(report)
+    Ok((report, Some((question, documents_used))))
 }
+
+/// A question's report and, when it passed the gate, its aligned form with the exemplars'
+/// documents.
+type Aligned = (QuestionReport, Option<(Question, Vec<(String, Embedding)>)>);
 
 /// Exemplar states larger than this (as JSON) are not written into a checkpoint.
 const MAX_EXEMPLAR_STATE_BYTES: usize = 8 * 1024;
