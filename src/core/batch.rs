@@ -8,11 +8,11 @@
 
 use super::decide::{decide_repository, effective_questions};
 use super::jobs::runner::{Ending, Observer};
-use super::jobs::{JobFiles, JobLock, Origin};
+use super::jobs::{Draft, JobFiles, JobLock, Origin};
 use super::models::{self, Loaded};
 use super::{Context, blocking};
 use crate::error::{Error, Result};
-use crate::store::{ExampleFilter, JobRecord, NewJob};
+use crate::store::{ExampleFilter, JobRecord};
 use crate::wire::decision::Revision;
 use crate::wire::jobs::{BatchItem, BatchSummary, ExampleSet, Job, JobKind, Progress};
 use crate::wire::problem::Loc;
@@ -77,46 +77,16 @@ pub fn create(
             "missing",
         ));
     }
-    let job_id = uuid::Uuid::new_v4().to_string();
-    let files = super::jobs::files(ctx, &job_id);
-    let lock = files
-        .try_lock(&job_id)?
-        .ok_or_else(|| Error::Internal(format!("a new job's lock ({job_id}) is held")))?;
-    let staged = stage(ctx, &loaded, batch.source, &files);
-    let (total, source) = match staged {
-        Ok(staged) => staged,
-        Err(error) => {
-            drop(lock);
-            let _ = std::fs::remove_dir_all(files.dir());
-            return Err(error);
-        }
-    };
+    let draft = Draft::new(ctx)?;
+    let (total, source) = stage(ctx, &loaded, batch.source, draft.files())?;
     let request = StoredRequest {
         revision: loaded.revision.clone(),
         questions: batch.questions.as_ref().map(questions_to_value),
         capture: batch.capture,
         source,
-        origin: origin.unwrap_or_else(|| Origin::local(ctx, &job_id)),
+        origin: origin.unwrap_or_else(|| Origin::local(ctx, draft.job_id())),
     };
-    let request =
-        serde_json::to_value(&request).map_err(|e| Error::internal("serializing a job", e))?;
-    let inserted = ctx.store().and_then(|store| {
-        Ok(store.insert_job(&NewJob {
-            job_id: &job_id,
-            model_id: &loaded.model_id,
-            kind: JobKind::Batch.as_str(),
-            request: &request,
-            total,
-        })?)
-    });
-    match inserted {
-        Ok(record) => Ok((super::jobs::to_wire(record)?, lock)),
-        Err(error) => {
-            drop(lock);
-            let _ = std::fs::remove_dir_all(files.dir());
-            Err(error)
-        }
-    }
+    draft.record(ctx, &loaded.model_id, JobKind::Batch, &request, total)
 }
 
 /// Write the items to `input.ndjson` (via a temporary name, so a staged input is whole);
@@ -234,16 +204,7 @@ pub(crate) async fn execute(
     let stored: StoredRequest = serde_json::from_value(record.request.clone()).map_err(|e| {
         Error::Internal(format!("job {} has a corrupt request: {e}", record.job_id))
     })?;
-    let loaded = {
-        let (ctx, model_id, commit) = (
-            ctx.clone(),
-            record.model_id.clone(),
-            stored.revision.commit.clone(),
-        );
-        let mut loaded = blocking(move || models::load(&ctx, &model_id, Some(&commit))).await?;
-        loaded.revision = stored.revision.clone();
-        loaded
-    };
+    let loaded = models::load_pinned(ctx, &record.model_id, &stored.revision).await?;
     let questions = match &stored.questions {
         None => None,
         Some(value) => {

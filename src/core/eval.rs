@@ -9,18 +9,17 @@
 
 use super::batch::{self, ItemResult, Pass, Source};
 use super::jobs::runner::{Ending, Observer};
-use super::jobs::{JobFiles, JobLock, Origin};
+use super::jobs::{Draft, JobFiles, JobLock, Origin};
 use super::metrics::{Metrics, Scored, label_of, predicted_of, scale_of};
 use super::models::{self, Loaded};
 use super::{Context, blocking};
 use crate::engine::builtin::aligned::outcome_keys;
 use crate::engine::{Engine, EngineRequest};
 use crate::error::{Error, Result};
-use crate::store::{CachedAnswers, ExampleFilter, JobRecord, NewJob};
+use crate::store::{CachedAnswers, ExampleFilter, JobRecord};
 use crate::wire::align::{EvaluationReport, EvaluationRequest, QuestionEvaluation};
 use crate::wire::decision::Revision;
 use crate::wire::jobs::{ExampleSet, Job, JobKind};
-use crate::wire::problem::Loc;
 use crate::wire::question::questions_to_value;
 use crate::wire::value::canonical_hash;
 use crate::wire::{Answers, Questions, Usage};
@@ -65,92 +64,29 @@ pub fn create(
         .as_deref()
         .map(|revision| models::load(ctx, evaluation.model, Some(revision)))
         .transpose()?;
-    let questions = match &request.questions {
-        Some(ids) => {
-            let missing: Vec<_> = ids
-                .iter()
-                .enumerate()
-                .filter(|(_, id)| !loaded.questions.contains_key(*id))
-                .map(|(i, id)| {
-                    crate::wire::FieldError::new(
-                        Loc::body().key("questions").index(i),
-                        format!(
-                            "{} has no question `{id}` at {}",
-                            loaded.path, loaded.revision.name
-                        ),
-                        "unknown_question",
-                    )
-                })
-                .collect();
-            if !missing.is_empty() {
-                return Err(Error::Validation(missing));
-            }
-            let mut unique: Vec<String> = Vec::new();
-            for id in ids {
-                if !unique.contains(id) {
-                    unique.push(id.clone());
-                }
-            }
-            unique
-        }
-        None => loaded.questions.keys().cloned().collect(),
-    };
-    if questions.is_empty() {
-        return Err(Error::invalid(
-            Loc::body().key("questions"),
-            format!(
-                "{} has no saved questions at {} to evaluate",
-                loaded.path, loaded.revision.name
-            ),
-            "missing",
-        ));
-    }
-    let job_id = uuid::Uuid::new_v4().to_string();
-    let files = super::jobs::files(ctx, &job_id);
-    let lock = files
-        .try_lock(&job_id)?
-        .ok_or_else(|| Error::Internal(format!("a new job's lock ({job_id}) is held")))?;
-    let staged = batch::stage(
+    let questions = models::question_ids(&loaded, request.questions.as_deref(), "evaluate")?;
+    let draft = Draft::new(ctx)?;
+    let (examples, _) = batch::stage(
         ctx,
         &loaded,
         Source::Examples(ExampleSet::Annotated),
-        &files,
-    );
-    let examples = match staged {
-        Ok((examples, _)) => examples,
-        Err(error) => {
-            drop(lock);
-            let _ = std::fs::remove_dir_all(files.dir());
-            return Err(error);
-        }
-    };
+        draft.files(),
+    )?;
     let passes = 1 + u64::from(baseline.is_some());
     let stored = StoredRequest {
         revision: loaded.revision.clone(),
         baseline: baseline.map(|b| b.revision),
         questions,
         examples,
-        origin: origin.unwrap_or_else(|| Origin::local(ctx, &job_id)),
+        origin: origin.unwrap_or_else(|| Origin::local(ctx, draft.job_id())),
     };
-    let stored =
-        serde_json::to_value(&stored).map_err(|e| Error::internal("serializing a job", e))?;
-    let inserted = ctx.store().and_then(|store| {
-        Ok(store.insert_job(&NewJob {
-            job_id: &job_id,
-            model_id: &loaded.model_id,
-            kind: JobKind::Evaluation.as_str(),
-            request: &stored,
-            total: examples * passes,
-        })?)
-    });
-    match inserted {
-        Ok(record) => Ok((super::jobs::to_wire(record)?, lock)),
-        Err(error) => {
-            drop(lock);
-            let _ = std::fs::remove_dir_all(files.dir());
-            Err(error)
-        }
-    }
+    draft.record(
+        ctx,
+        &loaded.model_id,
+        JobKind::Evaluation,
+        &stored,
+        examples * passes,
+    )
 }
 
 /// One checkpoint to decide at.
@@ -187,16 +123,7 @@ pub(crate) async fn execute(
         ("baseline", stored.baseline.as_ref()),
     ] {
         let Some(revision) = revision else { continue };
-        let loaded = {
-            let (ctx, model_id, commit) = (
-                ctx.clone(),
-                record.model_id.clone(),
-                revision.commit.clone(),
-            );
-            let mut loaded = blocking(move || models::load(&ctx, &model_id, Some(&commit))).await?;
-            loaded.revision = revision.clone();
-            loaded
-        };
+        let loaded = models::load_pinned(ctx, &record.model_id, revision).await?;
         let questions: Questions = stored
             .questions
             .iter()

@@ -189,6 +189,70 @@ pub struct Loaded {
     pub checkpoint: Checkpoint,
 }
 
+/// The question IDs a job works on: `ids` (each a question of the checkpoint, else a
+/// validation error at `body.questions[i]`; repeats once), or every saved question. At
+/// least one: `purpose` says for what ("align", "evaluate").
+pub(crate) fn question_ids(
+    loaded: &Loaded,
+    ids: Option<&[String]>,
+    purpose: &str,
+) -> Result<Vec<String>> {
+    let selected: Vec<String> = match ids {
+        Some(ids) => {
+            let missing: Vec<_> = ids
+                .iter()
+                .enumerate()
+                .filter(|(_, id)| !loaded.questions.contains_key(*id))
+                .map(|(i, id)| {
+                    crate::wire::FieldError::new(
+                        crate::wire::Loc::body().key("questions").index(i),
+                        format!(
+                            "{} has no question `{id}` at {}",
+                            loaded.path, loaded.revision.name
+                        ),
+                        "unknown_question",
+                    )
+                })
+                .collect();
+            if !missing.is_empty() {
+                return Err(Error::Validation(missing));
+            }
+            let mut unique: Vec<String> = Vec::new();
+            for id in ids {
+                if !unique.contains(id) {
+                    unique.push(id.clone());
+                }
+            }
+            unique
+        }
+        None => loaded.questions.keys().cloned().collect(),
+    };
+    if selected.is_empty() {
+        return Err(Error::invalid(
+            crate::wire::Loc::body().key("questions"),
+            format!(
+                "{} has no saved questions at {} to {purpose}",
+                loaded.path, loaded.revision.name
+            ),
+            "missing",
+        ));
+    }
+    Ok(selected)
+}
+
+/// A job's model at the commit it was pinned to when created, reported as the revision
+/// it was asked by.
+pub(crate) async fn load_pinned(
+    ctx: &Context,
+    model_id: &str,
+    revision: &Revision,
+) -> Result<Loaded> {
+    let (ctx, model_id, commit) = (ctx.clone(), model_id.to_owned(), revision.commit.clone());
+    let mut loaded = super::blocking(move || load(&ctx, &model_id, Some(&commit))).await?;
+    loaded.revision = revision.clone();
+    Ok(loaded)
+}
+
 /// Open a model by path (`owner/model`) or by `modelId` (a UUID: it has no `/`, so the two
 /// never collide); anything unparsable is simply not found.
 pub fn open(ctx: &Context, model: &str) -> Result<ModelRepo> {

@@ -19,7 +19,7 @@ mod search;
 pub use gate::Verdict;
 
 use super::jobs::runner::{Ending, Observer};
-use super::jobs::{JobLock, Origin};
+use super::jobs::{Draft, JobLock, Origin};
 use super::metrics::{Metrics, Scale, label_of, loss, predicted_of, scale_of};
 use super::models::{self, CommitRequest, Loaded};
 use super::{Context, blocking};
@@ -28,7 +28,7 @@ use crate::engine::builtin::aligned::{
 };
 use crate::engine::builtin::{BuiltinEngine, EmbeddedState, Embedding};
 use crate::error::{Error, Result};
-use crate::store::{ExampleFilter, JobRecord, NewJob};
+use crate::store::{ExampleFilter, JobRecord};
 use crate::wire::align::{AlignmentRequest, AlignmentResult, MIN_EXAMPLES, QuestionReport};
 use crate::wire::decision::Revision;
 use crate::wire::jobs::{Job, JobKind, Progress};
@@ -72,68 +72,17 @@ pub fn create(
     let request = alignment.request;
     let loaded = models::load(ctx, alignment.model, request.revision.as_deref())?;
     builtin_engine(ctx, &loaded)?;
-    let questions = match &request.questions {
-        Some(ids) => {
-            let missing: Vec<_> = ids
-                .iter()
-                .enumerate()
-                .filter(|(_, id)| !loaded.questions.contains_key(*id))
-                .map(|(i, id)| {
-                    crate::wire::FieldError::new(
-                        Loc::body().key("questions").index(i),
-                        format!(
-                            "{} has no question `{id}` at {}",
-                            loaded.path, loaded.revision.name
-                        ),
-                        "unknown_question",
-                    )
-                })
-                .collect();
-            if !missing.is_empty() {
-                return Err(Error::Validation(missing));
-            }
-            let mut unique = Vec::new();
-            for id in ids {
-                if !unique.contains(id) {
-                    unique.push(id.clone());
-                }
-            }
-            unique
-        }
-        None => loaded.questions.keys().cloned().collect(),
-    };
-    if questions.is_empty() {
-        return Err(Error::invalid(
-            Loc::body().key("questions"),
-            format!(
-                "{} has no saved questions at {} to align",
-                loaded.path, loaded.revision.name
-            ),
-            "missing",
-        ));
-    }
-    let job_id = uuid::Uuid::new_v4().to_string();
-    let lock = super::jobs::files(ctx, &job_id)
-        .try_lock(&job_id)?
-        .ok_or_else(|| Error::Internal(format!("a new job's lock ({job_id}) is held")))?;
+    let questions = models::question_ids(&loaded, request.questions.as_deref(), "align")?;
+    let draft = Draft::new(ctx)?;
     let stored = StoredRequest {
         revision: loaded.revision.clone(),
         questions,
         seed: request.seed,
         margin: request.margin,
         max_examples: request.max_examples,
-        origin: origin.unwrap_or_else(|| Origin::local(ctx, &job_id)),
+        origin: origin.unwrap_or_else(|| Origin::local(ctx, draft.job_id())),
     };
-    let stored =
-        serde_json::to_value(&stored).map_err(|e| Error::internal("serializing a job", e))?;
-    let record = ctx.store()?.insert_job(&NewJob {
-        job_id: &job_id,
-        model_id: &loaded.model_id,
-        kind: JobKind::Alignment.as_str(),
-        request: &stored,
-        total: 0,
-    })?;
-    Ok((super::jobs::to_wire(record)?, lock))
+    draft.record(ctx, &loaded.model_id, JobKind::Alignment, &stored, 0)
 }
 
 /// The built-in engine of the model's base: the alignment fits its features.
@@ -195,16 +144,7 @@ pub(crate) async fn execute(
     let stored: StoredRequest = serde_json::from_value(record.request.clone()).map_err(|e| {
         Error::Internal(format!("job {} has a corrupt request: {e}", record.job_id))
     })?;
-    let loaded = {
-        let (ctx, model_id, commit) = (
-            ctx.clone(),
-            record.model_id.clone(),
-            stored.revision.commit.clone(),
-        );
-        let mut loaded = blocking(move || models::load(&ctx, &model_id, Some(&commit))).await?;
-        loaded.revision = stored.revision.clone();
-        loaded
-    };
+    let loaded = models::load_pinned(ctx, &record.model_id, &stored.revision).await?;
     let engine = builtin_engine(ctx, &loaded)?;
     let tracker = Arc::new(Tracker::default());
     let work = {

@@ -53,6 +53,74 @@ impl Origin {
     }
 }
 
+/// A job being created: its ID, its directory and its lock, not yet recorded. Dropping it
+/// without [`Draft::record`] (an error while staging) removes the directory, so a failed
+/// creation leaves nothing behind.
+pub(crate) struct Draft {
+    job_id: String,
+    lock: Option<JobLock>,
+}
+
+impl Draft {
+    pub(crate) fn new(ctx: &Context) -> Result<Self> {
+        let job_id = uuid::Uuid::new_v4().to_string();
+        let lock = files(ctx, &job_id)
+            .try_lock(&job_id)?
+            .ok_or_else(|| Error::Internal(format!("a new job's lock ({job_id}) is held")))?;
+        Ok(Self {
+            job_id,
+            lock: Some(lock),
+        })
+    }
+
+    pub(crate) fn job_id(&self) -> &str {
+        &self.job_id
+    }
+
+    pub(crate) fn files(&self) -> &JobFiles {
+        self.lock
+            .as_ref()
+            .map(JobLock::files)
+            .unwrap_or_else(|| unreachable!("a draft holds its lock until recorded"))
+    }
+
+    /// Record the job `queued` with the request it runs from; the caller holds the returned
+    /// lock and runs the job ([`run`]) or hands it on.
+    pub(crate) fn record(
+        mut self,
+        ctx: &Context,
+        model_id: &str,
+        kind: JobKind,
+        request: &impl Serialize,
+        total: u64,
+    ) -> Result<(Job, JobLock)> {
+        let request =
+            serde_json::to_value(request).map_err(|e| Error::internal("serializing a job", e))?;
+        let record = ctx.store()?.insert_job(&crate::store::NewJob {
+            job_id: &self.job_id,
+            model_id,
+            kind: kind.as_str(),
+            request: &request,
+            total,
+        })?;
+        let lock = self
+            .lock
+            .take()
+            .ok_or_else(|| Error::Internal("a draft recorded twice".into()))?;
+        Ok((to_wire(record)?, lock))
+    }
+}
+
+impl Drop for Draft {
+    fn drop(&mut self) {
+        if let Some(lock) = self.lock.take() {
+            let dir = lock.files().dir().to_owned();
+            drop(lock);
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
 /// The files of job `job_id`.
 pub fn files(ctx: &Context, job_id: &str) -> JobFiles {
     JobFiles::new(&ctx.settings().jobs_dir(), job_id)

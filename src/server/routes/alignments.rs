@@ -4,11 +4,10 @@
 use super::jobs::{self, ListQuery};
 use super::models::authorize;
 use crate::core::align::NewAlignment;
-use crate::core::jobs::Origin;
 use crate::core::tokens::{Principal, Role};
 use crate::core::{self};
 use crate::error::Error;
-use crate::server::error::{ApiError, ApiResult};
+use crate::server::error::ApiResult;
 use crate::server::extract::{AppPath as Path, AppQuery as Query, JsonBody};
 use crate::server::request::RequestInfo;
 use crate::server::{AppState, idempotency};
@@ -18,7 +17,7 @@ use crate::wire::jobs::{Job, JobKind};
 use crate::wire::{FieldError, Loc};
 use axum::extract::{OriginalUri, State};
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use axum::{Extension, Json};
 use serde_json::Value;
 
@@ -39,43 +38,19 @@ pub(crate) async fn create_alignment(
     principal.require_scope(SCOPE)?;
     let key = idempotency::key(&headers, true)?;
     let request = AlignmentRequest::from_value(&body)?;
-    {
-        let (ctx, principal, model_id) = (state.ctx.clone(), principal.clone(), model_id.clone());
-        core::blocking(move || authorize(&ctx, &principal, &model_id, Role::Writer)).await?;
-    }
-    let route_state = state.clone();
-    idempotency::once(
-        &state,
-        &principal,
+    let creation = jobs::Creation {
+        state: &state,
+        principal,
+        info,
+        path: uri.path(),
+        model_id,
         key,
-        ("POST", uri.path()),
-        &body,
-        || async move {
-            let origin = Origin {
-                problems_url: info.problems_url.clone(),
-                request_id: info.id.clone(),
-            };
-            let ctx = route_state.ctx.clone();
-            let created = core::blocking(move || {
-                core::align::create(
-                    &ctx,
-                    NewAlignment {
-                        model: &model_id,
-                        request,
-                    },
-                    Some(origin),
-                )
-            })
-            .await;
-            match created {
-                Ok((job, lock)) => {
-                    route_state.jobs.submit(lock);
-                    jobs::accepted(&job)
-                }
-                Err(error) => ApiError(error).into_response(),
-            }
-        },
-    )
+        body: &body,
+        role: Role::Writer,
+    };
+    jobs::create(creation, move |ctx, model, origin| {
+        core::align::create(ctx, NewAlignment { model, request }, Some(origin))
+    })
     .await
 }
 

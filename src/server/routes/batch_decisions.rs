@@ -1,12 +1,10 @@
 //! Batch decisions, as jobs: create (202 + `Location`), list, poll, results (NDJSON), cancel.
 
 use super::jobs::{self, ListQuery};
-use super::models::authorize;
 use crate::core::batch::{NewBatch, Source};
-use crate::core::jobs::Origin;
 use crate::core::tokens::{Principal, Role};
 use crate::core::{self};
-use crate::server::error::{ApiError, ApiResult};
+use crate::server::error::ApiResult;
 use crate::server::extract::{AppPath as Path, AppQuery as Query, JsonBody};
 use crate::server::request::RequestInfo;
 use crate::server::{AppState, idempotency};
@@ -41,47 +39,25 @@ pub(crate) async fn create_batch(
     } else {
         Role::Reader
     };
-    {
-        let (ctx, principal, model_id) = (state.ctx.clone(), principal.clone(), model_id.clone());
-        core::blocking(move || authorize(&ctx, &principal, &model_id, role)).await?;
-    }
-    let route_state = state.clone();
-    idempotency::once(
-        &state,
-        &principal,
+    let creation = jobs::Creation {
+        state: &state,
+        principal,
+        info,
+        path: uri.path(),
+        model_id,
         key,
-        ("POST", uri.path()),
-        &body,
-        || async move {
-            match create(&route_state, &model_id, request, &info).await {
-                Ok(job) => jobs::accepted(&job),
-                Err(error) => ApiError(error).into_response(),
-            }
-        },
-    )
-    .await
-}
-
-async fn create(
-    state: &AppState,
-    model_id: &str,
-    request: BatchRequest,
-    info: &RequestInfo,
-) -> crate::error::Result<Job> {
-    let origin = Origin {
-        problems_url: info.problems_url.clone(),
-        request_id: info.id.clone(),
+        body: &body,
+        role,
     };
-    let (ctx, model_id) = (state.ctx.clone(), model_id.to_owned());
-    let (job, lock) = core::blocking(move || {
+    jobs::create(creation, move |ctx, model, origin| {
         let source = match request.items {
             BatchItems::Inline(items) => Source::Inline(items),
             BatchItems::Examples(set) => Source::Examples(set),
         };
         core::batch::create(
-            &ctx,
+            ctx,
             NewBatch {
-                model: &model_id,
+                model,
                 revision: request.revision.as_deref(),
                 questions: request.questions,
                 capture: request.capture,
@@ -90,9 +66,7 @@ async fn create(
             Some(origin),
         )
     })
-    .await?;
-    state.jobs.submit(lock);
-    Ok(job)
+    .await
 }
 
 /// `GET /v1/models/{modelId}/batch-decisions`: the model's batch jobs, newest first.
