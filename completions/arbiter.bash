@@ -16,6 +16,9 @@ _arbiter() {
             ",$1")
                 cmd="arbiter"
                 ;;
+            arbiter,align)
+                cmd="arbiter__subcmd__align"
+                ;;
             arbiter,batch)
                 cmd="arbiter__subcmd__batch"
                 ;;
@@ -27,6 +30,9 @@ _arbiter() {
                 ;;
             arbiter,engines)
                 cmd="arbiter__subcmd__engines"
+                ;;
+            arbiter,eval)
+                cmd="arbiter__subcmd__eval"
                 ;;
             arbiter,examples)
                 cmd="arbiter__subcmd__examples"
@@ -103,6 +109,9 @@ _arbiter() {
             arbiter__subcmd__examples__subcmd__help,show)
                 cmd="arbiter__subcmd__examples__subcmd__help__subcmd__show"
                 ;;
+            arbiter__subcmd__help,align)
+                cmd="arbiter__subcmd__help__subcmd__align"
+                ;;
             arbiter__subcmd__help,batch)
                 cmd="arbiter__subcmd__help__subcmd__batch"
                 ;;
@@ -114,6 +123,9 @@ _arbiter() {
                 ;;
             arbiter__subcmd__help,engines)
                 cmd="arbiter__subcmd__help__subcmd__engines"
+                ;;
+            arbiter__subcmd__help,eval)
+                cmd="arbiter__subcmd__help__subcmd__eval"
                 ;;
             arbiter__subcmd__help,examples)
                 cmd="arbiter__subcmd__help__subcmd__examples"
@@ -317,13 +329,63 @@ _arbiter() {
 
     case "${cmd}" in
         arbiter)
-            opts="-h -V --home --json --quiet --help --version decide models engines examples batch jobs serve tokens completions man help"
+            opts="-h -V --home --json --quiet --server --help --version decide models engines examples batch align eval jobs serve tokens completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__align)
+            opts="-q -h --revision --questions --seed --margin --max-examples --detach --cancel-on-interrupt --home --json --quiet --server --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --revision)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --questions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -q)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --margin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-examples)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -335,7 +397,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__batch)
-            opts="-i -q -o -h --input --examples --revision --questions --capture --output --detach --home --json --quiet --help"
+            opts="-i -q -o -h --input --examples --revision --questions --capture --output --detach --cancel-on-interrupt --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -377,6 +439,10 @@ _arbiter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -385,7 +451,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__completions)
-            opts="-h --dir --home --json --quiet --help bash elvish fish powershell zsh"
+            opts="-h --dir --home --json --quiet --server --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -399,6 +465,10 @@ _arbiter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -407,7 +477,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__decide)
-            opts="-m -s -q -r -h --model --state --questions --request --revision --example-id --no-capture --home --json --quiet --help"
+            opts="-m -s -q -r -h --model --state --questions --request --revision --example-id --no-capture --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -457,6 +527,10 @@ _arbiter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -465,13 +539,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__engines)
-            opts="-h --home --json --quiet --help list check help"
+            opts="-h --home --json --quiet --server --help list check help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -483,13 +561,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__engines__subcmd__check)
-            opts="-h --home --json --quiet --help"
+            opts="-h --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -557,13 +639,67 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__engines__subcmd__list)
-            opts="-h --home --json --quiet --help"
+            opts="-h --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__eval)
+            opts="-q -h --revision --baseline --questions --min-accuracy --max-ece --no-regression --format --cancel-on-interrupt --home --json --quiet --server --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --revision)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --baseline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --questions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -q)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --min-accuracy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-ece)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json junit" -- "${cur}"))
+                    return 0
+                    ;;
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -575,13 +711,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__examples)
-            opts="-h --home --json --quiet --help ingest annotate list show export help"
+            opts="-h --home --json --quiet --server --help ingest annotate list show export help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -593,7 +733,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__examples__subcmd__annotate)
-            opts="-f -h --question --answer --reasoning --file --home --json --quiet --help"
+            opts="-f -h --question --answer --reasoning --file --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -623,6 +763,10 @@ _arbiter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -631,13 +775,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__examples__subcmd__export)
-            opts="-h --annotated --home --json --quiet --help"
+            opts="-h --annotated --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -747,7 +895,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__examples__subcmd__ingest)
-            opts="-f -h --file --atomic --home --json --quiet --help"
+            opts="-f -h --file --atomic --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -765,6 +913,10 @@ _arbiter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -773,7 +925,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__examples__subcmd__list)
-            opts="-n -h --annotated --unannotated --question --after --limit --home --json --quiet --help"
+            opts="-n -h --annotated --unannotated --question --after --limit --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -799,6 +951,10 @@ _arbiter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -807,13 +963,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__examples__subcmd__show)
-            opts="-h --home --json --quiet --help"
+            opts="-h --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -825,8 +985,22 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__help)
-            opts="decide models engines examples batch jobs serve tokens completions man help"
+            opts="decide models engines examples batch align eval jobs serve tokens completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__help__subcmd__align)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -911,6 +1085,20 @@ _arbiter() {
         arbiter__subcmd__help__subcmd__engines__subcmd__list)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__help__subcmd__eval)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1301,13 +1489,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__jobs)
-            opts="-h --home --json --quiet --help list poll cancel results worker help"
+            opts="-h --home --json --quiet --server --help list poll cancel results worker help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1319,13 +1511,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__jobs__subcmd__cancel)
-            opts="-h --home --json --quiet --help"
+            opts="-h --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1435,7 +1631,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__jobs__subcmd__list)
-            opts="-n -h --status --limit --home --json --quiet --help"
+            opts="-n -h --status --limit --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1457,6 +1653,10 @@ _arbiter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1465,13 +1665,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__jobs__subcmd__poll)
-            opts="-h --wait --home --json --quiet --help"
+            opts="-h --wait --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1483,7 +1687,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__jobs__subcmd__results)
-            opts="-o -h --output --home --json --quiet --help"
+            opts="-o -h --output --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1501,6 +1705,10 @@ _arbiter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1509,13 +1717,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__jobs__subcmd__worker)
-            opts="-h --home --json --quiet --help"
+            opts="-h --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1527,7 +1739,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__man)
-            opts="-h --dir --home --json --quiet --help"
+            opts="-h --dir --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1541,6 +1753,10 @@ _arbiter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1549,13 +1765,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__models)
-            opts="-h --home --json --quiet --help list create show commit tag log promote help"
+            opts="-h --home --json --quiet --server --help list create show commit tag log promote help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1567,7 +1787,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__models__subcmd__commit)
-            opts="-q -b -m -h --questions --model-file --branch --from --message --home --json --quiet --help"
+            opts="-q -b -m -h --questions --model-file --branch --from --message --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1609,6 +1829,10 @@ _arbiter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1617,7 +1841,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__models__subcmd__create)
-            opts="-q -m -h --base --questions --capture --sample-rate --message --home --json --quiet --help"
+            opts="-q -m -h --base --questions --capture --sample-rate --message --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1652,6 +1876,10 @@ _arbiter() {
                     return 0
                     ;;
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1789,13 +2017,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__models__subcmd__list)
-            opts="-h --home --json --quiet --help"
+            opts="-h --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1807,7 +2039,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__models__subcmd__log)
-            opts="-r -n -h --revision --limit --home --json --quiet --help"
+            opts="-r -n -h --revision --limit --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1833,6 +2065,10 @@ _arbiter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1841,13 +2077,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__models__subcmd__promote)
-            opts="-h --home --json --quiet --help"
+            opts="-h --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1859,13 +2099,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__models__subcmd__show)
-            opts="-h --home --json --quiet --help"
+            opts="-h --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1877,7 +2121,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__models__subcmd__tag)
-            opts="-r -h --revision --home --json --quiet --help"
+            opts="-r -h --revision --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1895,6 +2139,10 @@ _arbiter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1903,7 +2151,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__serve)
-            opts="-h --listen --home --json --quiet --help"
+            opts="-h --listen --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1917,6 +2165,10 @@ _arbiter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1925,13 +2177,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__tokens)
-            opts="-h --home --json --quiet --help create list revoke help"
+            opts="-h --home --json --quiet --server --help create list revoke help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1943,7 +2199,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__tokens__subcmd__create)
-            opts="-h --name --scope --role --home --json --quiet --help"
+            opts="-h --name --scope --role --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1962,6 +2218,10 @@ _arbiter() {
                     return 0
                     ;;
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2043,13 +2303,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__tokens__subcmd__list)
-            opts="-h --home --json --quiet --help"
+            opts="-h --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2061,13 +2325,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__tokens__subcmd__revoke)
-            opts="-h --home --json --quiet --help"
+            opts="-h --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
