@@ -31,7 +31,7 @@ const BACKOFF: Duration = Duration::from_millis(250);
 /// No jittered wait is longer.
 const MAX_BACKOFF: Duration = Duration::from_secs(8);
 /// A `Retry-After` longer than this ends the retries.
-const MAX_WAIT: Duration = Duration::from_secs(60);
+const MAX_WAIT: Duration = Duration::from_mins(1);
 /// Largest error body read (a problem document is small).
 const MAX_ERROR_BODY: usize = 1024 * 1024;
 
@@ -83,7 +83,7 @@ impl Request {
 
     /// A query parameter (encoded when sent).
     #[must_use]
-    pub(crate) fn query(mut self, name: &'static str, value: impl ToString) -> Self {
+    pub(crate) fn query(mut self, name: &'static str, value: &impl ToString) -> Self {
         self.query.push((name, value.to_string()));
         self
     }
@@ -108,6 +108,11 @@ impl Request {
         self.key = Some(key);
         self.repeatable = true;
         self
+    }
+
+    /// The `Idempotency-Key`, if the request has one.
+    pub(crate) fn idempotency_key(&self) -> Option<&str> {
+        self.key.as_deref()
     }
 
     /// Safe to send again although it may have reached the server (it does the same thing
@@ -172,8 +177,8 @@ impl Http {
         let client = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(10))
             // Between reads: a decision on a slow remote engine may take minutes in all.
-            .read_timeout(Duration::from_secs(300))
-            .pool_idle_timeout(Duration::from_secs(60))
+            .read_timeout(Duration::from_mins(5))
+            .pool_idle_timeout(Duration::from_mins(1))
             .user_agent(concat!("arbiter/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|e| Error::internal("building the HTTP client", e))?;
@@ -345,30 +350,29 @@ impl Http {
     /// or, from something that is not an arbiter server (a proxy's HTML page), one made up
     /// from the status.
     fn problem(&self, status: u16, body: &[u8], request_id: &str) -> Error {
-        if let Ok(sent) = serde_json::from_slice::<SentProblem>(body) {
-            if let Some(code) = sent.code.filter(|c| !c.is_empty()) {
-                let status = sent.status.unwrap_or(status);
-                return Error::Remote(Box::new(Problem {
-                    kind: sent.kind.unwrap_or_default(),
-                    title: sent
-                        .title
-                        .unwrap_or_else(|| status_title(status).to_owned()),
-                    status,
-                    detail: sent.detail.unwrap_or_else(|| code.clone()),
-                    code,
-                    request_id: sent
-                        .request_id
-                        .filter(|id| !id.is_empty())
-                        .unwrap_or_else(|| request_id.to_owned()),
-                    details: sent.details,
-                }));
-            }
+        if let Ok(sent) = serde_json::from_slice::<SentProblem>(body)
+            && let Some(code) = sent.code.filter(|c| !c.is_empty())
+        {
+            let status = sent.status.unwrap_or(status);
+            return Error::Remote(Box::new(Problem {
+                kind: sent.kind.unwrap_or_default(),
+                title: sent
+                    .title
+                    .unwrap_or_else(|| status_title(status).to_owned()),
+                status,
+                detail: sent.detail.unwrap_or_else(|| code.clone()),
+                code,
+                request_id: sent
+                    .request_id
+                    .filter(|id| !id.is_empty())
+                    .unwrap_or_else(|| request_id.to_owned()),
+                details: sent.details,
+            }));
         }
         let text = String::from_utf8_lossy(body);
         let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
         let text: String = text.chars().take(300).collect();
         let code = match status {
-            400 => "bad_request",
             401 => "unauthorized",
             403 => "forbidden",
             404 => "not_found",

@@ -6,8 +6,9 @@
 //!   percent-encoded (`/v1/models/acme%2Fsupport/…`), so not-found errors read as locally.
 //! - Jobs are created with an `Idempotency-Key` derived from the request, the model, the
 //!   input's bytes and the CI run (see [`crate::config::ClientSettings::run_id`]): a retried
-//!   step gets the job the first attempt started. Decisions carry a key per invocation, so
-//!   the transport may repeat them.
+//!   step gets the job the first attempt started, unless that job failed or was cancelled,
+//!   when the key moves on (derived from the old key and job) and a new job starts.
+//!   Decisions carry a key per invocation, so the transport may repeat them.
 //! - Ingest and bulk annotation go up in chunks of whole lines ([`upload`]), each with its
 //!   own key, and the reports are summed with line numbers of the whole file.
 //! - Retries and problem documents: [`http`].
@@ -37,6 +38,9 @@ use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::time::Duration;
 use upload::{NDJSON, Upload};
+
+/// How many failed or cancelled jobs a creation steps past (see [`Remote::create_job`]).
+const MAX_RESTARTS: usize = 8;
 
 /// The operations of a shared server.
 pub struct Remote {
@@ -154,7 +158,7 @@ impl Remote {
     async fn ingest_atomic(&self, model: &str, input: Input) -> Result<IngestReport> {
         let (media_type, bytes) = upload::whole(input)?;
         let request = Request::post(&["v1", "models", model, "examples"])
-            .query("atomic", "true")
+            .query("atomic", &"true")
             .body(media_type, Bytes::from(bytes.clone()))
             .key(format!("arbiter-ingest-{}", uuid::Uuid::new_v4()));
         match self.http.json::<IngestReport>(&request).await {
@@ -183,6 +187,87 @@ impl Remote {
                 })
             }
         }
+    }
+
+    /// The request that creates a job, keyed, and its kind.
+    fn job_request(&self, model: &str, request: JobRequest) -> Result<(JobKind, Request)> {
+        Ok(match request {
+            JobRequest::Batch {
+                revision,
+                questions,
+                capture,
+                items,
+            } => {
+                let mut members = Map::new();
+                if let Some(revision) = revision {
+                    members.insert("revision".into(), Value::String(revision));
+                }
+                if let Some(questions) = &questions {
+                    members.insert("questions".into(), questions_to_value(questions));
+                }
+                members.insert("capture".into(), Value::Bool(capture));
+                let route = ["v1", "models", model, "batch-decisions"];
+                let request = match items {
+                    BatchItems::Examples(set) => {
+                        members.insert("examples".into(), json!(set));
+                        let body = Value::Object(members);
+                        let key = canonical_json(&body);
+                        Request::post(&route).json(&body)?.key(self.job_key(
+                            JobKind::Batch,
+                            model,
+                            &[key.as_bytes()],
+                        ))
+                    }
+                    BatchItems::Lines(mut input) => {
+                        // The first line holds the members; the input follows as it is.
+                        let mut body = serde_json::to_vec(&Value::Object(members))
+                            .map_err(|e| Error::internal("serializing a batch", e))?;
+                        body.push(b'\n');
+                        let header = body.len();
+                        input
+                            .read_to_end(&mut body)
+                            .map_err(|e| Error::BadRequest(format!("reading the input: {e}")))?;
+                        let key = self.job_key(
+                            JobKind::Batch,
+                            model,
+                            &[&body[..header], &body[header..]],
+                        );
+                        Request::post(&route)
+                            .body(NDJSON, Bytes::from(body))
+                            .key(key)
+                    }
+                };
+                (JobKind::Batch, request)
+            }
+            JobRequest::Alignment(request) => {
+                let body = serde_json::to_value(&request)
+                    .map_err(|e| Error::internal("serializing an alignment", e))?;
+                let key = self.job_key(
+                    JobKind::Alignment,
+                    model,
+                    &[canonical_json(&body).as_bytes()],
+                );
+                let route = ["v1", "models", model, "alignments"];
+                (
+                    JobKind::Alignment,
+                    Request::post(&route).json(&body)?.key(key),
+                )
+            }
+            JobRequest::Evaluation(request) => {
+                let body = serde_json::to_value(&request)
+                    .map_err(|e| Error::internal("serializing an evaluation", e))?;
+                let key = self.job_key(
+                    JobKind::Evaluation,
+                    model,
+                    &[canonical_json(&body).as_bytes()],
+                );
+                let route = ["v1", "models", model, "evaluations"];
+                (
+                    JobKind::Evaluation,
+                    Request::post(&route).json(&body)?.key(key),
+                )
+            }
+        })
     }
 
     /// The complete result lines of a job so far, chunk by chunk, to `sink`.
@@ -276,9 +361,9 @@ impl Service for Remote {
         limit: usize,
     ) -> Result<Vec<Checkpoint>> {
         let mut request =
-            Request::get(&["v1", "models", model, "checkpoints"]).query("limit", limit);
+            Request::get(&["v1", "models", model, "checkpoints"]).query("limit", &limit);
         if let Some(revision) = revision {
-            request = request.query("revision", revision);
+            request = request.query("revision", &revision);
         }
         self.http.json(&request).await
     }
@@ -347,15 +432,15 @@ impl Service for Remote {
         after: Option<&str>,
         limit: usize,
     ) -> Result<ExamplePage> {
-        let mut request = Request::get(&["v1", "models", model, "examples"]).query("limit", limit);
+        let mut request = Request::get(&["v1", "models", model, "examples"]).query("limit", &limit);
         if let Some(annotated) = filter.annotated {
-            request = request.query("annotated", annotated);
+            request = request.query("annotated", &annotated);
         }
         if let Some(question) = &filter.question {
-            request = request.query("question", question);
+            request = request.query("question", &question);
         }
         if let Some(after) = after {
-            request = request.query("after", after);
+            request = request.query("after", &after);
         }
         self.http.json(&request).await
     }
@@ -392,98 +477,42 @@ impl Service for Remote {
     }
 
     async fn create_job(&self, model: &str, request: JobRequest) -> Result<Created> {
-        let (kind, request) = match request {
-            JobRequest::Batch {
-                revision,
-                questions,
-                capture,
-                items,
-            } => {
-                let mut members = Map::new();
-                if let Some(revision) = revision {
-                    members.insert("revision".into(), Value::String(revision));
+        let (kind, request) = self.job_request(model, request)?;
+        let mut request = request;
+        let mut restarts = 0;
+        loop {
+            let reply = self.http.send(&request).await.map_err(|error| {
+                if kind == JobKind::Batch {
+                    too_large_hint(
+                        error,
+                        "`arbiter batch --input` sends the whole input in one request: split it \
+                         into smaller files, or raise server.max_body_bytes on the server",
+                    )
+                } else {
+                    error
                 }
-                if let Some(questions) = &questions {
-                    members.insert("questions".into(), questions_to_value(questions));
-                }
-                members.insert("capture".into(), Value::Bool(capture));
-                let route = ["v1", "models", model, "batch-decisions"];
-                let request = match items {
-                    BatchItems::Examples(set) => {
-                        members.insert("examples".into(), json!(set));
-                        let body = Value::Object(members);
-                        let key = canonical_json(&body);
-                        Request::post(&route).json(&body)?.key(self.job_key(
-                            JobKind::Batch,
-                            model,
-                            &[key.as_bytes()],
-                        ))
-                    }
-                    BatchItems::Lines(mut input) => {
-                        // The first line holds the members; the input follows as it is.
-                        let mut body = serde_json::to_vec(&Value::Object(members))
-                            .map_err(|e| Error::internal("serializing a batch", e))?;
-                        body.push(b'\n');
-                        let header = body.len();
-                        input
-                            .read_to_end(&mut body)
-                            .map_err(|e| Error::BadRequest(format!("reading the input: {e}")))?;
-                        let key = self.job_key(
-                            JobKind::Batch,
-                            model,
-                            &[&body[..header], &body[header..]],
-                        );
-                        Request::post(&route)
-                            .body(NDJSON, Bytes::from(body))
-                            .key(key)
-                    }
-                };
-                (JobKind::Batch, request)
+            })?;
+            let mut job: Job = reply.json()?;
+            if reply.replayed {
+                // A replay is the answer of the time: the job as it was created.
+                job = self.get_job(&job.job_id).await?;
             }
-            JobRequest::Alignment(request) => {
-                let body = serde_json::to_value(&request)
-                    .map_err(|e| Error::internal("serializing an alignment", e))?;
-                let key = self.job_key(
-                    JobKind::Alignment,
-                    model,
-                    &[canonical_json(&body).as_bytes()],
-                );
-                let route = ["v1", "models", model, "alignments"];
-                (
-                    JobKind::Alignment,
-                    Request::post(&route).json(&body)?.key(key),
-                )
+            // A retry after a failed or cancelled job wants a new one, not that ending
+            // again. Its key follows from the old key and the old job, so retrying *this*
+            // step again still lands on the same new job.
+            let ended_badly = matches!(job.status, JobStatus::Failed | JobStatus::Cancelled);
+            if reply.replayed && ended_badly && restarts < MAX_RESTARTS {
+                let key = request.idempotency_key().unwrap_or_default();
+                let next = self.job_key(kind, model, &[key.as_bytes(), job.job_id.as_bytes()]);
+                request = request.key(next);
+                restarts += 1;
+                continue;
             }
-            JobRequest::Evaluation(request) => {
-                let body = serde_json::to_value(&request)
-                    .map_err(|e| Error::internal("serializing an evaluation", e))?;
-                let key = self.job_key(
-                    JobKind::Evaluation,
-                    model,
-                    &[canonical_json(&body).as_bytes()],
-                );
-                let route = ["v1", "models", model, "evaluations"];
-                (
-                    JobKind::Evaluation,
-                    Request::post(&route).json(&body)?.key(key),
-                )
-            }
-        };
-        let reply = self.http.send(&request).await.map_err(|error| {
-            if kind == JobKind::Batch {
-                too_large_hint(
-                    error,
-                    "`arbiter batch --input` sends the whole input in one request: split it into \
-                     smaller files, or raise server.max_body_bytes on the server",
-                )
-            } else {
-                error
-            }
-        })?;
-        Ok(Created {
-            job: reply.json()?,
-            replayed: reply.replayed,
-        })
+            return Ok(Created {
+                job,
+                replayed: reply.replayed,
+            });
+        }
     }
 
     async fn get_job(&self, job_id: &str) -> Result<Job> {
@@ -496,12 +525,12 @@ impl Service for Remote {
         status: Option<JobStatus>,
         limit: usize,
     ) -> Result<Vec<Job>> {
-        let mut request = Request::get(&["v1", "jobs"]).query("limit", limit.max(1));
+        let mut request = Request::get(&["v1", "jobs"]).query("limit", &limit.max(1));
         if let Some(model) = model {
-            request = request.query("model", model);
+            request = request.query("model", &model);
         }
         if let Some(status) = status {
-            request = request.query("status", status.as_str());
+            request = request.query("status", &status.as_str());
         }
         self.http.json(&request).await
     }

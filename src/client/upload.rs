@@ -142,16 +142,15 @@ fn first_byte(input: &mut Input) -> Result<Option<u8>> {
         if buffer.is_empty() {
             return Ok(None);
         }
-        match buffer.iter().position(|b| !b.is_ascii_whitespace()) {
-            Some(i) => return Ok(Some(buffer[i])),
-            None => {
-                let n = buffer.len();
-                input.consume(n);
-            }
+        if let Some(i) = buffer.iter().position(|b| !b.is_ascii_whitespace()) {
+            return Ok(Some(buffer[i]));
         }
+        let n = buffer.len();
+        input.consume(n);
     }
 }
 
+#[allow(clippy::needless_pass_by_value)] // for `map_err`
 fn read_error(error: std::io::Error) -> Error {
     Error::BadRequest(format!("reading the input: {error}"))
 }

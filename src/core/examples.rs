@@ -359,16 +359,17 @@ pub fn annotate(
 /// A choice answer given as a number or boolean names the option of that text: a command
 /// line's `--answer 2` (which reads as the JSON number 2) names option `"2"`.
 fn coerce_choice_answer(questions: &Questions, question_id: &str, answer: &mut Value) {
-    if let Some(QuestionKind::Choice { .. }) = questions.get(question_id).map(|q| &q.kind) {
-        if matches!(answer, Value::Number(_) | Value::Bool(_)) {
-            *answer = Value::String(answer.to_string());
-        }
+    if let Some(QuestionKind::Choice { .. }) = questions.get(question_id).map(|q| &q.kind)
+        && matches!(answer, Value::Number(_) | Value::Bool(_))
+    {
+        *answer = Value::String(answer.to_string());
     }
 }
 
 /// Annotate one example with several questions at once (`PATCH …/annotations`): all or
-/// nothing is checked before anything is written. As in [`annotate`], a choice answer given
-/// as a number or boolean names the option of that text.
+/// nothing, every problem located at its question (`["body", question, "answer"]`, as
+/// [`annotate`] locates its one) before anything is written. As in [`annotate`], a choice
+/// answer given as a number or boolean names the option of that text.
 pub fn annotate_example(
     ctx: &Context,
     model: &str,
@@ -383,19 +384,55 @@ pub fn annotate_example(
             "object_expected",
         ));
     };
-    let mut map = map.clone();
-    for (question_id, annotation) in &mut map {
-        if let Some(answer) = annotation.get_mut("answer") {
-            coerce_choice_answer(&loaded.questions, question_id, answer);
+    let mut errors = Vec::new();
+    let mut items: Vec<(String, NewAnnotation)> = Vec::new();
+    for (question_id, annotation) in map {
+        let loc = crate::wire::Loc::body().key(question_id);
+        let mut fail = |loc: crate::wire::Loc, msg: String, kind: &str| {
+            errors.push(crate::wire::FieldError::new(loc, msg, kind));
+        };
+        let Value::Object(annotation) = annotation else {
+            fail(
+                loc,
+                "an annotation is an object {answer, reasoning?}".into(),
+                "object_expected",
+            );
+            continue;
+        };
+        let reasoning = match annotation.get("reasoning") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(text)) => Some(text.clone()),
+            Some(other) => {
+                fail(
+                    loc.key("reasoning"),
+                    format!("reasoning must be a string, not {}", json_type(other)),
+                    "type",
+                );
+                None
+            }
+        };
+        let Some(answer) = annotation.get("answer") else {
+            fail(loc.key("answer"), "answer is required".into(), "missing");
+            continue;
+        };
+        let mut answer = answer.clone();
+        coerce_choice_answer(&loaded.questions, question_id, &mut answer);
+        if let Err(e) = check_answer(&loaded.questions, question_id, &answer) {
+            fail(loc.key("answer"), e, "answer");
+            continue;
         }
+        items.push((
+            example_id.to_owned(),
+            NewAnnotation {
+                question_id: question_id.clone(),
+                answer,
+                reasoning,
+            },
+        ));
     }
-    let map = &map;
-    let annotations = annotation_map(map, &loaded.questions)
-        .map_err(|e| Error::invalid(crate::wire::Loc::body(), e, "answer"))?;
-    let items: Vec<(String, NewAnnotation)> = annotations
-        .into_iter()
-        .map(|a| (example_id.to_owned(), a))
-        .collect();
+    if !errors.is_empty() {
+        return Err(Error::Validation(errors));
+    }
     for result in ctx.store()?.annotate_many(&loaded.model_id, &items)? {
         result?;
     }

@@ -198,19 +198,19 @@ impl Local {
             observer.progress(job.progress);
             tokio::time::sleep(Duration::from_millis(200)).await;
             ticks += 1;
-            if ticks % 5 == 0 {
+            if ticks.is_multiple_of(5) {
                 self.take_up_orphans().await?;
             }
             job = get().await?;
         }
         observer.progress(job.progress);
-        if observer.wants_lines() {
-            if let (_, Some(reader)) = super::jobs::results(&self.ctx, &job.job_id)? {
-                for line in std::io::BufReader::new(reader).split(b'\n') {
-                    let mut line = line.map_err(|e| Error::internal("reading results", e))?;
-                    line.push(b'\n');
-                    observer.line(&line);
-                }
+        if observer.wants_lines()
+            && let (_, Some(reader)) = super::jobs::results(&self.ctx, &job.job_id)?
+        {
+            for line in std::io::BufReader::new(reader).split(b'\n') {
+                let mut line = line.map_err(|e| Error::internal("reading results", e))?;
+                line.push(b'\n');
+                observer.line(&line);
             }
         }
         Ok(job)
@@ -429,6 +429,7 @@ impl Service for Local {
 }
 
 /// A failure to write output the caller asked for (a closed pipe, a full disk).
+#[allow(clippy::needless_pass_by_value)] // for `map_err`
 pub fn write_error(error: std::io::Error) -> Error {
     Error::Internal(format!("writing the output: {error}"))
 }

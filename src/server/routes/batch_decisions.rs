@@ -153,7 +153,7 @@ async fn create(
     };
     let (ctx, model_id) = (state.ctx.clone(), model_id.to_owned());
     let (job, lock) = core::blocking(move || {
-        let mut reader = lines.map(|bytes| std::io::Cursor::new(bytes));
+        let mut reader = lines.map(std::io::Cursor::new);
         let source = match (&mut reader, request.items) {
             (Some(reader), _) => Source::Lines(reader),
             (None, BatchItems::Inline(items)) => Source::Inline(items),
