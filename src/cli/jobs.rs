@@ -343,13 +343,13 @@ pub(crate) async fn follow(
 
 /// Ask on the terminal whether to cancel a server's job; a second Ctrl-C means no.
 async fn ask_to_cancel(bar: &JobBar, job_id: &str) -> bool {
-    bar.suspend(|| {
-        let _ = write!(
-            std::io::stderr(),
-            "interrupted: cancel job {job_id} on the server? [y/N] "
-        );
-        let _ = std::io::stderr().flush();
-    });
+    // The bar would redraw over the question: it is done with either way.
+    bar.hide();
+    let _ = write!(
+        std::io::stderr(),
+        "interrupted: cancel job {job_id} on the server? [y/N] "
+    );
+    let _ = std::io::stderr().flush();
     // A plain thread, not a blocking task: an unanswered read must not hold up the exit.
     let (tx, rx) = tokio::sync::oneshot::channel();
     std::thread::spawn(move || {
@@ -504,6 +504,13 @@ impl JobBar {
     /// Run `f` with the bar cleared (to write on the terminal).
     pub(crate) fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
         self.bar.suspend(f)
+    }
+
+    /// Clear the bar and draw it no more.
+    pub(crate) fn hide(&self) {
+        self.bar.disable_steady_tick();
+        self.bar.finish_and_clear();
+        self.bar.set_draw_target(ProgressDrawTarget::hidden());
     }
 
     pub(crate) fn finish(&self) {
