@@ -1,6 +1,6 @@
 //! The command line: clap definitions and terminal output, one file per subcommand.
 //! No business logic: every command calls `core` operations, through one
-//! [`Service`](crate::core::service::Service): on this process's home ([`Local`]), or on a
+//! [`Service`]: on this process's home ([`Local`]), or on a
 //! shared server with `--server` ([`Remote`]). A command is written once for both.
 
 mod align;

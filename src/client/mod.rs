@@ -9,9 +9,9 @@
 //!   step gets the job the first attempt started, unless that job failed or was cancelled,
 //!   when the key moves on (derived from the old key and job) and a new job starts.
 //!   Decisions carry a key per invocation, so the transport may repeat them.
-//! - Ingest and bulk annotation go up in chunks of whole lines ([`upload`]), each with its
+//! - Ingest and bulk annotation go up in chunks of whole lines (`upload`), each with its
 //!   own key, and the reports are summed with line numbers of the whole file.
-//! - Retries and problem documents: [`http`].
+//! - Retries and problem documents: `http`.
 
 mod http;
 mod upload;
