@@ -203,21 +203,34 @@ fn compare(
     );
     let mut accuracy_gain = Vec::new();
     let mut aligned_ece = Vec::new();
+    let rows: Vec<Value> = held
+        .iter()
+        .map(|line| serde_json::from_str(line).expect("a row"))
+        .collect();
+    let started = Instant::now();
+    let states: Vec<_> = rows
+        .iter()
+        .map(|row| builtin.embed_state(&row["state"]).expect("embed"))
+        .collect();
+    let embedding = started.elapsed().as_secs_f64() / rows.len() as f64;
+    let (mut zero_shot_time, mut aligned_time) = (0.0, 0.0);
     for (id, question) in &base.questions {
         let kind = &question.kind;
         let outcomes = outcome_keys(kind).len();
         let mut before = Vec::new();
         let mut after = Vec::new();
-        for line in held {
-            let value: Value = serde_json::from_str(line).expect("a row");
-            let Some(label) = label_of(kind, &value["annotations"][id]["answer"]) else {
+        for (row, state) in rows.iter().zip(&states) {
+            let Some(label) = label_of(kind, &row["annotations"][id]["answer"]) else {
                 continue;
             };
-            let state = builtin.embed_state(&value["state"]).expect("embed");
-            let (a, _) = builtin.answer(&state, question).expect("answer");
+            let t = Instant::now();
+            let (a, _) = builtin.answer(state, question).expect("answer");
+            zero_shot_time += t.elapsed().as_secs_f64();
+            let t = Instant::now();
             let (b, _) = builtin
-                .answer(&state, &aligned.questions[id])
+                .answer(state, &aligned.questions[id])
                 .expect("answer");
+            aligned_time += t.elapsed().as_secs_f64();
             before.push(Scored {
                 predicted: predicted_of(&a, outcomes),
                 label: label.clone(),
@@ -272,6 +285,15 @@ fn compare(
             .join(", ")
     );
     println!("aligned ECE: worst question {worst_ece:.3} (target <= 0.05)");
+    let n = rows.len() as f64;
+    println!(
+        "cost per decision (3 questions, warm caches): state embedding {:.2} ms + answers {:.2} ms \
+         zero-shot, {:.2} ms aligned; aligned / zero-shot decision = {:.3}",
+        embedding * 1e3,
+        zero_shot_time / n * 1e3,
+        aligned_time / n * 1e3,
+        (embedding + aligned_time / n) / (embedding + zero_shot_time / n)
+    );
 }
 
 /// Generate `count` labelled tickets with `seed`; the JSON Lines text.

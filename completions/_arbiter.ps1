@@ -22,6 +22,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
     $completions = @(switch ($command) {
         'arbiter' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -55,6 +56,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--revision', '--revision', [CompletionResultType]::ParameterName, 'Branch, tag or commit SHA of a repository model [default: its default branch]')
             [CompletionResult]::new('--example-id', '--example-id', [CompletionResultType]::ParameterName, 'Record the decision under this example ID [default: derived from the state]')
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--no-capture', '--no-capture', [CompletionResultType]::ParameterName, 'Do not record the example and decision')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
@@ -64,6 +66,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         }
         'arbiter;models' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -80,6 +83,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         }
         'arbiter;models;list' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -95,6 +99,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The first checkpoint''s message')
             [CompletionResult]::new('--message', '--message', [CompletionResultType]::ParameterName, 'The first checkpoint''s message')
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -103,6 +108,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         }
         'arbiter;models;show' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -119,6 +125,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The checkpoint message')
             [CompletionResult]::new('--message', '--message', [CompletionResultType]::ParameterName, 'The checkpoint message')
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -129,6 +136,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'The revision to tag [default: the default branch]')
             [CompletionResult]::new('--revision', '--revision', [CompletionResultType]::ParameterName, 'The revision to tag [default: the default branch]')
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -141,6 +149,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'At most this many checkpoints')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most this many checkpoints')
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -149,6 +158,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         }
         'arbiter;models;promote' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -192,6 +202,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         }
         'arbiter;engines' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -203,6 +214,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         }
         'arbiter;engines;list' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -211,6 +223,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         }
         'arbiter;engines;check' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -234,6 +247,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         }
         'arbiter;examples' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -250,6 +264,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Lines of {example_id?, state, annotations?}, or one JSON array of them (- for stdin)')
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Lines of {example_id?, state, annotations?}, or one JSON array of them (- for stdin)')
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--atomic', '--atomic', [CompletionResultType]::ParameterName, 'Write nothing if any line is invalid')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
@@ -264,6 +279,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Lines of {example_id, question, answer, reasoning?} (- for stdin)')
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Lines of {example_id, question, answer, reasoning?} (- for stdin)')
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -276,6 +292,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'At most this many examples (1 to 1000)')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most this many examples (1 to 1000)')
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--annotated', '--annotated', [CompletionResultType]::ParameterName, 'Only examples with at least one annotation')
             [CompletionResult]::new('--unannotated', '--unannotated', [CompletionResultType]::ParameterName, 'Only examples without annotations')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
@@ -286,6 +303,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         }
         'arbiter;examples;show' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -294,6 +312,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         }
         'arbiter;examples;export' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--annotated', '--annotated', [CompletionResultType]::ParameterName, 'Only annotated examples')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
@@ -338,8 +357,10 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the results (JSON Lines, in input order) to FILE instead of stdout')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the results (JSON Lines, in input order) to FILE instead of stdout')
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--capture', '--capture', [CompletionResultType]::ParameterName, 'Record each decision, as the model''s capture policy allows')
-            [CompletionResult]::new('--detach', '--detach', [CompletionResultType]::ParameterName, 'Print the job ID (the job with --json) and return at once; the job runs in a background process')
+            [CompletionResult]::new('--detach', '--detach', [CompletionResultType]::ParameterName, 'Print the job ID (the job with --json) and return at once; the job runs in a background process (or on the server)')
+            [CompletionResult]::new('--cancel-on-interrupt', '--cancel-on-interrupt', [CompletionResultType]::ParameterName, 'With --server, when not on a terminal: cancel the server''s job on Ctrl-C (on a terminal you are asked; without --server it is always cancelled)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -354,7 +375,9 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--margin', '--margin', [CompletionResultType]::ParameterName, 'The held-out gain a question needs, relative to its current loss (0.02: 2% lower)')
             [CompletionResult]::new('--max-examples', '--max-examples', [CompletionResultType]::ParameterName, 'Annotated examples used per question, at most (a seeded sample)')
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--detach', '--detach', [CompletionResultType]::ParameterName, 'Print the job ID (the job with --json) and return at once; the job runs in a background process')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--detach', '--detach', [CompletionResultType]::ParameterName, 'Print the job ID (the job with --json) and return at once; the job runs in a background process (or on the server)')
+            [CompletionResult]::new('--cancel-on-interrupt', '--cancel-on-interrupt', [CompletionResultType]::ParameterName, 'With --server, when not on a terminal: cancel the server''s job on Ctrl-C (on a terminal you are asked; without --server it is always cancelled)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -370,7 +393,9 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--max-ece', '--max-ece', [CompletionResultType]::ParameterName, 'Gate: exit 3 when a question''s expected calibration error is above this')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, json when piped]')
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--no-regression', '--no-regression', [CompletionResultType]::ParameterName, 'Gate: exit 3 when a question is worse than at --baseline (lower accuracy or higher loss)')
+            [CompletionResult]::new('--cancel-on-interrupt', '--cancel-on-interrupt', [CompletionResultType]::ParameterName, 'With --server, when not on a terminal: cancel the server''s job on Ctrl-C (on a terminal you are asked; without --server it is always cancelled)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -379,6 +404,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         }
         'arbiter;jobs' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -396,6 +422,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'At most this many jobs')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most this many jobs')
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -404,6 +431,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         }
         'arbiter;jobs;poll' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Follow the job (a progress bar on a terminal) until it ends; exit 1 unless it completed')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
@@ -413,6 +441,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         }
         'arbiter;jobs;cancel' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -423,6 +452,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the results to FILE instead of stdout')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the results to FILE instead of stdout')
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -431,6 +461,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         }
         'arbiter;jobs;worker' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -467,6 +498,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         'arbiter;serve' {
             [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'The address to listen on (port 0 picks a free port)')
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -475,6 +507,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         }
         'arbiter;tokens' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -490,6 +523,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'A scope (repeatable): decisions, models:read, examples:read, examples:write, batches, alignments')
             [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'A role on model paths (repeatable): PATTERN=reader|writer|admin, e.g. ''acme/*=reader''')
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -498,6 +532,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         }
         'arbiter;tokens;list' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -506,6 +541,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         }
         'arbiter;tokens;revoke' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -534,6 +570,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         'arbiter;completions' {
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Write scripts for every supported shell into this directory instead')
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -543,6 +580,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         'arbiter;man' {
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'The directory to write arbiter.1 and one page per subcommand into')
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')

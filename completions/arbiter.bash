@@ -329,13 +329,17 @@ _arbiter() {
 
     case "${cmd}" in
         arbiter)
-            opts="-h -V --home --json --quiet --help --version decide models engines examples batch align eval jobs serve tokens completions man help"
+            opts="-h -V --home --json --quiet --server --help --version decide models engines examples batch align eval jobs serve tokens completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -347,7 +351,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__align)
-            opts="-q -h --revision --questions --seed --margin --max-examples --detach --home --json --quiet --help"
+            opts="-q -h --revision --questions --seed --margin --max-examples --detach --cancel-on-interrupt --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -381,6 +385,10 @@ _arbiter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -389,7 +397,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__batch)
-            opts="-i -q -o -h --input --examples --revision --questions --capture --output --detach --home --json --quiet --help"
+            opts="-i -q -o -h --input --examples --revision --questions --capture --output --detach --cancel-on-interrupt --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -431,6 +439,10 @@ _arbiter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -439,7 +451,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__completions)
-            opts="-h --dir --home --json --quiet --help bash elvish fish powershell zsh"
+            opts="-h --dir --home --json --quiet --server --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -453,6 +465,10 @@ _arbiter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -461,7 +477,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__decide)
-            opts="-m -s -q -r -h --model --state --questions --request --revision --example-id --no-capture --home --json --quiet --help"
+            opts="-m -s -q -r -h --model --state --questions --request --revision --example-id --no-capture --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -511,6 +527,10 @@ _arbiter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -519,13 +539,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__engines)
-            opts="-h --home --json --quiet --help list check help"
+            opts="-h --home --json --quiet --server --help list check help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -537,13 +561,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__engines__subcmd__check)
-            opts="-h --home --json --quiet --help"
+            opts="-h --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -611,13 +639,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__engines__subcmd__list)
-            opts="-h --home --json --quiet --help"
+            opts="-h --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -629,7 +661,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__eval)
-            opts="-q -h --revision --baseline --questions --min-accuracy --max-ece --no-regression --format --home --json --quiet --help"
+            opts="-q -h --revision --baseline --questions --min-accuracy --max-ece --no-regression --format --cancel-on-interrupt --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -667,6 +699,10 @@ _arbiter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -675,13 +711,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__examples)
-            opts="-h --home --json --quiet --help ingest annotate list show export help"
+            opts="-h --home --json --quiet --server --help ingest annotate list show export help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -693,7 +733,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__examples__subcmd__annotate)
-            opts="-f -h --question --answer --reasoning --file --home --json --quiet --help"
+            opts="-f -h --question --answer --reasoning --file --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -723,6 +763,10 @@ _arbiter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -731,13 +775,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__examples__subcmd__export)
-            opts="-h --annotated --home --json --quiet --help"
+            opts="-h --annotated --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -847,7 +895,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__examples__subcmd__ingest)
-            opts="-f -h --file --atomic --home --json --quiet --help"
+            opts="-f -h --file --atomic --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -865,6 +913,10 @@ _arbiter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -873,7 +925,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__examples__subcmd__list)
-            opts="-n -h --annotated --unannotated --question --after --limit --home --json --quiet --help"
+            opts="-n -h --annotated --unannotated --question --after --limit --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -899,6 +951,10 @@ _arbiter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -907,13 +963,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__examples__subcmd__show)
-            opts="-h --home --json --quiet --help"
+            opts="-h --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1429,13 +1489,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__jobs)
-            opts="-h --home --json --quiet --help list poll cancel results worker help"
+            opts="-h --home --json --quiet --server --help list poll cancel results worker help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1447,13 +1511,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__jobs__subcmd__cancel)
-            opts="-h --home --json --quiet --help"
+            opts="-h --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1563,7 +1631,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__jobs__subcmd__list)
-            opts="-n -h --status --limit --home --json --quiet --help"
+            opts="-n -h --status --limit --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1585,6 +1653,10 @@ _arbiter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1593,13 +1665,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__jobs__subcmd__poll)
-            opts="-h --wait --home --json --quiet --help"
+            opts="-h --wait --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1611,7 +1687,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__jobs__subcmd__results)
-            opts="-o -h --output --home --json --quiet --help"
+            opts="-o -h --output --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1629,6 +1705,10 @@ _arbiter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1637,13 +1717,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__jobs__subcmd__worker)
-            opts="-h --home --json --quiet --help"
+            opts="-h --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1655,7 +1739,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__man)
-            opts="-h --dir --home --json --quiet --help"
+            opts="-h --dir --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1669,6 +1753,10 @@ _arbiter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1677,13 +1765,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__models)
-            opts="-h --home --json --quiet --help list create show commit tag log promote help"
+            opts="-h --home --json --quiet --server --help list create show commit tag log promote help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1695,7 +1787,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__models__subcmd__commit)
-            opts="-q -b -m -h --questions --model-file --branch --from --message --home --json --quiet --help"
+            opts="-q -b -m -h --questions --model-file --branch --from --message --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1737,6 +1829,10 @@ _arbiter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1745,7 +1841,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__models__subcmd__create)
-            opts="-q -m -h --base --questions --capture --sample-rate --message --home --json --quiet --help"
+            opts="-q -m -h --base --questions --capture --sample-rate --message --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1780,6 +1876,10 @@ _arbiter() {
                     return 0
                     ;;
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1917,13 +2017,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__models__subcmd__list)
-            opts="-h --home --json --quiet --help"
+            opts="-h --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1935,7 +2039,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__models__subcmd__log)
-            opts="-r -n -h --revision --limit --home --json --quiet --help"
+            opts="-r -n -h --revision --limit --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1961,6 +2065,10 @@ _arbiter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1969,13 +2077,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__models__subcmd__promote)
-            opts="-h --home --json --quiet --help"
+            opts="-h --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1987,13 +2099,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__models__subcmd__show)
-            opts="-h --home --json --quiet --help"
+            opts="-h --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2005,7 +2121,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__models__subcmd__tag)
-            opts="-r -h --revision --home --json --quiet --help"
+            opts="-r -h --revision --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2023,6 +2139,10 @@ _arbiter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2031,7 +2151,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__serve)
-            opts="-h --listen --home --json --quiet --help"
+            opts="-h --listen --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2045,6 +2165,10 @@ _arbiter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2053,13 +2177,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__tokens)
-            opts="-h --home --json --quiet --help create list revoke help"
+            opts="-h --home --json --quiet --server --help create list revoke help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2071,7 +2199,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__tokens__subcmd__create)
-            opts="-h --name --scope --role --home --json --quiet --help"
+            opts="-h --name --scope --role --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2090,6 +2218,10 @@ _arbiter() {
                     return 0
                     ;;
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2171,13 +2303,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__tokens__subcmd__list)
-            opts="-h --home --json --quiet --help"
+            opts="-h --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2189,13 +2325,17 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__tokens__subcmd__revoke)
-            opts="-h --home --json --quiet --help"
+            opts="-h --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

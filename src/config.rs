@@ -531,6 +531,89 @@ fn check_url(text: &str) -> std::result::Result<String, String> {
     Ok(url.as_str().trim_end_matches('/').to_owned())
 }
 
+/// Client mode: where the shared `arbiter serve` is, and how to talk to it. Resolved from
+/// `--server` (or `ARBITER_SERVER`) and the environment, once, at the edge.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClientSettings {
+    /// The server's base URL, without a trailing `/` (it may have a path prefix).
+    pub url: String,
+    /// `ARBITER_TOKEN`: sent as the bearer token; never printed.
+    pub token: Option<ApiKey>,
+    /// `ARBITER_RUN_ID`, else `GITHUB_RUN_ID`, else `CI_PIPELINE_ID`: part of the
+    /// idempotency keys of jobs, so a retried CI step reuses its job while the next pipeline
+    /// run (or a later run at a terminal, without it) starts a new one.
+    pub run_id: Option<String>,
+    /// `ARBITER_CHUNK_BYTES`: how much of a large ingest or annotation file goes in one
+    /// request (well under the server's `server.max_body_bytes`).
+    pub chunk_bytes: usize,
+}
+
+impl ClientSettings {
+    /// The largest chunk of an upload by default: a tenth of the server's default body limit.
+    pub const DEFAULT_CHUNK_BYTES: usize = 1024 * 1024;
+
+    /// Client settings for `server` (the flag or `ARBITER_SERVER`), if one is given.
+    pub fn resolve(server: Option<&str>) -> Result<Option<Self>> {
+        Self::resolve_with(server, &|name| std::env::var(name).ok())
+    }
+
+    /// [`ClientSettings::resolve`] with the environment given (tests).
+    pub fn resolve_with(
+        server: Option<&str>,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Option<Self>> {
+        let Some(server) = server.map(str::trim).filter(|s| !s.is_empty()) else {
+            return Ok(None);
+        };
+        let url =
+            check_server_url(server).map_err(|e| Error::BadRequest(format!("--server: {e}")))?;
+        let set = |name: &str| {
+            env(name)
+                .map(|v| v.trim().to_owned())
+                .filter(|v| !v.is_empty())
+        };
+        let chunk_bytes = match set("ARBITER_CHUNK_BYTES") {
+            None => Self::DEFAULT_CHUNK_BYTES,
+            Some(text) => text
+                .parse::<usize>()
+                .ok()
+                .filter(|n| *n > 0)
+                .ok_or_else(|| {
+                    Error::BadRequest(format!(
+                        "ARBITER_CHUNK_BYTES must be a positive number of bytes, not `{text}`"
+                    ))
+                })?,
+        };
+        Ok(Some(Self {
+            url,
+            token: set("ARBITER_TOKEN").map(ApiKey::new),
+            run_id: set("ARBITER_RUN_ID")
+                .or_else(|| set("GITHUB_RUN_ID"))
+                .or_else(|| set("CI_PIPELINE_ID")),
+            chunk_bytes,
+        }))
+    }
+}
+
+/// A server URL: http(s), a host, no credentials, query or fragment.
+fn check_server_url(text: &str) -> std::result::Result<String, String> {
+    let url = url::Url::parse(text).map_err(|e| format!("`{text}` is not a URL: {e}"))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(format!("`{text}`: the scheme must be http or https"));
+    }
+    if url.host_str().is_none_or(str::is_empty) {
+        return Err(format!("`{text}` has no host"));
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        // Never echo the URL: its user part may be a secret.
+        return Err("credentials in the URL are not read: set ARBITER_TOKEN".into());
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(format!("`{text}` may not have a query or fragment"));
+    }
+    Ok(url.as_str().trim_end_matches('/').to_owned())
+}
+
 /// A config problem names the file, then each field path.
 fn config_error(path: &Path, errors: &[FieldError]) -> Error {
     match errors {
@@ -588,6 +671,60 @@ mod tests {
         assert_eq!(
             settings.config.server.base_url.as_deref(),
             Some("https://arbiter.example")
+        );
+    }
+
+    #[test]
+    fn client_settings_come_from_the_flag_and_the_environment() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| (*v).to_owned())
+            }
+        };
+        assert_eq!(ClientSettings::resolve_with(None, &env(&[])).unwrap(), None);
+        assert_eq!(
+            ClientSettings::resolve_with(Some(" "), &env(&[])).unwrap(),
+            None
+        );
+        let settings = ClientSettings::resolve_with(
+            Some("https://arbiter.example/team/"),
+            &env(&[
+                ("ARBITER_TOKEN", "arb_x_secret"),
+                ("GITHUB_RUN_ID", "77"),
+                ("ARBITER_CHUNK_BYTES", "4096"),
+            ]),
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(settings.url, "https://arbiter.example/team");
+        assert_eq!(
+            settings.token.as_ref().map(ApiKey::expose),
+            Some("arb_x_secret")
+        );
+        assert_eq!(settings.run_id.as_deref(), Some("77"));
+        assert_eq!(settings.chunk_bytes, 4096);
+        assert!(
+            !format!("{settings:?}").contains("secret"),
+            "the token is never shown"
+        );
+        let own = ClientSettings::resolve_with(
+            Some("http://127.0.0.1:8080"),
+            &env(&[("ARBITER_RUN_ID", "r1"), ("GITHUB_RUN_ID", "77")]),
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(own.run_id.as_deref(), Some("r1"));
+        assert_eq!(own.chunk_bytes, ClientSettings::DEFAULT_CHUNK_BYTES);
+        for bad in ["ftp://h", "http://u:p@h", "http://h/?q=1", "nonsense"] {
+            let error = ClientSettings::resolve_with(Some(bad), &env(&[])).unwrap_err();
+            assert!(!error.to_string().contains("u:p"), "{error}");
+        }
+        assert!(
+            ClientSettings::resolve_with(Some("http://h"), &env(&[("ARBITER_CHUNK_BYTES", "0")]))
+                .is_err()
         );
     }
 

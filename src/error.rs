@@ -3,7 +3,7 @@
 
 use crate::repo::RepoError;
 use crate::store::StoreError;
-use crate::wire::problem::FieldError;
+use crate::wire::problem::{FieldError, Problem};
 
 /// Result with the crate [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -74,6 +74,12 @@ pub enum Error {
     /// A fault of ours (storage, git, engine): never caused by the request.
     #[error("{0}")]
     Internal(String),
+    /// What a shared `arbiter serve` answered in client mode: its problem document, kept
+    /// whole, so the code, status, located details and request ID reach the user exactly as
+    /// the server said them (the server's `detail` is the `Display` of the same error run
+    /// locally).
+    #[error("{}", .0.detail)]
+    Remote(Box<Problem>),
 }
 
 fn validation_summary(details: &[FieldError]) -> String {
@@ -125,11 +131,19 @@ impl Error {
             | Self::UpstreamUnavailable(_)
             | Self::ProviderResponse { .. } => ErrorKind::Upstream,
             Self::Internal(_) => ErrorKind::Internal,
+            Self::Remote(problem) => match problem.status {
+                404 => ErrorKind::NotFound,
+                401 | 403 => ErrorKind::Unauthorized,
+                409 => ErrorKind::Conflict,
+                502..=504 => ErrorKind::Upstream,
+                500..=599 => ErrorKind::Internal,
+                _ => ErrorKind::Invalid,
+            },
         }
     }
 
     /// The stable, snake_case problem code.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> &str {
         match self {
             Self::Validation(_) | Self::ProviderResponse { .. } => "validation_error",
             Self::InvalidCheckpoint { .. } => "invalid_checkpoint",
@@ -148,6 +162,7 @@ impl Error {
             Self::UpstreamFailed(_) => "upstream_failed",
             Self::UpstreamUnavailable(_) => "upstream_unavailable",
             Self::Internal(_) => "internal",
+            Self::Remote(problem) => &problem.code,
         }
     }
 
@@ -172,6 +187,15 @@ impl Error {
             Self::UpstreamFailed(_) => 502,
             Self::UpstreamUnavailable(_) => 503,
             Self::Internal(_) => 500,
+            Self::Remote(problem) => problem.status,
+        }
+    }
+
+    /// The ID of the server request that failed (client mode), for the user to quote.
+    pub fn request_id(&self) -> Option<&str> {
+        match self {
+            Self::Remote(problem) if !problem.request_id.is_empty() => Some(&problem.request_id),
+            _ => None,
         }
     }
 
@@ -190,6 +214,7 @@ impl Error {
             Self::Validation(details)
             | Self::InvalidCheckpoint { details, .. }
             | Self::ProviderResponse { details, .. } => details,
+            Self::Remote(problem) => &problem.details,
             _ => &[],
         }
     }
@@ -336,5 +361,38 @@ mod tests {
             assert_eq!(error.code(), code);
             assert_eq!(error.exit_code(), exit);
         }
+    }
+
+    #[test]
+    fn a_remote_problem_keeps_its_code_and_maps_to_the_local_exit_code() {
+        let remote = |status: u16, code: &str| {
+            Error::Remote(Box::new(Problem {
+                kind: format!("http://h/problems/{}", code.replace('_', "-")),
+                title: crate::wire::problem::status_title(status).to_owned(),
+                status,
+                detail: format!("{code} happened"),
+                code: code.to_owned(),
+                request_id: "rid-1".to_owned(),
+                details: vec![],
+            }))
+        };
+        for (status, code, exit) in [
+            (404, "model_not_found", 4),
+            (404, "revision_not_found", 4),
+            (404, "job_not_found", 4),
+            (422, "validation_error", 1),
+            (401, "unauthorized", 1),
+            (409, "idempotency_key_reused", 1),
+            (503, "upstream_unavailable", 1),
+            (500, "internal", 1),
+        ] {
+            let error = remote(status, code);
+            assert_eq!(error.code(), code);
+            assert_eq!(error.status(), status);
+            assert_eq!(error.exit_code(), exit, "{code}");
+            assert_eq!(error.to_string(), format!("{code} happened"));
+            assert_eq!(error.request_id(), Some("rid-1"));
+        }
+        assert_eq!(Error::Internal("x".into()).request_id(), None);
     }
 }

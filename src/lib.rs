@@ -2,9 +2,12 @@
 //!
 //! Data flows one way: [`cli`] or [`server`] → [`core`] (one function per operation) →
 //! [`engine`] / [`repo`] / [`store`]. The contract types shared by all of them live in
-//! [`wire`]; errors are typed once in [`error`].
+//! [`wire`]; errors are typed once in [`error`]. In client mode the command line runs the
+//! same operations on a shared server through [`client`], an implementation of
+//! [`core::service::Service`].
 
 pub mod cli;
+pub mod client;
 pub mod config;
 pub mod core;
 pub mod engine;

@@ -1,13 +1,11 @@
 //! `arbiter align`: better questions from a repository model's annotated examples, as a job
 //! that runs here (progress on a terminal) or, with `--detach`, in a background worker.
 
-use super::jobs::{JobBar, finish_status, run_here, spawn_worker};
+use super::jobs::{Followed, JobBar, Watcher, finish_status, follow, left_running, note_replayed};
 use super::output::Printer;
-use crate::core::align::NewAlignment;
-use crate::core::jobs::Observer;
-use crate::core::{self, Context};
+use crate::core::service::{JobRequest, Service};
 use crate::wire::align::{AlignmentRequest, AlignmentResult, DEFAULT_MARGIN, DEFAULT_MAX_EXAMPLES};
-use crate::wire::jobs::{Job, JobStatus, Progress};
+use crate::wire::jobs::{Job, JobStatus};
 use anyhow::Result;
 use clap::Args;
 use std::process::ExitCode;
@@ -31,12 +29,19 @@ pub struct AlignArgs {
     /// Annotated examples used per question, at most (a seeded sample)
     #[arg(long, default_value_t = DEFAULT_MAX_EXAMPLES, value_name = "N")]
     pub max_examples: usize,
-    /// Print the job ID (the job with --json) and return at once; the job runs in a background process
+    /// Print the job ID (the job with --json) and return at once; the job runs in a background process (or on the server)
     #[arg(long)]
     pub detach: bool,
+    /// With --server, when not on a terminal: cancel the server's job on Ctrl-C (on a terminal you are asked; without --server it is always cancelled)
+    #[arg(long)]
+    pub cancel_on_interrupt: bool,
 }
 
-pub(crate) async fn run(ctx: &Context, args: AlignArgs, printer: &Printer) -> Result<ExitCode> {
+pub(crate) async fn run(
+    service: &dyn Service,
+    args: AlignArgs,
+    printer: &Printer,
+) -> Result<ExitCode> {
     let request = AlignmentRequest::from_value(&serde_json::json!({
         "revision": args.revision,
         "questions": args.questions,
@@ -44,23 +49,13 @@ pub(crate) async fn run(ctx: &Context, args: AlignArgs, printer: &Printer) -> Re
         "margin": args.margin,
         "max_examples": args.max_examples,
     }))?;
-    let (job, lock) = {
-        let (ctx, model) = (ctx.clone(), args.model.clone());
-        core::blocking(move || {
-            core::align::create(
-                &ctx,
-                NewAlignment {
-                    model: &model,
-                    request,
-                },
-                None,
-            )
-        })
-        .await?
-    };
+    let created = service
+        .create_job(&args.model, JobRequest::Alignment(request))
+        .await?;
+    note_replayed(&created, printer);
+    let job = created.job;
     if args.detach {
-        drop(lock);
-        spawn_worker(ctx, &job.job_id)?;
+        service.detach_job(&job).await?;
         if printer.json_flag() {
             printer.json(&job)?;
         } else {
@@ -75,8 +70,20 @@ pub(crate) async fn run(ctx: &Context, args: AlignArgs, printer: &Printer) -> Re
     let watcher = Watcher {
         bar: JobBar::new(printer, 0),
     };
-    let (job, interrupted) = run_here(ctx, lock, &watcher, &watcher.bar).await?;
+    let followed = follow(
+        service,
+        &job,
+        &watcher,
+        &watcher.bar,
+        printer,
+        args.cancel_on_interrupt,
+    )
+    .await;
     watcher.bar.finish();
+    let (job, interrupted) = match followed? {
+        Followed::Ended { job, interrupted } => (job, interrupted),
+        Followed::Left(job) => return Ok(left_running(&job, printer)),
+    };
     if interrupted && job.status == JobStatus::Cancelled {
         printer.status(&format!("alignment {} cancelled", job.job_id));
         return Ok(ExitCode::from(130));
@@ -86,17 +93,6 @@ pub(crate) async fn run(ctx: &Context, args: AlignArgs, printer: &Printer) -> Re
         Ok(ExitCode::SUCCESS)
     } else {
         Ok(finish_status(&job, printer))
-    }
-}
-
-/// Progress only: an alignment writes no result lines.
-struct Watcher {
-    bar: JobBar,
-}
-
-impl Observer for Watcher {
-    fn progress(&self, progress: Progress) {
-        self.bar.set(progress);
     }
 }
 

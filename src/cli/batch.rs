@@ -1,20 +1,20 @@
 //! `arbiter batch`: one checkpoint of a repository model over many states, as a job that
 //! runs here (progress on a terminal, results as they finish) or, with `--detach`, in a
-//! background worker process.
+//! background worker process. With `--server`, the job runs on the server: it is followed
+//! with the same progress bar and its results are printed once it ends.
 
 use super::input::read_yaml;
-use super::jobs::{JobBar, finish_status, run_here, spawn_worker};
+use super::jobs::{Followed, JobBar, finish_status, follow, left_running, note_replayed};
 use super::output::Printer;
-use crate::core::batch::{NewBatch, Source};
 use crate::core::jobs::Observer;
-use crate::core::{self, Context};
+use crate::core::service::{BatchItems, Input, JobRequest, Service};
 use crate::error::Error;
 use crate::wire::jobs::{ExampleSet, JobStatus, Progress};
 use crate::wire::question::parse_questions;
 use crate::wire::{Loc, Questions};
 use anyhow::{Context as _, Result};
 use clap::{Args, ValueEnum};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -41,9 +41,12 @@ pub struct BatchArgs {
     /// Write the results (JSON Lines, in input order) to FILE instead of stdout
     #[arg(long, short, value_name = "FILE", conflicts_with = "detach")]
     pub output: Option<PathBuf>,
-    /// Print the job ID (the job with --json) and return at once; the job runs in a background process
+    /// Print the job ID (the job with --json) and return at once; the job runs in a background process (or on the server)
     #[arg(long)]
     pub detach: bool,
+    /// With --server, when not on a terminal: cancel the server's job on Ctrl-C (on a terminal you are asked; without --server it is always cancelled)
+    #[arg(long)]
+    pub cancel_on_interrupt: bool,
 }
 
 /// `--examples`: which stored examples.
@@ -53,45 +56,33 @@ pub enum ExampleSetArg {
     Annotated,
 }
 
-pub(crate) async fn run(ctx: &Context, args: BatchArgs, printer: &Printer) -> Result<ExitCode> {
+pub(crate) async fn run(
+    service: &dyn Service,
+    args: BatchArgs,
+    printer: &Printer,
+) -> Result<ExitCode> {
     let questions = args.questions.as_deref().map(read_questions).transpose()?;
-    let (job, lock) = {
-        let ctx = ctx.clone();
-        let (model, revision, input, examples, capture) = (
-            args.model.clone(),
-            args.revision.clone(),
-            args.input.clone(),
-            args.examples,
-            args.capture,
-        );
-        core::blocking(move || {
-            let mut reader = input.as_deref().map(open_input).transpose()?;
-            let source = match (&mut reader, examples) {
-                (_, Some(ExampleSetArg::All)) => Source::Examples(ExampleSet::All),
-                (_, Some(ExampleSetArg::Annotated)) => Source::Examples(ExampleSet::Annotated),
-                (Some(reader), None) => Source::Lines(reader.as_mut()),
-                (None, None) => {
-                    return Err(Error::BadRequest("give --input or --examples".into()));
-                }
-            };
-            core::batch::create(
-                &ctx,
-                NewBatch {
-                    model: &model,
-                    revision: revision.as_deref(),
-                    questions,
-                    capture,
-                    source,
-                },
-                None,
-            )
-        })
-        .await?
+    let items = match (&args.input, args.examples) {
+        (_, Some(ExampleSetArg::All)) => BatchItems::Examples(ExampleSet::All),
+        (_, Some(ExampleSetArg::Annotated)) => BatchItems::Examples(ExampleSet::Annotated),
+        (Some(path), None) => BatchItems::Lines(open_input(path)?),
+        (None, None) => return Err(Error::BadRequest("give --input or --examples".into()).into()),
     };
+    let created = service
+        .create_job(
+            &args.model,
+            JobRequest::Batch {
+                revision: args.revision.clone(),
+                questions,
+                capture: args.capture,
+                items,
+            },
+        )
+        .await?;
+    note_replayed(&created, printer);
+    let job = created.job;
     if args.detach {
-        // The worker takes the lock itself; until it does, the job is merely queued.
-        drop(lock);
-        spawn_worker(ctx, &job.job_id)?;
+        service.detach_job(&job).await?;
         // The bare ID even when piped (`id=$(arbiter batch … --detach)`), as `docker run -d`.
         if printer.json_flag() {
             printer.json(&job)?;
@@ -118,7 +109,15 @@ pub(crate) async fn run(ctx: &Context, args: BatchArgs, printer: &Printer) -> Re
             error: None,
         }),
     };
-    let (job, interrupted) = run_here(ctx, lock, &observer, &observer.bar).await?;
+    let followed = follow(
+        service,
+        &job,
+        &observer,
+        &observer.bar,
+        printer,
+        args.cancel_on_interrupt,
+    )
+    .await;
     observer.bar.finish();
     let mut sink = observer
         .sink
@@ -128,6 +127,10 @@ pub(crate) async fn run(ctx: &Context, args: BatchArgs, printer: &Printer) -> Re
     if let Some(error) = sink.error {
         return Err(error).context("writing the results");
     }
+    let (job, interrupted) = match followed? {
+        Followed::Ended { job, interrupted } => (job, interrupted),
+        Followed::Left(job) => return Ok(left_running(&job, printer)),
+    };
     if args.output.is_some() && printer.wants_json() {
         printer.json(&job)?;
     }
@@ -166,9 +169,13 @@ impl Observer for Foreground {
             }
         }
     }
+
+    fn wants_lines(&self) -> bool {
+        true
+    }
 }
 
-fn open_input(path: &Path) -> crate::error::Result<Box<dyn BufRead>> {
+fn open_input(path: &Path) -> crate::error::Result<Input> {
     if path == Path::new("-") {
         return Ok(Box::new(BufReader::new(std::io::stdin())));
     }

@@ -2,7 +2,7 @@
 
 use super::input::{read_json, read_yaml};
 use super::output::{Printer, prob};
-use crate::core::{self, Context};
+use crate::core::service::Service;
 use crate::wire::{Answer, DecisionRequest, DecisionResponse};
 use anyhow::{Result, bail};
 use clap::Args;
@@ -35,10 +35,13 @@ pub struct DecideArgs {
     pub no_capture: bool,
 }
 
-pub(crate) async fn run(ctx: &Context, args: DecideArgs, printer: &Printer) -> Result<ExitCode> {
+pub(crate) async fn run(
+    service: &dyn Service,
+    args: DecideArgs,
+    printer: &Printer,
+) -> Result<ExitCode> {
     let request = DecisionRequest::from_value(&request_body(&args)?)?;
-    let request_id = uuid::Uuid::new_v4().to_string();
-    let response = core::decide::decide(ctx, &request, &request_id).await?;
+    let response = service.decide(&request).await?;
     if printer.wants_json() {
         printer.json(&response)?;
     } else {

@@ -1,14 +1,12 @@
 //! `arbiter eval`: a checkpoint's figures over every annotated example (a batch job
 //! underneath), beside a baseline's, as a table, JSON or JUnit XML; gates exit 3.
 
-use super::jobs::{JobBar, finish_status, run_here};
+use super::jobs::{Followed, JobBar, Watcher, finish_status, follow, left_running, note_replayed};
 use super::output::Printer;
-use crate::core::eval::NewEvaluation;
-use crate::core::jobs::Observer;
 use crate::core::metrics::Metrics;
-use crate::core::{self, Context};
+use crate::core::service::{JobRequest, Service};
 use crate::wire::align::{EvaluationReport, EvaluationRequest, QuestionEvaluation};
-use crate::wire::jobs::{Job, JobStatus, Progress};
+use crate::wire::jobs::{Job, JobStatus};
 use anyhow::{Context as _, Result};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
@@ -40,6 +38,9 @@ pub struct EvalArgs {
     /// Output format [default: table on a terminal, json when piped]
     #[arg(long, value_enum)]
     pub format: Option<Format>,
+    /// With --server, when not on a terminal: cancel the server's job on Ctrl-C (on a terminal you are asked; without --server it is always cancelled)
+    #[arg(long)]
+    pub cancel_on_interrupt: bool,
 }
 
 /// `--format`.
@@ -50,7 +51,11 @@ pub enum Format {
     Junit,
 }
 
-pub(crate) async fn run(ctx: &Context, args: EvalArgs, printer: &Printer) -> Result<ExitCode> {
+pub(crate) async fn run(
+    service: &dyn Service,
+    args: EvalArgs,
+    printer: &Printer,
+) -> Result<ExitCode> {
     for (flag, value) in [
         ("--min-accuracy", args.min_accuracy),
         ("--max-ece", args.max_ece),
@@ -66,25 +71,28 @@ pub(crate) async fn run(ctx: &Context, args: EvalArgs, printer: &Printer) -> Res
         baseline: args.baseline.clone(),
         questions: args.questions.clone(),
     };
-    let (job, lock) = {
-        let (ctx, model) = (ctx.clone(), args.model.clone());
-        core::blocking(move || {
-            core::eval::create(
-                &ctx,
-                NewEvaluation {
-                    model: &model,
-                    request,
-                },
-                None,
-            )
-        })
-        .await?
-    };
+    let created = service
+        .create_job(&args.model, JobRequest::Evaluation(request))
+        .await?;
+    note_replayed(&created, printer);
+    let job = created.job;
     let watcher = Watcher {
         bar: JobBar::new(printer, job.progress.total),
     };
-    let (job, interrupted) = run_here(ctx, lock, &watcher, &watcher.bar).await?;
+    let followed = follow(
+        service,
+        &job,
+        &watcher,
+        &watcher.bar,
+        printer,
+        args.cancel_on_interrupt,
+    )
+    .await;
     watcher.bar.finish();
+    let (job, interrupted) = match followed? {
+        Followed::Ended { job, interrupted } => (job, interrupted),
+        Followed::Left(job) => return Ok(left_running(&job, printer)),
+    };
     if job.status != JobStatus::Completed {
         if interrupted {
             return Ok(ExitCode::from(130));
@@ -122,16 +130,6 @@ pub(crate) async fn run(ctx: &Context, args: EvalArgs, printer: &Printer) -> Res
     } else {
         ExitCode::from(3)
     })
-}
-
-struct Watcher {
-    bar: JobBar,
-}
-
-impl Observer for Watcher {
-    fn progress(&self, progress: Progress) {
-        self.bar.set(progress);
-    }
 }
 
 /// What `--format json` prints.

@@ -2,13 +2,13 @@
 
 use super::input::read_json_value_arg;
 use super::output::Printer;
-use crate::core::{self, Context};
+use crate::core::service::{Input, Service};
 use crate::store::{ExampleFilter, NewAnnotation};
 use crate::wire::examples::IngestReport;
 use anyhow::{Context as _, Result};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -103,18 +103,23 @@ pub struct ExamplesExportArgs {
     pub annotated: bool,
 }
 
-pub(crate) fn run(ctx: &Context, args: ExamplesArgs, printer: &Printer) -> Result<ExitCode> {
+pub(crate) async fn run(
+    service: &dyn Service,
+    args: ExamplesArgs,
+    printer: &Printer,
+) -> Result<ExitCode> {
     match args.command {
-        ExamplesCommand::Ingest(args) => ingest(ctx, &args, printer),
-        ExamplesCommand::Annotate(args) => annotate(ctx, args, printer),
-        ExamplesCommand::List(args) => list(ctx, args, printer),
-        ExamplesCommand::Show(args) => show(ctx, &args, printer),
-        ExamplesCommand::Export(args) => export(ctx, &args),
+        ExamplesCommand::Ingest(args) => ingest(service, &args, printer).await,
+        ExamplesCommand::Annotate(args) => annotate(service, args, printer).await,
+        ExamplesCommand::List(args) => list(service, args, printer).await,
+        ExamplesCommand::Show(args) => show(service, &args, printer).await,
+        ExamplesCommand::Export(args) => export(service, &args).await,
     }
 }
 
-/// A reader for `path` (or stdin), counting bytes into a progress bar on a terminal.
-fn open_input(path: &Path, printer: &Printer, bar: &ProgressBar) -> Result<Box<dyn BufRead>> {
+/// A reader for `path` (or stdin), counting bytes into a progress bar on a terminal (in
+/// client mode, the bytes read to be sent).
+fn open_input(path: &Path, printer: &Printer, bar: &ProgressBar) -> Result<Input> {
     if path == Path::new("-") {
         return Ok(Box::new(BufReader::new(std::io::stdin())));
     }
@@ -143,25 +148,34 @@ fn progress_bar(printer: &Printer) -> ProgressBar {
     }
 }
 
-fn ingest(ctx: &Context, args: &ExamplesIngestArgs, printer: &Printer) -> Result<ExitCode> {
+async fn ingest(
+    service: &dyn Service,
+    args: &ExamplesIngestArgs,
+    printer: &Printer,
+) -> Result<ExitCode> {
     let bar = progress_bar(printer);
-    let mut input = open_input(&args.file, printer, &bar)?;
-    let report =
-        core::examples::ingest(ctx, &args.model, &mut input, args.atomic, &mut |counts| {
+    let input = open_input(&args.file, printer, &bar)?;
+    let report = service
+        .ingest(&args.model, input, args.atomic, &|counts| {
             bar.set_message(format!(
                 "{} new, {} existing",
                 counts.created, counts.existing
             ));
-        })?;
+        })
+        .await?;
     bar.finish_and_clear();
     print_report(&report, "ingested", printer)
 }
 
-fn annotate(ctx: &Context, args: ExamplesAnnotateArgs, printer: &Printer) -> Result<ExitCode> {
+async fn annotate(
+    service: &dyn Service,
+    args: ExamplesAnnotateArgs,
+    printer: &Printer,
+) -> Result<ExitCode> {
     if let Some(path) = &args.file {
         let bar = progress_bar(printer);
-        let mut input = open_input(path, printer, &bar)?;
-        let report = core::examples::annotate_lines(ctx, &args.model, &mut input)?;
+        let input = open_input(path, printer, &bar)?;
+        let report = service.annotate_lines(&args.model, input).await?;
         bar.finish_and_clear();
         return print_report(&report, "annotated", printer);
     }
@@ -170,16 +184,17 @@ fn annotate(ctx: &Context, args: ExamplesAnnotateArgs, printer: &Printer) -> Res
     else {
         anyhow::bail!("give an example ID with --question and --answer, or --file");
     };
-    let annotation = core::examples::annotate(
-        ctx,
-        &args.model,
-        &example_id,
-        NewAnnotation {
-            question_id: question.clone(),
-            answer: read_json_value_arg(&answer),
-            reasoning: args.reasoning,
-        },
-    )?;
+    let annotation = service
+        .annotate(
+            &args.model,
+            &example_id,
+            NewAnnotation {
+                question_id: question.clone(),
+                answer: read_json_value_arg(&answer),
+                reasoning: args.reasoning,
+            },
+        )
+        .await?;
     if printer.wants_json() {
         printer.json(&annotation)?;
     } else {
@@ -224,7 +239,11 @@ fn print_report(report: &IngestReport, verb: &str, printer: &Printer) -> Result<
     })
 }
 
-fn list(ctx: &Context, args: ExamplesListArgs, printer: &Printer) -> Result<ExitCode> {
+async fn list(
+    service: &dyn Service,
+    args: ExamplesListArgs,
+    printer: &Printer,
+) -> Result<ExitCode> {
     let annotated = if args.annotated {
         Some(true)
     } else if args.unannotated {
@@ -236,7 +255,9 @@ fn list(ctx: &Context, args: ExamplesListArgs, printer: &Printer) -> Result<Exit
         annotated,
         question: args.question,
     };
-    let page = core::examples::list(ctx, &args.model, &filter, args.after.as_deref(), args.limit)?;
+    let page = service
+        .list_examples(&args.model, &filter, args.after.as_deref(), args.limit)
+        .await?;
     if printer.wants_json() {
         printer.json(&page)?;
         return Ok(ExitCode::SUCCESS);
@@ -268,30 +289,36 @@ fn list(ctx: &Context, args: ExamplesListArgs, printer: &Printer) -> Result<Exit
     Ok(ExitCode::SUCCESS)
 }
 
-fn show(ctx: &Context, args: &ExamplesShowArgs, printer: &Printer) -> Result<ExitCode> {
-    let detail = core::examples::show(ctx, &args.model, &args.example_id)?;
+async fn show(
+    service: &dyn Service,
+    args: &ExamplesShowArgs,
+    printer: &Printer,
+) -> Result<ExitCode> {
+    let detail = service.show_example(&args.model, &args.example_id).await?;
     // An example is a document: JSON on a terminal too, pretty-printed.
     printer.json(&detail)?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn export(ctx: &Context, args: &ExamplesExportArgs) -> Result<ExitCode> {
+async fn export(service: &dyn Service, args: &ExamplesExportArgs) -> Result<ExitCode> {
     let filter = ExampleFilter {
         annotated: args.annotated.then_some(true),
         question: None,
     };
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = std::io::BufWriter::new(std::io::stdout());
     let mut io_error = None;
-    let result = core::examples::export(ctx, &args.model, &filter, &mut |line| {
-        serde_json::to_writer(&mut out, line)
-            .map_err(std::io::Error::from)
-            .and_then(|()| out.write_all(b"\n"))
-            .map_err(|e| {
-                let message = e.to_string();
-                io_error = Some(e);
-                crate::error::Error::Internal(message)
-            })
-    });
+    let result = service
+        .export_examples(&args.model, &filter, &mut |line| {
+            serde_json::to_writer(&mut out, line)
+                .map_err(std::io::Error::from)
+                .and_then(|()| out.write_all(b"\n"))
+                .map_err(|e| {
+                    let message = e.to_string();
+                    io_error = Some(e);
+                    crate::error::Error::Internal(message)
+                })
+        })
+        .await;
     if let Some(error) = io_error {
         return Err(error.into());
     }

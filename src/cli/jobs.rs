@@ -1,16 +1,21 @@
 //! `arbiter jobs`: list, poll, cancel and read the results of batch and alignment jobs.
 //!
 //! Every subcommand first takes up jobs that nobody runs any more (their process died),
-//! each in a background worker, so a `kill -9` never leaves a job `running` forever.
+//! each in a background worker, so a `kill -9` never leaves a job `running` forever (a
+//! server does that itself). Also the one way `batch`, `align` and `eval` follow the job
+//! they create, here or on a server: [`follow`].
 
+use super::Target;
 use super::output::Printer;
-use crate::core::jobs::NoObserver;
+use crate::core::jobs::{NoObserver, Observer};
+use crate::core::service::{Created, Service};
 use crate::core::{self, Context};
+use crate::error::Error;
 use crate::wire::jobs::{Job, JobStatus, Progress};
 use anyhow::{Context as _, Result};
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::collections::HashMap;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::{ExitCode, Stdio};
 use std::time::Duration;
@@ -101,53 +106,40 @@ impl From<StatusArg> for JobStatus {
     }
 }
 
-pub(crate) async fn run(ctx: &Context, args: JobsArgs, printer: &Printer) -> Result<ExitCode> {
+pub(crate) async fn run(target: &Target, args: JobsArgs, printer: &Printer) -> Result<ExitCode> {
+    let service = target.service();
     match args.command {
-        JobsCommand::Worker(args) => worker(ctx, &args.job_id).await,
+        JobsCommand::Worker(args) => worker(target.local("jobs worker")?, &args.job_id).await,
         JobsCommand::Cancel(args) => {
-            let job = {
-                let (ctx, id) = (ctx.clone(), args.job_id.clone());
-                core::blocking(move || core::jobs::cancel(&ctx, &id)).await?
-            };
-            resume_orphans(ctx)?;
-            print_job(ctx, &job, printer)?;
+            let job = service.cancel_job(&args.job_id).await?;
+            service.take_up_orphans().await?;
+            print_job(service, &job, printer).await?;
             Ok(ExitCode::SUCCESS)
         }
         command => {
-            resume_orphans(ctx)?;
+            service.take_up_orphans().await?;
             match command {
-                JobsCommand::List(args) => list(ctx, &args, printer),
-                JobsCommand::Poll(args) => poll(ctx, &args, printer).await,
-                JobsCommand::Results(args) => results(ctx, &args, printer),
+                JobsCommand::List(args) => list(service, &args, printer).await,
+                JobsCommand::Poll(args) => poll(service, &args, printer).await,
+                JobsCommand::Results(args) => results(service, &args, printer).await,
                 JobsCommand::Cancel(_) | JobsCommand::Worker(_) => unreachable!("handled above"),
             }
         }
     }
 }
 
-/// Hand every orphaned job to a background worker.
-fn resume_orphans(ctx: &Context) -> Result<()> {
-    for lock in core::jobs::recover(ctx)? {
-        let job_id = lock.job_id().to_owned();
-        // The worker takes the lock itself; should another command race us to it, the
-        // loser's worker finds the lock held and exits.
-        drop(lock);
-        spawn_worker(ctx, &job_id)?;
-    }
-    Ok(())
-}
-
 /// Start `arbiter jobs worker <id>` in the background, in its own process group (a Ctrl-C
 /// at this terminal does not reach it), logging to the job's `worker.log`.
-pub(crate) fn spawn_worker(ctx: &Context, job_id: &str) -> Result<()> {
+pub(crate) fn spawn_worker(ctx: &Context, job_id: &str) -> crate::error::Result<()> {
     use std::os::unix::process::CommandExt;
     let files = core::jobs::files(ctx, job_id);
     let log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(files.log())
-        .with_context(|| format!("opening {}", files.log().display()))?;
-    let exe = std::env::current_exe().context("finding the arbiter executable")?;
+        .map_err(|e| Error::internal(&format!("opening {}", files.log().display()), e))?;
+    let exe = std::env::current_exe()
+        .map_err(|e| Error::internal("finding the arbiter executable", e))?;
     std::process::Command::new(exe)
         .arg("--home")
         .arg(&ctx.settings().home)
@@ -157,7 +149,7 @@ pub(crate) fn spawn_worker(ctx: &Context, job_id: &str) -> Result<()> {
         .stderr(log)
         .process_group(0)
         .spawn()
-        .context("starting a background worker")?;
+        .map_err(|e| Error::internal("starting a background worker", e))?;
     Ok(())
 }
 
@@ -177,13 +169,14 @@ async fn worker(ctx: &Context, job_id: &str) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn list(ctx: &Context, args: &JobsListArgs, printer: &Printer) -> Result<ExitCode> {
-    let model_id = match &args.model {
-        Some(model) => Some(core::models::open(ctx, model)?.model_id().to_string()),
-        None => None,
-    };
-    let statuses: Vec<JobStatus> = args.status.map(Into::into).into_iter().collect();
-    let jobs = core::jobs::list(ctx, model_id.as_deref(), &statuses, args.limit.max(1))?;
+async fn list(service: &dyn Service, args: &JobsListArgs, printer: &Printer) -> Result<ExitCode> {
+    let jobs = service
+        .list_jobs(
+            args.model.as_deref(),
+            args.status.map(Into::into),
+            args.limit.max(1),
+        )
+        .await?;
     if printer.wants_json() {
         printer.json(&jobs)?;
         return Ok(ExitCode::SUCCESS);
@@ -192,7 +185,7 @@ fn list(ctx: &Context, args: &JobsListArgs, printer: &Printer) -> Result<ExitCod
         printer.status("no jobs");
         return Ok(ExitCode::SUCCESS);
     }
-    let paths = model_paths(ctx);
+    let paths = service.model_paths().await;
     let mut table = printer.new_table(&["JOB", "MODEL", "KIND", "STATUS", "PROGRESS", "CREATED"]);
     for job in &jobs {
         table.add_row(vec![
@@ -211,39 +204,36 @@ fn list(ctx: &Context, args: &JobsListArgs, printer: &Printer) -> Result<ExitCod
     Ok(ExitCode::SUCCESS)
 }
 
-async fn poll(ctx: &Context, args: &JobsPollArgs, printer: &Printer) -> Result<ExitCode> {
-    let get = || {
-        let (ctx, id) = (ctx.clone(), args.job_id.clone());
-        core::blocking(move || core::jobs::get(&ctx, &id))
-    };
-    let mut job = get().await?;
+async fn poll(service: &dyn Service, args: &JobsPollArgs, printer: &Printer) -> Result<ExitCode> {
+    let job = service.get_job(&args.job_id).await?;
     if !args.wait {
-        print_job(ctx, &job, printer)?;
+        print_job(service, &job, printer).await?;
         return Ok(ExitCode::SUCCESS);
     }
-    let bar = JobBar::new(printer, job.progress.total);
-    let mut ticks = 0u32;
-    while !job.status.is_finished() {
-        bar.set(job.progress);
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        // Its worker may die while we watch (or was dying when we looked, still holding
-        // the lock): keep taking up orphans, or we would wait forever.
-        ticks += 1;
-        if ticks % 5 == 0 {
-            resume_orphans(ctx)?;
-        }
-        job = get().await?;
-    }
-    bar.set(job.progress);
-    bar.finish();
+    let watcher = Watcher {
+        bar: JobBar::new(printer, job.progress.total),
+    };
+    let job = service.follow_job(&job, &watcher).await?;
+    watcher.bar.finish();
     if printer.wants_json() {
         printer.json(&job)?;
     }
     Ok(finish_status(&job, printer))
 }
 
-fn results(ctx: &Context, args: &JobsResultsArgs, printer: &Printer) -> Result<ExitCode> {
-    let (job, reader) = core::jobs::results(ctx, &args.job_id)?;
+async fn results(
+    service: &dyn Service,
+    args: &JobsResultsArgs,
+    printer: &Printer,
+) -> Result<ExitCode> {
+    let mut out: Capture<Box<dyn Write + Send>> = Capture::new(match &args.output {
+        Some(path) => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?,
+        )),
+        None => Box::new(std::io::stdout()),
+    });
+    let job = service.job_results(&args.job_id, &mut out).await;
+    let job = out.finish(job)?;
     if !job.status.is_finished() {
         printer.status(&format!(
             "job {} is {}: {} of {} results so far",
@@ -253,43 +243,144 @@ fn results(ctx: &Context, args: &JobsResultsArgs, printer: &Printer) -> Result<E
             job.progress.total
         ));
     }
-    let Some(mut reader) = reader else {
-        return Ok(ExitCode::SUCCESS);
-    };
-    match &args.output {
-        Some(path) => {
-            let mut file = std::fs::File::create(path)
-                .with_context(|| format!("creating {}", path.display()))?;
-            std::io::copy(&mut reader, &mut file)
-                .with_context(|| format!("writing {}", path.display()))?;
-        }
-        None => {
-            std::io::copy(&mut reader, &mut std::io::stdout().lock())?;
-        }
-    }
     Ok(ExitCode::SUCCESS)
 }
 
-/// Run a job in this process until it ends, `observer` watching. A Ctrl-C cancels it (it
-/// stops at its next item and keeps what finished; a second Ctrl-C kills us). Returns the
-/// job as it ended and whether it was interrupted.
-pub(crate) async fn run_here(
-    ctx: &Context,
-    lock: core::jobs::JobLock,
-    observer: &dyn core::jobs::Observer,
-    bar: &JobBar,
-) -> Result<(Job, bool)> {
-    let job_id = lock.job_id().to_owned();
-    let running = core::jobs::run(ctx, lock, observer);
-    tokio::pin!(running);
-    tokio::select! {
-        job = &mut running => Ok((job?, false)),
-        _ = tokio::signal::ctrl_c() => {
-            bar.println("interrupted: cancelling the job (what it finished is kept)");
-            let (ctx, id) = (ctx.clone(), job_id);
-            core::blocking(move || core::jobs::cancel(&ctx, &id)).await?;
-            Ok((running.await?, true))
+/// A writer that keeps its first I/O error, so a command can report it as such (a closed
+/// pipe is not an error, a full disk is) after an operation that could only say it failed.
+pub(crate) struct Capture<W: Write> {
+    inner: W,
+    error: Option<std::io::Error>,
+}
+
+impl<W: Write> Capture<W> {
+    pub(crate) fn new(inner: W) -> Self {
+        Self { inner, error: None }
+    }
+
+    /// The operation's result, with a write error in its place when there was one.
+    pub(crate) fn finish<T>(mut self, result: crate::error::Result<T>) -> Result<T> {
+        let flushed = self.inner.flush();
+        if let Some(error) = self.error.take() {
+            return Err(error.into());
         }
+        let value = result?;
+        flushed?;
+        Ok(value)
+    }
+}
+
+impl<W: Write> Write for Capture<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.inner.write(buf).inspect_err(|e| {
+            if self.error.is_none() {
+                self.error = Some(std::io::Error::new(e.kind(), e.to_string()));
+            }
+        })
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Progress only: a job followed for its ending.
+pub(crate) struct Watcher {
+    pub(crate) bar: JobBar,
+}
+
+impl Observer for Watcher {
+    fn progress(&self, progress: Progress) {
+        self.bar.set(progress);
+    }
+}
+
+/// How following a job ended.
+pub(crate) enum Followed {
+    /// The job ended; `interrupted` when a Ctrl-C cancelled it.
+    Ended { job: Job, interrupted: bool },
+    /// A Ctrl-C left it running on the server.
+    Left(Job),
+}
+
+/// Follow a job this command created until it ends ([`Service::follow_job`]), handling
+/// Ctrl-C. A job that runs in this process is cancelled (it stops at its next item and keeps
+/// what finished). A job on a server goes on without us unless cancelled: on a terminal we
+/// ask; elsewhere `cancel_on_interrupt` decides.
+pub(crate) async fn follow(
+    service: &dyn Service,
+    job: &Job,
+    observer: &dyn Observer,
+    bar: &JobBar,
+    printer: &Printer,
+    cancel_on_interrupt: bool,
+) -> Result<Followed> {
+    let following = service.follow_job(job, observer);
+    tokio::pin!(following);
+    tokio::select! {
+        ended = &mut following => Ok(Followed::Ended { job: ended?, interrupted: false }),
+        _ = tokio::signal::ctrl_c() => {
+            let cancel = if service.runs_jobs_here() {
+                bar.println("interrupted: cancelling the job (what it finished is kept)");
+                true
+            } else if printer.interactive() && std::io::stdin().is_terminal() {
+                ask_to_cancel(bar, &job.job_id).await
+            } else {
+                cancel_on_interrupt
+            };
+            if !cancel {
+                return Ok(Followed::Left(job.clone()));
+            }
+            if !service.runs_jobs_here() {
+                let text = format!("interrupted: cancelling job {} on the server", job.job_id);
+                bar.suspend(|| printer.status(&text));
+            }
+            service.cancel_job(&job.job_id).await?;
+            Ok(Followed::Ended { job: following.await?, interrupted: true })
+        }
+    }
+}
+
+/// Ask on the terminal whether to cancel a server's job; a second Ctrl-C means no.
+async fn ask_to_cancel(bar: &JobBar, job_id: &str) -> bool {
+    // The bar would redraw over the question: it is done with either way.
+    bar.hide();
+    let _ = write!(
+        std::io::stderr(),
+        "interrupted: cancel job {job_id} on the server? [y/N] "
+    );
+    let _ = std::io::stderr().flush();
+    // A plain thread, not a blocking task: an unanswered read must not hold up the exit.
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    std::thread::spawn(move || {
+        let mut answer = String::new();
+        let _ = std::io::stdin().read_line(&mut answer);
+        let _ = tx.send(answer);
+    });
+    tokio::select! {
+        answer = rx => answer.is_ok_and(|a| matches!(a.trim().to_ascii_lowercase().as_str(), "y" | "yes")),
+        _ = tokio::signal::ctrl_c() => false,
+    }
+}
+
+/// What to say, and the exit code, when a Ctrl-C left a job running on the server.
+pub(crate) fn left_running(job: &Job, printer: &Printer) -> ExitCode {
+    printer.status(&format!(
+        "job {id} goes on running on the server; follow it with `arbiter jobs poll {id} --wait`, \
+         read its results with `arbiter jobs results {id}`, or stop it with `arbiter jobs cancel {id}`",
+        id = job.job_id
+    ));
+    ExitCode::from(130)
+}
+
+/// What to say when the server already had a job's request (a retried step).
+pub(crate) fn note_replayed(created: &Created, printer: &Printer) {
+    if created.replayed {
+        printer.status(&format!(
+            "the server already had this request: following job {} (created {}), not a new one; \
+             set ARBITER_RUN_ID to something new to start another",
+            created.job.job_id, created.job.created_at
+        ));
     }
 }
 
@@ -330,12 +421,14 @@ pub(crate) fn finish_status(job: &Job, printer: &Printer) -> ExitCode {
     }
 }
 
-fn print_job(ctx: &Context, job: &Job, printer: &Printer) -> Result<()> {
+async fn print_job(service: &dyn Service, job: &Job, printer: &Printer) -> Result<()> {
     if printer.wants_json() {
         printer.json(job)?;
         return Ok(());
     }
-    let model = model_paths(ctx)
+    let model = service
+        .model_paths()
+        .await
         .remove(&job.model_id)
         .unwrap_or_else(|| job.model_id.clone());
     let mut lines = vec![
@@ -373,19 +466,6 @@ fn progress_text(progress: Progress) -> String {
     }
 }
 
-/// `modelId` → path, for people.
-fn model_paths(ctx: &Context) -> HashMap<String, String> {
-    ctx.repos()
-        .list()
-        .map(|repos| {
-            repos
-                .into_iter()
-                .map(|repo| (repo.model_id().to_string(), repo.path().to_string()))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// A job's progress bar on stderr (items, items/s, ETA): drawn only on a terminal.
 pub(crate) struct JobBar {
     bar: ProgressBar,
@@ -419,6 +499,18 @@ impl JobBar {
 
     pub(crate) fn println(&self, text: &str) {
         self.bar.println(text);
+    }
+
+    /// Run `f` with the bar cleared (to write on the terminal).
+    pub(crate) fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        self.bar.suspend(f)
+    }
+
+    /// Clear the bar and draw it no more.
+    pub(crate) fn hide(&self) {
+        self.bar.disable_steady_tick();
+        self.bar.finish_and_clear();
+        self.bar.set_draw_target(ProgressDrawTarget::hidden());
     }
 
     pub(crate) fn finish(&self) {

@@ -1,5 +1,7 @@
 //! The command line: clap definitions and terminal output, one file per subcommand.
-//! No business logic: every command calls one `core` operation.
+//! No business logic: every command calls `core` operations, through one
+//! [`Service`]: on this process's home ([`Local`]), or on a
+//! shared server with `--server` ([`Remote`]). A command is written once for both.
 
 mod align;
 mod batch;
@@ -15,12 +17,15 @@ pub mod output;
 mod serve;
 mod tokens;
 
-use crate::config::Settings;
+use crate::client::Remote;
+use crate::config::{ClientSettings, Settings};
 use crate::core::Context;
+use crate::core::service::{Local, Service};
 use clap::{Args, Parser, Subcommand};
-use output::Printer;
+use output::{Printer, UsageError};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 /// Decision models from the command line: ask typed questions about a JSON state and get
 /// answers with probabilities.
@@ -45,6 +50,9 @@ pub struct GlobalArgs {
     /// Print nothing on stderr but errors
     #[arg(long, global = true)]
     pub quiet: bool,
+    /// Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN
+    #[arg(long, env = "ARBITER_SERVER", global = true, value_name = "URL")]
+    pub server: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -107,20 +115,70 @@ async fn dispatch(cli: Cli, printer: &Printer) -> anyhow::Result<ExitCode> {
         Command::Completions(args) => generate::completions(&args, printer),
         Command::Man(args) => generate::man(&args, printer),
         command => {
-            let ctx = Context::new(Settings::resolve(cli.global.home)?)?;
+            let target = Target::resolve(&cli.global)?;
+            let service = target.service();
             match command {
-                Command::Decide(args) => decide::run(&ctx, args, printer).await,
-                Command::Models(args) => models::run(&ctx, args, printer),
-                Command::Engines(args) => engines::run(&ctx, args, printer).await,
-                Command::Examples(args) => examples::run(&ctx, args, printer),
-                Command::Batch(args) => batch::run(&ctx, args, printer).await,
-                Command::Align(args) => align::run(&ctx, args, printer).await,
-                Command::Eval(args) => eval::run(&ctx, args, printer).await,
-                Command::Jobs(args) => jobs::run(&ctx, args, printer).await,
-                Command::Serve(args) => serve::run(ctx, &args, printer).await,
-                Command::Tokens(args) => tokens::run(&ctx, args, printer),
+                Command::Decide(args) => decide::run(service, args, printer).await,
+                Command::Models(args) => models::run(&target, args, printer).await,
+                Command::Engines(args) => {
+                    engines::run(target.local("engines")?, args, printer).await
+                }
+                Command::Examples(args) => examples::run(service, args, printer).await,
+                Command::Batch(args) => batch::run(service, args, printer).await,
+                Command::Align(args) => align::run(service, args, printer).await,
+                Command::Eval(args) => eval::run(service, args, printer).await,
+                Command::Jobs(args) => jobs::run(&target, args, printer).await,
+                Command::Serve(args) => {
+                    serve::run(target.local("serve")?.clone(), &args, printer).await
+                }
+                Command::Tokens(args) => tokens::run(target.local("tokens")?, args, printer),
                 Command::Completions(_) | Command::Man(_) => unreachable!("handled above"),
             }
+        }
+    }
+}
+
+/// Where a command runs: this process's home, or a shared server (`--server`).
+pub(crate) struct Target {
+    service: Box<dyn Service>,
+    /// The home, when running locally.
+    home: Option<Context>,
+    /// The server's URL, in client mode.
+    server: Option<String>,
+}
+
+impl Target {
+    fn resolve(global: &GlobalArgs) -> anyhow::Result<Self> {
+        if let Some(settings) = ClientSettings::resolve(global.server.as_deref())? {
+            let remote = Remote::new(&settings)?;
+            return Ok(Self {
+                server: Some(remote.url().to_owned()),
+                service: Box::new(remote),
+                home: None,
+            });
+        }
+        let ctx = Context::new(Settings::resolve(global.home.clone())?)?;
+        Ok(Self {
+            service: Box::new(Local::new(ctx.clone(), Arc::new(jobs::spawn_worker))),
+            home: Some(ctx),
+            server: None,
+        })
+    }
+
+    pub(crate) fn service(&self) -> &dyn Service {
+        self.service.as_ref()
+    }
+
+    /// The home, for a command that has no HTTP route: a usage error (exit 2) in client mode.
+    pub(crate) fn local(&self, command: &str) -> anyhow::Result<&Context> {
+        match (&self.home, &self.server) {
+            (Some(ctx), _) => Ok(ctx),
+            (None, server) => Err(UsageError(format!(
+                "`arbiter {command}` runs only on a local home (ARBITER_HOME), not against a \
+                 server (--server {}): drop --server, or unset ARBITER_SERVER",
+                server.as_deref().unwrap_or_default()
+            ))
+            .into()),
         }
     }
 }

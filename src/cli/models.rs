@@ -1,9 +1,11 @@
 //! `arbiter models`: list models; create, show, commit, tag, log and promote repository models.
 
+use super::Target;
 use super::input::read_text;
 use super::output::Printer;
 use crate::core::checkpoint::CapturePolicy;
 use crate::core::models::{CommitRequest, CreateModel};
+use crate::core::service::Service;
 use crate::core::{self, Context};
 use crate::wire::decision::Checkpoint;
 use anyhow::{Result, bail};
@@ -119,20 +121,23 @@ pub struct ModelsPromoteArgs {
     pub revision: String,
 }
 
-pub(crate) fn run(ctx: &Context, args: ModelsArgs, printer: &Printer) -> Result<ExitCode> {
+/// `list`, `show`, `log` and `promote` run wherever the service is; `create`, `commit` and
+/// `tag` have no HTTP route and run only on a local home.
+pub(crate) async fn run(target: &Target, args: ModelsArgs, printer: &Printer) -> Result<ExitCode> {
+    let service = target.service();
     match args.command.unwrap_or(ModelsCommand::List) {
-        ModelsCommand::List => list(ctx, printer),
-        ModelsCommand::Create(args) => create(ctx, args, printer),
-        ModelsCommand::Show(args) => show(ctx, &args, printer),
-        ModelsCommand::Commit(args) => commit(ctx, args, printer),
-        ModelsCommand::Tag(args) => tag(ctx, &args, printer),
-        ModelsCommand::Log(args) => log(ctx, &args, printer),
-        ModelsCommand::Promote(args) => promote(ctx, &args, printer),
+        ModelsCommand::List => list(service, printer).await,
+        ModelsCommand::Create(args) => create(target.local("models create")?, args, printer),
+        ModelsCommand::Show(args) => show(service, &args, printer).await,
+        ModelsCommand::Commit(args) => commit(target.local("models commit")?, args, printer),
+        ModelsCommand::Tag(args) => tag(target.local("models tag")?, &args, printer),
+        ModelsCommand::Log(args) => log(service, &args, printer).await,
+        ModelsCommand::Promote(args) => promote(service, &args, printer).await,
     }
 }
 
-fn list(ctx: &Context, printer: &Printer) -> Result<ExitCode> {
-    let list = core::models::list(ctx)?;
+async fn list(service: &dyn Service, printer: &Printer) -> Result<ExitCode> {
+    let list = service.list_models().await?;
     if printer.wants_json() {
         printer.json(&list)?;
         return Ok(ExitCode::SUCCESS);
@@ -201,8 +206,8 @@ fn create(ctx: &Context, args: ModelsCreateArgs, printer: &Printer) -> Result<Ex
     show_detail(&detail, printer)
 }
 
-fn show(ctx: &Context, args: &ModelsShowArgs, printer: &Printer) -> Result<ExitCode> {
-    show_detail(&core::models::show(ctx, &args.model)?, printer)
+async fn show(service: &dyn Service, args: &ModelsShowArgs, printer: &Printer) -> Result<ExitCode> {
+    show_detail(&service.show_model(&args.model).await?, printer)
 }
 
 fn show_detail(detail: &crate::wire::models::ModelDetail, printer: &Printer) -> Result<ExitCode> {
@@ -296,15 +301,21 @@ fn tag(ctx: &Context, args: &ModelsTagArgs, printer: &Printer) -> Result<ExitCod
     Ok(ExitCode::SUCCESS)
 }
 
-fn log(ctx: &Context, args: &ModelsLogArgs, printer: &Printer) -> Result<ExitCode> {
+async fn log(service: &dyn Service, args: &ModelsLogArgs, printer: &Printer) -> Result<ExitCode> {
     print_checkpoints(
-        &core::models::log(ctx, &args.model, args.revision.as_deref(), args.limit)?,
+        &service
+            .log(&args.model, args.revision.as_deref(), args.limit)
+            .await?,
         printer,
     )
 }
 
-fn promote(ctx: &Context, args: &ModelsPromoteArgs, printer: &Printer) -> Result<ExitCode> {
-    let checkpoint = core::models::promote(ctx, &args.model, &args.revision)?;
+async fn promote(
+    service: &dyn Service,
+    args: &ModelsPromoteArgs,
+    printer: &Printer,
+) -> Result<ExitCode> {
+    let checkpoint = service.promote(&args.model, &args.revision).await?;
     print_checkpoints(std::slice::from_ref(&checkpoint), printer)
 }
 

@@ -85,6 +85,10 @@ impl Printer {
                 return ExitCode::SUCCESS;
             }
         }
+        if let Some(usage) = error.downcast_ref::<UsageError>() {
+            let _ = writeln!(std::io::stderr().lock(), "error: {usage}");
+            return ExitCode::from(2);
+        }
         let typed = error.chain().find_map(|e| e.downcast_ref::<Error>());
         let mut err = std::io::stderr().lock();
         if self.json {
@@ -113,19 +117,41 @@ impl Printer {
                 "error"
             };
             let _ = writeln!(err, "{label}: {error:#}");
-            if let Some(Error::Validation(details) | Error::ProviderResponse { details, .. }) =
-                typed
-            {
-                if details.len() > 1 {
-                    for detail in details {
-                        let _ = writeln!(err, "  {detail}");
-                    }
+            let details = match typed {
+                Some(Error::Validation(details) | Error::ProviderResponse { details, .. }) => {
+                    details.as_slice()
                 }
+                Some(remote @ Error::Remote(_)) if remote.code() == "validation_error" => {
+                    remote.details()
+                }
+                _ => &[],
+            };
+            if details.len() > 1 {
+                for detail in details {
+                    let _ = writeln!(err, "  {detail}");
+                }
+            }
+            // A server's error names its request, so the user can quote it.
+            if let Some(request_id) = typed.and_then(Error::request_id) {
+                let _ = writeln!(err, "  request ID: {request_id}");
             }
         }
         ExitCode::from(typed.map_or(1, Error::exit_code))
     }
 }
+
+/// A command line that cannot run as given (exit code 2, as clap's own usage errors), e.g. a
+/// local-only command with `--server`.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
 
 /// A probability as a short fixed-width number.
 pub fn prob(p: f64) -> String {

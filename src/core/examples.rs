@@ -6,7 +6,8 @@ use super::Context;
 use super::models::{self, Loaded};
 use crate::error::{Error, Result};
 use crate::store::{
-    Annotation, ExampleDetail, ExampleFilter, IngestCounts, IngestItem, NewAnnotation, StoreError,
+    Annotation, Example, ExampleDetail, ExampleFilter, IngestCounts, IngestItem, NewAnnotation,
+    StoreError,
 };
 use crate::wire::examples::{ExamplePage, IngestReport, RejectedLine};
 use crate::wire::question::json_type;
@@ -331,15 +332,11 @@ pub fn annotate(
     mut annotation: NewAnnotation,
 ) -> Result<Annotation> {
     let loaded = models::load(ctx, model, None)?;
-    if let Some(QuestionKind::Choice { .. }) = loaded
-        .questions
-        .get(&annotation.question_id)
-        .map(|q| &q.kind)
-    {
-        if matches!(annotation.answer, Value::Number(_) | Value::Bool(_)) {
-            annotation.answer = Value::String(annotation.answer.to_string());
-        }
-    }
+    coerce_choice_answer(
+        &loaded.questions,
+        &annotation.question_id,
+        &mut annotation.answer,
+    );
     check_answer(
         &loaded.questions,
         &annotation.question_id,
@@ -359,8 +356,20 @@ pub fn annotate(
         .annotate(&loaded.model_id, example_id, &annotation)?)
 }
 
+/// A choice answer given as a number or boolean names the option of that text: a command
+/// line's `--answer 2` (which reads as the JSON number 2) names option `"2"`.
+fn coerce_choice_answer(questions: &Questions, question_id: &str, answer: &mut Value) {
+    if let Some(QuestionKind::Choice { .. }) = questions.get(question_id).map(|q| &q.kind)
+        && matches!(answer, Value::Number(_) | Value::Bool(_))
+    {
+        *answer = Value::String(answer.to_string());
+    }
+}
+
 /// Annotate one example with several questions at once (`PATCH …/annotations`): all or
-/// nothing is checked before anything is written.
+/// nothing, every problem located at its question (`["body", question, "answer"]`, as
+/// [`annotate`] locates its one) before anything is written. As in [`annotate`], a choice
+/// answer given as a number or boolean names the option of that text.
 pub fn annotate_example(
     ctx: &Context,
     model: &str,
@@ -375,12 +384,55 @@ pub fn annotate_example(
             "object_expected",
         ));
     };
-    let annotations = annotation_map(map, &loaded.questions)
-        .map_err(|e| Error::invalid(crate::wire::Loc::body(), e, "answer"))?;
-    let items: Vec<(String, NewAnnotation)> = annotations
-        .into_iter()
-        .map(|a| (example_id.to_owned(), a))
-        .collect();
+    let mut errors = Vec::new();
+    let mut items: Vec<(String, NewAnnotation)> = Vec::new();
+    for (question_id, annotation) in map {
+        let loc = crate::wire::Loc::body().key(question_id);
+        let mut fail = |loc: crate::wire::Loc, msg: String, kind: &str| {
+            errors.push(crate::wire::FieldError::new(loc, msg, kind));
+        };
+        let Value::Object(annotation) = annotation else {
+            fail(
+                loc,
+                "an annotation is an object {answer, reasoning?}".into(),
+                "object_expected",
+            );
+            continue;
+        };
+        let reasoning = match annotation.get("reasoning") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(text)) => Some(text.clone()),
+            Some(other) => {
+                fail(
+                    loc.key("reasoning"),
+                    format!("reasoning must be a string, not {}", json_type(other)),
+                    "type",
+                );
+                None
+            }
+        };
+        let Some(answer) = annotation.get("answer") else {
+            fail(loc.key("answer"), "answer is required".into(), "missing");
+            continue;
+        };
+        let mut answer = answer.clone();
+        coerce_choice_answer(&loaded.questions, question_id, &mut answer);
+        if let Err(e) = check_answer(&loaded.questions, question_id, &answer) {
+            fail(loc.key("answer"), e, "answer");
+            continue;
+        }
+        items.push((
+            example_id.to_owned(),
+            NewAnnotation {
+                question_id: question_id.clone(),
+                answer,
+                reasoning,
+            },
+        ));
+    }
+    if !errors.is_empty() {
+        return Err(Error::Validation(errors));
+    }
     for result in ctx.store()?.annotate_many(&loaded.model_id, &items)? {
         result?;
     }
@@ -508,29 +560,39 @@ pub fn export(
     let repo = models::open(ctx, model)?;
     let mut count = 0;
     let mut failure = None;
-    let result = ctx.store()?.for_each_example(&repo.model_id().to_string(), filter, &mut |example| {
-        let annotations: Map<String, Value> = example
-            .annotations
-            .iter()
-            .map(|(q, a)| {
-                let mut body = Map::new();
-                body.insert("answer".into(), a.answer.clone());
-                if let Some(reasoning) = &a.reasoning {
-                    body.insert("reasoning".into(), Value::String(reasoning.clone()));
-                }
-                (q.clone(), Value::Object(body))
-            })
-            .collect();
-        let line = serde_json::json!({"example_id": example.example_id, "state": example.state, "annotations": annotations});
-        count += 1;
-        write(&line).map_err(|e| {
-            failure = Some(e);
-            StoreError::Corrupt { what: "export".into(), reason: "writer failed".into() }
-        })
-    });
+    let result =
+        ctx.store()?
+            .for_each_example(&repo.model_id().to_string(), filter, &mut |example| {
+                let line = export_line(&example);
+                count += 1;
+                write(&line).map_err(|e| {
+                    failure = Some(e);
+                    StoreError::Corrupt {
+                        what: "export".into(),
+                        reason: "writer failed".into(),
+                    }
+                })
+            });
     if let Some(error) = failure {
         return Err(error);
     }
     result?;
     Ok(count)
+}
+
+/// An example as an ingest line: `{example_id, state, annotations}`.
+pub fn export_line(example: &Example) -> Value {
+    let annotations: Map<String, Value> = example
+        .annotations
+        .iter()
+        .map(|(q, a)| {
+            let mut body = Map::new();
+            body.insert("answer".into(), a.answer.clone());
+            if let Some(reasoning) = &a.reasoning {
+                body.insert("reasoning".into(), Value::String(reasoning.clone()));
+            }
+            (q.clone(), Value::Object(body))
+        })
+        .collect();
+    serde_json::json!({"example_id": example.example_id, "state": example.state, "annotations": annotations})
 }

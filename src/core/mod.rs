@@ -11,6 +11,7 @@ pub mod examples;
 pub mod jobs;
 pub mod metrics;
 pub mod models;
+pub mod service;
 pub mod tokens;
 
 use crate::config::Settings;

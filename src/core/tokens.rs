@@ -160,9 +160,14 @@ pub fn authenticate(ctx: &Context, bearer: &str) -> Result<Principal> {
 }
 
 impl Principal {
+    /// Whether the token carries `scope`.
+    pub fn has_scope(&self, scope: &str) -> bool {
+        self.scopes.iter().any(|s| s == scope)
+    }
+
     /// 403 unless the token carries `scope`.
     pub fn require_scope(&self, scope: &str) -> Result<()> {
-        if self.scopes.iter().any(|s| s == scope) {
+        if self.has_scope(scope) {
             Ok(())
         } else {
             Err(Error::Forbidden(format!(

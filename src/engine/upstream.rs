@@ -331,7 +331,7 @@ fn json_message(value: &Value) -> Option<String> {
 
 /// The causes of a transport error, innermost last ("connection refused"), without the
 /// "error sending request" wrapper whose URL the caller already names.
-fn transport_message(error: &reqwest::Error) -> String {
+pub(crate) fn transport_message(error: &reqwest::Error) -> String {
     let mut causes = Vec::new();
     let mut source = std::error::Error::source(error);
     while let Some(cause) = source {

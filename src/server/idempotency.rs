@@ -53,13 +53,42 @@ pub(crate) fn key(headers: &HeaderMap, required: bool) -> Result<Option<String>,
     Ok(Some(text.to_owned()))
 }
 
-/// Run `handle` at most once per (token, method, route, key) and body.
+/// Run `handle` at most once per (token, method, route, key) and JSON body (compared in
+/// its canonical form, so key order and number spelling do not matter).
 pub(crate) async fn once<Fut>(
     state: &AppState,
     principal: &Principal,
     key: Option<String>,
-    (method, route): (&str, &str),
+    route: (&str, &str),
     body: &Value,
+    handle: impl FnOnce() -> Fut,
+) -> Result<Response, ApiError>
+where
+    Fut: Future<Output = Response>,
+{
+    once_hashed(state, principal, key, route, canonical_hash(body), handle).await
+}
+
+/// The hash a raw (non-JSON) body is compared by: its media type, what else shapes the
+/// request (e.g. a query string), and its bytes.
+pub(crate) fn raw_hash(media_type: &str, qualifier: &str, bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hasher = Sha256::new();
+    hasher.update(media_type.as_bytes());
+    hasher.update(b"\n");
+    hasher.update(qualifier.as_bytes());
+    hasher.update(b"\n");
+    hasher.update(bytes);
+    hex::encode(hasher.finalize())
+}
+
+/// [`once`] for a body already reduced to `hash`.
+pub(crate) async fn once_hashed<Fut>(
+    state: &AppState,
+    principal: &Principal,
+    key: Option<String>,
+    (method, route): (&str, &str),
+    hash: String,
     handle: impl FnOnce() -> Fut,
 ) -> Result<Response, ApiError>
 where
@@ -74,7 +103,6 @@ where
         route: route.to_owned(),
         key,
     };
-    let hash = canonical_hash(body);
     let claim = {
         let (ctx, owned) = (state.ctx.clone(), owned.clone());
         core::blocking(move || Ok(ctx.store()?.claim_idempotent(owned.borrow(), &hash)?)).await?

@@ -60,6 +60,7 @@ const RESOURCES: &[fn(PathsBuilder) -> PathsBuilder] = &[
     batch_decisions,
     alignments,
     evaluations,
+    jobs,
     meta,
 ];
 
@@ -105,6 +106,10 @@ fn tags() -> Vec<Tag> {
         (
             "evaluations",
             "Evaluations: a checkpoint's figures over the annotated examples.",
+        ),
+        (
+            "jobs",
+            "Any job by its ID alone: batch decisions, alignments and evaluations.",
         ),
         (
             "meta",
@@ -275,6 +280,10 @@ fn examples(paths: PathsBuilder) -> PathsBuilder {
             "/v1/models/{modelId}/examples/{exampleId}/annotations",
             patch(annotate_example()),
         )
+        .path(
+            "/v1/models/{modelId}/annotations",
+            post(annotate_examples()),
+        )
 }
 
 fn list_examples() -> Operation {
@@ -312,9 +321,13 @@ fn ingest_examples() -> Operation {
     .description(
         "Stores examples in bulk (role `writer`). Bad items are reported in `rejected` and \
          the valid ones are written; with `atomic=true` any bad item is a 422 and nothing \
-         is written. Annotations are checked against the questions at the default branch.",
+         is written. Annotations are checked against the questions at the default branch. \
+         Re-ingesting a state never duplicates its example. A large upload can be sent in \
+         chunks (JSON Lines split at line ends), each with its own `Idempotency-Key`, so a \
+         retried chunk replays its first report.",
     )
     .parameter("modelId")
+    .parameter("idempotencyKey")
     .query("atomic", "Write nothing when any item is bad.", atomic)
     .body(ingest_body())
     .ok(
@@ -364,7 +377,8 @@ fn annotate_example() -> Operation {
         .description(
             "Writes ground truth (and optional reasoning) for some questions of one example \
              (role `writer`). Every answer is checked against the questions at the default \
-             branch before anything is written.",
+             branch before anything is written. A `choice` answer given as a number or a \
+             boolean names the option of that text (`2` names option `\"2\"`).",
         )
         .parameter("modelId")
         .parameter("exampleId")
@@ -386,6 +400,68 @@ fn annotate_example() -> Operation {
                  model's files at the default branch do not form a valid model.",
             ),
         ])
+        .build()
+}
+
+fn annotate_examples() -> Operation {
+    let summary = "Annotate many examples";
+    Endpoint::v1("annotateExamples", "examples", summary, "examples:write")
+        .description(
+            "Writes ground truth for many examples at once (role `writer`), one \
+             `{example_id, question, answer, reasoning?}` per line (or a JSON array of them), \
+             as `arbiter examples annotate --file`. Each is checked against the questions at \
+             the default branch; bad lines (and lines naming no stored example) are reported \
+             in `rejected` with their line numbers, and the good ones written. With an \
+             `Idempotency-Key`, a retry replays the first report.",
+        )
+        .parameter("modelId")
+        .parameter("idempotencyKey")
+        .body(lines_body(
+            "The annotations: JSON Lines (`application/x-ndjson`, `application/jsonl`) of \
+             `AnnotationLine`, or a JSON array of them (`application/json`); blank lines are \
+             skipped.",
+            "AnnotationLine",
+        ))
+        .ok(
+            "What was written (`annotations`), and what was not (`rejected`).",
+            JSON,
+            schema_ref("IngestReport"),
+        )
+        .problems(&[
+            (404, &["model_not_found"], MODEL_NOT_FOUND),
+            (413, &["payload_too_large"], TOO_LARGE),
+            (
+                415,
+                &["unsupported_media_type"],
+                "The body is neither JSON nor JSON Lines.",
+            ),
+            (
+                422,
+                &["validation_error", "invalid_checkpoint"],
+                "The `Idempotency-Key` is not valid, or the model's files at the default branch \
+                 do not form a valid model.",
+            ),
+        ])
+        .build()
+}
+
+/// A body of JSON Lines of `schema`, or a JSON array of them.
+fn lines_body(description: &str, schema: &str) -> RequestBody {
+    let array = ArrayBuilder::new().items(schema_ref(schema));
+    let line = || {
+        ContentBuilder::new()
+            .schema(Some(schema_ref(schema)))
+            .build()
+    };
+    RequestBodyBuilder::new()
+        .description(Some(description))
+        .required(Some(Required::True))
+        .content(
+            "application/json",
+            ContentBuilder::new().schema(Some(array)).build(),
+        )
+        .content("application/x-ndjson", line())
+        .content("application/jsonl", line())
         .build()
 }
 
@@ -426,6 +502,8 @@ struct JobResource {
     create_description: &'static str,
     body: &'static str,
     body_schema: &'static str,
+    /// The schema of a JSON Lines body's lines, when the create route also takes one.
+    ndjson_line_schema: Option<&'static str>,
     poll_description: &'static str,
     cancel_description: &'static str,
 }
@@ -446,7 +524,10 @@ fn job_collection(paths: PathsBuilder, r: &JobResource) -> PathsBuilder {
     .description(r.create_description)
     .parameter("modelId")
     .parameter("idempotencyKeyRequired")
-    .body(json_body(r.body, r.body_schema))
+    .body(match r.ndjson_line_schema {
+        None => json_body(r.body, r.body_schema),
+        Some(line) => json_or_lines_body(r.body, r.body_schema, line),
+    })
     .status(202)
     .ok("The job, queued.", JSON, schema_ref("Job"))
     .ok_header("Location")
@@ -551,8 +632,13 @@ fn batch_decisions(paths: PathsBuilder) -> PathsBuilder {
             `writer` with `capture: true`). Answers 202 at once with the job and its `Location`. \
             One bad item becomes an error line in the results, not a failed job. The \
             `Idempotency-Key` is required: a retry with the same key and body returns the same job.",
-        body: "The batch.",
+        body: "The batch: a JSON `BatchRequest`; or JSON Lines (`application/x-ndjson`) whose \
+            first line holds the other members (`{revision?, questions?, capture?}`, possibly \
+            `{}`) and each further line one item `{example_id?, state}`, staged as sent (a line \
+            that is not JSON fails only its own item). The body is bounded by the server's \
+            `server.max_body_bytes` either way.",
         body_schema: "BatchRequest",
+        ndjson_line_schema: Some("BatchLine"),
         poll_description: "The job: status, progress `{total, done, failed}`, timestamps; when \
             completed, the summary in `result`; when failed, the problem in `error`.",
         cancel_description: "A queued job is cancelled at once; a running one stops at its next \
@@ -609,6 +695,7 @@ fn alignments(paths: PathsBuilder) -> PathsBuilder {
             is committed. The `Idempotency-Key` is required.",
         body: "The alignment.",
         body_schema: "AlignmentRequest",
+        ndjson_line_schema: None,
         poll_description: "The job; when completed, `result` is an `AlignmentResult`: `improved`, \
             the new branch and checkpoint, and per question the held-out figures before and \
             after with the gate's verdict.",
@@ -685,11 +772,76 @@ fn evaluations(paths: PathsBuilder) -> PathsBuilder {
                 The `Idempotency-Key` is required.",
             body: "The evaluation.",
             body_schema: "EvaluationRequest",
+            ndjson_line_schema: None,
             poll_description: "The job; when completed, `result` is an `EvaluationReport`.",
             cancel_description: "A queued evaluation is cancelled at once; a running one stops \
                 at its next example. Idempotent.",
         },
     )
+}
+
+/// `/v1/jobs`: any job by its ID alone, whatever its kind and model.
+fn jobs(paths: PathsBuilder) -> PathsBuilder {
+    let visible = "Jobs on models the token has a role on, of the kinds whose scope it holds \
+                   (`batches` for batch jobs and evaluations, `alignments` for alignments).";
+    let not_found = "No job with this `jobId` on a model visible to this token.";
+    let jobs = ArrayBuilder::new().items(schema_ref("Job")).into();
+    let list = Endpoint::v1("listJobs", "jobs", "List jobs", "batches")
+        .description(&format!("Jobs of every kind, newest first. {visible}"))
+        .query(
+            "model",
+            "Only the jobs of this repository model: its `modelId` or its path `<owner>/<model>`.",
+            string(),
+        )
+        .query(
+            "status",
+            "Only jobs with this status.",
+            string().enum_values(Some(JOB_STATUSES)),
+        )
+        .query("limit", "How many jobs (clamped to 1–1000).", limit())
+        .ok("The jobs, newest first.", JSON, jobs)
+        .problems(&[
+            (404, &["model_not_found"], MODEL_NOT_FOUND),
+            (422, &["validation_error"], BAD_QUERY),
+        ])
+        .build();
+    let poll = Endpoint::v1("getJob", "jobs", "Poll a job", "batches")
+        .description(&format!(
+            "A job of any kind, as its own collection's poll route shows it. {visible}"
+        ))
+        .parameter("jobId")
+        .ok("The job.", JSON, schema_ref("Job"))
+        .problems(&[(404, &["job_not_found"], not_found)])
+        .build();
+    let cancel = Endpoint::v1("cancelJob", "jobs", "Cancel a job", "batches")
+        .description(
+            "As its own collection's cancel route: a queued job is cancelled at once, a running \
+             one at its next item; idempotent, and a finished job stays as it finished.",
+        )
+        .parameter("jobId")
+        .no_content("The cancel is recorded (or the job had already finished).")
+        .problems(&[(404, &["job_not_found"], not_found)])
+        .build();
+    let results = Endpoint::v1("getJobResults", "jobs", "Read a job's results", "batches")
+        .description(
+            "The complete result lines written so far, one JSON line per finished item in \
+             input order (for a batch job, `BatchResultLine`); `Arbiter-Job-Status` says \
+             whether more will come. A job that writes no lines answers an empty body.",
+        )
+        .parameter("jobId")
+        .ok(
+            "The results so far.",
+            "application/x-ndjson",
+            schema_ref("BatchResultLine"),
+        )
+        .ok_header("Arbiter-Job-Status")
+        .problems(&[(404, &["job_not_found"], not_found)])
+        .build();
+    paths
+        .path("/v1/jobs", get(list))
+        .path("/v1/jobs/{jobId}", get(poll))
+        .path("/v1/jobs/{jobId}/cancel", post(cancel))
+        .path("/v1/jobs/{jobId}/results", get(results))
 }
 
 /// `GET /openapi.json`, `GET /healthz`, `GET /problems/{code}`: no token.
@@ -968,6 +1120,23 @@ fn schema_ref(name: &str) -> RefOr<Schema> {
     RefOr::Ref(Ref::from_schema_name(name))
 }
 
+/// A JSON body of `schema`, or JSON Lines of `line`.
+fn json_or_lines_body(description: &str, schema: &str, line: &str) -> RequestBody {
+    let line = || ContentBuilder::new().schema(Some(schema_ref(line))).build();
+    RequestBodyBuilder::new()
+        .description(Some(description))
+        .required(Some(Required::True))
+        .content(
+            "application/json",
+            ContentBuilder::new()
+                .schema(Some(schema_ref(schema)))
+                .build(),
+        )
+        .content("application/x-ndjson", line())
+        .content("application/jsonl", line())
+        .build()
+}
+
 fn json_body(description: &str, schema: &str) -> RequestBody {
     RequestBodyBuilder::new()
         .description(Some(description))
@@ -1038,7 +1207,13 @@ fn components() -> Components {
     let parameters = [
         (
             "modelId",
-            parameter("modelId", path.clone(), Required::True, MODEL_ID, uuid()),
+            parameter(
+                "modelId",
+                path.clone(),
+                Required::True,
+                MODEL_ID,
+                string().min_length(Some(1)),
+            ),
         ),
         (
             "exampleId",
@@ -1121,6 +1296,8 @@ fn schemas() -> Vec<(String, RefOr<Schema>)> {
     schemas.push(("IngestExample".into(), ingest_example_schema()));
     schemas.push(("AnnotationInput".into(), annotation_input_schema()));
     schemas.push(("AnnotationsPatch".into(), annotations_patch_schema()));
+    schemas.push(("AnnotationLine".into(), annotation_line_schema()));
+    schemas.push(("BatchLine".into(), batch_line_schema()));
     schemas
 }
 
@@ -1145,7 +1322,9 @@ fn bearer() -> SecurityScheme {
     )
 }
 
-const MODEL_ID: &str = "The repository model's `modelId`.";
+const MODEL_ID: &str = "The repository model's `modelId` (a UUID), or its path \
+                        `<owner>/<model>` with the `/` percent-encoded (`acme%2Fsupport`), as \
+                        `arbiter --server` sends it.";
 const EXAMPLE_ID: &str =
     "The example's ID: the caller's `example_id`, or `ex_` + 32 hex digits derived from the state.";
 const REQUEST_ID: &str = "A UUID to correlate this request, echoed in the `x-request-id` response \
@@ -1444,6 +1623,49 @@ fn annotation_input_schema() -> RefOr<Schema> {
             "reasoning",
             nullable_string().description(Some("Why this is the answer.")),
         )
+        .into()
+}
+
+/// One line of `POST /v1/models/{modelId}/annotations`.
+fn annotation_line_schema() -> RefOr<Schema> {
+    let answer = any_value(
+        "`noul`: `true`, `false` or a probability from 0 to 1; `choice`: an option key; \
+         `score`: a level index (an integer from 0 to N−1).",
+    );
+    object()
+        .description(Some("Ground truth for one question of one stored example."))
+        .property(
+            "example_id",
+            string().min_length(Some(1)).max_length(Some(255)),
+        )
+        .required("example_id")
+        .property("question", string().description(Some("The question ID.")))
+        .required("question")
+        .property("answer", answer)
+        .required("answer")
+        .property(
+            "reasoning",
+            nullable_string().description(Some("Why this is the answer.")),
+        )
+        .into()
+}
+
+/// A line after the first of an `application/x-ndjson` batch: one item.
+fn batch_line_schema() -> RefOr<Schema> {
+    object()
+        .description(Some(
+            "The first line holds the request's other members (`{revision?, questions?, \
+             capture?}`, as in `BatchRequest`); each further line is one item, checked when its \
+             turn comes. An `annotations` member (as in an export line) is ignored.",
+        ))
+        .property(
+            "example_id",
+            nullable_string()
+                .min_length(Some(1))
+                .max_length(Some(255))
+                .description(Some("[default: derived from the canonical state]")),
+        )
+        .property("state", any_value("The state: any JSON value."))
         .into()
 }
 

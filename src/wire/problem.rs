@@ -145,7 +145,11 @@ pub struct Problem {
 
 impl Problem {
     /// The problem for `error`; `problems_url` is `{base_url}/problems`.
+    /// A remote error is its own problem document, as the server sent it.
     pub fn from_error(error: &crate::error::Error, problems_url: &str, request_id: &str) -> Self {
+        if let crate::error::Error::Remote(problem) = error {
+            return (**problem).clone();
+        }
         let code = error.code();
         Self {
             kind: format!("{problems_url}/{}", code.replace('_', "-")),

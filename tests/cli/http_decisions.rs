@@ -672,3 +672,90 @@ async fn examples_routes_check_scopes_and_roles() {
         .await;
     server.problem(&reply, 403, "forbidden").await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_keyed_ingest_replays_its_report_and_annotations_come_in_bulk() {
+    let home = Home::new(None);
+    home.model("acme/support");
+    let token = home.token(
+        "w",
+        &["examples:read", "examples:write"],
+        &["acme/*=writer"],
+    );
+    let server = home.serve().await;
+    let examples = "/v1/models/acme%2Fsupport/examples";
+    let post = |path: &str, body: &'static str, key: Option<&'static str>| {
+        let mut builder = server
+            .request(Method::POST, path, Some(&token))
+            .header("content-type", "application/x-ndjson")
+            .body(body);
+        if let Some(key) = key {
+            builder = builder.header("idempotency-key", key);
+        }
+        server.send(builder)
+    };
+    let lines = "{\"example_id\": \"k1\", \"state\": {\"text\": \"refund\"}}\n{\"example_id\": \"k2\", \"state\": 2}\n";
+    let first = post(examples, lines, Some("chunk-key-0001")).await.ok();
+    assert_eq!(first["created"], 2, "{first}");
+    let replay = post(examples, lines, Some("chunk-key-0001")).await;
+    assert_eq!(replay.header("idempotent-replayed"), Some("true"));
+    assert_eq!(
+        replay.ok(),
+        first,
+        "a retried chunk reports what it did the first time"
+    );
+    let unkeyed = post(examples, lines, None).await.ok();
+    assert_eq!(unkeyed["existing"], 2, "{unkeyed}");
+
+    let annotations = concat!(
+        r#"{"example_id": "k1", "question": "intent", "answer": "refund", "reasoning": "money"}"#,
+        "\n",
+        r#"{"example_id": "k2", "question": "urgency", "answer": 9}"#,
+        "\n",
+        r#"{"example_id": "nope", "question": "escalate", "answer": true}"#,
+        "\n",
+    );
+    let report = post("/v1/models/acme%2Fsupport/annotations", annotations, None)
+        .await
+        .ok();
+    assert_eq!(report["annotations"], 1, "{report}");
+    let rejected: Vec<u64> = report["rejected"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(rejected, [2, 3], "{report}");
+    let k1 = server
+        .get(&format!("{examples}/k1"), Some(&token))
+        .await
+        .ok();
+    assert_eq!(k1["annotations"]["intent"]["reasoning"], "money");
+
+    // A choice answer given as a number names the option of that text.
+    home_model_with_numeric_options(&server, &token).await;
+}
+
+/// PATCH a numeric answer to a choice whose options are numbers as text.
+async fn home_model_with_numeric_options(server: &crate::http::TestServer, token: &str) {
+    let questions = "tier:\n  type: choice\n  criteria: {\"1\": low, \"2\": high}\n";
+    arbiter::core::models::commit(
+        server.ctx(),
+        &arbiter::core::models::CommitRequest {
+            path: "acme/support".into(),
+            questions_yaml: Some(questions.into()),
+            message: "numeric options".into(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let reply = server
+        .patch_json(
+            "/v1/models/acme%2Fsupport/examples/k1/annotations",
+            Some(token),
+            &json!({"tier": {"answer": 2}}),
+        )
+        .await;
+    let detail = reply.ok();
+    assert_eq!(detail["annotations"]["tier"]["answer"], "2", "{detail}");
+}

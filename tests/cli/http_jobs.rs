@@ -464,3 +464,165 @@ async fn a_batch_over_stored_examples_answers_each_once() {
         );
     }
 }
+
+/// POST a JSON Lines batch: the request members on the first line, one item per line.
+async fn create_ndjson(
+    server: &TestServer,
+    token: &str,
+    model: &str,
+    body: &str,
+    key: &str,
+) -> crate::http::Reply {
+    server
+        .send(
+            server
+                .request(
+                    reqwest::Method::POST,
+                    &format!("/v1/models/{model}/batch-decisions"),
+                    Some(token),
+                )
+                .header("content-type", "application/x-ndjson")
+                .header("idempotency-key", key)
+                .body(body.to_owned()),
+        )
+        .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_ndjson_batch_stages_its_lines_as_sent_and_replays_by_key() {
+    let home = Home::new(None);
+    let token = home.admin_token("ci");
+    let model_id = home.model("acme/support");
+    let server = home.serve().await;
+    let mut body = String::from("{\"capture\": false}\n");
+    for item in items(3) {
+        body.push_str(&format!("{item}\n\n"));
+    }
+    body.push_str("{not json\n");
+    // The model by its path, `/` percent-encoded, as `arbiter --server` sends it.
+    let reply = create_ndjson(&server, &token, "acme%2Fsupport", &body, "ndjson-key-1").await;
+    assert_eq!(reply.status, 202, "{}", reply.text());
+    let job = reply.json();
+    assert_eq!(
+        job["progress"]["total"], 4,
+        "blank lines are skipped: {job}"
+    );
+    assert_eq!(job["modelId"], model_id);
+    let again = create_ndjson(&server, &token, "acme%2Fsupport", &body, "ndjson-key-1").await;
+    assert_eq!(again.header("idempotent-replayed"), Some("true"));
+    assert_eq!(again.json()["jobId"], job["jobId"]);
+    let job_id = job["jobId"].as_str().unwrap();
+    let job = poll_until(&server, &token, &model_id, job_id, finished).await;
+    assert_eq!(job["status"], "completed", "{job}");
+    let lines = results(&server, &token, &model_id, job_id).await;
+    assert_eq!(lines.len(), 4);
+    assert!(lines[..3].iter().all(|l| l["answers"].is_object()));
+    assert_eq!(
+        lines[3]["error"]["details"][0]["loc"],
+        json!(["body", "items", 3]),
+        "a line that is not JSON fails alone: {}",
+        lines[3]
+    );
+
+    // The first line must be the request, not an item.
+    let reply = create_ndjson(
+        &server,
+        &token,
+        &model_id,
+        "{\"items\": []}\n",
+        "ndjson-key-2",
+    )
+    .await;
+    let problem = server.problem(&reply, 422, "validation_error").await;
+    assert_eq!(problem["details"][0]["loc"], json!(["body", 0, "items"]));
+    let reply = create_ndjson(
+        &server,
+        &token,
+        &model_id,
+        "[1]\n{\"state\": 1}\n",
+        "ndjson-key-3",
+    )
+    .await;
+    let problem = server.problem(&reply, 422, "validation_error").await;
+    assert_eq!(problem["details"][0]["loc"], json!(["body", 0]));
+    let reply = create_ndjson(
+        &server,
+        &token,
+        &model_id,
+        "{\"state\": 1}\n{\"state\": 2}\n",
+        "ndjson-key-4",
+    )
+    .await;
+    let problem = server.problem(&reply, 422, "validation_error").await;
+    assert_eq!(problem["details"][0]["loc"], json!(["body", 0, "state"]));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn jobs_are_found_by_id_alone_only_where_the_token_sees_them() {
+    let home = Home::new(None);
+    let admin = home.admin_token("admin");
+    let batches_only = home.token("b", &["batches"], &["acme/*=reader"]);
+    let other_model = home.token("o", &["batches", "alignments"], &["other/*=admin"]);
+    let model_id = home.model("acme/support");
+    home.model("other/thing");
+    let server = home.serve().await;
+    let job = create(
+        &server,
+        &admin,
+        &model_id,
+        &json!({"items": items(2)}),
+        "by-id-key-1",
+    )
+    .await;
+    let job_id = job["jobId"].as_str().unwrap();
+    let polled = server
+        .get(&format!("/v1/jobs/{job_id}"), Some(&batches_only))
+        .await
+        .ok();
+    assert_eq!(polled["jobId"], job["jobId"]);
+    assert_eq!(polled["kind"], "batch");
+    // A job on a model the token cannot see is not found, as if it did not exist.
+    let reply = server
+        .get(&format!("/v1/jobs/{job_id}"), Some(&other_model))
+        .await;
+    server.problem(&reply, 404, "job_not_found").await;
+    let reply = server
+        .post_json(
+            &format!("/v1/jobs/{job_id}/cancel"),
+            Some(&other_model),
+            &json!({}),
+        )
+        .await;
+    server.problem(&reply, 404, "job_not_found").await;
+    let reply = server.get("/v1/jobs/no-such-job", Some(&admin)).await;
+    server.problem(&reply, 404, "job_not_found").await;
+    let listed = server.get("/v1/jobs", Some(&other_model)).await.ok();
+    assert_eq!(listed, json!([]), "only jobs on visible models");
+    let listed = server
+        .get("/v1/jobs?model=acme%2Fsupport&limit=5", Some(&batches_only))
+        .await
+        .ok();
+    assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+    let reply = server.get("/v1/jobs?status=done", Some(&admin)).await;
+    server.problem(&reply, 422, "validation_error").await;
+    let reply = server
+        .get("/v1/jobs?model=other%2Fthing", Some(&batches_only))
+        .await;
+    server.problem(&reply, 404, "model_not_found").await;
+
+    poll_until(&server, &admin, &model_id, job_id, finished).await;
+    let reply = server
+        .get(&format!("/v1/jobs/{job_id}/results"), Some(&batches_only))
+        .await;
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    assert_eq!(reply.header("arbiter-job-status"), Some("completed"));
+    assert_eq!(reply.text().lines().count(), 2);
+    let reply = server
+        .post_json(
+            &format!("/v1/jobs/{job_id}/cancel"),
+            Some(&batches_only),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(reply.status, 204, "{}", reply.text());
+}

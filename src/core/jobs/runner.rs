@@ -12,6 +12,11 @@ pub trait Observer: Send + Sync {
     fn progress(&self, _progress: Progress) {}
     /// A result line, newline included, as it is written.
     fn line(&self, _line: &[u8]) {}
+    /// Whether [`Self::line`] is wanted when the job is followed rather than run here (a
+    /// job of another process or of a server): then the lines are read once it ends.
+    fn wants_lines(&self) -> bool {
+        false
+    }
 }
 
 /// Nobody watching: a server job, a detached worker.

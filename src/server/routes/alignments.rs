@@ -45,7 +45,7 @@ pub(crate) async fn create_alignment(
         path: uri.path(),
         model_id,
         key,
-        body: &body,
+        hash: crate::wire::value::canonical_hash(&body),
         role: Role::Writer,
     };
     jobs::create(creation, move |ctx, model, origin| {

@@ -4,23 +4,31 @@ use super::jobs::{self, ListQuery};
 use crate::core::batch::{NewBatch, Source};
 use crate::core::tokens::{Principal, Role};
 use crate::core::{self};
+use crate::error::Error;
 use crate::server::error::ApiResult;
-use crate::server::extract::{AppPath as Path, AppQuery as Query, JsonBody};
+use crate::server::extract::{AppPath as Path, AppQuery as Query, RawBody, is_json, parse_json};
 use crate::server::request::RequestInfo;
 use crate::server::{AppState, idempotency};
+use crate::wire::Loc;
 use crate::wire::jobs::{BatchItems, BatchRequest, Job, JobKind};
-use axum::body::Body;
+use crate::wire::value::canonical_hash;
 use axum::extract::{OriginalUri, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
 use axum::{Extension, Json};
-use tokio::io::AsyncReadExt;
+use bytes::Bytes;
+use serde_json::Value;
 
 const KIND: JobKind = JobKind::Batch;
 const SCOPE: &str = "batches";
 
 /// `POST /v1/models/{modelId}/batch-decisions`: stage the items, queue the job, answer 202.
 /// The `Idempotency-Key` is required: a retried POST must not start a second job.
+///
+/// The body is a JSON [`BatchRequest`], or JSON Lines (`application/x-ndjson`) whose first
+/// line holds the request's other members (`{revision?, questions?, capture?}`) and each
+/// further line one item, staged as it is: a large input needs no JSON array around it,
+/// and a line that is not JSON fails only its own item, exactly as `arbiter batch --input`.
 pub(crate) async fn create_batch(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
@@ -28,11 +36,19 @@ pub(crate) async fn create_batch(
     OriginalUri(uri): OriginalUri,
     Path(model_id): Path<String>,
     headers: HeaderMap,
-    JsonBody(body): JsonBody,
+    body: RawBody,
 ) -> ApiResult<Response> {
     principal.require_scope(SCOPE)?;
     let key = idempotency::key(&headers, true)?;
-    let request = BatchRequest::from_value(&body)?;
+    let (request, lines, hash) = if is_json(&body.media_type) {
+        let value = parse_json(&body.bytes)?;
+        let hash = canonical_hash(&value);
+        (BatchRequest::from_value(&value)?, None, hash)
+    } else {
+        let hash = idempotency::raw_hash(&body.media_type, "", &body.bytes);
+        let (request, items) = ndjson_request(&body.bytes)?;
+        (request, Some(items), hash)
+    };
     // Recording decisions writes examples: capture needs a writer.
     let role = if request.capture {
         Role::Writer
@@ -46,13 +62,15 @@ pub(crate) async fn create_batch(
         path: uri.path(),
         model_id,
         key,
-        body: &body,
+        hash,
         role,
     };
     jobs::create(creation, move |ctx, model, origin| {
-        let source = match request.items {
-            BatchItems::Inline(items) => Source::Inline(items),
-            BatchItems::Examples(set) => Source::Examples(set),
+        let mut reader = lines.map(std::io::Cursor::new);
+        let source = match (&mut reader, request.items) {
+            (Some(reader), _) => Source::Lines(reader),
+            (None, BatchItems::Inline(items)) => Source::Inline(items),
+            (None, BatchItems::Examples(set)) => Source::Examples(set),
         };
         core::batch::create(
             ctx,
@@ -67,6 +85,68 @@ pub(crate) async fn create_batch(
         )
     })
     .await
+}
+
+/// An NDJSON batch: the request members on the first non-blank line, the items after it.
+fn ndjson_request(bytes: &Bytes) -> crate::error::Result<(BatchRequest, Bytes)> {
+    let start = bytes
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(bytes.len());
+    let end = bytes[start..]
+        .iter()
+        .position(|b| *b == b'\n')
+        .map_or(bytes.len(), |i| start + i);
+    let header_loc = Loc::body().index(0);
+    let header: Value = serde_json::from_slice(&bytes[start..end]).map_err(|e| {
+        Error::invalid(
+            header_loc.clone(),
+            format!(
+                "the first line of an application/x-ndjson batch is a JSON object \
+                 {{revision?, questions?, capture?}} ({e})"
+            ),
+            "json",
+        )
+    })?;
+    let Value::Object(mut members) = header else {
+        return Err(Error::invalid(
+            header_loc,
+            "the first line of an application/x-ndjson batch is a JSON object \
+             {revision?, questions?, capture?}; the items follow, one per line",
+            "type",
+        ));
+    };
+    for member in ["items", "examples"] {
+        if members.contains_key(member) {
+            return Err(Error::invalid(
+                header_loc.key(member),
+                format!(
+                    "the first line of an application/x-ndjson batch holds revision, questions \
+                     and capture; the items follow it, one per line (no `{member}`)"
+                ),
+                "unknown",
+            ));
+        }
+    }
+    members.insert("items".into(), Value::Array(Vec::new()));
+    // The members are located on the first line: `["body", 0, "revision"]`.
+    let request =
+        BatchRequest::from_value(&Value::Object(members)).map_err(|error| match error {
+            Error::Validation(details) => Error::Validation(
+                details
+                    .into_iter()
+                    .map(|mut detail| {
+                        detail
+                            .loc
+                            .0
+                            .insert(1, crate::wire::problem::Segment::Index(0));
+                        detail
+                    })
+                    .collect(),
+            ),
+            other => other,
+        })?;
+    Ok((request, bytes.slice(end.min(bytes.len())..)))
 }
 
 /// `GET /v1/models/{modelId}/batch-decisions`: the model's batch jobs, newest first.
@@ -102,43 +182,8 @@ pub(crate) async fn get_results(
     Path((model_id, job_id)): Path<(String, String)>,
 ) -> ApiResult<Response> {
     principal.require_scope(SCOPE)?;
-    let job = jobs::find(&state, principal, model_id, job_id.clone(), KIND).await?;
-    let ctx = state.ctx.clone();
-    let reader = core::blocking(move || Ok(core::jobs::results(&ctx, &job_id)?.1)).await?;
-    let body = match reader {
-        None => Body::empty(),
-        Some(reader) => {
-            let limit = reader.limit();
-            let file = tokio::fs::File::from_std(reader.into_inner()).take(limit);
-            Body::from_stream(chunks(file))
-        }
-    };
-    let mut response = (StatusCode::OK, body).into_response();
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/x-ndjson"),
-    );
-    headers.insert(
-        "arbiter-job-status",
-        HeaderValue::from_static(job.status.as_str()),
-    );
-    Ok(response)
-}
-
-/// A file as a stream of chunks, read as the client takes them.
-fn chunks(
-    file: tokio::io::Take<tokio::fs::File>,
-) -> impl futures_util::Stream<Item = std::io::Result<bytes::Bytes>> {
-    futures_util::stream::try_unfold(file, |mut file| async move {
-        let mut buffer = vec![0; 64 * 1024];
-        let read = file.read(&mut buffer).await?;
-        if read == 0 {
-            return Ok(None);
-        }
-        buffer.truncate(read);
-        Ok(Some((bytes::Bytes::from(buffer), file)))
-    })
+    let job = jobs::find(&state, principal, model_id, job_id, KIND).await?;
+    Ok(jobs::results(&state, &job).await?)
 }
 
 /// `POST /v1/models/{modelId}/batch-decisions/{jobId}/cancel`: 204, also when the job is

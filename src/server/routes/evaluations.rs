@@ -40,7 +40,7 @@ pub(crate) async fn create_evaluation(
         path: uri.path(),
         model_id,
         key,
-        body: &body,
+        hash: crate::wire::value::canonical_hash(&body),
         role: Role::Reader,
     };
     jobs::create(creation, move |ctx, model, origin| {

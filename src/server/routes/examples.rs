@@ -4,14 +4,16 @@ use super::models::authorize;
 use crate::core::tokens::{Principal, Role};
 use crate::core::{self};
 use crate::error::Error;
-use crate::server::AppState;
-use crate::server::error::ApiResult;
+use crate::server::error::{ApiError, ApiResult};
 use crate::server::extract::{AppPath as Path, AppQuery as Query};
 use crate::server::extract::{JsonBody, RawBody};
+use crate::server::{AppState, idempotency};
 use crate::store::{ExampleDetail, ExampleFilter};
 use crate::wire::examples::{ExamplePage, IngestReport};
 use crate::wire::{FieldError, Loc};
-use axum::extract::State;
+use axum::extract::{OriginalUri, State};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use serde::Deserialize;
 
@@ -57,14 +59,19 @@ pub(crate) struct IngestQuery {
 
 /// A JSON array (`application/json`) or JSON Lines (`application/x-ndjson`). Bad lines are
 /// reported in the result; with `?atomic=true` any bad line is a 422 and nothing is written.
+/// With an `Idempotency-Key`, a retry of the same body replays the first report (a retried
+/// chunk of a large upload reports its examples as created once, not as existing).
 pub(crate) async fn ingest_examples(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
+    OriginalUri(uri): OriginalUri,
     Path(model_id): Path<String>,
     Query(query): Query<IngestQuery>,
+    headers: HeaderMap,
     body: RawBody,
-) -> ApiResult<Json<IngestReport>> {
+) -> ApiResult<Response> {
     principal.require_scope("examples:write")?;
+    let key = idempotency::key(&headers, false)?;
     if crate::server::extract::is_json(&body.media_type)
         && body.bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'[')
     {
@@ -75,28 +82,93 @@ pub(crate) async fn ingest_examples(
         )
         .into());
     }
-    let ctx = state.ctx.clone();
-    let report = core::blocking(move || {
-        let path = authorize(&ctx, &principal, &model_id, Role::Writer)?;
-        let mut reader = std::io::Cursor::new(body.bytes);
-        core::examples::ingest(&ctx, &path, &mut reader, query.atomic, &mut |_| {})
-    })
-    .await?;
-    if !report.committed {
-        let details = report
-            .rejected
-            .iter()
-            .map(|r| {
-                FieldError::new(
-                    Loc::body().index(r.line.saturating_sub(1) as usize),
-                    r.reason.clone(),
-                    "invalid_example",
-                )
-            })
-            .collect();
-        return Err(Error::Validation(details).into());
+    {
+        let (ctx, principal, model_id) = (state.ctx.clone(), principal.clone(), model_id.clone());
+        core::blocking(move || authorize(&ctx, &principal, &model_id, Role::Writer)).await?;
     }
-    Ok(Json(report))
+    let hash = idempotency::raw_hash(
+        &body.media_type,
+        if query.atomic { "atomic" } else { "" },
+        &body.bytes,
+    );
+    let ctx = state.ctx.clone();
+    idempotency::once_hashed(
+        &state,
+        &principal,
+        key,
+        ("POST", uri.path()),
+        hash,
+        || async move {
+            let ingested = core::blocking(move || {
+                let mut reader = std::io::Cursor::new(body.bytes);
+                core::examples::ingest(&ctx, &model_id, &mut reader, query.atomic, &mut |_| {})
+            })
+            .await;
+            match ingested {
+                Ok(report) if report.committed => Json(report).into_response(),
+                Ok(report) => ApiError(atomic_rejection(&report)).into_response(),
+                Err(error) => ApiError(error).into_response(),
+            }
+        },
+    )
+    .await
+}
+
+/// An atomic ingest with bad lines: a 422 locating each by its index in the body.
+fn atomic_rejection(report: &IngestReport) -> Error {
+    let details = report
+        .rejected
+        .iter()
+        .map(|r| {
+            FieldError::new(
+                Loc::body().index(r.line.saturating_sub(1) as usize),
+                r.reason.clone(),
+                "invalid_example",
+            )
+        })
+        .collect();
+    Error::Validation(details)
+}
+
+/// `POST /v1/models/{modelId}/annotations`: many annotations at once, one
+/// `{example_id, question, answer, reasoning?}` per JSON Lines line (or a JSON array), as
+/// `arbiter examples annotate --file`. Bad lines are reported in the result and the good
+/// ones written. An `Idempotency-Key` makes a retry replay the first report.
+pub(crate) async fn annotate_examples(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    OriginalUri(uri): OriginalUri,
+    Path(model_id): Path<String>,
+    headers: HeaderMap,
+    body: RawBody,
+) -> ApiResult<Response> {
+    principal.require_scope("examples:write")?;
+    let key = idempotency::key(&headers, false)?;
+    {
+        let (ctx, principal, model_id) = (state.ctx.clone(), principal.clone(), model_id.clone());
+        core::blocking(move || authorize(&ctx, &principal, &model_id, Role::Writer)).await?;
+    }
+    let hash = idempotency::raw_hash(&body.media_type, "", &body.bytes);
+    let ctx = state.ctx.clone();
+    idempotency::once_hashed(
+        &state,
+        &principal,
+        key,
+        ("POST", uri.path()),
+        hash,
+        || async move {
+            let annotated = core::blocking(move || {
+                let mut reader = std::io::Cursor::new(body.bytes);
+                core::examples::annotate_lines(&ctx, &model_id, &mut reader)
+            })
+            .await;
+            match annotated {
+                Ok(report) => Json(report).into_response(),
+                Err(error) => ApiError(error).into_response(),
+            }
+        },
+    )
+    .await
 }
 
 pub(crate) async fn get_example(

@@ -1,5 +1,7 @@
 //! What every job resource shares (batch decisions, alignments, evaluations): the 202
-//! answer, and finding, listing and cancelling a job under the model it belongs to.
+//! answer, and finding, listing and cancelling a job under the model it belongs to. Also
+//! `/v1/jobs`: any job by its ID alone (what `arbiter jobs` needs in client mode), visible
+//! to a token that can see the job's model and holds the scope of the job's kind.
 
 use super::models::authorize;
 use crate::core::jobs::{JobLock, Origin};
@@ -7,14 +9,18 @@ use crate::core::tokens::{Principal, Role};
 use crate::core::{self, Context};
 use crate::error::{Error, Result};
 use crate::server::error::{ApiError, ApiResult};
+use crate::server::extract::{AppPath as Path, AppQuery as Query};
 use crate::server::request::RequestInfo;
 use crate::server::{AppState, idempotency};
 use crate::wire::jobs::{Job, JobKind, JobStatus};
-use axum::Json;
+use axum::body::Body;
+use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json};
 use serde::Deserialize;
-use serde_json::Value;
+use std::collections::HashMap;
+use tokio::io::AsyncReadExt;
 
 /// A job collection's `POST`, its body already checked.
 pub(crate) struct Creation<'a> {
@@ -26,7 +32,8 @@ pub(crate) struct Creation<'a> {
     pub(crate) model_id: String,
     /// The `Idempotency-Key`, checked.
     pub(crate) key: Option<String>,
-    pub(crate) body: &'a Value,
+    /// The hash of the request's body, as its idempotency record keeps it.
+    pub(crate) hash: String,
     /// The role the token needs on the model.
     pub(crate) role: Role,
 }
@@ -44,19 +51,19 @@ where
         path,
         model_id,
         key,
-        body,
+        hash,
         role,
     } = creation;
     {
         let (ctx, principal, model_id) = (state.ctx.clone(), principal.clone(), model_id.clone());
         core::blocking(move || authorize(&ctx, &principal, &model_id, role)).await?;
     }
-    idempotency::once(
+    idempotency::once_hashed(
         state,
         &principal,
         key,
         ("POST", path),
-        body,
+        hash,
         || async move {
             let origin = Origin {
                 problems_url: info.problems_url.clone(),
@@ -97,6 +104,19 @@ pub(crate) struct ListQuery {
     limit: Option<usize>,
 }
 
+fn statuses(status: Option<&str>) -> Result<Vec<JobStatus>> {
+    match status {
+        None => Ok(Vec::new()),
+        Some(text) => Ok(vec![JobStatus::parse(text).ok_or_else(|| {
+            Error::invalid(
+                crate::wire::Loc::query().key("status"),
+                format!("unknown status `{text}` (queued, running, completed, failed, cancelled)"),
+                "enum",
+            )
+        })?]),
+    }
+}
+
 /// The model's jobs of `kind`, newest first.
 pub(crate) async fn list(
     state: &AppState,
@@ -105,16 +125,7 @@ pub(crate) async fn list(
     query: &ListQuery,
     kind: JobKind,
 ) -> Result<Vec<Job>> {
-    let statuses = match query.status.as_deref() {
-        None => Vec::new(),
-        Some(text) => vec![JobStatus::parse(text).ok_or_else(|| {
-            Error::invalid(
-                crate::wire::Loc::query().key("status"),
-                format!("unknown status `{text}` (queued, running, completed, failed, cancelled)"),
-                "enum",
-            )
-        })?],
-    };
+    let statuses = statuses(query.status.as_deref())?;
     let limit = query.limit.unwrap_or(50).clamp(1, 1000);
     let ctx = state.ctx.clone();
     core::blocking(move || {
@@ -156,4 +167,159 @@ pub(crate) async fn cancel(
     find(state, principal, model_id, job_id.clone(), kind).await?;
     let ctx = state.ctx.clone();
     core::blocking(move || core::jobs::cancel(&ctx, &job_id)).await
+}
+
+/// The scope a job of `kind` is read and cancelled under: an evaluation is a batch of
+/// decisions.
+fn scope_of(kind: JobKind) -> &'static str {
+    match kind {
+        JobKind::Batch | JobKind::Evaluation => "batches",
+        JobKind::Alignment => "alignments",
+    }
+}
+
+/// `modelId` → path of every repository model.
+fn model_paths(ctx: &Context) -> Result<HashMap<String, String>> {
+    Ok(ctx
+        .repos()
+        .list()?
+        .into_iter()
+        .map(|repo| (repo.model_id().to_string(), repo.path().to_string()))
+        .collect())
+}
+
+/// Job `job_id` if `principal` may read it: a job on a model the token cannot see is not
+/// found, exactly as if it did not exist; the scope of its kind is checked after that.
+fn visible_job(ctx: &Context, principal: &Principal, job_id: &str) -> Result<Job> {
+    let job = core::jobs::get(ctx, job_id)?;
+    let not_found = || Error::JobNotFound(job_id.to_owned());
+    let path = core::models::open_by_id(ctx, &job.model_id)
+        .map_err(|_| not_found())?
+        .path()
+        .to_string();
+    if principal.role_on(&path).is_none() {
+        return Err(not_found());
+    }
+    principal.require_scope(scope_of(job.kind))?;
+    principal.require_role(&path, Role::Reader)?;
+    Ok(job)
+}
+
+/// `?model=…&status=…&limit=…` of `GET /v1/jobs`.
+#[derive(Debug, Deserialize)]
+pub(crate) struct AllJobsQuery {
+    model: Option<String>,
+    status: Option<String>,
+    limit: Option<usize>,
+}
+
+/// `GET /v1/jobs`: jobs of every kind, newest first, of one model (path or `modelId`) or of
+/// every model the token can see; only kinds whose scope the token holds.
+pub(crate) async fn list_jobs(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    Query(query): Query<AllJobsQuery>,
+) -> ApiResult<Json<Vec<Job>>> {
+    let statuses = statuses(query.status.as_deref())?;
+    let limit = query.limit.unwrap_or(50).clamp(1, 1000);
+    let ctx = state.ctx.clone();
+    let jobs = core::blocking(move || {
+        let model_id = match &query.model {
+            Some(model) => {
+                authorize(&ctx, &principal, model, Role::Reader)?;
+                Some(core::models::open(&ctx, model)?.model_id().to_string())
+            }
+            None => None,
+        };
+        let paths = model_paths(&ctx)?;
+        let mut jobs = core::jobs::list(&ctx, model_id.as_deref(), &statuses, 0)?;
+        jobs.retain(|job| {
+            paths
+                .get(&job.model_id)
+                .is_some_and(|path| principal.role_on(path).is_some())
+                && principal.has_scope(scope_of(job.kind))
+        });
+        jobs.truncate(limit);
+        Ok(jobs)
+    })
+    .await?;
+    Ok(Json(jobs))
+}
+
+/// `GET /v1/jobs/{jobId}`: a job of any kind, by its ID alone.
+pub(crate) async fn get_job(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    Path(job_id): Path<String>,
+) -> ApiResult<Json<Job>> {
+    let ctx = state.ctx.clone();
+    let job = core::blocking(move || visible_job(&ctx, &principal, &job_id)).await?;
+    Ok(Json(job))
+}
+
+/// `POST /v1/jobs/{jobId}/cancel`: 204, also when the job had already finished.
+pub(crate) async fn cancel_job(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    Path(job_id): Path<String>,
+) -> ApiResult<StatusCode> {
+    let ctx = state.ctx.clone();
+    core::blocking(move || {
+        visible_job(&ctx, &principal, &job_id)?;
+        core::jobs::cancel(&ctx, &job_id)
+    })
+    .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `GET /v1/jobs/{jobId}/results`: the complete result lines so far, of any kind of job.
+pub(crate) async fn get_job_results(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    Path(job_id): Path<String>,
+) -> ApiResult<Response> {
+    let ctx = state.ctx.clone();
+    let job = core::blocking(move || visible_job(&ctx, &principal, &job_id)).await?;
+    Ok(results(&state, &job).await?)
+}
+
+/// The complete result lines of `job` so far, streamed as NDJSON, with
+/// `Arbiter-Job-Status` telling whether more will come.
+pub(crate) async fn results(state: &AppState, job: &Job) -> Result<Response> {
+    let (ctx, job_id) = (state.ctx.clone(), job.job_id.clone());
+    let reader = core::blocking(move || Ok(core::jobs::results(&ctx, &job_id)?.1)).await?;
+    let body = match reader {
+        None => Body::empty(),
+        Some(reader) => {
+            let limit = reader.limit();
+            let file = tokio::fs::File::from_std(reader.into_inner()).take(limit);
+            Body::from_stream(chunks(file))
+        }
+    };
+    let mut response = (StatusCode::OK, body).into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/x-ndjson"),
+    );
+    headers.insert(
+        "arbiter-job-status",
+        HeaderValue::from_static(job.status.as_str()),
+    );
+    Ok(response)
+}
+
+/// A file as a stream of chunks, read as the client takes them.
+fn chunks(
+    file: tokio::io::Take<tokio::fs::File>,
+) -> impl futures_util::Stream<Item = std::io::Result<bytes::Bytes>> {
+    futures_util::stream::try_unfold(file, |mut file| async move {
+        let mut buffer = vec![0; 64 * 1024];
+        let read = file.read(&mut buffer).await?;
+        if read == 0 {
+            return Ok(None);
+        }
+        buffer.truncate(read);
+        Ok(Some((bytes::Bytes::from(buffer), file)))
+    })
 }

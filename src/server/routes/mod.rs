@@ -41,6 +41,10 @@ pub(crate) fn router(state: AppState) -> Router {
             patch(examples::annotate_example),
         )
         .route(
+            "/v1/models/{model_id}/annotations",
+            post(examples::annotate_examples),
+        )
+        .route(
             "/v1/models/{model_id}/batch-decisions",
             get(batch_decisions::list_batches).post(batch_decisions::create_batch),
         )
@@ -81,6 +85,10 @@ pub(crate) fn router(state: AppState) -> Router {
             post(evaluations::cancel_evaluation),
         )
         .route("/v1/models/{model_id}/promote", post(alignments::promote))
+        .route("/v1/jobs", get(jobs::list_jobs))
+        .route("/v1/jobs/{job_id}", get(jobs::get_job))
+        .route("/v1/jobs/{job_id}/cancel", post(jobs::cancel_job))
+        .route("/v1/jobs/{job_id}/results", get(jobs::get_job_results))
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),
             auth::require_token,

@@ -1,0 +1,606 @@
+//! Client mode: [`Remote`], the [`Service`] of a shared `arbiter serve`, spoken to over its
+//! HTTP interface. Every command with a route runs through it unchanged (`--server URL`).
+//!
+//! What it adds on the way:
+//! - Models are named as the user names them: a path goes into the URL with its `/`
+//!   percent-encoded (`/v1/models/acme%2Fsupport/…`), so not-found errors read as locally.
+//! - Jobs are created with an `Idempotency-Key` derived from the request, the model, the
+//!   input's bytes and the CI run (see [`crate::config::ClientSettings::run_id`]): a retried
+//!   step gets the job the first attempt started, unless that job failed or was cancelled,
+//!   when the key moves on (derived from the old key and job) and a new job starts.
+//!   Decisions carry a key per invocation, so the transport may repeat them.
+//! - Ingest and bulk annotation go up in chunks of whole lines (`upload`), each with its
+//!   own key, and the reports are summed with line numbers of the whole file.
+//! - Retries and problem documents: `http`.
+
+mod http;
+mod upload;
+
+use crate::config::ClientSettings;
+use crate::core::examples::export_line;
+use crate::core::jobs::Observer;
+use crate::core::service::{BatchItems, Created, Input, JobRequest, Service};
+use crate::error::{Error, Result};
+use crate::store::{Annotation, ExampleDetail, ExampleFilter, IngestCounts, NewAnnotation};
+use crate::wire::decision::Checkpoint;
+use crate::wire::examples::{ExamplePage, IngestReport, RejectedLine};
+use crate::wire::jobs::{Job, JobKind, JobStatus};
+use crate::wire::models::{ModelDetail, ModelList};
+use crate::wire::problem::Segment;
+use crate::wire::question::questions_to_value;
+use crate::wire::value::canonical_json;
+use crate::wire::{DecisionRequest, DecisionResponse};
+use bytes::Bytes;
+use http::{Http, Request};
+use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::time::Duration;
+use upload::{NDJSON, Upload};
+
+/// How many failed or cancelled jobs a creation steps past (see [`Remote::create_job`]).
+const MAX_RESTARTS: usize = 8;
+
+/// The operations of a shared server.
+pub struct Remote {
+    http: Http,
+    run_id: Option<String>,
+    chunk_bytes: usize,
+}
+
+impl Remote {
+    pub fn new(settings: &ClientSettings) -> Result<Self> {
+        Ok(Self {
+            http: Http::new(&settings.url, settings.token.clone())?,
+            run_id: settings.run_id.clone(),
+            chunk_bytes: settings.chunk_bytes,
+        })
+    }
+
+    /// The server's URL.
+    pub fn url(&self) -> &str {
+        self.http.base()
+    }
+
+    /// An `Idempotency-Key` for a job: the same kind, model, request, input and CI run give
+    /// the same key.
+    fn job_key(&self, kind: JobKind, model: &str, parts: &[&[u8]]) -> String {
+        let mut hasher = Sha256::new();
+        let run = self.run_id.as_deref().unwrap_or_default();
+        for part in [kind.as_str().as_bytes(), model.as_bytes(), run.as_bytes()]
+            .into_iter()
+            .chain(parts.iter().copied())
+        {
+            // Length-prefixed, so no two different lists of parts hash alike.
+            hasher.update((part.len() as u64).to_le_bytes());
+            hasher.update(part);
+        }
+        format!(
+            "arbiter-{}-{}",
+            kind.as_str(),
+            &hex::encode(hasher.finalize())[..40]
+        )
+    }
+
+    /// Send an input in chunks of whole lines to `route` of `model` (`examples` or
+    /// `annotations`), summing the reports; line numbers are the whole input's.
+    async fn upload(
+        &self,
+        model: &str,
+        route: &str,
+        input: Input,
+        progress: &(dyn Fn(IngestCounts) + Send + Sync),
+    ) -> Result<IngestReport> {
+        let mut total = IngestReport {
+            committed: true,
+            ..IngestReport::default()
+        };
+        // Keys are fresh per upload: a retry within it replays; a later run counts anew.
+        let nonce = uuid::Uuid::new_v4().to_string();
+        let key = |index: usize, bytes: &[u8]| {
+            let mut hasher = Sha256::new();
+            hasher.update(nonce.as_bytes());
+            hasher.update((index as u64).to_le_bytes());
+            hasher.update(bytes);
+            format!("arbiter-{route}-{}", &hex::encode(hasher.finalize())[..40])
+        };
+        let mut chunker = match upload::open(input, self.chunk_bytes)? {
+            Upload::Whole(bytes) => {
+                let request = Request::post(&["v1", "models", model, route])
+                    .body("application/json", Bytes::from(bytes.clone()))
+                    .key(key(0, &bytes));
+                let report: IngestReport = self.http.json(&request).await?;
+                progress(counts(&report));
+                return Ok(report);
+            }
+            Upload::Chunks(chunker) => chunker,
+        };
+        while let Some(chunk) = chunker.next_chunk()? {
+            let request = Request::post(&["v1", "models", model, route])
+                .body(NDJSON, Bytes::from(chunk.bytes.clone()))
+                .key(key(chunk.index, &chunk.bytes));
+            let part: IngestReport = self.http.json(&request).await.map_err(|error| {
+                if chunk.index == 0 {
+                    error
+                } else {
+                    append(
+                        error,
+                        &format!(
+                            " (in the request for lines {} on; the {} lines before it were sent: \
+                             {} new and {} existing examples, {} annotations)",
+                            chunk.lines_before + 1,
+                            chunk.lines_before,
+                            total.created,
+                            total.existing,
+                            total.annotations
+                        ),
+                    )
+                }
+            })?;
+            total.created += part.created;
+            total.existing += part.existing;
+            total.annotations += part.annotations;
+            total
+                .rejected
+                .extend(part.rejected.into_iter().map(|rejected| RejectedLine {
+                    line: rejected.line + chunk.lines_before,
+                    ..rejected
+                }));
+            progress(counts(&total));
+        }
+        Ok(total)
+    }
+
+    /// An atomic ingest: the whole input in one request (it cannot be split and stay
+    /// all-or-nothing). A refusal for bad lines is read back into the report the local
+    /// command prints.
+    async fn ingest_atomic(&self, model: &str, input: Input) -> Result<IngestReport> {
+        let (media_type, bytes) = upload::whole(input)?;
+        let request = Request::post(&["v1", "models", model, "examples"])
+            .query("atomic", &"true")
+            .body(media_type, Bytes::from(bytes.clone()))
+            .key(format!("arbiter-ingest-{}", uuid::Uuid::new_v4()));
+        match self.http.json::<IngestReport>(&request).await {
+            Ok(report) => Ok(report),
+            Err(error) => {
+                let Some(indexes) = rejected_items(&error) else {
+                    return Err(too_large_hint(
+                        error,
+                        "an --atomic ingest is sent in one request: drop --atomic to send it in \
+                         chunks, or raise server.max_body_bytes on the server",
+                    ));
+                };
+                let rejected = indexes
+                    .into_iter()
+                    .zip(error.details())
+                    .map(|(index, detail)| RejectedLine {
+                        line: index as u64 + 1,
+                        example_id: upload::example_id_at(media_type, &bytes, index),
+                        reason: detail.msg.clone(),
+                    })
+                    .collect();
+                Ok(IngestReport {
+                    committed: false,
+                    rejected,
+                    ..IngestReport::default()
+                })
+            }
+        }
+    }
+
+    /// The request that creates a job, keyed, and its kind.
+    fn job_request(&self, model: &str, request: JobRequest) -> Result<(JobKind, Request)> {
+        Ok(match request {
+            JobRequest::Batch {
+                revision,
+                questions,
+                capture,
+                items,
+            } => {
+                let mut members = Map::new();
+                if let Some(revision) = revision {
+                    members.insert("revision".into(), Value::String(revision));
+                }
+                if let Some(questions) = &questions {
+                    members.insert("questions".into(), questions_to_value(questions));
+                }
+                members.insert("capture".into(), Value::Bool(capture));
+                let route = ["v1", "models", model, "batch-decisions"];
+                let request = match items {
+                    BatchItems::Examples(set) => {
+                        members.insert("examples".into(), json!(set));
+                        let body = Value::Object(members);
+                        let key = canonical_json(&body);
+                        Request::post(&route).json(&body)?.key(self.job_key(
+                            JobKind::Batch,
+                            model,
+                            &[key.as_bytes()],
+                        ))
+                    }
+                    BatchItems::Lines(mut input) => {
+                        // The first line holds the members; the input follows as it is.
+                        let mut body = serde_json::to_vec(&Value::Object(members))
+                            .map_err(|e| Error::internal("serializing a batch", e))?;
+                        body.push(b'\n');
+                        let header = body.len();
+                        input
+                            .read_to_end(&mut body)
+                            .map_err(|e| Error::BadRequest(format!("reading the input: {e}")))?;
+                        let key = self.job_key(
+                            JobKind::Batch,
+                            model,
+                            &[&body[..header], &body[header..]],
+                        );
+                        Request::post(&route)
+                            .body(NDJSON, Bytes::from(body))
+                            .key(key)
+                    }
+                };
+                (JobKind::Batch, request)
+            }
+            JobRequest::Alignment(request) => {
+                let body = serde_json::to_value(&request)
+                    .map_err(|e| Error::internal("serializing an alignment", e))?;
+                let key = self.job_key(
+                    JobKind::Alignment,
+                    model,
+                    &[canonical_json(&body).as_bytes()],
+                );
+                let route = ["v1", "models", model, "alignments"];
+                (
+                    JobKind::Alignment,
+                    Request::post(&route).json(&body)?.key(key),
+                )
+            }
+            JobRequest::Evaluation(request) => {
+                let body = serde_json::to_value(&request)
+                    .map_err(|e| Error::internal("serializing an evaluation", e))?;
+                let key = self.job_key(
+                    JobKind::Evaluation,
+                    model,
+                    &[canonical_json(&body).as_bytes()],
+                );
+                let route = ["v1", "models", model, "evaluations"];
+                (
+                    JobKind::Evaluation,
+                    Request::post(&route).json(&body)?.key(key),
+                )
+            }
+        })
+    }
+
+    /// The complete result lines of a job so far, chunk by chunk, to `sink`.
+    async fn results(
+        &self,
+        job_id: &str,
+        sink: &mut (dyn FnMut(&[u8]) -> Result<()> + Send),
+    ) -> Result<()> {
+        self.http
+            .stream(&Request::get(&["v1", "jobs", job_id, "results"]), sink)
+            .await
+    }
+}
+
+fn counts(report: &IngestReport) -> IngestCounts {
+    IngestCounts {
+        created: report.created,
+        existing: report.existing,
+        annotations: report.annotations,
+    }
+}
+
+/// The items an atomic ingest refused, when that is what `error` is: a 422 locating each
+/// at `["body", index]`.
+fn rejected_items(error: &Error) -> Option<Vec<usize>> {
+    if !matches!(error, Error::Remote(_)) || error.code() != "validation_error" {
+        return None;
+    }
+    let details = error.details();
+    if details.is_empty() {
+        return None;
+    }
+    details
+        .iter()
+        .map(|detail| match detail.loc.0.as_slice() {
+            [Segment::Key(root), Segment::Index(index)]
+                if root == "body" && detail.kind == "invalid_example" =>
+            {
+                Some(*index)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// A server's problem with `suffix` added to its detail.
+fn append(error: Error, suffix: &str) -> Error {
+    match error {
+        Error::Remote(mut problem) => {
+            problem.detail.push_str(suffix);
+            Error::Remote(problem)
+        }
+        Error::UpstreamUnavailable(detail) => Error::UpstreamUnavailable(detail + suffix),
+        other => other,
+    }
+}
+
+/// A body-limit refusal, with what to do about it.
+fn too_large_hint(error: Error, hint: &str) -> Error {
+    if error.code() == "payload_too_large" {
+        append(error, &format!(": {hint}"))
+    } else {
+        error
+    }
+}
+
+#[async_trait::async_trait]
+impl Service for Remote {
+    async fn decide(&self, request: &DecisionRequest) -> Result<DecisionResponse> {
+        // A key of this invocation: the transport may repeat it, the server answers once.
+        let request = Request::post(&["v1", "decision"])
+            .json(&request.to_value())?
+            .key(format!("arbiter-decide-{}", uuid::Uuid::new_v4()));
+        self.http.json(&request).await
+    }
+
+    async fn list_models(&self) -> Result<ModelList> {
+        self.http.json(&Request::get(&["v1", "models"])).await
+    }
+
+    async fn show_model(&self, model: &str) -> Result<ModelDetail> {
+        self.http
+            .json(&Request::get(&["v1", "models", model]))
+            .await
+    }
+
+    async fn log(
+        &self,
+        model: &str,
+        revision: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<Checkpoint>> {
+        let mut request =
+            Request::get(&["v1", "models", model, "checkpoints"]).query("limit", &limit);
+        if let Some(revision) = revision {
+            request = request.query("revision", &revision);
+        }
+        self.http.json(&request).await
+    }
+
+    async fn promote(&self, model: &str, revision: &str) -> Result<Checkpoint> {
+        // Not repeated: the route keeps no idempotency record.
+        let request = Request::post(&["v1", "models", model, "promote"])
+            .json(&json!({"revision": revision}))?;
+        self.http.json(&request).await
+    }
+
+    async fn ingest(
+        &self,
+        model: &str,
+        input: Input,
+        atomic: bool,
+        progress: &(dyn Fn(IngestCounts) + Send + Sync),
+    ) -> Result<IngestReport> {
+        if atomic {
+            let report = self.ingest_atomic(model, input).await?;
+            progress(counts(&report));
+            return Ok(report);
+        }
+        self.upload(model, "examples", input, progress).await
+    }
+
+    async fn annotate(
+        &self,
+        model: &str,
+        example_id: &str,
+        annotation: NewAnnotation,
+    ) -> Result<Annotation> {
+        let mut body = Map::new();
+        body.insert("answer".into(), annotation.answer);
+        if let Some(reasoning) = annotation.reasoning {
+            body.insert("reasoning".into(), Value::String(reasoning));
+        }
+        let mut patch = Map::new();
+        patch.insert(annotation.question_id.clone(), Value::Object(body));
+        // Writing the same ground truth again changes nothing but its time: repeatable.
+        let request =
+            Request::patch(&["v1", "models", model, "examples", example_id, "annotations"])
+                .json(&patch)?
+                .repeatable();
+        let mut detail: ExampleDetail = self.http.json(&request).await?;
+        detail
+            .example
+            .annotations
+            .remove(&annotation.question_id)
+            .ok_or_else(|| {
+                Error::UpstreamFailed(format!(
+                    "the server did not return the annotation of `{}`",
+                    annotation.question_id
+                ))
+            })
+    }
+
+    async fn annotate_lines(&self, model: &str, input: Input) -> Result<IngestReport> {
+        self.upload(model, "annotations", input, &|_| {}).await
+    }
+
+    async fn list_examples(
+        &self,
+        model: &str,
+        filter: &ExampleFilter,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<ExamplePage> {
+        let mut request = Request::get(&["v1", "models", model, "examples"]).query("limit", &limit);
+        if let Some(annotated) = filter.annotated {
+            request = request.query("annotated", &annotated);
+        }
+        if let Some(question) = &filter.question {
+            request = request.query("question", &question);
+        }
+        if let Some(after) = after {
+            request = request.query("after", &after);
+        }
+        self.http.json(&request).await
+    }
+
+    async fn show_example(&self, model: &str, example_id: &str) -> Result<ExampleDetail> {
+        self.http
+            .json(&Request::get(&[
+                "v1", "models", model, "examples", example_id,
+            ]))
+            .await
+    }
+
+    async fn export_examples(
+        &self,
+        model: &str,
+        filter: &ExampleFilter,
+        write: &mut (dyn for<'v> FnMut(&'v Value) -> Result<()> + Send),
+    ) -> Result<u64> {
+        let mut count = 0;
+        let mut after: Option<String> = None;
+        loop {
+            let page = self
+                .list_examples(model, filter, after.as_deref(), 1000)
+                .await?;
+            for example in &page.examples {
+                write(&export_line(example))?;
+                count += 1;
+            }
+            match page.next_cursor {
+                Some(cursor) => after = Some(cursor),
+                None => return Ok(count),
+            }
+        }
+    }
+
+    async fn create_job(&self, model: &str, request: JobRequest) -> Result<Created> {
+        let (kind, request) = self.job_request(model, request)?;
+        let mut request = request;
+        let mut restarts = 0;
+        loop {
+            let reply = self.http.send(&request).await.map_err(|error| {
+                if kind == JobKind::Batch {
+                    too_large_hint(
+                        error,
+                        "`arbiter batch --input` sends the whole input in one request: split it \
+                         into smaller files, or raise server.max_body_bytes on the server",
+                    )
+                } else {
+                    error
+                }
+            })?;
+            let mut job: Job = reply.json()?;
+            if reply.replayed {
+                // A replay is the answer of the time: the job as it was created.
+                job = self.get_job(&job.job_id).await?;
+            }
+            // A retry after a failed or cancelled job wants a new one, not that ending
+            // again. Its key follows from the old key and the old job, so retrying *this*
+            // step again still lands on the same new job.
+            let ended_badly = matches!(job.status, JobStatus::Failed | JobStatus::Cancelled);
+            if reply.replayed && ended_badly && restarts < MAX_RESTARTS {
+                let key = request.idempotency_key().unwrap_or_default();
+                let next = self.job_key(kind, model, &[key.as_bytes(), job.job_id.as_bytes()]);
+                request = request.key(next);
+                restarts += 1;
+                continue;
+            }
+            return Ok(Created {
+                job,
+                replayed: reply.replayed,
+            });
+        }
+    }
+
+    async fn get_job(&self, job_id: &str) -> Result<Job> {
+        self.http.json(&Request::get(&["v1", "jobs", job_id])).await
+    }
+
+    async fn list_jobs(
+        &self,
+        model: Option<&str>,
+        status: Option<JobStatus>,
+        limit: usize,
+    ) -> Result<Vec<Job>> {
+        let mut request = Request::get(&["v1", "jobs"]).query("limit", &limit.max(1));
+        if let Some(model) = model {
+            request = request.query("model", &model);
+        }
+        if let Some(status) = status {
+            request = request.query("status", &status.as_str());
+        }
+        self.http.json(&request).await
+    }
+
+    async fn cancel_job(&self, job_id: &str) -> Result<Job> {
+        // Cancelling is idempotent (204 every time): repeatable.
+        let request = Request::post(&["v1", "jobs", job_id, "cancel"]).repeatable();
+        self.http.send(&request).await?;
+        self.get_job(job_id).await
+    }
+
+    async fn follow_job(&self, job: &Job, observer: &dyn Observer) -> Result<Job> {
+        let mut job = job.clone();
+        let mut wait = Duration::from_millis(150);
+        loop {
+            observer.progress(job.progress);
+            if job.status.is_finished() {
+                break;
+            }
+            tokio::time::sleep(wait).await;
+            wait = (wait * 3 / 2).min(Duration::from_secs(1));
+            job = self.get_job(&job.job_id).await?;
+        }
+        if observer.wants_lines() {
+            let mut partial: Vec<u8> = Vec::new();
+            self.results(&job.job_id, &mut |chunk| {
+                partial.extend_from_slice(chunk);
+                while let Some(end) = partial.iter().position(|b| *b == b'\n') {
+                    let line: Vec<u8> = partial.drain(..=end).collect();
+                    observer.line(&line);
+                }
+                Ok(())
+            })
+            .await?;
+        }
+        Ok(job)
+    }
+
+    async fn detach_job(&self, _job: &Job) -> Result<()> {
+        // It runs on the server: nothing to hand on.
+        Ok(())
+    }
+
+    async fn job_results(&self, job_id: &str, out: &mut (dyn Write + Send)) -> Result<Job> {
+        let job = self.get_job(job_id).await?;
+        self.results(job_id, &mut |chunk| {
+            out.write_all(chunk)
+                .map_err(crate::core::service::write_error)
+        })
+        .await?;
+        Ok(job)
+    }
+
+    async fn take_up_orphans(&self) -> Result<()> {
+        // The server takes up its own.
+        Ok(())
+    }
+
+    async fn model_paths(&self) -> HashMap<String, String> {
+        match self.list_models().await {
+            Ok(list) => list
+                .models
+                .into_iter()
+                .filter_map(|m| Some((m.model_id?, m.path?)))
+                .collect(),
+            Err(_) => HashMap::new(),
+        }
+    }
+
+    fn runs_jobs_here(&self) -> bool {
+        false
+    }
+}

@@ -1,0 +1,435 @@
+//! One interface to every operation the command line runs against a home: [`Service`].
+//!
+//! It has two implementations. [`Local`] runs the operations of this module's siblings on
+//! this process's `ARBITER_HOME`; `crate::client::Remote` asks a shared `arbiter serve` for
+//! them over HTTP. A command is written once, over `&dyn Service`, and gives the same
+//! output and exit code either way. The methods take and return the contract types of
+//! [`crate::wire`] and fail with the crate [`Error`]; no HTTP or storage type crosses here.
+//!
+//! Jobs have one life cycle on both sides: [`Service::create_job`] queues a job,
+//! [`Service::follow_job`] watches it until it ends (running it here when this process
+//! owns it), and [`Service::detach_job`] lets it run without us.
+
+use super::batch::{NewBatch, Source};
+use super::jobs::{JobLock, Observer};
+use super::{Context, blocking};
+use crate::error::{Error, Result};
+use crate::store::{Annotation, ExampleDetail, ExampleFilter, IngestCounts, NewAnnotation};
+use crate::wire::align::{AlignmentRequest, EvaluationRequest};
+use crate::wire::decision::Checkpoint;
+use crate::wire::examples::{ExamplePage, IngestReport};
+use crate::wire::jobs::{ExampleSet, Job, JobStatus};
+use crate::wire::models::{ModelDetail, ModelList};
+use crate::wire::{DecisionRequest, DecisionResponse, Questions};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::io::{BufRead, Write};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// An input file (or stdin), read as it is sent or staged.
+pub type Input = Box<dyn BufRead + Send>;
+
+/// What a job to create does.
+pub enum JobRequest {
+    /// Decisions over many states ([`super::batch`]).
+    Batch {
+        revision: Option<String>,
+        questions: Option<Questions>,
+        capture: bool,
+        items: BatchItems,
+    },
+    /// Better questions from the annotated examples ([`super::align`]).
+    Alignment(AlignmentRequest),
+    /// A checkpoint's figures over the annotated examples ([`super::eval`]).
+    Evaluation(EvaluationRequest),
+}
+
+/// Where a batch's states come from.
+pub enum BatchItems {
+    /// JSON Lines of `{example_id?, state}`; blank lines are skipped and each line is
+    /// checked when its turn comes.
+    Lines(Input),
+    /// The model's stored examples.
+    Examples(ExampleSet),
+}
+
+/// A job just created.
+#[derive(Debug, Clone)]
+pub struct Created {
+    pub job: Job,
+    /// The server already had this exact request (the same `Idempotency-Key`): `job` is the
+    /// job it started then, not a new one. Always false locally.
+    pub replayed: bool,
+}
+
+/// Every operation a command runs, wherever the home is. See the module documentation.
+#[async_trait::async_trait]
+pub trait Service: Send + Sync {
+    /// Answer the questions of `request`.
+    async fn decide(&self, request: &DecisionRequest) -> Result<DecisionResponse>;
+
+    /// Base models and the repository models (remotely: those the token can see).
+    async fn list_models(&self) -> Result<ModelList>;
+    /// One repository model, by path or `modelId`.
+    async fn show_model(&self, model: &str) -> Result<ModelDetail>;
+    /// The checkpoints of `revision` (default: the default branch), newest first.
+    async fn log(
+        &self,
+        model: &str,
+        revision: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<Checkpoint>>;
+    /// Fast-forward the default branch to `revision`.
+    async fn promote(&self, model: &str, revision: &str) -> Result<Checkpoint>;
+
+    /// Ingest examples from JSON Lines or a JSON array; bad lines are reported with their
+    /// line numbers in the whole input. `progress` hears the running totals.
+    async fn ingest(
+        &self,
+        model: &str,
+        input: Input,
+        atomic: bool,
+        progress: &(dyn Fn(IngestCounts) + Send + Sync),
+    ) -> Result<IngestReport>;
+    /// Write one question's ground truth for one example.
+    async fn annotate(
+        &self,
+        model: &str,
+        example_id: &str,
+        annotation: NewAnnotation,
+    ) -> Result<Annotation>;
+    /// Write annotations from lines of `{example_id, question, answer, reasoning?}`.
+    async fn annotate_lines(&self, model: &str, input: Input) -> Result<IngestReport>;
+    /// A page of examples in example ID order.
+    async fn list_examples(
+        &self,
+        model: &str,
+        filter: &ExampleFilter,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<ExamplePage>;
+    /// One example with its annotations and decisions.
+    async fn show_example(&self, model: &str, example_id: &str) -> Result<ExampleDetail>;
+    /// Every matching example as an ingest line, in example ID order, to `write`; the count.
+    async fn export_examples(
+        &self,
+        model: &str,
+        filter: &ExampleFilter,
+        write: &mut (dyn for<'v> FnMut(&'v Value) -> Result<()> + Send),
+    ) -> Result<u64>;
+
+    /// Queue a job on `model`. Remotely the request is sent with an `Idempotency-Key`
+    /// derived from it (and from the input's bytes), so sending it again returns the same job.
+    async fn create_job(&self, model: &str, request: JobRequest) -> Result<Created>;
+    /// A job as it is now.
+    async fn get_job(&self, job_id: &str) -> Result<Job>;
+    /// Jobs, newest first: of one model or all, of one status or all.
+    async fn list_jobs(
+        &self,
+        model: Option<&str>,
+        status: Option<JobStatus>,
+        limit: usize,
+    ) -> Result<Vec<Job>>;
+    /// Ask a job to stop (idempotent; a finished job stays as it finished); the job after.
+    async fn cancel_job(&self, job_id: &str) -> Result<Job>;
+    /// Watch `job` until it ends and return it as it ended. A job this process created and
+    /// did not detach runs here. `observer` hears progress; when it
+    /// [wants lines](Observer::wants_lines), every result line reaches it once, in order,
+    /// before this returns (as they are written when the job runs here, else once it ends).
+    async fn follow_job(&self, job: &Job, observer: &dyn Observer) -> Result<Job>;
+    /// Let a job created here run without this process (locally: in a background worker).
+    async fn detach_job(&self, job: &Job) -> Result<()>;
+    /// Write the complete result lines of a job so far to `out`; the job as it was read.
+    async fn job_results(&self, job_id: &str, out: &mut (dyn Write + Send)) -> Result<Job>;
+    /// Make sure no unfinished job is left without a runner (locally: hand orphans of dead
+    /// processes to background workers; a server does this itself).
+    async fn take_up_orphans(&self) -> Result<()>;
+    /// `modelId` → path of the repository models, for showing jobs to people; empty when
+    /// they cannot be listed.
+    async fn model_paths(&self) -> HashMap<String, String>;
+    /// Whether a job followed here runs in this process, so that leaving it (Ctrl-C) stops
+    /// it; false when it runs on a server and goes on without us.
+    fn runs_jobs_here(&self) -> bool;
+}
+
+/// Starts a background process that runs job `job_id` (the command line's `jobs worker`).
+pub type Spawner = Arc<dyn Fn(&Context, &str) -> Result<()> + Send + Sync>;
+
+/// The operations on this process's home.
+pub struct Local {
+    ctx: Context,
+    /// Locks of the jobs this process created and has not yet run or handed on.
+    locks: Mutex<HashMap<String, JobLock>>,
+    spawn: Spawner,
+}
+
+impl Local {
+    /// The operations on `ctx`'s home; detached and orphaned jobs go to `spawn`.
+    pub fn new(ctx: Context, spawn: Spawner) -> Self {
+        Self {
+            ctx,
+            locks: Mutex::new(HashMap::new()),
+            spawn,
+        }
+    }
+
+    pub fn context(&self) -> &Context {
+        &self.ctx
+    }
+
+    fn take_lock(&self, job_id: &str) -> Option<JobLock> {
+        self.locks
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(job_id)
+    }
+
+    /// Poll a job another process runs until it ends, taking up orphans now and then (its
+    /// runner may die while we watch).
+    async fn watch(&self, job: &Job, observer: &dyn Observer) -> Result<Job> {
+        let get = || {
+            let (ctx, id) = (self.ctx.clone(), job.job_id.clone());
+            blocking(move || super::jobs::get(&ctx, &id))
+        };
+        let mut job = get().await?;
+        let mut ticks = 0u32;
+        while !job.status.is_finished() {
+            observer.progress(job.progress);
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            ticks += 1;
+            if ticks.is_multiple_of(5) {
+                self.take_up_orphans().await?;
+            }
+            job = get().await?;
+        }
+        observer.progress(job.progress);
+        if observer.wants_lines()
+            && let (_, Some(reader)) = super::jobs::results(&self.ctx, &job.job_id)?
+        {
+            for line in std::io::BufReader::new(reader).split(b'\n') {
+                let mut line = line.map_err(|e| Error::internal("reading results", e))?;
+                line.push(b'\n');
+                observer.line(&line);
+            }
+        }
+        Ok(job)
+    }
+}
+
+#[async_trait::async_trait]
+impl Service for Local {
+    async fn decide(&self, request: &DecisionRequest) -> Result<DecisionResponse> {
+        let request_id = uuid::Uuid::new_v4().to_string();
+        super::decide::decide(&self.ctx, request, &request_id).await
+    }
+
+    async fn list_models(&self) -> Result<ModelList> {
+        super::models::list(&self.ctx)
+    }
+
+    async fn show_model(&self, model: &str) -> Result<ModelDetail> {
+        super::models::show(&self.ctx, model)
+    }
+
+    async fn log(
+        &self,
+        model: &str,
+        revision: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<Checkpoint>> {
+        super::models::log(&self.ctx, model, revision, limit)
+    }
+
+    async fn promote(&self, model: &str, revision: &str) -> Result<Checkpoint> {
+        super::models::promote(&self.ctx, model, revision)
+    }
+
+    async fn ingest(
+        &self,
+        model: &str,
+        mut input: Input,
+        atomic: bool,
+        progress: &(dyn Fn(IngestCounts) + Send + Sync),
+    ) -> Result<IngestReport> {
+        super::examples::ingest(&self.ctx, model, &mut input, atomic, &mut |counts| {
+            progress(*counts);
+        })
+    }
+
+    async fn annotate(
+        &self,
+        model: &str,
+        example_id: &str,
+        annotation: NewAnnotation,
+    ) -> Result<Annotation> {
+        super::examples::annotate(&self.ctx, model, example_id, annotation)
+    }
+
+    async fn annotate_lines(&self, model: &str, mut input: Input) -> Result<IngestReport> {
+        super::examples::annotate_lines(&self.ctx, model, &mut input)
+    }
+
+    async fn list_examples(
+        &self,
+        model: &str,
+        filter: &ExampleFilter,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<ExamplePage> {
+        super::examples::list(&self.ctx, model, filter, after, limit)
+    }
+
+    async fn show_example(&self, model: &str, example_id: &str) -> Result<ExampleDetail> {
+        super::examples::show(&self.ctx, model, example_id)
+    }
+
+    async fn export_examples(
+        &self,
+        model: &str,
+        filter: &ExampleFilter,
+        write: &mut (dyn for<'v> FnMut(&'v Value) -> Result<()> + Send),
+    ) -> Result<u64> {
+        super::examples::export(&self.ctx, model, filter, write)
+    }
+
+    async fn create_job(&self, model: &str, request: JobRequest) -> Result<Created> {
+        let (ctx, model) = (self.ctx.clone(), model.to_owned());
+        let (job, lock) = blocking(move || match request {
+            JobRequest::Batch {
+                revision,
+                questions,
+                capture,
+                items,
+            } => {
+                let mut lines;
+                let source = match items {
+                    BatchItems::Lines(input) => {
+                        lines = input;
+                        Source::Lines(&mut lines)
+                    }
+                    BatchItems::Examples(set) => Source::Examples(set),
+                };
+                super::batch::create(
+                    &ctx,
+                    NewBatch {
+                        model: &model,
+                        revision: revision.as_deref(),
+                        questions,
+                        capture,
+                        source,
+                    },
+                    None,
+                )
+            }
+            JobRequest::Alignment(request) => super::align::create(
+                &ctx,
+                super::align::NewAlignment {
+                    model: &model,
+                    request,
+                },
+                None,
+            ),
+            JobRequest::Evaluation(request) => super::eval::create(
+                &ctx,
+                super::eval::NewEvaluation {
+                    model: &model,
+                    request,
+                },
+                None,
+            ),
+        })
+        .await?;
+        self.locks
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(job.job_id.clone(), lock);
+        Ok(Created {
+            job,
+            replayed: false,
+        })
+    }
+
+    async fn get_job(&self, job_id: &str) -> Result<Job> {
+        let (ctx, id) = (self.ctx.clone(), job_id.to_owned());
+        blocking(move || super::jobs::get(&ctx, &id)).await
+    }
+
+    async fn list_jobs(
+        &self,
+        model: Option<&str>,
+        status: Option<JobStatus>,
+        limit: usize,
+    ) -> Result<Vec<Job>> {
+        let model_id = match model {
+            Some(model) => Some(
+                super::models::open(&self.ctx, model)?
+                    .model_id()
+                    .to_string(),
+            ),
+            None => None,
+        };
+        let statuses: Vec<JobStatus> = status.into_iter().collect();
+        super::jobs::list(&self.ctx, model_id.as_deref(), &statuses, limit.max(1))
+    }
+
+    async fn cancel_job(&self, job_id: &str) -> Result<Job> {
+        let (ctx, id) = (self.ctx.clone(), job_id.to_owned());
+        blocking(move || super::jobs::cancel(&ctx, &id)).await
+    }
+
+    async fn follow_job(&self, job: &Job, observer: &dyn Observer) -> Result<Job> {
+        match self.take_lock(&job.job_id) {
+            Some(lock) => super::jobs::run(&self.ctx, lock, observer).await,
+            None => self.watch(job, observer).await,
+        }
+    }
+
+    async fn detach_job(&self, job: &Job) -> Result<()> {
+        // The worker takes the lock itself; until it does, the job is merely queued.
+        drop(self.take_lock(&job.job_id));
+        (self.spawn)(&self.ctx, &job.job_id)
+    }
+
+    async fn job_results(&self, job_id: &str, out: &mut (dyn Write + Send)) -> Result<Job> {
+        let (job, reader) = super::jobs::results(&self.ctx, job_id)?;
+        if let Some(mut reader) = reader {
+            std::io::copy(&mut reader, out).map_err(write_error)?;
+        }
+        Ok(job)
+    }
+
+    async fn take_up_orphans(&self) -> Result<()> {
+        for lock in super::jobs::recover(&self.ctx)? {
+            let job_id = lock.job_id().to_owned();
+            // The worker takes the lock itself; should another command race us to it, the
+            // loser's worker finds the lock held and exits.
+            drop(lock);
+            (self.spawn)(&self.ctx, &job_id)?;
+        }
+        Ok(())
+    }
+
+    async fn model_paths(&self) -> HashMap<String, String> {
+        self.ctx
+            .repos()
+            .list()
+            .map(|repos| {
+                repos
+                    .into_iter()
+                    .map(|repo| (repo.model_id().to_string(), repo.path().to_string()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn runs_jobs_here(&self) -> bool {
+        true
+    }
+}
+
+/// A failure to write output the caller asked for (a closed pipe, a full disk).
+#[allow(clippy::needless_pass_by_value)] // for `map_err`
+pub fn write_error(error: std::io::Error) -> Error {
+    Error::Internal(format!("writing the output: {error}"))
+}
