@@ -1,7 +1,7 @@
 //! `arbiter align`: better questions from a repository model's annotated examples, as a job
 //! that runs here (progress on a terminal) or, with `--detach`, in a background worker.
 
-use super::jobs::{Followed, JobBar, Watcher, finish_status, follow, left_running, note_replayed};
+use super::jobs::{Followed, detach, finish_status, left_running, note_replayed, watch};
 use super::output::Printer;
 use crate::core::service::{JobRequest, Service};
 use crate::wire::align::{AlignmentRequest, AlignmentResult, DEFAULT_MARGIN, DEFAULT_MAX_EXAMPLES};
@@ -55,31 +55,9 @@ pub(crate) async fn run(
     note_replayed(&created, printer);
     let job = created.job;
     if args.detach {
-        service.detach_job(&job).await?;
-        if printer.json_flag() {
-            printer.json(&job)?;
-        } else {
-            printer.line(&job.job_id)?;
-            printer.status(&format!(
-                "alignment queued; follow with `arbiter jobs poll {} --wait`",
-                job.job_id
-            ));
-        }
-        return Ok(ExitCode::SUCCESS);
+        return detach(service, &job, printer, "alignment").await;
     }
-    let watcher = Watcher {
-        bar: JobBar::new(printer, 0),
-    };
-    let followed = follow(
-        service,
-        &job,
-        &watcher,
-        &watcher.bar,
-        printer,
-        args.cancel_on_interrupt,
-    )
-    .await;
-    watcher.bar.finish();
+    let followed = watch(service, &job, printer, args.cancel_on_interrupt).await;
     let (job, interrupted) = match followed? {
         Followed::Ended { job, interrupted } => (job, interrupted),
         Followed::Left(job) => return Ok(left_running(&job, printer)),

@@ -4,7 +4,7 @@
 //! with the same progress bar and its results are printed once it ends.
 
 use super::input::read_yaml;
-use super::jobs::{Followed, JobBar, finish_status, follow, left_running, note_replayed};
+use super::jobs::{Followed, JobBar, detach, finish_status, follow, left_running, note_replayed};
 use super::output::Printer;
 use crate::core::jobs::Observer;
 use crate::core::service::{BatchItems, Input, JobRequest, Service};
@@ -82,18 +82,8 @@ pub(crate) async fn run(
     note_replayed(&created, printer);
     let job = created.job;
     if args.detach {
-        service.detach_job(&job).await?;
-        // The bare ID even when piped (`id=$(arbiter batch … --detach)`), as `docker run -d`.
-        if printer.json_flag() {
-            printer.json(&job)?;
-        } else {
-            printer.line(&job.job_id)?;
-            printer.status(&format!(
-                "{} items queued; follow with `arbiter jobs poll {} --wait`",
-                job.progress.total, job.job_id
-            ));
-        }
-        return Ok(ExitCode::SUCCESS);
+        let queued = format!("{} items", job.progress.total);
+        return detach(service, &job, printer, &queued).await;
     }
 
     let sink: Box<dyn Write + Send> = match &args.output {

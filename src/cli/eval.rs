@@ -1,7 +1,7 @@
 //! `arbiter eval`: a checkpoint's figures over every annotated example (a batch job
 //! underneath), beside a baseline's, as a table, JSON or JUnit XML; gates exit 3.
 
-use super::jobs::{Followed, JobBar, Watcher, finish_status, follow, left_running, note_replayed};
+use super::jobs::{Followed, finish_status, left_running, note_replayed, watch};
 use super::output::Printer;
 use crate::core::metrics::Metrics;
 use crate::core::service::{JobRequest, Service};
@@ -76,19 +76,7 @@ pub(crate) async fn run(
         .await?;
     note_replayed(&created, printer);
     let job = created.job;
-    let watcher = Watcher {
-        bar: JobBar::new(printer, job.progress.total),
-    };
-    let followed = follow(
-        service,
-        &job,
-        &watcher,
-        &watcher.bar,
-        printer,
-        args.cancel_on_interrupt,
-    )
-    .await;
-    watcher.bar.finish();
+    let followed = watch(service, &job, printer, args.cancel_on_interrupt).await;
     let (job, interrupted) = match followed? {
         Followed::Ended { job, interrupted } => (job, interrupted),
         Followed::Left(job) => return Ok(left_running(&job, printer)),

@@ -285,8 +285,8 @@ impl<W: Write> Write for Capture<W> {
 }
 
 /// Progress only: a job followed for its ending.
-pub(crate) struct Watcher {
-    pub(crate) bar: JobBar,
+struct Watcher {
+    bar: JobBar,
 }
 
 impl Observer for Watcher {
@@ -361,6 +361,51 @@ async fn ask_to_cancel(bar: &JobBar, job_id: &str) -> bool {
         answer = rx => answer.is_ok_and(|a| matches!(a.trim().to_ascii_lowercase().as_str(), "y" | "yes")),
         _ = tokio::signal::ctrl_c() => false,
     }
+}
+
+/// Follow a job this command created with only a progress bar ([`follow`]).
+pub(crate) async fn watch(
+    service: &dyn Service,
+    job: &Job,
+    printer: &Printer,
+    cancel_on_interrupt: bool,
+) -> Result<Followed> {
+    let watcher = Watcher {
+        bar: JobBar::new(printer, job.progress.total),
+    };
+    let followed = follow(
+        service,
+        job,
+        &watcher,
+        &watcher.bar,
+        printer,
+        cancel_on_interrupt,
+    )
+    .await;
+    watcher.bar.finish();
+    followed
+}
+
+/// Hand a job this command created to a background worker (or leave it to the server) and
+/// say so: the bare ID on stdout even when piped (`id=$(arbiter batch … --detach)`, as
+/// `docker run -d`), the job itself with `--json`, how to follow it on stderr.
+pub(crate) async fn detach(
+    service: &dyn Service,
+    job: &Job,
+    printer: &Printer,
+    queued: &str,
+) -> Result<ExitCode> {
+    service.detach_job(job).await?;
+    if printer.json_flag() {
+        printer.json(job)?;
+    } else {
+        printer.line(&job.job_id)?;
+        printer.status(&format!(
+            "{queued} queued; follow with `arbiter jobs poll {} --wait`",
+            job.job_id
+        ));
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// What to say, and the exit code, when a Ctrl-C left a job running on the server.

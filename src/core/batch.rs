@@ -2,7 +2,7 @@
 //!
 //! [`create`] stages the items into the job's `input.ndjson` (streamed, never whole in
 //! memory) and records the job with its revision pinned to a commit, so a resumed job
-//! answers with the same checkpoint. [`execute`] reads the input from the first item
+//! answers with the same checkpoint. `execute` reads the input from the first item
 //! without a result, decides a bounded window of items at once, and appends each result in
 //! input order; one bad item becomes an error line, not a failed job.
 

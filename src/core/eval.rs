@@ -2,7 +2,7 @@
 //! decisions underneath), optionally beside a baseline checkpoint's.
 //!
 //! The annotated examples are staged once; each checkpoint is one pass of decisions over
-//! them ([`batch::drive`]), resumable like a batch. Answers are cached by what they depend
+//! them (`batch::drive`), resumable like a batch. Answers are cached by what they depend
 //! on (the engine, the questions asked, the state), so evaluating a checkpoint again, or
 //! one that shares its questions, costs no engine calls. An aligned question never uses an
 //! example as its own exemplar here: a checkpoint is scored only on what it did not copy.

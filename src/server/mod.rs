@@ -3,7 +3,7 @@
 //! Layers, outermost first: request ID + access log (every response carries
 //! `x-request-id`), panic catcher (a bug answers 500 and the server keeps serving), then
 //! per route group the bearer-token check and rate limit. Every failure is a problem
-//! document ([`error::ApiError`]).
+//! document (`error::ApiError`).
 
 mod auth;
 mod error;

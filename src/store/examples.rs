@@ -572,26 +572,4 @@ mod tests {
             "{err}"
         );
     }
-
-    #[test]
-    #[ignore = "benchmark; run with --ignored --nocapture in release-like builds"]
-    fn ingest_rate_100k() {
-        let (_dir, store) = file_store();
-        let n = 100_000;
-        let mut source = (0..n).map(|i| {
-            Ok(IngestItem {
-                example_id: format!("bench-{i:06}"),
-                state: json!({ "user": "u", "text": "hello world", "n": i }),
-                annotations: vec![ann("q1", json!(i % 2 == 0))],
-            })
-        });
-        let start = std::time::Instant::now();
-        let counts = ingest(&store, &mut source, false).unwrap();
-        let secs = start.elapsed().as_secs_f64();
-        assert_eq!(counts.created, n);
-        eprintln!(
-            "ingest: {n} examples in {secs:.2}s = {:.0} examples/s",
-            f64::from(u32::try_from(n).unwrap()) / secs
-        );
-    }
 }

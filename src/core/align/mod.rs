@@ -3,9 +3,9 @@
 //!
 //! For each question: its annotated examples (a seeded sample of at most `max_examples`)
 //! are embedded once; the current checkpoint's answers are the baseline ("before");
-//! [`search::evaluate`] gives the held-out predictions of the whole candidate search
-//! ("after"); [`gate::judge`] decides. Questions that pass get the candidate chosen on all
-//! examples ([`search::final_model`]) written into their `instructions`
+//! `search::evaluate` gives the held-out predictions of the whole candidate search
+//! ("after"); `gate::judge` decides. Questions that pass get the candidate chosen on all
+//! examples (`search::final_model`) written into their `instructions`
 //! ([`crate::engine::builtin::aligned`]), and the new `questions.yaml` is committed on
 //! `alignments/<jobId>`, its parent the base checkpoint. Nothing is committed when no
 //! question passes. The same examples, seed and base checkpoint give the same tree.
@@ -244,67 +244,41 @@ fn align(
     );
     // Questions are searched at once, one thread each up to the cores; the results are
     // gathered in question order, so the outcome does not depend on which finished first.
-    let threads = std::thread::available_parallelism()
-        .map_or(2, std::num::NonZero::get)
-        .min(settings.questions.len())
-        .max(1);
-    let next = AtomicU64::new(0);
-    let searched: Vec<Vec<(usize, Result<Aligned>)>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let q = next.fetch_add(1, Ordering::Relaxed) as usize;
-                        let Some(id) = settings.questions.get(q) else {
-                            return done;
-                        };
-                        if tracker.cancelled() {
-                            return done;
-                        }
-                        let (items, skipped) = examples
-                            .items
-                            .get(id)
-                            .map_or((&[][..], 0), |(items, skipped)| {
-                                (items.as_slice(), *skipped)
-                            });
-                        let aligned = align_question(
-                            engine,
-                            id,
-                            &loaded.questions[id],
-                            &examples,
-                            &embedded,
-                            items,
-                            skipped,
-                            settings,
-                            tracker,
-                        );
-                        tracing::info!(
-                            question = %id,
-                            seconds = started.elapsed().as_secs_f64(),
-                            "alignment: question searched"
-                        );
-                        tracker.done.fetch_add(1, Ordering::Relaxed);
-                        done.push((q, aligned));
-                    }
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_default())
-            .collect()
+    let searched = parallel_map(settings.questions.len(), tracker, |q| {
+        let id = &settings.questions[q];
+        let (items, skipped) = examples
+            .items
+            .get(id)
+            .map_or((&[][..], 0), |(items, skipped)| {
+                (items.as_slice(), *skipped)
+            });
+        let aligned = align_question(
+            engine,
+            id,
+            &loaded.questions[id],
+            &examples,
+            &embedded,
+            items,
+            skipped,
+            settings,
+            tracker,
+        );
+        tracing::info!(
+            question = %id,
+            seconds = started.elapsed().as_secs_f64(),
+            "alignment: question searched"
+        );
+        tracker.done.fetch_add(1, Ordering::Relaxed);
+        aligned
     });
     tracker.check()?;
-    let mut searched: Vec<(usize, Result<Aligned>)> = searched.into_iter().flatten().collect();
-    searched.sort_by_key(|(q, _)| *q);
     let mut outcome = Outcome {
         reports: IndexMap::new(),
         aligned: IndexMap::new(),
         documents: Vec::new(),
     };
-    for (q, aligned) in searched {
-        let (report, question) = aligned?;
+    for (q, aligned) in searched.into_iter().enumerate() {
+        let (report, question) = aligned.unwrap_or_else(|| Err(not_run("a question")))?;
         let id = settings.questions[q].clone();
         if let Some((question, documents)) = question {
             outcome.aligned.insert(id.clone(), question);
@@ -394,21 +368,43 @@ fn embed(
     states: &[Value],
     tracker: &Tracker,
 ) -> Result<Vec<EmbeddedState>> {
-    let threads = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+    let embedded = parallel_map(states.len(), tracker, |i| {
+        let state = engine.embed_state(&states[i]);
+        tracker.done.fetch_add(1, Ordering::Relaxed);
+        state
+    });
+    tracker.check()?;
+    embedded
+        .into_iter()
+        .map(|state| state.unwrap_or_else(|| Err(not_run("a state"))))
+        .collect()
+}
+
+/// `work(i)` for each `i` below `n`, in index order, on as many threads as there are cores
+/// (at most `n`), each taking the next index as it frees up. Once the job is cancelled no
+/// new index is taken (the caller checks `tracker`); an index left undone, or whose thread
+/// panicked, is `None`.
+fn parallel_map<R: Send>(
+    n: usize,
+    tracker: &Tracker,
+    work: impl Fn(usize) -> R + Sync,
+) -> Vec<Option<R>> {
+    let threads = std::thread::available_parallelism()
+        .map_or(2, std::num::NonZero::get)
+        .min(n)
+        .max(1);
     let next = AtomicU64::new(0);
-    let mut slots: Vec<Option<Result<EmbeddedState>>> = (0..states.len()).map(|_| None).collect();
-    let chunks: Vec<Vec<(usize, Result<EmbeddedState>)>> = std::thread::scope(|scope| {
+    let done: Vec<Vec<(usize, R)>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
                     let mut done = Vec::new();
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed) as usize;
-                        if i >= states.len() || tracker.cancelled() {
+                        if i >= n || tracker.cancelled() {
                             return done;
                         }
-                        done.push((i, engine.embed_state(&states[i])));
-                        tracker.done.fetch_add(1, Ordering::Relaxed);
+                        done.push((i, work(i)));
                     }
                 })
             })
@@ -418,14 +414,16 @@ fn embed(
             .map(|h| h.join().unwrap_or_default())
             .collect()
     });
-    tracker.check()?;
-    for (i, result) in chunks.into_iter().flatten() {
+    let mut slots: Vec<Option<R>> = (0..n).map(|_| None).collect();
+    for (i, result) in done.into_iter().flatten() {
         slots[i] = Some(result);
     }
     slots
-        .into_iter()
-        .map(|slot| slot.unwrap_or_else(|| Err(Error::Internal("a state was not embedded".into()))))
-        .collect()
+}
+
+/// What a thread that panicked left undone.
+fn not_run(what: &str) -> Error {
+    Error::Internal(format!("{what} was not processed: a worker thread failed"))
 }
 
 #[allow(clippy::too_many_arguments)]

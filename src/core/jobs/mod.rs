@@ -1,7 +1,7 @@
 //! Jobs: durable records of work that outlives a request (batch decisions, alignments).
 //!
 //! A job is a row in the store (status, progress, the request to run from) plus a
-//! directory of files ([`files`]). Whoever runs a job holds its lock; a job that is
+//! directory of files ([`mod@files`]). Whoever runs a job holds its lock; a job that is
 //! unfinished while its lock is free was left by a process that died, and [`recover`]
 //! hands it to the caller to resume. [`run`] takes a locked job to its end.
 

@@ -43,7 +43,7 @@ pub struct Window {
     pub tokens: u64,
 }
 
-/// A persistent tier under the in-memory cache, keyed by [`Embedder::store_key`].
+/// A persistent tier under the in-memory cache, keyed by `Embedder::store_key`.
 ///
 /// Failures are the store's to log: a cache that cannot be read or written only costs time.
 pub trait EmbeddingStore: Send + Sync {

@@ -1,28 +1,28 @@
-//! Alignments, as jobs: create (202 + `Location`), list, poll, cancel; and promoting a
-//! checkpoint to the default branch.
+//! Creating an alignment job (202 + `Location`; listing, polling and cancelling are the
+//! shared handlers of [`super::jobs`]), and promoting a checkpoint to the default branch.
 
-use super::jobs::{self, ListQuery};
+use super::jobs;
 use super::models::authorize;
 use crate::core::align::NewAlignment;
 use crate::core::tokens::{Principal, Role};
 use crate::core::{self};
 use crate::error::Error;
 use crate::server::error::ApiResult;
-use crate::server::extract::{AppPath as Path, AppQuery as Query, JsonBody};
+use crate::server::extract::{AppPath as Path, JsonBody};
 use crate::server::request::RequestInfo;
 use crate::server::{AppState, idempotency};
 use crate::wire::align::AlignmentRequest;
 use crate::wire::decision::Checkpoint;
-use crate::wire::jobs::{Job, JobKind};
+use crate::wire::jobs::JobKind;
 use crate::wire::{FieldError, Loc};
 use axum::extract::{OriginalUri, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::{Extension, Json};
 use serde_json::Value;
 
 const KIND: JobKind = JobKind::Alignment;
-const SCOPE: &str = "alignments";
+const SCOPE: &str = jobs::scope_of(KIND);
 
 /// `POST /v1/models/{modelId}/alignments`: check the request, queue the job, answer 202.
 /// It commits a branch when it improves the model, so it needs a writer.
@@ -52,42 +52,6 @@ pub(crate) async fn create_alignment(
         core::align::create(ctx, NewAlignment { model, request }, Some(origin))
     })
     .await
-}
-
-/// `GET /v1/models/{modelId}/alignments`: the model's alignments, newest first.
-pub(crate) async fn list_alignments(
-    State(state): State<AppState>,
-    Extension(principal): Extension<Principal>,
-    Path(model_id): Path<String>,
-    Query(query): Query<ListQuery>,
-) -> ApiResult<Json<Vec<Job>>> {
-    principal.require_scope(SCOPE)?;
-    Ok(Json(
-        jobs::list(&state, principal, model_id, &query, KIND).await?,
-    ))
-}
-
-/// `GET /v1/models/{modelId}/alignments/{jobId}`: the job; `result` once completed.
-pub(crate) async fn get_alignment(
-    State(state): State<AppState>,
-    Extension(principal): Extension<Principal>,
-    Path((model_id, job_id)): Path<(String, String)>,
-) -> ApiResult<Json<Job>> {
-    principal.require_scope(SCOPE)?;
-    Ok(Json(
-        jobs::find(&state, principal, model_id, job_id, KIND).await?,
-    ))
-}
-
-/// `POST /v1/models/{modelId}/alignments/{jobId}/cancel`: 204, also when finished.
-pub(crate) async fn cancel_alignment(
-    State(state): State<AppState>,
-    Extension(principal): Extension<Principal>,
-    Path((model_id, job_id)): Path<(String, String)>,
-) -> ApiResult<StatusCode> {
-    principal.require_scope(SCOPE)?;
-    jobs::cancel(&state, principal, model_id, job_id, KIND).await?;
-    Ok(StatusCode::NO_CONTENT)
 }
 
 /// `POST /v1/models/{modelId}/promote` with `{revision}`: fast-forward the default branch

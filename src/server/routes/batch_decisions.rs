@@ -1,26 +1,27 @@
-//! Batch decisions, as jobs: create (202 + `Location`), list, poll, results (NDJSON), cancel.
+//! Creating a batch-decision job (202 + `Location`) and reading its results (NDJSON).
+//! Listing, polling and cancelling are the shared handlers of [`super::jobs`].
 
-use super::jobs::{self, ListQuery};
+use super::jobs;
 use crate::core::batch::{NewBatch, Source};
 use crate::core::tokens::{Principal, Role};
 use crate::core::{self};
 use crate::error::Error;
 use crate::server::error::ApiResult;
-use crate::server::extract::{AppPath as Path, AppQuery as Query, RawBody, is_json, parse_json};
+use crate::server::extract::{AppPath as Path, RawBody, is_json, parse_json};
 use crate::server::request::RequestInfo;
 use crate::server::{AppState, idempotency};
 use crate::wire::Loc;
-use crate::wire::jobs::{BatchItems, BatchRequest, Job, JobKind};
+use crate::wire::jobs::{BatchItems, BatchRequest, JobKind};
 use crate::wire::value::canonical_hash;
+use axum::Extension;
 use axum::extract::{OriginalUri, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::response::Response;
-use axum::{Extension, Json};
 use bytes::Bytes;
 use serde_json::Value;
 
 const KIND: JobKind = JobKind::Batch;
-const SCOPE: &str = "batches";
+const SCOPE: &str = jobs::scope_of(KIND);
 
 /// `POST /v1/models/{modelId}/batch-decisions`: stage the items, queue the job, answer 202.
 /// The `Idempotency-Key` is required: a retried POST must not start a second job.
@@ -149,31 +150,6 @@ fn ndjson_request(bytes: &Bytes) -> crate::error::Result<(BatchRequest, Bytes)> 
     Ok((request, bytes.slice(end.min(bytes.len())..)))
 }
 
-/// `GET /v1/models/{modelId}/batch-decisions`: the model's batch jobs, newest first.
-pub(crate) async fn list_batches(
-    State(state): State<AppState>,
-    Extension(principal): Extension<Principal>,
-    Path(model_id): Path<String>,
-    Query(query): Query<ListQuery>,
-) -> ApiResult<Json<Vec<Job>>> {
-    principal.require_scope(SCOPE)?;
-    Ok(Json(
-        jobs::list(&state, principal, model_id, &query, KIND).await?,
-    ))
-}
-
-/// `GET /v1/models/{modelId}/batch-decisions/{jobId}`.
-pub(crate) async fn get_batch(
-    State(state): State<AppState>,
-    Extension(principal): Extension<Principal>,
-    Path((model_id, job_id)): Path<(String, String)>,
-) -> ApiResult<Json<Job>> {
-    principal.require_scope(SCOPE)?;
-    Ok(Json(
-        jobs::find(&state, principal, model_id, job_id, KIND).await?,
-    ))
-}
-
 /// `GET /v1/models/{modelId}/batch-decisions/{jobId}/results`: the finished lines so far,
 /// in input order, as NDJSON; `Arbiter-Job-Status` says whether more will come.
 pub(crate) async fn get_results(
@@ -184,16 +160,4 @@ pub(crate) async fn get_results(
     principal.require_scope(SCOPE)?;
     let job = jobs::find(&state, principal, model_id, job_id, KIND).await?;
     Ok(jobs::results(&state, &job).await?)
-}
-
-/// `POST /v1/models/{modelId}/batch-decisions/{jobId}/cancel`: 204, also when the job is
-/// already finished (it stays as it finished).
-pub(crate) async fn cancel_batch(
-    State(state): State<AppState>,
-    Extension(principal): Extension<Principal>,
-    Path((model_id, job_id)): Path<(String, String)>,
-) -> ApiResult<StatusCode> {
-    principal.require_scope(SCOPE)?;
-    jobs::cancel(&state, principal, model_id, job_id, KIND).await?;
-    Ok(StatusCode::NO_CONTENT)
 }

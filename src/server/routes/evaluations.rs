@@ -1,24 +1,23 @@
-//! Evaluations, as jobs: create (202 + `Location`), list, poll (the report is the job's
-//! `result`), cancel.
+//! Creating an evaluation job (202 + `Location`); the report is the job's `result`.
+//! Listing, polling and cancelling are the shared handlers of [`super::jobs`].
 
-use super::jobs::{self, ListQuery};
+use super::jobs;
 use crate::core::eval::NewEvaluation;
 use crate::core::tokens::{Principal, Role};
 use crate::core::{self};
 use crate::server::error::ApiResult;
-use crate::server::extract::{AppPath as Path, AppQuery as Query, JsonBody};
+use crate::server::extract::{AppPath as Path, JsonBody};
 use crate::server::request::RequestInfo;
 use crate::server::{AppState, idempotency};
 use crate::wire::align::EvaluationRequest;
-use crate::wire::jobs::{Job, JobKind};
+use crate::wire::jobs::JobKind;
+use axum::Extension;
 use axum::extract::{OriginalUri, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::response::Response;
-use axum::{Extension, Json};
 
 const KIND: JobKind = JobKind::Evaluation;
-/// An evaluation is a batch of decisions over the annotated examples.
-const SCOPE: &str = "batches";
+const SCOPE: &str = jobs::scope_of(KIND);
 
 /// `POST /v1/models/{modelId}/evaluations`: stage the annotated examples, queue, answer 202.
 pub(crate) async fn create_evaluation(
@@ -47,40 +46,4 @@ pub(crate) async fn create_evaluation(
         core::eval::create(ctx, NewEvaluation { model, request }, Some(origin))
     })
     .await
-}
-
-/// `GET /v1/models/{modelId}/evaluations`: the model's evaluations, newest first.
-pub(crate) async fn list_evaluations(
-    State(state): State<AppState>,
-    Extension(principal): Extension<Principal>,
-    Path(model_id): Path<String>,
-    Query(query): Query<ListQuery>,
-) -> ApiResult<Json<Vec<Job>>> {
-    principal.require_scope(SCOPE)?;
-    Ok(Json(
-        jobs::list(&state, principal, model_id, &query, KIND).await?,
-    ))
-}
-
-/// `GET /v1/models/{modelId}/evaluations/{jobId}`: the job; the report once completed.
-pub(crate) async fn get_evaluation(
-    State(state): State<AppState>,
-    Extension(principal): Extension<Principal>,
-    Path((model_id, job_id)): Path<(String, String)>,
-) -> ApiResult<Json<Job>> {
-    principal.require_scope(SCOPE)?;
-    Ok(Json(
-        jobs::find(&state, principal, model_id, job_id, KIND).await?,
-    ))
-}
-
-/// `POST /v1/models/{modelId}/evaluations/{jobId}/cancel`: 204, also when finished.
-pub(crate) async fn cancel_evaluation(
-    State(state): State<AppState>,
-    Extension(principal): Extension<Principal>,
-    Path((model_id, job_id)): Path<(String, String)>,
-) -> ApiResult<StatusCode> {
-    principal.require_scope(SCOPE)?;
-    jobs::cancel(&state, principal, model_id, job_id, KIND).await?;
-    Ok(StatusCode::NO_CONTENT)
 }

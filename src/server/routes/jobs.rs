@@ -118,7 +118,7 @@ fn statuses(status: Option<&str>) -> Result<Vec<JobStatus>> {
 }
 
 /// The model's jobs of `kind`, newest first.
-pub(crate) async fn list(
+async fn list(
     state: &AppState,
     principal: Principal,
     model_id: String,
@@ -157,7 +157,7 @@ pub(crate) async fn find(
 }
 
 /// Cancel the job (idempotent; a finished job stays as it finished).
-pub(crate) async fn cancel(
+async fn cancel(
     state: &AppState,
     principal: Principal,
     model_id: String,
@@ -169,9 +169,69 @@ pub(crate) async fn cancel(
     core::blocking(move || core::jobs::cancel(&ctx, &job_id)).await
 }
 
+/// A job collection under a model, `/v1/models/{modelId}/<route>`, named by its jobs' kind:
+/// one set of list, poll and cancel handlers serves every kind.
+pub(crate) trait Collection {
+    const KIND: JobKind;
+}
+
+/// `/v1/models/{modelId}/batch-decisions`.
+pub(crate) struct Batches;
+/// `/v1/models/{modelId}/alignments`.
+pub(crate) struct Alignments;
+/// `/v1/models/{modelId}/evaluations`.
+pub(crate) struct Evaluations;
+
+impl Collection for Batches {
+    const KIND: JobKind = JobKind::Batch;
+}
+impl Collection for Alignments {
+    const KIND: JobKind = JobKind::Alignment;
+}
+impl Collection for Evaluations {
+    const KIND: JobKind = JobKind::Evaluation;
+}
+
+/// `GET /v1/models/{modelId}/<collection>`: the model's jobs of that kind, newest first.
+pub(crate) async fn list_in<C: Collection>(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    Path(model_id): Path<String>,
+    Query(query): Query<ListQuery>,
+) -> ApiResult<Json<Vec<Job>>> {
+    principal.require_scope(scope_of(C::KIND))?;
+    Ok(Json(
+        list(&state, principal, model_id, &query, C::KIND).await?,
+    ))
+}
+
+/// `GET /v1/models/{modelId}/<collection>/{jobId}`: the job; `result` once completed.
+pub(crate) async fn get_in<C: Collection>(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    Path((model_id, job_id)): Path<(String, String)>,
+) -> ApiResult<Json<Job>> {
+    principal.require_scope(scope_of(C::KIND))?;
+    Ok(Json(
+        find(&state, principal, model_id, job_id, C::KIND).await?,
+    ))
+}
+
+/// `POST /v1/models/{modelId}/<collection>/{jobId}/cancel`: 204, also when the job is
+/// already finished (it stays as it finished).
+pub(crate) async fn cancel_in<C: Collection>(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    Path((model_id, job_id)): Path<(String, String)>,
+) -> ApiResult<StatusCode> {
+    principal.require_scope(scope_of(C::KIND))?;
+    cancel(&state, principal, model_id, job_id, C::KIND).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
 /// The scope a job of `kind` is read and cancelled under: an evaluation is a batch of
 /// decisions.
-fn scope_of(kind: JobKind) -> &'static str {
+pub(crate) const fn scope_of(kind: JobKind) -> &'static str {
     match kind {
         JobKind::Batch | JobKind::Evaluation => "batches",
         JobKind::Alignment => "alignments",

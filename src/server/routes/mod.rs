@@ -46,11 +46,11 @@ pub(crate) fn router(state: AppState) -> Router {
         )
         .route(
             "/v1/models/{model_id}/batch-decisions",
-            get(batch_decisions::list_batches).post(batch_decisions::create_batch),
+            get(jobs::list_in::<jobs::Batches>).post(batch_decisions::create_batch),
         )
         .route(
             "/v1/models/{model_id}/batch-decisions/{job_id}",
-            get(batch_decisions::get_batch),
+            get(jobs::get_in::<jobs::Batches>),
         )
         .route(
             "/v1/models/{model_id}/batch-decisions/{job_id}/results",
@@ -58,31 +58,31 @@ pub(crate) fn router(state: AppState) -> Router {
         )
         .route(
             "/v1/models/{model_id}/batch-decisions/{job_id}/cancel",
-            post(batch_decisions::cancel_batch),
+            post(jobs::cancel_in::<jobs::Batches>),
         )
         .route(
             "/v1/models/{model_id}/alignments",
-            get(alignments::list_alignments).post(alignments::create_alignment),
+            get(jobs::list_in::<jobs::Alignments>).post(alignments::create_alignment),
         )
         .route(
             "/v1/models/{model_id}/alignments/{job_id}",
-            get(alignments::get_alignment),
+            get(jobs::get_in::<jobs::Alignments>),
         )
         .route(
             "/v1/models/{model_id}/alignments/{job_id}/cancel",
-            post(alignments::cancel_alignment),
+            post(jobs::cancel_in::<jobs::Alignments>),
         )
         .route(
             "/v1/models/{model_id}/evaluations",
-            get(evaluations::list_evaluations).post(evaluations::create_evaluation),
+            get(jobs::list_in::<jobs::Evaluations>).post(evaluations::create_evaluation),
         )
         .route(
             "/v1/models/{model_id}/evaluations/{job_id}",
-            get(evaluations::get_evaluation),
+            get(jobs::get_in::<jobs::Evaluations>),
         )
         .route(
             "/v1/models/{model_id}/evaluations/{job_id}/cancel",
-            post(evaluations::cancel_evaluation),
+            post(jobs::cancel_in::<jobs::Evaluations>),
         )
         .route("/v1/models/{model_id}/promote", post(alignments::promote))
         .route("/v1/jobs", get(jobs::list_jobs))
