@@ -262,13 +262,13 @@ fn compare(
             b.accuracy,
             a.accuracy
         );
-        if let Some(report) = result.and_then(|r| r.questions.get(id)) {
-            if let (Some(rb), Some(ra)) = (&report.before, &report.after) {
-                println!(
-                    "  {:<9} alignment's own held-out (nested CV): {:.4} -> {:.4}, accuracy {:.3} -> {:.3}, ECE {:.3} -> {:.3}",
-                    "", rb.loss, ra.loss, rb.accuracy, ra.accuracy, rb.ece, ra.ece
-                );
-            }
+        if let Some(report) = result.and_then(|r| r.questions.get(id))
+            && let (Some(rb), Some(ra)) = (&report.before, &report.after)
+        {
+            println!(
+                "  {:<9} alignment's own held-out (nested CV): {:.4} -> {:.4}, accuracy {:.3} -> {:.3}, ECE {:.3} -> {:.3}",
+                "", rb.loss, ra.loss, rb.accuracy, ra.accuracy, rb.ece, ra.ece
+            );
         }
         accuracy_gain.push(a.accuracy - b.accuracy);
         aligned_ece.push(a.ece);

@@ -3,7 +3,7 @@
 //! Baseline: the built-in engine's in-process decisions/s (`mo`, the three questions of
 //! `examples/support/request.json`) on one thread, times the cores: what the cores could do
 //! with no job machinery at all. Measured: a batch job over 10,000 distinct states through
-//! the whole machinery (staged input, SQLite job record, the bounded window of decisions,
+//! the whole machinery (staged input, `SQLite` job record, the bounded window of decisions,
 //! in-order results file, progress), on a repository model with the same questions.
 //! Target: batch / (engine x cores) >= 0.8.
 //!

@@ -142,7 +142,7 @@ impl Error {
         }
     }
 
-    /// The stable, snake_case problem code.
+    /// The stable, `snake_case` problem code.
     pub fn code(&self) -> &str {
         match self {
             Self::Validation(_) | Self::ProviderResponse { .. } => "validation_error",

@@ -23,6 +23,8 @@ use std::sync::Mutex;
 pub struct BatchArgs {
     /// The model path, <owner>/<model>
     pub model: String,
+    // clap help text, shown verbatim in --help and the man page: no Markdown backticks.
+    #[allow(clippy::doc_markdown)]
     /// JSON Lines of {example_id?, state} (- for stdin); blank lines are skipped
     #[arg(long, short, value_name = "FILE", required_unless_present = "examples")]
     pub input: Option<PathBuf>,
@@ -112,7 +114,7 @@ pub(crate) async fn run(
     let mut sink = observer
         .sink
         .into_inner()
-        .unwrap_or_else(|e| e.into_inner());
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     sink.out.flush().context("writing the results")?;
     if let Some(error) = sink.error {
         return Err(error).context("writing the results");
@@ -152,11 +154,14 @@ impl Observer for Foreground {
     }
 
     fn line(&self, line: &[u8]) {
-        let mut sink = self.sink.lock().unwrap_or_else(|e| e.into_inner());
-        if sink.error.is_none() {
-            if let Err(error) = sink.out.write_all(line) {
-                sink.error = Some(error);
-            }
+        let mut sink = self
+            .sink
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if sink.error.is_none()
+            && let Err(error) = sink.out.write_all(line)
+        {
+            sink.error = Some(error);
         }
     }
 

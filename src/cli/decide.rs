@@ -117,7 +117,7 @@ fn print_table(response: &DecisionResponse, printer: &Printer) -> Result<()> {
     footer.push_str(&format!(" · {} input tokens", response.usage.input_tokens));
     match (&response.recorded, &response.example) {
         (Some(true), Some(example)) => {
-            footer.push_str(&format!(" · recorded under {}", example.example_id))
+            footer.push_str(&format!(" · recorded under {}", example.example_id));
         }
         (Some(false), _) => footer.push_str(" · not recorded"),
         _ => {}

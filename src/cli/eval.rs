@@ -1,5 +1,5 @@
 //! `arbiter eval`: a checkpoint's figures over every annotated example (a batch job
-//! underneath), beside a baseline's, as a table, JSON or JUnit XML; gates exit 3.
+//! underneath), beside a baseline's, as a table, JSON or `JUnit` XML; gates exit 3.
 
 use super::jobs::{Followed, finish_status, left_running, note_replayed, watch};
 use super::output::Printer;
@@ -157,39 +157,39 @@ fn gates(report: &EvaluationReport, args: &EvalArgs) -> Vec<Failure> {
                 message,
             });
         };
-        if let Some(min) = args.min_accuracy {
-            if m.accuracy < min {
+        if let Some(min) = args.min_accuracy
+            && m.accuracy < min
+        {
+            fail(
+                "min-accuracy",
+                format!("accuracy {:.4} is below {min}", m.accuracy),
+            );
+        }
+        if let Some(max) = args.max_ece
+            && m.ece > max
+        {
+            fail("max-ece", format!("ECE {:.4} is above {max}", m.ece));
+        }
+        if args.no_regression
+            && let Some(base) = &evaluation.baseline
+        {
+            if m.accuracy < base.accuracy {
                 fail(
-                    "min-accuracy",
-                    format!("accuracy {:.4} is below {min}", m.accuracy),
+                    "no-regression",
+                    format!(
+                        "accuracy {:.4} is below the baseline's {:.4}",
+                        m.accuracy, base.accuracy
+                    ),
                 );
             }
-        }
-        if let Some(max) = args.max_ece {
-            if m.ece > max {
-                fail("max-ece", format!("ECE {:.4} is above {max}", m.ece));
-            }
-        }
-        if args.no_regression {
-            if let Some(base) = &evaluation.baseline {
-                if m.accuracy < base.accuracy {
-                    fail(
-                        "no-regression",
-                        format!(
-                            "accuracy {:.4} is below the baseline's {:.4}",
-                            m.accuracy, base.accuracy
-                        ),
-                    );
-                }
-                if m.loss > base.loss {
-                    fail(
-                        "no-regression",
-                        format!(
-                            "{} {:.4} is above the baseline's {:.4}",
-                            m.metric, m.loss, base.loss
-                        ),
-                    );
-                }
+            if m.loss > base.loss {
+                fail(
+                    "no-regression",
+                    format!(
+                        "{} {:.4} is above the baseline's {:.4}",
+                        m.metric, m.loss, base.loss
+                    ),
+                );
             }
         }
     }
@@ -243,60 +243,57 @@ fn table(report: &EvaluationReport, printer: &Printer) -> String {
     for (id, evaluation) in rows {
         let m = &evaluation.metrics;
         let examples = m.examples.to_string() + &failed_note(evaluation);
-        match (&evaluation.baseline, &report.baseline) {
-            (Some(base), Some(base_revision)) => {
-                let mut row = vec![
-                    id.to_owned(),
-                    short(&base_revision.name),
-                    base.examples.to_string(),
-                    base.metric.clone(),
-                ];
-                row.extend(cells(base));
-                table.add_row(row);
-                let mut row = vec![
-                    String::new(),
-                    short(&report.revision.name),
-                    examples,
-                    m.metric.clone(),
-                ];
-                row.extend(cells(m));
-                table.add_row(row);
-                let mut row = vec![String::new(), "change".into(), String::new(), String::new()];
-                row.extend(
-                    figures
-                        .iter()
-                        .map(|(f, lower_is_better)| match (f(m), f(base)) {
-                            (Some(now), Some(then)) => {
-                                let delta = now - then;
-                                let better = if *lower_is_better {
-                                    delta < 0.0
-                                } else {
-                                    delta > 0.0
-                                };
-                                let mark = if delta.abs() < 5e-5 {
-                                    ""
-                                } else if better {
-                                    " ▲"
-                                } else {
-                                    " ▼"
-                                };
-                                format!("{delta:+.4}{mark}")
-                            }
-                            _ => "-".into(),
-                        }),
-                );
-                table.add_row(row);
-            }
-            _ => {
-                let mut row = vec![
-                    id.to_owned(),
-                    short(&report.revision.name),
-                    examples,
-                    m.metric.clone(),
-                ];
-                row.extend(cells(m));
-                table.add_row(row);
-            }
+        if let (Some(base), Some(base_revision)) = (&evaluation.baseline, &report.baseline) {
+            let mut row = vec![
+                id.to_owned(),
+                short(&base_revision.name),
+                base.examples.to_string(),
+                base.metric.clone(),
+            ];
+            row.extend(cells(base));
+            table.add_row(row);
+            let mut row = vec![
+                String::new(),
+                short(&report.revision.name),
+                examples,
+                m.metric.clone(),
+            ];
+            row.extend(cells(m));
+            table.add_row(row);
+            let mut row = vec![String::new(), "change".into(), String::new(), String::new()];
+            row.extend(
+                figures
+                    .iter()
+                    .map(|(f, lower_is_better)| match (f(m), f(base)) {
+                        (Some(now), Some(then)) => {
+                            let delta = now - then;
+                            let better = if *lower_is_better {
+                                delta < 0.0
+                            } else {
+                                delta > 0.0
+                            };
+                            let mark = if delta.abs() < 5e-5 {
+                                ""
+                            } else if better {
+                                " ▲"
+                            } else {
+                                " ▼"
+                            };
+                            format!("{delta:+.4}{mark}")
+                        }
+                        _ => "-".into(),
+                    }),
+            );
+            table.add_row(row);
+        } else {
+            let mut row = vec![
+                id.to_owned(),
+                short(&report.revision.name),
+                examples,
+                m.metric.clone(),
+            ];
+            row.extend(cells(m));
+            table.add_row(row);
         }
     }
     let mut text = table.to_string();
@@ -332,7 +329,7 @@ fn failed_note(evaluation: &QuestionEvaluation) -> String {
     }
 }
 
-/// JUnit XML: one test case per question, failed by the gates it fails; the figures in
+/// `JUnit` XML: one test case per question, failed by the gates it fails; the figures in
 /// `system-out` (what CI systems show beside a test).
 fn junit(model: &str, job: &Job, report: &EvaluationReport, failures: &[Failure]) -> String {
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");

@@ -36,6 +36,8 @@ pub enum ExamplesCommand {
 pub struct ExamplesIngestArgs {
     /// The model path, <owner>/<model>
     pub model: String,
+    // clap help text, shown verbatim in --help and the man page: no Markdown backticks.
+    #[allow(clippy::doc_markdown)]
     /// Lines of {example_id?, state, annotations?}, or one JSON array of them (- for stdin)
     #[arg(long, short, value_name = "FILE")]
     pub file: PathBuf,
@@ -60,6 +62,8 @@ pub struct ExamplesAnnotateArgs {
     /// Why this is the answer
     #[arg(long)]
     pub reasoning: Option<String>,
+    // clap help text, shown verbatim in --help and the man page: no Markdown backticks.
+    #[allow(clippy::doc_markdown)]
     /// Lines of {example_id, question, answer, reasoning?} (- for stdin)
     #[arg(long, short, value_name = "FILE", conflicts_with = "example_id")]
     pub file: Option<PathBuf>,
@@ -125,7 +129,7 @@ fn open_input(path: &Path, printer: &Printer, bar: &ProgressBar) -> Result<Input
     }
     let file = std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
     if printer.interactive() {
-        bar.set_length(file.metadata().map(|m| m.len()).unwrap_or(0));
+        bar.set_length(file.metadata().map_or(0, |m| m.len()));
         bar.set_style(
             ProgressStyle::with_template(
                 "{spinner} {bytes}/{total_bytes} {wide_bar} {msg} ({eta})",

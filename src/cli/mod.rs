@@ -41,6 +41,8 @@ pub struct Cli {
 /// Options every command takes.
 #[derive(Debug, Args)]
 pub struct GlobalArgs {
+    // clap help text, shown verbatim in --help and the man page: no Markdown backticks.
+    #[allow(clippy::doc_markdown)]
     /// Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]
     #[arg(long, env = "ARBITER_HOME", global = true, value_name = "DIR")]
     pub home: Option<PathBuf>,
@@ -50,6 +52,8 @@ pub struct GlobalArgs {
     /// Print nothing on stderr but errors
     #[arg(long, global = true)]
     pub quiet: bool,
+    // clap help text, shown verbatim in --help and the man page: no Markdown backticks.
+    #[allow(clippy::doc_markdown)]
     /// Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN
     #[arg(long, env = "ARBITER_SERVER", global = true, value_name = "URL")]
     pub server: Option<String>,

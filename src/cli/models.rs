@@ -281,12 +281,11 @@ fn commit(ctx: &Context, args: ModelsCommitArgs, printer: &Printer) -> Result<Ex
 
 fn tag(ctx: &Context, args: &ModelsTagArgs, printer: &Printer) -> Result<ExitCode> {
     let default_branch;
-    let revision = match &args.revision {
-        Some(revision) => revision.as_str(),
-        None => {
-            default_branch = core::models::show(ctx, &args.model)?.default_branch;
-            &default_branch
-        }
+    let revision = if let Some(revision) = &args.revision {
+        revision.as_str()
+    } else {
+        default_branch = core::models::show(ctx, &args.model)?.default_branch;
+        &default_branch
     };
     let tagged = core::models::tag(ctx, &args.model, &args.name, revision)?;
     if printer.wants_json() {

@@ -80,10 +80,10 @@ impl Printer {
     /// Report an error on stderr and turn it into the exit code. A closed stdout (`| head`)
     /// is not an error.
     pub fn error(&self, error: &anyhow::Error) -> ExitCode {
-        if let Some(io) = error.downcast_ref::<std::io::Error>() {
-            if io.kind() == std::io::ErrorKind::BrokenPipe {
-                return ExitCode::SUCCESS;
-            }
+        if let Some(io) = error.downcast_ref::<std::io::Error>()
+            && io.kind() == std::io::ErrorKind::BrokenPipe
+        {
+            return ExitCode::SUCCESS;
         }
         if let Some(usage) = error.downcast_ref::<UsageError>() {
             let _ = writeln!(std::io::stderr().lock(), "error: {usage}");

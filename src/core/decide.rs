@@ -134,7 +134,7 @@ pub(crate) async fn decide_repository(
                 response.decision = Some(decision);
             }
             Err(error) => {
-                tracing::warn!(%error, model = %loaded.path, "capture failed; answering unrecorded")
+                tracing::warn!(%error, model = %loaded.path, "capture failed; answering unrecorded");
             }
         }
     }

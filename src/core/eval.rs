@@ -250,14 +250,14 @@ async fn answers_for(
         let (ctx, key) = (ctx.clone(), key.clone());
         blocking(move || Ok(ctx.store()?.cached_answers(&key)?)).await?
     };
-    if let Some(cached) = cached {
-        if let Ok(answers) = serde_json::from_value::<Answers>(cached.answers) {
-            let usage = Usage {
-                input_tokens: cached.input_tokens,
-                output_tokens: cached.output_tokens,
-            };
-            return Ok((answers, usage, true));
-        }
+    if let Some(cached) = cached
+        && let Ok(answers) = serde_json::from_value::<Answers>(cached.answers)
+    {
+        let usage = Usage {
+            input_tokens: cached.input_tokens,
+            output_tokens: cached.output_tokens,
+        };
+        return Ok((answers, usage, true));
     }
     let mut rewritten: Option<Questions> = None;
     for id in own {

@@ -95,7 +95,7 @@ impl Context {
     }
 }
 
-/// Run blocking work (git, SQLite, the encoder) off the async workers.
+/// Run blocking work (git, `SQLite`, the encoder) off the async workers.
 pub async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T> + Send + 'static,
 ) -> Result<T> {

@@ -25,7 +25,7 @@ pub fn list(ctx: &Context) -> Result<ModelList> {
         match entry(ctx, &repo) {
             Ok(entry) => models.push(entry),
             Err(error) => {
-                tracing::warn!(%error, model = %repo.path(), "skipping an unreadable model")
+                tracing::warn!(%error, model = %repo.path(), "skipping an unreadable model");
             }
         }
     }
@@ -307,15 +307,15 @@ fn validate_files(
     questions_yaml: Option<&str>,
 ) -> Result<()> {
     let mut errors = Vec::new();
-    if let Some(text) = model_yaml {
-        if let Err(found) = parse_model_yaml(text, &|name| ctx.is_base_model(name)) {
-            errors.extend(found);
-        }
+    if let Some(text) = model_yaml
+        && let Err(found) = parse_model_yaml(text, &|name| ctx.is_base_model(name))
+    {
+        errors.extend(found);
     }
-    if let Some(text) = questions_yaml {
-        if let Err(found) = parse_questions_yaml(text) {
-            errors.extend(found);
-        }
+    if let Some(text) = questions_yaml
+        && let Err(found) = parse_questions_yaml(text)
+    {
+        errors.extend(found);
     }
     if errors.is_empty() {
         Ok(())

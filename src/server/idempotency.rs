@@ -1,6 +1,6 @@
 //! `Idempotency-Key`: a retried request with the same key and body replays the finished
 //! response; another body is 409 `idempotency_key_reused`; a duplicate while the first is
-//! still running is 409 `decision_in_progress`. Records live in SQLite, so they survive a
+//! still running is 409 `decision_in_progress`. Records live in `SQLite`, so they survive a
 //! restart, and expire after 24 hours.
 
 use super::AppState;

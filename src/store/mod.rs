@@ -421,16 +421,16 @@ pub(crate) mod test_support {
 
     use super::{NewDecision, Store};
 
-    pub const MODEL: &str = "0f8fad5b-d9cb-469f-a165-70867728950e";
+    pub(crate) const MODEL: &str = "0f8fad5b-d9cb-469f-a165-70867728950e";
 
     /// A file-backed store in a fresh temp dir (keep the dir alive).
-    pub fn file_store() -> (TempDir, Store) {
+    pub(crate) fn file_store() -> (TempDir, Store) {
         let dir = TempDir::new().expect("temp dir");
         let store = Store::open(&dir.path().join("arbiter.db")).expect("open store");
         (dir, store)
     }
 
-    pub fn decision<'a>(
+    pub(crate) fn decision<'a>(
         example_id: &'a str,
         state: &'a Value,
         answers: &'a Value,

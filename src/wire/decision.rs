@@ -104,17 +104,17 @@ impl DecisionRequest {
             .get("questions")
             .map(|q| parse_questions(q, &root.key("questions"), &mut errors));
         let example_id = optional_string(object, "example_id", &root, &mut errors);
-        if let Some(id) = &example_id {
-            if id.len() > MAX_EXAMPLE_ID_LEN {
-                errors.push(FieldError::new(
-                    root.key("example_id"),
-                    format!(
-                        "example_id is {} bytes; at most {MAX_EXAMPLE_ID_LEN}",
-                        id.len()
-                    ),
-                    "too_long",
-                ));
-            }
+        if let Some(id) = &example_id
+            && id.len() > MAX_EXAMPLE_ID_LEN
+        {
+            errors.push(FieldError::new(
+                root.key("example_id"),
+                format!(
+                    "example_id is {} bytes; at most {MAX_EXAMPLE_ID_LEN}",
+                    id.len()
+                ),
+                "too_long",
+            ));
         }
         let revision = optional_string(object, "revision", &root, &mut errors);
         let capture = match object.get("capture") {

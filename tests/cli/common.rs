@@ -5,36 +5,36 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;
 
-pub struct TestEnv {
+pub(crate) struct TestEnv {
     dir: TempDir,
 }
 
 impl TestEnv {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         std::fs::create_dir_all(dir.path().join("home")).unwrap();
         Self { dir }
     }
 
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         self.dir.path()
     }
 
-    pub fn home(&self) -> PathBuf {
+    pub(crate) fn home(&self) -> PathBuf {
         self.dir.path().join("home")
     }
 
     /// `arbiter` with a clean environment: only PATH, a HOME inside the temp dir, and
-    /// ARBITER_HOME.
-    pub fn cmd(&self) -> Command {
+    /// `ARBITER_HOME`.
+    pub(crate) fn cmd(&self) -> Command {
         let mut cmd = Command::from_std(self.std_cmd());
         // A hang is a failure, not a CI run that never ends.
-        cmd.timeout(std::time::Duration::from_secs(300));
+        cmd.timeout(std::time::Duration::from_mins(5));
         cmd
     }
 
     /// Write a file under the temp dir and return its path.
-    pub fn write(&self, name: &str, contents: &str) -> PathBuf {
+    pub(crate) fn write(&self, name: &str, contents: &str) -> PathBuf {
         let path = self.path().join(name);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).unwrap();
@@ -44,7 +44,7 @@ impl TestEnv {
     }
 
     /// Run `arbiter args…`, expect success, and parse stdout as JSON.
-    pub fn json(&self, args: &[&str]) -> Value {
+    pub(crate) fn json(&self, args: &[&str]) -> Value {
         let output = self.cmd().args(args).output().unwrap();
         assert!(
             output.status.success(),
@@ -61,11 +61,11 @@ impl TestEnv {
 }
 
 /// The repository root (for the committed example files).
-pub fn repo_root() -> PathBuf {
+pub(crate) fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-pub const QUESTIONS: &str = r#"
+pub(crate) const QUESTIONS: &str = r"
 intent:
   type: choice
   instructions: What does the customer want?
@@ -84,15 +84,15 @@ urgency:
 escalate:
   type: noul
   instructions: The customer is upset and asks to speak to a manager.
-"#;
+";
 
-pub const STATE: &str = r#"{"messages":[{"role":"user","content":"my card was charged twice for the same order, I want one of them refunded"}]}"#;
+pub(crate) const STATE: &str = r#"{"messages":[{"role":"user","content":"my card was charged twice for the same order, I want one of them refunded"}]}"#;
 
 /// Helpers for the repository-model and example tests.
 impl TestEnv {
     /// `arbiter` as a plain `std::process::Command` (for spawning several at once), with the
     /// same environment as [`TestEnv::cmd`].
-    pub fn std_cmd(&self) -> std::process::Command {
+    pub(crate) fn std_cmd(&self) -> std::process::Command {
         let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("arbiter"));
         cmd.env_clear()
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
@@ -106,7 +106,7 @@ impl TestEnv {
 
     /// Run `arbiter --json args…`, expect it to fail, and return the exit code, the problem
     /// document printed on stderr, and the whole of stderr.
-    pub fn problem(&self, args: &[&str]) -> (i32, Value, String) {
+    pub(crate) fn problem(&self, args: &[&str]) -> (i32, Value, String) {
         let output = self.cmd().arg("--json").args(args).output().unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
         assert!(
@@ -126,7 +126,7 @@ impl TestEnv {
 
     /// `git` isolated from the machine's configuration: no system or global config, and a
     /// HOME inside the temp dir.
-    pub fn git(&self) -> std::process::Command {
+    pub(crate) fn git(&self) -> std::process::Command {
         let mut cmd = std::process::Command::new("git");
         cmd.env("GIT_CONFIG_NOSYSTEM", "1")
             .env("GIT_CONFIG_GLOBAL", "/dev/null")
@@ -139,7 +139,7 @@ impl TestEnv {
     }
 
     /// Run `git args…` in `dir`, expect success, and return its trimmed stdout.
-    pub fn git_in(&self, dir: &Path, args: &[&str]) -> String {
+    pub(crate) fn git_in(&self, dir: &Path, args: &[&str]) -> String {
         let output = self.git().current_dir(dir).args(args).output().unwrap();
         assert!(
             output.status.success(),
@@ -152,7 +152,7 @@ impl TestEnv {
 }
 
 /// The path of a committed example file, `examples/support/<name>`, as a string.
-pub fn support_file(name: &str) -> String {
+pub(crate) fn support_file(name: &str) -> String {
     repo_root()
         .join("examples/support")
         .join(name)

@@ -104,7 +104,7 @@ impl Home {
         }));
         let client = reqwest::Client::builder()
             .no_proxy()
-            .timeout(std::time::Duration::from_secs(120))
+            .timeout(std::time::Duration::from_mins(2))
             .build()
             .expect("client");
         TestServer {

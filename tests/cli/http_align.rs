@@ -60,7 +60,7 @@ async fn create(
 }
 
 async fn wait(server: &TestServer, token: &str, location: &str) -> Value {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(240);
+    let deadline = tokio::time::Instant::now() + Duration::from_mins(4);
     loop {
         let job = server.get(location, Some(token)).await.ok();
         if matches!(

@@ -14,11 +14,11 @@ struct Running(Option<Child>);
 
 impl Drop for Running {
     fn drop(&mut self) {
-        if let Some(child) = &mut self.0 {
-            if child.try_wait().ok().flatten().is_none() {
-                let _ = child.kill();
-                let _ = child.wait();
-            }
+        if let Some(child) = &mut self.0
+            && child.try_wait().ok().flatten().is_none()
+        {
+            let _ = child.kill();
+            let _ = child.wait();
         }
     }
 }
@@ -73,7 +73,7 @@ fn serve_binary_answers_logs_and_stops_on_sigterm() {
 
     // The first stdout line says where it listens (the socket is bound before it is printed).
     let line = first_line_rx
-        .recv_timeout(Duration::from_secs(120))
+        .recv_timeout(Duration::from_mins(2))
         .expect("a first stdout line within 120 s");
     let address = line
         .trim_end()
@@ -96,7 +96,7 @@ fn serve_binary_answers_logs_and_stops_on_sigterm() {
     runtime.block_on(async {
         let client = reqwest::Client::builder()
             .no_proxy()
-            .timeout(Duration::from_secs(120))
+            .timeout(Duration::from_mins(2))
             .build()
             .unwrap();
         let health = client

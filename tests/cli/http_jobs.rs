@@ -62,7 +62,7 @@ async fn poll_until(
     job_id: &str,
     done: impl Fn(&Value) -> bool,
 ) -> Value {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
+    let deadline = tokio::time::Instant::now() + Duration::from_mins(2);
     loop {
         let job = poll(server, token, model_id, job_id).await;
         if done(&job) {

@@ -43,7 +43,7 @@ fn indexes(lines: &[Value]) -> Vec<u64> {
 
 /// Poll the job (through `arbiter jobs poll`) until `done(job)` holds.
 fn poll_until(env: &TestEnv, job_id: &str, done: impl Fn(&Value) -> bool) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(120);
+    let deadline = Instant::now() + Duration::from_mins(2);
     loop {
         let job = env.json(&["jobs", "poll", job_id]);
         if done(&job) {
@@ -71,7 +71,7 @@ fn kill_9(pid: &str) {
 fn batch_writes_one_result_per_line_in_order_and_the_job_is_kept() {
     let env = env_with_model();
     let mut text = input(6);
-    text.insert_str(0, "\n");
+    text.insert(0, '\n');
     text.push_str("{not json\n");
     text.push_str("{\"example_id\": \"own-id\", \"state\": \"please refund me\"}\n");
     let file = env.write("states.jsonl", &text);
@@ -191,7 +191,7 @@ fn a_detached_worker_killed_mid_job_is_resumed_with_exactly_one_result_per_item(
     // `jobs poll` takes up orphans, so poll the database only through the job file here:
     // wait for some results, then kill the worker that holds the lock.
     let dir = env.home().join("jobs").join(&job_id);
-    let deadline = Instant::now() + Duration::from_secs(120);
+    let deadline = Instant::now() + Duration::from_mins(2);
     let pid = loop {
         let written = std::fs::read_to_string(dir.join("results.ndjson")).unwrap_or_default();
         if written.lines().count() >= 20 {
@@ -258,7 +258,7 @@ fn a_server_start_resumes_a_job_whose_worker_died() {
         .unwrap();
     let job_id = String::from_utf8(output.stdout).unwrap().trim().to_owned();
     let dir = env.home().join("jobs").join(&job_id);
-    let deadline = Instant::now() + Duration::from_secs(120);
+    let deadline = Instant::now() + Duration::from_mins(2);
     while std::fs::read_to_string(dir.join("results.ndjson"))
         .unwrap_or_default()
         .lines()
@@ -284,7 +284,7 @@ fn a_server_start_resumes_a_job_whose_worker_died() {
         let server = tokio::spawn(arbiter::server::serve(ctx.clone(), listener, async {
             let _ = rx.await;
         }));
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
+        let deadline = tokio::time::Instant::now() + Duration::from_mins(2);
         let job = loop {
             let job = arbiter::core::jobs::get(&ctx, &job_id).unwrap();
             if job.status.is_finished() {

@@ -390,7 +390,7 @@ mod tests {
                 (0..3)
                     .map(|c| {
                         (0..2)
-                            .map(|f| ((i * 5 + c * 3 + f * 7) % 11) as f64 / 5.0 - 1.0)
+                            .map(|f| f64::from((i * 5 + c * 3 + f * 7) % 11) / 5.0 - 1.0)
                             .collect()
                     })
                     .collect()

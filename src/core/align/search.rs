@@ -469,7 +469,7 @@ fn temperature(predictions: &[&[f64]], labels: &[&[f64]]) -> f64 {
             fd = loss(d);
         }
     }
-    ((a + b) / 2.0).exp()
+    f64::midpoint(a, b).exp()
 }
 
 /// The model with its logits divided by `temperature`.

@@ -78,10 +78,10 @@ impl Draft {
     }
 
     pub(crate) fn files(&self) -> &JobFiles {
-        self.lock
-            .as_ref()
-            .map(JobLock::files)
-            .unwrap_or_else(|| unreachable!("a draft holds its lock until recorded"))
+        self.lock.as_ref().map_or_else(
+            || unreachable!("a draft holds its lock until recorded"),
+            JobLock::files,
+        )
     }
 
     /// Record the job `queued` with the request it runs from; the caller holds the returned
@@ -168,11 +168,11 @@ pub fn cancel(ctx: &Context, job_id: &str) -> Result<Job> {
         .store()?
         .cancel_job(job_id)?
         .ok_or_else(|| Error::JobNotFound(job_id.to_owned()))?;
-    if record.status == JobStatus::Running.as_str() {
-        if let Some(_orphan) = files(ctx, job_id).try_lock(job_id)? {
-            ctx.store()?
-                .finish_job(job_id, JobStatus::Cancelled.as_str(), None, None, None)?;
-        }
+    if record.status == JobStatus::Running.as_str()
+        && let Some(_orphan) = files(ctx, job_id).try_lock(job_id)?
+    {
+        ctx.store()?
+            .finish_job(job_id, JobStatus::Cancelled.as_str(), None, None, None)?;
     }
     get(ctx, job_id)
 }

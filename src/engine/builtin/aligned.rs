@@ -204,16 +204,15 @@ fn object<'a>(
 }
 
 fn finite(value: Option<&Value>, loc: &Loc, errors: &mut Vec<FieldError>) -> f64 {
-    match value.and_then(Value::as_f64).filter(|x| x.is_finite()) {
-        Some(x) => x,
-        None => {
-            errors.push(FieldError::new(
-                loc.clone(),
-                "must be a finite number",
-                "number_expected",
-            ));
-            0.0
-        }
+    if let Some(x) = value.and_then(Value::as_f64).filter(|x| x.is_finite()) {
+        x
+    } else {
+        errors.push(FieldError::new(
+            loc.clone(),
+            "must be a finite number",
+            "number_expected",
+        ));
+        0.0
     }
 }
 

@@ -1,4 +1,4 @@
-//! The sentence encoder (pocket-encoder's bundled MiniLM), its tokenizer, and a bounded
+//! The sentence encoder (pocket-encoder's bundled `MiniLM`), its tokenizer, and a bounded
 //! cache of outcome embeddings.
 //!
 //! The encoder is loaded on first use, so commands that never embed (`arbiter models`) do
@@ -226,7 +226,7 @@ impl Embedder {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// WordPiece tokens of `text`, without special tokens.
+    /// `WordPiece` tokens of `text`, without special tokens.
     pub fn count_tokens(&self, text: &str) -> Result<usize> {
         Ok(self
             .tokenizer()?
@@ -262,13 +262,13 @@ impl Embedder {
         while start < offsets.len() && windows.len() < limit {
             let end = (start + WINDOW_TOKENS).min(offsets.len());
             let (from, to) = (offsets[start].0, offsets[end - 1].1);
-            if let Some(slice) = text.get(from..to) {
-                if !slice.trim().is_empty() {
-                    windows.push(Window {
-                        text: slice.to_owned(),
-                        tokens: (end - start + 2) as u64,
-                    });
-                }
+            if let Some(slice) = text.get(from..to)
+                && !slice.trim().is_empty()
+            {
+                windows.push(Window {
+                    text: slice.to_owned(),
+                    tokens: (end - start + 2) as u64,
+                });
             }
             if end == offsets.len() {
                 break;
@@ -308,7 +308,7 @@ mod tests {
         let text: String = (0..400).map(|i| format!("word{i} ")).collect();
         let tokens = embedder.count_tokens(&text).unwrap();
         let windows = embedder.all_windows(&text).unwrap();
-        assert!(windows.len() >= 2, "{} tokens", tokens);
+        assert!(windows.len() >= 2, "{tokens} tokens");
         assert!(windows.iter().all(|w| w.tokens as usize <= MAX_TOKENS));
         assert!(text.starts_with(&windows[0].text));
         assert!(text.trim_end().ends_with(&windows.last().unwrap().text));

@@ -36,14 +36,14 @@ fn render_into(value: &Value, depth: usize, out: &mut String) {
                 line(out, depth, text);
                 return;
             }
-            if let Some(role) = object.get("role").and_then(Value::as_str) {
-                if let Some(content) = object.get("content") {
-                    let content = render(content);
-                    if !content.is_empty() {
-                        line(out, depth, &format!("{role}: {content}"));
-                    }
-                    return;
+            if let Some(role) = object.get("role").and_then(Value::as_str)
+                && let Some(content) = object.get("content")
+            {
+                let content = render(content);
+                if !content.is_empty() {
+                    line(out, depth, &format!("{role}: {content}"));
                 }
+                return;
             }
             for (key, item) in object {
                 match item {

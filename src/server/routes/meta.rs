@@ -1,4 +1,4 @@
-//! Routes without a token: the OpenAPI document, health, and problem pages.
+//! Routes without a token: the `OpenAPI` document, health, and problem pages.
 
 use crate::server::AppState;
 use crate::server::error::ApiResult;
