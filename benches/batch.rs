@@ -22,6 +22,7 @@ use arbiter::engine::builtin::{BuiltinEngine, Embedder, Reading};
 use arbiter::wire::question::parse_questions;
 use arbiter::wire::{Loc, Questions};
 use serde_json::{Value, json};
+use std::fmt::Write as _;
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Instant;
@@ -108,9 +109,10 @@ fn main() {
     let one = engine_rate(&engine, &base, &questions, 1000);
     let threaded = engine_rate_threads(&embedder, &base, &questions, cores, 500);
 
-    let input: String = (0..items)
-        .map(|i| format!("{}\n", json!({"state": state(&base, i)})))
-        .collect();
+    let input = (0..items).fold(String::new(), |mut out, i| {
+        writeln!(out, "{}", json!({"state": state(&base, i)})).unwrap();
+        out
+    });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

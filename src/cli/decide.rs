@@ -7,6 +7,7 @@ use crate::wire::{Answer, DecisionRequest, DecisionResponse};
 use anyhow::{Result, bail};
 use clap::Args;
 use serde_json::{Map, Value};
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -108,16 +109,17 @@ fn print_table(response: &DecisionResponse, printer: &Printer) -> Result<()> {
     printer.line(&table.to_string())?;
     let mut footer = format!("model {}", response.model);
     if let (Some(revision), Some(checkpoint)) = (&response.revision, &response.checkpoint) {
-        footer.push_str(&format!(
+        let _ = write!(
+            footer,
             " @ {} ({})",
             revision.name,
             &checkpoint.checkpoint_id[..checkpoint.checkpoint_id.len().min(12)]
-        ));
+        );
     }
-    footer.push_str(&format!(" · {} input tokens", response.usage.input_tokens));
+    let _ = write!(footer, " · {} input tokens", response.usage.input_tokens);
     match (&response.recorded, &response.example) {
         (Some(true), Some(example)) => {
-            footer.push_str(&format!(" · recorded under {}", example.example_id));
+            let _ = write!(footer, " · recorded under {}", example.example_id);
         }
         (Some(false), _) => footer.push_str(" · not recorded"),
         _ => {}

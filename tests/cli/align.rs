@@ -4,20 +4,19 @@
 
 use crate::common::{TestEnv, repo_root};
 use serde_json::{Value, json};
+use std::fmt::Write as _;
 
 /// The labelled support set's first `n` examples, with only the annotations of `keep`.
 pub(crate) fn labelled(n: usize, keep: &[&str]) -> String {
     let text = std::fs::read_to_string(repo_root().join("benches/data/support-labelled.jsonl"))
         .expect("the labelled set");
-    text.lines()
-        .take(n)
-        .map(|line| {
-            let mut row: Value = serde_json::from_str(line).unwrap();
-            let annotations = row["annotations"].as_object_mut().unwrap();
-            annotations.retain(|q, _| keep.contains(&q.as_str()));
-            format!("{row}\n")
-        })
-        .collect()
+    text.lines().take(n).fold(String::new(), |mut out, line| {
+        let mut row: Value = serde_json::from_str(line).unwrap();
+        let annotations = row["annotations"].as_object_mut().unwrap();
+        annotations.retain(|q, _| keep.contains(&q.as_str()));
+        writeln!(out, "{row}").unwrap();
+        out
+    })
 }
 
 /// A model on `mo` with the labelled set's questions and its first `n` examples annotated
@@ -288,13 +287,12 @@ fn when_nothing_improves_nothing_is_committed() {
         .arg(&questions)
         .assert()
         .success();
-    let lines: String = (0..60)
-        .map(|i| {
-            let state = format!("ticket {i}: {}", ["my order is late", "the app crashed", "I was charged twice", "please reset my password"][i % 4]);
-            let heads = arbiter::core::checkpoint::sampled(&format!("coin-{i}"), 0.5);
-            format!("{}\n", json!({"example_id": format!("coin-{i}"), "state": state, "annotations": {"coin": {"answer": heads}}}))
-        })
-        .collect();
+    let lines = (0..60).fold(String::new(), |mut out, i| {
+        let state = format!("ticket {i}: {}", ["my order is late", "the app crashed", "I was charged twice", "please reset my password"][i % 4]);
+        let heads = arbiter::core::checkpoint::sampled(&format!("coin-{i}"), 0.5);
+        writeln!(out, "{}", json!({"example_id": format!("coin-{i}"), "state": state, "annotations": {"coin": {"answer": heads}}})).unwrap();
+        out
+    });
     let file = env.write("coin.jsonl", &lines);
     env.cmd()
         .args(["examples", "ingest", "acme/coin", "--file"])

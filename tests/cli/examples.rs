@@ -4,6 +4,7 @@
 use crate::common::{TestEnv, support_file};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
 
 const MODEL: &str = "acme/support";
 
@@ -287,11 +288,13 @@ fn atomic_ingest_writes_nothing_when_a_line_is_bad() {
     assert!(list(&env, &[]).is_empty());
 
     // The valid lines alone go in atomically.
-    let good: String = MIXED
+    let good = MIXED
         .lines()
         .filter(|l| l.contains("\"ok-"))
-        .map(|l| format!("{l}\n"))
-        .collect();
+        .fold(String::new(), |mut out, l| {
+            writeln!(out, "{l}").unwrap();
+            out
+        });
     let file = env.write("good.jsonl", &good);
     let report = env.json(&[
         "examples",

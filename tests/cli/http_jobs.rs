@@ -3,6 +3,7 @@
 
 use crate::http::{Home, TestServer};
 use serde_json::{Value, json};
+use std::fmt::Write as _;
 use std::time::Duration;
 
 /// `n` distinct states, so no two items share an embedding in the engine's cache.
@@ -413,17 +414,17 @@ async fn a_batch_over_stored_examples_answers_each_once() {
     let token = home.admin_token("ci");
     let model_id = home.model("acme/support");
     let server = home.serve().await;
-    let lines: String = items(4)
+    let lines = items(4)
         .iter()
         .enumerate()
-        .map(|(i, item)| {
+        .fold(String::new(), |mut out, (i, item)| {
             let mut line = json!({"example_id": format!("t-{i}"), "state": item["state"]});
             if i < 2 {
                 line["annotations"] = json!({"intent": {"answer": "refund"}});
             }
-            format!("{line}\n")
-        })
-        .collect();
+            writeln!(out, "{line}").unwrap();
+            out
+        });
     let ingest = server
         .send(
             server
@@ -496,7 +497,7 @@ async fn an_ndjson_batch_stages_its_lines_as_sent_and_replays_by_key() {
     let server = home.serve().await;
     let mut body = String::from("{\"capture\": false}\n");
     for item in items(3) {
-        body.push_str(&format!("{item}\n\n"));
+        writeln!(body, "{item}\n").unwrap();
     }
     body.push_str("{not json\n");
     // The model by its path, `/` percent-encoded, as `arbiter --server` sends it.

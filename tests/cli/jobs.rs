@@ -3,6 +3,7 @@
 
 use crate::common::{QUESTIONS, TestEnv};
 use serde_json::{Value, json};
+use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 fn env_with_model() -> TestEnv {
@@ -27,8 +28,10 @@ fn env_with_model() -> TestEnv {
 fn input(n: usize) -> String {
     crate::http_jobs::items(n)
         .iter()
-        .map(|item| format!("{item}\n"))
-        .collect()
+        .fold(String::new(), |mut out, item| {
+            writeln!(out, "{item}").unwrap();
+            out
+        })
 }
 
 fn lines(text: &str) -> Vec<Value> {
@@ -138,16 +141,15 @@ fn batch_writes_one_result_per_line_in_order_and_the_job_is_kept() {
 #[test]
 fn batch_over_examples_writes_to_a_file_and_captures_when_asked() {
     let env = env_with_model();
-    let ingest: String = crate::http_jobs::items(3)
-        .iter()
-        .enumerate()
-        .map(|(i, item)| {
-            format!(
-                "{}\n",
-                json!({"example_id": format!("e{i}"), "state": item["state"]})
-            )
-        })
-        .collect();
+    let ingest =
+        crate::http_jobs::items(3)
+            .iter()
+            .enumerate()
+            .fold(String::new(), |mut out, (i, item)| {
+                let line = json!({"example_id": format!("e{i}"), "state": item["state"]});
+                writeln!(out, "{line}").unwrap();
+                out
+            });
     let file = env.write("examples.jsonl", &ingest);
     env.cmd()
         .args(["examples", "ingest", "acme/support", "--file"])

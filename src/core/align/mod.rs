@@ -38,6 +38,7 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
@@ -819,9 +820,10 @@ fn commit_message(loaded: &Loaded, job_id: &str, result: &AlignmentResult) -> St
         improved.join(", ")
     );
     for (id, report) in &result.questions {
-        match (&report.before, &report.after, report.improved) {
-            (Some(before), Some(after), true) => message.push_str(&format!(
-                "  {id}: {} {:.4} -> {:.4}, accuracy {:.3} -> {:.3}, ECE {:.3} -> {:.3}; {} ({} examples)\n",
+        let _ = match (&report.before, &report.after, report.improved) {
+            (Some(before), Some(after), true) => writeln!(
+                message,
+                "  {id}: {} {:.4} -> {:.4}, accuracy {:.3} -> {:.3}, ECE {:.3} -> {:.3}; {} ({} examples)",
                 before.metric,
                 before.loss,
                 after.loss,
@@ -831,16 +833,18 @@ fn commit_message(loaded: &Loaded, job_id: &str, result: &AlignmentResult) -> St
                 after.ece,
                 report.candidate.as_deref().unwrap_or("-"),
                 report.examples
-            )),
-            _ => message.push_str(&format!(
-                "  {id}: unchanged ({})\n",
+            ),
+            _ => writeln!(
+                message,
+                "  {id}: unchanged ({})",
                 report.reason.as_deref().unwrap_or("not improved")
-            )),
-        }
+            ),
+        };
     }
-    message.push_str(&format!(
-        "\nBase checkpoint {}, seed {}.\n",
+    let _ = writeln!(
+        message,
+        "\nBase checkpoint {}, seed {}.",
         loaded.revision.commit, result.seed
-    ));
+    );
     message
 }

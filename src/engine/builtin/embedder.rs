@@ -294,6 +294,7 @@ fn floor_char_boundary(text: &str, max: usize) -> &str {
 mod tests {
     use super::*;
     use sha2::{Digest, Sha256};
+    use std::fmt::Write as _;
 
     #[test]
     fn bundled_tokenizer_is_the_encoders() {
@@ -305,7 +306,10 @@ mod tests {
     #[test]
     fn windows_cover_the_text_with_overlap() {
         let embedder = Embedder::new();
-        let text: String = (0..400).map(|i| format!("word{i} ")).collect();
+        let text = (0..400).fold(String::new(), |mut out, i| {
+            write!(out, "word{i} ").unwrap();
+            out
+        });
         let tokens = embedder.count_tokens(&text).unwrap();
         let windows = embedder.all_windows(&text).unwrap();
         assert!(windows.len() >= 2, "{tokens} tokens");

@@ -271,6 +271,7 @@ mod tests {
     use crate::wire::Loc;
     use crate::wire::question::parse_questions;
     use serde_json::json;
+    use std::fmt::Write as _;
 
     fn questions(value: Value) -> Questions {
         let mut errors = Vec::new();
@@ -337,9 +338,10 @@ mod tests {
 
     #[test]
     fn the_whole_state_reading_sees_what_the_first_window_misses() {
-        let filler: String = (0..60)
-            .map(|i| format!("Line {i} of the order history is routine. "))
-            .collect();
+        let filler = (0..60).fold(String::new(), |mut out, i| {
+            write!(out, "Line {i} of the order history is routine. ").unwrap();
+            out
+        });
         let state = json!(format!(
             "{filler} Finally: the server is down and every user is locked out right now."
         ));
