@@ -196,6 +196,9 @@ fn gates(report: &EvaluationReport, args: &EvalArgs) -> Vec<Failure> {
     failures
 }
 
+/// One figure of a question's metrics, if it applies to the question.
+type Figure = fn(&Metrics) -> Option<f64>;
+
 /// One row per question (and `overall`); with a baseline, three: the baseline, the
 /// revision, and the change (▲ better, ▼ worse).
 fn table(report: &EvaluationReport, printer: &Printer) -> String {
@@ -212,8 +215,8 @@ fn table(report: &EvaluationReport, printer: &Printer) -> String {
         "ECE",
         "MAE",
     ]);
-    // (figure, decimals, lower is better)
-    let figures: [(fn(&Metrics) -> Option<f64>, bool); 7] = [
+    // (figure, lower is better)
+    let figures: [(Figure, bool); 7] = [
         (|m| Some(m.loss), true),
         (|m| Some(m.accuracy), false),
         (|m| Some(m.macro_f1), false),

@@ -9,6 +9,8 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 /// Where output goes and in which form.
+// Four independent facts (two flags, two terminal probes), not a state in disguise.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Debug, Clone)]
 pub struct Printer {
     json: bool,

@@ -355,7 +355,6 @@ where
             }
         }
     };
-    drop(results);
     writer.flush().map_err(write_error)?;
     writer.get_ref().sync_data().map_err(write_error)?;
     super::jobs::record_progress(ctx, pass.job_id, progress(&tally)).await?;

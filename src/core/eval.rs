@@ -331,7 +331,7 @@ fn report(
             truth.insert(example.example_id, answers);
             Ok(())
         })?;
-    let mut per_side: Vec<IndexMap<String, (Metrics, u64)>> = Vec::new();
+    let mut per_side: Vec<SideFigures> = Vec::new();
     let (mut decided, mut cached) = (0, 0);
     for side in sides {
         let (metrics, counts) = side_metrics(side, &side.results(files), &truth)?;
@@ -373,12 +373,16 @@ fn report(
 }
 
 /// Per question: the figures of one side's results, and how many annotated examples
+/// failed to be decided.
+type SideFigures = IndexMap<String, (Metrics, u64)>;
+
+/// Per question: the figures of one side's results, and how many annotated examples
 /// failed to be decided; and how many decisions were (decided, cached).
 fn side_metrics(
     side: &Side,
     path: &std::path::Path,
     truth: &HashMap<String, HashMap<String, Value>>,
-) -> Result<(IndexMap<String, (Metrics, u64)>, (u64, u64))> {
+) -> Result<(SideFigures, (u64, u64))> {
     let mut counts = (0, 0);
     let mut scored: IndexMap<String, (Vec<Scored>, u64)> = side
         .questions

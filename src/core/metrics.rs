@@ -104,8 +104,8 @@ pub fn rps(predicted: &[f64], label: &[f64]) -> f64 {
         return 0.0;
     }
     let (mut cp, mut cy, mut sum) = (0.0, 0.0, 0.0);
-    for i in 0..k - 1 {
-        cp += predicted[i];
+    for (i, p) in predicted[..k - 1].iter().enumerate() {
+        cp += p;
         cy += label.get(i).copied().unwrap_or(0.0);
         sum += (cp - cy) * (cp - cy);
     }

@@ -60,10 +60,10 @@ impl Store {
     /// Store a new token; a taken name → `StoreError::Conflict`.
     pub fn insert_token(&self, token: &TokenRecord) -> Result<(), StoreError> {
         self.write("create token", |tx| {
-            let taken: bool = tx
+            let name_taken: bool = tx
                 .query_row("SELECT EXISTS (SELECT 1 FROM tokens WHERE name = ?1)", [&token.name], |r| r.get(0))
                 .ctx("check token name")?;
-            if taken {
+            if name_taken {
                 return Err(StoreError::Conflict(format!("a token named `{}` exists", token.name)));
             }
             tx.execute(

@@ -156,7 +156,7 @@ pub fn parse_question(value: &Value, loc: &Loc, errors: &mut Vec<FieldError>) ->
             ));
             None
         }
-        Some(Value::String(t)) if t == "noul" => parse_noul(criteria, &criteria_loc, errors),
+        Some(Value::String(t)) if t == "noul" => Some(parse_noul(criteria, &criteria_loc, errors)),
         Some(Value::String(t)) if t == "choice" => parse_choice(criteria, &criteria_loc, errors),
         Some(Value::String(t)) if t == "score" => parse_score(criteria, &criteria_loc, errors),
         Some(other) => {
@@ -175,11 +175,7 @@ pub fn parse_question(value: &Value, loc: &Loc, errors: &mut Vec<FieldError>) ->
     })
 }
 
-fn parse_noul(
-    criteria: Option<&Value>,
-    loc: &Loc,
-    errors: &mut Vec<FieldError>,
-) -> Option<QuestionKind> {
+fn parse_noul(criteria: Option<&Value>, loc: &Loc, errors: &mut Vec<FieldError>) -> QuestionKind {
     let (mut when_true, mut when_false) = (Value::Null, Value::Null);
     match criteria {
         None | Some(Value::Null) => {}
@@ -213,10 +209,10 @@ fn parse_noul(
             "object_expected",
         )),
     }
-    Some(QuestionKind::Noul {
+    QuestionKind::Noul {
         when_true,
         when_false,
-    })
+    }
 }
 
 fn parse_choice(
@@ -348,15 +344,15 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn parse(value: Value) -> (Questions, Vec<FieldError>) {
+    fn parse(value: &Value) -> (Questions, Vec<FieldError>) {
         let mut errors = Vec::new();
-        let questions = parse_questions(&value, &Loc::body().key("questions"), &mut errors);
+        let questions = parse_questions(value, &Loc::body().key("questions"), &mut errors);
         (questions, errors)
     }
 
     #[test]
     fn accepts_every_valid_shape() {
-        let (questions, errors) = parse(json!({
+        let (questions, errors) = parse(&json!({
             "": {"type": "noul"},
             "n2": {"type": "noul", "criteria": null, "instructions": null},
             "n3": {"type": "noul", "criteria": {"true": {"a": [1]}, "false": null}},
@@ -373,7 +369,7 @@ mod tests {
 
     #[test]
     fn reports_every_problem_with_its_location() {
-        let (_, errors) = parse(json!({
+        let (_, errors) = parse(&json!({
             "urgency": {"type": "score", "criteria": ["a", "b", null]},
             "intent": {"type": "choice", "criteria": {"": "empty", "ok": 3}},
             "x": {"type": "maybe"},
@@ -398,8 +394,8 @@ mod tests {
 
     #[test]
     fn empty_map_and_non_object_are_rejected() {
-        assert_eq!(parse(json!({})).1[0].kind, "empty_questions");
-        assert_eq!(parse(json!([])).1[0].kind, "object_expected");
+        assert_eq!(parse(&json!({})).1[0].kind, "empty_questions");
+        assert_eq!(parse(&json!([])).1[0].kind, "object_expected");
     }
 
     #[test]
@@ -409,7 +405,7 @@ mod tests {
             "c": {"type": "choice", "criteria": {"b": null, "a": "first"}},
             "s": {"type": "score", "criteria": ["0", {"k": "v"}]}
         });
-        let (questions, errors) = parse(source.clone());
+        let (questions, errors) = parse(&source);
         assert!(errors.is_empty());
         assert_eq!(questions_to_value(&questions), source);
     }

@@ -107,9 +107,9 @@ async fn same_key_different_body_is_409_idempotency_key_reused() {
     assert!(problem["detail"].as_str().is_some_and(|d| !d.is_empty()));
     assert_eq!(reply.header("idempotent-replayed"), None);
     // The original is still replayed afterwards.
-    let replay = keyed(&server, &token, &base_request("mo"), KEY).await;
-    replay.ok();
-    assert_eq!(replay.header("idempotent-replayed"), Some("true"));
+    let replayed = keyed(&server, &token, &base_request("mo"), KEY).await;
+    replayed.ok();
+    assert_eq!(replayed.header("idempotent-replayed"), Some("true"));
     // A failed request does not burn its key: a 422 is recomputed, and the key stays free.
     let invalid = json!({"model": "mo", "state": 1});
     let other_key = "retry-0002";
@@ -194,10 +194,13 @@ async fn replay_survives_a_restart() {
         "the first server no longer listens"
     );
     let server = home.serve().await;
-    let replay = keyed(&server, &token, &body, KEY).await;
-    assert_eq!(replay.status, 200, "{}", replay.text());
-    assert_eq!(replay.body, first.body, "the stored body, after a restart");
-    assert_eq!(replay.header("idempotent-replayed"), Some("true"));
+    let replayed = keyed(&server, &token, &body, KEY).await;
+    assert_eq!(replayed.status, 200, "{}", replayed.text());
+    assert_eq!(
+        replayed.body, first.body,
+        "the stored body, after a restart"
+    );
+    assert_eq!(replayed.header("idempotent-replayed"), Some("true"));
     assert_eq!(
         decisions_of(&server, &token, &model_id, &first_json).await,
         1

@@ -141,7 +141,7 @@ fn tokens_and_pairs(text: &str) -> Vec<String> {
         }
         if let Some(next) = words.get(i + 1) {
             let next_numeric = next.chars().all(|c| c.is_ascii_digit());
-            if !(is_stop(word) && is_stop(next)) && !numeric && !next_numeric {
+            if !(numeric || next_numeric || (is_stop(word) && is_stop(next))) {
                 out.push(format!("{word} {next}"));
             }
         }

@@ -38,7 +38,7 @@ impl Calibration {
 }
 
 /// Fit on `rows` using the features `used` (the others get weight 0). `outcomes` ≥ 1.
-pub(super) fn fit(rows: &[Row], outcomes: usize, used: &[bool; FEATURES]) -> Calibration {
+pub(super) fn fit(rows: &[Row], outcomes: usize, used: [bool; FEATURES]) -> Calibration {
     let (mean, scale) = standardization(rows, used);
     let active: Vec<usize> = (0..FEATURES).filter(|f| scale[*f] > 0.0).collect();
     let fit_bias = outcomes <= MAX_FITTED_BIASES;
@@ -146,7 +146,7 @@ fn objective(
 
 /// Mean and standard deviation of each used feature over every (row, outcome); a scale of
 /// 0 marks a feature that is unused or constant.
-fn standardization(rows: &[Row], used: &[bool; FEATURES]) -> ([f64; FEATURES], [f64; FEATURES]) {
+fn standardization(rows: &[Row], used: [bool; FEATURES]) -> ([f64; FEATURES], [f64; FEATURES]) {
     let mut mean = [0.0; FEATURES];
     let mut scale = [0.0; FEATURES];
     let count = rows.iter().map(|r| r.features.len()).sum::<usize>().max(1) as f64;
@@ -209,7 +209,7 @@ fn derivatives(
         }
         let p = softmax(&z);
         let mass: f64 = row.label.iter().sum();
-        mu.iter_mut().for_each(|m| *m = 0.0);
+        mu.fill(0.0);
         for c in 0..outcomes {
             let y = row.label.get(c).copied().unwrap_or(0.0);
             let residual = mass * p[c] - y;
@@ -259,12 +259,14 @@ fn derivatives(
 }
 
 /// Solve `a x = b` for a symmetric positive definite `a` (Cholesky); `None` if it is not.
+// The textbook names (a, b, d, s, x, y) of the algorithm.
+#[allow(clippy::many_single_char_names)]
 fn solve(mut a: Vec<Vec<f64>>, b: &[f64]) -> Option<Vec<f64>> {
     let n = b.len();
     for j in 0..n {
         let mut d = a[j][j];
-        for k in 0..j {
-            d -= a[j][k] * a[j][k];
+        for v in &a[j][..j] {
+            d -= v * v;
         }
         if d <= 0.0 || !d.is_finite() {
             return None;
@@ -273,8 +275,8 @@ fn solve(mut a: Vec<Vec<f64>>, b: &[f64]) -> Option<Vec<f64>> {
         a[j][j] = d;
         for i in j + 1..n {
             let mut s = a[i][j];
-            for k in 0..j {
-                s -= a[i][k] * a[j][k];
+            for (u, v) in a[i][..j].iter().zip(&a[j][..j]) {
+                s -= u * v;
             }
             a[i][j] = s / d;
         }
@@ -326,7 +328,7 @@ mod tests {
                 row(&x, y, 2)
             })
             .collect();
-        let fitted = fit(&rows, 2, &ONLY_FIRST);
+        let fitted = fit(&rows, 2, ONLY_FIRST);
         assert!(fitted.weights[0] > 0.0, "{fitted:?}");
         assert_eq!(&fitted.weights[1..], &[0.0; 5]);
         // Calibrated: the confident side gets about 90%.
@@ -339,7 +341,7 @@ mod tests {
         let rows: Vec<Row> = (0..300)
             .map(|i| row(&[0.0, 0.0, 0.0], usize::from(i % 3 != 0), 3))
             .collect();
-        let fitted = fit(&rows, 3, &ONLY_FIRST);
+        let fitted = fit(&rows, 3, ONLY_FIRST);
         assert_eq!(
             fitted.weights, [0.0; FEATURES],
             "a constant feature is unused"
@@ -378,9 +380,9 @@ mod tests {
             weights: [0.0; FEATURES],
             bias: vec![0.0; 3],
         };
-        let a = fit(&rows, 3, &ONLY_FIRST);
+        let a = fit(&rows, 3, ONLY_FIRST);
         assert!(loss(&a) < loss(&zero));
-        assert_eq!(a, fit(&rows, 3, &ONLY_FIRST));
+        assert_eq!(a, fit(&rows, 3, ONLY_FIRST));
     }
 
     #[test]

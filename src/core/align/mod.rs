@@ -563,7 +563,7 @@ fn align_question(
     report.improved = true;
     let (question, documents_used) = write_question(
         question,
-        &current,
+        current.as_ref(),
         &base,
         &model,
         items.as_slice(),
@@ -651,7 +651,7 @@ fn similarity_matrix(states: &[&EmbeddedState], documents: &[Option<Embedding>])
 #[allow(clippy::too_many_arguments)]
 fn write_question(
     question: &Question,
-    current: &Option<aligned::Alignment>,
+    current: Option<&aligned::Alignment>,
     base: &Question,
     model: &search::Model,
     items: &[&Item],

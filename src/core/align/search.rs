@@ -130,6 +130,19 @@ struct Prepared {
     orders: HashMap<Strategy, Vec<Vec<usize>>>,
 }
 
+impl Prepared {
+    /// The exemplars `spec` picks: the first of each outcome's order.
+    fn exemplars(&self, spec: Spec) -> Vec<usize> {
+        let Some((strategy, n)) = spec.exemplars else {
+            return Vec::new();
+        };
+        self.orders[&strategy]
+            .iter()
+            .flat_map(|order| order.iter().take(n).copied())
+            .collect()
+    }
+}
+
 impl Problem<'_> {
     fn n(&self) -> usize {
         self.ids.len()
@@ -256,16 +269,6 @@ impl Problem<'_> {
         picked
     }
 
-    fn exemplars(&self, prepared: &Prepared, spec: Spec) -> Vec<usize> {
-        let Some((strategy, n)) = spec.exemplars else {
-            return Vec::new();
-        };
-        prepared.orders[&strategy]
-            .iter()
-            .flat_map(|order| order.iter().take(n).copied())
-            .collect()
-    }
-
     /// The features of example `i` for a model with `exemplars` (never its own neighbour).
     fn features_of(
         &self,
@@ -289,7 +292,7 @@ impl Problem<'_> {
     }
 
     fn build(&self, prepared: &Prepared, spec: Spec, train: &[usize]) -> Model {
-        let exemplars = self.exemplars(prepared, spec);
+        let exemplars = prepared.exemplars(spec);
         let no_cues = vec![None; self.outcomes];
         let rows: Vec<Row> = train
             .iter()
@@ -317,7 +320,7 @@ impl Problem<'_> {
         ];
         Model {
             spec,
-            calibration: fit(&rows, self.outcomes, &used),
+            calibration: fit(&rows, self.outcomes, used),
             cues: if spec.cues {
                 prepared.cues.clone()
             } else {
@@ -546,6 +549,9 @@ mod tests {
 
     #[test]
     fn the_temperature_softens_overconfidence_and_sharpens_underconfidence() {
+        fn refs(v: &[Vec<f64>]) -> Vec<&[f64]> {
+            v.iter().map(Vec::as_slice).collect()
+        }
         // Right 70% of the time at 95% confidence: T > 1.
         let labels: Vec<Vec<f64>> = (0..100)
             .map(|i| {
@@ -557,9 +563,6 @@ mod tests {
             })
             .collect();
         let over: Vec<Vec<f64>> = (0..100).map(|_| vec![0.95, 0.05]).collect();
-        fn refs(v: &[Vec<f64>]) -> Vec<&[f64]> {
-            v.iter().map(Vec::as_slice).collect()
-        }
         assert!(temperature(&refs(&over), &refs(&labels)) > 1.5);
         let under: Vec<Vec<f64>> = (0..100).map(|_| vec![0.55, 0.45]).collect();
         assert!(temperature(&refs(&under), &refs(&labels)) < 0.8);

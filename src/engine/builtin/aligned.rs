@@ -480,15 +480,15 @@ mod tests {
     use crate::wire::question::parse_question;
     use serde_json::json;
 
-    fn question(value: Value) -> Question {
+    fn question(value: &Value) -> Question {
         let mut errors = Vec::new();
-        let q = parse_question(&value, &Loc::body(), &mut errors).unwrap();
+        let q = parse_question(value, &Loc::body(), &mut errors).unwrap();
         assert!(errors.is_empty(), "{errors:?}");
         q
     }
 
     fn aligned_choice() -> Question {
-        question(json!({
+        question(&json!({
             "type": "choice",
             "instructions": {
                 "task": "What does the customer want?",
@@ -529,14 +529,14 @@ mod tests {
 
     #[test]
     fn plain_instructions_are_not_an_alignment() {
-        let q = question(json!({"type": "noul", "instructions": {"rubric": "x"}}));
+        let q = question(&json!({"type": "noul", "instructions": {"rubric": "x"}}));
         assert!(!is_aligned(&q));
         assert_eq!(parse(&q, &Loc::body()).unwrap(), None);
     }
 
     #[test]
     fn a_malformed_alignment_is_located() {
-        let q = question(json!({
+        let q = question(&json!({
             "type": "score",
             "instructions": {
                 "examples": [{"answer": 7, "state": "x"}, {"answer": 1}],

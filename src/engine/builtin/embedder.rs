@@ -164,17 +164,16 @@ impl Embedder {
         // Only exemplar documents are worth a disk read: outcome texts are few and cheap.
         let store = self.store.get().filter(|_| kind == CacheKind::Document);
         let stored = store.and_then(|store| store.load(&store_key));
-        let embedding = match stored {
-            Some(embedding) => Arc::new(embedding),
+        let embedding = if let Some(embedding) = stored {
+            Arc::new(embedding)
+        } else {
             // Computed outside the lock: two threads may embed the same text once each,
             // which is cheaper than serializing every miss behind one mutex.
-            None => {
-                let embedding = self.compute(kind, text)?;
-                if let Some(store) = store {
-                    store.save(&[(store_key, embedding.clone())]);
-                }
-                Arc::new(embedding)
+            let embedding = self.compute(kind, text)?;
+            if let Some(store) = store {
+                store.save(&[(store_key, embedding.clone())]);
             }
+            Arc::new(embedding)
         };
         self.lock_cache().put(key, embedding.clone());
         Ok(embedding)

@@ -273,9 +273,9 @@ mod tests {
     use serde_json::json;
     use std::fmt::Write as _;
 
-    fn questions(value: Value) -> Questions {
+    fn questions(value: &Value) -> Questions {
         let mut errors = Vec::new();
-        let parsed = parse_questions(&value, &Loc::body(), &mut errors);
+        let parsed = parse_questions(value, &Loc::body(), &mut errors);
         assert!(errors.is_empty(), "{errors:?}");
         parsed
     }
@@ -297,10 +297,10 @@ mod tests {
         let engine = engine(Reading::FirstWindow);
         let state = json!({"subject": "Charged twice", "body": "Please give me my money back, this is unacceptable."});
         let alone = engine
-            .decide_blocking(&state, &questions(sample()))
+            .decide_blocking(&state, &questions(&sample()))
             .unwrap();
         // Reordered, renamed, and with another question added.
-        let mixed = questions(json!({
+        let mixed = questions(&json!({
             "extra": {"type": "noul", "instructions": "The ticket mentions shipping."},
             "anger": sample()["angry"].clone(),
             "urgency": sample()["urgency"].clone(),
@@ -316,10 +316,10 @@ mod tests {
     fn deterministic_and_cache_independent() {
         let state = json!("My order never arrived and support is ignoring me.");
         let warm = engine(Reading::AllWindows);
-        let first = warm.decide_blocking(&state, &questions(sample())).unwrap();
-        let again = warm.decide_blocking(&state, &questions(sample())).unwrap();
+        let first = warm.decide_blocking(&state, &questions(&sample())).unwrap();
+        let again = warm.decide_blocking(&state, &questions(&sample())).unwrap();
         let cold = engine(Reading::AllWindows)
-            .decide_blocking(&state, &questions(sample()))
+            .decide_blocking(&state, &questions(&sample()))
             .unwrap();
         assert_eq!(first, again);
         assert_eq!(first, cold);
@@ -329,7 +329,7 @@ mod tests {
     fn usage_counts_state_and_outcome_tokens() {
         let engine = engine(Reading::FirstWindow);
         let state = json!("hello world");
-        let one = questions(json!({"q": {"type": "choice", "criteria": {"a": null, "b": null}}}));
+        let one = questions(&json!({"q": {"type": "choice", "criteria": {"a": null, "b": null}}}));
         let output = engine.decide_blocking(&state, &one).unwrap();
         // [CLS] hello world [SEP] + [CLS] a [SEP] + [CLS] b [SEP]
         assert_eq!(output.usage.input_tokens, 4 + 3 + 3);
@@ -346,7 +346,7 @@ mod tests {
             "{filler} Finally: the server is down and every user is locked out right now."
         ));
         let q = questions(
-            json!({"outage": {"type": "noul", "instructions": "The service is down for all users.",
+            &json!({"outage": {"type": "noul", "instructions": "The service is down for all users.",
             "criteria": {"false": "Routine order history with no problem."}}}),
         );
         let first = engine(Reading::FirstWindow)
@@ -374,7 +374,7 @@ mod tests {
         let output = engine
             .decide_blocking(
                 &json!({"image": {"type": "image_url", "image_url": {"url": "x"}}}),
-                &questions(sample()),
+                &questions(&sample()),
             )
             .unwrap();
         assert_eq!(
