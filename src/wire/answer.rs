@@ -276,6 +276,8 @@ mod tests {
         );
     }
 
+    // Exact on purpose: one outcome is certain, exactly 1.0 (its score exactly 0.0).
+    #[allow(clippy::float_cmp)]
     #[test]
     fn single_option_and_single_level_are_certain() {
         let c = Answer::from_distribution(&choice(&["only"]), &Distribution::Outcomes(vec![0.3]));
@@ -357,6 +359,9 @@ mod tests {
     }
 
     proptest! {
+        // Exact on purpose: no options give a confidence of exactly 0.0, and the choice
+        // is the first probability equal to the maximum.
+        #[allow(clippy::float_cmp)]
         #[test]
         fn choice_invariants(raw in distribution(12), n in 0usize..12) {
             let keys: Vec<String> = (0..n).map(|i| format!("k{i}")).collect();
@@ -379,6 +384,8 @@ mod tests {
             }
         }
 
+        // Exact on purpose: the score is exactly this expectation, summed the same way.
+        #[allow(clippy::float_cmp)]
         #[test]
         fn score_invariants(raw in distribution(12), n in 1usize..12) {
             let Answer::Score { score: s, probabilities, confidence, legend, .. } =

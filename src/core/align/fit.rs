@@ -336,6 +336,8 @@ mod tests {
         assert!((p[0] - 0.9).abs() < 0.03, "{p:?}");
     }
 
+    // Exact on purpose: an unused feature's weight is exactly 0.0.
+    #[allow(clippy::float_cmp)]
     #[test]
     fn without_signal_it_predicts_the_label_frequencies() {
         let rows: Vec<Row> = (0..300)

@@ -547,6 +547,8 @@ pub(super) fn final_model(
 mod tests {
     use super::*;
 
+    // Exact on purpose: without data the temperature is exactly 1.0.
+    #[allow(clippy::float_cmp)]
     #[test]
     fn the_temperature_softens_overconfidence_and_sharpens_underconfidence() {
         fn refs(v: &[Vec<f64>]) -> Vec<&[f64]> {

@@ -507,6 +507,8 @@ mod tests {
         }))
     }
 
+    // Exact on purpose: weights and biases are copied from the JSON.
+    #[allow(clippy::float_cmp)]
     #[test]
     fn an_aligned_question_parses() {
         let q = aligned_choice();
@@ -581,6 +583,9 @@ mod tests {
         assert_eq!(answer_outcome(&score, &json!("1")), None);
     }
 
+    // Exact on purpose: the top and cue similarities are copied unchanged, absent ones
+    // are exactly 0.0.
+    #[allow(clippy::float_cmp)]
     #[test]
     fn features_take_the_gap_for_a_noul_and_top_means() {
         let noul = QuestionKind::Noul {
