@@ -231,13 +231,6 @@ fn table(report: &EvaluationReport, printer: &Printer) -> String {
             .map(|(f, _)| f(m).map_or_else(|| "-".into(), |v| format!("{v:.4}")))
             .collect()
     };
-    let short = |name: &str| {
-        if name.chars().count() > 24 {
-            format!("{}…", name.chars().take(23).collect::<String>())
-        } else {
-            name.to_owned()
-        }
-    };
     let rows = report
         .questions
         .iter()
@@ -267,25 +260,7 @@ fn table(report: &EvaluationReport, printer: &Printer) -> String {
             row.extend(
                 figures
                     .iter()
-                    .map(|(f, lower_is_better)| match (f(m), f(base)) {
-                        (Some(now), Some(then)) => {
-                            let delta = now - then;
-                            let better = if *lower_is_better {
-                                delta < 0.0
-                            } else {
-                                delta > 0.0
-                            };
-                            let mark = if delta.abs() < 5e-5 {
-                                ""
-                            } else if better {
-                                " ▲"
-                            } else {
-                                " ▼"
-                            };
-                            format!("{delta:+.4}{mark}")
-                        }
-                        _ => "-".into(),
-                    }),
+                    .map(|(f, lower_is_better)| change(f(m), f(base), *lower_is_better)),
             );
             table.add_row(row);
         } else {
@@ -322,6 +297,37 @@ fn table(report: &EvaluationReport, printer: &Printer) -> String {
         report.decided, report.cached
     );
     text
+}
+
+/// A revision's name, cut to 24 characters.
+fn short(name: &str) -> String {
+    if name.chars().count() > 24 {
+        format!("{}…", name.chars().take(23).collect::<String>())
+    } else {
+        name.to_owned()
+    }
+}
+
+/// The change of one figure from the baseline: ▲ better, ▼ worse, no mark when it rounds
+/// to nothing; `-` when either side lacks it.
+fn change(now: Option<f64>, then: Option<f64>, lower_is_better: bool) -> String {
+    let (Some(now), Some(then)) = (now, then) else {
+        return "-".into();
+    };
+    let delta = now - then;
+    let better = if lower_is_better {
+        delta < 0.0
+    } else {
+        delta > 0.0
+    };
+    let mark = if delta.abs() < 5e-5 {
+        ""
+    } else if better {
+        " ▲"
+    } else {
+        " ▼"
+    };
+    format!("{delta:+.4}{mark}")
 }
 
 fn failed_note(evaluation: &QuestionEvaluation) -> String {

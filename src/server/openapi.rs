@@ -509,6 +509,8 @@ struct JobResource {
 }
 
 /// Create (202 with `Location`, `Idempotency-Key` required), list, poll and cancel (204).
+// Declarative: the four operations of a job collection, together as they are served.
+#[allow(clippy::too_many_lines)]
 fn job_collection(paths: PathsBuilder, r: &JobResource) -> PathsBuilder {
     let job_not_found = format!(
         "No repository model with this `modelId` visible to this token, or no {} with this \

@@ -216,50 +216,7 @@ impl BatchRequest {
                 false
             }
         };
-        let items = match (object.get("items"), object.get("examples")) {
-            (Some(Value::Array(items)), None) => Some(BatchItems::Inline(items.clone())),
-            (Some(other), None) => {
-                errors.push(FieldError::new(
-                    root.key("items"),
-                    format!(
-                        "items must be an array of {{example_id?, state}}, not {}",
-                        kind_of(other)
-                    ),
-                    "type",
-                ));
-                None
-            }
-            (None, Some(Value::String(set))) if set == "all" => {
-                Some(BatchItems::Examples(ExampleSet::All))
-            }
-            (None, Some(Value::String(set))) if set == "annotated" => {
-                Some(BatchItems::Examples(ExampleSet::Annotated))
-            }
-            (None, Some(other)) => {
-                errors.push(FieldError::new(
-                    root.key("examples"),
-                    format!("examples must be \"all\" or \"annotated\", not {other}"),
-                    "enum",
-                ));
-                None
-            }
-            (Some(_), Some(_)) => {
-                errors.push(FieldError::new(
-                    root.key("examples"),
-                    "give items or examples, not both",
-                    "conflict",
-                ));
-                None
-            }
-            (None, None) => {
-                errors.push(FieldError::new(
-                    root.key("items"),
-                    "a batch needs items (an array of {example_id?, state}) or examples (\"all\" or \"annotated\")",
-                    "missing",
-                ));
-                None
-            }
-        };
+        let items = parse_items(object, &root, &mut errors);
         match items {
             Some(items) if errors.is_empty() => Ok(Self {
                 revision,
@@ -268,6 +225,58 @@ impl BatchRequest {
                 items,
             }),
             _ => Err(Error::Validation(errors)),
+        }
+    }
+}
+
+/// `items` (inline) or `examples` (a stored set): exactly one of them.
+fn parse_items(
+    object: &serde_json::Map<String, Value>,
+    root: &Loc,
+    errors: &mut Vec<FieldError>,
+) -> Option<BatchItems> {
+    match (object.get("items"), object.get("examples")) {
+        (Some(Value::Array(items)), None) => Some(BatchItems::Inline(items.clone())),
+        (Some(other), None) => {
+            errors.push(FieldError::new(
+                root.key("items"),
+                format!(
+                    "items must be an array of {{example_id?, state}}, not {}",
+                    kind_of(other)
+                ),
+                "type",
+            ));
+            None
+        }
+        (None, Some(Value::String(set))) if set == "all" => {
+            Some(BatchItems::Examples(ExampleSet::All))
+        }
+        (None, Some(Value::String(set))) if set == "annotated" => {
+            Some(BatchItems::Examples(ExampleSet::Annotated))
+        }
+        (None, Some(other)) => {
+            errors.push(FieldError::new(
+                root.key("examples"),
+                format!("examples must be \"all\" or \"annotated\", not {other}"),
+                "enum",
+            ));
+            None
+        }
+        (Some(_), Some(_)) => {
+            errors.push(FieldError::new(
+                root.key("examples"),
+                "give items or examples, not both",
+                "conflict",
+            ));
+            None
+        }
+        (None, None) => {
+            errors.push(FieldError::new(
+                root.key("items"),
+                "a batch needs items (an array of {example_id?, state}) or examples (\"all\" or \"annotated\")",
+                "missing",
+            ));
+            None
         }
     }
 }

@@ -56,6 +56,8 @@ fn branches(env: &TestEnv) -> Vec<String> {
         .collect()
 }
 
+// One scenario end to end (align, eval, promote): splitting it would hide the steps.
+#[allow(clippy::too_many_lines)]
 #[test]
 fn align_commits_a_better_checkpoint_on_its_branch_and_eval_and_promote_use_it() {
     let env = env_with_annotations(72);

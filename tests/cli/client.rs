@@ -330,6 +330,8 @@ fn decide_and_models_print_what_they_print_locally() {
     assert_eq!(remote["answers"], local["answers"]);
 }
 
+// Every examples command, remote beside local: one list, read top to bottom.
+#[allow(clippy::too_many_lines)]
 #[test]
 fn examples_commands_print_what_they_print_locally() {
     let shared = Shared::start();
@@ -774,6 +776,8 @@ fn a_ci_pipeline_aligns_evaluates_and_promotes_on_the_shared_server() {
 // Errors and exit codes
 // ---------------------------------------------------------------------------------------
 
+// Every error case, remote beside local: one list, read top to bottom.
+#[allow(clippy::too_many_lines)]
 #[test]
 fn errors_have_the_local_codes_details_and_exit_codes_plus_a_request_id() {
     let shared = Shared::start();

@@ -331,6 +331,8 @@ fn ingest_into_an_unknown_model_is_not_found() {
 // ---------------------------------------------------------------------------------------
 // annotate
 
+// One scenario end to end: splitting it would hide the steps.
+#[allow(clippy::too_many_lines)]
 #[test]
 fn annotates_one_example() {
     let env = TestEnv::new();

@@ -23,6 +23,8 @@ impl Drop for Running {
     }
 }
 
+// One server process's life, start to SIGTERM: splitting it would hide the steps.
+#[allow(clippy::too_many_lines)]
 #[test]
 fn serve_binary_answers_logs_and_stops_on_sigterm() {
     let env = TestEnv::new();

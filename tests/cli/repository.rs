@@ -461,6 +461,8 @@ fn supplied_questions_override_and_extend_for_one_call_only() {
 // ---------------------------------------------------------------------------------------
 // revisions: commit, tag, log, promote
 
+// One scenario end to end: splitting it would hide the steps.
+#[allow(clippy::too_many_lines)]
 #[test]
 fn branches_tags_and_commits_select_the_questions() {
     let env = TestEnv::new();
@@ -1057,6 +1059,8 @@ fn an_invalid_pushed_tree_is_an_invalid_checkpoint() {
 // ---------------------------------------------------------------------------------------
 // concurrent writers
 
+// One scenario end to end: splitting it would hide the steps.
+#[allow(clippy::too_many_lines)]
 #[test]
 fn concurrent_decisions_and_commits_all_land() {
     let env = TestEnv::new();
@@ -1291,6 +1295,8 @@ fn a_model_without_saved_questions_needs_supplied_ones() {
     assert_eq!(response["recorded"], true);
 }
 
+// One scenario end to end: splitting it would hide the steps.
+#[allow(clippy::too_many_lines)]
 #[test]
 fn commits_are_validated_and_never_empty() {
     let env = TestEnv::new();
