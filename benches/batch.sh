@@ -43,7 +43,8 @@ run() {
     local start end
     start=$(date +%s%N)
     ARBITER_HOME="$home" /usr/bin/time -f %M -o "$WORK/mem-$n" \
-        "$BIN" --quiet batch bench/support --input "$WORK/in-$n.jsonl" --output "$WORK/out-$n.jsonl"
+        "$BIN" --quiet batch bench/support --input "$WORK/in-$n.jsonl" --output "$WORK/out-$n.jsonl" \
+        >/dev/null # the finished job's JSON, printed when stdout is not a terminal
     end=$(date +%s%N)
     local lines
     lines=$(wc -l <"$WORK/out-$n.jsonl")
