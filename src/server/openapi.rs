@@ -338,11 +338,7 @@ fn ingest_examples() -> Operation {
     .problems(&[
         (404, &["model_not_found"], MODEL_NOT_FOUND),
         (413, &["payload_too_large"], TOO_LARGE),
-        (
-            415,
-            &["unsupported_media_type"],
-            "The body is neither JSON nor JSON Lines.",
-        ),
+        (415, &["unsupported_media_type"], NOT_JSON_OR_LINES),
         (
             422,
             &["validation_error", "invalid_checkpoint"],
@@ -430,11 +426,7 @@ fn annotate_examples() -> Operation {
         .problems(&[
             (404, &["model_not_found"], MODEL_NOT_FOUND),
             (413, &["payload_too_large"], TOO_LARGE),
-            (
-                415,
-                &["unsupported_media_type"],
-                "The body is neither JSON nor JSON Lines.",
-            ),
+            (415, &["unsupported_media_type"], NOT_JSON_OR_LINES),
             (
                 422,
                 &["validation_error", "invalid_checkpoint"],
@@ -892,6 +884,7 @@ const INVALID_CHECKPOINT: &str = "The model's files at the default branch do not
 const BAD_QUERY: &str = "A query parameter is not valid (e.g. `limit=abc`).";
 const TOO_LARGE: &str = "The body exceeds the server's limit.";
 const NOT_JSON: &str = "The body is not `application/json`.";
+const NOT_JSON_OR_LINES: &str = "The body is neither JSON nor JSON Lines.";
 const JSON: &str = "application/json";
 
 fn get(operation: Operation) -> PathItem {

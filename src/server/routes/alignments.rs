@@ -1,57 +1,45 @@
-//! Creating an alignment job (202 + `Location`; listing, polling and cancelling are the
-//! shared handlers of [`super::jobs`]), and promoting a checkpoint to the default branch.
+//! Alignments: what their `POST` body is and who may send it (creating, listing, polling
+//! and cancelling are the shared handlers of [`super::jobs`]), and promoting a checkpoint
+//! to the default branch.
 
-use super::jobs;
+use super::jobs::{self, Alignments, JsonCollection};
 use super::models::authorize;
 use crate::core::align::NewAlignment;
+use crate::core::jobs::{JobLock, Origin};
 use crate::core::tokens::{Principal, Role};
-use crate::core::{self};
-use crate::error::Error;
+use crate::core::{self, Context};
+use crate::error::{Error, Result};
+use crate::server::AppState;
 use crate::server::error::ApiResult;
 use crate::server::extract::{AppPath as Path, JsonBody};
-use crate::server::request::RequestInfo;
-use crate::server::{AppState, idempotency};
 use crate::wire::align::AlignmentRequest;
 use crate::wire::decision::Checkpoint;
-use crate::wire::jobs::JobKind;
+use crate::wire::jobs::{Job, JobKind};
 use crate::wire::{FieldError, Loc};
-use axum::extract::{OriginalUri, State};
-use axum::http::HeaderMap;
-use axum::response::Response;
+use axum::extract::State;
 use axum::{Extension, Json};
 use serde_json::Value;
 
-const KIND: JobKind = JobKind::Alignment;
-const SCOPE: &str = jobs::scope_of(KIND);
+/// Promoting is part of aligning: it needs the alignments' scope.
+const SCOPE: &str = jobs::scope_of(JobKind::Alignment);
 
-/// `POST /v1/models/{modelId}/alignments`: check the request, queue the job, answer 202.
-/// It commits a branch when it improves the model, so it needs a writer.
-pub(crate) async fn create_alignment(
-    State(state): State<AppState>,
-    Extension(principal): Extension<Principal>,
-    Extension(info): Extension<RequestInfo>,
-    OriginalUri(uri): OriginalUri,
-    Path(model_id): Path<String>,
-    headers: HeaderMap,
-    JsonBody(body): JsonBody,
-) -> ApiResult<Response> {
-    principal.require_scope(SCOPE)?;
-    let key = idempotency::key(&headers, true)?;
-    let request = AlignmentRequest::from_value(&body)?;
-    let creation = jobs::Creation {
-        state: &state,
-        principal,
-        info,
-        path: uri.path(),
-        model_id,
-        key,
-        hash: crate::wire::value::canonical_hash(&body),
-        role: Role::Writer,
-    };
-    jobs::create(creation, move |ctx, model, origin| {
+/// An alignment commits a branch when it improves the model, so it needs a writer.
+impl JsonCollection for Alignments {
+    type Request = AlignmentRequest;
+    const ROLE: Role = Role::Writer;
+
+    fn parse(body: &Value) -> Result<AlignmentRequest> {
+        AlignmentRequest::from_value(body)
+    }
+
+    fn create(
+        ctx: &Context,
+        model: &str,
+        request: AlignmentRequest,
+        origin: Origin,
+    ) -> Result<(Job, JobLock)> {
         core::align::create(ctx, NewAlignment { model, request }, Some(origin))
-    })
-    .await
+    }
 }
 
 /// `POST /v1/models/{modelId}/promote` with `{revision}`: fast-forward the default branch

@@ -1,49 +1,32 @@
-//! Creating an evaluation job (202 + `Location`); the report is the job's `result`.
-//! Listing, polling and cancelling are the shared handlers of [`super::jobs`].
+//! Evaluations: what their `POST` body is and who may send it. Creating, listing, polling
+//! and cancelling are the shared handlers of [`super::jobs`]; the report is the job's
+//! `result`.
 
-use super::jobs;
+use super::jobs::{Evaluations, JsonCollection};
 use crate::core::eval::NewEvaluation;
-use crate::core::tokens::{Principal, Role};
-use crate::core::{self};
-use crate::server::error::ApiResult;
-use crate::server::extract::{AppPath as Path, JsonBody};
-use crate::server::request::RequestInfo;
-use crate::server::{AppState, idempotency};
+use crate::core::jobs::{JobLock, Origin};
+use crate::core::tokens::Role;
+use crate::core::{self, Context};
+use crate::error::Result;
 use crate::wire::align::EvaluationRequest;
-use crate::wire::jobs::JobKind;
-use axum::Extension;
-use axum::extract::{OriginalUri, State};
-use axum::http::HeaderMap;
-use axum::response::Response;
+use crate::wire::jobs::Job;
+use serde_json::Value;
 
-const KIND: JobKind = JobKind::Evaluation;
-const SCOPE: &str = jobs::scope_of(KIND);
+/// An evaluation stages the annotated examples and only reads the model.
+impl JsonCollection for Evaluations {
+    type Request = EvaluationRequest;
+    const ROLE: Role = Role::Reader;
 
-/// `POST /v1/models/{modelId}/evaluations`: stage the annotated examples, queue, answer 202.
-pub(crate) async fn create_evaluation(
-    State(state): State<AppState>,
-    Extension(principal): Extension<Principal>,
-    Extension(info): Extension<RequestInfo>,
-    OriginalUri(uri): OriginalUri,
-    Path(model_id): Path<String>,
-    headers: HeaderMap,
-    JsonBody(body): JsonBody,
-) -> ApiResult<Response> {
-    principal.require_scope(SCOPE)?;
-    let key = idempotency::key(&headers, true)?;
-    let request = EvaluationRequest::from_value(&body)?;
-    let creation = jobs::Creation {
-        state: &state,
-        principal,
-        info,
-        path: uri.path(),
-        model_id,
-        key,
-        hash: crate::wire::value::canonical_hash(&body),
-        role: Role::Reader,
-    };
-    jobs::create(creation, move |ctx, model, origin| {
+    fn parse(body: &Value) -> Result<EvaluationRequest> {
+        EvaluationRequest::from_value(body)
+    }
+
+    fn create(
+        ctx: &Context,
+        model: &str,
+        request: EvaluationRequest,
+        origin: Origin,
+    ) -> Result<(Job, JobLock)> {
         core::eval::create(ctx, NewEvaluation { model, request }, Some(origin))
-    })
-    .await
+    }
 }

@@ -9,16 +9,17 @@ use crate::core::tokens::{Principal, Role};
 use crate::core::{self, Context};
 use crate::error::{Error, Result};
 use crate::server::error::{ApiError, ApiResult};
-use crate::server::extract::{AppPath as Path, AppQuery as Query};
+use crate::server::extract::{AppPath as Path, AppQuery as Query, JsonBody};
 use crate::server::request::RequestInfo;
 use crate::server::{AppState, idempotency};
 use crate::wire::jobs::{Job, JobKind, JobStatus};
 use axum::body::Body;
-use axum::extract::State;
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::extract::{OriginalUri, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use serde::Deserialize;
+use serde_json::Value;
 use std::collections::HashMap;
 use tokio::io::AsyncReadExt;
 
@@ -79,6 +80,53 @@ where
             }
         },
     )
+    .await
+}
+
+/// A job collection whose `POST` body is one JSON request (alignments, evaluations).
+pub(crate) trait JsonCollection: Collection {
+    type Request: Send + 'static;
+    /// The role the token needs on the model.
+    const ROLE: Role;
+    /// Check the body.
+    fn parse(body: &Value) -> Result<Self::Request>;
+    /// Create the job (see [`create`]).
+    fn create(
+        ctx: &Context,
+        model: &str,
+        request: Self::Request,
+        origin: Origin,
+    ) -> Result<(Job, JobLock)>;
+}
+
+/// `POST /v1/models/{modelId}/<collection>` with a JSON body: check the request, queue the
+/// job, answer 202. The `Idempotency-Key` is required: a retried POST must not start a
+/// second job.
+pub(crate) async fn create_json<C: JsonCollection>(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    Extension(info): Extension<RequestInfo>,
+    OriginalUri(uri): OriginalUri,
+    Path(model_id): Path<String>,
+    headers: HeaderMap,
+    JsonBody(body): JsonBody,
+) -> ApiResult<Response> {
+    principal.require_scope(scope_of(C::KIND))?;
+    let key = idempotency::key(&headers, true)?;
+    let request = C::parse(&body)?;
+    let creation = Creation {
+        state: &state,
+        principal,
+        info,
+        path: uri.path(),
+        model_id,
+        key,
+        hash: crate::wire::value::canonical_hash(&body),
+        role: C::ROLE,
+    };
+    create(creation, move |ctx, model, origin| {
+        C::create(ctx, model, request, origin)
+    })
     .await
 }
 

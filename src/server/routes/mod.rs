@@ -62,7 +62,7 @@ pub(crate) fn router(state: AppState) -> Router {
         )
         .route(
             "/v1/models/{model_id}/alignments",
-            get(jobs::list_in::<jobs::Alignments>).post(alignments::create_alignment),
+            get(jobs::list_in::<jobs::Alignments>).post(jobs::create_json::<jobs::Alignments>),
         )
         .route(
             "/v1/models/{model_id}/alignments/{job_id}",
@@ -74,7 +74,7 @@ pub(crate) fn router(state: AppState) -> Router {
         )
         .route(
             "/v1/models/{model_id}/evaluations",
-            get(jobs::list_in::<jobs::Evaluations>).post(evaluations::create_evaluation),
+            get(jobs::list_in::<jobs::Evaluations>).post(jobs::create_json::<jobs::Evaluations>),
         )
         .route(
             "/v1/models/{model_id}/evaluations/{job_id}",
