@@ -24,18 +24,7 @@ pub(crate) fn labelled(n: usize, keep: &[&str]) -> String {
 fn env_with_annotations(n: usize) -> TestEnv {
     let env = TestEnv::new();
     let questions = repo_root().join("benches/data/questions.yaml");
-    env.cmd()
-        .args([
-            "models",
-            "create",
-            "acme/support",
-            "--base",
-            "mo",
-            "--questions",
-        ])
-        .arg(&questions)
-        .assert()
-        .success();
+    env.create_model("acme/support", "mo", &questions);
     let file = env.write("examples.jsonl", &labelled(n, &["intent"]));
     env.cmd()
         .args(["examples", "ingest", "acme/support", "--file"])
@@ -277,18 +266,7 @@ fn when_nothing_improves_nothing_is_committed() {
     // A noul that states nothing answers 0.5 whatever the state, and the labels are a fair
     // coin that no text predicts: no candidate can be better beyond chance.
     let questions = env.write("q.yaml", "coin: {type: noul}\n");
-    env.cmd()
-        .args([
-            "models",
-            "create",
-            "acme/coin",
-            "--base",
-            "mo",
-            "--questions",
-        ])
-        .arg(&questions)
-        .assert()
-        .success();
+    env.create_model("acme/coin", "mo", &questions);
     let lines = (0..60).fold(String::new(), |mut out, i| {
         let state = format!("ticket {i}: {}", ["my order is late", "the app crashed", "I was charged twice", "please reset my password"][i % 4]);
         let heads = arbiter::core::checkpoint::sampled(&format!("coin-{i}"), 0.5);

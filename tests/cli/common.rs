@@ -33,6 +33,16 @@ impl TestEnv {
         cmd
     }
 
+    /// `arbiter models create <model> --base <base> --questions <questions>`, which must
+    /// succeed.
+    pub(crate) fn create_model(&self, model: &str, base: &str, questions: &Path) {
+        self.cmd()
+            .args(["models", "create", model, "--base", base, "--questions"])
+            .arg(questions)
+            .assert()
+            .success();
+    }
+
     /// Write a file under the temp dir and return its path.
     pub(crate) fn write(&self, name: &str, contents: &str) -> PathBuf {
         let path = self.path().join(name);

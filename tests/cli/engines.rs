@@ -796,19 +796,8 @@ ignored:
   type: noul
   instructions: null
 "#;
-    let q = env.write("saved.yaml", saved).display().to_string();
-    env.cmd()
-        .args([
-            "models",
-            "create",
-            "acme/remote",
-            "--base",
-            "jev-latest",
-            "-q",
-            &q,
-        ])
-        .assert()
-        .success();
+    let questions = env.write("saved.yaml", saved);
+    env.create_model("acme/remote", "jev-latest", &questions);
     let response = env.json(&["decide", "--model", "acme/remote", "--state", &s]);
     assert_eq!(response["recorded"], true, "{response}");
     assert_eq!(response["answers"]["intent"]["choice"], "refund");

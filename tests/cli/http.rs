@@ -279,6 +279,16 @@ impl TestServer {
         self.send(builder).await
     }
 
+    /// `POST` a JSON Lines body (`application/x-ndjson`).
+    pub(crate) async fn post_lines(&self, path: &str, token: Option<&str>, body: String) -> Reply {
+        self.send(
+            self.request(Method::POST, path, token)
+                .header("content-type", "application/x-ndjson")
+                .body(body),
+        )
+        .await
+    }
+
     pub(crate) async fn patch_json(&self, path: &str, token: Option<&str>, body: &Value) -> Reply {
         self.send(
             self.request(Method::PATCH, path, token)

@@ -26,15 +26,10 @@ async fn server_with_annotations(n: usize) -> (TestServer, String, String) {
         .model_id;
     let lines = crate::align::labelled(n, &["intent"]);
     let reply = server
-        .send(
-            server
-                .request(
-                    reqwest::Method::POST,
-                    &format!("/v1/models/{model_id}/examples"),
-                    Some(&token),
-                )
-                .header("content-type", "application/x-ndjson")
-                .body(lines),
+        .post_lines(
+            &format!("/v1/models/{model_id}/examples"),
+            Some(&token),
+            lines,
         )
         .await;
     assert_eq!(reply.status, 200, "{}", reply.text());

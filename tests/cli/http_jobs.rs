@@ -426,15 +426,10 @@ async fn a_batch_over_stored_examples_answers_each_once() {
             out
         });
     let ingest = server
-        .send(
-            server
-                .request(
-                    reqwest::Method::POST,
-                    &format!("/v1/models/{model_id}/examples"),
-                    Some(&token),
-                )
-                .header("content-type", "application/x-ndjson")
-                .body(lines),
+        .post_lines(
+            &format!("/v1/models/{model_id}/examples"),
+            Some(&token),
+            lines,
         )
         .await;
     assert_eq!(ingest.status, 200, "{}", ingest.text());

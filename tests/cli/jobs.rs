@@ -9,18 +9,7 @@ use std::time::{Duration, Instant};
 fn env_with_model() -> TestEnv {
     let env = TestEnv::new();
     let questions = env.write("questions.yaml", QUESTIONS);
-    env.cmd()
-        .args([
-            "models",
-            "create",
-            "acme/support",
-            "--base",
-            "mo",
-            "--questions",
-        ])
-        .arg(&questions)
-        .assert()
-        .success();
+    env.create_model("acme/support", "mo", &questions);
     env
 }
 
