@@ -99,6 +99,29 @@ fn provider_summary(details: &[FieldError]) -> String {
 }
 
 impl Error {
+    /// The error with `suffix` added to its detail: how a retried call that gave up says
+    /// why. Only the errors of calls to another service (an engine, an arbiter server)
+    /// take it; others are returned as they are.
+    pub(crate) fn with_detail_suffix(self, suffix: &str) -> Self {
+        match self {
+            Self::UpstreamFailed(detail) => Self::UpstreamFailed(detail + suffix),
+            Self::UpstreamUnavailable(detail) => Self::UpstreamUnavailable(detail + suffix),
+            Self::Remote(mut problem) => {
+                problem.detail.push_str(suffix);
+                Self::Remote(problem)
+            }
+            other => other,
+        }
+    }
+
+    /// The error with how many attempts were made, when there was more than one.
+    pub(crate) fn after_attempts(self, attempts: u32) -> Self {
+        if attempts == 1 {
+            return self;
+        }
+        self.with_detail_suffix(&format!(" (after {attempts} attempts)"))
+    }
+
     /// One validation problem at `loc`.
     pub fn invalid(
         loc: crate::wire::problem::Loc,

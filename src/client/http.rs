@@ -16,7 +16,7 @@
 //! types stay inside this module; the token is only ever put in the `Authorization` header.
 
 use crate::config::ApiKey;
-use crate::engine::upstream::{retry_after, transport_message};
+use crate::engine::upstream::{backoff_jitter, retry_after, transport_message};
 use crate::error::{Error, Result};
 use crate::wire::problem::{FieldError, Problem, status_title};
 use bytes::Bytes;
@@ -249,21 +249,18 @@ impl Http {
         loop {
             let (error, wait) = match self.attempt(request, token, &request_id).await {
                 Attempt::Answered(response) => return Ok(response),
-                Attempt::Fatal(error) => return Err(with_attempts(error, retry + 1)),
+                Attempt::Fatal(error) => return Err(error.after_attempts(retry + 1)),
                 Attempt::Retry { error, wait } => (error, wait),
             };
             if retry >= RETRIES {
-                return Err(with_attempts(error, retry + 1));
+                return Err(error.after_attempts(retry + 1));
             }
             let wait = match wait {
                 Some(wait) if wait > MAX_WAIT => {
-                    return Err(with_suffix(
-                        error,
-                        &format!(
-                            " (the server asked to retry after {:.0} s; gave up)",
-                            wait.as_secs_f64()
-                        ),
-                    ));
+                    return Err(error.with_detail_suffix(&format!(
+                        " (the server asked to retry after {:.0} s; gave up)",
+                        wait.as_secs_f64()
+                    )));
                 }
                 Some(wait) => wait,
                 None => jitter(retry),
@@ -318,10 +315,11 @@ impl Http {
                 };
             }
             Err(error) => {
-                return Attempt::Fatal(with_suffix(
-                    self.unavailable(request, &error, false),
-                    "; it may have reached the server, so it was not sent again",
-                ));
+                return Attempt::Fatal(
+                    self.unavailable(request, &error, false).with_detail_suffix(
+                        "; it may have reached the server, so it was not sent again",
+                    ),
+                );
             }
         };
         let status = response.status().as_u16();
@@ -459,29 +457,7 @@ async fn read_bounded(mut response: reqwest::Response) -> Vec<u8> {
 
 /// Uniform in `[0, min(MAX_BACKOFF, BACKOFF·2^retry)]`.
 fn jitter(retry: u32) -> Duration {
-    BACKOFF
-        .saturating_mul(2u32.saturating_pow(retry))
-        .min(MAX_BACKOFF)
-        .mul_f64(fastrand::f64())
-}
-
-/// `error` with how many attempts were made.
-fn with_attempts(error: Error, attempts: u32) -> Error {
-    if attempts == 1 {
-        return error;
-    }
-    with_suffix(error, &format!(" (after {attempts} attempts)"))
-}
-
-fn with_suffix(error: Error, suffix: &str) -> Error {
-    match error {
-        Error::UpstreamUnavailable(detail) => Error::UpstreamUnavailable(detail + suffix),
-        Error::Remote(mut problem) => {
-            problem.detail.push_str(suffix);
-            Error::Remote(problem)
-        }
-        other => other,
-    }
+    backoff_jitter(BACKOFF, MAX_BACKOFF, retry)
 }
 
 #[cfg(test)]

@@ -129,20 +129,17 @@ impl Upstream {
             };
             let attempts = retry + 1;
             if retry >= self.limits.retries {
-                return Err(with_attempts(error, attempts));
+                return Err(error.after_attempts(attempts));
             }
             let wait = match retry_after {
                 Some(wait) if wait > self.limits.max_backoff => {
-                    return Err(with_suffix(
-                        error,
-                        &format!(
-                            " (it asked to retry after {:.1} s, longer than max_backoff {:.1} s; \
+                    return Err(error.with_detail_suffix(&format!(
+                        " (it asked to retry after {:.1} s, longer than max_backoff {:.1} s; \
                              gave up after {attempts} attempt{})",
-                            wait.as_secs_f64(),
-                            self.limits.max_backoff.as_secs_f64(),
-                            if attempts == 1 { "" } else { "s" }
-                        ),
-                    ));
+                        wait.as_secs_f64(),
+                        self.limits.max_backoff.as_secs_f64(),
+                        if attempts == 1 { "" } else { "s" }
+                    )));
                 }
                 Some(wait) => wait,
                 None => full_jitter(&self.limits, retry),
@@ -284,10 +281,13 @@ fn status_text(status: StatusCode) -> String {
 
 /// Uniform in `[0, min(max_backoff, backoff·2^retry)]` ("full jitter").
 fn full_jitter(limits: &EngineLimits, retry: u32) -> Duration {
-    let ceiling = limits
-        .backoff
-        .saturating_mul(2u32.saturating_pow(retry))
-        .min(limits.max_backoff);
+    backoff_jitter(limits.backoff, limits.max_backoff, retry)
+}
+
+/// The wait before retry `retry` (from 0): uniform in `[0, min(max, backoff·2^retry)]`, so
+/// clients that failed together do not retry together. Also the client mode's backoff.
+pub(crate) fn backoff_jitter(backoff: Duration, max: Duration, retry: u32) -> Duration {
+    let ceiling = backoff.saturating_mul(2u32.saturating_pow(retry)).min(max);
     ceiling.mul_f64(fastrand::f64())
 }
 
@@ -364,22 +364,6 @@ async fn read_body(mut response: reqwest::Response) -> std::result::Result<Vec<u
         body.extend_from_slice(&chunk);
     }
     Ok(body)
-}
-
-/// `error` with how many attempts were made.
-fn with_attempts(error: Error, attempts: u32) -> Error {
-    if attempts == 1 {
-        return error;
-    }
-    with_suffix(error, &format!(" (after {attempts} attempts)"))
-}
-
-fn with_suffix(error: Error, suffix: &str) -> Error {
-    match error {
-        Error::UpstreamFailed(detail) => Error::UpstreamFailed(detail + suffix),
-        Error::UpstreamUnavailable(detail) => Error::UpstreamUnavailable(detail + suffix),
-        other => other,
-    }
 }
 
 #[cfg(test)]
