@@ -41,6 +41,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('tokens', 'tokens', [CompletionResultType]::ParameterValue, 'Create, list and revoke API tokens for `arbiter serve`')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script, or write all of them to a directory')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write man pages for arbiter and its subcommands')
+            [CompletionResult]::new('openapi', 'openapi', [CompletionResultType]::ParameterValue, 'Write the OpenAPI document that `arbiter serve` publishes at /openapi.json')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -587,6 +588,16 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'arbiter;openapi' {
+            [CompletionResult]::new('--out', '--out', [CompletionResultType]::ParameterName, 'The file to write the document to')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'arbiter;help' {
             [CompletionResult]::new('decide', 'decide', [CompletionResultType]::ParameterValue, 'Answer questions about a state')
             [CompletionResult]::new('models', 'models', [CompletionResultType]::ParameterValue, 'List models; create, show, commit, tag and log repository models')
@@ -600,6 +611,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('tokens', 'tokens', [CompletionResultType]::ParameterValue, 'Create, list and revoke API tokens for `arbiter serve`')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script, or write all of them to a directory')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write man pages for arbiter and its subcommands')
+            [CompletionResult]::new('openapi', 'openapi', [CompletionResultType]::ParameterValue, 'Write the OpenAPI document that `arbiter serve` publishes at /openapi.json')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -725,6 +737,9 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;help;man' {
+            break
+        }
+        'arbiter;help;openapi' {
             break
         }
         'arbiter;help;help' {

@@ -49,6 +49,9 @@ _arbiter() {
             arbiter,models)
                 cmd="arbiter__subcmd__models"
                 ;;
+            arbiter,openapi)
+                cmd="arbiter__subcmd__openapi"
+                ;;
             arbiter,serve)
                 cmd="arbiter__subcmd__serve"
                 ;;
@@ -141,6 +144,9 @@ _arbiter() {
                 ;;
             arbiter__subcmd__help,models)
                 cmd="arbiter__subcmd__help__subcmd__models"
+                ;;
+            arbiter__subcmd__help,openapi)
+                cmd="arbiter__subcmd__help__subcmd__openapi"
                 ;;
             arbiter__subcmd__help,serve)
                 cmd="arbiter__subcmd__help__subcmd__serve"
@@ -329,7 +335,7 @@ _arbiter() {
 
     case "${cmd}" in
         arbiter)
-            opts="-h -V --home --json --quiet --server --help --version decide models engines examples batch align eval jobs serve tokens completions man help"
+            opts="-h -V --home --json --quiet --server --help --version decide models engines examples batch align eval jobs serve tokens completions man openapi help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -985,7 +991,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__help)
-            opts="decide models engines examples batch align eval jobs serve tokens completions man help"
+            opts="decide models engines examples batch align eval jobs serve tokens completions man openapi help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1407,6 +1413,20 @@ _arbiter() {
         arbiter__subcmd__help__subcmd__models__subcmd__tag)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__help__subcmd__openapi)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2132,6 +2152,32 @@ _arbiter() {
                     return 0
                     ;;
                 -r)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__openapi)
+            opts="-h --out --home --json --quiet --server --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --out)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,5 +1,6 @@
-//! `arbiter completions` and `arbiter man`: generated files, committed under `completions/`
-//! and `man/` (a test fails when they are stale).
+//! `arbiter completions`, `arbiter man` and the hidden `arbiter openapi`: generated files,
+//! committed under `completions/`, `man/` and as `openapi.json` (a test fails when they are
+//! stale).
 
 use super::Cli;
 use super::output::Printer;
@@ -24,6 +25,13 @@ pub struct ManArgs {
     /// The directory to write arbiter.1 and one page per subcommand into
     #[arg(long, value_name = "DIR", default_value = "man")]
     pub dir: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct OpenapiArgs {
+    /// The file to write the document to
+    #[arg(long, value_name = "FILE", default_value = "openapi.json")]
+    pub out: PathBuf,
 }
 
 const SHELLS: [Shell; 4] = [Shell::Bash, Shell::Zsh, Shell::Fish, Shell::PowerShell];
@@ -51,7 +59,8 @@ pub(crate) fn man(args: &ManArgs, printer: &Printer) -> Result<ExitCode> {
         .with_context(|| format!("creating {}", args.dir.display()))?;
     let command = Cli::command();
     write_page(&command, "arbiter", &args.dir)?;
-    for sub in command.get_subcommands() {
+    // A hidden subcommand (`openapi`) is for maintainers: no page.
+    for sub in command.get_subcommands().filter(|sub| !sub.is_hide_set()) {
         let name = format!("arbiter-{}", sub.get_name());
         write_page(&sub.clone().name(name.clone()), &name, &args.dir)?;
     }
@@ -64,4 +73,16 @@ fn write_page(command: &clap::Command, name: &str, dir: &Path) -> Result<()> {
     clap_mangen::Man::new(command.clone()).render(&mut page)?;
     let path = dir.join(format!("{name}.1"));
     std::fs::write(&path, page).with_context(|| format!("writing {}", path.display()))
+}
+
+pub(crate) fn openapi(args: &OpenapiArgs, printer: &Printer) -> Result<ExitCode> {
+    let mut document = crate::server::openapi_json();
+    document.push('\n');
+    std::fs::write(&args.out, document)
+        .with_context(|| format!("writing {}", args.out.display()))?;
+    printer.status(&format!(
+        "wrote the OpenAPI document to {}",
+        args.out.display()
+    ));
+    Ok(ExitCode::SUCCESS)
 }

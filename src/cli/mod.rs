@@ -85,6 +85,9 @@ pub enum Command {
     Completions(generate::CompletionsArgs),
     /// Write man pages for arbiter and its subcommands
     Man(generate::ManArgs),
+    /// Write the OpenAPI document that `arbiter serve` publishes at /openapi.json
+    #[command(hide = true)]
+    Openapi(generate::OpenapiArgs),
 }
 
 /// Run a parsed command line; errors are reported here and become the exit code.
@@ -118,6 +121,7 @@ async fn dispatch(cli: Cli, printer: &Printer) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Completions(args) => generate::completions(&args, printer),
         Command::Man(args) => generate::man(&args, printer),
+        Command::Openapi(args) => generate::openapi(&args, printer),
         command => {
             let target = Target::resolve(&cli.global)?;
             let service = target.service();
@@ -136,7 +140,9 @@ async fn dispatch(cli: Cli, printer: &Printer) -> anyhow::Result<ExitCode> {
                     serve::run(target.local("serve")?.clone(), &args, printer).await
                 }
                 Command::Tokens(args) => tokens::run(target.local("tokens")?, args, printer),
-                Command::Completions(_) | Command::Man(_) => unreachable!("handled above"),
+                Command::Completions(_) | Command::Man(_) | Command::Openapi(_) => {
+                    unreachable!("handled above")
+                }
             }
         }
     }

@@ -133,3 +133,39 @@ impl<T: serde::de::DeserializeOwned + Send, S: Send + Sync> axum::extract::FromR
             .map_err(|rejection| ApiError(Error::NotFound(rejection.body_text())))
     }
 }
+
+/// The largest `limit` a listing takes.
+pub(crate) const MAX_LIMIT: usize = 1000;
+
+/// `limit` of a listing: 1 to [`MAX_LIMIT`], 50 when absent. Anything else is refused at
+/// `["query", "limit"]`, never clamped: the document declares the range.
+pub(crate) fn page_limit(limit: Option<usize>) -> crate::error::Result<usize> {
+    match limit {
+        None => Ok(50),
+        Some(limit @ 1..=MAX_LIMIT) => Ok(limit),
+        Some(other) => Err(Error::invalid(
+            crate::wire::Loc::query().key("limit"),
+            format!("limit must be from 1 to {MAX_LIMIT}, not {other}"),
+            "range",
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_limit_out_of_range_is_refused_at_its_location_not_clamped() {
+        assert_eq!(page_limit(None).unwrap(), 50);
+        assert_eq!(page_limit(Some(1)).unwrap(), 1);
+        assert_eq!(page_limit(Some(MAX_LIMIT)).unwrap(), MAX_LIMIT);
+        for bad in [0, MAX_LIMIT + 1] {
+            let Err(Error::Validation(errors)) = page_limit(Some(bad)) else {
+                panic!("limit={bad} was accepted");
+            };
+            let loc = serde_json::to_value(&errors[0]).unwrap()["loc"].clone();
+            assert_eq!(loc, serde_json::json!(["query", "limit"]), "limit={bad}");
+        }
+    }
+}

@@ -37,6 +37,12 @@ pub fn router(ctx: Context) -> Router {
     routes::router(state(ctx))
 }
 
+/// The `OpenAPI` document `/openapi.json` serves, pretty-printed (the committed
+/// `openapi.json` is this text).
+pub fn openapi_json() -> String {
+    openapi::pretty()
+}
+
 fn state(ctx: Context) -> AppState {
     let server = ctx.settings().config.server.clone();
     AppState {

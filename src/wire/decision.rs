@@ -36,7 +36,7 @@ pub struct DecisionRequest {
     /// Question ID (any string, even "") → question, at least one. Required with a base
     /// model; with a repository model the saved questions are loaded, and these override
     /// saved ones with the same ID and add new IDs for this call only.
-    #[schema(value_type = HashMap<String, crate::wire::question::Question>, required = false)]
+    #[schema(schema_with = questions_schema, required = false)]
     pub questions: Option<Questions>,
     /// Groups the decision under an example the caller identifies (repository models
     /// only); when omitted it is derived from the canonical state.
@@ -47,6 +47,21 @@ pub struct DecisionRequest {
     pub revision: Option<String>,
     /// `false` skips recording (repository models only).
     pub capture: Option<bool>,
+}
+
+/// `questions`: a map of at least one question, as validation demands (`minProperties`
+/// cannot be said with a field attribute).
+fn questions_schema() -> utoipa::openapi::schema::Object {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::Object)
+        .additional_properties(Some(utoipa::openapi::Ref::from_schema_name("Question")))
+        .min_properties(Some(1))
+        .description(Some(
+            "Question ID (any string, even \"\") → question, at least one. Required with a base \
+             model; with a repository model the saved questions are loaded, and these override \
+             saved ones with the same ID and add new IDs for this call only.",
+        ))
+        .build()
 }
 
 impl DecisionRequest {

@@ -115,8 +115,8 @@ pub struct Job {
     /// Why the job failed (a problem document), when `failed`.
     #[schema(required = true)]
     pub error: Option<Problem>,
-    /// The job's summary, when `completed` (for a batch: [`BatchSummary`]).
-    #[schema(required = true, value_type = Object)]
+    /// The job's summary, when `completed` (for a batch: [`BatchSummary`]); null until then.
+    #[schema(required = true, nullable, value_type = Object)]
     pub result: Option<Value>,
 }
 

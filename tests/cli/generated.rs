@@ -60,3 +60,20 @@ fn completion_script_for_one_shell_goes_to_stdout() {
     assert!(output.status.success());
     assert!(String::from_utf8_lossy(&output.stdout).contains("_arbiter()"));
 }
+
+#[test]
+fn openapi_document_is_current() {
+    let env = TestEnv::new();
+    let out = env.path().join("openapi.json");
+    env.cmd()
+        .args(["openapi", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let fresh = std::fs::read(&out).unwrap();
+    let committed = std::fs::read(repo_root().join("openapi.json")).unwrap_or_default();
+    assert!(
+        fresh == committed,
+        "openapi.json is stale; run `cargo run -- openapi --out openapi.json`"
+    );
+}

@@ -32,6 +32,7 @@ pub(crate) async fn list_examples(
     Query(query): Query<ListQuery>,
 ) -> ApiResult<Json<ExamplePage>> {
     principal.require_scope("examples:read")?;
+    let limit = crate::server::extract::page_limit(query.limit)?;
     let ctx = state.ctx.clone();
     let page = core::blocking(move || {
         let path = authorize(&ctx, &principal, &model_id, Role::Reader)?;
@@ -39,13 +40,7 @@ pub(crate) async fn list_examples(
             annotated: query.annotated,
             question: query.question,
         };
-        core::examples::list(
-            &ctx,
-            &path,
-            &filter,
-            query.after.as_deref(),
-            query.limit.unwrap_or(50),
-        )
+        core::examples::list(&ctx, &path, &filter, query.after.as_deref(), limit)
     })
     .await?;
     Ok(Json(page))

@@ -174,7 +174,7 @@ async fn list(
     kind: JobKind,
 ) -> Result<Vec<Job>> {
     let statuses = statuses(query.status.as_deref())?;
-    let limit = query.limit.unwrap_or(50).clamp(1, 1000);
+    let limit = crate::server::extract::page_limit(query.limit)?;
     let ctx = state.ctx.clone();
     core::blocking(move || {
         authorize(&ctx, &principal, &model_id, Role::Reader)?;
@@ -329,7 +329,7 @@ pub(crate) async fn list_jobs(
     Query(query): Query<AllJobsQuery>,
 ) -> ApiResult<Json<Vec<Job>>> {
     let statuses = statuses(query.status.as_deref())?;
-    let limit = query.limit.unwrap_or(50).clamp(1, 1000);
+    let limit = crate::server::extract::page_limit(query.limit)?;
     let ctx = state.ctx.clone();
     let jobs = core::blocking(move || {
         let model_id = match &query.model {

@@ -73,15 +73,11 @@ pub(crate) async fn list_checkpoints(
     Query(query): Query<CheckpointQuery>,
 ) -> ApiResult<Json<Vec<Checkpoint>>> {
     principal.require_scope("models:read")?;
+    let limit = crate::server::extract::page_limit(query.limit)?;
     let ctx = state.ctx.clone();
     let checkpoints = core::blocking(move || {
         let path = authorize(&ctx, &principal, &model_id, Role::Reader)?;
-        core::models::log(
-            &ctx,
-            &path,
-            query.revision.as_deref(),
-            query.limit.unwrap_or(50).clamp(1, 1000),
-        )
+        core::models::log(&ctx, &path, query.revision.as_deref(), limit)
     })
     .await?;
     Ok(Json(checkpoints))
