@@ -85,8 +85,11 @@ pub enum Command {
     Completions(generate::CompletionsArgs),
     /// Write man pages for arbiter and its subcommands
     Man(generate::ManArgs),
-    /// Write the OpenAPI document that `arbiter serve` publishes at /openapi.json
-    #[command(hide = true)]
+    // `about` rather than a doc comment: the help text names OpenAPI plainly.
+    #[command(
+        hide = true,
+        about = "Write the OpenAPI document that `arbiter serve` publishes at /openapi.json"
+    )]
     Openapi(generate::OpenapiArgs),
 }
 
