@@ -12,6 +12,7 @@ pub mod config;
 pub mod core;
 pub mod engine;
 pub mod error;
+pub mod ids;
 pub mod repo;
 pub mod server;
 pub mod store;

@@ -61,7 +61,7 @@ pub struct CreateModel {
 
 /// Create a repository model; the files are validated before anything is written.
 pub fn create(ctx: &Context, request: &CreateModel) -> Result<ModelDetail> {
-    let path = ModelPath::parse(&request.path)?;
+    let path = ModelPath::parse(&request.path).map_err(repo::RepoError::from)?;
     let spec = ModelSpec {
         base: request.base.clone(),
         capture: request.capture,
@@ -265,8 +265,9 @@ pub fn open(ctx: &Context, model: &str) -> Result<ModelRepo> {
 
 /// Open a model by `modelId`.
 pub fn open_by_id(ctx: &Context, model_id: &str) -> Result<ModelRepo> {
-    let id =
-        uuid::Uuid::parse_str(model_id).map_err(|_| Error::ModelNotFound(model_id.to_owned()))?;
+    let id = model_id
+        .parse()
+        .map_err(|_| Error::ModelNotFound(model_id.to_owned()))?;
     Ok(ctx.repos().find_by_id(id)?)
 }
 

@@ -3,6 +3,8 @@
 
 use thiserror::Error;
 
+use crate::ids::InvalidId;
+
 /// Everything that can go wrong while reading or writing model repositories.
 #[derive(Debug, Error)]
 pub enum RepoError {
@@ -105,5 +107,14 @@ mod tests {
         let err = git2::Error::from_str("boom");
         let e = RepoError::git("opening acme/x", &err);
         assert_eq!(e.to_string(), "git error while opening acme/x: boom");
+    }
+}
+impl From<InvalidId> for RepoError {
+    /// Only a model path is parsed on the way into a repository.
+    fn from(e: InvalidId) -> Self {
+        RepoError::InvalidPath {
+            path: e.value,
+            reason: e.reason,
+        }
     }
 }

@@ -3,6 +3,8 @@
 //! bytes on the wire are written in exactly one place.
 
 pub mod align;
+/// The identifiers of the domain, shared with the layers below.
+pub use crate::ids;
 pub mod answer;
 pub mod decision;
 pub mod engines;
