@@ -120,7 +120,7 @@ pub(crate) fn stage(
             };
             let mut write_error = None;
             ctx.store()?
-                .for_each_example(&loaded.model_id, &filter, &mut |example| {
+                .for_each_example(&loaded.model_id.to_string(), &filter, &mut |example| {
                     let line = json!({"example_id": example.example_id, "state": example.state});
                     let written = serde_json::to_writer(&mut out, &line)
                         .map_err(std::io::Error::other)
@@ -263,7 +263,7 @@ pub(crate) async fn execute(
 
 /// One pass of decisions over a staged input: which files, and where it stands in its job.
 pub(crate) struct Pass<'a> {
-    pub job_id: &'a str,
+    pub job_id: &'a crate::ids::JobId,
     pub input: std::path::PathBuf,
     pub results: std::path::PathBuf,
     /// What the engine takes at once.

@@ -31,7 +31,7 @@ pub fn ingest(
     let mut items = parse_items(input, &loaded, &mut rejected, atomic);
     let result = ctx
         .store()?
-        .ingest(&loaded.model_id, &mut items, atomic, progress);
+        .ingest(&loaded.model_id.to_string(), &mut items, atomic, progress);
     drop(items);
     match result {
         Ok(counts) => Ok(IngestReport {
@@ -353,7 +353,7 @@ pub fn annotate(
     })?;
     Ok(ctx
         .store()?
-        .annotate(&loaded.model_id, example_id, &annotation)?)
+        .annotate(&loaded.model_id.to_string(), example_id, &annotation)?)
 }
 
 /// A choice answer given as a number or boolean names the option of that text: a command
@@ -433,7 +433,10 @@ pub fn annotate_example(
     if !errors.is_empty() {
         return Err(Error::Validation(errors));
     }
-    for result in ctx.store()?.annotate_many(&loaded.model_id, &items)? {
+    for result in ctx
+        .store()?
+        .annotate_many(&loaded.model_id.to_string(), &items)?
+    {
         result?;
     }
     show(ctx, model, example_id)
@@ -457,7 +460,7 @@ pub fn annotate_lines(ctx: &Context, model: &str, input: &mut dyn BufRead) -> Re
                 .collect();
             for ((line, id, _), result) in batch
                 .drain(..)
-                .zip(store.annotate_many(&loaded.model_id, &items)?)
+                .zip(store.annotate_many(&loaded.model_id.to_string(), &items)?)
             {
                 match result {
                     Ok(()) => report.annotations += 1,

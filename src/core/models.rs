@@ -7,6 +7,7 @@ use super::checkpoint::{
     parse_questions_yaml,
 };
 use crate::error::{Error, Result};
+use crate::ids::ModelId;
 use crate::repo::{self, Files, ModelPath, ModelRepo, Resolved};
 use crate::wire::Questions;
 use crate::wire::decision::{Checkpoint, Revision, RevisionKind};
@@ -181,7 +182,7 @@ pub fn promote(ctx: &Context, path: &str, revision: &str) -> Result<Checkpoint> 
 /// A model at a revision, ready to answer.
 #[derive(Debug, Clone)]
 pub struct Loaded {
-    pub model_id: String,
+    pub model_id: ModelId,
     pub path: String,
     pub spec: ModelSpec,
     pub questions: Questions,
@@ -244,10 +245,10 @@ pub(crate) fn question_ids(
 /// it was asked by.
 pub(crate) async fn load_pinned(
     ctx: &Context,
-    model_id: &str,
+    model_id: &ModelId,
     revision: &Revision,
 ) -> Result<Loaded> {
-    let (ctx, model_id, commit) = (ctx.clone(), model_id.to_owned(), revision.commit.clone());
+    let (ctx, model_id, commit) = (ctx.clone(), model_id.to_string(), revision.commit.clone());
     let mut loaded = super::blocking(move || load(&ctx, &model_id, Some(&commit))).await?;
     loaded.revision = revision.clone();
     Ok(loaded)
@@ -287,7 +288,7 @@ fn load_resolved(ctx: &Context, repo: &ModelRepo, resolved: Resolved) -> Result<
         .map_err(|errors| invalid_checkpoint(&model, &resolved.commit, errors))?;
     let checkpoint = to_wire_checkpoint(&repo.checkpoint(&resolved.commit)?);
     Ok(Loaded {
-        model_id: repo.model_id().to_string(),
+        model_id: repo.model_id(),
         path: model,
         spec,
         questions,

@@ -77,6 +77,16 @@ impl RepoError {
     }
 }
 
+impl From<InvalidId> for RepoError {
+    /// Only a model path is parsed on the way into a repository.
+    fn from(e: InvalidId) -> Self {
+        RepoError::InvalidPath {
+            path: e.value,
+            reason: e.reason,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,14 +117,5 @@ mod tests {
         let err = git2::Error::from_str("boom");
         let e = RepoError::git("opening acme/x", &err);
         assert_eq!(e.to_string(), "git error while opening acme/x: boom");
-    }
-}
-impl From<InvalidId> for RepoError {
-    /// Only a model path is parsed on the way into a repository.
-    fn from(e: InvalidId) -> Self {
-        RepoError::InvalidPath {
-            path: e.value,
-            reason: e.reason,
-        }
     }
 }

@@ -10,9 +10,24 @@ use crate::wire::FieldError;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// Where a job is in its life.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+/// Where a job is in its life. Its names (serde, `Display`, `FromStr`, `as_str`) are
+/// derived, lowercase.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+    strum::Display,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum JobStatus {
     Queued,
     Running,
@@ -22,26 +37,8 @@ pub enum JobStatus {
 }
 
 impl JobStatus {
-    pub const ALL: [Self; 5] = [
-        Self::Queued,
-        Self::Running,
-        Self::Completed,
-        Self::Failed,
-        Self::Cancelled,
-    ];
-
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Queued => "queued",
-            Self::Running => "running",
-            Self::Completed => "completed",
-            Self::Failed => "failed",
-            Self::Cancelled => "cancelled",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|s| s.as_str() == text)
+        self.into()
     }
 
     /// Completed, failed or cancelled: nothing will change any more.
@@ -50,9 +47,23 @@ impl JobStatus {
     }
 }
 
-/// What a job does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+/// What a job does. Its names are derived, lowercase, as for [`JobStatus`].
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+    strum::Display,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum JobKind {
     /// Decisions over many states (`POST /v1/models/{modelId}/batch-decisions`).
     Batch,
@@ -64,18 +75,8 @@ pub enum JobKind {
 }
 
 impl JobKind {
-    pub const ALL: [Self; 3] = [Self::Batch, Self::Alignment, Self::Evaluation];
-
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Batch => "batch",
-            Self::Alignment => "alignment",
-            Self::Evaluation => "evaluation",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.as_str() == text)
+        self.into()
     }
 
     /// The collection a job of this kind is polled under: `/v1/models/{id}/<route>/{jobId}`.
@@ -425,8 +426,9 @@ mod tests {
 
     #[test]
     fn statuses_round_trip_and_know_when_they_are_final() {
-        for status in JobStatus::ALL {
-            assert_eq!(JobStatus::parse(status.as_str()), Some(status));
+        for &status in <JobStatus as strum::VariantArray>::VARIANTS {
+            assert_eq!(status.as_str().parse::<JobStatus>(), Ok(status));
+            assert_eq!(status.to_string(), status.as_str());
             assert_eq!(
                 serde_json::to_value(status).unwrap(),
                 json!(status.as_str())

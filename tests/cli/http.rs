@@ -64,7 +64,8 @@ impl Home {
 
     /// A token with every scope and `admin` on every model.
     pub(crate) fn admin_token(&self, name: &str) -> String {
-        self.token(name, &arbiter::core::tokens::SCOPES, &["*=admin"])
+        let scopes: Vec<&str> = arbiter::core::tokens::Scope::names().collect();
+        self.token(name, &scopes, &["*=admin"])
     }
 
     pub(crate) fn revoke(&self, name: &str) {

@@ -183,7 +183,7 @@ pub(crate) async fn execute(
     let outcome = outcome?;
     observer.progress(tracker.progress());
     super::jobs::record_progress(ctx, &record.job_id, tracker.progress()).await?;
-    let (ctx2, job_id) = (ctx.clone(), record.job_id.clone());
+    let (ctx2, job_id) = (ctx.clone(), record.job_id.to_string());
     let result = blocking(move || finish(&ctx2, &loaded, &job_id, &stored, outcome)).await?;
     Ok(Ending::Completed(
         serde_json::to_value(result).map_err(|e| Error::internal("serializing a result", e))?,
@@ -300,7 +300,7 @@ fn read_examples(ctx: &Context, loaded: &Loaded, settings: &Settings) -> Result<
         question: None,
     };
     ctx.store()?
-        .for_each_example(&loaded.model_id, &filter, &mut |example| {
+        .for_each_example(&loaded.model_id.to_string(), &filter, &mut |example| {
             let mut used = false;
             for id in &settings.questions {
                 if let Some(annotation) = example.annotations.get(id) {
@@ -769,7 +769,7 @@ fn finish(
     let branch = format!("alignments/{job_id}");
     // A run that died after committing finds its branch already there: the same tree, the
     // same checkpoint.
-    let existing = models::load(ctx, &loaded.model_id, Some(&branch));
+    let existing = models::load(ctx, &loaded.model_id.to_string(), Some(&branch));
     let checkpoint = match existing {
         Ok(found) if found.questions == questions => found.checkpoint,
         Ok(_) => {

@@ -21,7 +21,7 @@ use bytes::Bytes;
 use serde_json::Value;
 
 const KIND: JobKind = JobKind::Batch;
-const SCOPE: &str = jobs::scope_of(KIND);
+const SCOPE: crate::core::tokens::Scope = jobs::scope_of(KIND);
 
 /// `POST /v1/models/{modelId}/batch-decisions`: stage the items, queue the job, answer 202.
 /// The `Idempotency-Key` is required: a retried POST must not start a second job.

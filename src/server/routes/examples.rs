@@ -31,7 +31,7 @@ pub(crate) async fn list_examples(
     Path(model_id): Path<String>,
     Query(query): Query<ListQuery>,
 ) -> ApiResult<Json<ExamplePage>> {
-    principal.require_scope("examples:read")?;
+    principal.require_scope(crate::core::tokens::Scope::ExamplesRead)?;
     let ctx = state.ctx.clone();
     let page = core::blocking(move || {
         let path = authorize(&ctx, &principal, &model_id, Role::Reader)?;
@@ -70,7 +70,7 @@ pub(crate) async fn ingest_examples(
     headers: HeaderMap,
     body: RawBody,
 ) -> ApiResult<Response> {
-    principal.require_scope("examples:write")?;
+    principal.require_scope(crate::core::tokens::Scope::ExamplesWrite)?;
     let key = idempotency::key(&headers, false)?;
     if crate::server::extract::is_json(&body.media_type)
         && body.bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'[')
@@ -142,7 +142,7 @@ pub(crate) async fn annotate_examples(
     headers: HeaderMap,
     body: RawBody,
 ) -> ApiResult<Response> {
-    principal.require_scope("examples:write")?;
+    principal.require_scope(crate::core::tokens::Scope::ExamplesWrite)?;
     let key = idempotency::key(&headers, false)?;
     {
         let (ctx, principal, model_id) = (state.ctx.clone(), principal.clone(), model_id.clone());
@@ -176,7 +176,7 @@ pub(crate) async fn get_example(
     Extension(principal): Extension<Principal>,
     Path((model_id, example_id)): Path<(String, String)>,
 ) -> ApiResult<Json<ExampleDetail>> {
-    principal.require_scope("examples:read")?;
+    principal.require_scope(crate::core::tokens::Scope::ExamplesRead)?;
     let ctx = state.ctx.clone();
     let detail = core::blocking(move || {
         let path = authorize(&ctx, &principal, &model_id, Role::Reader)?;
@@ -193,7 +193,7 @@ pub(crate) async fn annotate_example(
     Path((model_id, example_id)): Path<(String, String)>,
     JsonBody(body): JsonBody,
 ) -> ApiResult<Json<ExampleDetail>> {
-    principal.require_scope("examples:write")?;
+    principal.require_scope(crate::core::tokens::Scope::ExamplesWrite)?;
     let ctx = state.ctx.clone();
     let detail = core::blocking(move || {
         let path = authorize(&ctx, &principal, &model_id, Role::Writer)?;

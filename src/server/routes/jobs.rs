@@ -5,7 +5,7 @@
 
 use super::models::authorize;
 use crate::core::jobs::{JobLock, Origin};
-use crate::core::tokens::{Principal, Role};
+use crate::core::tokens::{Principal, Role, Scope};
 use crate::core::{self, Context};
 use crate::error::{Error, Result};
 use crate::server::error::{ApiError, ApiResult};
@@ -155,7 +155,7 @@ pub(crate) struct ListQuery {
 fn statuses(status: Option<&str>) -> Result<Vec<JobStatus>> {
     match status {
         None => Ok(Vec::new()),
-        Some(text) => Ok(vec![JobStatus::parse(text).ok_or_else(|| {
+        Some(text) => Ok(vec![text.parse::<JobStatus>().map_err(|_| {
             Error::invalid(
                 crate::wire::Loc::query().key("status"),
                 format!("unknown status `{text}` (queued, running, completed, failed, cancelled)"),
@@ -279,10 +279,10 @@ pub(crate) async fn cancel_in<C: Collection>(
 
 /// The scope a job of `kind` is read and cancelled under: an evaluation is a batch of
 /// decisions.
-pub(crate) const fn scope_of(kind: JobKind) -> &'static str {
+pub(crate) const fn scope_of(kind: JobKind) -> Scope {
     match kind {
-        JobKind::Batch | JobKind::Evaluation => "batches",
-        JobKind::Alignment => "alignments",
+        JobKind::Batch | JobKind::Evaluation => Scope::Batches,
+        JobKind::Alignment => Scope::Alignments,
     }
 }
 

@@ -16,7 +16,7 @@ pub(crate) async fn list_models(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
 ) -> ApiResult<Json<ModelList>> {
-    principal.require_scope("models:read")?;
+    principal.require_scope(crate::core::tokens::Scope::ModelsRead)?;
     let ctx = state.ctx.clone();
     let mut list = core::blocking(move || core::models::list(&ctx)).await?;
     list.models
@@ -50,7 +50,7 @@ pub(crate) async fn get_model(
     Extension(principal): Extension<Principal>,
     Path(model_id): Path<String>,
 ) -> ApiResult<Json<ModelDetail>> {
-    principal.require_scope("models:read")?;
+    principal.require_scope(crate::core::tokens::Scope::ModelsRead)?;
     let ctx = state.ctx.clone();
     let detail = core::blocking(move || {
         let path = authorize(&ctx, &principal, &model_id, Role::Reader)?;
@@ -72,7 +72,7 @@ pub(crate) async fn list_checkpoints(
     Path(model_id): Path<String>,
     Query(query): Query<CheckpointQuery>,
 ) -> ApiResult<Json<Vec<Checkpoint>>> {
-    principal.require_scope("models:read")?;
+    principal.require_scope(crate::core::tokens::Scope::ModelsRead)?;
     let ctx = state.ctx.clone();
     let checkpoints = core::blocking(move || {
         let path = authorize(&ctx, &principal, &model_id, Role::Reader)?;
