@@ -2,7 +2,7 @@
 
 use super::input::read_json_value_arg;
 use super::output::Printer;
-use crate::core::service::{Input, Service};
+use crate::core::service::{ExamplesQuery, Input, Service};
 use crate::store::{ExampleFilter, NewAnnotation};
 use crate::wire::examples::IngestReport;
 use anyhow::{Context as _, Result};
@@ -260,7 +260,12 @@ async fn list(
         question: args.question,
     };
     let page = service
-        .list_examples(&args.model, &filter, args.after.as_deref(), args.limit)
+        .list_examples(ExamplesQuery {
+            model: &args.model,
+            filter: &filter,
+            after: args.after.as_deref(),
+            limit: args.limit,
+        })
         .await?;
     if printer.wants_json() {
         printer.json(&page)?;

@@ -8,7 +8,7 @@
 use super::Target;
 use super::output::Printer;
 use crate::core::jobs::{NoObserver, Observer};
-use crate::core::service::{Created, Service};
+use crate::core::service::{Created, JobsQuery, Service};
 use crate::core::{self, Context};
 use crate::error::Error;
 use crate::wire::jobs::{Job, JobStatus, Progress};
@@ -171,11 +171,11 @@ async fn worker(ctx: &Context, job_id: &str) -> Result<ExitCode> {
 
 async fn list(service: &dyn Service, args: &JobsListArgs, printer: &Printer) -> Result<ExitCode> {
     let jobs = service
-        .list_jobs(
-            args.model.as_deref(),
-            args.status.map(Into::into),
-            args.limit.max(1),
-        )
+        .list_jobs(JobsQuery {
+            model: args.model.as_deref(),
+            status: args.status.map(Into::into),
+            limit: args.limit.max(1),
+        })
         .await?;
     if printer.wants_json() {
         printer.json(&jobs)?;

@@ -19,7 +19,9 @@ mod upload;
 use crate::config::ClientSettings;
 use crate::core::examples::export_line;
 use crate::core::jobs::Observer;
-use crate::core::service::{BatchItems, Created, Input, JobRequest, Service};
+use crate::core::service::{
+    BatchItems, Created, ExamplesQuery, Input, JobRequest, JobsQuery, LogQuery, Service,
+};
 use crate::error::{Error, Result};
 use crate::store::{Annotation, ExampleDetail, ExampleFilter, IngestCounts, NewAnnotation};
 use crate::wire::decision::Checkpoint;
@@ -354,12 +356,12 @@ impl Service for Remote {
             .await
     }
 
-    async fn log(
-        &self,
-        model: &str,
-        revision: Option<&str>,
-        limit: usize,
-    ) -> Result<Vec<Checkpoint>> {
+    async fn log(&self, query: LogQuery<'_>) -> Result<Vec<Checkpoint>> {
+        let LogQuery {
+            model,
+            revision,
+            limit,
+        } = query;
         let mut request =
             Request::get(&["v1", "models", model, "checkpoints"]).query("limit", &limit);
         if let Some(revision) = revision {
@@ -425,13 +427,13 @@ impl Service for Remote {
         self.upload(model, "annotations", input, &|_| {}).await
     }
 
-    async fn list_examples(
-        &self,
-        model: &str,
-        filter: &ExampleFilter,
-        after: Option<&str>,
-        limit: usize,
-    ) -> Result<ExamplePage> {
+    async fn list_examples(&self, query: ExamplesQuery<'_>) -> Result<ExamplePage> {
+        let ExamplesQuery {
+            model,
+            filter,
+            after,
+            limit,
+        } = query;
         let mut request = Request::get(&["v1", "models", model, "examples"]).query("limit", &limit);
         if let Some(annotated) = filter.annotated {
             request = request.query("annotated", &annotated);
@@ -463,7 +465,12 @@ impl Service for Remote {
         let mut after: Option<String> = None;
         loop {
             let page = self
-                .list_examples(model, filter, after.as_deref(), 1000)
+                .list_examples(ExamplesQuery {
+                    model,
+                    filter,
+                    after: after.as_deref(),
+                    limit: 1000,
+                })
                 .await?;
             for example in &page.examples {
                 write(&export_line(example))?;
@@ -519,12 +526,12 @@ impl Service for Remote {
         self.http.json(&Request::get(&["v1", "jobs", job_id])).await
     }
 
-    async fn list_jobs(
-        &self,
-        model: Option<&str>,
-        status: Option<JobStatus>,
-        limit: usize,
-    ) -> Result<Vec<Job>> {
+    async fn list_jobs(&self, query: JobsQuery<'_>) -> Result<Vec<Job>> {
+        let JobsQuery {
+            model,
+            status,
+            limit,
+        } = query;
         let mut request = Request::get(&["v1", "jobs"]).query("limit", &limit.max(1));
         if let Some(model) = model {
             request = request.query("model", &model);

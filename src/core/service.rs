@@ -74,12 +74,7 @@ pub trait Service: Send + Sync {
     /// One repository model, by path or `modelId`.
     async fn show_model(&self, model: &str) -> Result<ModelDetail>;
     /// The checkpoints of `revision` (default: the default branch), newest first.
-    async fn log(
-        &self,
-        model: &str,
-        revision: Option<&str>,
-        limit: usize,
-    ) -> Result<Vec<Checkpoint>>;
+    async fn log(&self, query: LogQuery<'_>) -> Result<Vec<Checkpoint>>;
     /// Fast-forward the default branch to `revision`.
     async fn promote(&self, model: &str, revision: &str) -> Result<Checkpoint>;
 
@@ -102,13 +97,7 @@ pub trait Service: Send + Sync {
     /// Write annotations from lines of `{example_id, question, answer, reasoning?}`.
     async fn annotate_lines(&self, model: &str, input: Input) -> Result<IngestReport>;
     /// A page of examples in example ID order.
-    async fn list_examples(
-        &self,
-        model: &str,
-        filter: &ExampleFilter,
-        after: Option<&str>,
-        limit: usize,
-    ) -> Result<ExamplePage>;
+    async fn list_examples(&self, query: ExamplesQuery<'_>) -> Result<ExamplePage>;
     /// One example with its annotations and decisions.
     async fn show_example(&self, model: &str, example_id: &str) -> Result<ExampleDetail>;
     /// Every matching example as an ingest line, in example ID order, to `write`; the count.
@@ -125,12 +114,7 @@ pub trait Service: Send + Sync {
     /// A job as it is now.
     async fn get_job(&self, job_id: &str) -> Result<Job>;
     /// Jobs, newest first: of one model or all, of one status or all.
-    async fn list_jobs(
-        &self,
-        model: Option<&str>,
-        status: Option<JobStatus>,
-        limit: usize,
-    ) -> Result<Vec<Job>>;
+    async fn list_jobs(&self, query: JobsQuery<'_>) -> Result<Vec<Job>>;
     /// Ask a job to stop (idempotent; a finished job stays as it finished); the job after.
     async fn cancel_job(&self, job_id: &str) -> Result<Job>;
     /// Watch `job` until it ends and return it as it ended. A job this process created and
@@ -151,6 +135,37 @@ pub trait Service: Send + Sync {
     /// Whether a job followed here runs in this process, so that leaving it (Ctrl-C) stops
     /// it; false when it runs on a server and goes on without us.
     fn runs_jobs_here(&self) -> bool;
+}
+
+/// Which checkpoints [`Service::log`] lists: newest first, from `revision` (else the
+/// default branch).
+#[derive(Debug, Clone, Copy)]
+pub struct LogQuery<'a> {
+    /// Repository path or `modelId`.
+    pub model: &'a str,
+    pub revision: Option<&'a str>,
+    pub limit: usize,
+}
+
+/// Which page of examples [`Service::list_examples`] returns: in example ID order, after
+/// `after`.
+#[derive(Debug, Clone, Copy)]
+pub struct ExamplesQuery<'a> {
+    /// Repository path or `modelId`.
+    pub model: &'a str,
+    pub filter: &'a ExampleFilter,
+    pub after: Option<&'a str>,
+    pub limit: usize,
+}
+
+/// Which jobs [`Service::list_jobs`] lists: of one model or all, of one status or all.
+#[derive(Debug, Clone, Copy)]
+pub struct JobsQuery<'a> {
+    /// Repository path or `modelId`.
+    pub model: Option<&'a str>,
+    pub status: Option<JobStatus>,
+    /// At most this many (at least one).
+    pub limit: usize,
 }
 
 /// Starts a background process that runs job `job_id` (the command line's `jobs worker`).
@@ -232,13 +247,8 @@ impl Service for Local {
         super::models::show(&self.ctx, model)
     }
 
-    async fn log(
-        &self,
-        model: &str,
-        revision: Option<&str>,
-        limit: usize,
-    ) -> Result<Vec<Checkpoint>> {
-        super::models::log(&self.ctx, model, revision, limit)
+    async fn log(&self, query: LogQuery<'_>) -> Result<Vec<Checkpoint>> {
+        super::models::log(&self.ctx, query.model, query.revision, query.limit)
     }
 
     async fn promote(&self, model: &str, revision: &str) -> Result<Checkpoint> {
@@ -270,14 +280,14 @@ impl Service for Local {
         super::examples::annotate_lines(&self.ctx, model, &mut input)
     }
 
-    async fn list_examples(
-        &self,
-        model: &str,
-        filter: &ExampleFilter,
-        after: Option<&str>,
-        limit: usize,
-    ) -> Result<ExamplePage> {
-        super::examples::list(&self.ctx, model, filter, after, limit)
+    async fn list_examples(&self, query: ExamplesQuery<'_>) -> Result<ExamplePage> {
+        super::examples::list(
+            &self.ctx,
+            query.model,
+            query.filter,
+            query.after,
+            query.limit,
+        )
     }
 
     async fn show_example(&self, model: &str, example_id: &str) -> Result<ExampleDetail> {
@@ -355,13 +365,8 @@ impl Service for Local {
         blocking(move || super::jobs::get(&ctx, &id)).await
     }
 
-    async fn list_jobs(
-        &self,
-        model: Option<&str>,
-        status: Option<JobStatus>,
-        limit: usize,
-    ) -> Result<Vec<Job>> {
-        let model_id = match model {
+    async fn list_jobs(&self, query: JobsQuery<'_>) -> Result<Vec<Job>> {
+        let model_id = match query.model {
             Some(model) => Some(
                 super::models::open(&self.ctx, model)?
                     .model_id()
@@ -369,8 +374,13 @@ impl Service for Local {
             ),
             None => None,
         };
-        let statuses: Vec<JobStatus> = status.into_iter().collect();
-        super::jobs::list(&self.ctx, model_id.as_deref(), &statuses, limit.max(1))
+        let statuses: Vec<JobStatus> = query.status.into_iter().collect();
+        super::jobs::list(
+            &self.ctx,
+            model_id.as_deref(),
+            &statuses,
+            query.limit.max(1),
+        )
     }
 
     async fn cancel_job(&self, job_id: &str) -> Result<Job> {
@@ -411,16 +421,7 @@ impl Service for Local {
     }
 
     async fn model_paths(&self) -> HashMap<String, String> {
-        self.ctx
-            .repos()
-            .list()
-            .map(|repos| {
-                repos
-                    .into_iter()
-                    .map(|repo| (repo.model_id().to_string(), repo.path().to_string()))
-                    .collect()
-            })
-            .unwrap_or_default()
+        super::access::model_paths(&self.ctx).unwrap_or_default()
     }
 
     fn runs_jobs_here(&self) -> bool {
