@@ -2,7 +2,9 @@
 
 use super::input::read_json_value_arg;
 use super::output::Printer;
-use crate::core::service::{ExamplesQuery, Input, Service};
+use crate::core::service::{
+    AnnotateRequest, ExamplesQuery, ExportQuery, IngestRequest, Input, Service,
+};
 use crate::store::{ExampleFilter, NewAnnotation};
 use crate::wire::examples::IngestReport;
 use anyhow::{Context as _, Result};
@@ -160,12 +162,19 @@ async fn ingest(
     let bar = progress_bar(printer);
     let input = open_input(&args.file, printer, &bar)?;
     let report = service
-        .ingest(&args.model, input, args.atomic, &|counts| {
-            bar.set_message(format!(
-                "{} new, {} existing",
-                counts.created, counts.existing
-            ));
-        })
+        .ingest(
+            IngestRequest {
+                model: &args.model,
+                input,
+                atomic: args.atomic,
+            },
+            &|counts| {
+                bar.set_message(format!(
+                    "{} new, {} existing",
+                    counts.created, counts.existing
+                ));
+            },
+        )
         .await?;
     bar.finish_and_clear();
     print_report(&report, "ingested", printer)
@@ -189,15 +198,15 @@ async fn annotate(
         anyhow::bail!("give an example ID with --question and --answer, or --file");
     };
     let annotation = service
-        .annotate(
-            &args.model,
-            &example_id,
-            NewAnnotation {
+        .annotate(AnnotateRequest {
+            model: &args.model,
+            example_id: &example_id,
+            annotation: NewAnnotation {
                 question_id: question.clone(),
                 answer: read_json_value_arg(&answer),
                 reasoning: args.reasoning,
             },
-        )
+        })
         .await?;
     if printer.wants_json() {
         printer.json(&annotation)?;
@@ -317,16 +326,22 @@ async fn export(service: &dyn Service, args: &ExamplesExportArgs) -> Result<Exit
     let mut out = std::io::BufWriter::new(std::io::stdout());
     let mut io_error = None;
     let result = service
-        .export_examples(&args.model, &filter, &mut |line| {
-            serde_json::to_writer(&mut out, line)
-                .map_err(std::io::Error::from)
-                .and_then(|()| out.write_all(b"\n"))
-                .map_err(|e| {
-                    let message = e.to_string();
-                    io_error = Some(e);
-                    crate::error::Error::Internal(message)
-                })
-        })
+        .export_examples(
+            ExportQuery {
+                model: &args.model,
+                filter: &filter,
+            },
+            &mut |line| {
+                serde_json::to_writer(&mut out, line)
+                    .map_err(std::io::Error::from)
+                    .and_then(|()| out.write_all(b"\n"))
+                    .map_err(|e| {
+                        let message = e.to_string();
+                        io_error = Some(e);
+                        crate::error::Error::Internal(message)
+                    })
+            },
+        )
         .await;
     if let Some(error) = io_error {
         return Err(error.into());

@@ -20,10 +20,11 @@ use crate::config::ClientSettings;
 use crate::core::examples::export_line;
 use crate::core::jobs::Observer;
 use crate::core::service::{
-    BatchItems, Created, ExamplesQuery, Input, JobRequest, JobsQuery, LogQuery, Service,
+    AnnotateRequest, BatchItems, Created, ExamplesQuery, ExportQuery, IngestRequest, Input,
+    JobRequest, JobsQuery, LogQuery, Service,
 };
 use crate::error::{Error, Result};
-use crate::store::{Annotation, ExampleDetail, ExampleFilter, IngestCounts, NewAnnotation};
+use crate::store::{Annotation, ExampleDetail, IngestCounts};
 use crate::wire::decision::Checkpoint;
 use crate::wire::examples::{ExamplePage, IngestReport, RejectedLine};
 use crate::wire::jobs::{Job, JobKind, JobStatus};
@@ -379,11 +380,14 @@ impl Service for Remote {
 
     async fn ingest(
         &self,
-        model: &str,
-        input: Input,
-        atomic: bool,
+        request: IngestRequest<'_>,
         progress: &(dyn Fn(IngestCounts) + Send + Sync),
     ) -> Result<IngestReport> {
+        let IngestRequest {
+            model,
+            input,
+            atomic,
+        } = request;
         if atomic {
             let report = self.ingest_atomic(model, input).await?;
             progress(counts(&report));
@@ -392,12 +396,12 @@ impl Service for Remote {
         self.upload(model, "examples", input, progress).await
     }
 
-    async fn annotate(
-        &self,
-        model: &str,
-        example_id: &str,
-        annotation: NewAnnotation,
-    ) -> Result<Annotation> {
+    async fn annotate(&self, request: AnnotateRequest<'_>) -> Result<Annotation> {
+        let AnnotateRequest {
+            model,
+            example_id,
+            annotation,
+        } = request;
         let mut body = Map::new();
         body.insert("answer".into(), annotation.answer);
         if let Some(reasoning) = annotation.reasoning {
@@ -457,10 +461,10 @@ impl Service for Remote {
 
     async fn export_examples(
         &self,
-        model: &str,
-        filter: &ExampleFilter,
+        query: ExportQuery<'_>,
         write: &mut (dyn for<'v> FnMut(&'v Value) -> Result<()> + Send),
     ) -> Result<u64> {
+        let ExportQuery { model, filter } = query;
         let mut count = 0;
         let mut after: Option<String> = None;
         loop {

@@ -82,18 +82,11 @@ pub trait Service: Send + Sync {
     /// line numbers in the whole input. `progress` hears the running totals.
     async fn ingest(
         &self,
-        model: &str,
-        input: Input,
-        atomic: bool,
+        request: IngestRequest<'_>,
         progress: &(dyn Fn(IngestCounts) + Send + Sync),
     ) -> Result<IngestReport>;
     /// Write one question's ground truth for one example.
-    async fn annotate(
-        &self,
-        model: &str,
-        example_id: &str,
-        annotation: NewAnnotation,
-    ) -> Result<Annotation>;
+    async fn annotate(&self, request: AnnotateRequest<'_>) -> Result<Annotation>;
     /// Write annotations from lines of `{example_id, question, answer, reasoning?}`.
     async fn annotate_lines(&self, model: &str, input: Input) -> Result<IngestReport>;
     /// A page of examples in example ID order.
@@ -103,8 +96,7 @@ pub trait Service: Send + Sync {
     /// Every matching example as an ingest line, in example ID order, to `write`; the count.
     async fn export_examples(
         &self,
-        model: &str,
-        filter: &ExampleFilter,
+        query: ExportQuery<'_>,
         write: &mut (dyn for<'v> FnMut(&'v Value) -> Result<()> + Send),
     ) -> Result<u64>;
 
@@ -135,6 +127,31 @@ pub trait Service: Send + Sync {
     /// Whether a job followed here runs in this process, so that leaving it (Ctrl-C) stops
     /// it; false when it runs on a server and goes on without us.
     fn runs_jobs_here(&self) -> bool;
+}
+
+/// Examples to ingest ([`Service::ingest`]).
+pub struct IngestRequest<'a> {
+    /// Repository path or `modelId`.
+    pub model: &'a str,
+    pub input: Input,
+    /// All or nothing: one bad line and none is written.
+    pub atomic: bool,
+}
+
+/// One question's ground truth for one example ([`Service::annotate`]).
+pub struct AnnotateRequest<'a> {
+    /// Repository path or `modelId`.
+    pub model: &'a str,
+    pub example_id: &'a str,
+    pub annotation: NewAnnotation,
+}
+
+/// Which examples [`Service::export_examples`] writes.
+#[derive(Debug, Clone, Copy)]
+pub struct ExportQuery<'a> {
+    /// Repository path or `modelId`.
+    pub model: &'a str,
+    pub filter: &'a ExampleFilter,
 }
 
 /// Which checkpoints [`Service::log`] lists: newest first, from `revision` (else the
@@ -257,22 +274,25 @@ impl Service for Local {
 
     async fn ingest(
         &self,
-        model: &str,
-        mut input: Input,
-        atomic: bool,
+        request: IngestRequest<'_>,
         progress: &(dyn Fn(IngestCounts) + Send + Sync),
     ) -> Result<IngestReport> {
+        let IngestRequest {
+            model,
+            mut input,
+            atomic,
+        } = request;
         super::examples::ingest(&self.ctx, model, &mut input, atomic, &mut |counts| {
             progress(*counts);
         })
     }
 
-    async fn annotate(
-        &self,
-        model: &str,
-        example_id: &str,
-        annotation: NewAnnotation,
-    ) -> Result<Annotation> {
+    async fn annotate(&self, request: AnnotateRequest<'_>) -> Result<Annotation> {
+        let AnnotateRequest {
+            model,
+            example_id,
+            annotation,
+        } = request;
         super::examples::annotate(&self.ctx, model, example_id, annotation)
     }
 
@@ -296,11 +316,10 @@ impl Service for Local {
 
     async fn export_examples(
         &self,
-        model: &str,
-        filter: &ExampleFilter,
+        query: ExportQuery<'_>,
         write: &mut (dyn for<'v> FnMut(&'v Value) -> Result<()> + Send),
     ) -> Result<u64> {
-        super::examples::export(&self.ctx, model, filter, write)
+        super::examples::export(&self.ctx, query.model, query.filter, write)
     }
 
     async fn create_job(&self, model: &str, request: JobRequest) -> Result<Created> {
