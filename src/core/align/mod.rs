@@ -24,8 +24,7 @@ use super::metrics::{Metrics, Scale, label_of, loss, predicted_of, scale_of};
 use super::models::{self, CommitRequest, Loaded};
 use super::{Context, blocking};
 use crate::engine::builtin::aligned::{
-    self, ALIGNMENT_KEY, AlignedInstructions, FEATURE_NAMES, VERSION, answer_outcome, format,
-    outcome_keys,
+    self, AlignedInstructions, FEATURE_NAMES, VERSION, answer_outcome, format, outcome_keys,
 };
 use crate::engine::builtin::{BuiltinEngine, EmbeddedState, Embedding};
 use crate::error::{Error, Result};
@@ -602,12 +601,7 @@ fn metrics(scale: Scale, outcomes: usize, predicted: &[Vec<f64>], labels: &[Vec<
 
 /// Whether `question` is aligned with `example_id` among its exemplars.
 pub(crate) fn has_exemplar(question: &Question, example_id: &str) -> bool {
-    let Some(Value::Object(instructions)) = &question.instructions else {
-        return false;
-    };
-    instructions.contains_key(ALIGNMENT_KEY)
-        && matches!(instructions.get("examples"), Some(Value::Array(list))
-            if list.iter().any(|e| e.get("example_id").and_then(Value::as_str) == Some(example_id)))
+    AlignedInstructions::has_exemplar(question.instructions.as_ref(), example_id)
 }
 
 /// An aligned question without its exemplar for `example_id` (so an example is never its
@@ -617,9 +611,7 @@ pub(crate) fn without_exemplar(question: &Question, example_id: &str) -> Option<
         return None;
     }
     let mut instructions = question.instructions.clone()?;
-    if let Some(Value::Array(list)) = instructions.get_mut("examples") {
-        list.retain(|e| e.get("example_id").and_then(Value::as_str) != Some(example_id));
-    }
+    AlignedInstructions::remove_exemplar(&mut instructions, example_id);
     Some(Question {
         instructions: Some(instructions),
         kind: question.kind.clone(),

@@ -147,6 +147,21 @@ impl AlignedInstructions {
         }
     }
 
+    /// Whether aligned `instructions` list `example_id` among their exemplars (read in
+    /// place: this is asked once per example and question when a checkpoint is scored).
+    pub fn has_exemplar(instructions: Option<&Value>, example_id: &str) -> bool {
+        Self::is_aligned(instructions)
+            && matches!(instructions.and_then(|i| i.get("examples")), Some(Value::Array(list))
+                if list.iter().any(|e| e.get("example_id").and_then(Value::as_str) == Some(example_id)))
+    }
+
+    /// Leave the exemplar `example_id` out of `instructions`, the rest as it was.
+    pub fn remove_exemplar(instructions: &mut Value, example_id: &str) {
+        if let Some(Value::Array(list)) = instructions.get_mut("examples") {
+            list.retain(|e| e.get("example_id").and_then(Value::as_str) != Some(example_id));
+        }
+    }
+
     /// The instructions as JSON, as they are written into `questions.yaml`.
     pub fn to_value(&self) -> Value {
         // Only string keys and finite numbers: serializing cannot fail.
@@ -432,6 +447,12 @@ arbiter_alignment:
             serde_yaml::to_string(&again).unwrap(),
             serde_yaml::to_string(&written).unwrap()
         );
+        assert!(AlignedInstructions::has_exemplar(Some(&written), "s-0002"));
+        assert!(!AlignedInstructions::has_exemplar(Some(&written), "s-0003"));
+        let mut without = written.clone();
+        AlignedInstructions::remove_exemplar(&mut without, "s-0001");
+        assert!(!AlignedInstructions::has_exemplar(Some(&without), "s-0001"));
+        assert_eq!(without["examples"].as_array().map(Vec::len), Some(1));
         // And the derived reader agrees with the member-by-member one.
         let derived: AlignedInstructions = serde_json::from_value(written).unwrap();
         assert_eq!(derived, read);
