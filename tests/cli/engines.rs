@@ -970,3 +970,30 @@ fn config_values_out_of_range_are_refused_never_clamped() {
         );
     }
 }
+
+#[test]
+fn env_a_bad_arbiter_log_filter_is_refused_naming_the_variable() {
+    let env = TestEnv::new();
+    let output = env
+        .cmd()
+        .env("ARBITER_LOG", "arbiter=loud")
+        .arg("models")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("ARBITER_LOG: `arbiter=loud` is not a log filter"),
+        "{stderr}"
+    );
+    // A good filter, or an empty one (unset), still runs.
+    for filter in ["debug", ""] {
+        let output = env
+            .cmd()
+            .env("ARBITER_LOG", filter)
+            .arg("models")
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{filter:?}");
+    }
+}
