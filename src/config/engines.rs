@@ -433,4 +433,37 @@ models:
             "{err}"
         );
     }
+
+    #[test]
+    fn a_backoff_above_max_backoff_is_refused_where_it_is_written_never_raised() {
+        for (limits, expected) in [
+            (
+                "backoff: 60",
+                "engines.x.backoff: backoff may not be more than max_backoff (default 30 s)",
+            ),
+            (
+                "max_backoff: 0.1",
+                "engines.x.max_backoff: max_backoff may not be less than backoff (default 0.5 s)",
+            ),
+            (
+                "backoff: 2, max_backoff: 1",
+                "engines.x.max_backoff: max_backoff may not be less than backoff",
+            ),
+        ] {
+            let dir = write_config(&format!(
+                "engines:\n  x: {{kind: systemone, url: 'http://h', model: m, {limits}}}\n"
+            ));
+            let err = resolve(&dir, &[]).unwrap_err().to_string();
+            assert!(err.ends_with(expected), "{limits}: {err}");
+        }
+        // Equal is fine, and a larger max_backoff lets a larger backoff through.
+        let dir = write_config(
+            "engines:\n  x: {kind: systemone, url: 'http://h', model: m, backoff: 60, max_backoff: 60}\n",
+        );
+        let settings = resolve(&dir, &[]).unwrap();
+        assert_eq!(
+            settings.engines["x"].limits.max_backoff,
+            Duration::from_mins(1)
+        );
+    }
 }
