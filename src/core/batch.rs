@@ -15,6 +15,7 @@ use crate::error::{Error, Result};
 use crate::store::{ExampleFilter, JobRecord};
 use crate::wire::decision::Revision;
 use crate::wire::jobs::{BatchItem, BatchSummary, ExampleSet, Job, JobKind, Progress};
+use crate::wire::json::{self, JsonError};
 use crate::wire::problem::Loc;
 use crate::wire::question::{parse_questions, questions_to_value};
 use crate::wire::value::derived_example_id;
@@ -398,12 +399,12 @@ async fn decide_item(
     let started = Instant::now();
     let mut example_id = None;
     let outcome = async {
-        let value: Value = serde_json::from_slice(line).map_err(|e| {
-            Error::invalid(
-                Loc::body().key("items").index(index as usize),
-                format!("the item is not JSON: {e}"),
-                "json",
-            )
+        let loc = Loc::body().key("items").index(index as usize);
+        let value = json::from_slice(line, &loc).map_err(|error| match error {
+            JsonError::Syntax(e) => {
+                Error::invalid(loc.clone(), format!("the item is not JSON: {e}"), "json")
+            }
+            JsonError::DuplicateKey(error) => Error::Validation(vec![error]),
         })?;
         let item = BatchItem::from_value(value, index)?;
         let id = item

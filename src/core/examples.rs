@@ -9,7 +9,9 @@ use crate::store::{
     Annotation, Example, ExampleDetail, ExampleFilter, IngestCounts, IngestItem, NewAnnotation,
     StoreError,
 };
+use crate::wire::Loc;
 use crate::wire::examples::{ExamplePage, IngestReport, RejectedLine};
+use crate::wire::json::{self, JsonError};
 use crate::wire::question::json_type;
 use crate::wire::value::derived_example_id;
 use crate::wire::{Question, QuestionKind, Questions};
@@ -131,8 +133,8 @@ impl<'a> Source<'a> {
                 Ok(0) => return None,
                 Ok(_) if self.buffer.trim().is_empty() => {}
                 Ok(_) => {
-                    let parsed = serde_json::from_str(self.buffer.trim())
-                        .map_err(|e| format!("not valid JSON: {e}"));
+                    let parsed = json::from_str(self.buffer.trim(), &Loc::default())
+                        .map_err(|e| e.to_string());
                     return Some((self.line, parsed));
                 }
                 Err(e) => return Some((self.line, Err(format!("cannot read: {e}")))),
@@ -157,8 +159,17 @@ impl<'a> Source<'a> {
             }
         };
         if first == Some(b'[') {
-            let values: Vec<Value> = serde_json::from_reader(&mut self.input)
-                .map_err(|e| format!("not a valid JSON array: {e}"))?;
+            let mut text = Vec::new();
+            self.input
+                .read_to_end(&mut text)
+                .map_err(|e| format!("cannot read: {e}"))?;
+            let values = match json::from_slice(&text, &Loc::default()) {
+                Ok(Value::Array(values)) => values,
+                Err(JsonError::Syntax(e)) => return Err(format!("not a valid JSON array: {e}")),
+                // Only an array starts with `[`.
+                Ok(_) => return Err("not a valid JSON array".to_owned()),
+                Err(duplicate) => return Err(duplicate.to_string()),
+            };
             self.array = Some(values.into_iter());
         }
         Ok(())

@@ -2,8 +2,8 @@
 //! `.../evaluations`) and the results their jobs complete with.
 
 use super::problem::{FieldError, Loc};
+use super::problem::{Invalid, Validated};
 use super::question::json_type;
-use crate::error::{Error, Result};
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -42,7 +42,7 @@ impl Default for AlignmentRequest {
 
 impl AlignmentRequest {
     /// Check a request body: every problem at once, each with its field path.
-    pub fn from_value(body: &Value) -> Result<Self> {
+    pub fn from_value(body: &Value) -> Validated<Self> {
         let (object, mut errors) = object_with(
             body,
             &["revision", "questions", "seed", "margin", "max_examples"],
@@ -90,7 +90,7 @@ impl AlignmentRequest {
         if errors.is_empty() {
             Ok(request)
         } else {
-            Err(Error::Validation(errors))
+            Err(Invalid(errors))
         }
     }
 }
@@ -106,7 +106,7 @@ pub struct EvaluationRequest {
 }
 
 impl EvaluationRequest {
-    pub fn from_value(body: &Value) -> Result<Self> {
+    pub fn from_value(body: &Value) -> Validated<Self> {
         let (object, mut errors) = object_with(body, &["revision", "baseline", "questions"])?;
         let request = Self {
             revision: revision(object, &mut errors),
@@ -130,7 +130,7 @@ impl EvaluationRequest {
         if errors.is_empty() {
             Ok(request)
         } else {
-            Err(Error::Validation(errors))
+            Err(Invalid(errors))
         }
     }
 }
@@ -138,10 +138,10 @@ impl EvaluationRequest {
 fn object_with<'a>(
     body: &'a Value,
     known: &[&str],
-) -> Result<(&'a Map<String, Value>, Vec<FieldError>)> {
+) -> Validated<(&'a Map<String, Value>, Vec<FieldError>)> {
     let root = Loc::body();
     let Some(object) = body.as_object() else {
-        return Err(Error::invalid(
+        return Err(Invalid::one(
             root,
             format!("the request is a JSON object, not {}", json_type(body)),
             "type",
@@ -334,8 +334,8 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn locs(error: &Error) -> Vec<String> {
-        error.details().iter().map(|d| d.loc.to_string()).collect()
+    fn locs(error: &Invalid) -> Vec<String> {
+        error.0.iter().map(|d| d.loc.to_string()).collect()
     }
 
     #[test]

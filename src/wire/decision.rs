@@ -2,8 +2,8 @@
 
 use super::answer::Answers;
 use super::problem::{FieldError, Loc};
+use super::problem::{Invalid, Validated};
 use super::question::{Questions, json_type, parse_questions, questions_to_value};
-use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -52,10 +52,10 @@ pub struct DecisionRequest {
 impl DecisionRequest {
     /// Validate a request body, reporting every problem at once. Members the contract does
     /// not define are ignored, so clients that send more keep working.
-    pub fn from_value(body: &Value) -> Result<Self> {
+    pub fn from_value(body: &Value) -> Validated<Self> {
         let root = Loc::body();
         let Value::Object(object) = body else {
-            return Err(Error::invalid(
+            return Err(Invalid::one(
                 root,
                 format!(
                     "the request body must be a JSON object, not {}",
@@ -138,7 +138,7 @@ impl DecisionRequest {
                 revision,
                 capture,
             }),
-            _ => Err(Error::Validation(errors)),
+            _ => Err(Invalid(errors)),
         }
     }
 
@@ -163,7 +163,7 @@ impl DecisionRequest {
     }
 
     /// Reject the members that only repository models take.
-    pub fn check_base_model_fields(&self) -> Result<()> {
+    pub fn check_base_model_fields(&self) -> Validated<()> {
         let root = Loc::body();
         let mut errors = Vec::new();
         for (name, present) in [
@@ -189,7 +189,7 @@ impl DecisionRequest {
         if errors.is_empty() {
             Ok(())
         } else {
-            Err(Error::Validation(errors))
+            Err(Invalid(errors))
         }
     }
 }
@@ -333,8 +333,7 @@ mod tests {
 
     #[test]
     fn requires_state_and_model() {
-        let Err(Error::Validation(errors)) = DecisionRequest::from_value(&json!({"questions": {}}))
-        else {
+        let Err(Invalid(errors)) = DecisionRequest::from_value(&json!({"questions": {}})) else {
             panic!()
         };
         let located: Vec<String> = errors.iter().map(ToString::to_string).collect();
@@ -371,6 +370,6 @@ mod tests {
             DecisionRequest::from_value(&json!({"state": 1, "model": "mo", "revision": "v1"}))
                 .unwrap();
         let err = req.check_base_model_fields().unwrap_err();
-        assert_eq!(err.details().len(), 2);
+        assert_eq!(err.0.len(), 2);
     }
 }

@@ -3,10 +3,10 @@
 //! `cancelled`, or `queued` → `cancelled`.
 
 use super::Questions;
+use super::problem::FieldError;
+use super::problem::{Invalid, Validated};
 use super::problem::{Loc, Problem};
 use super::question::parse_questions;
-use crate::error::{Error, Result};
-use crate::wire::FieldError;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -161,10 +161,10 @@ pub struct BatchRequest {
 
 impl BatchRequest {
     /// Check a request body: every problem at once, each with its field path.
-    pub fn from_value(body: &Value) -> Result<Self> {
+    pub fn from_value(body: &Value) -> Validated<Self> {
         let root = Loc::body();
         let Some(object) = body.as_object() else {
-            return Err(Error::invalid(
+            return Err(Invalid::one(
                 root,
                 format!("a batch request is a JSON object, not {}", kind_of(body)),
                 "type",
@@ -224,7 +224,7 @@ impl BatchRequest {
                 capture,
                 items,
             }),
-            _ => Err(Error::Validation(errors)),
+            _ => Err(Invalid(errors)),
         }
     }
 }
@@ -291,10 +291,10 @@ pub struct BatchItem {
 
 impl BatchItem {
     /// Check item `index`; errors point at `body.items[index]`.
-    pub fn from_value(value: Value, index: u64) -> Result<Self> {
+    pub fn from_value(value: Value, index: u64) -> Validated<Self> {
         let loc = Loc::body().key("items").index(index as usize);
         let Value::Object(mut object) = value else {
-            return Err(Error::invalid(
+            return Err(Invalid::one(
                 loc,
                 format!(
                     "an item is an object {{example_id?, state}}, not {}",
@@ -342,7 +342,7 @@ impl BatchItem {
         }
         match state {
             Some(state) if errors.is_empty() => Ok(Self { example_id, state }),
-            _ => Err(Error::Validation(errors)),
+            _ => Err(Invalid(errors)),
         }
     }
 }
@@ -356,9 +356,9 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn locs(error: &Error) -> Vec<String> {
+    fn locs(error: &Invalid) -> Vec<String> {
         error
-            .details()
+            .0
             .iter()
             .map(|d| serde_json::to_string(&d.loc).unwrap())
             .collect()

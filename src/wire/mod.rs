@@ -8,6 +8,7 @@ pub mod decision;
 pub mod engines;
 pub mod examples;
 pub mod jobs;
+pub mod json;
 pub mod models;
 pub mod problem;
 pub mod question;
@@ -15,5 +16,5 @@ pub mod value;
 
 pub use answer::{Answer, Answers};
 pub use decision::{DecisionRequest, DecisionResponse, Usage};
-pub use problem::{FieldError, Loc, Problem};
+pub use problem::{FieldError, Invalid, Loc, Problem, Validated};
 pub use question::{Question, QuestionKind, Questions};

@@ -72,8 +72,10 @@ pub(crate) async fn ingest_examples(
 ) -> ApiResult<Response> {
     principal.require_scope("examples:write")?;
     let key = idempotency::key(&headers, false)?;
+    // A JSON body is read whole first: one that is not JSON (400) or repeats a key (422)
+    // is refused before any example is written.
     if crate::server::extract::is_json(&body.media_type)
-        && body.bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'[')
+        && !crate::server::extract::parse_json(&body.bytes)?.is_array()
     {
         return Err(Error::invalid(
             Loc::body(),
