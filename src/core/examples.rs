@@ -5,12 +5,11 @@
 use super::Context;
 use super::models::{self, Loaded};
 use crate::error::{Error, Result};
-use crate::store::{
-    Annotation, Example, ExampleDetail, ExampleFilter, IngestCounts, IngestItem, NewAnnotation,
-    StoreError,
-};
+use crate::store::{self, ExampleFilter, IngestCounts, IngestItem, NewAnnotation, StoreError};
 use crate::wire::Loc;
-use crate::wire::examples::{ExamplePage, IngestReport, RejectedLine};
+use crate::wire::examples::{
+    Annotation, Decision, Example, ExampleDetail, ExamplePage, IngestReport, RejectedLine,
+};
 use crate::wire::json::{self, JsonError};
 use crate::wire::question::json_type;
 use crate::wire::value::derived_example_id;
@@ -364,7 +363,8 @@ pub fn annotate(
     })?;
     Ok(ctx
         .store()?
-        .annotate(&loaded.model_id, example_id, &annotation)?)
+        .annotate(&loaded.model_id, example_id, &annotation)?
+        .into())
 }
 
 /// A choice answer given as a number or boolean names the option of that text: a command
@@ -548,7 +548,7 @@ pub fn list(
         None
     };
     Ok(ExamplePage {
-        examples,
+        examples: examples.into_iter().map(Into::into).collect(),
         next_cursor,
     })
 }
@@ -558,6 +558,7 @@ pub fn show(ctx: &Context, model: &str, example_id: &str) -> Result<ExampleDetai
     let repo = models::open(ctx, model)?;
     ctx.store()?
         .get_example(&repo.model_id().to_string(), example_id)?
+        .map(Into::into)
         .ok_or_else(|| Error::ExampleNotFound(example_id.to_owned()))
 }
 
@@ -574,7 +575,7 @@ pub fn export(
     let result =
         ctx.store()?
             .for_each_example(&repo.model_id().to_string(), filter, &mut |example| {
-                let line = export_line(&example);
+                let line = export_line(&Example::from(example));
                 count += 1;
                 write(&line).map_err(|e| {
                     failure = Some(e);
@@ -606,4 +607,58 @@ pub fn export_line(example: &Example) -> Value {
         })
         .collect();
     serde_json::json!({"example_id": example.example_id, "state": example.state, "annotations": annotations})
+}
+
+// The store's records, as the contract serves them.
+
+impl From<store::Example> for Example {
+    fn from(example: store::Example) -> Self {
+        Self {
+            example_id: example.example_id,
+            state: example.state,
+            created_at: example.created_at,
+            annotations: example
+                .annotations
+                .into_iter()
+                .map(|(question, annotation)| (question, annotation.into()))
+                .collect(),
+        }
+    }
+}
+
+impl From<store::Annotation> for Annotation {
+    fn from(annotation: store::Annotation) -> Self {
+        Self {
+            answer: annotation.answer,
+            reasoning: annotation.reasoning,
+            annotated_at: annotation.annotated_at,
+        }
+    }
+}
+
+impl From<store::Decision> for Decision {
+    fn from(decision: store::Decision) -> Self {
+        Self {
+            decision_id: decision.decision_id,
+            example_id: decision.example_id,
+            checkpoint: decision.checkpoint,
+            revision_name: decision.revision_name,
+            revision_kind: decision.revision_kind,
+            questions: decision.questions,
+            answers: decision.answers,
+            input_tokens: decision.input_tokens,
+            output_tokens: decision.output_tokens,
+            request_id: decision.request_id,
+            created_at: decision.created_at,
+        }
+    }
+}
+
+impl From<store::ExampleDetail> for ExampleDetail {
+    fn from(detail: store::ExampleDetail) -> Self {
+        Self {
+            example: detail.example.into(),
+            decisions: detail.decisions.into_iter().map(Into::into).collect(),
+        }
+    }
 }

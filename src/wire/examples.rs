@@ -1,7 +1,67 @@
 //! Examples: ingest and annotation reports, pages of examples.
 
-use crate::store::Example;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// An example with its annotations, keyed (and thus sorted) by question ID.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Example {
+    pub example_id: String,
+    /// The state, as ingested or first decided on: any JSON value.
+    pub state: Value,
+    #[schema(format = DateTime)]
+    pub created_at: String,
+    /// Question ID → ground truth.
+    #[serde(default)]
+    pub annotations: BTreeMap<String, Annotation>,
+}
+
+/// The ground-truth answer to one question about one example.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Annotation {
+    /// noul: `true`, `false` or a probability; choice: an option key; score: a level index.
+    pub answer: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = String, required = false)]
+    pub reasoning: Option<String>,
+    #[schema(format = DateTime)]
+    pub annotated_at: String,
+}
+
+/// One captured decision.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Decision {
+    pub decision_id: String,
+    pub example_id: String,
+    /// The checkpoint ID (commit SHA) decided at.
+    pub checkpoint: String,
+    pub revision_name: String,
+    /// `branch`, `tag` or `commit`.
+    pub revision_kind: String,
+    /// The questions asked (question ID → question).
+    pub questions: Value,
+    /// The answers given (question ID → answer).
+    pub answers: Value,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    /// The `x-request-id` of the decision request.
+    pub request_id: String,
+    #[schema(format = DateTime)]
+    pub created_at: String,
+}
+
+/// An example together with every decision taken on it (oldest first).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ExampleDetail {
+    #[serde(flatten)]
+    pub example: Example,
+    pub decisions: Vec<Decision>,
+}
 
 /// One input line (or array element, 1-based) that was not ingested, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
