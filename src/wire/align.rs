@@ -17,14 +17,32 @@ pub const DEFAULT_MAX_EXAMPLES: usize = 2000;
 /// A question needs this many annotated examples to be aligned.
 pub const MIN_EXAMPLES: usize = 10;
 
-/// `{revision?, questions?, seed?, margin?, max_examples?}`, validated.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// `POST /v1/models/{modelId}/alignments`: what [`AlignmentRequest::from_value`] produces,
+/// what a client sends and what the document shows. Every member is optional; null is
+/// its default.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(default, deny_unknown_fields)]
 pub struct AlignmentRequest {
+    /// The checkpoint to improve: branch, tag or commit SHA [default: the default branch].
+    #[schema(min_length = 1)]
     pub revision: Option<String>,
-    /// Question IDs to align; all the checkpoint's questions when absent.
+    /// Question IDs to align [default: every saved question].
+    #[schema(min_items = 1)]
     pub questions: Option<Vec<String>>,
+    /// Seed of the folds, draws and bootstrap: the same examples, seed and checkpoint give
+    /// the same new checkpoint.
+    #[schema(nullable = true, default = 0)]
     pub seed: u64,
+    /// The held-out gain a question needs, relative to its loss.
+    #[schema(
+        nullable = true,
+        minimum = 0.0,
+        exclusive_maximum = 1.0,
+        default = 0.02
+    )]
     pub margin: f64,
+    /// Annotated examples used per question, at most (a seeded sample).
+    #[schema(nullable = true, minimum = 10, default = 2000)]
     pub max_examples: usize,
 }
 
@@ -95,13 +113,19 @@ impl AlignmentRequest {
     }
 }
 
-/// `{revision?, baseline?, questions?}`, validated.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+/// `POST /v1/models/{modelId}/evaluations`: what [`EvaluationRequest::from_value`]
+/// produces, what a client sends and what the document shows. Every member is optional.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(default, deny_unknown_fields)]
 pub struct EvaluationRequest {
+    /// The checkpoint to evaluate [default: the default branch].
+    #[schema(min_length = 1)]
     pub revision: Option<String>,
-    /// A second revision to compare with.
+    /// A checkpoint to compare with.
+    #[schema(min_length = 1)]
     pub baseline: Option<String>,
-    /// Question IDs to evaluate; every question with annotations when absent.
+    /// Question IDs to evaluate [default: every saved question].
+    #[schema(min_items = 1)]
     pub questions: Option<Vec<String>>,
 }
 

@@ -150,7 +150,8 @@ pub enum BatchItems {
     Examples(ExampleSet),
 }
 
-/// `POST /v1/models/{modelId}/batch-decisions`, validated.
+/// `POST /v1/models/{modelId}/batch-decisions`, as [`BatchRequest::from_value`] produces it;
+/// it is written as a [`BatchRequestDoc`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct BatchRequest {
     pub revision: Option<String>,
@@ -229,6 +230,111 @@ impl BatchRequest {
     }
 }
 
+/// A batch as it is written: what clients send and the server's document shows
+/// (`BatchRequest`): `items`, or `examples`, not both.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(untagged)]
+#[schema(as = BatchRequest)]
+pub enum BatchRequestDoc {
+    Items(InlineBatch),
+    Examples(StoredBatch),
+}
+
+/// A batch over the states it carries.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InlineBatch {
+    /// Branch, tag or commit SHA [default: the default branch].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(min_length = 1, required = false)]
+    pub revision: Option<String>,
+    /// Question ID → question: override saved ones with the same ID and add new IDs for
+    /// this batch.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<super::question::QuestionsDoc>, required = false)]
+    pub questions: Option<Questions>,
+    /// Record each decision, as the model's capture policy allows.
+    #[schema(nullable = true, default = false, required = false)]
+    pub capture: bool,
+    /// The states, each `{example_id?, state}` (a [`BatchItem`]), checked when its turn
+    /// comes, so a bad one fails only itself.
+    pub items: Vec<Value>,
+}
+
+/// A batch over the model's stored examples.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StoredBatch {
+    /// Branch, tag or commit SHA [default: the default branch].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(min_length = 1, required = false)]
+    pub revision: Option<String>,
+    /// Question ID → question: override saved ones with the same ID and add new IDs for
+    /// this batch.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<super::question::QuestionsDoc>, required = false)]
+    pub questions: Option<Questions>,
+    /// Record each decision, as the model's capture policy allows.
+    #[schema(nullable = true, default = false, required = false)]
+    pub capture: bool,
+    /// Which stored examples to run over.
+    pub examples: ExampleSet,
+}
+
+/// The first line of a JSON Lines batch: what a batch says besides its states (each
+/// further line is one [`BatchItem`]).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BatchMembers {
+    /// Branch, tag or commit SHA [default: the default branch].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(min_length = 1, required = false)]
+    pub revision: Option<String>,
+    /// Question ID → question: override saved ones with the same ID and add new IDs for
+    /// this batch.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<super::question::QuestionsDoc>, required = false)]
+    pub questions: Option<Questions>,
+    /// Record each decision, as the model's capture policy allows.
+    #[schema(nullable = true, default = false, required = false)]
+    pub capture: bool,
+}
+
+impl From<&BatchRequest> for BatchRequestDoc {
+    fn from(request: &BatchRequest) -> Self {
+        let BatchMembers {
+            revision,
+            questions,
+            capture,
+        } = request.members();
+        match &request.items {
+            BatchItems::Inline(items) => Self::Items(InlineBatch {
+                revision,
+                questions,
+                capture,
+                items: items.clone(),
+            }),
+            BatchItems::Examples(examples) => Self::Examples(StoredBatch {
+                revision,
+                questions,
+                capture,
+                examples: *examples,
+            }),
+        }
+    }
+}
+
+impl BatchRequest {
+    /// What the request says besides its states.
+    pub fn members(&self) -> BatchMembers {
+        BatchMembers {
+            revision: self.revision.clone(),
+            questions: self.questions.clone(),
+            capture: self.capture,
+        }
+    }
+}
+
 /// `items` (inline) or `examples` (a stored set): exactly one of them.
 fn parse_items(
     object: &serde_json::Map<String, Value>,
@@ -283,10 +389,42 @@ fn parse_items(
 
 /// One batch item: `{example_id?, state}` (an `annotations` member, as in an ingest or
 /// export line, is allowed and ignored, so exported examples can be batched as they are).
-#[derive(Debug, Clone, PartialEq)]
+/// In a JSON Lines batch, each line after the first.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct BatchItem {
+    /// [default: derived from the canonical state]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(min_length = 1, max_length = 255)]
     pub example_id: Option<String>,
+    /// The state: any JSON value.
     pub state: Value,
+}
+
+/// One line of a batch job's results, in input order: `answers` and `usage`, or `error`
+/// (a problem whose `details` locate the fault under `body.items[index]`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct BatchResultLine {
+    /// The item's position, from 0.
+    pub index: u64,
+    /// null when the item could not be read.
+    pub example_id: Option<String>,
+    #[serde(flatten)]
+    pub outcome: ItemOutcome,
+}
+
+/// How one batch item ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum ItemOutcome {
+    Answered {
+        /// Question ID → answer, as in a decision response.
+        #[schema(value_type = HashMap<String, super::Answer>)]
+        answers: super::Answers,
+        usage: super::Usage,
+    },
+    Failed {
+        error: Problem,
+    },
 }
 
 impl BatchItem {

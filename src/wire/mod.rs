@@ -14,6 +14,9 @@ pub mod problem;
 pub mod question;
 pub mod value;
 
+#[cfg(test)]
+mod contract_tests;
+
 pub use answer::{Answer, Answers};
 pub use decision::{DecisionRequest, DecisionResponse, Usage};
 pub use problem::{FieldError, Invalid, Loc, Problem, Validated};
