@@ -21,18 +21,18 @@ use crate::core::examples::export_line;
 use crate::core::jobs::Observer;
 use crate::core::service::{BatchItems, Created, Input, JobRequest, Service};
 use crate::error::{Error, Result};
-use crate::store::{Annotation, ExampleDetail, ExampleFilter, IngestCounts, NewAnnotation};
+use crate::store::{ExampleFilter, IngestCounts, NewAnnotation};
 use crate::wire::decision::Checkpoint;
+use crate::wire::examples::{Annotation, AnnotationInput, ExampleDetail, IngestExample};
 use crate::wire::examples::{ExamplePage, IngestReport, RejectedLine};
-use crate::wire::jobs::{Job, JobKind, JobStatus};
+use crate::wire::jobs::{BatchMembers, BatchRequestDoc, Job, JobKind, JobStatus, StoredBatch};
 use crate::wire::models::{ModelDetail, ModelList};
 use crate::wire::problem::Segment;
-use crate::wire::question::questions_to_value;
 use crate::wire::value::canonical_json;
 use crate::wire::{DecisionRequest, DecisionResponse};
 use bytes::Bytes;
 use http::{Http, Request};
-use serde_json::{Map, Value, json};
+use serde_json::json;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::io::{Read, Write};
@@ -198,19 +198,21 @@ impl Remote {
                 capture,
                 items,
             } => {
-                let mut members = Map::new();
-                if let Some(revision) = revision {
-                    members.insert("revision".into(), Value::String(revision));
-                }
-                if let Some(questions) = &questions {
-                    members.insert("questions".into(), questions_to_value(questions));
-                }
-                members.insert("capture".into(), Value::Bool(capture));
+                let members = BatchMembers {
+                    revision,
+                    questions,
+                    capture,
+                };
                 let route = ["v1", "models", model, "batch-decisions"];
                 let request = match items {
-                    BatchItems::Examples(set) => {
-                        members.insert("examples".into(), json!(set));
-                        let body = Value::Object(members);
+                    BatchItems::Examples(examples) => {
+                        let body = serde_json::to_value(BatchRequestDoc::Examples(StoredBatch {
+                            revision: members.revision,
+                            questions: members.questions,
+                            capture: members.capture,
+                            examples,
+                        }))
+                        .map_err(|e| Error::internal("serializing a batch", e))?;
                         let key = canonical_json(&body);
                         Request::post(&route).json(&body)?.key(self.job_key(
                             JobKind::Batch,
@@ -220,7 +222,7 @@ impl Remote {
                     }
                     BatchItems::Lines(mut input) => {
                         // The first line holds the members; the input follows as it is.
-                        let mut body = serde_json::to_vec(&Value::Object(members))
+                        let mut body = serde_json::to_vec(&members)
                             .map_err(|e| Error::internal("serializing a batch", e))?;
                         body.push(b'\n');
                         let header = body.len();
@@ -339,7 +341,7 @@ impl Service for Remote {
     async fn decide(&self, request: &DecisionRequest) -> Result<DecisionResponse> {
         // A key of this invocation: the transport may repeat it, the server answers once.
         let request = Request::post(&["v1", "decision"])
-            .json(&request.to_value())?
+            .json(request)?
             .key(format!("arbiter-decide-{}", uuid::Uuid::new_v4()));
         self.http.json(&request).await
     }
@@ -396,13 +398,11 @@ impl Service for Remote {
         example_id: &str,
         annotation: NewAnnotation,
     ) -> Result<Annotation> {
-        let mut body = Map::new();
-        body.insert("answer".into(), annotation.answer);
-        if let Some(reasoning) = annotation.reasoning {
-            body.insert("reasoning".into(), Value::String(reasoning));
-        }
-        let mut patch = Map::new();
-        patch.insert(annotation.question_id.clone(), Value::Object(body));
+        let input = AnnotationInput {
+            answer: annotation.answer,
+            reasoning: annotation.reasoning,
+        };
+        let patch = indexmap::IndexMap::from([(annotation.question_id.clone(), input)]);
         // Writing the same ground truth again changes nothing but its time: repeatable.
         let request =
             Request::patch(&["v1", "models", model, "examples", example_id, "annotations"])
@@ -457,7 +457,7 @@ impl Service for Remote {
         &self,
         model: &str,
         filter: &ExampleFilter,
-        write: &mut (dyn for<'v> FnMut(&'v Value) -> Result<()> + Send),
+        write: &mut (dyn for<'v> FnMut(&'v IngestExample) -> Result<()> + Send),
     ) -> Result<u64> {
         let mut count = 0;
         let mut after: Option<String> = None;

@@ -43,7 +43,7 @@ impl Origin {
     }
 
     pub fn problem(&self, error: &Error) -> Problem {
-        Problem::from_error(error, &self.problems_url, &self.request_id)
+        error.to_problem(&self.problems_url, &self.request_id)
     }
 }
 
