@@ -13,6 +13,7 @@ pub mod core;
 pub mod engine;
 pub mod error;
 pub mod repo;
+pub mod retry;
 pub mod server;
 pub mod store;
 pub mod wire;

@@ -56,7 +56,9 @@ pub struct JobsListArgs {
     #[arg(long, value_enum)]
     pub status: Option<StatusArg>,
     /// At most this many jobs
-    #[arg(long, short = 'n', default_value_t = 20)]
+    // At least 1: a 0 is refused as a usage error, not raised to 1.
+    #[arg(long, short = 'n', default_value_t = 20,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub limit: usize,
 }
 
@@ -174,7 +176,7 @@ async fn list(service: &dyn Service, args: &JobsListArgs, printer: &Printer) -> 
         .list_jobs(JobsQuery {
             model: args.model.as_deref(),
             status: args.status.map(Into::into),
-            limit: args.limit.max(1),
+            limit: args.limit,
         })
         .await?;
     if printer.wants_json() {

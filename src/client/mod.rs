@@ -24,18 +24,18 @@ use crate::core::service::{
     JobRequest, JobsQuery, LogQuery, Service,
 };
 use crate::error::{Error, Result};
-use crate::store::{Annotation, ExampleDetail, IngestCounts};
+use crate::store::IngestCounts;
 use crate::wire::decision::Checkpoint;
+use crate::wire::examples::{Annotation, AnnotationInput, ExampleDetail, IngestExample};
 use crate::wire::examples::{ExamplePage, IngestReport, RejectedLine};
-use crate::wire::jobs::{Job, JobKind, JobStatus};
+use crate::wire::jobs::{BatchMembers, BatchRequestDoc, Job, JobKind, JobStatus, StoredBatch};
 use crate::wire::models::{ModelDetail, ModelList};
 use crate::wire::problem::Segment;
-use crate::wire::question::questions_to_value;
 use crate::wire::value::canonical_json;
 use crate::wire::{DecisionRequest, DecisionResponse};
 use bytes::Bytes;
 use http::{Http, Request};
-use serde_json::{Map, Value, json};
+use serde_json::json;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::io::{Read, Write};
@@ -201,19 +201,21 @@ impl Remote {
                 capture,
                 items,
             } => {
-                let mut members = Map::new();
-                if let Some(revision) = revision {
-                    members.insert("revision".into(), Value::String(revision));
-                }
-                if let Some(questions) = &questions {
-                    members.insert("questions".into(), questions_to_value(questions));
-                }
-                members.insert("capture".into(), Value::Bool(capture));
+                let members = BatchMembers {
+                    revision,
+                    questions,
+                    capture,
+                };
                 let route = ["v1", "models", model, "batch-decisions"];
                 let request = match items {
-                    BatchItems::Examples(set) => {
-                        members.insert("examples".into(), json!(set));
-                        let body = Value::Object(members);
+                    BatchItems::Examples(examples) => {
+                        let body = serde_json::to_value(BatchRequestDoc::Examples(StoredBatch {
+                            revision: members.revision,
+                            questions: members.questions,
+                            capture: members.capture,
+                            examples,
+                        }))
+                        .map_err(|e| Error::internal("serializing a batch", e))?;
                         let key = canonical_json(&body);
                         Request::post(&route).json(&body)?.key(self.job_key(
                             JobKind::Batch,
@@ -223,7 +225,7 @@ impl Remote {
                     }
                     BatchItems::Lines(mut input) => {
                         // The first line holds the members; the input follows as it is.
-                        let mut body = serde_json::to_vec(&Value::Object(members))
+                        let mut body = serde_json::to_vec(&members)
                             .map_err(|e| Error::internal("serializing a batch", e))?;
                         body.push(b'\n');
                         let header = body.len();
@@ -342,7 +344,7 @@ impl Service for Remote {
     async fn decide(&self, request: &DecisionRequest) -> Result<DecisionResponse> {
         // A key of this invocation: the transport may repeat it, the server answers once.
         let request = Request::post(&["v1", "decision"])
-            .json(&request.to_value())?
+            .json(request)?
             .key(format!("arbiter-decide-{}", uuid::Uuid::new_v4()));
         self.http.json(&request).await
     }
@@ -402,13 +404,11 @@ impl Service for Remote {
             example_id,
             annotation,
         } = request;
-        let mut body = Map::new();
-        body.insert("answer".into(), annotation.answer);
-        if let Some(reasoning) = annotation.reasoning {
-            body.insert("reasoning".into(), Value::String(reasoning));
-        }
-        let mut patch = Map::new();
-        patch.insert(annotation.question_id.clone(), Value::Object(body));
+        let input = AnnotationInput {
+            answer: annotation.answer,
+            reasoning: annotation.reasoning,
+        };
+        let patch = indexmap::IndexMap::from([(annotation.question_id.clone(), input)]);
         // Writing the same ground truth again changes nothing but its time: repeatable.
         let request =
             Request::patch(&["v1", "models", model, "examples", example_id, "annotations"])
@@ -462,7 +462,7 @@ impl Service for Remote {
     async fn export_examples(
         &self,
         query: ExportQuery<'_>,
-        write: &mut (dyn for<'v> FnMut(&'v Value) -> Result<()> + Send),
+        write: &mut (dyn for<'v> FnMut(&'v IngestExample) -> Result<()> + Send),
     ) -> Result<u64> {
         let ExportQuery { model, filter } = query;
         let mut count = 0;

@@ -14,14 +14,14 @@ use super::batch::{NewBatch, Source};
 use super::jobs::{JobLock, Observer};
 use super::{Context, blocking};
 use crate::error::{Error, Result};
-use crate::store::{Annotation, ExampleDetail, ExampleFilter, IngestCounts, NewAnnotation};
+use crate::store::{ExampleFilter, IngestCounts, NewAnnotation};
 use crate::wire::align::{AlignmentRequest, EvaluationRequest};
 use crate::wire::decision::Checkpoint;
+use crate::wire::examples::{Annotation, ExampleDetail, IngestExample};
 use crate::wire::examples::{ExamplePage, IngestReport};
 use crate::wire::jobs::{ExampleSet, Job, JobStatus};
 use crate::wire::models::{ModelDetail, ModelList};
 use crate::wire::{DecisionRequest, DecisionResponse, Questions};
-use serde_json::Value;
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
@@ -97,7 +97,7 @@ pub trait Service: Send + Sync {
     async fn export_examples(
         &self,
         query: ExportQuery<'_>,
-        write: &mut (dyn for<'v> FnMut(&'v Value) -> Result<()> + Send),
+        write: &mut (dyn for<'v> FnMut(&'v IngestExample) -> Result<()> + Send),
     ) -> Result<u64>;
 
     /// Queue a job on `model`. Remotely the request is sent with an `Idempotency-Key`
@@ -317,7 +317,7 @@ impl Service for Local {
     async fn export_examples(
         &self,
         query: ExportQuery<'_>,
-        write: &mut (dyn for<'v> FnMut(&'v Value) -> Result<()> + Send),
+        write: &mut (dyn for<'v> FnMut(&'v IngestExample) -> Result<()> + Send),
     ) -> Result<u64> {
         super::examples::export(&self.ctx, query.model, query.filter, write)
     }
