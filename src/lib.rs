@@ -14,6 +14,7 @@ pub mod engine;
 pub mod error;
 pub mod ids;
 pub mod repo;
+pub mod retry;
 pub mod server;
 pub mod store;
 pub mod wire;

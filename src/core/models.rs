@@ -46,6 +46,8 @@ fn entry(ctx: &Context, repo: &ModelRepo) -> Result<ModelEntry> {
         default_branch: Some(repo.default_branch()?),
         created_at: Some(rfc3339(repo.created_at()?)),
         latest_checkpoint: Some(head.commit),
+        description: None,
+        release_date: None,
     })
 }
 

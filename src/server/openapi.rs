@@ -1279,7 +1279,7 @@ fn schemas() -> Vec<(String, RefOr<Schema>)> {
     collect::<crate::wire::decision::Checkpoint>(&mut schemas);
     collect::<crate::wire::examples::ExamplePage>(&mut schemas);
     collect::<crate::wire::examples::IngestReport>(&mut schemas);
-    collect::<crate::store::ExampleDetail>(&mut schemas);
+    collect::<crate::wire::examples::ExampleDetail>(&mut schemas);
     collect::<crate::wire::jobs::Job>(&mut schemas);
     collect::<crate::wire::jobs::BatchSummary>(&mut schemas);
     collect::<crate::wire::align::AlignmentResult>(&mut schemas);

@@ -359,7 +359,7 @@ impl TestServer {
             kind.ends_with(&format!("/problems/{kebab}")),
             "type {kind} must end with /problems/{kebab}"
         );
-        let configured = self.ctx().settings().config.server.base_url.clone();
+        let configured = self.ctx().settings().server.base_url.clone();
         let expected_base =
             configured.map_or_else(|| self.base(), |b| b.trim_end_matches('/').to_owned());
         assert_eq!(

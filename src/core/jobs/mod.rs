@@ -38,13 +38,7 @@ impl Origin {
     /// A job started from the command line: problem types under `server.base_url` when
     /// one is configured, else the relative `/problems`, as the server would say.
     pub fn local(ctx: &Context, job_id: &impl std::fmt::Display) -> Self {
-        let base = ctx
-            .settings()
-            .config
-            .server
-            .base_url
-            .as_deref()
-            .unwrap_or("");
+        let base = ctx.settings().server.base_url.as_deref().unwrap_or("");
         Self {
             problems_url: format!("{}/problems", base.trim_end_matches('/')),
             request_id: job_id.to_string(),
@@ -52,7 +46,7 @@ impl Origin {
     }
 
     pub fn problem(&self, error: &Error) -> Problem {
-        Problem::from_error(error, &self.problems_url, &self.request_id)
+        error.to_problem(&self.problems_url, &self.request_id)
     }
 }
 

@@ -29,7 +29,7 @@ impl JsonCollection for Alignments {
     const ROLE: Role = Role::Writer;
 
     fn parse(body: &Value) -> Result<AlignmentRequest> {
-        AlignmentRequest::from_value(body)
+        Ok(AlignmentRequest::from_value(body)?)
     }
 
     fn create(

@@ -8,7 +8,8 @@ use crate::server::error::{ApiError, ApiResult};
 use crate::server::extract::{AppPath as Path, AppQuery as Query};
 use crate::server::extract::{JsonBody, RawBody};
 use crate::server::{AppState, idempotency};
-use crate::store::{ExampleDetail, ExampleFilter};
+use crate::store::ExampleFilter;
+use crate::wire::examples::ExampleDetail;
 use crate::wire::examples::{ExamplePage, IngestReport};
 use crate::wire::{FieldError, Loc};
 use axum::extract::{OriginalUri, State};
@@ -72,8 +73,10 @@ pub(crate) async fn ingest_examples(
 ) -> ApiResult<Response> {
     principal.require_scope(crate::core::tokens::Scope::ExamplesWrite)?;
     let key = idempotency::key(&headers, false)?;
+    // A JSON body is read whole first: one that is not JSON (400) or repeats a key (422)
+    // is refused before any example is written.
     if crate::server::extract::is_json(&body.media_type)
-        && body.bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'[')
+        && !crate::server::extract::parse_json(&body.bytes)?.is_array()
     {
         return Err(Error::invalid(
             Loc::body(),

@@ -1,7 +1,7 @@
 //! `GET /v1/models`, `GET /v1/models/{modelId}`, `GET /v1/models/{modelId}/checkpoints`.
 
+use crate::core;
 use crate::core::tokens::{Principal, Role};
-use crate::core::{self, Context};
 use crate::server::AppState;
 use crate::server::error::ApiResult;
 use crate::server::extract::{AppPath as Path, AppQuery as Query};
@@ -24,26 +24,7 @@ pub(crate) async fn list_models(
     Ok(Json(list))
 }
 
-/// Open `model_id` for `principal` with at least `role`: invisible models are not found.
-pub(crate) fn authorize(
-    ctx: &Context,
-    principal: &Principal,
-    model_id: &str,
-    role: Role,
-) -> crate::error::Result<String> {
-    let repo = core::models::open(ctx, model_id)?;
-    let path = repo.path().to_string();
-    // An invisible model answers exactly like a missing one: by the ID asked for, never its path.
-    principal
-        .require_role(&path, role)
-        .map_err(|error| match error {
-            crate::error::Error::ModelNotFound(_) => {
-                crate::error::Error::ModelNotFound(model_id.to_owned())
-            }
-            other => other,
-        })?;
-    Ok(path)
-}
+pub(crate) use crate::core::access::authorize;
 
 pub(crate) async fn get_model(
     State(state): State<AppState>,
