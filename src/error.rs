@@ -122,6 +122,24 @@ impl Error {
         self.with_detail_suffix(&format!(" (after {attempts} attempts)"))
     }
 
+    /// The problem document for this error; `problems_url` is `{base_url}/problems`.
+    /// A remote error is its own problem document, as the server sent it.
+    pub fn to_problem(&self, problems_url: &str, request_id: &str) -> Problem {
+        if let Self::Remote(problem) = self {
+            return (**problem).clone();
+        }
+        let code = self.code();
+        Problem {
+            kind: format!("{problems_url}/{}", code.replace('_', "-")),
+            title: crate::wire::problem::status_title(self.status()).to_owned(),
+            status: self.status(),
+            detail: self.to_string(),
+            code: code.to_owned(),
+            request_id: request_id.to_owned(),
+            details: self.details().to_vec(),
+        }
+    }
+
     /// One validation problem at `loc`.
     pub fn invalid(
         loc: crate::wire::problem::Loc,
@@ -255,6 +273,12 @@ impl Error {
             detail: "a request with this Idempotency-Key is still in progress; retry shortly"
                 .into(),
         }
+    }
+}
+
+impl From<crate::wire::Invalid> for Error {
+    fn from(invalid: crate::wire::Invalid) -> Self {
+        Self::Validation(invalid.0)
     }
 }
 
@@ -417,5 +441,14 @@ mod tests {
             assert_eq!(error.request_id(), Some("rid-1"));
         }
         assert_eq!(Error::Internal("x".into()).request_id(), None);
+    }
+
+    #[test]
+    fn problem_type_is_kebab_case_code() {
+        let error = Error::invalid(crate::wire::Loc::body(), "bad", "x");
+        let problem = error.to_problem("http://h/problems", "rid");
+        assert_eq!(problem.kind, "http://h/problems/validation-error");
+        assert_eq!(problem.title, "Unprocessable Content");
+        assert_eq!(problem.status, 422);
     }
 }

@@ -48,7 +48,8 @@ pub(crate) async fn run(
         "seed": args.seed,
         "margin": args.margin,
         "max_examples": args.max_examples,
-    }))?;
+    }))
+    .map_err(crate::error::Error::from)?;
     let created = service
         .create_job(&args.model, JobRequest::Alignment(request))
         .await?;

@@ -41,7 +41,8 @@ pub(crate) async fn run(
     args: DecideArgs,
     printer: &Printer,
 ) -> Result<ExitCode> {
-    let request = DecisionRequest::from_value(&request_body(&args)?)?;
+    let request =
+        DecisionRequest::from_value(&request_body(&args)?).map_err(crate::error::Error::from)?;
     let response = service.decide(&request).await?;
     if printer.wants_json() {
         printer.json(&response)?;

@@ -2,7 +2,9 @@
 
 use super::input::read_json_value_arg;
 use super::output::Printer;
-use crate::core::service::{Input, Service};
+use crate::core::service::{
+    AnnotateRequest, ExamplesQuery, ExportQuery, IngestRequest, Input, Service,
+};
 use crate::store::{ExampleFilter, NewAnnotation};
 use crate::wire::examples::IngestReport;
 use anyhow::{Context as _, Result};
@@ -86,7 +88,9 @@ pub struct ExamplesListArgs {
     #[arg(long, value_name = "ID")]
     pub after: Option<String>,
     /// At most this many examples (1 to 1000)
-    #[arg(long, short = 'n', default_value_t = 50)]
+    // Outside 1 to 1000 is a usage error, not clamped into range.
+    #[arg(long, short = 'n', default_value_t = 50,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
     pub limit: usize,
 }
 
@@ -160,12 +164,19 @@ async fn ingest(
     let bar = progress_bar(printer);
     let input = open_input(&args.file, printer, &bar)?;
     let report = service
-        .ingest(&args.model, input, args.atomic, &|counts| {
-            bar.set_message(format!(
-                "{} new, {} existing",
-                counts.created, counts.existing
-            ));
-        })
+        .ingest(
+            IngestRequest {
+                model: &args.model,
+                input,
+                atomic: args.atomic,
+            },
+            &|counts| {
+                bar.set_message(format!(
+                    "{} new, {} existing",
+                    counts.created, counts.existing
+                ));
+            },
+        )
         .await?;
     bar.finish_and_clear();
     print_report(&report, "ingested", printer)
@@ -189,15 +200,15 @@ async fn annotate(
         anyhow::bail!("give an example ID with --question and --answer, or --file");
     };
     let annotation = service
-        .annotate(
-            &args.model,
-            &example_id,
-            NewAnnotation {
+        .annotate(AnnotateRequest {
+            model: &args.model,
+            example_id: &example_id,
+            annotation: NewAnnotation {
                 question_id: question.clone(),
                 answer: read_json_value_arg(&answer),
                 reasoning: args.reasoning,
             },
-        )
+        })
         .await?;
     if printer.wants_json() {
         printer.json(&annotation)?;
@@ -260,7 +271,12 @@ async fn list(
         question: args.question,
     };
     let page = service
-        .list_examples(&args.model, &filter, args.after.as_deref(), args.limit)
+        .list_examples(ExamplesQuery {
+            model: &args.model,
+            filter: &filter,
+            after: args.after.as_deref(),
+            limit: args.limit,
+        })
         .await?;
     if printer.wants_json() {
         printer.json(&page)?;
@@ -312,16 +328,22 @@ async fn export(service: &dyn Service, args: &ExamplesExportArgs) -> Result<Exit
     let mut out = std::io::BufWriter::new(std::io::stdout());
     let mut io_error = None;
     let result = service
-        .export_examples(&args.model, &filter, &mut |line| {
-            serde_json::to_writer(&mut out, line)
-                .map_err(std::io::Error::from)
-                .and_then(|()| out.write_all(b"\n"))
-                .map_err(|e| {
-                    let message = e.to_string();
-                    io_error = Some(e);
-                    crate::error::Error::Internal(message)
-                })
-        })
+        .export_examples(
+            ExportQuery {
+                model: &args.model,
+                filter: &filter,
+            },
+            &mut |line| {
+                serde_json::to_writer(&mut out, line)
+                    .map_err(std::io::Error::from)
+                    .and_then(|()| out.write_all(b"\n"))
+                    .map_err(|e| {
+                        let message = e.to_string();
+                        io_error = Some(e);
+                        crate::error::Error::Internal(message)
+                    })
+            },
+        )
         .await;
     if let Some(error) = io_error {
         return Err(error.into());

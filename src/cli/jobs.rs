@@ -8,7 +8,7 @@
 use super::Target;
 use super::output::Printer;
 use crate::core::jobs::{NoObserver, Observer};
-use crate::core::service::{Created, Service};
+use crate::core::service::{Created, JobsQuery, Service};
 use crate::core::{self, Context};
 use crate::error::Error;
 use crate::wire::jobs::{Job, JobStatus, Progress};
@@ -56,7 +56,9 @@ pub struct JobsListArgs {
     #[arg(long, value_enum)]
     pub status: Option<StatusArg>,
     /// At most this many jobs
-    #[arg(long, short = 'n', default_value_t = 20)]
+    // At least 1: a 0 is refused as a usage error, not raised to 1.
+    #[arg(long, short = 'n', default_value_t = 20,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub limit: usize,
 }
 
@@ -171,11 +173,11 @@ async fn worker(ctx: &Context, job_id: &str) -> Result<ExitCode> {
 
 async fn list(service: &dyn Service, args: &JobsListArgs, printer: &Printer) -> Result<ExitCode> {
     let jobs = service
-        .list_jobs(
-            args.model.as_deref(),
-            args.status.map(Into::into),
-            args.limit.max(1),
-        )
+        .list_jobs(JobsQuery {
+            model: args.model.as_deref(),
+            status: args.status.map(Into::into),
+            limit: args.limit,
+        })
         .await?;
     if printer.wants_json() {
         printer.json(&jobs)?;

@@ -99,7 +99,9 @@ pub async fn run(cli: Cli) -> ExitCode {
     // A server and a background job worker log what they do; other commands only warnings.
     let background = matches!(cli.command, Command::Serve(_))
         || matches!(&cli.command, Command::Jobs(jobs) if jobs.is_worker());
-    init_logging(background);
+    if let Err(error) = init_logging(background) {
+        return printer.error(&error.into());
+    }
     match dispatch(cli, &printer).await {
         Ok(code) => code,
         Err(error) => printer.error(&error),
@@ -107,17 +109,26 @@ pub async fn run(cli: Cli) -> ExitCode {
 }
 
 /// Diagnostics on stderr: warnings by default (e.g. a failed capture), one line per request
-/// for `serve`; `ARBITER_LOG` (e.g. `debug`) overrides.
-fn init_logging(serving: bool) {
+/// for `serve`; `ARBITER_LOG` (e.g. `debug`) overrides. A filter that does not parse is
+/// refused, naming the variable, rather than quietly replaced by the default.
+fn init_logging(serving: bool) -> crate::error::Result<()> {
     let default = if serving { "info" } else { "warn" };
-    let filter = tracing_subscriber::EnvFilter::try_from_env("ARBITER_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    let bad = |msg: String| crate::error::Error::BadRequest(format!("ARBITER_LOG: {msg}"));
+    let filter = match std::env::var("ARBITER_LOG") {
+        Ok(text) if !text.trim().is_empty() => tracing_subscriber::EnvFilter::try_new(&text)
+            .map_err(|e| bad(format!("`{text}` is not a log filter: {e}")))?,
+        Err(std::env::VarError::NotUnicode(_)) => {
+            return Err(bad("not UTF-8".to_owned()));
+        }
+        _ => tracing_subscriber::EnvFilter::new(default),
+    };
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .with_target(false)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .try_init();
+    Ok(())
 }
 
 async fn dispatch(cli: Cli, printer: &Printer) -> anyhow::Result<ExitCode> {

@@ -5,7 +5,7 @@ use super::input::read_text;
 use super::output::Printer;
 use crate::core::checkpoint::CapturePolicy;
 use crate::core::models::{CommitRequest, CreateModel};
-use crate::core::service::Service;
+use crate::core::service::{LogQuery, Service};
 use crate::core::{self, Context};
 use crate::wire::decision::Checkpoint;
 use anyhow::{Result, bail};
@@ -303,7 +303,11 @@ fn tag(ctx: &Context, args: &ModelsTagArgs, printer: &Printer) -> Result<ExitCod
 async fn log(service: &dyn Service, args: &ModelsLogArgs, printer: &Printer) -> Result<ExitCode> {
     print_checkpoints(
         &service
-            .log(&args.model, args.revision.as_deref(), args.limit)
+            .log(LogQuery {
+                model: &args.model,
+                revision: args.revision.as_deref(),
+                limit: args.limit,
+            })
             .await?,
         printer,
     )

@@ -2,7 +2,6 @@
 //! diagnostics and progress on stderr.
 
 use crate::error::Error;
-use crate::wire::Problem;
 use comfy_table::{ContentArrangement, Table, presets};
 use serde::Serialize;
 use std::io::{IsTerminal, Write};
@@ -97,15 +96,12 @@ impl Printer {
             let problem = match typed {
                 Some(typed) => {
                     let mut problem =
-                        Problem::from_error(typed, "/problems", &uuid::Uuid::new_v4().to_string());
+                        typed.to_problem("/problems", &uuid::Uuid::new_v4().to_string());
                     problem.detail = format!("{error:#}");
                     problem
                 }
-                None => Problem::from_error(
-                    &Error::BadRequest(format!("{error:#}")),
-                    "/problems",
-                    &uuid::Uuid::new_v4().to_string(),
-                ),
+                None => Error::BadRequest(format!("{error:#}"))
+                    .to_problem("/problems", &uuid::Uuid::new_v4().to_string()),
             };
             let _ = writeln!(
                 err,

@@ -1,7 +1,7 @@
 //! `arbiter tokens`: create, list and revoke the server's API tokens.
 
 use super::output::Printer;
-use crate::core::tokens::{NewToken, SCOPES};
+use crate::core::tokens::{NewToken, Scope};
 use crate::core::{self, Context};
 use anyhow::Result;
 use clap::{Args, Subcommand};
@@ -29,7 +29,7 @@ pub struct TokensCreateArgs {
     #[arg(long)]
     pub name: String,
     /// A scope (repeatable): decisions, models:read, examples:read, examples:write, batches, alignments
-    #[arg(long = "scope", value_name = "SCOPE", value_parser = clap::builder::PossibleValuesParser::new(SCOPES))]
+    #[arg(long = "scope", value_name = "SCOPE", value_parser = clap::builder::PossibleValuesParser::new(Scope::names()))]
     pub scopes: Vec<String>,
     /// A role on model paths (repeatable): PATTERN=reader|writer|admin, e.g. 'acme/*=reader'
     #[arg(long = "role", value_name = "PATTERN=ROLE")]

@@ -11,27 +11,27 @@
 //!   first answer);
 //! - `409 decision_in_progress`: a keyed request whose first attempt is still running.
 //!
-//! The wait is the server's `Retry-After` when it sends one (longer than [`MAX_WAIT`] ends
-//! the retries), else full jitter: uniform in `[0, min(MAX_BACKOFF, BACKOFF·2ⁿ)]`. reqwest
-//! types stay inside this module; the token is only ever put in the `Authorization` header.
+//! The wait is the server's `Retry-After` when it sends one (longer than a minute ends the
+//! retries), else full jitter; [`POLICY`] and [`crate::retry`] say how long. reqwest types
+//! stay inside this module; the token is only ever put in the `Authorization` header.
 
 use crate::config::ApiKey;
-use crate::engine::upstream::{backoff_jitter, retry_after, transport_message};
 use crate::error::{Error, Result};
+use crate::retry::{Next, RetryPolicy, retry_after, transport_message};
 use crate::wire::problem::{FieldError, Problem, status_title};
 use bytes::Bytes;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use std::time::Duration;
 
-/// Retries after the first attempt.
-const RETRIES: u32 = 4;
-/// The first retry waits up to this, doubling per retry.
-const BACKOFF: Duration = Duration::from_millis(250);
-/// No jittered wait is longer.
-const MAX_BACKOFF: Duration = Duration::from_secs(8);
-/// A `Retry-After` longer than this ends the retries.
-const MAX_WAIT: Duration = Duration::from_mins(1);
+/// Four retries after the first attempt, the first waiting up to 250 ms and none more than
+/// 8 s; a `Retry-After` longer than a minute ends them.
+const POLICY: RetryPolicy = RetryPolicy {
+    retries: 4,
+    backoff: Duration::from_millis(250),
+    max_backoff: Duration::from_secs(8),
+    max_wait: Duration::from_mins(1),
+};
 /// Largest error body read (a problem document is small).
 const MAX_ERROR_BODY: usize = 1024 * 1024;
 
@@ -202,9 +202,9 @@ impl Http {
             let replayed = header(&response, "idempotent-replayed").as_deref() == Some("true");
             match response.bytes().await {
                 Ok(body) => return Ok(Reply { body, replayed }),
-                Err(error) if request.repeatable && retry < RETRIES => {
+                Err(error) if request.repeatable && retry < POLICY.retries => {
                     tracing::debug!(%error, "reading an answer failed; asking again");
-                    tokio::time::sleep(jitter(retry)).await;
+                    tokio::time::sleep(POLICY.jitter(retry)).await;
                     retry += 1;
                 }
                 Err(error) => return Err(self.unavailable(request, &error, true)),
@@ -252,18 +252,15 @@ impl Http {
                 Attempt::Fatal(error) => return Err(error.after_attempts(retry + 1)),
                 Attempt::Retry { error, wait } => (error, wait),
             };
-            if retry >= RETRIES {
-                return Err(error.after_attempts(retry + 1));
-            }
-            let wait = match wait {
-                Some(wait) if wait > MAX_WAIT => {
+            let wait = match POLICY.next(retry, wait) {
+                Next::Wait(wait) => wait,
+                Next::Exhausted => return Err(error.after_attempts(retry + 1)),
+                Next::AskedTooLong(wait) => {
                     return Err(error.with_detail_suffix(&format!(
                         " (the server asked to retry after {:.0} s; gave up)",
                         wait.as_secs_f64()
                     )));
                 }
-                Some(wait) => wait,
-                None => jitter(retry),
             };
             tracing::debug!(%error, retry = retry + 1, wait_ms = wait.as_millis(), "retrying");
             tokio::time::sleep(wait).await;
@@ -455,11 +452,6 @@ async fn read_bounded(mut response: reqwest::Response) -> Vec<u8> {
     body
 }
 
-/// Uniform in `[0, min(MAX_BACKOFF, BACKOFF·2^retry)]`.
-fn jitter(retry: u32) -> Duration {
-    backoff_jitter(BACKOFF, MAX_BACKOFF, retry)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -491,9 +483,9 @@ mod tests {
     #[test]
     fn jitter_stays_under_the_doubling_ceiling() {
         for _ in 0..100 {
-            assert!(jitter(0) <= BACKOFF);
-            assert!(jitter(2) <= BACKOFF * 4);
-            assert!(jitter(30) <= MAX_BACKOFF);
+            assert!(POLICY.jitter(0) <= POLICY.backoff);
+            assert!(POLICY.jitter(2) <= POLICY.backoff * 4);
+            assert!(POLICY.jitter(30) <= POLICY.max_backoff);
         }
     }
 

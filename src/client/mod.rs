@@ -19,20 +19,23 @@ mod upload;
 use crate::config::ClientSettings;
 use crate::core::examples::export_line;
 use crate::core::jobs::Observer;
-use crate::core::service::{BatchItems, Created, Input, JobRequest, Service};
+use crate::core::service::{
+    AnnotateRequest, BatchItems, Created, ExamplesQuery, ExportQuery, IngestRequest, Input,
+    JobRequest, JobsQuery, LogQuery, Service,
+};
 use crate::error::{Error, Result};
-use crate::store::{Annotation, ExampleDetail, ExampleFilter, IngestCounts, NewAnnotation};
+use crate::store::IngestCounts;
 use crate::wire::decision::Checkpoint;
+use crate::wire::examples::{Annotation, AnnotationInput, ExampleDetail, IngestExample};
 use crate::wire::examples::{ExamplePage, IngestReport, RejectedLine};
-use crate::wire::jobs::{Job, JobKind, JobStatus};
+use crate::wire::jobs::{BatchMembers, BatchRequestDoc, Job, JobKind, JobStatus, StoredBatch};
 use crate::wire::models::{ModelDetail, ModelList};
 use crate::wire::problem::Segment;
-use crate::wire::question::questions_to_value;
 use crate::wire::value::canonical_json;
 use crate::wire::{DecisionRequest, DecisionResponse};
 use bytes::Bytes;
 use http::{Http, Request};
-use serde_json::{Map, Value, json};
+use serde_json::json;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::io::{Read, Write};
@@ -198,19 +201,21 @@ impl Remote {
                 capture,
                 items,
             } => {
-                let mut members = Map::new();
-                if let Some(revision) = revision {
-                    members.insert("revision".into(), Value::String(revision));
-                }
-                if let Some(questions) = &questions {
-                    members.insert("questions".into(), questions_to_value(questions));
-                }
-                members.insert("capture".into(), Value::Bool(capture));
+                let members = BatchMembers {
+                    revision,
+                    questions,
+                    capture,
+                };
                 let route = ["v1", "models", model, "batch-decisions"];
                 let request = match items {
-                    BatchItems::Examples(set) => {
-                        members.insert("examples".into(), json!(set));
-                        let body = Value::Object(members);
+                    BatchItems::Examples(examples) => {
+                        let body = serde_json::to_value(BatchRequestDoc::Examples(StoredBatch {
+                            revision: members.revision,
+                            questions: members.questions,
+                            capture: members.capture,
+                            examples,
+                        }))
+                        .map_err(|e| Error::internal("serializing a batch", e))?;
                         let key = canonical_json(&body);
                         Request::post(&route).json(&body)?.key(self.job_key(
                             JobKind::Batch,
@@ -220,7 +225,7 @@ impl Remote {
                     }
                     BatchItems::Lines(mut input) => {
                         // The first line holds the members; the input follows as it is.
-                        let mut body = serde_json::to_vec(&Value::Object(members))
+                        let mut body = serde_json::to_vec(&members)
                             .map_err(|e| Error::internal("serializing a batch", e))?;
                         body.push(b'\n');
                         let header = body.len();
@@ -339,7 +344,7 @@ impl Service for Remote {
     async fn decide(&self, request: &DecisionRequest) -> Result<DecisionResponse> {
         // A key of this invocation: the transport may repeat it, the server answers once.
         let request = Request::post(&["v1", "decision"])
-            .json(&request.to_value())?
+            .json(request)?
             .key(format!("arbiter-decide-{}", uuid::Uuid::new_v4()));
         self.http.json(&request).await
     }
@@ -354,12 +359,12 @@ impl Service for Remote {
             .await
     }
 
-    async fn log(
-        &self,
-        model: &str,
-        revision: Option<&str>,
-        limit: usize,
-    ) -> Result<Vec<Checkpoint>> {
+    async fn log(&self, query: LogQuery<'_>) -> Result<Vec<Checkpoint>> {
+        let LogQuery {
+            model,
+            revision,
+            limit,
+        } = query;
         let mut request =
             Request::get(&["v1", "models", model, "checkpoints"]).query("limit", &limit);
         if let Some(revision) = revision {
@@ -377,11 +382,14 @@ impl Service for Remote {
 
     async fn ingest(
         &self,
-        model: &str,
-        input: Input,
-        atomic: bool,
+        request: IngestRequest<'_>,
         progress: &(dyn Fn(IngestCounts) + Send + Sync),
     ) -> Result<IngestReport> {
+        let IngestRequest {
+            model,
+            input,
+            atomic,
+        } = request;
         if atomic {
             let report = self.ingest_atomic(model, input).await?;
             progress(counts(&report));
@@ -390,19 +398,17 @@ impl Service for Remote {
         self.upload(model, "examples", input, progress).await
     }
 
-    async fn annotate(
-        &self,
-        model: &str,
-        example_id: &str,
-        annotation: NewAnnotation,
-    ) -> Result<Annotation> {
-        let mut body = Map::new();
-        body.insert("answer".into(), annotation.answer);
-        if let Some(reasoning) = annotation.reasoning {
-            body.insert("reasoning".into(), Value::String(reasoning));
-        }
-        let mut patch = Map::new();
-        patch.insert(annotation.question_id.clone(), Value::Object(body));
+    async fn annotate(&self, request: AnnotateRequest<'_>) -> Result<Annotation> {
+        let AnnotateRequest {
+            model,
+            example_id,
+            annotation,
+        } = request;
+        let input = AnnotationInput {
+            answer: annotation.answer,
+            reasoning: annotation.reasoning,
+        };
+        let patch = indexmap::IndexMap::from([(annotation.question_id.clone(), input)]);
         // Writing the same ground truth again changes nothing but its time: repeatable.
         let request =
             Request::patch(&["v1", "models", model, "examples", example_id, "annotations"])
@@ -425,13 +431,13 @@ impl Service for Remote {
         self.upload(model, "annotations", input, &|_| {}).await
     }
 
-    async fn list_examples(
-        &self,
-        model: &str,
-        filter: &ExampleFilter,
-        after: Option<&str>,
-        limit: usize,
-    ) -> Result<ExamplePage> {
+    async fn list_examples(&self, query: ExamplesQuery<'_>) -> Result<ExamplePage> {
+        let ExamplesQuery {
+            model,
+            filter,
+            after,
+            limit,
+        } = query;
         let mut request = Request::get(&["v1", "models", model, "examples"]).query("limit", &limit);
         if let Some(annotated) = filter.annotated {
             request = request.query("annotated", &annotated);
@@ -455,15 +461,20 @@ impl Service for Remote {
 
     async fn export_examples(
         &self,
-        model: &str,
-        filter: &ExampleFilter,
-        write: &mut (dyn for<'v> FnMut(&'v Value) -> Result<()> + Send),
+        query: ExportQuery<'_>,
+        write: &mut (dyn for<'v> FnMut(&'v IngestExample) -> Result<()> + Send),
     ) -> Result<u64> {
+        let ExportQuery { model, filter } = query;
         let mut count = 0;
         let mut after: Option<String> = None;
         loop {
             let page = self
-                .list_examples(model, filter, after.as_deref(), 1000)
+                .list_examples(ExamplesQuery {
+                    model,
+                    filter,
+                    after: after.as_deref(),
+                    limit: 1000,
+                })
                 .await?;
             for example in &page.examples {
                 write(&export_line(example))?;
@@ -519,12 +530,12 @@ impl Service for Remote {
         self.http.json(&Request::get(&["v1", "jobs", job_id])).await
     }
 
-    async fn list_jobs(
-        &self,
-        model: Option<&str>,
-        status: Option<JobStatus>,
-        limit: usize,
-    ) -> Result<Vec<Job>> {
+    async fn list_jobs(&self, query: JobsQuery<'_>) -> Result<Vec<Job>> {
+        let JobsQuery {
+            model,
+            status,
+            limit,
+        } = query;
         let mut request = Request::get(&["v1", "jobs"]).query("limit", &limit.max(1));
         if let Some(model) = model {
             request = request.query("model", &model);

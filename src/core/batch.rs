@@ -14,7 +14,10 @@ use super::{Context, blocking};
 use crate::error::{Error, Result};
 use crate::store::{ExampleFilter, JobRecord};
 use crate::wire::decision::Revision;
-use crate::wire::jobs::{BatchItem, BatchSummary, ExampleSet, Job, JobKind, Progress};
+use crate::wire::jobs::{
+    BatchItem, BatchResultLine, BatchSummary, ExampleSet, ItemOutcome, Job, JobKind, Progress,
+};
+use crate::wire::json::{self, JsonError};
 use crate::wire::problem::Loc;
 use crate::wire::question::{parse_questions, questions_to_value};
 use crate::wire::value::derived_example_id;
@@ -120,8 +123,11 @@ pub(crate) fn stage(
             };
             let mut write_error = None;
             ctx.store()?
-                .for_each_example(&loaded.model_id, &filter, &mut |example| {
-                    let line = json!({"example_id": example.example_id, "state": example.state});
+                .for_each_example(&loaded.model_id.to_string(), &filter, &mut |example| {
+                    let line = BatchItem {
+                        example_id: Some(example.example_id),
+                        state: example.state,
+                    };
                     let written = serde_json::to_writer(&mut out, &line)
                         .map_err(std::io::Error::other)
                         .and_then(|()| out.write_all(b"\n"));
@@ -263,7 +269,7 @@ pub(crate) async fn execute(
 
 /// One pass of decisions over a staged input: which files, and where it stands in its job.
 pub(crate) struct Pass<'a> {
-    pub job_id: &'a str,
+    pub job_id: &'a crate::ids::JobId,
     pub input: std::path::PathBuf,
     pub results: std::path::PathBuf,
     /// What the engine takes at once.
@@ -398,12 +404,12 @@ async fn decide_item(
     let started = Instant::now();
     let mut example_id = None;
     let outcome = async {
-        let value: Value = serde_json::from_slice(line).map_err(|e| {
-            Error::invalid(
-                Loc::body().key("items").index(index as usize),
-                format!("the item is not JSON: {e}"),
-                "json",
-            )
+        let loc = Loc::body().key("items").index(index as usize);
+        let value = json::from_slice(line, &loc).map_err(|error| match error {
+            JsonError::Syntax(e) => {
+                Error::invalid(loc.clone(), format!("the item is not JSON: {e}"), "json")
+            }
+            JsonError::DuplicateKey(error) => Error::Validation(vec![error]),
         })?;
         let item = BatchItem::from_value(value, index)?;
         let id = item
@@ -418,29 +424,30 @@ async fn decide_item(
         decide_repository(ctx, &request, loaded.clone(), &origin.request_id).await
     }
     .await;
-    let (value, failed, usage) = match outcome {
+    let (outcome, failed, usage) = match outcome {
         Ok(response) => (
-            json!({
-                "index": index,
-                "example_id": example_id,
-                "answers": response.answers,
-                "usage": response.usage,
-            }),
+            ItemOutcome::Answered {
+                answers: response.answers,
+                usage: response.usage,
+            },
             false,
             response.usage,
         ),
         Err(error) => (
-            json!({
-                "index": index,
-                "example_id": example_id,
-                "error": origin.problem(&error),
-            }),
+            ItemOutcome::Failed {
+                error: origin.problem(&error),
+            },
             true,
             Usage::default(),
         ),
     };
-    // A `Value` with string keys always serializes; the fallback keeps one line per item.
-    let mut line = serde_json::to_vec(&value)
+    let result = BatchResultLine {
+        index,
+        example_id,
+        outcome,
+    };
+    // Answers and problems always serialize; the fallback keeps one line per item.
+    let mut line = serde_json::to_vec(&result)
         .unwrap_or_else(|_| format!(r#"{{"index":{index},"example_id":null}}"#).into_bytes());
     line.push(b'\n');
     ItemResult {

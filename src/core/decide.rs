@@ -155,7 +155,7 @@ async fn capture(
         .and_then(|v| v.as_str().map(str::to_owned))
         .unwrap_or_default();
     let record = OwnedDecision {
-        model_id: loaded.model_id.clone(),
+        model_id: loaded.model_id.to_string(),
         example_id: example_id.to_owned(),
         state: request.state.clone(),
         checkpoint: loaded.checkpoint.checkpoint_id.clone(),

@@ -5,15 +5,16 @@
 use super::Context;
 use super::models::{self, Loaded};
 use crate::error::{Error, Result};
-use crate::store::{
-    Annotation, Example, ExampleDetail, ExampleFilter, IngestCounts, IngestItem, NewAnnotation,
-    StoreError,
+use crate::store::{self, ExampleFilter, IngestCounts, IngestItem, NewAnnotation, StoreError};
+use crate::wire::Loc;
+use crate::wire::examples::{
+    Annotation, AnnotationInput, AnnotationLine, AnnotationsPatch, Decision, Example,
+    ExampleDetail, ExamplePage, IngestExample, IngestReport, RejectedLine,
 };
-use crate::wire::examples::{ExamplePage, IngestReport, RejectedLine};
-use crate::wire::question::json_type;
+use crate::wire::json::{self, JsonError};
 use crate::wire::value::derived_example_id;
 use crate::wire::{Question, QuestionKind, Questions};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::io::BufRead;
 
 /// Ingest examples from `input` (JSON Lines, or one JSON array), streaming JSON Lines in
@@ -31,7 +32,7 @@ pub fn ingest(
     let mut items = parse_items(input, &loaded, &mut rejected, atomic);
     let result = ctx
         .store()?
-        .ingest(&loaded.model_id, &mut items, atomic, progress);
+        .ingest(&loaded.model_id.to_string(), &mut items, atomic, progress);
     drop(items);
     match result {
         Ok(counts) => Ok(IngestReport {
@@ -131,8 +132,8 @@ impl<'a> Source<'a> {
                 Ok(0) => return None,
                 Ok(_) if self.buffer.trim().is_empty() => {}
                 Ok(_) => {
-                    let parsed = serde_json::from_str(self.buffer.trim())
-                        .map_err(|e| format!("not valid JSON: {e}"));
+                    let parsed = json::from_str(self.buffer.trim(), &Loc::default())
+                        .map_err(|e| e.to_string());
                     return Some((self.line, parsed));
                 }
                 Err(e) => return Some((self.line, Err(format!("cannot read: {e}")))),
@@ -157,8 +158,17 @@ impl<'a> Source<'a> {
             }
         };
         if first == Some(b'[') {
-            let values: Vec<Value> = serde_json::from_reader(&mut self.input)
-                .map_err(|e| format!("not a valid JSON array: {e}"))?;
+            let mut text = Vec::new();
+            self.input
+                .read_to_end(&mut text)
+                .map_err(|e| format!("cannot read: {e}"))?;
+            let values = match json::from_slice(&text, &Loc::default()) {
+                Ok(Value::Array(values)) => values,
+                Err(JsonError::Syntax(e)) => return Err(format!("not a valid JSON array: {e}")),
+                // Only an array starts with `[`.
+                Ok(_) => return Err("not a valid JSON array".to_owned()),
+                Err(duplicate) => return Err(duplicate.to_string()),
+            };
             self.array = Some(values.into_iter());
         }
         Ok(())
@@ -172,98 +182,36 @@ fn example_id_of(value: &Value) -> Option<String> {
         .map(str::to_owned)
 }
 
-/// One ingest item: `{example_id?, state, annotations?: {questionId: {answer, reasoning?}}}`.
+/// One ingest item, its answers checked against the questions.
 fn ingest_item(value: &Value, questions: &Questions) -> std::result::Result<IngestItem, String> {
-    let Value::Object(object) = value else {
-        return Err(format!(
-            "an example must be an object, not {}",
-            json_type(value)
-        ));
-    };
-    if let Some(key) = object
-        .keys()
-        .find(|k| !matches!(k.as_str(), "example_id" | "state" | "annotations"))
-    {
-        return Err(format!(
-            "unknown member `{key}` (an example has example_id, state, annotations)"
-        ));
-    }
-    let state = object.get("state").ok_or("state is required")?.clone();
-    let example_id = match object.get("example_id") {
-        None | Some(Value::Null) => derived_example_id(&state),
-        Some(Value::String(id)) => check_example_id(id)?,
-        Some(other) => {
-            return Err(format!(
-                "example_id must be a string, not {}",
-                json_type(other)
-            ));
-        }
-    };
-    let annotations = match object.get("annotations") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Object(map)) => annotation_map(map, questions)?,
-        Some(other) => {
-            return Err(format!(
-                "annotations must be an object of question ID to {{answer, reasoning}}, not {}",
-                json_type(other)
-            ));
-        }
-    };
+    let example = IngestExample::from_value(value)?;
+    let annotations = example
+        .annotations
+        .into_iter()
+        .map(|(question_id, input)| checked_annotation(question_id, input, questions))
+        .collect::<std::result::Result<_, _>>()?;
     Ok(IngestItem {
-        example_id,
-        state,
+        example_id: example
+            .example_id
+            .unwrap_or_else(|| derived_example_id(&example.state)),
+        state: example.state,
         annotations,
     })
 }
 
-fn check_example_id(id: &str) -> std::result::Result<String, String> {
-    if id.is_empty() {
-        return Err("example_id may not be empty".into());
-    }
-    if id.len() > crate::wire::decision::MAX_EXAMPLE_ID_LEN {
-        return Err(format!(
-            "example_id is {} bytes; at most {}",
-            id.len(),
-            crate::wire::decision::MAX_EXAMPLE_ID_LEN
-        ));
-    }
-    Ok(id.to_owned())
-}
-
-/// `{questionId: {answer, reasoning?}}`, each answer checked against its question.
-pub fn annotation_map(
-    map: &Map<String, Value>,
+/// An annotation whose answer fits its question.
+fn checked_annotation(
+    question_id: String,
+    input: AnnotationInput,
     questions: &Questions,
-) -> std::result::Result<Vec<NewAnnotation>, String> {
-    map.iter()
-        .map(|(question_id, body)| {
-            let Value::Object(body) = body else {
-                return Err(format!(
-                    "annotations.{question_id}: must be an object {{answer, reasoning?}}"
-                ));
-            };
-            let answer = body
-                .get("answer")
-                .ok_or_else(|| format!("annotations.{question_id}: answer is required"))?;
-            let reasoning = match body.get("reasoning") {
-                None | Some(Value::Null) => None,
-                Some(Value::String(text)) => Some(text.clone()),
-                Some(other) => {
-                    return Err(format!(
-                        "annotations.{question_id}.reasoning: must be a string, not {}",
-                        json_type(other)
-                    ));
-                }
-            };
-            check_answer(questions, question_id, answer)
-                .map_err(|e| format!("annotations.{question_id}.answer: {e}"))?;
-            Ok(NewAnnotation {
-                question_id: question_id.clone(),
-                answer: answer.clone(),
-                reasoning,
-            })
-        })
-        .collect()
+) -> std::result::Result<NewAnnotation, String> {
+    check_answer(questions, &question_id, &input.answer)
+        .map_err(|e| format!("annotations.{question_id}.answer: {e}"))?;
+    Ok(NewAnnotation {
+        question_id,
+        answer: input.answer,
+        reasoning: input.reasoning,
+    })
 }
 
 /// Whether `answer` is ground truth for question `id`: noul true/false or a probability,
@@ -353,7 +301,8 @@ pub fn annotate(
     })?;
     Ok(ctx
         .store()?
-        .annotate(&loaded.model_id, example_id, &annotation)?)
+        .annotate(&loaded.model_id.to_string(), example_id, &annotation)?
+        .into())
 }
 
 /// A choice answer given as a number or boolean names the option of that text: a command
@@ -377,54 +326,27 @@ pub fn annotate_example(
     body: &Value,
 ) -> Result<ExampleDetail> {
     let loaded = models::load(ctx, model, None)?;
-    let Value::Object(map) = body else {
-        return Err(Error::invalid(
-            crate::wire::Loc::body(),
-            "expected an object of question ID to {answer, reasoning?}",
-            "object_expected",
-        ));
-    };
     let mut errors = Vec::new();
+    let patch = AnnotationsPatch::read(body, &mut errors);
     let mut items: Vec<(String, NewAnnotation)> = Vec::new();
-    for (question_id, annotation) in map {
-        let loc = crate::wire::Loc::body().key(question_id);
-        let mut fail = |loc: crate::wire::Loc, msg: String, kind: &str| {
-            errors.push(crate::wire::FieldError::new(loc, msg, kind));
-        };
-        let Value::Object(annotation) = annotation else {
-            fail(
-                loc,
-                "an annotation is an object {answer, reasoning?}".into(),
-                "object_expected",
-            );
-            continue;
-        };
-        let reasoning = match annotation.get("reasoning") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(text)) => Some(text.clone()),
-            Some(other) => {
-                fail(
-                    loc.key("reasoning"),
-                    format!("reasoning must be a string, not {}", json_type(other)),
-                    "type",
-                );
-                None
-            }
-        };
-        let Some(answer) = annotation.get("answer") else {
-            fail(loc.key("answer"), "answer is required".into(), "missing");
-            continue;
-        };
-        let mut answer = answer.clone();
-        coerce_choice_answer(&loaded.questions, question_id, &mut answer);
-        if let Err(e) = check_answer(&loaded.questions, question_id, &answer) {
-            fail(loc.key("answer"), e, "answer");
+    for (
+        question_id,
+        AnnotationInput {
+            mut answer,
+            reasoning,
+        },
+    ) in patch.annotations
+    {
+        coerce_choice_answer(&loaded.questions, &question_id, &mut answer);
+        if let Err(e) = check_answer(&loaded.questions, &question_id, &answer) {
+            let loc = crate::wire::Loc::body().key(&question_id).key("answer");
+            errors.push(crate::wire::FieldError::new(loc, e, "answer"));
             continue;
         }
         items.push((
             example_id.to_owned(),
             NewAnnotation {
-                question_id: question_id.clone(),
+                question_id,
                 answer,
                 reasoning,
             },
@@ -433,7 +355,10 @@ pub fn annotate_example(
     if !errors.is_empty() {
         return Err(Error::Validation(errors));
     }
-    for result in ctx.store()?.annotate_many(&loaded.model_id, &items)? {
+    for result in ctx
+        .store()?
+        .annotate_many(&loaded.model_id.to_string(), &items)?
+    {
         result?;
     }
     show(ctx, model, example_id)
@@ -457,7 +382,7 @@ pub fn annotate_lines(ctx: &Context, model: &str, input: &mut dyn BufRead) -> Re
                 .collect();
             for ((line, id, _), result) in batch
                 .drain(..)
-                .zip(store.annotate_many(&loaded.model_id, &items)?)
+                .zip(store.annotate_many(&loaded.model_id.to_string(), &items)?)
             {
                 match result {
                     Ok(()) => report.annotations += 1,
@@ -492,28 +417,9 @@ fn annotation_line(
     value: &Value,
     questions: &Questions,
 ) -> std::result::Result<(String, NewAnnotation), String> {
-    let id = value
-        .get("example_id")
-        .and_then(Value::as_str)
-        .ok_or("example_id is required (a string)")?;
-    let question = value
-        .get("question")
-        .and_then(Value::as_str)
-        .ok_or("question is required (a question ID)")?;
-    let mut body = Map::new();
-    body.insert(
-        "answer".into(),
-        value.get("answer").cloned().ok_or("answer is required")?,
-    );
-    if let Some(reasoning) = value.get("reasoning") {
-        body.insert("reasoning".into(), reasoning.clone());
-    }
-    let mut map = Map::new();
-    map.insert(question.to_owned(), Value::Object(body));
-    let annotation = annotation_map(&map, questions)?
-        .pop()
-        .ok_or("no annotation")?;
-    Ok((id.to_owned(), annotation))
+    let line = AnnotationLine::from_value(value)?;
+    let annotation = checked_annotation(line.question, line.annotation, questions)?;
+    Ok((line.example_id, annotation))
 }
 
 /// A page of examples in example ID order.
@@ -537,7 +443,7 @@ pub fn list(
         None
     };
     Ok(ExamplePage {
-        examples,
+        examples: examples.into_iter().map(Into::into).collect(),
         next_cursor,
     })
 }
@@ -547,6 +453,7 @@ pub fn show(ctx: &Context, model: &str, example_id: &str) -> Result<ExampleDetai
     let repo = models::open(ctx, model)?;
     ctx.store()?
         .get_example(&repo.model_id().to_string(), example_id)?
+        .map(Into::into)
         .ok_or_else(|| Error::ExampleNotFound(example_id.to_owned()))
 }
 
@@ -555,7 +462,7 @@ pub fn export(
     ctx: &Context,
     model: &str,
     filter: &ExampleFilter,
-    write: &mut dyn FnMut(&Value) -> Result<()>,
+    write: &mut dyn FnMut(&IngestExample) -> Result<()>,
 ) -> Result<u64> {
     let repo = models::open(ctx, model)?;
     let mut count = 0;
@@ -563,7 +470,7 @@ pub fn export(
     let result =
         ctx.store()?
             .for_each_example(&repo.model_id().to_string(), filter, &mut |example| {
-                let line = export_line(&example);
+                let line = export_line(&Example::from(example));
                 count += 1;
                 write(&line).map_err(|e| {
                     failure = Some(e);
@@ -581,18 +488,74 @@ pub fn export(
 }
 
 /// An example as an ingest line: `{example_id, state, annotations}`.
-pub fn export_line(example: &Example) -> Value {
-    let annotations: Map<String, Value> = example
-        .annotations
-        .iter()
-        .map(|(q, a)| {
-            let mut body = Map::new();
-            body.insert("answer".into(), a.answer.clone());
-            if let Some(reasoning) = &a.reasoning {
-                body.insert("reasoning".into(), Value::String(reasoning.clone()));
-            }
-            (q.clone(), Value::Object(body))
-        })
-        .collect();
-    serde_json::json!({"example_id": example.example_id, "state": example.state, "annotations": annotations})
+pub fn export_line(example: &Example) -> IngestExample {
+    IngestExample {
+        example_id: Some(example.example_id.clone()),
+        state: example.state.clone(),
+        annotations: example
+            .annotations
+            .iter()
+            .map(|(question, annotation)| {
+                let input = AnnotationInput {
+                    answer: annotation.answer.clone(),
+                    reasoning: annotation.reasoning.clone(),
+                };
+                (question.clone(), input)
+            })
+            .collect(),
+    }
+}
+
+// The store's records, as the contract serves them.
+
+impl From<store::Example> for Example {
+    fn from(example: store::Example) -> Self {
+        Self {
+            example_id: example.example_id,
+            state: example.state,
+            created_at: example.created_at,
+            annotations: example
+                .annotations
+                .into_iter()
+                .map(|(question, annotation)| (question, annotation.into()))
+                .collect(),
+        }
+    }
+}
+
+impl From<store::Annotation> for Annotation {
+    fn from(annotation: store::Annotation) -> Self {
+        Self {
+            answer: annotation.answer,
+            reasoning: annotation.reasoning,
+            annotated_at: annotation.annotated_at,
+        }
+    }
+}
+
+impl From<store::Decision> for Decision {
+    fn from(decision: store::Decision) -> Self {
+        Self {
+            decision_id: decision.decision_id,
+            example_id: decision.example_id,
+            checkpoint: decision.checkpoint,
+            revision_name: decision.revision_name,
+            revision_kind: decision.revision_kind,
+            questions: decision.questions,
+            answers: decision.answers,
+            input_tokens: decision.input_tokens,
+            output_tokens: decision.output_tokens,
+            request_id: decision.request_id,
+            created_at: decision.created_at,
+        }
+    }
+}
+
+impl From<store::ExampleDetail> for ExampleDetail {
+    fn from(detail: store::ExampleDetail) -> Self {
+        Self {
+            example: detail.example.into(),
+            decisions: detail.decisions.into_iter().map(Into::into).collect(),
+        }
+    }
 }

@@ -1,6 +1,7 @@
 //! The application layer: one function per operation, called by both the CLI and the
 //! server. Knows nothing of clap, axum, git2 or rusqlite types.
 
+pub mod access;
 pub mod align;
 pub mod batch;
 pub mod checkpoint;

@@ -7,6 +7,7 @@ use super::checkpoint::{
     parse_questions_yaml,
 };
 use crate::error::{Error, Result};
+use crate::ids::ModelId;
 use crate::repo::{self, Files, ModelPath, ModelRepo, Resolved};
 use crate::wire::Questions;
 use crate::wire::decision::{Checkpoint, Revision, RevisionKind};
@@ -45,6 +46,8 @@ fn entry(ctx: &Context, repo: &ModelRepo) -> Result<ModelEntry> {
         default_branch: Some(repo.default_branch()?),
         created_at: Some(rfc3339(repo.created_at()?)),
         latest_checkpoint: Some(head.commit),
+        description: None,
+        release_date: None,
     })
 }
 
@@ -61,7 +64,7 @@ pub struct CreateModel {
 
 /// Create a repository model; the files are validated before anything is written.
 pub fn create(ctx: &Context, request: &CreateModel) -> Result<ModelDetail> {
-    let path = ModelPath::parse(&request.path)?;
+    let path = ModelPath::parse(&request.path).map_err(repo::RepoError::from)?;
     let spec = ModelSpec {
         base: request.base.clone(),
         capture: request.capture,
@@ -181,7 +184,7 @@ pub fn promote(ctx: &Context, path: &str, revision: &str) -> Result<Checkpoint> 
 /// A model at a revision, ready to answer.
 #[derive(Debug, Clone)]
 pub struct Loaded {
-    pub model_id: String,
+    pub model_id: ModelId,
     pub path: String,
     pub spec: ModelSpec,
     pub questions: Questions,
@@ -244,10 +247,10 @@ pub(crate) fn question_ids(
 /// it was asked by.
 pub(crate) async fn load_pinned(
     ctx: &Context,
-    model_id: &str,
+    model_id: &ModelId,
     revision: &Revision,
 ) -> Result<Loaded> {
-    let (ctx, model_id, commit) = (ctx.clone(), model_id.to_owned(), revision.commit.clone());
+    let (ctx, model_id, commit) = (ctx.clone(), model_id.to_string(), revision.commit.clone());
     let mut loaded = super::blocking(move || load(&ctx, &model_id, Some(&commit))).await?;
     loaded.revision = revision.clone();
     Ok(loaded)
@@ -265,8 +268,9 @@ pub fn open(ctx: &Context, model: &str) -> Result<ModelRepo> {
 
 /// Open a model by `modelId`.
 pub fn open_by_id(ctx: &Context, model_id: &str) -> Result<ModelRepo> {
-    let id =
-        uuid::Uuid::parse_str(model_id).map_err(|_| Error::ModelNotFound(model_id.to_owned()))?;
+    let id = model_id
+        .parse()
+        .map_err(|_| Error::ModelNotFound(model_id.to_owned()))?;
     Ok(ctx.repos().find_by_id(id)?)
 }
 
@@ -286,7 +290,7 @@ fn load_resolved(ctx: &Context, repo: &ModelRepo, resolved: Resolved) -> Result<
         .map_err(|errors| invalid_checkpoint(&model, &resolved.commit, errors))?;
     let checkpoint = to_wire_checkpoint(&repo.checkpoint(&resolved.commit)?);
     Ok(Loaded {
-        model_id: repo.model_id().to_string(),
+        model_id: repo.model_id(),
         path: model,
         spec,
         questions,

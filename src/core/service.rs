@@ -14,14 +14,14 @@ use super::batch::{NewBatch, Source};
 use super::jobs::{JobLock, Observer};
 use super::{Context, blocking};
 use crate::error::{Error, Result};
-use crate::store::{Annotation, ExampleDetail, ExampleFilter, IngestCounts, NewAnnotation};
+use crate::store::{ExampleFilter, IngestCounts, NewAnnotation};
 use crate::wire::align::{AlignmentRequest, EvaluationRequest};
 use crate::wire::decision::Checkpoint;
+use crate::wire::examples::{Annotation, ExampleDetail, IngestExample};
 use crate::wire::examples::{ExamplePage, IngestReport};
 use crate::wire::jobs::{ExampleSet, Job, JobStatus};
 use crate::wire::models::{ModelDetail, ModelList};
 use crate::wire::{DecisionRequest, DecisionResponse, Questions};
-use serde_json::Value;
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
@@ -74,12 +74,7 @@ pub trait Service: Send + Sync {
     /// One repository model, by path or `modelId`.
     async fn show_model(&self, model: &str) -> Result<ModelDetail>;
     /// The checkpoints of `revision` (default: the default branch), newest first.
-    async fn log(
-        &self,
-        model: &str,
-        revision: Option<&str>,
-        limit: usize,
-    ) -> Result<Vec<Checkpoint>>;
+    async fn log(&self, query: LogQuery<'_>) -> Result<Vec<Checkpoint>>;
     /// Fast-forward the default branch to `revision`.
     async fn promote(&self, model: &str, revision: &str) -> Result<Checkpoint>;
 
@@ -87,36 +82,22 @@ pub trait Service: Send + Sync {
     /// line numbers in the whole input. `progress` hears the running totals.
     async fn ingest(
         &self,
-        model: &str,
-        input: Input,
-        atomic: bool,
+        request: IngestRequest<'_>,
         progress: &(dyn Fn(IngestCounts) + Send + Sync),
     ) -> Result<IngestReport>;
     /// Write one question's ground truth for one example.
-    async fn annotate(
-        &self,
-        model: &str,
-        example_id: &str,
-        annotation: NewAnnotation,
-    ) -> Result<Annotation>;
+    async fn annotate(&self, request: AnnotateRequest<'_>) -> Result<Annotation>;
     /// Write annotations from lines of `{example_id, question, answer, reasoning?}`.
     async fn annotate_lines(&self, model: &str, input: Input) -> Result<IngestReport>;
     /// A page of examples in example ID order.
-    async fn list_examples(
-        &self,
-        model: &str,
-        filter: &ExampleFilter,
-        after: Option<&str>,
-        limit: usize,
-    ) -> Result<ExamplePage>;
+    async fn list_examples(&self, query: ExamplesQuery<'_>) -> Result<ExamplePage>;
     /// One example with its annotations and decisions.
     async fn show_example(&self, model: &str, example_id: &str) -> Result<ExampleDetail>;
     /// Every matching example as an ingest line, in example ID order, to `write`; the count.
     async fn export_examples(
         &self,
-        model: &str,
-        filter: &ExampleFilter,
-        write: &mut (dyn for<'v> FnMut(&'v Value) -> Result<()> + Send),
+        query: ExportQuery<'_>,
+        write: &mut (dyn for<'v> FnMut(&'v IngestExample) -> Result<()> + Send),
     ) -> Result<u64>;
 
     /// Queue a job on `model`. Remotely the request is sent with an `Idempotency-Key`
@@ -125,12 +106,7 @@ pub trait Service: Send + Sync {
     /// A job as it is now.
     async fn get_job(&self, job_id: &str) -> Result<Job>;
     /// Jobs, newest first: of one model or all, of one status or all.
-    async fn list_jobs(
-        &self,
-        model: Option<&str>,
-        status: Option<JobStatus>,
-        limit: usize,
-    ) -> Result<Vec<Job>>;
+    async fn list_jobs(&self, query: JobsQuery<'_>) -> Result<Vec<Job>>;
     /// Ask a job to stop (idempotent; a finished job stays as it finished); the job after.
     async fn cancel_job(&self, job_id: &str) -> Result<Job>;
     /// Watch `job` until it ends and return it as it ended. A job this process created and
@@ -151,6 +127,62 @@ pub trait Service: Send + Sync {
     /// Whether a job followed here runs in this process, so that leaving it (Ctrl-C) stops
     /// it; false when it runs on a server and goes on without us.
     fn runs_jobs_here(&self) -> bool;
+}
+
+/// Examples to ingest ([`Service::ingest`]).
+pub struct IngestRequest<'a> {
+    /// Repository path or `modelId`.
+    pub model: &'a str,
+    pub input: Input,
+    /// All or nothing: one bad line and none is written.
+    pub atomic: bool,
+}
+
+/// One question's ground truth for one example ([`Service::annotate`]).
+pub struct AnnotateRequest<'a> {
+    /// Repository path or `modelId`.
+    pub model: &'a str,
+    pub example_id: &'a str,
+    pub annotation: NewAnnotation,
+}
+
+/// Which examples [`Service::export_examples`] writes.
+#[derive(Debug, Clone, Copy)]
+pub struct ExportQuery<'a> {
+    /// Repository path or `modelId`.
+    pub model: &'a str,
+    pub filter: &'a ExampleFilter,
+}
+
+/// Which checkpoints [`Service::log`] lists: newest first, from `revision` (else the
+/// default branch).
+#[derive(Debug, Clone, Copy)]
+pub struct LogQuery<'a> {
+    /// Repository path or `modelId`.
+    pub model: &'a str,
+    pub revision: Option<&'a str>,
+    pub limit: usize,
+}
+
+/// Which page of examples [`Service::list_examples`] returns: in example ID order, after
+/// `after`.
+#[derive(Debug, Clone, Copy)]
+pub struct ExamplesQuery<'a> {
+    /// Repository path or `modelId`.
+    pub model: &'a str,
+    pub filter: &'a ExampleFilter,
+    pub after: Option<&'a str>,
+    pub limit: usize,
+}
+
+/// Which jobs [`Service::list_jobs`] lists: of one model or all, of one status or all.
+#[derive(Debug, Clone, Copy)]
+pub struct JobsQuery<'a> {
+    /// Repository path or `modelId`.
+    pub model: Option<&'a str>,
+    pub status: Option<JobStatus>,
+    /// At most this many (at least one).
+    pub limit: usize,
 }
 
 /// Starts a background process that runs job `job_id` (the command line's `jobs worker`).
@@ -232,13 +264,8 @@ impl Service for Local {
         super::models::show(&self.ctx, model)
     }
 
-    async fn log(
-        &self,
-        model: &str,
-        revision: Option<&str>,
-        limit: usize,
-    ) -> Result<Vec<Checkpoint>> {
-        super::models::log(&self.ctx, model, revision, limit)
+    async fn log(&self, query: LogQuery<'_>) -> Result<Vec<Checkpoint>> {
+        super::models::log(&self.ctx, query.model, query.revision, query.limit)
     }
 
     async fn promote(&self, model: &str, revision: &str) -> Result<Checkpoint> {
@@ -247,22 +274,25 @@ impl Service for Local {
 
     async fn ingest(
         &self,
-        model: &str,
-        mut input: Input,
-        atomic: bool,
+        request: IngestRequest<'_>,
         progress: &(dyn Fn(IngestCounts) + Send + Sync),
     ) -> Result<IngestReport> {
+        let IngestRequest {
+            model,
+            mut input,
+            atomic,
+        } = request;
         super::examples::ingest(&self.ctx, model, &mut input, atomic, &mut |counts| {
             progress(*counts);
         })
     }
 
-    async fn annotate(
-        &self,
-        model: &str,
-        example_id: &str,
-        annotation: NewAnnotation,
-    ) -> Result<Annotation> {
+    async fn annotate(&self, request: AnnotateRequest<'_>) -> Result<Annotation> {
+        let AnnotateRequest {
+            model,
+            example_id,
+            annotation,
+        } = request;
         super::examples::annotate(&self.ctx, model, example_id, annotation)
     }
 
@@ -270,14 +300,14 @@ impl Service for Local {
         super::examples::annotate_lines(&self.ctx, model, &mut input)
     }
 
-    async fn list_examples(
-        &self,
-        model: &str,
-        filter: &ExampleFilter,
-        after: Option<&str>,
-        limit: usize,
-    ) -> Result<ExamplePage> {
-        super::examples::list(&self.ctx, model, filter, after, limit)
+    async fn list_examples(&self, query: ExamplesQuery<'_>) -> Result<ExamplePage> {
+        super::examples::list(
+            &self.ctx,
+            query.model,
+            query.filter,
+            query.after,
+            query.limit,
+        )
     }
 
     async fn show_example(&self, model: &str, example_id: &str) -> Result<ExampleDetail> {
@@ -286,11 +316,10 @@ impl Service for Local {
 
     async fn export_examples(
         &self,
-        model: &str,
-        filter: &ExampleFilter,
-        write: &mut (dyn for<'v> FnMut(&'v Value) -> Result<()> + Send),
+        query: ExportQuery<'_>,
+        write: &mut (dyn for<'v> FnMut(&'v IngestExample) -> Result<()> + Send),
     ) -> Result<u64> {
-        super::examples::export(&self.ctx, model, filter, write)
+        super::examples::export(&self.ctx, query.model, query.filter, write)
     }
 
     async fn create_job(&self, model: &str, request: JobRequest) -> Result<Created> {
@@ -355,13 +384,8 @@ impl Service for Local {
         blocking(move || super::jobs::get(&ctx, &id)).await
     }
 
-    async fn list_jobs(
-        &self,
-        model: Option<&str>,
-        status: Option<JobStatus>,
-        limit: usize,
-    ) -> Result<Vec<Job>> {
-        let model_id = match model {
+    async fn list_jobs(&self, query: JobsQuery<'_>) -> Result<Vec<Job>> {
+        let model_id = match query.model {
             Some(model) => Some(
                 super::models::open(&self.ctx, model)?
                     .model_id()
@@ -369,8 +393,13 @@ impl Service for Local {
             ),
             None => None,
         };
-        let statuses: Vec<JobStatus> = status.into_iter().collect();
-        super::jobs::list(&self.ctx, model_id.as_deref(), &statuses, limit.max(1))
+        let statuses: Vec<JobStatus> = query.status.into_iter().collect();
+        super::jobs::list(
+            &self.ctx,
+            model_id.as_deref(),
+            &statuses,
+            query.limit.max(1),
+        )
     }
 
     async fn cancel_job(&self, job_id: &str) -> Result<Job> {
@@ -411,16 +440,7 @@ impl Service for Local {
     }
 
     async fn model_paths(&self) -> HashMap<String, String> {
-        self.ctx
-            .repos()
-            .list()
-            .map(|repos| {
-                repos
-                    .into_iter()
-                    .map(|repo| (repo.model_id().to_string(), repo.path().to_string()))
-                    .collect()
-            })
-            .unwrap_or_default()
+        super::access::model_paths(&self.ctx).unwrap_or_default()
     }
 
     fn runs_jobs_here(&self) -> bool {

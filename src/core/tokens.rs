@@ -7,43 +7,63 @@ use super::Context;
 use crate::error::{Error, Result};
 use crate::store::TokenRecord;
 use sha2::{Digest, Sha256};
+use strum::VariantArray;
 use subtle::ConstantTimeEq;
 
-/// Every scope a token may carry.
-pub const SCOPES: [&str; 6] = [
-    "decisions",
-    "models:read",
-    "examples:read",
-    "examples:write",
-    "batches",
-    "alignments",
-];
+/// An operation a token may be allowed; its names (`Display`, `FromStr`) are derived.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    strum::Display,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
+pub enum Scope {
+    #[strum(serialize = "decisions")]
+    Decisions,
+    #[strum(serialize = "models:read")]
+    ModelsRead,
+    #[strum(serialize = "examples:read")]
+    ExamplesRead,
+    #[strum(serialize = "examples:write")]
+    ExamplesWrite,
+    #[strum(serialize = "batches")]
+    Batches,
+    #[strum(serialize = "alignments")]
+    Alignments,
+}
 
-/// Roles on model paths, weakest first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+impl Scope {
+    /// Every scope's name, in the order they are documented.
+    pub fn names() -> impl Iterator<Item = &'static str> {
+        <Self as VariantArray>::VARIANTS
+            .iter()
+            .map(|&scope| <&'static str>::from(scope))
+    }
+}
+
+/// Roles on model paths, weakest first; names derived, lowercase.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    strum::Display,
+    strum::EnumString,
+    strum::IntoStaticStr,
+)]
+#[strum(serialize_all = "lowercase")]
 pub enum Role {
     Reader,
     Writer,
     Admin,
-}
-
-impl Role {
-    fn parse(text: &str) -> Option<Self> {
-        match text {
-            "reader" => Some(Self::Reader),
-            "writer" => Some(Self::Writer),
-            "admin" => Some(Self::Admin),
-            _ => None,
-        }
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            Self::Reader => "reader",
-            Self::Writer => "writer",
-            Self::Admin => "admin",
-        }
-    }
 }
 
 /// What `tokens create` needs.
@@ -61,10 +81,10 @@ pub fn create(ctx: &Context, request: &NewToken) -> Result<(TokenRecord, String)
         return Err(Error::BadRequest("a token needs a name".into()));
     }
     for scope in &request.scopes {
-        if !SCOPES.contains(&scope.as_str()) {
+        if scope.parse::<Scope>().is_err() {
             return Err(Error::BadRequest(format!(
                 "unknown scope `{scope}`; scopes are {}",
-                SCOPES.join(", ")
+                Scope::names().collect::<Vec<_>>().join(", ")
             )));
         }
     }
@@ -109,7 +129,7 @@ fn parse_role(entry: &str) -> Result<(String, Role)> {
             "role `{entry}` must read PATTERN=ROLE, e.g. acme/*=reader"
         ))
     })?;
-    let role = Role::parse(role).ok_or_else(|| {
+    let role = role.parse::<Role>().map_err(|_| {
         Error::BadRequest(format!(
             "unknown role `{role}` in `{entry}`; roles are reader, writer, admin"
         ))
@@ -127,7 +147,7 @@ fn parse_role(entry: &str) -> Result<(String, Role)> {
 pub struct Principal {
     pub token_id: String,
     pub name: String,
-    scopes: Vec<String>,
+    scopes: Vec<Scope>,
     roles: Vec<(String, Role)>,
 }
 
@@ -154,19 +174,24 @@ pub fn authenticate(ctx: &Context, bearer: &str) -> Result<Principal> {
     Ok(Principal {
         token_id: record.token_id,
         name: record.name,
-        scopes: record.scopes,
+        // A stored name that is no scope (written by hand, say) allows nothing.
+        scopes: record
+            .scopes
+            .iter()
+            .filter_map(|s| s.parse().ok())
+            .collect(),
         roles,
     })
 }
 
 impl Principal {
     /// Whether the token carries `scope`.
-    pub fn has_scope(&self, scope: &str) -> bool {
-        self.scopes.iter().any(|s| s == scope)
+    pub fn has_scope(&self, scope: Scope) -> bool {
+        self.scopes.contains(&scope)
     }
 
     /// 403 unless the token carries `scope`.
-    pub fn require_scope(&self, scope: &str) -> Result<()> {
+    pub fn require_scope(&self, scope: Scope) -> Result<()> {
         if self.has_scope(scope) {
             Ok(())
         } else {
@@ -194,9 +219,7 @@ impl Principal {
             Some(role) if role >= needed => Ok(()),
             Some(role) => Err(Error::Forbidden(format!(
                 "token `{}` is {} on {path}; this needs {}",
-                self.name,
-                role.name(),
-                needed.name()
+                self.name, role, needed
             ))),
         }
     }
@@ -236,7 +259,7 @@ mod tests {
         let principal = Principal {
             token_id: "t".into(),
             name: "ci".into(),
-            scopes: vec!["decisions".into()],
+            scopes: vec![Scope::Decisions],
             roles: vec![
                 ("acme/*".into(), Role::Reader),
                 ("acme/support".into(), Role::Writer),
@@ -258,9 +281,12 @@ mod tests {
                 .code(),
             "model_not_found"
         );
-        assert!(principal.require_scope("decisions").is_ok());
+        assert!(principal.require_scope(Scope::Decisions).is_ok());
         assert_eq!(
-            principal.require_scope("batches").unwrap_err().status(),
+            principal
+                .require_scope(Scope::Batches)
+                .unwrap_err()
+                .status(),
             403
         );
     }

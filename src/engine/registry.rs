@@ -68,7 +68,7 @@ impl Engines {
             let models = BASE_MODELS
                 .iter()
                 .copied()
-                .filter(|model| settings.config.models.get(*model) == Some(name))
+                .filter(|model| settings.routes.get(*model) == Some(name))
                 .collect();
             let configured = Configured {
                 settings: engine_settings.clone(),

@@ -4,19 +4,20 @@
 //! Owns the mapping of HTTP failures to [`Error`]: a connection that cannot be made or an
 //! attempt that times out is `upstream_unavailable` (503) once the retries are spent; an
 //! error status is `upstream_failed` (502) with the upstream's status and message. reqwest
-//! types stay inside this module. The API key goes only into the `Authorization` header
-//! and is redacted from anything an upstream says back.
+//! types stay inside this module; when and how long to retry is [`crate::retry`]'s. The
+//! API key goes only into the `Authorization` header and is redacted from anything an
+//! upstream says back.
 
 use crate::config::{ApiKey, EngineLimits, EngineSettings};
 use crate::error::{Error, Result};
+use crate::retry::{Next, RetryPolicy, retry_after, transport_message};
 use crate::wire::problem::{FieldError, Loc, Segment};
 use bytes::Bytes;
 use reqwest::StatusCode;
-use reqwest::header::{HeaderMap, HeaderValue};
 use serde::Serialize;
 use serde_json::Value;
 use std::sync::Arc;
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 use tokio::sync::Semaphore;
 
 /// Largest response body read from an upstream.
@@ -128,11 +129,10 @@ impl Upstream {
                 Attempt::Retry { error, retry_after } => (error, retry_after),
             };
             let attempts = retry + 1;
-            if retry >= self.limits.retries {
-                return Err(error.after_attempts(attempts));
-            }
-            let wait = match retry_after {
-                Some(wait) if wait > self.limits.max_backoff => {
+            let wait = match retry_policy(&self.limits).next(retry, retry_after) {
+                Next::Wait(wait) => wait,
+                Next::Exhausted => return Err(error.after_attempts(attempts)),
+                Next::AskedTooLong(wait) => {
                     return Err(error.with_detail_suffix(&format!(
                         " (it asked to retry after {:.1} s, longer than max_backoff {:.1} s; \
                              gave up after {attempts} attempt{})",
@@ -141,8 +141,6 @@ impl Upstream {
                         if attempts == 1 { "" } else { "s" }
                     )));
                 }
-                Some(wait) => wait,
-                None => full_jitter(&self.limits, retry),
             };
             tracing::debug!(engine = %self.name, %error, retry = retry + 1, wait_ms = wait.as_millis(), "retrying upstream request");
             tokio::time::sleep(wait).await;
@@ -279,43 +277,15 @@ fn status_text(status: StatusCode) -> String {
     }
 }
 
-/// Uniform in `[0, min(max_backoff, backoff·2^retry)]` ("full jitter").
-fn full_jitter(limits: &EngineLimits, retry: u32) -> Duration {
-    backoff_jitter(limits.backoff, limits.max_backoff, retry)
-}
-
-/// The wait before retry `retry` (from 0): uniform in `[0, min(max, backoff·2^retry)]`, so
-/// clients that failed together do not retry together. Also the client mode's backoff.
-pub(crate) fn backoff_jitter(backoff: Duration, max: Duration, retry: u32) -> Duration {
-    let ceiling = backoff.saturating_mul(2u32.saturating_pow(retry)).min(max);
-    ceiling.mul_f64(fastrand::f64())
-}
-
-/// How long the upstream asked to wait: `retry-after-ms` (milliseconds, as OpenAI and
-/// Anthropic send), else `Retry-After` in seconds or as an HTTP date.
-pub fn retry_after(headers: &HeaderMap) -> Option<Duration> {
-    let text = |name: &str| {
-        headers
-            .get(name)
-            .and_then(|v: &HeaderValue| v.to_str().ok())
-    };
-    if let Some(ms) = text("retry-after-ms").and_then(|v| v.trim().parse::<f64>().ok())
-        && ms.is_finite()
-        && ms >= 0.0
-    {
-        return Duration::try_from_secs_f64(ms / 1000.0).ok();
+/// An engine's retries: its configured limits, and a `Retry-After` beyond `max_backoff`
+/// ends them.
+fn retry_policy(limits: &EngineLimits) -> RetryPolicy {
+    RetryPolicy {
+        retries: limits.retries,
+        backoff: limits.backoff,
+        max_backoff: limits.max_backoff,
+        max_wait: limits.max_backoff,
     }
-    let value = text("retry-after")?.trim();
-    if let Ok(secs) = value.parse::<f64>() {
-        return (secs.is_finite() && secs >= 0.0)
-            .then(|| Duration::try_from_secs_f64(secs).ok())
-            .flatten();
-    }
-    let at = httpdate::parse_http_date(value).ok()?;
-    Some(
-        at.duration_since(SystemTime::now())
-            .unwrap_or(Duration::ZERO),
-    )
 }
 
 fn json_message(value: &Value) -> Option<String> {
@@ -327,26 +297,6 @@ fn json_message(value: &Value) -> Option<String> {
         .or_else(|| value.pointer("/error/message").and_then(text))
         .or_else(|| value.get("error").and_then(text))
         .or_else(|| value.get("title").and_then(text))
-}
-
-/// The causes of a transport error, innermost last ("connection refused"), without the
-/// "error sending request" wrapper whose URL the caller already names.
-pub(crate) fn transport_message(error: &reqwest::Error) -> String {
-    let mut causes = Vec::new();
-    let mut source = std::error::Error::source(error);
-    while let Some(cause) = source {
-        let text = cause.to_string();
-        // hyper's "client error (Connect)" says nothing its cause does not.
-        if !text.starts_with("client error (") && !causes.contains(&text) {
-            causes.push(text);
-        }
-        source = cause.source();
-    }
-    if causes.is_empty() {
-        error.to_string()
-    } else {
-        causes.join(": ")
-    }
 }
 
 enum BodyError {
@@ -370,46 +320,6 @@ async fn read_body(mut response: reqwest::Response) -> std::result::Result<Vec<u
 mod tests {
     use super::*;
 
-    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
-        let mut map = HeaderMap::new();
-        for (name, value) in pairs {
-            map.insert(*name, HeaderValue::from_str(value).unwrap());
-        }
-        map
-    }
-
-    #[test]
-    fn retry_after_in_seconds_milliseconds_and_dates() {
-        assert_eq!(
-            retry_after(&headers(&[("retry-after", "3")])),
-            Some(Duration::from_secs(3))
-        );
-        assert_eq!(
-            retry_after(&headers(&[("retry-after", "3"), ("retry-after-ms", "250")])),
-            Some(Duration::from_millis(250))
-        );
-        let later = SystemTime::now() + Duration::from_mins(2);
-        let date = httpdate::fmt_http_date(later);
-        let wait = retry_after(&headers(&[("retry-after", &date)])).unwrap();
-        assert!(
-            wait > Duration::from_secs(100) && wait <= Duration::from_mins(2),
-            "{wait:?}"
-        );
-        let past = httpdate::fmt_http_date(SystemTime::now() - Duration::from_mins(1));
-        assert_eq!(
-            retry_after(&headers(&[("retry-after", &past)])),
-            Some(Duration::ZERO)
-        );
-        for junk in ["soon", "-1", "NaN", "1e400"] {
-            assert_eq!(
-                retry_after(&headers(&[("retry-after", junk)])),
-                None,
-                "{junk}"
-            );
-        }
-        assert_eq!(retry_after(&HeaderMap::new()), None);
-    }
-
     #[test]
     fn full_jitter_stays_under_the_doubling_ceiling_and_the_cap() {
         let limits = EngineLimits {
@@ -417,12 +327,19 @@ mod tests {
             max_backoff: Duration::from_millis(350),
             ..EngineLimits::default()
         };
+        let policy = retry_policy(&limits);
         for _ in 0..200 {
-            assert!(full_jitter(&limits, 0) <= Duration::from_millis(100));
-            assert!(full_jitter(&limits, 1) <= Duration::from_millis(200));
-            assert!(full_jitter(&limits, 2) <= Duration::from_millis(350));
-            assert!(full_jitter(&limits, 40) <= Duration::from_millis(350));
+            assert!(policy.jitter(0) <= Duration::from_millis(100));
+            assert!(policy.jitter(1) <= Duration::from_millis(200));
+            assert!(policy.jitter(2) <= Duration::from_millis(350));
+            assert!(policy.jitter(40) <= Duration::from_millis(350));
         }
+        // A wait asked beyond max_backoff ends the retries.
+        assert_eq!(
+            policy.next(0, Some(Duration::from_millis(400))),
+            Next::AskedTooLong(Duration::from_millis(400))
+        );
+        assert_eq!(policy.next(limits.retries, None), Next::Exhausted);
     }
 
     #[test]

@@ -3,6 +3,8 @@
 
 use thiserror::Error;
 
+use crate::ids::InvalidId;
+
 /// Everything that can go wrong while reading or writing model repositories.
 #[derive(Debug, Error)]
 pub enum RepoError {
@@ -71,6 +73,16 @@ impl RepoError {
         RepoError::Io {
             context: context.into(),
             message: err.to_string(),
+        }
+    }
+}
+
+impl From<InvalidId> for RepoError {
+    /// Only a model path is parsed on the way into a repository.
+    fn from(e: InvalidId) -> Self {
+        RepoError::InvalidPath {
+            path: e.value,
+            reason: e.reason,
         }
     }
 }

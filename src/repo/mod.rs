@@ -5,22 +5,21 @@
 //! The module owns the on-disk layout, revision resolution, reading
 //! checkpoints and writing new ones with compare-and-swap ref updates.
 //! Users may also clone, commit and push with plain git; only committed
-//! trees are ever read. No `git2` type appears in the public API: commit
+//! trees are ever read. Models are named by [`ModelPath`] and [`crate::ids::ModelId`]. No `git2` type appears in the public API: commit
 //! ids are 40-hex strings.
 
 mod checkpoint;
 mod commit;
 mod error;
 mod model;
-mod path;
 mod repos;
 mod revision;
 #[cfg(test)]
 mod test_support;
 
+pub use crate::ids::ModelPath;
 pub use checkpoint::{Checkpoint, Files};
 pub use error::RepoError;
 pub use model::ModelRepo;
-pub use path::ModelPath;
 pub use repos::Repos;
 pub use revision::{Resolved, RevisionKind};

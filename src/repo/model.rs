@@ -7,10 +7,9 @@ use std::path::Path;
 
 use chrono::{DateTime, Utc};
 use git2::{ConfigLevel, ErrorCode, Oid, Reference, Repository};
-use uuid::Uuid;
 
 use super::error::RepoError;
-use super::path::ModelPath;
+use crate::ids::{ModelId, ModelPath};
 
 /// Config key holding the model id; its presence marks an arbiter repository.
 pub(super) const MODEL_ID_KEY: &str = "arbiter.modelid";
@@ -19,7 +18,7 @@ pub(super) const MODEL_ID_KEY: &str = "arbiter.modelid";
 /// not `Sync`: open one handle per thread.
 pub struct ModelRepo {
     pub(super) path: ModelPath,
-    pub(super) model_id: Uuid,
+    pub(super) model_id: ModelId,
     pub(super) repo: Repository,
 }
 
@@ -55,7 +54,7 @@ impl ModelRepo {
     }
 
     #[must_use]
-    pub fn model_id(&self) -> Uuid {
+    pub fn model_id(&self) -> ModelId {
         self.model_id
     }
 
@@ -156,7 +155,7 @@ impl ModelRepo {
 
 /// Reads `arbiter.modelid` from the repository's own config file only, so a
 /// key in a user's global config can never make a directory look valid.
-fn read_model_id(repo: &Repository) -> Result<Uuid, String> {
+fn read_model_id(repo: &Repository) -> Result<ModelId, String> {
     let config = repo
         .config()
         .and_then(|c| c.open_level(ConfigLevel::Local))
@@ -164,7 +163,9 @@ fn read_model_id(repo: &Repository) -> Result<Uuid, String> {
     let raw = config
         .get_string(MODEL_ID_KEY)
         .map_err(|_| format!("not an arbiter repository: `{MODEL_ID_KEY}` is not set"))?;
-    Uuid::parse_str(raw.trim()).map_err(|e| format!("invalid `{MODEL_ID_KEY}` {raw:?}: {e}"))
+    raw.trim().parse().map_err(|e: crate::ids::InvalidId| {
+        format!("invalid `{MODEL_ID_KEY}` {raw:?}: {}", e.reason)
+    })
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use super::checkpoint::Files;
 use super::commit::{signature, with_trailing_newline, write_tree};
 use super::error::RepoError;
 use super::model::{MODEL_ID_KEY, ModelRepo};
-use super::path::ModelPath;
+use crate::ids::{ModelId, ModelPath};
 
 /// The root directory holding every model's bare repository.
 #[derive(Debug, Clone)]
@@ -110,7 +110,7 @@ impl Repos {
     }
 
     /// The model whose `arbiter.modelid` is `model_id`.
-    pub fn find_by_id(&self, model_id: Uuid) -> Result<ModelRepo, RepoError> {
+    pub fn find_by_id(&self, model_id: ModelId) -> Result<ModelRepo, RepoError> {
         self.list()?
             .into_iter()
             .find(|m| m.model_id() == model_id)
@@ -200,7 +200,7 @@ mod tests {
             .create(&path("acme/billing"), &files("m", "q"), "init")
             .unwrap();
         assert_ne!(model.model_id(), other.model_id());
-        assert_eq!(model.model_id().get_version_num(), 4);
+        assert_eq!(model.model_id().as_uuid().get_version_num(), 4);
 
         let opened = repos.open(&path("acme/support")).unwrap();
         assert_eq!(opened.model_id(), model.model_id());
@@ -221,7 +221,7 @@ mod tests {
         assert_eq!(listed, ["acme/billing", "acme/support", "zeta/a"]);
         let found = repos.find_by_id(third.model_id()).unwrap();
         assert_eq!(found.path(), third.path());
-        let missing = Uuid::new_v4();
+        let missing = ModelId::from(Uuid::new_v4());
         let err = repos.find_by_id(missing).unwrap_err();
         assert!(matches!(&err, RepoError::ModelNotFound(id) if *id == missing.to_string()));
         let err = repos.open(&path("acme/nope")).unwrap_err();

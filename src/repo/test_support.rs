@@ -5,8 +5,8 @@ use tempfile::TempDir;
 
 use super::checkpoint::Files;
 use super::model::ModelRepo;
-use super::path::ModelPath;
 use super::repos::Repos;
+use crate::ids::ModelPath;
 
 pub(super) fn files(model_yaml: &str, questions_yaml: &str) -> Files {
     Files {

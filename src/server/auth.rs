@@ -69,6 +69,6 @@ fn set_quota_headers(response: &mut Response, limit: u32, remaining: u32, reset:
 
 impl AppState {
     fn limiter_limit(&self) -> u32 {
-        self.ctx.settings().config.server.rate_limit.burst.max(1)
+        self.ctx.settings().server.rate_limit.burst.get()
     }
 }

@@ -10,6 +10,12 @@ use axum::response::{IntoResponse, Response};
 #[derive(Debug)]
 pub(crate) struct ApiError(pub(crate) Error);
 
+impl From<crate::wire::Invalid> for ApiError {
+    fn from(invalid: crate::wire::Invalid) -> Self {
+        Self(invalid.into())
+    }
+}
+
 impl From<Error> for ApiError {
     fn from(error: Error) -> Self {
         Self(error)
@@ -21,7 +27,7 @@ pub(crate) type ApiResult<T> = Result<T, ApiError>;
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let info = request::current();
-        let problem = Problem::from_error(&self.0, &info.problems_url, &info.id);
+        let problem = self.0.to_problem(&info.problems_url, &info.id);
         problem_response(&problem, &self.0)
     }
 }

@@ -4,6 +4,8 @@
 use super::AppState;
 use super::error::ApiError;
 use crate::error::Error;
+use crate::wire::Loc;
+use crate::wire::json::{self, JsonError};
 use axum::extract::{FromRequest, Request};
 use axum::http::header;
 use bytes::Bytes;
@@ -39,11 +41,13 @@ async fn read(request: Request, limit: usize) -> Result<Bytes, ApiError> {
         .map_err(|_| ApiError(Error::PayloadTooLarge { limit }))
 }
 
+/// The body as one JSON value: 400 when it is not JSON, 422 at a key repeated in one object.
 pub(crate) fn parse_json(bytes: &[u8]) -> Result<Value, ApiError> {
-    serde_json::from_slice(bytes).map_err(|e| {
-        ApiError(Error::BadRequest(format!(
+    json::from_slice(bytes, &Loc::body()).map_err(|error| match error {
+        JsonError::Syntax(e) => ApiError(Error::BadRequest(format!(
             "the body is not valid JSON: {e}"
-        )))
+        ))),
+        JsonError::DuplicateKey(error) => ApiError(Error::Validation(vec![error])),
     })
 }
 

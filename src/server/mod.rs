@@ -44,11 +44,11 @@ pub fn openapi_json() -> String {
 }
 
 fn state(ctx: Context) -> AppState {
-    let server = ctx.settings().config.server.clone();
+    let server = ctx.settings().server.clone();
     AppState {
         limiter: Arc::new(rate_limit::RateLimiter::new(server.rate_limit)),
         max_body_bytes: server.max_body_bytes,
-        jobs: JobQueue::new(ctx.clone(), server.max_running_jobs),
+        jobs: JobQueue::new(ctx.clone(), server.max_running_jobs.get()),
         ctx,
     }
 }

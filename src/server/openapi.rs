@@ -1,16 +1,15 @@
 //! `/openapi.json`: the HTTP interface described as `OpenAPI 3.1`, generated with utoipa.
 //!
-//! Schemas come from the contract types themselves (`#[derive(ToSchema)]` in `wire` and
-//! `store`), so a renamed or added member shows up here without a second edit. The bodies
-//! that `core` parses from a raw JSON value (questions, ingest items, annotation maps) are
-//! described by hand below. The paths are built with utoipa's builders, one function per
-//! resource, mirroring `routes/mod.rs`; a unit test fails when a served route is not
-//! described. The document is built once, on first use.
+//! Every schema, request bodies included, is derived from the contract types in `wire`
+//! (`#[derive(ToSchema)]`), so a renamed or added member shows up here without a second
+//! edit, and `wire::contract_tests` checks each validation pass against its schema. The
+//! paths are still built with utoipa's builders, one function per resource, mirroring
+//! `routes/mod.rs`; a unit test fails when a served route is not described. The document
+//! is built once, on first use.
 
-use crate::wire::Question;
 use serde_json::json;
-use std::borrow::Cow;
 use std::sync::LazyLock;
+use utoipa::ToSchema;
 use utoipa::openapi::content::ContentBuilder;
 use utoipa::openapi::header::{Header, HeaderBuilder};
 use utoipa::openapi::info::{Info, InfoBuilder, LicenseBuilder};
@@ -21,13 +20,12 @@ use utoipa::openapi::path::{
 use utoipa::openapi::request_body::{RequestBody, RequestBodyBuilder};
 use utoipa::openapi::response::{ResponseBuilder, ResponsesBuilder};
 use utoipa::openapi::schema::{
-    AdditionalProperties, AnyOfBuilder, ArrayBuilder, ComponentsBuilder, KnownFormat,
-    ObjectBuilder, Schema, SchemaFormat, SchemaType, Type,
+    AdditionalProperties, ArrayBuilder, ComponentsBuilder, KnownFormat, ObjectBuilder, Schema,
+    SchemaFormat, Type,
 };
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme};
 use utoipa::openapi::tag::{Tag, TagBuilder};
 use utoipa::openapi::{Components, OpenApi, OpenApiBuilder, Ref, RefOr, Required};
-use utoipa::{PartialSchema, ToSchema};
 
 static DOCUMENT: LazyLock<String> = LazyLock::new(|| {
     // Builder output has string keys and finite numbers only: serializing it cannot fail.
@@ -658,7 +656,7 @@ fn batch_decisions(paths: PathsBuilder) -> PathsBuilder {
             that is not JSON fails only its own item). The body is bounded by the server's \
             `server.max_body_bytes` either way.",
         body_schema: "BatchRequest",
-        ndjson_line_schema: Some("BatchLine"),
+        ndjson_line_schema: Some("BatchItem"),
         poll_description: "The job: status, progress `{total, done, failed}`, timestamps; when \
             completed, the summary in `result`; when failed, the problem in `error`.",
         cancel_description: "A queued job is cancelled at once; a running one stops at its next \
@@ -1185,14 +1183,6 @@ fn string() -> ObjectBuilder {
     ObjectBuilder::new().schema_type(Type::String)
 }
 
-fn nullable_string() -> ObjectBuilder {
-    ObjectBuilder::new().schema_type(
-        [Type::String, Type::Null]
-            .into_iter()
-            .collect::<SchemaType>(),
-    )
-}
-
 fn boolean() -> ObjectBuilder {
     ObjectBuilder::new().schema_type(Type::Boolean)
 }
@@ -1213,12 +1203,6 @@ fn limit() -> ObjectBuilder {
         .minimum(Some(1))
         .maximum(Some(1000))
         .default(Some(50.into()))
-}
-
-fn any_value(description: &str) -> ObjectBuilder {
-    ObjectBuilder::new()
-        .schema_type(SchemaType::AnyValue)
-        .description(Some(description))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1304,7 +1288,7 @@ fn components() -> Components {
 fn schemas() -> Vec<(String, RefOr<Schema>)> {
     let mut schemas = Vec::new();
     collect::<crate::wire::DecisionRequest>(&mut schemas);
-    collect::<crate::wire::question::Question>(&mut schemas);
+    collect::<crate::wire::question::QuestionDoc>(&mut schemas);
     collect::<crate::wire::DecisionResponse>(&mut schemas);
     collect::<crate::wire::Problem>(&mut schemas);
     collect::<crate::wire::models::ModelList>(&mut schemas);
@@ -1312,20 +1296,20 @@ fn schemas() -> Vec<(String, RefOr<Schema>)> {
     collect::<crate::wire::decision::Checkpoint>(&mut schemas);
     collect::<crate::wire::examples::ExamplePage>(&mut schemas);
     collect::<crate::wire::examples::IngestReport>(&mut schemas);
-    collect::<crate::store::ExampleDetail>(&mut schemas);
+    collect::<crate::wire::examples::ExampleDetail>(&mut schemas);
+    collect::<crate::wire::examples::IngestExample>(&mut schemas);
+    collect::<crate::wire::examples::AnnotationsPatch>(&mut schemas);
+    collect::<crate::wire::examples::AnnotationLine>(&mut schemas);
     collect::<crate::wire::jobs::Job>(&mut schemas);
     collect::<crate::wire::jobs::BatchSummary>(&mut schemas);
+    collect::<crate::wire::jobs::BatchRequestDoc>(&mut schemas);
+    collect::<crate::wire::jobs::BatchMembers>(&mut schemas);
+    collect::<crate::wire::jobs::BatchItem>(&mut schemas);
+    collect::<crate::wire::jobs::BatchResultLine>(&mut schemas);
+    collect::<crate::wire::align::AlignmentRequest>(&mut schemas);
+    collect::<crate::wire::align::EvaluationRequest>(&mut schemas);
     collect::<crate::wire::align::AlignmentResult>(&mut schemas);
     collect::<crate::wire::align::EvaluationReport>(&mut schemas);
-    schemas.push(("BatchRequest".into(), batch_request_schema()));
-    schemas.push(("AlignmentRequest".into(), alignment_request_schema()));
-    schemas.push(("EvaluationRequest".into(), evaluation_request_schema()));
-    schemas.push(("BatchResultLine".into(), batch_result_line_schema()));
-    schemas.push(("IngestExample".into(), ingest_example_schema()));
-    schemas.push(("AnnotationInput".into(), annotation_input_schema()));
-    schemas.push(("AnnotationsPatch".into(), annotations_patch_schema()));
-    schemas.push(("AnnotationLine".into(), annotation_line_schema()));
-    schemas.push(("BatchLine".into(), batch_line_schema()));
     schemas
 }
 
@@ -1421,291 +1405,6 @@ fn header(schema: ObjectBuilder, description: &str) -> Header {
         .schema(Some(schema))
         .description(Some(description))
         .build()
-}
-
-/// A question is parsed from a raw JSON value (so that every problem is located at once), so
-/// its schema is written here rather than derived.
-impl PartialSchema for Question {
-    fn schema() -> RefOr<Schema> {
-        let kind = string().enum_values(Some(["noul", "choice", "score"]));
-        let level = any_value("A rubric level's description: a string, an object or an array.");
-        let criteria = AnyOfBuilder::new()
-            .description(Some(
-                "`noul`: omitted, null, or an object with optional members `true` and `false` \
-                 (each a description or null). `choice`: an object of non-empty option key → \
-                 description or null, no minimum number of options. `score`: an ordered array \
-                 of one or more rubric descriptions, none null; N levels span 0 to N−1. A \
-                 description is a string, an object or an array.",
-            ))
-            .item(object())
-            .item(ArrayBuilder::new().min_items(Some(1)).items(level))
-            .item(ObjectBuilder::new().schema_type(Type::Null));
-        object()
-            .description(Some(
-                "A typed question, under a caller-chosen ID (any string, even \"\").",
-            ))
-            .property("type", kind.description(Some("The question type.")))
-            .required("type")
-            .property(
-                "instructions",
-                any_value("Optional; any JSON value, null included."),
-            )
-            .property("criteria", criteria)
-            .additional_properties(Some(AdditionalProperties::FreeForm(false)))
-            .examples([
-                json!({"type": "noul", "instructions": "Is the customer angry?"}),
-                json!({"type": "choice", "criteria": {"refund": "Wants a refund.", "other": null}}),
-                json!({"type": "score", "criteria": ["calm", "annoyed", {"text": "furious"}]}),
-            ])
-            .into()
-    }
-}
-
-impl ToSchema for Question {
-    fn name() -> Cow<'static, str> {
-        Cow::Borrowed("Question")
-    }
-}
-
-/// One item of `POST /v1/models/{modelId}/examples`, as `core::examples` reads it.
-fn ingest_example_schema() -> RefOr<Schema> {
-    let example_id = nullable_string()
-        .min_length(Some(1))
-        .max_length(Some(255))
-        .description(Some(
-            "The example's ID [default: derived from the canonical state].",
-        ));
-    let annotations = ObjectBuilder::new()
-        .schema_type(
-            [Type::Object, Type::Null]
-                .into_iter()
-                .collect::<SchemaType>(),
-        )
-        .description(Some("Question ID → annotation."))
-        .additional_properties(Some(schema_ref("AnnotationInput")));
-    object()
-        .description(Some("One example to ingest."))
-        .property("example_id", example_id)
-        .property("state", any_value("The state: any JSON value."))
-        .required("state")
-        .property("annotations", annotations)
-        .additional_properties(Some(AdditionalProperties::FreeForm(false)))
-        .into()
-}
-
-/// `POST /v1/models/{modelId}/alignments`, as `AlignmentRequest::from_value` reads it.
-fn alignment_request_schema() -> RefOr<Schema> {
-    use crate::wire::align::{DEFAULT_MARGIN, DEFAULT_MAX_EXAMPLES, DEFAULT_SEED, MIN_EXAMPLES};
-    object()
-        .description(Some("An alignment; every member is optional."))
-        .property(
-            "revision",
-            string().min_length(Some(1)).description(Some(
-                "The checkpoint to improve: branch, tag or commit SHA [default: the default branch].",
-            )),
-        )
-        .property(
-            "questions",
-            ArrayBuilder::new()
-                .items(string())
-                .min_items(Some(1))
-                .description(Some("Question IDs to align [default: every saved question].")),
-        )
-        .property(
-            "seed",
-            count().default(Some(DEFAULT_SEED.into())).description(Some(
-                "Seed of the folds, draws and bootstrap: the same examples, seed and checkpoint \
-                 give the same new checkpoint.",
-            )),
-        )
-        .property(
-            "margin",
-            ObjectBuilder::new()
-                .schema_type(Type::Number)
-                .minimum(Some(0.0))
-                .exclusive_maximum(Some(1.0))
-                .default(Some(DEFAULT_MARGIN.into()))
-                .description(Some("The held-out gain a question needs, relative to its loss.")),
-        )
-        .property(
-            "max_examples",
-            count()
-                .minimum(Some(MIN_EXAMPLES as f64))
-                .default(Some(DEFAULT_MAX_EXAMPLES.into()))
-                .description(Some("Annotated examples used per question, at most (a seeded sample).")),
-        )
-        .additional_properties(Some(AdditionalProperties::FreeForm(false)))
-        .into()
-}
-
-/// `POST /v1/models/{modelId}/evaluations`.
-fn evaluation_request_schema() -> RefOr<Schema> {
-    let revision = |what: &str| string().min_length(Some(1)).description(Some(what));
-    object()
-        .description(Some("An evaluation; every member is optional."))
-        .property(
-            "revision",
-            revision("The checkpoint to evaluate [default: the default branch]."),
-        )
-        .property("baseline", revision("A checkpoint to compare with."))
-        .property(
-            "questions",
-            ArrayBuilder::new()
-                .items(string())
-                .min_items(Some(1))
-                .description(Some(
-                    "Question IDs to evaluate [default: every saved question].",
-                )),
-        )
-        .additional_properties(Some(AdditionalProperties::FreeForm(false)))
-        .into()
-}
-
-/// `POST /v1/models/{modelId}/batch-decisions`: items or examples, not both.
-fn batch_request_schema() -> RefOr<Schema> {
-    let item = object()
-        .property(
-            "example_id",
-            nullable_string()
-                .min_length(Some(1))
-                .max_length(Some(255))
-                .description(Some("[default: derived from the canonical state]")),
-        )
-        .property("state", any_value("The state: any JSON value."))
-        .required("state")
-        .description(Some(
-            "One item; checked when its turn comes, so a bad one fails only itself. An \
-             `annotations` member (as in an export line) is ignored.",
-        ));
-    let questions = object()
-        .description(Some(
-            "Question ID → question: override saved ones with the same ID and add new IDs \
-             for this batch.",
-        ))
-        .additional_properties(Some(schema_ref("Question")));
-    object()
-        .description(Some("A batch: `items`, or `examples` (not both)."))
-        .property(
-            "revision",
-            string().min_length(Some(1)).description(Some(
-                "Branch, tag or commit SHA [default: the default branch].",
-            )),
-        )
-        .property("questions", questions)
-        .property(
-            "capture",
-            boolean().default(Some(false.into())).description(Some(
-                "Record each decision, as the model's capture policy allows.",
-            )),
-        )
-        .property("items", ArrayBuilder::new().items(item))
-        .property(
-            "examples",
-            string()
-                .enum_values(Some(["all", "annotated"]))
-                .description(Some("Run over the model's stored examples.")),
-        )
-        .additional_properties(Some(AdditionalProperties::FreeForm(false)))
-        .into()
-}
-
-/// One line of a batch job's results.
-fn batch_result_line_schema() -> RefOr<Schema> {
-    let answers = object()
-        .description(Some("Question ID → answer, as in a decision response."))
-        .additional_properties(Some(schema_ref("Answer")));
-    object()
-        .description(Some(
-            "One item's outcome: `answers` and `usage`, or `error` (a problem whose `details` \
-             locate the fault under `body.items[index]`).",
-        ))
-        .property(
-            "index",
-            count().description(Some("The item's position, from 0.")),
-        )
-        .property(
-            "example_id",
-            nullable_string().description(Some("null when the item could not be read.")),
-        )
-        .required("index")
-        .required("example_id")
-        .property("answers", answers)
-        .property("usage", schema_ref("Usage"))
-        .property("error", schema_ref("Problem"))
-        .into()
-}
-
-/// Ground truth for one question, as a client writes it.
-fn annotation_input_schema() -> RefOr<Schema> {
-    let answer = any_value(
-        "`noul`: `true`, `false` or a probability from 0 to 1; `choice`: an option key; \
-         `score`: a level index (an integer from 0 to N−1).",
-    );
-    object()
-        .description(Some(
-            "Ground truth for one question, checked against the question.",
-        ))
-        .property("answer", answer)
-        .required("answer")
-        .property(
-            "reasoning",
-            nullable_string().description(Some("Why this is the answer.")),
-        )
-        .into()
-}
-
-/// One line of `POST /v1/models/{modelId}/annotations`.
-fn annotation_line_schema() -> RefOr<Schema> {
-    let answer = any_value(
-        "`noul`: `true`, `false` or a probability from 0 to 1; `choice`: an option key; \
-         `score`: a level index (an integer from 0 to N−1).",
-    );
-    object()
-        .description(Some("Ground truth for one question of one stored example."))
-        .property(
-            "example_id",
-            string().min_length(Some(1)).max_length(Some(255)),
-        )
-        .required("example_id")
-        .property("question", string().description(Some("The question ID.")))
-        .required("question")
-        .property("answer", answer)
-        .required("answer")
-        .property(
-            "reasoning",
-            nullable_string().description(Some("Why this is the answer.")),
-        )
-        .into()
-}
-
-/// A line after the first of an `application/x-ndjson` batch: one item.
-fn batch_line_schema() -> RefOr<Schema> {
-    object()
-        .description(Some(
-            "The first line holds the request's other members (`{revision?, questions?, \
-             capture?}`, as in `BatchRequest`); each further line is one item, checked when its \
-             turn comes. An `annotations` member (as in an export line) is ignored.",
-        ))
-        .property(
-            "example_id",
-            nullable_string()
-                .min_length(Some(1))
-                .max_length(Some(255))
-                .description(Some("[default: derived from the canonical state]")),
-        )
-        .property("state", any_value("The state: any JSON value."))
-        .into()
-}
-
-/// The body of `PATCH …/annotations`.
-fn annotations_patch_schema() -> RefOr<Schema> {
-    object()
-        .description(Some(
-            "Question ID (any string, even \"\") → annotation; all are checked before any is \
-             written.",
-        ))
-        .additional_properties(Some(schema_ref("AnnotationInput")))
-        .into()
 }
 
 #[cfg(test)]
@@ -1884,10 +1583,25 @@ mod tests {
         ] {
             assert!(schemas[name].is_object(), "schema {name} is missing");
         }
-        assert_eq!(
-            schemas["Question"]["properties"]["type"]["enum"],
-            serde_json::json!(["noul", "choice", "score"])
-        );
+        for (schema, kind) in [
+            ("NoulQuestion", "noul"),
+            ("ChoiceQuestion", "choice"),
+            ("ScoreQuestion", "score"),
+        ] {
+            let tag = schemas[schema]["properties"]["type"]["$ref"]
+                .as_str()
+                .unwrap();
+            let tag = &schemas[tag.rsplit('/').next().unwrap()];
+            assert_eq!(tag["enum"], serde_json::json!([kind]), "{schema}");
+            assert!(
+                schemas["Question"]["oneOf"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|v| v["$ref"] == format!("#/components/schemas/{schema}")),
+                "{schema} is one of Question's forms"
+            );
+        }
         let required = schemas["DecisionRequest"]["required"]
             .as_array()
             .expect("required members");

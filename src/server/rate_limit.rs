@@ -1,12 +1,12 @@
 //! Per-token rate limits: a token bucket per token ID, refilled continuously.
 
-use crate::config::RateLimitConfig;
+use crate::config::RateLimit;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Instant;
 
 pub(crate) struct RateLimiter {
-    config: RateLimitConfig,
+    config: RateLimit,
     buckets: Mutex<HashMap<String, Bucket>>,
 }
 
@@ -25,7 +25,7 @@ pub(crate) struct Quota {
 }
 
 impl RateLimiter {
-    pub(crate) fn new(config: RateLimitConfig) -> Self {
+    pub(crate) fn new(config: RateLimit) -> Self {
         Self {
             config,
             buckets: Mutex::new(HashMap::new()),
@@ -38,8 +38,9 @@ impl RateLimiter {
     }
 
     fn check_at(&self, key: &str, now: Instant) -> Result<Quota, u64> {
-        let burst = f64::from(self.config.burst.max(1));
-        let rate = self.config.per_second.max(f64::MIN_POSITIVE);
+        // Validated in config: burst at least 1, rate finite and more than 0.
+        let burst = f64::from(self.config.burst.get());
+        let rate = self.config.per_second;
         let mut buckets = self
             .buckets
             .lock()
@@ -56,7 +57,7 @@ impl RateLimiter {
         }
         bucket.tokens -= 1.0;
         Ok(Quota {
-            limit: self.config.burst.max(1),
+            limit: self.config.burst.get(),
             remaining: bucket.tokens.floor() as u32,
             reset_secs: ((burst - bucket.tokens) / rate).ceil() as u64,
         })
@@ -70,9 +71,9 @@ mod tests {
 
     #[test]
     fn bucket_empties_and_refills() {
-        let limiter = RateLimiter::new(RateLimitConfig {
+        let limiter = RateLimiter::new(RateLimit {
             per_second: 2.0,
-            burst: 3,
+            burst: std::num::NonZeroU32::new(3).unwrap(),
         });
         let start = Instant::now();
         for remaining in [2, 1, 0] {

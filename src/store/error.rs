@@ -44,10 +44,10 @@ impl<T> SqlContext<T> for Result<T, rusqlite::Error> {
 }
 
 /// Parses a JSON column, reporting which value was corrupt.
-pub(super) fn parse_json(
+pub(super) fn parse_json<T: serde::de::DeserializeOwned>(
     text: &str,
     what: impl FnOnce() -> String,
-) -> Result<serde_json::Value, StoreError> {
+) -> Result<T, StoreError> {
     serde_json::from_str(text).map_err(|e| StoreError::Corrupt {
         what: what(),
         reason: e.to_string(),

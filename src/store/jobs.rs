@@ -9,34 +9,34 @@ use serde_json::Value;
 
 use super::error::{SqlContext, parse_json};
 use super::{Store, StoreError, now};
+use crate::core::jobs::state::{JobState, Outcome};
+use crate::ids::{JobId, ModelId};
+use crate::wire::Problem;
+use crate::wire::jobs::{JobKind, JobStatus};
 
 /// A job to insert (status `queued`).
 #[derive(Debug, Clone, Copy)]
 pub struct NewJob<'a> {
-    pub job_id: &'a str,
-    pub model_id: &'a str,
-    pub kind: &'a str,
+    pub job_id: &'a JobId,
+    pub model_id: &'a ModelId,
+    pub kind: JobKind,
     pub request: &'a Value,
     pub total: u64,
 }
 
-/// A job as stored.
+/// A job as stored, read into types: a row that does not fit them is a corrupt store.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JobRecord {
-    pub job_id: String,
-    pub model_id: String,
-    pub kind: String,
-    pub status: String,
+    pub job_id: JobId,
+    pub model_id: ModelId,
+    pub kind: JobKind,
+    pub state: JobState,
     pub request: Value,
     pub created_at: String,
-    pub started_at: Option<String>,
-    pub finished_at: Option<String>,
     pub total: u64,
     pub done: u64,
     pub failed: u64,
     pub cancel_requested: bool,
-    pub error: Option<Value>,
-    pub result: Option<Value>,
 }
 
 const COLUMNS: &str = "job_id, model_id, kind, status, request, created_at, started_at, \
@@ -51,50 +51,118 @@ fn int(value: u64) -> i64 {
     i64::try_from(value).unwrap_or(i64::MAX)
 }
 
-type RawJob = (JobRecord, String, Option<String>, Option<String>);
-
-fn from_row(row: &Row<'_>) -> rusqlite::Result<RawJob> {
-    Ok((
-        JobRecord {
-            job_id: row.get(0)?,
-            model_id: row.get(1)?,
-            kind: row.get(2)?,
-            status: row.get(3)?,
-            request: Value::Null,
-            created_at: row.get(5)?,
-            started_at: row.get(6)?,
-            finished_at: row.get(7)?,
-            total: count(row.get(8)?),
-            done: count(row.get(9)?),
-            failed: count(row.get(10)?),
-            cancel_requested: row.get(11)?,
-            error: None,
-            result: None,
-        },
-        row.get(4)?,
-        row.get(12)?,
-        row.get(13)?,
-    ))
+/// A row's columns as SQLite has them, before they are checked into a [`JobRecord`].
+struct RawJob {
+    job_id: String,
+    model_id: String,
+    kind: String,
+    status: String,
+    request: String,
+    created_at: String,
+    started_at: Option<String>,
+    finished_at: Option<String>,
+    total: i64,
+    done: i64,
+    failed: i64,
+    cancel_requested: bool,
+    error: Option<String>,
+    result: Option<String>,
 }
 
-fn finish((mut job, request, error, result): RawJob) -> Result<JobRecord, StoreError> {
-    let id = job.job_id.clone();
-    job.request = parse_json(&request, || format!("request of job {id}"))?;
-    job.error = error
-        .map(|e| parse_json(&e, || format!("error of job {id}")))
-        .transpose()?;
-    job.result = result
-        .map(|r| parse_json(&r, || format!("result of job {id}")))
-        .transpose()?;
-    Ok(job)
+fn from_row(row: &Row<'_>) -> rusqlite::Result<RawJob> {
+    Ok(RawJob {
+        job_id: row.get(0)?,
+        model_id: row.get(1)?,
+        kind: row.get(2)?,
+        status: row.get(3)?,
+        request: row.get(4)?,
+        created_at: row.get(5)?,
+        started_at: row.get(6)?,
+        finished_at: row.get(7)?,
+        total: row.get(8)?,
+        done: row.get(9)?,
+        failed: row.get(10)?,
+        cancel_requested: row.get(11)?,
+        error: row.get(12)?,
+        result: row.get(13)?,
+    })
+}
+
+fn finish(raw: RawJob) -> Result<JobRecord, StoreError> {
+    let id = raw.job_id.clone();
+    let corrupt = |what: &str, reason: String| StoreError::Corrupt {
+        what: format!("{what} of job {id}"),
+        reason,
+    };
+    let job_id = raw
+        .job_id
+        .parse()
+        .map_err(|e: crate::ids::InvalidId| corrupt("id", e.reason))?;
+    let model_id = raw
+        .model_id
+        .parse()
+        .map_err(|e: crate::ids::InvalidId| corrupt("modelId", e.reason))?;
+    let kind = raw
+        .kind
+        .parse()
+        .map_err(|_| corrupt("kind", format!("unknown kind `{}`", raw.kind)))?;
+    let status: JobStatus = raw
+        .status
+        .parse()
+        .map_err(|_| corrupt("status", format!("unknown status `{}`", raw.status)))?;
+    let request = parse_json(&raw.request, || format!("request of job {id}"))?;
+    let missing = |what: &str| corrupt(what, format!("a {status} job has none"));
+    let finished_at = || raw.finished_at.clone().ok_or_else(|| missing("finishedAt"));
+    let state = match status {
+        JobStatus::Queued => JobState::Queued,
+        JobStatus::Running => JobState::Running {
+            since: raw.started_at.clone().ok_or_else(|| missing("startedAt"))?,
+        },
+        JobStatus::Completed => {
+            let result = raw.result.as_deref().ok_or_else(|| missing("result"))?;
+            JobState::Finished {
+                started: raw.started_at.clone(),
+                at: finished_at()?,
+                outcome: Outcome::Completed {
+                    result: parse_json(result, || format!("result of job {id}"))?,
+                },
+            }
+        }
+        JobStatus::Failed => {
+            let error = raw.error.as_deref().ok_or_else(|| missing("error"))?;
+            let problem: Problem = parse_json(error, || format!("error of job {id}"))?;
+            JobState::Finished {
+                started: raw.started_at.clone(),
+                at: finished_at()?,
+                outcome: Outcome::Failed { problem },
+            }
+        }
+        JobStatus::Cancelled => JobState::Finished {
+            started: raw.started_at.clone(),
+            at: finished_at()?,
+            outcome: Outcome::Cancelled,
+        },
+    };
+    Ok(JobRecord {
+        job_id,
+        model_id,
+        kind,
+        state,
+        request,
+        created_at: raw.created_at,
+        total: count(raw.total),
+        done: count(raw.done),
+        failed: count(raw.failed),
+        cancel_requested: raw.cancel_requested,
+    })
 }
 
 /// Which jobs to list.
 #[derive(Debug, Clone, Default)]
 pub struct JobFilter<'a> {
-    pub model_id: Option<&'a str>,
+    pub model_id: Option<&'a ModelId>,
     /// Any of these statuses; all when empty.
-    pub statuses: &'a [&'a str],
+    pub statuses: &'a [JobStatus],
     pub limit: usize,
 }
 
@@ -106,9 +174,9 @@ impl Store {
                 "INSERT INTO jobs (job_id, model_id, kind, status, request, created_at, total)
                  VALUES (?1, ?2, ?3, 'queued', ?4, ?5, ?6)",
                 params![
-                    job.job_id,
-                    job.model_id,
-                    job.kind,
+                    job.job_id.to_string(),
+                    job.model_id.to_string(),
+                    job.kind.as_str(),
                     job.request.to_string(),
                     now(),
                     int(job.total)
@@ -122,12 +190,12 @@ impl Store {
     }
 
     /// One job, if it exists.
-    pub fn get_job(&self, job_id: &str) -> Result<Option<JobRecord>, StoreError> {
+    pub fn get_job(&self, job_id: &JobId) -> Result<Option<JobRecord>, StoreError> {
         let conn = self.conn()?;
         let raw = conn
             .prepare_cached(&format!("SELECT {COLUMNS} FROM jobs WHERE job_id = ?1"))
             .ctx("prepare get job")?
-            .query_row([job_id], from_row)
+            .query_row([job_id.to_string()], from_row)
             .optional()
             .ctx("get job")?;
         raw.map(finish).transpose()
@@ -138,13 +206,13 @@ impl Store {
         let mut clauses = vec!["1 = 1".to_owned()];
         let mut args: Vec<String> = Vec::new();
         if let Some(model_id) = filter.model_id {
-            args.push(model_id.to_owned());
+            args.push(model_id.to_string());
             clauses.push(format!("model_id = ?{}", args.len()));
         }
         if !filter.statuses.is_empty() {
             let mut marks = Vec::new();
             for status in filter.statuses {
-                args.push((*status).to_owned());
+                args.push(status.to_string());
                 marks.push(format!("?{}", args.len()));
             }
             clauses.push(format!("status IN ({})", marks.join(", ")));
@@ -170,14 +238,14 @@ impl Store {
 
     /// `queued`/`running` → `running` (keeping the first start time), with the total.
     /// False when the job is finished (cancelled while queued, say): do not run it.
-    pub fn start_job(&self, job_id: &str, total: u64) -> Result<bool, StoreError> {
+    pub fn start_job(&self, job_id: &JobId, total: u64) -> Result<bool, StoreError> {
         self.write("start job", |tx| {
             let changed = tx
                 .execute(
                     "UPDATE jobs SET status = 'running', started_at = COALESCE(started_at, ?2),
                             total = ?3
                      WHERE job_id = ?1 AND status IN ('queued', 'running')",
-                    params![job_id, now(), int(total)],
+                    params![job_id.to_string(), now(), int(total)],
                 )
                 .ctx("start job")?;
             Ok(changed == 1)
@@ -188,20 +256,20 @@ impl Store {
     /// total only once it runs). Returns whether a cancel has been asked for.
     pub fn set_job_progress(
         &self,
-        job_id: &str,
+        job_id: &JobId,
         (total, done, failed): (u64, u64, u64),
     ) -> Result<bool, StoreError> {
         self.write("record job progress", |tx| {
             tx.execute(
                 "UPDATE jobs SET total = ?2, done = ?3, failed = ?4
                  WHERE job_id = ?1 AND status = 'running'",
-                params![job_id, int(total), int(done), int(failed)],
+                params![job_id.to_string(), int(total), int(done), int(failed)],
             )
             .ctx("record job progress")?;
             let cancel: Option<bool> = tx
                 .query_row(
                     "SELECT cancel_requested FROM jobs WHERE job_id = ?1",
-                    [job_id],
+                    [job_id.to_string()],
                     |r| r.get(0),
                 )
                 .optional()
@@ -211,27 +279,36 @@ impl Store {
     }
 
     /// Whether a cancel has been asked for (true for a job that no longer exists).
-    pub fn job_cancel_requested(&self, job_id: &str) -> Result<bool, StoreError> {
+    pub fn job_cancel_requested(&self, job_id: &JobId) -> Result<bool, StoreError> {
         let conn = self.conn()?;
         let cancel: Option<bool> = conn
             .prepare_cached("SELECT cancel_requested FROM jobs WHERE job_id = ?1")
             .ctx("prepare cancel check")?
-            .query_row([job_id], |r| r.get(0))
+            .query_row([job_id.to_string()], |r| r.get(0))
             .optional()
             .ctx("read cancel request")?;
         Ok(cancel.unwrap_or(true))
     }
 
-    /// End an unfinished job as `status` (completed, failed or cancelled) with its final
-    /// progress. False when it had already finished.
+    /// End an unfinished job with `outcome` and its final progress. False when it had
+    /// already finished.
     pub fn finish_job(
         &self,
-        job_id: &str,
-        status: &str,
+        job_id: &JobId,
+        outcome: &Outcome,
         progress: Option<(u64, u64)>,
-        error: Option<&Value>,
-        result: Option<&Value>,
     ) -> Result<bool, StoreError> {
+        let (error, result) = match outcome {
+            Outcome::Completed { result } => (None, Some(result.to_string())),
+            Outcome::Failed { problem } => {
+                let problem = serde_json::to_string(problem).map_err(|e| StoreError::Corrupt {
+                    what: format!("error of job {job_id}"),
+                    reason: e.to_string(),
+                })?;
+                (Some(problem), None)
+            }
+            Outcome::Cancelled => (None, None),
+        };
         self.write("finish job", |tx| {
             let changed = tx
                 .execute(
@@ -240,13 +317,13 @@ impl Store {
                             error = ?6, result = ?7
                      WHERE job_id = ?1 AND status IN ('queued', 'running')",
                     params![
-                        job_id,
-                        status,
+                        job_id.to_string(),
+                        outcome.status().as_str(),
                         now(),
                         progress.map(|p| int(p.0)),
                         progress.map(|p| int(p.1)),
-                        error.map(Value::to_string),
-                        result.map(Value::to_string)
+                        error,
+                        result
                     ],
                 )
                 .ctx("finish job")?;
@@ -256,17 +333,17 @@ impl Store {
 
     /// Ask a job to stop: a queued job is cancelled at once, a running one is flagged and
     /// stops at its next item; a finished job is left as it is. Returns the job after.
-    pub fn cancel_job(&self, job_id: &str) -> Result<Option<JobRecord>, StoreError> {
+    pub fn cancel_job(&self, job_id: &JobId) -> Result<Option<JobRecord>, StoreError> {
         self.write("cancel job", |tx| {
             tx.execute(
                 "UPDATE jobs SET status = 'cancelled', finished_at = ?2, cancel_requested = 1
                  WHERE job_id = ?1 AND status = 'queued'",
-                params![job_id, now()],
+                params![job_id.to_string(), now()],
             )
             .ctx("cancel queued job")?;
             tx.execute(
                 "UPDATE jobs SET cancel_requested = 1 WHERE job_id = ?1 AND status = 'running'",
-                [job_id],
+                [job_id.to_string()],
             )
             .ctx("flag running job")?;
             Ok(())
@@ -280,12 +357,22 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn job(store: &Store, id: &str) -> JobRecord {
+    /// A fixed ID per name, so tests read like before.
+    fn id(name: &str) -> JobId {
+        let n = name.bytes().fold(0u128, |a, b| a * 256 + u128::from(b));
+        JobId::from(uuid::Uuid::from_u128(n))
+    }
+
+    fn model(n: u128) -> ModelId {
+        ModelId::from(uuid::Uuid::from_u128(n))
+    }
+
+    fn job(store: &Store, name: &str) -> JobRecord {
         store
             .insert_job(&NewJob {
-                job_id: id,
-                model_id: "m1",
-                kind: "batch",
+                job_id: &id(name),
+                model_id: &model(1),
+                kind: JobKind::Batch,
                 request: &json!({"revision": "main"}),
                 total: 3,
             })
@@ -295,48 +382,65 @@ mod tests {
     #[test]
     fn a_job_moves_through_its_statuses_and_stays_finished() {
         let store = Store::open_in_memory().unwrap();
+        let j1 = id("j1");
         let queued = job(&store, "j1");
-        assert_eq!(queued.status, "queued");
+        assert_eq!(queued.state, JobState::Queued);
         assert_eq!(queued.request, json!({"revision": "main"}));
-        assert!(store.start_job("j1", 3).unwrap());
-        assert!(!store.set_job_progress("j1", (3, 2, 1)).unwrap());
-        let running = store.get_job("j1").unwrap().unwrap();
+        assert!(store.start_job(&j1, 3).unwrap());
+        assert!(!store.set_job_progress(&j1, (3, 2, 1)).unwrap());
+        let running = store.get_job(&j1).unwrap().unwrap();
         assert_eq!(
-            (running.status.as_str(), running.done, running.failed),
-            ("running", 2, 1)
+            (running.state.status(), running.done, running.failed),
+            (JobStatus::Running, 2, 1)
         );
-        assert!(running.started_at.is_some());
+        assert!(running.state.started_at().is_some());
         let summary = json!({"items": 3});
-        assert!(
-            store
-                .finish_job("j1", "completed", Some((3, 1)), None, Some(&summary))
-                .unwrap()
-        );
+        let completed = Outcome::Completed {
+            result: summary.clone(),
+        };
+        assert!(store.finish_job(&j1, &completed, Some((3, 1))).unwrap());
         // A late cancel or a second finish changes nothing.
-        let after = store.cancel_job("j1").unwrap().unwrap();
-        assert_eq!(after.status, "completed");
-        assert!(!store.finish_job("j1", "failed", None, None, None).unwrap());
-        let done = store.get_job("j1").unwrap().unwrap();
-        assert_eq!((done.done, done.result), (3, Some(summary)));
-        assert!(!store.start_job("j1", 3).unwrap());
+        let after = store.cancel_job(&j1).unwrap().unwrap();
+        assert_eq!(after.state.status(), JobStatus::Completed);
+        assert!(!store.finish_job(&j1, &Outcome::Cancelled, None).unwrap());
+        let done = store.get_job(&j1).unwrap().unwrap();
+        assert_eq!((done.done, done.state.outcome()), (3, Some(&completed)));
+        assert!(!store.start_job(&j1, 3).unwrap());
+    }
+
+    #[test]
+    fn a_failed_job_keeps_its_problem() {
+        let store = Store::open_in_memory().unwrap();
+        job(&store, "f");
+        let problem: Problem = serde_json::from_value(json!({
+            "type": "/problems/internal", "title": "Internal error", "status": 500,
+            "detail": "boom", "code": "internal", "requestId": "r"
+        }))
+        .unwrap();
+        let failed = Outcome::Failed { problem };
+        assert!(store.finish_job(&id("f"), &failed, None).unwrap());
+        let record = store.get_job(&id("f")).unwrap().unwrap();
+        assert_eq!(record.state.outcome(), Some(&failed));
+        assert_eq!(record.state.started_at(), None);
     }
 
     #[test]
     fn cancel_ends_a_queued_job_and_flags_a_running_one() {
         let store = Store::open_in_memory().unwrap();
+        let (queued_id, running_id) = (id("queued"), id("running"));
         job(&store, "queued");
         job(&store, "running");
-        store.start_job("running", 3).unwrap();
-        let queued = store.cancel_job("queued").unwrap().unwrap();
-        assert_eq!(queued.status, "cancelled");
-        assert!(queued.finished_at.is_some());
-        assert!(!store.start_job("queued", 3).unwrap());
-        let running = store.cancel_job("running").unwrap().unwrap();
-        assert_eq!(running.status, "running");
+        store.start_job(&running_id, 3).unwrap();
+        let queued = store.cancel_job(&queued_id).unwrap().unwrap();
+        assert_eq!(queued.state.outcome(), Some(&Outcome::Cancelled));
+        assert!(queued.state.finished_at().is_some());
+        assert!(!store.start_job(&queued_id, 3).unwrap());
+        let running = store.cancel_job(&running_id).unwrap().unwrap();
+        assert_eq!(running.state.status(), JobStatus::Running);
         assert!(running.cancel_requested);
-        assert!(store.set_job_progress("running", (3, 1, 0)).unwrap());
-        assert!(store.job_cancel_requested("running").unwrap());
-        assert!(store.cancel_job("nope").unwrap().is_none());
+        assert!(store.set_job_progress(&running_id, (3, 1, 0)).unwrap());
+        assert!(store.job_cancel_requested(&running_id).unwrap());
+        assert!(store.cancel_job(&id("nope")).unwrap().is_none());
     }
 
     #[test]
@@ -346,31 +450,31 @@ mod tests {
         job(&store, "b");
         store
             .insert_job(&NewJob {
-                job_id: "c",
-                model_id: "m2",
-                kind: "batch",
+                job_id: &id("c"),
+                model_id: &model(2),
+                kind: JobKind::Batch,
                 request: &json!({}),
                 total: 0,
             })
             .unwrap();
-        store.start_job("b", 3).unwrap();
+        store.start_job(&id("b"), 3).unwrap();
         let ids = |jobs: Vec<JobRecord>| jobs.into_iter().map(|j| j.job_id).collect::<Vec<_>>();
         let all = store.list_jobs(&JobFilter::default()).unwrap();
-        assert_eq!(ids(all), ["c", "b", "a"]);
+        assert_eq!(ids(all), [id("c"), id("b"), id("a")]);
         let m1 = store
             .list_jobs(&JobFilter {
-                model_id: Some("m1"),
+                model_id: Some(&model(1)),
                 ..JobFilter::default()
             })
             .unwrap();
-        assert_eq!(ids(m1), ["b", "a"]);
+        assert_eq!(ids(m1), [id("b"), id("a")]);
         let active = store
             .list_jobs(&JobFilter {
-                statuses: &["queued", "running"],
+                statuses: &[JobStatus::Queued, JobStatus::Running],
                 limit: 2,
                 ..JobFilter::default()
             })
             .unwrap();
-        assert_eq!(ids(active), ["c", "b"]);
+        assert_eq!(ids(active), [id("c"), id("b")]);
     }
 }

@@ -1,4 +1,5 @@
-//! Record types exchanged with the store (and serialised as camelCase JSON by the API).
+//! Record types exchanged with the store. They are not the HTTP contract: `core` maps
+//! them to the `wire` types the API serves.
 //!
 //! JSON columns are carried as [`serde_json::Value`]; timestamps are RFC 3339 UTC
 //! strings with millisecond precision, exactly as stored.
@@ -9,13 +10,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// A stored example with its annotations, keyed (and thus sorted) by question id.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Example {
     pub example_id: String,
     /// The state, as ingested or first decided on: any JSON value.
     pub state: Value,
-    #[schema(format = DateTime)]
     pub created_at: String,
     /// Question ID → ground truth.
     #[serde(default)]
@@ -23,20 +23,18 @@ pub struct Example {
 }
 
 /// The ground-truth answer to one question about one example.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Annotation {
     /// noul: `true`, `false` or a probability; choice: an option key; score: a level index.
     pub answer: Value,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = String, required = false)]
     pub reasoning: Option<String>,
-    #[schema(format = DateTime)]
     pub annotated_at: String,
 }
 
 /// One captured model decision.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Decision {
     pub decision_id: String,
@@ -54,12 +52,11 @@ pub struct Decision {
     pub output_tokens: u64,
     /// The `x-request-id` of the decision request.
     pub request_id: String,
-    #[schema(format = DateTime)]
     pub created_at: String,
 }
 
 /// An example together with every decision taken on it (oldest first).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ExampleDetail {
     #[serde(flatten)]

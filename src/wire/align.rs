@@ -2,8 +2,8 @@
 //! `.../evaluations`) and the results their jobs complete with.
 
 use super::problem::{FieldError, Loc};
+use super::problem::{Invalid, Validated};
 use super::question::json_type;
-use crate::error::{Error, Result};
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -17,14 +17,32 @@ pub const DEFAULT_MAX_EXAMPLES: usize = 2000;
 /// A question needs this many annotated examples to be aligned.
 pub const MIN_EXAMPLES: usize = 10;
 
-/// `{revision?, questions?, seed?, margin?, max_examples?}`, validated.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// `POST /v1/models/{modelId}/alignments`: what [`AlignmentRequest::from_value`] produces,
+/// what a client sends and what the document shows. Every member is optional; null is
+/// its default.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(default, deny_unknown_fields)]
 pub struct AlignmentRequest {
+    /// The checkpoint to improve: branch, tag or commit SHA [default: the default branch].
+    #[schema(min_length = 1)]
     pub revision: Option<String>,
-    /// Question IDs to align; all the checkpoint's questions when absent.
+    /// Question IDs to align [default: every saved question].
+    #[schema(min_items = 1)]
     pub questions: Option<Vec<String>>,
+    /// Seed of the folds, draws and bootstrap: the same examples, seed and checkpoint give
+    /// the same new checkpoint.
+    #[schema(nullable = true, default = 0)]
     pub seed: u64,
+    /// The held-out gain a question needs, relative to its loss.
+    #[schema(
+        nullable = true,
+        minimum = 0.0,
+        exclusive_maximum = 1.0,
+        default = 0.02
+    )]
     pub margin: f64,
+    /// Annotated examples used per question, at most (a seeded sample).
+    #[schema(nullable = true, minimum = 10, default = 2000)]
     pub max_examples: usize,
 }
 
@@ -42,7 +60,7 @@ impl Default for AlignmentRequest {
 
 impl AlignmentRequest {
     /// Check a request body: every problem at once, each with its field path.
-    pub fn from_value(body: &Value) -> Result<Self> {
+    pub fn from_value(body: &Value) -> Validated<Self> {
         let (object, mut errors) = object_with(
             body,
             &["revision", "questions", "seed", "margin", "max_examples"],
@@ -90,23 +108,29 @@ impl AlignmentRequest {
         if errors.is_empty() {
             Ok(request)
         } else {
-            Err(Error::Validation(errors))
+            Err(Invalid(errors))
         }
     }
 }
 
-/// `{revision?, baseline?, questions?}`, validated.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+/// `POST /v1/models/{modelId}/evaluations`: what [`EvaluationRequest::from_value`]
+/// produces, what a client sends and what the document shows. Every member is optional.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(default, deny_unknown_fields)]
 pub struct EvaluationRequest {
+    /// The checkpoint to evaluate [default: the default branch].
+    #[schema(min_length = 1)]
     pub revision: Option<String>,
-    /// A second revision to compare with.
+    /// A checkpoint to compare with.
+    #[schema(min_length = 1)]
     pub baseline: Option<String>,
-    /// Question IDs to evaluate; every question with annotations when absent.
+    /// Question IDs to evaluate [default: every saved question].
+    #[schema(min_items = 1)]
     pub questions: Option<Vec<String>>,
 }
 
 impl EvaluationRequest {
-    pub fn from_value(body: &Value) -> Result<Self> {
+    pub fn from_value(body: &Value) -> Validated<Self> {
         let (object, mut errors) = object_with(body, &["revision", "baseline", "questions"])?;
         let request = Self {
             revision: revision(object, &mut errors),
@@ -130,7 +154,7 @@ impl EvaluationRequest {
         if errors.is_empty() {
             Ok(request)
         } else {
-            Err(Error::Validation(errors))
+            Err(Invalid(errors))
         }
     }
 }
@@ -138,10 +162,10 @@ impl EvaluationRequest {
 fn object_with<'a>(
     body: &'a Value,
     known: &[&str],
-) -> Result<(&'a Map<String, Value>, Vec<FieldError>)> {
+) -> Validated<(&'a Map<String, Value>, Vec<FieldError>)> {
     let root = Loc::body();
     let Some(object) = body.as_object() else {
-        return Err(Error::invalid(
+        return Err(Invalid::one(
             root,
             format!("the request is a JSON object, not {}", json_type(body)),
             "type",
@@ -334,8 +358,8 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn locs(error: &Error) -> Vec<String> {
-        error.details().iter().map(|d| d.loc.to_string()).collect()
+    fn locs(error: &Invalid) -> Vec<String> {
+        error.0.iter().map(|d| d.loc.to_string()).collect()
     }
 
     #[test]

@@ -2,8 +2,8 @@
 
 use super::answer::Answers;
 use super::problem::{FieldError, Loc};
-use super::question::{Questions, json_type, parse_questions, questions_to_value};
-use crate::error::{Error, Result};
+use super::problem::{Invalid, Validated};
+use super::question::{Questions, json_type, parse_questions};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -20,8 +20,9 @@ pub const BASE_MODELS: [&str; 6] = [
 /// Longest caller-supplied example ID.
 pub const MAX_EXAMPLE_ID_LEN: usize = 255;
 
-/// A validated decision request.
-#[derive(Debug, Clone, PartialEq, utoipa::ToSchema)]
+/// A decision request: what [`DecisionRequest::from_value`] produces from a body, what a
+/// client serializes, and what the server's document shows.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[schema(
     description = "The body of `POST /v1/decision` (and `/v1/systemone`). Members not listed are ignored."
 )]
@@ -36,41 +37,32 @@ pub struct DecisionRequest {
     /// Question ID (any string, even "") → question, at least one. Required with a base
     /// model; with a repository model the saved questions are loaded, and these override
     /// saved ones with the same ID and add new IDs for this call only.
-    #[schema(schema_with = questions_schema, required = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = crate::wire::question::QuestionsDoc, required = false)]
     pub questions: Option<Questions>,
     /// Groups the decision under an example the caller identifies (repository models
     /// only); when omitted it is derived from the canonical state.
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(min_length = 1, max_length = 255)]
     pub example_id: Option<String>,
     /// Branch, tag, full or unique short commit SHA (repository models only).
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(min_length = 1)]
     pub revision: Option<String>,
     /// `false` skips recording (repository models only).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub capture: Option<bool>,
 }
 
 /// `questions`: a map of at least one question, as validation demands (`minProperties`
 /// cannot be said with a field attribute).
-fn questions_schema() -> utoipa::openapi::schema::Object {
-    utoipa::openapi::schema::ObjectBuilder::new()
-        .schema_type(utoipa::openapi::schema::Type::Object)
-        .additional_properties(Some(utoipa::openapi::Ref::from_schema_name("Question")))
-        .min_properties(Some(1))
-        .description(Some(
-            "Question ID (any string, even \"\") → question, at least one. Required with a base \
-             model; with a repository model the saved questions are loaded, and these override \
-             saved ones with the same ID and add new IDs for this call only.",
-        ))
-        .build()
-}
-
 impl DecisionRequest {
     /// Validate a request body, reporting every problem at once. Members the contract does
     /// not define are ignored, so clients that send more keep working.
-    pub fn from_value(body: &Value) -> Result<Self> {
+    pub fn from_value(body: &Value) -> Validated<Self> {
         let root = Loc::body();
         let Value::Object(object) = body else {
-            return Err(Error::invalid(
+            return Err(Invalid::one(
                 root,
                 format!(
                     "the request body must be a JSON object, not {}",
@@ -153,32 +145,12 @@ impl DecisionRequest {
                 revision,
                 capture,
             }),
-            _ => Err(Error::Validation(errors)),
+            _ => Err(Invalid(errors)),
         }
-    }
-
-    /// The request body, as a client sends it.
-    pub fn to_value(&self) -> Value {
-        let mut body = Map::new();
-        body.insert("state".into(), self.state.clone());
-        body.insert("model".into(), Value::String(self.model.clone()));
-        if let Some(questions) = &self.questions {
-            body.insert("questions".into(), questions_to_value(questions));
-        }
-        if let Some(id) = &self.example_id {
-            body.insert("example_id".into(), Value::String(id.clone()));
-        }
-        if let Some(revision) = &self.revision {
-            body.insert("revision".into(), Value::String(revision.clone()));
-        }
-        if let Some(capture) = self.capture {
-            body.insert("capture".into(), Value::Bool(capture));
-        }
-        Value::Object(body)
     }
 
     /// Reject the members that only repository models take.
-    pub fn check_base_model_fields(&self) -> Result<()> {
+    pub fn check_base_model_fields(&self) -> Validated<()> {
         let root = Loc::body();
         let mut errors = Vec::new();
         for (name, present) in [
@@ -204,7 +176,7 @@ impl DecisionRequest {
         if errors.is_empty() {
             Ok(())
         } else {
-            Err(Error::Validation(errors))
+            Err(Invalid(errors))
         }
     }
 }
@@ -348,8 +320,7 @@ mod tests {
 
     #[test]
     fn requires_state_and_model() {
-        let Err(Error::Validation(errors)) = DecisionRequest::from_value(&json!({"questions": {}}))
-        else {
+        let Err(Invalid(errors)) = DecisionRequest::from_value(&json!({"questions": {}})) else {
             panic!()
         };
         let located: Vec<String> = errors.iter().map(ToString::to_string).collect();
@@ -377,7 +348,10 @@ mod tests {
     fn request_round_trips() {
         let body = json!({"state": {"a": 1}, "model": "acme/x", "questions": {"q": {"type": "noul"}},
             "example_id": "e1", "revision": "main", "capture": false});
-        assert_eq!(DecisionRequest::from_value(&body).unwrap().to_value(), body);
+        assert_eq!(
+            serde_json::to_value(DecisionRequest::from_value(&body).unwrap()).unwrap(),
+            body
+        );
     }
 
     #[test]
@@ -386,6 +360,6 @@ mod tests {
             DecisionRequest::from_value(&json!({"state": 1, "model": "mo", "revision": "v1"}))
                 .unwrap();
         let err = req.check_base_model_fields().unwrap_err();
-        assert_eq!(err.details().len(), 2);
+        assert_eq!(err.0.len(), 2);
     }
 }

@@ -1,7 +1,282 @@
 //! Examples: ingest and annotation reports, pages of examples.
 
-use crate::store::Example;
+use super::decision::MAX_EXAMPLE_ID_LEN;
+use super::problem::{FieldError, Loc};
+use super::question::json_type;
+use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// One example to ingest (a JSON Lines line or a JSON array's element), as `export` writes
+/// it: what [`IngestExample::from_value`] reads, and what the server's document shows.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct IngestExample {
+    /// The example's ID [default: derived from the canonical state].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(min_length = 1, max_length = 255)]
+    pub example_id: Option<String>,
+    /// The state: any JSON value.
+    pub state: Value,
+    /// Question ID → ground truth, each checked against the question at the default branch.
+    #[serde(default)]
+    #[schema(nullable = true, required = false)]
+    pub annotations: IndexMap<String, AnnotationInput>,
+}
+
+/// Ground truth for one question, as a client writes it.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct AnnotationInput {
+    /// `noul`: `true`, `false` or a probability from 0 to 1; `choice`: an option key;
+    /// `score`: a level index (an integer from 0 to N−1).
+    pub answer: Value,
+    /// Why this is the answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<String>,
+}
+
+impl IngestExample {
+    /// Read one example; the reason names the member at fault. Whether each answer fits
+    /// its question is the caller's to check.
+    pub fn from_value(value: &Value) -> Result<Self, String> {
+        let Value::Object(object) = value else {
+            return Err(format!(
+                "an example must be an object, not {}",
+                json_type(value)
+            ));
+        };
+        if let Some(key) = object
+            .keys()
+            .find(|k| !matches!(k.as_str(), "example_id" | "state" | "annotations"))
+        {
+            return Err(format!(
+                "unknown member `{key}` (an example has example_id, state, annotations)"
+            ));
+        }
+        let state = object.get("state").ok_or("state is required")?.clone();
+        let example_id = match object.get("example_id") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(id)) if id.is_empty() => {
+                return Err("example_id may not be empty".into());
+            }
+            Some(Value::String(id)) if id.len() > MAX_EXAMPLE_ID_LEN => {
+                return Err(format!(
+                    "example_id is {} bytes; at most {MAX_EXAMPLE_ID_LEN}",
+                    id.len()
+                ));
+            }
+            Some(Value::String(id)) => Some(id.clone()),
+            Some(other) => {
+                return Err(format!(
+                    "example_id must be a string, not {}",
+                    json_type(other)
+                ));
+            }
+        };
+        let annotations = match object.get("annotations") {
+            None | Some(Value::Null) => IndexMap::new(),
+            Some(Value::Object(map)) => map
+                .iter()
+                .map(|(question_id, body)| {
+                    AnnotationInput::from_value(body)
+                        .map(|input| (question_id.clone(), input))
+                        .map_err(|e| format!("annotations.{question_id}{e}"))
+                })
+                .collect::<Result<_, _>>()?,
+            Some(other) => {
+                return Err(format!(
+                    "annotations must be an object of question ID to {{answer, reasoning}}, not {}",
+                    json_type(other)
+                ));
+            }
+        };
+        Ok(Self {
+            example_id,
+            state,
+            annotations,
+        })
+    }
+}
+
+/// One line of a bulk annotation (`POST /v1/models/{modelId}/annotations`): ground truth
+/// for one question of one stored example.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct AnnotationLine {
+    #[schema(min_length = 1, max_length = 255)]
+    pub example_id: String,
+    /// The question ID.
+    pub question: String,
+    #[serde(flatten)]
+    pub annotation: AnnotationInput,
+}
+
+impl AnnotationLine {
+    /// Read one line; the reason names the member at fault.
+    pub fn from_value(value: &Value) -> Result<Self, String> {
+        let example_id = value
+            .get("example_id")
+            .and_then(Value::as_str)
+            .ok_or("example_id is required (a string)")?;
+        let question = value
+            .get("question")
+            .and_then(Value::as_str)
+            .ok_or("question is required (a question ID)")?;
+        if value.get("answer").is_none() {
+            return Err("answer is required".into());
+        }
+        let annotation =
+            AnnotationInput::from_value(value).map_err(|e| format!("annotations.{question}{e}"))?;
+        Ok(Self {
+            example_id: example_id.to_owned(),
+            question: question.to_owned(),
+            annotation,
+        })
+    }
+}
+
+/// The body of `PATCH …/examples/{exampleId}/annotations`: question ID (any string, even
+/// "") → annotation; all are checked before any is written.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct AnnotationsPatch {
+    #[serde(flatten)]
+    pub annotations: IndexMap<String, AnnotationInput>,
+}
+
+impl AnnotationsPatch {
+    /// Read the body, pushing every fault onto `errors` (each at `["body", question, …]`),
+    /// and return the annotations that read, so the caller can check their answers and
+    /// still report every problem at once.
+    pub fn read(body: &Value, errors: &mut Vec<FieldError>) -> Self {
+        let Value::Object(map) = body else {
+            errors.push(FieldError::new(
+                Loc::body(),
+                "expected an object of question ID to {answer, reasoning?}",
+                "object_expected",
+            ));
+            return Self::default();
+        };
+        let mut annotations = IndexMap::with_capacity(map.len());
+        for (question_id, annotation) in map {
+            let loc = Loc::body().key(question_id);
+            let Value::Object(annotation) = annotation else {
+                errors.push(FieldError::new(
+                    loc,
+                    "an annotation is an object {answer, reasoning?}",
+                    "object_expected",
+                ));
+                continue;
+            };
+            let reasoning = match annotation.get("reasoning") {
+                None | Some(Value::Null) => None,
+                Some(Value::String(text)) => Some(text.clone()),
+                Some(other) => {
+                    errors.push(FieldError::new(
+                        loc.key("reasoning"),
+                        format!("reasoning must be a string, not {}", json_type(other)),
+                        "type",
+                    ));
+                    None
+                }
+            };
+            let Some(answer) = annotation.get("answer") else {
+                errors.push(FieldError::new(
+                    loc.key("answer"),
+                    "answer is required",
+                    "missing",
+                ));
+                continue;
+            };
+            let input = AnnotationInput {
+                answer: answer.clone(),
+                reasoning,
+            };
+            annotations.insert(question_id.clone(), input);
+        }
+        Self { annotations }
+    }
+}
+
+impl AnnotationInput {
+    /// Read `{answer, reasoning?}`; the reason starts with the member at fault (`: …` for
+    /// the whole, `.reasoning: …`), to follow the annotation's own location.
+    pub fn from_value(value: &Value) -> Result<Self, String> {
+        let Value::Object(body) = value else {
+            return Err(": must be an object {answer, reasoning?}".into());
+        };
+        let answer = body.get("answer").ok_or(": answer is required")?.clone();
+        let reasoning = match body.get("reasoning") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(text)) => Some(text.clone()),
+            Some(other) => {
+                return Err(format!(
+                    ".reasoning: must be a string, not {}",
+                    json_type(other)
+                ));
+            }
+        };
+        Ok(Self { answer, reasoning })
+    }
+}
+
+/// An example with its annotations, keyed (and thus sorted) by question ID.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Example {
+    pub example_id: String,
+    /// The state, as ingested or first decided on: any JSON value.
+    pub state: Value,
+    #[schema(format = DateTime)]
+    pub created_at: String,
+    /// Question ID → ground truth.
+    #[serde(default)]
+    pub annotations: BTreeMap<String, Annotation>,
+}
+
+/// The ground-truth answer to one question about one example.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Annotation {
+    /// noul: `true`, `false` or a probability; choice: an option key; score: a level index.
+    pub answer: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = String, required = false)]
+    pub reasoning: Option<String>,
+    #[schema(format = DateTime)]
+    pub annotated_at: String,
+}
+
+/// One captured decision.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Decision {
+    pub decision_id: String,
+    pub example_id: String,
+    /// The checkpoint ID (commit SHA) decided at.
+    pub checkpoint: String,
+    pub revision_name: String,
+    /// `branch`, `tag` or `commit`.
+    pub revision_kind: String,
+    /// The questions asked (question ID → question).
+    pub questions: Value,
+    /// The answers given (question ID → answer).
+    pub answers: Value,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    /// The `x-request-id` of the decision request.
+    pub request_id: String,
+    #[schema(format = DateTime)]
+    pub created_at: String,
+}
+
+/// An example together with every decision taken on it (oldest first).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ExampleDetail {
+    #[serde(flatten)]
+    pub example: Example,
+    pub decisions: Vec<Decision>,
+}
 
 /// One input line (or array element, 1-based) that was not ingested, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]

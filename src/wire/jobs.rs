@@ -3,16 +3,31 @@
 //! `cancelled`, or `queued` → `cancelled`.
 
 use super::Questions;
+use super::problem::FieldError;
+use super::problem::{Invalid, Validated};
 use super::problem::{Loc, Problem};
 use super::question::parse_questions;
-use crate::error::{Error, Result};
-use crate::wire::FieldError;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// Where a job is in its life.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+/// Where a job is in its life. Its names (serde, `Display`, `FromStr`, `as_str`) are
+/// derived, lowercase.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+    strum::Display,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum JobStatus {
     Queued,
     Running,
@@ -22,26 +37,8 @@ pub enum JobStatus {
 }
 
 impl JobStatus {
-    pub const ALL: [Self; 5] = [
-        Self::Queued,
-        Self::Running,
-        Self::Completed,
-        Self::Failed,
-        Self::Cancelled,
-    ];
-
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Queued => "queued",
-            Self::Running => "running",
-            Self::Completed => "completed",
-            Self::Failed => "failed",
-            Self::Cancelled => "cancelled",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|s| s.as_str() == text)
+        self.into()
     }
 
     /// Completed, failed or cancelled: nothing will change any more.
@@ -50,9 +47,23 @@ impl JobStatus {
     }
 }
 
-/// What a job does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+/// What a job does. Its names are derived, lowercase, as for [`JobStatus`].
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+    strum::Display,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum JobKind {
     /// Decisions over many states (`POST /v1/models/{modelId}/batch-decisions`).
     Batch,
@@ -64,18 +75,8 @@ pub enum JobKind {
 }
 
 impl JobKind {
-    pub const ALL: [Self; 3] = [Self::Batch, Self::Alignment, Self::Evaluation];
-
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Batch => "batch",
-            Self::Alignment => "alignment",
-            Self::Evaluation => "evaluation",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.as_str() == text)
+        self.into()
     }
 
     /// The collection a job of this kind is polled under: `/v1/models/{id}/<route>/{jobId}`.
@@ -150,7 +151,8 @@ pub enum BatchItems {
     Examples(ExampleSet),
 }
 
-/// `POST /v1/models/{modelId}/batch-decisions`, validated.
+/// `POST /v1/models/{modelId}/batch-decisions`, as [`BatchRequest::from_value`] produces it;
+/// it is written as a [`BatchRequestDoc`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct BatchRequest {
     pub revision: Option<String>,
@@ -161,10 +163,10 @@ pub struct BatchRequest {
 
 impl BatchRequest {
     /// Check a request body: every problem at once, each with its field path.
-    pub fn from_value(body: &Value) -> Result<Self> {
+    pub fn from_value(body: &Value) -> Validated<Self> {
         let root = Loc::body();
         let Some(object) = body.as_object() else {
-            return Err(Error::invalid(
+            return Err(Invalid::one(
                 root,
                 format!("a batch request is a JSON object, not {}", kind_of(body)),
                 "type",
@@ -224,7 +226,112 @@ impl BatchRequest {
                 capture,
                 items,
             }),
-            _ => Err(Error::Validation(errors)),
+            _ => Err(Invalid(errors)),
+        }
+    }
+}
+
+/// A batch as it is written: what clients send and the server's document shows
+/// (`BatchRequest`): `items`, or `examples`, not both.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(untagged)]
+#[schema(as = BatchRequest)]
+pub enum BatchRequestDoc {
+    Items(InlineBatch),
+    Examples(StoredBatch),
+}
+
+/// A batch over the states it carries.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InlineBatch {
+    /// Branch, tag or commit SHA [default: the default branch].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(min_length = 1, required = false)]
+    pub revision: Option<String>,
+    /// Question ID → question: override saved ones with the same ID and add new IDs for
+    /// this batch.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<super::question::QuestionsDoc>, required = false)]
+    pub questions: Option<Questions>,
+    /// Record each decision, as the model's capture policy allows.
+    #[schema(nullable = true, default = false, required = false)]
+    pub capture: bool,
+    /// The states, each `{example_id?, state}` (a [`BatchItem`]), checked when its turn
+    /// comes, so a bad one fails only itself.
+    pub items: Vec<Value>,
+}
+
+/// A batch over the model's stored examples.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StoredBatch {
+    /// Branch, tag or commit SHA [default: the default branch].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(min_length = 1, required = false)]
+    pub revision: Option<String>,
+    /// Question ID → question: override saved ones with the same ID and add new IDs for
+    /// this batch.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<super::question::QuestionsDoc>, required = false)]
+    pub questions: Option<Questions>,
+    /// Record each decision, as the model's capture policy allows.
+    #[schema(nullable = true, default = false, required = false)]
+    pub capture: bool,
+    /// Which stored examples to run over.
+    pub examples: ExampleSet,
+}
+
+/// The first line of a JSON Lines batch: what a batch says besides its states (each
+/// further line is one [`BatchItem`]).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BatchMembers {
+    /// Branch, tag or commit SHA [default: the default branch].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(min_length = 1, required = false)]
+    pub revision: Option<String>,
+    /// Question ID → question: override saved ones with the same ID and add new IDs for
+    /// this batch.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<super::question::QuestionsDoc>, required = false)]
+    pub questions: Option<Questions>,
+    /// Record each decision, as the model's capture policy allows.
+    #[schema(nullable = true, default = false, required = false)]
+    pub capture: bool,
+}
+
+impl From<&BatchRequest> for BatchRequestDoc {
+    fn from(request: &BatchRequest) -> Self {
+        let BatchMembers {
+            revision,
+            questions,
+            capture,
+        } = request.members();
+        match &request.items {
+            BatchItems::Inline(items) => Self::Items(InlineBatch {
+                revision,
+                questions,
+                capture,
+                items: items.clone(),
+            }),
+            BatchItems::Examples(examples) => Self::Examples(StoredBatch {
+                revision,
+                questions,
+                capture,
+                examples: *examples,
+            }),
+        }
+    }
+}
+
+impl BatchRequest {
+    /// What the request says besides its states.
+    pub fn members(&self) -> BatchMembers {
+        BatchMembers {
+            revision: self.revision.clone(),
+            questions: self.questions.clone(),
+            capture: self.capture,
         }
     }
 }
@@ -283,18 +390,50 @@ fn parse_items(
 
 /// One batch item: `{example_id?, state}` (an `annotations` member, as in an ingest or
 /// export line, is allowed and ignored, so exported examples can be batched as they are).
-#[derive(Debug, Clone, PartialEq)]
+/// In a JSON Lines batch, each line after the first.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct BatchItem {
+    /// [default: derived from the canonical state]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(min_length = 1, max_length = 255)]
     pub example_id: Option<String>,
+    /// The state: any JSON value.
     pub state: Value,
+}
+
+/// One line of a batch job's results, in input order: `answers` and `usage`, or `error`
+/// (a problem whose `details` locate the fault under `body.items[index]`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct BatchResultLine {
+    /// The item's position, from 0.
+    pub index: u64,
+    /// null when the item could not be read.
+    pub example_id: Option<String>,
+    #[serde(flatten)]
+    pub outcome: ItemOutcome,
+}
+
+/// How one batch item ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum ItemOutcome {
+    Answered {
+        /// Question ID → answer, as in a decision response.
+        #[schema(value_type = HashMap<String, super::Answer>)]
+        answers: super::Answers,
+        usage: super::Usage,
+    },
+    Failed {
+        error: Problem,
+    },
 }
 
 impl BatchItem {
     /// Check item `index`; errors point at `body.items[index]`.
-    pub fn from_value(value: Value, index: u64) -> Result<Self> {
+    pub fn from_value(value: Value, index: u64) -> Validated<Self> {
         let loc = Loc::body().key("items").index(index as usize);
         let Value::Object(mut object) = value else {
-            return Err(Error::invalid(
+            return Err(Invalid::one(
                 loc,
                 format!(
                     "an item is an object {{example_id?, state}}, not {}",
@@ -342,7 +481,7 @@ impl BatchItem {
         }
         match state {
             Some(state) if errors.is_empty() => Ok(Self { example_id, state }),
-            _ => Err(Error::Validation(errors)),
+            _ => Err(Invalid(errors)),
         }
     }
 }
@@ -356,9 +495,9 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn locs(error: &Error) -> Vec<String> {
+    fn locs(error: &Invalid) -> Vec<String> {
         error
-            .details()
+            .0
             .iter()
             .map(|d| serde_json::to_string(&d.loc).unwrap())
             .collect()
@@ -425,8 +564,9 @@ mod tests {
 
     #[test]
     fn statuses_round_trip_and_know_when_they_are_final() {
-        for status in JobStatus::ALL {
-            assert_eq!(JobStatus::parse(status.as_str()), Some(status));
+        for &status in <JobStatus as strum::VariantArray>::VARIANTS {
+            assert_eq!(status.as_str().parse::<JobStatus>(), Ok(status));
+            assert_eq!(status.to_string(), status.as_str());
             assert_eq!(
                 serde_json::to_value(status).unwrap(),
                 json!(status.as_str())

@@ -3,17 +3,23 @@
 //! bytes on the wire are written in exactly one place.
 
 pub mod align;
+/// The identifiers of the domain, shared with the layers below.
+pub use crate::ids;
 pub mod answer;
 pub mod decision;
 pub mod engines;
 pub mod examples;
 pub mod jobs;
+pub mod json;
 pub mod models;
 pub mod problem;
 pub mod question;
 pub mod value;
 
+#[cfg(test)]
+mod contract_tests;
+
 pub use answer::{Answer, Answers};
 pub use decision::{DecisionRequest, DecisionResponse, Usage};
-pub use problem::{FieldError, Loc, Problem};
+pub use problem::{FieldError, Invalid, Loc, Problem, Validated};
 pub use question::{Question, QuestionKind, Questions};

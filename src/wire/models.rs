@@ -50,11 +50,22 @@ pub struct ModelEntry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = String, required = false)]
     pub latest_checkpoint: Option<String>,
+    /// What the model is, for people; null where there is nothing to say.
+    #[serde(default)]
+    #[schema(required = true, nullable = true)]
+    pub description: Option<String>,
+    /// When the model was released (`YYYY-MM-DD`), as System One clients read it under this
+    /// name; null where unknown.
+    #[serde(default, rename = "release_date")]
+    #[schema(required = true, nullable = true, format = Date)]
+    pub release_date: Option<String>,
 }
 
 impl ModelEntry {
+    /// A base model; what its engine is also describes the model.
     pub fn base(name: &str, engine: String) -> Self {
         Self {
+            description: Some(engine.clone()),
             name: name.to_owned(),
             kind: ModelKind::Base,
             engine: Some(engine),
@@ -64,6 +75,7 @@ impl ModelEntry {
             default_branch: None,
             created_at: None,
             latest_checkpoint: None,
+            release_date: None,
         }
     }
 }

@@ -117,6 +117,28 @@ impl fmt::Display for FieldError {
     }
 }
 
+/// Every located fault a validation pass found: a request is refused with all of them at
+/// once. `wire` reports faults this way and knows nothing of the crate's `Error`, which
+/// takes them as a `validation_error`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invalid(pub Vec<FieldError>);
+
+/// What a validation pass returns.
+pub type Validated<T> = Result<T, Invalid>;
+
+impl Invalid {
+    /// One fault.
+    pub fn one(loc: Loc, msg: impl Into<String>, kind: &str) -> Self {
+        Self(vec![FieldError::new(loc, msg, kind)])
+    }
+}
+
+impl From<FieldError> for Invalid {
+    fn from(error: FieldError) -> Self {
+        Self(vec![error])
+    }
+}
+
 /// A problem document, as served by the server and parsed by the client.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -141,26 +163,6 @@ pub struct Problem {
     /// Each located problem (validation errors); may be empty.
     #[serde(default)]
     pub details: Vec<FieldError>,
-}
-
-impl Problem {
-    /// The problem for `error`; `problems_url` is `{base_url}/problems`.
-    /// A remote error is its own problem document, as the server sent it.
-    pub fn from_error(error: &crate::error::Error, problems_url: &str, request_id: &str) -> Self {
-        if let crate::error::Error::Remote(problem) = error {
-            return (**problem).clone();
-        }
-        let code = error.code();
-        Self {
-            kind: format!("{problems_url}/{}", code.replace('_', "-")),
-            title: status_title(error.status()).to_owned(),
-            status: error.status(),
-            detail: error.to_string(),
-            code: code.to_owned(),
-            request_id: request_id.to_owned(),
-            details: error.details().to_vec(),
-        }
-    }
 }
 
 /// The reason phrase of a status, as RFC 9110 names it.
@@ -211,14 +213,5 @@ mod tests {
             serde_json::to_string(&loc).unwrap(),
             r#"["body","questions","u","criteria",2]"#
         );
-    }
-
-    #[test]
-    fn problem_type_is_kebab_case_code() {
-        let error = crate::error::Error::invalid(Loc::body(), "bad", "x");
-        let problem = Problem::from_error(&error, "http://h/problems", "rid");
-        assert_eq!(problem.kind, "http://h/problems/validation-error");
-        assert_eq!(problem.title, "Unprocessable Content");
-        assert_eq!(problem.status, 422);
     }
 }

@@ -5,7 +5,6 @@
 
 use super::problem::{FieldError, Loc};
 use indexmap::IndexMap;
-use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
@@ -54,34 +53,203 @@ impl Question {
 
 impl Serialize for Question {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("type", self.kind.type_name())?;
-        if let Some(instructions) = &self.instructions {
-            map.serialize_entry("instructions", instructions)?;
+        QuestionDoc::from(self).serialize(serializer)
+    }
+}
+
+/// A question as it is written: what clients send, what the server's document shows
+/// (`Question`) and what a [`Question`] serializes as. The server reads a body with
+/// [`parse_question`], which reports every fault at once; a test checks that it accepts
+/// exactly what this schema does.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(untagged)]
+#[schema(
+    as = Question,
+    description = "A typed question, under a caller-chosen ID (any string, even \"\").",
+    examples(
+        json!({"type": "noul", "instructions": "Is the customer angry?"}),
+        json!({"type": "choice", "criteria": {"refund": "Wants a refund.", "other": null}}),
+        json!({"type": "score", "criteria": ["calm", "annoyed", {"text": "furious"}]})
+    )
+)]
+pub enum QuestionDoc {
+    Noul(NoulQuestion),
+    Choice(ChoiceQuestion),
+    Score(ScoreQuestion),
+}
+
+/// The probability that a statement holds.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoulQuestion {
+    #[serde(rename = "type")]
+    pub kind: NoulType,
+    /// Any JSON value, null included.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(required = false)]
+    pub instructions: Option<Value>,
+    /// What makes the statement true or false.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub criteria: Option<NoulCriteria>,
+}
+
+/// One of named options, in order; no minimum number of options.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChoiceQuestion {
+    #[serde(rename = "type")]
+    pub kind: ChoiceType,
+    /// Any JSON value, null included.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(required = false)]
+    pub instructions: Option<Value>,
+    /// Option key (not empty) → description or null.
+    pub criteria: IndexMap<OptionKey, OptionDescription>,
+}
+
+/// A level on a rubric: N levels span 0 to N−1.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScoreQuestion {
+    #[serde(rename = "type")]
+    pub kind: ScoreType,
+    /// Any JSON value, null included.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(required = false)]
+    pub instructions: Option<Value>,
+    /// The rubric's level descriptions, in order; none null.
+    #[schema(min_items = 1)]
+    pub criteria: Vec<Description>,
+}
+
+/// The `type` of a noul question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum NoulType {
+    Noul,
+}
+
+/// The `type` of a choice question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ChoiceType {
+    Choice,
+}
+
+/// The `type` of a score question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ScoreType {
+    Score,
+}
+
+/// A question map as it is written: question ID (any string, even "") → question.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[schema(
+    as = Questions,
+    min_properties = 1,
+    description = "Question ID (any string, even \"\") → question; at least one."
+)]
+pub struct QuestionsDoc {
+    #[serde(flatten)]
+    pub questions: IndexMap<String, QuestionDoc>,
+}
+
+/// A noul's criteria: what the true and the false side mean.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoulCriteria {
+    #[serde(rename = "true", skip_serializing_if = "Option::is_none")]
+    pub when_true: Option<Description>,
+    #[serde(rename = "false", skip_serializing_if = "Option::is_none")]
+    pub when_false: Option<Description>,
+}
+
+/// A choice's option key: any non-empty string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[serde(transparent)]
+pub struct OptionKey(pub String);
+
+// A map key's schema is its `propertyNames`; utoipa derives no constraint on a newtype's
+// field, so the key's one rule is stated here.
+impl utoipa::PartialSchema for OptionKey {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .min_length(Some(1))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for OptionKey {}
+
+/// A choice option's description, or null.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum OptionDescription {
+    Described(Description),
+    Null,
+}
+
+/// What an outcome means: a string, an object or an array.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum Description {
+    Text(String),
+    Object(Map<String, Value>),
+    List(Vec<Value>),
+}
+
+impl Description {
+    /// A description from its JSON form; `None` for null. Parsing admits only strings,
+    /// objects and arrays; anything else is kept as its JSON text.
+    fn of(value: &Value) -> Option<Self> {
+        match value {
+            Value::Null => None,
+            Value::String(text) => Some(Self::Text(text.clone())),
+            Value::Object(members) => Some(Self::Object(members.clone())),
+            Value::Array(items) => Some(Self::List(items.clone())),
+            other => Some(Self::Text(other.to_string())),
         }
-        match &self.kind {
+    }
+}
+
+impl From<&Question> for QuestionDoc {
+    fn from(question: &Question) -> Self {
+        let instructions = question.instructions.clone();
+        match &question.kind {
             QuestionKind::Noul {
                 when_true,
                 when_false,
-            } => {
-                if !when_true.is_null() || !when_false.is_null() {
-                    let mut criteria = Map::new();
-                    if !when_true.is_null() {
-                        criteria.insert("true".into(), when_true.clone());
-                    }
-                    if !when_false.is_null() {
-                        criteria.insert("false".into(), when_false.clone());
-                    }
-                    map.serialize_entry("criteria", &criteria)?;
-                }
-            }
-            QuestionKind::Choice { options } => {
-                let criteria: Map<String, Value> = options.iter().cloned().collect();
-                map.serialize_entry("criteria", &criteria)?;
-            }
-            QuestionKind::Score { levels } => map.serialize_entry("criteria", levels)?,
+            } => Self::Noul(NoulQuestion {
+                kind: NoulType::Noul,
+                instructions,
+                criteria: (!when_true.is_null() || !when_false.is_null()).then(|| NoulCriteria {
+                    when_true: Description::of(when_true),
+                    when_false: Description::of(when_false),
+                }),
+            }),
+            QuestionKind::Choice { options } => Self::Choice(ChoiceQuestion {
+                kind: ChoiceType::Choice,
+                instructions,
+                criteria: options
+                    .iter()
+                    .map(|(key, description)| {
+                        let description = Description::of(description)
+                            .map_or(OptionDescription::Null, OptionDescription::Described);
+                        (OptionKey(key.clone()), description)
+                    })
+                    .collect(),
+            }),
+            QuestionKind::Score { levels } => Self::Score(ScoreQuestion {
+                kind: ScoreType::Score,
+                instructions,
+                criteria: levels
+                    .iter()
+                    .map(|level| Description::of(level).unwrap_or(Description::Text(String::new())))
+                    .collect(),
+            }),
         }
-        map.end()
     }
 }
 

@@ -946,3 +946,54 @@ fn config_errors_name_the_file_and_the_field() {
         "{stderr}"
     );
 }
+
+#[test]
+fn config_values_out_of_range_are_refused_never_clamped() {
+    let (env, _, _) = env_with(
+        "server:\n  max_body_bytes: 0\n  max_running_jobs: 0\n  rate_limit: {per_second: 0, burst: 0}\n\
+         engines:\n  x: {kind: systemone, url: 'http://h', model: m, backoff: 60}\n",
+    );
+    let output = env.cmd().arg("models").output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    for expected in [
+        "config.yaml: 5 problems",
+        "engines.x.backoff: backoff may not be more than max_backoff (default 30 s)",
+        "server.max_body_bytes: must be at least 1",
+        "server.max_running_jobs: must be at least 1",
+        "server.rate_limit.per_second: per_second is 0",
+        "server.rate_limit.burst: must be at least 1",
+    ] {
+        assert!(
+            stderr.contains(expected),
+            "missing {expected:?} in:\n{stderr}"
+        );
+    }
+}
+
+#[test]
+fn env_a_bad_arbiter_log_filter_is_refused_naming_the_variable() {
+    let env = TestEnv::new();
+    let output = env
+        .cmd()
+        .env("ARBITER_LOG", "arbiter=loud")
+        .arg("models")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("ARBITER_LOG: `arbiter=loud` is not a log filter"),
+        "{stderr}"
+    );
+    // A good filter, or an empty one (unset), still runs.
+    for filter in ["debug", ""] {
+        let output = env
+            .cmd()
+            .env("ARBITER_LOG", filter)
+            .arg("models")
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{filter:?}");
+    }
+}

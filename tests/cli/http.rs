@@ -64,7 +64,8 @@ impl Home {
 
     /// A token with every scope and `admin` on every model.
     pub(crate) fn admin_token(&self, name: &str) -> String {
-        self.token(name, &arbiter::core::tokens::SCOPES, &["*=admin"])
+        let scopes: Vec<&str> = arbiter::core::tokens::Scope::names().collect();
+        self.token(name, &scopes, &["*=admin"])
     }
 
     pub(crate) fn revoke(&self, name: &str) {
@@ -358,7 +359,7 @@ impl TestServer {
             kind.ends_with(&format!("/problems/{kebab}")),
             "type {kind} must end with /problems/{kebab}"
         );
-        let configured = self.ctx().settings().config.server.base_url.clone();
+        let configured = self.ctx().settings().server.base_url.clone();
         let expected_base =
             configured.map_or_else(|| self.base(), |b| b.trim_end_matches('/').to_owned());
         assert_eq!(

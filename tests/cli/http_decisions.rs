@@ -377,11 +377,18 @@ async fn models_list_shows_base_models_and_only_visible_repository_models() {
         assert_eq!(model["defaultBranch"], "main");
         assert!(is_rfc3339(&model["createdAt"]), "{model}");
         for key in model.as_object().unwrap().keys() {
+            // `release_date` is the one name System One clients read as it is.
             assert!(
-                !key.contains('_'),
+                !key.contains('_') || key == "release_date",
                 "resource fields are camelCase: {key} in {model}"
             );
         }
+        assert!(model["description"].is_null(), "{model}");
+        assert!(model["release_date"].is_null(), "{model}");
+    }
+    for model in &models[..6] {
+        assert!(model["description"].is_string(), "{model}");
+        assert!(model["release_date"].is_null(), "{model}");
     }
     let list = server.get("/v1/models", Some(&none)).await.ok();
     assert_eq!(
@@ -758,4 +765,100 @@ async fn home_model_with_numeric_options(server: &crate::http::TestServer, token
         .await;
     let detail = reply.ok();
     assert_eq!(detail["annotations"]["tier"]["answer"], "2", "{detail}");
+}
+
+/// A key repeated in one object is refused where it repeats, whatever the body: the server
+/// never guesses which of two `model`s or `capture`s the caller meant.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn duplicate_keys_are_refused_at_the_key() {
+    let home = Home::new(None);
+    let model_id = home.model("acme/support");
+    let token = home.token(
+        "w",
+        &["decisions", "examples:read", "examples:write", "batches"],
+        &["acme/*=writer"],
+    );
+    let server = home.serve().await;
+    let post_text = |path: &str, content_type: &'static str, body: &'static str| {
+        server
+            .request(Method::POST, path, Some(&token))
+            .header("content-type", content_type)
+            .body(body)
+    };
+    for (body, loc) in [
+        (
+            r#"{"model":"jev-latest","model":"acme/support","state":1,"questions":{"q":{"type":"noul"}}}"#,
+            json!(["body", "model"]),
+        ),
+        (
+            r#"{"model":"acme/support","state":{"text":"x"},"capture":false,"capture":true}"#,
+            json!(["body", "capture"]),
+        ),
+        (
+            r#"{"model":"mo","state":{"a":[{"b":1,"b":2}]},"questions":{"q":{"type":"noul"}}}"#,
+            json!(["body", "state", "a", 0, "b"]),
+        ),
+    ] {
+        let reply = server
+            .send(post_text("/v1/decision", "application/json", body))
+            .await;
+        let problem = server.problem(&reply, 422, "validation_error").await;
+        assert_eq!(problem["details"][0]["loc"], loc, "{body}: {problem}");
+        assert_eq!(problem["details"][0]["type"], "duplicate_key", "{problem}");
+    }
+    let examples = format!("/v1/models/{model_id}/examples");
+    let count = || async {
+        server.get(&examples, Some(&token)).await.ok()["examples"]
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    assert_eq!(count().await, 0, "the refused decisions recorded nothing");
+
+    // A batch's first NDJSON line is located at line 0.
+    let reply = server
+        .send(
+            post_text(
+                &format!("/v1/models/{model_id}/batch-decisions"),
+                "application/x-ndjson",
+                "{\"capture\":true,\"capture\":false}\n{\"state\":1}\n",
+            )
+            .header("idempotency-key", "0b9e2c4e-3a55-4d7c-9d0e-2f1b7c3a9e11"),
+        )
+        .await;
+    let problem = server.problem(&reply, 422, "validation_error").await;
+    assert_eq!(problem["details"][0]["loc"], json!(["body", 0, "capture"]));
+
+    // An ingest line with a repeated key is rejected alone; a JSON array body whole.
+    let reply = server
+        .send(post_text(
+            &examples,
+            "application/x-ndjson",
+            "{\"example_id\":\"a\",\"state\":1}\n{\"example_id\":\"b\",\"example_id\":\"c\",\"state\":2}\n",
+        ))
+        .await;
+    let report = reply.ok();
+    assert_eq!(report["rejected"].as_array().unwrap().len(), 1, "{report}");
+    assert_eq!(report["rejected"][0]["line"], 2, "{report}");
+    assert!(
+        report["rejected"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("example_id"),
+        "{report}"
+    );
+    let reply = server
+        .send(post_text(
+            &examples,
+            "application/json",
+            r#"[{"example_id":"d","state":1,"state":2}]"#,
+        ))
+        .await;
+    let problem = server.problem(&reply, 422, "validation_error").await;
+    assert_eq!(problem["details"][0]["loc"], json!(["body", 0, "state"]));
+    assert_eq!(
+        count().await,
+        1,
+        "only line 1 of the NDJSON body was stored"
+    );
 }

@@ -390,3 +390,18 @@ fn batch_and_jobs_errors_have_their_exit_codes() {
     // None of these left a job behind.
     assert_eq!(env.json(&["jobs", "list"]), json!([]));
 }
+
+#[test]
+fn a_list_limit_out_of_range_is_a_usage_error_not_clamped() {
+    let env = TestEnv::new();
+    for args in [
+        &["jobs", "list", "-n", "0"][..],
+        &["examples", "list", "acme/support", "-n", "0"],
+        &["examples", "list", "acme/support", "-n", "1001"],
+    ] {
+        let output = env.cmd().args(args).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("--limit"), "{args:?}: {stderr}");
+    }
+}

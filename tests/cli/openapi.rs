@@ -37,7 +37,7 @@ async fn fetch_document(
 fn errors(validator: &jsonschema::Validator, instance: &Value) -> Vec<String> {
     validator
         .iter_errors(instance)
-        .map(|error| format!("at {}: {error}", error.instance_path))
+        .map(|error| format!("at {}: {error}", error.instance_path()))
         .collect()
 }
 

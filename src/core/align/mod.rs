@@ -6,7 +6,7 @@
 //! `search::evaluate` gives the held-out predictions of the whole candidate search
 //! ("after"); `gate::judge` decides. Questions that pass get the candidate chosen on all
 //! examples (`search::final_model`) written into their `instructions`
-//! ([`crate::engine::builtin::aligned`]), and the new `questions.yaml` is committed on
+//! (in the format of [`crate::engine::builtin::aligned::format`]), and the new `questions.yaml` is committed on
 //! `alignments/<jobId>`, its parent the base checkpoint. Nothing is committed when no
 //! question passes. The same examples, seed and base checkpoint give the same tree.
 
@@ -24,7 +24,7 @@ use super::metrics::{Metrics, Scale, label_of, loss, predicted_of, scale_of};
 use super::models::{self, CommitRequest, Loaded};
 use super::{Context, blocking};
 use crate::engine::builtin::aligned::{
-    self, ALIGNMENT_KEY, FEATURE_NAMES, VERSION, answer_outcome, outcome_keys,
+    self, AlignedInstructions, FEATURE_NAMES, VERSION, answer_outcome, format, outcome_keys,
 };
 use crate::engine::builtin::{BuiltinEngine, EmbeddedState, Embedding};
 use crate::error::{Error, Result};
@@ -36,7 +36,7 @@ use crate::wire::problem::Loc;
 use crate::wire::{Question, Questions};
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -183,7 +183,7 @@ pub(crate) async fn execute(
     let outcome = outcome?;
     observer.progress(tracker.progress());
     super::jobs::record_progress(ctx, &record.job_id, tracker.progress()).await?;
-    let (ctx2, job_id) = (ctx.clone(), record.job_id.clone());
+    let (ctx2, job_id) = (ctx.clone(), record.job_id.to_string());
     let result = blocking(move || finish(&ctx2, &loaded, &job_id, &stored, outcome)).await?;
     Ok(Ending::Completed(
         serde_json::to_value(result).map_err(|e| Error::internal("serializing a result", e))?,
@@ -300,7 +300,7 @@ fn read_examples(ctx: &Context, loaded: &Loaded, settings: &Settings) -> Result<
         question: None,
     };
     ctx.store()?
-        .for_each_example(&loaded.model_id, &filter, &mut |example| {
+        .for_each_example(&loaded.model_id.to_string(), &filter, &mut |example| {
             let mut used = false;
             for id in &settings.questions {
                 if let Some(annotation) = example.annotations.get(id) {
@@ -601,12 +601,7 @@ fn metrics(scale: Scale, outcomes: usize, predicted: &[Vec<f64>], labels: &[Vec<
 
 /// Whether `question` is aligned with `example_id` among its exemplars.
 pub(crate) fn has_exemplar(question: &Question, example_id: &str) -> bool {
-    let Some(Value::Object(instructions)) = &question.instructions else {
-        return false;
-    };
-    instructions.contains_key(ALIGNMENT_KEY)
-        && matches!(instructions.get("examples"), Some(Value::Array(list))
-            if list.iter().any(|e| e.get("example_id").and_then(Value::as_str) == Some(example_id)))
+    AlignedInstructions::has_exemplar(question.instructions.as_ref(), example_id)
 }
 
 /// An aligned question without its exemplar for `example_id` (so an example is never its
@@ -616,9 +611,7 @@ pub(crate) fn without_exemplar(question: &Question, example_id: &str) -> Option<
         return None;
     }
     let mut instructions = question.instructions.clone()?;
-    if let Some(Value::Array(list)) = instructions.get_mut("examples") {
-        list.retain(|e| e.get("example_id").and_then(Value::as_str) != Some(example_id));
-    }
+    AlignedInstructions::remove_exemplar(&mut instructions, example_id);
     Some(Question {
         instructions: Some(instructions),
         kind: question.kind.clone(),
@@ -662,16 +655,12 @@ fn write_question(
     settings: &Settings,
 ) -> (Question, Vec<(String, Embedding)>) {
     let keys = outcome_keys(&question.kind);
-    let mut instructions = Map::new();
     let task = match current {
         Some(alignment) => alignment.task.clone(),
         None => base.instructions.clone(),
     };
-    if let Some(task) = task {
-        instructions.insert("task".into(), task);
-    }
     let mut used = Vec::new();
-    let exemplars: Vec<Value> = model
+    let examples = model
         .exemplars
         .iter()
         .map(|&i| {
@@ -680,57 +669,48 @@ fn write_question(
             if let Some(document) = &documents[i] {
                 used.push((aligned::exemplar_text(&state), document.clone()));
             }
-            let mut exemplar = Map::new();
-            exemplar.insert(
-                "example_id".into(),
-                Value::String(examples.ids[item.example].clone()),
-            );
-            exemplar.insert("answer".into(), item.answer.clone());
-            if let Some(reasoning) = &item.reasoning {
-                exemplar.insert("reasoning".into(), Value::String(reasoning.clone()));
+            format::ExemplarEntry {
+                example_id: Some(examples.ids[item.example].clone()),
+                answer: item.answer.clone(),
+                reasoning: item.reasoning.clone(),
+                state,
             }
-            exemplar.insert("state".into(), state);
-            Value::Object(exemplar)
         })
         .collect();
-    if !exemplars.is_empty() {
-        instructions.insert("examples".into(), Value::Array(exemplars));
-    }
-    let cues: Map<String, Value> = keys
+    let cues = keys
         .iter()
         .zip(&model.cues)
         .filter(|(_, phrases)| !phrases.is_empty())
-        .map(|(key, phrases)| (key.clone(), json!(phrases)))
+        .map(|(key, phrases)| (key.clone(), phrases.clone()))
         .collect();
-    if !cues.is_empty() {
-        instructions.insert("cues".into(), Value::Object(cues));
-    }
-    let weights: Map<String, Value> = FEATURE_NAMES
+    let weights = FEATURE_NAMES
         .iter()
         .zip(model.calibration.weights)
         .filter(|(_, w)| *w != 0.0)
-        .map(|(name, w)| ((*name).to_owned(), json!(round(w))))
+        .map(|(name, w)| ((*name).to_owned(), round(w)))
         .collect();
-    let bias: Map<String, Value> = keys
+    let bias = keys
         .iter()
         .zip(&model.calibration.bias)
-        .map(|(key, b)| (key.clone(), json!(round(*b))))
+        .map(|(key, b)| (key.clone(), round(*b)))
         .collect();
-    instructions.insert(
-        ALIGNMENT_KEY.into(),
+    let instructions = AlignedInstructions {
+        task,
+        examples,
+        cues,
         // No job ID here: the same examples, seed and checkpoint give the same tree (the
         // commit message and the branch name say which job made it).
-        json!({
-            "version": VERSION,
-            "method": model.spec.to_string(),
-            "seed": settings.seed,
-            "weights": weights,
-            "bias": bias,
-        }),
-    );
+        arbiter_alignment: format::Calibration {
+            version: VERSION,
+            method: Some(model.spec.to_string()),
+            seed: Some(settings.seed),
+            weights,
+            bias,
+        },
+    };
     (
         Question {
-            instructions: Some(Value::Object(instructions)),
+            instructions: Some(instructions.to_value()),
             kind: question.kind.clone(),
         },
         used,
@@ -769,7 +749,7 @@ fn finish(
     let branch = format!("alignments/{job_id}");
     // A run that died after committing finds its branch already there: the same tree, the
     // same checkpoint.
-    let existing = models::load(ctx, &loaded.model_id, Some(&branch));
+    let existing = models::load(ctx, &loaded.model_id.to_string(), Some(&branch));
     let checkpoint = match existing {
         Ok(found) if found.questions == questions => found.checkpoint,
         Ok(_) => {

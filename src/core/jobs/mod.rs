@@ -8,13 +8,16 @@
 pub mod files;
 pub mod queue;
 pub(crate) mod runner;
+pub mod state;
 
 pub use files::{JobFiles, JobLock};
 pub use queue::JobQueue;
 pub use runner::{NoObserver, Observer, run};
+pub use state::{JobState, Outcome};
 
 use super::Context;
 use crate::error::{Error, Result};
+use crate::ids::{JobId, ModelId};
 use crate::store::{JobFilter, JobRecord};
 use crate::wire::Problem;
 use crate::wire::jobs::{Job, JobKind, JobStatus, Progress};
@@ -34,22 +37,16 @@ pub struct Origin {
 impl Origin {
     /// A job started from the command line: problem types under `server.base_url` when
     /// one is configured, else the relative `/problems`, as the server would say.
-    pub fn local(ctx: &Context, job_id: &str) -> Self {
-        let base = ctx
-            .settings()
-            .config
-            .server
-            .base_url
-            .as_deref()
-            .unwrap_or("");
+    pub fn local(ctx: &Context, job_id: &impl std::fmt::Display) -> Self {
+        let base = ctx.settings().server.base_url.as_deref().unwrap_or("");
         Self {
             problems_url: format!("{}/problems", base.trim_end_matches('/')),
-            request_id: job_id.to_owned(),
+            request_id: job_id.to_string(),
         }
     }
 
     pub fn problem(&self, error: &Error) -> Problem {
-        Problem::from_error(error, &self.problems_url, &self.request_id)
+        error.to_problem(&self.problems_url, &self.request_id)
     }
 }
 
@@ -57,15 +54,16 @@ impl Origin {
 /// without [`Draft::record`] (an error while staging) removes the directory, so a failed
 /// creation leaves nothing behind.
 pub(crate) struct Draft {
-    job_id: String,
+    job_id: JobId,
     lock: Option<JobLock>,
 }
 
 impl Draft {
     pub(crate) fn new(ctx: &Context) -> Result<Self> {
-        let job_id = uuid::Uuid::new_v4().to_string();
-        let lock = files(ctx, &job_id)
-            .try_lock(&job_id)?
+        let job_id = JobId::new_v4();
+        let text = job_id.to_string();
+        let lock = files(ctx, &text)
+            .try_lock(&text)?
             .ok_or_else(|| Error::Internal(format!("a new job's lock ({job_id}) is held")))?;
         Ok(Self {
             job_id,
@@ -73,7 +71,7 @@ impl Draft {
         })
     }
 
-    pub(crate) fn job_id(&self) -> &str {
+    pub(crate) fn job_id(&self) -> &JobId {
         &self.job_id
     }
 
@@ -89,7 +87,7 @@ impl Draft {
     pub(crate) fn record(
         mut self,
         ctx: &Context,
-        model_id: &str,
+        model_id: &ModelId,
         kind: JobKind,
         request: &impl Serialize,
         total: u64,
@@ -99,7 +97,7 @@ impl Draft {
         let record = ctx.store()?.insert_job(&crate::store::NewJob {
             job_id: &self.job_id,
             model_id,
-            kind: kind.as_str(),
+            kind,
             request: &request,
             total,
         })?;
@@ -126,9 +124,16 @@ pub fn files(ctx: &Context, job_id: &str) -> JobFiles {
     JobFiles::new(&ctx.settings().jobs_dir(), job_id)
 }
 
+/// A job ID as routes and the command line give it: text that is no job ID names no job.
+pub fn parse_id(job_id: &str) -> Result<JobId> {
+    job_id
+        .parse()
+        .map_err(|_| Error::JobNotFound(job_id.to_owned()))
+}
+
 /// A job as polled.
 pub fn get(ctx: &Context, job_id: &str) -> Result<Job> {
-    to_wire(record(ctx, job_id)?)
+    to_wire(record(ctx, &parse_id(job_id)?)?)
 }
 
 /// Job `job_id` of kind `kind` on model `model_id`, or `job_not_found`: a job is only found
@@ -148,11 +153,14 @@ pub fn list(
     statuses: &[JobStatus],
     limit: usize,
 ) -> Result<Vec<Job>> {
-    let statuses: Vec<&str> = statuses.iter().map(|s| s.as_str()).collect();
+    // A model named by anything but a modelId has no jobs.
+    let Ok(model_id) = model_id.map(str::parse::<ModelId>).transpose() else {
+        return Ok(Vec::new());
+    };
     ctx.store()?
         .list_jobs(&JobFilter {
-            model_id,
-            statuses: &statuses,
+            model_id: model_id.as_ref(),
+            statuses,
             limit,
         })?
         .into_iter()
@@ -164,15 +172,15 @@ pub fn list(
 /// is cancelled at once; a running one stops at its next item. A job whose owner died is
 /// cancelled here and now, since nobody else would.
 pub fn cancel(ctx: &Context, job_id: &str) -> Result<Job> {
+    let id = parse_id(job_id)?;
     let record = ctx
         .store()?
-        .cancel_job(job_id)?
+        .cancel_job(&id)?
         .ok_or_else(|| Error::JobNotFound(job_id.to_owned()))?;
-    if record.status == JobStatus::Running.as_str()
+    if matches!(record.state, JobState::Running { .. })
         && let Some(_orphan) = files(ctx, job_id).try_lock(job_id)?
     {
-        ctx.store()?
-            .finish_job(job_id, JobStatus::Cancelled.as_str(), None, None, None)?;
+        ctx.store()?.finish_job(&id, &Outcome::Cancelled, None)?;
     }
     get(ctx, job_id)
 }
@@ -193,7 +201,7 @@ pub fn recover(ctx: &Context) -> Result<Vec<JobLock>> {
     for job in active.into_iter().rev() {
         if let Some(lock) = files(ctx, &job.job_id).try_lock(&job.job_id)? {
             // Re-read under the lock: it may have finished between the listing and now.
-            if !is_finished(&record(ctx, &job.job_id)?) {
+            if !record(ctx, &parse_id(&job.job_id)?)?.state.is_finished() {
                 tracing::info!(job = %job.job_id, status = ?job.status, "taking up an orphaned job");
                 orphans.push(lock);
             }
@@ -205,10 +213,10 @@ pub fn recover(ctx: &Context) -> Result<Vec<JobLock>> {
 /// Record a running job's progress; whether a cancel has been asked for.
 pub(crate) async fn record_progress(
     ctx: &Context,
-    job_id: &str,
+    job_id: &JobId,
     progress: Progress,
 ) -> Result<bool> {
-    let (ctx, id) = (ctx.clone(), job_id.to_owned());
+    let (ctx, id) = (ctx.clone(), *job_id);
     super::blocking(move || {
         Ok(ctx
             .store()?
@@ -217,47 +225,34 @@ pub(crate) async fn record_progress(
     .await
 }
 
-fn record(ctx: &Context, job_id: &str) -> Result<JobRecord> {
+fn record(ctx: &Context, job_id: &JobId) -> Result<JobRecord> {
     ctx.store()?
         .get_job(job_id)?
-        .ok_or_else(|| Error::JobNotFound(job_id.to_owned()))
+        .ok_or_else(|| Error::JobNotFound(job_id.to_string()))
 }
 
-/// Whether a stored job is past changing (an unreadable status counts as finished: no one
-/// should run it).
-fn is_finished(record: &JobRecord) -> bool {
-    JobStatus::parse(&record.status).is_none_or(JobStatus::is_finished)
-}
-
-/// The wire form of a stored job.
+/// The wire form of a stored job: its state spelled out as status, times, error and result.
 pub fn to_wire(record: JobRecord) -> Result<Job> {
-    let corrupt = |what: &str| {
-        Error::Internal(format!(
-            "job {} has an unknown {what} in the store",
-            record.job_id
-        ))
+    let state = &record.state;
+    let (error, result) = match state.outcome() {
+        Some(Outcome::Completed { result }) => (None, Some(result.clone())),
+        Some(Outcome::Failed { problem }) => (Some(problem.clone()), None),
+        Some(Outcome::Cancelled) | None => (None, None),
     };
-    let status = JobStatus::parse(&record.status).ok_or_else(|| corrupt("status"))?;
-    let kind = JobKind::parse(&record.kind).ok_or_else(|| corrupt("kind"))?;
-    let error = record
-        .error
-        .map(serde_json::from_value::<Problem>)
-        .transpose()
-        .map_err(|_| corrupt("error"))?;
     Ok(Job {
-        job_id: record.job_id,
-        model_id: record.model_id,
-        kind,
-        status,
+        job_id: record.job_id.to_string(),
+        model_id: record.model_id.to_string(),
+        kind: record.kind,
+        status: state.status(),
         created_at: record.created_at,
-        started_at: record.started_at,
-        finished_at: record.finished_at,
+        started_at: state.started_at().map(str::to_owned),
+        finished_at: state.finished_at().map(str::to_owned),
         progress: Progress {
             total: record.total,
             done: record.done,
             failed: record.failed,
         },
         error,
-        result: record.result,
+        result,
     })
 }

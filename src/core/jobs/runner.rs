@@ -1,9 +1,9 @@
 //! Taking one locked job to its end: start it, do its kind's work, record how it ended.
 
-use super::{JobLock, Origin, get, is_finished, record};
+use super::{JobLock, Origin, Outcome, get, parse_id, record};
 use crate::core::{Context, align, batch, blocking, eval};
-use crate::error::{Error, Result};
-use crate::wire::jobs::{Job, JobKind, JobStatus, Progress};
+use crate::error::Result;
+use crate::wire::jobs::{Job, JobKind, Progress};
 use serde_json::Value;
 
 /// Someone watching a job run in this process (the command line's progress bar and output).
@@ -37,11 +37,12 @@ pub(crate) enum Ending {
 /// `failed` with a problem; only a failure to record that is an error here.
 pub async fn run(ctx: &Context, lock: JobLock, observer: &dyn Observer) -> Result<Job> {
     let job_id = lock.job_id().to_owned();
+    let id = parse_id(&job_id)?;
     let record = {
-        let (ctx, id) = (ctx.clone(), job_id.clone());
+        let ctx = ctx.clone();
         blocking(move || record(&ctx, &id)).await?
     };
-    if is_finished(&record) {
+    if record.state.is_finished() {
         return super::to_wire(record);
     }
     let origin = serde_json::from_value::<Origin>(record.request["origin"].clone())
@@ -51,27 +52,21 @@ pub async fn run(ctx: &Context, lock: JobLock, observer: &dyn Observer) -> Resul
     } else {
         start_and_work(ctx, &record, &lock, &origin, observer).await
     };
-    let (status, error, result) = match ending {
-        Ok(None) => (None, None, None),
-        Ok(Some(Ending::Completed(result))) => (Some(JobStatus::Completed), None, Some(result)),
-        Ok(Some(Ending::Cancelled)) => (Some(JobStatus::Cancelled), None, None),
+    let outcome = match ending {
+        Ok(None) => None,
+        Ok(Some(Ending::Completed(result))) => Some(Outcome::Completed { result }),
+        Ok(Some(Ending::Cancelled)) => Some(Outcome::Cancelled),
         Err(error) => {
             tracing::warn!(job = %job_id, %error, "job failed");
-            let problem = serde_json::to_value(origin.problem(&error))
-                .map_err(|e| Error::internal("serializing a problem", e))?;
-            (Some(JobStatus::Failed), Some(problem), None)
+            Some(Outcome::Failed {
+                problem: origin.problem(&error),
+            })
         }
     };
     let ctx = ctx.clone();
     blocking(move || {
-        if let Some(status) = status {
-            ctx.store()?.finish_job(
-                &job_id,
-                status.as_str(),
-                None,
-                error.as_ref(),
-                result.as_ref(),
-            )?;
+        if let Some(outcome) = outcome {
+            ctx.store()?.finish_job(&id, &outcome, None)?;
         }
         // The lock goes only once the ending is recorded, so nobody resumes a finished job.
         drop(lock);
@@ -89,10 +84,9 @@ async fn start_and_work(
     origin: &Origin,
     observer: &dyn Observer,
 ) -> Result<Option<Ending>> {
-    let kind = JobKind::parse(&record.kind)
-        .ok_or_else(|| Error::Internal(format!("unknown job kind `{}`", record.kind)))?;
+    let kind = record.kind;
     let started = {
-        let (ctx, id, total) = (ctx.clone(), record.job_id.clone(), record.total);
+        let (ctx, id, total) = (ctx.clone(), record.job_id, record.total);
         blocking(move || Ok(ctx.store()?.start_job(&id, total)?)).await?
     };
     if !started {

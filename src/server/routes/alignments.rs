@@ -21,7 +21,7 @@ use axum::{Extension, Json};
 use serde_json::Value;
 
 /// Promoting is part of aligning: it needs the alignments' scope.
-const SCOPE: &str = jobs::scope_of(JobKind::Alignment);
+const SCOPE: crate::core::tokens::Scope = jobs::scope_of(JobKind::Alignment);
 
 /// An alignment commits a branch when it improves the model, so it needs a writer.
 impl JsonCollection for Alignments {
@@ -29,7 +29,7 @@ impl JsonCollection for Alignments {
     const ROLE: Role = Role::Writer;
 
     fn parse(body: &Value) -> Result<AlignmentRequest> {
-        AlignmentRequest::from_value(body)
+        Ok(AlignmentRequest::from_value(body)?)
     }
 
     fn create(

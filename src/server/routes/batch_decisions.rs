@@ -10,8 +10,10 @@ use crate::server::error::ApiResult;
 use crate::server::extract::{AppPath as Path, RawBody, is_json, parse_json};
 use crate::server::request::RequestInfo;
 use crate::server::{AppState, idempotency};
+use crate::wire::Invalid;
 use crate::wire::Loc;
 use crate::wire::jobs::{BatchItems, BatchRequest, JobKind};
+use crate::wire::json::{self, JsonError};
 use crate::wire::value::canonical_hash;
 use axum::Extension;
 use axum::extract::{OriginalUri, State};
@@ -21,7 +23,7 @@ use bytes::Bytes;
 use serde_json::Value;
 
 const KIND: JobKind = JobKind::Batch;
-const SCOPE: &str = jobs::scope_of(KIND);
+const SCOPE: crate::core::tokens::Scope = jobs::scope_of(KIND);
 
 /// `POST /v1/models/{modelId}/batch-decisions`: stage the items, queue the job, answer 202.
 /// The `Idempotency-Key` is required: a retried POST must not start a second job.
@@ -99,16 +101,18 @@ fn ndjson_request(bytes: &Bytes) -> crate::error::Result<(BatchRequest, Bytes)> 
         .position(|b| *b == b'\n')
         .map_or(bytes.len(), |i| start + i);
     let header_loc = Loc::body().index(0);
-    let header: Value = serde_json::from_slice(&bytes[start..end]).map_err(|e| {
-        Error::invalid(
-            header_loc.clone(),
-            format!(
-                "the first line of an application/x-ndjson batch is a JSON object \
+    let header =
+        json::from_slice(&bytes[start..end], &header_loc).map_err(|error| match error {
+            JsonError::Syntax(e) => Error::invalid(
+                header_loc.clone(),
+                format!(
+                    "the first line of an application/x-ndjson batch is a JSON object \
                  {{revision?, questions?, capture?}} ({e})"
+                ),
+                "json",
             ),
-            "json",
-        )
-    })?;
+            JsonError::DuplicateKey(error) => Error::Validation(vec![error]),
+        })?;
     let Value::Object(mut members) = header else {
         return Err(Error::invalid(
             header_loc,
@@ -132,8 +136,8 @@ fn ndjson_request(bytes: &Bytes) -> crate::error::Result<(BatchRequest, Bytes)> 
     members.insert("items".into(), Value::Array(Vec::new()));
     // The members are located on the first line: `["body", 0, "revision"]`.
     let request =
-        BatchRequest::from_value(&Value::Object(members)).map_err(|error| match error {
-            Error::Validation(details) => Error::Validation(
+        BatchRequest::from_value(&Value::Object(members)).map_err(|Invalid(details)| {
+            Error::Validation(
                 details
                     .into_iter()
                     .map(|mut detail| {
@@ -144,8 +148,7 @@ fn ndjson_request(bytes: &Bytes) -> crate::error::Result<(BatchRequest, Bytes)> 
                         detail
                     })
                     .collect(),
-            ),
-            other => other,
+            )
         })?;
     Ok((request, bytes.slice(end.min(bytes.len())..)))
 }

@@ -20,7 +20,7 @@ pub(crate) async fn create_decision(
     headers: HeaderMap,
     JsonBody(body): JsonBody,
 ) -> ApiResult<Response> {
-    principal.require_scope("decisions")?;
+    principal.require_scope(crate::core::tokens::Scope::Decisions)?;
     let key = idempotency::key(&headers, false)?;
     let request = DecisionRequest::from_value(&body)?;
     if !state.ctx.is_base_model(&request.model) {

@@ -18,7 +18,7 @@ impl JsonCollection for Evaluations {
     const ROLE: Role = Role::Reader;
 
     fn parse(body: &Value) -> Result<EvaluationRequest> {
-        EvaluationRequest::from_value(body)
+        Ok(EvaluationRequest::from_value(body)?)
     }
 
     fn create(

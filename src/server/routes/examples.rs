@@ -8,7 +8,8 @@ use crate::server::error::{ApiError, ApiResult};
 use crate::server::extract::{AppPath as Path, AppQuery as Query};
 use crate::server::extract::{JsonBody, RawBody};
 use crate::server::{AppState, idempotency};
-use crate::store::{ExampleDetail, ExampleFilter};
+use crate::store::ExampleFilter;
+use crate::wire::examples::ExampleDetail;
 use crate::wire::examples::{ExamplePage, IngestReport};
 use crate::wire::{FieldError, Loc};
 use axum::extract::{OriginalUri, State};
@@ -31,7 +32,7 @@ pub(crate) async fn list_examples(
     Path(model_id): Path<String>,
     Query(query): Query<ListQuery>,
 ) -> ApiResult<Json<ExamplePage>> {
-    principal.require_scope("examples:read")?;
+    principal.require_scope(crate::core::tokens::Scope::ExamplesRead)?;
     let limit = crate::server::extract::page_limit(query.limit)?;
     let ctx = state.ctx.clone();
     let page = core::blocking(move || {
@@ -65,10 +66,12 @@ pub(crate) async fn ingest_examples(
     headers: HeaderMap,
     body: RawBody,
 ) -> ApiResult<Response> {
-    principal.require_scope("examples:write")?;
+    principal.require_scope(crate::core::tokens::Scope::ExamplesWrite)?;
     let key = idempotency::key(&headers, false)?;
+    // A JSON body is read whole first: one that is not JSON (400) or repeats a key (422)
+    // is refused before any example is written.
     if crate::server::extract::is_json(&body.media_type)
-        && body.bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'[')
+        && !crate::server::extract::parse_json(&body.bytes)?.is_array()
     {
         return Err(Error::invalid(
             Loc::body(),
@@ -137,7 +140,7 @@ pub(crate) async fn annotate_examples(
     headers: HeaderMap,
     body: RawBody,
 ) -> ApiResult<Response> {
-    principal.require_scope("examples:write")?;
+    principal.require_scope(crate::core::tokens::Scope::ExamplesWrite)?;
     let key = idempotency::key(&headers, false)?;
     {
         let (ctx, principal, model_id) = (state.ctx.clone(), principal.clone(), model_id.clone());
@@ -171,7 +174,7 @@ pub(crate) async fn get_example(
     Extension(principal): Extension<Principal>,
     Path((model_id, example_id)): Path<(String, String)>,
 ) -> ApiResult<Json<ExampleDetail>> {
-    principal.require_scope("examples:read")?;
+    principal.require_scope(crate::core::tokens::Scope::ExamplesRead)?;
     let ctx = state.ctx.clone();
     let detail = core::blocking(move || {
         let path = authorize(&ctx, &principal, &model_id, Role::Reader)?;
@@ -188,7 +191,7 @@ pub(crate) async fn annotate_example(
     Path((model_id, example_id)): Path<(String, String)>,
     JsonBody(body): JsonBody,
 ) -> ApiResult<Json<ExampleDetail>> {
-    principal.require_scope("examples:write")?;
+    principal.require_scope(crate::core::tokens::Scope::ExamplesWrite)?;
     let ctx = state.ctx.clone();
     let detail = core::blocking(move || {
         let path = authorize(&ctx, &principal, &model_id, Role::Writer)?;

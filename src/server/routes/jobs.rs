@@ -3,7 +3,8 @@
 //! `/v1/jobs`: any job by its ID alone (what `arbiter jobs` needs in client mode), visible
 //! to a token that can see the job's model and holds the scope of the job's kind.
 
-use super::models::authorize;
+use crate::core::access::JobListing;
+pub(crate) use crate::core::access::scope_of;
 use crate::core::jobs::{JobLock, Origin};
 use crate::core::tokens::{Principal, Role};
 use crate::core::{self, Context};
@@ -20,7 +21,6 @@ use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use serde::Deserialize;
 use serde_json::Value;
-use std::collections::HashMap;
 use tokio::io::AsyncReadExt;
 
 /// A job collection's `POST`, its body already checked.
@@ -56,8 +56,7 @@ where
         role,
     } = creation;
     {
-        let (ctx, principal, model_id) = (state.ctx.clone(), principal.clone(), model_id.clone());
-        core::blocking(move || authorize(&ctx, &principal, &model_id, role)).await?;
+        core::access::model_access(&state.ctx, &principal, &model_id, role).await?;
     }
     idempotency::once_hashed(
         state,
@@ -155,7 +154,7 @@ pub(crate) struct ListQuery {
 fn statuses(status: Option<&str>) -> Result<Vec<JobStatus>> {
     match status {
         None => Ok(Vec::new()),
-        Some(text) => Ok(vec![JobStatus::parse(text).ok_or_else(|| {
+        Some(text) => Ok(vec![text.parse::<JobStatus>().map_err(|_| {
             Error::invalid(
                 crate::wire::Loc::query().key("status"),
                 format!("unknown status `{text}` (queued, running, completed, failed, cancelled)"),
@@ -173,18 +172,13 @@ async fn list(
     query: &ListQuery,
     kind: JobKind,
 ) -> Result<Vec<Job>> {
-    let statuses = statuses(query.status.as_deref())?;
-    let limit = crate::server::extract::page_limit(query.limit)?;
-    let ctx = state.ctx.clone();
-    core::blocking(move || {
-        authorize(&ctx, &principal, &model_id, Role::Reader)?;
-        let id = core::models::open(&ctx, &model_id)?.model_id().to_string();
-        let mut jobs = core::jobs::list(&ctx, Some(&id), &statuses, 0)?;
-        jobs.retain(|job| job.kind == kind);
-        jobs.truncate(limit);
-        Ok(jobs)
-    })
-    .await
+    let listing = JobListing {
+        model: Some(model_id),
+        kinds: vec![kind],
+        statuses: statuses(query.status.as_deref())?,
+        limit: crate::server::extract::page_limit(query.limit)?,
+    };
+    core::access::visible_jobs(&state.ctx, &principal, listing).await
 }
 
 /// The job of `kind` under the model the token can see, or 404.
@@ -195,13 +189,7 @@ pub(crate) async fn find(
     job_id: String,
     kind: JobKind,
 ) -> Result<Job> {
-    let ctx = state.ctx.clone();
-    core::blocking(move || {
-        authorize(&ctx, &principal, &model_id, Role::Reader)?;
-        let id = core::models::open(&ctx, &model_id)?.model_id().to_string();
-        core::jobs::get_under(&ctx, &id, kind, &job_id)
-    })
-    .await
+    core::access::job_under(&state.ctx, &principal, &model_id, kind, &job_id).await
 }
 
 /// Cancel the job (idempotent; a finished job stays as it finished).
@@ -213,8 +201,7 @@ async fn cancel(
     kind: JobKind,
 ) -> Result<Job> {
     find(state, principal, model_id, job_id.clone(), kind).await?;
-    let ctx = state.ctx.clone();
-    core::blocking(move || core::jobs::cancel(&ctx, &job_id)).await
+    core::access::cancel_job(&state.ctx, &job_id).await
 }
 
 /// A job collection under a model, `/v1/models/{modelId}/<route>`, named by its jobs' kind:
@@ -277,42 +264,6 @@ pub(crate) async fn cancel_in<C: Collection>(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// The scope a job of `kind` is read and cancelled under: an evaluation is a batch of
-/// decisions.
-pub(crate) const fn scope_of(kind: JobKind) -> &'static str {
-    match kind {
-        JobKind::Batch | JobKind::Evaluation => "batches",
-        JobKind::Alignment => "alignments",
-    }
-}
-
-/// `modelId` → path of every repository model.
-fn model_paths(ctx: &Context) -> Result<HashMap<String, String>> {
-    Ok(ctx
-        .repos()
-        .list()?
-        .into_iter()
-        .map(|repo| (repo.model_id().to_string(), repo.path().to_string()))
-        .collect())
-}
-
-/// Job `job_id` if `principal` may read it: a job on a model the token cannot see is not
-/// found, exactly as if it did not exist; the scope of its kind is checked after that.
-fn visible_job(ctx: &Context, principal: &Principal, job_id: &str) -> Result<Job> {
-    let job = core::jobs::get(ctx, job_id)?;
-    let not_found = || Error::JobNotFound(job_id.to_owned());
-    let path = core::models::open_by_id(ctx, &job.model_id)
-        .map_err(|_| not_found())?
-        .path()
-        .to_string();
-    if principal.role_on(&path).is_none() {
-        return Err(not_found());
-    }
-    principal.require_scope(scope_of(job.kind))?;
-    principal.require_role(&path, Role::Reader)?;
-    Ok(job)
-}
-
 /// `?model=…&status=…&limit=…` of `GET /v1/jobs`.
 #[derive(Debug, Deserialize)]
 pub(crate) struct AllJobsQuery {
@@ -328,30 +279,15 @@ pub(crate) async fn list_jobs(
     Extension(principal): Extension<Principal>,
     Query(query): Query<AllJobsQuery>,
 ) -> ApiResult<Json<Vec<Job>>> {
-    let statuses = statuses(query.status.as_deref())?;
-    let limit = crate::server::extract::page_limit(query.limit)?;
-    let ctx = state.ctx.clone();
-    let jobs = core::blocking(move || {
-        let model_id = match &query.model {
-            Some(model) => {
-                authorize(&ctx, &principal, model, Role::Reader)?;
-                Some(core::models::open(&ctx, model)?.model_id().to_string())
-            }
-            None => None,
-        };
-        let paths = model_paths(&ctx)?;
-        let mut jobs = core::jobs::list(&ctx, model_id.as_deref(), &statuses, 0)?;
-        jobs.retain(|job| {
-            paths
-                .get(&job.model_id)
-                .is_some_and(|path| principal.role_on(path).is_some())
-                && principal.has_scope(scope_of(job.kind))
-        });
-        jobs.truncate(limit);
-        Ok(jobs)
-    })
-    .await?;
-    Ok(Json(jobs))
+    let listing = JobListing {
+        model: query.model,
+        kinds: Vec::new(),
+        statuses: statuses(query.status.as_deref())?,
+        limit: crate::server::extract::page_limit(query.limit)?,
+    };
+    Ok(Json(
+        core::access::visible_jobs(&state.ctx, &principal, listing).await?,
+    ))
 }
 
 /// `GET /v1/jobs/{jobId}`: a job of any kind, by its ID alone.
@@ -360,9 +296,9 @@ pub(crate) async fn get_job(
     Extension(principal): Extension<Principal>,
     Path(job_id): Path<String>,
 ) -> ApiResult<Json<Job>> {
-    let ctx = state.ctx.clone();
-    let job = core::blocking(move || visible_job(&ctx, &principal, &job_id)).await?;
-    Ok(Json(job))
+    Ok(Json(
+        core::access::visible_job(&state.ctx, &principal, &job_id).await?,
+    ))
 }
 
 /// `POST /v1/jobs/{jobId}/cancel`: 204, also when the job had already finished.
@@ -371,12 +307,7 @@ pub(crate) async fn cancel_job(
     Extension(principal): Extension<Principal>,
     Path(job_id): Path<String>,
 ) -> ApiResult<StatusCode> {
-    let ctx = state.ctx.clone();
-    core::blocking(move || {
-        visible_job(&ctx, &principal, &job_id)?;
-        core::jobs::cancel(&ctx, &job_id)
-    })
-    .await?;
+    core::access::cancel_visible_job(&state.ctx, &principal, &job_id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -386,16 +317,14 @@ pub(crate) async fn get_job_results(
     Extension(principal): Extension<Principal>,
     Path(job_id): Path<String>,
 ) -> ApiResult<Response> {
-    let ctx = state.ctx.clone();
-    let job = core::blocking(move || visible_job(&ctx, &principal, &job_id)).await?;
+    let job = core::access::visible_job(&state.ctx, &principal, &job_id).await?;
     Ok(results(&state, &job).await?)
 }
 
 /// The complete result lines of `job` so far, streamed as NDJSON, with
 /// `Arbiter-Job-Status` telling whether more will come.
 pub(crate) async fn results(state: &AppState, job: &Job) -> Result<Response> {
-    let (ctx, job_id) = (state.ctx.clone(), job.job_id.clone());
-    let reader = core::blocking(move || Ok(core::jobs::results(&ctx, &job_id)?.1)).await?;
+    let reader = core::access::job_results(&state.ctx, &job.job_id).await?;
     let body = match reader {
         None => Body::empty(),
         Some(reader) => {

@@ -102,7 +102,7 @@ pub(crate) fn router(state: AppState) -> Router {
 
 /// Fallbacks, the panic catcher and request identity around `routes`.
 fn with_layers(routes: Router<AppState>, state: AppState) -> Router {
-    let base_url = state.ctx.settings().config.server.base_url.clone();
+    let base_url = state.ctx.settings().server.base_url.clone();
     routes
         .fallback(|| async { ApiError(Error::NotFound("no such route".into())) })
         .method_not_allowed_fallback(|| async {
@@ -147,7 +147,7 @@ mod tests {
         .unwrap();
         let state = AppState {
             limiter: std::sync::Arc::new(crate::server::rate_limit::RateLimiter::new(
-                crate::config::RateLimitConfig::default(),
+                crate::config::RateLimit::default(),
             )),
             max_body_bytes: 1024,
             jobs: crate::core::jobs::JobQueue::new(ctx.clone(), 1),

@@ -1,7 +1,7 @@
 //! `GET /v1/models`, `GET /v1/models/{modelId}`, `GET /v1/models/{modelId}/checkpoints`.
 
+use crate::core;
 use crate::core::tokens::{Principal, Role};
-use crate::core::{self, Context};
 use crate::server::AppState;
 use crate::server::error::ApiResult;
 use crate::server::extract::{AppPath as Path, AppQuery as Query};
@@ -16,7 +16,7 @@ pub(crate) async fn list_models(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
 ) -> ApiResult<Json<ModelList>> {
-    principal.require_scope("models:read")?;
+    principal.require_scope(crate::core::tokens::Scope::ModelsRead)?;
     let ctx = state.ctx.clone();
     let mut list = core::blocking(move || core::models::list(&ctx)).await?;
     list.models
@@ -24,33 +24,14 @@ pub(crate) async fn list_models(
     Ok(Json(list))
 }
 
-/// Open `model_id` for `principal` with at least `role`: invisible models are not found.
-pub(crate) fn authorize(
-    ctx: &Context,
-    principal: &Principal,
-    model_id: &str,
-    role: Role,
-) -> crate::error::Result<String> {
-    let repo = core::models::open(ctx, model_id)?;
-    let path = repo.path().to_string();
-    // An invisible model answers exactly like a missing one: by the ID asked for, never its path.
-    principal
-        .require_role(&path, role)
-        .map_err(|error| match error {
-            crate::error::Error::ModelNotFound(_) => {
-                crate::error::Error::ModelNotFound(model_id.to_owned())
-            }
-            other => other,
-        })?;
-    Ok(path)
-}
+pub(crate) use crate::core::access::authorize;
 
 pub(crate) async fn get_model(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
     Path(model_id): Path<String>,
 ) -> ApiResult<Json<ModelDetail>> {
-    principal.require_scope("models:read")?;
+    principal.require_scope(crate::core::tokens::Scope::ModelsRead)?;
     let ctx = state.ctx.clone();
     let detail = core::blocking(move || {
         let path = authorize(&ctx, &principal, &model_id, Role::Reader)?;
@@ -72,7 +53,7 @@ pub(crate) async fn list_checkpoints(
     Path(model_id): Path<String>,
     Query(query): Query<CheckpointQuery>,
 ) -> ApiResult<Json<Vec<Checkpoint>>> {
-    principal.require_scope("models:read")?;
+    principal.require_scope(crate::core::tokens::Scope::ModelsRead)?;
     let limit = crate::server::extract::page_limit(query.limit)?;
     let ctx = state.ctx.clone();
     let checkpoints = core::blocking(move || {

@@ -1,51 +1,21 @@
-//! Aligned questions: what `arbiter align` writes into a question's `instructions`, and how
-//! the built-in engine answers with it.
-//!
-//! An aligned question's `instructions` is an object:
-//!
-//! ```yaml
-//! instructions:
-//!   task: What does the customer mainly want?     # the instructions as they were (any JSON)
-//!   examples:                                     # exemplars: annotated states and their answers
-//!     - {example_id: s-0001, answer: shipping, reasoning: "...", state: {...}}
-//!   cues:                                         # phrases that tell outcomes apart
-//!     refund: [money back, return the payment]
-//!   arbiter_alignment:                            # how to combine them (the calibration)
-//!     version: 1
-//!     weights: {similarity: 21.3, nearest: 9.1, top3: 4.2, top10: 2.0, cue: 0.0}
-//!     bias: {refund: 0.12, billing: -0.3, ...}
-//! ```
+//! Aligned questions: how the built-in engine answers with what `arbiter align` wrote into
+//! a question's `instructions` ([`format`], the one definition of that format and of its
+//! features).
 //!
 //! A remote engine receives all of it as instructions. The built-in engine reads it: each
-//! outcome gets five features (its zero-shot similarity, as the question with `task` as its
-//! instructions would have; its exemplars' nearest, top-3 and top-10 mean similarity to the
-//! state; its cue text's similarity) and its probability is the softmax of
-//! `weights · features + bias`. For a noul the zero-shot feature is the true − false gap on
-//! the true side, so the calibration is Platt scaling of that gap plus the neighbours.
-//! [`features`] and [`probabilities`] are the one definition, used by the engine to answer
-//! and by the alignment to fit.
+//! outcome gets the features of [`FEATURE_NAMES`] and its probability is the softmax of
+//! `weights · features + bias`. [`features`] and [`probabilities`] are the one definition,
+//! used by the engine to answer and by the alignment to fit.
+
+pub mod format;
+
+pub use format::{ALIGNMENT_KEY, AlignedInstructions, FEATURE_NAMES, FEATURES, VERSION};
 
 use super::text::render;
 use crate::wire::problem::{FieldError, Loc};
-use crate::wire::question::json_type;
 use crate::wire::{Question, QuestionKind};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-/// The member of `instructions` that marks a question as aligned.
-pub const ALIGNMENT_KEY: &str = "arbiter_alignment";
-/// The alignment format this engine reads.
-pub const VERSION: u64 = 1;
-/// Features per outcome.
-pub const FEATURES: usize = 6;
-/// Their names in `weights`, in feature order.
-pub const FEATURE_NAMES: [&str; FEATURES] = [
-    "similarity",
-    "nearest",
-    "top3",
-    "top10",
-    "cue",
-    "level_distance",
-];
 /// Exemplar states are embedded from this much of their rendered text (the encoder reads
 /// the first 128 tokens of it).
 pub const EXEMPLAR_TEXT_BYTES: usize = 16 * 1024;
@@ -125,244 +95,61 @@ pub fn cue_text(key: &str, phrases: &[String]) -> String {
 
 /// Whether `question` carries an alignment (it may still be malformed).
 pub fn is_aligned(question: &Question) -> bool {
-    matches!(&question.instructions, Some(Value::Object(o)) if o.contains_key(ALIGNMENT_KEY))
+    AlignedInstructions::is_aligned(question.instructions.as_ref())
 }
 
-/// Parse the alignment of `question` (at `loc`, the question's location); `Ok(None)` when
-/// it has none.
+/// Parse the alignment of `question` (at `loc`, the question's location) into what the
+/// engine computes with; `Ok(None)` when it has none.
 pub fn parse(question: &Question, loc: &Loc) -> Result<Option<Alignment>, Vec<FieldError>> {
-    let Some(Value::Object(instructions)) = &question.instructions else {
-        return Ok(None);
-    };
-    let Some(block) = instructions.get(ALIGNMENT_KEY) else {
-        return Ok(None);
-    };
-    let loc = loc.key("instructions");
-    let keys = outcome_keys(&question.kind);
-    let mut errors = Vec::new();
-    let block_loc = loc.key(ALIGNMENT_KEY);
-    let Some(block) = object(block, &block_loc, &mut errors) else {
-        return Err(errors);
-    };
-    match block.get("version").and_then(Value::as_u64) {
-        Some(VERSION) => {}
-        other => errors.push(FieldError::new(
-            block_loc.key("version"),
-            format!(
-                "this arbiter reads alignment version {VERSION}, not {}",
-                other.map_or_else(|| "a missing one".to_owned(), |v| v.to_string())
-            ),
-            "alignment_version",
-        )),
-    }
-    let weights = parse_weights(block.get("weights"), &block_loc.key("weights"), &mut errors);
-    let bias = parse_bias(
-        block.get("bias"),
-        &keys,
-        &block_loc.key("bias"),
-        &mut errors,
-    );
-    let exemplars = parse_exemplars(
-        &question.kind,
-        instructions.get("examples"),
-        &loc.key("examples"),
-        &mut errors,
-    );
-    let cues = parse_cues(
-        instructions.get("cues"),
-        &keys,
-        &loc.key("cues"),
-        &mut errors,
-    );
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    Ok(Some(Alignment {
-        task: instructions.get("task").cloned(),
-        exemplars,
-        cues,
-        weights,
-        bias,
-    }))
+    let read = AlignedInstructions::read(question.instructions.as_ref(), &question.kind, loc)?;
+    Ok(read.map(|format| Alignment::new(format, &question.kind)))
 }
 
-fn object<'a>(
-    value: &'a Value,
-    loc: &Loc,
-    errors: &mut Vec<FieldError>,
-) -> Option<&'a Map<String, Value>> {
-    if let Value::Object(map) = value {
-        Some(map)
-    } else {
-        errors.push(FieldError::new(
-            loc.clone(),
-            format!("must be an object, not {}", json_type(value)),
-            "object_expected",
-        ));
-        None
-    }
-}
-
-fn finite(value: Option<&Value>, loc: &Loc, errors: &mut Vec<FieldError>) -> f64 {
-    if let Some(x) = value.and_then(Value::as_f64).filter(|x| x.is_finite()) {
-        x
-    } else {
-        errors.push(FieldError::new(
-            loc.clone(),
-            "must be a finite number",
-            "number_expected",
-        ));
-        0.0
-    }
-}
-
-fn parse_weights(
-    value: Option<&Value>,
-    loc: &Loc,
-    errors: &mut Vec<FieldError>,
-) -> [f64; FEATURES] {
-    let mut weights = [0.0; FEATURES];
-    let Some(map) = value.and_then(|v| object(v, loc, errors)) else {
-        if value.is_none() {
-            errors.push(FieldError::new(loc.clone(), "is required", "missing"));
-        }
-        return weights;
-    };
-    for key in map.keys() {
-        if !FEATURE_NAMES.contains(&key.as_str()) {
-            errors.push(FieldError::new(
-                loc.key(key),
-                format!("unknown feature (known: {})", FEATURE_NAMES.join(", ")),
-                "unknown_feature",
-            ));
-        }
-    }
-    for (i, name) in FEATURE_NAMES.iter().enumerate() {
+impl Alignment {
+    /// The engine's form of a read alignment (whose answers and keys were checked).
+    fn new(format: AlignedInstructions, kind: &QuestionKind) -> Self {
+        let keys = outcome_keys(kind);
+        let exemplars = format
+            .examples
+            .into_iter()
+            .filter_map(|entry| {
+                let outcome = answer_outcome(kind, &entry.answer)?;
+                let text = exemplar_text(&entry.state);
+                // Nothing the encoder can read (an image-only state): it cannot be a
+                // neighbour.
+                (!text.trim().is_empty()).then_some(Exemplar {
+                    example_id: entry.example_id,
+                    text,
+                    outcome,
+                })
+            })
+            .collect();
+        let cues = keys
+            .iter()
+            .map(|key| {
+                format
+                    .cues
+                    .get(key)
+                    .filter(|phrases| !phrases.is_empty())
+                    .map(|phrases| cue_text(key, phrases))
+            })
+            .collect();
+        let calibration = format.arbiter_alignment;
         // A feature without a weight does not count.
-        if let Some(v) = map.get(*name) {
-            weights[i] = finite(Some(v), &loc.key(name), errors);
+        let weights =
+            FEATURE_NAMES.map(|name| calibration.weights.get(name).copied().unwrap_or(0.0));
+        let bias = keys
+            .iter()
+            .map(|key| calibration.bias.get(key).copied().unwrap_or(0.0))
+            .collect();
+        Self {
+            task: format.task,
+            exemplars,
+            cues,
+            weights,
+            bias,
         }
     }
-    weights
-}
-
-fn parse_bias(
-    value: Option<&Value>,
-    keys: &[String],
-    loc: &Loc,
-    errors: &mut Vec<FieldError>,
-) -> Vec<f64> {
-    let mut bias = vec![0.0; keys.len()];
-    let Some(value) = value else {
-        return bias;
-    };
-    let Some(map) = object(value, loc, errors) else {
-        return bias;
-    };
-    for (key, v) in map {
-        match keys.iter().position(|k| k == key) {
-            Some(i) => bias[i] = finite(Some(v), &loc.key(key), errors),
-            None => errors.push(FieldError::new(
-                loc.key(key),
-                "not an outcome of this question",
-                "unknown_outcome",
-            )),
-        }
-    }
-    bias
-}
-
-fn parse_exemplars(
-    kind: &QuestionKind,
-    value: Option<&Value>,
-    loc: &Loc,
-    errors: &mut Vec<FieldError>,
-) -> Vec<Exemplar> {
-    let Some(value) = value else {
-        return Vec::new();
-    };
-    let Value::Array(items) = value else {
-        errors.push(FieldError::new(
-            loc.clone(),
-            format!("must be an array of examples, not {}", json_type(value)),
-            "array_expected",
-        ));
-        return Vec::new();
-    };
-    let mut exemplars = Vec::with_capacity(items.len());
-    for (i, item) in items.iter().enumerate() {
-        let at = loc.index(i);
-        let Some(item) = object(item, &at, errors) else {
-            continue;
-        };
-        let Some(state) = item.get("state") else {
-            errors.push(FieldError::new(at.key("state"), "is required", "missing"));
-            continue;
-        };
-        let Some(outcome) = item.get("answer").and_then(|a| answer_outcome(kind, a)) else {
-            errors.push(FieldError::new(
-                at.key("answer"),
-                "must name an outcome of this question",
-                "invalid_answer",
-            ));
-            continue;
-        };
-        let text = exemplar_text(state);
-        if text.trim().is_empty() {
-            // Nothing the encoder can read (an image-only state): it cannot be a neighbour.
-            continue;
-        }
-        exemplars.push(Exemplar {
-            example_id: item
-                .get("example_id")
-                .and_then(Value::as_str)
-                .map(str::to_owned),
-            text,
-            outcome,
-        });
-    }
-    exemplars
-}
-
-fn parse_cues(
-    value: Option<&Value>,
-    keys: &[String],
-    loc: &Loc,
-    errors: &mut Vec<FieldError>,
-) -> Vec<Option<String>> {
-    let mut cues = vec![None; keys.len()];
-    let Some(value) = value else {
-        return cues;
-    };
-    let Some(map) = object(value, loc, errors) else {
-        return cues;
-    };
-    for (key, phrases) in map {
-        let Some(i) = keys.iter().position(|k| k == key) else {
-            errors.push(FieldError::new(
-                loc.key(key),
-                "not an outcome of this question",
-                "unknown_outcome",
-            ));
-            continue;
-        };
-        let list: Option<Vec<String>> = phrases.as_array().and_then(|items| {
-            items
-                .iter()
-                .map(|p| p.as_str().map(str::to_owned))
-                .collect()
-        });
-        match list {
-            Some(list) if !list.is_empty() => cues[i] = Some(cue_text(key, &list)),
-            Some(_) => {}
-            None => errors.push(FieldError::new(
-                loc.key(key),
-                "must be an array of phrases (strings)",
-                "array_expected",
-            )),
-        }
-    }
-    cues
 }
 
 /// The question the zero-shot feature reads: the same outcomes, with the original

@@ -1,0 +1,121 @@
+//! `ARBITER_HOME/config.yaml` exactly as written: every field optional, unknown members
+//! refused by serde (with their path). Nothing here is validated or defaulted beyond what
+//! the syntax requires; [`super::server`] and [`super::engines`] do that.
+
+use crate::error::{Error, Result};
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// `ARBITER_HOME/config.yaml`, every field optional.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigFile {
+    #[serde(default)]
+    pub server: ServerConfig,
+    /// Remote engines by name.
+    #[serde(default)]
+    pub engines: IndexMap<String, EngineConfig>,
+    /// Base model name → engine name; unrouted base models stay on the built-in engine.
+    #[serde(default)]
+    pub models: IndexMap<String, String>,
+}
+
+/// What speaks to a remote engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EngineKind {
+    /// Any System One server: `POST {url}/v1/systemone`.
+    Systemone,
+    /// Any OpenAI-compatible `POST {url}/chat/completions` that returns logprobs.
+    ChatLogprobs,
+}
+
+impl EngineKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Systemone => "systemone",
+            Self::ChatLogprobs => "chat-logprobs",
+        }
+    }
+}
+
+/// `engines.<name>` as written. Durations are seconds (fractions allowed).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EngineConfig {
+    pub kind: EngineKind,
+    /// The server's base URL: `https://api.typesafe.ai` (System One), `http://host:8000/v1`
+    /// (chat).
+    pub url: String,
+    /// The model name sent upstream.
+    pub model: String,
+    /// The environment variable holding the API key (sent as a bearer token).
+    #[serde(default)]
+    pub api_key_env: Option<String>,
+    /// Never read: a key written here is refused with a pointer to `api_key_env`.
+    #[serde(default)]
+    pub api_key: Option<Refused>,
+    #[serde(default)]
+    pub max_in_flight: Option<usize>,
+    #[serde(default)]
+    pub connect_timeout: Option<f64>,
+    #[serde(default)]
+    pub timeout: Option<f64>,
+    #[serde(default)]
+    pub retries: Option<u32>,
+    #[serde(default)]
+    pub backoff: Option<f64>,
+    #[serde(default)]
+    pub max_backoff: Option<f64>,
+    /// chat-logprobs: how many alternatives to ask for at the answer position.
+    #[serde(default)]
+    pub top_logprobs: Option<u32>,
+    /// chat-logprobs, `-reasoning` base models: the token budget for thinking first.
+    #[serde(default)]
+    pub reasoning_max_tokens: Option<u32>,
+}
+
+/// A member that is recognised only to be refused; its value is never kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refused;
+
+impl<'de> Deserialize<'de> for Refused {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        serde::de::IgnoredAny::deserialize(deserializer).map(|_| Self)
+    }
+}
+
+/// `server:` as written; the defaults are [`super::ServerSettings`]'s.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ServerConfig {
+    /// Public base URL, used in problem `type` URIs; default: the request's own scheme and host.
+    pub base_url: Option<String>,
+    /// Largest accepted request body, in bytes.
+    pub max_body_bytes: Option<usize>,
+    /// Per-token rate limit (token bucket).
+    pub rate_limit: RateLimitConfig,
+    /// Jobs the server runs at once; more wait, `queued`.
+    pub max_running_jobs: Option<usize>,
+}
+
+/// `server.rate_limit` as written: requests per second refilled, and the bucket size.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RateLimitConfig {
+    pub per_second: Option<f64>,
+    pub burst: Option<u32>,
+}
+
+/// The file at `path`; none, or an empty one, is all defaults. A syntax error or an unknown
+/// member names the file and the member's path.
+pub fn read(path: &Path) -> Result<ConfigFile> {
+    match std::fs::read_to_string(path) {
+        Ok(text) if text.trim().is_empty() => Ok(ConfigFile::default()),
+        Ok(text) => serde_yaml::from_str(&text)
+            .map_err(|e| Error::BadRequest(format!("{}: {e}", path.display()))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(ConfigFile::default()),
+        Err(e) => Err(Error::internal(&format!("reading {}", path.display()), e)),
+    }
+}

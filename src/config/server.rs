@@ -1,0 +1,233 @@
+//! The validated `server:` settings of `arbiter serve`: [`ServerSettings`], with the
+//! defaults. A bad value is refused with its location (`server.rate_limit.burst`), never
+//! clamped into range, so what runs is what the file says.
+
+use super::file::{RateLimitConfig, ServerConfig};
+use super::http_url;
+use crate::wire::problem::{FieldError, Loc, Segment};
+use std::num::{NonZeroU32, NonZeroUsize};
+
+/// `server:`, resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerSettings {
+    /// Public base URL of problem `type` URIs, without a trailing `/`; `None`: the
+    /// request's own scheme and host.
+    pub base_url: Option<String>,
+    /// Largest accepted request body, in bytes (at least 1).
+    pub max_body_bytes: usize,
+    /// Per-token rate limit (token bucket).
+    pub rate_limit: RateLimit,
+    /// Jobs the server runs at once; more wait, `queued`. Each job already uses every core.
+    pub max_running_jobs: NonZeroUsize,
+}
+
+impl ServerSettings {
+    pub const DEFAULT_MAX_BODY_BYTES: usize = 10 * 1024 * 1024;
+    pub const DEFAULT_MAX_RUNNING_JOBS: NonZeroUsize = NonZeroUsize::new(2).unwrap();
+}
+
+impl Default for ServerSettings {
+    fn default() -> Self {
+        Self {
+            base_url: None,
+            max_body_bytes: Self::DEFAULT_MAX_BODY_BYTES,
+            rate_limit: RateLimit::default(),
+            max_running_jobs: Self::DEFAULT_MAX_RUNNING_JOBS,
+        }
+    }
+}
+
+/// `server.rate_limit`: requests per second refilled (finite, more than 0), and the
+/// bucket size, i.e. the burst (at least 1).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RateLimit {
+    pub per_second: f64,
+    pub burst: NonZeroU32,
+}
+
+impl RateLimit {
+    pub const DEFAULT_BURST: NonZeroU32 = NonZeroU32::new(200).unwrap();
+}
+
+impl Default for RateLimit {
+    fn default() -> Self {
+        Self {
+            per_second: 100.0,
+            burst: Self::DEFAULT_BURST,
+        }
+    }
+}
+
+/// `written`, defaults filled in; every problem is pushed to `errors`, located under
+/// `server`.
+pub(super) fn resolve(written: &ServerConfig, errors: &mut Vec<FieldError>) -> ServerSettings {
+    let loc = Loc(vec![Segment::Key("server".into())]);
+    let defaults = ServerSettings::default();
+    let base_url = written.base_url.as_deref().and_then(|text| {
+        match http_url(text, "problem type URIs are public") {
+            Ok(url) => Some(url),
+            Err(msg) => {
+                errors.push(FieldError::new(loc.key("base_url"), msg, "bad_url"));
+                None
+            }
+        }
+    });
+    let max_body_bytes = match written.max_body_bytes {
+        None => defaults.max_body_bytes,
+        Some(0) => {
+            errors.push(at_least_one(loc.key("max_body_bytes")));
+            defaults.max_body_bytes
+        }
+        Some(bytes) => bytes,
+    };
+    let max_running_jobs = match written.max_running_jobs.map(NonZeroUsize::new) {
+        None => defaults.max_running_jobs,
+        Some(Some(jobs)) => jobs,
+        Some(None) => {
+            errors.push(at_least_one(loc.key("max_running_jobs")));
+            defaults.max_running_jobs
+        }
+    };
+    ServerSettings {
+        base_url,
+        max_body_bytes,
+        rate_limit: resolve_rate_limit(&written.rate_limit, &loc.key("rate_limit"), errors),
+        max_running_jobs,
+    }
+}
+
+fn resolve_rate_limit(
+    written: &RateLimitConfig,
+    loc: &Loc,
+    errors: &mut Vec<FieldError>,
+) -> RateLimit {
+    let defaults = RateLimit::default();
+    let per_second = match written.per_second {
+        None => defaults.per_second,
+        Some(rate) if rate.is_finite() && rate > 0.0 => rate,
+        Some(rate) => {
+            errors.push(FieldError::new(
+                loc.key("per_second"),
+                format!("per_second is {rate}: must be a number of requests more than 0"),
+                "out_of_range",
+            ));
+            defaults.per_second
+        }
+    };
+    let burst = match written.burst.map(NonZeroU32::new) {
+        None => defaults.burst,
+        Some(Some(burst)) => burst,
+        Some(None) => {
+            errors.push(at_least_one(loc.key("burst")));
+            defaults.burst
+        }
+    };
+    RateLimit { per_second, burst }
+}
+
+fn at_least_one(loc: Loc) -> FieldError {
+    FieldError::new(loc, "must be at least 1", "out_of_range")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn resolve_yaml(yaml: &str) -> (ServerSettings, Vec<String>) {
+        let written: ServerConfig = serde_yaml::from_str(yaml).unwrap();
+        let mut errors = Vec::new();
+        let settings = resolve(&written, &mut errors);
+        (settings, errors.iter().map(ToString::to_string).collect())
+    }
+
+    #[test]
+    fn nothing_written_is_the_defaults() {
+        let (settings, errors) = resolve_yaml("{}");
+        assert_eq!(errors, Vec::<String>::new());
+        assert_eq!(settings, ServerSettings::default());
+        assert_eq!(settings.max_body_bytes, 10 * 1024 * 1024);
+        assert_eq!(settings.max_running_jobs.get(), 2);
+        assert_eq!(settings.rate_limit.burst.get(), 200);
+        assert!((settings.rate_limit.per_second - 100.0).abs() < f64::EPSILON);
+    }
+
+    #[test]
+    fn values_written_are_kept_and_the_base_url_loses_its_trailing_slash() {
+        let (settings, errors) = resolve_yaml(
+            "{base_url: 'https://arbiter.example/team/', max_body_bytes: 1000, \
+             max_running_jobs: 1, rate_limit: {per_second: 0.001, burst: 2}}",
+        );
+        assert_eq!(errors, Vec::<String>::new());
+        assert_eq!(
+            settings.base_url.as_deref(),
+            Some("https://arbiter.example/team")
+        );
+        assert_eq!(settings.max_body_bytes, 1000);
+        assert_eq!(settings.max_running_jobs.get(), 1);
+        assert_eq!(settings.rate_limit.burst.get(), 2);
+    }
+
+    #[test]
+    fn each_bad_value_is_refused_at_its_location_never_clamped() {
+        for (yaml, expected) in [
+            (
+                "{max_body_bytes: 0}",
+                "server.max_body_bytes: must be at least 1",
+            ),
+            (
+                "{max_running_jobs: 0}",
+                "server.max_running_jobs: must be at least 1",
+            ),
+            (
+                "{rate_limit: {burst: 0}}",
+                "server.rate_limit.burst: must be at least 1",
+            ),
+            (
+                "{rate_limit: {per_second: 0}}",
+                "server.rate_limit.per_second: per_second is 0: must be a number of requests \
+                 more than 0",
+            ),
+            (
+                "{rate_limit: {per_second: -2.5}}",
+                "server.rate_limit.per_second: per_second is -2.5",
+            ),
+            (
+                "{rate_limit: {per_second: .nan}}",
+                "server.rate_limit.per_second: per_second is NaN",
+            ),
+            (
+                "{rate_limit: {per_second: .inf}}",
+                "server.rate_limit.per_second: per_second is inf",
+            ),
+            (
+                "{base_url: 'ftp://arbiter.example'}",
+                "server.base_url: `ftp://arbiter.example`: the scheme must be http or https",
+            ),
+            (
+                "{base_url: 'arbiter.example'}",
+                "server.base_url: `arbiter.example` is not a URL",
+            ),
+            (
+                "{base_url: 'https://arbiter.example/?q=1'}",
+                "server.base_url: `https://arbiter.example/?q=1` may not have a query or fragment",
+            ),
+        ] {
+            let (_, errors) = resolve_yaml(yaml);
+            assert_eq!(errors.len(), 1, "{yaml}: {errors:?}");
+            assert!(errors[0].starts_with(expected), "{yaml}: {}", errors[0]);
+        }
+        let (_, errors) = resolve_yaml("{base_url: 'https://me:pw@arbiter.example'}");
+        assert!(
+            errors[0].starts_with("server.base_url: credentials in the URL are not read")
+                && !errors[0].contains("pw"),
+            "{errors:?}"
+        );
+    }
+
+    #[test]
+    fn every_problem_is_reported_at_once() {
+        let (_, errors) =
+            resolve_yaml("{max_body_bytes: 0, max_running_jobs: 0, rate_limit: {burst: 0}}");
+        assert_eq!(errors.len(), 3, "{errors:?}");
+    }
+}

@@ -1,0 +1,177 @@
+//! Who may see what: a token's access to a model, which jobs it may read and cancel, and
+//! the one `modelId` → path table they are judged by. The server's handlers call these
+//! and only map the result; they hold no rule of their own.
+//!
+//! An invisible model or job answers exactly like a missing one (by the ID asked for),
+//! so a token cannot learn what exists beyond what it may see. The operations are async:
+//! the store and repository work runs on the blocking pool inside them.
+
+use super::jobs;
+use super::tokens::{Principal, Role, Scope};
+use super::{Context, blocking};
+use crate::error::{Error, Result};
+use crate::wire::jobs::{Job, JobKind, JobStatus};
+use std::collections::HashMap;
+use std::io::Take;
+
+/// `modelId` → path of every repository model.
+pub fn model_paths(ctx: &Context) -> Result<HashMap<String, String>> {
+    Ok(ctx
+        .repos()
+        .list()?
+        .into_iter()
+        .map(|repo| (repo.model_id().to_string(), repo.path().to_string()))
+        .collect())
+}
+
+/// The scope a job of `kind` is read and cancelled under: an evaluation is a batch of
+/// decisions.
+pub const fn scope_of(kind: JobKind) -> Scope {
+    match kind {
+        JobKind::Batch | JobKind::Evaluation => Scope::Batches,
+        JobKind::Alignment => Scope::Alignments,
+    }
+}
+
+/// Open `model` (path or `modelId`) for `principal` with at least `role` and return its
+/// path: invisible models are not found. For work already on the blocking pool; else
+/// [`model_access`].
+pub fn authorize(ctx: &Context, principal: &Principal, model: &str, role: Role) -> Result<String> {
+    let repo = super::models::open(ctx, model)?;
+    let path = repo.path().to_string();
+    // An invisible model answers exactly like a missing one: by the ID asked for, never its path.
+    principal
+        .require_role(&path, role)
+        .map_err(|error| match error {
+            Error::ModelNotFound(_) => Error::ModelNotFound(model.to_owned()),
+            other => other,
+        })?;
+    Ok(path)
+}
+
+/// [`authorize`], off the async runtime.
+pub async fn model_access(
+    ctx: &Context,
+    principal: &Principal,
+    model: &str,
+    role: Role,
+) -> Result<String> {
+    let (ctx, principal, model) = (ctx.clone(), principal.clone(), model.to_owned());
+    blocking(move || authorize(&ctx, &principal, &model, role)).await
+}
+
+/// Job `job_id` if `principal` may read it: a job on a model the token cannot see is not
+/// found, exactly as if it did not exist; the scope of its kind is checked after that.
+fn visible(ctx: &Context, principal: &Principal, job_id: &str) -> Result<Job> {
+    let job = jobs::get(ctx, job_id)?;
+    let not_found = || Error::JobNotFound(job_id.to_owned());
+    let path = super::models::open_by_id(ctx, &job.model_id)
+        .map_err(|_| not_found())?
+        .path()
+        .to_string();
+    if principal.role_on(&path).is_none() {
+        return Err(not_found());
+    }
+    principal.require_scope(scope_of(job.kind))?;
+    principal.require_role(&path, Role::Reader)?;
+    Ok(job)
+}
+
+/// The job `job_id`, by its ID alone, if `principal` may read it.
+pub async fn visible_job(ctx: &Context, principal: &Principal, job_id: &str) -> Result<Job> {
+    let (ctx, principal, job_id) = (ctx.clone(), principal.clone(), job_id.to_owned());
+    blocking(move || visible(&ctx, &principal, &job_id)).await
+}
+
+/// Cancel the job `job_id` if `principal` may read it (idempotent: a finished job stays as
+/// it finished).
+pub async fn cancel_visible_job(ctx: &Context, principal: &Principal, job_id: &str) -> Result<Job> {
+    let (ctx, principal, job_id) = (ctx.clone(), principal.clone(), job_id.to_owned());
+    blocking(move || {
+        visible(&ctx, &principal, &job_id)?;
+        jobs::cancel(&ctx, &job_id)
+    })
+    .await
+}
+
+/// Which jobs to list.
+#[derive(Debug, Clone, Default)]
+pub struct JobListing {
+    /// One model (path or `modelId`), which the token must be able to read; else every
+    /// model it can see.
+    pub model: Option<String>,
+    /// Only these kinds (empty: every kind).
+    pub kinds: Vec<JobKind>,
+    /// Only these statuses (empty: every status).
+    pub statuses: Vec<JobStatus>,
+    /// At most this many.
+    pub limit: usize,
+}
+
+/// The jobs `principal` may read, newest first: on models it can see, of kinds whose scope
+/// it holds.
+pub async fn visible_jobs(
+    ctx: &Context,
+    principal: &Principal,
+    listing: JobListing,
+) -> Result<Vec<Job>> {
+    let (ctx, principal) = (ctx.clone(), principal.clone());
+    blocking(move || {
+        let model_id = match &listing.model {
+            Some(model) => {
+                authorize(&ctx, &principal, model, Role::Reader)?;
+                Some(super::models::open(&ctx, model)?.model_id().to_string())
+            }
+            None => None,
+        };
+        // One model, already authorized: every job on it is on a visible model.
+        let paths = match model_id {
+            Some(_) => None,
+            None => Some(model_paths(&ctx)?),
+        };
+        let mut jobs = jobs::list(&ctx, model_id.as_deref(), &listing.statuses, 0)?;
+        jobs.retain(|job| {
+            (listing.kinds.is_empty() || listing.kinds.contains(&job.kind))
+                && principal.has_scope(scope_of(job.kind))
+                && paths.as_ref().is_none_or(|paths| {
+                    paths
+                        .get(&job.model_id)
+                        .is_some_and(|path| principal.role_on(path).is_some())
+                })
+        });
+        jobs.truncate(listing.limit);
+        Ok(jobs)
+    })
+    .await
+}
+
+/// The job of `kind` under `model`, if `principal` may read the model; else not found.
+pub async fn job_under(
+    ctx: &Context,
+    principal: &Principal,
+    model: &str,
+    kind: JobKind,
+    job_id: &str,
+) -> Result<Job> {
+    let (ctx, principal) = (ctx.clone(), principal.clone());
+    let (model, job_id) = (model.to_owned(), job_id.to_owned());
+    blocking(move || {
+        authorize(&ctx, &principal, &model, Role::Reader)?;
+        let id = super::models::open(&ctx, &model)?.model_id().to_string();
+        jobs::get_under(&ctx, &id, kind, &job_id)
+    })
+    .await
+}
+
+/// Cancel a job (idempotent; a finished job stays as it finished). The caller has found
+/// it visible ([`job_under`]).
+pub async fn cancel_job(ctx: &Context, job_id: &str) -> Result<Job> {
+    let (ctx, job_id) = (ctx.clone(), job_id.to_owned());
+    blocking(move || jobs::cancel(&ctx, &job_id)).await
+}
+
+/// The job's complete result lines so far, as a reader (none before the first).
+pub async fn job_results(ctx: &Context, job_id: &str) -> Result<Option<Take<std::fs::File>>> {
+    let (ctx, job_id) = (ctx.clone(), job_id.to_owned());
+    blocking(move || Ok(jobs::results(&ctx, &job_id)?.1)).await
+}

@@ -1,0 +1,504 @@
+//! The aligned-question format: what `arbiter align` writes into a question's
+//! `instructions`, and what the built-in engine reads back. [`AlignedInstructions`] is its
+//! one definition: alignment serializes it, [`AlignedInstructions::read`] deserializes it.
+//!
+//! ```yaml
+//! instructions:
+//!   task: What does the customer mainly want?     # the instructions as they were (any JSON)
+//!   examples:                                     # exemplars: annotated states and their answers
+//!     - {example_id: s-0001, answer: shipping, reasoning: "...", state: {...}}
+//!   cues:                                         # phrases that tell outcomes apart
+//!     refund: [money back, return the payment]
+//!   arbiter_alignment:                            # how to combine them (the calibration)
+//!     version: 1
+//!     method: ...                                 # the candidate that was chosen
+//!     seed: 3
+//!     weights: {similarity: 21.3, nearest: 9.1, top3: 4.2, top10: 2.0, cue: 0.5, level_distance: 1.1}
+//!     bias: {refund: 0.12, billing: -0.3, ...}
+//! ```
+//!
+//! `weights` names the [`FEATURE_NAMES`]; a feature without a weight does not count.
+//! Reading never stops at the first problem: every one is reported, located under the
+//! question (`["questions.yaml", id, "instructions", "arbiter_alignment", "weights", …]`),
+//! because a hand edit of a checkpoint is refused at commit with all of them at once.
+//! Members this version does not know are ignored, as they always were.
+
+use super::{answer_outcome, outcome_keys};
+use crate::wire::QuestionKind;
+use crate::wire::problem::{FieldError, Loc};
+use crate::wire::question::json_type;
+use indexmap::IndexMap;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Map, Value};
+
+/// The member of `instructions` that marks a question as aligned.
+pub const ALIGNMENT_KEY: &str = "arbiter_alignment";
+/// The alignment format this engine reads and alignment writes.
+pub const VERSION: u64 = 1;
+/// Features per outcome.
+pub const FEATURES: usize = 6;
+/// The features of an outcome, by their names in `weights`, in feature order:
+///
+/// - `similarity`: the outcome's zero-shot similarity, as the question with `task` as its
+///   instructions would have it; for a noul, the true − false gap on the true side (so the
+///   calibration is Platt scaling of that gap plus the neighbours);
+/// - `nearest`, `top3`, `top10`: the similarity of the state to the outcome's exemplars:
+///   the nearest, and the mean of the 3 and of the 10 nearest;
+/// - `cue`: the similarity to the outcome's cue text;
+/// - `level_distance`: for a score, minus the distance of this level from the
+///   similarity-weighted mean level of the 10 nearest exemplars (0 for other kinds).
+///
+/// An outcome's probability is the softmax of `weights · features + bias`
+/// ([`super::features`], [`super::probabilities`]).
+pub const FEATURE_NAMES: [&str; FEATURES] = [
+    "similarity",
+    "nearest",
+    "top3",
+    "top10",
+    "cue",
+    "level_distance",
+];
+
+/// An aligned question's `instructions`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AlignedInstructions {
+    /// The instructions the question had before alignment (absent when it had none).
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub task: Option<Value>,
+    /// The exemplars, in the order the alignment chose them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<ExemplarEntry>,
+    /// Per outcome key, its cue phrases (outcomes without cues are left out).
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub cues: IndexMap<String, Vec<String>>,
+    pub arbiter_alignment: Calibration,
+}
+
+/// One exemplar: an annotated example's state and its answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExemplarEntry {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub example_id: Option<String>,
+    /// The annotated answer: it names one outcome ([`answer_outcome`]).
+    pub answer: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<String>,
+    pub state: Value,
+}
+
+/// The `arbiter_alignment` block: how the features are combined.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Calibration {
+    pub version: u64,
+    /// The candidate the alignment chose (for people; the engine does not read it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    /// The seed the alignment ran with (for people; the engine does not read it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// Per feature name ([`FEATURE_NAMES`]).
+    pub weights: IndexMap<String, f64>,
+    /// Per outcome key; a missing outcome has bias 0.
+    #[serde(default)]
+    pub bias: IndexMap<String, f64>,
+}
+
+/// `task: null` is kept as given (it was the question's instructions), not read as absent.
+fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(deserializer).map(Some)
+}
+
+impl AlignedInstructions {
+    /// Whether `instructions` carries an alignment (it may still be malformed).
+    pub fn is_aligned(instructions: Option<&Value>) -> bool {
+        matches!(instructions, Some(Value::Object(o)) if o.contains_key(ALIGNMENT_KEY))
+    }
+
+    /// Read the alignment of a question of `kind` from its `instructions` (`loc` is the
+    /// question's location); `Ok(None)` when it has none. Every problem is reported.
+    pub fn read(
+        instructions: Option<&Value>,
+        kind: &QuestionKind,
+        loc: &Loc,
+    ) -> Result<Option<Self>, Vec<FieldError>> {
+        let Some(Value::Object(members)) = instructions else {
+            return Ok(None);
+        };
+        if !members.contains_key(ALIGNMENT_KEY) {
+            return Ok(None);
+        }
+        let loc = loc.key("instructions");
+        let mut errors = Vec::new();
+        // serde stops at the first problem; reading member by member (each with its own
+        // type's `Deserialize`) goes on, leaving out what is malformed, so the checks
+        // below still see the rest.
+        let read = Self::read_members(members, &loc, &mut errors);
+        if let Some(read) = &read {
+            read.check(kind, &loc, &mut errors);
+        }
+        match read {
+            Some(read) if errors.is_empty() => Ok(Some(read)),
+            _ => Err(errors),
+        }
+    }
+
+    /// Whether aligned `instructions` list `example_id` among their exemplars (read in
+    /// place: this is asked once per example and question when a checkpoint is scored).
+    pub fn has_exemplar(instructions: Option<&Value>, example_id: &str) -> bool {
+        Self::is_aligned(instructions)
+            && matches!(instructions.and_then(|i| i.get("examples")), Some(Value::Array(list))
+                if list.iter().any(|e| e.get("example_id").and_then(Value::as_str) == Some(example_id)))
+    }
+
+    /// Leave the exemplar `example_id` out of `instructions`, the rest as it was.
+    pub fn remove_exemplar(instructions: &mut Value, example_id: &str) {
+        if let Some(Value::Array(list)) = instructions.get_mut("examples") {
+            list.retain(|e| e.get("example_id").and_then(Value::as_str) != Some(example_id));
+        }
+    }
+
+    /// The instructions as JSON, as they are written into `questions.yaml`.
+    pub fn to_value(&self) -> Value {
+        // Only string keys and finite numbers: serializing cannot fail.
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+
+    fn read_members(
+        members: &Map<String, Value>,
+        loc: &Loc,
+        errors: &mut Vec<FieldError>,
+    ) -> Option<Self> {
+        let block_loc = loc.key(ALIGNMENT_KEY);
+        let block = object(members.get(ALIGNMENT_KEY)?, &block_loc, errors)?;
+        Some(Self {
+            task: members.get("task").cloned(),
+            examples: read_examples(members.get("examples"), &loc.key("examples"), errors),
+            cues: read_map(
+                members.get("cues"),
+                &loc.key("cues"),
+                errors,
+                ("must be an array of phrases (strings)", "array_expected"),
+            ),
+            arbiter_alignment: read_calibration(block, &block_loc, errors),
+        })
+    }
+
+    /// What the types cannot say: the version, the feature names, the outcomes named.
+    fn check(&self, kind: &QuestionKind, loc: &Loc, errors: &mut Vec<FieldError>) {
+        let keys = outcome_keys(kind);
+        let block = &self.arbiter_alignment;
+        let block_loc = loc.key(ALIGNMENT_KEY);
+        if block.version != VERSION {
+            errors.push(version_error(&block_loc, &block.version.to_string()));
+        }
+        for (name, weight) in &block.weights {
+            let at = block_loc.key("weights").key(name);
+            if !FEATURE_NAMES.contains(&name.as_str()) {
+                errors.push(FieldError::new(
+                    at,
+                    format!("unknown feature (known: {})", FEATURE_NAMES.join(", ")),
+                    "unknown_feature",
+                ));
+            } else if !weight.is_finite() {
+                errors.push(number_error(at));
+            }
+        }
+        for (key, bias) in &block.bias {
+            let at = block_loc.key("bias").key(key);
+            if !keys.contains(key) {
+                errors.push(unknown_outcome(at));
+            } else if !bias.is_finite() {
+                errors.push(number_error(at));
+            }
+        }
+        for (i, exemplar) in self.examples.iter().enumerate() {
+            if answer_outcome(kind, &exemplar.answer).is_none() {
+                errors.push(answer_error(loc.key("examples").index(i).key("answer")));
+            }
+        }
+        for key in self.cues.keys().filter(|key| !keys.contains(key)) {
+            errors.push(unknown_outcome(loc.key("cues").key(key)));
+        }
+    }
+}
+
+fn read_calibration(
+    block: &Map<String, Value>,
+    loc: &Loc,
+    errors: &mut Vec<FieldError>,
+) -> Calibration {
+    let version = if let Some(value) = block.get("version") {
+        u64::deserialize(value).unwrap_or_else(|_| {
+            errors.push(version_error(loc, &value.to_string()));
+            // Reported: the check need not say it again.
+            VERSION
+        })
+    } else {
+        errors.push(version_error(loc, "a missing one"));
+        VERSION
+    };
+    let weights_loc = loc.key("weights");
+    if !block.contains_key("weights") {
+        errors.push(FieldError::new(
+            weights_loc.clone(),
+            "is required",
+            "missing",
+        ));
+    }
+    let number = ("must be a finite number", "number_expected");
+    Calibration {
+        version,
+        method: read_optional(block, "method", loc, errors),
+        seed: read_optional(block, "seed", loc, errors),
+        weights: read_map(block.get("weights"), &weights_loc, errors, number),
+        bias: read_map(block.get("bias"), &loc.key("bias"), errors, number),
+    }
+}
+
+/// An optional member of `T`; a malformed one is reported and left out.
+fn read_optional<T: DeserializeOwned>(
+    members: &Map<String, Value>,
+    key: &str,
+    loc: &Loc,
+    errors: &mut Vec<FieldError>,
+) -> Option<T> {
+    let value = members.get(key)?;
+    match T::deserialize(value) {
+        Ok(read) => Some(read),
+        Err(e) => {
+            errors.push(FieldError::new(loc.key(key), e.to_string(), "invalid"));
+            None
+        }
+    }
+}
+
+/// A map of `T` by key; each malformed entry is reported (`problem`: message and kind) and
+/// left out.
+fn read_map<T: DeserializeOwned>(
+    value: Option<&Value>,
+    loc: &Loc,
+    errors: &mut Vec<FieldError>,
+    problem: (&str, &str),
+) -> IndexMap<String, T> {
+    let Some(map) = value.and_then(|v| object(v, loc, errors)) else {
+        return IndexMap::new();
+    };
+    map.iter()
+        .filter_map(|(key, v)| {
+            if let Ok(read) = T::deserialize(v) {
+                Some((key.clone(), read))
+            } else {
+                errors.push(FieldError::new(loc.key(key), problem.0, problem.1));
+                None
+            }
+        })
+        .collect()
+}
+
+fn read_examples(
+    value: Option<&Value>,
+    loc: &Loc,
+    errors: &mut Vec<FieldError>,
+) -> Vec<ExemplarEntry> {
+    let Some(value) = value else {
+        return Vec::new();
+    };
+    let Value::Array(items) = value else {
+        errors.push(FieldError::new(
+            loc.clone(),
+            format!("must be an array of examples, not {}", json_type(value)),
+            "array_expected",
+        ));
+        return Vec::new();
+    };
+    let mut examples = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let at = loc.index(i);
+        let Some(members) = object(item, &at, errors) else {
+            continue;
+        };
+        // The required members, each at its own location (serde would name the item).
+        let mut complete = true;
+        if !members.contains_key("state") {
+            errors.push(FieldError::new(at.key("state"), "is required", "missing"));
+            complete = false;
+        }
+        if !members.contains_key("answer") {
+            errors.push(answer_error(at.key("answer")));
+            complete = false;
+        }
+        if !complete {
+            continue;
+        }
+        match ExemplarEntry::deserialize(item) {
+            Ok(example) => examples.push(example),
+            Err(e) => errors.push(FieldError::new(at, e.to_string(), "invalid")),
+        }
+    }
+    examples
+}
+
+fn object<'a>(
+    value: &'a Value,
+    loc: &Loc,
+    errors: &mut Vec<FieldError>,
+) -> Option<&'a Map<String, Value>> {
+    if let Value::Object(map) = value {
+        Some(map)
+    } else {
+        errors.push(FieldError::new(
+            loc.clone(),
+            format!("must be an object, not {}", json_type(value)),
+            "object_expected",
+        ));
+        None
+    }
+}
+
+fn version_error(block_loc: &Loc, found: &str) -> FieldError {
+    FieldError::new(
+        block_loc.key("version"),
+        format!("this arbiter reads alignment version {VERSION}, not {found}"),
+        "alignment_version",
+    )
+}
+
+fn number_error(loc: Loc) -> FieldError {
+    FieldError::new(loc, "must be a finite number", "number_expected")
+}
+
+fn unknown_outcome(loc: Loc) -> FieldError {
+    FieldError::new(loc, "not an outcome of this question", "unknown_outcome")
+}
+
+fn answer_error(loc: Loc) -> FieldError {
+    FieldError::new(
+        loc,
+        "must name an outcome of this question",
+        "invalid_answer",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire::value::parse_yaml;
+
+    /// An aligned question's instructions as `arbiter align` wrote them before this type
+    /// existed (member order included).
+    const WRITTEN: &str = r"
+task: What does the customer mainly want?
+examples:
+- example_id: s-0001
+  answer: refund
+  reasoning: asks for the money back
+  state:
+    subject: Refund
+    body: I was charged twice.
+- example_id: s-0002
+  answer: bug
+  state: it crashes
+cues:
+  refund:
+  - money back
+  - return the payment
+arbiter_alignment:
+  version: 1
+  method: knn(k=3)+cues
+  seed: 3
+  weights:
+    similarity: 21.3
+    nearest: 9.1
+    level_distance: -0.5
+  bias:
+    refund: 0.12
+    bug: -0.3
+";
+
+    fn choice() -> QuestionKind {
+        QuestionKind::Choice {
+            options: vec![
+                ("refund".to_owned(), Value::Null),
+                ("bug".to_owned(), Value::Null),
+            ],
+        }
+    }
+
+    #[test]
+    fn a_checkpoint_written_before_reads_and_writes_back_the_same() {
+        let written = parse_yaml(WRITTEN).unwrap();
+        let read = AlignedInstructions::read(Some(&written), &choice(), &Loc::body())
+            .unwrap()
+            .expect("aligned");
+        assert_eq!(read.examples.len(), 2);
+        assert_eq!(read.arbiter_alignment.seed, Some(3));
+        let again = read.to_value();
+        // Order-sensitive: the same text, member for member.
+        assert_eq!(
+            serde_json::to_string(&again).unwrap(),
+            serde_json::to_string(&written).unwrap()
+        );
+        assert_eq!(
+            serde_yaml::to_string(&again).unwrap(),
+            serde_yaml::to_string(&written).unwrap()
+        );
+        assert!(AlignedInstructions::has_exemplar(Some(&written), "s-0002"));
+        assert!(!AlignedInstructions::has_exemplar(Some(&written), "s-0003"));
+        let mut without = written.clone();
+        AlignedInstructions::remove_exemplar(&mut without, "s-0001");
+        assert!(!AlignedInstructions::has_exemplar(Some(&without), "s-0001"));
+        assert_eq!(without["examples"].as_array().map(Vec::len), Some(1));
+        // And the derived reader agrees with the member-by-member one.
+        let derived: AlignedInstructions = serde_json::from_value(written).unwrap();
+        assert_eq!(derived, read);
+    }
+
+    #[test]
+    fn malformed_members_are_each_located_and_nothing_panics() {
+        let written = serde_json::json!({
+            "task": null,
+            "examples": [5, {"answer": "refund", "state": "x", "example_id": 7}],
+            "cues": {"refund": "money"},
+            "arbiter_alignment": {"version": "one", "seed": -1, "weights": [], "bias": {"bug": "high"}}
+        });
+        let errors = AlignedInstructions::read(Some(&written), &choice(), &Loc::body().key("q"))
+            .unwrap_err();
+        let locs: Vec<String> = errors.iter().map(|e| e.loc.to_string()).collect();
+        for expected in [
+            "q.instructions.examples[0]",
+            "q.instructions.examples[1]",
+            "q.instructions.cues.refund",
+            "q.instructions.arbiter_alignment.version",
+            "q.instructions.arbiter_alignment.seed",
+            "q.instructions.arbiter_alignment.weights",
+            "q.instructions.arbiter_alignment.bias.bug",
+        ] {
+            assert!(
+                locs.iter().any(|l| l == expected),
+                "{expected} not in {locs:?}"
+            );
+        }
+        let block_not_object = serde_json::json!({"arbiter_alignment": 1});
+        assert!(
+            AlignedInstructions::read(Some(&block_not_object), &choice(), &Loc::body()).is_err()
+        );
+    }
+
+    #[test]
+    fn task_null_is_kept() {
+        let written = serde_json::json!({
+            "task": null,
+            "arbiter_alignment": {"version": 1, "weights": {}, "bias": {}}
+        });
+        let read = AlignedInstructions::read(Some(&written), &choice(), &Loc::body())
+            .unwrap()
+            .unwrap();
+        assert_eq!(read.task, Some(Value::Null));
+        assert_eq!(read.to_value(), written);
+    }
+}

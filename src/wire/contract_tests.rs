@@ -1,0 +1,194 @@
+//! The validation passes and the derived schemas agree: each request body a validator
+//! accepts is valid under its type's schema (as the server's document publishes it), and
+//! each it refuses is not. A schema that drifted from its validator fails here, before a
+//! client or a fuzzer finds it.
+
+use super::align::EvaluationRequest;
+use super::align::{AlignmentRequest, DEFAULT_MARGIN, DEFAULT_MAX_EXAMPLES, MIN_EXAMPLES};
+use super::decision::DecisionRequest;
+use super::jobs::{BatchRequest, BatchRequestDoc};
+use serde_json::{Value, json};
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::Schema;
+
+/// A JSON Schema (2020-12) validator for `T`'s schema, its components under `$defs`.
+fn validator<T: utoipa::ToSchema>() -> (jsonschema::Validator, Value) {
+    let mut components: Vec<(String, RefOr<Schema>)> = Vec::new();
+    T::schemas(&mut components);
+    let mut root = serde_json::to_value(T::schema()).unwrap();
+    let defs: serde_json::Map<String, Value> = components
+        .into_iter()
+        .map(|(name, schema)| (name, serde_json::to_value(schema).unwrap()))
+        .collect();
+    root["$defs"] = Value::Object(defs);
+    let text = root
+        .to_string()
+        .replace("#/components/schemas/", "#/$defs/");
+    let root: Value = serde_json::from_str(&text).unwrap();
+    let validator = jsonschema::draft202012::options()
+        .should_validate_formats(true)
+        .build(&root)
+        .unwrap_or_else(|e| panic!("{} is not a valid schema: {e}\n{root:#}", T::name()));
+    (validator, root)
+}
+
+/// Every body in `bodies` is accepted by `validate` exactly when `T`'s schema accepts it.
+fn agree<T: utoipa::ToSchema>(bodies: &[Value], validate: impl Fn(&Value) -> bool) {
+    let (schema, root) = validator::<T>();
+    for body in bodies {
+        let by_schema = schema.is_valid(body);
+        let by_validator = validate(body);
+        assert_eq!(
+            by_schema,
+            by_validator,
+            "{}: the schema {} {body}, the validator {} it\nschema: {root:#}",
+            T::name(),
+            if by_schema { "accepts" } else { "refuses" },
+            if by_validator { "accepts" } else { "refuses" },
+        );
+    }
+}
+
+fn questions() -> Vec<Value> {
+    vec![
+        json!({"q": {"type": "noul"}}),
+        json!({"": {"type": "noul", "instructions": null, "criteria": null}}),
+        json!({"q": {"type": "noul", "criteria": {"true": "yes", "false": null}}}),
+        json!({"q": {"type": "noul", "criteria": {"true": {"a": 1}, "false": ["x"]}}}),
+        json!({"q": {"type": "choice", "criteria": {}}}),
+        json!({"q": {"type": "choice", "criteria": {"a": null, "b": ["x", {"y": 1}]}, "instructions": 7}}),
+        json!({"q": {"type": "score", "criteria": ["low", {"level": "mid"}, ["high"]]}}),
+        // Faults.
+        json!({}),
+        json!([]),
+        json!({"q": "text"}),
+        json!({"q": {"type": "maybe"}}),
+        json!({"q": {"criteria": {}}}),
+        json!({"q": {"type": "noul", "extra": 1}}),
+        json!({"q": {"type": "noul", "criteria": {"maybe": "x"}}}),
+        json!({"q": {"type": "noul", "criteria": {"true": 3}}}),
+        json!({"q": {"type": "noul", "criteria": "x"}}),
+        json!({"q": {"type": "choice"}}),
+        json!({"q": {"type": "choice", "criteria": {"": "empty"}}}),
+        json!({"q": {"type": "choice", "criteria": {"a": 3}}}),
+        json!({"q": {"type": "choice", "criteria": ["a"]}}),
+        json!({"q": {"type": "score", "criteria": []}}),
+        json!({"q": {"type": "score", "criteria": ["a", null]}}),
+        json!({"q": {"type": "score", "criteria": [true]}}),
+        json!({"q": {"type": "score"}}),
+        json!({"q": {"type": "noul"}, "r": {"type": "score", "criteria": [1]}}),
+    ]
+}
+
+#[test]
+fn decision_requests() {
+    let mut bodies: Vec<Value> = questions()
+        .into_iter()
+        .map(|questions| json!({"model": "acme/support", "state": {"text": "x"}, "questions": questions}))
+        .collect();
+    bodies.extend([
+        json!({"model": "acme/support", "state": null}),
+        json!({"model": "acme/support", "state": 1, "example_id": "e", "revision": "main", "capture": false}),
+        json!({"model": "acme/support", "state": 1, "example_id": null, "revision": null, "capture": null}),
+        json!({"model": "acme/support", "state": 1, "unknown": "members are ignored"}),
+        json!({"model": "", "state": 1}),
+        json!({"model": 3, "state": 1}),
+        json!({"state": 1}),
+        json!({"model": "mo"}),
+        json!({"model": "acme/support", "state": 1, "example_id": ""}),
+        json!({"model": "acme/support", "state": 1, "example_id": "x".repeat(256)}),
+        json!({"model": "acme/support", "state": 1, "revision": ""}),
+        json!({"model": "acme/support", "state": 1, "capture": "yes"}),
+        json!({"model": "acme/support", "state": 1, "questions": null}),
+        json!([1]),
+    ]);
+    agree::<DecisionRequest>(&bodies, |body| DecisionRequest::from_value(body).is_ok());
+}
+
+#[test]
+fn batch_requests() {
+    let mut bodies: Vec<Value> = questions()
+        .into_iter()
+        .map(|questions| json!({"examples": "all", "questions": questions}))
+        .collect();
+    bodies.extend([
+        json!({"items": []}),
+        json!({"items": [{"state": 1}, "a bad item fails alone", 3]}),
+        json!({"items": [], "capture": true, "revision": "main"}),
+        json!({"items": [], "capture": null, "revision": null, "questions": null}),
+        json!({"examples": "annotated"}),
+        json!({"examples": "some"}),
+        json!({"items": [], "examples": "all"}),
+        json!({}),
+        json!({"items": {}}),
+        json!({"items": [], "capture": "yes"}),
+        json!({"items": [], "revision": ""}),
+        json!({"items": [], "extra": 1}),
+        json!("text"),
+    ]);
+    agree::<BatchRequestDoc>(&bodies, |body| BatchRequest::from_value(body).is_ok());
+}
+
+#[test]
+fn alignment_and_evaluation_requests() {
+    let bodies = [
+        json!({}),
+        json!({"revision": "main", "questions": ["a", ""], "seed": 7, "margin": 0.5, "max_examples": 10}),
+        json!({"revision": null, "questions": null, "seed": null, "margin": null, "max_examples": null}),
+        json!({"margin": 0}),
+        json!({"margin": 1}),
+        json!({"margin": -0.1}),
+        json!({"seed": -1}),
+        json!({"seed": 1.5}),
+        json!({"max_examples": 9}),
+        json!({"questions": []}),
+        json!({"questions": [1]}),
+        json!({"revision": ""}),
+        json!({"revision": 3}),
+        json!({"baseline": "v1"}),
+        json!({"extra": 1}),
+        json!([]),
+    ];
+    agree::<AlignmentRequest>(&bodies, |body| AlignmentRequest::from_value(body).is_ok());
+    agree::<EvaluationRequest>(&bodies, |body| EvaluationRequest::from_value(body).is_ok());
+}
+
+/// The defaults the document states are the ones the validators apply.
+#[test]
+fn documented_defaults_are_the_applied_ones() {
+    let (_, root) = validator::<AlignmentRequest>();
+    let properties = &root["properties"];
+    assert_eq!(properties["seed"]["default"], json!(0));
+    assert_eq!(properties["margin"]["default"], json!(DEFAULT_MARGIN));
+    assert_eq!(
+        properties["max_examples"]["default"],
+        json!(DEFAULT_MAX_EXAMPLES)
+    );
+    assert_eq!(properties["max_examples"]["minimum"], json!(MIN_EXAMPLES));
+    let applied = AlignmentRequest::from_value(&json!({})).unwrap();
+    assert_eq!(applied, AlignmentRequest::default());
+}
+
+/// A client's serialized request is what the server's validator reads back.
+#[test]
+fn serialized_requests_read_back_the_same() {
+    let body = json!({
+        "model": "acme/support", "state": {"a": [1, {"b": null}]},
+        "questions": {
+            "n": {"type": "noul", "instructions": null, "criteria": {"true": "yes"}},
+            "c": {"type": "choice", "criteria": {"b": null, "a": "first"}},
+            "s": {"type": "score", "criteria": ["0", {"k": "v"}]}
+        },
+        "example_id": "e-1", "revision": "main", "capture": true
+    });
+    let request = DecisionRequest::from_value(&body).unwrap();
+    assert_eq!(serde_json::to_value(&request).unwrap(), body);
+    for body in [
+        json!({"items": [{"state": 1}], "capture": true, "revision": "v1"}),
+        json!({"examples": "annotated", "questions": {"q": {"type": "noul"}}, "capture": false}),
+    ] {
+        let request = BatchRequest::from_value(&body).unwrap();
+        let written = serde_json::to_value(BatchRequestDoc::from(&request)).unwrap();
+        assert_eq!(BatchRequest::from_value(&written).unwrap(), request);
+    }
+}

@@ -1,0 +1,208 @@
+//! Strict JSON text: what every JSON body and JSON Lines line is parsed with.
+//!
+//! `serde_json` keeps the last of two equal keys in one object, so
+//! `{"model":"jev-latest","model":"acme/support"}` would quietly run the second model.
+//! A repeated key is refused here instead, located at the repeated key, so no reader
+//! downstream has to guess which one the caller meant.
+
+use super::problem::{FieldError, Loc, Segment};
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+use std::cell::RefCell;
+use std::fmt;
+
+/// Why a text is not a strict JSON value.
+#[derive(Debug)]
+pub enum JsonError {
+    /// Not JSON at all (or nested too deep): the parser's message.
+    Syntax(serde_json::Error),
+    /// Valid JSON, but an object repeats a key: located at the second occurrence.
+    DuplicateKey(FieldError),
+}
+
+impl fmt::Display for JsonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Syntax(e) => write!(f, "not valid JSON: {e}"),
+            Self::DuplicateKey(error) => write!(f, "{error}"),
+        }
+    }
+}
+
+/// Parse `bytes` as one JSON value whose objects have distinct keys; `root` is where the
+/// value sits (e.g. `["body"]`), the start of a duplicate key's location.
+pub fn from_slice(bytes: &[u8], root: &Loc) -> Result<Value, JsonError> {
+    let path = RefCell::new(root.0.clone());
+    let duplicate = RefCell::new(None);
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let parsed = StrictValue {
+        path: &path,
+        duplicate: &duplicate,
+    }
+    .deserialize(&mut deserializer)
+    .and_then(|value| deserializer.end().map(|()| value));
+    match (parsed, duplicate.into_inner()) {
+        (_, Some(error)) => Err(JsonError::DuplicateKey(error)),
+        (Ok(value), None) => Ok(value),
+        (Err(e), None) => Err(JsonError::Syntax(e)),
+    }
+}
+
+/// [`from_slice`] over text.
+pub fn from_str(text: &str, root: &Loc) -> Result<Value, JsonError> {
+    from_slice(text.as_bytes(), root)
+}
+
+/// A JSON value seed that tracks where it is, to locate a repeated key.
+#[derive(Clone, Copy)]
+struct StrictValue<'a> {
+    path: &'a RefCell<Vec<Segment>>,
+    duplicate: &'a RefCell<Option<FieldError>>,
+}
+
+impl StrictValue<'_> {
+    /// Deserialize the next value one segment deeper.
+    fn at<T, E>(self, segment: Segment, next: impl FnOnce(Self) -> Result<T, E>) -> Result<T, E> {
+        self.path.borrow_mut().push(segment);
+        let result = next(self);
+        self.path.borrow_mut().pop();
+        result
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for StrictValue<'_> {
+    type Value = Value;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for StrictValue<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        loop {
+            let index = items.len();
+            match self.at(Segment::Index(index), |seed| seq.next_element_seed(seed))? {
+                Some(item) => items.push(item),
+                None => return Ok(Value::Array(items)),
+            }
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut object = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if object.contains_key(&key) {
+                let mut loc = Loc(self.path.borrow().clone());
+                loc.0.push(Segment::Key(key.clone()));
+                let msg = format!("the key `{key}` appears more than once in one object");
+                *self.duplicate.borrow_mut() = Some(FieldError::new(loc, msg, "duplicate_key"));
+                return Err(de::Error::custom("duplicate key"));
+            }
+            let value = self.at(Segment::Key(key.clone()), |seed| map.next_value_seed(seed))?;
+            object.insert(key, value);
+        }
+        Ok(Value::Object(object))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn duplicate(text: &str) -> FieldError {
+        match from_str(text, &Loc::body()) {
+            Err(JsonError::DuplicateKey(error)) => error,
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_repeated_key_is_located_where_it_repeats() {
+        let error = duplicate(r#"{"model":"jev-latest","model":"acme/support","state":1}"#);
+        assert_eq!(
+            serde_json::to_value(&error.loc).unwrap(),
+            json!(["body", "model"])
+        );
+        assert_eq!(error.kind, "duplicate_key");
+        let nested = duplicate(r#"{"questions":{"q":{"type":"noul"}},"items":[1,{"a":1,"a":2}]}"#);
+        assert_eq!(
+            serde_json::to_value(&nested.loc).unwrap(),
+            json!(["body", "items", 1, "a"])
+        );
+        let deep = duplicate(r#"{"q":{"":{"x":[{"":0,"":0}]}}}"#);
+        assert_eq!(
+            serde_json::to_value(&deep.loc).unwrap(),
+            json!(["body", "q", "", "x", 0, ""])
+        );
+    }
+
+    #[test]
+    fn distinct_keys_parse_as_serde_json_does() {
+        for text in [
+            r#"{"a":1,"b":[1,2.5,-3,"x",null,true,{"a":{}}],"c":{"a":1}}"#,
+            "[]",
+            "null",
+            "18446744073709551615",
+            "-9223372036854775808",
+            "1e300",
+            r#""\u00e9\ud83d\ude00""#,
+        ] {
+            let strict = from_str(text, &Loc::body()).unwrap();
+            let lenient: Value = serde_json::from_str(text).unwrap();
+            assert_eq!(strict, lenient, "{text}");
+        }
+    }
+
+    #[test]
+    fn syntax_errors_and_trailing_text_are_syntax_errors() {
+        for text in ["{", "[1,]", "{} {}", "", "nul"] {
+            assert!(
+                matches!(from_str(text, &Loc::body()), Err(JsonError::Syntax(_))),
+                "{text}"
+            );
+        }
+        // Nesting beyond serde_json's recursion limit is refused, not a stack overflow.
+        let deep = "[".repeat(100_000);
+        assert!(matches!(
+            from_str(&deep, &Loc::body()),
+            Err(JsonError::Syntax(_))
+        ));
+    }
+}
