@@ -4,6 +4,7 @@
 # Needs `st` (python3 -m pip install schemathesis). Usage: .ci/schemathesis.sh [extra st args]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root="$PWD"
 
 # The debug binary `cargo test` already built (dependencies are optimized in dev too).
 cargo build --locked --bin arbiter
@@ -49,7 +50,7 @@ done
 
 # From the temp dir: st keeps its example database (.schemathesis/) in the working directory.
 cd "$work"
-timeout 900 st run "$addr/openapi.json" \
+timeout 900 st --config-file "$root/.ci/schemathesis.toml" run "$addr/openapi.json" \
     --checks all \
     --header "Authorization: Bearer $token" \
     --max-examples 25 \

@@ -73,8 +73,8 @@ impl AlignmentRequest {
         };
         match object.get("seed") {
             None | Some(Value::Null) => {}
-            Some(Value::Number(n)) if n.as_u64().is_some() => {
-                request.seed = n.as_u64().unwrap_or_default();
+            Some(Value::Number(n)) if whole_number(n).is_some() => {
+                request.seed = whole_number(n).unwrap_or_default();
             }
             Some(other) => errors.push(FieldError::new(
                 root.key("seed"),
@@ -95,9 +95,9 @@ impl AlignmentRequest {
         }
         match object.get("max_examples") {
             None | Some(Value::Null) => {}
-            Some(Value::Number(n)) if n.as_u64().is_some_and(|m| m >= MIN_EXAMPLES as u64) => {
+            Some(Value::Number(n)) if whole_number(n).is_some_and(|m| m >= MIN_EXAMPLES as u64) => {
                 request.max_examples =
-                    usize::try_from(n.as_u64().unwrap_or_default()).unwrap_or(usize::MAX);
+                    usize::try_from(whole_number(n).unwrap_or_default()).unwrap_or(usize::MAX);
             }
             Some(other) => errors.push(FieldError::new(
                 root.key("max_examples"),
@@ -157,6 +157,16 @@ impl EvaluationRequest {
             Err(Invalid(errors))
         }
     }
+}
+
+/// A non-negative whole number, as JSON Schema's `integer` reads one: `7`, or `7.0`
+/// (saturating at `u64::MAX`).
+fn whole_number(n: &serde_json::Number) -> Option<u64> {
+    n.as_u64().or_else(|| {
+        n.as_f64()
+            .filter(|f| *f >= 0.0 && f.fract() == 0.0)
+            .map(|f| f as u64)
+    })
 }
 
 fn object_with<'a>(

@@ -140,6 +140,8 @@ fn alignment_and_evaluation_requests() {
         json!({"margin": -0.1}),
         json!({"seed": -1}),
         json!({"seed": 1.5}),
+        json!({"seed": 12_135_902.0, "max_examples": 10.0}),
+        json!({"max_examples": 9.0}),
         json!({"max_examples": 9}),
         json!({"questions": []}),
         json!({"questions": [1]}),

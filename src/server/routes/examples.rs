@@ -68,18 +68,7 @@ pub(crate) async fn ingest_examples(
 ) -> ApiResult<Response> {
     principal.require_scope(crate::core::tokens::Scope::ExamplesWrite)?;
     let key = idempotency::key(&headers, false)?;
-    // A JSON body is read whole first: one that is not JSON (400) or repeats a key (422)
-    // is refused before any example is written.
-    if crate::server::extract::is_json(&body.media_type)
-        && !crate::server::extract::parse_json(&body.bytes)?.is_array()
-    {
-        return Err(Error::invalid(
-            Loc::body(),
-            "an application/json body must be an array of examples",
-            "array_expected",
-        )
-        .into());
-    }
+    check_json_array(&body, "examples")?;
     {
         let (ctx, principal, model_id) = (state.ctx.clone(), principal.clone(), model_id.clone());
         core::blocking(move || authorize(&ctx, &principal, &model_id, Role::Writer)).await?;
@@ -142,6 +131,7 @@ pub(crate) async fn annotate_examples(
 ) -> ApiResult<Response> {
     principal.require_scope(crate::core::tokens::Scope::ExamplesWrite)?;
     let key = idempotency::key(&headers, false)?;
+    check_json_array(&body, "annotations")?;
     {
         let (ctx, principal, model_id) = (state.ctx.clone(), principal.clone(), model_id.clone());
         core::blocking(move || authorize(&ctx, &principal, &model_id, Role::Writer)).await?;
@@ -167,6 +157,23 @@ pub(crate) async fn annotate_examples(
         },
     )
     .await
+}
+
+/// A JSON body (of an ingest or a bulk annotation) is read whole first: one that is not
+/// JSON (400), repeats a key (422) or is not an array (422) is refused before anything is
+/// written. A JSON Lines body is read line by line, each bad line rejected alone.
+fn check_json_array(body: &RawBody, items: &str) -> ApiResult<()> {
+    if crate::server::extract::is_json(&body.media_type)
+        && !crate::server::extract::parse_json(&body.bytes)?.is_array()
+    {
+        return Err(Error::invalid(
+            Loc::body(),
+            format!("an application/json body must be an array of {items}"),
+            "array_expected",
+        )
+        .into());
+    }
+    Ok(())
 }
 
 pub(crate) async fn get_example(
