@@ -21,7 +21,7 @@ use utoipa::openapi::request_body::{RequestBody, RequestBodyBuilder};
 use utoipa::openapi::response::{ResponseBuilder, ResponsesBuilder};
 use utoipa::openapi::schema::{
     AdditionalProperties, ArrayBuilder, ComponentsBuilder, KnownFormat, ObjectBuilder, Schema,
-    SchemaFormat, Type,
+    SchemaFormat, SchemaType, Type,
 };
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme};
 use utoipa::openapi::tag::{Tag, TagBuilder};
@@ -352,6 +352,11 @@ fn ingest_examples() -> Operation {
             &["idempotency_key_reused", "decision_in_progress"],
             KEY_CONFLICT,
         ),
+        (
+            400,
+            &["bad_request"],
+            "An `application/json` body is not valid JSON (it is refused before anything is written).",
+        ),
         (413, &["payload_too_large"], TOO_LARGE),
         (415, &["unsupported_media_type"], NOT_JSON_OR_LINES),
         (
@@ -445,6 +450,11 @@ fn annotate_examples() -> Operation {
                 &["idempotency_key_reused", "decision_in_progress"],
                 KEY_CONFLICT,
             ),
+            (
+                400,
+                &["bad_request"],
+                "An `application/json` body is not valid JSON (it is refused before anything is written).",
+            ),
             (413, &["payload_too_large"], TOO_LARGE),
             (415, &["unsupported_media_type"], NOT_JSON_OR_LINES),
             (
@@ -466,7 +476,11 @@ fn lines_body(description: &str, schema: &str) -> RequestBody {
         "{description} Each element should be a `{schema}`; one that is not is rejected \
          alone, in the report's `rejected`."
     );
-    let any = || ObjectBuilder::new().build();
+    let any = || {
+        ObjectBuilder::new()
+            .schema_type(SchemaType::AnyValue)
+            .build()
+    };
     let array = ArrayBuilder::new().items(any());
     let line = || ContentBuilder::new().schema(Some(any())).build();
     RequestBodyBuilder::new()

@@ -31,7 +31,7 @@ pub struct AlignmentRequest {
     pub questions: Option<Vec<String>>,
     /// Seed of the folds, draws and bootstrap: the same examples, seed and checkpoint give
     /// the same new checkpoint.
-    #[schema(nullable = true, default = 0)]
+    #[schema(nullable = true, default = 0, maximum = 9_007_199_254_740_991_u64)]
     pub seed: u64,
     /// The held-out gain a question needs, relative to its loss.
     #[schema(
@@ -42,7 +42,12 @@ pub struct AlignmentRequest {
     )]
     pub margin: f64,
     /// Annotated examples used per question, at most (a seeded sample).
-    #[schema(nullable = true, minimum = 10, default = 2000)]
+    #[schema(
+        nullable = true,
+        minimum = 10,
+        maximum = 9_007_199_254_740_991_u64,
+        default = 2000
+    )]
     pub max_examples: usize,
 }
 
@@ -159,16 +164,21 @@ impl EvaluationRequest {
     }
 }
 
-/// A non-negative whole number, as JSON Schema's `integer` reads one: `7`, or `7.0`
-/// (saturating at `u64::MAX`).
-fn whole_number(n: &serde_json::Number) -> Option<u64> {
-    n.as_u64().or_else(|| {
-        n.as_f64()
-            .filter(|f| *f >= 0.0 && f.fract() == 0.0)
-            .map(|f| f as u64)
-    })
-}
+/// The largest seed or example count: 2^53 − 1, the largest whole number every JSON
+/// reader holds exactly (the `maximum` the document declares).
+pub const MAX_WHOLE: u64 = (1 << 53) - 1;
 
+/// A whole number from 0 to [`MAX_WHOLE`], as JSON Schema's `integer` reads one: `7`, or
+/// `7.0`.
+fn whole_number(n: &serde_json::Number) -> Option<u64> {
+    n.as_u64()
+        .or_else(|| {
+            n.as_f64()
+                .filter(|f| *f >= 0.0 && f.fract() == 0.0 && *f <= MAX_WHOLE as f64)
+                .map(|f| f as u64)
+        })
+        .filter(|n| *n <= MAX_WHOLE)
+}
 fn object_with<'a>(
     body: &'a Value,
     known: &[&str],

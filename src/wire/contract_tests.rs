@@ -4,7 +4,9 @@
 //! client or a fuzzer finds it.
 
 use super::align::EvaluationRequest;
-use super::align::{AlignmentRequest, DEFAULT_MARGIN, DEFAULT_MAX_EXAMPLES, MIN_EXAMPLES};
+use super::align::{
+    AlignmentRequest, DEFAULT_MARGIN, DEFAULT_MAX_EXAMPLES, MAX_WHOLE, MIN_EXAMPLES,
+};
 use super::decision::DecisionRequest;
 use super::jobs::{BatchRequest, BatchRequestDoc};
 use serde_json::{Value, json};
@@ -142,6 +144,10 @@ fn alignment_and_evaluation_requests() {
         json!({"seed": 1.5}),
         json!({"seed": 12_135_902.0, "max_examples": 10.0}),
         json!({"max_examples": 9.0}),
+        json!({"seed": 9_007_199_254_740_991_u64, "max_examples": 9_007_199_254_740_991_u64}),
+        json!({"seed": 9_007_199_254_740_992_u64}),
+        json!({"max_examples": 9_007_199_254_740_992_u64}),
+        json!({"seed": 9_223_372_036_854_775_808_u64}),
         json!({"max_examples": 9}),
         json!({"questions": []}),
         json!({"questions": [1]}),
@@ -167,6 +173,9 @@ fn documented_defaults_are_the_applied_ones() {
         json!(DEFAULT_MAX_EXAMPLES)
     );
     assert_eq!(properties["max_examples"]["minimum"], json!(MIN_EXAMPLES));
+    for member in ["seed", "max_examples"] {
+        assert_eq!(properties[member]["maximum"], json!(MAX_WHOLE), "{member}");
+    }
     let applied = AlignmentRequest::from_value(&json!({})).unwrap();
     assert_eq!(applied, AlignmentRequest::default());
 }
