@@ -352,11 +352,7 @@ fn ingest_examples() -> Operation {
             &["idempotency_key_reused", "decision_in_progress"],
             KEY_CONFLICT,
         ),
-        (
-            400,
-            &["bad_request"],
-            "An `application/json` body is not valid JSON (it is refused before anything is written).",
-        ),
+        (400, &["bad_request"], LINES_NOT_JSON),
         (413, &["payload_too_large"], TOO_LARGE),
         (415, &["unsupported_media_type"], NOT_JSON_OR_LINES),
         (
@@ -450,11 +446,7 @@ fn annotate_examples() -> Operation {
                 &["idempotency_key_reused", "decision_in_progress"],
                 KEY_CONFLICT,
             ),
-            (
-                400,
-                &["bad_request"],
-                "An `application/json` body is not valid JSON (it is refused before anything is written).",
-            ),
+            (400, &["bad_request"], LINES_NOT_JSON),
             (413, &["payload_too_large"], TOO_LARGE),
             (415, &["unsupported_media_type"], NOT_JSON_OR_LINES),
             (
@@ -918,6 +910,8 @@ const KEY_CONFLICT: &str = "The `Idempotency-Key` was used with another body, or
 const TOO_LARGE: &str = "The body exceeds the server's limit.";
 const NOT_JSON: &str = "The body is not `application/json`.";
 const NOT_JSON_OR_LINES: &str = "The body is neither JSON nor JSON Lines.";
+const LINES_NOT_JSON: &str =
+    "An `application/json` body is not valid JSON (it is refused before anything is written).";
 const JSON: &str = "application/json";
 
 fn get(operation: Operation) -> PathItem {
