@@ -8,8 +8,8 @@ use rusqlite::{OptionalExtension, Row, params};
 use serde_json::Value;
 
 use super::error::{SqlContext, parse_json};
+use super::job_state::{JobState, Outcome};
 use super::{Store, StoreError, now};
-use crate::core::jobs::state::{JobState, Outcome};
 use crate::ids::{JobId, ModelId};
 use crate::wire::Problem;
 use crate::wire::jobs::{JobKind, JobStatus};

@@ -21,6 +21,7 @@ mod decisions;
 mod error;
 mod examples;
 mod idempotency;
+mod job_state;
 mod jobs;
 mod tokens;
 mod types;
@@ -38,6 +39,7 @@ pub use caches::CachedAnswers;
 use error::SqlContext;
 pub use error::StoreError;
 pub use idempotency::{Claim, Key as IdempotencyKey, StoredResponse};
+pub use job_state::{JobState, Outcome};
 pub use jobs::{JobFilter, JobRecord, NewJob};
 pub use tokens::TokenRecord;
 pub use types::{

@@ -8,12 +8,11 @@
 pub mod files;
 pub mod queue;
 pub(crate) mod runner;
-pub mod state;
 
+pub use crate::store::{JobState, Outcome};
 pub use files::{JobFiles, JobLock};
 pub use queue::JobQueue;
 pub use runner::{NoObserver, Observer, run};
-pub use state::{JobState, Outcome};
 
 use super::Context;
 use crate::error::{Error, Result};

@@ -2,7 +2,9 @@
 //! yet, a running one a start time, a finished one an end time and an outcome that carries
 //! its own data (a completed job's result, a failed job's problem).
 //!
-//! The store reads its rows into this type once; nothing above it re-parses a status.
+//! The store reads its rows into this type once; nothing above it re-parses a status. It
+//! lives here, below `core` (which re-exports it as `core::jobs::JobState`), so the store
+//! can return typed records without depending on the layer above it.
 
 use serde_json::Value;
 
