@@ -35,7 +35,6 @@ use crate::wire::value::canonical_json;
 use crate::wire::{DecisionRequest, DecisionResponse};
 use bytes::Bytes;
 use http::{Http, Request};
-use serde_json::json;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::io::{Read, Write};
@@ -375,8 +374,11 @@ impl Service for Remote {
 
     async fn promote(&self, model: &str, revision: &str) -> Result<Checkpoint> {
         // Not repeated: the route keeps no idempotency record.
-        let request = Request::post(&["v1", "models", model, "promote"])
-            .json(&json!({"revision": revision}))?;
+        let request = Request::post(&["v1", "models", model, "promote"]).json(
+            &crate::wire::models::PromoteRequest {
+                revision: revision.to_owned(),
+            },
+        )?;
         self.http.json(&request).await
     }
 

@@ -203,3 +203,19 @@ fn serialized_requests_read_back_the_same() {
         assert_eq!(BatchRequest::from_value(&written).unwrap(), request);
     }
 }
+
+#[test]
+fn promote_schema_and_validator_agree() {
+    use super::models::PromoteRequest;
+    let bodies = [
+        json!({"revision": "main"}),
+        json!({"revision": "alignments/x", "other": 1}),
+        json!({"revision": ""}),
+        json!({"revision": 7}),
+        json!({"revision": null}),
+        json!({}),
+        json!([]),
+        json!("main"),
+    ];
+    agree::<PromoteRequest>(&bodies, |body| PromoteRequest::from_value(body).is_ok());
+}

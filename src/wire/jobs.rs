@@ -10,8 +10,9 @@ use super::question::parse_questions;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// Where a job is in its life. Its names (serde, `Display`, `FromStr`, `as_str`) are
-/// derived, lowercase.
+/// Where a job is in its life: `queued`, `running`, then `completed`, `failed` or
+/// `cancelled`.
+// Its names (serde, `Display`, `FromStr`, `as_str`) are derived, lowercase.
 #[derive(
     Debug,
     Clone,

@@ -126,3 +126,35 @@ impl Default for CapturePolicy {
         }
     }
 }
+
+/// The body of `POST /v1/models/{modelId}/promote`. Other members are ignored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct PromoteRequest {
+    /// The branch, tag or commit SHA to fast-forward the default branch to.
+    #[schema(min_length = 1)]
+    pub revision: String,
+}
+
+impl PromoteRequest {
+    /// Check a request body, locating the problem.
+    pub fn from_value(body: &serde_json::Value) -> super::Validated<Self> {
+        use super::{FieldError, Invalid, Loc};
+        let serde_json::Value::Object(object) = body else {
+            return Err(Invalid(vec![FieldError::new(
+                Loc::body(),
+                "the request is a JSON object {revision}",
+                "type",
+            )]));
+        };
+        match object.get("revision") {
+            Some(serde_json::Value::String(revision)) if !revision.is_empty() => Ok(Self {
+                revision: revision.clone(),
+            }),
+            _ => Err(Invalid(vec![FieldError::new(
+                Loc::body().key("revision"),
+                "revision (a branch, tag or commit SHA) is required",
+                "missing",
+            )])),
+        }
+    }
+}

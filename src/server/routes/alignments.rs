@@ -4,19 +4,27 @@
 
 use super::jobs::{self, Alignments, JsonCollection};
 use super::models::authorize;
+use super::params::{ModelParams, RequiredIdempotencyKey};
 use crate::core::align::NewAlignment;
 use crate::core::jobs::{JobLock, Origin};
 use crate::core::tokens::{Principal, Role};
 use crate::core::{self, Context};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::server::AppState;
 use crate::server::error::ApiResult;
-use crate::server::extract::{AppPath as Path, JsonBody};
+use crate::server::extract::{AppPath, JsonBody};
+use crate::server::openapi::{
+    JOB_INVALID, JOB_NOT_RUNNABLE, KEY_CONFLICT, NOT_JSON, NOT_JSON_BODY, REVISION_NOT_FOUND,
+    TOO_LARGE,
+};
+use crate::server::request::RequestInfo;
 use crate::wire::align::AlignmentRequest;
 use crate::wire::decision::Checkpoint;
 use crate::wire::jobs::{Job, JobKind};
-use crate::wire::{FieldError, Loc};
-use axum::extract::State;
+use crate::wire::models::PromoteRequest;
+use axum::extract::{OriginalUri, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
 use axum::{Extension, Json};
 use serde_json::Value;
 
@@ -42,36 +50,96 @@ impl JsonCollection for Alignments {
     }
 }
 
+jobs::job_collection!(
+    Alignments,
+    path: "/v1/models/{modelId}/alignments",
+    tag: "alignments",
+    scope: "alignments",
+    name: "Alignment",
+    noun: "alignment",
+    list: list_alignments,
+    get: get_alignment,
+    cancel: cancel_alignment,
+    poll: "The job; when completed, `result` is an `AlignmentResult`: `improved`, the new \
+        branch and checkpoint, and per question the held-out figures before and after with the \
+        gate's verdict.",
+    cancelled: "A queued alignment is cancelled at once; a running one stops at its next step \
+        and commits nothing. Idempotent.",
+);
+
+#[utoipa::path(
+    post,
+    path = "/v1/models/{modelId}/alignments",
+    tag = "alignments",
+    operation_id = "createAlignment",
+    summary = "Start an alignment",
+    description = "Queues a job that improves the questions of a checkpoint from the model's \
+        annotated examples (role `writer`: it commits a branch). Candidates (exemplars, cues, a \
+        calibration) are chosen and scored by nested cross-validation; a question changes only \
+        when its held-out loss improves by the margin and a seeded paired bootstrap's lower \
+        bound is above zero. The improved questions are committed on `alignments/<jobId>`, \
+        parent the base checkpoint; when nothing improves, nothing is committed. The \
+        `Idempotency-Key` is required.",
+    security(("bearerAuth" = ["alignments"])),
+    params(ModelParams, RequiredIdempotencyKey),
+    request_body(content = AlignmentRequest, description = "The alignment."),
+    responses(
+        (status = 202, description = "The job, queued.", body = Job,
+            headers(("Location"), ("Idempotent-Replayed"))),
+        (status = 400, description = JOB_NOT_RUNNABLE),
+        (status = 404, description = REVISION_NOT_FOUND),
+        (status = 409, description = KEY_CONFLICT),
+        (status = 413, description = TOO_LARGE),
+        (status = 415, description = NOT_JSON),
+        (status = 422, description = JOB_INVALID),
+    ),
+)]
+pub(crate) async fn create_alignment(
+    state: State<AppState>,
+    principal: Extension<Principal>,
+    info: Extension<RequestInfo>,
+    uri: OriginalUri,
+    model: AppPath<ModelParams>,
+    headers: HeaderMap,
+    body: JsonBody,
+) -> ApiResult<Response> {
+    jobs::create_json::<Alignments>(state, principal, info, uri, model, headers, body).await
+}
+
 /// `POST /v1/models/{modelId}/promote` with `{revision}`: fast-forward the default branch
 /// to it (409 `not_fast_forward` when it is not ahead). Needs a writer.
+#[utoipa::path(
+    post,
+    path = "/v1/models/{modelId}/promote",
+    tag = "alignments",
+    operation_id = "promoteModel",
+    summary = "Promote a checkpoint",
+    description = "Fast-forwards the model's default branch to the revision (role `writer`), \
+        e.g. an alignment's `alignments/<jobId>` branch once its evaluation passes.",
+    security(("bearerAuth" = ["alignments"])),
+    params(ModelParams),
+    request_body(content = PromoteRequest, description = "The revision to promote."),
+    responses(
+        (status = 200, description = "The checkpoint the default branch is at now.",
+            body = Checkpoint),
+        (status = 400, description = NOT_JSON_BODY),
+        (status = 404, description = "`model_not_found`, `revision_not_found`: no repository \
+            model with this `modelId` visible to this token, or no such revision."),
+        (status = 409, description = "`not_fast_forward`: the revision is not ahead of the \
+            default branch."),
+        (status = 413, description = TOO_LARGE),
+        (status = 415, description = NOT_JSON),
+        (status = 422, description = "`validation_error`: the body has no `revision`."),
+    ),
+)]
 pub(crate) async fn promote(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
-    Path(model_id): Path<String>,
+    AppPath(ModelParams { model_id }): AppPath<ModelParams>,
     JsonBody(body): JsonBody,
 ) -> ApiResult<Json<Checkpoint>> {
     principal.require_scope(SCOPE)?;
-    let revision = match &body {
-        Value::Object(object) => match object.get("revision") {
-            Some(Value::String(revision)) if !revision.is_empty() => revision.clone(),
-            _ => {
-                return Err(Error::Validation(vec![FieldError::new(
-                    Loc::body().key("revision"),
-                    "revision (a branch, tag or commit SHA) is required",
-                    "missing",
-                )])
-                .into());
-            }
-        },
-        _ => {
-            return Err(Error::invalid(
-                Loc::body(),
-                "the request is a JSON object {revision}",
-                "type",
-            )
-            .into());
-        }
-    };
+    let PromoteRequest { revision } = PromoteRequest::from_value(&body)?;
     let ctx = state.ctx.clone();
     let checkpoint = core::blocking(move || {
         let path = authorize(&ctx, &principal, &model_id, Role::Writer)?;

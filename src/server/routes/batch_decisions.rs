@@ -1,18 +1,25 @@
 //! Creating a batch-decision job (202 + `Location`) and reading its results (NDJSON).
 //! Listing, polling and cancelling are the shared handlers of [`super::jobs`].
 
-use super::jobs;
+use super::jobs::{self, Batches};
+use super::params::{JobParams, ModelParams, RequiredIdempotencyKey};
 use crate::core::batch::{NewBatch, Source};
 use crate::core::tokens::{Principal, Role};
 use crate::core::{self};
 use crate::error::Error;
 use crate::server::error::ApiResult;
-use crate::server::extract::{AppPath as Path, RawBody, is_json, parse_json};
+use crate::server::extract::{AppPath, RawBody, is_json, parse_json};
+use crate::server::openapi::{
+    JOB_INVALID, JOB_NOT_FOUND, JOB_NOT_RUNNABLE, KEY_CONFLICT, NOT_JSON_OR_LINES,
+    REVISION_NOT_FOUND, TOO_LARGE,
+};
 use crate::server::request::RequestInfo;
 use crate::server::{AppState, idempotency};
 use crate::wire::Invalid;
 use crate::wire::Loc;
-use crate::wire::jobs::{BatchItems, BatchRequest, JobKind};
+use crate::wire::jobs::{
+    BatchItem, BatchItems, BatchRequest, BatchRequestDoc, BatchResultLine, Job, JobKind,
+};
 use crate::wire::json::{self, JsonError};
 use crate::wire::value::canonical_hash;
 use axum::Extension;
@@ -23,6 +30,23 @@ use bytes::Bytes;
 use serde_json::Value;
 
 const KIND: JobKind = JobKind::Batch;
+
+jobs::job_collection!(
+    Batches,
+    path: "/v1/models/{modelId}/batch-decisions",
+    tag: "batches",
+    scope: "batches",
+    name: "BatchDecisions",
+    noun: "batch job",
+    list: list_batches,
+    get: get_batch,
+    cancel: cancel_batch,
+    poll: "The job: status, progress `{total, done, failed}`, timestamps; when completed, the \
+        summary in `result`; when failed, the problem in `error`.",
+    cancelled: "A queued job is cancelled at once; a running one stops at its next item and \
+        keeps its finished results. Idempotent: a finished job answers 204 and stays as it \
+        finished.",
+);
 const SCOPE: crate::core::tokens::Scope = jobs::scope_of(KIND);
 
 /// `POST /v1/models/{modelId}/batch-decisions`: stage the items, queue the job, answer 202.
@@ -32,12 +56,49 @@ const SCOPE: crate::core::tokens::Scope = jobs::scope_of(KIND);
 /// line holds the request's other members (`{revision?, questions?, capture?}`) and each
 /// further line one item, staged as it is: a large input needs no JSON array around it,
 /// and a line that is not JSON fails only its own item, exactly as `arbiter batch --input`.
+#[utoipa::path(
+    post,
+    path = "/v1/models/{modelId}/batch-decisions",
+    tag = "batches",
+    operation_id = "createBatchDecisions",
+    summary = "Start a batch of decisions",
+    description = "Stages the items (or the model's stored examples) and queues a job that \
+        decides each with the checkpoint the revision resolves to now (role `reader`; `writer` \
+        with `capture: true`). Answers 202 at once with the job and its `Location`. One bad \
+        item becomes an error line in the results, not a failed job. The `Idempotency-Key` is \
+        required: a retry with the same key and body returns the same job.",
+    security(("bearerAuth" = ["batches"])),
+    params(ModelParams, RequiredIdempotencyKey),
+    request_body(
+        description = "The batch: a JSON `BatchRequest`; or JSON Lines \
+            (`application/x-ndjson`, `application/jsonl`) whose first line holds the other \
+            members (`{revision?, questions?, capture?}`, possibly `{}`) and each further line \
+            one item `{example_id?, state}`, staged as sent (a line that is not JSON fails only \
+            its own item). The body is bounded by the server's `server.max_body_bytes` either \
+            way.",
+        content(
+            (BatchRequestDoc = "application/json"),
+            (BatchItem = "application/x-ndjson"),
+            (BatchItem = "application/jsonl"),
+        ),
+    ),
+    responses(
+        (status = 202, description = "The job, queued.", body = Job,
+            headers(("Location"), ("Idempotent-Replayed"))),
+        (status = 400, description = JOB_NOT_RUNNABLE),
+        (status = 404, description = REVISION_NOT_FOUND),
+        (status = 409, description = KEY_CONFLICT),
+        (status = 413, description = TOO_LARGE),
+        (status = 415, description = NOT_JSON_OR_LINES),
+        (status = 422, description = JOB_INVALID),
+    ),
+)]
 pub(crate) async fn create_batch(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
     Extension(info): Extension<RequestInfo>,
     OriginalUri(uri): OriginalUri,
-    Path(model_id): Path<String>,
+    AppPath(ModelParams { model_id }): AppPath<ModelParams>,
     headers: HeaderMap,
     body: RawBody,
 ) -> ApiResult<Response> {
@@ -155,10 +216,28 @@ fn ndjson_request(bytes: &Bytes) -> crate::error::Result<(BatchRequest, Bytes)> 
 
 /// `GET /v1/models/{modelId}/batch-decisions/{jobId}/results`: the finished lines so far,
 /// in input order, as NDJSON; `Arbiter-Job-Status` says whether more will come.
+#[utoipa::path(
+    get,
+    path = "/v1/models/{modelId}/batch-decisions/{jobId}/results",
+    tag = "batches",
+    operation_id = "getBatchDecisionResults",
+    summary = "Read a batch job's results",
+    description = "One JSON line per finished item, in input order: `{index, example_id, \
+        answers, usage}` or `{index, example_id, error}` (a problem). While the job runs, the \
+        lines finished so far; `Arbiter-Job-Status` says whether more will come.",
+    security(("bearerAuth" = ["batches"])),
+    params(ModelParams, JobParams),
+    responses(
+        (status = 200, description = "The results so far.", body = BatchResultLine,
+            content_type = "application/x-ndjson", headers(("Arbiter-Job-Status"))),
+        (status = 404, description = JOB_NOT_FOUND),
+    ),
+)]
 pub(crate) async fn get_results(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
-    Path((model_id, job_id)): Path<(String, String)>,
+    AppPath(ModelParams { model_id }): AppPath<ModelParams>,
+    AppPath(JobParams { job_id }): AppPath<JobParams>,
 ) -> ApiResult<Response> {
     principal.require_scope(SCOPE)?;
     let job = jobs::find(&state, principal, model_id, job_id, KIND).await?;

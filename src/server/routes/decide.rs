@@ -1,18 +1,84 @@
 //! `POST /v1/decision` and its alias `POST /v1/systemone`.
 
+use super::params::IdempotencyKey;
 use crate::core::tokens::{Principal, Role};
 use crate::core::{self};
 use crate::server::error::ApiResult;
 use crate::server::extract::JsonBody;
+use crate::server::openapi::{
+    KEY_CONFLICT, NOT_JSON, NOT_JSON_BODY, TOO_LARGE, UPSTREAM_FAILED, UPSTREAM_UNAVAILABLE,
+};
 use crate::server::request::RequestInfo;
 use crate::server::{AppState, idempotency};
-use crate::wire::DecisionRequest;
+use crate::wire::{DecisionRequest, DecisionResponse};
 use axum::extract::{OriginalUri, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 
-pub(crate) async fn create_decision(
+/// One description for the route and its alias.
+macro_rules! decision_route {
+    ($name:ident, $path:literal, $operation_id:literal, $summary:literal) => {
+        #[utoipa::path(
+            post,
+            path = $path,
+            tag = "decisions",
+            operation_id = $operation_id,
+            summary = $summary,
+            description = "Evaluates each question against `state` and returns one answer per \
+                question, keyed by question ID. With a repository model (`<owner>/<model>`, role \
+                `reader`) the saved questions at `revision` (default: the default branch) are \
+                loaded, and the decision is recorded as an example and a decision unless \
+                `capture` is false or the model's sample rate skips it. With an \
+                `Idempotency-Key`, a retry of the same request replays the first response.",
+            security(("bearerAuth" = ["decisions"])),
+            params(IdempotencyKey),
+            request_body(content = DecisionRequest, description = "The decision request."),
+            responses(
+                (status = 200, description = "The answers.", body = DecisionResponse,
+                    headers(("Idempotent-Replayed"))),
+                (status = 400, description = NOT_JSON_BODY),
+                (status = 404, description = "`model_not_found`, `revision_not_found`: no such \
+                    base model or repository model visible to this token, or the revision \
+                    cannot be read."),
+                (status = 409, description = KEY_CONFLICT),
+                (status = 413, description = TOO_LARGE),
+                (status = 415, description = NOT_JSON),
+                (status = 422, description = "`validation_error`, `invalid_checkpoint`: the \
+                    body or the `Idempotency-Key` failed validation (`details` locates each \
+                    problem), or the repository model's files at that revision do not form a \
+                    valid model."),
+                (status = 502, description = UPSTREAM_FAILED),
+                (status = 503, description = UPSTREAM_UNAVAILABLE),
+            ),
+        )]
+        pub(crate) async fn $name(
+            state: State<AppState>,
+            principal: Extension<Principal>,
+            info: Extension<RequestInfo>,
+            uri: OriginalUri,
+            headers: HeaderMap,
+            body: JsonBody,
+        ) -> ApiResult<Response> {
+            decide(state, principal, info, uri, headers, body).await
+        }
+    };
+}
+
+decision_route!(
+    create_decision,
+    "/v1/decision",
+    "createDecision",
+    "Create a decision"
+);
+decision_route!(
+    create_decision_systemone,
+    "/v1/systemone",
+    "createDecisionSystemOne",
+    "Create a decision (alias of `POST /v1/decision`)"
+);
+
+async fn decide(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
     Extension(info): Extension<RequestInfo>,

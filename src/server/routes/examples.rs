@@ -1,16 +1,19 @@
 //! Examples of a repository model: list, ingest, show, annotate.
 
 use super::models::authorize;
+use super::params::{ExampleParams, IdempotencyKey, ModelParams};
 use crate::core::tokens::{Principal, Role};
 use crate::core::{self};
 use crate::error::Error;
 use crate::server::error::{ApiError, ApiResult};
-use crate::server::extract::{AppPath as Path, AppQuery as Query};
-use crate::server::extract::{JsonBody, RawBody};
+use crate::server::extract::{AppPath, AppQuery, JsonBody, RawBody};
+use crate::server::openapi::{
+    BAD_QUERY, EXAMPLE_NOT_FOUND, KEY_CONFLICT, LINES_NOT_JSON, MODEL_NOT_FOUND, NOT_JSON,
+    NOT_JSON_BODY, NOT_JSON_OR_LINES, TOO_LARGE,
+};
 use crate::server::{AppState, idempotency};
 use crate::store::ExampleFilter;
-use crate::wire::examples::ExampleDetail;
-use crate::wire::examples::{ExamplePage, IngestReport};
+use crate::wire::examples::{AnnotationsPatch, ExampleDetail, ExamplePage, IngestReport};
 use crate::wire::{FieldError, Loc};
 use axum::extract::{OriginalUri, State};
 use axum::http::HeaderMap;
@@ -18,19 +21,41 @@ use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use serde::Deserialize;
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub(crate) struct ListQuery {
+    /// `true`: only annotated examples; `false`: only the others.
     annotated: Option<bool>,
+    /// Only examples annotated for this question ID.
     question: Option<String>,
+    /// The `nextCursor` of the previous page.
     after: Option<String>,
+    /// Page size (1–1000; anything else is refused).
+    #[param(minimum = 1, maximum = 1000, default = 50)]
     limit: Option<usize>,
 }
 
+#[utoipa::path(
+    get,
+    path = "/v1/models/{modelId}/examples",
+    tag = "examples",
+    operation_id = "listExamples",
+    summary = "List examples",
+    description = "A page of examples in example ID order (role `reader`); pass `nextCursor` as \
+        `after` for the next page.",
+    security(("bearerAuth" = ["examples:read"])),
+    params(ModelParams, ListQuery),
+    responses(
+        (status = 200, description = "A page of examples.", body = ExamplePage),
+        (status = 404, description = MODEL_NOT_FOUND),
+        (status = 422, description = BAD_QUERY),
+    ),
+)]
 pub(crate) async fn list_examples(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
-    Path(model_id): Path<String>,
-    Query(query): Query<ListQuery>,
+    AppPath(ModelParams { model_id }): AppPath<ModelParams>,
+    AppQuery(query): AppQuery<ListQuery>,
 ) -> ApiResult<Json<ExamplePage>> {
     principal.require_scope(crate::core::tokens::Scope::ExamplesRead)?;
     let limit = crate::server::extract::page_limit(query.limit)?;
@@ -47,22 +72,67 @@ pub(crate) async fn list_examples(
     Ok(Json(page))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub(crate) struct IngestQuery {
+    /// Write nothing when any item is bad.
     #[serde(default)]
+    #[param(required = false, default = false)]
     atomic: bool,
 }
 
+/// A bad item of an ingest (or a bulk annotation) is rejected in the report with its line
+/// number while the others are written, so the document admits any element: a stricter
+/// schema would declare refusals the server does not make.
+///
 /// A JSON array (`application/json`) or JSON Lines (`application/x-ndjson`). Bad lines are
 /// reported in the result; with `?atomic=true` any bad line is a 422 and nothing is written.
 /// With an `Idempotency-Key`, a retry of the same body replays the first report (a retried
 /// chunk of a large upload reports its examples as created once, not as existing).
+#[utoipa::path(
+    post,
+    path = "/v1/models/{modelId}/examples",
+    tag = "examples",
+    operation_id = "ingestExamples",
+    summary = "Ingest examples",
+    description = "Stores examples in bulk (role `writer`). Bad items are reported in \
+        `rejected` and the valid ones are written; with `atomic=true` any bad item is a 422 and \
+        nothing is written. Annotations are checked against the questions at the default \
+        branch. Re-ingesting a state never duplicates its example. A large upload can be sent \
+        in chunks (JSON Lines split at line ends), each with its own `Idempotency-Key`, so a \
+        retried chunk replays its first report.",
+    security(("bearerAuth" = ["examples:write"])),
+    params(ModelParams, IdempotencyKey, IngestQuery),
+    request_body(
+        description = "The examples: a JSON array (`application/json`), or JSON Lines \
+            (`application/x-ndjson`, `application/jsonl`); blank lines are skipped. Each element \
+            should be an `IngestExample`; one that is not is rejected alone, in the report's \
+            `rejected`.",
+        content(
+            (Vec<serde_json::Value> = "application/json"),
+            (serde_json::Value = "application/x-ndjson"),
+            (serde_json::Value = "application/jsonl"),
+        ),
+    ),
+    responses(
+        (status = 200, description = "What was written, and what was not.", body = IngestReport),
+        (status = 400, description = LINES_NOT_JSON),
+        (status = 404, description = MODEL_NOT_FOUND),
+        (status = 409, description = KEY_CONFLICT),
+        (status = 413, description = TOO_LARGE),
+        (status = 415, description = NOT_JSON_OR_LINES),
+        (status = 422, description = "`validation_error`, `invalid_checkpoint`: a query \
+            parameter is not valid; an `application/json` body is not an array; with \
+            `atomic=true`, an item is bad (`details` locates each by index); or the model's \
+            files at the default branch do not form a valid model."),
+    ),
+)]
 pub(crate) async fn ingest_examples(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
     OriginalUri(uri): OriginalUri,
-    Path(model_id): Path<String>,
-    Query(query): Query<IngestQuery>,
+    AppPath(ModelParams { model_id }): AppPath<ModelParams>,
+    AppQuery(query): AppQuery<IngestQuery>,
     headers: HeaderMap,
     body: RawBody,
 ) -> ApiResult<Response> {
@@ -121,11 +191,49 @@ fn atomic_rejection(report: &IngestReport) -> Error {
 /// `{example_id, question, answer, reasoning?}` per JSON Lines line (or a JSON array), as
 /// `arbiter examples annotate --file`. Bad lines are reported in the result and the good
 /// ones written. An `Idempotency-Key` makes a retry replay the first report.
+#[utoipa::path(
+    post,
+    path = "/v1/models/{modelId}/annotations",
+    tag = "examples",
+    operation_id = "annotateExamples",
+    summary = "Annotate many examples",
+    description = "Writes ground truth for many examples at once (role `writer`), one \
+        `{example_id, question, answer, reasoning?}` per line (or a JSON array of them), as \
+        `arbiter examples annotate --file`. Each is checked against the questions at the \
+        default branch; bad lines (and lines naming no stored example) are reported in \
+        `rejected` with their line numbers, and the good ones written. With an \
+        `Idempotency-Key`, a retry replays the first report.",
+    security(("bearerAuth" = ["examples:write"])),
+    params(ModelParams, IdempotencyKey),
+    request_body(
+        description = "The annotations: JSON Lines (`application/x-ndjson`, \
+            `application/jsonl`) of `AnnotationLine`, or a JSON array of them \
+            (`application/json`); blank lines are skipped. Each element should be an \
+            `AnnotationLine`; one that is not is rejected alone, in the report's `rejected`.",
+        content(
+            (Vec<serde_json::Value> = "application/json"),
+            (serde_json::Value = "application/x-ndjson"),
+            (serde_json::Value = "application/jsonl"),
+        ),
+    ),
+    responses(
+        (status = 200, description = "What was written (`annotations`), and what was not \
+            (`rejected`).", body = IngestReport),
+        (status = 400, description = LINES_NOT_JSON),
+        (status = 404, description = MODEL_NOT_FOUND),
+        (status = 409, description = KEY_CONFLICT),
+        (status = 413, description = TOO_LARGE),
+        (status = 415, description = NOT_JSON_OR_LINES),
+        (status = 422, description = "`validation_error`, `invalid_checkpoint`: a JSON body is \
+            not an array, the `Idempotency-Key` is not valid, or the model's files at the \
+            default branch do not form a valid model."),
+    ),
+)]
 pub(crate) async fn annotate_examples(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
     OriginalUri(uri): OriginalUri,
-    Path(model_id): Path<String>,
+    AppPath(ModelParams { model_id }): AppPath<ModelParams>,
     headers: HeaderMap,
     body: RawBody,
 ) -> ApiResult<Response> {
@@ -176,10 +284,26 @@ fn check_json_array(body: &RawBody, items: &str) -> ApiResult<()> {
     Ok(())
 }
 
+#[utoipa::path(
+    get,
+    path = "/v1/models/{modelId}/examples/{exampleId}",
+    tag = "examples",
+    operation_id = "getExample",
+    summary = "Show an example",
+    description = "One example with its annotations and every decision taken on it, oldest \
+        first (role `reader`).",
+    security(("bearerAuth" = ["examples:read"])),
+    params(ModelParams, ExampleParams),
+    responses(
+        (status = 200, description = "The example.", body = ExampleDetail),
+        (status = 404, description = EXAMPLE_NOT_FOUND),
+    ),
+)]
 pub(crate) async fn get_example(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
-    Path((model_id, example_id)): Path<(String, String)>,
+    AppPath(ModelParams { model_id }): AppPath<ModelParams>,
+    AppPath(ExampleParams { example_id }): AppPath<ExampleParams>,
 ) -> ApiResult<Json<ExampleDetail>> {
     principal.require_scope(crate::core::tokens::Scope::ExamplesRead)?;
     let ctx = state.ctx.clone();
@@ -192,10 +316,35 @@ pub(crate) async fn get_example(
 }
 
 /// Body `{questionId: {answer, reasoning?}}`: all checked before any is written.
+#[utoipa::path(
+    patch,
+    path = "/v1/models/{modelId}/examples/{exampleId}/annotations",
+    tag = "examples",
+    operation_id = "annotateExample",
+    summary = "Annotate an example",
+    description = "Writes ground truth (and optional reasoning) for some questions of one \
+        example (role `writer`). Every answer is checked against the questions at the default \
+        branch before anything is written. A `choice` answer given as a number or a boolean \
+        names the option of that text (`2` names option `\"2\"`).",
+    security(("bearerAuth" = ["examples:write"])),
+    params(ModelParams, ExampleParams),
+    request_body(content = AnnotationsPatch, description = "Question ID → annotation."),
+    responses(
+        (status = 200, description = "The example, annotated.", body = ExampleDetail),
+        (status = 400, description = NOT_JSON_BODY),
+        (status = 404, description = EXAMPLE_NOT_FOUND),
+        (status = 413, description = TOO_LARGE),
+        (status = 415, description = NOT_JSON),
+        (status = 422, description = "`validation_error`, `invalid_checkpoint`: an annotation \
+            does not fit its question (or names no question), or the model's files at the \
+            default branch do not form a valid model."),
+    ),
+)]
 pub(crate) async fn annotate_example(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
-    Path((model_id, example_id)): Path<(String, String)>,
+    AppPath(ModelParams { model_id }): AppPath<ModelParams>,
+    AppPath(ExampleParams { example_id }): AppPath<ExampleParams>,
     JsonBody(body): JsonBody,
 ) -> ApiResult<Json<ExampleDetail>> {
     principal.require_scope(crate::core::tokens::Scope::ExamplesWrite)?;

@@ -3,6 +3,7 @@
 //! `/v1/jobs`: any job by its ID alone (what `arbiter jobs` needs in client mode), visible
 //! to a token that can see the job's model and holds the scope of the job's kind.
 
+use super::params::{JobParams, ModelParams};
 use crate::core::access::JobListing;
 pub(crate) use crate::core::access::scope_of;
 use crate::core::jobs::{JobLock, Origin};
@@ -10,10 +11,11 @@ use crate::core::tokens::{Principal, Role};
 use crate::core::{self, Context};
 use crate::error::{Error, Result};
 use crate::server::error::{ApiError, ApiResult};
-use crate::server::extract::{AppPath as Path, AppQuery as Query, JsonBody};
+use crate::server::extract::{AppPath, AppQuery, JsonBody};
+use crate::server::openapi::{ANY_JOB_NOT_FOUND, BAD_QUERY, MODEL_NOT_FOUND};
 use crate::server::request::RequestInfo;
 use crate::server::{AppState, idempotency};
-use crate::wire::jobs::{Job, JobKind, JobStatus};
+use crate::wire::jobs::{BatchResultLine, Job, JobKind, JobStatus};
 use axum::body::Body;
 use axum::extract::{OriginalUri, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -106,7 +108,7 @@ pub(crate) async fn create_json<C: JsonCollection>(
     Extension(principal): Extension<Principal>,
     Extension(info): Extension<RequestInfo>,
     OriginalUri(uri): OriginalUri,
-    Path(model_id): Path<String>,
+    AppPath(ModelParams { model_id }): AppPath<ModelParams>,
     headers: HeaderMap,
     JsonBody(body): JsonBody,
 ) -> ApiResult<Response> {
@@ -145,9 +147,14 @@ pub(crate) fn accepted(job: &Job) -> Response {
 }
 
 /// `?status=…&limit=…` of a job listing.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub(crate) struct ListQuery {
+    /// Only jobs with this status.
+    #[param(value_type = Option<JobStatus>)]
     status: Option<String>,
+    /// How many jobs (1–1000; anything else is refused).
+    #[param(minimum = 1, maximum = 1000, default = 50)]
     limit: Option<usize>,
 }
 
@@ -231,8 +238,8 @@ impl Collection for Evaluations {
 pub(crate) async fn list_in<C: Collection>(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
-    Path(model_id): Path<String>,
-    Query(query): Query<ListQuery>,
+    AppPath(ModelParams { model_id }): AppPath<ModelParams>,
+    AppQuery(query): AppQuery<ListQuery>,
 ) -> ApiResult<Json<Vec<Job>>> {
     principal.require_scope(scope_of(C::KIND))?;
     Ok(Json(
@@ -244,7 +251,8 @@ pub(crate) async fn list_in<C: Collection>(
 pub(crate) async fn get_in<C: Collection>(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
-    Path((model_id, job_id)): Path<(String, String)>,
+    AppPath(ModelParams { model_id }): AppPath<ModelParams>,
+    AppPath(JobParams { job_id }): AppPath<JobParams>,
 ) -> ApiResult<Json<Job>> {
     principal.require_scope(scope_of(C::KIND))?;
     Ok(Json(
@@ -257,7 +265,8 @@ pub(crate) async fn get_in<C: Collection>(
 pub(crate) async fn cancel_in<C: Collection>(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
-    Path((model_id, job_id)): Path<(String, String)>,
+    AppPath(ModelParams { model_id }): AppPath<ModelParams>,
+    AppPath(JobParams { job_id }): AppPath<JobParams>,
 ) -> ApiResult<StatusCode> {
     principal.require_scope(scope_of(C::KIND))?;
     cancel(&state, principal, model_id, job_id, C::KIND).await?;
@@ -265,19 +274,44 @@ pub(crate) async fn cancel_in<C: Collection>(
 }
 
 /// `?model=…&status=…&limit=…` of `GET /v1/jobs`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub(crate) struct AllJobsQuery {
+    /// Only the jobs of this repository model: its `modelId` or its path `<owner>/<model>`.
     model: Option<String>,
+    /// Only jobs with this status.
+    #[param(value_type = Option<JobStatus>)]
     status: Option<String>,
+    /// How many jobs (1–1000; anything else is refused).
+    #[param(minimum = 1, maximum = 1000, default = 50)]
     limit: Option<usize>,
 }
 
+/// Who sees a job through `/v1/jobs`.
+const VISIBLE: &str = "Jobs on models the token has a role on, of the kinds whose scope it \
+    holds (`batches` for batch jobs and evaluations, `alignments` for alignments).";
+
 /// `GET /v1/jobs`: jobs of every kind, newest first, of one model (path or `modelId`) or of
 /// every model the token can see; only kinds whose scope the token holds.
+#[utoipa::path(
+    get,
+    path = "/v1/jobs",
+    tag = "jobs",
+    operation_id = "listJobs",
+    summary = "List jobs",
+    description = VISIBLE,
+    security(("bearerAuth" = ["batches"])),
+    params(AllJobsQuery),
+    responses(
+        (status = 200, description = "The jobs of every kind, newest first.", body = Vec<Job>),
+        (status = 404, description = MODEL_NOT_FOUND),
+        (status = 422, description = BAD_QUERY),
+    ),
+)]
 pub(crate) async fn list_jobs(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
-    Query(query): Query<AllJobsQuery>,
+    AppQuery(query): AppQuery<AllJobsQuery>,
 ) -> ApiResult<Json<Vec<Job>>> {
     let listing = JobListing {
         model: query.model,
@@ -291,10 +325,25 @@ pub(crate) async fn list_jobs(
 }
 
 /// `GET /v1/jobs/{jobId}`: a job of any kind, by its ID alone.
+#[utoipa::path(
+    get,
+    path = "/v1/jobs/{jobId}",
+    tag = "jobs",
+    operation_id = "getJob",
+    summary = "Poll a job",
+    description = VISIBLE,
+    security(("bearerAuth" = ["batches"])),
+    params(JobParams),
+    responses(
+        (status = 200, description = "The job, as its own collection's poll route shows it.",
+            body = Job),
+        (status = 404, description = ANY_JOB_NOT_FOUND),
+    ),
+)]
 pub(crate) async fn get_job(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
-    Path(job_id): Path<String>,
+    AppPath(JobParams { job_id }): AppPath<JobParams>,
 ) -> ApiResult<Json<Job>> {
     Ok(Json(
         core::access::visible_job(&state.ctx, &principal, &job_id).await?,
@@ -302,20 +351,52 @@ pub(crate) async fn get_job(
 }
 
 /// `POST /v1/jobs/{jobId}/cancel`: 204, also when the job had already finished.
+#[utoipa::path(
+    post,
+    path = "/v1/jobs/{jobId}/cancel",
+    tag = "jobs",
+    operation_id = "cancelJob",
+    summary = "Cancel a job",
+    description = "As its own collection's cancel route: a queued job is cancelled at once, a \
+        running one at its next item; idempotent, and a finished job stays as it finished.",
+    security(("bearerAuth" = ["batches"])),
+    params(JobParams),
+    responses(
+        (status = 204, description = "The cancel is recorded (or the job had already finished)."),
+        (status = 404, description = ANY_JOB_NOT_FOUND),
+    ),
+)]
 pub(crate) async fn cancel_job(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
-    Path(job_id): Path<String>,
+    AppPath(JobParams { job_id }): AppPath<JobParams>,
 ) -> ApiResult<StatusCode> {
     core::access::cancel_visible_job(&state.ctx, &principal, &job_id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
 /// `GET /v1/jobs/{jobId}/results`: the complete result lines so far, of any kind of job.
+#[utoipa::path(
+    get,
+    path = "/v1/jobs/{jobId}/results",
+    tag = "jobs",
+    operation_id = "getJobResults",
+    summary = "Read a job's results",
+    description = "The complete result lines written so far, one JSON line per finished item in \
+        input order (for a batch job, `BatchResultLine`); `Arbiter-Job-Status` says whether \
+        more will come. A job that writes no lines answers an empty body.",
+    security(("bearerAuth" = ["batches"])),
+    params(JobParams),
+    responses(
+        (status = 200, description = "The results so far.", body = BatchResultLine,
+            content_type = "application/x-ndjson", headers(("Arbiter-Job-Status"))),
+        (status = 404, description = ANY_JOB_NOT_FOUND),
+    ),
+)]
 pub(crate) async fn get_job_results(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
-    Path(job_id): Path<String>,
+    AppPath(JobParams { job_id }): AppPath<JobParams>,
 ) -> ApiResult<Response> {
     let job = core::access::visible_job(&state.ctx, &principal, &job_id).await?;
     Ok(results(&state, &job).await?)
@@ -360,3 +441,106 @@ fn chunks(
         Ok(Some((bytes::Bytes::from(buffer), file)))
     })
 }
+
+/// The list, poll and cancel handlers of one job collection, each described for the
+/// document: the generic handlers above, named and documented per collection (a handler
+/// in the route table is one concrete function with one path).
+macro_rules! job_collection {
+    (
+        $collection:ty,
+        path: $path:tt,
+        tag: $tag:tt,
+        scope: $scope:tt,
+        name: $name:tt,
+        noun: $noun:tt,
+        list: $list:ident,
+        get: $get:ident,
+        cancel: $cancel:ident,
+        poll: $poll:expr,
+        cancelled: $cancelled:expr $(,)?
+    ) => {
+        #[utoipa::path(
+            get,
+            path = $path,
+            tag = $tag,
+            operation_id = concat!("list", $name),
+            summary = concat!("List ", $noun, "s"),
+            description = concat!("The model's ", $noun, "s, newest first (role `reader`)."),
+            security(("bearerAuth" = [$scope])),
+            params(
+                crate::server::routes::params::ModelParams,
+                crate::server::routes::jobs::ListQuery
+            ),
+            responses(
+                (status = 200, description = "The jobs, newest first.",
+                    body = Vec<crate::wire::jobs::Job>),
+                (status = 404, description = crate::server::openapi::MODEL_NOT_FOUND),
+                (status = 422, description = crate::server::openapi::BAD_QUERY),
+            ),
+        )]
+        pub(crate) async fn $list(
+            state: axum::extract::State<crate::server::AppState>,
+            principal: axum::Extension<crate::core::tokens::Principal>,
+            model: crate::server::extract::AppPath<crate::server::routes::params::ModelParams>,
+            query: crate::server::extract::AppQuery<crate::server::routes::jobs::ListQuery>,
+        ) -> crate::server::error::ApiResult<axum::Json<Vec<crate::wire::jobs::Job>>> {
+            crate::server::routes::jobs::list_in::<$collection>(state, principal, model, query)
+                .await
+        }
+
+        #[utoipa::path(
+            get,
+            path = concat!($path, "/{jobId}"),
+            tag = $tag,
+            operation_id = concat!("get", $name),
+            summary = concat!("Poll a ", $noun),
+            description = $poll,
+            security(("bearerAuth" = [$scope])),
+            params(
+                crate::server::routes::params::ModelParams,
+                crate::server::routes::params::JobParams
+            ),
+            responses(
+                (status = 200, description = "The job.", body = crate::wire::jobs::Job),
+                (status = 404, description = crate::server::openapi::JOB_NOT_FOUND),
+            ),
+        )]
+        pub(crate) async fn $get(
+            state: axum::extract::State<crate::server::AppState>,
+            principal: axum::Extension<crate::core::tokens::Principal>,
+            model: crate::server::extract::AppPath<crate::server::routes::params::ModelParams>,
+            job: crate::server::extract::AppPath<crate::server::routes::params::JobParams>,
+        ) -> crate::server::error::ApiResult<axum::Json<crate::wire::jobs::Job>> {
+            crate::server::routes::jobs::get_in::<$collection>(state, principal, model, job).await
+        }
+
+        #[utoipa::path(
+            post,
+            path = concat!($path, "/{jobId}/cancel"),
+            tag = $tag,
+            operation_id = concat!("cancel", $name),
+            summary = concat!("Cancel a ", $noun),
+            description = $cancelled,
+            security(("bearerAuth" = [$scope])),
+            params(
+                crate::server::routes::params::ModelParams,
+                crate::server::routes::params::JobParams
+            ),
+            responses(
+                (status = 204,
+                    description = "The cancel is recorded (or the job had already finished)."),
+                (status = 404, description = crate::server::openapi::JOB_NOT_FOUND),
+            ),
+        )]
+        pub(crate) async fn $cancel(
+            state: axum::extract::State<crate::server::AppState>,
+            principal: axum::Extension<crate::core::tokens::Principal>,
+            model: crate::server::extract::AppPath<crate::server::routes::params::ModelParams>,
+            job: crate::server::extract::AppPath<crate::server::routes::params::JobParams>,
+        ) -> crate::server::error::ApiResult<axum::http::StatusCode> {
+            crate::server::routes::jobs::cancel_in::<$collection>(state, principal, model, job)
+                .await
+        }
+    };
+}
+pub(crate) use job_collection;

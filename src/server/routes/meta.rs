@@ -2,11 +2,21 @@
 
 use crate::server::AppState;
 use crate::server::error::ApiResult;
+use crate::server::extract::AppPath;
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
+use serde::{Deserialize, Serialize};
 
+#[utoipa::path(
+    get,
+    path = "/openapi.json",
+    tag = "meta",
+    operation_id = "getOpenApi",
+    summary = "This document",
+    responses((status = 200, description = "The OpenAPI 3.1 document.", body = Object)),
+)]
 pub(crate) async fn openapi() -> Response {
     (
         [(header::CONTENT_TYPE, "application/json")],
@@ -15,8 +25,35 @@ pub(crate) async fn openapi() -> Response {
         .into_response()
 }
 
-pub(crate) async fn healthz(State(_state): State<AppState>) -> Json<serde_json::Value> {
-    Json(serde_json::json!({"status": "ok", "version": env!("CARGO_PKG_VERSION")}))
+/// The body of `GET /healthz`.
+#[derive(Serialize, utoipa::ToSchema)]
+pub(crate) struct Health {
+    #[schema(inline)]
+    status: Up,
+    /// The server's version.
+    version: &'static str,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+enum Up {
+    Ok,
+}
+
+#[utoipa::path(
+    get,
+    path = "/healthz",
+    tag = "meta",
+    operation_id = "healthz",
+    summary = "Health",
+    description = "Answers 200 while the server serves.",
+    responses((status = 200, description = "The server is up.", body = inline(Health))),
+)]
+pub(crate) async fn healthz(State(_state): State<AppState>) -> Json<Health> {
+    Json(Health {
+        status: Up::Ok,
+        version: env!("CARGO_PKG_VERSION"),
+    })
 }
 
 /// What each problem `type` URI names.
@@ -122,7 +159,31 @@ const PROBLEMS: &[(&str, u16, &str)] = &[
     ),
 ];
 
-pub(crate) async fn problem_page(Path(code): Path<String>) -> ApiResult<Response> {
+/// `{code}` of a problem page.
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Path)]
+pub(crate) struct ProblemParams {
+    /// The kebab-case problem code, e.g. `validation-error`.
+    #[param(pattern = "^[a-z0-9]+(-[a-z0-9]+)*$")]
+    code: String,
+}
+
+#[utoipa::path(
+    get,
+    path = "/problems/{code}",
+    tag = "meta",
+    operation_id = "getProblem",
+    summary = "Describe a problem type",
+    description = "The page a problem's `type` URI names: what it means and how to fix it.",
+    params(ProblemParams),
+    responses(
+        (status = 200, description = "A short page on the problem.", body = String, content_type = "text/html"),
+        (status = 404, description = "`not_found`: no problem type of that name."),
+    ),
+)]
+pub(crate) async fn problem_page(
+    AppPath(ProblemParams { code }): AppPath<ProblemParams>,
+) -> ApiResult<Response> {
     let Some((name, status, text)) = PROBLEMS.iter().find(|(name, _, _)| *name == code) else {
         return Err(crate::error::Error::NotFound(format!("no problem type `{code}`")).into());
     };
@@ -130,4 +191,10 @@ pub(crate) async fn problem_page(Path(code): Path<String>) -> ApiResult<Response
         "<!doctype html><title>{name}</title><h1>{name}</h1><p>HTTP status {status}.</p><p>{text}</p>"
     ))
     .into_response())
+}
+
+/// The problem codes a `type` URI can name, as they appear in a problem's `code`.
+#[cfg(test)]
+pub(crate) fn problem_codes() -> impl Iterator<Item = String> {
+    PROBLEMS.iter().map(|(name, _, _)| name.replace('-', "_"))
 }

@@ -8,6 +8,10 @@ mod examples;
 mod jobs;
 mod meta;
 mod models;
+mod params;
+
+#[cfg(test)]
+pub(crate) use meta::problem_codes;
 
 use super::error::{ApiError, status_problem};
 use super::{AppState, auth, request};
@@ -15,88 +19,69 @@ use crate::error::Error;
 use axum::Router;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
-use axum::routing::{get, patch, post};
 use tower_http::catch_panic::CatchPanicLayer;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+/// The `/v1` routes, behind a bearer token. Each handler's `#[utoipa::path]` names its
+/// method and path, and describes it: this table is the router and the document.
+fn v1() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(decide::create_decision))
+        .routes(routes!(decide::create_decision_systemone))
+        .routes(routes!(models::list_models))
+        .routes(routes!(models::get_model))
+        .routes(routes!(models::list_checkpoints))
+        .routes(routes!(examples::list_examples, examples::ingest_examples))
+        .routes(routes!(examples::get_example))
+        .routes(routes!(examples::annotate_example))
+        .routes(routes!(examples::annotate_examples))
+        .routes(routes!(
+            batch_decisions::list_batches,
+            batch_decisions::create_batch
+        ))
+        .routes(routes!(batch_decisions::get_batch))
+        .routes(routes!(batch_decisions::get_results))
+        .routes(routes!(batch_decisions::cancel_batch))
+        .routes(routes!(
+            alignments::list_alignments,
+            alignments::create_alignment
+        ))
+        .routes(routes!(alignments::get_alignment))
+        .routes(routes!(alignments::cancel_alignment))
+        .routes(routes!(alignments::promote))
+        .routes(routes!(
+            evaluations::list_evaluations,
+            evaluations::create_evaluation
+        ))
+        .routes(routes!(evaluations::get_evaluation))
+        .routes(routes!(evaluations::cancel_evaluation))
+        .routes(routes!(jobs::list_jobs))
+        .routes(routes!(jobs::get_job))
+        .routes(routes!(jobs::cancel_job))
+        .routes(routes!(jobs::get_job_results))
+}
+
+/// The routes anyone may call.
+fn public() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(meta::openapi))
+        .routes(routes!(meta::healthz))
+        .routes(routes!(meta::problem_page))
+}
+
+/// The operations of the route table, as `openapi.rs` completes them into the document.
+pub(crate) fn described() -> utoipa::openapi::OpenApi {
+    v1().merge(public()).into_openapi()
+}
 
 pub(crate) fn router(state: AppState) -> Router {
-    let v1 = Router::new()
-        .route("/v1/decision", post(decide::create_decision))
-        .route("/v1/systemone", post(decide::create_decision))
-        .route("/v1/models", get(models::list_models))
-        .route("/v1/models/{model_id}", get(models::get_model))
-        .route(
-            "/v1/models/{model_id}/checkpoints",
-            get(models::list_checkpoints),
-        )
-        .route(
-            "/v1/models/{model_id}/examples",
-            get(examples::list_examples).post(examples::ingest_examples),
-        )
-        .route(
-            "/v1/models/{model_id}/examples/{example_id}",
-            get(examples::get_example),
-        )
-        .route(
-            "/v1/models/{model_id}/examples/{example_id}/annotations",
-            patch(examples::annotate_example),
-        )
-        .route(
-            "/v1/models/{model_id}/annotations",
-            post(examples::annotate_examples),
-        )
-        .route(
-            "/v1/models/{model_id}/batch-decisions",
-            get(jobs::list_in::<jobs::Batches>).post(batch_decisions::create_batch),
-        )
-        .route(
-            "/v1/models/{model_id}/batch-decisions/{job_id}",
-            get(jobs::get_in::<jobs::Batches>),
-        )
-        .route(
-            "/v1/models/{model_id}/batch-decisions/{job_id}/results",
-            get(batch_decisions::get_results),
-        )
-        .route(
-            "/v1/models/{model_id}/batch-decisions/{job_id}/cancel",
-            post(jobs::cancel_in::<jobs::Batches>),
-        )
-        .route(
-            "/v1/models/{model_id}/alignments",
-            get(jobs::list_in::<jobs::Alignments>).post(jobs::create_json::<jobs::Alignments>),
-        )
-        .route(
-            "/v1/models/{model_id}/alignments/{job_id}",
-            get(jobs::get_in::<jobs::Alignments>),
-        )
-        .route(
-            "/v1/models/{model_id}/alignments/{job_id}/cancel",
-            post(jobs::cancel_in::<jobs::Alignments>),
-        )
-        .route(
-            "/v1/models/{model_id}/evaluations",
-            get(jobs::list_in::<jobs::Evaluations>).post(jobs::create_json::<jobs::Evaluations>),
-        )
-        .route(
-            "/v1/models/{model_id}/evaluations/{job_id}",
-            get(jobs::get_in::<jobs::Evaluations>),
-        )
-        .route(
-            "/v1/models/{model_id}/evaluations/{job_id}/cancel",
-            post(jobs::cancel_in::<jobs::Evaluations>),
-        )
-        .route("/v1/models/{model_id}/promote", post(alignments::promote))
-        .route("/v1/jobs", get(jobs::list_jobs))
-        .route("/v1/jobs/{job_id}", get(jobs::get_job))
-        .route("/v1/jobs/{job_id}/cancel", post(jobs::cancel_job))
-        .route("/v1/jobs/{job_id}/results", get(jobs::get_job_results))
-        .route_layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            auth::require_token,
-        ));
-    let public = Router::new()
-        .route("/openapi.json", get(meta::openapi))
-        .route("/healthz", get(meta::healthz))
-        .route("/problems/{code}", get(meta::problem_page));
+    let (v1, _) = v1().split_for_parts();
+    let v1 = v1.route_layer(axum::middleware::from_fn_with_state(
+        state.clone(),
+        auth::require_token,
+    ));
+    let (public, _) = public().split_for_parts();
     with_layers(public.merge(v1), state)
 }
 
@@ -131,6 +116,7 @@ mod tests {
     use super::*;
     use axum::body::Body;
     use axum::http::Request;
+    use axum::routing::get;
     use tower::ServiceExt;
 
     #[allow(clippy::unused_async)]

@@ -1,10 +1,12 @@
 //! `GET /v1/models`, `GET /v1/models/{modelId}`, `GET /v1/models/{modelId}/checkpoints`.
 
+use super::params::ModelParams;
 use crate::core;
 use crate::core::tokens::{Principal, Role};
 use crate::server::AppState;
 use crate::server::error::ApiResult;
-use crate::server::extract::{AppPath as Path, AppQuery as Query};
+use crate::server::extract::{AppPath, AppQuery};
+use crate::server::openapi::{BAD_QUERY, INVALID_CHECKPOINT, MODEL_NOT_FOUND, REVISION_NOT_FOUND};
 use crate::wire::decision::Checkpoint;
 use crate::wire::models::{ModelDetail, ModelKind, ModelList};
 use axum::extract::State;
@@ -12,6 +14,16 @@ use axum::{Extension, Json};
 use serde::Deserialize;
 
 /// Base models, and the repository models this token can see.
+#[utoipa::path(
+    get,
+    path = "/v1/models",
+    tag = "models",
+    operation_id = "listModels",
+    summary = "List models",
+    description = "The base models, and the repository models this token has a role on.",
+    security(("bearerAuth" = ["models:read"])),
+    responses((status = 200, description = "The models.", body = ModelList)),
+)]
 pub(crate) async fn list_models(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
@@ -26,10 +38,26 @@ pub(crate) async fn list_models(
 
 pub(crate) use crate::core::access::authorize;
 
+#[utoipa::path(
+    get,
+    path = "/v1/models/{modelId}",
+    tag = "models",
+    operation_id = "getModel",
+    summary = "Show a repository model",
+    description = "Path, default branch, branches, tags, capture policy and question IDs (role \
+        `reader`).",
+    security(("bearerAuth" = ["models:read"])),
+    params(ModelParams),
+    responses(
+        (status = 200, description = "The repository model.", body = ModelDetail),
+        (status = 404, description = MODEL_NOT_FOUND),
+        (status = 422, description = INVALID_CHECKPOINT),
+    ),
+)]
 pub(crate) async fn get_model(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
-    Path(model_id): Path<String>,
+    AppPath(ModelParams { model_id }): AppPath<ModelParams>,
 ) -> ApiResult<Json<ModelDetail>> {
     principal.require_scope(crate::core::tokens::Scope::ModelsRead)?;
     let ctx = state.ctx.clone();
@@ -41,17 +69,36 @@ pub(crate) async fn get_model(
     Ok(Json(detail))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub(crate) struct CheckpointQuery {
+    /// Branch, tag or commit SHA [default: the default branch].
     revision: Option<String>,
+    /// How many checkpoints (1–1000; anything else is refused).
+    #[param(minimum = 1, maximum = 1000, default = 50)]
     limit: Option<usize>,
 }
 
+#[utoipa::path(
+    get,
+    path = "/v1/models/{modelId}/checkpoints",
+    tag = "models",
+    operation_id = "listCheckpoints",
+    summary = "List checkpoints",
+    description = "The commits of a revision, newest first (role `reader`).",
+    security(("bearerAuth" = ["models:read"])),
+    params(ModelParams, CheckpointQuery),
+    responses(
+        (status = 200, description = "The checkpoints, newest first.", body = Vec<Checkpoint>),
+        (status = 404, description = REVISION_NOT_FOUND),
+        (status = 422, description = BAD_QUERY),
+    ),
+)]
 pub(crate) async fn list_checkpoints(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
-    Path(model_id): Path<String>,
-    Query(query): Query<CheckpointQuery>,
+    AppPath(ModelParams { model_id }): AppPath<ModelParams>,
+    AppQuery(query): AppQuery<CheckpointQuery>,
 ) -> ApiResult<Json<Vec<Checkpoint>>> {
     principal.require_scope(crate::core::tokens::Scope::ModelsRead)?;
     let limit = crate::server::extract::page_limit(query.limit)?;
