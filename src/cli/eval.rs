@@ -124,7 +124,7 @@ pub(crate) async fn run(
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Output<'a> {
-    job_id: &'a str,
+    job_id: &'a crate::ids::JobId,
     #[serde(flatten)]
     report: &'a EvaluationReport,
     gates: Gates<'a>,
@@ -362,7 +362,7 @@ fn junit(model: &str, job: &Job, report: &EvaluationReport, failures: &[Failure]
     let _ = writeln!(
         out,
         "    <properties><property name=\"job\" value=\"{}\"/><property name=\"commit\" value=\"{}\"/>{}</properties>",
-        xml(&job.job_id),
+        xml(&job.job_id.to_string()),
         xml(&report.revision.commit),
         report.baseline.as_ref().map_or(String::new(), |b| format!(
             "<property name=\"baseline\" value=\"{}\"/>",

@@ -11,6 +11,7 @@ use crate::core::jobs::{NoObserver, Observer};
 use crate::core::service::{Created, JobsQuery, Service};
 use crate::core::{self, Context};
 use crate::error::Error;
+use crate::ids::JobId;
 use crate::wire::jobs::{Job, JobStatus, Progress};
 use anyhow::{Context as _, Result};
 use clap::{Args, Subcommand, ValueEnum};
@@ -132,7 +133,7 @@ pub(crate) async fn run(target: &Target, args: JobsArgs, printer: &Printer) -> R
 
 /// Start `arbiter jobs worker <id>` in the background, in its own process group (a Ctrl-C
 /// at this terminal does not reach it), logging to the job's `worker.log`.
-pub(crate) fn spawn_worker(ctx: &Context, job_id: &str) -> crate::error::Result<()> {
+pub(crate) fn spawn_worker(ctx: &Context, job_id: &JobId) -> crate::error::Result<()> {
     use std::os::unix::process::CommandExt;
     let files = core::jobs::files(ctx, job_id);
     let log = std::fs::OpenOptions::new()
@@ -145,7 +146,7 @@ pub(crate) fn spawn_worker(ctx: &Context, job_id: &str) -> crate::error::Result<
     std::process::Command::new(exe)
         .arg("--home")
         .arg(&ctx.settings().home)
-        .args(["jobs", "worker", job_id])
+        .args(["jobs", "worker", &job_id.to_string()])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(log)
@@ -156,8 +157,8 @@ pub(crate) fn spawn_worker(ctx: &Context, job_id: &str) -> crate::error::Result<
 }
 
 async fn worker(ctx: &Context, job_id: &str) -> Result<ExitCode> {
-    let files = core::jobs::files(ctx, job_id);
-    let Some(lock) = files.try_lock(job_id)? else {
+    let files = core::jobs::files(ctx, &core::jobs::parse_id(job_id)?);
+    let Some(lock) = files.try_lock()? else {
         tracing::info!(job = job_id, "another process runs this job");
         return Ok(ExitCode::SUCCESS);
     };
@@ -191,11 +192,11 @@ async fn list(service: &dyn Service, args: &JobsListArgs, printer: &Printer) -> 
     let mut table = printer.new_table(&["JOB", "MODEL", "KIND", "STATUS", "PROGRESS", "CREATED"]);
     for job in &jobs {
         table.add_row(vec![
-            job.job_id.clone(),
+            job.job_id.to_string(),
             paths
                 .get(&job.model_id)
                 .cloned()
-                .unwrap_or_else(|| job.model_id.clone()),
+                .unwrap_or_else(|| job.model_id.to_string()),
             job.kind.as_str().to_owned(),
             job.status.as_str().to_owned(),
             progress_text(job.progress),
@@ -234,7 +235,8 @@ async fn results(
         )),
         None => Box::new(std::io::stdout()),
     });
-    let job = service.job_results(&args.job_id, &mut out).await;
+    let job_id = &args.job_id;
+    let job = service.job_results(job_id, &mut out).await;
     let job = out.finish(job)?;
     if !job.status.is_finished() {
         printer.status(&format!(
@@ -326,7 +328,7 @@ pub(crate) async fn follow(
                 bar.println("interrupted: cancelling the job (what it finished is kept)");
                 true
             } else if printer.interactive() && std::io::stdin().is_terminal() {
-                ask_to_cancel(bar, &job.job_id).await
+                ask_to_cancel(bar, &job.job_id.to_string()).await
             } else {
                 cancel_on_interrupt
             };
@@ -337,7 +339,7 @@ pub(crate) async fn follow(
                 let text = format!("interrupted: cancelling job {} on the server", job.job_id);
                 bar.suspend(|| printer.status(&text));
             }
-            service.cancel_job(&job.job_id).await?;
+            service.cancel_job(&job.job_id.to_string()).await?;
             Ok(Followed::Ended { job: following.await?, interrupted: true })
         }
     }
@@ -401,7 +403,7 @@ pub(crate) async fn detach(
     if printer.json_flag() {
         printer.json(job)?;
     } else {
-        printer.line(&job.job_id)?;
+        printer.line(&job.job_id.to_string())?;
         printer.status(&format!(
             "{queued} queued; follow with `arbiter jobs poll {} --wait`",
             job.job_id
@@ -477,7 +479,7 @@ async fn print_job(service: &dyn Service, job: &Job, printer: &Printer) -> Resul
         .model_paths()
         .await
         .remove(&job.model_id)
-        .unwrap_or_else(|| job.model_id.clone());
+        .unwrap_or_else(|| job.model_id.to_string());
     let mut lines = vec![
         format!("job       {}", job.job_id),
         format!("model     {model}"),

@@ -24,11 +24,14 @@ use crate::core::service::{
     JobRequest, JobsQuery, LogQuery, Service,
 };
 use crate::error::{Error, Result};
+use crate::ids::ModelId as JobModelId;
 use crate::store::IngestCounts;
 use crate::wire::decision::Checkpoint;
 use crate::wire::examples::{Annotation, AnnotationInput, ExampleDetail, IngestExample};
 use crate::wire::examples::{ExamplePage, IngestReport, RejectedLine};
-use crate::wire::jobs::{BatchMembers, BatchRequestDoc, Job, JobKind, JobStatus, StoredBatch};
+use crate::wire::jobs::{
+    BatchMembers, BatchRequestDoc, InlineBatch, Job, JobKind, JobStatus, StoredBatch,
+};
 use crate::wire::models::{ModelDetail, ModelList};
 use crate::wire::problem::Segment;
 use crate::wire::value::canonical_json;
@@ -206,22 +209,31 @@ impl Remote {
                     capture,
                 };
                 let route = ["v1", "models", model, "batch-decisions"];
+                let json_batch = |doc: BatchRequestDoc| -> Result<Request> {
+                    let body = serde_json::to_value(doc)
+                        .map_err(|e| Error::internal("serializing a batch", e))?;
+                    let key = canonical_json(&body);
+                    Ok(Request::post(&route).json(&body)?.key(self.job_key(
+                        JobKind::Batch,
+                        model,
+                        &[key.as_bytes()],
+                    )))
+                };
                 let request = match items {
                     BatchItems::Examples(examples) => {
-                        let body = serde_json::to_value(BatchRequestDoc::Examples(StoredBatch {
+                        json_batch(BatchRequestDoc::Examples(StoredBatch {
                             revision: members.revision,
                             questions: members.questions,
                             capture: members.capture,
                             examples,
-                        }))
-                        .map_err(|e| Error::internal("serializing a batch", e))?;
-                        let key = canonical_json(&body);
-                        Request::post(&route).json(&body)?.key(self.job_key(
-                            JobKind::Batch,
-                            model,
-                            &[key.as_bytes()],
-                        ))
+                        }))?
                     }
+                    BatchItems::Inline(items) => json_batch(BatchRequestDoc::Items(InlineBatch {
+                        revision: members.revision,
+                        questions: members.questions,
+                        capture: members.capture,
+                        items,
+                    }))?,
                     BatchItems::Lines(mut input) => {
                         // The first line holds the members; the input follows as it is.
                         let mut body = serde_json::to_vec(&members)
@@ -508,7 +520,7 @@ impl Service for Remote {
             let mut job: Job = reply.json()?;
             if reply.replayed {
                 // A replay is the answer of the time: the job as it was created.
-                job = self.get_job(&job.job_id).await?;
+                job = self.get_job(&job.job_id.to_string()).await?;
             }
             // A retry after a failed or cancelled job wants a new one, not that ending
             // again. Its key follows from the old key and the old job, so retrying *this*
@@ -516,7 +528,8 @@ impl Service for Remote {
             let ended_badly = matches!(job.status, JobStatus::Failed | JobStatus::Cancelled);
             if reply.replayed && ended_badly && restarts < MAX_RESTARTS {
                 let key = request.idempotency_key().unwrap_or_default();
-                let next = self.job_key(kind, model, &[key.as_bytes(), job.job_id.as_bytes()]);
+                let id = job.job_id.to_string();
+                let next = self.job_key(kind, model, &[key.as_bytes(), id.as_bytes()]);
                 request = request.key(next);
                 restarts += 1;
                 continue;
@@ -565,11 +578,11 @@ impl Service for Remote {
             }
             tokio::time::sleep(wait).await;
             wait = (wait * 3 / 2).min(Duration::from_secs(1));
-            job = self.get_job(&job.job_id).await?;
+            job = self.get_job(&job.job_id.to_string()).await?;
         }
         if observer.wants_lines() {
             let mut partial: Vec<u8> = Vec::new();
-            self.results(&job.job_id, &mut |chunk| {
+            self.results(&job.job_id.to_string(), &mut |chunk| {
                 partial.extend_from_slice(chunk);
                 while let Some(end) = partial.iter().position(|b| *b == b'\n') {
                     let line: Vec<u8> = partial.drain(..=end).collect();
@@ -602,12 +615,12 @@ impl Service for Remote {
         Ok(())
     }
 
-    async fn model_paths(&self) -> HashMap<String, String> {
+    async fn model_paths(&self) -> HashMap<JobModelId, String> {
         match self.list_models().await {
             Ok(list) => list
                 .models
                 .into_iter()
-                .filter_map(|m| Some((m.model_id?, m.path?)))
+                .filter_map(|m| Some((m.model_id?.parse().ok()?, m.path?)))
                 .collect(),
             Err(_) => HashMap::new(),
         }

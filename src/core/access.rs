@@ -7,20 +7,26 @@
 //! the store and repository work runs on the blocking pool inside them.
 
 use super::jobs;
+use super::service::{ExamplesQuery, JobRequest, LogQuery};
 use super::tokens::{Principal, Role, Scope};
 use super::{Context, blocking};
 use crate::error::{Error, Result};
+use crate::ids::{JobId, ModelId};
+use crate::wire::decision::Checkpoint;
+use crate::wire::examples::{ExampleDetail, ExamplePage, IngestReport};
 use crate::wire::jobs::{Job, JobKind, JobStatus};
+use crate::wire::models::{ModelDetail, ModelKind, ModelList};
+use serde_json::Value;
 use std::collections::HashMap;
 use std::io::Take;
 
 /// `modelId` → path of every repository model.
-pub fn model_paths(ctx: &Context) -> Result<HashMap<String, String>> {
+pub fn model_paths(ctx: &Context) -> Result<HashMap<ModelId, String>> {
     Ok(ctx
         .repos()
         .list()?
         .into_iter()
-        .map(|repo| (repo.model_id().to_string(), repo.path().to_string()))
+        .map(|repo| (repo.model_id(), repo.path().to_string()))
         .collect())
 }
 
@@ -63,7 +69,7 @@ pub async fn model_access(
 /// Job `job_id` if `principal` may read it: a job on a model the token cannot see is not
 /// found, exactly as if it did not exist; the scope of its kind is checked after that.
 fn visible(ctx: &Context, principal: &Principal, job_id: &str) -> Result<Job> {
-    let job = jobs::get(ctx, job_id)?;
+    let job = jobs::get(ctx, &jobs::parse_id(job_id)?)?;
     let not_found = || Error::JobNotFound(job_id.to_owned());
     let path = super::models::open_by_id(ctx, &job.model_id)
         .map_err(|_| not_found())?
@@ -88,8 +94,8 @@ pub async fn visible_job(ctx: &Context, principal: &Principal, job_id: &str) -> 
 pub async fn cancel_visible_job(ctx: &Context, principal: &Principal, job_id: &str) -> Result<Job> {
     let (ctx, principal, job_id) = (ctx.clone(), principal.clone(), job_id.to_owned());
     blocking(move || {
-        visible(&ctx, &principal, &job_id)?;
-        jobs::cancel(&ctx, &job_id)
+        let job = visible(&ctx, &principal, &job_id)?;
+        jobs::cancel(&ctx, &job.job_id)
     })
     .await
 }
@@ -120,7 +126,7 @@ pub async fn visible_jobs(
         let model_id = match &listing.model {
             Some(model) => {
                 authorize(&ctx, &principal, model, Role::Reader)?;
-                Some(super::models::open(&ctx, model)?.model_id().to_string())
+                Some(super::models::open(&ctx, model)?.model_id())
             }
             None => None,
         };
@@ -129,7 +135,7 @@ pub async fn visible_jobs(
             Some(_) => None,
             None => Some(model_paths(&ctx)?),
         };
-        let mut jobs = jobs::list(&ctx, model_id.as_deref(), &listing.statuses, 0)?;
+        let mut jobs = jobs::list(&ctx, model_id.as_ref(), &listing.statuses, 0)?;
         jobs.retain(|job| {
             (listing.kinds.is_empty() || listing.kinds.contains(&job.kind))
                 && principal.has_scope(scope_of(job.kind))
@@ -157,21 +163,184 @@ pub async fn job_under(
     let (model, job_id) = (model.to_owned(), job_id.to_owned());
     blocking(move || {
         authorize(&ctx, &principal, &model, Role::Reader)?;
-        let id = super::models::open(&ctx, &model)?.model_id().to_string();
-        jobs::get_under(&ctx, &id, kind, &job_id)
+        let id = super::models::open(&ctx, &model)?.model_id();
+        jobs::get_under(&ctx, &id, kind, &jobs::parse_id(&job_id)?)
     })
     .await
 }
 
 /// Cancel a job (idempotent; a finished job stays as it finished). The caller has found
 /// it visible ([`job_under`]).
-pub async fn cancel_job(ctx: &Context, job_id: &str) -> Result<Job> {
-    let (ctx, job_id) = (ctx.clone(), job_id.to_owned());
+pub async fn cancel_job(ctx: &Context, job_id: &JobId) -> Result<Job> {
+    let (ctx, job_id) = (ctx.clone(), *job_id);
     blocking(move || jobs::cancel(&ctx, &job_id)).await
 }
 
 /// The job's complete result lines so far, as a reader (none before the first).
-pub async fn job_results(ctx: &Context, job_id: &str) -> Result<Option<Take<std::fs::File>>> {
-    let (ctx, job_id) = (ctx.clone(), job_id.to_owned());
+pub async fn job_results(ctx: &Context, job_id: &JobId) -> Result<Option<Take<std::fs::File>>> {
+    let (ctx, job_id) = (ctx.clone(), *job_id);
     blocking(move || Ok(jobs::results(&ctx, &job_id)?.1)).await
+}
+
+// ---------------------------------------------------------------------------------------
+// Operations as a token sees them: each checks the role the operation needs on the model
+// (an invisible model is not found), then runs on the blocking pool.
+// ---------------------------------------------------------------------------------------
+
+/// Base models, and the repository models `principal` has a role on.
+pub async fn list_models(ctx: &Context, principal: &Principal) -> Result<ModelList> {
+    let (ctx, principal) = (ctx.clone(), principal.clone());
+    blocking(move || {
+        let mut list = super::models::list(&ctx)?;
+        list.models
+            .retain(|m| m.kind == ModelKind::Base || principal.role_on(&m.name).is_some());
+        Ok(list)
+    })
+    .await
+}
+
+/// `model`'s branches, tags, capture policy and question IDs (role `reader`).
+pub async fn show_model(ctx: &Context, principal: &Principal, model: &str) -> Result<ModelDetail> {
+    as_role(ctx, principal, model, Role::Reader, |ctx, path| {
+        super::models::show(ctx, path)
+    })
+    .await
+}
+
+/// Checkpoints of a revision, newest first (role `reader`).
+pub async fn log(
+    ctx: &Context,
+    principal: &Principal,
+    query: LogQuery<'_>,
+) -> Result<Vec<Checkpoint>> {
+    let (revision, limit) = (query.revision.map(str::to_owned), query.limit);
+    as_role(
+        ctx,
+        principal,
+        query.model,
+        Role::Reader,
+        move |ctx, path| super::models::log(ctx, path, revision.as_deref(), limit),
+    )
+    .await
+}
+
+/// Fast-forward `model`'s default branch to `revision` (role `writer`).
+pub async fn promote(
+    ctx: &Context,
+    principal: &Principal,
+    model: &str,
+    revision: &str,
+) -> Result<Checkpoint> {
+    let revision = revision.to_owned();
+    as_role(ctx, principal, model, Role::Writer, move |ctx, path| {
+        super::models::promote(ctx, path, &revision)
+    })
+    .await
+}
+
+/// A page of `model`'s examples (role `reader`).
+pub async fn list_examples(
+    ctx: &Context,
+    principal: &Principal,
+    query: ExamplesQuery<'_>,
+) -> Result<ExamplePage> {
+    let (filter, after) = (query.filter.clone(), query.after.map(str::to_owned));
+    let limit = query.limit;
+    as_role(
+        ctx,
+        principal,
+        query.model,
+        Role::Reader,
+        move |ctx, path| super::examples::list(ctx, path, &filter, after.as_deref(), limit),
+    )
+    .await
+}
+
+/// One example of `model` with its annotations and decisions (role `reader`).
+pub async fn show_example(
+    ctx: &Context,
+    principal: &Principal,
+    model: &str,
+    example_id: &str,
+) -> Result<ExampleDetail> {
+    let example_id = example_id.to_owned();
+    as_role(ctx, principal, model, Role::Reader, move |ctx, path| {
+        super::examples::show(ctx, path, &example_id)
+    })
+    .await
+}
+
+/// Annotate one example with several questions at once (role `writer`), `body` being
+/// `{questionId: {answer, reasoning?}}`.
+pub async fn annotate_example(
+    ctx: &Context,
+    principal: &Principal,
+    model: &str,
+    example_id: &str,
+    body: Value,
+) -> Result<ExampleDetail> {
+    let example_id = example_id.to_owned();
+    as_role(ctx, principal, model, Role::Writer, move |ctx, path| {
+        super::examples::annotate_example(ctx, path, &example_id, &body)
+    })
+    .await
+}
+
+/// Ingest a body of examples, a JSON array or JSON Lines (role `writer`).
+pub async fn ingest(
+    ctx: &Context,
+    principal: &Principal,
+    model: &str,
+    body: bytes::Bytes,
+    atomic: bool,
+) -> Result<IngestReport> {
+    as_role(ctx, principal, model, Role::Writer, move |ctx, path| {
+        let mut reader = std::io::Cursor::new(body);
+        super::examples::ingest(ctx, path, &mut reader, atomic, &mut |_| {})
+    })
+    .await
+}
+
+/// Write a body of annotation lines, a JSON array or JSON Lines (role `writer`).
+pub async fn annotate_lines(
+    ctx: &Context,
+    principal: &Principal,
+    model: &str,
+    body: bytes::Bytes,
+) -> Result<IngestReport> {
+    as_role(ctx, principal, model, Role::Writer, move |ctx, path| {
+        let mut reader = std::io::Cursor::new(body);
+        super::examples::annotate_lines(ctx, path, &mut reader)
+    })
+    .await
+}
+
+/// Create a job on `model` (with `role`) for a request that came over HTTP: its problems
+/// carry the request's `origin`. The caller runs the returned lock.
+pub async fn create_job(
+    ctx: &Context,
+    principal: &Principal,
+    model: &str,
+    role: Role,
+    request: JobRequest,
+    origin: jobs::Origin,
+) -> Result<(Job, jobs::JobLock)> {
+    model_access(ctx, principal, model, role).await?;
+    super::service::new_job(ctx, model, request, Some(origin)).await
+}
+
+/// `work` on `model`'s path, once `principal` holds `role` on it, on the blocking pool.
+async fn as_role<T: Send + 'static>(
+    ctx: &Context,
+    principal: &Principal,
+    model: &str,
+    role: Role,
+    work: impl FnOnce(&Context, &str) -> Result<T> + Send + 'static,
+) -> Result<T> {
+    let (ctx, principal, model) = (ctx.clone(), principal.clone(), model.to_owned());
+    blocking(move || {
+        let path = authorize(&ctx, &principal, &model, role)?;
+        work(&ctx, &path)
+    })
+    .await
 }

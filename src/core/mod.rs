@@ -9,6 +9,7 @@ pub mod decide;
 pub mod engines;
 pub mod eval;
 pub mod examples;
+pub mod idempotency;
 pub mod jobs;
 pub mod metrics;
 pub mod models;

@@ -7,7 +7,7 @@ use super::checkpoint::{
     parse_questions_yaml,
 };
 use crate::error::{Error, Result};
-use crate::ids::ModelId;
+use crate::ids::{ModelId, ModelRef};
 use crate::repo::{self, Files, ModelPath, ModelRepo, Resolved};
 use crate::wire::Questions;
 use crate::wire::decision::{Checkpoint, Revision, RevisionKind};
@@ -259,19 +259,23 @@ pub(crate) async fn load_pinned(
 /// Open a model by path (`owner/model`) or by `modelId` (a UUID: it has no `/`, so the two
 /// never collide); anything unparsable is simply not found.
 pub fn open(ctx: &Context, model: &str) -> Result<ModelRepo> {
-    if !model.contains('/') {
-        return open_by_id(ctx, model);
+    let model: ModelRef = model
+        .parse()
+        .map_err(|_| Error::ModelNotFound(model.to_owned()))?;
+    open_ref(ctx, &model)
+}
+
+/// Open a model by path or by `modelId`.
+pub fn open_ref(ctx: &Context, model: &ModelRef) -> Result<ModelRepo> {
+    match model {
+        ModelRef::Path(path) => Ok(ctx.repos().open(path)?),
+        ModelRef::Id(id) => open_by_id(ctx, id),
     }
-    let parsed = ModelPath::parse(model).map_err(|_| Error::ModelNotFound(model.to_owned()))?;
-    Ok(ctx.repos().open(&parsed)?)
 }
 
 /// Open a model by `modelId`.
-pub fn open_by_id(ctx: &Context, model_id: &str) -> Result<ModelRepo> {
-    let id = model_id
-        .parse()
-        .map_err(|_| Error::ModelNotFound(model_id.to_owned()))?;
-    Ok(ctx.repos().find_by_id(id)?)
+pub fn open_by_id(ctx: &Context, model_id: &ModelId) -> Result<ModelRepo> {
+    Ok(ctx.repos().find_by_id(*model_id)?)
 }
 
 /// Load the model at `revision` (default: its default branch).

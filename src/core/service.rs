@@ -14,6 +14,7 @@ use super::batch::{NewBatch, Source};
 use super::jobs::{JobLock, Observer};
 use super::{Context, blocking};
 use crate::error::{Error, Result};
+use crate::ids::{JobId, ModelId};
 use crate::store::{ExampleFilter, IngestCounts, NewAnnotation};
 use crate::wire::align::{AlignmentRequest, EvaluationRequest};
 use crate::wire::decision::Checkpoint;
@@ -47,6 +48,8 @@ pub enum JobRequest {
 
 /// Where a batch's states come from.
 pub enum BatchItems {
+    /// The items of a JSON request body.
+    Inline(Vec<serde_json::Value>),
     /// JSON Lines of `{example_id?, state}`; blank lines are skipped and each line is
     /// checked when its turn comes.
     Lines(Input),
@@ -123,7 +126,7 @@ pub trait Service: Send + Sync {
     async fn take_up_orphans(&self) -> Result<()>;
     /// `modelId` → path of the repository models, for showing jobs to people; empty when
     /// they cannot be listed.
-    async fn model_paths(&self) -> HashMap<String, String>;
+    async fn model_paths(&self) -> HashMap<ModelId, String>;
     /// Whether a job followed here runs in this process, so that leaving it (Ctrl-C) stops
     /// it; false when it runs on a server and goes on without us.
     fn runs_jobs_here(&self) -> bool;
@@ -186,13 +189,13 @@ pub struct JobsQuery<'a> {
 }
 
 /// Starts a background process that runs job `job_id` (the command line's `jobs worker`).
-pub type Spawner = Arc<dyn Fn(&Context, &str) -> Result<()> + Send + Sync>;
+pub type Spawner = Arc<dyn Fn(&Context, &JobId) -> Result<()> + Send + Sync>;
 
 /// The operations on this process's home.
 pub struct Local {
     ctx: Context,
     /// Locks of the jobs this process created and has not yet run or handed on.
-    locks: Mutex<HashMap<String, JobLock>>,
+    locks: Mutex<HashMap<JobId, JobLock>>,
     spawn: Spawner,
 }
 
@@ -210,7 +213,17 @@ impl Local {
         &self.ctx
     }
 
-    fn take_lock(&self, job_id: &str) -> Option<JobLock> {
+    /// `work` on this home, on the blocking pool: store and repository work never holds up
+    /// the async runtime.
+    async fn on_pool<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Context) -> Result<T> + Send + 'static,
+    ) -> Result<T> {
+        let ctx = self.ctx.clone();
+        blocking(move || work(&ctx)).await
+    }
+
+    fn take_lock(&self, job_id: &JobId) -> Option<JobLock> {
         self.locks
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -221,7 +234,7 @@ impl Local {
     /// runner may die while we watch).
     async fn watch(&self, job: &Job, observer: &dyn Observer) -> Result<Job> {
         let get = || {
-            let (ctx, id) = (self.ctx.clone(), job.job_id.clone());
+            let (ctx, id) = (self.ctx.clone(), job.job_id);
             blocking(move || super::jobs::get(&ctx, &id))
         };
         let mut job = get().await?;
@@ -257,19 +270,26 @@ impl Service for Local {
     }
 
     async fn list_models(&self) -> Result<ModelList> {
-        super::models::list(&self.ctx)
+        self.on_pool(super::models::list).await
     }
 
     async fn show_model(&self, model: &str) -> Result<ModelDetail> {
-        super::models::show(&self.ctx, model)
+        let model = model.to_owned();
+        self.on_pool(move |ctx| super::models::show(ctx, &model))
+            .await
     }
 
     async fn log(&self, query: LogQuery<'_>) -> Result<Vec<Checkpoint>> {
-        super::models::log(&self.ctx, query.model, query.revision, query.limit)
+        let (model, revision) = (query.model.to_owned(), query.revision.map(str::to_owned));
+        let limit = query.limit;
+        self.on_pool(move |ctx| super::models::log(ctx, &model, revision.as_deref(), limit))
+            .await
     }
 
     async fn promote(&self, model: &str, revision: &str) -> Result<Checkpoint> {
-        super::models::promote(&self.ctx, model, revision)
+        let (model, revision) = (model.to_owned(), revision.to_owned());
+        self.on_pool(move |ctx| super::models::promote(ctx, &model, &revision))
+            .await
     }
 
     async fn ingest(
@@ -293,25 +313,30 @@ impl Service for Local {
             example_id,
             annotation,
         } = request;
-        super::examples::annotate(&self.ctx, model, example_id, annotation)
+        let (model, example_id) = (model.to_owned(), example_id.to_owned());
+        self.on_pool(move |ctx| super::examples::annotate(ctx, &model, &example_id, annotation))
+            .await
     }
 
     async fn annotate_lines(&self, model: &str, mut input: Input) -> Result<IngestReport> {
-        super::examples::annotate_lines(&self.ctx, model, &mut input)
+        let model = model.to_owned();
+        self.on_pool(move |ctx| super::examples::annotate_lines(ctx, &model, &mut input))
+            .await
     }
 
     async fn list_examples(&self, query: ExamplesQuery<'_>) -> Result<ExamplePage> {
-        super::examples::list(
-            &self.ctx,
-            query.model,
-            query.filter,
-            query.after,
-            query.limit,
-        )
+        let (model, filter) = (query.model.to_owned(), query.filter.clone());
+        let (after, limit) = (query.after.map(str::to_owned), query.limit);
+        self.on_pool(move |ctx| {
+            super::examples::list(ctx, &model, &filter, after.as_deref(), limit)
+        })
+        .await
     }
 
     async fn show_example(&self, model: &str, example_id: &str) -> Result<ExampleDetail> {
-        super::examples::show(&self.ctx, model, example_id)
+        let (model, example_id) = (model.to_owned(), example_id.to_owned());
+        self.on_pool(move |ctx| super::examples::show(ctx, &model, &example_id))
+            .await
     }
 
     async fn export_examples(
@@ -323,56 +348,11 @@ impl Service for Local {
     }
 
     async fn create_job(&self, model: &str, request: JobRequest) -> Result<Created> {
-        let (ctx, model) = (self.ctx.clone(), model.to_owned());
-        let (job, lock) = blocking(move || match request {
-            JobRequest::Batch {
-                revision,
-                questions,
-                capture,
-                items,
-            } => {
-                let mut lines;
-                let source = match items {
-                    BatchItems::Lines(input) => {
-                        lines = input;
-                        Source::Lines(&mut lines)
-                    }
-                    BatchItems::Examples(set) => Source::Examples(set),
-                };
-                super::batch::create(
-                    &ctx,
-                    NewBatch {
-                        model: &model,
-                        revision: revision.as_deref(),
-                        questions,
-                        capture,
-                        source,
-                    },
-                    None,
-                )
-            }
-            JobRequest::Alignment(request) => super::align::create(
-                &ctx,
-                super::align::NewAlignment {
-                    model: &model,
-                    request,
-                },
-                None,
-            ),
-            JobRequest::Evaluation(request) => super::eval::create(
-                &ctx,
-                super::eval::NewEvaluation {
-                    model: &model,
-                    request,
-                },
-                None,
-            ),
-        })
-        .await?;
+        let (job, lock) = new_job(&self.ctx, model, request, None).await?;
         self.locks
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert(job.job_id.clone(), lock);
+            .insert(job.job_id, lock);
         Ok(Created {
             job,
             replayed: false,
@@ -380,31 +360,27 @@ impl Service for Local {
     }
 
     async fn get_job(&self, job_id: &str) -> Result<Job> {
-        let (ctx, id) = (self.ctx.clone(), job_id.to_owned());
-        blocking(move || super::jobs::get(&ctx, &id)).await
+        let id = super::jobs::parse_id(job_id)?;
+        self.on_pool(move |ctx| super::jobs::get(ctx, &id)).await
     }
 
     async fn list_jobs(&self, query: JobsQuery<'_>) -> Result<Vec<Job>> {
-        let model_id = match query.model {
-            Some(model) => Some(
-                super::models::open(&self.ctx, model)?
-                    .model_id()
-                    .to_string(),
-            ),
-            None => None,
-        };
+        let model = query.model.map(str::to_owned);
         let statuses: Vec<JobStatus> = query.status.into_iter().collect();
-        super::jobs::list(
-            &self.ctx,
-            model_id.as_deref(),
-            &statuses,
-            query.limit.max(1),
-        )
+        let limit = query.limit.max(1);
+        self.on_pool(move |ctx| {
+            let model_id = match model {
+                Some(model) => Some(super::models::open(ctx, &model)?.model_id()),
+                None => None,
+            };
+            super::jobs::list(ctx, model_id.as_ref(), &statuses, limit)
+        })
+        .await
     }
 
     async fn cancel_job(&self, job_id: &str) -> Result<Job> {
-        let (ctx, id) = (self.ctx.clone(), job_id.to_owned());
-        blocking(move || super::jobs::cancel(&ctx, &id)).await
+        let id = super::jobs::parse_id(job_id)?;
+        self.on_pool(move |ctx| super::jobs::cancel(ctx, &id)).await
     }
 
     async fn follow_job(&self, job: &Job, observer: &dyn Observer) -> Result<Job> {
@@ -421,7 +397,7 @@ impl Service for Local {
     }
 
     async fn job_results(&self, job_id: &str, out: &mut (dyn Write + Send)) -> Result<Job> {
-        let (job, reader) = super::jobs::results(&self.ctx, job_id)?;
+        let (job, reader) = super::jobs::results(&self.ctx, &super::jobs::parse_id(job_id)?)?;
         if let Some(mut reader) = reader {
             std::io::copy(&mut reader, out).map_err(write_error)?;
         }
@@ -430,7 +406,7 @@ impl Service for Local {
 
     async fn take_up_orphans(&self) -> Result<()> {
         for lock in super::jobs::recover(&self.ctx)? {
-            let job_id = lock.job_id().to_owned();
+            let job_id = *lock.job_id();
             // The worker takes the lock itself; should another command race us to it, the
             // loser's worker finds the lock held and exits.
             drop(lock);
@@ -439,13 +415,70 @@ impl Service for Local {
         Ok(())
     }
 
-    async fn model_paths(&self) -> HashMap<String, String> {
+    async fn model_paths(&self) -> HashMap<ModelId, String> {
         super::access::model_paths(&self.ctx).unwrap_or_default()
     }
 
     fn runs_jobs_here(&self) -> bool {
         true
     }
+}
+
+/// Create the job `request` describes on `model` and lock it for running; `origin` names
+/// the HTTP request that asked for it, if one did.
+pub async fn new_job(
+    ctx: &Context,
+    model: &str,
+    request: JobRequest,
+    origin: Option<super::jobs::Origin>,
+) -> Result<(Job, JobLock)> {
+    let (ctx, model) = (ctx.clone(), model.to_owned());
+    blocking(move || match request {
+        JobRequest::Batch {
+            revision,
+            questions,
+            capture,
+            items,
+        } => {
+            let mut lines;
+            let source = match items {
+                BatchItems::Lines(input) => {
+                    lines = input;
+                    Source::Lines(&mut lines)
+                }
+                BatchItems::Inline(items) => Source::Inline(items),
+                BatchItems::Examples(set) => Source::Examples(set),
+            };
+            super::batch::create(
+                &ctx,
+                NewBatch {
+                    model: &model,
+                    revision: revision.as_deref(),
+                    questions,
+                    capture,
+                    source,
+                },
+                origin,
+            )
+        }
+        JobRequest::Alignment(request) => super::align::create(
+            &ctx,
+            super::align::NewAlignment {
+                model: &model,
+                request,
+            },
+            origin,
+        ),
+        JobRequest::Evaluation(request) => super::eval::create(
+            &ctx,
+            super::eval::NewEvaluation {
+                model: &model,
+                request,
+            },
+            origin,
+        ),
+    })
+    .await
 }
 
 /// A failure to write output the caller asked for (a closed pipe, a full disk).

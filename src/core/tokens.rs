@@ -151,8 +151,14 @@ pub struct Principal {
     roles: Vec<(String, Role)>,
 }
 
-/// Who presents `bearer`, or `Unauthorized` for a malformed, unknown or revoked token.
-pub fn authenticate(ctx: &Context, bearer: &str) -> Result<Principal> {
+/// Who presents `bearer`, or `Unauthorized` for a malformed, unknown or revoked token. The
+/// store is read on the blocking pool.
+pub async fn authenticate(ctx: &Context, bearer: &str) -> Result<Principal> {
+    let (ctx, bearer) = (ctx.clone(), bearer.to_owned());
+    super::blocking(move || principal_of(&ctx, &bearer)).await
+}
+
+fn principal_of(ctx: &Context, bearer: &str) -> Result<Principal> {
     let unauthorized = || Error::Unauthorized("the bearer token is invalid or revoked".into());
     let (token_id, secret) = bearer
         .strip_prefix("arb_")
@@ -307,14 +313,14 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            authenticate(&ctx, &secret).unwrap().token_id,
+            principal_of(&ctx, &secret).unwrap().token_id,
             record.token_id
         );
-        assert!(authenticate(&ctx, &format!("{secret}x")).is_err());
-        assert!(authenticate(&ctx, "arb_nope_secret").is_err());
-        assert!(authenticate(&ctx, "garbage").is_err());
+        assert!(principal_of(&ctx, &format!("{secret}x")).is_err());
+        assert!(principal_of(&ctx, "arb_nope_secret").is_err());
+        assert!(principal_of(&ctx, "garbage").is_err());
         assert!(revoke(&ctx, "ci").unwrap());
-        assert_eq!(authenticate(&ctx, &secret).unwrap_err().status(), 401);
+        assert_eq!(principal_of(&ctx, &secret).unwrap_err().status(), 401);
         assert!(
             create(
                 &ctx,

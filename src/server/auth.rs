@@ -56,8 +56,7 @@ async fn principal(
         .ok_or_else(|| {
             Error::Unauthorized("the Authorization header must read `Bearer <token>`".into())
         })?;
-    let ctx = state.ctx.clone();
-    Ok(core::blocking(move || core::tokens::authenticate(&ctx, &bearer)).await?)
+    Ok(core::tokens::authenticate(&state.ctx, &bearer).await?)
 }
 
 fn set_quota_headers(response: &mut Response, limit: u32, remaining: u32, reset: u64) {

@@ -5,9 +5,9 @@
 
 use super::AppState;
 use super::error::ApiError;
+use crate::core::idempotency::{Claim, RequestKey, StoredResponse};
 use crate::core::{self, tokens::Principal};
 use crate::error::Error;
-use crate::store::{Claim, IdempotencyKey, StoredResponse};
 use crate::wire::Loc;
 use crate::wire::value::canonical_hash;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
@@ -97,16 +97,13 @@ where
     let Some(key) = key else {
         return Ok(handle().await);
     };
-    let owned = OwnedKey {
+    let owned = RequestKey {
         token_id: principal.token_id.clone(),
         method: method.to_owned(),
         route: route.to_owned(),
         key,
     };
-    let claim = {
-        let (ctx, owned) = (state.ctx.clone(), owned.clone());
-        core::blocking(move || Ok(ctx.store()?.claim_idempotent(owned.borrow(), &hash)?)).await?
-    };
+    let claim = core::idempotency::claim(&state.ctx, &owned, &hash).await?;
     match claim {
         Claim::Replay(stored) => Ok(replay(stored)),
         Claim::InProgress => Err(Error::decision_in_progress().into()),
@@ -129,20 +126,10 @@ where
                     .collect(),
                 body: bytes.to_vec(),
             };
-            let ctx = state.ctx.clone();
-            let finished = parts.status.is_success();
             // Only a success is replayed: an error answer (with its own request ID) is
             // recomputed on retry, so a fault of ours never sticks to the key.
-            let saved = core::blocking(move || {
-                let store = ctx.store()?;
-                if finished {
-                    store.finish_idempotent(owned.borrow(), &stored)
-                } else {
-                    store.release_idempotent(owned.borrow())
-                }
-                .map_err(Into::into)
-            })
-            .await;
+            let kept = parts.status.is_success().then_some(stored);
+            let saved = core::idempotency::settle(&state.ctx, owned, kept).await;
             if let Err(error) = saved {
                 tracing::error!(%error, "storing an idempotent response failed");
             }
@@ -162,23 +149,4 @@ fn replay(stored: StoredResponse) -> Response {
     }
     headers.insert("idempotent-replayed", HeaderValue::from_static("true"));
     response
-}
-
-#[derive(Clone)]
-struct OwnedKey {
-    token_id: String,
-    method: String,
-    route: String,
-    key: String,
-}
-
-impl OwnedKey {
-    fn borrow(&self) -> IdempotencyKey<'_> {
-        IdempotencyKey {
-            token_id: &self.token_id,
-            method: &self.method,
-            route: &self.route,
-            key: &self.key,
-        }
-    }
 }

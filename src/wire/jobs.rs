@@ -104,8 +104,8 @@ pub struct Progress {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Job {
-    pub job_id: String,
-    pub model_id: String,
+    pub job_id: super::ids::JobId,
+    pub model_id: super::ids::ModelId,
     pub kind: JobKind,
     pub status: JobStatus,
     pub created_at: String,

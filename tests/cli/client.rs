@@ -171,7 +171,7 @@ impl Shared {
         arbiter::core::jobs::list(&self.home.ctx, None, &[], 0)
             .unwrap()
             .into_iter()
-            .map(|job| job.job_id)
+            .map(|job| job.job_id.to_string())
             .collect()
     }
 }

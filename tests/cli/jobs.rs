@@ -277,7 +277,9 @@ fn a_server_start_resumes_a_job_whose_worker_died() {
         }));
         let deadline = tokio::time::Instant::now() + Duration::from_mins(2);
         let job = loop {
-            let job = arbiter::core::jobs::get(&ctx, &job_id).unwrap();
+            let job =
+                arbiter::core::jobs::get(&ctx, &arbiter::core::jobs::parse_id(&job_id).unwrap())
+                    .unwrap();
             if job.status.is_finished() {
                 break job;
             }

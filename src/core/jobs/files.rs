@@ -10,6 +10,7 @@
 //! - `worker.log`: what a detached worker logged.
 
 use crate::error::{Error, Result};
+use crate::ids::JobId;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -17,13 +18,15 @@ use std::path::{Path, PathBuf};
 /// The paths of one job.
 #[derive(Debug, Clone)]
 pub struct JobFiles {
+    job_id: JobId,
     dir: PathBuf,
 }
 
 impl JobFiles {
-    pub fn new(jobs_dir: &Path, job_id: &str) -> Self {
+    pub fn new(jobs_dir: &Path, job_id: &JobId) -> Self {
         Self {
-            dir: jobs_dir.join(job_id),
+            job_id: *job_id,
+            dir: jobs_dir.join(job_id.to_string()),
         }
     }
 
@@ -48,7 +51,7 @@ impl JobFiles {
     }
 
     /// Take the job's lock if no live process holds it. `None` when one does.
-    pub fn try_lock(&self, job_id: &str) -> Result<Option<JobLock>> {
+    pub fn try_lock(&self) -> Result<Option<JobLock>> {
         std::fs::create_dir_all(&self.dir)
             .map_err(|e| Error::internal(&format!("creating {}", self.dir.display()), e))?;
         let path = self.lock_path();
@@ -72,7 +75,7 @@ impl JobFiles {
             write!(file, "{}", std::process::id())
         });
         Ok(Some(JobLock {
-            job_id: job_id.to_owned(),
+            job_id: self.job_id,
             files: self.clone(),
             _file: file,
         }))
@@ -106,13 +109,13 @@ impl JobFiles {
 /// Ownership of a job, for as long as this value lives.
 #[derive(Debug)]
 pub struct JobLock {
-    job_id: String,
+    job_id: JobId,
     files: JobFiles,
     _file: File,
 }
 
 impl JobLock {
-    pub fn job_id(&self) -> &str {
+    pub fn job_id(&self) -> &JobId {
         &self.job_id
     }
 
@@ -146,19 +149,20 @@ mod tests {
     #[test]
     fn one_holder_at_a_time_and_the_lock_frees_when_dropped() {
         let dir = tempfile::tempdir().unwrap();
-        let files = JobFiles::new(dir.path(), "j1");
-        let held = files.try_lock("j1").unwrap().expect("free");
-        assert_eq!(held.job_id(), "j1");
+        let id = JobId::new_v4();
+        let files = JobFiles::new(dir.path(), &id);
+        let held = files.try_lock().unwrap().expect("free");
+        assert_eq!(held.job_id(), &id);
         assert_eq!(files.holder_pid(), Some(std::process::id()));
-        assert!(files.try_lock("j1").unwrap().is_none(), "held elsewhere");
+        assert!(files.try_lock().unwrap().is_none(), "held elsewhere");
         drop(held);
-        assert!(files.try_lock("j1").unwrap().is_some());
+        assert!(files.try_lock().unwrap().is_some());
     }
 
     #[test]
     fn only_complete_lines_are_read() {
         let dir = tempfile::tempdir().unwrap();
-        let files = JobFiles::new(dir.path(), "j1");
+        let files = JobFiles::new(dir.path(), &JobId::new_v4());
         assert!(files.complete_results().unwrap().is_none());
         std::fs::create_dir_all(files.dir()).unwrap();
         std::fs::write(files.results(), "{\"index\":0}\n{\"index\":1}\n{\"ind").unwrap();

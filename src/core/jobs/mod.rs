@@ -60,9 +60,8 @@ pub(crate) struct Draft {
 impl Draft {
     pub(crate) fn new(ctx: &Context) -> Result<Self> {
         let job_id = JobId::new_v4();
-        let text = job_id.to_string();
-        let lock = files(ctx, &text)
-            .try_lock(&text)?
+        let lock = files(ctx, &job_id)
+            .try_lock()?
             .ok_or_else(|| Error::Internal(format!("a new job's lock ({job_id}) is held")))?;
         Ok(Self {
             job_id,
@@ -119,7 +118,7 @@ impl Drop for Draft {
 }
 
 /// The files of job `job_id`.
-pub fn files(ctx: &Context, job_id: &str) -> JobFiles {
+pub fn files(ctx: &Context, job_id: &JobId) -> JobFiles {
     JobFiles::new(&ctx.settings().jobs_dir(), job_id)
 }
 
@@ -131,16 +130,16 @@ pub fn parse_id(job_id: &str) -> Result<JobId> {
 }
 
 /// A job as polled.
-pub fn get(ctx: &Context, job_id: &str) -> Result<Job> {
-    to_wire(record(ctx, &parse_id(job_id)?)?)
+pub fn get(ctx: &Context, job_id: &JobId) -> Result<Job> {
+    to_wire(record(ctx, job_id)?)
 }
 
 /// Job `job_id` of kind `kind` on model `model_id`, or `job_not_found`: a job is only found
 /// under the model and the route it was created under.
-pub fn get_under(ctx: &Context, model_id: &str, kind: JobKind, job_id: &str) -> Result<Job> {
+pub fn get_under(ctx: &Context, model_id: &ModelId, kind: JobKind, job_id: &JobId) -> Result<Job> {
     let job = get(ctx, job_id)?;
-    if job.model_id != model_id || job.kind != kind {
-        return Err(Error::JobNotFound(job_id.to_owned()));
+    if job.model_id != *model_id || job.kind != kind {
+        return Err(Error::JobNotFound(job_id.to_string()));
     }
     Ok(job)
 }
@@ -148,17 +147,13 @@ pub fn get_under(ctx: &Context, model_id: &str, kind: JobKind, job_id: &str) -> 
 /// Jobs, newest first: of one model (by `modelId`) or all, of some statuses or all.
 pub fn list(
     ctx: &Context,
-    model_id: Option<&str>,
+    model_id: Option<&ModelId>,
     statuses: &[JobStatus],
     limit: usize,
 ) -> Result<Vec<Job>> {
-    // A model named by anything but a modelId has no jobs.
-    let Ok(model_id) = model_id.map(str::parse::<ModelId>).transpose() else {
-        return Ok(Vec::new());
-    };
     ctx.store()?
         .list_jobs(&JobFilter {
-            model_id: model_id.as_ref(),
+            model_id,
             statuses,
             limit,
         })?
@@ -170,22 +165,21 @@ pub fn list(
 /// Ask a job to stop; idempotent, and a finished job is left as it finished. A queued job
 /// is cancelled at once; a running one stops at its next item. A job whose owner died is
 /// cancelled here and now, since nobody else would.
-pub fn cancel(ctx: &Context, job_id: &str) -> Result<Job> {
-    let id = parse_id(job_id)?;
+pub fn cancel(ctx: &Context, job_id: &JobId) -> Result<Job> {
     let record = ctx
         .store()?
-        .cancel_job(&id)?
-        .ok_or_else(|| Error::JobNotFound(job_id.to_owned()))?;
+        .cancel_job(job_id)?
+        .ok_or_else(|| Error::JobNotFound(job_id.to_string()))?;
     if matches!(record.state, JobState::Running { .. })
-        && let Some(_orphan) = files(ctx, job_id).try_lock(job_id)?
+        && let Some(_orphan) = files(ctx, job_id).try_lock()?
     {
-        ctx.store()?.finish_job(&id, &Outcome::Cancelled, None)?;
+        ctx.store()?.finish_job(job_id, &Outcome::Cancelled, None)?;
     }
     get(ctx, job_id)
 }
 
 /// The job and its results so far (complete lines only; `None` before the first).
-pub fn results(ctx: &Context, job_id: &str) -> Result<(Job, Option<Take<std::fs::File>>)> {
+pub fn results(ctx: &Context, job_id: &JobId) -> Result<(Job, Option<Take<std::fs::File>>)> {
     let job = get(ctx, job_id)?;
     let reader = files(ctx, job_id).complete_results()?;
     Ok((job, reader))
@@ -198,9 +192,9 @@ pub fn recover(ctx: &Context) -> Result<Vec<JobLock>> {
     let mut orphans = Vec::new();
     // Oldest first, so resumed jobs keep their order in a queue.
     for job in active.into_iter().rev() {
-        if let Some(lock) = files(ctx, &job.job_id).try_lock(&job.job_id)? {
+        if let Some(lock) = files(ctx, &job.job_id).try_lock()? {
             // Re-read under the lock: it may have finished between the listing and now.
-            if !record(ctx, &parse_id(&job.job_id)?)?.state.is_finished() {
+            if !record(ctx, &job.job_id)?.state.is_finished() {
                 tracing::info!(job = %job.job_id, status = ?job.status, "taking up an orphaned job");
                 orphans.push(lock);
             }
@@ -239,8 +233,8 @@ pub fn to_wire(record: JobRecord) -> Result<Job> {
         Some(Outcome::Cancelled) | None => (None, None),
     };
     Ok(Job {
-        job_id: record.job_id.to_string(),
-        model_id: record.model_id.to_string(),
+        job_id: record.job_id,
+        model_id: record.model_id,
         kind: record.kind,
         status: state.status(),
         created_at: record.created_at,

@@ -1,6 +1,6 @@
 //! Taking one locked job to its end: start it, do its kind's work, record how it ended.
 
-use super::{JobLock, Origin, Outcome, get, parse_id, record};
+use super::{JobLock, Origin, Outcome, get, record};
 use crate::core::{Context, align, batch, blocking, eval};
 use crate::error::Result;
 use crate::wire::jobs::{Job, JobKind, Progress};
@@ -36,8 +36,8 @@ pub(crate) enum Ending {
 /// earlier run died. A finished job is returned as it is. Errors of the work end the job
 /// `failed` with a problem; only a failure to record that is an error here.
 pub async fn run(ctx: &Context, lock: JobLock, observer: &dyn Observer) -> Result<Job> {
-    let job_id = lock.job_id().to_owned();
-    let id = parse_id(&job_id)?;
+    let id = *lock.job_id();
+    let job_id = id;
     let record = {
         let ctx = ctx.clone();
         blocking(move || record(&ctx, &id)).await?

@@ -3,12 +3,10 @@
 //! to the default branch.
 
 use super::jobs::{self, Alignments, JsonCollection};
-use super::models::authorize;
 use super::params::{ModelParams, RequiredIdempotencyKey};
-use crate::core::align::NewAlignment;
-use crate::core::jobs::{JobLock, Origin};
+use crate::core;
+use crate::core::service::JobRequest;
 use crate::core::tokens::{Principal, Role};
-use crate::core::{self, Context};
 use crate::error::Result;
 use crate::server::AppState;
 use crate::server::error::ApiResult;
@@ -33,20 +31,10 @@ const SCOPE: crate::core::tokens::Scope = jobs::scope_of(JobKind::Alignment);
 
 /// An alignment commits a branch when it improves the model, so it needs a writer.
 impl JsonCollection for Alignments {
-    type Request = AlignmentRequest;
     const ROLE: Role = Role::Writer;
 
-    fn parse(body: &Value) -> Result<AlignmentRequest> {
-        Ok(AlignmentRequest::from_value(body)?)
-    }
-
-    fn create(
-        ctx: &Context,
-        model: &str,
-        request: AlignmentRequest,
-        origin: Origin,
-    ) -> Result<(Job, JobLock)> {
-        core::align::create(ctx, NewAlignment { model, request }, Some(origin))
+    fn parse(body: &Value) -> Result<JobRequest> {
+        Ok(JobRequest::Alignment(AlignmentRequest::from_value(body)?))
     }
 }
 
@@ -140,11 +128,6 @@ pub(crate) async fn promote(
 ) -> ApiResult<Json<Checkpoint>> {
     principal.require_scope(SCOPE)?;
     let PromoteRequest { revision } = PromoteRequest::from_value(&body)?;
-    let ctx = state.ctx.clone();
-    let checkpoint = core::blocking(move || {
-        let path = authorize(&ctx, &principal, &model_id, Role::Writer)?;
-        core::models::promote(&ctx, &path, &revision)
-    })
-    .await?;
+    let checkpoint = core::access::promote(&state.ctx, &principal, &model_id, &revision).await?;
     Ok(Json(checkpoint))
 }

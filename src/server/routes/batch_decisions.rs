@@ -3,9 +3,8 @@
 
 use super::jobs::{self, Batches};
 use super::params::{JobParams, ModelParams, RequiredIdempotencyKey};
-use crate::core::batch::{NewBatch, Source};
+use crate::core::service::{BatchItems as Items, JobRequest};
 use crate::core::tokens::{Principal, Role};
-use crate::core::{self};
 use crate::error::Error;
 use crate::server::error::ApiResult;
 use crate::server::extract::{AppPath, RawBody, is_json, parse_json};
@@ -129,26 +128,18 @@ pub(crate) async fn create_batch(
         hash,
         role,
     };
-    jobs::create(creation, move |ctx, model, origin| {
-        let mut reader = lines.map(std::io::Cursor::new);
-        let source = match (&mut reader, request.items) {
-            (Some(reader), _) => Source::Lines(reader),
-            (None, BatchItems::Inline(items)) => Source::Inline(items),
-            (None, BatchItems::Examples(set)) => Source::Examples(set),
-        };
-        core::batch::create(
-            ctx,
-            NewBatch {
-                model,
-                revision: request.revision.as_deref(),
-                questions: request.questions,
-                capture: request.capture,
-                source,
-            },
-            Some(origin),
-        )
-    })
-    .await
+    let items = match (lines, request.items) {
+        (Some(lines), _) => Items::Lines(Box::new(std::io::Cursor::new(lines))),
+        (None, BatchItems::Inline(items)) => Items::Inline(items),
+        (None, BatchItems::Examples(set)) => Items::Examples(set),
+    };
+    let request = JobRequest::Batch {
+        revision: request.revision,
+        questions: request.questions,
+        capture: request.capture,
+        items,
+    };
+    jobs::create(creation, request).await
 }
 
 /// An NDJSON batch: the request members on the first non-blank line, the items after it.

@@ -4,11 +4,9 @@
 
 use super::jobs::{self, Evaluations, JsonCollection};
 use super::params::{ModelParams, RequiredIdempotencyKey};
-use crate::core::eval::NewEvaluation;
-use crate::core::jobs::{JobLock, Origin};
+use crate::core::service::JobRequest;
 use crate::core::tokens::Principal;
 use crate::core::tokens::Role;
-use crate::core::{self, Context};
 use crate::error::Result;
 use crate::server::AppState;
 use crate::server::error::ApiResult;
@@ -27,20 +25,10 @@ use serde_json::Value;
 
 /// An evaluation stages the annotated examples and only reads the model.
 impl JsonCollection for Evaluations {
-    type Request = EvaluationRequest;
     const ROLE: Role = Role::Reader;
 
-    fn parse(body: &Value) -> Result<EvaluationRequest> {
-        Ok(EvaluationRequest::from_value(body)?)
-    }
-
-    fn create(
-        ctx: &Context,
-        model: &str,
-        request: EvaluationRequest,
-        origin: Origin,
-    ) -> Result<(Job, JobLock)> {
-        core::eval::create(ctx, NewEvaluation { model, request }, Some(origin))
+    fn parse(body: &Value) -> Result<JobRequest> {
+        Ok(JobRequest::Evaluation(EvaluationRequest::from_value(body)?))
     }
 }
 

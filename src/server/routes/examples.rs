@@ -1,7 +1,7 @@
 //! Examples of a repository model: list, ingest, show, annotate.
 
-use super::models::authorize;
 use super::params::{ExampleParams, IdempotencyKey, ModelParams};
+use crate::core::service::ExamplesQuery;
 use crate::core::tokens::{Principal, Role};
 use crate::core::{self};
 use crate::error::Error;
@@ -59,17 +59,19 @@ pub(crate) async fn list_examples(
 ) -> ApiResult<Json<ExamplePage>> {
     principal.require_scope(crate::core::tokens::Scope::ExamplesRead)?;
     let limit = crate::server::extract::page_limit(query.limit)?;
-    let ctx = state.ctx.clone();
-    let page = core::blocking(move || {
-        let path = authorize(&ctx, &principal, &model_id, Role::Reader)?;
-        let filter = ExampleFilter {
-            annotated: query.annotated,
-            question: query.question,
-        };
-        core::examples::list(&ctx, &path, &filter, query.after.as_deref(), limit)
-    })
-    .await?;
-    Ok(Json(page))
+    let filter = ExampleFilter {
+        annotated: query.annotated,
+        question: query.question,
+    };
+    let query = ExamplesQuery {
+        model: &model_id,
+        filter: &filter,
+        after: query.after.as_deref(),
+        limit,
+    };
+    Ok(Json(
+        core::access::list_examples(&state.ctx, &principal, query).await?,
+    ))
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
@@ -139,16 +141,13 @@ pub(crate) async fn ingest_examples(
     principal.require_scope(crate::core::tokens::Scope::ExamplesWrite)?;
     let key = idempotency::key(&headers, false)?;
     check_json_array(&body, "examples")?;
-    {
-        let (ctx, principal, model_id) = (state.ctx.clone(), principal.clone(), model_id.clone());
-        core::blocking(move || authorize(&ctx, &principal, &model_id, Role::Writer)).await?;
-    }
+    core::access::model_access(&state.ctx, &principal, &model_id, Role::Writer).await?;
     let hash = idempotency::raw_hash(
         &body.media_type,
         if query.atomic { "atomic" } else { "" },
         &body.bytes,
     );
-    let ctx = state.ctx.clone();
+    let (ctx, who) = (state.ctx.clone(), principal.clone());
     idempotency::once_hashed(
         &state,
         &principal,
@@ -156,11 +155,8 @@ pub(crate) async fn ingest_examples(
         ("POST", uri.path()),
         hash,
         || async move {
-            let ingested = core::blocking(move || {
-                let mut reader = std::io::Cursor::new(body.bytes);
-                core::examples::ingest(&ctx, &model_id, &mut reader, query.atomic, &mut |_| {})
-            })
-            .await;
+            let ingested =
+                core::access::ingest(&ctx, &who, &model_id, body.bytes, query.atomic).await;
             match ingested {
                 Ok(report) if report.committed => Json(report).into_response(),
                 Ok(report) => ApiError(atomic_rejection(&report)).into_response(),
@@ -240,12 +236,9 @@ pub(crate) async fn annotate_examples(
     principal.require_scope(crate::core::tokens::Scope::ExamplesWrite)?;
     let key = idempotency::key(&headers, false)?;
     check_json_array(&body, "annotations")?;
-    {
-        let (ctx, principal, model_id) = (state.ctx.clone(), principal.clone(), model_id.clone());
-        core::blocking(move || authorize(&ctx, &principal, &model_id, Role::Writer)).await?;
-    }
+    core::access::model_access(&state.ctx, &principal, &model_id, Role::Writer).await?;
     let hash = idempotency::raw_hash(&body.media_type, "", &body.bytes);
-    let ctx = state.ctx.clone();
+    let (ctx, who) = (state.ctx.clone(), principal.clone());
     idempotency::once_hashed(
         &state,
         &principal,
@@ -253,11 +246,7 @@ pub(crate) async fn annotate_examples(
         ("POST", uri.path()),
         hash,
         || async move {
-            let annotated = core::blocking(move || {
-                let mut reader = std::io::Cursor::new(body.bytes);
-                core::examples::annotate_lines(&ctx, &model_id, &mut reader)
-            })
-            .await;
+            let annotated = core::access::annotate_lines(&ctx, &who, &model_id, body.bytes).await;
             match annotated {
                 Ok(report) => Json(report).into_response(),
                 Err(error) => ApiError(error).into_response(),
@@ -306,12 +295,7 @@ pub(crate) async fn get_example(
     AppPath(ExampleParams { example_id }): AppPath<ExampleParams>,
 ) -> ApiResult<Json<ExampleDetail>> {
     principal.require_scope(crate::core::tokens::Scope::ExamplesRead)?;
-    let ctx = state.ctx.clone();
-    let detail = core::blocking(move || {
-        let path = authorize(&ctx, &principal, &model_id, Role::Reader)?;
-        core::examples::show(&ctx, &path, &example_id)
-    })
-    .await?;
+    let detail = core::access::show_example(&state.ctx, &principal, &model_id, &example_id).await?;
     Ok(Json(detail))
 }
 
@@ -348,11 +332,8 @@ pub(crate) async fn annotate_example(
     JsonBody(body): JsonBody,
 ) -> ApiResult<Json<ExampleDetail>> {
     principal.require_scope(crate::core::tokens::Scope::ExamplesWrite)?;
-    let ctx = state.ctx.clone();
-    let detail = core::blocking(move || {
-        let path = authorize(&ctx, &principal, &model_id, Role::Writer)?;
-        core::examples::annotate_example(&ctx, &path, &example_id, &body)
-    })
-    .await?;
+    let detail =
+        core::access::annotate_example(&state.ctx, &principal, &model_id, &example_id, body)
+            .await?;
     Ok(Json(detail))
 }

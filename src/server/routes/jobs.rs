@@ -4,11 +4,12 @@
 //! to a token that can see the job's model and holds the scope of the job's kind.
 
 use super::params::{JobParams, ModelParams};
+use crate::core;
 use crate::core::access::JobListing;
 pub(crate) use crate::core::access::scope_of;
-use crate::core::jobs::{JobLock, Origin};
+use crate::core::jobs::Origin;
+use crate::core::service::JobRequest;
 use crate::core::tokens::{Principal, Role};
-use crate::core::{self, Context};
 use crate::error::{Error, Result};
 use crate::server::error::{ApiError, ApiResult};
 use crate::server::extract::{AppPath, AppQuery, JsonBody};
@@ -41,12 +42,9 @@ pub(crate) struct Creation<'a> {
     pub(crate) role: Role,
 }
 
-/// Check the role, then create the job with `make` once per key and body (a retry gets the
-/// same job), hand it to the server's queue and answer 202 with its `Location`.
-pub(crate) async fn create<F>(creation: Creation<'_>, make: F) -> ApiResult<Response>
-where
-    F: FnOnce(&Context, &str, Origin) -> Result<(Job, JobLock)> + Send + 'static,
-{
+/// Check the role, then create the job `request` describes once per key and body (a retry
+/// gets the same job), hand it to the server's queue and answer 202 with its `Location`.
+pub(crate) async fn create(creation: Creation<'_>, request: JobRequest) -> ApiResult<Response> {
     let Creation {
         state,
         principal,
@@ -57,9 +55,9 @@ where
         hash,
         role,
     } = creation;
-    {
-        core::access::model_access(&state.ctx, &principal, &model_id, role).await?;
-    }
+    // Before the key is claimed: a refusal must not take the key.
+    core::access::model_access(&state.ctx, &principal, &model_id, role).await?;
+    let who = principal.clone();
     idempotency::once_hashed(
         state,
         &principal,
@@ -71,8 +69,9 @@ where
                 problems_url: info.problems_url.clone(),
                 request_id: info.id.clone(),
             };
-            let ctx = state.ctx.clone();
-            match core::blocking(move || make(&ctx, &model_id, origin)).await {
+            let created =
+                core::access::create_job(&state.ctx, &who, &model_id, role, request, origin).await;
+            match created {
                 Ok((job, lock)) => {
                     state.jobs.submit(lock);
                     accepted(&job)
@@ -86,18 +85,10 @@ where
 
 /// A job collection whose `POST` body is one JSON request (alignments, evaluations).
 pub(crate) trait JsonCollection: Collection {
-    type Request: Send + 'static;
     /// The role the token needs on the model.
     const ROLE: Role;
-    /// Check the body.
-    fn parse(body: &Value) -> Result<Self::Request>;
-    /// Create the job (see [`create`]).
-    fn create(
-        ctx: &Context,
-        model: &str,
-        request: Self::Request,
-        origin: Origin,
-    ) -> Result<(Job, JobLock)>;
+    /// Check the body: the job it asks for.
+    fn parse(body: &Value) -> Result<JobRequest>;
 }
 
 /// `POST /v1/models/{modelId}/<collection>` with a JSON body: check the request, queue the
@@ -125,10 +116,7 @@ pub(crate) async fn create_json<C: JsonCollection>(
         hash: crate::wire::value::canonical_hash(&body),
         role: C::ROLE,
     };
-    create(creation, move |ctx, model, origin| {
-        C::create(ctx, model, request, origin)
-    })
-    .await
+    create(creation, request).await
 }
 
 /// `202 Accepted` with the job and its `Location`.
@@ -207,8 +195,8 @@ async fn cancel(
     job_id: String,
     kind: JobKind,
 ) -> Result<Job> {
-    find(state, principal, model_id, job_id.clone(), kind).await?;
-    core::access::cancel_job(&state.ctx, &job_id).await
+    let job = find(state, principal, model_id, job_id, kind).await?;
+    core::access::cancel_job(&state.ctx, &job.job_id).await
 }
 
 /// A job collection under a model, `/v1/models/{modelId}/<route>`, named by its jobs' kind:

@@ -2,13 +2,14 @@
 
 use super::params::ModelParams;
 use crate::core;
-use crate::core::tokens::{Principal, Role};
+use crate::core::service::LogQuery;
+use crate::core::tokens::Principal;
 use crate::server::AppState;
 use crate::server::error::ApiResult;
 use crate::server::extract::{AppPath, AppQuery};
 use crate::server::openapi::{BAD_QUERY, INVALID_CHECKPOINT, MODEL_NOT_FOUND, REVISION_NOT_FOUND};
 use crate::wire::decision::Checkpoint;
-use crate::wire::models::{ModelDetail, ModelKind, ModelList};
+use crate::wire::models::{ModelDetail, ModelList};
 use axum::extract::State;
 use axum::{Extension, Json};
 use serde::Deserialize;
@@ -29,14 +30,10 @@ pub(crate) async fn list_models(
     Extension(principal): Extension<Principal>,
 ) -> ApiResult<Json<ModelList>> {
     principal.require_scope(crate::core::tokens::Scope::ModelsRead)?;
-    let ctx = state.ctx.clone();
-    let mut list = core::blocking(move || core::models::list(&ctx)).await?;
-    list.models
-        .retain(|m| m.kind == ModelKind::Base || principal.role_on(&m.name).is_some());
-    Ok(Json(list))
+    Ok(Json(
+        core::access::list_models(&state.ctx, &principal).await?,
+    ))
 }
-
-pub(crate) use crate::core::access::authorize;
 
 #[utoipa::path(
     get,
@@ -60,13 +57,9 @@ pub(crate) async fn get_model(
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
 ) -> ApiResult<Json<ModelDetail>> {
     principal.require_scope(crate::core::tokens::Scope::ModelsRead)?;
-    let ctx = state.ctx.clone();
-    let detail = core::blocking(move || {
-        let path = authorize(&ctx, &principal, &model_id, Role::Reader)?;
-        core::models::show(&ctx, &path)
-    })
-    .await?;
-    Ok(Json(detail))
+    Ok(Json(
+        core::access::show_model(&state.ctx, &principal, &model_id).await?,
+    ))
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
@@ -102,11 +95,12 @@ pub(crate) async fn list_checkpoints(
 ) -> ApiResult<Json<Vec<Checkpoint>>> {
     principal.require_scope(crate::core::tokens::Scope::ModelsRead)?;
     let limit = crate::server::extract::page_limit(query.limit)?;
-    let ctx = state.ctx.clone();
-    let checkpoints = core::blocking(move || {
-        let path = authorize(&ctx, &principal, &model_id, Role::Reader)?;
-        core::models::log(&ctx, &path, query.revision.as_deref(), limit)
-    })
-    .await?;
-    Ok(Json(checkpoints))
+    let query = LogQuery {
+        model: &model_id,
+        revision: query.revision.as_deref(),
+        limit,
+    };
+    Ok(Json(
+        core::access::log(&state.ctx, &principal, query).await?,
+    ))
 }
