@@ -241,7 +241,7 @@ fn breakdown(ctx: &Context, dir: &Path, states: &[Value]) {
         "urgency": {"type": "score", "answer": 2, "confidence": 0.4},
         "escalate": {"type": "noul", "answer": false, "confidence": 0.6}});
     let store = ctx.store().expect("store");
-    let model_id = loaded.model_id.to_string();
+    let model_id = loaded.model_id;
     let t = Instant::now();
     for (i, state) in states.iter().enumerate() {
         let example_id = arbiter::wire::value::derived_example_id(state);

@@ -75,7 +75,7 @@ pub(crate) fn run(ctx: &Context, args: TokensArgs, printer: &Printer) -> Result<
                 for token in &tokens {
                     table.add_row(vec![
                         token.name.clone(),
-                        token.token_id.clone(),
+                        token.token_id.to_string(),
                         token.scopes.join(" "),
                         token.roles.join(" "),
                         token.created_at.clone(),

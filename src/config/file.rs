@@ -22,8 +22,9 @@ pub struct ConfigFile {
 }
 
 /// What speaks to a remote engine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, strum::IntoStaticStr)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum EngineKind {
     /// Any System One server: `POST {url}/v1/systemone`.
     Systemone,
@@ -32,11 +33,9 @@ pub enum EngineKind {
 }
 
 impl EngineKind {
+    /// Its name, as written in `config.yaml` (derived).
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Systemone => "systemone",
-            Self::ChatLogprobs => "chat-logprobs",
-        }
+        self.into()
     }
 }
 

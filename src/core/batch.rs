@@ -123,7 +123,7 @@ pub(crate) fn stage(
             };
             let mut write_error = None;
             ctx.store()?
-                .for_each_example(&loaded.model_id.to_string(), &filter, &mut |example| {
+                .for_each_example(&loaded.model_id, &filter, &mut |example| {
                     let line = BatchItem {
                         example_id: Some(example.example_id),
                         state: example.state,

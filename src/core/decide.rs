@@ -155,7 +155,7 @@ async fn capture(
         .and_then(|v| v.as_str().map(str::to_owned))
         .unwrap_or_default();
     let record = OwnedDecision {
-        model_id: loaded.model_id.to_string(),
+        model_id: loaded.model_id,
         example_id: example_id.to_owned(),
         state: request.state.clone(),
         checkpoint: loaded.checkpoint.checkpoint_id.clone(),
@@ -186,7 +186,7 @@ async fn capture(
 
 /// A decision to record, owned so it can cross into a blocking task.
 struct OwnedDecision {
-    model_id: String,
+    model_id: crate::ids::ModelId,
     example_id: String,
     state: serde_json::Value,
     checkpoint: String,

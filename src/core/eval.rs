@@ -165,7 +165,7 @@ pub(crate) async fn execute(
             return Ok(Ending::Cancelled);
         }
     }
-    let (ctx2, model_id, files) = (ctx.clone(), record.model_id.to_string(), files.clone());
+    let (ctx2, model_id, files) = (ctx.clone(), record.model_id, files.clone());
     let report = blocking(move || report(&ctx2, &model_id, &stored, &sides, &files)).await?;
     Ok(Ending::Completed(
         serde_json::to_value(report).map_err(|e| Error::internal("serializing a report", e))?,
@@ -309,7 +309,7 @@ fn cache_key(engine: &dyn Engine, base: &str, questions_key: &str, state: &Value
 /// The figures of each side, per question and overall.
 fn report(
     ctx: &Context,
-    model_id: &str,
+    model_id: &crate::ids::ModelId,
     stored: &StoredRequest,
     sides: &[Side],
     files: &JobFiles,

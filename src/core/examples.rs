@@ -32,7 +32,7 @@ pub fn ingest(
     let mut items = parse_items(input, &loaded, &mut rejected, atomic);
     let result = ctx
         .store()?
-        .ingest(&loaded.model_id.to_string(), &mut items, atomic, progress);
+        .ingest(&loaded.model_id, &mut items, atomic, progress);
     drop(items);
     match result {
         Ok(counts) => Ok(IngestReport {
@@ -301,7 +301,7 @@ pub fn annotate(
     })?;
     Ok(ctx
         .store()?
-        .annotate(&loaded.model_id.to_string(), example_id, &annotation)?
+        .annotate(&loaded.model_id, example_id, &annotation)?
         .into())
 }
 
@@ -355,10 +355,7 @@ pub fn annotate_example(
     if !errors.is_empty() {
         return Err(Error::Validation(errors));
     }
-    for result in ctx
-        .store()?
-        .annotate_many(&loaded.model_id.to_string(), &items)?
-    {
+    for result in ctx.store()?.annotate_many(&loaded.model_id, &items)? {
         result?;
     }
     show(ctx, model, example_id)
@@ -382,7 +379,7 @@ pub fn annotate_lines(ctx: &Context, model: &str, input: &mut dyn BufRead) -> Re
                 .collect();
             for ((line, id, _), result) in batch
                 .drain(..)
-                .zip(store.annotate_many(&loaded.model_id.to_string(), &items)?)
+                .zip(store.annotate_many(&loaded.model_id, &items)?)
             {
                 match result {
                     Ok(()) => report.annotations += 1,
@@ -431,7 +428,7 @@ pub fn list(
     limit: usize,
 ) -> Result<ExamplePage> {
     let repo = models::open(ctx, model)?;
-    let model_id = repo.model_id().to_string();
+    let model_id = repo.model_id();
     let limit = limit.clamp(1, 1_000);
     let mut examples = ctx
         .store()?
@@ -452,7 +449,7 @@ pub fn list(
 pub fn show(ctx: &Context, model: &str, example_id: &str) -> Result<ExampleDetail> {
     let repo = models::open(ctx, model)?;
     ctx.store()?
-        .get_example(&repo.model_id().to_string(), example_id)?
+        .get_example(&repo.model_id(), example_id)?
         .map(Into::into)
         .ok_or_else(|| Error::ExampleNotFound(example_id.to_owned()))
 }
@@ -467,19 +464,19 @@ pub fn export(
     let repo = models::open(ctx, model)?;
     let mut count = 0;
     let mut failure = None;
-    let result =
-        ctx.store()?
-            .for_each_example(&repo.model_id().to_string(), filter, &mut |example| {
-                let line = export_line(&Example::from(example));
-                count += 1;
-                write(&line).map_err(|e| {
-                    failure = Some(e);
-                    StoreError::Corrupt {
-                        what: "export".into(),
-                        reason: "writer failed".into(),
-                    }
-                })
-            });
+    let result = ctx
+        .store()?
+        .for_each_example(&repo.model_id(), filter, &mut |example| {
+            let line = export_line(&Example::from(example));
+            count += 1;
+            write(&line).map_err(|e| {
+                failure = Some(e);
+                StoreError::Corrupt {
+                    what: "export".into(),
+                    reason: "writer failed".into(),
+                }
+            })
+        });
     if let Some(error) = failure {
         return Err(error);
     }

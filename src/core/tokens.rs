@@ -5,6 +5,7 @@
 
 use super::Context;
 use crate::error::{Error, Result};
+use crate::ids::TokenId;
 use crate::store::TokenRecord;
 use sha2::{Digest, Sha256};
 use strum::VariantArray;
@@ -91,7 +92,7 @@ pub fn create(ctx: &Context, request: &NewToken) -> Result<(TokenRecord, String)
     for role in &request.roles {
         parse_role(role)?;
     }
-    let token_id = uuid::Uuid::new_v4().simple().to_string()[..12].to_owned();
+    let token_id = TokenId::random();
     let secret = format!(
         "{}{}",
         uuid::Uuid::new_v4().simple(),
@@ -145,7 +146,7 @@ fn parse_role(entry: &str) -> Result<(String, Role)> {
 /// The caller behind a valid, unrevoked token.
 #[derive(Debug, Clone)]
 pub struct Principal {
-    pub token_id: String,
+    pub token_id: TokenId,
     pub name: String,
     scopes: Vec<Scope>,
     roles: Vec<(String, Role)>,
@@ -164,7 +165,11 @@ fn principal_of(ctx: &Context, bearer: &str) -> Result<Principal> {
         .strip_prefix("arb_")
         .and_then(|rest| rest.split_once('_'))
         .ok_or_else(unauthorized)?;
-    let record = ctx.store()?.get_token(token_id)?.ok_or_else(unauthorized)?;
+    let token_id: TokenId = token_id.parse().map_err(|_| unauthorized())?;
+    let record = ctx
+        .store()?
+        .get_token(&token_id)?
+        .ok_or_else(unauthorized)?;
     let matches: bool = hash(secret)
         .as_bytes()
         .ct_eq(record.secret_hash.as_bytes())
@@ -263,7 +268,7 @@ mod tests {
     #[test]
     fn roles_rank_and_hide() {
         let principal = Principal {
-            token_id: "t".into(),
+            token_id: TokenId::random(),
             name: "ci".into(),
             scopes: vec![Scope::Decisions],
             roles: vec![

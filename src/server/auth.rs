@@ -21,7 +21,7 @@ pub(crate) async fn require_token(
         Ok(principal) => principal,
         Err(error) => return error.into_response(),
     };
-    let quota = match state.limiter.check(&principal.token_id) {
+    let quota = match state.limiter.check(principal.token_id.as_str()) {
         Ok(quota) => quota,
         Err(retry_after_secs) => {
             let mut response = ApiError(Error::RateLimited { retry_after_secs }).into_response();

@@ -98,7 +98,7 @@ where
         return Ok(handle().await);
     };
     let owned = RequestKey {
-        token_id: principal.token_id.clone(),
+        token_id: principal.token_id.to_string(),
         method: method.to_owned(),
         route: route.to_owned(),
         key,

@@ -1,6 +1,7 @@
 //! Ground-truth annotations: single and bulk upserts, and loading them for a
 //! page of examples in one query.
 
+use crate::ids::ModelId;
 use rusqlite::{Connection, params};
 use serde_json::Value;
 
@@ -15,10 +16,12 @@ impl Store {
     /// [`StoreError::Sqlite`] on database failure.
     pub fn annotate(
         &self,
-        model_id: &str,
+        model_id: &ModelId,
         example_id: &str,
         annotation: &NewAnnotation,
     ) -> Result<Annotation, StoreError> {
+        let model_id = model_id.to_string();
+        let model_id = model_id.as_str();
         self.write("annotate", |tx| {
             let annotated_at = now();
             annotate_one(tx, model_id, example_id, annotation, &annotated_at)??;
@@ -37,9 +40,11 @@ impl Store {
     /// [`StoreError::Sqlite`] if the transaction fails; nothing is applied then.
     pub fn annotate_many(
         &self,
-        model_id: &str,
+        model_id: &ModelId,
         items: &[(String, NewAnnotation)],
     ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+        let model_id = model_id.to_string();
+        let model_id = model_id.as_str();
         self.write("annotate many", |tx| {
             let annotated_at = now();
             items
@@ -173,14 +178,18 @@ mod tests {
     fn annotate_missing_example_is_not_found() {
         let store = store_with(&[]);
         let err = store
-            .annotate(MODEL, "ghost", &ann("q", json!(1), None))
+            .annotate(&MODEL, "ghost", &ann("q", json!(1), None))
             .unwrap_err();
         assert_eq!(err, StoreError::ExampleNotFound("ghost".into()));
         // Another model's example does not count either.
         let other = store_with(&["e1"]);
         assert!(
             other
-                .annotate("another-model", "e1", &ann("q", json!(1), None))
+                .annotate(
+                    &crate::ids::ModelId::from(uuid::Uuid::nil()),
+                    "e1",
+                    &ann("q", json!(1), None)
+                )
                 .is_err()
         );
     }
@@ -189,14 +198,14 @@ mod tests {
     fn annotate_upserts() {
         let store = store_with(&["e1"]);
         let first = store
-            .annotate(MODEL, "e1", &ann("q", json!("yes"), Some("because")))
+            .annotate(&MODEL, "e1", &ann("q", json!("yes"), Some("because")))
             .unwrap();
         assert_eq!(first.reasoning.as_deref(), Some("because"));
         let second = store
-            .annotate(MODEL, "e1", &ann("q", json!("no"), None))
+            .annotate(&MODEL, "e1", &ann("q", json!("no"), None))
             .unwrap();
         let got = store
-            .get_example(MODEL, "e1")
+            .get_example(&MODEL, "e1")
             .unwrap()
             .unwrap()
             .example
@@ -215,11 +224,11 @@ mod tests {
         let store = store_with(&["é✓"]);
         for q in ["", "вопрос", "問題 🙂", "q\"'; DROP TABLE x"] {
             store
-                .annotate(MODEL, "é✓", &ann(q, json!({ "q": q }), None))
+                .annotate(&MODEL, "é✓", &ann(q, json!({ "q": q }), None))
                 .unwrap();
         }
         let got = store
-            .get_example(MODEL, "é✓")
+            .get_example(&MODEL, "é✓")
             .unwrap()
             .unwrap()
             .example
@@ -231,7 +240,7 @@ mod tests {
             annotated: None,
             question: Some(String::new()),
         };
-        assert_eq!(store.count_examples(MODEL, &only_empty).unwrap(), 1);
+        assert_eq!(store.count_examples(&MODEL, &only_empty).unwrap(), 1);
     }
 
     #[test]
@@ -242,7 +251,7 @@ mod tests {
             ("missing".to_owned(), ann("q1", json!(2), None)),
             ("b".to_owned(), ann("q1", json!(3), Some("r"))),
         ];
-        let results = store.annotate_many(MODEL, &items).unwrap();
+        let results = store.annotate_many(&MODEL, &items).unwrap();
         assert_eq!(
             results,
             vec![
@@ -251,8 +260,8 @@ mod tests {
                 Ok(())
             ]
         );
-        let b = store.get_example(MODEL, "b").unwrap().unwrap();
+        let b = store.get_example(&MODEL, "b").unwrap().unwrap();
         assert_eq!(b.example.annotations["q1"].answer, json!(3));
-        assert!(store.get_example(MODEL, "missing").unwrap().is_none());
+        assert!(store.get_example(&MODEL, "missing").unwrap().is_none());
     }
 }

@@ -1,6 +1,7 @@
 //! Captured decisions: recording one (creating its example on first sight) and
 //! listing them per example.
 
+use crate::ids::ModelId;
 use rusqlite::{Connection, params};
 use uuid::Uuid;
 
@@ -35,17 +36,20 @@ impl Store {
     /// stored JSON column does not parse.
     pub fn list_decisions(
         &self,
-        model_id: &str,
+        model_id: &ModelId,
         example_id: &str,
     ) -> Result<Vec<Decision>, StoreError> {
+        let model_id = model_id.to_string();
+        let model_id = model_id.as_str();
         load(&*self.conn()?, model_id, example_id)
     }
 }
 
 fn insert(conn: &Connection, d: &NewDecision<'_>) -> Result<RecordedDecision, StoreError> {
     let created_at = now();
+    let model_id = d.model_id.to_string();
     let example_created =
-        examples::insert_if_absent(conn, d.model_id, d.example_id, d.state, &created_at)?;
+        examples::insert_if_absent(conn, &model_id, d.example_id, d.state, &created_at)?;
     let decision_id = format!("dec_{}", Uuid::new_v4().simple());
     conn.prepare_cached(
         "INSERT INTO decisions (decision_id, model_id, example_id, checkpoint, revision_name,
@@ -55,7 +59,7 @@ fn insert(conn: &Connection, d: &NewDecision<'_>) -> Result<RecordedDecision, St
     .ctx("prepare insert decision")?
     .execute(params![
         decision_id,
-        d.model_id,
+        model_id,
         d.example_id,
         d.checkpoint,
         d.revision_name,
@@ -167,7 +171,7 @@ mod tests {
         assert!(a.decision_id.starts_with("dec_") && a.decision_id.len() == 4 + 32);
         assert_eq!(a.created_at.len(), "2024-01-01T00:00:00.000Z".len());
 
-        let detail = store.get_example(MODEL, "e1").unwrap().unwrap();
+        let detail = store.get_example(&MODEL, "e1").unwrap().unwrap();
         assert_eq!(detail.example.state, first);
         let ids: Vec<_> = detail
             .decisions
@@ -181,8 +185,11 @@ mod tests {
         );
         assert_eq!(detail.decisions[1].answers, json!({ "q1": false }));
         assert_eq!(detail.decisions[0].input_tokens, 120);
-        assert_eq!(store.list_decisions(MODEL, "e1").unwrap(), detail.decisions);
-        assert!(store.list_decisions(MODEL, "nope").unwrap().is_empty());
+        assert_eq!(
+            store.list_decisions(&MODEL, "e1").unwrap(),
+            detail.decisions
+        );
+        assert!(store.list_decisions(&MODEL, "nope").unwrap().is_empty());
     }
 
     #[test]
@@ -191,9 +198,10 @@ mod tests {
         let state = json!(null);
         let mut d = decision("e1", &state, &state);
         store.record_decision(&d).unwrap();
-        d.model_id = "other-model";
+        let other = crate::ids::ModelId::from(uuid::Uuid::nil());
+        d.model_id = &other;
         assert!(store.record_decision(&d).unwrap().example_created);
-        assert_eq!(store.list_decisions(MODEL, "e1").unwrap().len(), 1);
+        assert_eq!(store.list_decisions(&MODEL, "e1").unwrap().len(), 1);
     }
 
     #[test]
@@ -207,7 +215,7 @@ mod tests {
             Err(StoreError::Sqlite { .. })
         ));
         assert!(
-            store.get_example(MODEL, "e1").unwrap().is_none(),
+            store.get_example(&MODEL, "e1").unwrap().is_none(),
             "rolled back"
         );
     }
@@ -219,7 +227,7 @@ mod tests {
         store
             .record_decision(&decision("e1", &state, &json!({})))
             .unwrap();
-        let detail = store.get_example(MODEL, "e1").unwrap().unwrap();
+        let detail = store.get_example(&MODEL, "e1").unwrap().unwrap();
         let v = serde_json::to_value(&detail).unwrap();
         assert_eq!(v["exampleId"], "e1");
         assert_eq!(v["state"], state);

@@ -1,6 +1,7 @@
 //! Examples: streaming ingest, lookup, filtered listing with keyset
 //! pagination, streaming iteration and counting.
 
+use crate::ids::ModelId;
 use std::collections::BTreeMap;
 
 use rusqlite::types::Value as SqlValue;
@@ -41,11 +42,13 @@ impl Store {
     /// the batches already reported to `on_batch` stay.
     pub fn ingest(
         &self,
-        model_id: &str,
+        model_id: &ModelId,
         items: &mut dyn Iterator<Item = Result<IngestItem, StoreError>>,
         atomic: bool,
         on_batch: &mut dyn FnMut(&IngestCounts),
     ) -> Result<IngestCounts, StoreError> {
+        let model_id = model_id.to_string();
+        let model_id = model_id.as_str();
         let mut conn = self.conn()?;
         let mut counts = IngestCounts::default();
         if atomic {
@@ -80,9 +83,11 @@ impl Store {
     /// stored JSON column does not parse.
     pub fn get_example(
         &self,
-        model_id: &str,
+        model_id: &ModelId,
         example_id: &str,
     ) -> Result<Option<ExampleDetail>, StoreError> {
+        let model_id = model_id.to_string();
+        let model_id = model_id.as_str();
         self.read("get example", |tx| {
             let Some(example) = load_one(tx, model_id, example_id)? else {
                 return Ok(None);
@@ -104,11 +109,13 @@ impl Store {
     /// stored JSON column does not parse.
     pub fn list_examples(
         &self,
-        model_id: &str,
+        model_id: &ModelId,
         filter: &ExampleFilter,
         after: Option<&str>,
         limit: usize,
     ) -> Result<Vec<Example>, StoreError> {
+        let model_id = model_id.to_string();
+        let model_id = model_id.as_str();
         self.read("list examples", |tx| {
             list_page(tx, model_id, filter, after, limit)
         })
@@ -123,7 +130,7 @@ impl Store {
     /// The first error from the store or from `f`, which stops the iteration.
     pub fn for_each_example(
         &self,
-        model_id: &str,
+        model_id: &ModelId,
         filter: &ExampleFilter,
         f: &mut dyn FnMut(Example) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
@@ -145,9 +152,11 @@ impl Store {
     /// [`StoreError::Sqlite`] on database failure.
     pub fn count_examples(
         &self,
-        model_id: &str,
+        model_id: &ModelId,
         filter: &ExampleFilter,
     ) -> Result<u64, StoreError> {
+        let model_id = model_id.to_string();
+        let model_id = model_id.as_str();
         let (where_sql, args) = filter_clause(model_id, filter);
         let sql = format!("SELECT count(*) FROM examples e WHERE {where_sql}");
         let conn = self.conn()?;
@@ -341,7 +350,7 @@ mod tests {
         it: &mut dyn Iterator<Item = Result<IngestItem, StoreError>>,
         atomic: bool,
     ) -> Result<IngestCounts, StoreError> {
-        store.ingest(MODEL, it, atomic, &mut |_| {})
+        store.ingest(&MODEL, it, atomic, &mut |_| {})
     }
 
     #[test]
@@ -349,7 +358,7 @@ mod tests {
         let (_dir, store) = file_store();
         let mut reports = Vec::new();
         let counts = store
-            .ingest(MODEL, &mut items(4_500), false, &mut |c| reports.push(*c))
+            .ingest(&MODEL, &mut items(4_500), false, &mut |c| reports.push(*c))
             .unwrap();
         let annotations = (0..4_500u64).filter(|i| i % 3 == 0).count()
             + (0..4_500u64).filter(|i| i % 5 == 0).count();
@@ -382,9 +391,9 @@ mod tests {
                 annotations: 4_500
             }
         );
-        assert_eq!(store.count_examples(MODEL, &all()).unwrap(), 4_500);
+        assert_eq!(store.count_examples(&MODEL, &all()).unwrap(), 4_500);
         let e = store
-            .get_example(MODEL, "ex-00005")
+            .get_example(&MODEL, "ex-00005")
             .unwrap()
             .unwrap()
             .example;
@@ -413,16 +422,16 @@ mod tests {
         let (_dir, store) = file_store();
         let mut called = false;
         let err = store
-            .ingest(MODEL, &mut failing_items(), true, &mut |_| called = true)
+            .ingest(&MODEL, &mut failing_items(), true, &mut |_| called = true)
             .unwrap_err();
         assert!(matches!(err, StoreError::Corrupt { .. }));
         assert!(!called);
-        assert_eq!(store.count_examples(MODEL, &all()).unwrap(), 0);
+        assert_eq!(store.count_examples(&MODEL, &all()).unwrap(), 0);
         let annotated = ExampleFilter {
             annotated: Some(true),
             question: None,
         };
-        assert_eq!(store.count_examples(MODEL, &annotated).unwrap(), 0);
+        assert_eq!(store.count_examples(&MODEL, &annotated).unwrap(), 0);
     }
 
     #[test]
@@ -431,11 +440,11 @@ mod tests {
         let mut reports = 0;
         assert!(
             store
-                .ingest(MODEL, &mut failing_items(), false, &mut |_| reports += 1)
+                .ingest(&MODEL, &mut failing_items(), false, &mut |_| reports += 1)
                 .is_err()
         );
         assert_eq!(reports, 1);
-        assert_eq!(store.count_examples(MODEL, &all()).unwrap(), 2_000);
+        assert_eq!(store.count_examples(&MODEL, &all()).unwrap(), 2_000);
     }
 
     #[test]
@@ -476,7 +485,7 @@ mod tests {
             let mut after: Option<String> = None;
             loop {
                 let page = store
-                    .list_examples(MODEL, &filter, after.as_deref(), 30)
+                    .list_examples(&MODEL, &filter, after.as_deref(), 30)
                     .unwrap();
                 assert!(page.len() <= 30);
                 after = page.last().map(|e| e.example_id.clone());
@@ -489,13 +498,13 @@ mod tests {
             assert!(want.len() > 30, "more than one page");
             assert_eq!(got, want, "{filter:?}");
             assert_eq!(
-                store.count_examples(MODEL, &filter).unwrap(),
+                store.count_examples(&MODEL, &filter).unwrap(),
                 want.len() as u64
             );
         }
 
         let page = store
-            .list_examples(MODEL, &q1, Some("ex-00010"), 2)
+            .list_examples(&MODEL, &q1, Some("ex-00010"), 2)
             .unwrap();
         assert_eq!(page[0].example_id, "ex-00012");
         assert_eq!(page[0].annotations["q1"].answer, json!(12));
@@ -507,13 +516,18 @@ mod tests {
         );
         assert!(
             store
-                .list_examples("other", &all(), None, 10)
+                .list_examples(
+                    &crate::ids::ModelId::from(uuid::Uuid::nil()),
+                    &all(),
+                    None,
+                    10
+                )
                 .unwrap()
                 .is_empty()
         );
         assert!(
             store
-                .list_examples(MODEL, &all(), None, 0)
+                .list_examples(&MODEL, &all(), None, 0)
                 .unwrap()
                 .is_empty()
         );
@@ -526,7 +540,7 @@ mod tests {
         let mut seen = Vec::new();
         let mut annotated = 0;
         store
-            .for_each_example(MODEL, &all(), &mut |e| {
+            .for_each_example(&MODEL, &all(), &mut |e| {
                 annotated += usize::from(!e.annotations.is_empty());
                 seen.push(e.example_id);
                 Ok(())
@@ -544,9 +558,9 @@ mod tests {
         ingest(&mem, &mut items(5), false).unwrap();
         let mut visits = 0;
         let err = mem
-            .for_each_example(MODEL, &all(), &mut |e| {
+            .for_each_example(&MODEL, &all(), &mut |e| {
                 visits += 1;
-                mem.get_example(MODEL, &e.example_id)?;
+                mem.get_example(&MODEL, &e.example_id)?;
                 Err(StoreError::ExampleNotFound("stop".into()))
             })
             .unwrap_err();
@@ -566,7 +580,7 @@ mod tests {
         let raw = Connection::open(dir.path().join("arbiter.db")).unwrap();
         raw.execute("UPDATE examples SET state = '{not json'", [])
             .unwrap();
-        let err = store.get_example(MODEL, "e1").unwrap_err();
+        let err = store.get_example(&MODEL, "e1").unwrap_err();
         assert!(
             matches!(&err, StoreError::Corrupt { what, .. } if what.contains("e1")),
             "{err}"

@@ -423,7 +423,12 @@ pub(crate) mod test_support {
 
     use super::{NewDecision, Store};
 
-    pub(crate) const MODEL: &str = "0f8fad5b-d9cb-469f-a165-70867728950e";
+    pub(crate) static MODEL: std::sync::LazyLock<crate::ids::ModelId> =
+        std::sync::LazyLock::new(|| {
+            "0f8fad5b-d9cb-469f-a165-70867728950e"
+                .parse()
+                .expect("a model ID")
+        });
 
     /// A file-backed store in a fresh temp dir (keep the dir alive).
     pub(crate) fn file_store() -> (TempDir, Store) {
@@ -440,7 +445,7 @@ pub(crate) mod test_support {
         static QUESTIONS: std::sync::LazyLock<Value> =
             std::sync::LazyLock::new(|| json!([{ "id": "q1", "text": "Is it?" }]));
         NewDecision {
-            model_id: MODEL,
+            model_id: &MODEL,
             example_id,
             state,
             checkpoint: "0123456789abcdef0123456789abcdef01234567",
@@ -489,7 +494,7 @@ mod tests {
         let again = Store::open(&path).unwrap();
         assert_eq!(
             again
-                .count_examples(MODEL, &ExampleFilter::default())
+                .count_examples(&MODEL, &ExampleFilter::default())
                 .unwrap(),
             1
         );
@@ -569,7 +574,7 @@ mod tests {
         assert_eq!(created, DISTINCT);
         assert_eq!(
             store
-                .count_examples(MODEL, &ExampleFilter::default())
+                .count_examples(&MODEL, &ExampleFilter::default())
                 .unwrap(),
             DISTINCT as u64
         );
@@ -602,7 +607,7 @@ mod tests {
         }
         assert_eq!(
             store
-                .count_examples(MODEL, &ExampleFilter::default())
+                .count_examples(&MODEL, &ExampleFilter::default())
                 .unwrap(),
             100
         );

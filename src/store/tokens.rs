@@ -5,12 +5,13 @@ use serde::{Deserialize, Serialize};
 
 use super::error::{SqlContext, parse_json};
 use super::{Store, StoreError, now};
+use crate::ids::TokenId;
 
 /// A token as stored (never the secret).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TokenRecord {
-    pub token_id: String,
+    pub token_id: TokenId,
     pub name: String,
     #[serde(skip)]
     pub secret_hash: String,
@@ -24,36 +25,50 @@ pub struct TokenRecord {
 
 const COLUMNS: &str = "token_id, name, secret_hash, scopes, roles, created_at, revoked_at";
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<(TokenRecord, String, String)> {
-    Ok((
-        TokenRecord {
-            token_id: row.get(0)?,
-            name: row.get(1)?,
-            secret_hash: row.get(2)?,
-            scopes: Vec::new(),
-            roles: Vec::new(),
-            created_at: row.get(5)?,
-            revoked_at: row.get(6)?,
-        },
-        row.get(3)?,
-        row.get(4)?,
-    ))
+/// A row as stored: the columns that need parsing still as text.
+struct RawToken {
+    token_id: String,
+    name: String,
+    secret_hash: String,
+    scopes: String,
+    roles: String,
+    created_at: String,
+    revoked_at: Option<String>,
 }
 
-fn finish(
-    (mut token, scopes, roles): (TokenRecord, String, String),
-) -> Result<TokenRecord, StoreError> {
-    let list = |text: &str, what: &str| -> Result<Vec<String>, StoreError> {
-        serde_json::from_value(parse_json(text, || format!("token {what}"))?).map_err(|e| {
-            StoreError::Corrupt {
-                what: format!("token {what}"),
-                reason: e.to_string(),
-            }
-        })
+fn from_row(row: &Row<'_>) -> rusqlite::Result<RawToken> {
+    Ok(RawToken {
+        token_id: row.get(0)?,
+        name: row.get(1)?,
+        secret_hash: row.get(2)?,
+        scopes: row.get(3)?,
+        roles: row.get(4)?,
+        created_at: row.get(5)?,
+        revoked_at: row.get(6)?,
+    })
+}
+
+fn finish(raw: RawToken) -> Result<TokenRecord, StoreError> {
+    let corrupt = |what: &str, reason: String| StoreError::Corrupt {
+        what: format!("token {what}"),
+        reason,
     };
-    token.scopes = list(&scopes, "scopes")?;
-    token.roles = list(&roles, "roles")?;
-    Ok(token)
+    let list = |text: &str, what: &str| -> Result<Vec<String>, StoreError> {
+        serde_json::from_value(parse_json(text, || format!("token {what}"))?)
+            .map_err(|e| corrupt(what, e.to_string()))
+    };
+    Ok(TokenRecord {
+        token_id: raw
+            .token_id
+            .parse()
+            .map_err(|e: crate::ids::InvalidId| corrupt("ID", e.to_string()))?,
+        name: raw.name,
+        secret_hash: raw.secret_hash,
+        scopes: list(&raw.scopes, "scopes")?,
+        roles: list(&raw.roles, "roles")?,
+        created_at: raw.created_at,
+        revoked_at: raw.revoked_at,
+    })
 }
 
 impl Store {
@@ -69,7 +84,7 @@ impl Store {
             tx.execute(
                 "INSERT INTO tokens (token_id, name, secret_hash, scopes, roles, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
                 params![
-                    token.token_id,
+                    token.token_id.as_str(),
                     token.name,
                     token.secret_hash,
                     serde_json::to_string(&token.scopes).unwrap_or_default(),
@@ -95,11 +110,11 @@ impl Store {
     }
 
     /// The token with this ID, revoked or not.
-    pub fn get_token(&self, token_id: &str) -> Result<Option<TokenRecord>, StoreError> {
+    pub fn get_token(&self, token_id: &TokenId) -> Result<Option<TokenRecord>, StoreError> {
         let conn = self.conn()?;
         conn.query_row(
             &format!("SELECT {COLUMNS} FROM tokens WHERE token_id = ?1"),
-            [token_id],
+            [token_id.as_str()],
             from_row,
         )
         .optional()
@@ -139,7 +154,7 @@ mod tests {
 
     fn token(name: &str) -> TokenRecord {
         TokenRecord {
-            token_id: format!("id-{name}"),
+            token_id: TokenId::random(),
             name: name.into(),
             secret_hash: "h".into(),
             scopes: vec!["decisions".into()],
@@ -152,19 +167,20 @@ mod tests {
     #[test]
     fn tokens_are_stored_listed_and_revoked() {
         let store = Store::open_in_memory().unwrap();
-        store.insert_token(&token("ci")).unwrap();
+        let ci = token("ci");
+        store.insert_token(&ci).unwrap();
         assert!(matches!(
             store.insert_token(&token("ci")),
             Err(StoreError::Conflict(_))
         ));
-        let got = store.get_token("id-ci").unwrap().unwrap();
+        let got = store.get_token(&ci.token_id).unwrap().unwrap();
         assert_eq!(got.scopes, ["decisions"]);
         assert_eq!(got.roles, ["acme/*=reader"]);
         assert!(store.revoke_token("ci").unwrap());
         assert!(!store.revoke_token("ci").unwrap());
         assert!(
             store
-                .get_token("id-ci")
+                .get_token(&ci.token_id)
                 .unwrap()
                 .unwrap()
                 .revoked_at

@@ -67,7 +67,7 @@ pub struct ExampleDetail {
 /// Input of [`Store::record_decision`](super::Store::record_decision).
 #[derive(Debug, Clone, Copy)]
 pub struct NewDecision<'a> {
-    pub model_id: &'a str,
+    pub model_id: &'a crate::ids::ModelId,
     pub example_id: &'a str,
     /// Stored only if the example does not exist yet.
     pub state: &'a Value,

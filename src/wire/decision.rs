@@ -224,8 +224,19 @@ impl std::ops::AddAssign for Usage {
 }
 
 /// How a revision was named.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+    strum::IntoStaticStr,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum RevisionKind {
     Branch,
     Tag,
@@ -233,12 +244,9 @@ pub enum RevisionKind {
 }
 
 impl RevisionKind {
+    /// Its name, as serialized (derived).
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Branch => "branch",
-            Self::Tag => "tag",
-            Self::Commit => "commit",
-        }
+        self.into()
     }
 }
 

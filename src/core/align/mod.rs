@@ -300,7 +300,7 @@ fn read_examples(ctx: &Context, loaded: &Loaded, settings: &Settings) -> Result<
         question: None,
     };
     ctx.store()?
-        .for_each_example(&loaded.model_id.to_string(), &filter, &mut |example| {
+        .for_each_example(&loaded.model_id, &filter, &mut |example| {
             let mut used = false;
             for id in &settings.questions {
                 if let Some(annotation) = example.annotations.get(id) {
