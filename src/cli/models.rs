@@ -162,7 +162,7 @@ async fn list(service: &dyn Service, printer: &Printer) -> Result<ExitCode> {
                 .clone()
                 .or_else(|| model.base.clone())
                 .unwrap_or_default(),
-            model.model_id.clone().unwrap_or_default(),
+            model.model_id.map(|id| id.to_string()).unwrap_or_default(),
             model.default_branch.clone().unwrap_or_default(),
             model
                 .latest_checkpoint
@@ -223,7 +223,7 @@ fn show_detail(detail: &crate::wire::models::ModelDetail, printer: &Printer) -> 
     };
     let mut table = printer.new_table(&["", ""]);
     table.add_row(vec!["path".to_owned(), detail.path.clone()]);
-    table.add_row(vec!["modelId".to_owned(), detail.model_id.clone()]);
+    table.add_row(vec!["modelId".to_owned(), detail.model_id.to_string()]);
     table.add_row(vec!["base".to_owned(), detail.base.clone()]);
     table.add_row(vec![
         "default branch".to_owned(),

@@ -620,7 +620,7 @@ impl Service for Remote {
             Ok(list) => list
                 .models
                 .into_iter()
-                .filter_map(|m| Some((m.model_id?.parse().ok()?, m.path?)))
+                .filter_map(|m| Some((m.model_id?, m.path?)))
                 .collect(),
             Err(_) => HashMap::new(),
         }

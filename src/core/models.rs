@@ -40,7 +40,7 @@ fn entry(ctx: &Context, repo: &ModelRepo) -> Result<ModelEntry> {
         name: repo.path().to_string(),
         kind: ModelKind::Repository,
         engine: None,
-        model_id: Some(repo.model_id().to_string()),
+        model_id: Some(repo.model_id()),
         path: Some(repo.path().to_string()),
         base,
         default_branch: Some(repo.default_branch()?),
@@ -105,7 +105,7 @@ fn detail(ctx: &Context, repo: &ModelRepo) -> Result<ModelDetail> {
             .collect()
     };
     Ok(ModelDetail {
-        model_id: repo.model_id().to_string(),
+        model_id: repo.model_id(),
         path: repo.path().to_string(),
         base: loaded.spec.base,
         default_branch: repo.default_branch()?,

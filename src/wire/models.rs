@@ -30,8 +30,8 @@ pub struct ModelEntry {
     pub engine: Option<String>,
     /// The repository model's `modelId`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = String, format = Uuid, required = false)]
-    pub model_id: Option<String>,
+    #[schema(value_type = super::ids::ModelId, required = false)]
+    pub model_id: Option<super::ids::ModelId>,
     /// The repository path `<owner>/<model>`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = String, required = false)]
@@ -91,8 +91,7 @@ pub struct RefInfo {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ModelDetail {
-    #[schema(format = Uuid)]
-    pub model_id: String,
+    pub model_id: super::ids::ModelId,
     /// `<owner>/<model>`.
     pub path: String,
     /// The root (base) model.

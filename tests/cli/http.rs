@@ -89,6 +89,7 @@ impl Home {
         arbiter::core::models::create(&self.ctx, &request)
             .expect("create model")
             .model_id
+            .to_string()
     }
 
     /// Bind `127.0.0.1:0` first, then spawn the server on it: the socket accepts (into its

@@ -33,7 +33,7 @@ async fn server_with_annotations(n: usize) -> (TestServer, String, String) {
         )
         .await;
     assert_eq!(reply.status, 200, "{}", reply.text());
-    (server, token, model_id)
+    (server, token, model_id.to_string())
 }
 
 async fn create(
