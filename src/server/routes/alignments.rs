@@ -3,7 +3,7 @@
 //! to the default branch.
 
 use super::jobs::{self, Alignments, JsonCollection};
-use super::params::{ModelParams, RequiredIdempotencyKey};
+use super::params::ModelParams;
 use crate::core;
 use crate::core::service::JobRequest;
 use crate::core::tokens::{Principal, Role};
@@ -11,18 +11,12 @@ use crate::error::Result;
 use crate::server::AppState;
 use crate::server::error::ApiResult;
 use crate::server::extract::{AppPath, JsonBody};
-use crate::server::openapi::{
-    JOB_INVALID, JOB_NOT_RUNNABLE, KEY_CONFLICT, NOT_JSON, NOT_JSON_BODY, REVISION_NOT_FOUND,
-    TOO_LARGE,
-};
-use crate::server::request::RequestInfo;
+use crate::server::openapi::{NOT_JSON, NOT_JSON_BODY, TOO_LARGE};
 use crate::wire::align::AlignmentRequest;
 use crate::wire::decision::Checkpoint;
-use crate::wire::jobs::{Job, JobKind};
+use crate::wire::jobs::JobKind;
 use crate::wire::models::PromoteRequest;
-use axum::extract::{OriginalUri, State};
-use axum::http::HeaderMap;
-use axum::response::Response;
+use axum::extract::State;
 use axum::{Extension, Json};
 use serde_json::Value;
 
@@ -55,44 +49,24 @@ jobs::job_collection!(
         and commits nothing. Idempotent.",
 );
 
-#[utoipa::path(
-    post,
-    path = "/v1/models/{modelId}/alignments",
-    tag = "alignments",
-    operation_id = "createAlignment",
-    summary = "Start an alignment",
-    description = "Queues a job that improves the questions of a checkpoint from the model's \
+jobs::json_job_create!(
+    Alignments,
+    path: "/v1/models/{modelId}/alignments",
+    tag: "alignments",
+    scope: "alignments",
+    name: "Alignment",
+    create: create_alignment,
+    summary: "Start an alignment",
+    description: "Queues a job that improves the questions of a checkpoint from the model's \
         annotated examples (role `writer`: it commits a branch). Candidates (exemplars, cues, a \
         calibration) are chosen and scored by nested cross-validation; a question changes only \
         when its held-out loss improves by the margin and a seeded paired bootstrap's lower \
         bound is above zero. The improved questions are committed on `alignments/<jobId>`, \
         parent the base checkpoint; when nothing improves, nothing is committed. The \
         `Idempotency-Key` is required.",
-    security(("bearerAuth" = ["alignments"])),
-    params(ModelParams, RequiredIdempotencyKey),
-    request_body(content = AlignmentRequest, description = "The alignment."),
-    responses(
-        (status = 202, description = "The job, queued.", body = Job,
-            headers(("Location"), ("Idempotent-Replayed"))),
-        (status = 400, description = JOB_NOT_RUNNABLE),
-        (status = 404, description = REVISION_NOT_FOUND),
-        (status = 409, description = KEY_CONFLICT),
-        (status = 413, description = TOO_LARGE),
-        (status = 415, description = NOT_JSON),
-        (status = 422, description = JOB_INVALID),
-    ),
-)]
-pub(crate) async fn create_alignment(
-    state: State<AppState>,
-    principal: Extension<Principal>,
-    info: Extension<RequestInfo>,
-    uri: OriginalUri,
-    model: AppPath<ModelParams>,
-    headers: HeaderMap,
-    body: JsonBody,
-) -> ApiResult<Response> {
-    jobs::create_json::<Alignments>(state, principal, info, uri, model, headers, body).await
-}
+    body: AlignmentRequest,
+    body_description: "The alignment.",
+);
 
 /// `POST /v1/models/{modelId}/promote` with `{revision}`: fast-forward the default branch
 /// to it (409 `not_fast_forward` when it is not ahead). Needs a writer.

@@ -532,3 +532,60 @@ macro_rules! job_collection {
     };
 }
 pub(crate) use job_collection;
+
+/// The `POST` of a job collection whose body is one JSON request (alignments,
+/// evaluations), described for the document: [`create_json`], named per collection.
+macro_rules! json_job_create {
+    (
+        $collection:ty,
+        path: $path:tt,
+        tag: $tag:tt,
+        scope: $scope:tt,
+        name: $name:tt,
+        create: $create:ident,
+        summary: $summary:expr,
+        description: $description:expr,
+        body: $body:ty,
+        body_description: $body_description:expr $(,)?
+    ) => {
+        #[utoipa::path(
+            post,
+            path = $path,
+            tag = $tag,
+            operation_id = concat!("create", $name),
+            summary = $summary,
+            description = $description,
+            security(("bearerAuth" = [$scope])),
+            params(
+                crate::server::routes::params::ModelParams,
+                crate::server::routes::params::RequiredIdempotencyKey
+            ),
+            request_body(content = $body, description = $body_description),
+            responses(
+                (status = 202, description = "The job, queued.", body = crate::wire::jobs::Job,
+                    headers(("Location"), ("Idempotent-Replayed"))),
+                (status = 400, description = crate::server::openapi::JOB_NOT_RUNNABLE),
+                (status = 404, description = crate::server::openapi::REVISION_NOT_FOUND),
+                (status = 409, description = crate::server::openapi::KEY_CONFLICT),
+                (status = 413, description = crate::server::openapi::TOO_LARGE),
+                (status = 415, description = crate::server::openapi::NOT_JSON),
+                (status = 422, description = crate::server::openapi::JOB_INVALID),
+            ),
+        )]
+        pub(crate) async fn $create(
+            state: axum::extract::State<crate::server::AppState>,
+            principal: axum::Extension<crate::core::tokens::Principal>,
+            info: axum::Extension<crate::server::request::RequestInfo>,
+            uri: axum::extract::OriginalUri,
+            model: crate::server::extract::AppPath<crate::server::routes::params::ModelParams>,
+            headers: axum::http::HeaderMap,
+            body: crate::server::extract::JsonBody,
+        ) -> crate::server::error::ApiResult<axum::response::Response> {
+            crate::server::routes::jobs::create_json::<$collection>(
+                state, principal, info, uri, model, headers, body,
+            )
+            .await
+        }
+    };
+}
+pub(crate) use json_job_create;
