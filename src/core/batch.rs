@@ -125,7 +125,7 @@ pub(crate) fn stage(
             ctx.store()?
                 .for_each_example(&loaded.model_id, &filter, &mut |example| {
                     let line = BatchItem {
-                        example_id: Some(example.example_id),
+                        example_id: Some(example.example_id.into_string()),
                         state: example.state,
                     };
                     let written = serde_json::to_writer(&mut out, &line)

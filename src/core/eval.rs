@@ -328,7 +328,7 @@ fn report(
                 .filter(|(q, _)| stored.questions.contains(q))
                 .map(|(q, a)| (q, a.answer))
                 .collect();
-            truth.insert(example.example_id, answers);
+            truth.insert(example.example_id.into_string(), answers);
             Ok(())
         })?;
     let mut per_side: Vec<SideFigures> = Vec::new();

@@ -435,7 +435,7 @@ pub fn list(
         .list_examples(&model_id, filter, after, limit + 1)?;
     let next_cursor = if examples.len() > limit {
         examples.truncate(limit);
-        examples.last().map(|e| e.example_id.clone())
+        examples.last().map(|e| e.example_id.to_string())
     } else {
         None
     };
@@ -508,7 +508,7 @@ pub fn export_line(example: &Example) -> IngestExample {
 impl From<store::Example> for Example {
     fn from(example: store::Example) -> Self {
         Self {
-            example_id: example.example_id,
+            example_id: example.example_id.into_string(),
             state: example.state,
             created_at: example.created_at,
             annotations: example

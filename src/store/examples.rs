@@ -138,7 +138,7 @@ impl Store {
         loop {
             let page = self.list_examples(model_id, filter, after.as_deref(), STREAM_PAGE)?;
             let last_page = page.len() < STREAM_PAGE;
-            after = page.last().map(|e| e.example_id.clone());
+            after = page.last().map(|e| e.example_id.to_string());
             page.into_iter().try_for_each(&mut *f)?;
             if last_page {
                 return Ok(());
@@ -300,7 +300,7 @@ fn raw_example(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawExample> {
 fn parse_example((example_id, state, created_at): RawExample) -> Result<Example, StoreError> {
     let state = parse_json(&state, || format!("state of example {example_id:?}"))?;
     Ok(Example {
-        example_id,
+        example_id: example_id.into(),
         state,
         created_at,
         annotations: BTreeMap::new(),
@@ -488,9 +488,9 @@ mod tests {
                     .list_examples(&MODEL, &filter, after.as_deref(), 30)
                     .unwrap();
                 assert!(page.len() <= 30);
-                after = page.last().map(|e| e.example_id.clone());
+                after = page.last().map(|e| e.example_id.to_string());
                 let done = page.len() < 30;
-                got.extend(page.into_iter().map(|e| e.example_id));
+                got.extend(page.into_iter().map(|e| e.example_id.into_string()));
                 if done {
                     break;
                 }
@@ -560,7 +560,7 @@ mod tests {
         let err = mem
             .for_each_example(&MODEL, &all(), &mut |e| {
                 visits += 1;
-                mem.get_example(&MODEL, &e.example_id)?;
+                mem.get_example(&MODEL, e.example_id.as_str())?;
                 Err(StoreError::ExampleNotFound("stop".into()))
             })
             .unwrap_err();

@@ -13,7 +13,7 @@ use serde_json::Value;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Example {
-    pub example_id: String,
+    pub example_id: crate::ids::ExampleId,
     /// The state, as ingested or first decided on: any JSON value.
     pub state: Value,
     pub created_at: String,

@@ -305,7 +305,7 @@ fn read_examples(ctx: &Context, loaded: &Loaded, settings: &Settings) -> Result<
             for id in &settings.questions {
                 if let Some(annotation) = example.annotations.get(id) {
                     all.entry(id.clone()).or_default().push((
-                        example.example_id.clone(),
+                        example.example_id.to_string(),
                         annotation.answer.clone(),
                         annotation.reasoning.clone(),
                     ));
@@ -313,7 +313,7 @@ fn read_examples(ctx: &Context, loaded: &Loaded, settings: &Settings) -> Result<
                 }
             }
             if used {
-                states.insert(example.example_id.clone(), example.state);
+                states.insert(example.example_id.to_string(), example.state);
             }
             Ok(())
         })?;
