@@ -248,6 +248,7 @@ fn breakdown(ctx: &Context, dir: &Path, states: &[Value]) {
         let request_id = format!("breakdown-{i}");
         store
             .record_decision(&arbiter::store::NewDecision {
+                decision_id: None,
                 model_id: &model_id,
                 example_id: &example_id,
                 state,

@@ -6,7 +6,7 @@
 //! without a result, decides a bounded window of items at once, and appends each result in
 //! input order; one bad item becomes an error line, not a failed job.
 
-use super::decide::{decide_repository, effective_questions};
+use super::decide::{CaptureAs, decide_repository, effective_questions};
 use super::jobs::runner::{Ending, Observer};
 use super::jobs::{Draft, JobFiles, JobLock, Origin};
 use super::models::{self, Loaded};
@@ -244,8 +244,14 @@ pub(crate) async fn execute(
         done_before: 0,
         total,
     };
+    let job_id = &record.job_id;
     let Some(tally) = drive(ctx, &pass, observer, |index, line| async move {
-        decide_item(ctx, loaded, template, origin, index, &line).await
+        let item = Item {
+            job_id,
+            index,
+            line: &line,
+        };
+        decide_item(ctx, loaded, template, origin, item).await
     })
     .await?
     else {
@@ -392,15 +398,35 @@ fn resume(path: &std::path::Path) -> Result<(Tally, BufWriter<std::fs::File>)> {
     Ok((tally, BufWriter::with_capacity(256 * 1024, file)))
 }
 
+/// One input line of a job.
+struct Item<'a> {
+    job_id: &'a crate::ids::JobId,
+    index: u64,
+    line: &'a [u8],
+}
+
+/// The ID an item's captured decision is recorded under: the same on every run of the job,
+/// so a job resumed after it died (its result line unwritten, its capture committed)
+/// records the item once.
+fn item_decision_id(job_id: &crate::ids::JobId, index: u64) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(format!("{job_id}/{index}").as_bytes());
+    format!("dec_{}", hex::encode(&digest[..16]))
+}
+
 /// Decide one input line; a fault of the item is its error line.
 async fn decide_item(
     ctx: &Context,
     loaded: &Loaded,
     template: &DecisionRequest,
     origin: &Origin,
-    index: u64,
-    line: &[u8],
+    item: Item<'_>,
 ) -> ItemResult {
+    let Item {
+        job_id,
+        index,
+        line,
+    } = item;
     let started = Instant::now();
     let mut example_id = None;
     let outcome = async {
@@ -421,7 +447,12 @@ async fn decide_item(
             example_id: Some(id),
             ..template.clone()
         };
-        decide_repository(ctx, &request, loaded.clone(), &origin.request_id).await
+        let decision_id = item_decision_id(job_id, index);
+        let capture_as = CaptureAs {
+            request_id: &origin.request_id,
+            decision_id: Some(&decision_id),
+        };
+        decide_repository(ctx, &request, loaded.clone(), capture_as).await
     }
     .await;
     let (outcome, failed, usage) = match outcome {

@@ -29,7 +29,11 @@ pub async fn decide(
         let (ctx, path, revision) = (ctx.clone(), request.model.clone(), request.revision.clone());
         blocking(move || models::load(&ctx, &path, revision.as_deref())).await?
     };
-    decide_repository(ctx, request, loaded, request_id).await
+    let capture_as = CaptureAs {
+        request_id,
+        decision_id: None,
+    };
+    decide_repository(ctx, request, loaded, capture_as).await
 }
 
 async fn decide_base(ctx: &Context, request: &DecisionRequest) -> Result<DecisionResponse> {
@@ -70,12 +74,21 @@ pub fn effective_questions(saved: &Questions, supplied: Option<&Questions>) -> Q
     questions
 }
 
+/// How a captured decision is recorded.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CaptureAs<'a> {
+    /// The request that asked for it (a job's creating request, for a job's items).
+    pub(crate) request_id: &'a str,
+    /// A fixed decision ID (see [`NewDecision::decision_id`]), for a job's item.
+    pub(crate) decision_id: Option<&'a str>,
+}
+
 /// Answer for a loaded repository model (resolved once, for a batch).
 pub(crate) async fn decide_repository(
     ctx: &Context,
     request: &DecisionRequest,
     loaded: Loaded,
-    request_id: &str,
+    capture_as: CaptureAs<'_>,
 ) -> Result<DecisionResponse> {
     let questions = effective_questions(&loaded.questions, request.questions.as_ref());
     if questions.is_empty() {
@@ -124,7 +137,7 @@ pub(crate) async fn decide_repository(
             &questions,
             &response,
             &example_id,
-            request_id,
+            capture_as,
         )
         .await
         {
@@ -148,13 +161,14 @@ async fn capture(
     questions: &Questions,
     response: &DecisionResponse,
     example_id: &str,
-    request_id: &str,
+    capture_as: CaptureAs<'_>,
 ) -> Result<(ExampleRef, DecisionRef)> {
     let revision_kind = serde_json::to_value(loaded.revision.kind)
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))
         .unwrap_or_default();
     let record = OwnedDecision {
+        decision_id: capture_as.decision_id.map(str::to_owned),
         model_id: loaded.model_id,
         example_id: example_id.to_owned(),
         state: request.state.clone(),
@@ -165,7 +179,7 @@ async fn capture(
         answers: serde_json::to_value(&response.answers)
             .map_err(|e| Error::internal("serializing answers", e))?,
         usage: response.usage,
-        request_id: request_id.to_owned(),
+        request_id: capture_as.request_id.to_owned(),
     };
     let ctx = ctx.clone();
     blocking(move || {
@@ -186,6 +200,7 @@ async fn capture(
 
 /// A decision to record, owned so it can cross into a blocking task.
 struct OwnedDecision {
+    decision_id: Option<String>,
     model_id: crate::ids::ModelId,
     example_id: String,
     state: serde_json::Value,
@@ -201,6 +216,7 @@ struct OwnedDecision {
 impl OwnedDecision {
     fn borrow(&self) -> NewDecision<'_> {
         NewDecision {
+            decision_id: self.decision_id.as_deref(),
             model_id: &self.model_id,
             example_id: &self.example_id,
             state: &self.state,

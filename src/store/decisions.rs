@@ -50,28 +50,46 @@ fn insert(conn: &Connection, d: &NewDecision<'_>) -> Result<RecordedDecision, St
     let model_id = d.model_id.to_string();
     let example_created =
         examples::insert_if_absent(conn, &model_id, d.example_id, d.state, &created_at)?;
-    let decision_id = format!("dec_{}", Uuid::new_v4().simple());
-    conn.prepare_cached(
-        "INSERT INTO decisions (decision_id, model_id, example_id, checkpoint, revision_name,
+    let decision_id = d
+        .decision_id
+        .map_or_else(|| format!("dec_{}", Uuid::new_v4().simple()), str::to_owned);
+    let inserted = conn
+        .prepare_cached(
+            "INSERT INTO decisions (decision_id, model_id, example_id, checkpoint, revision_name,
              revision_kind, questions, answers, input_tokens, output_tokens, request_id, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-    )
-    .ctx("prepare insert decision")?
-    .execute(params![
-        decision_id,
-        model_id,
-        d.example_id,
-        d.checkpoint,
-        d.revision_name,
-        d.revision_kind,
-        d.questions.to_string(),
-        d.answers.to_string(),
-        token_count(d.input_tokens)?,
-        token_count(d.output_tokens)?,
-        d.request_id,
-        created_at,
-    ])
-    .ctx("insert decision")?;
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+         ON CONFLICT (decision_id) DO NOTHING",
+        )
+        .ctx("prepare insert decision")?
+        .execute(params![
+            decision_id,
+            model_id,
+            d.example_id,
+            d.checkpoint,
+            d.revision_name,
+            d.revision_kind,
+            d.questions.to_string(),
+            d.answers.to_string(),
+            token_count(d.input_tokens)?,
+            token_count(d.output_tokens)?,
+            d.request_id,
+            created_at,
+        ])
+        .ctx("insert decision")?;
+    if inserted == 0 {
+        // Recorded before, by the run of the job that died before writing its result line:
+        // it stands as it was recorded then.
+        let created_at = conn
+            .prepare_cached("SELECT created_at FROM decisions WHERE decision_id = ?1")
+            .ctx("prepare find decision")?
+            .query_row([&decision_id], |r| r.get(0))
+            .ctx("find decision")?;
+        return Ok(RecordedDecision {
+            example_created: false,
+            decision_id,
+            created_at,
+        });
+    }
     Ok(RecordedDecision {
         example_created,
         decision_id,
@@ -153,6 +171,32 @@ mod tests {
 
     use super::super::test_support::{MODEL, decision, file_store};
     use super::*;
+
+    /// A job's item recorded again (its run died after the capture, before its result
+    /// line) stays one decision, as first recorded.
+    #[test]
+    fn a_fixed_decision_id_is_recorded_once() {
+        let (_dir, store) = file_store();
+        let state = json!({ "v": 1 });
+        let first_answers = json!({ "q1": true });
+        let mut d = decision("e1", &state, &first_answers);
+        d.decision_id = Some("dec_job_item_0");
+        let first = store.record_decision(&d).unwrap();
+        let answers = json!({ "q1": false });
+        d.answers = &answers;
+        let again = store.record_decision(&d).unwrap();
+        assert_eq!(first.decision_id, "dec_job_item_0");
+        assert_eq!(again.decision_id, first.decision_id);
+        assert_eq!(again.created_at, first.created_at);
+        assert!(first.example_created && !again.example_created);
+        let decisions = store.list_decisions(&MODEL, "e1").unwrap();
+        assert_eq!(decisions.len(), 1);
+        assert_eq!(
+            decisions[0].answers,
+            json!({ "q1": true }),
+            "as first recorded"
+        );
+    }
 
     #[test]
     fn record_creates_then_reuses_example_and_keeps_first_state() {

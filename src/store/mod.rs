@@ -445,6 +445,7 @@ pub(crate) mod test_support {
         static QUESTIONS: std::sync::LazyLock<Value> =
             std::sync::LazyLock::new(|| json!([{ "id": "q1", "text": "Is it?" }]));
         NewDecision {
+            decision_id: None,
             model_id: &MODEL,
             example_id,
             state,

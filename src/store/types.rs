@@ -67,6 +67,10 @@ pub struct ExampleDetail {
 /// Input of [`Store::record_decision`](super::Store::record_decision).
 #[derive(Debug, Clone, Copy)]
 pub struct NewDecision<'a> {
+    /// The decision's ID when the caller fixes it (a job's item: derived from the job and
+    /// the item), so that recording it again, as a resumed job does, changes nothing; else
+    /// a fresh one.
+    pub decision_id: Option<&'a str>,
     pub model_id: &'a crate::ids::ModelId,
     pub example_id: &'a str,
     /// Stored only if the example does not exist yet.

@@ -166,6 +166,90 @@ fn batch_over_examples_writes_to_a_file_and_captures_when_asked() {
     assert_eq!(shown["decisions"].as_array().unwrap().len(), 1, "{shown}");
 }
 
+/// Wait until the job's results file has at least `count` lines; the PID in its lock.
+fn worker_after(dir: &std::path::Path, count: usize) -> String {
+    let deadline = Instant::now() + Duration::from_mins(2);
+    loop {
+        let written = std::fs::read_to_string(dir.join("results.ndjson")).unwrap_or_default();
+        if written.lines().count() >= count {
+            return std::fs::read_to_string(dir.join("lock"))
+                .unwrap()
+                .trim()
+                .to_owned();
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{} of {count} results after 2 min; worker.log:\n{}",
+            written.lines().count(),
+            std::fs::read_to_string(dir.join("worker.log")).unwrap_or_default()
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// A captured batch whose worker is killed three times records each item's decision once:
+/// the run that died may have committed captures whose result lines it never wrote, and
+/// the resumed run decides those items again.
+#[test]
+fn a_captured_batch_killed_mid_job_records_each_decision_once() {
+    let env = env_with_model();
+    let total: i64 = 600;
+    let file = env.write("states.jsonl", &input(600));
+    let output = env
+        .cmd()
+        .args(["batch", "acme/support", "--capture", "--detach", "--input"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let job_id = String::from_utf8(output.stdout).unwrap().trim().to_owned();
+    let dir = env.home().join("jobs").join(&job_id);
+    for kill in 1..=3 {
+        let pid = worker_after(&dir, kill * 100);
+        // Between two flushes of the results: items decided (and captured) since the last
+        // flush have no result line yet.
+        std::thread::sleep(Duration::from_millis(120));
+        kill_9(&pid);
+        // `jobs list` takes up the orphan, once the dead worker's threads have all let go
+        // of its lock (one may still be finishing an fsync): a new worker resumes it.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            env.cmd().args(["jobs", "list"]).assert().success();
+            let holder = std::fs::read_to_string(dir.join("lock")).unwrap();
+            if holder.trim() != pid {
+                break;
+            }
+            assert!(Instant::now() < deadline, "no worker took the job up again");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    let waited = env
+        .cmd()
+        .args(["jobs", "poll", &job_id, "--wait"])
+        .output()
+        .unwrap();
+    assert!(
+        waited.status.success(),
+        "{}",
+        String::from_utf8_lossy(&waited.stderr)
+    );
+    let job: Value = serde_json::from_slice(&waited.stdout).unwrap();
+    assert_eq!(job["status"], "completed", "{job}");
+    let db = rusqlite::Connection::open(env.home().join("arbiter.db")).unwrap();
+    let (decisions, examples): (i64, i64) = db
+        .query_row(
+            "SELECT count(*), count(DISTINCT example_id) FROM decisions",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(
+        (decisions, examples),
+        (total, total),
+        "one decision per item, none twice"
+    );
+}
+
 #[test]
 fn a_detached_worker_killed_mid_job_is_resumed_with_exactly_one_result_per_item() {
     let env = env_with_model();
