@@ -32,6 +32,27 @@ pub(crate) fn current() -> RequestInfo {
         })
 }
 
+/// Logs a request whose answer is never produced: the client went away, hyper dropped the
+/// handler's future (and with it the work it was waiting for), and the access log records
+/// it as 499, as nginx does, with its duration.
+struct Abandoned {
+    method: axum::http::Method,
+    path: String,
+    id: String,
+    started: Instant,
+    answered: bool,
+}
+
+impl Drop for Abandoned {
+    fn drop(&mut self) {
+        if !self.answered {
+            let ms = self.started.elapsed().as_secs_f64() * 1e3;
+            let (method, path, id) = (&self.method, &self.path, &self.id);
+            tracing::warn!(%method, %path, status = 499, ms = format!("{ms:.1}"), request_id = %id, "request abandoned by the client");
+        }
+    }
+}
+
 pub(crate) async fn identify(
     base_url: Option<String>,
     mut request: Request,
@@ -59,7 +80,15 @@ pub(crate) async fn identify(
     };
     let (method, path) = (request.method().clone(), request.uri().path().to_owned());
     request.extensions_mut().insert(info.clone());
+    let mut abandoned = Abandoned {
+        method: method.clone(),
+        path: path.clone(),
+        id: id.clone(),
+        started,
+        answered: false,
+    };
     let mut response = REQUEST.scope(info, next.run(request)).await;
+    abandoned.answered = true;
     if let Ok(value) = HeaderValue::from_str(&id) {
         response.headers_mut().insert(REQUEST_ID_HEADER, value);
     }

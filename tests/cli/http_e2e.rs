@@ -4,6 +4,7 @@
 use crate::common::TestEnv;
 use crate::http::base_request;
 use serde_json::Value;
+use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, Stdio};
 use std::sync::mpsc;
@@ -20,6 +21,110 @@ impl Drop for Running {
             let _ = child.kill();
             let _ = child.wait();
         }
+    }
+}
+
+/// `arbiter serve --listen 127.0.0.1:0` as a process, its stderr (the log) collected.
+struct Served {
+    address: String,
+    pid: u32,
+    running: Running,
+    stdout: std::thread::JoinHandle<String>,
+    stderr: std::thread::JoinHandle<String>,
+}
+
+impl Served {
+    fn start(env: &TestEnv) -> Self {
+        let mut child = env
+            .std_cmd()
+            .args(["serve", "--listen", "127.0.0.1:0"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn arbiter serve");
+        let stdout = child.stdout.take().unwrap();
+        let mut stderr = child.stderr.take().unwrap();
+        let pid = child.id();
+        let running = Running(Some(child));
+        let (first_line_tx, first_line_rx) = mpsc::channel();
+        let stdout = std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut line = String::new();
+            let _ = reader.read_line(&mut line);
+            let _ = first_line_tx.send(line);
+            let mut rest = String::new();
+            let _ = reader.read_to_string(&mut rest);
+            rest
+        });
+        let stderr = std::thread::spawn(move || {
+            let mut log = String::new();
+            let _ = stderr.read_to_string(&mut log);
+            log
+        });
+        // The first stdout line says where it listens (the socket is bound before it is
+        // printed).
+        let line = first_line_rx
+            .recv_timeout(Duration::from_mins(2))
+            .expect("a first stdout line within 120 s");
+        let address = line
+            .trim_end()
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("first stdout line: {line:?}"))
+            .to_owned();
+        assert!(address.starts_with("http://127.0.0.1:"), "{address}");
+        assert_ne!(
+            address, "http://127.0.0.1:0",
+            "port 0 is replaced by the bound port"
+        );
+        Self {
+            address,
+            pid,
+            running,
+            stdout,
+            stderr,
+        }
+    }
+
+    /// SIGTERM, then a clean exit within a deadline: the exit status and the whole log.
+    fn stop(mut self) -> (std::process::ExitStatus, String) {
+        let status = std::process::Command::new("kill")
+            .args(["-TERM", &self.pid.to_string()])
+            .status()
+            .expect("run kill");
+        assert!(status.success(), "kill -TERM {}", self.pid);
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let exit = loop {
+            if let Some(exit) = self
+                .running
+                .0
+                .as_mut()
+                .unwrap()
+                .try_wait()
+                .expect("try_wait")
+            {
+                break exit;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "arbiter serve did not exit within 30 s of SIGTERM"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        self.running.0 = None;
+        let _ = self.stdout.join();
+        (exit, self.stderr.join().expect("stderr reader"))
+    }
+
+    /// CPU time the server process has used so far (user + system).
+    fn cpu_time(&self) -> Duration {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.pid)).unwrap();
+        // Fields after the command (in parentheses, which may hold spaces): utime is the
+        // 14th field of the line, stime the 15th, in clock ticks (100 per second here).
+        let after = &stat[stat.rfind(')').unwrap() + 2..];
+        let fields: Vec<&str> = after.split(' ').collect();
+        let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+        Duration::from_millis(ticks * 10)
     }
 }
 
@@ -44,49 +149,8 @@ fn serve_binary_answers_logs_and_stops_on_sigterm() {
     let secret = token.rsplit('_').next().unwrap().to_owned();
     assert!(secret.len() >= 32, "{token}");
 
-    let mut child = env
-        .std_cmd()
-        .args(["serve", "--listen", "127.0.0.1:0"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn arbiter serve");
-    let stdout = child.stdout.take().unwrap();
-    let mut stderr = child.stderr.take().unwrap();
-    let pid = child.id();
-    let mut running = Running(Some(child));
-
-    let (first_line_tx, first_line_rx) = mpsc::channel();
-    let stdout_reader = std::thread::spawn(move || {
-        let mut reader = BufReader::new(stdout);
-        let mut line = String::new();
-        let _ = reader.read_line(&mut line);
-        let _ = first_line_tx.send(line);
-        let mut rest = String::new();
-        let _ = reader.read_to_string(&mut rest);
-        rest
-    });
-    let stderr_reader = std::thread::spawn(move || {
-        let mut log = String::new();
-        let _ = stderr.read_to_string(&mut log);
-        log
-    });
-
-    // The first stdout line says where it listens (the socket is bound before it is printed).
-    let line = first_line_rx
-        .recv_timeout(Duration::from_mins(2))
-        .expect("a first stdout line within 120 s");
-    let address = line
-        .trim_end()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("first stdout line: {line:?}"))
-        .to_owned();
-    assert!(address.starts_with("http://127.0.0.1:"), "{address}");
-    assert_ne!(
-        address, "http://127.0.0.1:0",
-        "port 0 is replaced by the bound port"
-    );
+    let served = Served::start(&env);
+    let (address, pid) = (served.address.clone(), served.pid);
 
     let health_id = uuid::Uuid::new_v4().to_string();
     let decision_id = uuid::Uuid::new_v4().to_string();
@@ -141,27 +205,9 @@ fn serve_binary_answers_logs_and_stops_on_sigterm() {
     });
     drop(runtime);
 
-    // SIGTERM, then a clean exit 0 within a deadline.
-    let status = std::process::Command::new("kill")
-        .args(["-TERM", &pid.to_string()])
-        .status()
-        .expect("run kill");
-    assert!(status.success(), "kill -TERM {pid}");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let exit = loop {
-        if let Some(exit) = running.0.as_mut().unwrap().try_wait().expect("try_wait") {
-            break exit;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "arbiter serve did not exit within 30 s of SIGTERM"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    running.0 = None;
+    let (exit, log) = served.stop();
     assert_eq!(exit.code(), Some(0), "exit status after SIGTERM: {exit:?}");
-    let _ = stdout_reader.join();
-    let log = stderr_reader.join().expect("stderr reader");
+    let _ = pid;
 
     // One access-log line per request, with method, path, status and request ID.
     for (method, path, status, id) in [
@@ -181,4 +227,73 @@ fn serve_binary_answers_logs_and_stops_on_sigterm() {
         !log.contains(&secret),
         "the log contains the token's secret:\n{log}"
     );
+}
+
+/// A client that gives up on a long decision: the server stops the work at its next window
+/// (its CPU time stops growing) and logs the request as 499 with its duration.
+#[test]
+fn a_decision_whose_client_went_away_stops_and_is_logged_499() {
+    let env = TestEnv::new();
+    let created = env.json(&[
+        "tokens",
+        "create",
+        "--name",
+        "t",
+        "--scope",
+        "decisions",
+        "--json",
+    ]);
+    let token = created["token"].as_str().unwrap().to_owned();
+    let served = Served::start(&env);
+    // Many windows of varied text: tens of seconds of encoder work on `jev-latest`.
+    let mut text = String::new();
+    for i in 0..40_000 {
+        let _ = write!(
+            text,
+            "ticket {i} mentions refund number {} and a delay ",
+            i * 7919 % 10_007
+        );
+    }
+    let mut body = base_request("jev-latest");
+    body["state"] = serde_json::json!({ "message": text });
+    let id = uuid::Uuid::new_v4().to_string();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let gave_up = runtime.block_on(async {
+        let client = reqwest::Client::builder()
+            .no_proxy()
+            .timeout(Duration::from_secs(2))
+            .build()
+            .unwrap();
+        client
+            .post(format!("{}/v1/decision", served.address))
+            .bearer_auth(&token)
+            .header("x-request-id", &id)
+            .json(&body)
+            .send()
+            .await
+    });
+    assert!(
+        gave_up.is_err_and(|e| e.is_timeout()),
+        "the client timed out"
+    );
+    drop(runtime);
+    // The connection is closed: the work stops at its next window.
+    std::thread::sleep(Duration::from_millis(500));
+    let before = served.cpu_time();
+    std::thread::sleep(Duration::from_secs(2));
+    let spent = served.cpu_time().saturating_sub(before);
+    assert!(
+        spent < Duration::from_millis(500),
+        "the server kept working for nobody: {spent:?} of CPU in 2 s"
+    );
+    let (_, log) = served.stop();
+    let line = log
+        .lines()
+        .find(|l| l.contains(&id))
+        .unwrap_or_else(|| panic!("no log line for {id}:\n{log}"));
+    assert!(line.contains("status=499"), "{line}");
+    assert!(line.contains("ms="), "{line}");
 }

@@ -19,6 +19,7 @@ use crate::wire::answer::Distribution;
 use crate::wire::{Answer, Answers, Question, QuestionKind, Questions, Usage};
 use serde_json::Value;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// How much of the state the engine reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,6 +74,11 @@ impl BuiltinEngine {
 
     /// Embed the state: the only per-request encoder work on a warm cache.
     pub fn embed_state(&self, state: &Value) -> Result<EmbeddedState> {
+        self.embed_state_until(state, &AtomicBool::new(false))
+    }
+
+    /// [`Self::embed_state`], stopping before its next window once `stop` is set.
+    fn embed_state_until(&self, state: &Value, stop: &AtomicBool) -> Result<EmbeddedState> {
         let text = text::render(state);
         let windows = match self.reading {
             Reading::FirstWindow => self.embedder.first_window(&text)?.into_iter().collect(),
@@ -82,7 +88,10 @@ impl BuiltinEngine {
         let first_tokens = windows.first().map_or(0, |w| w.tokens);
         let windows = windows
             .iter()
-            .map(|w| self.embedder.embed(&w.text))
+            .map(|w| {
+                stopped(stop)?;
+                self.embedder.embed(&w.text)
+            })
             .collect::<Result<_>>()?;
         Ok(EmbeddedState {
             windows,
@@ -199,13 +208,25 @@ impl BuiltinEngine {
 
     /// Answer every question: the state is embedded once, however many questions there are.
     pub fn decide_blocking(&self, state: &Value, questions: &Questions) -> Result<EngineOutput> {
-        let embedded = self.embed_state(state)?;
+        self.decide_until(state, questions, &AtomicBool::new(false))
+    }
+
+    /// [`Self::decide_blocking`], giving up at its next window or question once `stop` is
+    /// set (nobody waits for the answer any more).
+    pub fn decide_until(
+        &self,
+        state: &Value,
+        questions: &Questions,
+        stop: &AtomicBool,
+    ) -> Result<EngineOutput> {
+        let embedded = self.embed_state_until(state, stop)?;
         let mut usage = Usage {
             input_tokens: embedded.tokens,
             output_tokens: 0,
         };
         let mut answers = Answers::with_capacity(questions.len());
         for (id, question) in questions {
+            stopped(stop)?;
             let (answer, tokens) = self.answer(&embedded, question)?;
             usage.input_tokens += tokens;
             answers.insert(id.clone(), answer);
@@ -216,6 +237,25 @@ impl BuiltinEngine {
     /// Embed without answering: the baseline the engine benchmark compares against.
     pub fn embedder(&self) -> &Embedder {
         &self.embedder
+    }
+}
+
+/// An error once `stop` is set: the work is abandoned, and nobody reads the error.
+fn stopped(stop: &AtomicBool) -> Result<()> {
+    if stop.load(Ordering::Relaxed) {
+        return Err(crate::error::Error::Internal(
+            "abandoned: nobody waits for this decision".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Sets its flag when dropped: the decision's future was dropped (its client went away).
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
     }
 }
 
@@ -259,7 +299,11 @@ impl Engine for BuiltinEngine {
         };
         let state = request.state.clone();
         let questions = request.questions.clone();
-        tokio::task::spawn_blocking(move || engine.decide_blocking(&state, &questions))
+        // The blocking task outlives this future: when the future is dropped (the client
+        // went away), the flag stops it at its next window or question.
+        let stop = Arc::new(AtomicBool::new(false));
+        let _stop_on_drop = StopOnDrop(stop.clone());
+        tokio::task::spawn_blocking(move || engine.decide_until(&state, &questions, &stop))
             .await
             .map_err(|e| crate::error::Error::internal("the engine task", e))?
     }
