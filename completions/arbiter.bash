@@ -483,7 +483,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__decide)
-            opts="-m -s -q -r -h --model --state --questions --request --revision --example-id --no-capture --home --json --quiet --server --help"
+            opts="-m -s -q -r -h --model --state --questions --request --revision --example-id --no-capture --truncate --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -53,6 +53,7 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand decide" -l example-id -d
 complete -c arbiter -n "__fish_arbiter_using_subcommand decide" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand decide" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand decide" -l no-capture -d 'Do not record the example and decision'
+complete -c arbiter -n "__fish_arbiter_using_subcommand decide" -l truncate -d 'Read only the first tokens of a state longer than the model reads, instead of refusing it (`state_too_large`)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand decide" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
 complete -c arbiter -n "__fish_arbiter_using_subcommand decide" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand decide" -s h -l help -d 'Print help'

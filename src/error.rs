@@ -71,6 +71,12 @@ pub enum Error {
         detail: String,
         details: Vec<FieldError>,
     },
+    /// A state longer than the base model reads, sent without `truncate`.
+    #[error("{detail}")]
+    StateTooLarge {
+        detail: String,
+        details: Vec<FieldError>,
+    },
     /// A fault of ours (storage, git, engine): never caused by the request.
     #[error("{0}")]
     Internal(String),
@@ -162,6 +168,7 @@ impl Error {
             | Self::NotFound(_) => ErrorKind::NotFound,
             Self::Validation(_)
             | Self::InvalidCheckpoint { .. }
+            | Self::StateTooLarge { .. }
             | Self::BadRequest(_)
             | Self::PayloadTooLarge { .. }
             | Self::UnsupportedMediaType(_)
@@ -188,6 +195,7 @@ impl Error {
         match self {
             Self::Validation(_) | Self::ProviderResponse { .. } => "validation_error",
             Self::InvalidCheckpoint { .. } => "invalid_checkpoint",
+            Self::StateTooLarge { .. } => "state_too_large",
             Self::ModelNotFound(_) => "model_not_found",
             Self::RevisionNotFound { .. } => "revision_not_found",
             Self::ExampleNotFound(_) => "example_not_found",
@@ -212,6 +220,7 @@ impl Error {
         match self {
             Self::Validation(_)
             | Self::InvalidCheckpoint { .. }
+            | Self::StateTooLarge { .. }
             | Self::ProviderResponse { .. } => 422,
             Self::ModelNotFound(_)
             | Self::RevisionNotFound { .. }
@@ -254,6 +263,7 @@ impl Error {
         match self {
             Self::Validation(details)
             | Self::InvalidCheckpoint { details, .. }
+            | Self::StateTooLarge { details, .. }
             | Self::ProviderResponse { details, .. } => details,
             Self::Remote(problem) => &problem.details,
             _ => &[],

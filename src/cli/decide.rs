@@ -34,6 +34,10 @@ pub struct DecideArgs {
     /// Do not record the example and decision
     #[arg(long)]
     pub no_capture: bool,
+    /// Read only the first tokens of a state longer than the model reads, instead of
+    /// refusing it (`state_too_large`)
+    #[arg(long)]
+    pub truncate: bool,
 }
 
 pub(crate) async fn run(
@@ -85,6 +89,9 @@ fn request_body(args: &DecideArgs) -> Result<Value> {
     }
     if args.no_capture {
         body.insert("capture".into(), Value::Bool(false));
+    }
+    if args.truncate {
+        body.insert("truncate".into(), Value::Bool(true));
     }
     Ok(Value::Object(body))
 }

@@ -230,6 +230,8 @@ pub(crate) async fn execute(
         revision: Some(loaded.revision.commit.clone()),
         // `false` skips recording; otherwise the model's capture policy decides.
         capture: (!stored.capture).then_some(false),
+        // An item longer than the model reads fails alone, with `state_too_large`.
+        truncate: None,
     };
     let engine = ctx.engines().get(&loaded.spec.base).ok_or_else(|| {
         Error::Internal(format!("base model `{}` has no engine", loaded.spec.base))

@@ -51,6 +51,7 @@ async fn decide_base(ctx: &Context, request: &DecisionRequest) -> Result<Decisio
             model: &request.model,
             state: &request.state,
             questions,
+            truncate: request.truncate == Some(true),
         })
         .await?;
     Ok(DecisionResponse {
@@ -109,6 +110,7 @@ pub(crate) async fn decide_repository(
             model: &loaded.spec.base,
             state: &request.state,
             questions: &questions,
+            truncate: request.truncate == Some(true),
         })
         .await?;
     let example_id = request

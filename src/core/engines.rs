@@ -90,6 +90,7 @@ async fn check_one(configured: &Configured, state: &Value, questions: &Questions
             model,
             state,
             questions,
+            truncate: false,
         })
         .await;
     let latency_ms = started.elapsed().as_secs_f64() * 1000.0;

@@ -273,6 +273,9 @@ async fn answers_for(
             model: &side.loaded.spec.base,
             state,
             questions: rewritten.as_ref().unwrap_or(&side.questions),
+            // An evaluation reads what the model reads of a long example, as a caller
+            // opting into truncation would.
+            truncate: true,
         })
         .await?;
     let entry = CachedAnswers {

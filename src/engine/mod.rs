@@ -36,6 +36,9 @@ pub struct EngineRequest<'a> {
     pub state: &'a Value,
     /// Already validated; at least one question.
     pub questions: &'a Questions,
+    /// Read only the first [`Engine::state_budget`] tokens of a longer state instead of
+    /// refusing it (`state_too_large`).
+    pub truncate: bool,
 }
 
 /// What an engine returns: one answer per question, in question order.
@@ -58,6 +61,12 @@ pub trait Engine: Send + Sync {
     /// engine, the in-flight limit (requests at once) for a remote one.
     fn max_in_flight(&self) -> usize {
         std::thread::available_parallelism().map_or(2, std::num::NonZero::get)
+    }
+
+    /// The most state tokens this base model reads, if it has a limit: a longer state is
+    /// refused with `state_too_large`, or, with `truncate`, read up to it.
+    fn state_budget(&self) -> Option<usize> {
+        None
     }
 
     /// Answer every question. A remote engine fails with `upstream_unavailable` (it could

@@ -52,6 +52,11 @@ pub struct DecisionRequest {
     /// `false` skips recording (repository models only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub capture: Option<bool>,
+    /// `true`: read only the first tokens of a state longer than the base model reads
+    /// (`usage.input_tokens` says what was read); otherwise such a state is refused with
+    /// 422 `state_too_large`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub truncate: Option<bool>,
 }
 
 /// `questions`: a map of at least one question, as validation demands (`minProperties`
@@ -124,18 +129,20 @@ impl DecisionRequest {
             ));
         }
         let revision = optional_string(object, "revision", &root, &mut errors);
-        let capture = match object.get("capture") {
+        let mut flag = |name: &str| match object.get(name) {
             None | Some(Value::Null) => None,
             Some(Value::Bool(b)) => Some(*b),
             Some(other) => {
                 errors.push(FieldError::new(
-                    root.key("capture"),
-                    format!("capture must be a boolean, not {}", json_type(other)),
+                    root.key(name),
+                    format!("{name} must be a boolean, not {}", json_type(other)),
                     "bool_expected",
                 ));
                 None
             }
         };
+        let capture = flag("capture");
+        let truncate = flag("truncate");
         match (state, model) {
             (Some(state), Some(model)) if errors.is_empty() => Ok(Self {
                 state,
@@ -144,6 +151,7 @@ impl DecisionRequest {
                 example_id,
                 revision,
                 capture,
+                truncate,
             }),
             _ => Err(Invalid(errors)),
         }

@@ -1209,3 +1209,39 @@ async fn unauthenticated_routes_answer_without_a_token() {
         "{openapi}"
     );
 }
+
+/// A state longer than `jev-latest` reads is refused at once with `state_too_large` at
+/// `body.state` (the limit and the count in the message), read up to the limit with
+/// `"truncate": true`, and a `mo` decision (which reads one window) is not limited.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn status_422_state_too_large_unless_truncated() {
+    let home = Home::new(None);
+    let token = home.token("t", &["decisions"], &[]);
+    let server = home.serve().await;
+    let text = "word ".repeat(40_000);
+    let mut body = base_request("jev-latest");
+    body["state"] = json!({ "message": text });
+    let reply = server.post_json("/v1/decision", Some(&token), &body).await;
+    assert_eq!(reply.status, 422, "{}", reply.text());
+    let problem = reply.json();
+    assert_eq!(problem["code"], "state_too_large");
+    assert_eq!(problem["details"][0]["loc"], json!(["body", "state"]));
+    let msg = problem["details"][0]["msg"].as_str().unwrap();
+    assert!(msg.contains("32768") && msg.contains("tokens"), "{msg}");
+
+    body["truncate"] = json!(true);
+    let reply = server.post_json("/v1/decision", Some(&token), &body).await;
+    let answered = reply.ok();
+    let read = answered["usage"]["input_tokens"].as_u64().unwrap();
+    assert!(
+        read > 32_768,
+        "the first 32,768 tokens, in overlapping windows: {read}"
+    );
+
+    body["model"] = json!("mo");
+    body.as_object_mut().unwrap().remove("truncate");
+    server
+        .post_json("/v1/decision", Some(&token), &body)
+        .await
+        .ok();
+}

@@ -249,33 +249,62 @@ impl Embedder {
         self.cut(text, text, usize::MAX)
     }
 
+    /// Overlapping windows over the first `budget` tokens of `text`, and how many tokens
+    /// `text` has (counted only as far as it had to be: with `truncate`, a prefix long
+    /// enough for the budget).
+    pub fn windows_within(
+        &self,
+        text: &str,
+        budget: usize,
+        truncate: bool,
+    ) -> Result<(Vec<Window>, usize)> {
+        // No token is read from more than 64 bytes of text but an unknown long word, which
+        // counts once: a prefix this long holds the budget's tokens in any ordinary text.
+        let source = if truncate {
+            floor_char_boundary(text, budget.saturating_mul(64))
+        } else {
+            text
+        };
+        let encoding = self
+            .tokenizer()?
+            .encode(source, false)
+            .map_err(|e| Error::internal("tokenizing", e))?;
+        let offsets = encoding.get_offsets();
+        let read = &offsets[..offsets.len().min(budget)];
+        Ok((windows_of(text, read, usize::MAX), offsets.len()))
+    }
+
     /// Windows of `source` (a prefix of `text`), at most `limit` of them.
     fn cut(&self, text: &str, source: &str, limit: usize) -> Result<Vec<Window>> {
         let encoding = self
             .tokenizer()?
             .encode(source, false)
             .map_err(|e| Error::internal("tokenizing", e))?;
-        let offsets = encoding.get_offsets();
-        let mut windows = Vec::new();
-        let mut start = 0;
-        while start < offsets.len() && windows.len() < limit {
-            let end = (start + WINDOW_TOKENS).min(offsets.len());
-            let (from, to) = (offsets[start].0, offsets[end - 1].1);
-            if let Some(slice) = text.get(from..to)
-                && !slice.trim().is_empty()
-            {
-                windows.push(Window {
-                    text: slice.to_owned(),
-                    tokens: (end - start + 2) as u64,
-                });
-            }
-            if end == offsets.len() {
-                break;
-            }
-            start += WINDOW_STRIDE;
-        }
-        Ok(windows)
+        Ok(windows_of(text, encoding.get_offsets(), limit))
     }
+}
+
+/// Windows of `text` over the tokens at `offsets`, at most `limit` of them.
+fn windows_of(text: &str, offsets: &[(usize, usize)], limit: usize) -> Vec<Window> {
+    let mut windows = Vec::new();
+    let mut start = 0;
+    while start < offsets.len() && windows.len() < limit {
+        let end = (start + WINDOW_TOKENS).min(offsets.len());
+        let (from, to) = (offsets[start].0, offsets[end - 1].1);
+        if let Some(slice) = text.get(from..to)
+            && !slice.trim().is_empty()
+        {
+            windows.push(Window {
+                text: slice.to_owned(),
+                tokens: (end - start + 2) as u64,
+            });
+        }
+        if end == offsets.len() {
+            break;
+        }
+        start += WINDOW_STRIDE;
+    }
+    windows
 }
 
 fn floor_char_boundary(text: &str, max: usize) -> &str {

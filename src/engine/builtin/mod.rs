@@ -72,17 +72,39 @@ impl BuiltinEngine {
         Self { embedder, reading }
     }
 
-    /// Embed the state: the only per-request encoder work on a warm cache.
+    /// Embed the state: the only per-request encoder work on a warm cache. A state over
+    /// the budget is read up to it.
     pub fn embed_state(&self, state: &Value) -> Result<EmbeddedState> {
-        self.embed_state_until(state, &AtomicBool::new(false))
+        let read = Read {
+            model: "",
+            truncate: true,
+            stop: &AtomicBool::new(false),
+        };
+        self.embed_state_as(state, &read)
     }
 
-    /// [`Self::embed_state`], stopping before its next window once `stop` is set.
-    fn embed_state_until(&self, state: &Value, stop: &AtomicBool) -> Result<EmbeddedState> {
+    /// [`Self::embed_state`] as `read` says: refusing a state over the budget unless it
+    /// truncates, and stopping before its next window once `stop` is set.
+    fn embed_state_as(&self, state: &Value, read: &Read<'_>) -> Result<EmbeddedState> {
+        let stop = read.stop;
         let text = text::render(state);
         let windows = match self.reading {
             Reading::FirstWindow => self.embedder.first_window(&text)?.into_iter().collect(),
-            Reading::AllWindows => self.embedder.all_windows(&text)?,
+            Reading::AllWindows => {
+                // Refused at once when even a cheap lower bound is over the budget: a
+                // large state costs a pass over its text, not its tokenization.
+                let at_least = text::least_tokens(&text);
+                if at_least > STATE_BUDGET && !read.truncate {
+                    return Err(too_large(read.model, at_least, true));
+                }
+                let (windows, count) =
+                    self.embedder
+                        .windows_within(&text, STATE_BUDGET, read.truncate)?;
+                if count > STATE_BUDGET && !read.truncate {
+                    return Err(too_large(read.model, count, false));
+                }
+                windows
+            }
         };
         let tokens = windows.iter().map(|w| w.tokens).sum();
         let first_tokens = windows.first().map_or(0, |w| w.tokens);
@@ -208,18 +230,24 @@ impl BuiltinEngine {
 
     /// Answer every question: the state is embedded once, however many questions there are.
     pub fn decide_blocking(&self, state: &Value, questions: &Questions) -> Result<EngineOutput> {
-        self.decide_until(state, questions, &AtomicBool::new(false))
+        let read = Read {
+            model: "",
+            truncate: false,
+            stop: &AtomicBool::new(false),
+        };
+        self.decide_as(state, questions, &read)
     }
 
-    /// [`Self::decide_blocking`], giving up at its next window or question once `stop` is
-    /// set (nobody waits for the answer any more).
-    pub fn decide_until(
+    /// [`Self::decide_blocking`] as `read` says; giving up at its next window or question
+    /// once its `stop` is set (nobody waits for the answer any more).
+    fn decide_as(
         &self,
         state: &Value,
         questions: &Questions,
-        stop: &AtomicBool,
+        read: &Read<'_>,
     ) -> Result<EngineOutput> {
-        let embedded = self.embed_state_until(state, stop)?;
+        let stop = read.stop;
+        let embedded = self.embed_state_as(state, read)?;
         let mut usage = Usage {
             input_tokens: embedded.tokens,
             output_tokens: 0,
@@ -237,6 +265,42 @@ impl BuiltinEngine {
     /// Embed without answering: the baseline the engine benchmark compares against.
     pub fn embedder(&self) -> &Embedder {
         &self.embedder
+    }
+}
+
+/// The most state tokens a model that reads the whole state (in windows) reads: as hosted
+/// System One services bound their windowed models.
+pub const STATE_BUDGET: usize = 32_768;
+
+/// How one decision reads its state.
+struct Read<'a> {
+    /// The base model asked for, for the error.
+    model: &'a str,
+    /// Read the first [`STATE_BUDGET`] tokens of a longer state rather than refuse it.
+    truncate: bool,
+    /// Set once nobody waits for the answer.
+    stop: &'a AtomicBool,
+}
+
+/// `state_too_large`, at `body.state`: the state has `count` tokens (at least, when only
+/// the cheap bound was taken).
+fn too_large(model: &str, count: usize, at_least: bool) -> crate::error::Error {
+    let count = if at_least {
+        format!("at least {count}")
+    } else {
+        count.to_string()
+    };
+    let detail = format!(
+        "the state has {count} tokens; `{model}` reads at most {STATE_BUDGET}: send \
+         \"truncate\": true to read only the first {STATE_BUDGET}, or a shorter state"
+    );
+    crate::error::Error::StateTooLarge {
+        details: vec![crate::wire::FieldError::new(
+            crate::wire::Loc::body().key("state"),
+            detail.clone(),
+            "state_too_large",
+        )],
+        detail,
     }
 }
 
@@ -291,6 +355,14 @@ impl Engine for BuiltinEngine {
         Some(self)
     }
 
+    fn state_budget(&self) -> Option<usize> {
+        match self.reading {
+            // The first window is all it reads, whatever the state's length.
+            Reading::FirstWindow => None,
+            Reading::AllWindows => Some(STATE_BUDGET),
+        }
+    }
+
     async fn decide(&self, request: EngineRequest<'_>) -> Result<EngineOutput> {
         // Encoder work is CPU-bound: keep it off the async workers.
         let engine = Self {
@@ -303,9 +375,17 @@ impl Engine for BuiltinEngine {
         // went away), the flag stops it at its next window or question.
         let stop = Arc::new(AtomicBool::new(false));
         let _stop_on_drop = StopOnDrop(stop.clone());
-        tokio::task::spawn_blocking(move || engine.decide_until(&state, &questions, &stop))
-            .await
-            .map_err(|e| crate::error::Error::internal("the engine task", e))?
+        let (model, truncate) = (request.model.to_owned(), request.truncate);
+        tokio::task::spawn_blocking(move || {
+            let read = Read {
+                model: &model,
+                truncate,
+                stop: &stop,
+            };
+            engine.decide_as(&state, &questions, &read)
+        })
+        .await
+        .map_err(|e| crate::error::Error::internal("the engine task", e))?
     }
 }
 
@@ -334,6 +414,106 @@ mod tests {
             "urgency": {"type": "score", "criteria": ["no rush", "soon", "right now"]},
             "angry": {"type": "noul", "instructions": "The customer is angry."}
         })
+    }
+
+    /// Text of `words` distinct words.
+    fn words(n: usize) -> String {
+        (0..n).fold(String::new(), |mut out, i| {
+            let _ = write!(out, "w{i} ");
+            out
+        })
+    }
+
+    fn read(truncate: bool, stop: &AtomicBool) -> Read<'_> {
+        Read {
+            model: "jev-latest",
+            truncate,
+            stop,
+        }
+    }
+
+    /// Over the budget: refused at the state with the exact count when it had to be
+    /// tokenized, with a lower bound when the cheap bound already exceeds it; read up to
+    /// the budget with `truncate`. Under it: read whole either way.
+    #[test]
+    fn a_state_over_the_budget_is_refused_or_truncated() {
+        let engine = engine(Reading::AllWindows);
+        let stop = AtomicBool::new(false);
+        let q = questions(&json!({"angry": {"type": "noul"}}));
+        // "w123" is one word to the bound but two tokens ("w", "##123") to the tokenizer.
+        let state = json!(words(STATE_BUDGET * 3 / 4));
+        let error = engine
+            .decide_as(&state, &q, &read(false, &stop))
+            .unwrap_err();
+        assert_eq!(error.code(), "state_too_large");
+        assert_eq!(error.status(), 422);
+        let detail = &error.details()[0];
+        assert_eq!(detail.loc, Loc::body().key("state"));
+        let count = engine.embedder.count_tokens(&text::render(&state)).unwrap();
+        assert!(count > STATE_BUDGET, "{count}");
+        assert!(
+            detail.msg.contains(&format!("has {count} tokens")),
+            "{}",
+            detail.msg
+        );
+        assert!(
+            detail.msg.contains(&STATE_BUDGET.to_string()),
+            "{}",
+            detail.msg
+        );
+
+        let huge = json!(words(STATE_BUDGET * 4));
+        let error = engine
+            .decide_as(&huge, &q, &read(false, &stop))
+            .unwrap_err();
+        let bound = text::least_tokens(&text::render(&huge));
+        assert!(
+            error.details()[0]
+                .msg
+                .contains(&format!("at least {bound} tokens")),
+            "{error}"
+        );
+
+        let truncated = engine.decide_as(&state, &q, &read(true, &stop)).unwrap();
+        let whole_read = engine
+            .embed_state_as(&state, &read(true, &stop))
+            .unwrap()
+            .tokens;
+        assert!(truncated.usage.input_tokens >= whole_read);
+        // Windows overlap and carry two special tokens each: what they read is the budget's
+        // tokens and no more than the overlap beyond them.
+        let windows = STATE_BUDGET.div_ceil(embedder::WINDOW_STRIDE) as u64;
+        assert!(
+            whole_read <= (STATE_BUDGET as u64) * 2 + windows * 2,
+            "{whole_read}"
+        );
+
+        let small = json!(words(100));
+        assert!(engine.decide_as(&small, &q, &read(false, &stop)).is_ok());
+        // The first-window models read one window whatever the length: no budget.
+        assert!(
+            self::engine(Reading::FirstWindow)
+                .decide_as(&huge, &q, &read(false, &stop))
+                .is_ok()
+        );
+    }
+
+    /// The cheap bound never exceeds the tokenizer's count, whatever the script.
+    #[test]
+    fn the_cheap_token_bound_is_a_lower_bound() {
+        let embedder = Embedder::new();
+        for text in [
+            "Refund me, please!! Order #12345 (twice) -- now.",
+            "caf\u{e9} cafe\u{301} na\u{ef}ve r\u{e9}sum\u{e9} \u{2014} ok",
+            "\u{65e5}\u{672c}\u{8a9e}\u{306e}\u{6587}\u{7ae0} and \u{1f600} emoji \u{1f44d}",
+            &"x".repeat(500),
+            "a.b,c;d:e!f?g'h\"i(j)k[l]m{n}o<p>q/r\\s|t`u~v@w#x$y%z^&*_+=-",
+            "\t\n  spaced   out\r\n",
+        ] {
+            let bound = text::least_tokens(text);
+            let count = embedder.count_tokens(text).unwrap();
+            assert!(bound <= count, "{text:?}: bound {bound} > {count}");
+        }
     }
 
     #[test]

@@ -87,6 +87,28 @@ fn text_block(value: &Value) -> Option<&str> {
         .flatten()
 }
 
+/// A cheap lower bound on the `WordPiece` tokens of `text`: its tokenizer splits at white
+/// space and at every ASCII punctuation character, so each run of letters and digits
+/// between those is at least one token and each such character exactly one. Other
+/// characters (accents it strips, symbols) count nothing and split nothing, so the bound
+/// never exceeds the true count. One pass over the characters, no tokenizer.
+pub fn least_tokens(text: &str) -> usize {
+    let mut count = 0;
+    let mut in_word = false;
+    for c in text.chars() {
+        if c.is_whitespace() {
+            in_word = false;
+        } else if c.is_ascii_punctuation() {
+            count += 1;
+            in_word = false;
+        } else if c.is_alphanumeric() && !in_word {
+            count += 1;
+            in_word = true;
+        }
+    }
+    count
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -44,10 +44,12 @@ macro_rules! decision_route {
                 (status = 409, description = KEY_CONFLICT),
                 (status = 413, description = TOO_LARGE),
                 (status = 415, description = NOT_JSON),
-                (status = 422, description = "`validation_error`, `invalid_checkpoint`: the \
-                    body or the `Idempotency-Key` failed validation (`details` locates each \
-                    problem), or the repository model's files at that revision do not form a \
-                    valid model."),
+                (status = 422, description = "`validation_error`, `invalid_checkpoint`, \
+                    `state_too_large`: the body or the `Idempotency-Key` failed validation \
+                    (`details` locates each problem), the repository model's files at that \
+                    revision do not form a valid model, or the state has more tokens than the \
+                    base model reads (32,768 for `mo-reasoning`, `jev-latest` and \
+                    `jev-1.13.0`) and `truncate` is not `true`."),
                 (status = 502, description = UPSTREAM_FAILED),
                 (status = 503, description = UPSTREAM_UNAVAILABLE),
             ),

@@ -103,6 +103,11 @@ const PROBLEMS: &[(&str, u16, &str)] = &[
     ),
     ("conflict", 409, "The resource changed concurrently. Retry."),
     (
+        "state-too-large",
+        422,
+        "The state has more tokens than the base model reads (the limit and the count are in `detail` and at `body.state` in `details`). Send `\"truncate\": true` to read only the first tokens, or a shorter state.",
+    ),
+    (
         "invalid-checkpoint",
         422,
         "The model's committed files at that revision do not form a valid model; `details` locates each problem in its file.",
