@@ -58,6 +58,12 @@ pub enum Error {
     UpstreamFailed(String),
     #[error("upstream unavailable: {0}")]
     UpstreamUnavailable(String),
+    /// Every decision slot is busy and the queue for them is full.
+    #[error(
+        "the server is computing as many decisions as it takes and its queue is full; retry \
+         in {retry_after_secs} s"
+    )]
+    Overloaded { retry_after_secs: u64 },
     /// A remote engine answered, but its response failed validation. Each detail is located
     /// in the provider's response (root segment `provider_response`), not in the request.
     #[error("engine `{engine}` gave an invalid response: {}", provider_summary(.details))]
@@ -177,6 +183,7 @@ impl Error {
             Self::Unauthorized(_) | Self::Forbidden(_) => ErrorKind::Unauthorized,
             Self::UpstreamFailed(_)
             | Self::UpstreamUnavailable(_)
+            | Self::Overloaded { .. }
             | Self::ProviderResponse { .. } => ErrorKind::Upstream,
             Self::Internal(_) => ErrorKind::Internal,
             Self::Remote(problem) => match problem.status {
@@ -210,6 +217,7 @@ impl Error {
             Self::UnsupportedMediaType(_) => "unsupported_media_type",
             Self::UpstreamFailed(_) => "upstream_failed",
             Self::UpstreamUnavailable(_) => "upstream_unavailable",
+            Self::Overloaded { .. } => "overloaded",
             Self::Internal(_) => "internal",
             Self::Remote(problem) => &problem.code,
         }
@@ -235,7 +243,7 @@ impl Error {
             Self::PayloadTooLarge { .. } => 413,
             Self::UnsupportedMediaType(_) => 415,
             Self::UpstreamFailed(_) => 502,
-            Self::UpstreamUnavailable(_) => 503,
+            Self::UpstreamUnavailable(_) | Self::Overloaded { .. } => 503,
             Self::Internal(_) => 500,
             Self::Remote(problem) => problem.status,
         }

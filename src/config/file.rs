@@ -97,6 +97,10 @@ pub struct ServerConfig {
     pub rate_limit: RateLimitConfig,
     /// Jobs the server runs at once; more wait, `queued`.
     pub max_running_jobs: Option<usize>,
+    /// Decisions (`POST /v1/decision`) computed at once; default: the cores.
+    pub max_concurrent_decisions: Option<usize>,
+    /// Decisions that may wait for a slot; beyond them the answer is 503 `overloaded`.
+    pub decision_queue: Option<usize>,
 }
 
 /// `server.rate_limit` as written: requests per second refilled, and the bucket size.

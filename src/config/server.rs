@@ -19,6 +19,10 @@ pub struct ServerSettings {
     pub rate_limit: RateLimit,
     /// Jobs the server runs at once; more wait, `queued`. Each job already uses every core.
     pub max_running_jobs: NonZeroUsize,
+    /// Decisions computed at once; more wait, up to `decision_queue`.
+    pub max_concurrent_decisions: NonZeroUsize,
+    /// Decisions waiting for a slot at most; one more is refused (503 `overloaded`).
+    pub decision_queue: usize,
 }
 
 impl ServerSettings {
@@ -33,7 +37,20 @@ impl Default for ServerSettings {
             max_body_bytes: Self::DEFAULT_MAX_BODY_BYTES,
             rate_limit: RateLimit::default(),
             max_running_jobs: Self::DEFAULT_MAX_RUNNING_JOBS,
+            max_concurrent_decisions: Self::default_concurrent_decisions(),
+            decision_queue: Self::DEFAULT_DECISION_QUEUE,
         }
+    }
+}
+
+impl ServerSettings {
+    /// Decisions waiting for a slot, by default: enough to ride out a burst, bounded so
+    /// that memory is.
+    pub const DEFAULT_DECISION_QUEUE: usize = 64;
+
+    /// One decision per core: each already uses the core it runs on fully.
+    pub fn default_concurrent_decisions() -> NonZeroUsize {
+        std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN)
     }
 }
 
@@ -88,11 +105,23 @@ pub(super) fn resolve(written: &ServerConfig, errors: &mut Vec<FieldError>) -> S
             defaults.max_running_jobs
         }
     };
+    let max_concurrent_decisions = match written.max_concurrent_decisions.map(NonZeroUsize::new) {
+        None => defaults.max_concurrent_decisions,
+        Some(Some(decisions)) => decisions,
+        Some(None) => {
+            errors.push(at_least_one(loc.key("max_concurrent_decisions")));
+            defaults.max_concurrent_decisions
+        }
+    };
     ServerSettings {
         base_url,
         max_body_bytes,
         rate_limit: resolve_rate_limit(&written.rate_limit, &loc.key("rate_limit"), errors),
         max_running_jobs,
+        max_concurrent_decisions,
+        decision_queue: written
+            .decision_queue
+            .unwrap_or(ServerSettings::DEFAULT_DECISION_QUEUE),
     }
 }
 
@@ -177,6 +206,10 @@ mod tests {
             (
                 "{max_running_jobs: 0}",
                 "server.max_running_jobs: must be at least 1",
+            ),
+            (
+                "{max_concurrent_decisions: 0}",
+                "server.max_concurrent_decisions: must be at least 1",
             ),
             (
                 "{rate_limit: {burst: 0}}",

@@ -5,6 +5,7 @@
 //! per route group the bearer-token check and rate limit. Every failure is a problem
 //! document (`error::ApiError`).
 
+mod admission;
 mod auth;
 mod error;
 mod extract;
@@ -30,6 +31,8 @@ pub(crate) struct AppState {
     pub(crate) max_body_bytes: usize,
     /// Batch and alignment jobs, run in this process.
     pub(crate) jobs: JobQueue,
+    /// Slots for decisions computed at once, and their queue.
+    pub(crate) decisions: Arc<admission::Admission>,
 }
 
 /// The whole application: routes, auth, problem documents, request IDs.
@@ -49,6 +52,10 @@ fn state(ctx: Context) -> AppState {
         limiter: Arc::new(rate_limit::RateLimiter::new(server.rate_limit)),
         max_body_bytes: server.max_body_bytes,
         jobs: JobQueue::new(ctx.clone(), server.max_running_jobs.get()),
+        decisions: Arc::new(admission::Admission::new(
+            server.max_concurrent_decisions.get(),
+            server.decision_queue,
+        )),
         ctx,
     }
 }

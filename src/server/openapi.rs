@@ -226,8 +226,6 @@ pub(crate) const NOT_JSON_OR_LINES: &str =
     "`unsupported_media_type`: the body is neither JSON nor JSON Lines.";
 pub(crate) const UPSTREAM_FAILED: &str =
     "`upstream_failed`: a remote engine answered with an error.";
-pub(crate) const UPSTREAM_UNAVAILABLE: &str =
-    "`upstream_unavailable`: a remote engine could not be reached.";
 const INTERNAL: &str = "`internal`: the server failed; quote the `requestId`.";
 const UNAUTHORIZED: &str = "`unauthorized`: authentication is missing, invalid or revoked.";
 const RATE_LIMITED: &str =

@@ -1245,3 +1245,34 @@ async fn status_422_state_too_large_unless_truncated() {
         .await
         .ok();
 }
+
+/// With one decision slot and no queue, a decision that arrives while another computes is
+/// refused at once: 503 `overloaded` with `Retry-After`, and the first still answers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn status_503_overloaded_when_the_decision_queue_is_full() {
+    let home = Home::new(Some(
+        "server:\n  max_concurrent_decisions: 1\n  decision_queue: 0\n",
+    ));
+    let token = home.token("t", &["decisions"], &[]);
+    let server = std::sync::Arc::new(home.serve().await);
+    // Seconds of encoder work: the first decision holds the one slot meanwhile.
+    let mut slow = base_request("jev-latest");
+    slow["state"] = json!({ "message": "word ".repeat(30_000) });
+    let first = {
+        let (server, token) = (server.clone(), token.clone());
+        tokio::spawn(async move { server.post_json("/v1/decision", Some(&token), &slow).await })
+    };
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let refused = server
+        .post_json("/v1/decision", Some(&token), &base_request("mo"))
+        .await;
+    assert_eq!(refused.status, 503, "{}", refused.text());
+    assert_eq!(refused.json()["code"], "overloaded");
+    assert_eq!(refused.header("retry-after"), Some("1"));
+    first.await.unwrap().ok();
+    // The slot is free again.
+    server
+        .post_json("/v1/decision", Some(&token), &base_request("mo"))
+        .await
+        .ok();
+}

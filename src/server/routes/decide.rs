@@ -5,9 +5,7 @@ use crate::core::tokens::{Principal, Role};
 use crate::core::{self};
 use crate::server::error::ApiResult;
 use crate::server::extract::JsonBody;
-use crate::server::openapi::{
-    KEY_CONFLICT, NOT_JSON, NOT_JSON_BODY, TOO_LARGE, UPSTREAM_FAILED, UPSTREAM_UNAVAILABLE,
-};
+use crate::server::openapi::{KEY_CONFLICT, NOT_JSON, NOT_JSON_BODY, TOO_LARGE, UPSTREAM_FAILED};
 use crate::server::request::RequestInfo;
 use crate::server::{AppState, idempotency};
 use crate::wire::{DecisionRequest, DecisionResponse};
@@ -51,7 +49,10 @@ macro_rules! decision_route {
                     base model reads (32,768 for `mo-reasoning`, `jev-latest` and \
                     `jev-1.13.0`) and `truncate` is not `true`."),
                 (status = 502, description = UPSTREAM_FAILED),
-                (status = 503, description = UPSTREAM_UNAVAILABLE),
+                (status = 503, description = "`upstream_unavailable`, `overloaded`: a remote \
+                    engine could not be reached, or the server computes as many decisions as \
+                    it takes (`server.max_concurrent_decisions`) and as many wait as it queues \
+                    (`server.decision_queue`): retry after `Retry-After`."),
             ),
         )]
         pub(crate) async fn $name(
@@ -94,7 +95,7 @@ async fn decide(
     if !state.ctx.is_base_model(&request.model) {
         principal.require_role(&request.model, Role::Reader)?;
     }
-    let ctx = state.ctx.clone();
+    let (ctx, decisions) = (state.ctx.clone(), state.decisions.clone());
     idempotency::once(
         &state,
         &principal,
@@ -102,6 +103,11 @@ async fn decide(
         ("POST", uri.path()),
         &body,
         || async move {
+            // Held while the decision computes; refused at once when the queue is full.
+            let _slot = match decisions.admit().await {
+                Ok(slot) => slot,
+                Err(error) => return crate::server::error::ApiError(error).into_response(),
+            };
             match core::decide::decide(&ctx, &request, &info.id).await {
                 Ok(response) => Json(response).into_response(),
                 Err(error) => crate::server::error::ApiError(error).into_response(),

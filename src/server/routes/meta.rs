@@ -153,6 +153,11 @@ const PROBLEMS: &[(&str, u16, &str)] = &[
         "A remote engine answered with an error.",
     ),
     (
+        "overloaded",
+        503,
+        "The server computes as many decisions at once as it takes and as many wait as it queues (`server.max_concurrent_decisions`, `server.decision_queue`). Retry after `Retry-After` seconds.",
+    ),
+    (
         "upstream-unavailable",
         503,
         "A remote engine could not be reached.",

@@ -137,6 +137,7 @@ mod tests {
             )),
             max_body_bytes: 1024,
             jobs: crate::core::jobs::JobQueue::new(ctx.clone(), 1),
+            decisions: std::sync::Arc::new(super::super::admission::Admission::new(1, 0)),
             ctx,
         };
         let routes = Router::new()

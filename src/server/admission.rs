@@ -1,0 +1,116 @@
+//! Bounded decision work: at most `server.max_concurrent_decisions` decisions compute at
+//! once and at most `server.decision_queue` wait for a slot; one more is refused at once
+//! with 503 `overloaded` (and `Retry-After`), so the memory and the latency of a server
+//! stay bounded however many clients call it at once.
+
+use crate::error::Error;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use tokio::sync::{Semaphore, SemaphorePermit};
+
+pub(crate) struct Admission {
+    slots: Semaphore,
+    /// Slots plus queue: the decisions admitted at most, computing or waiting.
+    capacity: usize,
+    admitted: AtomicUsize,
+}
+
+/// A decision's slot, held while it computes; its place is given back when dropped.
+pub(crate) struct Slot<'a> {
+    _permit: SemaphorePermit<'a>,
+    _place: Place<'a>,
+}
+
+/// A place among the admitted decisions, given back when dropped (also when the decision's
+/// client goes away while it waits).
+struct Place<'a>(&'a AtomicUsize);
+
+impl Drop for Place<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// How long a refused client is told to wait before retrying.
+const RETRY_AFTER_SECS: u64 = 1;
+
+impl Admission {
+    pub(crate) fn new(slots: usize, queue: usize) -> Self {
+        Self {
+            slots: Semaphore::new(slots),
+            capacity: slots.saturating_add(queue),
+            admitted: AtomicUsize::new(0),
+        }
+    }
+
+    /// A slot, once one is free; `overloaded` at once when the queue is full.
+    pub(crate) async fn admit(&self) -> Result<Slot<'_>, Error> {
+        if self.admitted.fetch_add(1, Ordering::AcqRel) >= self.capacity {
+            self.admitted.fetch_sub(1, Ordering::AcqRel);
+            return Err(Error::Overloaded {
+                retry_after_secs: RETRY_AFTER_SECS,
+            });
+        }
+        let place = Place(&self.admitted);
+        let permit = self
+            .slots
+            .acquire()
+            .await
+            .map_err(|e| Error::internal("the decision slots", e))?;
+        Ok(Slot {
+            _permit: permit,
+            _place: place,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[tokio::test]
+    async fn one_computes_one_waits_the_next_is_refused_and_places_come_back() {
+        let admission = Admission::new(1, 1);
+        let computing = admission.admit().await.unwrap();
+        let waiting = admission.admit();
+        tokio::pin!(waiting);
+        // It waits for the slot...
+        assert!(
+            tokio::time::timeout(Duration::from_millis(50), &mut waiting)
+                .await
+                .is_err()
+        );
+        // ...while a third is refused at once.
+        let refused = admission.admit().await.err().unwrap();
+        assert_eq!(refused.code(), "overloaded");
+        assert_eq!(refused.status(), 503);
+        drop(computing);
+        let second = waiting.await.unwrap();
+        // One computing, none waiting: there is room for one to wait again.
+        let queued = admission.admit();
+        tokio::pin!(queued);
+        assert!(
+            tokio::time::timeout(Duration::from_millis(50), &mut queued)
+                .await
+                .is_err()
+        );
+        drop(second);
+        drop(queued.await.unwrap());
+        assert_eq!(admission.admitted.load(Ordering::Acquire), 0);
+    }
+
+    /// A waiting decision whose client goes away gives its place back.
+    #[tokio::test]
+    async fn an_abandoned_wait_gives_its_place_back() {
+        let admission = Admission::new(1, 1);
+        let computing = admission.admit().await.unwrap();
+        {
+            let waiting = admission.admit();
+            tokio::pin!(waiting);
+            let _ = tokio::time::timeout(Duration::from_millis(20), &mut waiting).await;
+        }
+        assert_eq!(admission.admitted.load(Ordering::Acquire), 1);
+        drop(computing);
+        assert_eq!(admission.admitted.load(Ordering::Acquire), 0);
+    }
+}
