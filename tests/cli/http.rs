@@ -1276,3 +1276,36 @@ async fn status_503_overloaded_when_the_decision_queue_is_full() {
         .await
         .ok();
 }
+
+/// `GET /v1/jobs` with a token that may read no kind of job is 403, not an empty list.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn status_403_for_listing_jobs_without_a_jobs_scope() {
+    let home = Home::new(None);
+    let decisions_only = home.token("d", &["decisions"], &["*/*=admin"]);
+    let batches = home.token("b", &["batches"], &["*/*=admin"]);
+    let server = home.serve().await;
+    let refused = server.get("/v1/jobs", Some(&decisions_only)).await;
+    assert_eq!(refused.status, 403, "{}", refused.text());
+    assert_eq!(refused.json()["code"], "forbidden");
+    assert_eq!(server.get("/v1/jobs", Some(&batches)).await.ok(), json!([]));
+}
+
+/// `/v1/systemone` is `/v1/decision` by another name: the same key and body sent to one
+/// and then the other run once, and the second replays the first answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_decision_alias_shares_its_idempotency_record() {
+    let home = Home::new(None);
+    let token = home.token("t", &["decisions"], &[]);
+    let server = home.serve().await;
+    let key = [("idempotency-key", "alias-key-0001")];
+    let body = base_request("mo");
+    let first = server
+        .post_json_with("/v1/decision", Some(&token), &body, &key)
+        .await;
+    let first_body = first.ok();
+    let second = server
+        .post_json_with("/v1/systemone", Some(&token), &body, &key)
+        .await;
+    assert_eq!(second.header("idempotent-replayed"), Some("true"));
+    assert_eq!(second.ok(), first_body);
+}

@@ -9,7 +9,7 @@ use crate::server::openapi::{KEY_CONFLICT, NOT_JSON, NOT_JSON_BODY, TOO_LARGE, U
 use crate::server::request::RequestInfo;
 use crate::server::{AppState, idempotency};
 use crate::wire::{DecisionRequest, DecisionResponse};
-use axum::extract::{OriginalUri, State};
+use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
@@ -59,11 +59,10 @@ macro_rules! decision_route {
             state: State<AppState>,
             principal: Extension<Principal>,
             info: Extension<RequestInfo>,
-            uri: OriginalUri,
             headers: HeaderMap,
             body: JsonBody,
         ) -> ApiResult<Response> {
-            decide(state, principal, info, uri, headers, body).await
+            decide(state, principal, info, headers, body).await
         }
     };
 }
@@ -85,7 +84,6 @@ async fn decide(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
     Extension(info): Extension<RequestInfo>,
-    OriginalUri(uri): OriginalUri,
     headers: HeaderMap,
     JsonBody(body): JsonBody,
 ) -> ApiResult<Response> {
@@ -96,11 +94,13 @@ async fn decide(
         principal.require_role(&request.model, Role::Reader)?;
     }
     let (ctx, decisions) = (state.ctx.clone(), state.decisions.clone());
+    // `/v1/systemone` is `/v1/decision` by another name: one idempotency record for both,
+    // so a retry through the alias replays the first answer.
     idempotency::once(
         &state,
         &principal,
         key,
-        ("POST", uri.path()),
+        ("POST", "/v1/decision"),
         &body,
         || async move {
             // Held while the decision computes; refused at once when the queue is full.

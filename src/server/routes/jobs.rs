@@ -24,6 +24,7 @@ use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use serde::Deserialize;
 use serde_json::Value;
+use strum::VariantArray as _;
 use tokio::io::AsyncReadExt;
 
 /// A job collection's `POST`, its body already checked.
@@ -301,6 +302,13 @@ pub(crate) async fn list_jobs(
     Extension(principal): Extension<Principal>,
     AppQuery(query): AppQuery<AllJobsQuery>,
 ) -> ApiResult<Json<Vec<Job>>> {
+    // A token that may read no kind of job is refused, not shown an empty list.
+    if !JobKind::VARIANTS
+        .iter()
+        .any(|kind| principal.has_scope(scope_of(*kind)))
+    {
+        principal.require_scope(scope_of(JobKind::Batch))?;
+    }
     let listing = JobListing {
         model: query.model,
         kinds: Vec::new(),
