@@ -46,6 +46,23 @@ fn poll_until(env: &TestEnv, job_id: &str, done: impl Fn(&Value) -> bool) -> Val
     }
 }
 
+/// `arbiter jobs poll <id> --wait` (which takes up an orphaned job): the job, completed.
+fn wait_completed(env: &TestEnv, job_id: &str) -> Value {
+    let waited = env
+        .cmd()
+        .args(["jobs", "poll", job_id, "--wait"])
+        .output()
+        .unwrap();
+    assert!(
+        waited.status.success(),
+        "{}",
+        String::from_utf8_lossy(&waited.stderr)
+    );
+    let job: Value = serde_json::from_slice(&waited.stdout).unwrap();
+    assert_eq!(job["status"], "completed", "{job}");
+    job
+}
+
 /// `kill -9` a worker and wait until it is gone (a zombie holds no locks).
 fn kill_9(pid: &str) {
     let killed = std::process::Command::new("kill")
@@ -223,18 +240,7 @@ fn a_captured_batch_killed_mid_job_records_each_decision_once() {
             std::thread::sleep(Duration::from_millis(50));
         }
     }
-    let waited = env
-        .cmd()
-        .args(["jobs", "poll", &job_id, "--wait"])
-        .output()
-        .unwrap();
-    assert!(
-        waited.status.success(),
-        "{}",
-        String::from_utf8_lossy(&waited.stderr)
-    );
-    let job: Value = serde_json::from_slice(&waited.stdout).unwrap();
-    assert_eq!(job["status"], "completed", "{job}");
+    wait_completed(&env, &job_id);
     let db = rusqlite::Connection::open(env.home().join("arbiter.db")).unwrap();
     let (decisions, examples): (i64, i64) = db
         .query_row(
@@ -286,18 +292,7 @@ fn a_detached_worker_killed_mid_job_is_resumed_with_exactly_one_result_per_item(
     assert!(before < total, "killed mid-job ({before} of {total})");
 
     // The next `arbiter jobs` command takes it up again; `--wait` follows it to its end.
-    let waited = env
-        .cmd()
-        .args(["jobs", "poll", &job_id, "--wait"])
-        .output()
-        .unwrap();
-    assert!(
-        waited.status.success(),
-        "{}",
-        String::from_utf8_lossy(&waited.stderr)
-    );
-    let job: Value = serde_json::from_slice(&waited.stdout).unwrap();
-    assert_eq!(job["status"], "completed", "{job}");
+    let job = wait_completed(&env, &job_id);
     assert_eq!(job["progress"]["done"], total);
     let stored = env
         .cmd()
