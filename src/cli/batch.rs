@@ -89,9 +89,7 @@ pub(crate) async fn run(
     }
 
     let sink: Box<dyn Write + Send> = match &args.output {
-        Some(path) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?,
-        )),
+        Some(path) => Box::new(std::io::BufWriter::new(super::output::create_file(path)?)),
         None => Box::new(std::io::stdout()),
     };
     let observer = Foreground {

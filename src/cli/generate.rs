@@ -40,9 +40,11 @@ pub(crate) fn completions(args: &CompletionsArgs, printer: &Printer) -> Result<E
     let mut command = Cli::command();
     if let Some(dir) = &args.dir {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        super::private::publish(dir)?;
         for shell in SHELLS {
-            clap_complete::generate_to(shell, &mut command, "arbiter", dir)
+            let path = clap_complete::generate_to(shell, &mut command, "arbiter", dir)
                 .with_context(|| format!("writing {shell} completions"))?;
+            super::private::publish(&path)?;
         }
         printer.status(&format!(
             "wrote completions for bash, zsh, fish, powershell to {}",
@@ -57,6 +59,7 @@ pub(crate) fn completions(args: &CompletionsArgs, printer: &Printer) -> Result<E
 pub(crate) fn man(args: &ManArgs, printer: &Printer) -> Result<ExitCode> {
     std::fs::create_dir_all(&args.dir)
         .with_context(|| format!("creating {}", args.dir.display()))?;
+    super::private::publish(&args.dir)?;
     let command = Cli::command();
     write_page(&command, "arbiter", &args.dir)?;
     // A hidden subcommand (`openapi`) is for maintainers: no page.
@@ -72,7 +75,8 @@ fn write_page(command: &clap::Command, name: &str, dir: &Path) -> Result<()> {
     let mut page = Vec::new();
     clap_mangen::Man::new(command.clone()).render(&mut page)?;
     let path = dir.join(format!("{name}.1"));
-    std::fs::write(&path, page).with_context(|| format!("writing {}", path.display()))
+    std::fs::write(&path, page).with_context(|| format!("writing {}", path.display()))?;
+    Ok(super::private::publish(&path)?)
 }
 
 pub(crate) fn openapi(args: &OpenapiArgs, printer: &Printer) -> Result<ExitCode> {
@@ -80,6 +84,7 @@ pub(crate) fn openapi(args: &OpenapiArgs, printer: &Printer) -> Result<ExitCode>
     document.push('\n');
     std::fs::write(&args.out, document)
         .with_context(|| format!("writing {}", args.out.display()))?;
+    super::private::publish(&args.out)?;
     printer.status(&format!(
         "wrote the OpenAPI document to {}",
         args.out.display()

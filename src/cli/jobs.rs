@@ -13,7 +13,7 @@ use crate::core::{self, Context};
 use crate::error::Error;
 use crate::ids::JobId;
 use crate::wire::jobs::{Job, JobStatus, Progress};
-use anyhow::{Context as _, Result};
+use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
@@ -230,9 +230,7 @@ async fn results(
     printer: &Printer,
 ) -> Result<ExitCode> {
     let mut out: Capture<Box<dyn Write + Send>> = Capture::new(match &args.output {
-        Some(path) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?,
-        )),
+        Some(path) => Box::new(std::io::BufWriter::new(super::output::create_file(path)?)),
         None => Box::new(std::io::stdout()),
     });
     let job_id = &args.job_id;

@@ -14,6 +14,7 @@ mod input;
 mod jobs;
 mod models;
 pub mod output;
+pub mod private;
 mod serve;
 mod tokens;
 

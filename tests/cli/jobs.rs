@@ -486,3 +486,54 @@ fn a_list_limit_out_of_range_is_a_usage_error_not_clamped() {
         assert!(stderr.contains("--limit"), "{args:?}: {stderr}");
     }
 }
+
+/// Every file and directory arbiter creates in its home is private (no access for group or
+/// others: 0600/0700, or less for git's read-only objects), whichever library wrote it;
+/// an `--output` file gets the modes the user's umask gives, like any program's output.
+#[test]
+fn the_home_is_private_and_outputs_are_not() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = env_with_model();
+    let file = env.write("states.jsonl", &input(3));
+    let out = env.path().join("answers.jsonl");
+    env.cmd()
+        .args(["batch", "acme/support", "--capture", "--input"])
+        .arg(&file)
+        .arg("--output")
+        .arg(&out)
+        .assert()
+        .success();
+    env.cmd()
+        .args(["tokens", "create", "--name", "t", "--scope", "decisions"])
+        .assert()
+        .success();
+    let mut seen = 0;
+    let mut pending = vec![env.home()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let entry = entry.unwrap();
+            let meta = entry.metadata().unwrap();
+            let mode = meta.permissions().mode() & 0o777;
+            assert_eq!(mode & 0o077, 0, "{} is {mode:o}", entry.path().display());
+            seen += 1;
+            if meta.is_dir() {
+                pending.push(entry.path());
+            }
+        }
+    }
+    assert!(
+        seen > 20,
+        "the home holds the database, a repository, a job: {seen}"
+    );
+    for name in ["arbiter.db", "repos", "jobs"] {
+        assert!(env.home().join(name).exists(), "{name}");
+    }
+    // SAFETY: reading the umask means setting it; it is set back at once.
+    let umask = unsafe {
+        let mask = libc::umask(0o022);
+        libc::umask(mask);
+        mask
+    };
+    let mode = std::fs::metadata(&out).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o666 & !u32::from(umask), "{mode:o}");
+}
