@@ -14,6 +14,7 @@ static USER_UMASK: OnceLock<u32> = OnceLock::new();
 pub fn enter() {
     // SAFETY: umask only swaps the process's file-mode mask; it cannot fail.
     let user = unsafe { libc::umask(0o077) };
+    #[allow(clippy::useless_conversion)] // mode_t is narrower than u32 on some platforms
     let _ = USER_UMASK.set(u32::from(user));
 }
 

@@ -535,5 +535,5 @@ fn the_home_is_private_and_outputs_are_not() {
         mask
     };
     let mode = std::fs::metadata(&out).unwrap().permissions().mode() & 0o777;
-    assert_eq!(mode, 0o666 & !u32::from(umask), "{mode:o}");
+    assert_eq!(mode, 0o666 & !umask, "{mode:o}");
 }
