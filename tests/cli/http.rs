@@ -1309,3 +1309,34 @@ async fn the_decision_alias_shares_its_idempotency_record() {
     assert_eq!(second.header("idempotent-replayed"), Some("true"));
     assert_eq!(second.ok(), first_body);
 }
+
+/// A JSON ingest or bulk annotation body that is not JSON (`[{"state":1},`) is refused
+/// whole, 400 `bad_request`, and nothing is written: unlike JSON Lines, whose bad lines are
+/// rejected alone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn status_400_for_a_malformed_json_array_and_nothing_written() {
+    let home = Home::new(None);
+    let model = home.model("acme/support");
+    let token = home.admin_token("t");
+    let server = home.serve().await;
+    for route in ["examples", "annotations"] {
+        let reply = server
+            .send(
+                server
+                    .request(
+                        Method::POST,
+                        &format!("/v1/models/{model}/{route}"),
+                        Some(&token),
+                    )
+                    .header("content-type", "application/json")
+                    .body(&b"[{\"state\":1},"[..]),
+            )
+            .await;
+        server.problem(&reply, 400, "bad_request").await;
+    }
+    let listed = server
+        .get(&format!("/v1/models/{model}/examples"), Some(&token))
+        .await
+        .ok();
+    assert_eq!(listed["examples"], json!([]), "{listed}");
+}
