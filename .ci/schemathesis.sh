@@ -24,6 +24,7 @@ mkdir -p "$ARBITER_HOME"
 cat >"$ARBITER_HOME/config.yaml" <<'YAML'
 server:
   rate_limit: {per_second: 100000, burst: 100000}
+  auth_failures: {per_second: 100000, burst: 100000}  # schemathesis sends many bad tokens
 YAML
 cat >"$work/questions.yaml" <<'YAML'
 urgent: {type: noul, instructions: Is this ticket urgent?}

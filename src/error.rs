@@ -48,8 +48,12 @@ pub enum Error {
     Unauthorized(String),
     #[error("{0}")]
     Forbidden(String),
-    #[error("rate limit exceeded; retry in {retry_after_secs} s")]
-    RateLimited { retry_after_secs: u64 },
+    /// `limit` says which: the token's requests, or failed authentications from an address.
+    #[error("{limit} exceeded; retry in {retry_after_secs} s")]
+    RateLimited {
+        limit: &'static str,
+        retry_after_secs: u64,
+    },
     #[error("request body exceeds the limit of {limit} bytes")]
     PayloadTooLarge { limit: usize },
     #[error("{0}")]
@@ -83,6 +87,10 @@ pub enum Error {
         detail: String,
         details: Vec<FieldError>,
     },
+    /// The server's storage is full (or its files at their size limit): what the request
+    /// needed written was not written. An operator frees space; the request may be retried.
+    #[error("{0}")]
+    InsufficientStorage(String),
     /// A fault of ours (storage, git, engine): never caused by the request.
     #[error("{0}")]
     Internal(String),
@@ -134,7 +142,7 @@ impl Error {
         self.with_detail_suffix(&format!(" (after {attempts} attempts)"))
     }
 
-    /// The problem document for this error; `problems_url` is `{base_url}/problems`.
+    /// The problem document for this error; `problems_url` is `{public_url}/problems`.
     /// A remote error is its own problem document, as the server sent it.
     pub fn to_problem(&self, problems_url: &str, request_id: &str) -> Problem {
         if let Self::Remote(problem) = self {
@@ -185,7 +193,7 @@ impl Error {
             | Self::UpstreamUnavailable(_)
             | Self::Overloaded { .. }
             | Self::ProviderResponse { .. } => ErrorKind::Upstream,
-            Self::Internal(_) => ErrorKind::Internal,
+            Self::Internal(_) | Self::InsufficientStorage(_) => ErrorKind::Internal,
             Self::Remote(problem) => match problem.status {
                 404 => ErrorKind::NotFound,
                 401 | 403 => ErrorKind::Unauthorized,
@@ -218,6 +226,7 @@ impl Error {
             Self::UpstreamFailed(_) => "upstream_failed",
             Self::UpstreamUnavailable(_) => "upstream_unavailable",
             Self::Overloaded { .. } => "overloaded",
+            Self::InsufficientStorage(_) => "insufficient_storage",
             Self::Internal(_) => "internal",
             Self::Remote(problem) => &problem.code,
         }
@@ -245,6 +254,7 @@ impl Error {
             Self::UpstreamFailed(_) => 502,
             Self::UpstreamUnavailable(_) | Self::Overloaded { .. } => 503,
             Self::Internal(_) => 500,
+            Self::InsufficientStorage(_) => 507,
             Self::Remote(problem) => problem.status,
         }
     }
@@ -361,6 +371,7 @@ impl From<StoreError> for Error {
                 code: "already_exists",
                 detail: what,
             },
+            StoreError::Full { .. } => Self::InsufficientStorage(error.to_string()),
             other => Self::Internal(other.to_string()),
         }
     }

@@ -89,12 +89,16 @@ impl<'de> Deserialize<'de> for Refused {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ServerConfig {
-    /// Public base URL, used in problem `type` URIs; default: the request's own scheme and host.
-    pub base_url: Option<String>,
+    /// Public base URL, used in problem `type` URIs; default: the listen address's. Also
+    /// read under its former name, `base_url`.
+    #[serde(alias = "base_url")]
+    pub public_url: Option<String>,
     /// Largest accepted request body, in bytes.
     pub max_body_bytes: Option<usize>,
     /// Per-token rate limit (token bucket).
     pub rate_limit: RateLimitConfig,
+    /// Failed authentications per client address (token bucket).
+    pub auth_failures: RateLimitConfig,
     /// Jobs the server runs at once; more wait, `queued`.
     pub max_running_jobs: Option<usize>,
     /// Decisions (`POST /v1/decision`) computed at once; default: the cores.

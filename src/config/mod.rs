@@ -86,6 +86,11 @@ impl Settings {
     pub fn jobs_dir(&self) -> PathBuf {
         self.home.join("jobs")
     }
+
+    /// One lock file per running process that holds claims (`core::lease`).
+    pub fn leases_dir(&self) -> PathBuf {
+        self.home.join("leases")
+    }
 }
 
 /// An API key read from the environment. It is never printed: `Debug` shows only that
@@ -182,16 +187,16 @@ mod tests {
     }
 
     #[test]
-    fn server_base_url_is_read() {
+    fn server_public_url_is_read() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(
             dir.path().join("config.yaml"),
-            "server:\n  base_url: https://arbiter.example\n",
+            "server:\n  public_url: https://arbiter.example\n",
         )
         .unwrap();
         let settings = Settings::resolve(Some(dir.path().to_owned())).unwrap();
         assert_eq!(
-            settings.server.base_url.as_deref(),
+            settings.server.public_url.as_deref(),
             Some("https://arbiter.example")
         );
     }

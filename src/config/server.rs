@@ -11,12 +11,14 @@ use std::num::{NonZeroU32, NonZeroUsize};
 #[derive(Debug, Clone, PartialEq)]
 pub struct ServerSettings {
     /// Public base URL of problem `type` URIs, without a trailing `/`; `None`: the
-    /// request's own scheme and host.
-    pub base_url: Option<String>,
+    /// listen address's (`http://127.0.0.1:8080`), never the request's `Host`.
+    pub public_url: Option<String>,
     /// Largest accepted request body, in bytes (at least 1).
     pub max_body_bytes: usize,
     /// Per-token rate limit (token bucket).
     pub rate_limit: RateLimit,
+    /// Failed authentications allowed per client address (token bucket); past them, 429.
+    pub auth_failures: RateLimit,
     /// Jobs the server runs at once; more wait, `queued`. Each job already uses every core.
     pub max_running_jobs: NonZeroUsize,
     /// Decisions computed at once; more wait, up to `decision_queue`.
@@ -33,9 +35,10 @@ impl ServerSettings {
 impl Default for ServerSettings {
     fn default() -> Self {
         Self {
-            base_url: None,
+            public_url: None,
             max_body_bytes: Self::DEFAULT_MAX_BODY_BYTES,
             rate_limit: RateLimit::default(),
+            auth_failures: RateLimit::AUTH_FAILURES,
             max_running_jobs: Self::DEFAULT_MAX_RUNNING_JOBS,
             max_concurrent_decisions: Self::default_concurrent_decisions(),
             decision_queue: Self::DEFAULT_DECISION_QUEUE,
@@ -64,6 +67,11 @@ pub struct RateLimit {
 
 impl RateLimit {
     pub const DEFAULT_BURST: NonZeroU32 = NonZeroU32::new(200).unwrap();
+    /// Failed authentications per client address: 20 at once, then one a second.
+    pub const AUTH_FAILURES: Self = Self {
+        per_second: 1.0,
+        burst: NonZeroU32::new(20).unwrap(),
+    };
 }
 
 impl Default for RateLimit {
@@ -80,11 +88,11 @@ impl Default for RateLimit {
 pub(super) fn resolve(written: &ServerConfig, errors: &mut Vec<FieldError>) -> ServerSettings {
     let loc = Loc(vec![Segment::Key("server".into())]);
     let defaults = ServerSettings::default();
-    let base_url = written.base_url.as_deref().and_then(|text| {
+    let public_url = written.public_url.as_deref().and_then(|text| {
         match http_url(text, "problem type URIs are public") {
             Ok(url) => Some(url),
             Err(msg) => {
-                errors.push(FieldError::new(loc.key("base_url"), msg, "bad_url"));
+                errors.push(FieldError::new(loc.key("public_url"), msg, "bad_url"));
                 None
             }
         }
@@ -114,9 +122,20 @@ pub(super) fn resolve(written: &ServerConfig, errors: &mut Vec<FieldError>) -> S
         }
     };
     ServerSettings {
-        base_url,
+        public_url,
         max_body_bytes,
-        rate_limit: resolve_rate_limit(&written.rate_limit, &loc.key("rate_limit"), errors),
+        rate_limit: resolve_rate_limit(
+            &written.rate_limit,
+            RateLimit::default(),
+            &loc.key("rate_limit"),
+            errors,
+        ),
+        auth_failures: resolve_rate_limit(
+            &written.auth_failures,
+            RateLimit::AUTH_FAILURES,
+            &loc.key("auth_failures"),
+            errors,
+        ),
         max_running_jobs,
         max_concurrent_decisions,
         decision_queue: written
@@ -127,10 +146,10 @@ pub(super) fn resolve(written: &ServerConfig, errors: &mut Vec<FieldError>) -> S
 
 fn resolve_rate_limit(
     written: &RateLimitConfig,
+    defaults: RateLimit,
     loc: &Loc,
     errors: &mut Vec<FieldError>,
 ) -> RateLimit {
-    let defaults = RateLimit::default();
     let per_second = match written.per_second {
         None => defaults.per_second,
         Some(rate) if rate.is_finite() && rate > 0.0 => rate,
@@ -181,14 +200,14 @@ mod tests {
     }
 
     #[test]
-    fn values_written_are_kept_and_the_base_url_loses_its_trailing_slash() {
+    fn values_written_are_kept_and_the_public_url_loses_its_trailing_slash() {
         let (settings, errors) = resolve_yaml(
-            "{base_url: 'https://arbiter.example/team/', max_body_bytes: 1000, \
+            "{public_url: 'https://arbiter.example/team/', max_body_bytes: 1000, \
              max_running_jobs: 1, rate_limit: {per_second: 0.001, burst: 2}}",
         );
         assert_eq!(errors, Vec::<String>::new());
         assert_eq!(
-            settings.base_url.as_deref(),
+            settings.public_url.as_deref(),
             Some("https://arbiter.example/team")
         );
         assert_eq!(settings.max_body_bytes, 1000);
@@ -233,25 +252,25 @@ mod tests {
                 "server.rate_limit.per_second: per_second is inf",
             ),
             (
-                "{base_url: 'ftp://arbiter.example'}",
-                "server.base_url: `ftp://arbiter.example`: the scheme must be http or https",
+                "{public_url: 'ftp://arbiter.example'}",
+                "server.public_url: `ftp://arbiter.example`: the scheme must be http or https",
             ),
             (
-                "{base_url: 'arbiter.example'}",
-                "server.base_url: `arbiter.example` is not a URL",
+                "{public_url: 'arbiter.example'}",
+                "server.public_url: `arbiter.example` is not a URL",
             ),
             (
-                "{base_url: 'https://arbiter.example/?q=1'}",
-                "server.base_url: `https://arbiter.example/?q=1` may not have a query or fragment",
+                "{public_url: 'https://arbiter.example/?q=1'}",
+                "server.public_url: `https://arbiter.example/?q=1` may not have a query or fragment",
             ),
         ] {
             let (_, errors) = resolve_yaml(yaml);
             assert_eq!(errors.len(), 1, "{yaml}: {errors:?}");
             assert!(errors[0].starts_with(expected), "{yaml}: {}", errors[0]);
         }
-        let (_, errors) = resolve_yaml("{base_url: 'https://me:pw@arbiter.example'}");
+        let (_, errors) = resolve_yaml("{public_url: 'https://me:pw@arbiter.example'}");
         assert!(
-            errors[0].starts_with("server.base_url: credentials in the URL are not read")
+            errors[0].starts_with("server.public_url: credentials in the URL are not read")
                 && !errors[0].contains("pw"),
             "{errors:?}"
         );

@@ -131,7 +131,8 @@ pub(crate) async fn decide_repository(
         decision: None,
     };
     if wanted {
-        // Answered only once the capture is durable; a failed capture still answers.
+        // Answered only once the capture is durable; a failed capture still answers, unless
+        // the storage is full.
         match capture(
             ctx,
             request,
@@ -148,6 +149,9 @@ pub(crate) async fn decide_repository(
                 response.example = Some(example);
                 response.decision = Some(decision);
             }
+            // A full disk is the operator's to fix and the caller's to retry: answered as a
+            // problem, never as an answer whose record silently went missing.
+            Err(error @ Error::InsufficientStorage(_)) => return Err(error),
             Err(error) => {
                 tracing::warn!(%error, model = %loaded.path, "capture failed; answering unrecorded");
             }

@@ -28,10 +28,18 @@ impl RequestKey {
 }
 
 /// Claim `key` for a request whose body hashes to `request_hash`: ours to run, a finished
-/// response to replay, still running, or taken by another body.
+/// response to replay, still running, or taken by another body. A key left in progress by
+/// a process that died is ours to run again.
 pub async fn claim(ctx: &Context, key: &RequestKey, request_hash: &str) -> Result<Claim> {
     let (ctx, key, hash) = (ctx.clone(), key.clone(), request_hash.to_owned());
-    blocking(move || Ok(ctx.store()?.claim_idempotent(key.borrow(), &hash)?)).await
+    blocking(move || {
+        let lease = ctx.lease()?;
+        let alive = |owner: &str| lease.is_alive(owner);
+        Ok(ctx
+            .store()?
+            .claim_idempotent(key.borrow(), &hash, lease.id(), &alive)?)
+    })
+    .await
 }
 
 /// Settle a claimed key: keep `response` to replay, or, with none, release the key.

@@ -11,6 +11,7 @@ pub mod eval;
 pub mod examples;
 pub mod idempotency;
 pub mod jobs;
+pub mod lease;
 pub mod metrics;
 pub mod models;
 pub mod service;
@@ -35,6 +36,8 @@ struct Inner {
     repos: Repos,
     /// Opened on first use, so commands that never touch examples never create a database.
     store: OnceLock<std::result::Result<Arc<Store>, String>>,
+    /// Taken on first claim (`lease`).
+    lease: OnceLock<std::result::Result<lease::Lease, String>>,
 }
 
 impl Context {
@@ -58,6 +61,7 @@ impl Context {
                 engines,
                 repos,
                 store: OnceLock::new(),
+                lease: OnceLock::new(),
             }),
         }
     }
@@ -89,6 +93,19 @@ impl Context {
             .as_ref()
             .map(AsRef::as_ref)
             .map_err(|e| Error::Internal(format!("opening the example store: {e}")))
+    }
+
+    /// This process's lease on the home, taken on first use: what its claims are held
+    /// under.
+    pub fn lease(&self) -> Result<&lease::Lease> {
+        self.inner
+            .lease
+            .get_or_init(|| {
+                let dir = self.inner.settings.leases_dir();
+                lease::Lease::take(&dir).map_err(|e| format!("{}: {e}", dir.display()))
+            })
+            .as_ref()
+            .map_err(|e| Error::Internal(format!("taking this process's lease: {e}")))
     }
 
     /// Whether `name` is a base model of this process.

@@ -1,10 +1,12 @@
-//! Bearer tokens and rate limits for the `/v1` routes.
+//! Bearer tokens and rate limits for the `/v1` routes: per token, and on failed
+//! authentication per client address.
 
 use super::AppState;
 use super::error::ApiError;
+use super::listener::ClientAddr;
 use crate::core::{self, tokens::Principal};
 use crate::error::Error;
-use axum::extract::{Request, State};
+use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderValue, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -16,15 +18,40 @@ pub(crate) async fn require_token(
     mut request: Request,
     next: Next,
 ) -> Response {
+    // Failed authentications are limited per client address: past the limit, the address
+    // is answered 429 whatever it sends, before its token is even looked up.
+    let client = request
+        .extensions()
+        .get::<ConnectInfo<ClientAddr>>()
+        .map(|ConnectInfo(ClientAddr(addr))| addr.ip().to_string());
+    if let Some(retry_after_secs) = client
+        .as_deref()
+        .and_then(|ip| state.auth_failures.exhausted(ip))
+    {
+        let error = Error::RateLimited {
+            limit: "too many failed authentications from this address",
+            retry_after_secs,
+        };
+        return ApiError(error).into_response();
+    }
     let authorization = request.headers().get(header::AUTHORIZATION).cloned();
     let principal = match principal(&state, authorization).await {
         Ok(principal) => principal,
-        Err(error) => return error.into_response(),
+        Err(error) => {
+            if let Some(ip) = &client {
+                state.auth_failures.charge(ip);
+            }
+            return error.into_response();
+        }
     };
     let quota = match state.limiter.check(principal.token_id.as_str()) {
         Ok(quota) => quota,
         Err(retry_after_secs) => {
-            let mut response = ApiError(Error::RateLimited { retry_after_secs }).into_response();
+            let error = Error::RateLimited {
+                limit: "this token's rate limit",
+                retry_after_secs,
+            };
+            let mut response = ApiError(error).into_response();
             set_quota_headers(&mut response, state.limiter_limit(), 0, retry_after_secs);
             return response;
         }

@@ -64,7 +64,10 @@ fn problem_response(problem: &Problem, error: &Error) -> Response {
         Error::Unauthorized(_) => {
             headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
         }
-        Error::RateLimited { retry_after_secs } | Error::Overloaded { retry_after_secs } => {
+        Error::RateLimited {
+            retry_after_secs, ..
+        }
+        | Error::Overloaded { retry_after_secs } => {
             headers.insert(header::RETRY_AFTER, HeaderValue::from(*retry_after_secs));
         }
         Error::Internal(detail) => tracing::error!(%detail, "internal error"),

@@ -10,6 +10,7 @@ mod auth;
 mod error;
 mod extract;
 mod idempotency;
+mod listener;
 mod openapi;
 mod rate_limit;
 mod request;
@@ -19,6 +20,7 @@ use crate::core::Context;
 use crate::core::jobs::JobQueue;
 use axum::Router;
 use std::future::Future;
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 pub use request::REQUEST_ID_HEADER;
@@ -33,11 +35,17 @@ pub(crate) struct AppState {
     pub(crate) jobs: JobQueue,
     /// Slots for decisions computed at once, and their queue.
     pub(crate) decisions: Arc<admission::Admission>,
+    /// Failed authentications per client address.
+    pub(crate) auth_failures: Arc<rate_limit::RateLimiter>,
+    /// The base of problem `type` URIs: `{server.public_url}/problems`, else the listen
+    /// address's. Never the request's `Host`, which the client chooses.
+    pub(crate) problems_url: Arc<str>,
 }
 
-/// The whole application: routes, auth, problem documents, request IDs.
-pub fn router(ctx: Context) -> Router {
-    routes::router(state(ctx))
+/// The whole application: routes, auth, problem documents, request IDs, as served on
+/// `listen`.
+pub fn router(ctx: Context, listen: SocketAddr) -> Router {
+    routes::router(state(ctx, listen))
 }
 
 /// The `OpenAPI` document `/openapi.json` serves, pretty-printed (the committed
@@ -46,9 +54,15 @@ pub fn openapi_json() -> String {
     openapi::pretty()
 }
 
-fn state(ctx: Context) -> AppState {
+fn state(ctx: Context, listen: SocketAddr) -> AppState {
     let server = ctx.settings().server.clone();
+    let public_url = server
+        .public_url
+        .clone()
+        .unwrap_or_else(|| format!("http://{listen}"));
     AppState {
+        auth_failures: Arc::new(rate_limit::RateLimiter::new(server.auth_failures)),
+        problems_url: format!("{}/problems", public_url.trim_end_matches('/')).into(),
         limiter: Arc::new(rate_limit::RateLimiter::new(server.rate_limit)),
         max_body_bytes: server.max_body_bytes,
         jobs: JobQueue::new(ctx.clone(), server.max_running_jobs.get()),
@@ -69,14 +83,16 @@ pub async fn serve(
     listener: tokio::net::TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let state = state(ctx);
+    let state = state(ctx, listener.local_addr()?);
     match state.jobs.resume_orphans().await {
         Ok(0) => {}
         Ok(count) => tracing::info!(count, "resuming jobs left unfinished"),
         Err(error) => tracing::error!(%error, "looking for unfinished jobs failed"),
     }
     let watcher = state.jobs.watch_orphans(ORPHAN_SWEEP);
-    let served = axum::serve(listener, routes::router(state))
+    let listener = listener::ProblemListener::new(listener, state.problems_url.clone());
+    let app = routes::router(state).into_make_service_with_connect_info::<listener::ClientAddr>();
+    let served = axum::serve(listener, app)
         .with_graceful_shutdown(shutdown)
         .await;
     watcher.abort();

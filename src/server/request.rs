@@ -13,7 +13,7 @@ pub const REQUEST_ID_HEADER: &str = "x-request-id";
 #[derive(Debug, Clone)]
 pub(crate) struct RequestInfo {
     pub(crate) id: String,
-    pub(crate) problems_url: String,
+    pub(crate) problems_url: std::sync::Arc<str>,
 }
 
 tokio::task_local! {
@@ -54,7 +54,7 @@ impl Drop for Abandoned {
 }
 
 pub(crate) async fn identify(
-    base_url: Option<String>,
+    problems_url: std::sync::Arc<str>,
     mut request: Request,
     next: Next,
 ) -> Response {
@@ -66,17 +66,9 @@ pub(crate) async fn identify(
         .and_then(|v| uuid::Uuid::parse_str(v.trim()).ok())
         .unwrap_or_else(uuid::Uuid::new_v4)
         .to_string();
-    let base = base_url.unwrap_or_else(|| {
-        let host = request
-            .headers()
-            .get("host")
-            .and_then(|h| h.to_str().ok())
-            .unwrap_or("localhost");
-        format!("http://{host}")
-    });
     let info = RequestInfo {
         id: id.clone(),
-        problems_url: format!("{}/problems", base.trim_end_matches('/')),
+        problems_url,
     };
     let (method, path) = (request.method().clone(), request.uri().path().to_owned());
     request.extensions_mut().insert(info.clone());

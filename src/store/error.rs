@@ -24,6 +24,13 @@ pub enum StoreError {
     /// A named record does not exist.
     #[error("{0}")]
     NotFound(String),
+    /// The storage refused a write (full, over quota or over the file size limit): nothing
+    /// of the transaction was written.
+    #[error(
+        "{context}: the storage refused the write (full, over quota or over its file size \
+         limit); nothing was written: free space and retry"
+    )]
+    Full { context: String },
     /// Any SQLite failure, with the operation that was being attempted.
     #[error("{context}: {message}")]
     Sqlite { context: String, message: String },
@@ -36,9 +43,23 @@ pub(super) trait SqlContext<T> {
 
 impl<T> SqlContext<T> for Result<T, rusqlite::Error> {
     fn ctx(self, context: &str) -> Result<T, StoreError> {
-        self.map_err(|e| StoreError::Sqlite {
-            context: context.to_owned(),
-            message: e.to_string(),
+        self.map_err(|e| {
+            // SQLITE_FULL: a write found no space (ENOSPC, a short write); SQLITE_IOERR_WRITE:
+            // the system refused it (over quota, over the file size limit). SQLite rolls the
+            // transaction back, so nothing of it stays.
+            let refused = e.sqlite_error().is_some_and(|f| {
+                f.code == rusqlite::ErrorCode::DiskFull
+                    || f.extended_code == rusqlite::ffi::SQLITE_IOERR_WRITE
+            });
+            if refused {
+                return StoreError::Full {
+                    context: context.to_owned(),
+                };
+            }
+            StoreError::Sqlite {
+                context: context.to_owned(),
+                message: e.to_string(),
+            }
         })
     }
 }

@@ -41,37 +41,54 @@ pub struct Key<'a> {
 }
 
 impl Store {
-    /// Claim `key` for a request whose canonical hash is `request_hash`, atomically.
-    pub fn claim_idempotent(&self, key: Key<'_>, request_hash: &str) -> Result<Claim, StoreError> {
+    /// Claim `key` for a request whose canonical hash is `request_hash`, atomically, as
+    /// `owner` (a process lease). A key still in progress under an owner that is not
+    /// `alive` (its process died mid-request) is taken over.
+    pub fn claim_idempotent(
+        &self,
+        key: Key<'_>,
+        request_hash: &str,
+        owner: &str,
+        alive: &dyn Fn(&str) -> bool,
+    ) -> Result<Claim, StoreError> {
         self.write("claim idempotency key", |tx| {
             let cutoff = (chrono::Utc::now() - chrono::Duration::hours(TTL_HOURS))
                 .to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
             tx.execute("DELETE FROM idempotency WHERE created_at < ?1", [&cutoff]).ctx("expire idempotency records")?;
             let existing = tx
                 .query_row(
-                    "SELECT request_hash, status, headers, body FROM idempotency
+                    "SELECT request_hash, status, headers, body, owner FROM idempotency
                      WHERE token_id = ?1 AND method = ?2 AND route = ?3 AND key = ?4",
                     params![key.token_id, key.method, key.route, key.key],
-                    |r| Ok((r.get::<_, String>(0)?, r.get::<_, Option<u16>>(1)?, r.get::<_, Option<String>>(2)?, r.get::<_, Option<Vec<u8>>>(3)?)),
+                    |r| Ok((r.get::<_, String>(0)?, r.get::<_, Option<u16>>(1)?, r.get::<_, Option<String>>(2)?, r.get::<_, Option<Vec<u8>>>(3)?, r.get::<_, Option<String>>(4)?)),
                 )
                 .optional()
                 .ctx("read idempotency record")?;
             match existing {
                 None => {
                     tx.execute(
-                        "INSERT INTO idempotency (token_id, method, route, key, request_hash, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                        params![key.token_id, key.method, key.route, key.key, request_hash, super::now()],
+                        "INSERT INTO idempotency (token_id, method, route, key, request_hash, created_at, owner) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                        params![key.token_id, key.method, key.route, key.key, request_hash, super::now(), owner],
                     )
                     .ctx("insert idempotency record")?;
                     Ok(Claim::Claimed)
                 }
-                Some((hash, _, _, _)) if hash != request_hash => Ok(Claim::Mismatch),
-                Some((_, Some(status), headers, body)) => Ok(Claim::Replay(StoredResponse {
+                Some((hash, _, _, _, _)) if hash != request_hash => Ok(Claim::Mismatch),
+                Some((_, Some(status), headers, body, _)) => Ok(Claim::Replay(StoredResponse {
                     status,
                     headers: headers.and_then(|h| serde_json::from_str(&h).ok()).unwrap_or_default(),
                     body: body.unwrap_or_default(),
                 })),
-                Some(_) => Ok(Claim::InProgress),
+                Some((_, None, _, _, Some(holder))) if alive(&holder) => Ok(Claim::InProgress),
+                Some(_) => {
+                    // Its process died before it finished: the retry runs it.
+                    tx.execute(
+                        "UPDATE idempotency SET owner = ?5 WHERE token_id = ?1 AND method = ?2 AND route = ?3 AND key = ?4",
+                        params![key.token_id, key.method, key.route, key.key, owner],
+                    )
+                    .ctx("take over idempotency record")?;
+                    Ok(Claim::Claimed)
+                }
             }
         })
     }
@@ -121,18 +138,25 @@ mod tests {
     #[test]
     fn claim_replay_mismatch_and_release() {
         let store = Store::open_in_memory().unwrap();
+        let alive = |_: &str| true;
         let key = Key {
             token_id: "t",
             method: "POST",
             route: "/v1/decision",
             key: "abcdefgh",
         };
-        assert_eq!(store.claim_idempotent(key, "h1").unwrap(), Claim::Claimed);
         assert_eq!(
-            store.claim_idempotent(key, "h1").unwrap(),
+            store.claim_idempotent(key, "h1", "me", &alive).unwrap(),
+            Claim::Claimed
+        );
+        assert_eq!(
+            store.claim_idempotent(key, "h1", "me", &alive).unwrap(),
             Claim::InProgress
         );
-        assert_eq!(store.claim_idempotent(key, "h2").unwrap(), Claim::Mismatch);
+        assert_eq!(
+            store.claim_idempotent(key, "h2", "me", &alive).unwrap(),
+            Claim::Mismatch
+        );
         let response = StoredResponse {
             status: 200,
             headers: vec![("content-type".into(), "application/json".into())],
@@ -140,15 +164,62 @@ mod tests {
         };
         store.finish_idempotent(key, &response).unwrap();
         assert_eq!(
-            store.claim_idempotent(key, "h1").unwrap(),
+            store.claim_idempotent(key, "h1", "me", &alive).unwrap(),
             Claim::Replay(response)
         );
         let other = Key {
             key: "other-key",
             ..key
         };
-        assert_eq!(store.claim_idempotent(other, "h1").unwrap(), Claim::Claimed);
+        assert_eq!(
+            store.claim_idempotent(other, "h1", "me", &alive).unwrap(),
+            Claim::Claimed
+        );
         store.release_idempotent(other).unwrap();
-        assert_eq!(store.claim_idempotent(other, "h1").unwrap(), Claim::Claimed);
+        assert_eq!(
+            store.claim_idempotent(other, "h1", "me", &alive).unwrap(),
+            Claim::Claimed
+        );
+    }
+
+    #[test]
+    fn a_key_left_in_progress_by_a_dead_process_is_taken_over() {
+        let store = Store::open_in_memory().unwrap();
+        let key = Key {
+            token_id: "t",
+            method: "POST",
+            route: "/v1/models/m/examples",
+            key: "abcdefgh",
+        };
+        let only_a_lives = |owner: &str| owner == "a";
+        assert_eq!(
+            store
+                .claim_idempotent(key, "h", "a", &only_a_lives)
+                .unwrap(),
+            Claim::Claimed
+        );
+        assert_eq!(
+            store
+                .claim_idempotent(key, "h", "b", &only_a_lives)
+                .unwrap(),
+            Claim::InProgress,
+            "a still works on it"
+        );
+        let a_died = |owner: &str| owner == "b";
+        assert_eq!(
+            store.claim_idempotent(key, "h2", "b", &a_died).unwrap(),
+            Claim::Mismatch,
+            "another body is still refused"
+        );
+        assert_eq!(
+            store.claim_idempotent(key, "h", "b", &a_died).unwrap(),
+            Claim::Claimed,
+            "a died: b runs it"
+        );
+        assert_eq!(
+            store.claim_idempotent(key, "h", "c", &a_died).unwrap(),
+            Claim::InProgress,
+            "now b holds it"
+        );
     }
 }

@@ -151,6 +151,11 @@ const MIGRATIONS: &[&str] = &[
         vector BLOB NOT NULL
     );
     ",
+    // 5: who holds an idempotency key in progress (a process lease, `core::lease`), so a
+    // key left by a process that died is taken over by the retry, not refused for 24 hours.
+    "
+    ALTER TABLE idempotency ADD COLUMN owner TEXT;
+    ",
 ];
 
 /// Schema version this code writes and understands.

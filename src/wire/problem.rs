@@ -143,7 +143,7 @@ impl From<FieldError> for Invalid {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Problem {
-    /// `{base_url}/problems/<kebab-case-code>`; the server answers it with a page on the problem.
+    /// `{public_url}/problems/<kebab-case-code>`; the server answers it with a page on the problem.
     #[serde(rename = "type")]
     #[schema(format = "uri-reference")]
     pub kind: String,
@@ -175,11 +175,14 @@ pub fn status_title(status: u16) -> &'static str {
         405 => "Method Not Allowed",
         409 => "Conflict",
         413 => "Content Too Large",
+        414 => "URI Too Long",
         415 => "Unsupported Media Type",
         422 => "Unprocessable Content",
         429 => "Too Many Requests",
+        431 => "Request Header Fields Too Large",
         502 => "Bad Gateway",
         503 => "Service Unavailable",
+        507 => "Insufficient Storage",
         _ => "Internal Server Error",
     }
 }

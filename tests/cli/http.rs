@@ -200,12 +200,15 @@ pub(crate) fn title_of(status: u16) -> &'static str {
         405 => "Method Not Allowed",
         409 => "Conflict",
         413 => "Content Too Large",
+        414 => "URI Too Long",
         415 => "Unsupported Media Type",
         422 => "Unprocessable Content",
         429 => "Too Many Requests",
+        431 => "Request Header Fields Too Large",
         500 => "Internal Server Error",
         502 => "Bad Gateway",
         503 => "Service Unavailable",
+        507 => "Insufficient Storage",
         other => panic!("no title expected for {other}"),
     }
 }
@@ -360,13 +363,13 @@ impl TestServer {
             kind.ends_with(&format!("/problems/{kebab}")),
             "type {kind} must end with /problems/{kebab}"
         );
-        let configured = self.ctx().settings().server.base_url.clone();
+        let configured = self.ctx().settings().server.public_url.clone();
         let expected_base =
             configured.map_or_else(|| self.base(), |b| b.trim_end_matches('/').to_owned());
         assert_eq!(
             kind,
             format!("{expected_base}/problems/{kebab}"),
-            "type is {{base_url}}/problems/<code>"
+            "type is {{public_url}}/problems/<code>"
         );
         // The problem page answers without a token.
         let page = self.get(&format!("/problems/{kebab}"), None).await;
@@ -1031,9 +1034,49 @@ async fn status_429_when_the_bucket_is_empty() {
     assert_eq!(server.get("/healthz", None).await.status, 200);
 }
 
+/// Failed authentications are limited per client address: past the burst, the address
+/// gets 429 with `Retry-After` whatever token it sends; another address is not affected.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn problem_type_uses_the_configured_base_url() {
-    let home = Home::new(Some("server:\n  base_url: https://arbiter.example/\n"));
+async fn failed_authentication_is_rate_limited_per_client_address() {
+    let home = Home::new(Some(
+        "server:\n  auth_failures: {per_second: 0.01, burst: 3}\n",
+    ));
+    let token = home.admin_token("t");
+    let server = home.serve().await;
+    for bad in [None, Some("arb_wrong"), Some("not a token")] {
+        let reply = server.get("/v1/models", bad).await;
+        server.problem(&reply, 401, "unauthorized").await;
+    }
+    for sent in [Some("arb_wrong"), Some(token.as_str()), None] {
+        let reply = server.get("/v1/models", sent).await;
+        let problem = server.problem(&reply, 429, "rate_limited").await;
+        assert!(
+            problem["detail"]
+                .as_str()
+                .unwrap()
+                .contains("failed authentications from this address"),
+            "{problem}"
+        );
+        let wait: u64 = reply.header("retry-after").unwrap().parse().unwrap();
+        assert!((60..=100).contains(&wait), "Retry-After {wait}");
+    }
+    // Another address (the loopback network is all local) is not limited.
+    let elsewhere = reqwest::Client::builder()
+        .no_proxy()
+        .local_address(std::net::IpAddr::from([127, 0, 0, 2]))
+        .build()
+        .unwrap();
+    let reply = server
+        .send(elsewhere.get(server.url("/v1/models")).bearer_auth(&token))
+        .await;
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let reply = server.send(elsewhere.get(server.url("/v1/models"))).await;
+    server.problem(&reply, 401, "unauthorized").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn problem_type_uses_the_configured_public_url() {
+    let home = Home::new(Some("server:\n  public_url: https://arbiter.example/\n"));
     let token = home.admin_token("t");
     let server = home.serve().await;
     let reply = server

@@ -266,14 +266,21 @@ async fn aligning_and_promoting_need_a_writer_and_the_alignments_scope() {
         )
         .await;
     server.problem(&reply, 403, "forbidden").await;
+    // Authorized before validated: without the key and with a bad body, still 403.
     let reply = server
-        .post_json(
-            &format!("/v1/models/{model_id}/promote"),
-            Some(&reader),
-            &json!({"revision": "main"}),
-        )
+        .post_json(&route, Some(&reader), &json!({"seed": "x"}))
         .await;
     server.problem(&reply, 403, "forbidden").await;
+    for body in [json!({"revision": "main"}), json!({})] {
+        let reply = server
+            .post_json(
+                &format!("/v1/models/{model_id}/promote"),
+                Some(&reader),
+                &body,
+            )
+            .await;
+        server.problem(&reply, 403, "forbidden").await;
+    }
     let reply = server
         .post_json_with(
             &route,

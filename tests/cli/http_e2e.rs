@@ -3,130 +3,10 @@
 
 use crate::common::TestEnv;
 use crate::http::base_request;
+use crate::served::{Served, raw_exchange};
 use serde_json::Value;
 use std::fmt::Write as _;
-use std::io::{BufRead, BufReader, Read};
-use std::process::{Child, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
-
-/// Kills the child if the test fails before it stopped on its own.
-struct Running(Option<Child>);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        if let Some(child) = &mut self.0
-            && child.try_wait().ok().flatten().is_none()
-        {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
-}
-
-/// `arbiter serve --listen 127.0.0.1:0` as a process, its stderr (the log) collected.
-struct Served {
-    address: String,
-    pid: u32,
-    running: Running,
-    stdout: std::thread::JoinHandle<String>,
-    stderr: std::thread::JoinHandle<String>,
-}
-
-impl Served {
-    fn start(env: &TestEnv) -> Self {
-        let mut child = env
-            .std_cmd()
-            .args(["serve", "--listen", "127.0.0.1:0"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn arbiter serve");
-        let stdout = child.stdout.take().unwrap();
-        let mut stderr = child.stderr.take().unwrap();
-        let pid = child.id();
-        let running = Running(Some(child));
-        let (first_line_tx, first_line_rx) = mpsc::channel();
-        let stdout = std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut line = String::new();
-            let _ = reader.read_line(&mut line);
-            let _ = first_line_tx.send(line);
-            let mut rest = String::new();
-            let _ = reader.read_to_string(&mut rest);
-            rest
-        });
-        let stderr = std::thread::spawn(move || {
-            let mut log = String::new();
-            let _ = stderr.read_to_string(&mut log);
-            log
-        });
-        // The first stdout line says where it listens (the socket is bound before it is
-        // printed).
-        let line = first_line_rx
-            .recv_timeout(Duration::from_mins(2))
-            .expect("a first stdout line within 120 s");
-        let address = line
-            .trim_end()
-            .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("first stdout line: {line:?}"))
-            .to_owned();
-        assert!(address.starts_with("http://127.0.0.1:"), "{address}");
-        assert_ne!(
-            address, "http://127.0.0.1:0",
-            "port 0 is replaced by the bound port"
-        );
-        Self {
-            address,
-            pid,
-            running,
-            stdout,
-            stderr,
-        }
-    }
-
-    /// SIGTERM, then a clean exit within a deadline: the exit status and the whole log.
-    fn stop(mut self) -> (std::process::ExitStatus, String) {
-        let status = std::process::Command::new("kill")
-            .args(["-TERM", &self.pid.to_string()])
-            .status()
-            .expect("run kill");
-        assert!(status.success(), "kill -TERM {}", self.pid);
-        let deadline = Instant::now() + Duration::from_secs(30);
-        let exit = loop {
-            if let Some(exit) = self
-                .running
-                .0
-                .as_mut()
-                .unwrap()
-                .try_wait()
-                .expect("try_wait")
-            {
-                break exit;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "arbiter serve did not exit within 30 s of SIGTERM"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        };
-        self.running.0 = None;
-        let _ = self.stdout.join();
-        (exit, self.stderr.join().expect("stderr reader"))
-    }
-
-    /// CPU time the server process has used so far (user + system).
-    fn cpu_time(&self) -> Duration {
-        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.pid)).unwrap();
-        // Fields after the command (in parentheses, which may hold spaces): utime is the
-        // 14th field of the line, stime the 15th, in clock ticks (100 per second here).
-        let after = &stat[stat.rfind(')').unwrap() + 2..];
-        let fields: Vec<&str> = after.split(' ').collect();
-        let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
-        Duration::from_millis(ticks * 10)
-    }
-}
+use std::time::Duration;
 
 /// `arbiter tokens create --name t --scope decisions --json`, as printed.
 fn decisions_token(env: &TestEnv) -> Value {
@@ -296,4 +176,51 @@ fn a_decision_whose_client_went_away_stops_and_is_logged_499() {
         .unwrap_or_else(|| panic!("no log line for {id}:\n{log}"));
     assert!(line.contains("status=499"), "{line}");
     assert!(line.contains("ms="), "{line}");
+}
+
+/// A head HTTP cannot parse (a control character in a header value) is answered with a
+/// problem document carrying `x-request-id`, and logged, not with hyper's bare 400; and a
+/// forged `Host` never reaches a problem's `type`, which names the listen address.
+#[test]
+fn a_bad_request_head_is_a_logged_problem_and_host_is_never_echoed() {
+    let env = TestEnv::new();
+    let served = Served::start(&env);
+    let (status, head, body) = raw_exchange(
+        &served.address,
+        b"GET /healthz HTTP/1.1\r\nhost: x\r\nx-note: a\x01b\r\n\r\n",
+    );
+    assert_eq!(status, 400, "{head}");
+    assert!(
+        head.contains("content-type: application/problem+json"),
+        "{head}"
+    );
+    let problem: Value = serde_json::from_str(&body).expect("a JSON problem");
+    assert_eq!(problem["code"], "bad_request", "{problem}");
+    assert_eq!(problem["status"], 400);
+    assert_eq!(
+        problem["type"],
+        format!("{}/problems/bad-request", served.address)
+    );
+    let id = problem["requestId"]
+        .as_str()
+        .expect("a request ID")
+        .to_owned();
+    assert!(head.contains(&format!("x-request-id: {id}")), "{head}");
+    // The server still serves, and a forged Host changes nothing in the problem.
+    let (status, _, body) = raw_exchange(
+        &served.address,
+        b"GET /v1/models HTTP/1.1\r\nhost: a\"b<script>\r\nconnection: close\r\n\r\n",
+    );
+    assert_eq!(status, 401);
+    let problem: Value = serde_json::from_str(&body).expect("a JSON problem");
+    assert_eq!(
+        problem["type"],
+        format!("{}/problems/unauthorized", served.address)
+    );
+    let (_, log) = served.stop();
+    let line = log
+        .lines()
+        .find(|l| l.contains(&id))
+        .unwrap_or_else(|| panic!("no log line for {id}:\n{log}"));
+    assert!(line.contains("status=400"), "{line}");
 }

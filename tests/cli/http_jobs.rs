@@ -245,7 +245,7 @@ async fn the_idempotency_key_is_required_and_returns_the_same_job() {
 async fn bad_batches_are_refused_before_a_job_exists() {
     let home = Home::new(None);
     let token = home.admin_token("ci");
-    let reader = home.token("reader", &["batches"], &["acme/*=reader"]);
+    let decider = home.token("decider", &["decisions"], &["acme/*=reader"]);
     let model_id = home.model("acme/support");
     let server = home.serve().await;
     let path = format!("/v1/models/{model_id}/batch-decisions");
@@ -288,16 +288,16 @@ async fn bad_batches_are_refused_before_a_job_exists() {
         )
         .await;
     server.problem(&unknown, 404, "model_not_found").await;
-    // Capture writes examples: a reader may not.
-    let capture = server
+    // Authorized before validated: without the batches scope, a bad body is still 403.
+    let unscoped = server
         .post_json_with(
             &path,
-            Some(&reader),
-            &json!({"items": [], "capture": true}),
+            Some(&decider),
+            &json!({"items": {}}),
             &[("idempotency-key", "bad-batch-key-3")],
         )
         .await;
-    server.problem(&capture, 403, "forbidden").await;
+    server.problem(&unscoped, 403, "forbidden").await;
     let jobs = server.get(&path, Some(&token)).await.ok();
     assert_eq!(jobs, json!([]), "no job was created");
     let nothing = server
@@ -307,6 +307,45 @@ async fn bad_batches_are_refused_before_a_job_exists() {
         )
         .await;
     server.problem(&nothing, 404, "job_not_found").await;
+}
+
+/// One rule for capture: a reader records decisions through a batch as it does through
+/// `/v1/decision`, as the model's capture policy says.
+#[tokio::test]
+async fn a_reader_captures_through_a_batch_as_through_a_decision() {
+    let home = Home::new(None);
+    let admin = home.admin_token("admin");
+    let reader = home.token("reader", &["batches", "decisions"], &["acme/*=reader"]);
+    let model_id = home.model("acme/support");
+    let server = home.serve().await;
+    let job = create(
+        &server,
+        &reader,
+        &model_id,
+        &json!({"items": items(3), "capture": true}),
+        "reader-capture-1",
+    )
+    .await;
+    let job_id = job["jobId"].as_str().unwrap();
+    let job = poll_until(&server, &reader, &model_id, job_id, finished).await;
+    assert_eq!(job["status"], "completed", "{job}");
+    let decided = server
+        .post_json(
+            "/v1/decision",
+            Some(&reader),
+            &crate::http::repo_request("acme/support"),
+        )
+        .await;
+    assert_eq!(decided.status, 200, "{}", decided.text());
+    let examples = server
+        .get(&format!("/v1/models/{model_id}/examples"), Some(&admin))
+        .await
+        .ok();
+    assert_eq!(
+        examples["examples"].as_array().map(Vec::len),
+        Some(4),
+        "three batch items and one decision recorded: {examples}"
+    );
 }
 
 #[tokio::test]

@@ -19,3 +19,4 @@ mod jobs;
 mod models;
 mod openapi;
 mod repository;
+mod served;

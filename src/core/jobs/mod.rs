@@ -27,17 +27,17 @@ use std::io::Take;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Origin {
-    /// `{base_url}/problems` of the server that took the request.
+    /// `{public_url}/problems` of the server that took the request.
     pub problems_url: String,
     /// The request ID of the creating request (the job ID for a command-line job).
     pub request_id: String,
 }
 
 impl Origin {
-    /// A job started from the command line: problem types under `server.base_url` when
+    /// A job started from the command line: problem types under `server.public_url` when
     /// one is configured, else the relative `/problems`, as the server would say.
     pub fn local(ctx: &Context, job_id: &impl std::fmt::Display) -> Self {
-        let base = ctx.settings().server.base_url.as_deref().unwrap_or("");
+        let base = ctx.settings().server.public_url.as_deref().unwrap_or("");
         Self {
             problems_url: format!("{}/problems", base.trim_end_matches('/')),
             request_id: job_id.to_string(),

@@ -101,6 +101,8 @@ pub(crate) async fn promote(
     JsonBody(body): JsonBody,
 ) -> ApiResult<Json<Checkpoint>> {
     principal.require_scope(SCOPE)?;
+    // Authorized before the body is validated.
+    core::access::model_access(&state.ctx, &principal, &model_id, Role::Writer).await?;
     let PromoteRequest { revision } = PromoteRequest::from_value(&body)?;
     let checkpoint = core::access::promote(&state.ctx, &principal, &model_id, &revision).await?;
     Ok(Json(checkpoint))

@@ -62,8 +62,8 @@ const SCOPE: crate::core::tokens::Scope = jobs::scope_of(KIND);
     operation_id = "createBatchDecisions",
     summary = "Start a batch of decisions",
     description = "Stages the items (or the model's stored examples) and queues a job that \
-        decides each with the checkpoint the revision resolves to now (role `reader`; `writer` \
-        with `capture: true`). Answers 202 at once with the job and its `Location`. One bad \
+        decides each with the checkpoint the revision resolves to now (role `reader`, with or \
+        without `capture`). Answers 202 at once with the job and its `Location`. One bad \
         item becomes an error line in the results, not a failed job. The `Idempotency-Key` is \
         required: a retry with the same key and body returns the same job.",
     security(("bearerAuth" = ["batches"])),
@@ -102,6 +102,8 @@ pub(crate) async fn create_batch(
     body: RawBody,
 ) -> ApiResult<Response> {
     principal.require_scope(SCOPE)?;
+    // Authorized before anything is validated.
+    crate::core::access::model_access(&state.ctx, &principal, &model_id, Role::Reader).await?;
     let key = idempotency::key(&headers, true)?;
     let (request, lines, hash) = if is_json(&body.media_type) {
         let value = parse_json(&body.bytes)?;
@@ -112,12 +114,6 @@ pub(crate) async fn create_batch(
         let (request, items) = ndjson_request(&body.bytes)?;
         (request, Some(items), hash)
     };
-    // Recording decisions writes examples: capture needs a writer.
-    let role = if request.capture {
-        Role::Writer
-    } else {
-        Role::Reader
-    };
     let creation = jobs::Creation {
         state: &state,
         principal,
@@ -126,7 +122,10 @@ pub(crate) async fn create_batch(
         model_id,
         key,
         hash,
-        role,
+        // One rule for capture: a reader may decide, and deciding records what the model's
+        // capture policy (set by its writers) says, through a batch as through
+        // `/v1/decision`.
+        role: Role::Reader,
     };
     let items = match (lines, request.items) {
         (Some(lines), _) => Items::Lines(Box::new(std::io::Cursor::new(lines))),

@@ -67,7 +67,7 @@ pub(crate) async fn create(creation: Creation<'_>, request: JobRequest) -> ApiRe
         hash,
         || async move {
             let origin = Origin {
-                problems_url: info.problems_url.clone(),
+                problems_url: info.problems_url.to_string(),
                 request_id: info.id.clone(),
             };
             let created =
@@ -105,6 +105,9 @@ pub(crate) async fn create_json<C: JsonCollection>(
     JsonBody(body): JsonBody,
 ) -> ApiResult<Response> {
     principal.require_scope(scope_of(C::KIND))?;
+    // Authorized before anything is validated: a token that may not create the job learns
+    // nothing about its request.
+    core::access::model_access(&state.ctx, &principal, &model_id, C::ROLE).await?;
     let key = idempotency::key(&headers, true)?;
     let request = C::parse(&body)?;
     let creation = Creation {

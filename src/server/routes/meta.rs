@@ -145,7 +145,17 @@ const PROBLEMS: &[(&str, u16, &str)] = &[
     (
         "bad-request",
         400,
-        "The request is invalid outside schema validation, e.g. malformed JSON.",
+        "The request is invalid outside schema validation: malformed JSON, or a request head HTTP cannot parse (a control character in a header value, a malformed request line).",
+    ),
+    (
+        "uri-too-long",
+        414,
+        "The request's URI is longer than the server reads.",
+    ),
+    (
+        "headers-too-large",
+        431,
+        "The request's headers are larger than the server reads.",
     ),
     (
         "upstream-failed",
@@ -161,6 +171,11 @@ const PROBLEMS: &[(&str, u16, &str)] = &[
         "upstream-unavailable",
         503,
         "A remote engine could not be reached.",
+    ),
+    (
+        "insufficient-storage",
+        507,
+        "The server's storage is full: what the request needed written (a captured decision, examples, annotations) was not written, and nothing of it was left half-written. Retry once an operator has freed space.",
     ),
     (
         "internal",

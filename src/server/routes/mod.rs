@@ -87,7 +87,7 @@ pub(crate) fn router(state: AppState) -> Router {
 
 /// Fallbacks, the panic catcher and request identity around `routes`.
 fn with_layers(routes: Router<AppState>, state: AppState) -> Router {
-    let base_url = state.ctx.settings().server.base_url.clone();
+    let problems_url = state.problems_url.clone();
     routes
         .fallback(|| async { ApiError(Error::NotFound("no such route".into())) })
         .method_not_allowed_fallback(|| async {
@@ -106,7 +106,7 @@ fn with_layers(routes: Router<AppState>, state: AppState) -> Router {
             },
         ))
         .layer(axum::middleware::from_fn(move |request, next| {
-            request::identify(base_url.clone(), request, next)
+            request::identify(problems_url.clone(), request, next)
         }))
         .with_state(state)
 }
@@ -131,15 +131,7 @@ mod tests {
             crate::config::Settings::resolve(Some(dir.path().to_owned())).unwrap(),
         )
         .unwrap();
-        let state = AppState {
-            limiter: std::sync::Arc::new(crate::server::rate_limit::RateLimiter::new(
-                crate::config::RateLimit::default(),
-            )),
-            max_body_bytes: 1024,
-            jobs: crate::core::jobs::JobQueue::new(ctx.clone(), 1),
-            decisions: std::sync::Arc::new(super::super::admission::Admission::new(1, 0)),
-            ctx,
-        };
+        let state = crate::server::state(ctx, "127.0.0.1:8080".parse().unwrap());
         let routes = Router::new()
             .route("/boom", get(boom))
             .route("/fine", get(|| async { "ok" }));

@@ -1,0 +1,233 @@
+//! The server's TCP listener. Each connection knows its client's address (for the
+//! per-address limit on failed authentication), and a request whose head hyper cannot
+//! parse (a control character in a header value, headers too large, a URI too long) is
+//! answered with a problem document carrying `x-request-id`, and logged, rather than
+//! hyper's bare, bodiless 400.
+//!
+//! hyper answers such a head itself, before any service sees a request, and offers no hook
+//! to shape that answer (hyperium/hyper#2590). So the connection's writer recognizes
+//! hyper's automatic error head, the only head written without an `x-request-id` (every
+//! response of the application carries one), and writes the problem in its place.
+
+use axum::extract::connect_info::Connected;
+use axum::serve::{IncomingStream, Listener};
+use std::io;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll, ready};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+
+/// A TCP listener whose connections answer an unparsable request head with a problem.
+pub(crate) struct ProblemListener {
+    inner: TcpListener,
+    problems_url: Arc<str>,
+}
+
+impl ProblemListener {
+    /// `problems_url`: the base of problem `type` URIs (`{public_url}/problems`).
+    pub(crate) fn new(inner: TcpListener, problems_url: Arc<str>) -> Self {
+        Self {
+            inner,
+            problems_url,
+        }
+    }
+}
+
+impl Listener for ProblemListener {
+    type Io = Connection;
+    type Addr = SocketAddr;
+
+    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
+        let (stream, peer) = Listener::accept(&mut self.inner).await;
+        let connection = Connection {
+            stream,
+            peer,
+            problems_url: self.problems_url.clone(),
+            replacing: None,
+        };
+        (connection, peer)
+    }
+
+    fn local_addr(&self) -> io::Result<SocketAddr> {
+        self.inner.local_addr()
+    }
+}
+
+/// The address of the client at the other end of a request's connection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ClientAddr(pub(crate) SocketAddr);
+
+impl Connected<IncomingStream<'_, ProblemListener>> for ClientAddr {
+    fn connect_info(stream: IncomingStream<'_, ProblemListener>) -> Self {
+        Self(*stream.remote_addr())
+    }
+}
+
+/// One accepted connection.
+pub(crate) struct Connection {
+    stream: TcpStream,
+    peer: SocketAddr,
+    problems_url: Arc<str>,
+    /// A problem being written in place of hyper's head: the bytes, how many are written,
+    /// and the length of hyper's write it stands for.
+    replacing: Option<Replacement>,
+}
+
+struct Replacement {
+    bytes: Vec<u8>,
+    written: usize,
+    stands_for: usize,
+}
+
+impl AsyncRead for Connection {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for Connection {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let this = &mut *self;
+        if this.replacing.is_none()
+            && let Some(status) = hyper_error_status(buf)
+        {
+            this.replacing = Some(Replacement {
+                bytes: problem_response(status, &this.problems_url, this.peer),
+                written: 0,
+                stands_for: buf.len(),
+            });
+        }
+        let Some(replacement) = this.replacing.as_mut() else {
+            return Pin::new(&mut this.stream).poll_write(cx, buf);
+        };
+        while replacement.written < replacement.bytes.len() {
+            let rest = &replacement.bytes[replacement.written..];
+            let n = ready!(Pin::new(&mut this.stream).poll_write(cx, rest))?;
+            if n == 0 {
+                return Poll::Ready(Err(io::ErrorKind::WriteZero.into()));
+            }
+            replacement.written += n;
+        }
+        // hyper closes the connection after its error head; anything it still writes is
+        // swallowed so that the problem stays the whole answer.
+        let stands_for = std::mem::take(&mut replacement.stands_for);
+        Poll::Ready(Ok(if stands_for == 0 {
+            buf.len()
+        } else {
+            stands_for
+        }))
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_shutdown(cx)
+    }
+}
+
+/// The status of hyper's automatic answer to an unparsable request head, if `head` is
+/// one: a bodiless 400, 414 or 431 without an `x-request-id`.
+fn hyper_error_status(head: &[u8]) -> Option<u16> {
+    let status = match head.get(..13)? {
+        b"HTTP/1.1 400 " => 400,
+        b"HTTP/1.1 414 " => 414,
+        b"HTTP/1.1 431 " => 431,
+        _ => return None,
+    };
+    let end = head.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let text = std::str::from_utf8(&head[..end]).ok()?.to_ascii_lowercase();
+    let bodiless = text.contains("\r\ncontent-length: 0");
+    (bodiless && !text.contains("\r\nx-request-id:")).then_some(status)
+}
+
+/// The whole HTTP response standing for hyper's: a problem document, a new request ID,
+/// and `connection: close` (hyper closes the connection after a head it cannot parse).
+fn problem_response(status: u16, problems_url: &str, peer: SocketAddr) -> Vec<u8> {
+    let (code, detail) = match status {
+        414 => (
+            "uri_too_long",
+            "the request's URI is longer than the server reads",
+        ),
+        431 => (
+            "headers_too_large",
+            "the request's headers are larger than the server reads",
+        ),
+        _ => (
+            "bad_request",
+            "the request's head could not be parsed: a header name or value holds a \
+             character HTTP does not allow (such as a control character), or the request \
+             line is malformed",
+        ),
+    };
+    let request_id = uuid::Uuid::new_v4().to_string();
+    tracing::warn!(%peer, status, ms = "0.0", request_id = %request_id, "request head refused: {detail}");
+    let problem = crate::wire::Problem {
+        kind: format!("{problems_url}/{}", code.replace('_', "-")),
+        title: crate::wire::problem::status_title(status).to_owned(),
+        status,
+        detail: detail.to_owned(),
+        code: code.to_owned(),
+        request_id: request_id.clone(),
+        details: Vec::new(),
+    };
+    let body = serde_json::to_vec(&problem).unwrap_or_default();
+    let mut response = format!(
+        "HTTP/1.1 {status} {}\r\ncontent-type: application/problem+json\r\n\
+         content-length: {}\r\n{}: {request_id}\r\nconnection: close\r\n\r\n",
+        problem.title,
+        body.len(),
+        super::REQUEST_ID_HEADER,
+    )
+    .into_bytes();
+    response.extend_from_slice(&body);
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_hypers_bodiless_error_heads_are_recognized() {
+        let hyper = b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\ndate: x\r\n\r\n";
+        assert_eq!(hyper_error_status(hyper), Some(400));
+        let large = b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\n\r\n";
+        assert_eq!(hyper_error_status(large), Some(431));
+        let ours = b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\nx-request-id: a\r\n\r\n";
+        assert_eq!(hyper_error_status(ours), None, "the application's own 400");
+        let with_body = b"HTTP/1.1 400 Bad Request\r\ncontent-length: 12\r\n\r\n";
+        assert_eq!(hyper_error_status(with_body), None);
+        let ok = b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n";
+        assert_eq!(hyper_error_status(ok), None);
+        assert_eq!(hyper_error_status(b"{\"body\": 1}"), None);
+    }
+
+    #[test]
+    fn the_replacement_is_a_whole_problem_response() {
+        let peer: SocketAddr = "127.0.0.1:1".parse().unwrap();
+        let bytes = problem_response(431, "http://h/problems", peer);
+        let text = String::from_utf8(bytes).unwrap();
+        let (head, body) = text.split_once("\r\n\r\n").unwrap();
+        assert!(head.starts_with("HTTP/1.1 431 "), "{head}");
+        assert!(head.contains(&format!("content-length: {}", body.len())));
+        let problem: serde_json::Value = serde_json::from_str(body).unwrap();
+        assert_eq!(problem["code"], "headers_too_large");
+        assert_eq!(problem["type"], "http://h/problems/headers-too-large");
+        assert!(head.contains(&format!(
+            "x-request-id: {}",
+            problem["requestId"].as_str().unwrap()
+        )));
+    }
+}

@@ -1,0 +1,179 @@
+//! `arbiter serve` as a real process: start it on a free port, stop it with SIGTERM or
+//! kill it with SIGKILL, read its log; and raw HTTP exchanges with it.
+
+use crate::common::TestEnv;
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Child, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Kills the child if the test fails before it stopped on its own.
+pub(crate) struct Running(Option<Child>);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some(child) = &mut self.0
+            && child.try_wait().ok().flatten().is_none()
+        {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// `arbiter serve --listen 127.0.0.1:0` as a process, its stderr (the log) collected.
+pub(crate) struct Served {
+    pub(crate) address: String,
+    pub(crate) pid: u32,
+    running: Running,
+    stdout: std::thread::JoinHandle<String>,
+    stderr: std::thread::JoinHandle<String>,
+}
+
+impl Served {
+    pub(crate) fn start(env: &TestEnv) -> Self {
+        Self::start_with(env, |_| {})
+    }
+
+    /// [`Served::start`], with `configure` applied to the command first.
+    pub(crate) fn start_with(
+        env: &TestEnv,
+        configure: impl FnOnce(&mut std::process::Command),
+    ) -> Self {
+        let mut command = env.std_cmd();
+        configure(&mut command);
+        let mut child = command
+            .args(["serve", "--listen", "127.0.0.1:0"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn arbiter serve");
+        let stdout = child.stdout.take().unwrap();
+        let mut stderr = child.stderr.take().unwrap();
+        let pid = child.id();
+        let running = Running(Some(child));
+        let (first_line_tx, first_line_rx) = mpsc::channel();
+        let stdout = std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut line = String::new();
+            let _ = reader.read_line(&mut line);
+            let _ = first_line_tx.send(line);
+            let mut rest = String::new();
+            let _ = reader.read_to_string(&mut rest);
+            rest
+        });
+        let stderr = std::thread::spawn(move || {
+            let mut log = String::new();
+            let _ = stderr.read_to_string(&mut log);
+            log
+        });
+        // The first stdout line says where it listens (the socket is bound before it is
+        // printed).
+        let line = first_line_rx
+            .recv_timeout(Duration::from_mins(2))
+            .expect("a first stdout line within 120 s");
+        let address = line
+            .trim_end()
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("first stdout line: {line:?}"))
+            .to_owned();
+        assert!(address.starts_with("http://127.0.0.1:"), "{address}");
+        assert_ne!(
+            address, "http://127.0.0.1:0",
+            "port 0 is replaced by the bound port"
+        );
+        Self {
+            address,
+            pid,
+            running,
+            stdout,
+            stderr,
+        }
+    }
+
+    /// SIGTERM, then a clean exit within a deadline: the exit status and the whole log.
+    pub(crate) fn stop(mut self) -> (std::process::ExitStatus, String) {
+        let status = std::process::Command::new("kill")
+            .args(["-TERM", &self.pid.to_string()])
+            .status()
+            .expect("run kill");
+        assert!(status.success(), "kill -TERM {}", self.pid);
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let exit = loop {
+            if let Some(exit) = self
+                .running
+                .0
+                .as_mut()
+                .unwrap()
+                .try_wait()
+                .expect("try_wait")
+            {
+                break exit;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "arbiter serve did not exit within 30 s of SIGTERM"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        self.running.0 = None;
+        let _ = self.stdout.join();
+        (exit, self.stderr.join().expect("stderr reader"))
+    }
+
+    /// CPU time the server process has used so far (user + system).
+    pub(crate) fn cpu_time(&self) -> Duration {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.pid)).unwrap();
+        // Fields after the command (in parentheses, which may hold spaces): utime is the
+        // 14th field of the line, stime the 15th, in clock ticks (100 per second here).
+        let after = &stat[stat.rfind(')').unwrap() + 2..];
+        let fields: Vec<&str> = after.split(' ').collect();
+        let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+        Duration::from_millis(ticks * 10)
+    }
+}
+
+impl Served {
+    /// `kill -9`: no shutdown, no flush; wait until the process is gone and return its log.
+    pub(crate) fn kill_9(mut self) -> String {
+        let mut child = self.running.0.take().expect("running");
+        child.kill().expect("SIGKILL");
+        child.wait().expect("reaped");
+        let _ = self.stdout.join();
+        self.stderr.join().expect("stderr reader")
+    }
+
+    /// A client for this server: no proxy, a generous timeout.
+    pub(crate) fn client() -> reqwest::Client {
+        reqwest::Client::builder()
+            .no_proxy()
+            .timeout(Duration::from_mins(2))
+            .build()
+            .expect("client")
+    }
+
+    pub(crate) fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.address)
+    }
+}
+
+/// Send `request` as raw bytes on a new connection and read the answer until the server
+/// closes it: (status, lowercased head, body).
+pub(crate) fn raw_exchange(address: &str, request: &[u8]) -> (u16, String, String) {
+    use std::io::Write as _;
+    let host = address.strip_prefix("http://").unwrap();
+    let mut stream = std::net::TcpStream::connect(host).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    stream.write_all(request).expect("send");
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    let answer = String::from_utf8(answer).expect("a UTF-8 answer");
+    let (head, body) = answer
+        .split_once("\r\n\r\n")
+        .unwrap_or_else(|| panic!("no head in {answer:?}"));
+    let status = head[9..12].parse().expect("a status");
+    (status, head.to_ascii_lowercase(), body.to_owned())
+}
