@@ -11,7 +11,9 @@
 # Reports requests/s, p50/p99, the ratios HTTP / in-process at the same parallelism (c=1 vs
 # 1 thread, c=8 and c=64 vs all cores; target >= 0.9 at c=8; c=8 also vs 8 in-process
 # threads, the same number in flight), p99/p50 (target < 3), and the
-# server's VmRSS idle and under c=64. Traffic goes to 127.0.0.1 only.
+# server's VmRSS idle, under c=8 and c=64 and a minute after the load (bounded concurrency:
+# c=64/c=8 RSS <= 1.5, throughput c=64/c=8 >= 0.95, RSS after within 20% of post-warm-up).
+# Traffic goes to 127.0.0.1 only.
 #
 # Run from anywhere: bash benches/http.sh   (DURATION=10 by default)
 set -euo pipefail
@@ -94,6 +96,7 @@ EOF
 
 # Warm-up: a few seconds at c=8 so the outcome cache and connection pools are hot.
 timeout 30 wrk -t1 -c8 -d3s -s "$WORK/post.lua" "$URL" >/dev/null
+RSS_POSTWARM=$(rss_kib)
 
 # wrk latency figures come as 12.34us / 5.67ms / 1.20s: print milliseconds.
 to_ms() { awk '{v=$1; if (v ~ /us$/) {sub(/us$/,"",v); print v/1000} else if (v ~ /ms$/) {sub(/ms$/,"",v); print v} else if (v ~ /m$/) {sub(/m$/,"",v); print v*60000} else {sub(/s$/,"",v); print v*1000}}'; }
@@ -113,10 +116,10 @@ printf 'probe: HTTP layer without the engine (422: no questions), c=1: %s req/s,
 RESULTS=()
 for C in 1 8 64; do
     SAMPLER_PID=""
-    if [ "$C" = 64 ]; then
+    if [ "$C" != 1 ]; then
         # VmRSS every 0.25 s during the run, bounded by the run's length.
         (end=$((SECONDS + DURATION + 2)); while [ $SECONDS -lt $end ] && kill -0 "$SERVER_PID" 2>/dev/null; do
-            rss_kib; sleep 0.25; done >"$WORK/rss64.txt") &
+            rss_kib; sleep 0.25; done >"$WORK/rss$C.txt") &
         SAMPLER_PID=$!
     fi
     timeout $((DURATION + 30)) wrk -t1 -c"$C" -d"${DURATION}s" --timeout 10s --latency -s "$WORK/post.lua" "$URL" >"$WORK/wrk$C.txt"
@@ -132,6 +135,11 @@ for C in 1 8 64; do
         "$C" "$RPS" "$P50" "$P99" "$REQS" "${BAD:-0}" "$ERRS"
 done
 RSS_LOADED=$(sort -n "$WORK/rss64.txt" | tail -n 1)
+RSS_LOADED8=$(sort -n "$WORK/rss8.txt" | tail -n 1)
+# Memory a minute after the load: what the server gives back.
+echo "   (waiting 60 s after the load for the server's memory to settle)"
+sleep 60
+RSS_AFTER=$(rss_kib)
 inprocess after
 
 # The baseline is the mean of the runs before and after, so drift in the machine's load
@@ -161,4 +169,12 @@ for row in "${RESULTS[@]}"; do
 done
 awk -v idle="$RSS_IDLE" -v warm="$RSS_WARM" -v loaded="$RSS_LOADED" 'BEGIN {
     printf("  server VmRSS: idle after start %.1f MiB, after first decision %.1f MiB, peak during c=64 %.1f MiB (loaded/after-first = %.2f)\n", idle / 1024, warm / 1024, loaded / 1024, loaded / warm)
+}'
+RPS8=$(awk '/^Requests\/sec:/ {print $2}' "$WORK/wrk8.txt")
+RPS64=$(awk '/^Requests\/sec:/ {print $2}' "$WORK/wrk64.txt")
+awk -v r8="$RSS_LOADED8" -v r64="$RSS_LOADED" -v t8="$RPS8" -v t64="$RPS64" -v warm="$RSS_POSTWARM" -v after="$RSS_AFTER" 'BEGIN {
+    m = r64 / r8; t = t64 / t8; a = after / warm
+    printf("  bounded concurrency: peak VmRSS c=64 / c=8 = %.1f / %.1f MiB = %.2f (target <= 1.5: %s)\n", r64 / 1024, r8 / 1024, m, (m <= 1.5) ? "met" : "NOT met")
+    printf("  throughput c=64 / c=8 = %.3f (target >= 0.95: %s)\n", t, (t >= 0.95) ? "met" : "NOT met")
+    printf("  VmRSS 60 s after the load / after warm-up = %.1f / %.1f MiB = %.2f (target within 20%%: %s)\n", after / 1024, warm / 1024, a, (a <= 1.2 && a >= 0.8) ? "met" : "NOT met")
 }'

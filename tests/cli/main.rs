@@ -7,6 +7,7 @@ mod decide;
 mod engines;
 mod examples;
 mod fake_upstream;
+mod faults;
 mod generated;
 mod http;
 mod http_align;

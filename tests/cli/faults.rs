@@ -1,0 +1,705 @@
+//! Faults, with real processes and real signals: `kill -9` of `arbiter serve` during
+//! captured decisions, a captured batch, an alignment and an ingest; SIGTERM draining
+//! in-flight requests; a full disk during capture; eight writer processes on one home.
+//! Each checks that nothing acknowledged is lost and nothing is doubled.
+
+use crate::common::{QUESTIONS, TestEnv, repo_root};
+use crate::served::Served;
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+const MODEL: &str = "acme/support";
+
+/// A home with `acme/support` on `mo` (capture on), with `questions` (a file; else the
+/// common test questions), and a token with every scope, writer on it.
+fn env_with_model(questions: Option<&std::path::Path>) -> (TestEnv, String) {
+    let env = TestEnv::new();
+    let token = model_and_token(&env, questions);
+    (env, token)
+}
+
+/// [`env_with_model`] in `env`: the token's secret.
+fn model_and_token(env: &TestEnv, questions: Option<&std::path::Path>) -> String {
+    let written = env.write("questions.yaml", QUESTIONS);
+    env.create_model(MODEL, "mo", questions.unwrap_or(&written));
+    let created = env.json(&[
+        "tokens",
+        "create",
+        "--name",
+        "faults",
+        "--scope",
+        "decisions",
+        "--scope",
+        "batches",
+        "--scope",
+        "alignments",
+        "--scope",
+        "examples:read",
+        "--scope",
+        "examples:write",
+        "--scope",
+        "models:read",
+        "--role",
+        "acme/*=writer",
+        "--json",
+    ]);
+    created["token"].as_str().unwrap().to_owned()
+}
+
+/// The store as the next process opens it: its integrity checked.
+fn store(env: &TestEnv) -> rusqlite::Connection {
+    let db = rusqlite::Connection::open(env.home().join("arbiter.db")).unwrap();
+    let integrity: String = db
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(integrity, "ok", "the database is intact");
+    db
+}
+
+fn count(db: &rusqlite::Connection, sql: &str) -> usize {
+    let n: i64 = db.query_row(sql, [], |r| r.get(0)).unwrap();
+    usize::try_from(n).unwrap()
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+fn ticket(client: usize, i: usize) -> Value {
+    json!({"messages": [{"role": "user", "content": format!(
+        "client {client} ticket {i}: the parcel never came and I want a refund"
+    )}]})
+}
+
+/// Poll `location` until the job is finished (at most four minutes).
+async fn finished_job(client: &reqwest::Client, url: &str, token: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_mins(4);
+    loop {
+        let job: Value = client
+            .get(url)
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if matches!(
+            job["status"].as_str(),
+            Some("completed" | "failed" | "cancelled")
+        ) {
+            return job;
+        }
+        assert!(Instant::now() < deadline, "never finished: {job}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Eight clients decide distinct states on a model that captures; the server is killed
+/// with SIGKILL mid-stream. Every decision answered `recorded: true` is in the store, and
+/// no decision is there twice.
+#[test]
+fn kill_9_during_captured_decisions_loses_no_acknowledged_capture() {
+    let (env, token) = env_with_model(None);
+    let served = Served::start(&env);
+    let url = served.url("/v1/decision");
+    let rt = runtime();
+    let (acknowledged, sent) = rt.block_on(async {
+        let clients: Vec<_> = (0..8)
+            .map(|c| {
+                let (url, token) = (url.clone(), token.clone());
+                tokio::spawn(async move {
+                    let client = Served::client();
+                    let (mut acknowledged, mut sent) = (Vec::new(), 0);
+                    for i in 0.. {
+                        let body = json!({"model": MODEL, "state": ticket(c, i)});
+                        sent += 1;
+                        let Ok(reply) = client
+                            .post(&url)
+                            .bearer_auth(&token)
+                            .json(&body)
+                            .send()
+                            .await
+                        else {
+                            break;
+                        };
+                        let Ok(answer) = reply.json::<Value>().await else {
+                            break;
+                        };
+                        assert_eq!(answer["recorded"], true, "{answer}");
+                        acknowledged
+                            .push(answer["example"]["exampleId"].as_str().unwrap().to_owned());
+                    }
+                    (acknowledged, sent)
+                })
+            })
+            .collect();
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let _ = served.kill_9();
+        let mut all = (Vec::new(), 0);
+        for client in clients {
+            let (acknowledged, sent) = client.await.unwrap();
+            all.0.extend(acknowledged);
+            all.1 += sent;
+        }
+        all
+    });
+    assert!(
+        acknowledged.len() >= 8,
+        "the clients were answered before the kill"
+    );
+    let db = store(&env);
+    let mut stored = db
+        .prepare("SELECT example_id, count(*) FROM decisions GROUP BY example_id")
+        .unwrap();
+    let stored: Vec<(String, i64)> = stored
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert!(
+        stored.iter().all(|(_, n)| *n == 1),
+        "a decision recorded twice"
+    );
+    let stored: BTreeSet<String> = stored.into_iter().map(|(id, _)| id).collect();
+    let lost: Vec<&String> = acknowledged
+        .iter()
+        .filter(|id| !stored.contains(*id))
+        .collect();
+    assert!(lost.is_empty(), "acknowledged but lost: {lost:?}");
+    assert!(stored.len() <= sent, "more recorded than sent");
+    // The next server starts on the same home and serves.
+    let served = Served::start(&env);
+    let reply = rt.block_on(async {
+        Served::client()
+            .post(served.url("/v1/decision"))
+            .bearer_auth(&token)
+            .json(&json!({"model": MODEL, "state": ticket(99, 0)}))
+            .send()
+            .await
+    });
+    assert_eq!(reply.unwrap().status(), 200);
+    let (exit, _) = served.stop();
+    assert!(exit.success());
+}
+
+/// A captured batch whose server is killed with SIGKILL twice is resumed by the next start
+/// and completes with one result line and one recorded decision per item.
+#[test]
+fn kill_9_during_a_captured_batch_resumes_with_each_item_once() {
+    let (env, token) = env_with_model(None);
+    let total = 400;
+    let items: Vec<Value> = (0..total).map(|i| json!({"state": ticket(0, i)})).collect();
+    let rt = runtime();
+    let mut served = Served::start(&env);
+    let route = "/v1/models/acme%2Fsupport/batch-decisions";
+    let job = rt.block_on(async {
+        let reply = Served::client()
+            .post(served.url(route))
+            .bearer_auth(&token)
+            .header("idempotency-key", "faults-batch-0001")
+            .json(&json!({"items": items, "capture": true}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(reply.status(), 202);
+        reply.json::<Value>().await.unwrap()
+    });
+    let job_url = format!("{route}/{}", job["jobId"].as_str().unwrap());
+    for kill in 1..=2 {
+        // Wait until this run has decided some items, then kill it mid-stream.
+        let deadline = Instant::now() + Duration::from_mins(2);
+        loop {
+            let job: Value = rt.block_on(async {
+                Served::client()
+                    .get(served.url(&job_url))
+                    .bearer_auth(&token)
+                    .send()
+                    .await
+                    .unwrap()
+                    .json()
+                    .await
+                    .unwrap()
+            });
+            let done = job["progress"]["done"].as_u64().unwrap();
+            assert_ne!(
+                job["status"], "completed",
+                "finished before kill {kill}: raise the total"
+            );
+            if done >= kill * 60 {
+                break;
+            }
+            assert!(Instant::now() < deadline, "no progress: {job}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = served.kill_9();
+        served = Served::start(&env);
+    }
+    let job = rt.block_on(finished_job(
+        &Served::client(),
+        &served.url(&job_url),
+        &token,
+    ));
+    assert_eq!(job["status"], "completed", "{job}");
+    let results = rt.block_on(async {
+        Served::client()
+            .get(served.url(&format!("{job_url}/results")))
+            .bearer_auth(&token)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap()
+    });
+    let indices: Vec<u64> = results
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["index"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(
+        indices,
+        (0..total as u64).collect::<Vec<_>>(),
+        "one line per item, in order"
+    );
+    let (exit, _) = served.stop();
+    assert!(exit.success());
+    let db = store(&env);
+    assert_eq!(
+        (
+            count(&db, "SELECT count(*) FROM decisions"),
+            count(&db, "SELECT count(DISTINCT example_id) FROM decisions")
+        ),
+        (total, total),
+        "one recorded decision per item, none twice"
+    );
+}
+
+/// An ingest whose server is killed with SIGKILL before it answers leaves whole examples
+/// only; sending it again with its key completes it, with each example once.
+#[test]
+fn kill_9_during_an_ingest_leaves_whole_examples_and_a_retry_completes_it() {
+    let (env, token) = env_with_model(None);
+    let total = 30_000;
+    let mut body = String::new();
+    for i in 0..total {
+        writeln!(
+            body,
+            "{}",
+            json!({"example_id": format!("in-{i:05}"), "state": ticket(1, i),
+                   "annotations": {"escalate": {"answer": i % 2 == 0}}})
+        )
+        .unwrap();
+    }
+    let route = "/v1/models/acme%2Fsupport/examples";
+    let post = |served: &Served| {
+        Served::client()
+            .post(served.url(route))
+            .bearer_auth(&token)
+            .header("content-type", "application/x-ndjson")
+            .header("idempotency-key", "faults-ingest-0001")
+            .body(body.clone())
+            .send()
+    };
+    let rt = runtime();
+    let served = Served::start(&env);
+    let db_path = env.home().join("arbiter.db");
+    rt.block_on(async {
+        let pending = tokio::spawn(post(&served));
+        // Kill once the ingest has begun writing, before it answers.
+        let deadline = Instant::now() + Duration::from_mins(2);
+        loop {
+            let written = rusqlite::Connection::open(&db_path)
+                .and_then(|db| {
+                    db.query_row("SELECT count(*) FROM examples", [], |r| r.get::<_, i64>(0))
+                })
+                .unwrap_or(0);
+            if written > 0 {
+                break;
+            }
+            assert!(
+                !pending.is_finished(),
+                "the ingest answered before any row was seen"
+            );
+            assert!(Instant::now() < deadline, "the ingest never began");
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+        assert!(
+            !pending.is_finished(),
+            "the ingest answered before the kill: raise the total"
+        );
+        let _ = served.kill_9();
+        assert!(
+            pending.await.unwrap().is_err(),
+            "no answer from a killed server"
+        );
+    });
+    {
+        let db = store(&env);
+        let written = count(&db, "SELECT count(*) FROM examples");
+        assert!(written < total, "the kill came mid-ingest ({written})");
+        // Every example there is whole: its state parses and its annotation is there.
+        let annotated = count(&db, "SELECT count(*) FROM annotations");
+        assert_eq!(annotated, written, "an example without its annotation");
+    }
+    let served = Served::start(&env);
+    let reply = rt.block_on(async { post(&served).await }).unwrap();
+    assert_eq!(reply.status(), 200);
+    let (exit, _) = served.stop();
+    assert!(exit.success());
+    let db = store(&env);
+    assert_eq!(count(&db, "SELECT count(*) FROM examples"), total);
+    assert_eq!(count(&db, "SELECT count(*) FROM annotations"), total);
+}
+
+/// An alignment whose server is killed with SIGKILL at several points, the last of them
+/// possibly during its commit, completes after the restarts with one commit on its branch
+/// and a repository `git fsck` finds sound.
+#[test]
+fn kill_9_during_an_alignment_leaves_one_sound_commit() {
+    let questions = repo_root().join("benches/data/questions.yaml");
+    let (env, token) = env_with_model(Some(&questions));
+    let file = env.write("examples.jsonl", &crate::align::labelled(72, &["intent"]));
+    env.cmd()
+        .args(["examples", "ingest", MODEL, "--file"])
+        .arg(&file)
+        .assert()
+        .success();
+    let rt = runtime();
+    let mut served = Served::start(&env);
+    let route = "/v1/models/acme%2Fsupport/alignments";
+    let job = rt.block_on(async {
+        let reply = Served::client()
+            .post(served.url(route))
+            .bearer_auth(&token)
+            .header("idempotency-key", "faults-align-0001")
+            .json(&json!({"questions": ["intent"], "seed": 3}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(reply.status(), 202);
+        reply.json::<Value>().await.unwrap()
+    });
+    let job_id = job["jobId"].as_str().unwrap().to_owned();
+    let job_url = format!("{route}/{job_id}");
+    // Killed after 0.3 s, 0.9 s and 1.5 s of a run: early, mid-search, and late.
+    for after in [300, 900, 1500] {
+        std::thread::sleep(Duration::from_millis(after));
+        let _ = served.kill_9();
+        served = Served::start(&env);
+    }
+    let job = rt.block_on(finished_job(
+        &Served::client(),
+        &served.url(&job_url),
+        &token,
+    ));
+    assert_eq!(job["status"], "completed", "{job}");
+    assert_eq!(job["result"]["improved"], true, "{job}");
+    let (exit, _) = served.stop();
+    assert!(exit.success());
+    let repo = env.home().join("repos/acme/support.git");
+    let fsck = env
+        .git()
+        .arg("-C")
+        .arg(&repo)
+        .args(["fsck", "--strict", "--no-dangling"])
+        .output()
+        .unwrap();
+    assert!(
+        fsck.status.success(),
+        "{}",
+        String::from_utf8_lossy(&fsck.stderr)
+    );
+    let branch = format!("alignments/{job_id}");
+    let on_branch = env.git_in(&repo, &["rev-list", "--count", &format!("main..{branch}")]);
+    assert_eq!(on_branch.trim(), "1", "one alignment commit on {branch}");
+    let base = job["result"]["baseCheckpoint"].as_str().unwrap();
+    let parent = env.git_in(&repo, &["rev-parse", &format!("{branch}^")]);
+    assert_eq!(parent.trim(), base, "its parent is the base checkpoint");
+}
+
+/// SIGTERM while decisions are in flight: each is answered, then the server exits 0.
+#[test]
+fn sigterm_drains_in_flight_decisions() {
+    let env = TestEnv::new();
+    let created = env.json(&[
+        "tokens",
+        "create",
+        "--name",
+        "t",
+        "--scope",
+        "decisions",
+        "--json",
+    ]);
+    let token = created["token"].as_str().unwrap().to_owned();
+    let served = Served::start(&env);
+    let mut text = String::new();
+    for i in 0..600 {
+        let _ = write!(
+            text,
+            "ticket {i} mentions refund number {} and a delay ",
+            i * 7919 % 10_007
+        );
+    }
+    let body = json!({"model": "jev-latest", "state": {"message": text}, "truncate": true,
+                      "questions": {"urgent": {"type": "noul", "instructions": "Is it urgent?"}}});
+    let rt = runtime();
+    let (answers, exit) = rt.block_on(async {
+        let url = served.url("/v1/decision");
+        let requests: Vec<_> = (0..4)
+            .map(|_| {
+                let (url, token, body) = (url.clone(), token.clone(), body.clone());
+                tokio::spawn(async move {
+                    let reply = Served::client()
+                        .post(url)
+                        .bearer_auth(token)
+                        .json(&body)
+                        .send()
+                        .await;
+                    reply.map(|r| r.status().as_u16())
+                })
+            })
+            .collect();
+        // In flight: sent, not yet answered.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert!(
+            requests.iter().all(|r| !r.is_finished()),
+            "answered before SIGTERM"
+        );
+        let (exit, _) = tokio::task::spawn_blocking(move || served.stop())
+            .await
+            .unwrap();
+        let mut answers = Vec::new();
+        for request in requests {
+            answers.push(request.await.unwrap());
+        }
+        (answers, exit)
+    });
+    assert!(
+        answers.iter().all(|a| matches!(a, Ok(200))),
+        "every in-flight decision answered 200: {answers:?}"
+    );
+    assert_eq!(exit.code(), Some(0));
+}
+
+/// A disk that fills up during capture: a small tmpfs mounted on the home where the test
+/// may mount one (root), else a file size limit (`ulimit -f`) on the server. A captured
+/// decision that cannot be stored answers 507 `insufficient_storage`, every decision
+/// answered `recorded: true` is in the store once, nothing else is, and the database is
+/// intact.
+#[test]
+fn a_full_disk_during_capture_answers_a_problem_and_writes_nothing_half() {
+    let env = TestEnv::new();
+    let tmpfs = Tmpfs::mount(&env.home(), "3m");
+    let token = model_and_token(&env, None);
+    let limit = match &tmpfs {
+        Some(_) => None,
+        // Files may grow 256 KiB past the largest there is now.
+        None => Some(walk_sizes(&env.home()).into_iter().max().unwrap_or(0) + 256 * 1024),
+    };
+    let served = Served::start_with(&env, |command| {
+        use std::os::unix::process::CommandExt as _;
+        let Some(limit) = limit else { return };
+        // SAFETY: only async-signal-safe calls between fork and exec.
+        unsafe {
+            command.pre_exec(move || {
+                let rlimit = libc::rlimit {
+                    rlim_cur: limit,
+                    rlim_max: limit,
+                };
+                if libc::setrlimit(libc::RLIMIT_FSIZE, &raw const rlimit) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                // A write past the limit fails with EFBIG rather than killing the process.
+                libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+                Ok(())
+            });
+        }
+    });
+    let rt = runtime();
+    let padding = "x".repeat(16_000);
+    let (acknowledged, refused) = rt.block_on(async {
+        let client = Served::client();
+        let (mut acknowledged, mut refused) = (Vec::new(), None);
+        for i in 0..1_000 {
+            let state = json!({"ticket": format!("ticket {i}"), "padding": padding});
+            let reply = client
+                .post(served.url("/v1/decision"))
+                .bearer_auth(&token)
+                .json(&json!({"model": MODEL, "state": state, "truncate": true}))
+                .send()
+                .await
+                .unwrap();
+            let status = reply.status().as_u16();
+            let answer: Value = reply.json().await.unwrap();
+            if status == 200 {
+                assert_eq!(answer["recorded"], true, "{answer}");
+                acknowledged.push(answer["example"]["exampleId"].as_str().unwrap().to_owned());
+            } else {
+                refused = Some((status, answer));
+                break;
+            }
+        }
+        (acknowledged, refused)
+    });
+    let (status, problem) = refused.expect("the disk filled within 1,000 decisions");
+    assert_eq!(status, 507, "{problem}");
+    assert_eq!(problem["code"], "insufficient_storage", "{problem}");
+    assert!(problem["requestId"].is_string());
+    assert!(
+        !acknowledged.is_empty(),
+        "decisions were recorded before the disk filled"
+    );
+    let (exit, _) = served.stop();
+    assert!(exit.success(), "{exit:?}");
+    let db = store(&env);
+    for id in &acknowledged {
+        let n = db
+            .query_row(
+                "SELECT count(*) FROM decisions WHERE example_id = ?1",
+                [id],
+                |r| r.get::<_, i64>(0),
+            )
+            .unwrap();
+        assert_eq!(n, 1, "acknowledged decision for {id}");
+    }
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM decisions"),
+        acknowledged.len(),
+        "nothing recorded that was not acknowledged"
+    );
+    drop(db);
+    drop(tmpfs);
+}
+
+/// A tmpfs mounted for the life of the value; `None` where this process may not mount.
+struct Tmpfs(std::path::PathBuf);
+
+impl Tmpfs {
+    fn mount(dir: &std::path::Path, size: &str) -> Option<Self> {
+        let mounted = std::process::Command::new("mount")
+            .args([
+                "-t",
+                "tmpfs",
+                "-o",
+                &format!("size={size},mode=0700"),
+                "tmpfs",
+            ])
+            .arg(dir)
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        mounted.then(|| Self(dir.to_owned()))
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(&self.0).status();
+    }
+}
+
+fn walk_sizes(dir: &std::path::Path) -> Vec<u64> {
+    let mut sizes = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let meta = entry.metadata().unwrap();
+        if meta.is_dir() {
+            sizes.extend(walk_sizes(&entry.path()));
+        } else {
+            sizes.push(meta.len());
+        }
+    }
+    sizes
+}
+
+/// Eight processes write to one home at once: four decide with capture, four ingest
+/// annotated examples. Every one succeeds and every write is there once.
+#[test]
+fn eight_writer_processes_on_one_home_all_land() {
+    let (env, _) = env_with_model(None);
+    let decide_files: Vec<Vec<std::path::PathBuf>> = (0..4)
+        .map(|w| {
+            (0..10)
+                .map(|i| env.write(&format!("w{w}/s{i}.json"), &ticket(10 + w, i).to_string()))
+                .collect()
+        })
+        .collect();
+    let ingest_files: Vec<std::path::PathBuf> = (0..4)
+        .map(|w| {
+            let mut text = String::new();
+            for i in 0..300 {
+                writeln!(
+                    text,
+                    "{}",
+                    json!({"example_id": format!("w{w}-{i:03}"), "state": ticket(20 + w, i),
+                           "annotations": {"escalate": {"answer": i % 3 == 0}}})
+                )
+                .unwrap();
+            }
+            env.write(&format!("ingest{w}.jsonl"), &text)
+        })
+        .collect();
+    let barrier = std::sync::Barrier::new(8);
+    let outcomes: Vec<(String, std::process::Output)> = std::thread::scope(|scope| {
+        let mut handles = Vec::new();
+        for files in &decide_files {
+            let (env, barrier) = (&env, &barrier);
+            handles.push(scope.spawn(move || {
+                barrier.wait();
+                files
+                    .iter()
+                    .map(|file| {
+                        let output = env
+                            .std_cmd()
+                            .args(["decide", "--model", MODEL, "--state"])
+                            .arg(file)
+                            .output()
+                            .unwrap();
+                        (format!("decide {}", file.display()), output)
+                    })
+                    .collect::<Vec<_>>()
+            }));
+        }
+        for file in &ingest_files {
+            let (env, barrier) = (&env, &barrier);
+            handles.push(scope.spawn(move || {
+                barrier.wait();
+                let output = env
+                    .std_cmd()
+                    .args(["examples", "ingest", MODEL, "--file"])
+                    .arg(file)
+                    .output()
+                    .unwrap();
+                vec![(format!("ingest {}", file.display()), output)]
+            }));
+        }
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    for (what, output) in &outcomes {
+        assert!(
+            output.status.success(),
+            "{what}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let db = store(&env);
+    assert_eq!(count(&db, "SELECT count(*) FROM decisions"), 40);
+    assert_eq!(
+        count(&db, "SELECT count(DISTINCT example_id) FROM decisions"),
+        40
+    );
+    assert_eq!(count(&db, "SELECT count(*) FROM examples"), 40 + 1_200);
+    assert_eq!(count(&db, "SELECT count(*) FROM annotations"), 1_200);
+}
