@@ -14,6 +14,7 @@ use arbiter::core::tokens::{NewToken, create};
 use axum::body::Body;
 use axum::http::Request;
 use serde_json::{Value, json};
+use std::fmt::Write as _;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 use tower::ServiceExt as _;
@@ -85,10 +86,11 @@ fn ten_megabytes() -> Vec<u8> {
     let mut text = String::with_capacity(10_500_000);
     let mut i = 0u64;
     while text.len() < 10_000_000 {
-        text.push_str(&format!(
+        let _ = write!(
+            text,
             "ticket {i} mentions refund number {} and a delay. ",
             i * 7919 % 10_007
-        ));
+        );
         i += 1;
     }
     let request = json!({

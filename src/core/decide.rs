@@ -14,26 +14,68 @@ use crate::wire::value::derived_example_id;
 use crate::wire::{DecisionRequest, DecisionResponse, Questions};
 
 /// Answer a validated request. `request_id` is recorded with a captured decision.
-///
-/// A base model name is answered by its engine with the request's questions; anything else
-/// is a repository path (`model_not_found` when there is no such model).
 pub async fn decide(
     ctx: &Context,
     request: &DecisionRequest,
     request_id: &str,
 ) -> Result<DecisionResponse> {
-    if ctx.is_base_model(&request.model) {
-        return decide_base(ctx, request).await;
-    }
-    let loaded = {
+    let prepared = prepare(ctx, request).await?;
+    decide_prepared(ctx, request, prepared, request_id).await
+}
+
+/// A decision ready to compute: its model resolved (a repository model's checkpoint
+/// loaded) and its state within the base model's budget.
+pub enum Prepared {
+    Base,
+    Repository(Box<Loaded>),
+}
+
+/// Resolve the model and check the state against its budget: everything that may refuse
+/// the request before it computes. The server prepares before a decision waits for a
+/// slot, so one that cannot run is refused at once rather than after the queue.
+pub async fn prepare(ctx: &Context, request: &DecisionRequest) -> Result<Prepared> {
+    let (base, prepared) = if ctx.is_base_model(&request.model) {
+        request.check_base_model_fields()?;
+        (request.model.clone(), Prepared::Base)
+    } else {
         let (ctx, path, revision) = (ctx.clone(), request.model.clone(), request.revision.clone());
-        blocking(move || models::load(&ctx, &path, revision.as_deref())).await?
+        let loaded = blocking(move || models::load(&ctx, &path, revision.as_deref())).await?;
+        (
+            loaded.spec.base.clone(),
+            Prepared::Repository(Box::new(loaded)),
+        )
     };
-    let capture_as = CaptureAs {
-        request_id,
-        decision_id: None,
-    };
-    decide_repository(ctx, request, loaded, capture_as).await
+    let engine = ctx
+        .engines()
+        .get(&base)
+        .ok_or_else(|| Error::ModelNotFound(base.clone()))?;
+    // One pass over the state's text, on this thread: cheaper than copying a large state
+    // to the blocking pool (a 10 MB state is refused in milliseconds).
+    engine.check_state(
+        &request.model,
+        &request.state,
+        request.truncate == Some(true),
+    )?;
+    Ok(prepared)
+}
+
+/// Answer a [`prepare`]d request.
+pub async fn decide_prepared(
+    ctx: &Context,
+    request: &DecisionRequest,
+    prepared: Prepared,
+    request_id: &str,
+) -> Result<DecisionResponse> {
+    match prepared {
+        Prepared::Base => decide_base(ctx, request).await,
+        Prepared::Repository(loaded) => {
+            let capture_as = CaptureAs {
+                request_id,
+                decision_id: None,
+            };
+            decide_repository(ctx, request, *loaded, capture_as).await
+        }
+    }
 }
 
 async fn decide_base(ctx: &Context, request: &DecisionRequest) -> Result<DecisionResponse> {

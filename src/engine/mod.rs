@@ -69,6 +69,13 @@ pub trait Engine: Send + Sync {
         None
     }
 
+    /// Refuse now a state this model would refuse for its length (`state_too_large`),
+    /// by a cheap lower bound on its tokens, so that it is refused before it waits for a
+    /// slot or costs a tokenization. `model` is the name the error gives.
+    fn check_state(&self, _model: &str, _state: &serde_json::Value, _truncate: bool) -> Result<()> {
+        Ok(())
+    }
+
     /// Answer every question. A remote engine fails with `upstream_unavailable` (it could
     /// not be reached in time), `upstream_failed` (it answered an error status) or
     /// `validation_error` located in `provider_response` (its answer failed validation);

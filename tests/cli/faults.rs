@@ -1,7 +1,9 @@
 //! Faults, with real processes and real signals: `kill -9` of `arbiter serve` during
 //! captured decisions, a captured batch, an alignment and an ingest; SIGTERM draining
 //! in-flight requests; a full disk during capture; eight writer processes on one home.
-//! Each checks that nothing acknowledged is lost and nothing is doubled.
+//! Each checks that nothing acknowledged is lost and nothing is doubled, and says what it
+//! saw on stderr (`cargo test --test cli faults:: -- --nocapture`).
+#![allow(clippy::print_stderr)]
 
 use crate::common::{QUESTIONS, TestEnv, repo_root};
 use crate::served::Served;
@@ -174,6 +176,11 @@ fn kill_9_during_captured_decisions_loses_no_acknowledged_capture() {
         .collect();
     assert!(lost.is_empty(), "acknowledged but lost: {lost:?}");
     assert!(stored.len() <= sent, "more recorded than sent");
+    eprintln!(
+        "faults: {sent} decisions sent, {} acknowledged recorded, {} in the store, 0 lost, 0 twice",
+        acknowledged.len(),
+        stored.len()
+    );
     // The next server starts on the same home and serves.
     let served = Served::start(&env);
     let reply = rt.block_on(async {
@@ -347,6 +354,7 @@ fn kill_9_during_an_ingest_leaves_whole_examples_and_a_retry_completes_it() {
         let db = store(&env);
         let written = count(&db, "SELECT count(*) FROM examples");
         assert!(written < total, "the kill came mid-ingest ({written})");
+        eprintln!("faults: ingest of {total} killed with {written} examples written");
         // Every example there is whole: its state parses and its annotation is there.
         let annotated = count(&db, "SELECT count(*) FROM annotations");
         assert_eq!(annotated, written, "an example without its annotation");
@@ -431,25 +439,12 @@ fn kill_9_during_an_alignment_leaves_one_sound_commit() {
 #[test]
 fn sigterm_drains_in_flight_decisions() {
     let env = TestEnv::new();
-    let created = env.json(&[
-        "tokens",
-        "create",
-        "--name",
-        "t",
-        "--scope",
-        "decisions",
-        "--json",
-    ]);
-    let token = created["token"].as_str().unwrap().to_owned();
+    let token = crate::served::decisions_token(&env)["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let served = Served::start(&env);
-    let mut text = String::new();
-    for i in 0..600 {
-        let _ = write!(
-            text,
-            "ticket {i} mentions refund number {} and a delay ",
-            i * 7919 % 10_007
-        );
-    }
+    let text = crate::served::long_ticket_text(600);
     let body = json!({"model": "jev-latest", "state": {"message": text}, "truncate": true,
                       "questions": {"urgent": {"type": "noul", "instructions": "Is it urgent?"}}});
     let rt = runtime();
@@ -552,6 +547,15 @@ fn a_full_disk_during_capture_answers_a_problem_and_writes_nothing_half() {
         (acknowledged, refused)
     });
     let (status, problem) = refused.expect("the disk filled within 1,000 decisions");
+    eprintln!(
+        "faults: full disk ({}) after {} recorded decisions: {status}",
+        if tmpfs.is_some() {
+            "tmpfs"
+        } else {
+            "ulimit -f"
+        },
+        acknowledged.len()
+    );
     assert_eq!(status, 507, "{problem}");
     assert_eq!(problem["code"], "insufficient_storage", "{problem}");
     assert!(problem["requestId"].is_string());

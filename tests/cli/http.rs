@@ -1312,6 +1312,14 @@ async fn status_503_overloaded_when_the_decision_queue_is_full() {
     assert_eq!(refused.status, 503, "{}", refused.text());
     assert_eq!(refused.json()["code"], "overloaded");
     assert_eq!(refused.header("retry-after"), Some("1"));
+    // A state past the budget is refused for what it is before it would wait for a slot:
+    // 422, not 503.
+    let mut huge = base_request("jev-latest");
+    huge["state"] = json!({ "message": "word ".repeat(40_000) });
+    let too_large = server.post_json("/v1/decision", Some(&token), &huge).await;
+    assert_eq!(too_large.status, 422, "{}", too_large.text());
+    assert_eq!(too_large.json()["code"], "state_too_large");
+    assert!(!first.is_finished(), "the slot was held throughout");
     first.await.unwrap().ok();
     // The slot is free again.
     server
@@ -1382,4 +1390,129 @@ async fn status_400_for_a_malformed_json_array_and_nothing_written() {
         .await
         .ok();
     assert_eq!(listed["examples"], json!([]), "{listed}");
+}
+
+/// One hostile request and the problem it must get.
+struct Hostile {
+    what: &'static str,
+    path: String,
+    content_type: &'static str,
+    body: Vec<u8>,
+    status: u16,
+    code: &'static str,
+}
+
+/// The hostile requests of the README's table (`examples` is a model's examples route).
+fn hostile_requests(examples: &str) -> Vec<Hostile> {
+    let nested = format!(
+        r#"{{"model":"mo","state":{}1{}}}"#,
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    let mut invalid_utf8 = br#"{"model":"mo","state":""#.to_vec();
+    invalid_utf8.extend_from_slice(&[0xff, 0xfe, 0xc3]);
+    invalid_utf8.extend_from_slice(br#""}"#);
+    let twenty_mb = format!(r#"{{"model":"mo","state":"{}"}}"#, "x".repeat(20 << 20));
+    let huge_state = json!({
+        "model": "jev-latest",
+        "state": {"message": "ticket 7 wants a refund. ".repeat(400_000)},
+        "questions": {"urgent": {"type": "noul"}},
+    });
+    let decision = |what, content_type, body: Vec<u8>, status, code| Hostile {
+        what,
+        path: "/v1/decision".into(),
+        content_type,
+        body,
+        status,
+        code,
+    };
+    let json = "application/json";
+    vec![
+        decision(
+            "nesting 100,000 levels deep",
+            json,
+            nested.into_bytes(),
+            400,
+            "bad_request",
+        ),
+        decision(
+            "NaN",
+            json,
+            br#"{"model":"mo","state":NaN}"#.to_vec(),
+            400,
+            "bad_request",
+        ),
+        decision("invalid UTF-8", json, invalid_utf8, 400, "bad_request"),
+        decision(
+            "a repeated key",
+            json,
+            br#"{"model":"mo","model":"jev-latest","state":1}"#.to_vec(),
+            422,
+            "validation_error",
+        ),
+        decision(
+            "a 20 MB body",
+            json,
+            twenty_mb.into_bytes(),
+            413,
+            "payload_too_large",
+        ),
+        decision(
+            "a wrong content type",
+            "text/plain",
+            br#"{"model":"mo"}"#.to_vec(),
+            415,
+            "unsupported_media_type",
+        ),
+        decision(
+            "a 10 MB state past the budget",
+            json,
+            serde_json::to_vec(&huge_state).unwrap(),
+            422,
+            "state_too_large",
+        ),
+        Hostile {
+            what: "a truncated JSON array ingest",
+            path: examples.to_owned(),
+            content_type: json,
+            body: br#"[{"state":1},"#.to_vec(),
+            status: 400,
+            code: "bad_request",
+        },
+    ]
+}
+
+/// The README's table of hostile inputs, each answered with its problem document (never a
+/// 5xx, never a bare status), and the server still serving after all of them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_inputs_each_get_their_problem() {
+    let home = Home::new(None);
+    let token = home.admin_token("t");
+    let model_id = home.model("acme/support");
+    let server = home.serve().await;
+    let examples = format!("/v1/models/{model_id}/examples");
+    for hostile in hostile_requests(&examples) {
+        let reply = server
+            .send(
+                server
+                    .request(Method::POST, &hostile.path, Some(&token))
+                    .header("content-type", hostile.content_type)
+                    .body(hostile.body),
+            )
+            .await;
+        assert_eq!(
+            reply.status,
+            hostile.status,
+            "{}: {}",
+            hostile.what,
+            reply.text()
+        );
+        server.problem(&reply, hostile.status, hostile.code).await;
+    }
+    let listed = server.get(&examples, Some(&token)).await.ok();
+    assert_eq!(listed["examples"], json!([]), "nothing was written");
+    let reply = server
+        .post_json("/v1/decision", Some(&token), &base_request("mo"))
+        .await;
+    assert_eq!(reply.status, 200, "still serving: {}", reply.text());
 }

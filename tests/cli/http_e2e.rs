@@ -3,23 +3,9 @@
 
 use crate::common::TestEnv;
 use crate::http::base_request;
-use crate::served::{Served, raw_exchange};
+use crate::served::{Served, decisions_token, raw_exchange};
 use serde_json::Value;
-use std::fmt::Write as _;
 use std::time::Duration;
-
-/// `arbiter tokens create --name t --scope decisions --json`, as printed.
-fn decisions_token(env: &TestEnv) -> Value {
-    env.json(&[
-        "tokens",
-        "create",
-        "--name",
-        "t",
-        "--scope",
-        "decisions",
-        "--json",
-    ])
-}
 
 // One server process's life, start to SIGTERM: splitting it would hide the steps.
 #[allow(clippy::too_many_lines)]
@@ -123,14 +109,7 @@ fn a_decision_whose_client_went_away_stops_and_is_logged_499() {
     let token = created["token"].as_str().unwrap().to_owned();
     let served = Served::start(&env);
     // Many windows of varied text: seconds of encoder work on `jev-latest`.
-    let mut text = String::new();
-    for i in 0..40_000 {
-        let _ = write!(
-            text,
-            "ticket {i} mentions refund number {} and a delay ",
-            i * 7919 % 10_007
-        );
-    }
+    let text = crate::served::long_ticket_text(40_000);
     let mut body = base_request("jev-latest");
     body["state"] = serde_json::json!({ "message": text });
     // Read up to the model's limit rather than refuse the state at once.

@@ -177,3 +177,30 @@ pub(crate) fn raw_exchange(address: &str, request: &[u8]) -> (u16, String, Strin
     let status = head[9..12].parse().expect("a status");
     (status, head.to_ascii_lowercase(), body.to_owned())
 }
+
+/// `entries` sentences of varied ticket text: many windows of encoder work on `jev-latest`.
+pub(crate) fn long_ticket_text(entries: usize) -> String {
+    use std::fmt::Write as _;
+    let mut text = String::new();
+    for i in 0..entries {
+        let _ = write!(
+            text,
+            "ticket {i} mentions refund number {} and a delay ",
+            i * 7919 % 10_007
+        );
+    }
+    text
+}
+
+/// `arbiter tokens create --name t --scope decisions --json`, as printed.
+pub(crate) fn decisions_token(env: &TestEnv) -> serde_json::Value {
+    env.json(&[
+        "tokens",
+        "create",
+        "--name",
+        "t",
+        "--scope",
+        "decisions",
+        "--json",
+    ])
+}

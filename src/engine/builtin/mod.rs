@@ -363,6 +363,17 @@ impl Engine for BuiltinEngine {
         }
     }
 
+    fn check_state(&self, model: &str, state: &Value, truncate: bool) -> Result<()> {
+        if truncate || self.state_budget().is_none() {
+            return Ok(());
+        }
+        let at_least = text::least_tokens(&text::render(state));
+        if at_least > STATE_BUDGET {
+            return Err(too_large(model, at_least, true));
+        }
+        Ok(())
+    }
+
     async fn decide(&self, request: EngineRequest<'_>) -> Result<EngineOutput> {
         // Encoder work is CPU-bound: keep it off the async workers.
         let engine = Self {

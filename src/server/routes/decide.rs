@@ -103,12 +103,18 @@ async fn decide(
         ("POST", "/v1/decision"),
         &body,
         || async move {
+            // Prepared before it waits for a slot: a request that cannot run (a state past
+            // the budget, a missing revision) is refused at once, not after the queue.
+            let prepared = match core::decide::prepare(&ctx, &request).await {
+                Ok(prepared) => prepared,
+                Err(error) => return crate::server::error::ApiError(error).into_response(),
+            };
             // Held while the decision computes; refused at once when the queue is full.
             let _slot = match decisions.admit().await {
                 Ok(slot) => slot,
                 Err(error) => return crate::server::error::ApiError(error).into_response(),
             };
-            match core::decide::decide(&ctx, &request, &info.id).await {
+            match core::decide::decide_prepared(&ctx, &request, prepared, &info.id).await {
                 Ok(response) => Json(response).into_response(),
                 Err(error) => crate::server::error::ApiError(error).into_response(),
             }
