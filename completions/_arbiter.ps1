@@ -358,6 +358,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--questions', '--questions', [CompletionResultType]::ParameterName, 'Questions: a YAML or JSON file of question ID -> question (override saved ones)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the results (JSON Lines, in input order) to FILE instead of stdout')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the results (JSON Lines, in input order) to FILE instead of stdout')
+            [CompletionResult]::new('--max-failed-items', '--max-failed-items', [CompletionResultType]::ParameterName, 'How many items may fail before the exit code is 1, a count (5) or a share of the items (2%)')
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
             [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--capture', '--capture', [CompletionResultType]::ParameterName, 'Record each decision, as the model''s capture policy allows')
@@ -432,9 +433,10 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;jobs;poll' {
+            [CompletionResult]::new('--max-failed-items', '--max-failed-items', [CompletionResultType]::ParameterName, 'With --wait: how many items may fail before the exit code is 1, a count (5) or a share of the items (2%)')
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
             [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
-            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Follow the job (a progress bar on a terminal) until it ends; exit 1 unless it completed')
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Follow the job (a progress bar on a terminal) until it ends; exit 1 unless it completed with no more failed items than allowed')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')

@@ -403,7 +403,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__batch)
-            opts="-i -q -o -h --input --examples --revision --questions --capture --output --detach --cancel-on-interrupt --home --json --quiet --server --help"
+            opts="-i -q -o -h --input --examples --revision --questions --capture --output --detach --cancel-on-interrupt --max-failed-items --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -438,6 +438,10 @@ _arbiter() {
                     return 0
                     ;;
                 -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-failed-items)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1685,12 +1689,16 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__jobs__subcmd__poll)
-            opts="-h --wait --home --json --quiet --server --help"
+            opts="-h --wait --max-failed-items --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --max-failed-items)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --home)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

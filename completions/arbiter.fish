@@ -208,6 +208,7 @@ annotated\t''"
 complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -l revision -d 'Branch, tag or commit SHA [default: the default branch]; pinned to its commit for the whole job' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -s q -l questions -d 'Questions: a YAML or JSON file of question ID -> question (override saved ones)' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -s o -l output -d 'Write the results (JSON Lines, in input order) to FILE instead of stdout' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -l max-failed-items -d 'How many items may fail before the exit code is 1, a count (5) or a share of the items (2%)' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -l capture -d 'Record each decision, as the model\'s capture policy allows'
@@ -265,9 +266,10 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_su
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from list" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from list" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from poll" -l max-failed-items -d 'With --wait: how many items may fail before the exit code is 1, a count (5) or a share of the items (2%)' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from poll" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from poll" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
-complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from poll" -l wait -d 'Follow the job (a progress bar on a terminal) until it ends; exit 1 unless it completed'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from poll" -l wait -d 'Follow the job (a progress bar on a terminal) until it ends; exit 1 unless it completed with no more failed items than allowed'
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from poll" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from poll" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from poll" -s h -l help -d 'Print help'

@@ -1,7 +1,9 @@
 //! `arbiter align`: better questions from a repository model's annotated examples, as a job
 //! that runs here (progress on a terminal) or, with `--detach`, in a background worker.
 
-use super::jobs::{Followed, detach, finish_status, left_running, note_replayed, watch};
+use super::jobs::{
+    FailedItems, Followed, detach, finish_status, left_running, note_replayed, watch,
+};
 use super::output::Printer;
 use crate::core::service::{JobRequest, Service};
 use crate::wire::align::{AlignmentRequest, AlignmentResult, DEFAULT_MARGIN, DEFAULT_MAX_EXAMPLES};
@@ -71,7 +73,7 @@ pub(crate) async fn run(
     if job.status == JobStatus::Completed {
         Ok(ExitCode::SUCCESS)
     } else {
-        Ok(finish_status(&job, printer))
+        Ok(finish_status(&job, FailedItems::NONE, printer))
     }
 }
 

@@ -4,7 +4,9 @@
 //! with the same progress bar and its results are printed once it ends.
 
 use super::input::read_yaml;
-use super::jobs::{Followed, JobBar, detach, finish_status, follow, left_running, note_replayed};
+use super::jobs::{
+    FailedItems, Followed, JobBar, detach, finish_status, follow, left_running, note_replayed,
+};
 use super::output::Printer;
 use crate::core::jobs::Observer;
 use crate::core::service::{BatchItems, Input, JobRequest, Service};
@@ -49,6 +51,14 @@ pub struct BatchArgs {
     /// With --server, when not on a terminal: cancel the server's job on Ctrl-C (on a terminal you are asked; without --server it is always cancelled)
     #[arg(long)]
     pub cancel_on_interrupt: bool,
+    /// How many items may fail before the exit code is 1, a count (5) or a share of the items (2%)
+    #[arg(
+        long,
+        value_name = "N|P%",
+        default_value = "0",
+        conflicts_with = "detach"
+    )]
+    pub max_failed_items: FailedItems,
 }
 
 /// `--examples`: which stored examples.
@@ -131,7 +141,7 @@ pub(crate) async fn run(
         ));
         return Ok(ExitCode::from(130));
     }
-    Ok(finish_status(&job, printer))
+    Ok(finish_status(&job, args.max_failed_items, printer))
 }
 
 /// Results to the output as they finish, progress to the bar.

@@ -1,7 +1,7 @@
 //! `arbiter eval`: a checkpoint's figures over every annotated example (a batch job
 //! underneath), beside a baseline's, as a table, JSON or `JUnit` XML; gates exit 3.
 
-use super::jobs::{Followed, finish_status, left_running, note_replayed, watch};
+use super::jobs::{FailedItems, Followed, finish_status, left_running, note_replayed, watch};
 use super::output::Printer;
 use crate::core::metrics::Metrics;
 use crate::core::service::{JobRequest, Service};
@@ -85,7 +85,7 @@ pub(crate) async fn run(
         if interrupted {
             return Ok(ExitCode::from(130));
         }
-        return Ok(finish_status(&job, printer));
+        return Ok(finish_status(&job, FailedItems::NONE, printer));
     }
     let report: EvaluationReport = serde_json::from_value(job.result.clone().unwrap_or_default())
         .context("reading the evaluation's report")?;

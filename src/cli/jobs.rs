@@ -67,9 +67,61 @@ pub struct JobsListArgs {
 pub struct JobsPollArgs {
     /// The job ID
     pub job_id: String,
-    /// Follow the job (a progress bar on a terminal) until it ends; exit 1 unless it completed
+    /// Follow the job (a progress bar on a terminal) until it ends; exit 1 unless it completed with no more failed items than allowed
     #[arg(long)]
     pub wait: bool,
+    /// With --wait: how many items may fail before the exit code is 1, a count (5) or a share of the items (2%)
+    #[arg(long, value_name = "N|P%", default_value = "0", requires = "wait")]
+    pub max_failed_items: FailedItems,
+}
+
+/// `--max-failed-items`: how many of a job's items may fail while it still counts as a
+/// success for the exit code: a count, or a percentage of the job's items.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum FailedItems {
+    Count(u64),
+    Percent(f64),
+}
+
+impl FailedItems {
+    /// None allowed: any failed item makes the exit code 1.
+    pub const NONE: Self = Self::Count(0);
+
+    fn allows(self, failed: u64, total: u64) -> bool {
+        match self {
+            Self::Count(n) => failed <= n,
+            #[allow(clippy::cast_precision_loss)] // item counts are far below 2^52
+            Self::Percent(p) => failed as f64 <= p / 100.0 * total as f64,
+        }
+    }
+}
+
+impl std::fmt::Display for FailedItems {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Count(n) => write!(f, "{n}"),
+            Self::Percent(p) => write!(f, "{p}%"),
+        }
+    }
+}
+
+impl std::str::FromStr for FailedItems {
+    type Err = String;
+
+    fn from_str(text: &str) -> std::result::Result<Self, Self::Err> {
+        let wrong = || format!("`{text}` is neither a count of items (5) nor a percentage (2%)");
+        match text.strip_suffix('%') {
+            Some(number) => {
+                let p: f64 = number.trim().parse().map_err(|_| wrong())?;
+                if (0.0..=100.0).contains(&p) {
+                    Ok(Self::Percent(p))
+                } else {
+                    Err(format!("`{text}`: a percentage is from 0% to 100%"))
+                }
+            }
+            None => text.trim().parse().map(Self::Count).map_err(|_| wrong()),
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -221,7 +273,7 @@ async fn poll(service: &dyn Service, args: &JobsPollArgs, printer: &Printer) -> 
     if printer.wants_json() {
         printer.json(&job)?;
     }
-    Ok(finish_status(&job, printer))
+    Ok(finish_status(&job, args.max_failed_items, printer))
 }
 
 async fn results(
@@ -431,8 +483,9 @@ pub(crate) fn note_replayed(created: &Created, printer: &Printer) {
     }
 }
 
-/// The exit code of a job that ended: 0 when completed, else 1 with why on stderr.
-pub(crate) fn finish_status(job: &Job, printer: &Printer) -> ExitCode {
+/// The exit code of a job that ended: 0 when it completed with no more failed items than
+/// `allowed`, else 1 with why on stderr (so a CI script notices a batch whose items failed).
+pub(crate) fn finish_status(job: &Job, allowed: FailedItems, printer: &Printer) -> ExitCode {
     let progress = job.progress;
     match job.status {
         JobStatus::Completed => {
@@ -445,7 +498,15 @@ pub(crate) fn finish_status(job: &Job, printer: &Printer) -> ExitCode {
                 "completed: {} items{failed}, job {}",
                 progress.done, job.job_id
             ));
-            ExitCode::SUCCESS
+            if allowed.allows(progress.failed, progress.total) {
+                return ExitCode::SUCCESS;
+            }
+            printer.status(&format!(
+                "error: {} of {} items failed, more than the {allowed} allowed \
+                 (--max-failed-items); the errors: arbiter jobs results {}",
+                progress.failed, progress.total, job.job_id
+            ));
+            ExitCode::from(1)
         }
         JobStatus::Failed => {
             let detail = job

@@ -516,28 +516,32 @@ fn batch_and_jobs_print_what_they_print_locally() {
     text.push_str("{\"example_id\": \"own\", \"state\": \"refund me\"}\n");
     let input = shared.write("states.jsonl", &text);
     let questions = questions_file(&shared);
-    let local = lines(
-        shared.local(),
-        &[
-            "batch",
-            "acme/support",
-            "--input",
-            &input,
-            "--questions",
-            &questions,
-        ],
+    let args = [
+        "batch",
+        "acme/support",
+        "--input",
+        &input,
+        "--questions",
+        &questions,
+    ];
+    // One line fails, so both exit 1 after saying so (a CI script notices), and print the
+    // same results.
+    let (local_code, local, _) = run(shared.local(), &args);
+    let (remote_code, remote, stderr) = run(shared.remote(), &args);
+    assert_eq!((local_code, remote_code), (1, 1), "{stderr}");
+    assert!(
+        stderr.contains("error: 1 of 6 items failed, more than the 0 allowed"),
+        "{stderr}"
     );
-    let remote = lines(
-        shared.remote(),
-        &[
-            "batch",
-            "acme/support",
-            "--input",
-            &input,
-            "--questions",
-            &questions,
-        ],
-    );
+    let parse = |text: &str| -> Vec<Value> {
+        text.lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let (local, remote) = (parse(&local), parse(&remote));
+    let mut allowed = args.to_vec();
+    allowed.extend(["--max-failed-items", "1"]);
+    assert_eq!(run(shared.remote(), &allowed).0, 0);
     assert_eq!(remote.len(), 6);
     assert_eq!(
         normalized(&Value::Array(remote.clone()), RUN_SPECIFIC),
@@ -601,7 +605,11 @@ fn batch_and_jobs_print_what_they_print_locally() {
     );
     assert_eq!(code, 0, "{stderr}");
     let id = detached.trim();
-    let ended = json(shared.remote(), &["jobs", "poll", id, "--wait"]);
+    assert_eq!(run(shared.remote(), &["jobs", "poll", id, "--wait"]).0, 1);
+    let ended = json(
+        shared.remote(),
+        &["jobs", "poll", id, "--wait", "--max-failed-items", "20%"],
+    );
     assert_eq!(ended["status"], "completed", "{ended}");
     assert_eq!(ended["progress"]["total"], 6);
 }

@@ -86,7 +86,13 @@ fn batch_writes_one_result_per_line_in_order_and_the_job_is_kept() {
     let file = env.write("states.jsonl", &text);
     let output = env
         .cmd()
-        .args(["batch", "acme/support", "--input"])
+        .args([
+            "batch",
+            "acme/support",
+            "--max-failed-items",
+            "1",
+            "--input",
+        ])
         .arg(&file)
         .output()
         .unwrap();
@@ -142,6 +148,77 @@ fn batch_writes_one_result_per_line_in_order_and_the_job_is_kept() {
     // Nothing was captured: batch decisions are not recorded unless asked.
     let examples = env.json(&["examples", "list", "acme/support"]);
     assert_eq!(examples["examples"], json!([]));
+}
+
+/// A batch whose items failed exits 1 after saying how many (a CI script notices), unless
+/// `--max-failed-items` allows that many; `jobs poll --wait` judges the same way.
+#[test]
+fn failed_items_make_the_exit_code_1_unless_allowed() {
+    let env = env_with_model();
+    let text = format!("{}{{not json\n{{\"state\": 1, \"extra\": [}}\n", input(2));
+    let file = env.write("states.jsonl", &text);
+    let batch = |allowed: Option<&str>| {
+        let mut cmd = env.cmd();
+        cmd.args(["batch", "acme/support", "--input"]).arg(&file);
+        if let Some(allowed) = allowed {
+            cmd.args(["--max-failed-items", allowed]);
+        }
+        let output = cmd.output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        let results = lines(&String::from_utf8(output.stdout).unwrap());
+        assert_eq!(indexes(&results), [0, 1, 2, 3], "{stderr}");
+        (output.status.code().unwrap(), stderr)
+    };
+    let (code, stderr) = batch(None);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("completed: 4 items (2 failed)"), "{stderr}");
+    assert!(
+        stderr.contains("error: 2 of 4 items failed, more than the 0 allowed (--max-failed-items)"),
+        "{stderr}"
+    );
+    for (allowed, expected) in [("2", 0), ("1", 1), ("50%", 0), ("49.9%", 1), ("100%", 0)] {
+        assert_eq!(
+            batch(Some(allowed)).0,
+            expected,
+            "--max-failed-items {allowed}"
+        );
+    }
+    for wrong in ["x", "-1", "101%", "%"] {
+        let output = env
+            .cmd()
+            .args([
+                "batch",
+                "acme/support",
+                "--max-failed-items",
+                wrong,
+                "--input",
+            ])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "--max-failed-items {wrong}");
+    }
+
+    let job_id = env.json(&["jobs", "list", "acme/support"])[0]["jobId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let poll = |extra: &[&str]| {
+        env.cmd()
+            .args(["jobs", "poll", &job_id, "--wait"])
+            .args(extra)
+            .output()
+            .unwrap()
+            .status
+            .code()
+    };
+    assert_eq!(poll(&[]), Some(1));
+    assert_eq!(poll(&["--max-failed-items", "2"]), Some(0));
+    // Without --wait there is nothing to judge: a usage error.
+    env.cmd()
+        .args(["jobs", "poll", &job_id, "--max-failed-items", "2"])
+        .assert()
+        .code(2);
 }
 
 #[test]
