@@ -494,10 +494,12 @@ fn align_question(
     }
     tracker.check()?;
     let sims = similarity_matrix(&states, &documents);
+    // Cues are learned from what people wrote (string values and reasoning), never from
+    // the state's keys or JSON syntax, which would make the state's shape a cue.
     let texts: Vec<String> = items
         .iter()
         .map(|it| {
-            let mut text = aligned::exemplar_text(&examples.states[it.example]);
+            let mut text = cue_document(&examples.states[it.example]);
             if let Some(reasoning) = &it.reasoning {
                 text.push('\n');
                 text.push_str(reasoning);
@@ -574,6 +576,19 @@ fn align_question(
         settings,
     );
     Ok((report, Some((question, documents_used))))
+}
+
+/// The text cues are learned from: the state's string values, cut as an exemplar's text is.
+fn cue_document(state: &Value) -> String {
+    let mut text = crate::engine::builtin::text::text_values(state);
+    if text.len() > aligned::EXEMPLAR_TEXT_BYTES {
+        let mut end = aligned::EXEMPLAR_TEXT_BYTES;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+    }
+    text
 }
 
 /// A question's report and, when it passed the gate, its aligned form with the exemplars'

@@ -87,6 +87,40 @@ fn text_block(value: &Value) -> Option<&str> {
         .flatten()
 }
 
+/// The text a person wrote in a value: its string values, one per line. Never its keys,
+/// numbers, booleans or JSON syntax, nor the strings that are structure (a message's
+/// `role`, a content block's `type`, an image block). What alignment learns cues from, so
+/// that a cue is content, not the shape of the state.
+pub fn text_values(value: &Value) -> String {
+    let mut out = String::new();
+    text_values_into(value, &mut out);
+    out.trim_end().to_owned()
+}
+
+fn text_values_into(value: &Value, out: &mut String) {
+    match value {
+        Value::String(s) => line(out, 0, s),
+        Value::Array(items) => items.iter().for_each(|item| text_values_into(item, out)),
+        Value::Object(object) => {
+            if is_image_block(value) {
+                return;
+            }
+            if let Some(text) = text_block(value) {
+                line(out, 0, text);
+                return;
+            }
+            let is_message =
+                object.get("role").is_some_and(Value::is_string) && object.contains_key("content");
+            for (key, item) in object {
+                if !(is_message && key == "role") {
+                    text_values_into(item, out);
+                }
+            }
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
+    }
+}
+
 /// A cheap lower bound on the `WordPiece` tokens of `text`: its tokenizer splits at white
 /// space and at every ASCII punctuation character, so each run of letters and digits
 /// between those is at least one token and each such character exactly one. Other
@@ -135,6 +169,26 @@ mod tests {
             render(&state),
             "subject: Refund\npriority: 2\nvip: true\ncustomer:\n  name: Ada\n  tags:\n    a\n    b"
         );
+    }
+
+    #[test]
+    fn text_values_are_the_strings_without_keys_roles_or_scalars() {
+        let state = json!({
+            "channel": "email",
+            "priority": 3,
+            "vip": true,
+            "messages": [
+                {"role": "user", "content": [{"type": "text", "text": "My parcel is late"},
+                                             {"type": "image_url", "image_url": {"url": "x"}}]},
+                {"role": "agent", "content": "Sorry to hear that"}
+            ],
+            "customer": {"name": "Ana", "notes": null}
+        });
+        assert_eq!(
+            text_values(&state),
+            "email\nMy parcel is late\nSorry to hear that\nAna"
+        );
+        assert_eq!(text_values(&json!({"a": 1, "b": [true, null]})), "");
     }
 
     #[test]
