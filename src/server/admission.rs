@@ -4,7 +4,7 @@
 //! stay bounded however many clients call it at once.
 
 use crate::error::Error;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use tokio::sync::{Semaphore, SemaphorePermit};
 
 pub(crate) struct Admission {
@@ -12,6 +12,8 @@ pub(crate) struct Admission {
     /// Slots plus queue: the decisions admitted at most, computing or waiting.
     capacity: usize,
     admitted: AtomicUsize,
+    /// Decisions admitted since the server started: the trimmer's sign of activity.
+    started: AtomicU64,
 }
 
 /// A decision's slot, held while it computes; its place is given back when dropped.
@@ -39,7 +41,16 @@ impl Admission {
             slots: Semaphore::new(slots),
             capacity: slots.saturating_add(queue),
             admitted: AtomicUsize::new(0),
+            started: AtomicU64::new(0),
         }
+    }
+
+    /// Decisions admitted so far, and whether none is admitted now.
+    pub(crate) fn activity(&self) -> (u64, bool) {
+        (
+            self.started.load(Ordering::Acquire),
+            self.admitted.load(Ordering::Acquire) == 0,
+        )
     }
 
     /// A slot, once one is free; `overloaded` at once when the queue is full.
@@ -50,6 +61,7 @@ impl Admission {
                 retry_after_secs: RETRY_AFTER_SECS,
             });
         }
+        self.started.fetch_add(1, Ordering::AcqRel);
         let place = Place(&self.admitted);
         let permit = self
             .slots

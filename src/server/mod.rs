@@ -11,6 +11,7 @@ mod error;
 mod extract;
 mod idempotency;
 mod listener;
+mod memory;
 mod openapi;
 mod rate_limit;
 mod request;
@@ -83,6 +84,7 @@ pub async fn serve(
     listener: tokio::net::TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    memory::limit_arenas(ctx.settings().server.max_concurrent_decisions.get());
     let state = state(ctx, listener.local_addr()?);
     match state.jobs.resume_orphans().await {
         Ok(0) => {}
@@ -90,12 +92,14 @@ pub async fn serve(
         Err(error) => tracing::error!(%error, "looking for unfinished jobs failed"),
     }
     let watcher = state.jobs.watch_orphans(ORPHAN_SWEEP);
+    let trimmer = memory::watch(state.decisions.clone());
     let listener = listener::ProblemListener::new(listener, state.problems_url.clone());
     let app = routes::router(state).into_make_service_with_connect_info::<listener::ClientAddr>();
     let served = axum::serve(listener, app)
         .with_graceful_shutdown(shutdown)
         .await;
     watcher.abort();
+    trimmer.abort();
     served
 }
 

@@ -1,0 +1,72 @@
+//! A server's memory follows the decisions it computes, not the clients it has. A decision
+//! allocates a few MiB (the encoder's activations), and glibc's allocator keeps what it
+//! freed in per-thread arenas (up to 8 per core), each holding its own peak: so memory grew
+//! with the threads a burst touched, and stayed after it. Two measures, measured by
+//! `benches/http.sh`:
+//!
+//! - [`limit_arenas`]: as many arenas as decisions compute at once;
+//! - [`watch`]: once no decision has been admitted for a quiet period after some were, the
+//!   allocator returns its free pages (`malloc_trim`).
+
+use super::admission::Admission;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How long the server must be idle before it trims.
+const QUIET: Duration = Duration::from_secs(5);
+
+/// Watch `decisions` and trim after each burst, until aborted.
+pub(crate) fn watch(decisions: Arc<Admission>) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut ticker = tokio::time::interval(QUIET);
+        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        // The admission count at the last tick, and at the last trim.
+        let (mut seen, mut trimmed) = (0, 0);
+        loop {
+            ticker.tick().await;
+            let (started, idle) = decisions.activity();
+            // Idle, quiet for a whole period, and there was work since the last trim.
+            if idle && started == seen && started != trimmed {
+                trimmed = started;
+                let released = tokio::task::spawn_blocking(trim).await.unwrap_or(false);
+                tracing::debug!(released, "idle after decisions: free memory returned");
+            }
+            seen = started;
+        }
+    })
+}
+
+/// Let the allocator keep at most `arenas` arenas, unless the operator chose with
+/// `MALLOC_ARENA_MAX`. Called before the server's threads start.
+pub(crate) fn limit_arenas(arenas: usize) {
+    if std::env::var_os("MALLOC_ARENA_MAX").is_some() {
+        return;
+    }
+    set_arena_max(i32::try_from(arenas.max(1)).unwrap_or(i32::MAX));
+}
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn set_arena_max(arenas: i32) {
+    // SAFETY: mallopt only sets one of glibc's allocator parameters; an arena limit below
+    // the arenas already made only stops new ones.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, arenas);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn set_arena_max(_arenas: i32) {}
+
+/// Return the allocator's free pages to the system; whether any were.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn trim() -> bool {
+    // SAFETY: malloc_trim only walks glibc's own arenas under their locks; it is safe to
+    // call from any thread at any time.
+    unsafe { libc::malloc_trim(0) == 1 }
+}
+
+/// Other allocators return memory on their own terms.
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn trim() -> bool {
+    false
+}
