@@ -357,7 +357,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__align)
-            opts="-q -h --revision --questions --seed --margin --max-examples --detach --cancel-on-interrupt --home --json --quiet --server --help"
+            opts="-q -h --revision --questions --seed --margin --max-examples --holdout --detach --cancel-on-interrupt --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -384,6 +384,10 @@ _arbiter() {
                     return 0
                     ;;
                 --max-examples)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --holdout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -671,7 +675,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__eval)
-            opts="-q -h --revision --baseline --questions --min-accuracy --max-ece --no-regression --format --cancel-on-interrupt --home --json --quiet --server --help"
+            opts="-q -h --revision --baseline --questions --min-accuracy --max-ece --no-regression --format --cancel-on-interrupt --include-fitted --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -222,6 +222,7 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand align" -s q -l questions
 complete -c arbiter -n "__fish_arbiter_using_subcommand align" -l seed -d 'Seed of the folds, draws and bootstrap: the same examples, seed and checkpoint give the same result' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand align" -l margin -d 'The held-out gain a question needs, relative to its current loss (0.02: 2% lower)' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand align" -l max-examples -d 'Annotated examples used per question, at most (a seeded sample)' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand align" -l holdout -d 'The share of each question\'s annotated examples held out: never fitted on; the gate and the figures are on them' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand align" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand align" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand align" -l detach -d 'Print the job ID (the job with --json) and return at once; the job runs in a background process (or on the server)'
@@ -241,6 +242,7 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l home -d 'Where 
 complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l no-regression -d 'Gate: exit 3 when a question is worse than at --baseline (lower accuracy or higher loss)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l cancel-on-interrupt -d 'With --server, when not on a terminal: cancel the server\'s job on Ctrl-C (on a terminal you are asked; without --server it is always cancelled)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l include-fitted -d 'Score aligned questions on the examples their alignment was fitted on too (by default each question is scored, at both checkpoints, only on examples neither was fitted on)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
 complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -s h -l help -d 'Print help'

@@ -6,7 +6,9 @@ use super::jobs::{
 };
 use super::output::Printer;
 use crate::core::service::{JobRequest, Service};
-use crate::wire::align::{AlignmentRequest, AlignmentResult, DEFAULT_MARGIN, DEFAULT_MAX_EXAMPLES};
+use crate::wire::align::{
+    AlignmentRequest, AlignmentResult, DEFAULT_HOLDOUT, DEFAULT_MARGIN, DEFAULT_MAX_EXAMPLES,
+};
 use crate::wire::jobs::{Job, JobStatus};
 use anyhow::Result;
 use clap::Args;
@@ -31,6 +33,9 @@ pub struct AlignArgs {
     /// Annotated examples used per question, at most (a seeded sample)
     #[arg(long, default_value_t = DEFAULT_MAX_EXAMPLES, value_name = "N")]
     pub max_examples: usize,
+    /// The share of each question's annotated examples held out: never fitted on; the gate and the figures are on them
+    #[arg(long, default_value_t = DEFAULT_HOLDOUT, value_name = "FRACTION")]
+    pub holdout: f64,
     /// Print the job ID (the job with --json) and return at once; the job runs in a background process (or on the server)
     #[arg(long)]
     pub detach: bool,
@@ -50,6 +55,7 @@ pub(crate) async fn run(
         "seed": args.seed,
         "margin": args.margin,
         "max_examples": args.max_examples,
+        "holdout": args.holdout,
     }))
     .map_err(crate::error::Error::from)?;
     let created = service
@@ -91,7 +97,7 @@ pub(crate) fn print_alignment(job: &Job, model: &str, printer: &Printer) -> Resu
         return Ok(());
     };
     let mut table = printer.new_table(&[
-        "QUESTION", "EXAMPLES", "METRIC", "BEFORE", "AFTER", "ACCURACY", "ECE", "RESULT",
+        "QUESTION", "FITTED", "HELD OUT", "METRIC", "BEFORE", "AFTER", "ACCURACY", "ECE", "RESULT",
     ]);
     for (id, report) in &result.questions {
         let (metric, before, after, accuracy, ece) = match (&report.before, &report.after) {
@@ -111,7 +117,8 @@ pub(crate) fn print_alignment(job: &Job, model: &str, printer: &Printer) -> Resu
         };
         table.add_row(vec![
             id.clone(),
-            report.examples.to_string(),
+            report.fitted.to_string(),
+            report.held_out.to_string(),
             metric,
             before,
             after,
@@ -123,7 +130,8 @@ pub(crate) fn print_alignment(job: &Job, model: &str, printer: &Printer) -> Resu
     printer.line(&table.to_string())?;
     match (&result.branch, &result.checkpoint) {
         (Some(branch), Some(checkpoint)) => printer.status(&format!(
-            "new checkpoint {} on {branch} (parent {}); figures are held-out (nested cross-validation)\n\
+            "new checkpoint {} on {branch} (parent {}); figures are on the held-out examples, \
+             which eval scores by default\n\
              compare: arbiter eval {model} --revision {branch} --baseline {}\n\
              promote: arbiter models promote {model} {branch}",
             &checkpoint.checkpoint_id[..12.min(checkpoint.checkpoint_id.len())],

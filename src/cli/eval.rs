@@ -41,6 +41,9 @@ pub struct EvalArgs {
     /// With --server, when not on a terminal: cancel the server's job on Ctrl-C (on a terminal you are asked; without --server it is always cancelled)
     #[arg(long)]
     pub cancel_on_interrupt: bool,
+    /// Score aligned questions on the examples their alignment was fitted on too (by default each question is scored, at both checkpoints, only on examples neither was fitted on)
+    #[arg(long)]
+    pub include_fitted: bool,
 }
 
 /// `--format`.
@@ -70,6 +73,7 @@ pub(crate) async fn run(
         revision: args.revision.clone(),
         baseline: args.baseline.clone(),
         questions: args.questions.clone(),
+        include_fitted: args.include_fitted,
     };
     let created = service
         .create_job(&args.model, JobRequest::Evaluation(request))
@@ -296,6 +300,40 @@ fn table(report: &EvaluationReport, printer: &Printer) -> String {
         "\n{} decisions asked of the engine, {} from the cache",
         report.decided, report.cached
     );
+    let _ = write!(text, "\n{}", fitted_footer(report));
+    text
+}
+
+/// What the figures leave out: the examples an alignment was fitted on.
+fn fitted_footer(report: &EvaluationReport) -> String {
+    let left_out: Vec<String> = report
+        .questions
+        .iter()
+        .filter(|(_, e)| e.excluded_fitted > 0)
+        .map(|(id, e)| format!("{id} {}", e.excluded_fitted))
+        .collect();
+    let unknown: Vec<&str> = report
+        .questions
+        .iter()
+        .filter(|(_, e)| e.fitted_unknown)
+        .map(|(id, _)| id.as_str())
+        .collect();
+    let mut text = if left_out.is_empty() {
+        "held out: no example was left out as fitted".to_owned()
+    } else {
+        format!(
+            "held out: examples an alignment was fitted on are left out at both checkpoints \
+             ({}); --include-fitted scores them too",
+            left_out.join(", ")
+        )
+    };
+    if !unknown.is_empty() {
+        let _ = write!(
+            text,
+            "\nwarning: no record of what {} was fitted on here: its figures may include fitted examples",
+            unknown.join(", ")
+        );
+    }
     text
 }
 

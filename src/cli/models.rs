@@ -273,6 +273,7 @@ fn commit(ctx: &Context, args: ModelsCommitArgs, printer: &Printer) -> Result<Ex
             start: args.from,
             questions_yaml: args.questions.as_deref().map(read_text).transpose()?,
             model_yaml: args.model_file.as_deref().map(read_text).transpose()?,
+            aligned: Vec::new(),
             message: args.message,
         },
     )?;

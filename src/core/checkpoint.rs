@@ -1,6 +1,7 @@
 //! A checkpoint's files: `model.yaml` (root model + capture policy) and `questions.yaml`,
 //! parsed and validated with every problem located in its file.
 
+use crate::engine::builtin::aligned::AlignedInstructions;
 use crate::error::Error;
 use crate::wire::Questions;
 pub use crate::wire::models::CapturePolicy;
@@ -170,6 +171,52 @@ pub fn parse_questions_yaml(text: &str) -> std::result::Result<Questions, Vec<Fi
     }
 }
 
+/// A checkpoint's questions: `questions.yaml` with each question's learned file
+/// (`aligned/<id>.yaml`, written by `arbiter align`) applied to it, as the engines read
+/// them: the question's instructions become its `task` beside what was learned. Every
+/// problem is reported, located in its file. A learned file whose question is gone is not
+/// read.
+pub fn parse_questions_files(
+    questions_yaml: &str,
+    aligned: &[(String, String)],
+) -> std::result::Result<Questions, Vec<FieldError>> {
+    let mut questions = parse_questions_yaml(questions_yaml)?;
+    let mut errors = Vec::new();
+    for (id, text) in aligned {
+        let Some(question) = questions.get_mut(id) else {
+            continue;
+        };
+        let file = format!("{}/{id}.yaml", crate::repo::ALIGNED_DIR);
+        let (loc, value) = match parse_file(&file, text) {
+            Ok(parsed) => parsed,
+            Err(found) => {
+                errors.extend(found);
+                continue;
+            }
+        };
+        if crate::engine::builtin::aligned::is_aligned(question) {
+            errors.push(FieldError::new(
+                loc,
+                format!("question `{id}` is aligned in questions.yaml already"),
+                "aligned_twice",
+            ));
+            continue;
+        }
+        match AlignedInstructions::read_learned(&value, &question.kind, &loc) {
+            Ok(mut learned) => {
+                learned.task = question.instructions.take();
+                question.instructions = Some(learned.to_value());
+            }
+            Err(found) => errors.extend(found),
+        }
+    }
+    if errors.is_empty() {
+        Ok(questions)
+    } else {
+        Err(errors)
+    }
+}
+
 /// The `questions.yaml` text for a question map (JSON is YAML, and keeps every form exact).
 pub fn questions_to_yaml(questions: &Questions) -> String {
     let mut text = serde_json::to_string_pretty(&questions_to_value(questions)).unwrap_or_default();
@@ -275,6 +322,60 @@ mod tests {
         assert_eq!(
             parse_questions_yaml(&questions_to_yaml(&questions)).unwrap(),
             questions
+        );
+    }
+
+    #[test]
+    fn a_learned_file_joins_its_question_and_its_problems_are_located_in_it() {
+        let questions = "# mine\nq: {type: noul, instructions: Is it urgent?}\nr: {type: noul}\n";
+        let learned = "arbiter_alignment: {version: 1, weights: {similarity: 3.5}}\n\
+                       cues: {'true': [asap]}\n\
+                       examples: [{example_id: e1, answer: true, text: now please}]\n";
+        let parsed = parse_questions_files(
+            questions,
+            &[
+                ("q".to_owned(), learned.to_owned()),
+                ("gone".to_owned(), "not: read".to_owned()),
+            ],
+        )
+        .unwrap();
+        let instructions = parsed["q"].instructions.as_ref().unwrap();
+        assert_eq!(instructions["task"], "Is it urgent?");
+        assert_eq!(instructions["cues"]["true"][0], "asap");
+        assert_eq!(instructions["examples"][0]["text"], "now please");
+        assert!(crate::engine::builtin::aligned::is_aligned(&parsed["q"]));
+        assert_eq!(parsed["r"].instructions, None);
+
+        let shown = |aligned: &[(&str, &str)]| -> Vec<String> {
+            let aligned: Vec<(String, String)> = aligned
+                .iter()
+                .map(|(q, t)| ((*q).to_owned(), (*t).to_owned()))
+                .collect();
+            parse_questions_files(questions, &aligned)
+                .unwrap_err()
+                .iter()
+                .map(ToString::to_string)
+                .collect()
+        };
+        assert_eq!(
+            shown(&[(
+                "q",
+                "task: x\narbiter_alignment: {version: 2, weights: {speed: 1}}\nexamples: [{answer: maybe}]\n"
+            )]),
+            [
+                "aligned/q.yaml.task: unknown member `task` (a learned file has examples, cues, arbiter_alignment; the task stays in questions.yaml)",
+                "aligned/q.yaml.examples[0].text: is required (or the whole `state`)",
+                "aligned/q.yaml.arbiter_alignment.version: this arbiter reads alignment version 1, not 2",
+                "aligned/q.yaml.arbiter_alignment.weights.speed: unknown feature (known: similarity, nearest, top3, top10, cue, level_distance)",
+            ]
+        );
+        assert_eq!(
+            shown(&[("r", "[")])[0],
+            "aligned/r.yaml: not valid YAML: did not find expected node content at line 2 column 1, while parsing a flow node"
+        );
+        assert_eq!(
+            shown(&[("r", "cues: {}\n")]),
+            ["aligned/r.yaml.arbiter_alignment: is required"]
         );
     }
 

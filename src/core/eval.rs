@@ -13,7 +13,7 @@ use super::jobs::{Draft, JobFiles, JobLock, Origin};
 use super::metrics::{Metrics, Scored, label_of, predicted_of, scale_of};
 use super::models::{self, Loaded};
 use super::{Context, blocking};
-use crate::engine::builtin::aligned::outcome_keys;
+use crate::engine::builtin::aligned::{AlignedInstructions, outcome_keys};
 use crate::engine::{Engine, EngineRequest};
 use crate::error::{Error, Result};
 use crate::store::{CachedAnswers, ExampleFilter, JobRecord};
@@ -27,7 +27,7 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::BufRead;
 use std::sync::Arc;
 use std::time::Instant;
@@ -48,6 +48,9 @@ struct StoredRequest {
     questions: Vec<String>,
     /// Annotated examples staged.
     examples: u64,
+    /// Score fitted examples too (absent in jobs recorded before: false).
+    #[serde(default)]
+    include_fitted: bool,
     origin: Origin,
 }
 
@@ -78,6 +81,7 @@ pub fn create(
         baseline: baseline.map(|b| b.revision),
         questions,
         examples,
+        include_fitted: request.include_fitted,
         origin: origin.unwrap_or_else(|| Origin::local(ctx, draft.job_id())),
     };
     draft.record(
@@ -334,10 +338,31 @@ fn report(
             truth.insert(example.example_id.into_string(), answers);
             Ok(())
         })?;
+    // Per question: the examples an alignment at either side was fitted on, left out of
+    // both, so the figures and their difference are on examples neither has seen.
+    let mut excluded: HashMap<&str, (HashSet<String>, bool)> = HashMap::new();
+    if !stored.include_fitted {
+        let store = ctx.store()?;
+        for side in sides {
+            for (id, question) in &side.questions {
+                let found = match fit_record(question) {
+                    FitRecord::None => continue,
+                    FitRecord::Unrecorded => None,
+                    FitRecord::Id(fit) => store.fitted_examples(&fit)?,
+                };
+                let entry = excluded.entry(id.as_str()).or_default();
+                match found {
+                    Some(fitted) => entry.0.extend(fitted),
+                    // Aligned, but with no record here of what it was fitted on.
+                    None => entry.1 = true,
+                }
+            }
+        }
+    }
     let mut per_side: Vec<SideFigures> = Vec::new();
     let (mut decided, mut cached) = (0, 0);
     for side in sides {
-        let (metrics, counts) = side_metrics(side, &side.results(files), &truth)?;
+        let (metrics, counts) = side_metrics(side, &side.results(files), &truth, &excluded)?;
         per_side.push(metrics);
         decided += counts.0;
         cached += counts.1;
@@ -356,6 +381,17 @@ fn report(
                     .and_then(|s| s.get(id))
                     .map(|(m, _)| m.clone()),
                 failed,
+                excluded_fitted: excluded.get(id.as_str()).map_or(0, |(fitted, _)| {
+                    truth
+                        .iter()
+                        .filter(|(example, answers)| {
+                            answers.contains_key(id) && fitted.contains(*example)
+                        })
+                        .count() as u64
+                }),
+                fitted_unknown: excluded
+                    .get(id.as_str())
+                    .is_some_and(|(_, unknown)| *unknown),
             },
         );
     }
@@ -364,6 +400,8 @@ fn report(
         baseline: (sides.len() > 1)
             .then(|| overall(questions.values().filter_map(|q| q.baseline.as_ref()))),
         failed: questions.values().map(|q| q.failed).sum(),
+        excluded_fitted: questions.values().map(|q| q.excluded_fitted).sum(),
+        fitted_unknown: questions.values().any(|q| q.fitted_unknown),
     };
     Ok(EvaluationReport {
         revision: stored.revision.clone(),
@@ -373,6 +411,32 @@ fn report(
         decided,
         cached,
     })
+}
+
+/// What an evaluation knows of the examples a question was fitted on.
+enum FitRecord {
+    /// Not aligned: fitted on nothing.
+    None,
+    /// Aligned without a fit ID (an alignment of before held-out splits, fitted on every
+    /// example).
+    Unrecorded,
+    /// Aligned, with the fit ID its learned file names.
+    Id(String),
+}
+
+fn fit_record(question: &crate::wire::Question) -> FitRecord {
+    match AlignedInstructions::read(
+        question.instructions.as_ref(),
+        &question.kind,
+        &crate::wire::Loc::body(),
+    ) {
+        Ok(Some(read)) => read
+            .arbiter_alignment
+            .fitted
+            .map_or(FitRecord::Unrecorded, |fitted| FitRecord::Id(fitted.id)),
+        // A checkpoint that loaded was checked already; unreadable here means unaligned.
+        Ok(None) | Err(_) => FitRecord::None,
+    }
 }
 
 /// Per question: the figures of one side's results, and how many annotated examples
@@ -385,6 +449,7 @@ fn side_metrics(
     side: &Side,
     path: &std::path::Path,
     truth: &HashMap<String, HashMap<String, Value>>,
+    excluded: &HashMap<&str, (HashSet<String>, bool)>,
 ) -> Result<(SideFigures, (u64, u64))> {
     let mut counts = (0, 0);
     let mut scored: IndexMap<String, (Vec<Scored>, u64)> = side
@@ -404,7 +469,10 @@ fn side_metrics(
         } else if value.get("answers").is_some() {
             counts.0 += 1;
         }
-        let Some(annotations) = value["example_id"].as_str().and_then(|id| truth.get(id)) else {
+        let Some(example_id) = value["example_id"].as_str() else {
+            continue;
+        };
+        let Some(annotations) = truth.get(example_id) else {
             continue;
         };
         let answers: Option<Answers> = serde_json::from_value(value["answers"].clone()).ok();
@@ -413,6 +481,12 @@ fn side_metrics(
             else {
                 continue;
             };
+            if excluded
+                .get(id.as_str())
+                .is_some_and(|(fitted, _)| fitted.contains(example_id))
+            {
+                continue;
+            }
             let Some(label) = label_of(&question.kind, annotated) else {
                 continue;
             };

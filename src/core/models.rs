@@ -4,7 +4,7 @@
 use super::Context;
 use super::checkpoint::{
     CapturePolicy, ModelSpec, invalid_checkpoint, invalid_files, parse_model_yaml,
-    parse_questions_yaml,
+    parse_questions_files,
 };
 use crate::error::{Error, Result};
 use crate::ids::{ModelId, ModelRef};
@@ -84,6 +84,7 @@ pub fn create(ctx: &Context, request: &CreateModel) -> Result<ModelDetail> {
         &Files {
             model_yaml,
             questions_yaml,
+            aligned: Vec::new(),
         },
         &message,
     )?;
@@ -127,27 +128,57 @@ pub struct CommitRequest {
     pub start: Option<String>,
     pub questions_yaml: Option<String>,
     pub model_yaml: Option<String>,
+    /// Question ID → its new learned file `aligned/<id>.yaml` (the others stay).
+    pub aligned: Vec<(String, String)>,
     pub message: String,
 }
 
-/// Commit a new checkpoint. The files are validated first, so an invalid model is never
-/// committed.
+/// Commit a new checkpoint. The checkpoint it makes is validated first (the new files with
+/// the parent's others), so an invalid model is never committed.
 pub fn commit(ctx: &Context, request: &CommitRequest) -> Result<Checkpoint> {
     let repo = open(ctx, &request.path)?;
-    validate_files(
-        ctx,
-        request.model_yaml.as_deref(),
-        request.questions_yaml.as_deref(),
-    )?;
     let branch = match &request.branch {
         Some(branch) => branch.clone(),
         None => repo.default_branch()?,
     };
-    let checkpoint = repo.commit(
+    // Every problem of every file at once.
+    let mut errors = Vec::new();
+    if let Some(text) = request.model_yaml.as_deref()
+        && let Err(found) = parse_model_yaml(text, &|name| ctx.is_base_model(name))
+    {
+        errors.extend(found);
+    }
+    if request.questions_yaml.is_some() || !request.aligned.is_empty() {
+        // The parent the commit will have: the branch's tip, else where it starts.
+        let parent = match repo.resolve(Some(&branch)) {
+            Ok(tip) => tip,
+            Err(_) => repo.resolve(request.start.as_deref())?,
+        };
+        let files = repo.read(&parent.commit)?;
+        let questions = request
+            .questions_yaml
+            .as_deref()
+            .unwrap_or(&files.questions_yaml);
+        let mut aligned = files.aligned;
+        for (id, text) in &request.aligned {
+            aligned.retain(|(other, _)| other != id);
+            aligned.push((id.clone(), text.clone()));
+        }
+        if let Err(found) = parse_questions_files(questions, &aligned) {
+            errors.extend(found);
+        }
+    }
+    if !errors.is_empty() {
+        return Err(invalid_files(errors));
+    }
+    let checkpoint = repo.commit_files(
         &branch,
         request.start.as_deref(),
-        request.model_yaml.as_deref(),
-        request.questions_yaml.as_deref(),
+        repo::FileChange {
+            model_yaml: request.model_yaml.as_deref(),
+            questions_yaml: request.questions_yaml.as_deref(),
+            aligned: &request.aligned,
+        },
         &request.message,
     )?;
     Ok(to_wire_checkpoint(&checkpoint))
@@ -290,7 +321,7 @@ fn load_resolved(ctx: &Context, repo: &ModelRepo, resolved: Resolved) -> Result<
     let model = repo.path().to_string();
     let spec = parse_model_yaml(&files.model_yaml, &|name| ctx.is_base_model(name))
         .map_err(|errors| invalid_checkpoint(&model, &resolved.commit, errors))?;
-    let questions = parse_questions_yaml(&files.questions_yaml)
+    let questions = parse_questions_files(&files.questions_yaml, &files.aligned)
         .map_err(|errors| invalid_checkpoint(&model, &resolved.commit, errors))?;
     let checkpoint = to_wire_checkpoint(&repo.checkpoint(&resolved.commit)?);
     Ok(Loaded {
@@ -321,7 +352,7 @@ fn validate_files(
         errors.extend(found);
     }
     if let Some(text) = questions_yaml
-        && let Err(found) = parse_questions_yaml(text)
+        && let Err(found) = parse_questions_files(text, &[])
     {
         errors.extend(found);
     }

@@ -9,12 +9,23 @@ use super::model::ModelRepo;
 
 pub(super) const MODEL_FILE: &str = "model.yaml";
 pub(super) const QUESTIONS_FILE: &str = "questions.yaml";
+/// The directory of learned files, one per aligned question: `aligned/<id>.yaml`.
+pub const ALIGNED_DIR: &str = "aligned";
+const ALIGNED_SUFFIX: &str = ".yaml";
 
-/// The two files of a checkpoint, as opaque UTF-8 text.
+/// The name of a question's learned file inside [`ALIGNED_DIR`].
+pub(super) fn aligned_file_name(question: &str) -> String {
+    format!("{question}{ALIGNED_SUFFIX}")
+}
+
+/// The files of a checkpoint, as opaque UTF-8 text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Files {
     pub model_yaml: String,
     pub questions_yaml: String,
+    /// Question ID → its learned file `aligned/<id>.yaml`, by ID. Other entries of the
+    /// directory (not `.yaml`, not regular files) are not the model's and are left out.
+    pub aligned: Vec<(String, String)>,
 }
 
 /// Metadata of one commit.
@@ -38,7 +49,43 @@ impl ModelRepo {
         Ok(Files {
             model_yaml: self.read_file(&commit, &tree, MODEL_FILE)?,
             questions_yaml: self.read_file(&commit, &tree, QUESTIONS_FILE)?,
+            aligned: self.read_aligned(&commit, &tree)?,
         })
+    }
+
+    /// The learned files under [`ALIGNED_DIR`] (none when there is no such directory).
+    fn read_aligned(
+        &self,
+        commit: &Commit<'_>,
+        tree: &Tree<'_>,
+    ) -> Result<Vec<(String, String)>, RepoError> {
+        let Some(entry) = tree
+            .get_name(ALIGNED_DIR)
+            .filter(|e| e.kind() == Some(ObjectType::Tree))
+        else {
+            return Ok(Vec::new());
+        };
+        let dir = self
+            .repo
+            .find_tree(entry.id())
+            .map_err(self.git_err("reading a tree"))?;
+        let mut files = Vec::new();
+        for entry in &dir {
+            let Some(question) = entry
+                .name()
+                .ok()
+                .and_then(|name| name.strip_suffix(ALIGNED_SUFFIX))
+                .filter(|q| !q.is_empty())
+            else {
+                continue;
+            };
+            let name = format!("{ALIGNED_DIR}/{}", aligned_file_name(question));
+            if let Some(text) = self.blob_text(commit, &entry, &name)? {
+                files.push((question.to_owned(), text));
+            }
+        }
+        files.sort();
+        Ok(files)
     }
 
     /// Metadata of commit `commit` (a full 40-hex id).
@@ -92,17 +139,29 @@ impl ModelRepo {
         let entry = tree
             .get_name(name)
             .ok_or_else(|| self.invalid(commit, name, "the file is missing".into()))?;
+        self.blob_text(commit, &entry, name)?
+            .ok_or_else(|| self.invalid(commit, name, "not a regular file".into()))
+    }
+
+    /// The UTF-8 text of a tree entry; `None` when it is not a regular file.
+    fn blob_text(
+        &self,
+        commit: &Commit<'_>,
+        entry: &git2::TreeEntry<'_>,
+        name: &str,
+    ) -> Result<Option<String>, RepoError> {
         // Only regular files (0o100644 / 0o100755): not trees, links or submodules.
         let regular =
             entry.kind() == Some(ObjectType::Blob) && entry.filemode() & 0o170_000 == 0o100_000;
         if !regular {
-            return Err(self.invalid(commit, name, "not a regular file".into()));
+            return Ok(None);
         }
         let blob = self
             .repo
             .find_blob(entry.id())
             .map_err(self.git_err("reading a file"))?;
         String::from_utf8(blob.content().to_vec())
+            .map(Some)
             .map_err(|e| self.invalid(commit, name, format!("not valid UTF-8 ({e})")))
     }
 

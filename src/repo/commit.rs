@@ -6,7 +6,7 @@
 use chrono::Utc;
 use git2::{ErrorCode, Oid, Reference, Repository, Signature, Time, Tree};
 
-use super::checkpoint::{Checkpoint, MODEL_FILE, QUESTIONS_FILE};
+use super::checkpoint::{ALIGNED_DIR, Checkpoint, MODEL_FILE, QUESTIONS_FILE, aligned_file_name};
 use super::error::RepoError;
 use super::model::ModelRepo;
 use super::revision::{Resolved, RevisionKind};
@@ -30,6 +30,7 @@ pub(super) fn write_tree(
     base: Option<&Tree<'_>>,
     model_yaml: Option<&str>,
     questions_yaml: Option<&str>,
+    aligned: &[(String, String)],
 ) -> Result<Oid, git2::Error> {
     let mut builder = repo.treebuilder(base)?;
     for (name, content) in [(MODEL_FILE, model_yaml), (QUESTIONS_FILE, questions_yaml)] {
@@ -37,13 +38,41 @@ pub(super) fn write_tree(
             builder.insert(name, repo.blob(content.as_bytes())?, FILE_MODE)?;
         }
     }
+    if !aligned.is_empty() {
+        // `aligned/` grows from the base's: the other questions' files stay.
+        let existing = base
+            .and_then(|tree| tree.get_name(ALIGNED_DIR))
+            .filter(|entry| entry.kind() == Some(git2::ObjectType::Tree))
+            .map(|entry| repo.find_tree(entry.id()))
+            .transpose()?;
+        let mut dir = repo.treebuilder(existing.as_ref())?;
+        for (question, content) in aligned {
+            dir.insert(
+                aligned_file_name(question),
+                repo.blob(content.as_bytes())?,
+                FILE_MODE,
+            )?;
+        }
+        builder.insert(ALIGNED_DIR, dir.write()?, DIR_MODE)?;
+    }
     builder.write()
 }
 
-/// Content to write; `None` keeps the file from the parent tree.
+/// File mode of a directory in a git tree.
+const DIR_MODE: i32 = 0o040_000;
+
+/// What a commit writes; `None` keeps the parent's file.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FileChange<'a> {
+    pub model_yaml: Option<&'a str>,
+    pub questions_yaml: Option<&'a str>,
+    /// Question ID → the text of its `aligned/<id>.yaml` (other questions' files stay).
+    pub aligned: &'a [(String, String)],
+}
+
+/// Content to write, and the message.
 struct Change<'a> {
-    model_yaml: Option<&'a str>,
-    questions_yaml: Option<&'a str>,
+    files: FileChange<'a>,
     message: &'a str,
 }
 
@@ -60,17 +89,29 @@ impl ModelRepo {
         questions_yaml: Option<&str>,
         message: &str,
     ) -> Result<Checkpoint, RepoError> {
+        let files = FileChange {
+            model_yaml,
+            questions_yaml,
+            aligned: &[],
+        };
+        self.commit_files(branch, start, files, message)
+    }
+
+    /// [`Self::commit`] with learned files under `aligned/` too.
+    pub fn commit_files(
+        &self,
+        branch: &str,
+        start: Option<&str>,
+        files: FileChange<'_>,
+        message: &str,
+    ) -> Result<Checkpoint, RepoError> {
         check_name("refs/heads/", branch, "branch")?;
         let expected = self.branch_tip(branch)?;
         let parent = match expected {
             Some(tip) => tip,
             None => self.resolve_oid(start)?,
         };
-        let change = Change {
-            model_yaml,
-            questions_yaml,
-            message,
-        };
+        let change = Change { files, message };
         self.commit_onto(branch, expected, parent, &change)
     }
 
@@ -93,8 +134,9 @@ impl ModelRepo {
         let tree_id = write_tree(
             &self.repo,
             Some(&parent_tree),
-            change.model_yaml,
-            change.questions_yaml,
+            change.files.model_yaml,
+            change.files.questions_yaml,
+            change.files.aligned,
         )
         .map_err(err("writing a tree"))?;
         if tree_id == parent_tree.id() {
@@ -282,6 +324,73 @@ mod tests {
     }
 
     #[test]
+    fn learned_files_live_under_aligned_and_a_commit_keeps_the_others() {
+        let (_dir, _repos, model) = setup();
+        let learned = |id: &str, text: &str| (id.to_owned(), text.to_owned());
+        let first = model
+            .commit_files(
+                "main",
+                None,
+                FileChange {
+                    aligned: &[learned("intent", "a: 1\n"), learned("urgency", "b: 1\n")],
+                    ..FileChange::default()
+                },
+                "align",
+            )
+            .unwrap();
+        let read = model.read(&first.id).unwrap();
+        assert_eq!(
+            read.aligned,
+            [learned("intent", "a: 1\n"), learned("urgency", "b: 1\n")]
+        );
+        assert_eq!(
+            read.questions_yaml, "questions: 1\n",
+            "the other files stay"
+        );
+        let second = model
+            .commit_files(
+                "main",
+                None,
+                FileChange {
+                    aligned: &[learned("intent", "a: 2\n")],
+                    ..FileChange::default()
+                },
+                "again",
+            )
+            .unwrap();
+        assert_eq!(
+            model.read(&second.id).unwrap().aligned,
+            [learned("intent", "a: 2\n"), learned("urgency", "b: 1\n")]
+        );
+        // What is not a learned file in the directory (a note, a subdirectory) is not read.
+        let tree = model
+            .repo
+            .find_commit(parse_oid(&second.id))
+            .unwrap()
+            .tree()
+            .unwrap();
+        let dir = model
+            .repo
+            .find_tree(tree.get_name(ALIGNED_DIR).unwrap().id())
+            .unwrap();
+        let mut with_note = model.repo.treebuilder(Some(&dir)).unwrap();
+        let note = model.repo.blob(b"hand-written").unwrap();
+        with_note.insert("README.md", note, FILE_MODE).unwrap();
+        with_note.insert(".yaml", note, FILE_MODE).unwrap();
+        let dir = with_note.write().unwrap();
+        let mut root = model.repo.treebuilder(Some(&tree)).unwrap();
+        root.insert(ALIGNED_DIR, dir, DIR_MODE).unwrap();
+        let root = model.repo.find_tree(root.write().unwrap()).unwrap();
+        let parent = model.repo.find_commit(parse_oid(&second.id)).unwrap();
+        let sig = signature().unwrap();
+        let third = model
+            .repo
+            .commit(None, &sig, &sig, "note\n", &root, &[&parent])
+            .unwrap();
+        assert_eq!(model.read(&third.to_string()).unwrap().aligned.len(), 2);
+    }
+
+    #[test]
     fn commit_to_existing_branch_keeps_other_file() {
         let (_dir, _repos, model) = setup();
         let root = model.resolve(None).unwrap().commit;
@@ -416,8 +525,10 @@ mod tests {
             .commit("main", None, None, Some("questions: other\n"), "other")
             .unwrap();
         let change = Change {
-            model_yaml: Some("model: mine\n"),
-            questions_yaml: None,
+            files: FileChange {
+                model_yaml: Some("model: mine\n"),
+                ..FileChange::default()
+            },
             message: "mine",
         };
         let err = model

@@ -18,7 +18,8 @@ mod revision;
 mod test_support;
 
 pub use crate::ids::ModelPath;
-pub use checkpoint::{Checkpoint, Files};
+pub use checkpoint::{ALIGNED_DIR, Checkpoint, Files};
+pub use commit::FileChange;
 pub use error::RepoError;
 pub use model::ModelRepo;
 pub use repos::Repos;

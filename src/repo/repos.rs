@@ -136,6 +136,7 @@ fn init_model(dir: &Path, files: &Files, message: &str) -> Result<(), git2::Erro
         None,
         Some(&files.model_yaml),
         Some(&files.questions_yaml),
+        &files.aligned,
     )?;
     let tree = repo.find_tree(tree_id)?;
     let sig = signature()?;

@@ -20,6 +20,7 @@ mod caches;
 mod decisions;
 mod error;
 mod examples;
+mod fitted;
 mod idempotency;
 mod job_state;
 mod jobs;
@@ -155,6 +156,15 @@ const MIGRATIONS: &[&str] = &[
     // key left by a process that died is taken over by the retry, not refused for 24 hours.
     "
     ALTER TABLE idempotency ADD COLUMN owner TEXT;
+    ",
+    // 6: the examples each alignment fitted a question on (by the learned file's fit ID),
+    // so an evaluation can leave them out.
+    "
+    CREATE TABLE fitted_examples (
+        fit_id     TEXT NOT NULL,
+        example_id TEXT NOT NULL,
+        PRIMARY KEY (fit_id, example_id)
+    ) WITHOUT ROWID;
     ",
 ];
 

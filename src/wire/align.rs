@@ -16,6 +16,11 @@ pub const DEFAULT_MARGIN: f64 = 0.02;
 pub const DEFAULT_MAX_EXAMPLES: usize = 2000;
 /// A question needs this many annotated examples to be aligned.
 pub const MIN_EXAMPLES: usize = 10;
+/// The share of a question's annotated examples an alignment holds out: never fitted on,
+/// never used to choose, the only examples its gate and figures are on.
+pub const DEFAULT_HOLDOUT: f64 = 0.25;
+/// The held-out share's bounds.
+pub const HOLDOUT_RANGE: std::ops::RangeInclusive<f64> = 0.1..=0.5;
 
 /// `POST /v1/models/{modelId}/alignments`: what [`AlignmentRequest::from_value`] produces,
 /// what a client sends and what the document shows. Every member is optional; null is
@@ -49,6 +54,10 @@ pub struct AlignmentRequest {
         default = 2000
     )]
     pub max_examples: usize,
+    /// The share of each question's annotated examples held out (stratified by answer,
+    /// seeded): never fitted on or used to choose; the gate and the figures are on them.
+    #[schema(nullable = true, minimum = 0.1, maximum = 0.5, default = 0.25)]
+    pub holdout: f64,
 }
 
 impl Default for AlignmentRequest {
@@ -59,6 +68,7 @@ impl Default for AlignmentRequest {
             seed: DEFAULT_SEED,
             margin: DEFAULT_MARGIN,
             max_examples: DEFAULT_MAX_EXAMPLES,
+            holdout: DEFAULT_HOLDOUT,
         }
     }
 }
@@ -68,7 +78,14 @@ impl AlignmentRequest {
     pub fn from_value(body: &Value) -> Validated<Self> {
         let (object, mut errors) = object_with(
             body,
-            &["revision", "questions", "seed", "margin", "max_examples"],
+            &[
+                "revision",
+                "questions",
+                "seed",
+                "margin",
+                "max_examples",
+                "holdout",
+            ],
         )?;
         let root = Loc::body();
         let mut request = Self {
@@ -110,6 +127,21 @@ impl AlignmentRequest {
                 "range",
             )),
         }
+        match object.get("holdout") {
+            None | Some(Value::Null) => {}
+            Some(Value::Number(n)) if n.as_f64().is_some_and(|h| HOLDOUT_RANGE.contains(&h)) => {
+                request.holdout = n.as_f64().unwrap_or(DEFAULT_HOLDOUT);
+            }
+            Some(other) => errors.push(FieldError::new(
+                root.key("holdout"),
+                format!(
+                    "holdout must be a share from {} to {}, not {other}",
+                    HOLDOUT_RANGE.start(),
+                    HOLDOUT_RANGE.end()
+                ),
+                "range",
+            )),
+        }
         if errors.is_empty() {
             Ok(request)
         } else {
@@ -132,12 +164,33 @@ pub struct EvaluationRequest {
     /// Question IDs to evaluate [default: every saved question].
     #[schema(min_items = 1)]
     pub questions: Option<Vec<String>>,
+    /// Score the examples an aligned question was fitted on too [default: false: each
+    /// question is scored, at both checkpoints, only on the annotated examples neither was
+    /// fitted on].
+    #[schema(nullable = true, default = false)]
+    pub include_fitted: bool,
 }
 
 impl EvaluationRequest {
     pub fn from_value(body: &Value) -> Validated<Self> {
-        let (object, mut errors) = object_with(body, &["revision", "baseline", "questions"])?;
+        let (object, mut errors) = object_with(
+            body,
+            &["revision", "baseline", "questions", "include_fitted"],
+        )?;
+        let include_fitted = match object.get("include_fitted") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(other) => {
+                errors.push(FieldError::new(
+                    Loc::body().key("include_fitted"),
+                    format!("include_fitted must be a boolean, not {}", json_type(other)),
+                    "type",
+                ));
+                false
+            }
+        };
         let request = Self {
+            include_fitted,
             revision: revision(object, &mut errors),
             baseline: match object.get("baseline") {
                 None | Some(Value::Null) => None,
@@ -279,16 +332,23 @@ pub struct QuestionReport {
     pub improved: bool,
     /// Annotated examples used.
     pub examples: u64,
+    /// Of those, the ones fitted on (exemplars, cues, calibration and the choice among
+    /// candidates).
+    #[serde(default)]
+    pub fitted: u64,
+    /// Of those, the ones held out: `before`, `after` and the gate are on these alone.
+    #[serde(default)]
+    pub held_out: u64,
     /// Annotated examples left out (an answer that names no outcome, a blank state, the
     /// sample limit).
     pub skipped: u64,
     /// The candidate chosen, e.g. `exemplars (coverage, 16 per outcome) + cues + calibration`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub candidate: Option<String>,
-    /// The current checkpoint on every example.
+    /// The current checkpoint on the held-out examples.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub before: Option<Metrics>,
-    /// The aligned question on held-out examples (nested cross-validation).
+    /// The aligned question on the held-out examples.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub after: Option<Metrics>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -326,6 +386,14 @@ pub struct QuestionEvaluation {
     pub baseline: Option<Metrics>,
     /// Examples whose decision failed (counted in neither).
     pub failed: u64,
+    /// Annotated examples left out because an alignment at the revision or the baseline
+    /// was fitted on them (0 with `include_fitted`).
+    #[serde(default)]
+    pub excluded_fitted: u64,
+    /// An aligned question whose fitted examples this server has no record of (it was
+    /// aligned elsewhere, or before records were kept): nothing could be left out.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fitted_unknown: bool,
 }
 
 /// The figures of one question over a set of examples.
@@ -368,6 +436,10 @@ pub struct Verdict {
     /// The bootstrap's lower bound on the gain.
     pub lower_bound: f64,
     pub upper_bound: f64,
+    /// The gain on each repeated held-out split (the first is the committed one's): it
+    /// must be above zero on all but at most one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub splits: Vec<f64>,
     /// Why it failed, for people.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,

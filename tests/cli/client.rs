@@ -685,7 +685,7 @@ fn labelled_model(shared: &Shared) {
         ],
     );
     assert_eq!(code, 0, "{stderr}");
-    let file = shared.write("labelled.jsonl", &crate::align::labelled(72, &["intent"]));
+    let file = shared.write("labelled.jsonl", &crate::align::labelled(120, &["intent"]));
     json(
         shared.remote(),
         &["examples", "ingest", "acme/labelled", "--file", &file],

@@ -74,7 +74,7 @@ async fn wait(server: &TestServer, token: &str, location: &str) -> Value {
 
 #[tokio::test]
 async fn an_alignment_is_accepted_polled_evaluated_and_promoted() {
-    let (server, token, model_id) = server_with_annotations(72).await;
+    let (server, token, model_id) = server_with_annotations(120).await;
     let route = format!("/v1/models/{model_id}/alignments");
     let body = json!({"questions": ["intent"], "seed": 3});
     let (job, location) = create(&server, &token, &route, &body, "align-key-0001").await;
@@ -129,16 +129,20 @@ async fn an_alignment_is_accepted_polled_evaluated_and_promoted() {
     .await;
     assert_eq!(eval["kind"], "evaluation");
     assert_eq!(
-        eval["progress"]["total"], 144,
-        "72 examples at two checkpoints"
+        eval["progress"]["total"], 240,
+        "120 examples at two checkpoints"
     );
     let evaluated = wait(&server, &token, &eval_location).await;
     let report = &evaluated["result"];
     assert_eq!(report["revision"]["name"], branch);
     assert_eq!(report["baseline"]["name"], "main");
+    // Scored on the 30 held-out examples alone, at both checkpoints.
     let intent = &report["questions"]["intent"];
+    assert_eq!(intent["metrics"]["examples"], 30, "{report}");
+    assert_eq!(intent["baseline"]["examples"], 30, "{report}");
+    assert_eq!(intent["excludedFitted"], 90, "{report}");
     assert!(
-        intent["metrics"]["accuracy"].as_f64() > intent["baseline"]["accuracy"].as_f64(),
+        intent["metrics"]["loss"].as_f64() < intent["baseline"]["loss"].as_f64(),
         "{report}"
     );
 

@@ -153,6 +153,58 @@ fn tokens_and_pairs(text: &str) -> Vec<String> {
 mod tests {
     use super::*;
 
+    /// When the state's keys alone tell the outcomes apart (a capture that records each
+    /// channel under its own key), the cues are still the content: documents are the
+    /// states' string values, never their keys, as the rendered state would have it.
+    #[test]
+    fn keys_that_split_the_outcomes_never_become_cues() {
+        let topics = [
+            "my parcel never arrived",
+            "the app crashes",
+            "I cannot log in",
+        ];
+        let states: Vec<serde_json::Value> = (0..40)
+            .map(|i| {
+                let text = format!("ticket {i}: {}", topics[i % 3]);
+                if i % 2 == 0 {
+                    serde_json::json!({"complaint_email": format!("{text}, I want my money back")})
+                } else {
+                    serde_json::json!({"chat_note": format!("{text}, what can be done")})
+                }
+            })
+            .collect();
+        let labels: Vec<usize> = (0..40).map(|i| i % 2).collect();
+        let members: Vec<usize> = (0..40).collect();
+        let words = |cues: &[Vec<String>]| -> Vec<String> {
+            cues.iter()
+                .flatten()
+                .flat_map(|cue| cue.split(' ').map(str::to_owned).collect::<Vec<_>>())
+                .collect()
+        };
+        let documents: Vec<String> = states.iter().map(super::super::cue_document).collect();
+        let cues = Corpus::new(&documents).cues(&members, &labels, 2);
+        let found = words(&cues);
+        assert!(found.iter().any(|w| w == "money"), "{cues:?}");
+        assert!(
+            !found
+                .iter()
+                .any(|w| w.contains("complaint") || w.contains("chat_note")),
+            "{cues:?}"
+        );
+        // The rendered state, keys included, would have made the keys cues.
+        let rendered: Vec<String> = states
+            .iter()
+            .map(crate::engine::builtin::aligned::exemplar_text)
+            .collect();
+        let from_keys = words(&Corpus::new(&rendered).cues(&members, &labels, 2));
+        assert!(
+            from_keys
+                .iter()
+                .any(|w| w.contains("complaint") || w.contains("chat_note")),
+            "{from_keys:?}"
+        );
+    }
+
     #[test]
     fn marking_phrases_are_found_per_outcome() {
         let mut texts = Vec::new();

@@ -32,6 +32,27 @@ pub(super) fn assign(ids: &[&str], labels: &[usize], k: usize, seed: u64) -> Vec
     folds
 }
 
+/// A stratified held-out split: `true` for about `share` of the examples. Ordered by label,
+/// then by key under `seed`, the examples are dealt so that the held-out ones are spread
+/// evenly across the order: every label gives its share (to within one example), and
+/// exactly `floor(n × share)` are held out.
+pub(super) fn hold_out(ids: &[&str], labels: &[usize], share: f64, seed: u64) -> Vec<bool> {
+    let mut order: Vec<usize> = (0..ids.len()).collect();
+    order.sort_by_key(|&i| (labels[i], key(seed, "holdout", ids[i]), i));
+    let mut held = vec![false; ids.len()];
+    for (dealt, i) in order.into_iter().enumerate() {
+        #[allow(clippy::cast_precision_loss)] // example counts are far below 2^52
+        let (before, after) = (dealt as f64 * share, (dealt + 1) as f64 * share);
+        held[i] = after.floor() > before.floor();
+    }
+    held
+}
+
+/// The seed of repeated split `r` of a run with `seed` (split 0 is the committed one's).
+pub(super) fn split_seed(seed: u64, r: usize) -> u64 {
+    key(seed, "split", &r.to_string())
+}
+
 /// A deterministic draw of up to `n` of `items` (by key under `seed` and `salt`).
 pub(super) fn draw<T: Copy>(
     items: &[T],
@@ -126,6 +147,23 @@ mod tests {
         // Keys do not depend on the other examples.
         assert_eq!(key(3, "fold", "ex-1"), key(3, "fold", "ex-1"));
         assert_ne!(key(3, "fold", "ex-1"), key(4, "fold", "ex-1"));
+    }
+
+    #[test]
+    fn the_held_out_split_is_stratified_exact_and_seeded() {
+        let ids = ids(103);
+        let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
+        let labels: Vec<usize> = (0..103).map(|i| usize::from(i >= 80)).collect();
+        let held = hold_out(&refs, &labels, 0.25, 7);
+        assert_eq!(held, hold_out(&refs, &labels, 0.25, 7));
+        assert_ne!(held, hold_out(&refs, &labels, 0.25, 8));
+        assert_eq!(held.iter().filter(|h| **h).count(), 25, "floor(103 × 0.25)");
+        let of_label = |l: usize| (0..103).filter(|&i| held[i] && labels[i] == l).count();
+        // 80 × 0.25 = 20 and 23 × 0.25 = 5.75: each label within one of its share.
+        assert!((19..=21).contains(&of_label(0)), "{}", of_label(0));
+        assert!((5..=7).contains(&of_label(1)), "{}", of_label(1));
+        assert_ne!(split_seed(1, 0), split_seed(1, 1));
+        assert_ne!(split_seed(1, 0), split_seed(2, 0));
     }
 
     #[test]

@@ -24,6 +24,7 @@ pub(super) fn judge(before: &[f64], after: &[f64], margin: f64, seed: u64, salt:
             required_gain: 0.0,
             lower_bound: 0.0,
             upper_bound: 0.0,
+            splits: Vec::new(),
             reason: Some("no examples to compare on".into()),
         };
     }
@@ -55,6 +56,7 @@ pub(super) fn judge(before: &[f64], after: &[f64], margin: f64, seed: u64, salt:
         required_gain,
         lower_bound,
         upper_bound,
+        splits: Vec::new(),
         reason,
     }
 }

@@ -1,13 +1,17 @@
 //! Alignment: better questions from annotated examples, as a job, committed only when they
-//! are better on held-out examples.
+//! are better on examples they were not fitted on.
 //!
 //! For each question: its annotated examples (a seeded sample of at most `max_examples`)
-//! are embedded once; the current checkpoint's answers are the baseline ("before");
-//! `search::evaluate` gives the held-out predictions of the whole candidate search
-//! ("after"); `gate::judge` decides. Questions that pass get the candidate chosen on all
-//! examples (`search::final_model`) written into their `instructions`
-//! (in the format of [`crate::engine::builtin::aligned::format`]), and the new `questions.yaml` is committed on
-//! `alignments/<jobId>`, its parent the base checkpoint. Nothing is committed when no
+//! are embedded once; the current checkpoint's answers are the baseline ("before"). A
+//! seeded, label-stratified share (`holdout`) is held out; `search::fit_and_predict`
+//! chooses a candidate by cross-validation on the rest alone, builds it on them and
+//! predicts the held-out examples ("after"). The split is repeated under [`SPLITS`] seeds
+//! drawn from the job's, and `gate::judge` decides on all of them, so a question's fate
+//! does not hang on one split. A question that passes gets the first split's model written
+//! as its learned file `aligned/<id>.yaml` (the format of
+//! [`crate::engine::builtin::aligned::format`]), with the ID of the examples it was fitted
+//! on, which the store records for `eval`; `questions.yaml` is left as it is. The files go
+//! on `alignments/<jobId>`, its parent the base checkpoint. Nothing is committed when no
 //! question passes. The same examples, seed and base checkpoint give the same tree.
 
 mod cues;
@@ -60,7 +64,14 @@ struct StoredRequest {
     seed: u64,
     margin: f64,
     max_examples: usize,
+    /// Absent in jobs recorded before held-out splits: the default.
+    #[serde(default = "default_holdout")]
+    holdout: f64,
     origin: Origin,
+}
+
+fn default_holdout() -> f64 {
+    crate::wire::align::DEFAULT_HOLDOUT
 }
 
 /// Check an alignment and record it `queued`. The caller holds the returned lock and runs
@@ -81,6 +92,7 @@ pub fn create(
         seed: request.seed,
         margin: request.margin,
         max_examples: request.max_examples,
+        holdout: request.holdout,
         origin: origin.unwrap_or_else(|| Origin::local(ctx, draft.job_id())),
     };
     draft.record(ctx, &loaded.model_id, JobKind::Alignment, &stored, 0)
@@ -155,6 +167,7 @@ pub(crate) async fn execute(
             seed: stored.seed,
             margin: stored.margin,
             max_examples: stored.max_examples,
+            holdout: stored.holdout,
         };
         tokio::task::spawn_blocking(move || {
             let builtin = engine
@@ -196,15 +209,14 @@ struct Settings {
     seed: u64,
     margin: f64,
     max_examples: usize,
+    holdout: f64,
 }
 
 /// What the blocking part found.
 struct Outcome {
     reports: IndexMap<String, QuestionReport>,
-    /// The aligned questions that passed the gate.
-    aligned: IndexMap<String, Question>,
-    /// Exemplar documents' embeddings, to warm the engine's cache.
-    documents: Vec<(String, Embedding)>,
+    /// What the questions that passed the gate learned.
+    learned: IndexMap<String, Learned>,
 }
 
 /// One annotated example of one question.
@@ -275,15 +287,13 @@ fn align(
     tracker.check()?;
     let mut outcome = Outcome {
         reports: IndexMap::new(),
-        aligned: IndexMap::new(),
-        documents: Vec::new(),
+        learned: IndexMap::new(),
     };
     for (q, aligned) in searched.into_iter().enumerate() {
-        let (report, question) = aligned.unwrap_or_else(|| Err(not_run("a question")))?;
+        let (report, learned) = aligned.unwrap_or_else(|| Err(not_run("a question")))?;
         let id = settings.questions[q].clone();
-        if let Some((question, documents)) = question {
-            outcome.aligned.insert(id.clone(), question);
-            outcome.documents.extend(documents);
+        if let Some(learned) = learned {
+            outcome.learned.insert(id.clone(), learned);
         }
         outcome.reports.insert(id, report);
     }
@@ -459,6 +469,8 @@ fn align_question(
     let mut report = QuestionReport {
         improved: false,
         examples: items.len() as u64,
+        fitted: 0,
+        held_out: 0,
         skipped,
         candidate: None,
         before: None,
@@ -531,52 +543,120 @@ fn align_question(
         corpus: cues::Corpus::new(&texts),
         cue_similarity: &cue_similarity,
         seed: settings.seed,
-        exemplar_ok: items
-            .iter()
-            .map(|it| {
-                serde_json::to_string(&examples.states[it.example]).map_or(0, |s| s.len())
-                    <= MAX_EXEMPLAR_STATE_BYTES
-            })
-            .collect(),
+        // A checkpoint keeps only the text the encoder reads of an exemplar, so any state
+        // with something to read may be one.
+        exemplar_ok: documents.iter().map(Option::is_some).collect(),
     };
     let cancelled = || tracker.cancelled();
-    let (after, _) = search::evaluate(&problem, &cancelled)?;
+    // The held-out split is repeated under several seeds: split 0 is the one the committed
+    // model is fitted on and its figures are from; the gate asks that the gain hold on
+    // every split and, averaged per example over the splits that held it out, beyond chance.
     let before_losses: Vec<f64> = (0..n)
         .map(|i| loss(scale, &problem.baseline[i], &problem.labels[i]))
         .collect();
-    let after_losses: Vec<f64> = (0..n)
-        .map(|i| loss(scale, &after[i], &problem.labels[i]))
-        .collect();
-    report.before = Some(metrics(scale, outcomes, &problem.baseline, &problem.labels));
-    report.after = Some(metrics(scale, outcomes, &after, &problem.labels));
-    let verdict = gate::judge(
-        &before_losses,
-        &after_losses,
+    let mut after_sums = vec![(0.0, 0u32); n];
+    let mut split_gains = Vec::with_capacity(SPLITS);
+    let mut committed: Option<(search::Fit, Vec<bool>)> = None;
+    for r in 0..SPLITS {
+        let split_seed = folds::split_seed(settings.seed, r);
+        let held_out = folds::hold_out(
+            &problem.ids,
+            &problem.outcome_of,
+            settings.holdout,
+            split_seed,
+        );
+        let fit = search::fit_and_predict(&problem, &held_out, split_seed, &cancelled)?;
+        let mut gains = 0.0;
+        let mut count = 0u32;
+        for (i, predicted) in fit.held_out.iter().enumerate() {
+            if let Some(predicted) = predicted {
+                let after = loss(scale, predicted, &problem.labels[i]);
+                after_sums[i].0 += after;
+                after_sums[i].1 += 1;
+                gains += before_losses[i] - after;
+                count += 1;
+            }
+        }
+        split_gains.push(if count == 0 {
+            0.0
+        } else {
+            gains / f64::from(count)
+        });
+        if r == 0 {
+            committed = Some((fit, held_out));
+        }
+    }
+    let Some((fit, held_out)) = committed else {
+        return Err(not_run("the held-out split"));
+    };
+    let held: Vec<usize> = (0..n).filter(|&i| held_out[i]).collect();
+    report.held_out = held.len() as u64;
+    report.fitted = (n - held.len()) as u64;
+    let on_held = |predictions: &dyn Fn(usize) -> Vec<f64>| -> Metrics {
+        let predicted: Vec<Vec<f64>> = held.iter().map(|&i| predictions(i)).collect();
+        let labels: Vec<Vec<f64>> = held.iter().map(|&i| problem.labels[i].clone()).collect();
+        metrics(scale, outcomes, &predicted, &labels)
+    };
+    report.before = Some(on_held(&|i| problem.baseline[i].clone()));
+    report.after = Some(on_held(&|i| fit.held_out[i].clone().unwrap_or_default()));
+    let judged: Vec<usize> = (0..n).filter(|&i| after_sums[i].1 > 0).collect();
+    let mut verdict = gate::judge(
+        &judged.iter().map(|&i| before_losses[i]).collect::<Vec<_>>(),
+        &judged
+            .iter()
+            .map(|&i| after_sums[i].0 / f64::from(after_sums[i].1))
+            .collect::<Vec<_>>(),
         settings.margin,
         settings.seed,
         id,
     );
+    // Holding means a gain on all splits but at most one: one unlucky split of a small
+    // set does not sink a real gain, and two do.
+    let losing: Vec<String> = split_gains
+        .iter()
+        .enumerate()
+        .filter(|(_, g)| **g <= 0.0)
+        .map(|(r, g)| format!("split {r}: {g:.4}"))
+        .collect();
+    if verdict.passed && losing.len() > MAY_LOSE {
+        verdict.passed = false;
+        verdict.reason = Some(format!(
+            "the gain does not hold across the held-out splits ({})",
+            losing.join(", ")
+        ));
+    }
+    verdict.splits = split_gains.iter().map(|g| round(*g)).collect();
     report.reason.clone_from(&verdict.reason);
     let passed = verdict.passed;
     report.gate = Some(verdict);
     if !passed {
         return Ok((report, None));
     }
-    let model = search::final_model(&problem, &after, &cancelled)?;
-    report.candidate = Some(model.spec.to_string());
+    report.candidate = Some(fit.model.spec.to_string());
     report.improved = true;
-    let (question, documents_used) = write_question(
+    let fitted: Vec<String> = (0..n)
+        .filter(|&i| !held_out[i])
+        .map(|i| problem.ids[i].to_owned())
+        .collect();
+    let learned = learned_file(
+        engine,
+        id,
         question,
-        current.as_ref(),
-        &base,
-        &model,
+        &fit.model,
         items.as_slice(),
         examples,
         &documents,
         settings,
-    );
-    Ok((report, Some((question, documents_used))))
+        fitted,
+        report.held_out,
+    )?;
+    Ok((report, Some(learned)))
 }
+
+/// Held-out splits an alignment repeats (under seeds drawn from its own).
+const SPLITS: usize = 5;
+/// Splits on which a committed question's gain may be zero or less.
+const MAY_LOSE: usize = 1;
 
 /// The text cues are learned from: the state's string values, cut as an exemplar's text is.
 fn cue_document(state: &Value) -> String {
@@ -591,12 +671,19 @@ fn cue_document(state: &Value) -> String {
     text
 }
 
-/// A question's report and, when it passed the gate, its aligned form with the exemplars'
-/// documents.
-type Aligned = (QuestionReport, Option<(Question, Vec<(String, Embedding)>)>);
+/// A question's report and, when it passed the gate, what it learned.
+type Aligned = (QuestionReport, Option<Learned>);
 
-/// Exemplar states larger than this (as JSON) are not written into a checkpoint.
-const MAX_EXEMPLAR_STATE_BYTES: usize = 8 * 1024;
+/// What one question learned, to commit.
+struct Learned {
+    /// `aligned/<id>.yaml`.
+    file: String,
+    /// The fit ID and the examples fitted on, for the store.
+    fit_id: String,
+    fitted: Vec<String>,
+    /// Exemplar documents' embeddings, to warm the engine's cache.
+    documents: Vec<(String, Embedding)>,
+}
 
 fn examples_count(examples: &Examples, id: &str) -> usize {
     examples.items.get(id).map_or(0, |(items, _)| items.len())
@@ -656,42 +743,44 @@ fn similarity_matrix(states: &[&EmbeddedState], documents: &[Option<Embedding>])
     sims
 }
 
-/// The aligned question: the original instructions as `task`, the chosen exemplars and
-/// cues, and the calibration. Returns it with the exemplars' documents.
+/// A question's learned file (`aligned/<id>.yaml`): the chosen exemplars (their IDs,
+/// answers and the text the encoder reads of them), the cues, and the calibration with the
+/// split it was fitted on. The question's own instructions stay in `questions.yaml`.
 #[allow(clippy::too_many_arguments)]
-fn write_question(
+fn learned_file(
+    engine: &BuiltinEngine,
+    id: &str,
     question: &Question,
-    current: Option<&aligned::Alignment>,
-    base: &Question,
     model: &search::Model,
     items: &[&Item],
     examples: &Examples,
     documents: &[Option<Embedding>],
     settings: &Settings,
-) -> (Question, Vec<(String, Embedding)>) {
+    mut fitted: Vec<String>,
+    held_out: u64,
+) -> Result<Learned> {
     let keys = outcome_keys(&question.kind);
-    let task = match current {
-        Some(alignment) => alignment.task.clone(),
-        None => base.instructions.clone(),
-    };
     let mut used = Vec::new();
-    let examples = model
-        .exemplars
-        .iter()
-        .map(|&i| {
-            let item = items[i];
-            let state = examples.states[item.example].clone();
-            if let Some(document) = &documents[i] {
-                used.push((aligned::exemplar_text(&state), document.clone()));
-            }
-            format::ExemplarEntry {
-                example_id: Some(examples.ids[item.example].clone()),
-                answer: item.answer.clone(),
-                reasoning: item.reasoning.clone(),
-                state,
-            }
-        })
-        .collect();
+    let mut exemplars = Vec::with_capacity(model.exemplars.len());
+    for &i in &model.exemplars {
+        let item = items[i];
+        let text = aligned::exemplar_text(&examples.states[item.example]);
+        // The first window is all the encoder reads of an exemplar: the same embedding
+        // from a fraction of the state.
+        let Some(window) = engine.embedder().first_window(&text)? else {
+            continue;
+        };
+        if let Some(document) = &documents[i] {
+            used.push((window.text.clone(), document.clone()));
+        }
+        exemplars.push(format::ExemplarEntry {
+            example_id: Some(examples.ids[item.example].clone()),
+            answer: item.answer.clone(),
+            reasoning: item.reasoning.clone(),
+            text: Some(window.text),
+            state: None,
+        });
+    }
     let cues = keys
         .iter()
         .zip(&model.cues)
@@ -709,9 +798,11 @@ fn write_question(
         .zip(&model.calibration.bias)
         .map(|(key, b)| (key.clone(), round(*b)))
         .collect();
-    let instructions = AlignedInstructions {
-        task,
-        examples,
+    fitted.sort();
+    let fit_id = fit_id(id, &fitted);
+    let learned = AlignedInstructions {
+        task: None,
+        examples: exemplars,
         cues,
         // No job ID here: the same examples, seed and checkpoint give the same tree (the
         // commit message and the branch name say which job made it).
@@ -721,14 +812,48 @@ fn write_question(
             seed: Some(settings.seed),
             weights,
             bias,
+            fitted: Some(format::Fitted {
+                examples: fitted.len() as u64,
+                held_out,
+                id: fit_id.clone(),
+            }),
         },
     };
-    (
-        Question {
-            instructions: Some(instructions.to_value()),
-            kind: question.kind.clone(),
-        },
-        used,
+    Ok(Learned {
+        file: learned_yaml(id, &learned),
+        fit_id,
+        fitted,
+        documents: used,
+    })
+}
+
+/// The record of a split's fitted examples: SHA-256 over the question ID and the sorted
+/// example IDs, 32 hex digits.
+fn fit_id(question: &str, sorted_ids: &[String]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hasher = Sha256::new();
+    hasher.update(question.as_bytes());
+    for id in sorted_ids {
+        hasher.update([0]);
+        hasher.update(id.as_bytes());
+    }
+    hex::encode(&hasher.finalize()[..16])
+}
+
+/// A learned file's text: the calibration first, then cues, then exemplars, under a header
+/// that says what the file is.
+fn learned_yaml(id: &str, learned: &AlignedInstructions) -> String {
+    let value = learned.to_learned_value();
+    let mut ordered = serde_json::Map::new();
+    for key in [aligned::ALIGNMENT_KEY, "cues", "examples"] {
+        if let Some(member) = value.get(key) {
+            ordered.insert(key.to_owned(), member.clone());
+        }
+    }
+    let body = serde_yaml::to_string(&Value::Object(ordered)).unwrap_or_default();
+    format!(
+        "# What `arbiter align` learned for question `{id}`. The engine reads it beside\n\
+         # questions.yaml, which alignment leaves as it is.\n{body}"
     )
 }
 
@@ -737,7 +862,7 @@ fn round(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
 }
 
-/// Commit the aligned questions (when any passed) and say how it went.
+/// Commit what the questions learned (when any passed) and say how it went.
 fn finish(
     ctx: &Context,
     loaded: &Loaded,
@@ -746,32 +871,40 @@ fn finish(
     outcome: Outcome,
 ) -> Result<AlignmentResult> {
     let mut result = AlignmentResult {
-        improved: !outcome.aligned.is_empty(),
+        improved: !outcome.learned.is_empty(),
         base_checkpoint: loaded.revision.commit.clone(),
         branch: None,
         checkpoint: None,
         seed: stored.seed,
         questions: outcome.reports,
     };
-    if outcome.aligned.is_empty() {
+    if outcome.learned.is_empty() {
         return Ok(result);
     }
-    let mut questions: Questions = loaded.questions.clone();
-    for (id, question) in outcome.aligned {
-        questions.insert(id, question);
+    // The fitted examples are recorded before the checkpoint that names them exists.
+    let store = ctx.store()?;
+    for learned in outcome.learned.values() {
+        store.record_fitted(&learned.fit_id, &learned.fitted)?;
     }
-    let yaml = questions_to_yaml(&questions);
+    let files: Vec<(String, String)> = outcome
+        .learned
+        .iter()
+        .map(|(id, learned)| (id.clone(), learned.file.clone()))
+        .collect();
+    let repo = models::open_by_id(ctx, &loaded.model_id)?;
     let branch = format!("alignments/{job_id}");
-    // A run that died after committing finds its branch already there: the same tree, the
+    // A run that died after committing finds its branch already there: the same files, the
     // same checkpoint.
-    let existing = models::load(ctx, &loaded.model_id.to_string(), Some(&branch));
-    let checkpoint = match existing {
-        Ok(found) if found.questions == questions => found.checkpoint,
-        Ok(_) => {
-            return Err(Error::Conflict {
-                code: "already_exists",
-                detail: format!("branch {branch} exists with other questions"),
-            });
+    let checkpoint = match models::load(ctx, &loaded.model_id.to_string(), Some(&branch)) {
+        Ok(found) => {
+            let there = repo.read(&found.revision.commit)?;
+            if !files.iter().all(|file| there.aligned.contains(file)) {
+                return Err(Error::Conflict {
+                    code: "already_exists",
+                    detail: format!("branch {branch} exists with other learned files"),
+                });
+            }
+            found.checkpoint
         }
         Err(_) => models::commit(
             ctx,
@@ -779,8 +912,9 @@ fn finish(
                 path: loaded.path.clone(),
                 branch: Some(branch.clone()),
                 start: Some(loaded.revision.commit.clone()),
-                questions_yaml: Some(yaml),
+                questions_yaml: unaligned_inline(&repo, loaded, &files)?,
                 model_yaml: None,
+                aligned: files,
                 message: commit_message(loaded, job_id, &result),
             },
         )?,
@@ -791,11 +925,42 @@ fn finish(
         .get(&loaded.spec.base)
         .and_then(|e| e.as_builtin())
     {
-        engine.embedder().remember_documents(outcome.documents);
+        let documents = outcome
+            .learned
+            .into_values()
+            .flat_map(|learned| learned.documents)
+            .collect();
+        engine.embedder().remember_documents(documents);
     }
     result.branch = Some(branch);
     result.checkpoint = Some(checkpoint);
     Ok(result)
+}
+
+/// A checkpoint aligned before learned files kept its alignment inside `questions.yaml`;
+/// re-aligning such a question puts its instructions back as they were (its `task`), so
+/// the new learned file is its only alignment. `None` when no question needs it (then
+/// `questions.yaml` is left exactly as it is).
+fn unaligned_inline(
+    repo: &crate::repo::ModelRepo,
+    loaded: &Loaded,
+    files: &[(String, String)],
+) -> Result<Option<String>> {
+    let raw = repo.read(&loaded.revision.commit)?.questions_yaml;
+    let mut questions = super::checkpoint::parse_questions_yaml(&raw).map_err(|errors| {
+        super::checkpoint::invalid_checkpoint(&loaded.path, &loaded.revision.commit, errors)
+    })?;
+    let mut changed = false;
+    for (id, _) in files {
+        if let Some(question) = questions.get_mut(id)
+            && aligned::is_aligned(question)
+            && let Some(Value::Object(mut members)) = question.instructions.take()
+        {
+            question.instructions = members.remove("task");
+            changed = true;
+        }
+    }
+    Ok(changed.then(|| questions_to_yaml(&questions)))
 }
 
 /// `questions.yaml` as YAML (block style), so a diff shows what alignment changed.
@@ -813,14 +978,14 @@ fn commit_message(loaded: &Loaded, job_id: &str, result: &AlignmentResult) -> St
         .map(|(id, _)| id.as_str())
         .collect();
     let mut message = format!(
-        "Align {} (job {job_id})\n\nHeld-out figures, before -> after (nested cross-validation):\n",
+        "Align {} (job {job_id})\n\nFigures on the held-out examples, before -> after:\n",
         improved.join(", ")
     );
     for (id, report) in &result.questions {
         let _ = match (&report.before, &report.after, report.improved) {
             (Some(before), Some(after), true) => writeln!(
                 message,
-                "  {id}: {} {:.4} -> {:.4}, accuracy {:.3} -> {:.3}, ECE {:.3} -> {:.3}; {} ({} examples)",
+                "  {id}: {} {:.4} -> {:.4}, accuracy {:.3} -> {:.3}, ECE {:.3} -> {:.3}; {} ({} fitted, {} held out)",
                 before.metric,
                 before.loss,
                 after.loss,
@@ -829,7 +994,8 @@ fn commit_message(loaded: &Loaded, job_id: &str, result: &AlignmentResult) -> St
                 before.ece,
                 after.ece,
                 report.candidate.as_deref().unwrap_or("-"),
-                report.examples
+                report.fitted,
+                report.held_out
             ),
             _ => writeln!(
                 message,

@@ -4,11 +4,10 @@
 //! A candidate ([`Spec`]) is a way to build a model from a training set: which exemplars
 //! (by label coverage, by the baseline's mistakes, or a seeded random draw, and how many
 //! per outcome), whether to add cues, and always a calibration fitted on the training set
-//! (exemplars are left out of their own neighbours while it is fitted). [`evaluate`] runs
-//! nested cross-validation: for each outer fold, the candidate is chosen by an inner
-//! cross-validation on the other folds alone, built on them, and scored on the fold, so the
-//! figures the gate compares include the choice of candidate. [`final_model`] then chooses
-//! on all folds and builds on every example.
+//! (exemplars are left out of their own neighbours while it is fitted). [`fit_and_predict`]
+//! chooses the candidate by cross-validation on the fit set alone, builds it on the fit set
+//! and predicts the held-out examples, so the figures the gate compares include the choice
+//! of candidate and the held-out examples never shaped the model.
 
 use super::cues::Corpus;
 use super::fit::{Calibration, Row, fit};
@@ -486,61 +485,51 @@ fn tempered(mut model: Model, temperature: f64) -> Model {
     model
 }
 
-/// Held-out predictions of the whole procedure (the choice of candidate included) for
-/// every example, by nested cross-validation.
-pub(super) fn evaluate(
-    problem: &Problem<'_>,
-    cancelled: &(dyn Fn() -> bool + Sync),
-) -> crate::error::Result<(Vec<Vec<f64>>, Vec<usize>)> {
-    let folds = assign(&problem.ids, &problem.outcome_of, FOLDS, problem.seed);
-    let specs = specs();
-    let mut cache = Cache {
-        problem,
-        folds: folds.clone(),
-        prepared: HashMap::new(),
-        cancelled,
-    };
-    let mut predictions = vec![Vec::new(); problem.n()];
-    for f in 0..FOLDS {
-        let (chosen, temperature) = cache.choose(&[f], &specs)?;
-        let train = cache.members(&[f]);
-        let prepared = cache.prepared(&[f])?;
-        let model = tempered(problem.build(prepared, chosen, &train), temperature);
-        for i in (0..problem.n()).filter(|i| folds[*i] == f) {
-            predictions[i] = problem.predict(&model, prepared, i);
-        }
-    }
-    Ok((predictions, folds))
+/// The fold every held-out example is in: never trained on, never chosen with.
+const HELD_OUT_FOLD: usize = FOLDS;
+
+/// A split's fitted model and its predictions for the held-out examples.
+pub(super) struct Fit {
+    pub(super) model: Model,
+    /// Per example: the model's prediction when it is held out, else `None`.
+    pub(super) held_out: Vec<Option<Vec<f64>>>,
 }
 
-/// The candidate chosen by cross-validation on every example, built on every example.
-///
-/// Its temperature is the chosen candidate's, corrected by the one that calibrates the
-/// whole procedure's held-out predictions (`held_out`, from [`evaluate`]): choosing the
-/// best of many candidates on the same folds flatters the winner a little, and those
-/// predictions include the choice.
-pub(super) fn final_model(
+/// The candidate chosen by cross-validation on the examples `held_out` leaves in (the fit
+/// set, in folds under `split_seed`), built on them, and its predictions for the held-out
+/// examples, which take no part in fitting or choosing.
+pub(super) fn fit_and_predict(
     problem: &Problem<'_>,
-    held_out: &[Vec<f64>],
+    held_out: &[bool],
+    split_seed: u64,
     cancelled: &(dyn Fn() -> bool + Sync),
-) -> crate::error::Result<Model> {
-    let folds = assign(&problem.ids, &problem.outcome_of, FOLDS, problem.seed);
+) -> crate::error::Result<Fit> {
+    let fit: Vec<usize> = (0..problem.n()).filter(|&i| !held_out[i]).collect();
+    let fit_ids: Vec<&str> = fit.iter().map(|&i| problem.ids[i]).collect();
+    let fit_labels: Vec<usize> = fit.iter().map(|&i| problem.outcome_of[i]).collect();
+    let mut folds = vec![HELD_OUT_FOLD; problem.n()];
+    for (&i, fold) in fit
+        .iter()
+        .zip(assign(&fit_ids, &fit_labels, FOLDS, split_seed))
+    {
+        folds[i] = fold;
+    }
     let mut cache = Cache {
         problem,
         folds,
         prepared: HashMap::new(),
         cancelled,
     };
-    let (chosen, temperature) = cache.choose(&[], &specs())?;
-    let predictions: Vec<&[f64]> = held_out.iter().map(Vec::as_slice).collect();
-    let labels: Vec<&[f64]> = problem.labels.iter().map(Vec::as_slice).collect();
-    let correction = self::temperature(&predictions, &labels);
-    let all: Vec<usize> = (0..problem.n()).collect();
-    let prepared = cache.prepared(&[])?;
-    Ok(tempered(
-        problem.build(prepared, chosen, &all),
-        temperature * correction,
-    ))
+    let (chosen, temperature) = cache.choose(&[HELD_OUT_FOLD], &specs())?;
+    let prepared = cache.prepared(&[HELD_OUT_FOLD])?;
+    let model = tempered(problem.build(prepared, chosen, &fit), temperature);
+    let predictions = (0..problem.n())
+        .map(|i| held_out[i].then(|| problem.predict(&model, prepared, i)))
+        .collect();
+    Ok(Fit {
+        model,
+        held_out: predictions,
+    })
 }
 
 #[cfg(test)]

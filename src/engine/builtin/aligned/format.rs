@@ -1,12 +1,15 @@
-//! The aligned-question format: what `arbiter align` writes into a question's
-//! `instructions`, and what the built-in engine reads back. [`AlignedInstructions`] is its
-//! one definition: alignment serializes it, [`AlignedInstructions::read`] deserializes it.
+//! The aligned-question format: what the built-in engine reads in an aligned question's
+//! `instructions`. [`AlignedInstructions`] is its one definition. `arbiter align` writes
+//! it, without `task`, as the question's learned file `aligned/<id>.yaml`
+//! ([`AlignedInstructions::read_learned`]); loading a checkpoint puts the question's own
+//! instructions in as `task`. (An alignment of before learned files wrote all of it into
+//! `questions.yaml`, as below; that is still read.)
 //!
 //! ```yaml
 //! instructions:
 //!   task: What does the customer mainly want?     # the instructions as they were (any JSON)
 //!   examples:                                     # exemplars: annotated states and their answers
-//!     - {example_id: s-0001, answer: shipping, reasoning: "...", state: {...}}
+//!     - {example_id: s-0001, answer: shipping, text: "..."}   # or the whole `state: {...}`
 //!   cues:                                         # phrases that tell outcomes apart
 //!     refund: [money back, return the payment]
 //!   arbiter_alignment:                            # how to combine them (the calibration)
@@ -18,8 +21,8 @@
 //! ```
 //!
 //! `weights` names the [`FEATURE_NAMES`]; a feature without a weight does not count.
-//! Reading never stops at the first problem: every one is reported, located under the
-//! question (`["questions.yaml", id, "instructions", "arbiter_alignment", "weights", …]`),
+//! Reading never stops at the first problem: every one is reported, located in its file
+//! (`["aligned/<id>.yaml", "arbiter_alignment", "weights", …]`),
 //! because a hand edit of a checkpoint is refused at commit with all of them at once.
 //! Members this version does not know are ignored, as they always were.
 
@@ -79,7 +82,8 @@ pub struct AlignedInstructions {
     pub arbiter_alignment: Calibration,
 }
 
-/// One exemplar: an annotated example's state and its answer.
+/// One exemplar: an annotated example's answer, with its state or (as `arbiter align`
+/// writes it) only the text the encoder reads of it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ExemplarEntry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -88,7 +92,12 @@ pub struct ExemplarEntry {
     pub answer: Value,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning: Option<String>,
-    pub state: Value,
+    /// The state's rendered text as far as the encoder reads it (its first window).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// The whole state (a hand-written exemplar, or an alignment of version 1's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<Value>,
 }
 
 /// The `arbiter_alignment` block: how the features are combined.
@@ -106,6 +115,22 @@ pub struct Calibration {
     /// Per outcome key; a missing outcome has bias 0.
     #[serde(default)]
     pub bias: IndexMap<String, f64>,
+    /// What the alignment was fitted on and judged by (for `eval`; the engine does not
+    /// read it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fitted: Option<Fitted>,
+}
+
+/// The split an alignment made of a question's annotated examples.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fitted {
+    /// Annotated examples it was fitted on (exemplars, cues, calibration, the choice).
+    pub examples: u64,
+    /// Annotated examples it held out and was judged by.
+    pub held_out: u64,
+    /// The fitted examples' record in the store: the SHA-256 of the question ID and the
+    /// sorted example IDs, first 32 hex digits.
+    pub id: String,
 }
 
 /// `task: null` is kept as given (it was the question's instructions), not read as absent.
@@ -145,6 +170,57 @@ impl AlignedInstructions {
             Some(read) if errors.is_empty() => Ok(Some(read)),
             _ => Err(errors),
         }
+    }
+
+    /// Read a learned file (`aligned/<id>.yaml`: these instructions without `task`, which
+    /// stays in `questions.yaml`) for a question of `kind`; `loc` is the file's location.
+    /// Every problem is reported.
+    pub fn read_learned(
+        value: &Value,
+        kind: &QuestionKind,
+        loc: &Loc,
+    ) -> Result<Self, Vec<FieldError>> {
+        let mut errors = Vec::new();
+        let Some(members) = object(value, loc, &mut errors) else {
+            return Err(errors);
+        };
+        for key in members.keys() {
+            if !matches!(key.as_str(), "examples" | "cues" | ALIGNMENT_KEY) {
+                errors.push(FieldError::new(
+                    loc.key(key),
+                    format!(
+                        "unknown member `{key}` (a learned file has examples, cues, \
+                         {ALIGNMENT_KEY}; the task stays in questions.yaml)"
+                    ),
+                    "unknown_member",
+                ));
+            }
+        }
+        if !members.contains_key(ALIGNMENT_KEY) {
+            errors.push(FieldError::new(
+                loc.key(ALIGNMENT_KEY),
+                "is required",
+                "missing",
+            ));
+            return Err(errors);
+        }
+        let read = Self::read_members(members, loc, &mut errors);
+        if let Some(read) = &read {
+            read.check(kind, loc, &mut errors);
+        }
+        match read {
+            Some(read) if errors.is_empty() => Ok(read),
+            _ => Err(errors),
+        }
+    }
+
+    /// The learned file's form: everything but `task`.
+    pub fn to_learned_value(&self) -> Value {
+        let mut value = self.to_value();
+        if let Value::Object(members) = &mut value {
+            members.shift_remove("task");
+        }
+        value
     }
 
     /// Whether aligned `instructions` list `example_id` among their exemplars (read in
@@ -255,6 +331,7 @@ fn read_calibration(
         version,
         method: read_optional(block, "method", loc, errors),
         seed: read_optional(block, "seed", loc, errors),
+        fitted: read_optional(block, "fitted", loc, errors),
         weights: read_map(block.get("weights"), &weights_loc, errors, number),
         bias: read_map(block.get("bias"), &loc.key("bias"), errors, number),
     }
@@ -324,8 +401,12 @@ fn read_examples(
         };
         // The required members, each at its own location (serde would name the item).
         let mut complete = true;
-        if !members.contains_key("state") {
-            errors.push(FieldError::new(at.key("state"), "is required", "missing"));
+        if !members.contains_key("state") && !members.contains_key("text") {
+            errors.push(FieldError::new(
+                at.key("text"),
+                "is required (or the whole `state`)",
+                "missing",
+            ));
             complete = false;
         }
         if !members.contains_key("answer") {

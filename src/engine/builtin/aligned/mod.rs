@@ -114,7 +114,11 @@ impl Alignment {
             .into_iter()
             .filter_map(|entry| {
                 let outcome = answer_outcome(kind, &entry.answer)?;
-                let text = exemplar_text(&entry.state);
+                let text = match (entry.text, &entry.state) {
+                    (Some(text), _) => text,
+                    (None, Some(state)) => exemplar_text(state),
+                    (None, None) => String::new(),
+                };
                 // Nothing the encoder can read (an image-only state): it cannot be a
                 // neighbour.
                 (!text.trim().is_empty()).then_some(Exemplar {
@@ -342,7 +346,7 @@ mod tests {
             "urgency.instructions.arbiter_alignment.weights.similarity",
             "urgency.instructions.arbiter_alignment.bias.x",
             "urgency.instructions.examples[0].answer",
-            "urgency.instructions.examples[1].state",
+            "urgency.instructions.examples[1].text",
             "urgency.instructions.cues.9",
         ] {
             assert!(
