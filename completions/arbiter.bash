@@ -675,7 +675,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__eval)
-            opts="-q -h --revision --baseline --questions --min-accuracy --max-ece --no-regression --format --cancel-on-interrupt --include-fitted --home --json --quiet --server --help"
+            opts="-q -h --revision --baseline --questions --min-accuracy --max-ece --no-regression --strict --format --cancel-on-interrupt --include-fitted --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -241,6 +241,7 @@ junit\t''"
 complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l no-regression -d 'Gate: exit 3 when a question is worse than at --baseline (lower accuracy or higher loss)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l strict -d 'Apply the gates to the 95% interval\'s bound, not the point estimate: --min-accuracy to the lower bound, --no-regression to the change\'s bound (a worsening not ruled out fails)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l cancel-on-interrupt -d 'With --server, when not on a terminal: cancel the server\'s job on Ctrl-C (on a terminal you are asked; without --server it is always cancelled)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l include-fitted -d 'Score aligned questions on the examples their alignment was fitted on too (by default each question is scored, at both checkpoints, only on examples neither was fitted on)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'

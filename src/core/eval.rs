@@ -10,14 +10,14 @@
 use super::batch::{self, ItemResult, Pass, Source};
 use super::jobs::runner::{Ending, Observer};
 use super::jobs::{Draft, JobFiles, JobLock, Origin};
-use super::metrics::{Metrics, Scored, label_of, predicted_of, scale_of};
+use super::metrics::{self, Metrics, Scale, Scored, label_of, predicted_of, scale_of};
 use super::models::{self, Loaded};
 use super::{Context, blocking};
 use crate::engine::builtin::aligned::{AlignedInstructions, outcome_keys};
 use crate::engine::{Engine, EngineRequest};
 use crate::error::{Error, Result};
 use crate::store::{CachedAnswers, ExampleFilter, JobRecord};
-use crate::wire::align::{EvaluationReport, EvaluationRequest, QuestionEvaluation};
+use crate::wire::align::{Delta, EvaluationReport, EvaluationRequest, QuestionEvaluation};
 use crate::wire::decision::Revision;
 use crate::wire::jobs::{ExampleSet, Job, JobKind};
 use crate::wire::question::questions_to_value;
@@ -367,20 +367,26 @@ fn report(
         decided += counts.0;
         cached += counts.1;
     }
+    // A fixed order of the examples, so the paired resampling reproduces.
+    let mut order: Vec<String> = truth.keys().cloned().collect();
+    order.sort();
     let mut questions = IndexMap::new();
     for id in &stored.questions {
-        let Some((metrics, failed)) = per_side.first().and_then(|s| s.get(id)).cloned() else {
+        let Some(figures) = per_side.first().and_then(|s| s.get(id)) else {
             continue;
         };
+        let baseline = per_side.get(1).and_then(|s| s.get(id));
+        let delta = baseline.and_then(|baseline| {
+            let scale = scale_of(&sides[0].questions[id].kind);
+            paired_delta(scale, figures, baseline, id, &order)
+        });
         questions.insert(
             id.clone(),
             QuestionEvaluation {
-                metrics,
-                baseline: per_side
-                    .get(1)
-                    .and_then(|s| s.get(id))
-                    .map(|(m, _)| m.clone()),
-                failed,
+                metrics: figures.metrics.clone(),
+                baseline: baseline.map(|b| b.metrics.clone()),
+                delta,
+                failed: figures.failed,
                 excluded_fitted: excluded.get(id.as_str()).map_or(0, |(fitted, _)| {
                     truth
                         .iter()
@@ -402,6 +408,7 @@ fn report(
         failed: questions.values().map(|q| q.failed).sum(),
         excluded_fitted: questions.values().map(|q| q.excluded_fitted).sum(),
         fitted_unknown: questions.values().any(|q| q.fitted_unknown),
+        delta: None,
     };
     Ok(EvaluationReport {
         revision: stored.revision.clone(),
@@ -439,12 +446,20 @@ fn fit_record(question: &crate::wire::Question) -> FitRecord {
     }
 }
 
-/// Per question: the figures of one side's results, and how many annotated examples
-/// failed to be decided.
-type SideFigures = IndexMap<String, (Metrics, u64)>;
+/// One question at one side: its figures, its predictions by example ID (for the paired
+/// change from the baseline), and how many annotated examples failed to be decided.
+#[derive(Clone)]
+struct QuestionFigures {
+    metrics: Metrics,
+    scored: HashMap<String, Scored>,
+    failed: u64,
+}
 
-/// Per question: the figures of one side's results, and how many annotated examples
-/// failed to be decided; and how many decisions were (decided, cached).
+/// Per question: the figures of one side's results.
+type SideFigures = IndexMap<String, QuestionFigures>;
+
+/// Per question: the figures of one side's results; and how many decisions were
+/// (decided, cached).
 fn side_metrics(
     side: &Side,
     path: &std::path::Path,
@@ -452,7 +467,7 @@ fn side_metrics(
     excluded: &HashMap<&str, (HashSet<String>, bool)>,
 ) -> Result<(SideFigures, (u64, u64))> {
     let mut counts = (0, 0);
-    let mut scored: IndexMap<String, (Vec<Scored>, u64)> = side
+    let mut scored: IndexMap<String, (Vec<(String, Scored)>, u64)> = side
         .questions
         .keys()
         .map(|id| (id.clone(), (Vec::new(), 0)))
@@ -491,10 +506,13 @@ fn side_metrics(
                 continue;
             };
             match answers.as_ref().and_then(|a| a.get(id)) {
-                Some(answer) => list.push(Scored {
-                    predicted: predicted_of(answer, outcome_keys(&question.kind).len()),
-                    label,
-                }),
+                Some(answer) => list.push((
+                    example_id.to_owned(),
+                    Scored {
+                        predicted: predicted_of(answer, outcome_keys(&question.kind).len()),
+                        label,
+                    },
+                )),
                 None => *failed += 1,
             }
         }
@@ -503,12 +521,41 @@ fn side_metrics(
         .into_iter()
         .map(|(id, (list, failed))| {
             let kind = &side.questions[&id].kind;
-            let metrics = Metrics::compute(scale_of(kind), outcome_keys(kind).len(), &list);
-            (id, (metrics, failed))
+            let scale = scale_of(kind);
+            let in_order: Vec<Scored> = list.iter().map(|(_, s)| s.clone()).collect();
+            let metrics = Metrics::compute(scale, outcome_keys(kind).len(), &in_order)
+                .with_uncertainty(scale, &in_order, &id);
+            let figures = QuestionFigures {
+                metrics,
+                scored: list.into_iter().collect(),
+                failed,
+            };
+            (id, figures)
         })
-        .filter(|(_, (m, failed))| m.examples > 0 || *failed > 0)
+        .filter(|(_, f)| f.metrics.examples > 0 || f.failed > 0)
         .collect();
     Ok((metrics, counts))
+}
+
+/// The change from the baseline's predictions to the revision's, over the examples both
+/// scored (in the revision's order, so the resampling is reproducible).
+fn paired_delta(
+    scale: Scale,
+    revision: &QuestionFigures,
+    baseline: &QuestionFigures,
+    question_id: &str,
+    order: &[String],
+) -> Option<Delta> {
+    let (before, after): (Vec<Scored>, Vec<Scored>) = order
+        .iter()
+        .filter_map(|id| {
+            Some((
+                baseline.scored.get(id)?.clone(),
+                revision.scored.get(id)?.clone(),
+            ))
+        })
+        .unzip();
+    (!before.is_empty()).then(|| metrics::delta(scale, &before, &after, question_id))
 }
 
 /// The example-weighted mean of each figure over questions (`metric` is `mixed` when the
@@ -538,5 +585,7 @@ fn overall<'a>(all: impl Iterator<Item = &'a Metrics>) -> Metrics {
         ece: mean(&|m| m.ece),
         mae: None,
         rps: None,
+        intervals: None,
+        coverage: Vec::new(),
     }
 }

@@ -14,6 +14,7 @@ pub mod jobs;
 pub mod lease;
 pub mod metrics;
 pub mod models;
+pub mod resample;
 pub mod service;
 pub mod tokens;
 
