@@ -3,6 +3,7 @@
 
 pub mod access;
 pub mod align;
+pub mod answer_cache;
 pub mod batch;
 pub mod checkpoint;
 pub mod decide;

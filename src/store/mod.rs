@@ -26,6 +26,7 @@ mod job_state;
 mod jobs;
 mod tokens;
 mod types;
+mod unannotated;
 
 use std::fmt;
 use std::ops::{Deref, DerefMut};
@@ -43,6 +44,7 @@ pub use idempotency::{Claim, Key as IdempotencyKey, StoredResponse};
 pub use job_state::{JobState, Outcome};
 pub use jobs::{JobFilter, JobRecord, NewJob};
 pub use tokens::TokenRecord;
+pub use unannotated::Candidate;
 pub use types::{
     Annotation, Decision, Example, ExampleDetail, ExampleFilter, IngestCounts, IngestItem,
     NewAnnotation, NewDecision, RecordedDecision,
@@ -165,6 +167,11 @@ const MIGRATIONS: &[&str] = &[
         example_id TEXT NOT NULL,
         PRIMARY KEY (fit_id, example_id)
     ) WITHOUT ROWID;
+    ",
+    // 7: examples newest first per model, so `examples next` walks the most recently
+    // captured ones and stops at its pool instead of sorting every example.
+    "
+    CREATE INDEX examples_by_age ON examples (model_id, created_at, example_id);
     ",
 ];
 
