@@ -16,6 +16,7 @@ pub mod lease;
 pub mod metrics;
 pub mod models;
 pub mod service;
+pub mod to_annotate;
 pub mod tokens;
 
 use crate::config::Settings;

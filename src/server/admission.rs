@@ -4,6 +4,7 @@
 //! stay bounded however many clients call it at once.
 
 use crate::error::Error;
+use futures_util::future::BoxFuture;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use tokio::sync::{Semaphore, SemaphorePermit};
 
@@ -72,6 +73,14 @@ impl Admission {
             _permit: permit,
             _place: place,
         })
+    }
+}
+
+/// Work a request does on the side (`examples next` deciding its candidates) takes a slot
+/// per engine call, as a decision does.
+impl crate::core::answer_cache::Gate for Admission {
+    fn enter(&self) -> BoxFuture<'_, Result<Box<dyn Send + '_>, Error>> {
+        Box::pin(async move { Ok(Box::new(self.admit().await?) as Box<dyn Send + '_>) })
     }
 }
 

@@ -16,7 +16,7 @@
 
 mod cues;
 mod fit;
-mod folds;
+pub(crate) mod folds;
 mod gate;
 mod search;
 
