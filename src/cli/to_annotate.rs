@@ -5,8 +5,8 @@ use super::output::Printer;
 use crate::core::service::Service;
 use crate::wire::answer::Answer;
 use crate::wire::to_annotate::{
-    DEFAULT_AUDIT, DEFAULT_N, DEFAULT_POOL, MAX_N, MAX_POOL, MAX_SEED, ToAnnotate,
-    ToAnnotateQuery, Why,
+    DEFAULT_AUDIT, DEFAULT_N, DEFAULT_POOL, MAX_N, MAX_POOL, MAX_SEED, ToAnnotate, ToAnnotateQuery,
+    Why,
 };
 use anyhow::Result;
 use clap::Args;

@@ -33,8 +33,8 @@ use crate::wire::jobs::{
     BatchMembers, BatchRequestDoc, InlineBatch, Job, JobKind, JobStatus, StoredBatch,
 };
 use crate::wire::models::{ModelDetail, ModelList};
-use crate::wire::to_annotate::{ToAnnotate, ToAnnotateQuery};
 use crate::wire::problem::Segment;
+use crate::wire::to_annotate::{ToAnnotate, ToAnnotateQuery};
 use crate::wire::value::canonical_json;
 use crate::wire::{DecisionRequest, DecisionResponse};
 use bytes::Bytes;

@@ -100,8 +100,7 @@ pub(crate) async fn answers(
     }
     let mut rewritten: Option<Questions> = None;
     for id in own {
-        if let Some(without) = super::align::without_exemplar(&asking.questions[id], example_id)
-        {
+        if let Some(without) = super::align::without_exemplar(&asking.questions[id], example_id) {
             rewritten
                 .get_or_insert_with(|| asking.questions.clone())
                 .insert(id.clone(), without);

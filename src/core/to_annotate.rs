@@ -60,9 +60,10 @@ pub async fn pick(
     let scoring = candidates
         .into_iter()
         .map(|candidate| score(ctx, &asking, &loaded.model_id, &questions, candidate, gate));
-    let mut scores = futures_util::stream::iter(scoring).buffer_unordered(engine.max_in_flight().max(1));
-    while let Some(scored) = scores.next().await {
-        match scored {
+    let mut decided =
+        futures_util::stream::iter(scoring).buffer_unordered(engine.max_in_flight().max(1));
+    while let Some(one) = decided.next().await {
+        match one {
             Ok(Some((one, from_cache))) => {
                 cached += u64::from(from_cache);
                 ranked.push(one);
@@ -77,7 +78,7 @@ pub async fn pick(
             Err(error) => return Err(error),
         }
     }
-    drop(scores);
+    drop(decided);
     if ranked.is_empty()
         && let Some(error) = first_failure
     {
@@ -106,7 +107,10 @@ fn considered(loaded: &Loaded, question: Option<&str>) -> Result<Vec<String>> {
         Some(id) if loaded.questions.contains_key(id) => Ok(vec![id.to_owned()]),
         Some(id) => Err(Error::invalid(
             Loc::query().key("question"),
-            format!("{} has no question `{id}` at {}", loaded.path, loaded.revision.name),
+            format!(
+                "{} has no question `{id}` at {}",
+                loaded.path, loaded.revision.name
+            ),
             "unknown_question",
         )),
         None if loaded.questions.is_empty() => Err(Error::invalid(
@@ -155,8 +159,7 @@ async fn score(
     let Some(state) = state else {
         return Ok(None);
     };
-    let answered =
-        answer_cache::answers(ctx, asking, &candidate.example_id, &state, gate).await?;
+    let answered = answer_cache::answers(ctx, asking, &candidate.example_id, &state, gate).await?;
     let open = questions
         .iter()
         .filter(|id| !candidate.annotated.contains(id));
@@ -210,7 +213,13 @@ fn uncertainty(answer: &Answer) -> (f64, f64) {
     };
     let ps: Vec<f64> = ps
         .into_iter()
-        .map(|p| if p.is_finite() { p.clamp(0.0, 1.0) } else { 0.0 })
+        .map(|p| {
+            if p.is_finite() {
+                p.clamp(0.0, 1.0)
+            } else {
+                0.0
+            }
+        })
         .collect();
     if ps.len() < 2 {
         return (1.0, 0.0);
@@ -406,7 +415,11 @@ mod tests {
         let whys: Vec<Why> = picks.iter().map(|(_, why)| *why).collect();
         // Four of twenty, one in every five places.
         for (k, why) in whys.iter().enumerate() {
-            let expected = if k % 5 == 4 { Why::Audit } else { Why::Uncertain };
+            let expected = if k % 5 == 4 {
+                Why::Audit
+            } else {
+                Why::Uncertain
+            };
             assert_eq!(*why, expected, "place {k}");
         }
         let uncertain: Vec<&Ranked> = picks
@@ -419,7 +432,11 @@ mod tests {
         assert_eq!(uncertain_ids, lowest);
         for (r, why) in &picks {
             if *why == Why::Audit {
-                assert!(r.margin > uncertain[15].margin, "{} was picked twice", r.example_id);
+                assert!(
+                    r.margin > uncertain[15].margin,
+                    "{} was picked twice",
+                    r.example_id
+                );
             }
         }
         // The same seed draws the same; another draws others.
@@ -436,7 +453,8 @@ mod tests {
 
     #[test]
     fn rounding_and_small_pools() {
-        let count = |picks: &[(Ranked, Why)]| picks.iter().filter(|(_, w)| *w == Why::Audit).count();
+        let count =
+            |picks: &[(Ranked, Why)]| picks.iter().filter(|(_, w)| *w == Why::Audit).count();
         // round(n × audit): 0.25 × 10 = 2.5 rounds up to 3.
         assert_eq!(count(&select(pool(50), 10, 0.25, 0)), 3);
         assert_eq!(count(&select(pool(50), 10, 1.0, 0)), 10);

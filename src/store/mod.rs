@@ -44,11 +44,11 @@ pub use idempotency::{Claim, Key as IdempotencyKey, StoredResponse};
 pub use job_state::{JobState, Outcome};
 pub use jobs::{JobFilter, JobRecord, NewJob};
 pub use tokens::TokenRecord;
-pub use unannotated::Candidate;
 pub use types::{
     Annotation, Decision, Example, ExampleDetail, ExampleFilter, IngestCounts, IngestItem,
     NewAnnotation, NewDecision, RecordedDecision,
 };
+pub use unannotated::Candidate;
 
 /// Schema migrations; entry `i` upgrades the database to `user_version = i + 1`.
 /// Append only: never edit a migration that has shipped.

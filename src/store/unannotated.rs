@@ -69,12 +69,11 @@ impl Store {
             let candidates = rows
                 .into_iter()
                 .map(|(example_id, created_at, annotated)| {
-                    let annotated = serde_json::from_str(&annotated).map_err(|e| {
-                        StoreError::Corrupt {
+                    let annotated =
+                        serde_json::from_str(&annotated).map_err(|e| StoreError::Corrupt {
                             what: format!("annotations of example {example_id:?}"),
                             reason: e.to_string(),
-                        }
-                    })?;
+                        })?;
                     Ok(Candidate {
                         example_id,
                         created_at,

@@ -41,7 +41,12 @@ pub struct ToAnnotateQuery {
     #[param(required = false, minimum = 0, maximum = 1, default = 0.2)]
     pub audit: f64,
     /// Seed of the audit draw: the same candidates and seed draw the same examples.
-    #[param(required = false, minimum = 0, maximum = 9_007_199_254_740_991_u64, default = 0)]
+    #[param(
+        required = false,
+        minimum = 0,
+        maximum = 9_007_199_254_740_991_u64,
+        default = 0
+    )]
     pub seed: u64,
     /// Candidates to score, at most: the most recently created unannotated examples
     /// (1–5000).
@@ -68,7 +73,7 @@ impl ToAnnotateQuery {
     pub fn from_pairs(pairs: &[(String, String)]) -> Validated<Self> {
         let mut query = Self::default();
         let mut errors = Vec::new();
-        let mut seen: Vec<&str> = Vec::new();
+        let mut given: Vec<&str> = Vec::new();
         for (name, value) in pairs {
             let loc = Loc::query().key(name);
             let known = matches!(
@@ -78,7 +83,7 @@ impl ToAnnotateQuery {
             if !known {
                 continue;
             }
-            if seen.contains(&name.as_str()) {
+            if given.contains(&name.as_str()) {
                 errors.push(FieldError::new(
                     loc,
                     format!("{name} is given more than once"),
@@ -86,15 +91,13 @@ impl ToAnnotateQuery {
                 ));
                 continue;
             }
-            seen.push(name);
+            given.push(name);
             let range = |what: &str| FieldError::new(loc.clone(), what.to_owned(), "range");
             match name.as_str() {
                 "question" => query.question = Some(value.clone()),
-                "revision" if value.is_empty() => errors.push(FieldError::new(
-                    loc,
-                    "revision may not be empty",
-                    "missing",
-                )),
+                "revision" if value.is_empty() => {
+                    errors.push(FieldError::new(loc, "revision may not be empty", "missing"));
+                }
                 "revision" => query.revision = Some(value.clone()),
                 "n" => match value.parse::<usize>() {
                     Ok(n @ 1..=MAX_N) => query.n = n,
@@ -294,7 +297,10 @@ mod tests {
             ]
         );
         for text in ["abc", "1001", "", "2.0"] {
-            assert!(ToAnnotateQuery::from_pairs(&pairs(&[("n", text)])).is_err(), "n={text}");
+            assert!(
+                ToAnnotateQuery::from_pairs(&pairs(&[("n", text)])).is_err(),
+                "n={text}"
+            );
         }
         for text in ["NaN", "inf", "-0.1", "x"] {
             let refused = ToAnnotateQuery::from_pairs(&pairs(&[("audit", text)]));

@@ -5,6 +5,7 @@ use crate::core::service::ExamplesQuery;
 use crate::core::tokens::{Principal, Role};
 use crate::core::{self};
 use crate::error::Error;
+use crate::server::admission::OneAtATime;
 use crate::server::error::{ApiError, ApiResult};
 use crate::server::extract::{AppPath, AppQuery, JsonBody, RawBody};
 use crate::server::openapi::{
@@ -88,8 +89,8 @@ pub(crate) async fn list_examples(
         at random (by `seed`) from the other candidates and spread evenly among them; each \
         is tagged with `why`. The candidates are the `pool` most recently created \
         unannotated examples; each is decided through the answers cache evaluations use, so \
-        asking again calls no engine, and each engine call takes one of the server's \
-        decision slots, as a decision does (role `reader`; nothing is recorded).",
+        asking again calls no engine; the engine calls are made one at a time, each in one of \
+        the server's decision slots, as a decision is (role `reader`; nothing is recorded).",
     security(("bearerAuth" = ["examples:read", "decisions"])),
     params(ModelParams, ToAnnotateQuery),
     responses(
@@ -117,9 +118,9 @@ pub(crate) async fn list_examples_to_annotate(
     // Authorized before the query is read: a token that may not ask learns nothing from a 422.
     core::access::model_access(&state.ctx, &principal, &model_id, Role::Reader).await?;
     let query = ToAnnotateQuery::from_pairs(&pairs).map_err(Error::from)?;
-    let gate = state.decisions.as_ref();
+    let gate = OneAtATime::new(&state.decisions);
     let picked =
-        core::access::examples_to_annotate(&state.ctx, &principal, &model_id, &query, gate)
+        core::access::examples_to_annotate(&state.ctx, &principal, &model_id, &query, &gate)
             .await?;
     Ok(Json(picked))
 }
