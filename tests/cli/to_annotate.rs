@@ -367,3 +367,57 @@ async fn the_route_authorizes_validates_and_takes_decision_slots() {
         .ok();
     assert_eq!(listed["decisions"], json!([]));
 }
+
+/// A candidate a remote engine refuses is left out and counted; when it refuses every
+/// one, the command fails with the engine's error.
+#[test]
+fn a_candidate_the_engine_refuses_is_left_out_and_counted() {
+    use crate::fake_upstream::{FakeReply, FakeUpstream, systemone_answers};
+    let refusing = std::sync::atomic::AtomicBool::new(false);
+    let refusing = std::sync::Arc::new(refusing);
+    let fake = {
+        let refusing = refusing.clone();
+        FakeUpstream::start(move |_, body| {
+            let poisoned = body["state"].to_string().contains("poison");
+            if poisoned || refusing.load(std::sync::atomic::Ordering::SeqCst) {
+                FakeReply::text(400, "content refused")
+            } else {
+                FakeReply::ok(&systemone_answers(body))
+            }
+        })
+    };
+    let env = TestEnv::new();
+    let config = format!(
+        "engines:\n  remote: {{kind: systemone, url: '{}', model: m, retries: 0}}\nmodels:\n  mo: remote\n",
+        fake.url()
+    );
+    std::fs::write(env.home().join("config.yaml"), config).unwrap();
+    let questions = env.write("questions.yaml", QUESTIONS);
+    env.create_model("acme/support", "mo", &questions);
+    ingest(
+        &env,
+        "states.jsonl",
+        concat!(
+            "{\"example_id\": \"a\", \"state\": \"refund my order\"}\n",
+            "{\"example_id\": \"b\", \"state\": \"poison\"}\n",
+            "{\"example_id\": \"c\", \"state\": \"where is my parcel\"}\n",
+        ),
+    );
+    let picked = next(&env, &[]);
+    assert_eq!(picked["scored"], 2, "{picked}");
+    assert_eq!(picked["failed"], 1);
+    let mut picked_ids = ids(&picked);
+    picked_ids.sort();
+    assert_eq!(picked_ids, ["a", "c"]);
+    // Refusing every candidate: the engine's error, not an empty list. (The two it
+    // answered come from the cache: the pool is the newest example alone.)
+    ingest(
+        &env,
+        "more.jsonl",
+        "{\"example_id\": \"d\", \"state\": \"my card was charged twice\"}\n",
+    );
+    refusing.store(true, std::sync::atomic::Ordering::SeqCst);
+    let (code, problem, _) = env.problem(&["examples", "next", "acme/support", "--pool", "1"]);
+    assert_eq!(code, 1);
+    assert_eq!(problem["code"], "upstream_failed", "{problem}");
+}
