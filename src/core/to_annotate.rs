@@ -46,7 +46,9 @@ pub async fn pick(
         .engines()
         .get(&loaded.spec.base)
         .cloned()
-        .ok_or_else(|| Error::ModelNotFound(loaded.spec.base.clone()))?;
+        .ok_or_else(|| {
+            Error::Internal(format!("base model `{}` has no engine", loaded.spec.base))
+        })?;
     let questions_hash = answer_cache::questions_hash(&loaded.questions);
     let asking = Asking {
         engine: engine.as_ref(),
@@ -102,20 +104,17 @@ pub async fn pick(
 
 /// The questions asked about: `question` (one of the revision's), else all of them.
 fn considered(loaded: &Loaded, question: Option<&str>) -> Result<Vec<String>> {
-    let at = || format!("{} at {}", loaded.path, loaded.revision.name);
+    let (path, revision) = (&loaded.path, &loaded.revision.name);
     match question {
         Some(id) if loaded.questions.contains_key(id) => Ok(vec![id.to_owned()]),
         Some(id) => Err(Error::invalid(
             Loc::query().key("question"),
-            format!(
-                "{} has no question `{id}` at {}",
-                loaded.path, loaded.revision.name
-            ),
+            format!("{path} has no question `{id}` at {revision}"),
             "unknown_question",
         )),
         None if loaded.questions.is_empty() => Err(Error::invalid(
             Loc::query().key("question"),
-            format!("{} has no saved questions to annotate", at()),
+            format!("{path} has no saved questions at {revision} to annotate"),
             "missing",
         )),
         None => Ok(loaded.questions.keys().cloned().collect()),

@@ -23,7 +23,7 @@ pub const MAX_SEED: u64 = (1 << 53) - 1;
 
 /// What to pick: the query string of `GET …/examples-to-annotate`. Every parameter is
 /// optional; unknown ones are ignored, as on every route.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::IntoParams)]
+#[derive(Debug, Clone, PartialEq, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ToAnnotateQuery {
     /// Only examples not yet annotated for this question ID [default: examples missing any
