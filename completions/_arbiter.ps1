@@ -259,6 +259,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List examples (paged, filtered)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one example with its annotations and decisions')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write every example as JSON Lines, in the ingest format')
+            [CompletionResult]::new('next', 'next', [CompletionResultType]::ParameterValue, 'Which examples to annotate next: unannotated ones the model is least sure of, with a random audit share')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -322,12 +323,29 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'arbiter;examples;next' {
+            [CompletionResult]::new('--question', '--question', [CompletionResultType]::ParameterName, 'Only examples not yet annotated for this question [default: missing any question, each ranked by its least certain]')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'How many examples to pick (1 to 1000)')
+            [CompletionResult]::new('--n', '--n', [CompletionResultType]::ParameterName, 'How many examples to pick (1 to 1000)')
+            [CompletionResult]::new('--revision', '--revision', [CompletionResultType]::ParameterName, 'The checkpoint to decide at: branch, tag or commit SHA [default: the default branch]')
+            [CompletionResult]::new('--audit', '--audit', [CompletionResultType]::ParameterName, 'The share of the picks drawn at random from the other candidates, to keep the annotated examples a fair sample (0 to 1)')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed of the audit draw: the same candidates and seed draw the same examples')
+            [CompletionResult]::new('--pool', '--pool', [CompletionResultType]::ParameterName, 'Candidates to decide and rank, at most: the most recently created unannotated examples (1 to 5000)')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'arbiter;examples;help' {
             [CompletionResult]::new('ingest', 'ingest', [CompletionResultType]::ParameterValue, 'Ingest examples in bulk from JSON Lines or a JSON array')
             [CompletionResult]::new('annotate', 'annotate', [CompletionResultType]::ParameterValue, 'Annotate an example with ground truth, or many from a JSON Lines file')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List examples (paged, filtered)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one example with its annotations and decisions')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write every example as JSON Lines, in the ingest format')
+            [CompletionResult]::new('next', 'next', [CompletionResultType]::ParameterValue, 'Which examples to annotate next: unannotated ones the model is least sure of, with a random audit share')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -344,6 +362,9 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;examples;help;export' {
+            break
+        }
+        'arbiter;examples;help;next' {
             break
         }
         'arbiter;examples;help;help' {
@@ -672,6 +693,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List examples (paged, filtered)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one example with its annotations and decisions')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write every example as JSON Lines, in the ingest format')
+            [CompletionResult]::new('next', 'next', [CompletionResultType]::ParameterValue, 'Which examples to annotate next: unannotated ones the model is least sure of, with a random audit share')
             break
         }
         'arbiter;help;examples;ingest' {
@@ -687,6 +709,9 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;help;examples;export' {
+            break
+        }
+        'arbiter;help;examples;next' {
             break
         }
         'arbiter;help;batch' {

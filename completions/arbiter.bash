@@ -91,6 +91,9 @@ _arbiter() {
             arbiter__subcmd__examples,list)
                 cmd="arbiter__subcmd__examples__subcmd__list"
                 ;;
+            arbiter__subcmd__examples,next)
+                cmd="arbiter__subcmd__examples__subcmd__next"
+                ;;
             arbiter__subcmd__examples,show)
                 cmd="arbiter__subcmd__examples__subcmd__show"
                 ;;
@@ -108,6 +111,9 @@ _arbiter() {
                 ;;
             arbiter__subcmd__examples__subcmd__help,list)
                 cmd="arbiter__subcmd__examples__subcmd__help__subcmd__list"
+                ;;
+            arbiter__subcmd__examples__subcmd__help,next)
+                cmd="arbiter__subcmd__examples__subcmd__help__subcmd__next"
                 ;;
             arbiter__subcmd__examples__subcmd__help,show)
                 cmd="arbiter__subcmd__examples__subcmd__help__subcmd__show"
@@ -171,6 +177,9 @@ _arbiter() {
                 ;;
             arbiter__subcmd__help__subcmd__examples,list)
                 cmd="arbiter__subcmd__help__subcmd__examples__subcmd__list"
+                ;;
+            arbiter__subcmd__help__subcmd__examples,next)
+                cmd="arbiter__subcmd__help__subcmd__examples__subcmd__next"
                 ;;
             arbiter__subcmd__help__subcmd__examples,show)
                 cmd="arbiter__subcmd__help__subcmd__examples__subcmd__show"
@@ -725,7 +734,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__examples)
-            opts="-h --home --json --quiet --server --help ingest annotate list show export help"
+            opts="-h --home --json --quiet --server --help ingest annotate list show export next help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -811,7 +820,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__examples__subcmd__help)
-            opts="ingest annotate list show export help"
+            opts="ingest annotate list show export next help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -894,6 +903,20 @@ _arbiter() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        arbiter__subcmd__examples__subcmd__help__subcmd__next)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         arbiter__subcmd__examples__subcmd__help__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -958,6 +981,56 @@ _arbiter() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__examples__subcmd__next)
+            opts="-n -h --question --n --revision --audit --seed --pool --home --json --quiet --server --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --question)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --revision)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --audit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pool)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1125,7 +1198,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__help__subcmd__examples)
-            opts="ingest annotate list show export"
+            opts="ingest annotate list show export next"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1181,6 +1254,20 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__help__subcmd__examples__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__help__subcmd__examples__subcmd__next)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

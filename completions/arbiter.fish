@@ -148,17 +148,18 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and __fish_seen
 complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the engines of config.yaml and the base models routed to each (the default)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and __fish_seen_subcommand_from help" -f -a "check" -d 'Call each engine once with a tiny decision: reachability, latency, valid answers. Exits 1 when any engine fails'
 complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
-complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
-complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
-complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -l quiet -d 'Print nothing on stderr but errors'
-complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -s h -l help -d 'Print help'
-complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -f -a "ingest" -d 'Ingest examples in bulk from JSON Lines or a JSON array'
-complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -f -a "annotate" -d 'Annotate an example with ground truth, or many from a JSON Lines file'
-complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -f -a "list" -d 'List examples (paged, filtered)'
-complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -f -a "show" -d 'Show one example with its annotations and decisions'
-complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -f -a "export" -d 'Write every example as JSON Lines, in the ingest format'
-complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export next help" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export next help" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export next help" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export next help" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export next help" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export next help" -f -a "ingest" -d 'Ingest examples in bulk from JSON Lines or a JSON array'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export next help" -f -a "annotate" -d 'Annotate an example with ground truth, or many from a JSON Lines file'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export next help" -f -a "list" -d 'List examples (paged, filtered)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export next help" -f -a "show" -d 'Show one example with its annotations and decisions'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export next help" -f -a "export" -d 'Write every example as JSON Lines, in the ingest format'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export next help" -f -a "next" -d 'Which examples to annotate next: unannotated ones the model is least sure of, with a random audit share'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export next help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from ingest" -s f -l file -d 'Lines of {example_id?, state, annotations?}, or one JSON array of them (- for stdin)' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from ingest" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from ingest" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
@@ -196,11 +197,23 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_see
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from export" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from export" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from next" -l question -d 'Only examples not yet annotated for this question [default: missing any question, each ranked by its least certain]' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from next" -s n -l n -d 'How many examples to pick (1 to 1000)' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from next" -l revision -d 'The checkpoint to decide at: branch, tag or commit SHA [default: the default branch]' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from next" -l audit -d 'The share of the picks drawn at random from the other candidates, to keep the annotated examples a fair sample (0 to 1)' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from next" -l seed -d 'Seed of the audit draw: the same candidates and seed draw the same examples' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from next" -l pool -d 'Candidates to decide and rank, at most: the most recently created unannotated examples (1 to 5000)' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from next" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from next" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from next" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from next" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from next" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from help" -f -a "ingest" -d 'Ingest examples in bulk from JSON Lines or a JSON array'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from help" -f -a "annotate" -d 'Annotate an example with ground truth, or many from a JSON Lines file'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from help" -f -a "list" -d 'List examples (paged, filtered)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show one example with its annotations and decisions'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from help" -f -a "export" -d 'Write every example as JSON Lines, in the ingest format'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from help" -f -a "next" -d 'Which examples to annotate next: unannotated ones the model is least sure of, with a random audit share'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -s i -l input -d 'JSON Lines of {example_id?, state} (- for stdin); blank lines are skipped' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -l examples -d 'Run over the model\'s stored examples instead of an input file' -r -f -a "all\t''
@@ -386,6 +399,7 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_su
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from examples" -f -a "list" -d 'List examples (paged, filtered)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from examples" -f -a "show" -d 'Show one example with its annotations and decisions'
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from examples" -f -a "export" -d 'Write every example as JSON Lines, in the ingest format'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from examples" -f -a "next" -d 'Which examples to annotate next: unannotated ones the model is least sure of, with a random audit share'
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from jobs" -f -a "list" -d 'List jobs, newest first'
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from jobs" -f -a "poll" -d 'Show a job; with --wait, follow it until it ends'
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from jobs" -f -a "cancel" -d 'Cancel a job: a queued one at once, a running one at its next item (a finished job stays as it is)'

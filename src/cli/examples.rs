@@ -1,7 +1,9 @@
-//! `arbiter examples`: ingest, annotate, list, show and export a model's examples.
+//! `arbiter examples`: ingest, annotate, list, show and export a model's examples, and pick
+//! which to annotate next (`to_annotate.rs`).
 
 use super::input::read_json_value_arg;
 use super::output::Printer;
+use super::to_annotate::ExamplesNextArgs;
 use crate::core::service::{
     AnnotateRequest, ExamplesQuery, ExportQuery, IngestRequest, Input, Service,
 };
@@ -32,6 +34,8 @@ pub enum ExamplesCommand {
     Show(ExamplesShowArgs),
     /// Write every example as JSON Lines, in the ingest format
     Export(ExamplesExportArgs),
+    /// Which examples to annotate next: unannotated ones the model is least sure of, with a random audit share
+    Next(ExamplesNextArgs),
 }
 
 #[derive(Debug, Args)]
@@ -122,6 +126,7 @@ pub(crate) async fn run(
         ExamplesCommand::List(args) => list(service, args, printer).await,
         ExamplesCommand::Show(args) => show(service, &args, printer).await,
         ExamplesCommand::Export(args) => export(service, &args).await,
+        ExamplesCommand::Next(args) => super::to_annotate::next(service, args, printer).await,
     }
 }
 

@@ -169,9 +169,7 @@ pub(crate) async fn decide_repository(
             "missing",
         ));
     }
-    let engine = ctx.engines().get(&loaded.spec.base).ok_or_else(|| {
-        Error::Internal(format!("base model `{}` has no engine", loaded.spec.base))
-    })?;
+    let engine = loaded.engine(ctx)?;
     let output = engine
         .decide(EngineRequest {
             model: &loaded.spec.base,

@@ -7,26 +7,24 @@
 //! one that shares its questions, costs no engine calls. An aligned question never uses an
 //! example as its own exemplar here: a checkpoint is scored only on what it did not copy.
 
+use super::answer_cache::{self, Asking, Open};
 use super::batch::{self, ItemResult, Pass, Source};
 use super::jobs::runner::{Ending, Observer};
 use super::jobs::{Draft, JobFiles, JobLock, Origin};
 use super::metrics::{self, Metrics, Scale, Scored, label_of, predicted_of, scale_of};
 use super::models::{self, Loaded};
 use super::{Context, blocking};
+use crate::engine::Engine;
 use crate::engine::builtin::aligned::{AlignedInstructions, outcome_keys};
-use crate::engine::{Engine, EngineRequest};
 use crate::error::{Error, Result};
-use crate::store::{CachedAnswers, ExampleFilter, JobRecord};
+use crate::store::{ExampleFilter, JobRecord};
 use crate::wire::align::{Delta, EvaluationReport, EvaluationRequest, QuestionEvaluation};
 use crate::wire::decision::Revision;
 use crate::wire::jobs::{ExampleSet, Job, JobKind};
-use crate::wire::question::questions_to_value;
-use crate::wire::value::canonical_hash;
 use crate::wire::{Answers, Questions, Usage};
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 use std::collections::{HashMap, HashSet};
 use std::io::BufRead;
 use std::sync::Arc;
@@ -133,14 +131,8 @@ pub(crate) async fn execute(
             .iter()
             .filter_map(|id| loaded.questions.get(id).map(|q| (id.clone(), q.clone())))
             .collect();
-        let engine = ctx
-            .engines()
-            .get(&loaded.spec.base)
-            .cloned()
-            .ok_or_else(|| {
-                Error::Internal(format!("base model `{}` has no engine", loaded.spec.base))
-            })?;
-        let questions_hash = canonical_hash(&questions_to_value(&questions));
+        let engine = loaded.engine(ctx)?;
+        let questions_hash = answer_cache::questions_hash(&questions);
         sides.push(Side {
             name,
             loaded,
@@ -230,87 +222,14 @@ async fn answers_for(
     example_id: &str,
     state: &Value,
 ) -> Result<(Answers, Usage, bool)> {
-    // The questions whose exemplars include this example: they are asked without it. The
-    // key names them, so a hit costs no rewriting of large aligned questions.
-    let own: Vec<&String> = side
-        .questions
-        .iter()
-        .filter(|(_, q)| super::align::has_exemplar(q, example_id))
-        .map(|(id, _)| id)
-        .collect();
-    let questions_key = if own.is_empty() {
-        side.questions_hash.clone()
-    } else {
-        let ids = serde_json::to_string(&own).unwrap_or_default();
-        format!("{} without {example_id:?} in {ids}", side.questions_hash)
+    let asking = Asking {
+        engine: side.engine.as_ref(),
+        base: &side.loaded.spec.base,
+        questions: &side.questions,
+        questions_hash: &side.questions_hash,
     };
-    let key = cache_key(
-        side.engine.as_ref(),
-        &side.loaded.spec.base,
-        &questions_key,
-        state,
-    );
-    let cached = {
-        let (ctx, key) = (ctx.clone(), key.clone());
-        blocking(move || Ok(ctx.store()?.cached_answers(&key)?)).await?
-    };
-    if let Some(cached) = cached
-        && let Ok(answers) = serde_json::from_value::<Answers>(cached.answers)
-    {
-        let usage = Usage {
-            input_tokens: cached.input_tokens,
-            output_tokens: cached.output_tokens,
-        };
-        return Ok((answers, usage, true));
-    }
-    let mut rewritten: Option<Questions> = None;
-    for id in own {
-        if let Some(without) = super::align::without_exemplar(&side.questions[id], example_id) {
-            rewritten
-                .get_or_insert_with(|| side.questions.clone())
-                .insert(id.clone(), without);
-        }
-    }
-    let output = side
-        .engine
-        .decide(EngineRequest {
-            model: &side.loaded.spec.base,
-            state,
-            questions: rewritten.as_ref().unwrap_or(&side.questions),
-            // An evaluation reads what the model reads of a long example, as a caller
-            // opting into truncation would.
-            truncate: true,
-        })
-        .await?;
-    let entry = CachedAnswers {
-        answers: serde_json::to_value(&output.answers)
-            .map_err(|e| Error::internal("serializing answers", e))?,
-        input_tokens: output.usage.input_tokens,
-        output_tokens: output.usage.output_tokens,
-    };
-    let ctx = ctx.clone();
-    // A cache that cannot be written only costs time next run.
-    if let Err(error) = blocking(move || Ok(ctx.store()?.cache_answers(&key, &entry)?)).await {
-        tracing::warn!(%error, "caching an evaluation's answers failed");
-    }
-    Ok((output.answers, output.usage, false))
-}
-
-/// What an engine's answers depend on: the engine (and this arbiter's version of it), the
-/// base model it was asked as, the questions and the state.
-fn cache_key(engine: &dyn Engine, base: &str, questions_key: &str, state: &Value) -> String {
-    let mut hasher = Sha256::new();
-    for part in [
-        env!("CARGO_PKG_VERSION"),
-        &engine.describe(),
-        base,
-        questions_key,
-        &canonical_hash(state),
-    ] {
-        hasher.update(part.as_bytes());
-        hasher.update([0]);
-    }
-    hex::encode(hasher.finalize())
+    let answered = answer_cache::answers(ctx, &asking, example_id, state, &Open).await?;
+    Ok((answered.answers, answered.usage, answered.cached))
 }
 
 /// The figures of each side, per question and overall.

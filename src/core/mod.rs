@@ -3,6 +3,7 @@
 
 pub mod access;
 pub mod align;
+pub mod answer_cache;
 pub mod batch;
 pub mod checkpoint;
 pub mod decide;
@@ -16,6 +17,7 @@ pub mod metrics;
 pub mod models;
 pub mod resample;
 pub mod service;
+pub mod to_annotate;
 pub mod tokens;
 
 use crate::config::Settings;

@@ -26,6 +26,7 @@ mod job_state;
 mod jobs;
 mod tokens;
 mod types;
+mod unannotated;
 
 use std::fmt;
 use std::ops::{Deref, DerefMut};
@@ -47,6 +48,7 @@ pub use types::{
     Annotation, Decision, Example, ExampleDetail, ExampleFilter, IngestCounts, IngestItem,
     NewAnnotation, NewDecision, RecordedDecision,
 };
+pub use unannotated::Candidate;
 
 /// Schema migrations; entry `i` upgrades the database to `user_version = i + 1`.
 /// Append only: never edit a migration that has shipped.
@@ -165,6 +167,11 @@ const MIGRATIONS: &[&str] = &[
         example_id TEXT NOT NULL,
         PRIMARY KEY (fit_id, example_id)
     ) WITHOUT ROWID;
+    ",
+    // 7: examples newest first per model, so `examples next` walks the most recently
+    // captured ones and stops at its pool instead of sorting every example.
+    "
+    CREATE INDEX examples_by_age ON examples (model_id, created_at, example_id);
     ",
 ];
 

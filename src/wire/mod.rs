@@ -14,6 +14,7 @@ pub mod json;
 pub mod models;
 pub mod problem;
 pub mod question;
+pub mod to_annotate;
 pub mod value;
 
 #[cfg(test)]

@@ -21,3 +21,4 @@ mod models;
 mod openapi;
 mod repository;
 mod served;
+mod to_annotate;

@@ -43,7 +43,7 @@ pub(super) fn split_seed(seed: u64, r: usize) -> u64 {
 }
 
 /// A deterministic draw of up to `n` of `items` (by key under `seed` and `salt`).
-pub(super) fn draw<T: Copy>(
+pub(crate) fn draw<T: Copy>(
     items: &[T],
     n: usize,
     seed: u64,

@@ -16,7 +16,7 @@
 
 mod cues;
 mod fit;
-mod folds;
+pub(crate) mod folds;
 mod gate;
 mod search;
 
@@ -100,9 +100,7 @@ pub fn create(
 
 /// The built-in engine of the model's base: the alignment fits its features.
 fn builtin_engine(ctx: &Context, loaded: &Loaded) -> Result<Arc<dyn crate::engine::Engine>> {
-    let engine = ctx.engines().get(&loaded.spec.base).ok_or_else(|| {
-        Error::Internal(format!("base model `{}` has no engine", loaded.spec.base))
-    })?;
+    let engine = loaded.engine(ctx)?;
     if engine.as_builtin().is_none() {
         return Err(Error::BadRequest(format!(
             "{} is on base model `{}`, which is routed to a remote engine ({}); alignments fit \
