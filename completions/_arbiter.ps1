@@ -326,7 +326,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         'arbiter;examples;next' {
             [CompletionResult]::new('--question', '--question', [CompletionResultType]::ParameterName, 'Only examples not yet annotated for this question [default: missing any question, each ranked by its least certain]')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'How many examples to pick (1 to 1000)')
-            [CompletionResult]::new('--n', '--n', [CompletionResultType]::ParameterName, 'How many examples to pick (1 to 1000)')
+            [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'How many examples to pick (1 to 1000)')
             [CompletionResult]::new('--revision', '--revision', [CompletionResultType]::ParameterName, 'The checkpoint to decide at: branch, tag or commit SHA [default: the default branch]')
             [CompletionResult]::new('--audit', '--audit', [CompletionResultType]::ParameterName, 'The share of the picks drawn at random from the other candidates, to keep the annotated examples a fair sample (0 to 1)')
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed of the audit draw: the same candidates and seed draw the same examples')

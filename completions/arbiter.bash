@@ -1000,7 +1000,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__examples__subcmd__next)
-            opts="-n -h --question --n --revision --audit --seed --pool --home --json --quiet --server --help"
+            opts="-n -h --question --count --revision --audit --seed --pool --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1010,7 +1010,7 @@ _arbiter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --n)
+                --count)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

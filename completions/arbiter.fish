@@ -198,7 +198,7 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_see
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from export" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from next" -l question -d 'Only examples not yet annotated for this question [default: missing any question, each ranked by its least certain]' -r
-complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from next" -s n -l n -d 'How many examples to pick (1 to 1000)' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from next" -s n -l count -d 'How many examples to pick (1 to 1000)' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from next" -l revision -d 'The checkpoint to decide at: branch, tag or commit SHA [default: the default branch]' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from next" -l audit -d 'The share of the picks drawn at random from the other candidates, to keep the annotated examples a fair sample (0 to 1)' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from next" -l seed -d 'Seed of the audit draw: the same candidates and seed draw the same examples' -r

@@ -22,7 +22,7 @@ pub struct ExamplesNextArgs {
     #[arg(long)]
     pub question: Option<String>,
     /// How many examples to pick (1 to 1000)
-    #[arg(long, short = 'n', default_value_t = DEFAULT_N,
+    #[arg(long = "count", short = 'n', value_name = "N", default_value_t = DEFAULT_N,
           value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_N as u64))]
     pub n: usize,
     /// The checkpoint to decide at: branch, tag or commit SHA [default: the default branch]
