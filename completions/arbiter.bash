@@ -344,7 +344,7 @@ _arbiter() {
 
     case "${cmd}" in
         arbiter)
-            opts="-h -V --home --json --quiet --server --help --version decide models engines examples batch align eval jobs serve tokens completions man openapi help"
+            opts="-h -V --home --json --table --full-ids --quiet --server --help --version decide models engines examples batch align eval jobs serve tokens completions man openapi help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -366,7 +366,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__align)
-            opts="-q -h --revision --questions --seed --margin --max-examples --holdout --detach --cancel-on-interrupt --home --json --quiet --server --help"
+            opts="-q -h --revision --questions --seed --margin --max-examples --holdout --detach --cancel-on-interrupt --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -416,7 +416,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__batch)
-            opts="-i -q -o -h --input --examples --revision --questions --capture --output --detach --cancel-on-interrupt --max-failed-items --home --json --quiet --server --help"
+            opts="-i -q -o -h --input --examples --revision --questions --capture --output --detach --cancel-on-interrupt --max-failed-items --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -474,7 +474,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__completions)
-            opts="-h --dir --home --json --quiet --server --help bash elvish fish powershell zsh"
+            opts="-h --dir --home --json --table --full-ids --quiet --server --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -500,7 +500,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__decide)
-            opts="-m -s -q -r -h --model --state --questions --request --revision --example-id --no-capture --truncate --home --json --quiet --server --help"
+            opts="-m -s -q -r -h --model --state --questions --request --revision --example-id --no-capture --truncate --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -562,7 +562,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__engines)
-            opts="-h --home --json --quiet --server --help list check help"
+            opts="-h --home --json --table --full-ids --quiet --server --help list check help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -584,7 +584,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__engines__subcmd__check)
-            opts="-h --home --json --quiet --server --help"
+            opts="-h --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -662,7 +662,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__engines__subcmd__list)
-            opts="-h --home --json --quiet --server --help"
+            opts="-h --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -684,7 +684,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__eval)
-            opts="-q -h --revision --baseline --questions --min-accuracy --max-ece --no-regression --strict --format --cancel-on-interrupt --include-fitted --home --json --quiet --server --help"
+            opts="-q -h --revision --baseline --questions --min-accuracy --max-ece --no-regression --strict --format --cancel-on-interrupt --include-fitted --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -734,7 +734,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__examples)
-            opts="-h --home --json --quiet --server --help ingest annotate list show export next help"
+            opts="-h --home --json --table --full-ids --quiet --server --help ingest annotate list show export next help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -756,7 +756,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__examples__subcmd__annotate)
-            opts="-f -h --question --answer --reasoning --file --home --json --quiet --server --help"
+            opts="-f -h --question --answer --reasoning --file --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -798,7 +798,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__examples__subcmd__export)
-            opts="-h --annotated --home --json --quiet --server --help"
+            opts="-h --annotated --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -932,7 +932,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__examples__subcmd__ingest)
-            opts="-f -h --file --atomic --home --json --quiet --server --help"
+            opts="-f -h --file --atomic --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -962,7 +962,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__examples__subcmd__list)
-            opts="-n -h --annotated --unannotated --question --after --limit --home --json --quiet --server --help"
+            opts="-n -h --annotated --unannotated --question --after --limit --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1000,7 +1000,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__examples__subcmd__next)
-            opts="-n -h --question --count --revision --audit --seed --pool --home --json --quiet --server --help"
+            opts="-n -h --question --count --revision --audit --seed --pool --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1050,7 +1050,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__examples__subcmd__show)
-            opts="-h --home --json --quiet --server --help"
+            opts="-h --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1604,7 +1604,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__jobs)
-            opts="-h --home --json --quiet --server --help list poll cancel results worker help"
+            opts="-h --home --json --table --full-ids --quiet --server --help list poll cancel results worker help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1626,7 +1626,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__jobs__subcmd__cancel)
-            opts="-h --home --json --quiet --server --help"
+            opts="-h --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1746,7 +1746,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__jobs__subcmd__list)
-            opts="-n -h --status --limit --home --json --quiet --server --help"
+            opts="-n -h --status --limit --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1780,7 +1780,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__jobs__subcmd__poll)
-            opts="-h --wait --max-failed-items --home --json --quiet --server --help"
+            opts="-h --wait --max-failed-items --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1806,7 +1806,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__jobs__subcmd__results)
-            opts="-o -h --output --home --json --quiet --server --help"
+            opts="-o -h --output --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1836,7 +1836,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__jobs__subcmd__worker)
-            opts="-h --home --json --quiet --server --help"
+            opts="-h --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1858,7 +1858,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__man)
-            opts="-h --dir --home --json --quiet --server --help"
+            opts="-h --dir --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1884,7 +1884,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__models)
-            opts="-h --home --json --quiet --server --help list create show commit tag log promote help"
+            opts="-h --home --json --table --full-ids --quiet --server --help list create show commit tag log promote help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1906,7 +1906,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__models__subcmd__commit)
-            opts="-q -b -m -h --questions --model-file --branch --from --message --home --json --quiet --server --help"
+            opts="-q -b -m -h --questions --model-file --branch --from --message --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1960,7 +1960,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__models__subcmd__create)
-            opts="-q -m -h --base --questions --capture --sample-rate --message --home --json --quiet --server --help"
+            opts="-q -m -h --base --questions --capture --sample-rate --message --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2136,7 +2136,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__models__subcmd__list)
-            opts="-h --home --json --quiet --server --help"
+            opts="-h --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2158,7 +2158,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__models__subcmd__log)
-            opts="-r -n -h --revision --limit --home --json --quiet --server --help"
+            opts="-r -n -h --revision --limit --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2196,7 +2196,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__models__subcmd__promote)
-            opts="-h --home --json --quiet --server --help"
+            opts="-h --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2218,7 +2218,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__models__subcmd__show)
-            opts="-h --home --json --quiet --server --help"
+            opts="-h --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2240,7 +2240,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__models__subcmd__tag)
-            opts="-r -h --revision --home --json --quiet --server --help"
+            opts="-r -h --revision --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2270,7 +2270,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__openapi)
-            opts="-h --out --home --json --quiet --server --help"
+            opts="-h --out --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2296,7 +2296,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__serve)
-            opts="-h --listen --home --json --quiet --server --help"
+            opts="-h --listen --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2322,7 +2322,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__tokens)
-            opts="-h --home --json --quiet --server --help create list revoke help"
+            opts="-h --home --json --table --full-ids --quiet --server --help create list revoke help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2344,7 +2344,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__tokens__subcmd__create)
-            opts="-h --name --scope --role --home --json --quiet --server --help"
+            opts="-h --name --scope --role --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2448,7 +2448,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__tokens__subcmd__list)
-            opts="-h --home --json --quiet --server --help"
+            opts="-h --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2470,7 +2470,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__tokens__subcmd__revoke)
-            opts="-h --home --json --quiet --server --help"
+            opts="-h --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_arbiter_global_optspecs
-    string join \n home= json quiet server= h/help V/version
+    string join \n home= json table full-ids quiet server= h/help V/version
 end
 
 function __fish_arbiter_needs_command
@@ -27,6 +27,8 @@ end
 complete -c arbiter -n "__fish_arbiter_needs_command" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_needs_command" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_needs_command" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_needs_command" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_needs_command" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_needs_command" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_needs_command" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_needs_command" -s V -l version -d 'Print version'
@@ -55,11 +57,15 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand decide" -l server -d 'Ru
 complete -c arbiter -n "__fish_arbiter_using_subcommand decide" -l no-capture -d 'Do not record the example and decision'
 complete -c arbiter -n "__fish_arbiter_using_subcommand decide" -l truncate -d 'Read only the first tokens of a state longer than the model reads, instead of refusing it (`state_too_large`)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand decide" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand decide" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand decide" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand decide" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand decide" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -f -a "list" -d 'List base models and repository models (the default)'
@@ -73,6 +79,8 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_s
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from list" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from list" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from list" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from list" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from list" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from list" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from create" -l base -d 'The root model: a base model name' -r
@@ -84,11 +92,15 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from create" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from create" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from create" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from create" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from create" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from create" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from show" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from show" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from show" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from show" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from show" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from show" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from commit" -s q -l questions -d 'New questions.yaml (YAML or JSON; - for stdin)' -r -F
@@ -99,12 +111,16 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from commit" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from commit" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from commit" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from commit" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from commit" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from commit" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from commit" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from tag" -s r -l revision -d 'The revision to tag [default: the default branch]' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from tag" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from tag" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from tag" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from tag" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from tag" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from tag" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from tag" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from log" -s r -l revision -d 'Branch, tag or commit [default: the default branch]' -r
@@ -112,11 +128,15 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from log" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from log" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from log" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from log" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from log" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from log" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from log" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from promote" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from promote" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from promote" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from promote" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from promote" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from promote" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from promote" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from help" -f -a "list" -d 'List base models and repository models (the default)'
@@ -130,6 +150,8 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_
 complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and not __fish_seen_subcommand_from list check help" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and not __fish_seen_subcommand_from list check help" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and not __fish_seen_subcommand_from list check help" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and not __fish_seen_subcommand_from list check help" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and not __fish_seen_subcommand_from list check help" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and not __fish_seen_subcommand_from list check help" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and not __fish_seen_subcommand_from list check help" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and not __fish_seen_subcommand_from list check help" -f -a "list" -d 'List the engines of config.yaml and the base models routed to each (the default)'
@@ -138,11 +160,15 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and not __fish_
 complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and __fish_seen_subcommand_from list" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and __fish_seen_subcommand_from list" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and __fish_seen_subcommand_from list" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and __fish_seen_subcommand_from list" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and __fish_seen_subcommand_from list" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and __fish_seen_subcommand_from list" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and __fish_seen_subcommand_from check" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and __fish_seen_subcommand_from check" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and __fish_seen_subcommand_from check" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and __fish_seen_subcommand_from check" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and __fish_seen_subcommand_from check" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and __fish_seen_subcommand_from check" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the engines of config.yaml and the base models routed to each (the default)'
@@ -151,6 +177,8 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and __fish_seen
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export next help" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export next help" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export next help" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export next help" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export next help" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export next help" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export next help" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export next help" -f -a "ingest" -d 'Ingest examples in bulk from JSON Lines or a JSON array'
@@ -165,6 +193,8 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_see
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from ingest" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from ingest" -l atomic -d 'Write nothing if any line is invalid'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from ingest" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from ingest" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from ingest" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from ingest" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from ingest" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from annotate" -l question -d 'The question ID' -r
@@ -174,6 +204,8 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_see
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from annotate" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from annotate" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from annotate" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from annotate" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from annotate" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from annotate" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from annotate" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from list" -l question -d 'Only examples annotated for this question' -r
@@ -184,17 +216,23 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_see
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from list" -l annotated -d 'Only examples with at least one annotation'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from list" -l unannotated -d 'Only examples without annotations'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from list" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from list" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from list" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from list" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from show" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from show" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from show" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from show" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from show" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from show" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from export" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from export" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from export" -l annotated -d 'Only annotated examples'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from export" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from export" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from export" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from export" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from next" -l question -d 'Only examples not yet annotated for this question [default: missing any question, each ranked by its least certain]' -r
@@ -206,6 +244,8 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_see
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from next" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from next" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from next" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from next" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from next" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from next" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from next" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from help" -f -a "ingest" -d 'Ingest examples in bulk from JSON Lines or a JSON array'
@@ -228,6 +268,8 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -l capture -d 'Re
 complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -l detach -d 'Print the job ID (the job with --json) and return at once; the job runs in a background process (or on the server)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -l cancel-on-interrupt -d 'With --server, when not on a terminal: cancel the server\'s job on Ctrl-C (on a terminal you are asked; without --server it is always cancelled)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand align" -l revision -d 'The checkpoint to improve: branch, tag or commit SHA [default: the default branch]' -r
@@ -241,6 +283,8 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand align" -l server -d 'Run
 complete -c arbiter -n "__fish_arbiter_using_subcommand align" -l detach -d 'Print the job ID (the job with --json) and return at once; the job runs in a background process (or on the server)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand align" -l cancel-on-interrupt -d 'With --server, when not on a terminal: cancel the server\'s job on Ctrl-C (on a terminal you are asked; without --server it is always cancelled)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand align" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand align" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand align" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand align" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand align" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l revision -d 'The checkpoint to evaluate: branch, tag or commit SHA [default: the default branch]' -r
@@ -258,11 +302,15 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l strict -d 'Appl
 complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l cancel-on-interrupt -d 'With --server, when not on a terminal: cancel the server\'s job on Ctrl-C (on a terminal you are asked; without --server it is always cancelled)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l include-fitted -d 'Score aligned questions on the examples their alignment was fitted on too (by default each question is scored, at both checkpoints, only on examples neither was fitted on)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand eval" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and not __fish_seen_subcommand_from list poll cancel results worker help" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and not __fish_seen_subcommand_from list poll cancel results worker help" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and not __fish_seen_subcommand_from list poll cancel results worker help" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and not __fish_seen_subcommand_from list poll cancel results worker help" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and not __fish_seen_subcommand_from list poll cancel results worker help" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and not __fish_seen_subcommand_from list poll cancel results worker help" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and not __fish_seen_subcommand_from list poll cancel results worker help" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and not __fish_seen_subcommand_from list poll cancel results worker help" -f -a "list" -d 'List jobs, newest first'
@@ -280,6 +328,8 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_su
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from list" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from list" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from list" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from list" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from list" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from list" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from poll" -l max-failed-items -d 'With --wait: how many items may fail before the exit code is 1, a count (5) or a share of the items (2%)' -r
@@ -287,22 +337,30 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_su
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from poll" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from poll" -l wait -d 'Follow the job (a progress bar on a terminal) until it ends; exit 1 unless it completed with no more failed items than allowed'
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from poll" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from poll" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from poll" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from poll" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from poll" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from cancel" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from cancel" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from cancel" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from cancel" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from cancel" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from cancel" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from cancel" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from results" -s o -l output -d 'Write the results to FILE instead of stdout' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from results" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from results" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from results" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from results" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from results" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from results" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from results" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from worker" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from worker" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from worker" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from worker" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from worker" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from worker" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from worker" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand jobs; and __fish_seen_subcommand_from help" -f -a "list" -d 'List jobs, newest first'
@@ -315,11 +373,15 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand serve" -l listen -d 'The
 complete -c arbiter -n "__fish_arbiter_using_subcommand serve" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand serve" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand serve" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand serve" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand serve" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand serve" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand serve" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and not __fish_seen_subcommand_from create list revoke help" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and not __fish_seen_subcommand_from create list revoke help" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and not __fish_seen_subcommand_from create list revoke help" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and not __fish_seen_subcommand_from create list revoke help" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and not __fish_seen_subcommand_from create list revoke help" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and not __fish_seen_subcommand_from create list revoke help" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and not __fish_seen_subcommand_from create list revoke help" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and not __fish_seen_subcommand_from create list revoke help" -f -a "create" -d 'Create a token; its secret is printed once and never stored'
@@ -337,16 +399,22 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_
 complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from create" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from create" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from create" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from create" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from create" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from create" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from list" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from list" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from list" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from list" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from list" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from list" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from revoke" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from revoke" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from revoke" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from revoke" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from revoke" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from revoke" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from revoke" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand tokens; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a token; its secret is printed once and never stored'
@@ -357,18 +425,24 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand completions" -l dir -d '
 complete -c arbiter -n "__fish_arbiter_using_subcommand completions" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand completions" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand completions" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand completions" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand completions" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand completions" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand man" -l dir -d 'The directory to write arbiter.1 and one page per subcommand into' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand man" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand man" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand man" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand man" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand man" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand man" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand man" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand openapi" -l out -d 'The file to write the document to' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand openapi" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand openapi" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand openapi" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand openapi" -l table -d 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand openapi" -l full-ids -d 'Show IDs whole in tables, not as their unique 12-character prefixes'
 complete -c arbiter -n "__fish_arbiter_using_subcommand openapi" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand openapi" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and not __fish_seen_subcommand_from decide models engines examples batch align eval jobs serve tokens completions man openapi help" -f -a "decide" -d 'Answer questions about a state'

@@ -5,6 +5,7 @@ use super::jobs::{
     FailedItems, Followed, detach, finish_status, left_running, note_replayed, watch,
 };
 use super::output::Printer;
+use super::table::{Column, Table};
 use crate::core::service::{JobRequest, Service};
 use crate::wire::align::{
     AlignmentRequest, AlignmentResult, DEFAULT_HOLDOUT, DEFAULT_MARGIN, DEFAULT_MAX_EXAMPLES,
@@ -96,15 +97,23 @@ pub(crate) fn print_alignment(job: &Job, model: &str, printer: &Printer) -> Resu
     else {
         return Ok(());
     };
-    let mut table = printer.new_table(&[
-        "QUESTION", "FITTED", "HELD OUT", "METRIC", "BEFORE", "AFTER", "ACCURACY", "ECE", "RESULT",
+    let mut table = Table::new(vec![
+        Column::whole("Question").always(),
+        Column::number("Fitted").priority(2),
+        Column::number("Held Out").priority(3),
+        Column::whole("Metric").priority(2),
+        Column::number("Before").priority(4),
+        Column::number("After").priority(5),
+        Column::number("Accuracy").priority(4),
+        Column::number("ECE").priority(3),
+        Column::text("Result").priority(6),
     ]);
     for (id, report) in &result.questions {
         let (metric, before, after, accuracy, ece) = match (&report.before, &report.after) {
             (Some(b), Some(a)) => (
                 b.metric.clone(),
-                format!("{:.4}", b.loss),
-                format!("{:.4}", a.loss),
+                format!("{:.3}", b.loss),
+                format!("{:.3}", a.loss),
                 format!("{:.3} → {:.3}", b.accuracy, a.accuracy),
                 format!("{:.3} → {:.3}", b.ece, a.ece),
             ),
@@ -115,7 +124,7 @@ pub(crate) fn print_alignment(job: &Job, model: &str, printer: &Printer) -> Resu
         } else {
             format!("unchanged: {}", report.reason.as_deref().unwrap_or("-"))
         };
-        table.add_row(vec![
+        table.row(vec![
             id.clone(),
             report.fitted.to_string(),
             report.held_out.to_string(),
@@ -127,7 +136,7 @@ pub(crate) fn print_alignment(job: &Job, model: &str, printer: &Printer) -> Resu
             outcome,
         ]);
     }
-    printer.line(&table.to_string())?;
+    printer.table(&table)?;
     match (&result.branch, &result.checkpoint) {
         (Some(branch), Some(checkpoint)) => printer.status(&format!(
             "new checkpoint {} on {branch} (parent {}); figures are on the held-out examples, \

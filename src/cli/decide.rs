@@ -2,6 +2,7 @@
 
 use super::input::{read_json, read_yaml};
 use super::output::{Printer, prob};
+use super::table::{Column, Table};
 use crate::core::service::Service;
 use crate::wire::{Answer, DecisionRequest, DecisionResponse};
 use anyhow::{Result, bail};
@@ -97,8 +98,13 @@ fn request_body(args: &DecideArgs) -> Result<Value> {
 }
 
 fn print_table(response: &DecisionResponse, printer: &Printer) -> Result<()> {
-    let mut table =
-        printer.new_table(&["Question", "Type", "Answer", "Confidence", "Probabilities"]);
+    let mut table = Table::new(vec![
+        Column::whole("Question").always(),
+        Column::whole("Type").priority(2),
+        Column::text("Answer").priority(5),
+        Column::number("Confidence").priority(4),
+        Column::text("Probabilities").priority(3),
+    ]);
     for (id, answer) in &response.answers {
         let (shown, confidence, probabilities) = describe(answer);
         let id = if id.is_empty() {
@@ -106,7 +112,7 @@ fn print_table(response: &DecisionResponse, printer: &Printer) -> Result<()> {
         } else {
             id.clone()
         };
-        table.add_row(vec![
+        table.row(vec![
             id,
             answer.type_name().to_owned(),
             shown,
@@ -114,7 +120,7 @@ fn print_table(response: &DecisionResponse, printer: &Printer) -> Result<()> {
             probabilities,
         ]);
     }
-    printer.line(&table.to_string())?;
+    printer.table(&table)?;
     let mut footer = format!("model {}", response.model);
     if let (Some(revision), Some(checkpoint)) = (&response.revision, &response.checkpoint) {
         let _ = write!(

@@ -1,6 +1,7 @@
 //! `arbiter engines`: list the remote engines of config.yaml, and check that they answer.
 
 use super::output::{Printer, prob};
+use super::table::{Column, Table};
 use crate::core::{self, Context};
 use crate::wire::Answer;
 use crate::wire::engines::EngineCheck;
@@ -51,14 +52,14 @@ fn list(ctx: &Context, printer: &Printer) -> Result<ExitCode> {
         ));
         return Ok(ExitCode::SUCCESS);
     }
-    let mut table = printer.new_table(&[
-        "Engine",
-        "Kind",
-        "Model",
-        "URL",
-        "API key",
-        "In flight",
-        "Base models",
+    let mut table = Table::new(vec![
+        Column::whole("Engine").always(),
+        Column::whole("Kind").priority(4),
+        Column::text("Model").priority(3),
+        Column::text("URL").priority(2),
+        Column::whole("API Key").priority(5),
+        Column::number("In Flight").priority(1),
+        Column::text("Base Models").priority(3),
     ]);
     for engine in &list.engines {
         let key = match (&engine.api_key_env, engine.api_key_set) {
@@ -66,7 +67,7 @@ fn list(ctx: &Context, printer: &Printer) -> Result<ExitCode> {
             (Some(var), false) => format!("{var} (NOT SET)"),
             (None, _) => "-".to_owned(),
         };
-        table.add_row(vec![
+        table.row(vec![
             engine.name.clone(),
             engine.kind.clone(),
             engine.model.clone(),
@@ -76,7 +77,7 @@ fn list(ctx: &Context, printer: &Printer) -> Result<ExitCode> {
             engine.models.join(", "),
         ]);
     }
-    printer.line(&table.to_string())?;
+    printer.table(&table)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -87,10 +88,16 @@ async fn check(ctx: &Context, args: &EnginesCheckArgs, printer: &Printer) -> Res
     } else if checks.engines.is_empty() {
         printer.status("no engines configured in config.yaml: nothing to check");
     } else {
-        let mut table =
-            printer.new_table(&["Engine", "Kind", "URL", "Result", "Latency", "Detail"]);
+        let mut table = Table::new(vec![
+            Column::whole("Engine").always(),
+            Column::whole("Kind").priority(2),
+            Column::text("URL").priority(3),
+            Column::whole("Result").priority(6),
+            Column::number("Latency").priority(4),
+            Column::text("Detail").priority(5),
+        ]);
         for engine in &checks.engines {
-            table.add_row(vec![
+            table.row(vec![
                 engine.name.clone(),
                 engine.kind.clone(),
                 engine.url.clone(),
@@ -103,7 +110,7 @@ async fn check(ctx: &Context, args: &EnginesCheckArgs, printer: &Printer) -> Res
                 detail(engine),
             ]);
         }
-        printer.line(&table.to_string())?;
+        printer.table(&table)?;
     }
     Ok(if checks.ok {
         ExitCode::SUCCESS

@@ -3,6 +3,7 @@
 
 use super::jobs::{FailedItems, Followed, finish_status, left_running, note_replayed, watch};
 use super::output::Printer;
+use super::table::{Column, Table};
 use crate::core::metrics::Metrics;
 use crate::core::service::{JobRequest, Service};
 use crate::wire::align::{EvaluationReport, EvaluationRequest, QuestionEvaluation};
@@ -238,18 +239,20 @@ type Figure = fn(&Metrics) -> Option<f64>;
 /// One row per question (and `overall`); with a baseline, three: the baseline, the
 /// revision, and the change (▲ better, ▼ worse).
 fn table(report: &EvaluationReport, printer: &Printer) -> String {
-    let mut table = printer.new_table(&[
-        "QUESTION",
-        "CHECKPOINT",
-        "EXAMPLES",
-        "METRIC",
-        "LOSS",
-        "ACCURACY",
-        "MACRO-F1",
-        "KAPPA",
-        "BRIER",
-        "ECE",
-        "MAE",
+    // At 80 columns the figures a gate reads (accuracy, loss, ECE) are the last to go.
+    let mut table = Table::new(vec![
+        Column::whole("Question").always(),
+        // Which of the baseline, the revision and the change a row is: cut, never hidden.
+        Column::text("Checkpoint").always(),
+        Column::number("Examples").priority(4),
+        Column::whole("Metric").priority(2),
+        Column::number("Loss").priority(6),
+        Column::number("Accuracy").priority(7),
+        Column::number("Macro-F1").priority(3),
+        Column::number("Kappa").priority(2),
+        Column::number("Brier").priority(3),
+        Column::number("ECE").priority(5),
+        Column::number("MAE").priority(1),
     ]);
     // (figure, lower is better)
     let figures: [(Figure, bool); 7] = [
@@ -264,7 +267,7 @@ fn table(report: &EvaluationReport, printer: &Printer) -> String {
     let cells = |m: &Metrics| -> Vec<String> {
         figures
             .iter()
-            .map(|(f, _)| f(m).map_or_else(|| "-".into(), |v| format!("{v:.4}")))
+            .map(|(f, _)| f(m).map_or_else(|| "-".into(), |v| format!("{v:.3}")))
             .collect()
     };
     let rows = report
@@ -278,39 +281,39 @@ fn table(report: &EvaluationReport, printer: &Printer) -> String {
         if let (Some(base), Some(base_revision)) = (&evaluation.baseline, &report.baseline) {
             let mut row = vec![
                 id.to_owned(),
-                short(&base_revision.name),
+                base_revision.name.clone(),
                 base.examples.to_string(),
                 base.metric.clone(),
             ];
             row.extend(cells(base));
-            table.add_row(row);
+            table.row(row);
             let mut row = vec![
                 String::new(),
-                short(&report.revision.name),
+                report.revision.name.clone(),
                 examples,
                 m.metric.clone(),
             ];
             row.extend(cells(m));
-            table.add_row(row);
+            table.row(row);
             let mut row = vec![String::new(), "change".into(), String::new(), String::new()];
             row.extend(
                 figures
                     .iter()
                     .map(|(f, lower_is_better)| change(f(m), f(base), *lower_is_better)),
             );
-            table.add_row(row);
+            table.row(row);
         } else {
             let mut row = vec![
                 id.to_owned(),
-                short(&report.revision.name),
+                report.revision.name.clone(),
                 examples,
                 m.metric.clone(),
             ];
             row.extend(cells(m));
-            table.add_row(row);
+            table.row(row);
         }
     }
-    let mut text = table.to_string();
+    let mut text = printer.render(&table);
     let _ = write!(text, "\n{}", uncertainty_table(report, printer));
     let _ = write!(
         text,
@@ -340,13 +343,13 @@ fn table(report: &EvaluationReport, printer: &Printer) -> String {
 /// How sure the figures are, per question: accuracy and loss with their 95% intervals (and
 /// the change's, paired, with a baseline), and how much can be answered at 5% and 10% error.
 fn uncertainty_table(report: &EvaluationReport, printer: &Printer) -> String {
-    let mut table = printer.new_table(&[
-        "QUESTION",
-        "CHECKPOINT",
-        "ACCURACY (95%)",
-        "LOSS (95%)",
-        "AT 5% ERROR",
-        "AT 10% ERROR",
+    let mut table = Table::new(vec![
+        Column::whole("Question").always(),
+        Column::text("Checkpoint").always(),
+        Column::number("Accuracy (95%)").priority(6),
+        Column::number("Loss (95%)").priority(5),
+        Column::whole("At 5% Error").priority(4),
+        Column::whole("At 10% Error").priority(2),
     ]);
     let at = |m: &Metrics, target: f64| -> String {
         m.coverage
@@ -367,7 +370,7 @@ fn uncertainty_table(report: &EvaluationReport, printer: &Printer) -> String {
         );
         vec![
             id.to_owned(),
-            short(name),
+            name.to_owned(),
             accuracy,
             loss,
             at(m, 0.05),
@@ -377,10 +380,10 @@ fn uncertainty_table(report: &EvaluationReport, printer: &Printer) -> String {
     for (id, evaluation) in &report.questions {
         match (&evaluation.baseline, &report.baseline) {
             (Some(base), Some(base_revision)) => {
-                table.add_row(row(id, &base_revision.name, base));
-                table.add_row(row("", &report.revision.name, &evaluation.metrics));
+                table.row(row(id, &base_revision.name, base));
+                table.row(row("", &report.revision.name, &evaluation.metrics));
                 if let Some(delta) = &evaluation.delta {
-                    table.add_row(vec![
+                    table.row(vec![
                         String::new(),
                         "change".into(),
                         estimate(&delta.accuracy, true),
@@ -391,11 +394,11 @@ fn uncertainty_table(report: &EvaluationReport, printer: &Printer) -> String {
                 }
             }
             _ => {
-                table.add_row(row(id, &report.revision.name, &evaluation.metrics));
+                table.row(row(id, &report.revision.name, &evaluation.metrics));
             }
         }
     }
-    let mut text = table.to_string();
+    let mut text = printer.render(&table);
     text.push_str(
         "\nintervals: 95% bootstrap over the examples (a change's is paired)\
          \nat N% error: the share of examples answerable at ≥ that confidence",
@@ -403,7 +406,7 @@ fn uncertainty_table(report: &EvaluationReport, printer: &Printer) -> String {
     text
 }
 
-/// `0.7800 [0.7100, 0.8400]`, signed for a change.
+/// `0.780 [0.710, 0.840]`, signed for a change.
 fn estimate(e: &crate::wire::align::Estimate, signed: bool) -> String {
     if signed {
         format!("{:+.3} [{:+.3}, {:+.3}]", e.value, e.low, e.high)
@@ -445,15 +448,6 @@ fn fitted_footer(report: &EvaluationReport) -> String {
     text
 }
 
-/// A revision's name, cut to 24 characters.
-fn short(name: &str) -> String {
-    if name.chars().count() > 24 {
-        format!("{}…", name.chars().take(23).collect::<String>())
-    } else {
-        name.to_owned()
-    }
-}
-
 /// The change of one figure from the baseline: ▲ better, ▼ worse, no mark when it rounds
 /// to nothing; `-` when either side lacks it.
 fn change(now: Option<f64>, then: Option<f64>, lower_is_better: bool) -> String {
@@ -466,14 +460,14 @@ fn change(now: Option<f64>, then: Option<f64>, lower_is_better: bool) -> String 
     } else {
         delta > 0.0
     };
-    let mark = if delta.abs() < 5e-5 {
+    let mark = if delta.abs() < 5e-4 {
         ""
     } else if better {
         " ▲"
     } else {
         " ▼"
     };
-    format!("{delta:+.4}{mark}")
+    format!("{delta:+.3}{mark}")
 }
 
 fn failed_note(evaluation: &QuestionEvaluation) -> String {

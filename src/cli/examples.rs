@@ -3,6 +3,7 @@
 
 use super::input::read_json_value_arg;
 use super::output::Printer;
+use super::table::{Column, Table};
 use super::to_annotate::ExamplesNextArgs;
 use crate::core::service::{
     AnnotateRequest, ExamplesQuery, ExportQuery, IngestRequest, Input, Service,
@@ -287,7 +288,12 @@ async fn list(
         printer.json(&page)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let mut table = printer.new_table(&["Example", "Created", "Annotations", "State"]);
+    let mut table = Table::new(vec![
+        Column::whole("Example").always(),
+        Column::whole("Created").priority(2),
+        Column::text("Annotations").priority(4),
+        Column::text("State").priority(3),
+    ]);
     for example in &page.examples {
         let annotations = example
             .annotations
@@ -295,19 +301,16 @@ async fn list(
             .map(|(q, a)| format!("{q}={}", a.answer))
             .collect::<Vec<_>>()
             .join(" ");
-        let mut state = example.state.to_string();
-        if state.len() > 60 {
-            state.truncate(state.floor_char_boundary(57));
-            state.push_str("...");
-        }
-        table.add_row(vec![
+        // Even a wide terminal shows only the start of a state (`examples show` has it all).
+        let state = console::truncate_str(&example.state.to_string(), 60, "…").into_owned();
+        table.row(vec![
             example.example_id.clone(),
             example.created_at.clone(),
             annotations,
             state,
         ]);
     }
-    printer.line(&table.to_string())?;
+    printer.table(&table)?;
     if let Some(cursor) = &page.next_cursor {
         printer.status(&format!("more: --after {cursor}"));
     }

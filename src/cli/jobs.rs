@@ -7,6 +7,7 @@
 
 use super::Target;
 use super::output::Printer;
+use super::table::{Column, Table};
 use crate::core::jobs::{NoObserver, Observer};
 use crate::core::service::{Created, JobsQuery, Service};
 use crate::core::{self, Context};
@@ -65,7 +66,7 @@ pub struct JobsListArgs {
 
 #[derive(Debug, Args)]
 pub struct JobsPollArgs {
-    /// The job ID
+    /// The job ID, or a prefix of it that starts no other job's (4 or more characters, as `jobs list` shows)
     pub job_id: String,
     /// Follow the job (a progress bar on a terminal) until it ends; exit 1 unless it completed with no more failed items than allowed
     #[arg(long)]
@@ -126,13 +127,13 @@ impl std::str::FromStr for FailedItems {
 
 #[derive(Debug, Args)]
 pub struct JobIdArg {
-    /// The job ID
+    /// The job ID, or a prefix of it that starts no other job's (4 or more characters, as `jobs list` shows)
     pub job_id: String,
 }
 
 #[derive(Debug, Args)]
 pub struct JobsResultsArgs {
-    /// The job ID
+    /// The job ID, or a prefix of it that starts no other job's (4 or more characters, as `jobs list` shows)
     pub job_id: String,
     /// Write the results to FILE instead of stdout
     #[arg(long, short, value_name = "FILE")]
@@ -241,10 +242,23 @@ async fn list(service: &dyn Service, args: &JobsListArgs, printer: &Printer) -> 
         return Ok(ExitCode::SUCCESS);
     }
     let paths = service.model_paths().await;
-    let mut table = printer.new_table(&["JOB", "MODEL", "KIND", "STATUS", "PROGRESS", "CREATED"]);
-    for job in &jobs {
-        table.add_row(vec![
-            job.job_id.to_string(),
+    let mut table = Table::new(vec![
+        Column::whole("Job").always(),
+        Column::text("Model").priority(5),
+        Column::whole("Kind").priority(3),
+        Column::whole("Status").priority(6),
+        Column::whole("Progress").priority(4),
+        Column::whole("Created").priority(2),
+    ]);
+    let ids = printer.ids(
+        &jobs
+            .iter()
+            .map(|j| j.job_id.to_string())
+            .collect::<Vec<_>>(),
+    );
+    for (job, id) in jobs.iter().zip(ids) {
+        table.row(vec![
+            id,
             paths
                 .get(&job.model_id)
                 .cloned()
@@ -255,7 +269,7 @@ async fn list(service: &dyn Service, args: &JobsListArgs, printer: &Printer) -> 
             job.created_at.clone(),
         ]);
     }
-    printer.line(&table.to_string())?;
+    printer.table(&table)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -574,6 +588,15 @@ fn progress_text(progress: Progress) -> String {
     }
 }
 
+/// Items per second to one decimal (`77.4/s`): indicatif's own `{per_sec}` shows four.
+fn rate(state: &indicatif::ProgressState, out: &mut dyn std::fmt::Write) {
+    let _ = write!(out, "{}", per_second(state.per_sec()));
+}
+
+fn per_second(rate: f64) -> String {
+    format!("{rate:.1}/s")
+}
+
 /// A job's progress bar on stderr (items, items/s, ETA): drawn only on a terminal.
 pub(crate) struct JobBar {
     bar: ProgressBar,
@@ -588,9 +611,12 @@ impl JobBar {
         };
         bar.set_style(
             ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} {msg} {per_sec} ETA {eta}",
+                "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} {msg} {rate} ETA {eta}",
             )
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            .map_or_else(
+                |_| ProgressStyle::default_bar(),
+                |style| style.with_key("rate", rate),
+            ),
         );
         bar.enable_steady_tick(Duration::from_millis(120));
         Self { bar }
@@ -623,5 +649,16 @@ impl JobBar {
 
     pub(crate) fn finish(&self) {
         self.bar.finish_and_clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rate_has_one_decimal() {
+        assert_eq!(per_second(77.352_8), "77.4/s");
+        assert_eq!(per_second(0.0), "0.0/s");
     }
 }

@@ -16,6 +16,7 @@ mod models;
 pub mod output;
 pub mod private;
 mod serve;
+mod table;
 mod to_annotate;
 mod tokens;
 
@@ -42,6 +43,7 @@ pub struct Cli {
 
 /// Options every command takes.
 #[derive(Debug, Args)]
+#[allow(clippy::struct_excessive_bools)] // command-line switches
 pub struct GlobalArgs {
     // clap help text, shown verbatim in --help and the man page: no Markdown backticks.
     #[allow(clippy::doc_markdown)]
@@ -51,6 +53,12 @@ pub struct GlobalArgs {
     /// Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr
     #[arg(long, global = true)]
     pub json: bool,
+    /// Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)
+    #[arg(long, global = true, conflicts_with = "json")]
+    pub table: bool,
+    /// Show IDs whole in tables, not as their unique 12-character prefixes
+    #[arg(long, global = true)]
+    pub full_ids: bool,
     /// Print nothing on stderr but errors
     #[arg(long, global = true)]
     pub quiet: bool,
@@ -97,7 +105,7 @@ pub enum Command {
 
 /// Run a parsed command line; errors are reported here and become the exit code.
 pub async fn run(cli: Cli) -> ExitCode {
-    let printer = Printer::new(cli.global.json, cli.global.quiet);
+    let printer = Printer::new(&cli.global);
     // A server and a background job worker log what they do; other commands only warnings.
     let background = matches!(cli.command, Command::Serve(_))
         || matches!(&cli.command, Command::Jobs(jobs) if jobs.is_worker());

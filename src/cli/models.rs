@@ -3,6 +3,7 @@
 use super::Target;
 use super::input::read_text;
 use super::output::Printer;
+use super::table::{Column, Table};
 use crate::core::checkpoint::CapturePolicy;
 use crate::core::models::{CommitRequest, CreateModel};
 use crate::core::service::{LogQuery, Service};
@@ -142,16 +143,16 @@ async fn list(service: &dyn Service, printer: &Printer) -> Result<ExitCode> {
         printer.json(&list)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let mut table = printer.new_table(&[
-        "Model",
-        "Kind",
-        "Engine / base",
-        "Model ID",
-        "Default branch",
-        "Latest checkpoint",
+    let mut table = Table::new(vec![
+        Column::whole("Model").always(),
+        Column::whole("Kind").priority(4),
+        Column::text("Engine / Base").priority(3),
+        Column::whole("Model ID").priority(1),
+        Column::whole("Default Branch").priority(2),
+        Column::whole("Latest Checkpoint").priority(3),
     ]);
     for model in &list.models {
-        table.add_row(vec![
+        table.row(vec![
             model.name.clone(),
             serde_json::to_value(model.kind)?
                 .as_str()
@@ -172,7 +173,7 @@ async fn list(service: &dyn Service, printer: &Printer) -> Result<ExitCode> {
                 .to_owned(),
         ]);
     }
-    printer.line(&table.to_string())?;
+    printer.table(&table)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -221,15 +222,16 @@ fn show_detail(detail: &crate::wire::models::ModelDetail, printer: &Printer) -> 
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let mut table = printer.new_table(&["", ""]);
-    table.add_row(vec!["path".to_owned(), detail.path.clone()]);
-    table.add_row(vec!["modelId".to_owned(), detail.model_id.to_string()]);
-    table.add_row(vec!["base".to_owned(), detail.base.clone()]);
-    table.add_row(vec![
+    // Field and value, no header row.
+    let mut table = Table::new(vec![Column::whole("").always(), Column::text("").always()]);
+    table.row(vec!["path".to_owned(), detail.path.clone()]);
+    table.row(vec!["modelId".to_owned(), detail.model_id.to_string()]);
+    table.row(vec!["base".to_owned(), detail.base.clone()]);
+    table.row(vec![
         "default branch".to_owned(),
         detail.default_branch.clone(),
     ]);
-    table.add_row(vec![
+    table.row(vec![
         "latest checkpoint".to_owned(),
         format!(
             "{} {}",
@@ -237,9 +239,9 @@ fn show_detail(detail: &crate::wire::models::ModelDetail, printer: &Printer) -> 
             detail.latest_checkpoint.message
         ),
     ]);
-    table.add_row(vec!["branches".to_owned(), refs(&detail.branches)]);
-    table.add_row(vec!["tags".to_owned(), refs(&detail.tags)]);
-    table.add_row(vec![
+    table.row(vec!["branches".to_owned(), refs(&detail.branches)]);
+    table.row(vec!["tags".to_owned(), refs(&detail.tags)]);
+    table.row(vec![
         "capture".to_owned(),
         format!(
             "{} at sample rate {}",
@@ -251,7 +253,7 @@ fn show_detail(detail: &crate::wire::models::ModelDetail, printer: &Printer) -> 
             detail.capture.sample_rate
         ),
     ]);
-    table.add_row(vec![
+    table.row(vec![
         "questions".to_owned(),
         detail
             .questions
@@ -260,7 +262,7 @@ fn show_detail(detail: &crate::wire::models::ModelDetail, printer: &Printer) -> 
             .collect::<Vec<_>>()
             .join(", "),
     ]);
-    printer.line(&table.to_string())?;
+    printer.table(&table)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -328,9 +330,13 @@ fn print_checkpoints(checkpoints: &[Checkpoint], printer: &Printer) -> Result<Ex
         printer.json(checkpoints)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let mut table = printer.new_table(&["Checkpoint", "Created", "Message"]);
+    let mut table = Table::new(vec![
+        Column::whole("Checkpoint").always(),
+        Column::whole("Created").priority(2),
+        Column::text("Message").priority(3),
+    ]);
     for checkpoint in checkpoints {
-        table.add_row(vec![
+        table.row(vec![
             short(&checkpoint.checkpoint_id).to_owned(),
             checkpoint.created_at.clone(),
             checkpoint
@@ -341,7 +347,7 @@ fn print_checkpoints(checkpoints: &[Checkpoint], printer: &Printer) -> Result<Ex
                 .to_owned(),
         ]);
     }
-    printer.line(&table.to_string())?;
+    printer.table(&table)?;
     Ok(ExitCode::SUCCESS)
 }
 

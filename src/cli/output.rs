@@ -1,36 +1,50 @@
 //! Terminal output: data on stdout (JSON when piped or with `--json`, tables on a terminal),
 //! diagnostics and progress on stderr.
 
+use super::GlobalArgs;
+use super::table::{Table, short_ids};
 use crate::error::Error;
-use comfy_table::{ContentArrangement, Table, presets};
 use serde::Serialize;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
+/// How many characters an ID shows in a table (git's short hash), unless two IDs listed
+/// together need more to differ.
+pub const SHORT_ID: usize = 12;
+
 /// Where output goes and in which form.
-// Four independent facts (two flags, two terminal probes), not a state in disguise.
+// Independent facts (flags, terminal probes), not a state in disguise.
 #[allow(clippy::struct_excessive_bools)]
 #[derive(Debug, Clone)]
 pub struct Printer {
     json: bool,
+    /// `--table`: tables even when stdout is not a terminal.
+    table: bool,
+    full_ids: bool,
     quiet: bool,
     stdout_tty: bool,
     stderr_tty: bool,
+    /// What tables fit: `COLUMNS`, else the terminal's width; none on a pipe (full values).
+    width: Option<usize>,
 }
 
 impl Printer {
-    pub fn new(json: bool, quiet: bool) -> Self {
+    pub fn new(global: &GlobalArgs) -> Self {
+        let stdout_tty = std::io::stdout().is_terminal();
         Self {
-            json,
-            quiet,
-            stdout_tty: std::io::stdout().is_terminal(),
+            json: global.json,
+            table: global.table,
+            full_ids: global.full_ids,
+            quiet: global.quiet,
+            stdout_tty,
             stderr_tty: std::io::stderr().is_terminal(),
+            width: table_width(std::env::var("COLUMNS").ok().as_deref(), stdout_tty),
         }
     }
 
-    /// JSON on stdout: asked for, or stdout is not a terminal.
+    /// JSON on stdout: asked for, or stdout is not a terminal (unless `--table`).
     pub fn wants_json(&self) -> bool {
-        self.json || !self.stdout_tty
+        self.json || !(self.stdout_tty || self.table)
     }
 
     /// `--json` was given: for the few outputs that are a bare value when piped (a job ID).
@@ -68,14 +82,32 @@ impl Printer {
         }
     }
 
-    /// A table in the house style.
-    pub fn new_table(&self, header: &[&str]) -> Table {
-        let mut table = Table::new();
-        table
-            .load_style(presets::UTF8_HORIZONTAL_ONLY)
-            .set_content_arrangement(ContentArrangement::Dynamic)
-            .set_header(header.iter().copied());
-        table
+    /// A table on stdout, fitted to the width; what it had to hide is said on stderr.
+    pub(crate) fn table(&self, table: &Table) -> std::io::Result<()> {
+        let rendered = self.render(table);
+        self.line(&rendered)
+    }
+
+    /// A table fitted to the width, as text, with what it had to hide said on stderr.
+    pub(crate) fn render(&self, table: &Table) -> String {
+        let rendered = table.render(self.width);
+        if let (false, Some(width)) = (rendered.hidden.is_empty(), self.width) {
+            self.status(&format!(
+                "hidden to fit {width} columns: {} (--json shows everything)",
+                rendered.hidden.join(", ")
+            ));
+        }
+        rendered.text
+    }
+
+    /// IDs as a table shows them: unique prefixes of [`SHORT_ID`] characters or more
+    /// (every command takes them), whole with `--full-ids`.
+    pub fn ids(&self, ids: &[String]) -> Vec<String> {
+        if self.full_ids {
+            ids.to_vec()
+        } else {
+            short_ids(ids, SHORT_ID)
+        }
     }
 
     /// Report an error on stderr and turn it into the exit code. A closed stdout (`| head`)
@@ -151,6 +183,18 @@ impl std::fmt::Display for UsageError {
 
 impl std::error::Error for UsageError {}
 
+/// The width tables fit: `COLUMNS` when it is a number (so a script or test can choose),
+/// else the terminal's; `None` on a pipe, where values are shown whole.
+fn table_width(columns: Option<&str>, stdout_tty: bool) -> Option<usize> {
+    match columns.and_then(|c| c.trim().parse::<usize>().ok()) {
+        Some(width) if width > 0 => Some(width),
+        _ if stdout_tty => console::Term::stdout()
+            .size_checked()
+            .map(|(_, cols)| usize::from(cols)),
+        _ => None,
+    }
+}
+
 /// A probability as a short fixed-width number.
 pub fn prob(p: f64) -> String {
     format!("{p:.3}")
@@ -163,4 +207,18 @@ pub(crate) fn create_file(path: &std::path::Path) -> anyhow::Result<std::fs::Fil
         std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
     super::private::publish(path)?;
     Ok(file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_sets_the_table_width_and_a_pipe_has_none() {
+        assert_eq!(table_width(Some("80"), false), Some(80));
+        assert_eq!(table_width(Some(" 120 "), true), Some(120));
+        assert_eq!(table_width(Some("0"), false), None);
+        assert_eq!(table_width(Some("wide"), false), None);
+        assert_eq!(table_width(None, false), None);
+    }
 }

@@ -2,6 +2,7 @@
 //! when piped), ranked by the model's uncertainty with a random audit share.
 
 use super::output::Printer;
+use super::table::{Column, Table};
 use crate::core::service::Service;
 use crate::wire::answer::Answer;
 use crate::wire::to_annotate::{
@@ -75,14 +76,20 @@ fn print_table(picked: &ToAnnotate, printer: &Printer) -> Result<()> {
     if picked.examples.is_empty() {
         printer.line("no examples to annotate")?;
     } else {
-        let mut table = printer.new_table(&["Example", "Question", "Why", "Margin", "Guess"]);
+        let mut table = Table::new(vec![
+            Column::whole("Example").always(),
+            Column::whole("Question").priority(5),
+            Column::whole("Why").priority(3),
+            Column::number("Margin").priority(4),
+            Column::text("Guess").priority(2),
+        ]);
         for item in &picked.examples {
             let question = if item.question.is_empty() {
                 "\"\"".to_owned()
             } else {
                 item.question.clone()
             };
-            table.add_row(vec![
+            table.row(vec![
                 item.example_id.clone(),
                 question,
                 item.why.as_str().to_owned(),
@@ -90,7 +97,7 @@ fn print_table(picked: &ToAnnotate, printer: &Printer) -> Result<()> {
                 predicted(&item.answer),
             ]);
         }
-        printer.line(&table.to_string())?;
+        printer.table(&table)?;
     }
     let revision = &picked.revision;
     let mut footer = format!(

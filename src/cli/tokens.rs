@@ -1,6 +1,7 @@
 //! `arbiter tokens`: create, list and revoke the server's API tokens.
 
 use super::output::Printer;
+use super::table::{Column, Table};
 use crate::core::tokens::{NewToken, Scope};
 use crate::core::{self, Context};
 use anyhow::Result;
@@ -70,10 +71,16 @@ pub(crate) fn run(ctx: &Context, args: TokensArgs, printer: &Printer) -> Result<
             if printer.wants_json() {
                 printer.json(&tokens)?;
             } else {
-                let mut table = printer
-                    .new_table(&["Name", "Token ID", "Scopes", "Roles", "Created", "Revoked"]);
+                let mut table = Table::new(vec![
+                    Column::whole("Name").always(),
+                    Column::whole("Token ID").priority(5),
+                    Column::text("Scopes").priority(4),
+                    Column::text("Roles").priority(3),
+                    Column::whole("Created").priority(1),
+                    Column::whole("Revoked").priority(2),
+                ]);
                 for token in &tokens {
-                    table.add_row(vec![
+                    table.row(vec![
                         token.name.clone(),
                         token.token_id.to_string(),
                         token.scopes.join(" "),
@@ -82,7 +89,7 @@ pub(crate) fn run(ctx: &Context, args: TokensArgs, printer: &Printer) -> Result<
                         token.revoked_at.clone().unwrap_or_default(),
                     ]);
                 }
-                printer.line(&table.to_string())?;
+                printer.table(&table)?;
             }
         }
         TokensCommand::Revoke(args) => {

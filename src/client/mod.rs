@@ -287,6 +287,21 @@ impl Remote {
         })
     }
 
+    /// The whole ID of the job `text` names: itself, or the one job the server lists as
+    /// starting with it (the job routes take whole IDs only).
+    async fn resolve_job(&self, text: &str) -> Result<String> {
+        if text.parse::<crate::ids::JobId>().is_ok() {
+            return Ok(text.to_owned());
+        }
+        let prefix = crate::core::jobs::id_prefix(text)?;
+        // Two are enough to tell one from many; a few more name them in the error.
+        let request = Request::get(&["v1", "jobs"])
+            .query("idPrefix", &prefix)
+            .query("limit", &5);
+        let jobs: Vec<Job> = self.http.json(&request).await?;
+        Ok(crate::core::jobs::unique(prefix, jobs.iter().map(|job| job.job_id))?.to_string())
+    }
+
     /// The complete result lines of a job so far, chunk by chunk, to `sink`.
     async fn results(
         &self,
@@ -555,7 +570,10 @@ impl Service for Remote {
     }
 
     async fn get_job(&self, job_id: &str) -> Result<Job> {
-        self.http.json(&Request::get(&["v1", "jobs", job_id])).await
+        let job_id = self.resolve_job(job_id).await?;
+        self.http
+            .json(&Request::get(&["v1", "jobs", &job_id]))
+            .await
     }
 
     async fn list_jobs(&self, query: JobsQuery<'_>) -> Result<Vec<Job>> {
@@ -575,6 +593,7 @@ impl Service for Remote {
     }
 
     async fn cancel_job(&self, job_id: &str) -> Result<Job> {
+        let job_id = &self.resolve_job(job_id).await?;
         // Cancelling is idempotent (204 every time): repeatable.
         let request = Request::post(&["v1", "jobs", job_id, "cancel"]).repeatable();
         self.http.send(&request).await?;
@@ -615,7 +634,7 @@ impl Service for Remote {
 
     async fn job_results(&self, job_id: &str, out: &mut (dyn Write + Send)) -> Result<Job> {
         let job = self.get_job(job_id).await?;
-        self.results(job_id, &mut |chunk| {
+        self.results(&job.job_id.to_string(), &mut |chunk| {
             out.write_all(chunk)
                 .map_err(crate::core::service::write_error)
         })

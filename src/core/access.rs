@@ -112,6 +112,8 @@ pub struct JobListing {
     pub kinds: Vec<JobKind>,
     /// Only these statuses (empty: every status).
     pub statuses: Vec<JobStatus>,
+    /// Only jobs whose ID starts with this.
+    pub id_prefix: Option<String>,
     /// At most this many.
     pub limit: usize,
 }
@@ -140,6 +142,10 @@ pub async fn visible_jobs(
         let mut jobs = jobs::list(&ctx, model_id.as_ref(), &listing.statuses, 0)?;
         jobs.retain(|job| {
             (listing.kinds.is_empty() || listing.kinds.contains(&job.kind))
+                && listing
+                    .id_prefix
+                    .as_deref()
+                    .is_none_or(|prefix| job.job_id.to_string().starts_with(prefix))
                 && principal.has_scope(scope_of(job.kind))
                 && paths.as_ref().is_none_or(|paths| {
                     paths

@@ -114,7 +114,10 @@ pub trait Service: Send + Sync {
     /// Queue a job on `model`. Remotely the request is sent with an `Idempotency-Key`
     /// derived from it (and from the input's bytes), so sending it again returns the same job.
     async fn create_job(&self, model: &str, request: JobRequest) -> Result<Created>;
-    /// A job as it is now.
+    /// A job as it is now. Here and in the other job operations that take it, `job_id` is
+    /// the whole ID or a prefix that starts only this job's ([`super::jobs::resolve_id`]):
+    /// remotely, the prefix is looked up in `GET /v1/jobs?idPrefix=`, since the job routes
+    /// take whole IDs only.
     async fn get_job(&self, job_id: &str) -> Result<Job>;
     /// Jobs, newest first: of one model or all, of one status or all.
     async fn list_jobs(&self, query: JobsQuery<'_>) -> Result<Vec<Job>>;
@@ -376,8 +379,9 @@ impl Service for Local {
     }
 
     async fn get_job(&self, job_id: &str) -> Result<Job> {
-        let id = super::jobs::parse_id(job_id)?;
-        self.on_pool(move |ctx| super::jobs::get(ctx, &id)).await
+        let job_id = job_id.to_owned();
+        self.on_pool(move |ctx| super::jobs::get(ctx, &super::jobs::resolve_id(ctx, &job_id)?))
+            .await
     }
 
     async fn list_jobs(&self, query: JobsQuery<'_>) -> Result<Vec<Job>> {
@@ -395,8 +399,9 @@ impl Service for Local {
     }
 
     async fn cancel_job(&self, job_id: &str) -> Result<Job> {
-        let id = super::jobs::parse_id(job_id)?;
-        self.on_pool(move |ctx| super::jobs::cancel(ctx, &id)).await
+        let job_id = job_id.to_owned();
+        self.on_pool(move |ctx| super::jobs::cancel(ctx, &super::jobs::resolve_id(ctx, &job_id)?))
+            .await
     }
 
     async fn follow_job(&self, job: &Job, observer: &dyn Observer) -> Result<Job> {
@@ -413,7 +418,8 @@ impl Service for Local {
     }
 
     async fn job_results(&self, job_id: &str, out: &mut (dyn Write + Send)) -> Result<Job> {
-        let (job, reader) = super::jobs::results(&self.ctx, &super::jobs::parse_id(job_id)?)?;
+        let id = super::jobs::resolve_id(&self.ctx, job_id)?;
+        let (job, reader) = super::jobs::results(&self.ctx, &id)?;
         if let Some(mut reader) = reader {
             std::io::copy(&mut reader, out).map_err(write_error)?;
         }

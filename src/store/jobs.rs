@@ -163,6 +163,8 @@ pub struct JobFilter<'a> {
     pub model_id: Option<&'a ModelId>,
     /// Any of these statuses; all when empty.
     pub statuses: &'a [JobStatus],
+    /// Only jobs whose ID starts with this (compared as text, exactly).
+    pub id_prefix: Option<&'a str>,
     pub limit: usize,
 }
 
@@ -216,6 +218,12 @@ impl Store {
                 marks.push(format!("?{}", args.len()));
             }
             clauses.push(format!("status IN ({})", marks.join(", ")));
+        }
+        if let Some(prefix) = filter.id_prefix {
+            // substr, not LIKE: no character of the prefix is a wildcard.
+            args.push(prefix.to_owned());
+            let n = args.len();
+            clauses.push(format!("substr(job_id, 1, length(?{n})) = ?{n}"));
         }
         let limit = if filter.limit == 0 {
             -1
@@ -476,5 +484,19 @@ mod tests {
             })
             .unwrap();
         assert_eq!(ids(active), [id("c"), id("b")]);
+        let prefixed = |prefix: &str| {
+            ids(store
+                .list_jobs(&JobFilter {
+                    id_prefix: Some(prefix),
+                    ..JobFilter::default()
+                })
+                .unwrap())
+        };
+        let b = id("b").to_string();
+        // The three IDs differ only in their last digit.
+        assert_eq!(prefixed(&b[..35]).len(), 3);
+        assert_eq!(prefixed(&b), [id("b")]);
+        assert!(prefixed("%").is_empty());
+        assert_eq!(prefixed("").len(), 3);
     }
 }

@@ -385,7 +385,7 @@ fn align_commits_a_better_checkpoint_on_its_branch_and_eval_and_promote_use_it()
         "{table}"
     );
     assert!(
-        table.contains("ACCURACY (95%)") && table.contains("AT 5% ERROR"),
+        table.contains("Accuracy (95%)") && table.contains("At 5% Error"),
         "{table}"
     );
     // --include-fitted scores all 120, as before held-out records.

@@ -681,6 +681,7 @@ fn batch_and_jobs_print_what_they_print_locally() {
     assert_eq!(code, 0);
     assert_eq!(remote_results, local_results);
     assert_eq!(remote_results, std::fs::read_to_string(&out).unwrap());
+    prefixes_name_jobs_as_whole_ids_do(&shared, &job_id, &local_results);
 
     // Detached: the job ID, then the same job.
     let (code, detached, stderr) = run(
@@ -696,6 +697,22 @@ fn batch_and_jobs_print_what_they_print_locally() {
     );
     assert_eq!(ended["status"], "completed", "{ended}");
     assert_eq!(ended["progress"]["total"], 6);
+}
+
+/// A prefix of `job_id`, as `jobs list` shows IDs, names the job on the server too (found
+/// through `GET /v1/jobs?idPrefix=`); one too short names none.
+fn prefixes_name_jobs_as_whole_ids_do(shared: &Shared, job_id: &str, results: &str) {
+    let short = &job_id[..12];
+    for args in [vec!["jobs", "poll", short], vec!["jobs", "cancel", short]] {
+        assert_eq!(
+            json(shared.remote(), &args),
+            json(shared.local(), &args),
+            "arbiter {args:?}"
+        );
+    }
+    assert_eq!(run(shared.remote(), &["jobs", "results", short]).1, results);
+    let (code, problem, _) = problem(shared.remote(), &["jobs", "poll", &job_id[..3]]);
+    assert_eq!((code, &problem["code"]), (4, &json!("job_not_found")));
 }
 
 #[test]

@@ -21,4 +21,5 @@ mod models;
 mod openapi;
 mod repository;
 mod served;
+mod tables;
 mod to_annotate;

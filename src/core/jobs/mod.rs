@@ -129,6 +129,64 @@ pub fn parse_id(job_id: &str) -> Result<JobId> {
         .map_err(|_| Error::JobNotFound(job_id.to_owned()))
 }
 
+/// The fewest characters of a job ID that the command line takes as its prefix (git's).
+pub const MIN_PREFIX: usize = 4;
+
+/// How many jobs an ambiguous prefix names in its error.
+const CANDIDATES: usize = 5;
+
+/// The job that `text` names on the command line: its whole ID, or a prefix of it that
+/// starts no other job's. The HTTP routes take whole IDs only ([`parse_id`]).
+pub fn resolve_id(ctx: &Context, text: &str) -> Result<JobId> {
+    if let Ok(id) = text.parse() {
+        return Ok(id);
+    }
+    let prefix = id_prefix(text)?;
+    let candidates = ctx.store()?.list_jobs(&JobFilter {
+        id_prefix: Some(prefix),
+        limit: CANDIDATES,
+        ..JobFilter::default()
+    })?;
+    unique(text, candidates.iter().map(|record| record.job_id))
+}
+
+/// `text` as a job ID prefix: at least [`MIN_PREFIX`] characters of a job ID as printed
+/// (lowercase hex digits and hyphens); anything else names no job.
+pub fn id_prefix(text: &str) -> Result<&str> {
+    let hex = |c: char| c.is_ascii_digit() || ('a'..='f').contains(&c) || c == '-';
+    if text.len() >= MIN_PREFIX && text.len() < 36 && text.chars().all(hex) {
+        Ok(text)
+    } else {
+        Err(Error::JobNotFound(text.to_owned()))
+    }
+}
+
+/// The one job among `candidates` whose ID starts with `prefix` (others are ignored): not
+/// found when none does, an error naming them when several do.
+pub fn unique(prefix: &str, candidates: impl IntoIterator<Item = JobId>) -> Result<JobId> {
+    let mut matching: Vec<JobId> = candidates
+        .into_iter()
+        .filter(|id| id.to_string().starts_with(prefix))
+        .collect();
+    matching.dedup();
+    match matching.as_slice() {
+        [] => Err(Error::JobNotFound(prefix.to_owned())),
+        [one] => Ok(*one),
+        many => Err(Error::NotFound(format!(
+            "job ID prefix `{prefix}` is ambiguous: it starts {}{}; give more of the ID",
+            many.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", "),
+            if many.len() >= CANDIDATES {
+                " and more"
+            } else {
+                ""
+            }
+        ))),
+    }
+}
+
 /// A job as polled.
 pub fn get(ctx: &Context, job_id: &JobId) -> Result<Job> {
     to_wire(record(ctx, job_id)?)
@@ -155,6 +213,7 @@ pub fn list(
         .list_jobs(&JobFilter {
             model_id,
             statuses,
+            id_prefix: None,
             limit,
         })?
         .into_iter()
@@ -248,4 +307,45 @@ pub fn to_wire(record: JobRecord) -> Result<Job> {
         error,
         result,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id(text: &str) -> JobId {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn a_prefix_names_the_one_job_it_starts() {
+        let a = id("3f2a9c1e-7b4d-4e1a-9c2b-000000000001");
+        let b = id("3f2a9c1e-7b4d-4e1a-9c2b-000000000002");
+        let c = id("9d0c1b2a-0000-4000-8000-000000000000");
+        assert_eq!(unique("9d0c", [a, b, c]).unwrap(), c);
+        assert_eq!(
+            unique("3f2a9c1e-7b4d-4e1a-9c2b-0000000000", [a, c]).unwrap(),
+            a
+        );
+        let ambiguous = unique("3f2a9c1e-7b4d", [a, b, c]).unwrap_err();
+        assert_eq!(ambiguous.exit_code(), 4);
+        let text = ambiguous.to_string();
+        assert!(
+            text.contains(&a.to_string()) && text.contains(&b.to_string()),
+            "{text}"
+        );
+        assert!(matches!(unique("aaaa", [a, b]), Err(Error::JobNotFound(_))));
+    }
+
+    #[test]
+    fn a_prefix_is_four_or_more_characters_of_an_id_as_printed() {
+        assert!(id_prefix("3f2a").is_ok());
+        assert!(id_prefix("3f2a9c1e-7b4d").is_ok());
+        for bad in ["3f2", "3F2A", "3f2a%", "j1-x", ""] {
+            assert!(
+                matches!(id_prefix(bad), Err(Error::JobNotFound(_))),
+                "{bad}"
+            );
+        }
+    }
 }

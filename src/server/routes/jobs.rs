@@ -175,6 +175,7 @@ async fn list(
         model: Some(model_id),
         kinds: vec![kind],
         statuses: statuses(query.status.as_deref())?,
+        id_prefix: None,
         limit: crate::server::extract::page_limit(query.limit)?,
     };
     core::access::visible_jobs(&state.ctx, &principal, listing).await
@@ -277,6 +278,10 @@ pub(crate) struct AllJobsQuery {
     /// How many jobs (1–1000; anything else is refused).
     #[param(minimum = 1, maximum = 1000, default = 50)]
     limit: Option<usize>,
+    /// Only jobs whose ID starts with this text (how `arbiter jobs` finds a job by a prefix
+    /// of its ID; `/v1/jobs/{jobId}` takes the whole ID only).
+    #[serde(rename = "idPrefix")]
+    id_prefix: Option<String>,
 }
 
 /// Who sees a job through `/v1/jobs`.
@@ -316,6 +321,7 @@ pub(crate) async fn list_jobs(
         model: query.model,
         kinds: Vec::new(),
         statuses: statuses(query.status.as_deref())?,
+        id_prefix: query.id_prefix,
         limit: crate::server::extract::page_limit(query.limit)?,
     };
     Ok(Json(
