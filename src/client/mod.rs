@@ -290,10 +290,14 @@ impl Remote {
     /// The whole ID of the job `text` names: itself, or the one job the server lists as
     /// starting with it (the job routes take whole IDs only).
     async fn resolve_job(&self, text: &str) -> Result<String> {
-        if text.parse::<crate::ids::JobId>().is_ok() {
+        // Text that is neither a whole ID nor a prefix goes as it is: the server's own
+        // not-found answer (with its request ID) says so.
+        let (false, Ok(prefix)) = (
+            text.parse::<crate::ids::JobId>().is_ok(),
+            crate::core::jobs::id_prefix(text),
+        ) else {
             return Ok(text.to_owned());
-        }
-        let prefix = crate::core::jobs::id_prefix(text)?;
+        };
         // Two are enough to tell one from many; a few more name them in the error.
         let request = Request::get(&["v1", "jobs"])
             .query("idPrefix", &prefix)
