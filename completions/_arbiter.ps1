@@ -259,12 +259,14 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List examples (paged, filtered)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one example with its annotations and decisions')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write every example as JSON Lines, in the ingest format')
+            [CompletionResult]::new('agreement', 'agreement', [CompletionResultType]::ParameterValue, 'How far annotators agree, per question: Cohen''s kappa for two, Fleiss'' for more')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'arbiter;examples;ingest' {
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Lines of {example_id?, state, annotations?}, or one JSON array of them (- for stdin)')
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Lines of {example_id?, state, annotations?}, or one JSON array of them (- for stdin)')
+            [CompletionResult]::new('--annotator', '--annotator', [CompletionResultType]::ParameterName, 'Who annotates, for annotations that name no annotator [default: $USER or $USERNAME, else local]; not with --server, where the token''s name is recorded')
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
             [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--atomic', '--atomic', [CompletionResultType]::ParameterName, 'Write nothing if any line is invalid')
@@ -278,8 +280,9 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--question', '--question', [CompletionResultType]::ParameterName, 'The question ID')
             [CompletionResult]::new('--answer', '--answer', [CompletionResultType]::ParameterName, 'The ground truth: true/false (noul), an option key (choice), a level index (score)')
             [CompletionResult]::new('--reasoning', '--reasoning', [CompletionResultType]::ParameterName, 'Why this is the answer')
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Lines of {example_id, question, answer, reasoning?} (- for stdin)')
-            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Lines of {example_id, question, answer, reasoning?} (- for stdin)')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Lines of {example_id, question, answer, reasoning?, annotator?} (- for stdin)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Lines of {example_id, question, answer, reasoning?, annotator?} (- for stdin)')
+            [CompletionResult]::new('--annotator', '--annotator', [CompletionResultType]::ParameterName, 'Who annotates, for annotations that name no annotator [default: $USER or $USERNAME, else local]; not with --server, where the token''s name is recorded')
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
             [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
@@ -322,12 +325,23 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'arbiter;examples;agreement' {
+            [CompletionResult]::new('--question', '--question', [CompletionResultType]::ParameterName, 'Only this question [default: every question at the default branch]')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'arbiter;examples;help' {
             [CompletionResult]::new('ingest', 'ingest', [CompletionResultType]::ParameterValue, 'Ingest examples in bulk from JSON Lines or a JSON array')
             [CompletionResult]::new('annotate', 'annotate', [CompletionResultType]::ParameterValue, 'Annotate an example with ground truth, or many from a JSON Lines file')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List examples (paged, filtered)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one example with its annotations and decisions')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write every example as JSON Lines, in the ingest format')
+            [CompletionResult]::new('agreement', 'agreement', [CompletionResultType]::ParameterValue, 'How far annotators agree, per question: Cohen''s kappa for two, Fleiss'' for more')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -344,6 +358,9 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;examples;help;export' {
+            break
+        }
+        'arbiter;examples;help;agreement' {
             break
         }
         'arbiter;examples;help;help' {
@@ -671,6 +688,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List examples (paged, filtered)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one example with its annotations and decisions')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write every example as JSON Lines, in the ingest format')
+            [CompletionResult]::new('agreement', 'agreement', [CompletionResultType]::ParameterValue, 'How far annotators agree, per question: Cohen''s kappa for two, Fleiss'' for more')
             break
         }
         'arbiter;help;examples;ingest' {
@@ -686,6 +704,9 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;help;examples;export' {
+            break
+        }
+        'arbiter;help;examples;agreement' {
             break
         }
         'arbiter;help;batch' {

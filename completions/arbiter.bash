@@ -76,6 +76,9 @@ _arbiter() {
             arbiter__subcmd__engines__subcmd__help,list)
                 cmd="arbiter__subcmd__engines__subcmd__help__subcmd__list"
                 ;;
+            arbiter__subcmd__examples,agreement)
+                cmd="arbiter__subcmd__examples__subcmd__agreement"
+                ;;
             arbiter__subcmd__examples,annotate)
                 cmd="arbiter__subcmd__examples__subcmd__annotate"
                 ;;
@@ -93,6 +96,9 @@ _arbiter() {
                 ;;
             arbiter__subcmd__examples,show)
                 cmd="arbiter__subcmd__examples__subcmd__show"
+                ;;
+            arbiter__subcmd__examples__subcmd__help,agreement)
+                cmd="arbiter__subcmd__examples__subcmd__help__subcmd__agreement"
                 ;;
             arbiter__subcmd__examples__subcmd__help,annotate)
                 cmd="arbiter__subcmd__examples__subcmd__help__subcmd__annotate"
@@ -159,6 +165,9 @@ _arbiter() {
                 ;;
             arbiter__subcmd__help__subcmd__engines,list)
                 cmd="arbiter__subcmd__help__subcmd__engines__subcmd__list"
+                ;;
+            arbiter__subcmd__help__subcmd__examples,agreement)
+                cmd="arbiter__subcmd__help__subcmd__examples__subcmd__agreement"
                 ;;
             arbiter__subcmd__help__subcmd__examples,annotate)
                 cmd="arbiter__subcmd__help__subcmd__examples__subcmd__annotate"
@@ -725,7 +734,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__examples)
-            opts="-h --home --json --quiet --server --help ingest annotate list show export help"
+            opts="-h --home --json --quiet --server --help ingest annotate list show export agreement help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -746,8 +755,34 @@ _arbiter() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        arbiter__subcmd__examples__subcmd__agreement)
+            opts="-h --question --home --json --quiet --server --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --question)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         arbiter__subcmd__examples__subcmd__annotate)
-            opts="-f -h --question --answer --reasoning --file --home --json --quiet --server --help"
+            opts="-f -h --question --answer --reasoning --file --annotator --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -770,6 +805,10 @@ _arbiter() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --annotator)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -811,8 +850,22 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__examples__subcmd__help)
-            opts="ingest annotate list show export help"
+            opts="ingest annotate list show export agreement help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__examples__subcmd__help__subcmd__agreement)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -909,7 +962,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__examples__subcmd__ingest)
-            opts="-f -h --file --atomic --home --json --quiet --server --help"
+            opts="-f -h --file --atomic --annotator --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -920,6 +973,10 @@ _arbiter() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --annotator)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1125,8 +1182,22 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__help__subcmd__examples)
-            opts="ingest annotate list show export"
+            opts="ingest annotate list show export agreement"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__help__subcmd__examples__subcmd__agreement)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -148,18 +148,20 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and __fish_seen
 complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the engines of config.yaml and the base models routed to each (the default)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and __fish_seen_subcommand_from help" -f -a "check" -d 'Call each engine once with a tiny decision: reachability, latency, valid answers. Exits 1 when any engine fails'
 complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
-complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
-complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
-complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -l quiet -d 'Print nothing on stderr but errors'
-complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -s h -l help -d 'Print help'
-complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -f -a "ingest" -d 'Ingest examples in bulk from JSON Lines or a JSON array'
-complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -f -a "annotate" -d 'Annotate an example with ground truth, or many from a JSON Lines file'
-complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -f -a "list" -d 'List examples (paged, filtered)'
-complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -f -a "show" -d 'Show one example with its annotations and decisions'
-complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -f -a "export" -d 'Write every example as JSON Lines, in the ingest format'
-complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export agreement help" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export agreement help" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export agreement help" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export agreement help" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export agreement help" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export agreement help" -f -a "ingest" -d 'Ingest examples in bulk from JSON Lines or a JSON array'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export agreement help" -f -a "annotate" -d 'Annotate an example with ground truth, or many from a JSON Lines file'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export agreement help" -f -a "list" -d 'List examples (paged, filtered)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export agreement help" -f -a "show" -d 'Show one example with its annotations and decisions'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export agreement help" -f -a "export" -d 'Write every example as JSON Lines, in the ingest format'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export agreement help" -f -a "agreement" -d 'How far annotators agree, per question: Cohen\'s kappa for two, Fleiss\' for more'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and not __fish_seen_subcommand_from ingest annotate list show export agreement help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from ingest" -s f -l file -d 'Lines of {example_id?, state, annotations?}, or one JSON array of them (- for stdin)' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from ingest" -l annotator -d 'Who annotates, for annotations that name no annotator [default: $USER or $USERNAME, else local]; not with --server, where the token\'s name is recorded' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from ingest" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from ingest" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from ingest" -l atomic -d 'Write nothing if any line is invalid'
@@ -169,7 +171,8 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_see
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from annotate" -l question -d 'The question ID' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from annotate" -l answer -d 'The ground truth: true/false (noul), an option key (choice), a level index (score)' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from annotate" -l reasoning -d 'Why this is the answer' -r
-complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from annotate" -s f -l file -d 'Lines of {example_id, question, answer, reasoning?} (- for stdin)' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from annotate" -s f -l file -d 'Lines of {example_id, question, answer, reasoning?, annotator?} (- for stdin)' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from annotate" -l annotator -d 'Who annotates, for annotations that name no annotator [default: $USER or $USERNAME, else local]; not with --server, where the token\'s name is recorded' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from annotate" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from annotate" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from annotate" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
@@ -196,11 +199,18 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_see
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from export" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from export" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from agreement" -l question -d 'Only this question [default: every question at the default branch]' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from agreement" -l home -d 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from agreement" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from agreement" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from agreement" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from agreement" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from help" -f -a "ingest" -d 'Ingest examples in bulk from JSON Lines or a JSON array'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from help" -f -a "annotate" -d 'Annotate an example with ground truth, or many from a JSON Lines file'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from help" -f -a "list" -d 'List examples (paged, filtered)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show one example with its annotations and decisions'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from help" -f -a "export" -d 'Write every example as JSON Lines, in the ingest format'
+complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from help" -f -a "agreement" -d 'How far annotators agree, per question: Cohen\'s kappa for two, Fleiss\' for more'
 complete -c arbiter -n "__fish_arbiter_using_subcommand examples; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -s i -l input -d 'JSON Lines of {example_id?, state} (- for stdin); blank lines are skipped' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand batch" -l examples -d 'Run over the model\'s stored examples instead of an input file' -r -f -a "all\t''
@@ -385,6 +395,7 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_su
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from examples" -f -a "list" -d 'List examples (paged, filtered)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from examples" -f -a "show" -d 'Show one example with its annotations and decisions'
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from examples" -f -a "export" -d 'Write every example as JSON Lines, in the ingest format'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from examples" -f -a "agreement" -d 'How far annotators agree, per question: Cohen\'s kappa for two, Fleiss\' for more'
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from jobs" -f -a "list" -d 'List jobs, newest first'
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from jobs" -f -a "poll" -d 'Show a job; with --wait, follow it until it ends'
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from jobs" -f -a "cancel" -d 'Cancel a job: a queued one at once, a running one at its next item (a finished job stays as it is)'

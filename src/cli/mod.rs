@@ -146,7 +146,7 @@ async fn dispatch(cli: Cli, printer: &Printer) -> anyhow::Result<ExitCode> {
                 Command::Engines(args) => {
                     engines::run(target.local("engines")?, args, printer).await
                 }
-                Command::Examples(args) => examples::run(service, args, printer).await,
+                Command::Examples(args) => examples::run(&target, args, printer).await,
                 Command::Batch(args) => batch::run(service, args, printer).await,
                 Command::Align(args) => align::run(service, args, printer).await,
                 Command::Eval(args) => eval::run(service, args, printer).await,
@@ -192,6 +192,11 @@ impl Target {
 
     pub(crate) fn service(&self) -> &dyn Service {
         self.service.as_ref()
+    }
+
+    /// Whether commands run on a shared server (`--server`).
+    pub(crate) fn is_remote(&self) -> bool {
+        self.server.is_some()
     }
 
     /// The home, for a command that has no HTTP route: a usage error (exit 2) in client mode.

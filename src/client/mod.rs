@@ -20,12 +20,13 @@ use crate::config::ClientSettings;
 use crate::core::examples::export_line;
 use crate::core::jobs::Observer;
 use crate::core::service::{
-    AnnotateRequest, BatchItems, Created, ExamplesQuery, ExportQuery, IngestRequest, Input,
-    JobRequest, JobsQuery, LogQuery, Service,
+    AnnotateRequest, Annotator, BatchItems, Created, ExamplesQuery, ExportQuery, IngestRequest,
+    Input, JobRequest, JobsQuery, LogQuery, Service,
 };
 use crate::error::{Error, Result};
 use crate::ids::ModelId as JobModelId;
 use crate::store::IngestCounts;
+use crate::wire::agreement::AgreementReport;
 use crate::wire::decision::Checkpoint;
 use crate::wire::examples::{Annotation, AnnotationInput, ExampleDetail, IngestExample};
 use crate::wire::examples::{ExamplePage, IngestReport, RejectedLine};
@@ -298,6 +299,18 @@ impl Remote {
     }
 }
 
+/// A server records its token's name as the annotator: one named here is refused, not
+/// silently replaced.
+fn server_names_annotator(annotator: &Annotator) -> Result<()> {
+    match annotator {
+        None => Ok(()),
+        Some(name) => Err(Error::BadRequest(format!(
+            "a server records the token's name as the annotator; it cannot annotate as \
+             `{name}` (drop --annotator, or name annotators in the lines of a file)"
+        ))),
+    }
+}
+
 fn counts(report: &IngestReport) -> IngestCounts {
     IngestCounts {
         created: report.created,
@@ -403,7 +416,9 @@ impl Service for Remote {
             model,
             input,
             atomic,
+            annotator,
         } = request;
+        server_names_annotator(&annotator)?;
         if atomic {
             let report = self.ingest_atomic(model, input).await?;
             progress(counts(&report));
@@ -416,13 +431,14 @@ impl Service for Remote {
         let AnnotateRequest {
             model,
             example_id,
-            annotation,
+            question_id,
+            answer,
+            reasoning,
+            annotator,
         } = request;
-        let input = AnnotationInput {
-            answer: annotation.answer,
-            reasoning: annotation.reasoning,
-        };
-        let patch = indexmap::IndexMap::from([(annotation.question_id.clone(), input)]);
+        server_names_annotator(&annotator)?;
+        let input = AnnotationInput { answer, reasoning };
+        let patch = indexmap::IndexMap::from([(question_id.clone(), input)]);
         // Writing the same ground truth again changes nothing but its time: repeatable.
         let request =
             Request::patch(&["v1", "models", model, "examples", example_id, "annotations"])
@@ -432,16 +448,21 @@ impl Service for Remote {
         detail
             .example
             .annotations
-            .remove(&annotation.question_id)
+            .remove(&question_id)
             .ok_or_else(|| {
                 Error::UpstreamFailed(format!(
-                    "the server did not return the annotation of `{}`",
-                    annotation.question_id
+                    "the server did not return the annotation of `{question_id}`"
                 ))
             })
     }
 
-    async fn annotate_lines(&self, model: &str, input: Input) -> Result<IngestReport> {
+    async fn annotate_lines(
+        &self,
+        model: &str,
+        annotator: Annotator,
+        input: Input,
+    ) -> Result<IngestReport> {
+        server_names_annotator(&annotator)?;
         self.upload(model, "annotations", input, &|_| {}).await
     }
 
@@ -499,6 +520,18 @@ impl Service for Remote {
                 None => return Ok(count),
             }
         }
+    }
+
+    async fn annotation_agreement(
+        &self,
+        model: &str,
+        question: Option<&str>,
+    ) -> Result<AgreementReport> {
+        let mut request = Request::get(&["v1", "models", model, "annotation-agreement"]);
+        if let Some(question) = question {
+            request = request.query("question", &question);
+        }
+        self.http.json(&request).await
     }
 
     async fn create_job(&self, model: &str, request: JobRequest) -> Result<Created> {

@@ -12,6 +12,7 @@ use super::tokens::{Principal, Role, Scope};
 use super::{Context, blocking};
 use crate::error::{Error, Result};
 use crate::ids::{JobId, ModelId};
+use crate::wire::agreement::AgreementReport;
 use crate::wire::decision::Checkpoint;
 use crate::wire::examples::{ExampleDetail, ExamplePage, IngestReport};
 use crate::wire::jobs::{Job, JobKind, JobStatus};
@@ -271,7 +272,7 @@ pub async fn show_example(
 }
 
 /// Annotate one example with several questions at once (role `writer`), `body` being
-/// `{questionId: {answer, reasoning?}}`.
+/// `{questionId: {answer, reasoning?}}`; the annotator is the token's name.
 pub async fn annotate_example(
     ctx: &Context,
     principal: &Principal,
@@ -279,14 +280,15 @@ pub async fn annotate_example(
     example_id: &str,
     body: Value,
 ) -> Result<ExampleDetail> {
-    let example_id = example_id.to_owned();
+    let (example_id, annotator) = (example_id.to_owned(), principal.name.clone());
     as_role(ctx, principal, model, Role::Writer, move |ctx, path| {
-        super::examples::annotate_example(ctx, path, &example_id, &body)
+        super::examples::annotate_example(ctx, path, &example_id, &annotator, &body)
     })
     .await
 }
 
-/// Ingest a body of examples, a JSON array or JSON Lines (role `writer`).
+/// Ingest a body of examples, a JSON array or JSON Lines (role `writer`); an annotation
+/// that names no annotator is the token's.
 pub async fn ingest(
     ctx: &Context,
     principal: &Principal,
@@ -294,23 +296,39 @@ pub async fn ingest(
     body: bytes::Bytes,
     atomic: bool,
 ) -> Result<IngestReport> {
+    let annotator = principal.name.clone();
     as_role(ctx, principal, model, Role::Writer, move |ctx, path| {
         let mut reader = std::io::Cursor::new(body);
-        super::examples::ingest(ctx, path, &mut reader, atomic, &mut |_| {})
+        super::examples::ingest(ctx, path, &annotator, &mut reader, atomic, &mut |_| {})
     })
     .await
 }
 
-/// Write a body of annotation lines, a JSON array or JSON Lines (role `writer`).
+/// Write a body of annotation lines, a JSON array or JSON Lines (role `writer`); a line
+/// that names no annotator is the token's.
 pub async fn annotate_lines(
     ctx: &Context,
     principal: &Principal,
     model: &str,
     body: bytes::Bytes,
 ) -> Result<IngestReport> {
+    let annotator = principal.name.clone();
     as_role(ctx, principal, model, Role::Writer, move |ctx, path| {
         let mut reader = std::io::Cursor::new(body);
-        super::examples::annotate_lines(ctx, path, &mut reader)
+        super::examples::annotate_lines(ctx, path, &annotator, &mut reader)
+    })
+    .await
+}
+
+/// How far the annotators of `model` agree (role `reader`).
+pub async fn annotation_agreement(
+    ctx: &Context,
+    principal: &Principal,
+    model: &str,
+    question: Option<String>,
+) -> Result<AgreementReport> {
+    as_role(ctx, principal, model, Role::Reader, move |ctx, path| {
+        super::agreement::agreement(ctx, path, question.as_deref())
     })
     .await
 }

@@ -2,6 +2,7 @@
 //! server. Knows nothing of clap, axum, git2 or rusqlite types.
 
 pub mod access;
+pub mod agreement;
 pub mod align;
 pub mod batch;
 pub mod checkpoint;
@@ -11,6 +12,7 @@ pub mod eval;
 pub mod examples;
 pub mod idempotency;
 pub mod jobs;
+pub mod kappa;
 pub mod lease;
 pub mod metrics;
 pub mod models;

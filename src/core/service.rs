@@ -16,6 +16,7 @@ use super::{Context, blocking};
 use crate::error::{Error, Result};
 use crate::ids::{JobId, ModelId};
 use crate::store::{ExampleFilter, IngestCounts, NewAnnotation};
+use crate::wire::agreement::AgreementReport;
 use crate::wire::align::{AlignmentRequest, EvaluationRequest};
 use crate::wire::decision::Checkpoint;
 use crate::wire::examples::{Annotation, ExampleDetail, IngestExample};
@@ -88,10 +89,17 @@ pub trait Service: Send + Sync {
         request: IngestRequest<'_>,
         progress: &(dyn Fn(IngestCounts) + Send + Sync),
     ) -> Result<IngestReport>;
-    /// Write one question's ground truth for one example.
+    /// Write one annotator's answer to one question of one example; the question's ground
+    /// truth as it now stands (the majority of every annotator's answer).
     async fn annotate(&self, request: AnnotateRequest<'_>) -> Result<Annotation>;
-    /// Write annotations from lines of `{example_id, question, answer, reasoning?}`.
-    async fn annotate_lines(&self, model: &str, input: Input) -> Result<IngestReport>;
+    /// Write annotations from lines of `{example_id, question, answer, reasoning?,
+    /// annotator?}`; a line without an annotator is `annotator`'s (see [`Annotator`]).
+    async fn annotate_lines(
+        &self,
+        model: &str,
+        annotator: Annotator,
+        input: Input,
+    ) -> Result<IngestReport>;
     /// A page of examples in example ID order.
     async fn list_examples(&self, query: ExamplesQuery<'_>) -> Result<ExamplePage>;
     /// One example with its annotations and decisions.
@@ -102,6 +110,12 @@ pub trait Service: Send + Sync {
         query: ExportQuery<'_>,
         write: &mut (dyn for<'v> FnMut(&'v IngestExample) -> Result<()> + Send),
     ) -> Result<u64>;
+    /// How far the annotators of `question` (else of every question) agree.
+    async fn annotation_agreement(
+        &self,
+        model: &str,
+        question: Option<&str>,
+    ) -> Result<AgreementReport>;
 
     /// Queue a job on `model`. Remotely the request is sent with an `Idempotency-Key`
     /// derived from it (and from the input's bytes), so sending it again returns the same job.
@@ -132,6 +146,13 @@ pub trait Service: Send + Sync {
     fn runs_jobs_here(&self) -> bool;
 }
 
+/// Who annotates: on a local home, a name (the command line's `--annotator`, else the
+/// user's); a server always records its token's name, and refuses a name given here.
+pub type Annotator = Option<String>;
+
+/// The annotator a local home records when none is named.
+pub const LOCAL_ANNOTATOR: &str = "local";
+
 /// Examples to ingest ([`Service::ingest`]).
 pub struct IngestRequest<'a> {
     /// Repository path or `modelId`.
@@ -139,14 +160,19 @@ pub struct IngestRequest<'a> {
     pub input: Input,
     /// All or nothing: one bad line and none is written.
     pub atomic: bool,
+    /// Whose the annotations that name no annotator are.
+    pub annotator: Annotator,
 }
 
-/// One question's ground truth for one example ([`Service::annotate`]).
+/// One annotator's answer to one question of one example ([`Service::annotate`]).
 pub struct AnnotateRequest<'a> {
     /// Repository path or `modelId`.
     pub model: &'a str,
     pub example_id: &'a str,
-    pub annotation: NewAnnotation,
+    pub question_id: String,
+    pub answer: serde_json::Value,
+    pub reasoning: Option<String>,
+    pub annotator: Annotator,
 }
 
 /// Which examples [`Service::export_examples`] writes.
@@ -301,27 +327,45 @@ impl Service for Local {
             model,
             mut input,
             atomic,
+            annotator,
         } = request;
-        super::examples::ingest(&self.ctx, model, &mut input, atomic, &mut |counts| {
-            progress(*counts);
-        })
+        let annotator = annotator.as_deref().unwrap_or(LOCAL_ANNOTATOR);
+        super::examples::ingest(
+            &self.ctx,
+            model,
+            annotator,
+            &mut input,
+            atomic,
+            &mut |counts| progress(*counts),
+        )
     }
 
     async fn annotate(&self, request: AnnotateRequest<'_>) -> Result<Annotation> {
-        let AnnotateRequest {
-            model,
-            example_id,
-            annotation,
-        } = request;
-        let (model, example_id) = (model.to_owned(), example_id.to_owned());
+        let annotation = NewAnnotation {
+            question_id: request.question_id,
+            answer: request.answer,
+            reasoning: request.reasoning,
+            annotator: request
+                .annotator
+                .unwrap_or_else(|| LOCAL_ANNOTATOR.to_owned()),
+        };
+        let (model, example_id) = (request.model.to_owned(), request.example_id.to_owned());
         self.on_pool(move |ctx| super::examples::annotate(ctx, &model, &example_id, annotation))
             .await
     }
 
-    async fn annotate_lines(&self, model: &str, mut input: Input) -> Result<IngestReport> {
+    async fn annotate_lines(
+        &self,
+        model: &str,
+        annotator: Annotator,
+        mut input: Input,
+    ) -> Result<IngestReport> {
         let model = model.to_owned();
-        self.on_pool(move |ctx| super::examples::annotate_lines(ctx, &model, &mut input))
-            .await
+        let annotator = annotator.unwrap_or_else(|| LOCAL_ANNOTATOR.to_owned());
+        self.on_pool(move |ctx| {
+            super::examples::annotate_lines(ctx, &model, &annotator, &mut input)
+        })
+        .await
     }
 
     async fn list_examples(&self, query: ExamplesQuery<'_>) -> Result<ExamplePage> {
@@ -345,6 +389,16 @@ impl Service for Local {
         write: &mut (dyn for<'v> FnMut(&'v IngestExample) -> Result<()> + Send),
     ) -> Result<u64> {
         super::examples::export(&self.ctx, query.model, query.filter, write)
+    }
+
+    async fn annotation_agreement(
+        &self,
+        model: &str,
+        question: Option<&str>,
+    ) -> Result<AgreementReport> {
+        let (model, question) = (model.to_owned(), question.map(str::to_owned));
+        self.on_pool(move |ctx| super::agreement::agreement(ctx, &model, question.as_deref()))
+            .await
     }
 
     async fn create_job(&self, model: &str, request: JobRequest) -> Result<Created> {

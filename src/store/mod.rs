@@ -24,6 +24,7 @@ mod fitted;
 mod idempotency;
 mod job_state;
 mod jobs;
+mod majority;
 mod tokens;
 mod types;
 
@@ -36,6 +37,7 @@ use std::time::Duration;
 use chrono::{SecondsFormat, Utc};
 use rusqlite::{Connection, Transaction, TransactionBehavior};
 
+pub use annotations::UNKNOWN_ANNOTATOR;
 pub use caches::CachedAnswers;
 use error::SqlContext;
 pub use error::StoreError;
@@ -45,7 +47,7 @@ pub use jobs::{JobFilter, JobRecord, NewJob};
 pub use tokens::TokenRecord;
 pub use types::{
     Annotation, Decision, Example, ExampleDetail, ExampleFilter, IngestCounts, IngestItem,
-    NewAnnotation, NewDecision, RecordedDecision,
+    NewAnnotation, NewDecision, RecordedDecision, Vote,
 };
 
 /// Schema migrations; entry `i` upgrades the database to `user_version = i + 1`.
@@ -165,6 +167,30 @@ const MIGRATIONS: &[&str] = &[
         example_id TEXT NOT NULL,
         PRIMARY KEY (fit_id, example_id)
     ) WITHOUT ROWID;
+    ",
+    // 7: annotations per annotator: each keeps their own answer to a question, and the
+    // ground truth is their majority (`majority`). Rows written before were not attributed:
+    // they become the answers of the annotator `unknown` (`annotations::UNKNOWN_ANNOTATOR`),
+    // written in their time order so that the rowid follows it.
+    "
+    CREATE TABLE annotations_by_annotator (
+        model_id     TEXT NOT NULL,
+        example_id   TEXT NOT NULL,
+        question_id  TEXT NOT NULL,
+        annotator    TEXT NOT NULL,
+        answer       TEXT NOT NULL,
+        reasoning    TEXT,
+        annotated_at TEXT NOT NULL,
+        PRIMARY KEY (model_id, example_id, question_id, annotator),
+        FOREIGN KEY (model_id, example_id) REFERENCES examples ON DELETE CASCADE
+    );
+    INSERT INTO annotations_by_annotator
+        (model_id, example_id, question_id, annotator, answer, reasoning, annotated_at)
+        SELECT model_id, example_id, question_id, 'unknown', answer, reasoning, annotated_at
+        FROM annotations ORDER BY annotated_at;
+    DROP TABLE annotations;
+    ALTER TABLE annotations_by_annotator RENAME TO annotations;
+    CREATE INDEX annotations_by_question ON annotations (model_id, question_id, example_id);
     ",
 ];
 

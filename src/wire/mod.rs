@@ -2,6 +2,7 @@
 //! validation. Shared by the CLI (`--json` output), the server and the HTTP client, so the
 //! bytes on the wire are written in exactly one place.
 
+pub mod agreement;
 pub mod align;
 /// The identifiers of the domain, shared with the layers below.
 pub use crate::ids;

@@ -11,6 +11,7 @@ mod faults;
 mod generated;
 mod http;
 mod http_align;
+mod http_annotators;
 mod http_decisions;
 mod http_e2e;
 mod http_idempotency;

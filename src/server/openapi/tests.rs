@@ -70,6 +70,7 @@ fn lists_every_operation() {
             format!("{models}/examples/{{exampleId}}/annotations"),
         ),
         ("post", format!("{models}/annotations")),
+        ("get", format!("{models}/annotation-agreement")),
         ("get", format!("{models}/batch-decisions")),
         ("post", format!("{models}/batch-decisions")),
         ("get", format!("{models}/batch-decisions/{{jobId}}")),

@@ -1,5 +1,6 @@
 //! The route table: one file per resource.
 
+mod agreement;
 mod alignments;
 mod batch_decisions;
 mod decide;
@@ -36,6 +37,7 @@ fn v1() -> OpenApiRouter<AppState> {
         .routes(routes!(examples::get_example))
         .routes(routes!(examples::annotate_example))
         .routes(routes!(examples::annotate_examples))
+        .routes(routes!(agreement::get_annotation_agreement))
         .routes(routes!(
             batch_decisions::list_batches,
             batch_decisions::create_batch
