@@ -8,6 +8,8 @@
 //!    left out, must agree with the alignment's own held-out estimate within ±2 accuracy
 //!    points. Both checkpoints then answer the other half, which the alignment never saw.
 //!    Targets: aligned accuracy ≥ zero-shot + 10 points, and ECE ≤ 0.05, on held-out data.
+//!    Also printed: coverage at 5% error before and after, and how each recorded abstain
+//!    threshold fares on the examples the alignment never saw.
 //!    Then the same with 1,500 generated annotated tickets and 2,000 fresh ones held out.
 //! 3. Wall time of one alignment over 10,000 annotated examples × 3 questions (generated
 //!    by `benches/data/generate.py --count 10000`; needs python3). Target: under 60 s on
@@ -19,9 +21,10 @@
 
 use arbiter::config::Settings;
 use arbiter::core::checkpoint::CapturePolicy;
-use arbiter::core::metrics::{Metrics, Scored, label_of, predicted_of, scale_of};
+use arbiter::core::metrics::{self, Metrics, Scored, label_of, predicted_of, scale_of};
 use arbiter::core::models::CreateModel;
 use arbiter::core::{self, Context};
+use arbiter::engine::builtin::aligned::format::Abstain;
 use arbiter::engine::builtin::aligned::outcome_keys;
 use arbiter::wire::align::{
     AlignmentRequest, AlignmentResult, EvaluationReport, EvaluationRequest,
@@ -343,6 +346,32 @@ fn compare(
             b.accuracy,
             a.accuracy
         );
+        // Selective prediction: how much can be answered at 5% error, and how the
+        // checkpoint's own threshold (chosen on the alignment's held-out examples) fares on
+        // examples it never saw.
+        let (cb, ca) = (
+            metrics::coverage(&before, 0.05),
+            metrics::coverage(&after, 0.05),
+        );
+        println!(
+            "  {:<9} coverage at 5% error: {:.3} -> {:.3}",
+            "", cb.coverage, ca.coverage
+        );
+        if let Some(rule) = Abstain::of(aligned.questions[id].instructions.as_ref()) {
+            let kept: Vec<&Scored> = after
+                .iter()
+                .filter(|s| s.confidence() >= rule.below)
+                .collect();
+            let wrong = kept.iter().filter(|s| !s.correct()).count();
+            println!(
+                "  {:<9} abstain below {:.3}: answers {:.3} of these at error {:.3} (chosen for 0.05, answering {:.3}, on its held-out examples)",
+                "",
+                rule.below,
+                kept.len() as f64 / after.len().max(1) as f64,
+                wrong as f64 / kept.len().max(1) as f64,
+                rule.coverage.unwrap_or(0.0)
+            );
+        }
         if let Some(report) = result.and_then(|r| r.questions.get(id))
             && let (Some(rb), Some(ra)) = (&report.before, &report.after)
         {

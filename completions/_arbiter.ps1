@@ -260,6 +260,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one example with its annotations and decisions')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write every example as JSON Lines, in the ingest format')
             [CompletionResult]::new('agreement', 'agreement', [CompletionResultType]::ParameterValue, 'How far annotators agree, per question: Cohen''s kappa for two, Fleiss'' for more')
+            [CompletionResult]::new('next', 'next', [CompletionResultType]::ParameterValue, 'Which examples to annotate next: unannotated ones the model is least sure of, with a random audit share')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -335,6 +336,22 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'arbiter;examples;next' {
+            [CompletionResult]::new('--question', '--question', [CompletionResultType]::ParameterName, 'Only examples not yet annotated for this question [default: missing any question, each ranked by its least certain]')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'How many examples to pick (1 to 1000)')
+            [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'How many examples to pick (1 to 1000)')
+            [CompletionResult]::new('--revision', '--revision', [CompletionResultType]::ParameterName, 'The checkpoint to decide at: branch, tag or commit SHA [default: the default branch]')
+            [CompletionResult]::new('--audit', '--audit', [CompletionResultType]::ParameterName, 'The share of the picks drawn at random from the other candidates, to keep the annotated examples a fair sample (0 to 1)')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed of the audit draw: the same candidates and seed draw the same examples')
+            [CompletionResult]::new('--pool', '--pool', [CompletionResultType]::ParameterName, 'Candidates to decide and rank, at most: the most recently created unannotated examples (1 to 5000)')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'arbiter;examples;help' {
             [CompletionResult]::new('ingest', 'ingest', [CompletionResultType]::ParameterValue, 'Ingest examples in bulk from JSON Lines or a JSON array')
             [CompletionResult]::new('annotate', 'annotate', [CompletionResultType]::ParameterValue, 'Annotate an example with ground truth, or many from a JSON Lines file')
@@ -342,6 +359,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one example with its annotations and decisions')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write every example as JSON Lines, in the ingest format')
             [CompletionResult]::new('agreement', 'agreement', [CompletionResultType]::ParameterValue, 'How far annotators agree, per question: Cohen''s kappa for two, Fleiss'' for more')
+            [CompletionResult]::new('next', 'next', [CompletionResultType]::ParameterValue, 'Which examples to annotate next: unannotated ones the model is least sure of, with a random audit share')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -361,6 +379,9 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;examples;help;agreement' {
+            break
+        }
+        'arbiter;examples;help;next' {
             break
         }
         'arbiter;examples;help;help' {
@@ -416,6 +437,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
             [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
             [CompletionResult]::new('--no-regression', '--no-regression', [CompletionResultType]::ParameterName, 'Gate: exit 3 when a question is worse than at --baseline (lower accuracy or higher loss)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Apply the gates to the 95% interval''s bound, not the point estimate: --min-accuracy to the lower bound, --no-regression to the change''s bound (a worsening not ruled out fails)')
             [CompletionResult]::new('--cancel-on-interrupt', '--cancel-on-interrupt', [CompletionResultType]::ParameterName, 'With --server, when not on a terminal: cancel the server''s job on Ctrl-C (on a terminal you are asked; without --server it is always cancelled)')
             [CompletionResult]::new('--include-fitted', '--include-fitted', [CompletionResultType]::ParameterName, 'Score aligned questions on the examples their alignment was fitted on too (by default each question is scored, at both checkpoints, only on examples neither was fitted on)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
@@ -689,6 +711,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one example with its annotations and decisions')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write every example as JSON Lines, in the ingest format')
             [CompletionResult]::new('agreement', 'agreement', [CompletionResultType]::ParameterValue, 'How far annotators agree, per question: Cohen''s kappa for two, Fleiss'' for more')
+            [CompletionResult]::new('next', 'next', [CompletionResultType]::ParameterValue, 'Which examples to annotate next: unannotated ones the model is least sure of, with a random audit share')
             break
         }
         'arbiter;help;examples;ingest' {
@@ -707,6 +730,9 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;help;examples;agreement' {
+            break
+        }
+        'arbiter;help;examples;next' {
             break
         }
         'arbiter;help;batch' {

@@ -94,6 +94,9 @@ _arbiter() {
             arbiter__subcmd__examples,list)
                 cmd="arbiter__subcmd__examples__subcmd__list"
                 ;;
+            arbiter__subcmd__examples,next)
+                cmd="arbiter__subcmd__examples__subcmd__next"
+                ;;
             arbiter__subcmd__examples,show)
                 cmd="arbiter__subcmd__examples__subcmd__show"
                 ;;
@@ -114,6 +117,9 @@ _arbiter() {
                 ;;
             arbiter__subcmd__examples__subcmd__help,list)
                 cmd="arbiter__subcmd__examples__subcmd__help__subcmd__list"
+                ;;
+            arbiter__subcmd__examples__subcmd__help,next)
+                cmd="arbiter__subcmd__examples__subcmd__help__subcmd__next"
                 ;;
             arbiter__subcmd__examples__subcmd__help,show)
                 cmd="arbiter__subcmd__examples__subcmd__help__subcmd__show"
@@ -180,6 +186,9 @@ _arbiter() {
                 ;;
             arbiter__subcmd__help__subcmd__examples,list)
                 cmd="arbiter__subcmd__help__subcmd__examples__subcmd__list"
+                ;;
+            arbiter__subcmd__help__subcmd__examples,next)
+                cmd="arbiter__subcmd__help__subcmd__examples__subcmd__next"
                 ;;
             arbiter__subcmd__help__subcmd__examples,show)
                 cmd="arbiter__subcmd__help__subcmd__examples__subcmd__show"
@@ -684,7 +693,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__eval)
-            opts="-q -h --revision --baseline --questions --min-accuracy --max-ece --no-regression --format --cancel-on-interrupt --include-fitted --home --json --quiet --server --help"
+            opts="-q -h --revision --baseline --questions --min-accuracy --max-ece --no-regression --strict --format --cancel-on-interrupt --include-fitted --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -734,7 +743,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__examples)
-            opts="-h --home --json --quiet --server --help ingest annotate list show export agreement help"
+            opts="-h --home --json --quiet --server --help ingest annotate list show export agreement next help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -850,7 +859,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__examples__subcmd__help)
-            opts="ingest annotate list show export agreement help"
+            opts="ingest annotate list show export agreement next help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -947,6 +956,20 @@ _arbiter() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        arbiter__subcmd__examples__subcmd__help__subcmd__next)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         arbiter__subcmd__examples__subcmd__help__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -1015,6 +1038,56 @@ _arbiter() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__examples__subcmd__next)
+            opts="-n -h --question --count --revision --audit --seed --pool --home --json --quiet --server --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --question)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --revision)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --audit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pool)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1182,7 +1255,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__help__subcmd__examples)
-            opts="ingest annotate list show export agreement"
+            opts="ingest annotate list show export agreement next"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1252,6 +1325,20 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__help__subcmd__examples__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__help__subcmd__examples__subcmd__next)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -14,6 +14,7 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 #[derive(Debug, Args)]
+#[allow(clippy::struct_excessive_bools)] // command-line switches
 pub struct EvalArgs {
     /// The model path, <owner>/<model>
     pub model: String,
@@ -35,6 +36,9 @@ pub struct EvalArgs {
     /// Gate: exit 3 when a question is worse than at --baseline (lower accuracy or higher loss)
     #[arg(long, requires = "baseline")]
     pub no_regression: bool,
+    /// Apply the gates to the 95% interval's bound, not the point estimate: --min-accuracy to the lower bound, --no-regression to the change's bound (a worsening not ruled out fails)
+    #[arg(long)]
+    pub strict: bool,
     /// Output format [default: table on a terminal, json when piped]
     #[arg(long, value_enum)]
     pub format: Option<Format>,
@@ -149,7 +153,8 @@ struct Failure {
     message: String,
 }
 
-/// Every gate every question fails (none when no gate was asked for).
+/// Every gate every question fails (none when no gate was asked for). With `--strict` a
+/// gate judges the bound of the figure's 95% interval that is least in its favour.
 fn gates(report: &EvaluationReport, args: &EvalArgs) -> Vec<Failure> {
     let mut failures = Vec::new();
     for (id, evaluation) in &report.questions {
@@ -161,13 +166,17 @@ fn gates(report: &EvaluationReport, args: &EvalArgs) -> Vec<Failure> {
                 message,
             });
         };
-        if let Some(min) = args.min_accuracy
-            && m.accuracy < min
-        {
-            fail(
-                "min-accuracy",
-                format!("accuracy {:.4} is below {min}", m.accuracy),
-            );
+        if let Some(min) = args.min_accuracy {
+            let (accuracy, what) = match (&m.intervals, args.strict) {
+                (Some(iv), true) => (iv.accuracy.low, "accuracy's 95% lower bound"),
+                _ => (m.accuracy, "accuracy"),
+            };
+            if accuracy < min {
+                fail(
+                    "min-accuracy",
+                    format!("{what} {accuracy:.4} is below {min}"),
+                );
+            }
         }
         if let Some(max) = args.max_ece
             && m.ece > max
@@ -177,6 +186,29 @@ fn gates(report: &EvaluationReport, args: &EvalArgs) -> Vec<Failure> {
         if args.no_regression
             && let Some(base) = &evaluation.baseline
         {
+            if let (true, Some(delta)) = (args.strict, &evaluation.delta) {
+                if delta.accuracy.low < 0.0 {
+                    fail(
+                        "no-regression",
+                        format!(
+                            "a drop in accuracy is not ruled out: the change's 95% interval is \
+                             [{:+.4}, {:+.4}]",
+                            delta.accuracy.low, delta.accuracy.high
+                        ),
+                    );
+                }
+                if delta.loss.high > 0.0 {
+                    fail(
+                        "no-regression",
+                        format!(
+                            "a rise in {} is not ruled out: the change's 95% interval is \
+                             [{:+.4}, {:+.4}]",
+                            m.metric, delta.loss.low, delta.loss.high
+                        ),
+                    );
+                }
+                continue;
+            }
             if m.accuracy < base.accuracy {
                 fail(
                     "no-regression",
@@ -279,6 +311,7 @@ fn table(report: &EvaluationReport, printer: &Printer) -> String {
         }
     }
     let mut text = table.to_string();
+    let _ = write!(text, "\n{}", uncertainty_table(report, printer));
     let _ = write!(
         text,
         "\n{} is {} {}",
@@ -302,6 +335,81 @@ fn table(report: &EvaluationReport, printer: &Printer) -> String {
     );
     let _ = write!(text, "\n{}", fitted_footer(report));
     text
+}
+
+/// How sure the figures are, per question: accuracy and loss with their 95% intervals (and
+/// the change's, paired, with a baseline), and how much can be answered at 5% and 10% error.
+fn uncertainty_table(report: &EvaluationReport, printer: &Printer) -> String {
+    let mut table = printer.new_table(&[
+        "QUESTION",
+        "CHECKPOINT",
+        "ACCURACY (95%)",
+        "LOSS (95%)",
+        "AT 5% ERROR",
+        "AT 10% ERROR",
+    ]);
+    let at = |m: &Metrics, target: f64| -> String {
+        m.coverage
+            .iter()
+            .find(|c| (c.target_error - target).abs() < 1e-9)
+            .map_or_else(
+                || "-".into(),
+                |c| match c.threshold {
+                    Some(threshold) => format!("{:.0}% ≥ {threshold:.2}", c.coverage * 100.0),
+                    None => "none".into(),
+                },
+            )
+    };
+    let row = |id: &str, name: &str, m: &Metrics| -> Vec<String> {
+        let (accuracy, loss) = m.intervals.as_ref().map_or_else(
+            || ("-".to_owned(), "-".to_owned()),
+            |iv| (estimate(&iv.accuracy, false), estimate(&iv.loss, false)),
+        );
+        vec![
+            id.to_owned(),
+            short(name),
+            accuracy,
+            loss,
+            at(m, 0.05),
+            at(m, 0.10),
+        ]
+    };
+    for (id, evaluation) in &report.questions {
+        match (&evaluation.baseline, &report.baseline) {
+            (Some(base), Some(base_revision)) => {
+                table.add_row(row(id, &base_revision.name, base));
+                table.add_row(row("", &report.revision.name, &evaluation.metrics));
+                if let Some(delta) = &evaluation.delta {
+                    table.add_row(vec![
+                        String::new(),
+                        "change".into(),
+                        estimate(&delta.accuracy, true),
+                        estimate(&delta.loss, true),
+                        String::new(),
+                        String::new(),
+                    ]);
+                }
+            }
+            _ => {
+                table.add_row(row(id, &report.revision.name, &evaluation.metrics));
+            }
+        }
+    }
+    let mut text = table.to_string();
+    text.push_str(
+        "\nintervals: 95% bootstrap over the examples (a change's is paired)\
+         \nat N% error: the share of examples answerable at ≥ that confidence",
+    );
+    text
+}
+
+/// `0.7800 [0.7100, 0.8400]`, signed for a change.
+fn estimate(e: &crate::wire::align::Estimate, signed: bool) -> String {
+    if signed {
+        format!("{:+.3} [{:+.3}, {:+.3}]", e.value, e.low, e.high)
+    } else {
+        format!("{:.3} [{:.3}, {:.3}]", e.value, e.low, e.high)
+    }
 }
 
 /// What the figures leave out: the examples an alignment was fitted on.
@@ -427,11 +535,31 @@ fn junit(model: &str, job: &Job, report: &EvaluationReport, failures: &[Failure]
             "examples={} {}={:.4} accuracy={:.4} macro_f1={:.4} kappa={:.4} brier={:.4} ece={:.4}",
             m.examples, m.metric, m.loss, m.accuracy, m.macro_f1, m.kappa, m.brier, m.ece
         );
+        if let Some(iv) = &m.intervals {
+            let _ = write!(
+                figures,
+                "\n95%: accuracy=[{:.4}, {:.4}] {}=[{:.4}, {:.4}]",
+                iv.accuracy.low, iv.accuracy.high, m.metric, iv.loss.low, iv.loss.high
+            );
+        }
         if let Some(base) = &evaluation.baseline {
             let _ = write!(
                 figures,
                 "\nbaseline: {}={:.4} accuracy={:.4} ece={:.4}",
                 base.metric, base.loss, base.accuracy, base.ece
+            );
+        }
+        if let Some(delta) = &evaluation.delta {
+            let _ = write!(
+                figures,
+                "\nchange (95%): accuracy={:+.4} [{:+.4}, {:+.4}] {}={:+.4} [{:+.4}, {:+.4}]",
+                delta.accuracy.value,
+                delta.accuracy.low,
+                delta.accuracy.high,
+                m.metric,
+                delta.loss.value,
+                delta.loss.low,
+                delta.loss.high
             );
         }
         let _ = writeln!(out, "      <system-out>{}</system-out>", xml(&figures));

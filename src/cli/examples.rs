@@ -1,9 +1,10 @@
-//! `arbiter examples`: ingest, annotate, list, show and export a model's examples, and
-//! measure how far their annotators agree.
+//! `arbiter examples`: ingest, annotate, list, show and export a model's examples, measure
+//! how far their annotators agree, and pick which to annotate next (`to_annotate.rs`).
 
 use super::Target;
 use super::input::read_json_value_arg;
 use super::output::{Printer, UsageError, prob};
+use super::to_annotate::ExamplesNextArgs;
 use crate::core::service::{
     AnnotateRequest, Annotator, ExamplesQuery, ExportQuery, IngestRequest, Input, LOCAL_ANNOTATOR,
     Service,
@@ -39,6 +40,8 @@ pub enum ExamplesCommand {
     Export(ExamplesExportArgs),
     /// How far annotators agree, per question: Cohen's kappa for two, Fleiss' for more
     Agreement(ExamplesAgreementArgs),
+    /// Which examples to annotate next: unannotated ones the model is least sure of, with a random audit share
+    Next(ExamplesNextArgs),
 }
 
 #[derive(Debug, Args)]
@@ -186,6 +189,7 @@ pub(crate) async fn run(
         ExamplesCommand::Show(args) => show(service, &args, printer).await,
         ExamplesCommand::Export(args) => export(service, &args).await,
         ExamplesCommand::Agreement(args) => agreement(service, &args, printer).await,
+        ExamplesCommand::Next(args) => super::to_annotate::next(service, args, printer).await,
     }
 }
 

@@ -16,6 +16,7 @@ mod models;
 pub mod output;
 pub mod private;
 mod serve;
+mod to_annotate;
 mod tokens;
 
 use crate::client::Remote;

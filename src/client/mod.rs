@@ -35,6 +35,7 @@ use crate::wire::jobs::{
 };
 use crate::wire::models::{ModelDetail, ModelList};
 use crate::wire::problem::Segment;
+use crate::wire::to_annotate::{ToAnnotate, ToAnnotateQuery};
 use crate::wire::value::canonical_json;
 use crate::wire::{DecisionRequest, DecisionResponse};
 use bytes::Bytes;
@@ -492,6 +493,18 @@ impl Service for Remote {
                 "v1", "models", model, "examples", example_id,
             ]))
             .await
+    }
+
+    async fn examples_to_annotate(
+        &self,
+        model: &str,
+        query: &ToAnnotateQuery,
+    ) -> Result<ToAnnotate> {
+        let mut request = Request::get(&["v1", "models", model, "examples-to-annotate"]);
+        for (name, value) in query.to_pairs() {
+            request = request.query(name, &value);
+        }
+        self.http.json(&request).await
     }
 
     async fn export_examples(

@@ -6,6 +6,7 @@
 //! so a token cannot learn what exists beyond what it may see. The operations are async:
 //! the store and repository work runs on the blocking pool inside them.
 
+use super::answer_cache::Gate;
 use super::jobs;
 use super::service::{ExamplesQuery, JobRequest, LogQuery};
 use super::tokens::{Principal, Role, Scope};
@@ -17,6 +18,7 @@ use crate::wire::decision::Checkpoint;
 use crate::wire::examples::{ExampleDetail, ExamplePage, IngestReport};
 use crate::wire::jobs::{Job, JobKind, JobStatus};
 use crate::wire::models::{ModelDetail, ModelKind, ModelList};
+use crate::wire::to_annotate::{ToAnnotate, ToAnnotateQuery};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::io::Take;
@@ -269,6 +271,19 @@ pub async fn show_example(
         super::examples::show(ctx, path, &example_id)
     })
     .await
+}
+
+/// The examples of `model` to annotate next (role `reader`): deciding them is reading the
+/// model, as an evaluation is. Each engine call passes `gate`.
+pub async fn examples_to_annotate(
+    ctx: &Context,
+    principal: &Principal,
+    model: &str,
+    query: &ToAnnotateQuery,
+    gate: &dyn Gate,
+) -> Result<ToAnnotate> {
+    let path = model_access(ctx, principal, model, Role::Reader).await?;
+    super::to_annotate::pick(ctx, &path, query, gate).await
 }
 
 /// Annotate one example with several questions at once (role `writer`), `body` being

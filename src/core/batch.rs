@@ -233,9 +233,7 @@ pub(crate) async fn execute(
         // An item longer than the model reads fails alone, with `state_too_large`.
         truncate: None,
     };
-    let engine = ctx.engines().get(&loaded.spec.base).ok_or_else(|| {
-        Error::Internal(format!("base model `{}` has no engine", loaded.spec.base))
-    })?;
+    let engine = loaded.engine(ctx)?;
     let total = record.total;
     let (loaded, template) = (&loaded, &template);
     let pass = Pass {

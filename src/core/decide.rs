@@ -2,16 +2,19 @@
 //! the checkpoint's questions, the resolved revision, and capture.
 
 use super::checkpoint::sampled;
+use super::metrics::predicted_of;
 use super::models::{self, Loaded};
 use super::{Context, blocking};
 use crate::engine::EngineRequest;
+use crate::engine::builtin::aligned::format::Abstain;
+use crate::engine::builtin::aligned::outcome_keys;
 use crate::error::{Error, Result};
 use crate::store::NewDecision;
 use crate::wire::decision::{DecisionRef, ExampleRef};
 use crate::wire::problem::Loc;
 use crate::wire::question::questions_to_value;
 use crate::wire::value::derived_example_id;
-use crate::wire::{DecisionRequest, DecisionResponse, Questions};
+use crate::wire::{Answers, DecisionRequest, DecisionResponse, Questions};
 
 /// Answer a validated request. `request_id` is recorded with a captured decision.
 pub async fn decide(
@@ -98,7 +101,7 @@ async fn decide_base(ctx: &Context, request: &DecisionRequest) -> Result<Decisio
         .await?;
     Ok(DecisionResponse {
         model: request.model.clone(),
-        answers: output.answers,
+        answers: mark_abstentions(questions, output.answers),
         usage: output.usage,
         revision: None,
         checkpoint: None,
@@ -106,6 +109,28 @@ async fn decide_base(ctx: &Context, request: &DecisionRequest) -> Result<Decisio
         example: None,
         decision: None,
     })
+}
+
+/// Answers that an aligned question's abstain rule leaves to a person (the most likely
+/// outcome less probable than its threshold) marked `x_abstain: true`; the rest as they are.
+/// Applied here, not in an engine, so it holds for every engine alike.
+pub fn mark_abstentions(questions: &Questions, mut answers: Answers) -> Answers {
+    for (id, answer) in &mut answers {
+        let Some(question) = questions.get(id) else {
+            continue;
+        };
+        let Some(rule) = Abstain::of(question.instructions.as_ref()) else {
+            continue;
+        };
+        let outcomes = outcome_keys(&question.kind).len();
+        let top = predicted_of(answer, outcomes)
+            .into_iter()
+            .fold(0.0, f64::max);
+        if top < rule.below {
+            *answer = answer.clone().abstaining();
+        }
+    }
+    answers
 }
 
 /// The checkpoint's questions, overridden and extended by the request's for this call only.
@@ -144,9 +169,7 @@ pub(crate) async fn decide_repository(
             "missing",
         ));
     }
-    let engine = ctx.engines().get(&loaded.spec.base).ok_or_else(|| {
-        Error::Internal(format!("base model `{}` has no engine", loaded.spec.base))
-    })?;
+    let engine = loaded.engine(ctx)?;
     let output = engine
         .decide(EngineRequest {
             model: &loaded.spec.base,
@@ -164,7 +187,7 @@ pub(crate) async fn decide_repository(
         && sampled(&example_id, loaded.spec.capture.sample_rate);
     let mut response = DecisionResponse {
         model: request.model.clone(),
-        answers: output.answers,
+        answers: mark_abstentions(&questions, output.answers),
         usage: output.usage,
         revision: Some(loaded.revision.clone()),
         checkpoint: Some(loaded.checkpoint.clone()),

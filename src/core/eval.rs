@@ -7,26 +7,24 @@
 //! one that shares its questions, costs no engine calls. An aligned question never uses an
 //! example as its own exemplar here: a checkpoint is scored only on what it did not copy.
 
+use super::answer_cache::{self, Asking, Open};
 use super::batch::{self, ItemResult, Pass, Source};
 use super::jobs::runner::{Ending, Observer};
 use super::jobs::{Draft, JobFiles, JobLock, Origin};
-use super::metrics::{Metrics, Scored, label_of, predicted_of, scale_of};
+use super::metrics::{self, Metrics, Scale, Scored, label_of, predicted_of, scale_of};
 use super::models::{self, Loaded};
 use super::{Context, blocking};
+use crate::engine::Engine;
 use crate::engine::builtin::aligned::{AlignedInstructions, outcome_keys};
-use crate::engine::{Engine, EngineRequest};
 use crate::error::{Error, Result};
-use crate::store::{CachedAnswers, ExampleFilter, JobRecord};
-use crate::wire::align::{EvaluationReport, EvaluationRequest, QuestionEvaluation};
+use crate::store::{ExampleFilter, JobRecord};
+use crate::wire::align::{Delta, EvaluationReport, EvaluationRequest, QuestionEvaluation};
 use crate::wire::decision::Revision;
 use crate::wire::jobs::{ExampleSet, Job, JobKind};
-use crate::wire::question::questions_to_value;
-use crate::wire::value::canonical_hash;
 use crate::wire::{Answers, Questions, Usage};
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 use std::collections::{HashMap, HashSet};
 use std::io::BufRead;
 use std::sync::Arc;
@@ -133,14 +131,8 @@ pub(crate) async fn execute(
             .iter()
             .filter_map(|id| loaded.questions.get(id).map(|q| (id.clone(), q.clone())))
             .collect();
-        let engine = ctx
-            .engines()
-            .get(&loaded.spec.base)
-            .cloned()
-            .ok_or_else(|| {
-                Error::Internal(format!("base model `{}` has no engine", loaded.spec.base))
-            })?;
-        let questions_hash = canonical_hash(&questions_to_value(&questions));
+        let engine = loaded.engine(ctx)?;
+        let questions_hash = answer_cache::questions_hash(&questions);
         sides.push(Side {
             name,
             loaded,
@@ -230,87 +222,14 @@ async fn answers_for(
     example_id: &str,
     state: &Value,
 ) -> Result<(Answers, Usage, bool)> {
-    // The questions whose exemplars include this example: they are asked without it. The
-    // key names them, so a hit costs no rewriting of large aligned questions.
-    let own: Vec<&String> = side
-        .questions
-        .iter()
-        .filter(|(_, q)| super::align::has_exemplar(q, example_id))
-        .map(|(id, _)| id)
-        .collect();
-    let questions_key = if own.is_empty() {
-        side.questions_hash.clone()
-    } else {
-        let ids = serde_json::to_string(&own).unwrap_or_default();
-        format!("{} without {example_id:?} in {ids}", side.questions_hash)
+    let asking = Asking {
+        engine: side.engine.as_ref(),
+        base: &side.loaded.spec.base,
+        questions: &side.questions,
+        questions_hash: &side.questions_hash,
     };
-    let key = cache_key(
-        side.engine.as_ref(),
-        &side.loaded.spec.base,
-        &questions_key,
-        state,
-    );
-    let cached = {
-        let (ctx, key) = (ctx.clone(), key.clone());
-        blocking(move || Ok(ctx.store()?.cached_answers(&key)?)).await?
-    };
-    if let Some(cached) = cached
-        && let Ok(answers) = serde_json::from_value::<Answers>(cached.answers)
-    {
-        let usage = Usage {
-            input_tokens: cached.input_tokens,
-            output_tokens: cached.output_tokens,
-        };
-        return Ok((answers, usage, true));
-    }
-    let mut rewritten: Option<Questions> = None;
-    for id in own {
-        if let Some(without) = super::align::without_exemplar(&side.questions[id], example_id) {
-            rewritten
-                .get_or_insert_with(|| side.questions.clone())
-                .insert(id.clone(), without);
-        }
-    }
-    let output = side
-        .engine
-        .decide(EngineRequest {
-            model: &side.loaded.spec.base,
-            state,
-            questions: rewritten.as_ref().unwrap_or(&side.questions),
-            // An evaluation reads what the model reads of a long example, as a caller
-            // opting into truncation would.
-            truncate: true,
-        })
-        .await?;
-    let entry = CachedAnswers {
-        answers: serde_json::to_value(&output.answers)
-            .map_err(|e| Error::internal("serializing answers", e))?,
-        input_tokens: output.usage.input_tokens,
-        output_tokens: output.usage.output_tokens,
-    };
-    let ctx = ctx.clone();
-    // A cache that cannot be written only costs time next run.
-    if let Err(error) = blocking(move || Ok(ctx.store()?.cache_answers(&key, &entry)?)).await {
-        tracing::warn!(%error, "caching an evaluation's answers failed");
-    }
-    Ok((output.answers, output.usage, false))
-}
-
-/// What an engine's answers depend on: the engine (and this arbiter's version of it), the
-/// base model it was asked as, the questions and the state.
-fn cache_key(engine: &dyn Engine, base: &str, questions_key: &str, state: &Value) -> String {
-    let mut hasher = Sha256::new();
-    for part in [
-        env!("CARGO_PKG_VERSION"),
-        &engine.describe(),
-        base,
-        questions_key,
-        &canonical_hash(state),
-    ] {
-        hasher.update(part.as_bytes());
-        hasher.update([0]);
-    }
-    hex::encode(hasher.finalize())
+    let answered = answer_cache::answers(ctx, &asking, example_id, state, &Open).await?;
+    Ok((answered.answers, answered.usage, answered.cached))
 }
 
 /// The figures of each side, per question and overall.
@@ -367,20 +286,26 @@ fn report(
         decided += counts.0;
         cached += counts.1;
     }
+    // A fixed order of the examples, so the paired resampling reproduces.
+    let mut order: Vec<String> = truth.keys().cloned().collect();
+    order.sort();
     let mut questions = IndexMap::new();
     for id in &stored.questions {
-        let Some((metrics, failed)) = per_side.first().and_then(|s| s.get(id)).cloned() else {
+        let Some(figures) = per_side.first().and_then(|s| s.get(id)) else {
             continue;
         };
+        let baseline = per_side.get(1).and_then(|s| s.get(id));
+        let delta = baseline.and_then(|baseline| {
+            let scale = scale_of(&sides[0].questions[id].kind);
+            paired_delta(scale, figures, baseline, id, &order)
+        });
         questions.insert(
             id.clone(),
             QuestionEvaluation {
-                metrics,
-                baseline: per_side
-                    .get(1)
-                    .and_then(|s| s.get(id))
-                    .map(|(m, _)| m.clone()),
-                failed,
+                metrics: figures.metrics.clone(),
+                baseline: baseline.map(|b| b.metrics.clone()),
+                delta,
+                failed: figures.failed,
                 excluded_fitted: excluded.get(id.as_str()).map_or(0, |(fitted, _)| {
                     truth
                         .iter()
@@ -402,6 +327,7 @@ fn report(
         failed: questions.values().map(|q| q.failed).sum(),
         excluded_fitted: questions.values().map(|q| q.excluded_fitted).sum(),
         fitted_unknown: questions.values().any(|q| q.fitted_unknown),
+        delta: None,
     };
     Ok(EvaluationReport {
         revision: stored.revision.clone(),
@@ -439,12 +365,20 @@ fn fit_record(question: &crate::wire::Question) -> FitRecord {
     }
 }
 
-/// Per question: the figures of one side's results, and how many annotated examples
-/// failed to be decided.
-type SideFigures = IndexMap<String, (Metrics, u64)>;
+/// One question at one side: its figures, its predictions by example ID (for the paired
+/// change from the baseline), and how many annotated examples failed to be decided.
+#[derive(Clone)]
+struct QuestionFigures {
+    metrics: Metrics,
+    scored: HashMap<String, Scored>,
+    failed: u64,
+}
 
-/// Per question: the figures of one side's results, and how many annotated examples
-/// failed to be decided; and how many decisions were (decided, cached).
+/// Per question: the figures of one side's results.
+type SideFigures = IndexMap<String, QuestionFigures>;
+
+/// Per question: the figures of one side's results; and how many decisions were
+/// (decided, cached).
 fn side_metrics(
     side: &Side,
     path: &std::path::Path,
@@ -452,7 +386,7 @@ fn side_metrics(
     excluded: &HashMap<&str, (HashSet<String>, bool)>,
 ) -> Result<(SideFigures, (u64, u64))> {
     let mut counts = (0, 0);
-    let mut scored: IndexMap<String, (Vec<Scored>, u64)> = side
+    let mut scored: IndexMap<String, (Vec<(String, Scored)>, u64)> = side
         .questions
         .keys()
         .map(|id| (id.clone(), (Vec::new(), 0)))
@@ -491,10 +425,13 @@ fn side_metrics(
                 continue;
             };
             match answers.as_ref().and_then(|a| a.get(id)) {
-                Some(answer) => list.push(Scored {
-                    predicted: predicted_of(answer, outcome_keys(&question.kind).len()),
-                    label,
-                }),
+                Some(answer) => list.push((
+                    example_id.to_owned(),
+                    Scored {
+                        predicted: predicted_of(answer, outcome_keys(&question.kind).len()),
+                        label,
+                    },
+                )),
                 None => *failed += 1,
             }
         }
@@ -503,12 +440,41 @@ fn side_metrics(
         .into_iter()
         .map(|(id, (list, failed))| {
             let kind = &side.questions[&id].kind;
-            let metrics = Metrics::compute(scale_of(kind), outcome_keys(kind).len(), &list);
-            (id, (metrics, failed))
+            let scale = scale_of(kind);
+            let in_order: Vec<Scored> = list.iter().map(|(_, s)| s.clone()).collect();
+            let metrics = Metrics::compute(scale, outcome_keys(kind).len(), &in_order)
+                .with_uncertainty(scale, &in_order, &id);
+            let figures = QuestionFigures {
+                metrics,
+                scored: list.into_iter().collect(),
+                failed,
+            };
+            (id, figures)
         })
-        .filter(|(_, (m, failed))| m.examples > 0 || *failed > 0)
+        .filter(|(_, f)| f.metrics.examples > 0 || f.failed > 0)
         .collect();
     Ok((metrics, counts))
+}
+
+/// The change from the baseline's predictions to the revision's, over the examples both
+/// scored (in the revision's order, so the resampling is reproducible).
+fn paired_delta(
+    scale: Scale,
+    revision: &QuestionFigures,
+    baseline: &QuestionFigures,
+    question_id: &str,
+    order: &[String],
+) -> Option<Delta> {
+    let (before, after): (Vec<Scored>, Vec<Scored>) = order
+        .iter()
+        .filter_map(|id| {
+            Some((
+                baseline.scored.get(id)?.clone(),
+                revision.scored.get(id)?.clone(),
+            ))
+        })
+        .unzip();
+    (!before.is_empty()).then(|| metrics::delta(scale, &before, &after, question_id))
 }
 
 /// The example-weighted mean of each figure over questions (`metric` is `mixed` when the
@@ -538,5 +504,7 @@ fn overall<'a>(all: impl Iterator<Item = &'a Metrics>) -> Metrics {
         ece: mean(&|m| m.ece),
         mae: None,
         rps: None,
+        intervals: None,
+        coverage: Vec::new(),
     }
 }

@@ -7,12 +7,16 @@
 //! an alignment minimizes and a gate compares, is the log loss for noul and choice and the
 //! ranked probability score for score, since a score's levels are ordered.
 
+use super::resample;
 use crate::engine::builtin::aligned::{answer_outcome, outcome_keys};
 pub use crate::wire::align::Metrics;
+use crate::wire::align::{Coverage, Delta, Estimate, Intervals};
 use crate::wire::answer::{Distribution, normalize};
 use crate::wire::{Answer, QuestionKind};
 use serde_json::Value;
 
+/// The error rates selective prediction is reported at.
+pub const TARGET_ERRORS: [f64; 2] = [0.05, 0.10];
 /// Bins of the expected calibration error.
 pub const ECE_BINS: usize = 10;
 /// Probabilities are clipped here before a log, so one confident miss costs ~27.6 nats, not ∞.
@@ -75,6 +79,19 @@ impl Scored {
 
     pub fn predicted_index(&self) -> usize {
         argmax(&self.predicted)
+    }
+
+    /// Whether the most likely outcome is the label's.
+    pub fn correct(&self) -> bool {
+        self.predicted_index() == self.label_index()
+    }
+
+    /// The most likely outcome's probability.
+    pub fn confidence(&self) -> f64 {
+        self.predicted
+            .get(self.predicted_index())
+            .copied()
+            .unwrap_or(0.0)
     }
 }
 
@@ -173,8 +190,139 @@ impl Metrics {
             ece: ece(scored),
             mae,
             rps,
+            intervals: None,
+            coverage: Vec::new(),
         }
     }
+}
+
+impl Metrics {
+    /// These figures with their bootstrap intervals and selective prediction, for the
+    /// `scored` predictions they were computed from; `salt` names the resampling stream
+    /// (the question ID: the same examples resample alike at both checkpoints).
+    #[must_use]
+    pub fn with_uncertainty(mut self, scale: Scale, scored: &[Scored], salt: &str) -> Self {
+        let (accuracy, loss) = per_example(scale, scored);
+        self.intervals = Some(Intervals {
+            accuracy: estimate(&accuracy, salt),
+            loss: estimate(&loss, salt),
+        });
+        self.coverage = TARGET_ERRORS
+            .iter()
+            .map(|&target| coverage(scored, target))
+            .collect();
+        self
+    }
+}
+
+/// Each prediction's hit (1 or 0) and primary loss.
+fn per_example(scale: Scale, scored: &[Scored]) -> (Vec<f64>, Vec<f64>) {
+    scored
+        .iter()
+        .map(|s| {
+            (
+                f64::from(u8::from(s.correct())),
+                loss(scale, &s.predicted, &s.label),
+            )
+        })
+        .unzip()
+}
+
+/// The mean of `values` and its bootstrap interval.
+fn estimate(values: &[f64], salt: &str) -> Estimate {
+    #[allow(clippy::cast_precision_loss)] // example counts are far below 2^52
+    let value = if values.is_empty() {
+        0.0
+    } else {
+        values.iter().sum::<f64>() / values.len() as f64
+    };
+    let (low, high) = resample::interval(values, salt).unwrap_or((value, value));
+    Estimate { value, low, high }
+}
+
+/// The change from `before` to `after` (paired: the same examples, in the same order), with
+/// paired bootstrap intervals: resampling examples keeps each one's two predictions together.
+pub fn delta(scale: Scale, before: &[Scored], after: &[Scored], salt: &str) -> Delta {
+    let (acc_before, loss_before) = per_example(scale, before);
+    let (acc_after, loss_after) = per_example(scale, after);
+    let diff = |a: &[f64], b: &[f64]| -> Vec<f64> { a.iter().zip(b).map(|(a, b)| a - b).collect() };
+    Delta {
+        examples: before.len().min(after.len()) as u64,
+        accuracy: estimate(&diff(&acc_after, &acc_before), salt),
+        loss: estimate(&diff(&loss_after, &loss_before), salt),
+    }
+}
+
+/// Selective prediction at `target` error: of the examples ordered by confidence, most
+/// confident first, the largest head whose error rate is at most `target`, cut only between
+/// different confidences (a threshold keeps all its ties or none). It describes these
+/// examples; [`bounded_coverage`] is the one to carry to examples not yet seen.
+pub fn coverage(scored: &[Scored], target: f64) -> Coverage {
+    #[allow(clippy::cast_precision_loss)] // example counts are far below 2^52
+    head(scored, target, |wrong, kept| {
+        wrong as f64 / kept as f64 <= target + 1e-12
+    })
+}
+
+/// Like [`coverage`], but the head's error must be at most `target` with 95% confidence
+/// (its one-sided Wilson upper bound): the largest head of a sample is the one whose error
+/// was luckiest, and its plain error rate promises too much for examples not yet seen.
+pub fn bounded_coverage(scored: &[Scored], target: f64) -> Coverage {
+    head(scored, target, |wrong, kept| {
+        error_upper_bound(wrong, kept) <= target
+    })
+}
+
+/// The one-sided 95% Wilson upper bound of an error rate of `wrong` in `n` (1 when n = 0).
+pub fn error_upper_bound(wrong: u64, n: u64) -> f64 {
+    // z for a one-sided 95% bound.
+    const Z: f64 = 1.644_853_626_951_472_2;
+    if n == 0 {
+        return 1.0;
+    }
+    #[allow(clippy::cast_precision_loss)] // example counts are far below 2^52
+    let (p, n) = (wrong as f64 / n as f64, n as f64);
+    let z2 = Z * Z;
+    let centre = p + z2 / (2.0 * n);
+    let spread = Z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    ((centre + spread) / (1.0 + z2 / n)).min(1.0)
+}
+
+/// The largest head (most confident first, ties together) that `accept(wrong, kept)`.
+fn head(scored: &[Scored], target: f64, accept: impl Fn(u64, u64) -> bool) -> Coverage {
+    let mut order: Vec<(f64, bool)> = scored
+        .iter()
+        .map(|s| (s.confidence(), s.correct()))
+        .collect();
+    order.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut best = Coverage {
+        target_error: target,
+        ..Coverage::default()
+    };
+    let mut wrong = 0_u64;
+    for (i, (confidence, correct)) in order.iter().enumerate() {
+        wrong += u64::from(!correct);
+        if order
+            .get(i + 1)
+            .is_some_and(|next| next.0.total_cmp(confidence).is_eq())
+        {
+            continue;
+        }
+        let kept = i as u64 + 1;
+        if accept(wrong, kept) {
+            best.kept = kept;
+            best.threshold = Some(*confidence);
+            #[allow(clippy::cast_precision_loss)]
+            {
+                best.error = wrong as f64 / kept as f64;
+            }
+        }
+    }
+    #[allow(clippy::cast_precision_loss)]
+    if !order.is_empty() {
+        best.coverage = best.kept as f64 / order.len() as f64;
+    }
+    best
 }
 
 fn metric_name(scale: Scale) -> &'static str {
@@ -339,6 +487,96 @@ mod tests {
         let m = Metrics::compute(Scale::Binary, 2, &[]);
         assert_eq!(m.examples, 0);
         assert!(m.loss == 0.0 && m.accuracy == 0.0);
+    }
+
+    #[test]
+    fn coverage_keeps_the_largest_confident_head_within_the_error() {
+        // Confidences 0.95..0.50 (10 examples); misses at the 4th and 8th most confident.
+        let all: Vec<Scored> = (0..10)
+            .map(|i| {
+                let p = f64::from(19 - i) / 20.0;
+                let label = usize::from(i == 3 || i == 7);
+                scored(&[p, 1.0 - p], label, 2)
+            })
+            .collect();
+        let five = coverage(&all, 0.05);
+        // Only the first three (no miss) stay under 5%: 1/4 is 25%.
+        assert_eq!((five.kept, five.error), (3, 0.0));
+        assert!(close(five.coverage, 0.3) && close(five.threshold.unwrap(), 0.85));
+        // At 25%, the whole set (2 misses in 10) is kept.
+        let quarter = coverage(&all, 0.25);
+        assert_eq!(quarter.kept, 10, "2/10 = 20% keeps all: {quarter:?}");
+        assert!(close(quarter.coverage, 1.0) && close(quarter.threshold.unwrap(), 0.5));
+        // A miss at the top: nothing reaches 5%, and no threshold is named.
+        let top_miss = vec![scored(&[0.9, 0.1], 1, 2), scored(&[0.8, 0.2], 0, 2)];
+        let none = coverage(&top_miss, 0.05);
+        assert_eq!((none.kept, none.threshold, none.coverage), (0, None, 0.0));
+        assert_eq!(coverage(&[], 0.05).kept, 0);
+    }
+
+    #[test]
+    fn a_bounded_threshold_asks_for_evidence() {
+        // Wilson's one-sided 95% bound: 0 of 10 wrong could still be 21% wrong; 0 of 100, 2.6%.
+        assert!((error_upper_bound(0, 10) - 0.213).abs() < 0.001);
+        assert!((error_upper_bound(0, 100) - 0.0264).abs() < 0.001);
+        assert!((error_upper_bound(5, 100) - 0.0995).abs() < 0.001);
+        assert!(close(error_upper_bound(0, 0), 1.0));
+        // 60 confident and right, then 40 less confident with 1 in 4 wrong.
+        let all: Vec<Scored> = (0..100)
+            .map(|i| {
+                let p = 0.99 - f64::from(i) * 0.004;
+                let label = usize::from(i >= 60 && i % 4 == 0);
+                scored(&[p, 1.0 - p], label, 2)
+            })
+            .collect();
+        let plain = coverage(&all, 0.05);
+        let bounded = bounded_coverage(&all, 0.05);
+        // The plain rate stops before the 4th miss (3/72 = 4.2% < 5%, 4/73 = 5.5%); the bound
+        // keeps only the clean head, where 0 of 60 bounds the error at 4.3%.
+        assert_eq!(plain.kept, 72, "{plain:?}");
+        assert_eq!(bounded.kept, 60, "{bounded:?}");
+        assert!(error_upper_bound(0, 60) <= 0.05 && error_upper_bound(1, 61) > 0.05);
+        // Too few examples bound nothing.
+        assert_eq!(bounded_coverage(&all[..20], 0.05).threshold, None);
+    }
+
+    #[test]
+    fn ties_in_confidence_are_kept_or_cut_together() {
+        // Two at 0.9 (one miss), then one right at 0.8: the head of one would be 0%, but a
+        // threshold cannot split the tie.
+        let all = vec![
+            scored(&[0.9, 0.1], 0, 2),
+            scored(&[0.9, 0.1], 1, 2),
+            scored(&[0.8, 0.2], 0, 2),
+        ];
+        let c = coverage(&all, 0.05);
+        assert_eq!((c.kept, c.threshold), (0, None));
+        let c = coverage(&all, 0.5);
+        assert_eq!(c.kept, 3);
+    }
+
+    #[test]
+    fn intervals_and_a_paired_delta() {
+        let before: Vec<Scored> = (0..60)
+            .map(|i| scored(&[0.6, 0.4], usize::from(i % 2 == 0), 2))
+            .collect();
+        let after: Vec<Scored> = (0..60)
+            .map(|i| scored(&[0.8, 0.2], usize::from(i % 5 == 0), 2))
+            .collect();
+        let m =
+            Metrics::compute(Scale::Binary, 2, &after).with_uncertainty(Scale::Binary, &after, "q");
+        let iv = m.intervals.unwrap();
+        assert!(close(iv.accuracy.value, m.accuracy) && close(iv.loss.value, m.loss));
+        assert!(iv.accuracy.low < m.accuracy && m.accuracy < iv.accuracy.high);
+        assert_eq!(m.coverage.len(), 2);
+        let d = delta(Scale::Binary, &before, &after, "q");
+        assert_eq!(d.examples, 60);
+        // 0.5 → 0.8 accuracy.
+        assert!(close(d.accuracy.value, 0.3), "{d:?}");
+        assert!(d.accuracy.low > 0.0 && d.loss.high < 0.0, "{d:?}");
+        // Against itself: no change and no width.
+        let same = delta(Scale::Binary, &after, &after, "q");
+        assert_eq!((same.accuracy.low, same.accuracy.high), (0.0, 0.0));
     }
 
     #[test]

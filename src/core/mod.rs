@@ -4,6 +4,7 @@
 pub mod access;
 pub mod agreement;
 pub mod align;
+pub mod answer_cache;
 pub mod batch;
 pub mod checkpoint;
 pub mod decide;
@@ -16,7 +17,9 @@ pub mod kappa;
 pub mod lease;
 pub mod metrics;
 pub mod models;
+pub mod resample;
 pub mod service;
+pub mod to_annotate;
 pub mod tokens;
 
 use crate::config::Settings;

@@ -12,6 +12,7 @@ use crate::repo::{self, Files, ModelPath, ModelRepo, Resolved};
 use crate::wire::Questions;
 use crate::wire::decision::{Checkpoint, Revision, RevisionKind};
 use crate::wire::models::{ModelDetail, ModelEntry, ModelKind, ModelList, RefInfo};
+use std::sync::Arc;
 
 /// Base models with their engines, then the repository models (sorted by path).
 pub fn list(ctx: &Context) -> Result<ModelList> {
@@ -221,6 +222,16 @@ pub struct Loaded {
     pub questions: Questions,
     pub revision: Revision,
     pub checkpoint: Checkpoint,
+}
+
+impl Loaded {
+    /// The engine its base model routes to. Every configured base has one, so a missing one
+    /// is this server's fault, not the caller's.
+    pub fn engine(&self, ctx: &Context) -> Result<Arc<dyn crate::engine::Engine>> {
+        ctx.engines().get(&self.spec.base).cloned().ok_or_else(|| {
+            Error::Internal(format!("base model `{}` has no engine", self.spec.base))
+        })
+    }
 }
 
 /// The question IDs a job works on: `ids` (each a question of the checkpoint, else a

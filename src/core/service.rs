@@ -23,6 +23,7 @@ use crate::wire::examples::{Annotation, ExampleDetail, IngestExample};
 use crate::wire::examples::{ExamplePage, IngestReport};
 use crate::wire::jobs::{ExampleSet, Job, JobStatus};
 use crate::wire::models::{ModelDetail, ModelList};
+use crate::wire::to_annotate::{ToAnnotate, ToAnnotateQuery};
 use crate::wire::{DecisionRequest, DecisionResponse, Questions};
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
@@ -104,6 +105,13 @@ pub trait Service: Send + Sync {
     async fn list_examples(&self, query: ExamplesQuery<'_>) -> Result<ExamplePage>;
     /// One example with its annotations and decisions.
     async fn show_example(&self, model: &str, example_id: &str) -> Result<ExampleDetail>;
+    /// The examples to annotate next: unannotated ones ranked by the model's uncertainty at
+    /// a revision, with a seeded random audit share.
+    async fn examples_to_annotate(
+        &self,
+        model: &str,
+        query: &ToAnnotateQuery,
+    ) -> Result<ToAnnotate>;
     /// Every matching example as an ingest line, in example ID order, to `write`; the count.
     async fn export_examples(
         &self,
@@ -381,6 +389,14 @@ impl Service for Local {
         let (model, example_id) = (model.to_owned(), example_id.to_owned());
         self.on_pool(move |ctx| super::examples::show(ctx, &model, &example_id))
             .await
+    }
+
+    async fn examples_to_annotate(
+        &self,
+        model: &str,
+        query: &ToAnnotateQuery,
+    ) -> Result<ToAnnotate> {
+        super::to_annotate::pick(&self.ctx, model, query, &super::answer_cache::Open).await
     }
 
     async fn export_examples(

@@ -4,6 +4,7 @@
 //! stay bounded however many clients call it at once.
 
 use crate::error::Error;
+use futures_util::future::BoxFuture;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use tokio::sync::{Semaphore, SemaphorePermit};
 
@@ -75,6 +76,34 @@ impl Admission {
     }
 }
 
+/// The decision slots as the side work of one request sees them (`examples next` deciding
+/// its candidates): one engine call at a time, each admitted as a decision is. So such a
+/// request holds at most one place, as a decision does, and is never refused for its own
+/// calls.
+pub(crate) struct OneAtATime<'a> {
+    admission: &'a Admission,
+    turn: tokio::sync::Mutex<()>,
+}
+
+impl<'a> OneAtATime<'a> {
+    pub(crate) fn new(admission: &'a Admission) -> Self {
+        Self {
+            admission,
+            turn: tokio::sync::Mutex::new(()),
+        }
+    }
+}
+
+impl crate::core::answer_cache::Gate for OneAtATime<'_> {
+    fn enter(&self) -> BoxFuture<'_, Result<Box<dyn Send + '_>, Error>> {
+        Box::pin(async move {
+            let turn = self.turn.lock().await;
+            let slot = self.admission.admit().await?;
+            Ok(Box::new((turn, slot)) as Box<dyn Send + '_>)
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,6 +137,29 @@ mod tests {
         );
         drop(second);
         drop(queued.await.unwrap());
+        assert_eq!(admission.admitted.load(Ordering::Acquire), 0);
+    }
+
+    /// One request's own calls wait their turn, holding one place: with one slot and no
+    /// queue, the second call is not refused but runs after the first.
+    #[tokio::test]
+    async fn one_request_takes_one_place_at_a_time() {
+        use crate::core::answer_cache::Gate as _;
+        let admission = Admission::new(1, 0);
+        let gate = OneAtATime::new(&admission);
+        let first = gate.enter().await.unwrap();
+        let second = gate.enter();
+        tokio::pin!(second);
+        assert!(
+            tokio::time::timeout(Duration::from_millis(50), &mut second)
+                .await
+                .is_err()
+        );
+        assert_eq!(admission.admitted.load(Ordering::Acquire), 1);
+        // Another request's decision is refused meanwhile: the slot is taken.
+        assert_eq!(admission.admit().await.err().unwrap().code(), "overloaded");
+        drop(first);
+        drop(second.await.unwrap());
         assert_eq!(admission.admitted.load(Ordering::Acquire), 0);
     }
 

@@ -8,8 +8,10 @@ use crate::wire::Loc;
 use crate::wire::json::{self, JsonError};
 use axum::extract::{FromRequest, Request};
 use axum::http::header;
-use bytes::Bytes;
+use bytes::{Bytes, BytesMut};
+use futures_util::StreamExt;
 use serde_json::Value;
+use std::time::Duration;
 
 /// A JSON request body, parsed into a value for validation by `wire`.
 pub(crate) struct JsonBody(pub(crate) Value);
@@ -35,10 +37,53 @@ pub(crate) fn is_json(media_type: &str) -> bool {
         || (media_type.starts_with("application/") && media_type.ends_with("+json"))
 }
 
+/// A body past the limit is still read, and thrown away, up to this much and for this long,
+/// so the client finishes sending and reads its 413 (a lingering close): a connection closed
+/// under a client still writing reaches it as a reset, not as the problem document.
+const DRAIN_BYTES: usize = 64 << 20;
+const DRAIN_TIME: Duration = Duration::from_secs(5);
+
 async fn read(request: Request, limit: usize) -> Result<Bytes, ApiError> {
-    axum::body::to_bytes(request.into_body(), limit)
-        .await
-        .map_err(|_| ApiError(Error::PayloadTooLarge { limit }))
+    let too_large = || ApiError(Error::PayloadTooLarge { limit });
+    let declared = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    let mut stream = request.into_body().into_data_stream();
+    let mut bytes = BytesMut::with_capacity(declared.unwrap_or(0).min(limit));
+    let mut seen = declared.filter(|&n| n > limit).map_or(0, |_| limit + 1);
+    let deadline = tokio::time::Instant::now() + DRAIN_TIME;
+    loop {
+        let chunk = if seen > limit {
+            // Draining: bounded in bytes and time; past either, the connection goes.
+            match tokio::time::timeout_at(deadline, stream.next()).await {
+                Ok(chunk) if seen <= DRAIN_BYTES => chunk,
+                _ => return Err(too_large()),
+            }
+        } else {
+            stream.next().await
+        };
+        match chunk {
+            None => break,
+            Some(Ok(data)) => {
+                seen = seen.saturating_add(data.len());
+                if seen <= limit {
+                    bytes.extend_from_slice(&data);
+                }
+            }
+            Some(Err(_)) if seen > limit => return Err(too_large()),
+            Some(Err(e)) => {
+                return Err(ApiError(Error::BadRequest(format!(
+                    "the body could not be read: {e}"
+                ))));
+            }
+        }
+    }
+    if seen > limit {
+        return Err(too_large());
+    }
+    Ok(bytes.freeze())
 }
 
 /// The body as one JSON value: 400 when it is not JSON, 422 at a key repeated in one object.

@@ -117,17 +117,22 @@ fn share(operation: &mut Operation, authenticated: bool) {
         .insert(0, request_id);
     let mut shared = vec![(500, INTERNAL.to_owned())];
     if authenticated {
-        let scope = serde_json::to_value(&operation.security)
+        let scopes: Vec<String> = serde_json::to_value(&operation.security)
             .ok()
-            .and_then(|security| security[0][BEARER][0].as_str().map(str::to_owned))
-            .unwrap_or_default();
+            .and_then(|security| security[0][BEARER].as_array().cloned())
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|scope| scope.as_str().map(|s| format!("`{s}`")))
+            .collect();
+        // "the `a` scope", "the `a` or the `b` scope": a route needing two checks both.
+        let scope = format!("the {} scope", scopes.join(" or the "));
         shared.extend([
             (401, UNAUTHORIZED.to_owned()),
             (
                 403,
                 format!(
-                    "`forbidden`: the token lacks the `{scope}` scope, or the role this route \
-                     needs on the model."
+                    "`forbidden`: the token lacks {scope}, or the role this route needs on \
+                     the model."
                 ),
             ),
             (429, RATE_LIMITED.to_owned()),

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::error::{SqlContext, parse_json};
 use super::{Annotation, Example, NewAnnotation, Store, StoreError, Vote, examples, majority, now};
 
-/// The name migration 7 gave the annotations written before annotators were recorded.
+/// The name migration 8 gave the annotations written before annotators were recorded.
 pub const UNKNOWN_ANNOTATOR: &str = "unknown";
 
 impl Store {
@@ -408,20 +408,20 @@ mod tests {
         assert_eq!(got.annotations["q"].answer, json!(1));
     }
 
-    /// A database written before annotators were recorded (schema 6) keeps its annotations,
+    /// A database written before annotators were recorded (schema 7) keeps its annotations,
     /// each as the one answer of the annotator `unknown`.
     #[test]
-    fn migration_7_names_old_annotations_unknown() {
+    fn migration_8_names_old_annotations_unknown() {
         let dir = tempfile::TempDir::new().unwrap();
         let path = dir.path().join("old.db");
         {
             let conn = Connection::open(&path).unwrap();
-            for sql in &super::super::MIGRATIONS[..6] {
+            for sql in &super::super::MIGRATIONS[..7] {
                 conn.execute_batch(sql).unwrap();
             }
             let model = &*MODEL;
             conn.execute_batch(&format!(
-                "PRAGMA user_version = 6;
+                "PRAGMA user_version = 7;
                  INSERT INTO examples VALUES ('{model}', 'e1', '{{}}', '2025-01-01T00:00:00.000Z');
                  INSERT INTO annotations VALUES
                      ('{model}', 'e1', 'q', '\"yes\"', 'old', '2025-01-02T00:00:00.000Z');"

@@ -1,5 +1,5 @@
-//! Caches that only save time: an evaluation's engine answers and the built-in engine's
-//! embeddings. Losing them costs a recomputation, never a result.
+//! Caches that only save time: engine answers (of evaluations and `examples next`) and the
+//! built-in engine's embeddings. Losing them costs a recomputation, never a result.
 
 use rusqlite::{OptionalExtension, params};
 use serde_json::Value;

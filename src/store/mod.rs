@@ -27,6 +27,7 @@ mod jobs;
 mod majority;
 mod tokens;
 mod types;
+mod unannotated;
 
 use std::fmt;
 use std::ops::{Deref, DerefMut};
@@ -49,6 +50,7 @@ pub use types::{
     Annotation, Decision, Example, ExampleDetail, ExampleFilter, IngestCounts, IngestItem,
     NewAnnotation, NewDecision, RecordedDecision, Vote,
 };
+pub use unannotated::Candidate;
 
 /// Schema migrations; entry `i` upgrades the database to `user_version = i + 1`.
 /// Append only: never edit a migration that has shipped.
@@ -168,7 +170,12 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (fit_id, example_id)
     ) WITHOUT ROWID;
     ",
-    // 7: annotations per annotator: each keeps their own answer to a question, and the
+    // 7: examples newest first per model, so `examples next` walks the most recently
+    // captured ones and stops at its pool instead of sorting every example.
+    "
+    CREATE INDEX examples_by_age ON examples (model_id, created_at, example_id);
+    ",
+    // 8: annotations per annotator: each keeps their own answer to a question, and the
     // ground truth is their majority (`majority`). Rows written before were not attributed:
     // they become the answers of the annotator `unknown` (`annotations::UNKNOWN_ANNOTATOR`),
     // written in their time order so that the rowid follows it.

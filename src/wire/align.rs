@@ -394,6 +394,9 @@ pub struct QuestionEvaluation {
     /// aligned elsewhere, or before records were kept): nothing could be left out.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub fitted_unknown: bool,
+    /// With a baseline: the change from it, paired over the examples both scored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delta: Option<Delta>,
 }
 
 /// The figures of one question over a set of examples.
@@ -422,6 +425,60 @@ pub struct Metrics {
     /// Score questions: the ranked probability score (also `loss`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rps: Option<f64>,
+    /// 95% bootstrap intervals of `accuracy` and `loss` (evaluations and alignments' held-out
+    /// figures; absent from an overall row).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub intervals: Option<Intervals>,
+    /// Selective prediction: how many examples can be answered, most confident first, at an
+    /// error rate of at most 5% and 10% (evaluations and alignments' held-out figures).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub coverage: Vec<Coverage>,
+}
+
+/// A figure and its 95% percentile bootstrap interval (2,000 resamples of the examples).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Estimate {
+    pub value: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+/// The intervals of a question's headline figures.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Intervals {
+    pub accuracy: Estimate,
+    /// Of the primary metric (`loss`).
+    pub loss: Estimate,
+}
+
+/// The change from a baseline (revision − baseline) on the examples both were scored on,
+/// with paired bootstrap intervals: an interval that excludes 0 is a change beyond chance.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Delta {
+    /// Examples scored at both checkpoints.
+    pub examples: u64,
+    /// Positive is better.
+    pub accuracy: Estimate,
+    /// Negative is better.
+    pub loss: Estimate,
+}
+
+/// Selective prediction at one target error rate: answer only when the most likely
+/// outcome's probability reaches `threshold`, and leave the rest to a person.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Coverage {
+    /// The error rate asked for: 0.05 keeps at most 5% of the answers kept wrong.
+    pub target_error: f64,
+    /// Share of the examples kept (0 when no threshold is strict enough).
+    pub coverage: f64,
+    /// The lowest top-outcome probability kept; null when no threshold reaches the target.
+    #[schema(required = true)]
+    pub threshold: Option<f64>,
+    /// Examples kept.
+    pub kept: u64,
+    /// The error rate among them.
+    pub error: f64,
 }
 
 /// How the gate judged one question.

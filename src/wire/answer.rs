@@ -27,6 +27,11 @@ pub enum Answer {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(value_type = f64, minimum = 0, maximum = 1)]
         x_option_mass: Option<f64>,
+        /// `true` when the checkpoint's abstain threshold leaves this answer to a person
+        /// (its most likely outcome is less probable than the threshold); absent otherwise.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(value_type = bool)]
+        x_abstain: Option<bool>,
     },
     /// The answer to a `choice` question.
     #[schema(title = "ChoiceAnswer")]
@@ -45,6 +50,11 @@ pub enum Answer {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(value_type = f64, minimum = 0, maximum = 1)]
         x_option_mass: Option<f64>,
+        /// `true` when the checkpoint's abstain threshold leaves this answer to a person
+        /// (its most likely outcome is less probable than the threshold); absent otherwise.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(value_type = bool)]
+        x_abstain: Option<bool>,
     },
     /// The answer to a `score` question.
     #[schema(title = "ScoreAnswer")]
@@ -64,6 +74,11 @@ pub enum Answer {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schema(value_type = f64, minimum = 0, maximum = 1)]
         x_option_mass: Option<f64>,
+        /// `true` when the checkpoint's abstain threshold leaves this answer to a person
+        /// (its most likely outcome is less probable than the threshold); absent otherwise.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(value_type = bool)]
+        x_abstain: Option<bool>,
     },
 }
 
@@ -95,12 +110,14 @@ impl Answer {
                     0.5
                 },
                 x_option_mass: None,
+                x_abstain: None,
             },
             (QuestionKind::Noul { .. }, Distribution::Outcomes(ps)) => {
                 let ps = normalize(ps, 2);
                 Self::Noul {
                     noul: ps[0],
                     x_option_mass: None,
+                    x_abstain: None,
                 }
             }
             (QuestionKind::Choice { options }, dist) => {
@@ -115,6 +132,7 @@ impl Answer {
                         .collect(),
                     confidence: best.map_or(0.0, |i| choice_confidence(&ps, i)),
                     x_option_mass: None,
+                    x_abstain: None,
                 }
             }
             (QuestionKind::Score { levels }, dist) => {
@@ -134,6 +152,7 @@ impl Answer {
                         .collect(),
                     confidence: score_confidence(&ps, best),
                     x_option_mass: None,
+                    x_abstain: None,
                 }
             }
         }
@@ -148,6 +167,17 @@ impl Answer {
             Self::Noul { x_option_mass, .. }
             | Self::Choice { x_option_mass, .. }
             | Self::Score { x_option_mass, .. } => *x_option_mass = mass,
+        }
+        self
+    }
+
+    /// This answer marked as left to a person (`x_abstain: true`).
+    #[must_use]
+    pub fn abstaining(mut self) -> Self {
+        match &mut self {
+            Self::Noul { x_abstain, .. }
+            | Self::Choice { x_abstain, .. }
+            | Self::Score { x_abstain, .. } => *x_abstain = Some(true),
         }
         self
     }

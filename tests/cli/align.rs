@@ -160,6 +160,90 @@ fn align_commits_a_better_checkpoint_on_its_branch_and_eval_and_promote_use_it()
     assert_eq!(answer["answers"]["intent"]["type"], "choice");
     assert_eq!(answer["revision"]["commit"], tip);
 
+    // Selective prediction: 30 held-out examples cannot show a 5% error with 95% confidence
+    // (0 wrong in 30 still bounds it at 8.3%), so no abstain threshold is learned...
+    assert!(block.get("abstain").is_none(), "{block}");
+    // ...and one a person sets in the learned file (plain git) marks every answer less
+    // confident than it `x_abstain: true`, leaving the answer as it was.
+    let below = 0.9;
+    let work = env.path().join("work");
+    env.git_in(
+        env.path(),
+        &[
+            "clone",
+            "-q",
+            "--branch",
+            &branch,
+            repo(&env).to_str().unwrap(),
+            "work",
+        ],
+    );
+    let learned_path = work.join("aligned/intent.yaml");
+    let edited = learned_text.replacen(
+        "arbiter_alignment:\n",
+        &format!("arbiter_alignment:\n  abstain: {{below: {below}}}\n"),
+        1,
+    );
+    assert_ne!(edited, learned_text);
+    std::fs::write(&learned_path, edited).unwrap();
+    for args in [
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@example.com",
+            "commit",
+            "-qam",
+            "abstain below 0.9",
+        ][..],
+        &["push", "-q", "origin", "HEAD:refs/heads/abstain"],
+    ] {
+        env.git_in(&work, args);
+    }
+    let output = env.path().join("abstain.ndjson");
+    env.cmd()
+        .args([
+            "batch",
+            "acme/support",
+            "--examples",
+            "annotated",
+            "--revision",
+            "abstain",
+        ])
+        .arg("--output")
+        .arg(&output)
+        .assert()
+        .success();
+    let (mut abstained, mut answered) = (0, 0);
+    for line in std::fs::read_to_string(&output).unwrap().lines() {
+        let intent: Value =
+            serde_json::from_str::<Value>(line).unwrap()["answers"]["intent"].clone();
+        let top = intent["probabilities"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|p| p.as_f64().unwrap())
+            .fold(0.0, f64::max);
+        if top < below {
+            assert_eq!(intent["x_abstain"], true, "{top} < {below}: {intent}");
+            abstained += 1;
+        } else {
+            assert!(
+                intent.get("x_abstain").is_none(),
+                "{top} ≥ {below}: {intent}"
+            );
+            answered += 1;
+        }
+        assert!(
+            intent["choice"].is_string(),
+            "an abstention still answers: {intent}"
+        );
+    }
+    assert!(
+        abstained > 0 && answered > 0,
+        "{abstained} abstained, {answered} answered"
+    );
+
     // Eval: both checkpoints on the 30 examples the alignment did not fit on (never the 90
     // it did), and the same figure the alignment reported for them.
     let report = env.json(&[
@@ -186,6 +270,98 @@ fn align_commits_a_better_checkpoint_on_its_branch_and_eval_and_promote_use_it()
     }
     assert_eq!(report["gates"]["passed"], true);
     assert!(report["decided"].as_u64().unwrap() > 0);
+
+    // How sure: 95% intervals around each side's figures, the change paired over the 30
+    // examples both scored, and selective prediction at 5% and 10% error.
+    let figure = |v: &Value| v.as_f64().unwrap();
+    for side in ["metrics", "baseline"] {
+        let metrics = &evaluated[side];
+        for name in ["accuracy", "loss"] {
+            let estimate = &metrics["intervals"][name];
+            let (value, low, high) = (
+                figure(&estimate["value"]),
+                figure(&estimate["low"]),
+                figure(&estimate["high"]),
+            );
+            assert!((value - figure(&metrics[name])).abs() < 1e-12, "{metrics}");
+            assert!(low <= value && value <= high && low < high, "{metrics}");
+        }
+        let coverage = metrics["coverage"].as_array().unwrap();
+        assert_eq!(coverage.len(), 2, "{metrics}");
+        assert_eq!(coverage[0]["targetError"], 0.05);
+        assert_eq!(coverage[1]["targetError"], 0.1);
+        for at in coverage {
+            assert!(figure(&at["error"]) <= figure(&at["targetError"]), "{at}");
+            assert!((figure(&at["coverage"]) - figure(&at["kept"]) / 30.0).abs() < 1e-12);
+        }
+        assert!(
+            figure(&coverage[0]["coverage"]) <= figure(&coverage[1]["coverage"]),
+            "a looser target never answers less: {metrics}"
+        );
+    }
+    let delta = &evaluated["delta"];
+    assert_eq!(delta["examples"], 30, "{delta}");
+    let change =
+        figure(&evaluated["metrics"]["accuracy"]) - figure(&evaluated["baseline"]["accuracy"]);
+    assert!(
+        (figure(&delta["accuracy"]["value"]) - change).abs() < 1e-9,
+        "{delta}"
+    );
+    assert!(
+        figure(&delta["accuracy"]["low"]) <= change && change <= figure(&delta["accuracy"]["high"])
+    );
+    // --strict judges the bound: a minimum between the lower bound and the point passes
+    // plainly and fails strictly.
+    let accuracy = &evaluated["metrics"]["intervals"]["accuracy"];
+    let between = f64::midpoint(figure(&accuracy["low"]), figure(&accuracy["value"])).to_string();
+    let gate = |strict: bool| {
+        let mut cmd = env.cmd();
+        cmd.args([
+            "eval",
+            "acme/support",
+            "--revision",
+            &branch,
+            "--min-accuracy",
+            &between,
+        ]);
+        if strict {
+            cmd.arg("--strict");
+        }
+        cmd.output().unwrap()
+    };
+    assert_eq!(
+        gate(false).status.code(),
+        Some(0),
+        "the point estimate clears {between}"
+    );
+    let strict = gate(true);
+    assert_eq!(strict.status.code(), Some(3));
+    assert!(
+        String::from_utf8_lossy(&strict.stderr).contains("accuracy's 95% lower bound"),
+        "{}",
+        String::from_utf8_lossy(&strict.stderr)
+    );
+    // A checkpoint against itself: no change, so even a strict no-regression passes.
+    let itself = env
+        .cmd()
+        .args([
+            "eval",
+            "acme/support",
+            "--revision",
+            "main",
+            "--baseline",
+            "main",
+            "--no-regression",
+            "--strict",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        itself.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&itself.stderr)
+    );
     // The table says what was left out.
     let table = env
         .cmd()
@@ -206,6 +382,10 @@ fn align_commits_a_better_checkpoint_on_its_branch_and_eval_and_promote_use_it()
         table.contains(
             "examples an alignment was fitted on are left out at both checkpoints (intent 90)"
         ),
+        "{table}"
+    );
+    assert!(
+        table.contains("ACCURACY (95%)") && table.contains("AT 5% ERROR"),
         "{table}"
     );
     // --include-fitted scores all 120, as before held-out records.

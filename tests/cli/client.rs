@@ -606,6 +606,90 @@ fn ingest_in_small_chunks_reports_what_one_local_ingest_does() {
 }
 
 #[test]
+fn examples_next_prints_what_it_prints_locally() {
+    let shared = Shared::start();
+    let mut text = states(12);
+    text.push_str("{\"example_id\": \"done\", \"state\": \"refund me\", \"annotations\": {\"intent\": {\"answer\": \"refund\"}}}\n");
+    let file = shared.write("states.jsonl", &text);
+    json(
+        shared.remote(),
+        &["examples", "ingest", "acme/support", "--file", &file],
+    );
+    // The server decides (and caches) first what the local run reads back, and what every
+    // later ask reads too, with or without `--question`: only `cached` differs.
+    for (k, args) in [
+        &["examples", "next", "acme/support", "-n", "5", "--seed", "3"][..],
+        &[
+            "examples",
+            "next",
+            "acme/support",
+            "--question",
+            "intent",
+            "--audit",
+            "0.5",
+        ],
+        &[
+            "examples",
+            "next",
+            "acme/support",
+            "--pool",
+            "4",
+            "-n",
+            "2",
+            "--audit",
+            "1",
+        ],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let remote = json(shared.remote(), args);
+        let local = json(shared.local(), args);
+        let cached_remotely = if k == 0 {
+            json!(0)
+        } else {
+            remote["scored"].clone()
+        };
+        assert_eq!(remote["cached"], cached_remotely, "{args:?}");
+        assert_eq!(local["cached"], local["scored"], "{args:?}");
+        assert_eq!(
+            normalized(&remote, &["cached"]),
+            normalized(&local, &["cached"]),
+            "{args:?}"
+        );
+        assert!(
+            !remote["examples"].as_array().unwrap().is_empty(),
+            "{args:?}"
+        );
+    }
+    // Errors: the same codes, details and exit codes.
+    for (args, exit) in [
+        (
+            &["examples", "next", "acme/support", "--question", "nope"][..],
+            1,
+        ),
+        (
+            &["examples", "next", "acme/support", "--revision", "nope"],
+            4,
+        ),
+        (&["examples", "next", "acme/nope"], 4),
+    ] {
+        let (local_code, local, _) = problem(shared.local(), args);
+        let (remote_code, remote, stderr) = problem(shared.remote(), args);
+        assert_eq!(
+            (remote_code, local_code),
+            (exit, exit),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(
+            normalized(&remote, RUN_SPECIFIC),
+            normalized(&local, RUN_SPECIFIC),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
 fn batch_and_jobs_print_what_they_print_locally() {
     let shared = Shared::start();
     let mut text = states(4);

@@ -22,3 +22,4 @@ mod models;
 mod openapi;
 mod repository;
 mod served;
+mod to_annotate;

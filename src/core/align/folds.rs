@@ -5,18 +5,7 @@
 //! fold holds its share of every label, and adding an example moves no other example of a
 //! different label.
 
-use sha2::{Digest, Sha256};
-
-/// A 64-bit key for `id` under `seed`, stable across runs and platforms.
-pub(super) fn key(seed: u64, salt: &str, id: &str) -> u64 {
-    let mut hasher = Sha256::new();
-    hasher.update(seed.to_be_bytes());
-    hasher.update(salt.as_bytes());
-    hasher.update([0]);
-    hasher.update(id.as_bytes());
-    let digest = hasher.finalize();
-    u64::from_be_bytes(digest[..8].try_into().unwrap_or([0; 8]))
-}
+pub(super) use crate::core::resample::key;
 
 /// The fold (0..k) of each example, given their IDs and label outcomes.
 pub(super) fn assign(ids: &[&str], labels: &[usize], k: usize, seed: u64) -> Vec<usize> {
@@ -54,7 +43,7 @@ pub(super) fn split_seed(seed: u64, r: usize) -> u64 {
 }
 
 /// A deterministic draw of up to `n` of `items` (by key under `seed` and `salt`).
-pub(super) fn draw<T: Copy>(
+pub(crate) fn draw<T: Copy>(
     items: &[T],
     n: usize,
     seed: u64,
@@ -67,28 +56,6 @@ pub(super) fn draw<T: Copy>(
         .collect();
     keyed.sort_by_key(|(k, _)| *k);
     keyed.into_iter().take(n).map(|(_, t)| t).collect()
-}
-
-/// A seeded stream of uniform indexes (splitmix64), for the bootstrap.
-pub(super) struct Stream(u64);
-
-impl Stream {
-    pub(super) fn new(seed: u64, salt: &str) -> Self {
-        Self(key(seed, salt, "stream"))
-    }
-
-    pub(super) fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (n > 0).
-    pub(super) fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
 }
 
 #[cfg(test)]
@@ -144,9 +111,6 @@ mod tests {
         let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
         let labels = vec![0; 50];
         assert_ne!(assign(&refs, &labels, 5, 1), assign(&refs, &labels, 5, 2));
-        // Keys do not depend on the other examples.
-        assert_eq!(key(3, "fold", "ex-1"), key(3, "fold", "ex-1"));
-        assert_ne!(key(3, "fold", "ex-1"), key(4, "fold", "ex-1"));
     }
 
     #[test]
@@ -174,7 +138,5 @@ mod tests {
         assert_ne!(a, draw(&items, 5, 10, "x", |i| i.to_string()));
         assert_eq!(a.len(), 5);
         assert_eq!(draw(&items, 50, 9, "x", |i| i.to_string()).len(), 20);
-        let mut stream = Stream::new(1, "b");
-        assert!((0..1000).all(|_| stream.below(7) < 7));
     }
 }

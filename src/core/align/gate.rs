@@ -5,11 +5,9 @@
 //! was not built from), so the comparison is paired: the bootstrap resamples examples and
 //! recomputes the mean loss difference, and its lower percentile must be above zero.
 
-use super::folds::Stream;
+use crate::core::resample::{self, Stream};
 pub use crate::wire::align::Verdict;
 
-/// Bootstrap resamples.
-pub(super) const RESAMPLES: usize = 2000;
 /// The one-sided level: the lower bound is the 5th percentile of the resampled gains.
 pub(super) const LOWER_PERCENTILE: f64 = 0.05;
 
@@ -33,12 +31,11 @@ pub(super) fn judge(before: &[f64], after: &[f64], margin: f64, seed: u64, salt:
     let gain = gains.iter().sum::<f64>() / n as f64;
     let required_gain = margin * mean_before.abs();
     let mut stream = Stream::new(seed, salt);
-    let mut resampled: Vec<f64> = (0..RESAMPLES)
-        .map(|_| (0..n).map(|_| gains[stream.below(n)]).sum::<f64>() / n as f64)
-        .collect();
-    resampled.sort_by(f64::total_cmp);
-    let at = |q: f64| resampled[((q * RESAMPLES as f64) as usize).min(RESAMPLES - 1)];
-    let (lower_bound, upper_bound) = (at(LOWER_PERCENTILE), at(1.0 - LOWER_PERCENTILE));
+    let resampled = resample::resampled_means(&gains, &mut stream);
+    let (lower_bound, upper_bound) = (
+        resample::percentile(&resampled, LOWER_PERCENTILE),
+        resample::percentile(&resampled, 1.0 - LOWER_PERCENTILE),
+    );
     let reason = if gain < required_gain {
         Some(format!(
             "the held-out gain {gain:.4} is below the margin {required_gain:.4}"

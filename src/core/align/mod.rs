@@ -16,7 +16,7 @@
 
 mod cues;
 mod fit;
-mod folds;
+pub(crate) mod folds;
 mod gate;
 mod search;
 
@@ -24,7 +24,7 @@ pub use gate::Verdict;
 
 use super::jobs::runner::{Ending, Observer};
 use super::jobs::{Draft, JobLock, Origin};
-use super::metrics::{Metrics, Scale, label_of, loss, predicted_of, scale_of};
+use super::metrics::{self, Metrics, Scored, label_of, loss, predicted_of, scale_of};
 use super::models::{self, CommitRequest, Loaded};
 use super::{Context, blocking};
 use crate::engine::builtin::aligned::{
@@ -100,9 +100,7 @@ pub fn create(
 
 /// The built-in engine of the model's base: the alignment fits its features.
 fn builtin_engine(ctx: &Context, loaded: &Loaded) -> Result<Arc<dyn crate::engine::Engine>> {
-    let engine = ctx.engines().get(&loaded.spec.base).ok_or_else(|| {
-        Error::Internal(format!("base model `{}` has no engine", loaded.spec.base))
-    })?;
+    let engine = loaded.engine(ctx)?;
     if engine.as_builtin().is_none() {
         return Err(Error::BadRequest(format!(
             "{} is on base model `{}`, which is routed to a remote engine ({}); alignments fit \
@@ -592,13 +590,21 @@ fn align_question(
     let held: Vec<usize> = (0..n).filter(|&i| held_out[i]).collect();
     report.held_out = held.len() as u64;
     report.fitted = (n - held.len()) as u64;
-    let on_held = |predictions: &dyn Fn(usize) -> Vec<f64>| -> Metrics {
-        let predicted: Vec<Vec<f64>> = held.iter().map(|&i| predictions(i)).collect();
-        let labels: Vec<Vec<f64>> = held.iter().map(|&i| problem.labels[i].clone()).collect();
-        metrics(scale, outcomes, &predicted, &labels)
+    let on_held = |predictions: &dyn Fn(usize) -> Vec<f64>| -> (Metrics, Vec<Scored>) {
+        let scored: Vec<Scored> = held
+            .iter()
+            .map(|&i| Scored {
+                predicted: predictions(i),
+                label: problem.labels[i].clone(),
+            })
+            .collect();
+        let metrics =
+            Metrics::compute(scale, outcomes, &scored).with_uncertainty(scale, &scored, id);
+        (metrics, scored)
     };
-    report.before = Some(on_held(&|i| problem.baseline[i].clone()));
-    report.after = Some(on_held(&|i| fit.held_out[i].clone().unwrap_or_default()));
+    report.before = Some(on_held(&|i| problem.baseline[i].clone()).0);
+    let (after, after_scored) = on_held(&|i| fit.held_out[i].clone().unwrap_or_default());
+    report.after = Some(after);
     let judged: Vec<usize> = (0..n).filter(|&i| after_sums[i].1 > 0).collect();
     let mut verdict = gate::judge(
         &judged.iter().map(|&i| before_losses[i]).collect::<Vec<_>>(),
@@ -638,6 +644,7 @@ fn align_question(
         .filter(|&i| !held_out[i])
         .map(|i| problem.ids[i].to_owned())
         .collect();
+    let abstain = abstain_rule(&after_scored);
     let learned = learned_file(
         engine,
         id,
@@ -648,9 +655,25 @@ fn align_question(
         &documents,
         settings,
         fitted,
-        report.held_out,
+        (report.held_out, abstain),
     )?;
     Ok((report, Some(learned)))
+}
+
+/// The error rate an aligned question's abstain threshold is chosen for.
+const ABSTAIN_TARGET: f64 = 0.05;
+
+/// The abstain rule of an aligned question: the threshold under which its held-out error is
+/// at most [`ABSTAIN_TARGET`] with 95% confidence ([`metrics::bounded_coverage`]); none when
+/// the held-out examples are too few, or too often wrong, to show that.
+fn abstain_rule(held_out: &[Scored]) -> Option<format::Abstain> {
+    let at = metrics::bounded_coverage(held_out, ABSTAIN_TARGET);
+    Some(format::Abstain {
+        // Down, so the examples the threshold kept are kept by the rounded one too.
+        below: (at.threshold? * 1e6).floor() / 1e6,
+        target_error: Some(ABSTAIN_TARGET),
+        coverage: Some(round(at.coverage)),
+    })
 }
 
 /// Held-out splits an alignment repeats (under seeds drawn from its own).
@@ -687,18 +710,6 @@ struct Learned {
 
 fn examples_count(examples: &Examples, id: &str) -> usize {
     examples.items.get(id).map_or(0, |(items, _)| items.len())
-}
-
-fn metrics(scale: Scale, outcomes: usize, predicted: &[Vec<f64>], labels: &[Vec<f64>]) -> Metrics {
-    let scored: Vec<super::metrics::Scored> = predicted
-        .iter()
-        .zip(labels)
-        .map(|(p, y)| super::metrics::Scored {
-            predicted: p.clone(),
-            label: y.clone(),
-        })
-        .collect();
-    Metrics::compute(scale, outcomes, &scored)
 }
 
 /// Whether `question` is aligned with `example_id` among its exemplars.
@@ -757,7 +768,7 @@ fn learned_file(
     documents: &[Option<Embedding>],
     settings: &Settings,
     mut fitted: Vec<String>,
-    held_out: u64,
+    (held_out, abstain): (u64, Option<format::Abstain>),
 ) -> Result<Learned> {
     let keys = outcome_keys(&question.kind);
     let mut used = Vec::new();
@@ -817,6 +828,7 @@ fn learned_file(
                 held_out,
                 id: fit_id.clone(),
             }),
+            abstain,
         },
     };
     Ok(Learned {

@@ -616,7 +616,8 @@ mod tests {
             output.answers["angry"],
             Answer::Noul {
                 noul: 0.5,
-                x_option_mass: None
+                x_option_mass: None,
+                x_abstain: None
             }
         );
         assert_eq!(output.usage.input_tokens, 0);

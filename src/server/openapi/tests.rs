@@ -64,6 +64,7 @@ fn lists_every_operation() {
         ("get", format!("{models}/checkpoints")),
         ("get", format!("{models}/examples")),
         ("post", format!("{models}/examples")),
+        ("get", format!("{models}/examples-to-annotate")),
         ("get", format!("{models}/examples/{{exampleId}}")),
         (
             "patch",

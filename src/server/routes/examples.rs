@@ -1,19 +1,21 @@
-//! Examples of a repository model: list, ingest, show, annotate.
+//! Examples of a repository model: list, ingest, show, annotate, and which to annotate next.
 
 use super::params::{ExampleParams, IdempotencyKey, ModelParams};
 use crate::core::service::ExamplesQuery;
 use crate::core::tokens::{Principal, Role};
 use crate::core::{self};
 use crate::error::Error;
+use crate::server::admission::OneAtATime;
 use crate::server::error::{ApiError, ApiResult};
 use crate::server::extract::{AppPath, AppQuery, JsonBody, RawBody};
 use crate::server::openapi::{
     BAD_QUERY, EXAMPLE_NOT_FOUND, KEY_CONFLICT, LINES_NOT_JSON, MODEL_NOT_FOUND, NOT_JSON,
-    NOT_JSON_BODY, NOT_JSON_OR_LINES, TOO_LARGE,
+    NOT_JSON_BODY, NOT_JSON_OR_LINES, REVISION_NOT_FOUND, TOO_LARGE,
 };
 use crate::server::{AppState, idempotency};
 use crate::store::ExampleFilter;
 use crate::wire::examples::{AnnotationsPatch, ExampleDetail, ExamplePage, IngestReport};
+use crate::wire::to_annotate::{ToAnnotate, ToAnnotateQuery};
 use crate::wire::{FieldError, Loc};
 use axum::extract::{OriginalUri, State};
 use axum::http::HeaderMap;
@@ -72,6 +74,55 @@ pub(crate) async fn list_examples(
     Ok(Json(
         core::access::list_examples(&state.ctx, &principal, query).await?,
     ))
+}
+
+/// Not under `…/examples/{exampleId}`: an example's ID may be anything, `next` included.
+#[utoipa::path(
+    get,
+    path = "/v1/models/{modelId}/examples-to-annotate",
+    tag = "examples",
+    operation_id = "listExamplesToAnnotate",
+    summary = "Examples to annotate next",
+    description = "Examples not yet annotated (for `question`, else for any question of the \
+        revision), ranked by the model's uncertainty at `revision`: the lowest margin (top \
+        probability minus the second) first, with `round(picks × audit)` of the picks drawn \
+        at random (by `seed`) from the other candidates and spread evenly among them; each \
+        is tagged with `why`. The candidates are the `pool` most recently created \
+        unannotated examples; each is decided through the answers cache evaluations use, so \
+        asking again calls no engine; the engine calls are made one at a time, each in one of \
+        the server's decision slots, as a decision is (role `reader`; nothing is recorded).",
+    security(("bearerAuth" = ["examples:read", "decisions"])),
+    params(ModelParams, ToAnnotateQuery),
+    responses(
+        (status = 200, description = "The examples to annotate next.", body = ToAnnotate),
+        (status = 404, description = REVISION_NOT_FOUND),
+        (status = 422, description = "`validation_error`, `invalid_checkpoint`: a query \
+            parameter is not valid or names no question of the revision (`details` locates \
+            each at `[\"query\", name]`), or the model's files at the revision do not form a \
+            valid model."),
+        (status = 502, description = "`upstream_failed`: a remote engine answered every \
+            candidate with an error."),
+        (status = 503, description = "`upstream_unavailable`, `overloaded`: a remote engine \
+            could not be reached, or the server's decision slots and their queue are full: \
+            retry after `Retry-After` (what was decided is cached)."),
+    ),
+)]
+pub(crate) async fn list_examples_to_annotate(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    AppPath(ModelParams { model_id }): AppPath<ModelParams>,
+    AppQuery(pairs): AppQuery<Vec<(String, String)>>,
+) -> ApiResult<Json<ToAnnotate>> {
+    principal.require_scope(crate::core::tokens::Scope::ExamplesRead)?;
+    principal.require_scope(crate::core::tokens::Scope::Decisions)?;
+    // Authorized before the query is read: a token that may not ask learns nothing from a 422.
+    core::access::model_access(&state.ctx, &principal, &model_id, Role::Reader).await?;
+    let query = ToAnnotateQuery::from_pairs(&pairs).map_err(Error::from)?;
+    let gate = OneAtATime::new(&state.decisions);
+    let picked =
+        core::access::examples_to_annotate(&state.ctx, &principal, &model_id, &query, &gate)
+            .await?;
+    Ok(Json(picked))
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]

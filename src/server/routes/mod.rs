@@ -34,6 +34,7 @@ fn v1() -> OpenApiRouter<AppState> {
         .routes(routes!(models::get_model))
         .routes(routes!(models::list_checkpoints))
         .routes(routes!(examples::list_examples, examples::ingest_examples))
+        .routes(routes!(examples::list_examples_to_annotate))
         .routes(routes!(examples::get_example))
         .routes(routes!(examples::annotate_example))
         .routes(routes!(examples::annotate_examples))

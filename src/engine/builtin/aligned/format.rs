@@ -18,6 +18,7 @@
 //!     seed: 3
 //!     weights: {similarity: 21.3, nearest: 9.1, top3: 4.2, top10: 2.0, cue: 0.5, level_distance: 1.1}
 //!     bias: {refund: 0.12, billing: -0.3, ...}
+//!     abstain: {below: 0.91, target_error: 0.05, coverage: 0.7}   # optional: x_abstain below it
 //! ```
 //!
 //! `weights` names the [`FEATURE_NAMES`]; a feature without a weight does not count.
@@ -119,6 +120,36 @@ pub struct Calibration {
     /// read it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fitted: Option<Fitted>,
+    /// Selective prediction: answers less confident than this carry `x_abstain: true`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abstain: Option<Abstain>,
+}
+
+/// When an answer is better left to a person: its most likely outcome's probability is
+/// below `below`, the threshold that kept the held-out error at `target_error`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Abstain {
+    /// A probability, 0 to 1.
+    pub below: f64,
+    /// The error rate the threshold was chosen for, on the held-out examples (for people).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_error: Option<f64>,
+    /// The share of held-out examples it answered (for people).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<f64>,
+}
+
+impl Abstain {
+    /// The abstain rule of an aligned question's `instructions`, read on its own (a
+    /// decision does not parse the exemplars for it); `None` when there is none or it is
+    /// malformed (a checkpoint is checked at commit).
+    pub fn of(instructions: Option<&Value>) -> Option<Self> {
+        let rule = instructions?.get(ALIGNMENT_KEY)?.get("abstain")?;
+        Self::deserialize(rule)
+            .ok()
+            .filter(|rule| (0.0..=1.0).contains(&rule.below))
+    }
 }
 
 /// The split an alignment made of a question's annotated examples.
@@ -284,6 +315,15 @@ impl AlignedInstructions {
                 errors.push(number_error(at));
             }
         }
+        if let Some(abstain) = &block.abstain
+            && !(0.0..=1.0).contains(&abstain.below)
+        {
+            errors.push(FieldError::new(
+                block_loc.key("abstain").key("below"),
+                "must be a probability from 0 to 1",
+                "out_of_range",
+            ));
+        }
         for (key, bias) in &block.bias {
             let at = block_loc.key("bias").key(key);
             if !keys.contains(key) {
@@ -332,6 +372,7 @@ fn read_calibration(
         method: read_optional(block, "method", loc, errors),
         seed: read_optional(block, "seed", loc, errors),
         fitted: read_optional(block, "fitted", loc, errors),
+        abstain: read_optional(block, "abstain", loc, errors),
         weights: read_map(block.get("weights"), &weights_loc, errors, number),
         bias: read_map(block.get("bias"), &loc.key("bias"), errors, number),
     }
@@ -568,6 +609,46 @@ arbiter_alignment:
         assert!(
             AlignedInstructions::read(Some(&block_not_object), &choice(), &Loc::body()).is_err()
         );
+    }
+
+    #[test]
+    fn an_abstain_rule_is_read_alone_and_checked() {
+        let with = |abstain: Value| {
+            serde_json::json!({
+                "arbiter_alignment": {"version": 1, "weights": {}, "abstain": abstain}
+            })
+        };
+        let rule = with(serde_json::json!({"below": 0.9, "target_error": 0.05}));
+        assert_eq!(
+            Abstain::of(Some(&rule)).map(|r| r.below.to_string()),
+            Some("0.9".to_owned())
+        );
+        let read = AlignedInstructions::read(Some(&rule), &choice(), &Loc::body()).unwrap();
+        assert_eq!(
+            read.unwrap()
+                .arbiter_alignment
+                .abstain
+                .map(|r| r.below.to_string()),
+            Some("0.9".to_owned())
+        );
+        assert_eq!(Abstain::of(None), None);
+        for bad in [
+            serde_json::json!({"below": 1.5}),
+            serde_json::json!({"below": "high"}),
+            serde_json::json!({"below": 0.5, "above": 1}),
+        ] {
+            let instructions = with(bad.clone());
+            assert_eq!(Abstain::of(Some(&instructions)), None, "{bad}");
+            let errors = AlignedInstructions::read(Some(&instructions), &choice(), &Loc::body())
+                .unwrap_err();
+            assert!(
+                errors.iter().any(|e| e
+                    .loc
+                    .to_string()
+                    .starts_with("instructions.arbiter_alignment.abstain")),
+                "{bad}: {errors:?}"
+            );
+        }
     }
 
     #[test]

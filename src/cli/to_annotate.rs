@@ -1,0 +1,133 @@
+//! `arbiter examples next`: which examples to annotate next, as a table on a terminal (JSON
+//! when piped), ranked by the model's uncertainty with a random audit share.
+
+use super::output::Printer;
+use crate::core::service::Service;
+use crate::wire::answer::Answer;
+use crate::wire::to_annotate::{
+    DEFAULT_AUDIT, DEFAULT_N, DEFAULT_POOL, MAX_N, MAX_POOL, MAX_SEED, ToAnnotate, ToAnnotateQuery,
+    Why,
+};
+use anyhow::Result;
+use clap::Args;
+use clap::builder::RangedU64ValueParser;
+use std::fmt::Write as _;
+use std::process::ExitCode;
+
+#[derive(Debug, Args)]
+pub struct ExamplesNextArgs {
+    /// The model path, <owner>/<model>
+    pub model: String,
+    /// Only examples not yet annotated for this question [default: missing any question, each ranked by its least certain]
+    #[arg(long)]
+    pub question: Option<String>,
+    /// How many examples to pick (1 to 1000)
+    #[arg(long = "count", short = 'n', value_name = "N", default_value_t = DEFAULT_N,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_N as u64))]
+    pub n: usize,
+    /// The checkpoint to decide at: branch, tag or commit SHA [default: the default branch]
+    #[arg(long, value_name = "REV")]
+    pub revision: Option<String>,
+    /// The share of the picks drawn at random from the other candidates, to keep the annotated examples a fair sample (0 to 1)
+    #[arg(long, default_value_t = DEFAULT_AUDIT, value_name = "FRACTION", value_parser = fraction)]
+    pub audit: f64,
+    /// Seed of the audit draw: the same candidates and seed draw the same examples
+    #[arg(long, default_value_t = 0,
+          value_parser = RangedU64ValueParser::<u64>::new().range(0..=MAX_SEED))]
+    pub seed: u64,
+    /// Candidates to decide and rank, at most: the most recently created unannotated examples (1 to 5000)
+    #[arg(long, default_value_t = DEFAULT_POOL,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_POOL as u64))]
+    pub pool: usize,
+}
+
+/// A number from 0 to 1 (a usage error otherwise, never clamped into range).
+fn fraction(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(value) if (0.0..=1.0).contains(&value) => Ok(value),
+        _ => Err(format!("`{text}` is not a number from 0 to 1")),
+    }
+}
+
+pub(crate) async fn next(
+    service: &dyn Service,
+    args: ExamplesNextArgs,
+    printer: &Printer,
+) -> Result<ExitCode> {
+    let query = ToAnnotateQuery {
+        question: args.question,
+        n: args.n,
+        revision: args.revision,
+        audit: args.audit,
+        seed: args.seed,
+        pool: args.pool,
+    };
+    let picked = service.examples_to_annotate(&args.model, &query).await?;
+    if printer.wants_json() {
+        printer.json(&picked)?;
+    } else {
+        print_table(&picked, printer)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_table(picked: &ToAnnotate, printer: &Printer) -> Result<()> {
+    if picked.examples.is_empty() {
+        printer.line("no examples to annotate")?;
+    } else {
+        let mut table = printer.new_table(&["Example", "Question", "Why", "Margin", "Guess"]);
+        for item in &picked.examples {
+            let question = if item.question.is_empty() {
+                "\"\"".to_owned()
+            } else {
+                item.question.clone()
+            };
+            table.add_row(vec![
+                item.example_id.clone(),
+                question,
+                item.why.as_str().to_owned(),
+                format!("{:.3}", item.margin),
+                predicted(&item.answer),
+            ]);
+        }
+        printer.line(&table.to_string())?;
+    }
+    let revision = &picked.revision;
+    let mut footer = format!(
+        "{} ({}) · {} unannotated, {} scored, {} cached",
+        revision.name,
+        &revision.commit[..revision.commit.len().min(12)],
+        picked.unannotated,
+        picked.scored,
+        picked.cached,
+    );
+    if picked.failed > 0 {
+        let _ = write!(footer, ", {} failed", picked.failed);
+    }
+    let audited = picked
+        .examples
+        .iter()
+        .filter(|item| item.why == Why::Audit)
+        .count();
+    let _ = write!(footer, " · {audited} audit (seed {})", picked.seed);
+    printer.status(&footer);
+    Ok(())
+}
+
+/// The most likely answer as it would be annotated: noul `true`/`false`, the option key,
+/// the level index. (How likely is the margin's to say: the table fits 80 columns.)
+fn predicted(answer: &Answer) -> String {
+    match answer {
+        Answer::Noul { noul, .. } => (*noul >= 0.5).to_string(),
+        Answer::Choice { probabilities, .. } | Answer::Score { probabilities, .. } => {
+            probabilities
+                .iter()
+                // The first of equals, as the answer's own argmax.
+                .fold(None::<(&String, f64)>, |best, (k, p)| match best {
+                    Some((_, b)) if *p <= b => best,
+                    _ => Some((k, *p)),
+                })
+                .map_or_else(|| "(no options)".to_owned(), |(k, _)| k.clone())
+        }
+    }
+}

@@ -1,0 +1,466 @@
+//! Which examples to annotate next (`arbiter examples next`, `GET
+//! …/examples-to-annotate`): the candidates are the most recently created examples still
+//! missing ground truth (at most `pool` of them, which bounds a request's work), decided at
+//! a revision and ranked by uncertainty, lowest margin first; a seeded random share of the
+//! picks is drawn from the rest, so the annotated examples stay a fair sample for `eval`.
+//!
+//! Each candidate is decided as `arbiter decide` would at the revision (every question at
+//! once, the state read as far as the model reads it), through the answers cache
+//! evaluations use: asking again, or evaluating those questions later, costs no engine
+//! call. Engine calls pass a [`Gate`], which on a server is its decision slots.
+
+use super::answer_cache::{self, Asking, Gate};
+use super::models::{self, Loaded};
+use super::{Context, blocking};
+use crate::error::{Error, Result};
+use crate::ids::ModelId;
+use crate::store::Candidate;
+use crate::wire::Loc;
+use crate::wire::answer::{Answer, Distribution};
+use crate::wire::to_annotate::{ToAnnotate, ToAnnotateItem, ToAnnotateQuery, Why};
+use futures_util::StreamExt;
+use std::cmp::Ordering;
+
+/// Pick the examples of `model` to annotate next, as `query` asks. `gate` lets each engine
+/// call start (an uncached candidate's); a candidate the engine cannot answer is left out
+/// and counted, unless none could be answered.
+pub async fn pick(
+    ctx: &Context,
+    model: &str,
+    query: &ToAnnotateQuery,
+    gate: &dyn Gate,
+) -> Result<ToAnnotate> {
+    let (loaded, questions, candidates, unannotated) = {
+        let (ctx, model, query) = (ctx.clone(), model.to_owned(), query.clone());
+        blocking(move || {
+            let loaded = models::load(&ctx, &model, query.revision.as_deref())?;
+            let questions = considered(&loaded, query.question.as_deref())?;
+            let (candidates, unannotated) =
+                ctx.store()?
+                    .unannotated(&loaded.model_id, &questions, query.pool)?;
+            Ok((loaded, questions, candidates, unannotated))
+        })
+        .await?
+    };
+    let engine = loaded.engine(ctx)?;
+    let questions_hash = answer_cache::questions_hash(&loaded.questions);
+    let asking = Asking {
+        engine: engine.as_ref(),
+        base: &loaded.spec.base,
+        questions: &loaded.questions,
+        questions_hash: &questions_hash,
+    };
+    let mut ranked = Vec::with_capacity(candidates.len());
+    let (mut cached, mut failed, mut first_failure) = (0, 0, None);
+    // A window of candidates at a time: only their states are held.
+    let scoring = candidates
+        .into_iter()
+        .map(|candidate| score(ctx, &asking, &loaded.model_id, &questions, candidate, gate));
+    let mut decided =
+        futures_util::stream::iter(scoring).buffer_unordered(engine.max_in_flight().max(1));
+    while let Some(one) = decided.next().await {
+        match one {
+            Ok(Some((one, from_cache))) => {
+                cached += u64::from(from_cache);
+                ranked.push(one);
+            }
+            // Gone since it was listed.
+            Ok(None) => {}
+            Err(error) if about_the_example(&error) => {
+                tracing::warn!(%error, "a candidate to annotate could not be decided");
+                failed += 1;
+                first_failure.get_or_insert(error);
+            }
+            Err(error) => return Err(error),
+        }
+    }
+    drop(decided);
+    if ranked.is_empty()
+        && let Some(error) = first_failure
+    {
+        return Err(error);
+    }
+    let scored = ranked.len() as u64;
+    let picks = select(ranked, query.n, query.audit, query.seed);
+    let examples = with_states(ctx, &loaded.model_id, picks).await?;
+    Ok(ToAnnotate {
+        revision: loaded.revision,
+        questions,
+        unannotated,
+        scored,
+        cached,
+        failed,
+        audit: query.audit,
+        seed: query.seed,
+        examples,
+    })
+}
+
+/// The questions asked about: `question` (one of the revision's), else all of them.
+fn considered(loaded: &Loaded, question: Option<&str>) -> Result<Vec<String>> {
+    let (path, revision) = (&loaded.path, &loaded.revision.name);
+    match question {
+        Some(id) if loaded.questions.contains_key(id) => Ok(vec![id.to_owned()]),
+        Some(id) => Err(Error::invalid(
+            Loc::query().key("question"),
+            format!("{path} has no question `{id}` at {revision}"),
+            "unknown_question",
+        )),
+        None if loaded.questions.is_empty() => Err(Error::invalid(
+            Loc::query().key("question"),
+            format!("{path} has no saved questions at {revision} to annotate"),
+            "missing",
+        )),
+        None => Ok(loaded.questions.keys().cloned().collect()),
+    }
+}
+
+/// A failure that is this example's (its answer refused or unreadable), not the
+/// request's: the example is left out and the others go on.
+fn about_the_example(error: &Error) -> bool {
+    matches!(
+        error,
+        Error::UpstreamFailed(_) | Error::ProviderResponse { .. } | Error::StateTooLarge { .. }
+    )
+}
+
+/// A candidate as ranked: its least certain unannotated question.
+#[derive(Debug, Clone, PartialEq)]
+struct Ranked {
+    example_id: String,
+    created_at: String,
+    question: String,
+    margin: f64,
+    entropy: f64,
+    answer: Answer,
+}
+
+/// Decide one candidate (from the cache when it can) and rank it by its least certain
+/// unannotated question; `None` when it is gone. The flag: whether the answers were cached.
+async fn score(
+    ctx: &Context,
+    asking: &Asking<'_>,
+    model_id: &ModelId,
+    questions: &[String],
+    candidate: Candidate,
+    gate: &dyn Gate,
+) -> Result<Option<(Ranked, bool)>> {
+    let state = {
+        let (ctx, model_id, id) = (ctx.clone(), *model_id, candidate.example_id.clone());
+        blocking(move || Ok(ctx.store()?.example_state(&model_id, &id)?)).await?
+    };
+    let Some(state) = state else {
+        return Ok(None);
+    };
+    let answered = answer_cache::answers(ctx, asking, &candidate.example_id, &state, gate).await?;
+    let open = questions
+        .iter()
+        .filter(|id| !candidate.annotated.contains(id));
+    let Some((question, answer)) = least_certain(&answered.answers, open) else {
+        return Ok(None);
+    };
+    let (margin, entropy) = uncertainty(answer);
+    Ok(Some((
+        Ranked {
+            example_id: candidate.example_id,
+            created_at: candidate.created_at,
+            question: question.to_owned(),
+            margin,
+            entropy,
+            answer: answer.clone(),
+        },
+        answered.cached,
+    )))
+}
+
+/// The least certain of `open`'s answers: lowest margin, then highest entropy, then the
+/// first in question order.
+fn least_certain<'a>(
+    answers: &'a crate::wire::Answers,
+    open: impl Iterator<Item = &'a String>,
+) -> Option<(&'a str, &'a Answer)> {
+    let mut best: Option<(&str, &Answer, (f64, f64))> = None;
+    for id in open {
+        let Some(answer) = answers.get(id) else {
+            continue;
+        };
+        let u = uncertainty(answer);
+        if best.is_none_or(|(_, _, b)| less_certain(u, b) == Ordering::Less) {
+            best = Some((id, answer, u));
+        }
+    }
+    best.map(|(id, answer, _)| (id, answer))
+}
+
+/// `Less` when `(margin, entropy)` `a` is less certain than `b`.
+fn less_certain(a: (f64, f64), b: (f64, f64)) -> Ordering {
+    a.0.total_cmp(&b.0).then(b.1.total_cmp(&a.1))
+}
+
+/// An answer's margin (top probability minus the second; noul `|2p − 1|`) and entropy in
+/// bits. An answer of fewer than two outcomes has nothing to doubt: margin 1, entropy 0.
+fn uncertainty(answer: &Answer) -> (f64, f64) {
+    let ps = match answer.distribution() {
+        Distribution::Noul(p) => vec![p, 1.0 - p],
+        Distribution::Outcomes(ps) => ps,
+    };
+    let ps: Vec<f64> = ps
+        .into_iter()
+        .map(|p| {
+            if p.is_finite() {
+                p.clamp(0.0, 1.0)
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    if ps.len() < 2 {
+        return (1.0, 0.0);
+    }
+    let (mut top, mut second) = (0.0f64, 0.0f64);
+    for &p in &ps {
+        if p > top {
+            (top, second) = (p, top);
+        } else if p > second {
+            second = p;
+        }
+    }
+    let entropy = ps
+        .iter()
+        .filter(|p| **p > 0.0)
+        .map(|p| -p * p.log2())
+        .sum::<f64>();
+    ((top - second).clamp(0.0, 1.0), entropy.max(0.0))
+}
+
+/// The picks: of `min(n, candidates)`, `round(picks × audit)` drawn by `seed` from the
+/// candidates the lowest margins leave, the others the lowest margins. The audit ones are
+/// spread evenly through the list (the k-th pick is one when `⌊k·a/p⌋` steps up), so
+/// any first k of it hold their share of the audit.
+fn select(mut ranked: Vec<Ranked>, n: usize, audit: f64, seed: u64) -> Vec<(Ranked, Why)> {
+    ranked.sort_by(|a, b| {
+        less_certain((a.margin, a.entropy), (b.margin, b.entropy))
+            .then_with(|| a.example_id.cmp(&b.example_id))
+    });
+    let picks = n.min(ranked.len());
+    #[allow(clippy::cast_precision_loss, clippy::cast_sign_loss)] // picks ≤ 5000; audit in 0..=1
+    let audits = ((picks as f64 * audit).round() as usize).min(picks);
+    let mut rest: Vec<Option<Ranked>> = ranked
+        .split_off(picks - audits)
+        .into_iter()
+        .map(Some)
+        .collect();
+    let indexes: Vec<usize> = (0..rest.len()).collect();
+    let drawn = super::align::folds::draw(&indexes, audits, seed, "audit", |i| {
+        rest[i]
+            .as_ref()
+            .map(|r| r.example_id.clone())
+            .unwrap_or_default()
+    });
+    let mut drawn = drawn.into_iter().filter_map(|i| rest[i].take());
+    let mut uncertain = ranked.into_iter();
+    (0..picks)
+        .filter_map(|k| {
+            if (k + 1) * audits / picks > k * audits / picks {
+                drawn.next().map(|r| (r, Why::Audit))
+            } else {
+                uncertain.next().map(|r| (r, Why::Uncertain))
+            }
+        })
+        .collect()
+}
+
+/// The picks as served, with their states (read now: only the picks' are ever held
+/// together). A pick gone since it was scored is left out.
+async fn with_states(
+    ctx: &Context,
+    model_id: &ModelId,
+    picks: Vec<(Ranked, Why)>,
+) -> Result<Vec<ToAnnotateItem>> {
+    let (ctx, model_id) = (ctx.clone(), *model_id);
+    blocking(move || {
+        let store = ctx.store()?;
+        let mut items = Vec::with_capacity(picks.len());
+        for (ranked, why) in picks {
+            let Some(state) = store.example_state(&model_id, &ranked.example_id)? else {
+                continue;
+            };
+            items.push(ToAnnotateItem {
+                example_id: ranked.example_id,
+                question: ranked.question,
+                why,
+                margin: ranked.margin,
+                entropy: ranked.entropy,
+                answer: ranked.answer,
+                created_at: ranked.created_at,
+                state,
+            });
+        }
+        Ok(items)
+    })
+    .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use indexmap::IndexMap;
+
+    fn noul(p: f64) -> Answer {
+        Answer::Noul {
+            noul: p,
+            x_option_mass: None,
+            x_abstain: None,
+        }
+    }
+
+    fn choice(ps: &[f64]) -> Answer {
+        let probabilities: IndexMap<String, f64> = ps
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (format!("o{i}"), *p))
+            .collect();
+        Answer::Choice {
+            choice: Some("o0".into()),
+            probabilities,
+            confidence: 0.0,
+            x_option_mass: None,
+            x_abstain: None,
+        }
+    }
+
+    fn ranked(id: &str, margin: f64) -> Ranked {
+        Ranked {
+            example_id: id.to_owned(),
+            created_at: String::new(),
+            question: "q".into(),
+            margin,
+            entropy: 0.0,
+            answer: noul(0.5),
+        }
+    }
+
+    fn pool(n: usize) -> Vec<Ranked> {
+        // Margins descending with the ID, so the ranking must reorder them.
+        #[allow(clippy::cast_precision_loss)]
+        (0..n)
+            .map(|i| ranked(&format!("ex-{i:03}"), 1.0 - i as f64 / n as f64))
+            .collect()
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-12
+    }
+
+    #[test]
+    fn margin_is_top_minus_second_and_entropy_is_in_bits() {
+        let (m, h) = uncertainty(&noul(0.5));
+        assert!(close(m, 0.0) && close(h, 1.0), "{m} {h}");
+        let (m, _) = uncertainty(&noul(0.9));
+        assert!(close(m, 0.8), "{m}");
+        let (m, _) = uncertainty(&noul(0.1));
+        assert!(close(m, 0.8), "|2p − 1| either side: {m}");
+        let (m, h) = uncertainty(&choice(&[0.2, 0.5, 0.3]));
+        assert!(close(m, 0.2), "{m}");
+        let expected = -(0.2f64 * 0.2f64.log2() + 0.5 * 0.5f64.log2() + 0.3 * 0.3f64.log2());
+        assert!(close(h, expected), "{h}");
+        let (m, h) = uncertainty(&choice(&[0.25; 4]));
+        assert!(close(m, 0.0) && close(h, 2.0), "{m} {h}");
+        // Nothing to doubt with fewer than two outcomes.
+        assert_eq!(uncertainty(&choice(&[1.0])), (1.0, 0.0));
+        assert_eq!(uncertainty(&choice(&[])), (1.0, 0.0));
+    }
+
+    #[test]
+    fn the_least_certain_open_question_is_the_examples() {
+        let answers: crate::wire::Answers = [
+            ("a".to_owned(), noul(0.95)),
+            ("b".to_owned(), choice(&[0.4, 0.35, 0.25])),
+            ("c".to_owned(), noul(0.52)),
+        ]
+        .into_iter()
+        .collect();
+        let all = ["a".to_owned(), "b".to_owned(), "c".to_owned()];
+        assert_eq!(least_certain(&answers, all.iter()).unwrap().0, "c");
+        // `c` is annotated already: `b` is next.
+        assert_eq!(least_certain(&answers, all[..2].iter()).unwrap().0, "b");
+        assert!(least_certain(&answers, std::iter::empty()).is_none());
+    }
+
+    #[test]
+    fn uncertain_picks_are_the_lowest_margins_in_order() {
+        let picks = select(pool(10), 4, 0.0, 0);
+        let ids: Vec<&str> = picks.iter().map(|(r, _)| r.example_id.as_str()).collect();
+        assert_eq!(ids, ["ex-009", "ex-008", "ex-007", "ex-006"]);
+        assert!(picks.iter().all(|(_, why)| *why == Why::Uncertain));
+        // Ties in margin: higher entropy first, then the example ID.
+        let mut tied = vec![ranked("b", 0.1), ranked("a", 0.1), ranked("c", 0.1)];
+        tied[2].entropy = 0.9;
+        let ids: Vec<String> = select(tied, 3, 0.0, 0)
+            .into_iter()
+            .map(|(r, _)| r.example_id)
+            .collect();
+        assert_eq!(ids, ["c", "a", "b"]);
+    }
+
+    #[test]
+    fn the_audit_share_is_drawn_from_the_rest_spread_through_the_list() {
+        let picks = select(pool(100), 20, 0.2, 7);
+        assert_eq!(picks.len(), 20);
+        let whys: Vec<Why> = picks.iter().map(|(_, why)| *why).collect();
+        // Four of twenty, one in every five places.
+        for (k, why) in whys.iter().enumerate() {
+            let expected = if k % 5 == 4 {
+                Why::Audit
+            } else {
+                Why::Uncertain
+            };
+            assert_eq!(*why, expected, "place {k}");
+        }
+        let uncertain: Vec<&Ranked> = picks
+            .iter()
+            .filter(|(_, why)| *why == Why::Uncertain)
+            .map(|(r, _)| r)
+            .collect();
+        let lowest: Vec<String> = (84..100).rev().map(|i| format!("ex-{i:03}")).collect();
+        let uncertain_ids: Vec<&str> = uncertain.iter().map(|r| r.example_id.as_str()).collect();
+        assert_eq!(uncertain_ids, lowest);
+        for (r, why) in &picks {
+            if *why == Why::Audit {
+                assert!(
+                    r.margin > uncertain[15].margin,
+                    "{} was picked twice",
+                    r.example_id
+                );
+            }
+        }
+        // The same seed draws the same; another draws others.
+        assert_eq!(select(pool(100), 20, 0.2, 7), picks);
+        let audited = |seed| -> Vec<String> {
+            select(pool(100), 20, 0.2, seed)
+                .into_iter()
+                .filter(|(_, why)| *why == Why::Audit)
+                .map(|(r, _)| r.example_id)
+                .collect()
+        };
+        assert_ne!(audited(7), audited(8));
+    }
+
+    #[test]
+    fn rounding_and_small_pools() {
+        let count =
+            |picks: &[(Ranked, Why)]| picks.iter().filter(|(_, w)| *w == Why::Audit).count();
+        // round(n × audit): 0.25 × 10 = 2.5 rounds up to 3.
+        assert_eq!(count(&select(pool(50), 10, 0.25, 0)), 3);
+        assert_eq!(count(&select(pool(50), 10, 1.0, 0)), 10);
+        // n past the pool: every candidate once, the share taken of what is picked.
+        let all = select(pool(6), 20, 0.5, 0);
+        assert_eq!(all.len(), 6);
+        assert_eq!(count(&all), 3);
+        let mut ids: Vec<String> = all.into_iter().map(|(r, _)| r.example_id).collect();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), 6);
+        assert!(select(Vec::new(), 20, 0.2, 0).is_empty());
+    }
+}

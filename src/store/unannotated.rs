@@ -1,0 +1,198 @@
+//! Examples still waiting for ground truth: the candidates `examples next` ranks, newest
+//! first, and how many there are in all.
+
+use rusqlite::{OptionalExtension, params};
+use serde_json::Value;
+
+use super::error::{SqlContext, parse_json};
+use super::{Store, StoreError};
+use crate::ids::ModelId;
+
+/// An example not yet annotated for some of the questions asked about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate {
+    pub example_id: String,
+    pub created_at: String,
+    /// The questions asked about that it is annotated for already (the others are not).
+    pub annotated: Vec<String>,
+}
+
+/// The asked questions (a JSON array bound as `?2`) an example `e` is annotated for.
+const ANNOTATED: &str = "FROM annotations a WHERE a.model_id = e.model_id \
+     AND a.example_id = e.example_id AND a.question_id IN (SELECT value FROM json_each(?2))";
+
+impl Store {
+    /// Up to `limit` examples of `model_id` that lack an annotation for at least one of
+    /// `questions`, most recently created first (ties: the greater example ID first), and
+    /// how many such examples there are in all, read from one snapshot.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`] on database failure, [`StoreError::Corrupt`] if a stored
+    /// question list does not parse.
+    pub fn unannotated(
+        &self,
+        model_id: &ModelId,
+        questions: &[String],
+        limit: usize,
+    ) -> Result<(Vec<Candidate>, u64), StoreError> {
+        let mut distinct: Vec<&String> = questions.iter().collect();
+        distinct.sort();
+        distinct.dedup();
+        let asked = serde_json::to_string(&distinct).map_err(|e| StoreError::Corrupt {
+            what: "question IDs".into(),
+            reason: e.to_string(),
+        })?;
+        let wanting = format!("(SELECT count(*) {ANNOTATED}) < ?3");
+        let model_id = model_id.to_string();
+        let count_of = i64::try_from(distinct.len()).unwrap_or(i64::MAX);
+        self.read("list unannotated examples", |tx| {
+            let rows = tx
+                .prepare_cached(&format!(
+                    "SELECT e.example_id, e.created_at, \
+                     (SELECT json_group_array(a.question_id) {ANNOTATED}) \
+                     FROM examples e WHERE e.model_id = ?1 AND {wanting} \
+                     ORDER BY e.created_at DESC, e.example_id DESC LIMIT ?4"
+                ))
+                .ctx("prepare unannotated examples")?
+                .query_map(
+                    params![
+                        model_id,
+                        asked,
+                        count_of,
+                        i64::try_from(limit).unwrap_or(i64::MAX)
+                    ],
+                    |r| Ok((r.get::<_, String>(0)?, r.get(1)?, r.get::<_, String>(2)?)),
+                )
+                .ctx("unannotated examples")?
+                .collect::<Result<Vec<_>, _>>()
+                .ctx("read unannotated examples")?;
+            let candidates = rows
+                .into_iter()
+                .map(|(example_id, created_at, annotated)| {
+                    let annotated =
+                        serde_json::from_str(&annotated).map_err(|e| StoreError::Corrupt {
+                            what: format!("annotations of example {example_id:?}"),
+                            reason: e.to_string(),
+                        })?;
+                    Ok(Candidate {
+                        example_id,
+                        created_at,
+                        annotated,
+                    })
+                })
+                .collect::<Result<Vec<_>, StoreError>>()?;
+            let total: i64 = tx
+                .prepare_cached(&format!(
+                    "SELECT count(*) FROM examples e WHERE e.model_id = ?1 AND {wanting}"
+                ))
+                .ctx("prepare count unannotated")?
+                .query_row(params![model_id, asked, count_of], |r| r.get(0))
+                .ctx("count unannotated")?;
+            Ok((candidates, u64::try_from(total).unwrap_or_default()))
+        })
+    }
+
+    /// The state of one example, without its annotations and decisions.
+    ///
+    /// # Errors
+    /// [`StoreError::Sqlite`] on database failure, [`StoreError::Corrupt`] if the stored
+    /// state does not parse.
+    pub fn example_state(
+        &self,
+        model_id: &ModelId,
+        example_id: &str,
+    ) -> Result<Option<Value>, StoreError> {
+        let conn = self.conn()?;
+        let state: Option<String> = conn
+            .prepare_cached("SELECT state FROM examples WHERE model_id = ?1 AND example_id = ?2")
+            .ctx("prepare example state")?
+            .query_row(params![model_id.to_string(), example_id], |r| r.get(0))
+            .optional()
+            .ctx("read example state")?;
+        state
+            .map(|state| parse_json(&state, || format!("state of example {example_id:?}")))
+            .transpose()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::test_support::{MODEL, file_store};
+    use super::super::{IngestItem, NewAnnotation};
+    use super::*;
+
+    fn item(id: &str, annotated: &[&str]) -> IngestItem {
+        IngestItem {
+            example_id: id.into(),
+            state: json!({ "id": id }),
+            annotations: annotated
+                .iter()
+                .map(|q| NewAnnotation {
+                    question_id: (*q).into(),
+                    answer: json!(true),
+                    reasoning: None,
+                    annotator: "alice".into(),
+                })
+                .collect(),
+        }
+    }
+
+    /// Each item its own ingest, so each gets a later `created_at` than the one before.
+    fn ingest_in_turn(store: &Store, items: Vec<IngestItem>) {
+        for item in items {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+            let mut one = std::iter::once(Ok(item));
+            store.ingest(&MODEL, &mut one, false, &mut |_| {}).unwrap();
+        }
+    }
+
+    fn ids(candidates: &[Candidate]) -> Vec<&str> {
+        candidates.iter().map(|c| c.example_id.as_str()).collect()
+    }
+
+    #[test]
+    fn newest_first_wanting_any_asked_question_with_what_they_have() {
+        let (_dir, store) = file_store();
+        ingest_in_turn(
+            &store,
+            vec![
+                item("old", &[]),
+                item("both", &["q1", "q2"]),
+                item("half", &["q1", "other"]),
+                item("new", &["other"]),
+                item("", &[]),
+            ],
+        );
+        let asked = ["q1".to_owned(), "q2".to_owned(), "q1".to_owned()];
+        let (all, total) = store.unannotated(&MODEL, &asked, 10).unwrap();
+        assert_eq!(ids(&all), ["", "new", "half", "old"]);
+        assert_eq!(total, 4);
+        assert_eq!(all[2].annotated, ["q1"]);
+        assert!(all[1].annotated.is_empty(), "{:?}", all[1]);
+        // The pool is the newest; the count is of all.
+        let (newest, total) = store.unannotated(&MODEL, &asked, 2).unwrap();
+        assert_eq!(ids(&newest), ["", "new"]);
+        assert_eq!(total, 4);
+        // One question: only its annotations count.
+        let (for_q2, total) = store.unannotated(&MODEL, &["q2".to_owned()], 10).unwrap();
+        assert_eq!(ids(&for_q2), ["", "new", "half", "old"]);
+        assert_eq!(total, 4);
+        let (for_other, _) = store
+            .unannotated(&MODEL, &["other".to_owned()], 10)
+            .unwrap();
+        assert_eq!(ids(&for_other), ["", "both", "old"]);
+    }
+
+    #[test]
+    fn a_state_is_read_alone() {
+        let (_dir, store) = file_store();
+        ingest_in_turn(&store, vec![item("a", &["q1"])]);
+        assert_eq!(
+            store.example_state(&MODEL, "a").unwrap(),
+            Some(json!({ "id": "a" }))
+        );
+        assert_eq!(store.example_state(&MODEL, "b").unwrap(), None);
+    }
+}

@@ -1,0 +1,312 @@
+//! Which examples to annotate next: the query of `GET
+//! /v1/models/{modelId}/examples-to-annotate` (what the server validates, the client sends
+//! and the document shows) and its answer.
+
+use super::answer::Answer;
+use super::decision::Revision;
+use super::problem::{FieldError, Invalid, Loc, Validated};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Examples picked when `n` is not given.
+pub const DEFAULT_N: usize = 20;
+/// The most examples one request picks.
+pub const MAX_N: usize = 1000;
+/// The share of the picks drawn at random when `audit` is not given.
+pub const DEFAULT_AUDIT: f64 = 0.2;
+/// Candidates scored when `pool` is not given: the most recently created unannotated ones.
+pub const DEFAULT_POOL: usize = 1000;
+/// The most candidates one request scores: what bounds its work.
+pub const MAX_POOL: usize = 5000;
+/// The largest seed: an integer any JSON client carries exactly (2^53 − 1).
+pub const MAX_SEED: u64 = (1 << 53) - 1;
+
+/// What to pick: the query string of `GET …/examples-to-annotate`. Every parameter is
+/// optional; unknown ones are ignored, as on every route.
+#[derive(Debug, Clone, PartialEq, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ToAnnotateQuery {
+    /// Only examples not yet annotated for this question ID [default: examples missing any
+    /// question of the revision, each ranked by its least certain one].
+    #[param(required = false)]
+    pub question: Option<String>,
+    /// How many examples to pick (1–1000; anything else is refused).
+    #[param(required = false, minimum = 1, maximum = 1000, default = 20)]
+    pub n: usize,
+    /// The checkpoint to decide at: branch, tag or commit SHA [default: the default branch].
+    #[param(required = false, min_length = 1)]
+    pub revision: Option<String>,
+    /// The share of the picks drawn uniformly at random from the candidates not picked for
+    /// uncertainty (0 to 1): `round(picks × audit)` of them.
+    #[param(required = false, minimum = 0, maximum = 1, default = 0.2)]
+    pub audit: f64,
+    /// Seed of the audit draw: the same candidates and seed draw the same examples.
+    #[param(
+        required = false,
+        minimum = 0,
+        maximum = 9_007_199_254_740_991_u64,
+        default = 0
+    )]
+    pub seed: u64,
+    /// Candidates to score, at most: the most recently created unannotated examples
+    /// (1–5000).
+    #[param(required = false, minimum = 1, maximum = 5000, default = 1000)]
+    pub pool: usize,
+}
+
+impl Default for ToAnnotateQuery {
+    fn default() -> Self {
+        Self {
+            question: None,
+            n: DEFAULT_N,
+            revision: None,
+            audit: DEFAULT_AUDIT,
+            seed: 0,
+            pool: DEFAULT_POOL,
+        }
+    }
+}
+
+impl ToAnnotateQuery {
+    /// Read the query's `name=value` pairs: every problem at once, each at
+    /// `["query", name]`. A parameter given twice is refused, never read as the last one.
+    pub fn from_pairs(pairs: &[(String, String)]) -> Validated<Self> {
+        let mut query = Self::default();
+        let mut errors = Vec::new();
+        let mut given: Vec<&str> = Vec::new();
+        for (name, value) in pairs {
+            let loc = Loc::query().key(name);
+            let known = matches!(
+                name.as_str(),
+                "question" | "n" | "revision" | "audit" | "seed" | "pool"
+            );
+            if !known {
+                continue;
+            }
+            if given.contains(&name.as_str()) {
+                errors.push(FieldError::new(
+                    loc,
+                    format!("{name} is given more than once"),
+                    "duplicate",
+                ));
+                continue;
+            }
+            given.push(name);
+            let range = |what: &str| FieldError::new(loc.clone(), what.to_owned(), "range");
+            match name.as_str() {
+                "question" => query.question = Some(value.clone()),
+                "revision" if value.is_empty() => {
+                    errors.push(FieldError::new(loc, "revision may not be empty", "missing"));
+                }
+                "revision" => query.revision = Some(value.clone()),
+                "n" => match value.parse::<usize>() {
+                    Ok(n @ 1..=MAX_N) => query.n = n,
+                    _ => errors.push(range(&format!(
+                        "n must be an integer from 1 to {MAX_N}, not `{value}`"
+                    ))),
+                },
+                "pool" => match value.parse::<usize>() {
+                    Ok(pool @ 1..=MAX_POOL) => query.pool = pool,
+                    _ => errors.push(range(&format!(
+                        "pool must be an integer from 1 to {MAX_POOL}, not `{value}`"
+                    ))),
+                },
+                "seed" => match value.parse::<u64>() {
+                    Ok(seed @ 0..=MAX_SEED) => query.seed = seed,
+                    _ => errors.push(range(&format!(
+                        "seed must be an integer from 0 to {MAX_SEED}, not `{value}`"
+                    ))),
+                },
+                _ => match value.parse::<f64>() {
+                    Ok(audit) if (0.0..=1.0).contains(&audit) => query.audit = audit,
+                    _ => errors.push(range(&format!(
+                        "audit must be a number from 0 to 1, not `{value}`"
+                    ))),
+                },
+            }
+        }
+        if errors.is_empty() {
+            Ok(query)
+        } else {
+            Err(Invalid(errors))
+        }
+    }
+
+    /// The query's pairs as a client sends them: the defaults left out.
+    pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
+        let defaults = Self::default();
+        let mut pairs = Vec::new();
+        if let Some(question) = &self.question {
+            pairs.push(("question", question.clone()));
+        }
+        if self.n != defaults.n {
+            pairs.push(("n", self.n.to_string()));
+        }
+        if let Some(revision) = &self.revision {
+            pairs.push(("revision", revision.clone()));
+        }
+        // `f64`'s `Display` is the shortest text that reads back as the same number.
+        if self.audit.to_bits() != defaults.audit.to_bits() {
+            pairs.push(("audit", self.audit.to_string()));
+        }
+        if self.seed != defaults.seed {
+            pairs.push(("seed", self.seed.to_string()));
+        }
+        if self.pool != defaults.pool {
+            pairs.push(("pool", self.pool.to_string()));
+        }
+        pairs
+    }
+}
+
+/// The examples to annotate next, and what they were picked from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ToAnnotate {
+    /// The checkpoint the candidates were decided at.
+    pub revision: Revision,
+    /// The questions considered: `question`, or every question at the revision.
+    pub questions: Vec<String>,
+    /// Examples not yet annotated for at least one of `questions`, in all.
+    pub unannotated: u64,
+    /// Candidates decided and ranked: the most recently created unannotated examples, at
+    /// most `pool`.
+    pub scored: u64,
+    /// Of the candidates scored, those whose answers came from the answers cache (no
+    /// engine call).
+    pub cached: u64,
+    /// Candidates the engine could not answer (each left out; logged by the server).
+    pub failed: u64,
+    /// The share of the picks drawn at random, as asked.
+    pub audit: f64,
+    /// The seed of the audit draw, as asked.
+    #[schema(maximum = 9_007_199_254_740_991_u64)]
+    pub seed: u64,
+    /// The picks: `uncertain` ones by margin, lowest first, with the `audit` ones spread
+    /// evenly among them, so that any first k hold their share of the audit.
+    pub examples: Vec<ToAnnotateItem>,
+}
+
+/// Why an example was picked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Why {
+    /// Among the lowest margins of the candidates.
+    Uncertain,
+    /// Drawn uniformly at random from the candidates not picked for uncertainty, so the
+    /// annotated examples stay a fair sample for evaluation.
+    Audit,
+}
+
+impl Why {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Uncertain => "uncertain",
+            Self::Audit => "audit",
+        }
+    }
+}
+
+/// One example to annotate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ToAnnotateItem {
+    pub example_id: String,
+    /// The question to annotate: the least certain of the example's unannotated questions.
+    pub question: String,
+    pub why: Why,
+    /// The answer's top probability minus its second (noul: `|2p − 1|`): 0 is a coin
+    /// toss, 1 is certain.
+    #[schema(minimum = 0, maximum = 1)]
+    pub margin: f64,
+    /// The Shannon entropy of the answer's probabilities, in bits.
+    #[schema(minimum = 0)]
+    pub entropy: f64,
+    /// The model's answer to `question` at the revision.
+    pub answer: Answer,
+    #[schema(format = DateTime)]
+    pub created_at: String,
+    /// The state, as stored.
+    pub state: Value,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn pairs(text: &[(&str, &str)]) -> Vec<(String, String)> {
+        text.iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn defaults_and_every_parameter_read_back_from_what_a_client_sends() {
+        assert_eq!(
+            ToAnnotateQuery::from_pairs(&[]).unwrap(),
+            ToAnnotateQuery::default()
+        );
+        let query = ToAnnotateQuery {
+            question: Some(String::new()),
+            n: 7,
+            revision: Some("v2".into()),
+            audit: 0.1 + 0.2,
+            seed: MAX_SEED,
+            pool: MAX_POOL,
+        };
+        let sent: Vec<(String, String)> = query
+            .to_pairs()
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v))
+            .collect();
+        assert_eq!(ToAnnotateQuery::from_pairs(&sent).unwrap(), query);
+        assert!(ToAnnotateQuery::default().to_pairs().is_empty());
+        // Unknown parameters are ignored, as on every route.
+        assert_eq!(
+            ToAnnotateQuery::from_pairs(&pairs(&[("limit", "x")])).unwrap(),
+            ToAnnotateQuery::default()
+        );
+    }
+
+    #[test]
+    fn every_bad_parameter_is_refused_at_its_location() {
+        let bad = pairs(&[
+            ("n", "0"),
+            ("pool", "5001"),
+            ("audit", "1.5"),
+            ("seed", "-1"),
+            ("revision", ""),
+            ("question", "a"),
+            ("question", "b"),
+        ]);
+        let Invalid(errors) = ToAnnotateQuery::from_pairs(&bad).unwrap_err();
+        let locs: Vec<Value> = errors
+            .iter()
+            .map(|e| serde_json::to_value(&e.loc).unwrap())
+            .collect();
+        assert_eq!(
+            locs,
+            [
+                json!(["query", "n"]),
+                json!(["query", "pool"]),
+                json!(["query", "audit"]),
+                json!(["query", "seed"]),
+                json!(["query", "revision"]),
+                json!(["query", "question"]),
+            ]
+        );
+        for text in ["abc", "1001", "", "2.0"] {
+            assert!(
+                ToAnnotateQuery::from_pairs(&pairs(&[("n", text)])).is_err(),
+                "n={text}"
+            );
+        }
+        for text in ["NaN", "inf", "-0.1", "x"] {
+            let refused = ToAnnotateQuery::from_pairs(&pairs(&[("audit", text)]));
+            assert!(refused.is_err(), "audit={text}");
+        }
+        let too_big = (MAX_SEED + 1).to_string();
+        assert!(ToAnnotateQuery::from_pairs(&pairs(&[("seed", &too_big)])).is_err());
+    }
+}
