@@ -969,7 +969,7 @@ fn annotate_as(env: &TestEnv, who: Option<&str>, example: &str, q: &str, answer:
 }
 
 /// Each vote as (annotator, answer), oldest first.
-fn votes(annotation: &Value) -> Vec<(String, Value)> {
+pub(crate) fn votes(annotation: &Value) -> Vec<(String, Value)> {
     annotation["votes"]
         .as_array()
         .unwrap_or_else(|| panic!("no votes: {annotation}"))

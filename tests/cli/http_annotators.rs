@@ -1,22 +1,9 @@
 //! Annotators over HTTP: the annotator is the token's name (a line of a file may name its
 //! own), each keeps their answer, and the annotation-agreement route measures them.
 
+use crate::examples::votes;
 use crate::http::{Home, state};
 use serde_json::{Value, json};
-
-fn votes(annotation: &Value) -> Vec<(String, Value)> {
-    annotation["votes"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no votes: {annotation}"))
-        .iter()
-        .map(|v| {
-            (
-                v["annotator"].as_str().unwrap().to_owned(),
-                v["answer"].clone(),
-            )
-        })
-        .collect()
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_annotator_is_the_tokens_name() {
