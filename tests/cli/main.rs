@@ -22,3 +22,4 @@ mod openapi;
 mod repository;
 mod served;
 mod to_annotate;
+mod usage;
