@@ -15,6 +15,7 @@ mod http_decisions;
 mod http_e2e;
 mod http_idempotency;
 mod http_jobs;
+mod http_model_paths;
 mod http_props;
 mod jobs;
 mod models;
