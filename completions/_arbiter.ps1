@@ -21,8 +21,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
 
     $completions = @(switch ($command) {
         'arbiter' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -56,8 +56,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--request', '--request', [CompletionResultType]::ParameterName, 'A whole POST /v1/decision body (JSON file or -); the other options override its fields')
             [CompletionResult]::new('--revision', '--revision', [CompletionResultType]::ParameterName, 'Branch, tag or commit SHA of a repository model [default: its default branch]')
             [CompletionResult]::new('--example-id', '--example-id', [CompletionResultType]::ParameterName, 'Record the decision under this example ID [default: derived from the state]')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--no-capture', '--no-capture', [CompletionResultType]::ParameterName, 'Do not record the example and decision')
             [CompletionResult]::new('--truncate', '--truncate', [CompletionResultType]::ParameterName, 'Read only the first tokens of a state longer than the model reads, instead of refusing it (`state_too_large`)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
@@ -67,8 +67,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;models' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -84,8 +84,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;models;list' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -100,8 +100,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--sample-rate', '--sample-rate', [CompletionResultType]::ParameterName, 'Share of examples recorded, 0 to 1 (deterministic per example)')
             [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The first checkpoint''s message')
             [CompletionResult]::new('--message', '--message', [CompletionResultType]::ParameterName, 'The first checkpoint''s message')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -109,8 +109,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;models;show' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -126,8 +126,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Where a new branch starts [default: the default branch]')
             [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The checkpoint message')
             [CompletionResult]::new('--message', '--message', [CompletionResultType]::ParameterName, 'The checkpoint message')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -137,8 +137,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         'arbiter;models;tag' {
             [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'The revision to tag [default: the default branch]')
             [CompletionResult]::new('--revision', '--revision', [CompletionResultType]::ParameterName, 'The revision to tag [default: the default branch]')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -150,8 +150,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--revision', '--revision', [CompletionResultType]::ParameterName, 'Branch, tag or commit [default: the default branch]')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'At most this many checkpoints')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most this many checkpoints')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -159,8 +159,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;models;promote' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -203,8 +203,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;engines' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -215,8 +215,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;engines;list' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -224,8 +224,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;engines;check' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -248,8 +248,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;examples' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -268,8 +268,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Lines of {example_id?, state, annotations?}, or one JSON array of them (- for stdin)')
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Lines of {example_id?, state, annotations?}, or one JSON array of them (- for stdin)')
             [CompletionResult]::new('--annotator', '--annotator', [CompletionResultType]::ParameterName, 'Who annotates, for annotations that name no annotator [default: $USER or $USERNAME, else local]; not with --server, where the token''s name is recorded')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--atomic', '--atomic', [CompletionResultType]::ParameterName, 'Write nothing if any line is invalid')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
@@ -284,8 +284,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Lines of {example_id, question, answer, reasoning?, annotator?} (- for stdin)')
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Lines of {example_id, question, answer, reasoning?, annotator?} (- for stdin)')
             [CompletionResult]::new('--annotator', '--annotator', [CompletionResultType]::ParameterName, 'Who annotates, for annotations that name no annotator [default: $USER or $USERNAME, else local]; not with --server, where the token''s name is recorded')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -297,8 +297,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Start after this example ID (the nextCursor of a previous page)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'At most this many examples (1 to 1000)')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most this many examples (1 to 1000)')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--annotated', '--annotated', [CompletionResultType]::ParameterName, 'Only examples with at least one annotation')
             [CompletionResult]::new('--unannotated', '--unannotated', [CompletionResultType]::ParameterName, 'Only examples without annotations')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
@@ -308,8 +308,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;examples;show' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -317,8 +317,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;examples;export' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--annotated', '--annotated', [CompletionResultType]::ParameterName, 'Only annotated examples')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
@@ -328,8 +328,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         }
         'arbiter;examples;agreement' {
             [CompletionResult]::new('--question', '--question', [CompletionResultType]::ParameterName, 'Only this question [default: every question at the default branch]')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -344,8 +344,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--audit', '--audit', [CompletionResultType]::ParameterName, 'The share of the picks drawn at random from the other candidates, to keep the annotated examples a fair sample (0 to 1)')
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed of the audit draw: the same candidates and seed draw the same examples')
             [CompletionResult]::new('--pool', '--pool', [CompletionResultType]::ParameterName, 'Candidates to decide and rank, at most: the most recently created unannotated examples (1 to 5000)')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -397,8 +397,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the results (JSON Lines, in input order) to FILE instead of stdout')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the results (JSON Lines, in input order) to FILE instead of stdout')
             [CompletionResult]::new('--max-failed-items', '--max-failed-items', [CompletionResultType]::ParameterName, 'How many items may fail before the exit code is 1, a count (5) or a share of the items (2%)')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--capture', '--capture', [CompletionResultType]::ParameterName, 'Record each decision, as the model''s capture policy allows')
             [CompletionResult]::new('--detach', '--detach', [CompletionResultType]::ParameterName, 'Print the job ID (the job with --json) and return at once; the job runs in a background process (or on the server)')
             [CompletionResult]::new('--cancel-on-interrupt', '--cancel-on-interrupt', [CompletionResultType]::ParameterName, 'With --server, when not on a terminal: cancel the server''s job on Ctrl-C (on a terminal you are asked; without --server it is always cancelled)')
@@ -416,8 +416,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--margin', '--margin', [CompletionResultType]::ParameterName, 'The held-out gain a question needs, relative to its current loss (0.02: 2% lower)')
             [CompletionResult]::new('--max-examples', '--max-examples', [CompletionResultType]::ParameterName, 'Annotated examples used per question, at most (a seeded sample)')
             [CompletionResult]::new('--holdout', '--holdout', [CompletionResultType]::ParameterName, 'The share of each question''s annotated examples held out: never fitted on; the gate and the figures are on them')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--detach', '--detach', [CompletionResultType]::ParameterName, 'Print the job ID (the job with --json) and return at once; the job runs in a background process (or on the server)')
             [CompletionResult]::new('--cancel-on-interrupt', '--cancel-on-interrupt', [CompletionResultType]::ParameterName, 'With --server, when not on a terminal: cancel the server''s job on Ctrl-C (on a terminal you are asked; without --server it is always cancelled)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
@@ -431,11 +431,11 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--baseline', '--baseline', [CompletionResultType]::ParameterName, 'A checkpoint to compare with (its figures and the deltas are shown)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only these questions (comma-separated IDs) [default: every saved question]')
             [CompletionResult]::new('--questions', '--questions', [CompletionResultType]::ParameterName, 'Only these questions (comma-separated IDs) [default: every saved question]')
-            [CompletionResult]::new('--min-accuracy', '--min-accuracy', [CompletionResultType]::ParameterName, 'Gate: exit 3 when a question''s accuracy is below this')
-            [CompletionResult]::new('--max-ece', '--max-ece', [CompletionResultType]::ParameterName, 'Gate: exit 3 when a question''s expected calibration error is above this')
+            [CompletionResult]::new('--min-accuracy', '--min-accuracy', [CompletionResultType]::ParameterName, 'Gate: exit 3 when a question''s accuracy is below this (0 to 1)')
+            [CompletionResult]::new('--max-ece', '--max-ece', [CompletionResultType]::ParameterName, 'Gate: exit 3 when a question''s expected calibration error is above this (0 to 1)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, json when piped]')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--no-regression', '--no-regression', [CompletionResultType]::ParameterName, 'Gate: exit 3 when a question is worse than at --baseline (lower accuracy or higher loss)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Apply the gates to the 95% interval''s bound, not the point estimate: --min-accuracy to the lower bound, --no-regression to the change''s bound (a worsening not ruled out fails)')
             [CompletionResult]::new('--cancel-on-interrupt', '--cancel-on-interrupt', [CompletionResultType]::ParameterName, 'With --server, when not on a terminal: cancel the server''s job on Ctrl-C (on a terminal you are asked; without --server it is always cancelled)')
@@ -447,8 +447,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;jobs' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -465,8 +465,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Only jobs with this status')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'At most this many jobs')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most this many jobs')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -475,8 +475,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         }
         'arbiter;jobs;poll' {
             [CompletionResult]::new('--max-failed-items', '--max-failed-items', [CompletionResultType]::ParameterName, 'With --wait: how many items may fail before the exit code is 1, a count (5) or a share of the items (2%)')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Follow the job (a progress bar on a terminal) until it ends; exit 1 unless it completed with no more failed items than allowed')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
@@ -485,8 +485,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;jobs;cancel' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -496,8 +496,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         'arbiter;jobs;results' {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the results to FILE instead of stdout')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the results to FILE instead of stdout')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -505,8 +505,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;jobs;worker' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -542,8 +542,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         }
         'arbiter;serve' {
             [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'The address to listen on (port 0 picks a free port)')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -551,8 +551,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;tokens' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -567,8 +567,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'A unique name, e.g. ci')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'A scope (repeatable): decisions, models:read, examples:read, examples:write, batches, alignments')
             [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'A role on model paths (repeatable): PATTERN=reader|writer|admin, e.g. ''acme/*=reader''')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -576,8 +576,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;tokens;list' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -585,8 +585,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;tokens;revoke' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -614,8 +614,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         }
         'arbiter;completions' {
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Write scripts for every supported shell into this directory instead')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -624,8 +624,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         }
         'arbiter;man' {
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'The directory to write arbiter.1 and one page per subcommand into')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -634,8 +634,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         }
         'arbiter;openapi' {
             [CompletionResult]::new('--out', '--out', [CompletionResultType]::ParameterName, 'The file to write the document to')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')

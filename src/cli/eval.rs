@@ -14,6 +14,9 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arbiter eval acme/support --revision v3 --baseline main --no-regression\n  arbiter eval acme/support --min-accuracy 0.85 --format junit > eval.xml"
+)]
 #[allow(clippy::struct_excessive_bools)] // command-line switches
 pub struct EvalArgs {
     /// The model path, <owner>/<model>
@@ -27,11 +30,11 @@ pub struct EvalArgs {
     /// Only these questions (comma-separated IDs) [default: every saved question]
     #[arg(long, short, value_name = "IDS", value_delimiter = ',')]
     pub questions: Option<Vec<String>>,
-    /// Gate: exit 3 when a question's accuracy is below this
-    #[arg(long, value_name = "FRACTION")]
+    /// Gate: exit 3 when a question's accuracy is below this (0 to 1)
+    #[arg(long, value_name = "FRACTION", value_parser = super::values::fraction)]
     pub min_accuracy: Option<f64>,
-    /// Gate: exit 3 when a question's expected calibration error is above this
-    #[arg(long, value_name = "FRACTION")]
+    /// Gate: exit 3 when a question's expected calibration error is above this (0 to 1)
+    #[arg(long, value_name = "FRACTION", value_parser = super::values::fraction)]
     pub max_ece: Option<f64>,
     /// Gate: exit 3 when a question is worse than at --baseline (lower accuracy or higher loss)
     #[arg(long, requires = "baseline")]
@@ -63,16 +66,6 @@ pub(crate) async fn run(
     args: EvalArgs,
     printer: &Printer,
 ) -> Result<ExitCode> {
-    for (flag, value) in [
-        ("--min-accuracy", args.min_accuracy),
-        ("--max-ece", args.max_ece),
-    ] {
-        if value.is_some_and(|v| !(0.0..=1.0).contains(&v)) {
-            anyhow::bail!(crate::error::Error::BadRequest(format!(
-                "{flag} is a fraction from 0 to 1"
-            )));
-        }
-    }
     let request = EvaluationRequest {
         revision: args.revision.clone(),
         baseline: args.baseline.clone(),

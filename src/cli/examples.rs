@@ -21,6 +21,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arbiter examples ingest acme/support --file examples.jsonl\n  arbiter examples annotate acme/support EXAMPLE_ID --question urgency --answer 3\n  arbiter examples next acme/support -n 20"
+)]
 pub struct ExamplesArgs {
     #[command(subcommand)]
     pub command: ExamplesCommand,

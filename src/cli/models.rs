@@ -8,12 +8,15 @@ use crate::core::models::{CommitRequest, CreateModel};
 use crate::core::service::{LogQuery, Service};
 use crate::core::{self, Context};
 use crate::wire::decision::Checkpoint;
-use anyhow::{Result, bail};
+use anyhow::Result;
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arbiter models\n  arbiter models create acme/support --base jev-latest --questions questions.yaml\n  arbiter models promote acme/support v2"
+)]
 pub struct ModelsArgs {
     #[command(subcommand)]
     pub command: Option<ModelsCommand>,
@@ -51,7 +54,7 @@ pub struct ModelsCreateArgs {
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
     pub capture: bool,
     /// Share of examples recorded, 0 to 1 (deterministic per example)
-    #[arg(long, default_value_t = 1.0, value_name = "RATE")]
+    #[arg(long, default_value_t = 1.0, value_name = "RATE", value_parser = super::values::fraction)]
     pub sample_rate: f64,
     /// The first checkpoint's message
     #[arg(long, short)]
@@ -109,7 +112,8 @@ pub struct ModelsLogArgs {
     #[arg(long, short, value_name = "REV")]
     pub revision: Option<String>,
     /// At most this many checkpoints
-    #[arg(long, short = 'n', default_value_t = 50)]
+    #[arg(long, short = 'n', default_value_t = 50,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub limit: usize,
 }
 
@@ -177,12 +181,6 @@ async fn list(service: &dyn Service, printer: &Printer) -> Result<ExitCode> {
 }
 
 fn create(ctx: &Context, args: ModelsCreateArgs, printer: &Printer) -> Result<ExitCode> {
-    if !(0.0..=1.0).contains(&args.sample_rate) {
-        bail!(
-            "--sample-rate must be from 0 to 1, not {}",
-            args.sample_rate
-        );
-    }
     let questions_yaml = args.questions.as_deref().map(read_text).transpose()?;
     let detail = core::models::create(
         ctx,

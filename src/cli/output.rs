@@ -1,6 +1,7 @@
 //! Terminal output: data on stdout (JSON when piped or with `--json`, tables on a terminal),
 //! diagnostics and progress on stderr.
 
+pub use super::usage::UsageError;
 use crate::error::Error;
 use comfy_table::{ContentArrangement, Table, presets};
 use serde::Serialize;
@@ -87,8 +88,14 @@ impl Printer {
             return ExitCode::SUCCESS;
         }
         if let Some(usage) = error.downcast_ref::<UsageError>() {
-            let _ = writeln!(std::io::stderr().lock(), "error: {usage}");
-            return ExitCode::from(2);
+            let text = if self.json {
+                serde_json::to_string(&super::usage::usage_problem(usage.to_string(), vec![]))
+                    .unwrap_or_default()
+            } else {
+                format!("error: {usage}")
+            };
+            let _ = writeln!(std::io::stderr().lock(), "{text}");
+            return ExitCode::from(super::usage::USAGE_EXIT);
         }
         let typed = error.chain().find_map(|e| e.downcast_ref::<Error>());
         let mut err = std::io::stderr().lock();
@@ -109,7 +116,7 @@ impl Printer {
                 serde_json::to_string(&problem).unwrap_or_default()
             );
         } else {
-            let label = if self.stderr_tty {
+            let label = if self.stderr_tty && !no_color() {
                 "\x1b[1;31merror\x1b[0m"
             } else {
                 "error"
@@ -138,18 +145,10 @@ impl Printer {
     }
 }
 
-/// A command line that cannot run as given (exit code 2, as clap's own usage errors), e.g. a
-/// local-only command with `--server`.
-#[derive(Debug)]
-pub struct UsageError(pub String);
-
-impl std::fmt::Display for UsageError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
+/// `NO_COLOR` set and not empty (no-color.org), as clap reads it for help and usage errors.
+fn no_color() -> bool {
+    std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
 }
-
-impl std::error::Error for UsageError {}
 
 /// A probability as a short fixed-width number.
 pub fn prob(p: f64) -> String {

@@ -683,11 +683,10 @@ fn align_and_eval_errors_have_their_exit_codes() {
         problem["details"][0]["loc"],
         json!(["body", "questions", 1])
     );
+    // Out-of-range flag values are usage errors, refused before a job is made.
     let (code, problem, _) = env.problem(&["align", "acme/support", "--margin", "1.5"]);
-    assert_eq!(
-        (code, problem["code"].as_str()),
-        (1, Some("validation_error"))
-    );
+    assert_eq!((code, problem["code"].as_str()), (2, Some("usage_error")));
+    assert_eq!(problem["details"][0]["loc"], json!(["--margin"]));
     let (code, problem, _) = env.problem(&["eval", "acme/nope"]);
     assert_eq!(
         (code, problem["code"].as_str()),
@@ -696,7 +695,7 @@ fn align_and_eval_errors_have_their_exit_codes() {
     let (code, _, _) = env.problem(&["eval", "acme/support", "--baseline", "v9"]);
     assert_eq!(code, 4);
     let (code, problem, _) = env.problem(&["eval", "acme/support", "--min-accuracy", "2"]);
-    assert_eq!((code, problem["code"].as_str()), (1, Some("bad_request")));
+    assert_eq!((code, problem["code"].as_str()), (2, Some("usage_error")));
     // Usage errors are clap's exit 2.
     env.cmd()
         .args(["eval", "acme/support", "--no-regression"])
