@@ -3,7 +3,7 @@
 
 use crate::examples::votes;
 use crate::http::{Home, state};
-use serde_json::{Value, json};
+use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_annotator_is_the_tokens_name() {
