@@ -80,6 +80,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('tag', 'tag', [CompletionResultType]::ParameterValue, 'Tag a revision')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'List the checkpoints of a revision, newest first')
             [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Fast-forward the default branch to a revision')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'What changed between two revisions: model.yaml, questions, learned files')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Promotions and tag moves: who, when, from and to, on what evaluation')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -139,6 +141,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--revision', '--revision', [CompletionResultType]::ParameterName, 'The revision to tag [default: the default branch]')
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
             [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Move the tag if it exists (as `git tag -f`); the move is recorded in the history')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Move the tag if it exists (as `git tag -f`); the move is recorded in the history')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -159,6 +163,29 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;models;promote' {
+            [CompletionResult]::new('--evaluation', '--evaluation', [CompletionResultType]::ParameterName, 'The evaluation job this promotion relies on, recorded in the history [default: the latest completed evaluation of the revision''s commit]')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'arbiter;models;diff' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
+            [CompletionResult]::new('--eval', '--eval', [CompletionResultType]::ParameterName, 'Also evaluate both on the same annotated examples (`to` against the baseline `from`)')
+            [CompletionResult]::new('--cancel-on-interrupt', '--cancel-on-interrupt', [CompletionResultType]::ParameterName, 'With --eval: cancel the evaluation on Ctrl-C without asking')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'arbiter;models;history' {
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'At most this many events')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most this many events')
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
             [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
@@ -175,6 +202,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('tag', 'tag', [CompletionResultType]::ParameterValue, 'Tag a revision')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'List the checkpoints of a revision, newest first')
             [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Fast-forward the default branch to a revision')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'What changed between two revisions: model.yaml, questions, learned files')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Promotions and tag moves: who, when, from and to, on what evaluation')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -197,6 +226,12 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;models;help;promote' {
+            break
+        }
+        'arbiter;models;help;diff' {
+            break
+        }
+        'arbiter;models;help;history' {
             break
         }
         'arbiter;models;help;help' {
@@ -670,6 +705,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('tag', 'tag', [CompletionResultType]::ParameterValue, 'Tag a revision')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'List the checkpoints of a revision, newest first')
             [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Fast-forward the default branch to a revision')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'What changed between two revisions: model.yaml, questions, learned files')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Promotions and tag moves: who, when, from and to, on what evaluation')
             break
         }
         'arbiter;help;models;list' {
@@ -691,6 +728,12 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;help;models;promote' {
+            break
+        }
+        'arbiter;help;models;diff' {
+            break
+        }
+        'arbiter;help;models;history' {
             break
         }
         'arbiter;help;engines' {

@@ -214,6 +214,12 @@ _arbiter() {
             arbiter__subcmd__help__subcmd__models,create)
                 cmd="arbiter__subcmd__help__subcmd__models__subcmd__create"
                 ;;
+            arbiter__subcmd__help__subcmd__models,diff)
+                cmd="arbiter__subcmd__help__subcmd__models__subcmd__diff"
+                ;;
+            arbiter__subcmd__help__subcmd__models,history)
+                cmd="arbiter__subcmd__help__subcmd__models__subcmd__history"
+                ;;
             arbiter__subcmd__help__subcmd__models,list)
                 cmd="arbiter__subcmd__help__subcmd__models__subcmd__list"
                 ;;
@@ -280,8 +286,14 @@ _arbiter() {
             arbiter__subcmd__models,create)
                 cmd="arbiter__subcmd__models__subcmd__create"
                 ;;
+            arbiter__subcmd__models,diff)
+                cmd="arbiter__subcmd__models__subcmd__diff"
+                ;;
             arbiter__subcmd__models,help)
                 cmd="arbiter__subcmd__models__subcmd__help"
+                ;;
+            arbiter__subcmd__models,history)
+                cmd="arbiter__subcmd__models__subcmd__history"
                 ;;
             arbiter__subcmd__models,list)
                 cmd="arbiter__subcmd__models__subcmd__list"
@@ -304,8 +316,14 @@ _arbiter() {
             arbiter__subcmd__models__subcmd__help,create)
                 cmd="arbiter__subcmd__models__subcmd__help__subcmd__create"
                 ;;
+            arbiter__subcmd__models__subcmd__help,diff)
+                cmd="arbiter__subcmd__models__subcmd__help__subcmd__diff"
+                ;;
             arbiter__subcmd__models__subcmd__help,help)
                 cmd="arbiter__subcmd__models__subcmd__help__subcmd__help"
+                ;;
+            arbiter__subcmd__models__subcmd__help,history)
+                cmd="arbiter__subcmd__models__subcmd__help__subcmd__history"
                 ;;
             arbiter__subcmd__models__subcmd__help,list)
                 cmd="arbiter__subcmd__models__subcmd__help__subcmd__list"
@@ -1479,7 +1497,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__help__subcmd__models)
-            opts="list create show commit tag log promote"
+            opts="list create show commit tag log promote diff history"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1507,6 +1525,34 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__help__subcmd__models__subcmd__create)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__help__subcmd__models__subcmd__diff)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__help__subcmd__models__subcmd__history)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1955,7 +2001,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__models)
-            opts="-h --home --json --quiet --server --help list create show commit tag log promote help"
+            opts="-h --home --json --quiet --server --help list create show commit tag log promote diff history help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2080,8 +2126,30 @@ _arbiter() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        arbiter__subcmd__models__subcmd__diff)
+            opts="-h --eval --cancel-on-interrupt --home --json --quiet --server --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         arbiter__subcmd__models__subcmd__help)
-            opts="list create show commit tag log promote help"
+            opts="list create show commit tag log promote diff history help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2122,7 +2190,35 @@ _arbiter() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        arbiter__subcmd__models__subcmd__help__subcmd__diff)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         arbiter__subcmd__models__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__models__subcmd__help__subcmd__history)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2206,6 +2302,36 @@ _arbiter() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        arbiter__subcmd__models__subcmd__history)
+            opts="-n -h --limit --home --json --quiet --server --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         arbiter__subcmd__models__subcmd__list)
             opts="-h --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -2267,12 +2393,16 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__models__subcmd__promote)
-            opts="-h --home --json --quiet --server --help"
+            opts="-h --evaluation --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --evaluation)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --home)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2311,7 +2441,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__models__subcmd__tag)
-            opts="-r -h --revision --home --json --quiet --server --help"
+            opts="-r -f -h --revision --force --home --json --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -57,19 +57,21 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand decide" -l truncate -d '
 complete -c arbiter -n "__fish_arbiter_using_subcommand decide" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
 complete -c arbiter -n "__fish_arbiter_using_subcommand decide" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand decide" -s h -l help -d 'Print help'
-complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -l home -d 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
-complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]' -r
-complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
-complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -l quiet -d 'Print nothing on stderr but errors'
-complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -s h -l help -d 'Print help'
-complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -f -a "list" -d 'List base models and repository models (the default)'
-complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -f -a "create" -d 'Create a repository model <owner>/<model>'
-complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -f -a "show" -d 'Show a repository model: branches, tags, capture policy, question IDs'
-complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -f -a "commit" -d 'Commit a new checkpoint (new questions or model.yaml) on a branch'
-complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -f -a "tag" -d 'Tag a revision'
-complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -f -a "log" -d 'List the checkpoints of a revision, newest first'
-complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -f -a "promote" -d 'Fast-forward the default branch to a revision'
-complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote diff history help" -l home -d 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote diff history help" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote diff history help" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote diff history help" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote diff history help" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote diff history help" -f -a "list" -d 'List base models and repository models (the default)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote diff history help" -f -a "create" -d 'Create a repository model <owner>/<model>'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote diff history help" -f -a "show" -d 'Show a repository model: branches, tags, capture policy, question IDs'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote diff history help" -f -a "commit" -d 'Commit a new checkpoint (new questions or model.yaml) on a branch'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote diff history help" -f -a "tag" -d 'Tag a revision'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote diff history help" -f -a "log" -d 'List the checkpoints of a revision, newest first'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote diff history help" -f -a "promote" -d 'Fast-forward the default branch to a revision'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote diff history help" -f -a "diff" -d 'What changed between two revisions: model.yaml, questions, learned files'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote diff history help" -f -a "history" -d 'Promotions and tag moves: who, when, from and to, on what evaluation'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and not __fish_seen_subcommand_from list create show commit tag log promote diff history help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from list" -l home -d 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from list" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from list" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
@@ -104,6 +106,7 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from tag" -s r -l revision -d 'The revision to tag [default: the default branch]' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from tag" -l home -d 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from tag" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from tag" -s f -l force -d 'Move the tag if it exists (as `git tag -f`); the move is recorded in the history'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from tag" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from tag" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from tag" -s h -l help -d 'Print help'
@@ -114,11 +117,25 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from log" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from log" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from log" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from promote" -l evaluation -d 'The evaluation job this promotion relies on, recorded in the history [default: the latest completed evaluation of the revision\'s commit]' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from promote" -l home -d 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from promote" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]' -r
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from promote" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from promote" -l quiet -d 'Print nothing on stderr but errors'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from promote" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from diff" -l home -d 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from diff" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from diff" -l eval -d 'Also evaluate both on the same annotated examples (`to` against the baseline `from`)'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from diff" -l cancel-on-interrupt -d 'With --eval: cancel the evaluation on Ctrl-C without asking'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from diff" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from diff" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from diff" -s h -l help -d 'Print help'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from history" -s n -l limit -d 'At most this many events' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from history" -l home -d 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from history" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]' -r
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from history" -l json -d 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from history" -l quiet -d 'Print nothing on stderr but errors'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from history" -s h -l help -d 'Print help'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from help" -f -a "list" -d 'List base models and repository models (the default)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a repository model <owner>/<model>'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show a repository model: branches, tags, capture policy, question IDs'
@@ -126,6 +143,8 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from help" -f -a "tag" -d 'Tag a revision'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from help" -f -a "log" -d 'List the checkpoints of a revision, newest first'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from help" -f -a "promote" -d 'Fast-forward the default branch to a revision'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from help" -f -a "diff" -d 'What changed between two revisions: model.yaml, questions, learned files'
+complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from help" -f -a "history" -d 'Promotions and tag moves: who, when, from and to, on what evaluation'
 complete -c arbiter -n "__fish_arbiter_using_subcommand models; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and not __fish_seen_subcommand_from list check help" -l home -d 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]' -r -F
 complete -c arbiter -n "__fish_arbiter_using_subcommand engines; and not __fish_seen_subcommand_from list check help" -l server -d 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]' -r
@@ -402,6 +421,8 @@ complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_su
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from models" -f -a "tag" -d 'Tag a revision'
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from models" -f -a "log" -d 'List the checkpoints of a revision, newest first'
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from models" -f -a "promote" -d 'Fast-forward the default branch to a revision'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from models" -f -a "diff" -d 'What changed between two revisions: model.yaml, questions, learned files'
+complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from models" -f -a "history" -d 'Promotions and tag moves: who, when, from and to, on what evaluation'
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from engines" -f -a "list" -d 'List the engines of config.yaml and the base models routed to each (the default)'
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from engines" -f -a "check" -d 'Call each engine once with a tiny decision: reachability, latency, valid answers. Exits 1 when any engine fails'
 complete -c arbiter -n "__fish_arbiter_using_subcommand help; and __fish_seen_subcommand_from examples" -f -a "ingest" -d 'Ingest examples in bulk from JSON Lines or a JSON array'

@@ -72,24 +72,18 @@ pub(crate) async fn run(
         questions: args.questions.clone(),
         include_fitted: args.include_fitted,
     };
-    let created = service
-        .create_job(&args.model, JobRequest::Evaluation(request))
-        .await?;
-    note_replayed(&created, printer);
-    let job = created.job;
-    let followed = watch(service, &job, printer, args.cancel_on_interrupt).await;
-    let (job, interrupted) = match followed? {
-        Followed::Ended { job, interrupted } => (job, interrupted),
-        Followed::Left(job) => return Ok(left_running(&job, printer)),
+    let (job, report) = match evaluate(
+        service,
+        &args.model,
+        request,
+        args.cancel_on_interrupt,
+        printer,
+    )
+    .await?
+    {
+        Ok(done) => done,
+        Err(code) => return Ok(code),
     };
-    if job.status != JobStatus::Completed {
-        if interrupted {
-            return Ok(ExitCode::from(130));
-        }
-        return Ok(finish_status(&job, FailedItems::NONE, printer));
-    }
-    let report: EvaluationReport = serde_json::from_value(job.result.clone().unwrap_or_default())
-        .context("reading the evaluation's report")?;
     let failures = gates(&report, &args);
     let format = args.format.unwrap_or(if printer.wants_json() {
         Format::Json
@@ -119,6 +113,35 @@ pub(crate) async fn run(
     } else {
         ExitCode::from(3)
     })
+}
+
+/// Run an evaluation job and follow it to its report; the exit code instead when it did not
+/// complete (interrupted, failed, cancelled, or left running on a server).
+pub(crate) async fn evaluate(
+    service: &dyn Service,
+    model: &str,
+    request: EvaluationRequest,
+    cancel_on_interrupt: bool,
+    printer: &Printer,
+) -> Result<std::result::Result<(Job, EvaluationReport), ExitCode>> {
+    let created = service
+        .create_job(model, JobRequest::Evaluation(request))
+        .await?;
+    note_replayed(&created, printer);
+    let job = created.job;
+    let (job, interrupted) = match watch(service, &job, printer, cancel_on_interrupt).await? {
+        Followed::Ended { job, interrupted } => (job, interrupted),
+        Followed::Left(job) => return Ok(Err(left_running(&job, printer))),
+    };
+    if job.status != JobStatus::Completed {
+        if interrupted {
+            return Ok(Err(ExitCode::from(130)));
+        }
+        return Ok(Err(finish_status(&job, FailedItems::NONE, printer)));
+    }
+    let report: EvaluationReport = serde_json::from_value(job.result.clone().unwrap_or_default())
+        .context("reading the evaluation's report")?;
+    Ok(Ok((job, report)))
 }
 
 /// What `--format json` prints.
@@ -230,7 +253,7 @@ type Figure = fn(&Metrics) -> Option<f64>;
 
 /// One row per question (and `overall`); with a baseline, three: the baseline, the
 /// revision, and the change (▲ better, ▼ worse).
-fn table(report: &EvaluationReport, printer: &Printer) -> String {
+pub(crate) fn table(report: &EvaluationReport, printer: &Printer) -> String {
     let mut table = printer.new_table(&[
         "QUESTION",
         "CHECKPOINT",

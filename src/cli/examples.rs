@@ -6,8 +6,8 @@ use super::input::read_json_value_arg;
 use super::output::{Printer, UsageError, prob};
 use super::to_annotate::ExamplesNextArgs;
 use crate::core::service::{
-    AnnotateRequest, Annotator, ExamplesQuery, ExportQuery, IngestRequest, Input, LOCAL_ANNOTATOR,
-    Service,
+    AnnotateRequest, Annotator, ExamplesQuery, ExportQuery, IngestRequest, Input, Service,
+    local_user,
 };
 use crate::store::ExampleFilter;
 use crate::wire::agreement::AgreementReport;
@@ -93,16 +93,6 @@ impl AnnotatorArg {
             (None, false) => Ok(Some(local_user())),
         }
     }
-}
-
-/// The local user's name ($USER, else $USERNAME), if it is a valid annotator name; else
-/// `local`.
-fn local_user() -> String {
-    ["USER", "USERNAME"]
-        .into_iter()
-        .filter_map(|var| std::env::var(var).ok())
-        .find(|name| check_annotator(name).is_ok())
-        .unwrap_or_else(|| LOCAL_ANNOTATOR.to_owned())
 }
 
 #[derive(Debug, Args)]

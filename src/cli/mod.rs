@@ -16,6 +16,7 @@ mod man_page;
 mod models;
 pub mod output;
 pub mod private;
+mod registry;
 mod serve;
 mod to_annotate;
 mod tokens;

@@ -35,6 +35,7 @@ use crate::wire::jobs::{
 };
 use crate::wire::models::{ModelDetail, ModelList};
 use crate::wire::problem::Segment;
+use crate::wire::registry::{ModelDiff, RegistryEvent};
 use crate::wire::to_annotate::{ToAnnotate, ToAnnotateQuery};
 use crate::wire::value::canonical_json;
 use crate::wire::{DecisionRequest, DecisionResponse};
@@ -398,14 +399,36 @@ impl Service for Remote {
         self.http.json(&request).await
     }
 
-    async fn promote(&self, model: &str, revision: &str) -> Result<Checkpoint> {
+    async fn promote(
+        &self,
+        model: &str,
+        revision: &str,
+        evaluation: Option<&str>,
+    ) -> Result<Checkpoint> {
         // Not repeated: the route keeps no idempotency record.
         let request = Request::post(&["v1", "models", model, "promote"]).json(
             &crate::wire::models::PromoteRequest {
                 revision: revision.to_owned(),
+                evaluation: evaluation.map(str::to_owned),
             },
         )?;
         self.http.json(&request).await
+    }
+
+    async fn history(&self, model: &str, limit: usize) -> Result<Vec<RegistryEvent>> {
+        self.http
+            .json(&Request::get(&["v1", "models", model, "history"]).query("limit", &limit))
+            .await
+    }
+
+    async fn diff(&self, model: &str, from: &str, to: &str) -> Result<ModelDiff> {
+        self.http
+            .json(
+                &Request::get(&["v1", "models", model, "diff"])
+                    .query("from", &from)
+                    .query("to", &to),
+            )
+            .await
     }
 
     async fn ingest(

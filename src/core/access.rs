@@ -18,6 +18,7 @@ use crate::wire::decision::Checkpoint;
 use crate::wire::examples::{ExampleDetail, ExamplePage, IngestReport};
 use crate::wire::jobs::{Job, JobKind, JobStatus};
 use crate::wire::models::{ModelDetail, ModelKind, ModelList};
+use crate::wire::registry::{ModelDiff, RegistryEvent};
 use crate::wire::to_annotate::{ToAnnotate, ToAnnotateQuery};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -227,16 +228,47 @@ pub async fn log(
     .await
 }
 
-/// Fast-forward `model`'s default branch to `revision` (role `writer`).
+/// Fast-forward `model`'s default branch to `revision` (role `writer`), recorded as the
+/// token's.
 pub async fn promote(
     ctx: &Context,
     principal: &Principal,
     model: &str,
     revision: &str,
+    evaluation: Option<&str>,
 ) -> Result<Checkpoint> {
-    let revision = revision.to_owned();
+    let (revision, evaluation) = (revision.to_owned(), evaluation.map(str::to_owned));
+    let actor = principal.name.clone();
     as_role(ctx, principal, model, Role::Writer, move |ctx, path| {
-        super::models::promote(ctx, path, &revision)
+        super::models::promote(ctx, path, &revision, evaluation.as_deref(), &actor)
+    })
+    .await
+}
+
+/// `model`'s registry history, newest first (role `reader`).
+pub async fn history(
+    ctx: &Context,
+    principal: &Principal,
+    model: &str,
+    limit: usize,
+) -> Result<Vec<RegistryEvent>> {
+    as_role(ctx, principal, model, Role::Reader, move |ctx, path| {
+        super::registry::history(ctx, path, limit)
+    })
+    .await
+}
+
+/// What changed in `model` between two revisions (role `reader`).
+pub async fn diff(
+    ctx: &Context,
+    principal: &Principal,
+    model: &str,
+    from: &str,
+    to: &str,
+) -> Result<ModelDiff> {
+    let (from, to) = (from.to_owned(), to.to_owned());
+    as_role(ctx, principal, model, Role::Reader, move |ctx, path| {
+        super::diff::diff(ctx, path, &from, &to)
     })
     .await
 }

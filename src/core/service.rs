@@ -23,6 +23,7 @@ use crate::wire::examples::{Annotation, ExampleDetail, IngestExample};
 use crate::wire::examples::{ExamplePage, IngestReport};
 use crate::wire::jobs::{ExampleSet, Job, JobStatus};
 use crate::wire::models::{ModelDetail, ModelList};
+use crate::wire::registry::{ModelDiff, RegistryEvent};
 use crate::wire::to_annotate::{ToAnnotate, ToAnnotateQuery};
 use crate::wire::{DecisionRequest, DecisionResponse, Questions};
 use std::collections::HashMap;
@@ -80,8 +81,18 @@ pub trait Service: Send + Sync {
     async fn show_model(&self, model: &str) -> Result<ModelDetail>;
     /// The checkpoints of `revision` (default: the default branch), newest first.
     async fn log(&self, query: LogQuery<'_>) -> Result<Vec<Checkpoint>>;
-    /// Fast-forward the default branch to `revision`.
-    async fn promote(&self, model: &str, revision: &str) -> Result<Checkpoint>;
+    /// Fast-forward the default branch to `revision`, recording it in the model's history
+    /// with the evaluation it relies on (`evaluation`, else the latest of that commit).
+    async fn promote(
+        &self,
+        model: &str,
+        revision: &str,
+        evaluation: Option<&str>,
+    ) -> Result<Checkpoint>;
+    /// The promotions and tag moves made through arbiter, newest first.
+    async fn history(&self, model: &str, limit: usize) -> Result<Vec<RegistryEvent>>;
+    /// What changed between two revisions.
+    async fn diff(&self, model: &str, from: &str, to: &str) -> Result<ModelDiff>;
 
     /// Ingest examples from JSON Lines or a JSON array; bad lines are reported with their
     /// line numbers in the whole input. `progress` hears the running totals.
@@ -160,6 +171,17 @@ pub type Annotator = Option<String>;
 
 /// The annotator a local home records when none is named.
 pub const LOCAL_ANNOTATOR: &str = "local";
+
+/// Who works on a local home: the user's name (`$USER`, else `$USERNAME`) if it is a valid
+/// name, else [`LOCAL_ANNOTATOR`]. An annotation's annotator and a promotion's actor; a server
+/// records its token's name instead.
+pub fn local_user() -> String {
+    ["USER", "USERNAME"]
+        .into_iter()
+        .filter_map(|var| std::env::var(var).ok())
+        .find(|name| crate::wire::examples::check_annotator(name).is_ok())
+        .unwrap_or_else(|| LOCAL_ANNOTATOR.to_owned())
+}
 
 /// Examples to ingest ([`Service::ingest`]).
 pub struct IngestRequest<'a> {
@@ -320,9 +342,29 @@ impl Service for Local {
             .await
     }
 
-    async fn promote(&self, model: &str, revision: &str) -> Result<Checkpoint> {
+    async fn promote(
+        &self,
+        model: &str,
+        revision: &str,
+        evaluation: Option<&str>,
+    ) -> Result<Checkpoint> {
         let (model, revision) = (model.to_owned(), revision.to_owned());
-        self.on_pool(move |ctx| super::models::promote(ctx, &model, &revision))
+        let evaluation = evaluation.map(str::to_owned);
+        self.on_pool(move |ctx| {
+            super::models::promote(ctx, &model, &revision, evaluation.as_deref(), &local_user())
+        })
+        .await
+    }
+
+    async fn history(&self, model: &str, limit: usize) -> Result<Vec<RegistryEvent>> {
+        let model = model.to_owned();
+        self.on_pool(move |ctx| super::registry::history(ctx, &model, limit))
+            .await
+    }
+
+    async fn diff(&self, model: &str, from: &str, to: &str) -> Result<ModelDiff> {
+        let (model, from, to) = (model.to_owned(), from.to_owned(), to.to_owned());
+        self.on_pool(move |ctx| super::diff::diff(ctx, &model, &from, &to))
             .await
     }
 

@@ -25,6 +25,7 @@ mod idempotency;
 mod job_state;
 mod jobs;
 mod majority;
+mod registry;
 mod tokens;
 mod types;
 mod unannotated;
@@ -45,6 +46,7 @@ pub use error::StoreError;
 pub use idempotency::{Claim, Key as IdempotencyKey, StoredResponse};
 pub use job_state::{JobState, Outcome};
 pub use jobs::{JobFilter, JobRecord, NewJob};
+pub use registry::NewRegistryEvent;
 pub use tokens::TokenRecord;
 pub use types::{
     Annotation, Decision, Example, ExampleDetail, ExampleFilter, IngestCounts, IngestItem,
@@ -198,6 +200,22 @@ const MIGRATIONS: &[&str] = &[
     DROP TABLE annotations;
     ALTER TABLE annotations_by_annotator RENAME TO annotations;
     CREATE INDEX annotations_by_question ON annotations (model_id, question_id, example_id);
+    ",
+    // 9: the registry's record: promotions and tag moves made through arbiter, with who,
+    // when, and the evaluation relied on (a JSON summary), read newest first per model.
+    "
+    CREATE TABLE registry_events (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        model_id    TEXT NOT NULL,
+        action      TEXT NOT NULL,
+        ref_name    TEXT NOT NULL,
+        from_commit TEXT,
+        to_commit   TEXT NOT NULL,
+        actor       TEXT NOT NULL,
+        at          TEXT NOT NULL,
+        evaluation  TEXT
+    );
+    CREATE INDEX registry_events_by_model ON registry_events (model_id, id);
     ",
 ];
 

@@ -15,6 +15,7 @@ pub mod json;
 pub mod models;
 pub mod problem;
 pub mod question;
+pub mod registry;
 pub mod to_annotate;
 pub mod value;
 

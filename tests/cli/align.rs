@@ -200,6 +200,18 @@ fn align_commits_a_better_checkpoint_on_its_branch_and_eval_and_promote_use_it()
     ] {
         env.git_in(&work, args);
     }
+    // `models diff` shows the learned file's change, and nothing else.
+    let diff = env.json(&["models", "diff", "acme/support", &branch, "abstain"]);
+    assert_eq!(
+        (&diff["questions"], &diff["modelYaml"]),
+        (&json!([]), &json!([]))
+    );
+    assert_eq!(
+        diff["learned"],
+        json!([{"id": "intent", "status": "changed", "changes": [
+            {"path": ["arbiter_alignment", "abstain"], "to": {"below": below}}
+        ]}])
+    );
     let output = env.path().join("abstain.ndjson");
     env.cmd()
         .args([

@@ -332,6 +332,65 @@ fn decide_and_models_print_what_they_print_locally() {
     assert_eq!(remote["answers"], local["answers"]);
 }
 
+/// A promotion through the server is the token's; one on the home is the local user's; both
+/// land in one history, which `models history` and `models diff` print the same either way.
+#[test]
+fn history_and_diff_print_what_they_print_locally() {
+    let shared = Shared::start();
+    let extra = format!("{QUESTIONS}\nchurn:\n  type: noul\n  instructions: Will they leave?\n");
+    let draft = shared.write("draft.yaml", &extra);
+    json(
+        shared.local(),
+        &[
+            "models",
+            "commit",
+            "acme/support",
+            "--questions",
+            &draft,
+            "--branch",
+            "draft",
+            "-m",
+            "churn",
+        ],
+    );
+    json(shared.local(), &["models", "tag", "acme/support", "v1"]);
+    let ci = shared
+        .home
+        .token("ci", &["alignments", "models:read"], &["acme/*=writer"]);
+    json(
+        shared.remote_at(shared.url(), Some(&ci)),
+        &["models", "promote", "acme/support", "draft"],
+    );
+    for args in [
+        vec!["models", "history", "acme/support"],
+        vec!["models", "diff", "acme/support", "v1", "draft"],
+    ] {
+        let local = json(shared.local(), &args);
+        let remote = json(shared.remote(), &args);
+        assert_eq!(remote, local, "arbiter {args:?}");
+    }
+    let history = json(shared.remote(), &["models", "history", "acme/support"]);
+    let who: Vec<(&str, &str)> = history
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["action"].as_str().unwrap(), e["actor"].as_str().unwrap()))
+        .collect();
+    assert_eq!(who, [("promote", "ci"), ("tag", "admin")]);
+    // A reader without a role on the model sees no such model.
+    let stranger = shared
+        .home
+        .token("stranger", &["models:read"], &["other/*=admin"]);
+    let (code, problem, _) = problem(
+        shared.remote_at(shared.url(), Some(&stranger)),
+        &["models", "history", "acme/support"],
+    );
+    assert_eq!(
+        (code, problem["code"].as_str()),
+        (4, Some("model_not_found"))
+    );
+}
+
 // Every examples command, remote beside local: one list, read top to bottom.
 #[allow(clippy::too_many_lines)]
 #[test]

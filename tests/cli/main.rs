@@ -21,6 +21,7 @@ mod http_props;
 mod jobs;
 mod models;
 mod openapi;
+mod registry;
 mod repository;
 mod served;
 mod to_annotate;

@@ -62,6 +62,8 @@ fn lists_every_operation() {
         ("get", "/v1/models".to_owned()),
         ("get", models.to_owned()),
         ("get", format!("{models}/checkpoints")),
+        ("get", format!("{models}/history")),
+        ("get", format!("{models}/diff")),
         ("get", format!("{models}/examples")),
         ("post", format!("{models}/examples")),
         ("get", format!("{models}/examples-to-annotate")),

@@ -34,6 +34,8 @@ fn v1() -> OpenApiRouter<AppState> {
         .routes(routes!(models::list_models))
         .routes(routes!(models::get_model))
         .routes(routes!(models::list_checkpoints))
+        .routes(routes!(models::list_history))
+        .routes(routes!(models::diff_model))
         .routes(routes!(examples::list_examples, examples::ingest_examples))
         .routes(routes!(examples::list_examples_to_annotate))
         .routes(routes!(examples::get_example))
