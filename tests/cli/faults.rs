@@ -444,7 +444,10 @@ fn sigterm_drains_in_flight_decisions() {
         .unwrap()
         .to_owned();
     let served = Served::start(&env);
-    let text = crate::served::long_ticket_text(600);
+    // About six encoder windows: in flight well past the 300 ms below, yet drained in a few
+    // seconds even when the machine is busy (twelve windows outlasted the 30 s stop guard
+    // under a load average of 7).
+    let text = crate::served::long_ticket_text(300);
     let body = json!({"model": "jev-latest", "state": {"message": text}, "truncate": true,
                       "questions": {"urgent": {"type": "noul", "instructions": "Is it urgent?"}}});
     let rt = runtime();
