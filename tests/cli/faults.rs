@@ -112,10 +112,13 @@ fn kill_9_during_captured_decisions_loses_no_acknowledged_capture() {
     let served = Served::start(&env);
     let url = served.url("/v1/decision");
     let rt = runtime();
+    // Killed once the clients have 8 answers between them (not after a fixed time, which a
+    // busy machine may spend before the first answer).
+    let answered = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let (acknowledged, sent) = rt.block_on(async {
         let clients: Vec<_> = (0..8)
             .map(|c| {
-                let (url, token) = (url.clone(), token.clone());
+                let (url, token, answered) = (url.clone(), token.clone(), answered.clone());
                 tokio::spawn(async move {
                     let client = Served::client();
                     let (mut acknowledged, mut sent) = (Vec::new(), 0);
@@ -137,12 +140,18 @@ fn kill_9_during_captured_decisions_loses_no_acknowledged_capture() {
                         assert_eq!(answer["recorded"], true, "{answer}");
                         acknowledged
                             .push(answer["example"]["exampleId"].as_str().unwrap().to_owned());
+                        answered.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                     }
                     (acknowledged, sent)
                 })
             })
             .collect();
-        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        while answered.load(std::sync::atomic::Ordering::SeqCst) < 8
+            && std::time::Instant::now() < deadline
+        {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
         let _ = served.kill_9();
         let mut all = (Vec::new(), 0);
         for client in clients {
