@@ -64,6 +64,7 @@ fn ingest(ctx: &Context, lines: &[&str]) {
     core::examples::ingest(
         ctx,
         "bench/support",
+        "bench",
         &mut Cursor::new(text),
         true,
         &mut |_| {},

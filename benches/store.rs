@@ -321,8 +321,9 @@ fn timed_ingest(path: &Path, n: usize) -> f64 {
     ctx.store().expect("store");
     let mut reader = BufReader::new(std::fs::File::open(path).expect("open jsonl"));
     let t = Instant::now();
-    let report = arbiter::core::examples::ingest(&ctx, MODEL, &mut reader, false, &mut |_| {})
-        .expect("ingest");
+    let report =
+        arbiter::core::examples::ingest(&ctx, MODEL, "bench", &mut reader, false, &mut |_| {})
+            .expect("ingest");
     let secs = t.elapsed().as_secs_f64();
     assert!(
         report.committed && report.rejected.is_empty(),
@@ -445,8 +446,9 @@ fn child_ingest(path: &Path, n: usize) {
     let before = vm_hwm_kib();
     let mut reader = BufReader::new(std::fs::File::open(path).expect("open jsonl"));
     let t = Instant::now();
-    let report = arbiter::core::examples::ingest(&ctx, MODEL, &mut reader, false, &mut |_| {})
-        .expect("ingest");
+    let report =
+        arbiter::core::examples::ingest(&ctx, MODEL, "bench", &mut reader, false, &mut |_| {})
+            .expect("ingest");
     let secs = t.elapsed().as_secs_f64();
     assert_eq!(report.created as usize, n);
     let peak = vm_hwm_kib();

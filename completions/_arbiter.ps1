@@ -21,8 +21,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
 
     $completions = @(switch ($command) {
         'arbiter' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
             [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
@@ -58,8 +58,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--request', '--request', [CompletionResultType]::ParameterName, 'A whole POST /v1/decision body (JSON file or -); the other options override its fields')
             [CompletionResult]::new('--revision', '--revision', [CompletionResultType]::ParameterName, 'Branch, tag or commit SHA of a repository model [default: its default branch]')
             [CompletionResult]::new('--example-id', '--example-id', [CompletionResultType]::ParameterName, 'Record the decision under this example ID [default: derived from the state]')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--no-capture', '--no-capture', [CompletionResultType]::ParameterName, 'Do not record the example and decision')
             [CompletionResult]::new('--truncate', '--truncate', [CompletionResultType]::ParameterName, 'Read only the first tokens of a state longer than the model reads, instead of refusing it (`state_too_large`)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
@@ -71,8 +71,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;models' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
             [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
@@ -86,12 +86,14 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('tag', 'tag', [CompletionResultType]::ParameterValue, 'Tag a revision')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'List the checkpoints of a revision, newest first')
             [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Fast-forward the default branch to a revision')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'What changed between two revisions: model.yaml, questions, learned files')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Promotions and tag moves: who, when, from and to, on what evaluation')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'arbiter;models;list' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
             [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
@@ -108,8 +110,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--sample-rate', '--sample-rate', [CompletionResultType]::ParameterName, 'Share of examples recorded, 0 to 1 (deterministic per example)')
             [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The first checkpoint''s message')
             [CompletionResult]::new('--message', '--message', [CompletionResultType]::ParameterName, 'The first checkpoint''s message')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
             [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
@@ -119,8 +121,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;models;show' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
             [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
@@ -138,8 +140,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Where a new branch starts [default: the default branch]')
             [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The checkpoint message')
             [CompletionResult]::new('--message', '--message', [CompletionResultType]::ParameterName, 'The checkpoint message')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
             [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
@@ -151,8 +153,10 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         'arbiter;models;tag' {
             [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'The revision to tag [default: the default branch]')
             [CompletionResult]::new('--revision', '--revision', [CompletionResultType]::ParameterName, 'The revision to tag [default: the default branch]')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Move the tag if it exists (as `git tag -f`); the move is recorded in the history')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Move the tag if it exists (as `git tag -f`); the move is recorded in the history')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
             [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
@@ -166,8 +170,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--revision', '--revision', [CompletionResultType]::ParameterName, 'Branch, tag or commit [default: the default branch]')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'At most this many checkpoints')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most this many checkpoints')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
             [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
@@ -177,8 +181,35 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;models;promote' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--evaluation', '--evaluation', [CompletionResultType]::ParameterName, 'The evaluation job this promotion relies on, recorded in the history [default: the latest completed evaluation of the revision''s commit]')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
+            [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'arbiter;models;diff' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
+            [CompletionResult]::new('--eval', '--eval', [CompletionResultType]::ParameterName, 'Also evaluate both on the same annotated examples (`to` against the baseline `from`)')
+            [CompletionResult]::new('--cancel-on-interrupt', '--cancel-on-interrupt', [CompletionResultType]::ParameterName, 'With --eval: cancel the evaluation on Ctrl-C without asking')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
+            [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'arbiter;models;history' {
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'At most this many events')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most this many events')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
             [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
@@ -195,6 +226,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('tag', 'tag', [CompletionResultType]::ParameterValue, 'Tag a revision')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'List the checkpoints of a revision, newest first')
             [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Fast-forward the default branch to a revision')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'What changed between two revisions: model.yaml, questions, learned files')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Promotions and tag moves: who, when, from and to, on what evaluation')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -219,12 +252,18 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         'arbiter;models;help;promote' {
             break
         }
+        'arbiter;models;help;diff' {
+            break
+        }
+        'arbiter;models;help;history' {
+            break
+        }
         'arbiter;models;help;help' {
             break
         }
         'arbiter;engines' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
             [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
@@ -237,8 +276,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;engines;list' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
             [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
@@ -248,8 +287,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;engines;check' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
             [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
@@ -274,8 +313,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;examples' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
             [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
@@ -287,6 +326,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List examples (paged, filtered)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one example with its annotations and decisions')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write every example as JSON Lines, in the ingest format')
+            [CompletionResult]::new('agreement', 'agreement', [CompletionResultType]::ParameterValue, 'How far annotators agree, per question: Cohen''s kappa for two, Fleiss'' for more')
             [CompletionResult]::new('next', 'next', [CompletionResultType]::ParameterValue, 'Which examples to annotate next: unannotated ones the model is least sure of, with a random audit share')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -294,8 +334,9 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         'arbiter;examples;ingest' {
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Lines of {example_id?, state, annotations?}, or one JSON array of them (- for stdin)')
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Lines of {example_id?, state, annotations?}, or one JSON array of them (- for stdin)')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--annotator', '--annotator', [CompletionResultType]::ParameterName, 'Who annotates, for annotations that name no annotator [default: $USER or $USERNAME, else local]; not with --server, where the token''s name is recorded')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--atomic', '--atomic', [CompletionResultType]::ParameterName, 'Write nothing if any line is invalid')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
@@ -309,10 +350,11 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--question', '--question', [CompletionResultType]::ParameterName, 'The question ID')
             [CompletionResult]::new('--answer', '--answer', [CompletionResultType]::ParameterName, 'The ground truth: true/false (noul), an option key (choice), a level index (score)')
             [CompletionResult]::new('--reasoning', '--reasoning', [CompletionResultType]::ParameterName, 'Why this is the answer')
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Lines of {example_id, question, answer, reasoning?} (- for stdin)')
-            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Lines of {example_id, question, answer, reasoning?} (- for stdin)')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Lines of {example_id, question, answer, reasoning?, annotator?} (- for stdin)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Lines of {example_id, question, answer, reasoning?, annotator?} (- for stdin)')
+            [CompletionResult]::new('--annotator', '--annotator', [CompletionResultType]::ParameterName, 'Who annotates, for annotations that name no annotator [default: $USER or $USERNAME, else local]; not with --server, where the token''s name is recorded')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
             [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
@@ -326,8 +368,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Start after this example ID (the nextCursor of a previous page)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'At most this many examples (1 to 1000)')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most this many examples (1 to 1000)')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--annotated', '--annotated', [CompletionResultType]::ParameterName, 'Only examples with at least one annotation')
             [CompletionResult]::new('--unannotated', '--unannotated', [CompletionResultType]::ParameterName, 'Only examples without annotations')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
@@ -339,8 +381,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;examples;show' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
             [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
@@ -350,9 +392,21 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;examples;export' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--annotated', '--annotated', [CompletionResultType]::ParameterName, 'Only annotated examples')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
+            [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
+            [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'arbiter;examples;agreement' {
+            [CompletionResult]::new('--question', '--question', [CompletionResultType]::ParameterName, 'Only this question [default: every question at the default branch]')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
             [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
@@ -369,8 +423,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--audit', '--audit', [CompletionResultType]::ParameterName, 'The share of the picks drawn at random from the other candidates, to keep the annotated examples a fair sample (0 to 1)')
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed of the audit draw: the same candidates and seed draw the same examples')
             [CompletionResult]::new('--pool', '--pool', [CompletionResultType]::ParameterName, 'Candidates to decide and rank, at most: the most recently created unannotated examples (1 to 5000)')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
             [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
@@ -385,6 +439,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List examples (paged, filtered)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one example with its annotations and decisions')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write every example as JSON Lines, in the ingest format')
+            [CompletionResult]::new('agreement', 'agreement', [CompletionResultType]::ParameterValue, 'How far annotators agree, per question: Cohen''s kappa for two, Fleiss'' for more')
             [CompletionResult]::new('next', 'next', [CompletionResultType]::ParameterValue, 'Which examples to annotate next: unannotated ones the model is least sure of, with a random audit share')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -404,6 +459,9 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         'arbiter;examples;help;export' {
             break
         }
+        'arbiter;examples;help;agreement' {
+            break
+        }
         'arbiter;examples;help;next' {
             break
         }
@@ -420,8 +478,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the results (JSON Lines, in input order) to FILE instead of stdout')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the results (JSON Lines, in input order) to FILE instead of stdout')
             [CompletionResult]::new('--max-failed-items', '--max-failed-items', [CompletionResultType]::ParameterName, 'How many items may fail before the exit code is 1, a count (5) or a share of the items (2%)')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--capture', '--capture', [CompletionResultType]::ParameterName, 'Record each decision, as the model''s capture policy allows')
             [CompletionResult]::new('--detach', '--detach', [CompletionResultType]::ParameterName, 'Print the job ID (the job with --json) and return at once; the job runs in a background process (or on the server)')
             [CompletionResult]::new('--cancel-on-interrupt', '--cancel-on-interrupt', [CompletionResultType]::ParameterName, 'With --server, when not on a terminal: cancel the server''s job on Ctrl-C (on a terminal you are asked; without --server it is always cancelled)')
@@ -441,8 +499,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--margin', '--margin', [CompletionResultType]::ParameterName, 'The held-out gain a question needs, relative to its current loss (0.02: 2% lower)')
             [CompletionResult]::new('--max-examples', '--max-examples', [CompletionResultType]::ParameterName, 'Annotated examples used per question, at most (a seeded sample)')
             [CompletionResult]::new('--holdout', '--holdout', [CompletionResultType]::ParameterName, 'The share of each question''s annotated examples held out: never fitted on; the gate and the figures are on them')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--detach', '--detach', [CompletionResultType]::ParameterName, 'Print the job ID (the job with --json) and return at once; the job runs in a background process (or on the server)')
             [CompletionResult]::new('--cancel-on-interrupt', '--cancel-on-interrupt', [CompletionResultType]::ParameterName, 'With --server, when not on a terminal: cancel the server''s job on Ctrl-C (on a terminal you are asked; without --server it is always cancelled)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
@@ -458,11 +516,11 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--baseline', '--baseline', [CompletionResultType]::ParameterName, 'A checkpoint to compare with (its figures and the deltas are shown)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Only these questions (comma-separated IDs) [default: every saved question]')
             [CompletionResult]::new('--questions', '--questions', [CompletionResultType]::ParameterName, 'Only these questions (comma-separated IDs) [default: every saved question]')
-            [CompletionResult]::new('--min-accuracy', '--min-accuracy', [CompletionResultType]::ParameterName, 'Gate: exit 3 when a question''s accuracy is below this')
-            [CompletionResult]::new('--max-ece', '--max-ece', [CompletionResultType]::ParameterName, 'Gate: exit 3 when a question''s expected calibration error is above this')
+            [CompletionResult]::new('--min-accuracy', '--min-accuracy', [CompletionResultType]::ParameterName, 'Gate: exit 3 when a question''s accuracy is below this (0 to 1)')
+            [CompletionResult]::new('--max-ece', '--max-ece', [CompletionResultType]::ParameterName, 'Gate: exit 3 when a question''s expected calibration error is above this (0 to 1)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, json when piped]')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--no-regression', '--no-regression', [CompletionResultType]::ParameterName, 'Gate: exit 3 when a question is worse than at --baseline (lower accuracy or higher loss)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Apply the gates to the 95% interval''s bound, not the point estimate: --min-accuracy to the lower bound, --no-regression to the change''s bound (a worsening not ruled out fails)')
             [CompletionResult]::new('--cancel-on-interrupt', '--cancel-on-interrupt', [CompletionResultType]::ParameterName, 'With --server, when not on a terminal: cancel the server''s job on Ctrl-C (on a terminal you are asked; without --server it is always cancelled)')
@@ -476,8 +534,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;jobs' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
             [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
@@ -496,8 +554,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Only jobs with this status')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'At most this many jobs')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most this many jobs')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
             [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
@@ -508,8 +566,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         }
         'arbiter;jobs;poll' {
             [CompletionResult]::new('--max-failed-items', '--max-failed-items', [CompletionResultType]::ParameterName, 'With --wait: how many items may fail before the exit code is 1, a count (5) or a share of the items (2%)')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Follow the job (a progress bar on a terminal) until it ends; exit 1 unless it completed with no more failed items than allowed')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
@@ -520,8 +578,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;jobs;cancel' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
             [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
@@ -533,8 +591,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         'arbiter;jobs;results' {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the results to FILE instead of stdout')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the results to FILE instead of stdout')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
             [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
@@ -544,8 +602,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;jobs;worker' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
             [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
@@ -583,8 +641,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         }
         'arbiter;serve' {
             [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'The address to listen on (port 0 picks a free port)')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
             [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
@@ -594,8 +652,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;tokens' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
             [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
@@ -612,8 +670,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'A unique name, e.g. ci')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'A scope (repeatable): decisions, models:read, examples:read, examples:write, batches, alignments')
             [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'A role on model paths (repeatable): PATTERN=reader|writer|admin, e.g. ''acme/*=reader''')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
             [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
@@ -623,8 +681,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;tokens;list' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
             [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
@@ -634,8 +692,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;tokens;revoke' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
             [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
@@ -665,8 +723,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         }
         'arbiter;completions' {
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Write scripts for every supported shell into this directory instead')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
             [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
@@ -677,8 +735,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         }
         'arbiter;man' {
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'The directory to write arbiter.1 and one page per subcommand into')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
             [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
@@ -689,8 +747,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         }
         'arbiter;openapi' {
             [CompletionResult]::new('--out', '--out', [CompletionResultType]::ParameterName, 'The file to write the document to')
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
-            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print tables even when stdout is not a terminal, fitted to COLUMNS if set (else values whole)')
             [CompletionResult]::new('--full-ids', '--full-ids', [CompletionResultType]::ParameterName, 'Show IDs whole in tables, not as their unique 12-character prefixes')
@@ -727,6 +785,8 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('tag', 'tag', [CompletionResultType]::ParameterValue, 'Tag a revision')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'List the checkpoints of a revision, newest first')
             [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Fast-forward the default branch to a revision')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'What changed between two revisions: model.yaml, questions, learned files')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Promotions and tag moves: who, when, from and to, on what evaluation')
             break
         }
         'arbiter;help;models;list' {
@@ -750,6 +810,12 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
         'arbiter;help;models;promote' {
             break
         }
+        'arbiter;help;models;diff' {
+            break
+        }
+        'arbiter;help;models;history' {
+            break
+        }
         'arbiter;help;engines' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the engines of config.yaml and the base models routed to each (the default)')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Call each engine once with a tiny decision: reachability, latency, valid answers. Exits 1 when any engine fails')
@@ -767,6 +833,7 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List examples (paged, filtered)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one example with its annotations and decisions')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write every example as JSON Lines, in the ingest format')
+            [CompletionResult]::new('agreement', 'agreement', [CompletionResultType]::ParameterValue, 'How far annotators agree, per question: Cohen''s kappa for two, Fleiss'' for more')
             [CompletionResult]::new('next', 'next', [CompletionResultType]::ParameterValue, 'Which examples to annotate next: unannotated ones the model is least sure of, with a random audit share')
             break
         }
@@ -783,6 +850,9 @@ Register-ArgumentCompleter -Native -CommandName 'arbiter' -ScriptBlock {
             break
         }
         'arbiter;help;examples;export' {
+            break
+        }
+        'arbiter;help;examples;agreement' {
             break
         }
         'arbiter;help;examples;next' {

@@ -76,6 +76,9 @@ _arbiter() {
             arbiter__subcmd__engines__subcmd__help,list)
                 cmd="arbiter__subcmd__engines__subcmd__help__subcmd__list"
                 ;;
+            arbiter__subcmd__examples,agreement)
+                cmd="arbiter__subcmd__examples__subcmd__agreement"
+                ;;
             arbiter__subcmd__examples,annotate)
                 cmd="arbiter__subcmd__examples__subcmd__annotate"
                 ;;
@@ -96,6 +99,9 @@ _arbiter() {
                 ;;
             arbiter__subcmd__examples,show)
                 cmd="arbiter__subcmd__examples__subcmd__show"
+                ;;
+            arbiter__subcmd__examples__subcmd__help,agreement)
+                cmd="arbiter__subcmd__examples__subcmd__help__subcmd__agreement"
                 ;;
             arbiter__subcmd__examples__subcmd__help,annotate)
                 cmd="arbiter__subcmd__examples__subcmd__help__subcmd__annotate"
@@ -166,6 +172,9 @@ _arbiter() {
             arbiter__subcmd__help__subcmd__engines,list)
                 cmd="arbiter__subcmd__help__subcmd__engines__subcmd__list"
                 ;;
+            arbiter__subcmd__help__subcmd__examples,agreement)
+                cmd="arbiter__subcmd__help__subcmd__examples__subcmd__agreement"
+                ;;
             arbiter__subcmd__help__subcmd__examples,annotate)
                 cmd="arbiter__subcmd__help__subcmd__examples__subcmd__annotate"
                 ;;
@@ -204,6 +213,12 @@ _arbiter() {
                 ;;
             arbiter__subcmd__help__subcmd__models,create)
                 cmd="arbiter__subcmd__help__subcmd__models__subcmd__create"
+                ;;
+            arbiter__subcmd__help__subcmd__models,diff)
+                cmd="arbiter__subcmd__help__subcmd__models__subcmd__diff"
+                ;;
+            arbiter__subcmd__help__subcmd__models,history)
+                cmd="arbiter__subcmd__help__subcmd__models__subcmd__history"
                 ;;
             arbiter__subcmd__help__subcmd__models,list)
                 cmd="arbiter__subcmd__help__subcmd__models__subcmd__list"
@@ -271,8 +286,14 @@ _arbiter() {
             arbiter__subcmd__models,create)
                 cmd="arbiter__subcmd__models__subcmd__create"
                 ;;
+            arbiter__subcmd__models,diff)
+                cmd="arbiter__subcmd__models__subcmd__diff"
+                ;;
             arbiter__subcmd__models,help)
                 cmd="arbiter__subcmd__models__subcmd__help"
+                ;;
+            arbiter__subcmd__models,history)
+                cmd="arbiter__subcmd__models__subcmd__history"
                 ;;
             arbiter__subcmd__models,list)
                 cmd="arbiter__subcmd__models__subcmd__list"
@@ -295,8 +316,14 @@ _arbiter() {
             arbiter__subcmd__models__subcmd__help,create)
                 cmd="arbiter__subcmd__models__subcmd__help__subcmd__create"
                 ;;
+            arbiter__subcmd__models__subcmd__help,diff)
+                cmd="arbiter__subcmd__models__subcmd__help__subcmd__diff"
+                ;;
             arbiter__subcmd__models__subcmd__help,help)
                 cmd="arbiter__subcmd__models__subcmd__help__subcmd__help"
+                ;;
+            arbiter__subcmd__models__subcmd__help,history)
+                cmd="arbiter__subcmd__models__subcmd__help__subcmd__history"
                 ;;
             arbiter__subcmd__models__subcmd__help,list)
                 cmd="arbiter__subcmd__models__subcmd__help__subcmd__list"
@@ -734,7 +761,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__examples)
-            opts="-h --home --json --table --full-ids --quiet --server --help ingest annotate list show export next help"
+            opts="-h --home --json --table --full-ids --quiet --server --help ingest annotate list show export agreement next help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -755,8 +782,34 @@ _arbiter() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        arbiter__subcmd__examples__subcmd__agreement)
+            opts="-h --question --home --json --table --full-ids --quiet --server --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --question)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         arbiter__subcmd__examples__subcmd__annotate)
-            opts="-f -h --question --answer --reasoning --file --home --json --table --full-ids --quiet --server --help"
+            opts="-f -h --question --answer --reasoning --file --annotator --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -779,6 +832,10 @@ _arbiter() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --annotator)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -820,8 +877,22 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__examples__subcmd__help)
-            opts="ingest annotate list show export next help"
+            opts="ingest annotate list show export agreement next help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__examples__subcmd__help__subcmd__agreement)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -932,7 +1003,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__examples__subcmd__ingest)
-            opts="-f -h --file --atomic --home --json --table --full-ids --quiet --server --help"
+            opts="-f -h --file --atomic --annotator --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -943,6 +1014,10 @@ _arbiter() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --annotator)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1198,8 +1273,22 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__help__subcmd__examples)
-            opts="ingest annotate list show export next"
+            opts="ingest annotate list show export agreement next"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__help__subcmd__examples__subcmd__agreement)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1408,7 +1497,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__help__subcmd__models)
-            opts="list create show commit tag log promote"
+            opts="list create show commit tag log promote diff history"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1436,6 +1525,34 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__help__subcmd__models__subcmd__create)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__help__subcmd__models__subcmd__diff)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__help__subcmd__models__subcmd__history)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1884,7 +2001,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__models)
-            opts="-h --home --json --table --full-ids --quiet --server --help list create show commit tag log promote help"
+            opts="-h --home --json --table --full-ids --quiet --server --help list create show commit tag log promote diff history help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2009,8 +2126,30 @@ _arbiter() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        arbiter__subcmd__models__subcmd__diff)
+            opts="-h --eval --cancel-on-interrupt --home --json --table --full-ids --quiet --server --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         arbiter__subcmd__models__subcmd__help)
-            opts="list create show commit tag log promote help"
+            opts="list create show commit tag log promote diff history help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2051,7 +2190,35 @@ _arbiter() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        arbiter__subcmd__models__subcmd__help__subcmd__diff)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         arbiter__subcmd__models__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arbiter__subcmd__models__subcmd__help__subcmd__history)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2135,6 +2302,36 @@ _arbiter() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        arbiter__subcmd__models__subcmd__history)
+            opts="-n -h --limit --home --json --table --full-ids --quiet --server --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         arbiter__subcmd__models__subcmd__list)
             opts="-h --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -2196,12 +2393,16 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__models__subcmd__promote)
-            opts="-h --home --json --table --full-ids --quiet --server --help"
+            opts="-h --evaluation --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --evaluation)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --home)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2240,7 +2441,7 @@ _arbiter() {
             return 0
             ;;
         arbiter__subcmd__models__subcmd__tag)
-            opts="-r -h --revision --home --json --table --full-ids --quiet --server --help"
+            opts="-r -f -h --revision --force --home --json --table --full-ids --quiet --server --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -1,11 +1,13 @@
 //! The `arbiter` binary: parse the command line, run it, exit with its status.
 
-use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     arbiter::cli::private::enter();
-    let cli = arbiter::cli::Cli::parse();
+    let cli = match arbiter::cli::parse() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

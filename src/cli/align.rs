@@ -9,13 +9,18 @@ use super::table::{Column, Table};
 use crate::core::service::{JobRequest, Service};
 use crate::wire::align::{
     AlignmentRequest, AlignmentResult, DEFAULT_HOLDOUT, DEFAULT_MARGIN, DEFAULT_MAX_EXAMPLES,
+    HOLDOUT_RANGE, MAX_WHOLE, MIN_EXAMPLES,
 };
 use crate::wire::jobs::{Job, JobStatus};
 use anyhow::Result;
 use clap::Args;
+use clap::builder::RangedU64ValueParser;
 use std::process::ExitCode;
 
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arbiter align acme/support --revision main\n  arbiter align acme/support --questions urgency,intent --seed 7 --holdout 0.3"
+)]
 pub struct AlignArgs {
     /// The model path, <owner>/<model>
     pub model: String,
@@ -26,16 +31,17 @@ pub struct AlignArgs {
     #[arg(long, short, value_name = "IDS", value_delimiter = ',')]
     pub questions: Option<Vec<String>>,
     /// Seed of the folds, draws and bootstrap: the same examples, seed and checkpoint give the same result
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = RangedU64ValueParser::<u64>::new().range(0..=MAX_WHOLE))]
     pub seed: u64,
     /// The held-out gain a question needs, relative to its current loss (0.02: 2% lower)
-    #[arg(long, default_value_t = DEFAULT_MARGIN, value_name = "FRACTION")]
+    #[arg(long, default_value_t = DEFAULT_MARGIN, value_name = "FRACTION", value_parser = margin)]
     pub margin: f64,
     /// Annotated examples used per question, at most (a seeded sample)
-    #[arg(long, default_value_t = DEFAULT_MAX_EXAMPLES, value_name = "N")]
+    #[arg(long, default_value_t = DEFAULT_MAX_EXAMPLES, value_name = "N",
+          value_parser = RangedU64ValueParser::<usize>::new().range(MIN_EXAMPLES as u64..=MAX_WHOLE))]
     pub max_examples: usize,
     /// The share of each question's annotated examples held out: never fitted on; the gate and the figures are on them
-    #[arg(long, default_value_t = DEFAULT_HOLDOUT, value_name = "FRACTION")]
+    #[arg(long, default_value_t = DEFAULT_HOLDOUT, value_name = "FRACTION", value_parser = holdout)]
     pub holdout: f64,
     /// Print the job ID (the job with --json) and return at once; the job runs in a background process (or on the server)
     #[arg(long)]
@@ -43,6 +49,17 @@ pub struct AlignArgs {
     /// With --server, when not on a terminal: cancel the server's job on Ctrl-C (on a terminal you are asked; without --server it is always cancelled)
     #[arg(long)]
     pub cancel_on_interrupt: bool,
+}
+
+/// `--margin`: the ranges are the request's (`AlignmentRequest`), refused here as usage errors.
+fn margin(text: &str) -> Result<f64, String> {
+    super::values::number_in(text, &(0.0..1.0), "from 0 up to 1 (a relative gain)")
+}
+
+/// `--holdout`.
+fn holdout(text: &str) -> Result<f64, String> {
+    let within = format!("from {} to {}", HOLDOUT_RANGE.start(), HOLDOUT_RANGE.end());
+    super::values::number_in(text, &HOLDOUT_RANGE, &within)
 }
 
 pub(crate) async fn run(

@@ -22,6 +22,9 @@ use std::process::ExitCode;
 use std::sync::Mutex;
 
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arbiter batch acme/support --input states.jsonl --output answers.jsonl\n  arbiter batch acme/support --examples annotated --revision v2 > answers.jsonl\n  arbiter batch acme/support --input states.jsonl --detach"
+)]
 pub struct BatchArgs {
     /// The model path, <owner>/<model>
     pub model: String,

@@ -13,6 +13,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arbiter decide --model jev-latest --questions questions.yaml --state state.json\n  arbiter decide --model acme/support --revision v1 --state - --no-capture < state.json\n  arbiter decide --request request.json --json"
+)]
 pub struct DecideArgs {
     /// A base model name (mo, mo-reasoning, jev-latest, ...) or a repository model <owner>/<model>
     #[arg(long, short, required_unless_present = "request")]

@@ -15,6 +15,9 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arbiter eval acme/support --revision v3 --baseline main --no-regression\n  arbiter eval acme/support --min-accuracy 0.85 --format junit > eval.xml"
+)]
 #[allow(clippy::struct_excessive_bools)] // command-line switches
 pub struct EvalArgs {
     /// The model path, <owner>/<model>
@@ -28,11 +31,11 @@ pub struct EvalArgs {
     /// Only these questions (comma-separated IDs) [default: every saved question]
     #[arg(long, short, value_name = "IDS", value_delimiter = ',')]
     pub questions: Option<Vec<String>>,
-    /// Gate: exit 3 when a question's accuracy is below this
-    #[arg(long, value_name = "FRACTION")]
+    /// Gate: exit 3 when a question's accuracy is below this (0 to 1)
+    #[arg(long, value_name = "FRACTION", value_parser = super::values::fraction)]
     pub min_accuracy: Option<f64>,
-    /// Gate: exit 3 when a question's expected calibration error is above this
-    #[arg(long, value_name = "FRACTION")]
+    /// Gate: exit 3 when a question's expected calibration error is above this (0 to 1)
+    #[arg(long, value_name = "FRACTION", value_parser = super::values::fraction)]
     pub max_ece: Option<f64>,
     /// Gate: exit 3 when a question is worse than at --baseline (lower accuracy or higher loss)
     #[arg(long, requires = "baseline")]
@@ -64,40 +67,24 @@ pub(crate) async fn run(
     args: EvalArgs,
     printer: &Printer,
 ) -> Result<ExitCode> {
-    for (flag, value) in [
-        ("--min-accuracy", args.min_accuracy),
-        ("--max-ece", args.max_ece),
-    ] {
-        if value.is_some_and(|v| !(0.0..=1.0).contains(&v)) {
-            anyhow::bail!(crate::error::Error::BadRequest(format!(
-                "{flag} is a fraction from 0 to 1"
-            )));
-        }
-    }
     let request = EvaluationRequest {
         revision: args.revision.clone(),
         baseline: args.baseline.clone(),
         questions: args.questions.clone(),
         include_fitted: args.include_fitted,
     };
-    let created = service
-        .create_job(&args.model, JobRequest::Evaluation(request))
-        .await?;
-    note_replayed(&created, printer);
-    let job = created.job;
-    let followed = watch(service, &job, printer, args.cancel_on_interrupt).await;
-    let (job, interrupted) = match followed? {
-        Followed::Ended { job, interrupted } => (job, interrupted),
-        Followed::Left(job) => return Ok(left_running(&job, printer)),
+    let (job, report) = match evaluate(
+        service,
+        &args.model,
+        request,
+        args.cancel_on_interrupt,
+        printer,
+    )
+    .await?
+    {
+        Ok(done) => done,
+        Err(code) => return Ok(code),
     };
-    if job.status != JobStatus::Completed {
-        if interrupted {
-            return Ok(ExitCode::from(130));
-        }
-        return Ok(finish_status(&job, FailedItems::NONE, printer));
-    }
-    let report: EvaluationReport = serde_json::from_value(job.result.clone().unwrap_or_default())
-        .context("reading the evaluation's report")?;
     let failures = gates(&report, &args);
     let format = args.format.unwrap_or(if printer.wants_json() {
         Format::Json
@@ -127,6 +114,35 @@ pub(crate) async fn run(
     } else {
         ExitCode::from(3)
     })
+}
+
+/// Run an evaluation job and follow it to its report; the exit code instead when it did not
+/// complete (interrupted, failed, cancelled, or left running on a server).
+pub(crate) async fn evaluate(
+    service: &dyn Service,
+    model: &str,
+    request: EvaluationRequest,
+    cancel_on_interrupt: bool,
+    printer: &Printer,
+) -> Result<std::result::Result<(Job, EvaluationReport), ExitCode>> {
+    let created = service
+        .create_job(model, JobRequest::Evaluation(request))
+        .await?;
+    note_replayed(&created, printer);
+    let job = created.job;
+    let (job, interrupted) = match watch(service, &job, printer, cancel_on_interrupt).await? {
+        Followed::Ended { job, interrupted } => (job, interrupted),
+        Followed::Left(job) => return Ok(Err(left_running(&job, printer))),
+    };
+    if job.status != JobStatus::Completed {
+        if interrupted {
+            return Ok(Err(ExitCode::from(130)));
+        }
+        return Ok(Err(finish_status(&job, FailedItems::NONE, printer)));
+    }
+    let report: EvaluationReport = serde_json::from_value(job.result.clone().unwrap_or_default())
+        .context("reading the evaluation's report")?;
+    Ok(Ok((job, report)))
 }
 
 /// What `--format json` prints.
@@ -238,7 +254,7 @@ type Figure = fn(&Metrics) -> Option<f64>;
 
 /// One row per question (and `overall`); with a baseline, three: the baseline, the
 /// revision, and the change (▲ better, ▼ worse).
-fn table(report: &EvaluationReport, printer: &Printer) -> String {
+pub(crate) fn table(report: &EvaluationReport, printer: &Printer) -> String {
     // At 80 columns the figures a gate reads (accuracy, loss, ECE) are the last to go.
     let mut table = Table::new(vec![
         Column::whole("Question").always(),

@@ -1,23 +1,30 @@
-//! `arbiter examples`: ingest, annotate, list, show and export a model's examples, and pick
-//! which to annotate next (`to_annotate.rs`).
+//! `arbiter examples`: ingest, annotate, list, show and export a model's examples, measure
+//! how far their annotators agree, and pick which to annotate next (`to_annotate.rs`).
 
+use super::Target;
 use super::input::read_json_value_arg;
-use super::output::Printer;
+use super::output::{Printer, UsageError, prob};
 use super::table::{Column, Table};
 use super::to_annotate::ExamplesNextArgs;
 use crate::core::service::{
-    AnnotateRequest, ExamplesQuery, ExportQuery, IngestRequest, Input, Service,
+    AnnotateRequest, Annotator, ExamplesQuery, ExportQuery, IngestRequest, Input, Service,
+    local_user,
 };
-use crate::store::{ExampleFilter, NewAnnotation};
-use crate::wire::examples::IngestReport;
+use crate::store::ExampleFilter;
+use crate::wire::agreement::AgreementReport;
+use crate::wire::examples::{Annotation, IngestReport, check_annotator};
 use anyhow::{Context as _, Result};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
+use std::fmt::Write as _;
 use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arbiter examples ingest acme/support --file examples.jsonl\n  arbiter examples annotate acme/support EXAMPLE_ID --question urgency --answer 3\n  arbiter examples next acme/support -n 20"
+)]
 pub struct ExamplesArgs {
     #[command(subcommand)]
     pub command: ExamplesCommand,
@@ -35,6 +42,8 @@ pub enum ExamplesCommand {
     Show(ExamplesShowArgs),
     /// Write every example as JSON Lines, in the ingest format
     Export(ExamplesExportArgs),
+    /// How far annotators agree, per question: Cohen's kappa for two, Fleiss' for more
+    Agreement(ExamplesAgreementArgs),
     /// Which examples to annotate next: unannotated ones the model is least sure of, with a random audit share
     Next(ExamplesNextArgs),
 }
@@ -51,6 +60,40 @@ pub struct ExamplesIngestArgs {
     /// Write nothing if any line is invalid
     #[arg(long)]
     pub atomic: bool,
+    #[command(flatten)]
+    pub annotator: AnnotatorArg,
+}
+
+/// Who annotates, on a local home.
+#[derive(Debug, Args)]
+pub struct AnnotatorArg {
+    // clap help text, shown verbatim in --help and the man page: no Markdown backticks.
+    #[allow(clippy::doc_markdown)]
+    /// Who annotates, for annotations that name no annotator [default: $USER or $USERNAME, else local]; not with --server, where the token's name is recorded
+    #[arg(long, value_name = "NAME", value_parser = parse_annotator)]
+    pub annotator: Option<String>,
+}
+
+fn parse_annotator(name: &str) -> std::result::Result<String, String> {
+    check_annotator(name).map(|()| name.to_owned())
+}
+
+impl AnnotatorArg {
+    /// The annotator to send: locally the name given, else the user's; against a server
+    /// none (it records its token's name), and a name given is a usage error.
+    fn resolve(&self, target: &Target) -> Result<Annotator> {
+        match (&self.annotator, target.is_remote()) {
+            (Some(_), true) => Err(UsageError(
+                "--annotator names the annotator on a local home; a server records the \
+                 token's name (drop --annotator, or name annotators in the lines of a file)"
+                    .to_owned(),
+            )
+            .into()),
+            (None, true) => Ok(None),
+            (Some(name), false) => Ok(Some(name.clone())),
+            (None, false) => Ok(Some(local_user())),
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -71,9 +114,11 @@ pub struct ExamplesAnnotateArgs {
     pub reasoning: Option<String>,
     // clap help text, shown verbatim in --help and the man page: no Markdown backticks.
     #[allow(clippy::doc_markdown)]
-    /// Lines of {example_id, question, answer, reasoning?} (- for stdin)
+    /// Lines of {example_id, question, answer, reasoning?, annotator?} (- for stdin)
     #[arg(long, short, value_name = "FILE", conflicts_with = "example_id")]
     pub file: Option<PathBuf>,
+    #[command(flatten)]
+    pub annotator: AnnotatorArg,
 }
 
 #[derive(Debug, Args)]
@@ -116,17 +161,28 @@ pub struct ExamplesExportArgs {
     pub annotated: bool,
 }
 
+#[derive(Debug, Args)]
+pub struct ExamplesAgreementArgs {
+    /// The model path, <owner>/<model>
+    pub model: String,
+    /// Only this question [default: every question at the default branch]
+    #[arg(long)]
+    pub question: Option<String>,
+}
+
 pub(crate) async fn run(
-    service: &dyn Service,
+    target: &Target,
     args: ExamplesArgs,
     printer: &Printer,
 ) -> Result<ExitCode> {
+    let service = target.service();
     match args.command {
-        ExamplesCommand::Ingest(args) => ingest(service, &args, printer).await,
-        ExamplesCommand::Annotate(args) => annotate(service, args, printer).await,
+        ExamplesCommand::Ingest(args) => ingest(target, &args, printer).await,
+        ExamplesCommand::Annotate(args) => annotate(target, args, printer).await,
         ExamplesCommand::List(args) => list(service, args, printer).await,
         ExamplesCommand::Show(args) => show(service, &args, printer).await,
         ExamplesCommand::Export(args) => export(service, &args).await,
+        ExamplesCommand::Agreement(args) => agreement(service, &args, printer).await,
         ExamplesCommand::Next(args) => super::to_annotate::next(service, args, printer).await,
     }
 }
@@ -162,19 +218,18 @@ fn progress_bar(printer: &Printer) -> ProgressBar {
     }
 }
 
-async fn ingest(
-    service: &dyn Service,
-    args: &ExamplesIngestArgs,
-    printer: &Printer,
-) -> Result<ExitCode> {
+async fn ingest(target: &Target, args: &ExamplesIngestArgs, printer: &Printer) -> Result<ExitCode> {
+    let annotator = args.annotator.resolve(target)?;
     let bar = progress_bar(printer);
     let input = open_input(&args.file, printer, &bar)?;
-    let report = service
+    let report = target
+        .service()
         .ingest(
             IngestRequest {
                 model: &args.model,
                 input,
                 atomic: args.atomic,
+                annotator,
             },
             &|counts| {
                 bar.set_message(format!(
@@ -189,14 +244,18 @@ async fn ingest(
 }
 
 async fn annotate(
-    service: &dyn Service,
+    target: &Target,
     args: ExamplesAnnotateArgs,
     printer: &Printer,
 ) -> Result<ExitCode> {
+    let annotator = args.annotator.resolve(target)?;
+    let service = target.service();
     if let Some(path) = &args.file {
         let bar = progress_bar(printer);
         let input = open_input(path, printer, &bar)?;
-        let report = service.annotate_lines(&args.model, input).await?;
+        let report = service
+            .annotate_lines(&args.model, annotator, input)
+            .await?;
         bar.finish_and_clear();
         return print_report(&report, "annotated", printer);
     }
@@ -209,22 +268,50 @@ async fn annotate(
         .annotate(AnnotateRequest {
             model: &args.model,
             example_id: &example_id,
-            annotation: NewAnnotation {
-                question_id: question.clone(),
-                answer: read_json_value_arg(&answer),
-                reasoning: args.reasoning,
-            },
+            question_id: question.clone(),
+            answer: read_json_value_arg(&answer),
+            reasoning: args.reasoning,
+            annotator,
         })
         .await?;
     if printer.wants_json() {
         printer.json(&annotation)?;
     } else {
-        printer.line(&format!(
-            "annotated {example_id}: {question} = {}",
-            annotation.answer
-        ))?;
+        printer.line(&annotated_line(&example_id, &question, &annotation))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What `annotate` did, in words: the answer written (the latest vote) and, when other
+/// annotators answered too, the ground truth their majority makes.
+fn annotated_line(example_id: &str, question: &str, annotation: &Annotation) -> String {
+    let Some(mine) = annotation.votes.last() else {
+        return format!("annotated {example_id}: {question} = {}", annotation.answer);
+    };
+    let mut line = format!(
+        "annotated {example_id}: {question} = {} by {}",
+        mine.answer, mine.annotator
+    );
+    if annotation.votes.len() > 1 {
+        let agreeing = agreeing(annotation);
+        let _ = write!(
+            line,
+            "; ground truth {} ({agreeing} of {} annotators)",
+            annotation.answer,
+            annotation.votes.len()
+        );
+    }
+    line
+}
+
+/// How many annotators gave the resolved answer.
+fn agreeing(annotation: &Annotation) -> usize {
+    let resolved = crate::wire::value::canonical_json(&annotation.answer);
+    annotation
+        .votes
+        .iter()
+        .filter(|v| crate::wire::value::canonical_json(&v.answer) == resolved)
+        .count()
 }
 
 /// A summary on stdout (JSON when piped); exit 1 when any line was rejected.
@@ -298,7 +385,10 @@ async fn list(
         let annotations = example
             .annotations
             .iter()
-            .map(|(q, a)| format!("{q}={}", a.answer))
+            .map(|(q, a)| match a.votes.len() {
+                0 | 1 => format!("{q}={}", a.answer),
+                votes => format!("{q}={} ({}/{votes})", a.answer, agreeing(a)),
+            })
             .collect::<Vec<_>>()
             .join(" ");
         // Even a wide terminal shows only the start of a state (`examples show` has it all).
@@ -359,4 +449,54 @@ async fn export(service: &dyn Service, args: &ExamplesExportArgs) -> Result<Exit
     result?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+async fn agreement(
+    service: &dyn Service,
+    args: &ExamplesAgreementArgs,
+    printer: &Printer,
+) -> Result<ExitCode> {
+    let report = service
+        .annotation_agreement(&args.model, args.question.as_deref())
+        .await?;
+    if printer.wants_json() {
+        printer.json(&report)?;
+    } else {
+        printer.table(&agreement_table(&report))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One row per question; a question without a kappa says why in the last column.
+fn agreement_table(report: &AgreementReport) -> Table {
+    let mut table = Table::new(vec![
+        Column::whole("Question").always(),
+        Column::text("Annotators").priority(2),
+        Column::number("Shared").priority(3),
+        Column::number("Agreed").priority(4),
+        Column::text("Kappa").always(),
+    ]);
+    for (question, figures) in &report.questions {
+        let annotators = figures
+            .annotators
+            .iter()
+            .map(|a| format!("{} {}", a.annotator, a.examples))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let kappa = match (figures.kappa, figures.method, &figures.reason) {
+            (Some(kappa), Some(method), _) => format!("{} {method}", prob(kappa)),
+            (_, _, Some(reason)) => format!("- {reason}"),
+            _ => "-".to_owned(),
+        };
+        table.row(vec![
+            question.clone(),
+            annotators,
+            figures.shared_examples.to_string(),
+            figures
+                .observed_agreement
+                .map_or_else(|| "-".to_owned(), prob),
+            kappa,
+        ]);
+    }
+    table
 }

@@ -7,7 +7,7 @@ use super::output::Printer;
 use anyhow::{Context as _, Result};
 use clap::{Args, CommandFactory};
 use clap_complete::Shell;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Debug, Args)]
@@ -60,23 +60,17 @@ pub(crate) fn man(args: &ManArgs, printer: &Printer) -> Result<ExitCode> {
     std::fs::create_dir_all(&args.dir)
         .with_context(|| format!("creating {}", args.dir.display()))?;
     super::private::publish(&args.dir)?;
-    let command = Cli::command();
-    write_page(&command, "arbiter", &args.dir)?;
-    // A hidden subcommand (`openapi`) is for maintainers: no page.
-    for sub in command.get_subcommands().filter(|sub| !sub.is_hide_set()) {
-        let name = format!("arbiter-{}", sub.get_name());
-        write_page(&sub.clone().name(name.clone()), &name, &args.dir)?;
+    let pages = super::man_page::write_all(Cli::command(), &args.dir)
+        .with_context(|| format!("writing man pages to {}", args.dir.display()))?;
+    for page in &pages {
+        super::private::publish(page)?;
     }
-    printer.status(&format!("wrote man pages to {}", args.dir.display()));
+    printer.status(&format!(
+        "wrote {} man pages to {}",
+        pages.len(),
+        args.dir.display()
+    ));
     Ok(ExitCode::SUCCESS)
-}
-
-fn write_page(command: &clap::Command, name: &str, dir: &Path) -> Result<()> {
-    let mut page = Vec::new();
-    clap_mangen::Man::new(command.clone()).render(&mut page)?;
-    let path = dir.join(format!("{name}.1"));
-    std::fs::write(&path, page).with_context(|| format!("writing {}", path.display()))?;
-    Ok(super::private::publish(&path)?)
 }
 
 pub(crate) fn openapi(args: &OpenapiArgs, printer: &Printer) -> Result<ExitCode> {

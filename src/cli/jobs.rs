@@ -23,6 +23,9 @@ use std::process::{ExitCode, Stdio};
 use std::time::Duration;
 
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arbiter jobs list acme/support\n  arbiter jobs poll JOB_ID --wait\n  arbiter jobs results JOB_ID > answers.jsonl"
+)]
 pub struct JobsArgs {
     #[command(subcommand)]
     pub command: JobsCommand,

@@ -12,13 +12,17 @@ mod examples;
 mod generate;
 mod input;
 mod jobs;
+mod man_page;
 mod models;
 pub mod output;
 pub mod private;
+mod registry;
 mod serve;
 mod table;
 mod to_annotate;
 mod tokens;
+mod usage;
+mod values;
 
 use crate::client::Remote;
 use crate::config::{ClientSettings, Settings};
@@ -29,6 +33,7 @@ use output::{Printer, UsageError};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+pub use usage::parse;
 
 /// Decision models from the command line: ask typed questions about a JSON state and get
 /// answers with probabilities.
@@ -47,8 +52,8 @@ pub struct Cli {
 pub struct GlobalArgs {
     // clap help text, shown verbatim in --help and the man page: no Markdown backticks.
     #[allow(clippy::doc_markdown)]
-    /// Where arbiter keeps its data [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]
-    #[arg(long, env = "ARBITER_HOME", global = true, value_name = "DIR")]
+    /// Where arbiter keeps its data [env: ARBITER_HOME] [default: $XDG_DATA_HOME/arbiter or ~/.local/share/arbiter]
+    #[arg(long, global = true, value_name = "DIR")]
     pub home: Option<PathBuf>,
     /// Print JSON on stdout (the default when stdout is not a terminal); errors as problem JSON on stderr
     #[arg(long, global = true)]
@@ -64,9 +69,31 @@ pub struct GlobalArgs {
     pub quiet: bool,
     // clap help text, shown verbatim in --help and the man page: no Markdown backticks.
     #[allow(clippy::doc_markdown)]
-    /// Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN
-    #[arg(long, env = "ARBITER_SERVER", global = true, value_name = "URL")]
+    /// Run against a shared `arbiter serve` at URL instead of the local home; the token is read from ARBITER_TOKEN [env: ARBITER_SERVER]
+    #[arg(long, global = true, value_name = "URL")]
     pub server: Option<String>,
+}
+
+// The variables are read here, not through clap's `env`: clap counts a value from the
+// environment as given on the command line, and so printed `--home <DIR>` in every usage line.
+impl GlobalArgs {
+    /// `--home`, else a non-empty `ARBITER_HOME`.
+    pub fn home(&self) -> Option<PathBuf> {
+        self.home.clone().or_else(|| {
+            std::env::var_os("ARBITER_HOME")
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        })
+    }
+
+    /// `--server`, else a non-empty `ARBITER_SERVER`.
+    pub fn server(&self) -> Option<String> {
+        self.server.clone().or_else(|| {
+            std::env::var("ARBITER_SERVER")
+                .ok()
+                .filter(|v| !v.is_empty())
+        })
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -155,7 +182,7 @@ async fn dispatch(cli: Cli, printer: &Printer) -> anyhow::Result<ExitCode> {
                 Command::Engines(args) => {
                     engines::run(target.local("engines")?, args, printer).await
                 }
-                Command::Examples(args) => examples::run(service, args, printer).await,
+                Command::Examples(args) => examples::run(&target, args, printer).await,
                 Command::Batch(args) => batch::run(service, args, printer).await,
                 Command::Align(args) => align::run(service, args, printer).await,
                 Command::Eval(args) => eval::run(service, args, printer).await,
@@ -183,7 +210,7 @@ pub(crate) struct Target {
 
 impl Target {
     fn resolve(global: &GlobalArgs) -> anyhow::Result<Self> {
-        if let Some(settings) = ClientSettings::resolve(global.server.as_deref())? {
+        if let Some(settings) = ClientSettings::resolve(global.server().as_deref())? {
             let remote = Remote::new(&settings)?;
             return Ok(Self {
                 server: Some(remote.url().to_owned()),
@@ -191,7 +218,7 @@ impl Target {
                 home: None,
             });
         }
-        let ctx = Context::new(Settings::resolve(global.home.clone())?)?;
+        let ctx = Context::new(Settings::resolve(global.home())?)?;
         Ok(Self {
             service: Box::new(Local::new(ctx.clone(), Arc::new(jobs::spawn_worker))),
             home: Some(ctx),
@@ -201,6 +228,11 @@ impl Target {
 
     pub(crate) fn service(&self) -> &dyn Service {
         self.service.as_ref()
+    }
+
+    /// Whether commands run on a shared server (`--server`).
+    pub(crate) fn is_remote(&self) -> bool {
+        self.server.is_some()
     }
 
     /// The home, for a command that has no HTTP route: a usage error (exit 2) in client mode.

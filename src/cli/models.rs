@@ -6,15 +6,18 @@ use super::output::Printer;
 use super::table::{Column, Table};
 use crate::core::checkpoint::CapturePolicy;
 use crate::core::models::{CommitRequest, CreateModel};
-use crate::core::service::{LogQuery, Service};
+use crate::core::service::{LogQuery, Service, local_user};
 use crate::core::{self, Context};
 use crate::wire::decision::Checkpoint;
-use anyhow::{Result, bail};
+use anyhow::Result;
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arbiter models\n  arbiter models create acme/support --base jev-latest --questions questions.yaml\n  arbiter models promote acme/support v2"
+)]
 pub struct ModelsArgs {
     #[command(subcommand)]
     pub command: Option<ModelsCommand>,
@@ -36,6 +39,10 @@ pub enum ModelsCommand {
     Log(ModelsLogArgs),
     /// Fast-forward the default branch to a revision
     Promote(ModelsPromoteArgs),
+    /// What changed between two revisions: model.yaml, questions, learned files
+    Diff(ModelsDiffArgs),
+    /// Promotions and tag moves: who, when, from and to, on what evaluation
+    History(ModelsHistoryArgs),
 }
 
 #[derive(Debug, Args)]
@@ -52,7 +59,7 @@ pub struct ModelsCreateArgs {
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
     pub capture: bool,
     /// Share of examples recorded, 0 to 1 (deterministic per example)
-    #[arg(long, default_value_t = 1.0, value_name = "RATE")]
+    #[arg(long, default_value_t = 1.0, value_name = "RATE", value_parser = super::values::fraction)]
     pub sample_rate: f64,
     /// The first checkpoint's message
     #[arg(long, short)]
@@ -100,6 +107,9 @@ pub struct ModelsTagArgs {
     /// The revision to tag [default: the default branch]
     #[arg(long, short, value_name = "REV")]
     pub revision: Option<String>,
+    /// Move the tag if it exists (as `git tag -f`); the move is recorded in the history
+    #[arg(long, short)]
+    pub force: bool,
 }
 
 #[derive(Debug, Args)]
@@ -110,7 +120,8 @@ pub struct ModelsLogArgs {
     #[arg(long, short, value_name = "REV")]
     pub revision: Option<String>,
     /// At most this many checkpoints
-    #[arg(long, short = 'n', default_value_t = 50)]
+    #[arg(long, short = 'n', default_value_t = 50,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub limit: usize,
 }
 
@@ -120,9 +131,39 @@ pub struct ModelsPromoteArgs {
     pub model: String,
     /// The revision to move the default branch to (must be a fast-forward)
     pub revision: String,
+    /// The evaluation job this promotion relies on, recorded in the history [default: the
+    /// latest completed evaluation of the revision's commit]
+    #[arg(long, value_name = "JOB")]
+    pub evaluation: Option<String>,
 }
 
-/// `list`, `show`, `log` and `promote` run wherever the service is; `create`, `commit` and
+#[derive(Debug, Args)]
+pub struct ModelsDiffArgs {
+    /// The model path, <owner>/<model>, or its modelId
+    pub model: String,
+    /// The revision to compare from (branch, tag or commit)
+    pub from: String,
+    /// The revision to compare to
+    pub to: String,
+    /// Also evaluate both on the same annotated examples (`to` against the baseline `from`)
+    #[arg(long)]
+    pub eval: bool,
+    /// With --eval: cancel the evaluation on Ctrl-C without asking
+    #[arg(long, requires = "eval")]
+    pub cancel_on_interrupt: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ModelsHistoryArgs {
+    /// The model path, <owner>/<model>, or its modelId
+    pub model: String,
+    /// At most this many events
+    #[arg(long, short = 'n', default_value_t = 50,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
+    pub limit: usize,
+}
+
+/// `list`, `show`, `log`, `promote`, `diff` and `history` run wherever the service is; `create`, `commit` and
 /// `tag` have no HTTP route and run only on a local home.
 pub(crate) async fn run(target: &Target, args: ModelsArgs, printer: &Printer) -> Result<ExitCode> {
     let service = target.service();
@@ -134,6 +175,8 @@ pub(crate) async fn run(target: &Target, args: ModelsArgs, printer: &Printer) ->
         ModelsCommand::Tag(args) => tag(target.local("models tag")?, &args, printer),
         ModelsCommand::Log(args) => log(service, &args, printer).await,
         ModelsCommand::Promote(args) => promote(service, &args, printer).await,
+        ModelsCommand::Diff(args) => super::registry::diff(service, &args, printer).await,
+        ModelsCommand::History(args) => super::registry::history(service, &args, printer).await,
     }
 }
 
@@ -178,12 +221,6 @@ async fn list(service: &dyn Service, printer: &Printer) -> Result<ExitCode> {
 }
 
 fn create(ctx: &Context, args: ModelsCreateArgs, printer: &Printer) -> Result<ExitCode> {
-    if !(0.0..=1.0).contains(&args.sample_rate) {
-        bail!(
-            "--sample-rate must be from 0 to 1, not {}",
-            args.sample_rate
-        );
-    }
     let questions_yaml = args.questions.as_deref().map(read_text).transpose()?;
     let detail = core::models::create(
         ctx,
@@ -290,7 +327,14 @@ fn tag(ctx: &Context, args: &ModelsTagArgs, printer: &Printer) -> Result<ExitCod
         default_branch = core::models::show(ctx, &args.model)?.default_branch;
         &default_branch
     };
-    let tagged = core::models::tag(ctx, &args.model, &args.name, revision)?;
+    let tagged = core::models::tag(
+        ctx,
+        &args.model,
+        &args.name,
+        revision,
+        args.force,
+        &local_user(),
+    )?;
     if printer.wants_json() {
         printer.json(&tagged)?;
     } else {
@@ -321,7 +365,9 @@ async fn promote(
     args: &ModelsPromoteArgs,
     printer: &Printer,
 ) -> Result<ExitCode> {
-    let checkpoint = service.promote(&args.model, &args.revision).await?;
+    let checkpoint = service
+        .promote(&args.model, &args.revision, args.evaluation.as_deref())
+        .await?;
     print_checkpoints(std::slice::from_ref(&checkpoint), printer)
 }
 
@@ -352,6 +398,6 @@ fn print_checkpoints(checkpoints: &[Checkpoint], printer: &Printer) -> Result<Ex
 }
 
 /// The first 12 hex digits of a commit.
-fn short(commit: &str) -> &str {
+pub(super) fn short(commit: &str) -> &str {
     &commit[..commit.len().min(12)]
 }

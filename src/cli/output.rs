@@ -3,6 +3,7 @@
 
 use super::GlobalArgs;
 use super::table::{Table, short_ids};
+pub use super::usage::UsageError;
 use crate::error::Error;
 use serde::Serialize;
 use std::io::{IsTerminal, Write};
@@ -119,8 +120,14 @@ impl Printer {
             return ExitCode::SUCCESS;
         }
         if let Some(usage) = error.downcast_ref::<UsageError>() {
-            let _ = writeln!(std::io::stderr().lock(), "error: {usage}");
-            return ExitCode::from(2);
+            let text = if self.json {
+                serde_json::to_string(&super::usage::usage_problem(usage.to_string(), vec![]))
+                    .unwrap_or_default()
+            } else {
+                format!("error: {usage}")
+            };
+            let _ = writeln!(std::io::stderr().lock(), "{text}");
+            return ExitCode::from(super::usage::USAGE_EXIT);
         }
         let typed = error.chain().find_map(|e| e.downcast_ref::<Error>());
         let mut err = std::io::stderr().lock();
@@ -141,7 +148,7 @@ impl Printer {
                 serde_json::to_string(&problem).unwrap_or_default()
             );
         } else {
-            let label = if self.stderr_tty {
+            let label = if self.stderr_tty && !no_color() {
                 "\x1b[1;31merror\x1b[0m"
             } else {
                 "error"
@@ -170,18 +177,10 @@ impl Printer {
     }
 }
 
-/// A command line that cannot run as given (exit code 2, as clap's own usage errors), e.g. a
-/// local-only command with `--server`.
-#[derive(Debug)]
-pub struct UsageError(pub String);
-
-impl std::fmt::Display for UsageError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
+/// `NO_COLOR` set and not empty (no-color.org), as clap reads it for help and usage errors.
+fn no_color() -> bool {
+    std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
 }
-
-impl std::error::Error for UsageError {}
 
 /// The width tables fit: `COLUMNS` when it is a number (so a script or test can choose),
 /// else the terminal's; `None` on a pipe, where values are shown whole.

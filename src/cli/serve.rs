@@ -8,6 +8,9 @@ use std::net::SocketAddr;
 use std::process::ExitCode;
 
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arbiter tokens create --name ci --scope decisions --role 'acme/*=reader'\n  arbiter serve --listen 127.0.0.1:8080"
+)]
 pub struct ServeArgs {
     /// The address to listen on (port 0 picks a free port)
     #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR")]

@@ -30,7 +30,7 @@ pub struct ExamplesNextArgs {
     #[arg(long, value_name = "REV")]
     pub revision: Option<String>,
     /// The share of the picks drawn at random from the other candidates, to keep the annotated examples a fair sample (0 to 1)
-    #[arg(long, default_value_t = DEFAULT_AUDIT, value_name = "FRACTION", value_parser = fraction)]
+    #[arg(long, default_value_t = DEFAULT_AUDIT, value_name = "FRACTION", value_parser = super::values::fraction)]
     pub audit: f64,
     /// Seed of the audit draw: the same candidates and seed draw the same examples
     #[arg(long, default_value_t = 0,
@@ -40,14 +40,6 @@ pub struct ExamplesNextArgs {
     #[arg(long, default_value_t = DEFAULT_POOL,
           value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_POOL as u64))]
     pub pool: usize,
-}
-
-/// A number from 0 to 1 (a usage error otherwise, never clamped into range).
-fn fraction(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(value) if (0.0..=1.0).contains(&value) => Ok(value),
-        _ => Err(format!("`{text}` is not a number from 0 to 1")),
-    }
 }
 
 pub(crate) async fn next(

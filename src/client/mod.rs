@@ -20,12 +20,13 @@ use crate::config::ClientSettings;
 use crate::core::examples::export_line;
 use crate::core::jobs::Observer;
 use crate::core::service::{
-    AnnotateRequest, BatchItems, Created, ExamplesQuery, ExportQuery, IngestRequest, Input,
-    JobRequest, JobsQuery, LogQuery, Service,
+    AnnotateRequest, Annotator, BatchItems, Created, ExamplesQuery, ExportQuery, IngestRequest,
+    Input, JobRequest, JobsQuery, LogQuery, Service,
 };
 use crate::error::{Error, Result};
 use crate::ids::ModelId as JobModelId;
 use crate::store::IngestCounts;
+use crate::wire::agreement::AgreementReport;
 use crate::wire::decision::Checkpoint;
 use crate::wire::examples::{Annotation, AnnotationInput, ExampleDetail, IngestExample};
 use crate::wire::examples::{ExamplePage, IngestReport, RejectedLine};
@@ -34,6 +35,7 @@ use crate::wire::jobs::{
 };
 use crate::wire::models::{ModelDetail, ModelList};
 use crate::wire::problem::Segment;
+use crate::wire::registry::{ModelDiff, RegistryEvent};
 use crate::wire::to_annotate::{ToAnnotate, ToAnnotateQuery};
 use crate::wire::value::canonical_json;
 use crate::wire::{DecisionRequest, DecisionResponse};
@@ -318,6 +320,18 @@ impl Remote {
     }
 }
 
+/// A server records its token's name as the annotator: one named here is refused, not
+/// silently replaced.
+fn server_names_annotator(annotator: &Annotator) -> Result<()> {
+    match annotator {
+        None => Ok(()),
+        Some(name) => Err(Error::BadRequest(format!(
+            "a server records the token's name as the annotator; it cannot annotate as \
+             `{name}` (drop --annotator, or name annotators in the lines of a file)"
+        ))),
+    }
+}
+
 fn counts(report: &IngestReport) -> IngestCounts {
     IngestCounts {
         created: report.created,
@@ -404,14 +418,36 @@ impl Service for Remote {
         self.http.json(&request).await
     }
 
-    async fn promote(&self, model: &str, revision: &str) -> Result<Checkpoint> {
+    async fn promote(
+        &self,
+        model: &str,
+        revision: &str,
+        evaluation: Option<&str>,
+    ) -> Result<Checkpoint> {
         // Not repeated: the route keeps no idempotency record.
         let request = Request::post(&["v1", "models", model, "promote"]).json(
             &crate::wire::models::PromoteRequest {
                 revision: revision.to_owned(),
+                evaluation: evaluation.map(str::to_owned),
             },
         )?;
         self.http.json(&request).await
+    }
+
+    async fn history(&self, model: &str, limit: usize) -> Result<Vec<RegistryEvent>> {
+        self.http
+            .json(&Request::get(&["v1", "models", model, "history"]).query("limit", &limit))
+            .await
+    }
+
+    async fn diff(&self, model: &str, from: &str, to: &str) -> Result<ModelDiff> {
+        self.http
+            .json(
+                &Request::get(&["v1", "models", model, "diff"])
+                    .query("from", &from)
+                    .query("to", &to),
+            )
+            .await
     }
 
     async fn ingest(
@@ -423,7 +459,9 @@ impl Service for Remote {
             model,
             input,
             atomic,
+            annotator,
         } = request;
+        server_names_annotator(&annotator)?;
         if atomic {
             let report = self.ingest_atomic(model, input).await?;
             progress(counts(&report));
@@ -436,13 +474,14 @@ impl Service for Remote {
         let AnnotateRequest {
             model,
             example_id,
-            annotation,
+            question_id,
+            answer,
+            reasoning,
+            annotator,
         } = request;
-        let input = AnnotationInput {
-            answer: annotation.answer,
-            reasoning: annotation.reasoning,
-        };
-        let patch = indexmap::IndexMap::from([(annotation.question_id.clone(), input)]);
+        server_names_annotator(&annotator)?;
+        let input = AnnotationInput { answer, reasoning };
+        let patch = indexmap::IndexMap::from([(question_id.clone(), input)]);
         // Writing the same ground truth again changes nothing but its time: repeatable.
         let request =
             Request::patch(&["v1", "models", model, "examples", example_id, "annotations"])
@@ -452,16 +491,21 @@ impl Service for Remote {
         detail
             .example
             .annotations
-            .remove(&annotation.question_id)
+            .remove(&question_id)
             .ok_or_else(|| {
                 Error::UpstreamFailed(format!(
-                    "the server did not return the annotation of `{}`",
-                    annotation.question_id
+                    "the server did not return the annotation of `{question_id}`"
                 ))
             })
     }
 
-    async fn annotate_lines(&self, model: &str, input: Input) -> Result<IngestReport> {
+    async fn annotate_lines(
+        &self,
+        model: &str,
+        annotator: Annotator,
+        input: Input,
+    ) -> Result<IngestReport> {
+        server_names_annotator(&annotator)?;
         self.upload(model, "annotations", input, &|_| {}).await
     }
 
@@ -531,6 +575,18 @@ impl Service for Remote {
                 None => return Ok(count),
             }
         }
+    }
+
+    async fn annotation_agreement(
+        &self,
+        model: &str,
+        question: Option<&str>,
+    ) -> Result<AgreementReport> {
+        let mut request = Request::get(&["v1", "models", model, "annotation-agreement"]);
+        if let Some(question) = question {
+            request = request.query("question", &question);
+        }
+        self.http.json(&request).await
     }
 
     async fn create_job(&self, model: &str, request: JobRequest) -> Result<Created> {

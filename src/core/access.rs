@@ -13,10 +13,12 @@ use super::tokens::{Principal, Role, Scope};
 use super::{Context, blocking};
 use crate::error::{Error, Result};
 use crate::ids::{JobId, ModelId};
+use crate::wire::agreement::AgreementReport;
 use crate::wire::decision::Checkpoint;
 use crate::wire::examples::{ExampleDetail, ExamplePage, IngestReport};
 use crate::wire::jobs::{Job, JobKind, JobStatus};
 use crate::wire::models::{ModelDetail, ModelKind, ModelList};
+use crate::wire::registry::{ModelDiff, RegistryEvent};
 use crate::wire::to_annotate::{ToAnnotate, ToAnnotateQuery};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -232,16 +234,47 @@ pub async fn log(
     .await
 }
 
-/// Fast-forward `model`'s default branch to `revision` (role `writer`).
+/// Fast-forward `model`'s default branch to `revision` (role `writer`), recorded as the
+/// token's.
 pub async fn promote(
     ctx: &Context,
     principal: &Principal,
     model: &str,
     revision: &str,
+    evaluation: Option<&str>,
 ) -> Result<Checkpoint> {
-    let revision = revision.to_owned();
+    let (revision, evaluation) = (revision.to_owned(), evaluation.map(str::to_owned));
+    let actor = principal.name.clone();
     as_role(ctx, principal, model, Role::Writer, move |ctx, path| {
-        super::models::promote(ctx, path, &revision)
+        super::models::promote(ctx, path, &revision, evaluation.as_deref(), &actor)
+    })
+    .await
+}
+
+/// `model`'s registry history, newest first (role `reader`).
+pub async fn history(
+    ctx: &Context,
+    principal: &Principal,
+    model: &str,
+    limit: usize,
+) -> Result<Vec<RegistryEvent>> {
+    as_role(ctx, principal, model, Role::Reader, move |ctx, path| {
+        super::registry::history(ctx, path, limit)
+    })
+    .await
+}
+
+/// What changed in `model` between two revisions (role `reader`).
+pub async fn diff(
+    ctx: &Context,
+    principal: &Principal,
+    model: &str,
+    from: &str,
+    to: &str,
+) -> Result<ModelDiff> {
+    let (from, to) = (from.to_owned(), to.to_owned());
+    as_role(ctx, principal, model, Role::Reader, move |ctx, path| {
+        super::diff::diff(ctx, path, &from, &to)
     })
     .await
 }
@@ -292,7 +325,7 @@ pub async fn examples_to_annotate(
 }
 
 /// Annotate one example with several questions at once (role `writer`), `body` being
-/// `{questionId: {answer, reasoning?}}`.
+/// `{questionId: {answer, reasoning?}}`; the annotator is the token's name.
 pub async fn annotate_example(
     ctx: &Context,
     principal: &Principal,
@@ -300,14 +333,15 @@ pub async fn annotate_example(
     example_id: &str,
     body: Value,
 ) -> Result<ExampleDetail> {
-    let example_id = example_id.to_owned();
+    let (example_id, annotator) = (example_id.to_owned(), principal.name.clone());
     as_role(ctx, principal, model, Role::Writer, move |ctx, path| {
-        super::examples::annotate_example(ctx, path, &example_id, &body)
+        super::examples::annotate_example(ctx, path, &example_id, &annotator, &body)
     })
     .await
 }
 
-/// Ingest a body of examples, a JSON array or JSON Lines (role `writer`).
+/// Ingest a body of examples, a JSON array or JSON Lines (role `writer`); an annotation
+/// that names no annotator is the token's.
 pub async fn ingest(
     ctx: &Context,
     principal: &Principal,
@@ -315,23 +349,39 @@ pub async fn ingest(
     body: bytes::Bytes,
     atomic: bool,
 ) -> Result<IngestReport> {
+    let annotator = principal.name.clone();
     as_role(ctx, principal, model, Role::Writer, move |ctx, path| {
         let mut reader = std::io::Cursor::new(body);
-        super::examples::ingest(ctx, path, &mut reader, atomic, &mut |_| {})
+        super::examples::ingest(ctx, path, &annotator, &mut reader, atomic, &mut |_| {})
     })
     .await
 }
 
-/// Write a body of annotation lines, a JSON array or JSON Lines (role `writer`).
+/// Write a body of annotation lines, a JSON array or JSON Lines (role `writer`); a line
+/// that names no annotator is the token's.
 pub async fn annotate_lines(
     ctx: &Context,
     principal: &Principal,
     model: &str,
     body: bytes::Bytes,
 ) -> Result<IngestReport> {
+    let annotator = principal.name.clone();
     as_role(ctx, principal, model, Role::Writer, move |ctx, path| {
         let mut reader = std::io::Cursor::new(body);
-        super::examples::annotate_lines(ctx, path, &mut reader)
+        super::examples::annotate_lines(ctx, path, &annotator, &mut reader)
+    })
+    .await
+}
+
+/// How far the annotators of `model` agree (role `reader`).
+pub async fn annotation_agreement(
+    ctx: &Context,
+    principal: &Principal,
+    model: &str,
+    question: Option<String>,
+) -> Result<AgreementReport> {
+    as_role(ctx, principal, model, Role::Reader, move |ctx, path| {
+        super::agreement::agreement(ctx, path, question.as_deref())
     })
     .await
 }

@@ -1,6 +1,8 @@
 //! Examples of a repository model: bulk ingest (JSONL or a JSON array), annotation with
 //! ground truth, listing, showing and export. Ground truth is checked against the
-//! questions at the model's default branch.
+//! questions at the model's default branch. Every annotation is an annotator's: the caller
+//! names them (the token's name over HTTP; `--annotator` or the local user on a home), and
+//! an ingest or annotation line may name its own.
 
 use super::Context;
 use super::models::{self, Loaded};
@@ -9,7 +11,8 @@ use crate::store::{self, ExampleFilter, IngestCounts, IngestItem, NewAnnotation,
 use crate::wire::Loc;
 use crate::wire::examples::{
     Annotation, AnnotationInput, AnnotationLine, AnnotationsPatch, Decision, Example,
-    ExampleDetail, ExamplePage, IngestExample, IngestReport, RejectedLine,
+    ExampleDetail, ExamplePage, IngestAnnotation, IngestAnnotations, IngestExample, IngestReport,
+    RejectedLine, Vote,
 };
 use crate::wire::json::{self, JsonError};
 use crate::wire::value::derived_example_id;
@@ -19,17 +22,19 @@ use std::io::BufRead;
 
 /// Ingest examples from `input` (JSON Lines, or one JSON array), streaming JSON Lines in
 /// constant memory. Bad lines are reported with their numbers; the valid ones are written,
-/// unless `atomic`, when one bad line writes nothing.
+/// unless `atomic`, when one bad line writes nothing. An annotation that names no annotator
+/// is `annotator`'s.
 pub fn ingest(
     ctx: &Context,
     model: &str,
+    annotator: &str,
     input: &mut dyn BufRead,
     atomic: bool,
     progress: &mut dyn FnMut(&IngestCounts),
 ) -> Result<IngestReport> {
     let loaded = models::load(ctx, model, None)?;
     let mut rejected = Vec::new();
-    let mut items = parse_items(input, &loaded, &mut rejected, atomic);
+    let mut items = parse_items(input, &loaded, annotator, &mut rejected, atomic);
     let result = ctx
         .store()?
         .ingest(&loaded.model_id, &mut items, atomic, progress);
@@ -60,6 +65,7 @@ const ABORT: &str = "ingest input";
 fn parse_items<'a>(
     input: &'a mut dyn BufRead,
     loaded: &'a Loaded,
+    annotator: &'a str,
     rejected: &'a mut Vec<RejectedLine>,
     atomic: bool,
 ) -> impl Iterator<Item = std::result::Result<IngestItem, StoreError>> + 'a {
@@ -68,14 +74,16 @@ fn parse_items<'a>(
     std::iter::from_fn(move || {
         loop {
             match source.next_value() {
-                Some((line, Ok(value))) => match ingest_item(&value, &loaded.questions) {
-                    Ok(item) => return Some(Ok(item)),
-                    Err(reason) => rejected.push(RejectedLine {
-                        line,
-                        example_id: example_id_of(&value),
-                        reason,
-                    }),
-                },
+                Some((line, Ok(value))) => {
+                    match ingest_item(&value, &loaded.questions, annotator) {
+                        Ok(item) => return Some(Ok(item)),
+                        Err(reason) => rejected.push(RejectedLine {
+                            line,
+                            example_id: example_id_of(&value),
+                            reason,
+                        }),
+                    }
+                }
                 Some((line, Err(reason))) => rejected.push(RejectedLine {
                     line,
                     example_id: None,
@@ -182,14 +190,38 @@ fn example_id_of(value: &Value) -> Option<String> {
         .map(str::to_owned)
 }
 
-/// One ingest item, its answers checked against the questions.
-fn ingest_item(value: &Value, questions: &Questions) -> std::result::Result<IngestItem, String> {
+/// One ingest item, its answers checked against the questions; an annotation that names
+/// no annotator is `annotator`'s.
+fn ingest_item(
+    value: &Value,
+    questions: &Questions,
+    annotator: &str,
+) -> std::result::Result<IngestItem, String> {
     let example = IngestExample::from_value(value)?;
-    let annotations = example
-        .annotations
-        .into_iter()
-        .map(|(question_id, input)| checked_annotation(question_id, input, questions))
-        .collect::<std::result::Result<_, _>>()?;
+    let mut annotations = Vec::new();
+    for (question_id, given) in example.annotations {
+        let many = matches!(given, IngestAnnotations::Many(_));
+        for (index, one) in given.into_vec().into_iter().enumerate() {
+            let input = AnnotationInput {
+                answer: one.answer,
+                reasoning: one.reasoning,
+            };
+            let by = one.annotator.as_deref().unwrap_or(annotator);
+            let checked = checked_annotation(question_id.clone(), input, by, questions);
+            // Located as the line gave it: `annotations.q.answer`, `annotations.q[1].answer`.
+            annotations.push(checked.map_err(|e| {
+                if many {
+                    e.replacen(
+                        &format!("annotations.{question_id}."),
+                        &format!("annotations.{question_id}[{index}]."),
+                        1,
+                    )
+                } else {
+                    e
+                }
+            })?);
+        }
+    }
     Ok(IngestItem {
         example_id: example
             .example_id
@@ -199,10 +231,11 @@ fn ingest_item(value: &Value, questions: &Questions) -> std::result::Result<Inge
     })
 }
 
-/// An annotation whose answer fits its question.
+/// `annotator`'s annotation, its answer checked against its question.
 fn checked_annotation(
     question_id: String,
     input: AnnotationInput,
+    annotator: &str,
     questions: &Questions,
 ) -> std::result::Result<NewAnnotation, String> {
     check_answer(questions, &question_id, &input.answer)
@@ -211,6 +244,7 @@ fn checked_annotation(
         question_id,
         answer: input.answer,
         reasoning: input.reasoning,
+        annotator: annotator.to_owned(),
     })
 }
 
@@ -269,7 +303,8 @@ pub fn level_index(n: &serde_json::Number) -> Option<usize> {
         .map(|f| f as usize)
 }
 
-/// Annotate one example with one question's ground truth.
+/// One annotator's answer to one question of one example (it replaces only their own);
+/// returns the question's ground truth as it now stands, the majority of every annotator's.
 ///
 /// A choice answer given as a number or boolean is read as its text, so a command line's
 /// `--answer 2` names option `"2"`.
@@ -315,14 +350,15 @@ fn coerce_choice_answer(questions: &Questions, question_id: &str, answer: &mut V
     }
 }
 
-/// Annotate one example with several questions at once (`PATCH …/annotations`): all or
-/// nothing, every problem located at its question (`["body", question, "answer"]`, as
-/// [`annotate`] locates its one) before anything is written. As in [`annotate`], a choice
-/// answer given as a number or boolean names the option of that text.
+/// `annotator`'s answers to several questions of one example at once (`PATCH
+/// …/annotations`): all or nothing, every problem located at its question (`["body",
+/// question, "answer"]`, as [`annotate`] locates its one) before anything is written. As in
+/// [`annotate`], a choice answer given as a number or boolean names the option of that text.
 pub fn annotate_example(
     ctx: &Context,
     model: &str,
     example_id: &str,
+    annotator: &str,
     body: &Value,
 ) -> Result<ExampleDetail> {
     let loaded = models::load(ctx, model, None)?;
@@ -349,6 +385,7 @@ pub fn annotate_example(
                 question_id,
                 answer,
                 reasoning,
+                annotator: annotator.to_owned(),
             },
         ));
     }
@@ -361,8 +398,14 @@ pub fn annotate_example(
     show(ctx, model, example_id)
 }
 
-/// Bulk annotation from JSON Lines `{example_id, question, answer, reasoning?}`.
-pub fn annotate_lines(ctx: &Context, model: &str, input: &mut dyn BufRead) -> Result<IngestReport> {
+/// Bulk annotation from JSON Lines `{example_id, question, answer, reasoning?, annotator?}`;
+/// a line that names no annotator is `annotator`'s.
+pub fn annotate_lines(
+    ctx: &Context,
+    model: &str,
+    annotator: &str,
+    input: &mut dyn BufRead,
+) -> Result<IngestReport> {
     let loaded = models::load(ctx, model, None)?;
     let store = ctx.store()?;
     let mut report = IngestReport {
@@ -393,7 +436,7 @@ pub fn annotate_lines(ctx: &Context, model: &str, input: &mut dyn BufRead) -> Re
             Ok(())
         };
     while let Some((line, value)) = source.next_value() {
-        match value.and_then(|v| annotation_line(&v, &loaded.questions)) {
+        match value.and_then(|v| annotation_line(&v, &loaded.questions, annotator)) {
             Ok((id, annotation)) => batch.push((line, id, annotation)),
             Err(reason) => report.rejected.push(RejectedLine {
                 line,
@@ -413,9 +456,11 @@ pub fn annotate_lines(ctx: &Context, model: &str, input: &mut dyn BufRead) -> Re
 fn annotation_line(
     value: &Value,
     questions: &Questions,
+    annotator: &str,
 ) -> std::result::Result<(String, NewAnnotation), String> {
     let line = AnnotationLine::from_value(value)?;
-    let annotation = checked_annotation(line.question, line.annotation, questions)?;
+    let by = line.annotator.as_deref().unwrap_or(annotator);
+    let annotation = checked_annotation(line.question, line.annotation, by, questions)?;
     Ok((line.example_id, annotation))
 }
 
@@ -484,7 +529,9 @@ pub fn export(
     Ok(count)
 }
 
-/// An example as an ingest line: `{example_id, state, annotations}`.
+/// An example as an ingest line: `{example_id, state, annotations}`, each question with
+/// every annotator's answer, oldest first (one object for one annotator, else a list), so
+/// that ingesting it keeps each annotator's answer and resolves to the same majority.
 pub fn export_line(example: &Example) -> IngestExample {
     IngestExample {
         example_id: Some(example.example_id.clone()),
@@ -492,14 +539,26 @@ pub fn export_line(example: &Example) -> IngestExample {
         annotations: example
             .annotations
             .iter()
-            .map(|(question, annotation)| {
-                let input = AnnotationInput {
-                    answer: annotation.answer.clone(),
-                    reasoning: annotation.reasoning.clone(),
-                };
-                (question.clone(), input)
-            })
+            .map(|(question, annotation)| (question.clone(), export_annotations(annotation)))
             .collect(),
+    }
+}
+
+fn export_annotations(annotation: &Annotation) -> IngestAnnotations {
+    let vote = |v: &Vote| IngestAnnotation {
+        answer: v.answer.clone(),
+        reasoning: v.reasoning.clone(),
+        annotator: Some(v.annotator.clone()),
+    };
+    match annotation.votes.as_slice() {
+        [one] => IngestAnnotations::One(vote(one)),
+        // A server that does not list votes: its resolved answer alone.
+        [] => IngestAnnotations::One(IngestAnnotation {
+            answer: annotation.answer.clone(),
+            reasoning: annotation.reasoning.clone(),
+            annotator: Some(annotation.annotator.clone()).filter(|name| !name.is_empty()),
+        }),
+        many => IngestAnnotations::Many(many.iter().map(vote).collect()),
     }
 }
 
@@ -526,6 +585,19 @@ impl From<store::Annotation> for Annotation {
             answer: annotation.answer,
             reasoning: annotation.reasoning,
             annotated_at: annotation.annotated_at,
+            annotator: annotation.annotator,
+            votes: annotation.votes.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
+impl From<store::Vote> for Vote {
+    fn from(vote: store::Vote) -> Self {
+        Self {
+            annotator: vote.annotator,
+            answer: vote.answer,
+            reasoning: vote.reasoning,
+            annotated_at: vote.annotated_at,
         }
     }
 }

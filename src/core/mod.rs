@@ -2,19 +2,23 @@
 //! server. Knows nothing of clap, axum, git2 or rusqlite types.
 
 pub mod access;
+pub mod agreement;
 pub mod align;
 pub mod answer_cache;
 pub mod batch;
 pub mod checkpoint;
 pub mod decide;
+pub mod diff;
 pub mod engines;
 pub mod eval;
 pub mod examples;
 pub mod idempotency;
 pub mod jobs;
+pub mod kappa;
 pub mod lease;
 pub mod metrics;
 pub mod models;
+pub mod registry;
 pub mod resample;
 pub mod service;
 pub mod to_annotate;

@@ -9,9 +9,12 @@ use super::checkpoint::{
 use crate::error::{Error, Result};
 use crate::ids::{ModelId, ModelRef};
 use crate::repo::{self, Files, ModelPath, ModelRepo, Resolved};
+use crate::store::NewRegistryEvent;
 use crate::wire::Questions;
 use crate::wire::decision::{Checkpoint, Revision, RevisionKind};
 use crate::wire::models::{ModelDetail, ModelEntry, ModelKind, ModelList, RefInfo};
+use crate::wire::problem::Loc;
+use crate::wire::registry::RegistryAction;
 use std::sync::Arc;
 
 /// Base models with their engines, then the repository models (sorted by path).
@@ -185,10 +188,36 @@ pub fn commit(ctx: &Context, request: &CommitRequest) -> Result<Checkpoint> {
     Ok(to_wire_checkpoint(&checkpoint))
 }
 
-/// Tag a revision.
-pub fn tag(ctx: &Context, path: &str, name: &str, revision: &str) -> Result<Revision> {
+/// Tag a revision (with `force`, move an existing tag), recorded in the model's history as
+/// `actor`'s with the latest evaluation of the commit, unless the tag was there already.
+pub fn tag(
+    ctx: &Context,
+    path: &str,
+    name: &str,
+    revision: &str,
+    force: bool,
+    actor: &str,
+) -> Result<Revision> {
     let repo = open(ctx, path)?;
-    Ok(to_wire_revision(repo.tag(name, revision)?))
+    let (tagged, before) = repo.set_tag(name, revision, force)?;
+    if before.as_deref() != Some(tagged.commit.as_str()) {
+        let model_id = repo.model_id();
+        let evaluation =
+            super::registry::relied_on(ctx, &model_id, &tagged.commit, None, &Loc::body())?;
+        super::registry::record(
+            ctx,
+            &model_id,
+            &NewRegistryEvent {
+                action: RegistryAction::Tag,
+                ref_name: name,
+                from: before.as_deref(),
+                to: &tagged.commit,
+                actor,
+                evaluation: evaluation.as_ref(),
+            },
+        )?;
+    }
+    Ok(to_wire_revision(tagged))
 }
 
 /// Checkpoints of a revision, newest first.
@@ -206,11 +235,46 @@ pub fn log(
         .collect())
 }
 
-/// Move the default branch to `revision` if that is a fast-forward.
-pub fn promote(ctx: &Context, path: &str, revision: &str) -> Result<Checkpoint> {
+/// Move the default branch to `revision` if that is a fast-forward, and record the move in
+/// the model's history as `actor`'s, with the evaluation it relies on: `evaluation` (a job
+/// that must have evaluated that commit; checked before anything moves), else the latest
+/// evaluation of the commit. A promotion to where the branch already is records nothing.
+/// The branch moves first and the record follows; a failed record is reported as an error
+/// with the branch moved.
+pub fn promote(
+    ctx: &Context,
+    path: &str,
+    revision: &str,
+    evaluation: Option<&str>,
+    actor: &str,
+) -> Result<Checkpoint> {
     let repo = open(ctx, path)?;
     let branch = repo.default_branch()?;
-    Ok(to_wire_checkpoint(&repo.fast_forward(&branch, revision)?))
+    let target = repo.resolve(Some(revision))?.commit;
+    let model_id = repo.model_id();
+    let relied_on = super::registry::relied_on(
+        ctx,
+        &model_id,
+        &target,
+        evaluation,
+        &Loc::body().key("evaluation"),
+    )?;
+    let (from, checkpoint) = repo.fast_forward(&branch, &target)?;
+    if from != checkpoint.id {
+        super::registry::record(
+            ctx,
+            &model_id,
+            &NewRegistryEvent {
+                action: RegistryAction::Promote,
+                ref_name: &branch,
+                from: Some(&from),
+                to: &checkpoint.id,
+                actor,
+                evaluation: relied_on.as_ref(),
+            },
+        )?;
+    }
+    Ok(to_wire_checkpoint(&checkpoint))
 }
 
 /// A model at a revision, ready to answer.
@@ -382,7 +446,7 @@ fn to_wire_checkpoint(checkpoint: &repo::Checkpoint) -> Checkpoint {
     }
 }
 
-fn to_wire_revision(resolved: Resolved) -> Revision {
+pub(crate) fn to_wire_revision(resolved: Resolved) -> Revision {
     Revision {
         name: resolved.name,
         kind: match resolved.kind {

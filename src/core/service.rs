@@ -16,12 +16,14 @@ use super::{Context, blocking};
 use crate::error::{Error, Result};
 use crate::ids::{JobId, ModelId};
 use crate::store::{ExampleFilter, IngestCounts, NewAnnotation};
+use crate::wire::agreement::AgreementReport;
 use crate::wire::align::{AlignmentRequest, EvaluationRequest};
 use crate::wire::decision::Checkpoint;
 use crate::wire::examples::{Annotation, ExampleDetail, IngestExample};
 use crate::wire::examples::{ExamplePage, IngestReport};
 use crate::wire::jobs::{ExampleSet, Job, JobStatus};
 use crate::wire::models::{ModelDetail, ModelList};
+use crate::wire::registry::{ModelDiff, RegistryEvent};
 use crate::wire::to_annotate::{ToAnnotate, ToAnnotateQuery};
 use crate::wire::{DecisionRequest, DecisionResponse, Questions};
 use std::collections::HashMap;
@@ -79,8 +81,18 @@ pub trait Service: Send + Sync {
     async fn show_model(&self, model: &str) -> Result<ModelDetail>;
     /// The checkpoints of `revision` (default: the default branch), newest first.
     async fn log(&self, query: LogQuery<'_>) -> Result<Vec<Checkpoint>>;
-    /// Fast-forward the default branch to `revision`.
-    async fn promote(&self, model: &str, revision: &str) -> Result<Checkpoint>;
+    /// Fast-forward the default branch to `revision`, recording it in the model's history
+    /// with the evaluation it relies on (`evaluation`, else the latest of that commit).
+    async fn promote(
+        &self,
+        model: &str,
+        revision: &str,
+        evaluation: Option<&str>,
+    ) -> Result<Checkpoint>;
+    /// The promotions and tag moves made through arbiter, newest first.
+    async fn history(&self, model: &str, limit: usize) -> Result<Vec<RegistryEvent>>;
+    /// What changed between two revisions.
+    async fn diff(&self, model: &str, from: &str, to: &str) -> Result<ModelDiff>;
 
     /// Ingest examples from JSON Lines or a JSON array; bad lines are reported with their
     /// line numbers in the whole input. `progress` hears the running totals.
@@ -89,10 +101,17 @@ pub trait Service: Send + Sync {
         request: IngestRequest<'_>,
         progress: &(dyn Fn(IngestCounts) + Send + Sync),
     ) -> Result<IngestReport>;
-    /// Write one question's ground truth for one example.
+    /// Write one annotator's answer to one question of one example; the question's ground
+    /// truth as it now stands (the majority of every annotator's answer).
     async fn annotate(&self, request: AnnotateRequest<'_>) -> Result<Annotation>;
-    /// Write annotations from lines of `{example_id, question, answer, reasoning?}`.
-    async fn annotate_lines(&self, model: &str, input: Input) -> Result<IngestReport>;
+    /// Write annotations from lines of `{example_id, question, answer, reasoning?,
+    /// annotator?}`; a line without an annotator is `annotator`'s (see [`Annotator`]).
+    async fn annotate_lines(
+        &self,
+        model: &str,
+        annotator: Annotator,
+        input: Input,
+    ) -> Result<IngestReport>;
     /// A page of examples in example ID order.
     async fn list_examples(&self, query: ExamplesQuery<'_>) -> Result<ExamplePage>;
     /// One example with its annotations and decisions.
@@ -110,6 +129,12 @@ pub trait Service: Send + Sync {
         query: ExportQuery<'_>,
         write: &mut (dyn for<'v> FnMut(&'v IngestExample) -> Result<()> + Send),
     ) -> Result<u64>;
+    /// How far the annotators of `question` (else of every question) agree.
+    async fn annotation_agreement(
+        &self,
+        model: &str,
+        question: Option<&str>,
+    ) -> Result<AgreementReport>;
 
     /// Queue a job on `model`. Remotely the request is sent with an `Idempotency-Key`
     /// derived from it (and from the input's bytes), so sending it again returns the same job.
@@ -143,6 +168,24 @@ pub trait Service: Send + Sync {
     fn runs_jobs_here(&self) -> bool;
 }
 
+/// Who annotates: on a local home, a name (the command line's `--annotator`, else the
+/// user's); a server always records its token's name, and refuses a name given here.
+pub type Annotator = Option<String>;
+
+/// The annotator a local home records when none is named.
+pub const LOCAL_ANNOTATOR: &str = "local";
+
+/// Who works on a local home: the user's name (`$USER`, else `$USERNAME`) if it is a valid
+/// name, else [`LOCAL_ANNOTATOR`]. An annotation's annotator and a promotion's actor; a server
+/// records its token's name instead.
+pub fn local_user() -> String {
+    ["USER", "USERNAME"]
+        .into_iter()
+        .filter_map(|var| std::env::var(var).ok())
+        .find(|name| crate::wire::examples::check_annotator(name).is_ok())
+        .unwrap_or_else(|| LOCAL_ANNOTATOR.to_owned())
+}
+
 /// Examples to ingest ([`Service::ingest`]).
 pub struct IngestRequest<'a> {
     /// Repository path or `modelId`.
@@ -150,14 +193,19 @@ pub struct IngestRequest<'a> {
     pub input: Input,
     /// All or nothing: one bad line and none is written.
     pub atomic: bool,
+    /// Whose the annotations that name no annotator are.
+    pub annotator: Annotator,
 }
 
-/// One question's ground truth for one example ([`Service::annotate`]).
+/// One annotator's answer to one question of one example ([`Service::annotate`]).
 pub struct AnnotateRequest<'a> {
     /// Repository path or `modelId`.
     pub model: &'a str,
     pub example_id: &'a str,
-    pub annotation: NewAnnotation,
+    pub question_id: String,
+    pub answer: serde_json::Value,
+    pub reasoning: Option<String>,
+    pub annotator: Annotator,
 }
 
 /// Which examples [`Service::export_examples`] writes.
@@ -297,9 +345,29 @@ impl Service for Local {
             .await
     }
 
-    async fn promote(&self, model: &str, revision: &str) -> Result<Checkpoint> {
+    async fn promote(
+        &self,
+        model: &str,
+        revision: &str,
+        evaluation: Option<&str>,
+    ) -> Result<Checkpoint> {
         let (model, revision) = (model.to_owned(), revision.to_owned());
-        self.on_pool(move |ctx| super::models::promote(ctx, &model, &revision))
+        let evaluation = evaluation.map(str::to_owned);
+        self.on_pool(move |ctx| {
+            super::models::promote(ctx, &model, &revision, evaluation.as_deref(), &local_user())
+        })
+        .await
+    }
+
+    async fn history(&self, model: &str, limit: usize) -> Result<Vec<RegistryEvent>> {
+        let model = model.to_owned();
+        self.on_pool(move |ctx| super::registry::history(ctx, &model, limit))
+            .await
+    }
+
+    async fn diff(&self, model: &str, from: &str, to: &str) -> Result<ModelDiff> {
+        let (model, from, to) = (model.to_owned(), from.to_owned(), to.to_owned());
+        self.on_pool(move |ctx| super::diff::diff(ctx, &model, &from, &to))
             .await
     }
 
@@ -312,27 +380,45 @@ impl Service for Local {
             model,
             mut input,
             atomic,
+            annotator,
         } = request;
-        super::examples::ingest(&self.ctx, model, &mut input, atomic, &mut |counts| {
-            progress(*counts);
-        })
+        let annotator = annotator.as_deref().unwrap_or(LOCAL_ANNOTATOR);
+        super::examples::ingest(
+            &self.ctx,
+            model,
+            annotator,
+            &mut input,
+            atomic,
+            &mut |counts| progress(*counts),
+        )
     }
 
     async fn annotate(&self, request: AnnotateRequest<'_>) -> Result<Annotation> {
-        let AnnotateRequest {
-            model,
-            example_id,
-            annotation,
-        } = request;
-        let (model, example_id) = (model.to_owned(), example_id.to_owned());
+        let annotation = NewAnnotation {
+            question_id: request.question_id,
+            answer: request.answer,
+            reasoning: request.reasoning,
+            annotator: request
+                .annotator
+                .unwrap_or_else(|| LOCAL_ANNOTATOR.to_owned()),
+        };
+        let (model, example_id) = (request.model.to_owned(), request.example_id.to_owned());
         self.on_pool(move |ctx| super::examples::annotate(ctx, &model, &example_id, annotation))
             .await
     }
 
-    async fn annotate_lines(&self, model: &str, mut input: Input) -> Result<IngestReport> {
+    async fn annotate_lines(
+        &self,
+        model: &str,
+        annotator: Annotator,
+        mut input: Input,
+    ) -> Result<IngestReport> {
         let model = model.to_owned();
-        self.on_pool(move |ctx| super::examples::annotate_lines(ctx, &model, &mut input))
-            .await
+        let annotator = annotator.unwrap_or_else(|| LOCAL_ANNOTATOR.to_owned());
+        self.on_pool(move |ctx| {
+            super::examples::annotate_lines(ctx, &model, &annotator, &mut input)
+        })
+        .await
     }
 
     async fn list_examples(&self, query: ExamplesQuery<'_>) -> Result<ExamplePage> {
@@ -364,6 +450,16 @@ impl Service for Local {
         write: &mut (dyn for<'v> FnMut(&'v IngestExample) -> Result<()> + Send),
     ) -> Result<u64> {
         super::examples::export(&self.ctx, query.model, query.filter, write)
+    }
+
+    async fn annotation_agreement(
+        &self,
+        model: &str,
+        question: Option<&str>,
+    ) -> Result<AgreementReport> {
+        let (model, question) = (model.to_owned(), question.map(str::to_owned));
+        self.on_pool(move |ctx| super::agreement::agreement(ctx, &model, question.as_deref()))
+            .await
     }
 
     async fn create_job(&self, model: &str, request: JobRequest) -> Result<Created> {

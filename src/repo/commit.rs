@@ -217,18 +217,48 @@ impl ModelRepo {
 
     /// Creates the lightweight tag `name` at `revision`.
     pub fn tag(&self, name: &str, revision: &str) -> Result<Resolved, RepoError> {
+        self.set_tag(name, revision, false).map(|moved| moved.0)
+    }
+
+    /// Points the lightweight tag `name` at `revision`: creates it, or with `force` moves an
+    /// existing one (as `git tag -f`). Also returns the commit it pointed at before, if any.
+    /// The move is a compare-and-swap, so a racing writer is a conflict, not lost.
+    pub fn set_tag(
+        &self,
+        name: &str,
+        revision: &str,
+        force: bool,
+    ) -> Result<(Resolved, Option<String>), RepoError> {
         check_name("refs/tags/", name, "tag")?;
         let target = self.resolve_oid(Some(revision))?;
         let refname = format!("refs/tags/{name}");
-        match self.repo.reference(&refname, target, false, "arbiter: tag") {
-            Ok(_) => Ok(Resolved {
-                name: name.to_owned(),
-                kind: RevisionKind::Tag,
-                commit: target.to_string(),
-            }),
-            Err(e) if e.code() == ErrorCode::Exists => {
+        let before = match self.repo.find_reference(&refname) {
+            Ok(existing) => existing.target(),
+            Err(e) if e.code() == ErrorCode::NotFound => None,
+            Err(e) => return Err(self.git_err(&format!("reading tag `{name}`"))(e)),
+        };
+        let result = match before {
+            Some(old) if force => {
+                self.repo
+                    .reference_matching(&refname, target, true, old, "arbiter: tag -f")
+            }
+            _ => self.repo.reference(&refname, target, false, "arbiter: tag"),
+        };
+        match result {
+            Ok(_) => Ok((
+                Resolved {
+                    name: name.to_owned(),
+                    kind: RevisionKind::Tag,
+                    commit: target.to_string(),
+                },
+                before.map(|oid| oid.to_string()),
+            )),
+            Err(e) if e.code() == ErrorCode::Exists && !force => {
                 Err(RepoError::AlreadyExists(format!("tag {name}")))
             }
+            Err(e) if is_lost_race(&e) => Err(RepoError::AlreadyExists(format!(
+                "tag {name} (another writer moved it)"
+            ))),
             Err(e) => Err(self
                 .name_clash(name, &refname)
                 .unwrap_or_else(|| self.git_err(&format!("creating tag `{name}`"))(e))),
@@ -236,14 +266,20 @@ impl ModelRepo {
     }
 
     /// Moves existing `branch` to `revision`'s commit if that is a
-    /// fast-forward (the tip is an ancestor of, or equal to, the target).
-    pub fn fast_forward(&self, branch: &str, revision: &str) -> Result<Checkpoint, RepoError> {
+    /// fast-forward (the tip is an ancestor of, or equal to, the target). Also returns the
+    /// tip it moved from (the target itself when it was there already).
+    pub fn fast_forward(
+        &self,
+        branch: &str,
+        revision: &str,
+    ) -> Result<(String, Checkpoint), RepoError> {
         check_name("refs/heads/", branch, "branch")?;
         let Some(tip) = self.branch_tip(branch)? else {
             return Err(self.not_found(branch, format!("no branch named `{branch}`")));
         };
         let target = self.resolve_oid(Some(revision))?;
-        self.fast_forward_from(branch, tip, target)
+        let checkpoint = self.fast_forward_from(branch, tip, target)?;
+        Ok((tip.to_string(), checkpoint))
     }
 
     /// The write half of `fast_forward`, given the tip the caller saw.
@@ -596,6 +632,25 @@ mod tests {
     }
 
     #[test]
+    fn a_forced_tag_moves_and_says_from_where() {
+        let (_dir, _repos, model) = setup();
+        let root = model.resolve(None).unwrap().commit;
+        let (tag, before) = model.set_tag("v1", "main", true).unwrap();
+        assert_eq!((tag.commit.as_str(), before), (root.as_str(), None));
+        let next = model
+            .commit("main", None, None, Some("questions: n\n"), "n")
+            .unwrap();
+        assert!(matches!(
+            model.set_tag("v1", "main", false),
+            Err(RepoError::AlreadyExists(_))
+        ));
+        assert_eq!(model.resolve(Some("v1")).unwrap().commit, root);
+        let (tag, before) = model.set_tag("v1", "main", true).unwrap();
+        assert_eq!((tag.commit, before), (next.id.clone(), Some(root)));
+        assert_eq!(model.resolve(Some("v1")).unwrap().commit, next.id);
+    }
+
+    #[test]
     fn fast_forward_moves_only_forward() {
         let (_dir, _repos, model) = setup();
         let root = model.resolve(None).unwrap().commit;
@@ -605,11 +660,15 @@ mod tests {
         let d2 = model
             .commit("draft", None, None, Some("questions: d2\n"), "d2")
             .unwrap();
-        let cp = model.fast_forward("main", "draft").unwrap();
-        assert_eq!(cp.id, d2.id);
+        let (from, cp) = model.fast_forward("main", "draft").unwrap();
+        assert_eq!(
+            (from.as_str(), cp.id.as_str()),
+            (root.as_str(), d2.id.as_str())
+        );
         assert_eq!(model.resolve(None).unwrap().commit, d2.id);
         // Equal is a (no-op) fast-forward; going back is not.
-        assert_eq!(model.fast_forward("main", &d2.id).unwrap().id, d2.id);
+        let (from, cp) = model.fast_forward("main", &d2.id).unwrap();
+        assert_eq!((from, cp.id), (d2.id.clone(), d2.id.clone()));
         let err = model.fast_forward("main", &root).unwrap_err();
         assert!(matches!(err, RepoError::NotFastForward { .. }), "{err}");
         // Diverged: main moves on, draft gets its own commit.

@@ -1,15 +1,22 @@
 //! Ground-truth annotations: single and bulk upserts, and loading them for a
-//! page of examples in one query.
+//! page of examples in one query. Each annotator has their own answer per question; a
+//! question's ground truth is their majority ([`super::majority`]), resolved here as
+//! they are loaded.
 
 use crate::ids::ModelId;
 use rusqlite::{Connection, params};
 use serde_json::Value;
 
 use super::error::{SqlContext, parse_json};
-use super::{Annotation, Example, NewAnnotation, Store, StoreError, examples, now};
+use super::{Annotation, Example, NewAnnotation, Store, StoreError, Vote, examples, majority, now};
+
+/// The name migration 8 gave the annotations written before annotators were recorded.
+pub const UNKNOWN_ANNOTATOR: &str = "unknown";
 
 impl Store {
-    /// Sets (inserts or replaces) the annotation of one question.
+    /// Sets (inserts or replaces) one annotator's answer to one question, and returns the
+    /// question's ground truth as it now stands: the majority of every annotator's answer,
+    /// which need not be this one.
     ///
     /// # Errors
     /// [`StoreError::ExampleNotFound`] if the example does not exist;
@@ -25,10 +32,10 @@ impl Store {
         self.write("annotate", |tx| {
             let annotated_at = now();
             annotate_one(tx, model_id, example_id, annotation, &annotated_at)??;
-            Ok(Annotation {
-                answer: annotation.answer.clone(),
-                reasoning: annotation.reasoning.clone(),
-                annotated_at,
+            let votes = votes_of(tx, model_id, example_id, &annotation.question_id)?;
+            majority::resolve(votes).ok_or_else(|| StoreError::Corrupt {
+                what: format!("annotations of example {example_id:?}"),
+                reason: "the answer just written is missing".into(),
             })
         })
     }
@@ -71,7 +78,9 @@ fn annotate_one(
     Ok(Ok(()))
 }
 
-/// Inserts or replaces one annotation; the example must exist.
+/// Inserts or replaces one annotator's answer; the example must exist. `REPLACE` deletes
+/// the old row and inserts a new one, so the rowid follows the order of writing: votes
+/// written in the same millisecond stay in that order.
 pub(super) fn upsert(
     conn: &Connection,
     model_id: &str,
@@ -80,23 +89,67 @@ pub(super) fn upsert(
     annotated_at: &str,
 ) -> Result<(), StoreError> {
     conn.prepare_cached(
-        "INSERT INTO annotations (model_id, example_id, question_id, answer, reasoning, annotated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-         ON CONFLICT (model_id, example_id, question_id) DO UPDATE SET
-             answer = excluded.answer,
-             reasoning = excluded.reasoning,
-             annotated_at = excluded.annotated_at",
+        "INSERT OR REPLACE INTO annotations
+             (model_id, example_id, question_id, annotator, answer, reasoning, annotated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )
     .ctx("prepare upsert annotation")?
-    .execute(params![model_id, example_id, a.question_id, a.answer.to_string(), a.reasoning, annotated_at])
+    .execute(params![
+        model_id,
+        example_id,
+        a.question_id,
+        a.annotator,
+        a.answer.to_string(),
+        a.reasoning,
+        annotated_at
+    ])
     .ctx("upsert annotation")?;
     Ok(())
 }
 
+/// Every annotator's answer to one question of one example, oldest first.
+fn votes_of(
+    conn: &Connection,
+    model_id: &str,
+    example_id: &str,
+    question_id: &str,
+) -> Result<Vec<Vote>, StoreError> {
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT annotator, answer, reasoning, annotated_at FROM annotations
+             WHERE model_id = ?1 AND example_id = ?2 AND question_id = ?3
+             ORDER BY annotated_at, rowid",
+        )
+        .ctx("prepare load votes")?;
+    let rows = stmt
+        .query_map(params![model_id, example_id, question_id], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, Option<String>>(2)?,
+                r.get::<_, String>(3)?,
+            ))
+        })
+        .ctx("load votes")?;
+    rows.map(|row| {
+        let (annotator, answer, reasoning, annotated_at) = row.ctx("read vote")?;
+        let answer = parse_json(&answer, || {
+            format!("answer of example {example_id:?} question {question_id:?}")
+        })?;
+        Ok(Vote {
+            annotator,
+            answer,
+            reasoning,
+            annotated_at,
+        })
+    })
+    .collect()
+}
+
 /// Fills `annotations` of every example in `page`, which must be sorted by
-/// `example_id` (SQLite's BINARY order equals Rust's `str` order). One query
-/// for the whole page: the ids go in as a JSON array expanded by `json_each`,
-/// so each is an index lookup on the primary key.
+/// `example_id` (SQLite's BINARY order equals Rust's `str` order), each question's resolved
+/// by majority. One query for the whole page: the ids go in as a JSON array expanded by
+/// `json_each`, so each is an index lookup on the primary key.
 pub(super) fn fill(
     conn: &Connection,
     model_id: &str,
@@ -113,8 +166,10 @@ pub(super) fn fill(
     .to_string();
     let mut stmt = conn
         .prepare_cached(
-            "SELECT example_id, question_id, answer, reasoning, annotated_at FROM annotations
-             WHERE model_id = ?1 AND example_id IN (SELECT value FROM json_each(?2))",
+            "SELECT example_id, question_id, annotator, answer, reasoning, annotated_at
+             FROM annotations
+             WHERE model_id = ?1 AND example_id IN (SELECT value FROM json_each(?2))
+             ORDER BY annotated_at, rowid",
         )
         .ctx("prepare load annotations")?;
     let rows = stmt
@@ -123,26 +178,35 @@ pub(super) fn fill(
                 r.get::<_, String>(0)?,
                 r.get::<_, String>(1)?,
                 r.get::<_, String>(2)?,
-                r.get::<_, Option<String>>(3)?,
-                r.get::<_, String>(4)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, Option<String>>(4)?,
+                r.get::<_, String>(5)?,
             ))
         })
         .ctx("load annotations")?;
+    // Per example of the page: question ID -> votes, oldest first.
+    let mut votes: Vec<std::collections::BTreeMap<String, Vec<Vote>>> =
+        vec![std::collections::BTreeMap::new(); page.len()];
     for row in rows {
-        let (example_id, question_id, answer, reasoning, annotated_at) =
+        let (example_id, question_id, annotator, answer, reasoning, annotated_at) =
             row.ctx("read annotation")?;
         let answer = parse_json(&answer, || {
             format!("answer of example {example_id:?} question {question_id:?}")
         })?;
         if let Ok(i) = page.binary_search_by(|e| e.example_id.as_str().cmp(&example_id)) {
-            page[i].annotations.insert(
-                question_id,
-                Annotation {
-                    answer,
-                    reasoning,
-                    annotated_at,
-                },
-            );
+            votes[i].entry(question_id).or_default().push(Vote {
+                annotator,
+                answer,
+                reasoning,
+                annotated_at,
+            });
+        }
+    }
+    for (example, questions) in page.iter_mut().zip(votes) {
+        for (question_id, votes) in questions {
+            if let Some(annotation) = majority::resolve(votes) {
+                example.annotations.insert(question_id, annotation);
+            }
         }
     }
     Ok(())
@@ -156,10 +220,20 @@ mod tests {
     use super::*;
 
     fn ann(question_id: &str, answer: Value, reasoning: Option<&str>) -> NewAnnotation {
+        by("ann", question_id, answer, reasoning)
+    }
+
+    fn by(
+        annotator: &str,
+        question_id: &str,
+        answer: Value,
+        reasoning: Option<&str>,
+    ) -> NewAnnotation {
         NewAnnotation {
             question_id: question_id.into(),
             answer,
             reasoning: reasoning.map(Into::into),
+            annotator: annotator.into(),
         }
     }
 
@@ -263,5 +337,114 @@ mod tests {
         let b = store.get_example(&MODEL, "b").unwrap().unwrap();
         assert_eq!(b.example.annotations["q1"].answer, json!(3));
         assert!(store.get_example(&MODEL, "missing").unwrap().is_none());
+    }
+
+    #[test]
+    fn each_annotator_keeps_an_answer_and_the_majority_resolves() {
+        let store = store_with(&["e1"]);
+        let first = store
+            .annotate(&MODEL, "e1", &by("alice", "q", json!(true), Some("a")))
+            .unwrap();
+        assert_eq!((first.annotator.as_str(), first.votes.len()), ("alice", 1));
+        store
+            .annotate(&MODEL, "e1", &by("bob", "q", json!(false), None))
+            .unwrap();
+        // A tie: the latest answer (bob's) is the ground truth.
+        let got = &store.get_example(&MODEL, "e1").unwrap().unwrap().example;
+        assert_eq!(got.annotations["q"].answer, json!(false));
+        assert_eq!(got.annotations["q"].annotator, "bob");
+        // Carol sides with alice: true by 2 to 1, though bob's is not the latest.
+        let resolved = store
+            .annotate(&MODEL, "e1", &by("carol", "q", json!(true), Some("c")))
+            .unwrap();
+        assert_eq!(
+            (resolved.answer.clone(), resolved.annotator.as_str()),
+            (json!(true), "carol")
+        );
+        let names: Vec<&str> = resolved
+            .votes
+            .iter()
+            .map(|v| v.annotator.as_str())
+            .collect();
+        assert_eq!(names, ["alice", "bob", "carol"], "oldest first");
+        // Bob re-annotating replaces his own answer: still three votes, now unanimous.
+        let resolved = store
+            .annotate(&MODEL, "e1", &by("bob", "q", json!(true), Some("changed")))
+            .unwrap();
+        let names: Vec<&str> = resolved
+            .votes
+            .iter()
+            .map(|v| v.annotator.as_str())
+            .collect();
+        assert_eq!(names, ["alice", "carol", "bob"]);
+        assert!(resolved.votes.iter().all(|v| v.answer == json!(true)));
+        assert_eq!(resolved.reasoning.as_deref(), Some("changed"));
+        let listed = store
+            .list_examples(&MODEL, &super::super::ExampleFilter::default(), None, 10)
+            .unwrap();
+        assert_eq!(
+            listed[0].annotations["q"], resolved,
+            "list resolves as show does"
+        );
+    }
+
+    #[test]
+    fn votes_written_at_once_keep_their_order() {
+        let store = store_with(&["e1"]);
+        // One transaction, one timestamp: the order of writing breaks the tie.
+        let items = vec![
+            ("e1".to_owned(), by("x", "q", json!(1), None)),
+            ("e1".to_owned(), by("y", "q", json!(2), None)),
+        ];
+        store.annotate_many(&MODEL, &items).unwrap();
+        let got = store.get_example(&MODEL, "e1").unwrap().unwrap().example;
+        assert_eq!(got.annotations["q"].answer, json!(2));
+        let items = vec![
+            ("e1".to_owned(), by("y", "q", json!(2), None)),
+            ("e1".to_owned(), by("x", "q", json!(1), None)),
+        ];
+        store.annotate_many(&MODEL, &items).unwrap();
+        let got = store.get_example(&MODEL, "e1").unwrap().unwrap().example;
+        assert_eq!(got.annotations["q"].answer, json!(1));
+    }
+
+    /// A database written before annotators were recorded (schema 7) keeps its annotations,
+    /// each as the one answer of the annotator `unknown`.
+    #[test]
+    fn migration_8_names_old_annotations_unknown() {
+        let dir = tempfile::TempDir::new().unwrap();
+        let path = dir.path().join("old.db");
+        {
+            let conn = Connection::open(&path).unwrap();
+            for sql in &super::super::MIGRATIONS[..7] {
+                conn.execute_batch(sql).unwrap();
+            }
+            let model = &*MODEL;
+            conn.execute_batch(&format!(
+                "PRAGMA user_version = 7;
+                 INSERT INTO examples VALUES ('{model}', 'e1', '{{}}', '2025-01-01T00:00:00.000Z');
+                 INSERT INTO annotations VALUES
+                     ('{model}', 'e1', 'q', '\"yes\"', 'old', '2025-01-02T00:00:00.000Z');"
+            ))
+            .unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        let got = store.get_example(&MODEL, "e1").unwrap().unwrap().example;
+        let q = &got.annotations["q"];
+        assert_eq!(q.answer, json!("yes"));
+        assert_eq!(q.annotator, UNKNOWN_ANNOTATOR);
+        assert_eq!(q.reasoning.as_deref(), Some("old"));
+        assert_eq!(q.annotated_at, "2025-01-02T00:00:00.000Z");
+        // A new annotator adds theirs beside it; the question filter still finds it.
+        store
+            .annotate(&MODEL, "e1", &by("alice", "q", json!("no"), None))
+            .unwrap();
+        let got = store.get_example(&MODEL, "e1").unwrap().unwrap().example;
+        assert_eq!(got.annotations["q"].votes.len(), 2);
+        let filter = super::super::ExampleFilter {
+            annotated: Some(true),
+            question: Some("q".into()),
+        };
+        assert_eq!(store.count_examples(&MODEL, &filter).unwrap(), 1);
     }
 }

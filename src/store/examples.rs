@@ -320,6 +320,7 @@ mod tests {
             question_id: q.into(),
             answer,
             reasoning: None,
+            annotator: "ann".into(),
         }
     }
 

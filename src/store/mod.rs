@@ -24,6 +24,8 @@ mod fitted;
 mod idempotency;
 mod job_state;
 mod jobs;
+mod majority;
+mod registry;
 mod tokens;
 mod types;
 mod unannotated;
@@ -37,16 +39,18 @@ use std::time::Duration;
 use chrono::{SecondsFormat, Utc};
 use rusqlite::{Connection, Transaction, TransactionBehavior};
 
+pub use annotations::UNKNOWN_ANNOTATOR;
 pub use caches::CachedAnswers;
 use error::SqlContext;
 pub use error::StoreError;
 pub use idempotency::{Claim, Key as IdempotencyKey, StoredResponse};
 pub use job_state::{JobState, Outcome};
 pub use jobs::{JobFilter, JobRecord, NewJob};
+pub use registry::NewRegistryEvent;
 pub use tokens::TokenRecord;
 pub use types::{
     Annotation, Decision, Example, ExampleDetail, ExampleFilter, IngestCounts, IngestItem,
-    NewAnnotation, NewDecision, RecordedDecision,
+    NewAnnotation, NewDecision, RecordedDecision, Vote,
 };
 pub use unannotated::Candidate;
 
@@ -172,6 +176,46 @@ const MIGRATIONS: &[&str] = &[
     // captured ones and stops at its pool instead of sorting every example.
     "
     CREATE INDEX examples_by_age ON examples (model_id, created_at, example_id);
+    ",
+    // 8: annotations per annotator: each keeps their own answer to a question, and the
+    // ground truth is their majority (`majority`). Rows written before were not attributed:
+    // they become the answers of the annotator `unknown` (`annotations::UNKNOWN_ANNOTATOR`),
+    // written in their time order so that the rowid follows it.
+    "
+    CREATE TABLE annotations_by_annotator (
+        model_id     TEXT NOT NULL,
+        example_id   TEXT NOT NULL,
+        question_id  TEXT NOT NULL,
+        annotator    TEXT NOT NULL,
+        answer       TEXT NOT NULL,
+        reasoning    TEXT,
+        annotated_at TEXT NOT NULL,
+        PRIMARY KEY (model_id, example_id, question_id, annotator),
+        FOREIGN KEY (model_id, example_id) REFERENCES examples ON DELETE CASCADE
+    );
+    INSERT INTO annotations_by_annotator
+        (model_id, example_id, question_id, annotator, answer, reasoning, annotated_at)
+        SELECT model_id, example_id, question_id, 'unknown', answer, reasoning, annotated_at
+        FROM annotations ORDER BY annotated_at;
+    DROP TABLE annotations;
+    ALTER TABLE annotations_by_annotator RENAME TO annotations;
+    CREATE INDEX annotations_by_question ON annotations (model_id, question_id, example_id);
+    ",
+    // 9: the registry's record: promotions and tag moves made through arbiter, with who,
+    // when, and the evaluation relied on (a JSON summary), read newest first per model.
+    "
+    CREATE TABLE registry_events (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        model_id    TEXT NOT NULL,
+        action      TEXT NOT NULL,
+        ref_name    TEXT NOT NULL,
+        from_commit TEXT,
+        to_commit   TEXT NOT NULL,
+        actor       TEXT NOT NULL,
+        at          TEXT NOT NULL,
+        evaluation  TEXT
+    );
+    CREATE INDEX registry_events_by_model ON registry_events (model_id, id);
     ",
 ];
 

@@ -22,11 +22,27 @@ pub struct Example {
     pub annotations: BTreeMap<String, Annotation>,
 }
 
-/// The ground-truth answer to one question about one example.
+/// The ground truth of one question about one example: the answer the annotators'
+/// majority gave (see [`super::majority`]), and every annotator's answer beside it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Annotation {
     /// noul: `true`, `false` or a probability; choice: an option key; score: a level index.
+    pub answer: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<String>,
+    pub annotated_at: String,
+    /// Who gave the resolved answer (the latest of the majority to give it).
+    pub annotator: String,
+    /// Every annotator's answer, oldest first.
+    pub votes: Vec<Vote>,
+}
+
+/// One annotator's answer to one question about one example.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Vote {
+    pub annotator: String,
     pub answer: Value,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning: Option<String>,
@@ -95,7 +111,8 @@ pub struct RecordedDecision {
     pub created_at: String,
 }
 
-/// An annotation to write (upsert) for one question.
+/// An annotator's answer to write for one question: it replaces that annotator's earlier
+/// answer, and sits beside other annotators' answers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NewAnnotation {
@@ -103,6 +120,7 @@ pub struct NewAnnotation {
     pub answer: Value,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning: Option<String>,
+    pub annotator: String,
 }
 
 /// One example to ingest, with annotations to upsert.

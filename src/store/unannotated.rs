@@ -133,6 +133,7 @@ mod tests {
                     question_id: (*q).into(),
                     answer: json!(true),
                     reasoning: None,
+                    annotator: "alice".into(),
                 })
                 .collect(),
         }

@@ -210,6 +210,9 @@ fn promote_schema_and_validator_agree() {
     let bodies = [
         json!({"revision": "main"}),
         json!({"revision": "alignments/x", "other": 1}),
+        json!({"revision": "main", "evaluation": "0190a4c2-0000-7000-8000-000000000000"}),
+        json!({"revision": "main", "evaluation": ""}),
+        json!({"revision": "main", "evaluation": 3}),
         json!({"revision": ""}),
         json!({"revision": 7}),
         json!({"revision": null}),

@@ -19,10 +19,113 @@ pub struct IngestExample {
     pub example_id: Option<String>,
     /// The state: any JSON value.
     pub state: Value,
-    /// Question ID → ground truth, each checked against the question at the default branch.
+    /// Question ID → ground truth, each checked against the question at the default branch:
+    /// one annotation, or several annotators' (as `export` writes a question with more
+    /// than one).
     #[serde(default)]
     #[schema(nullable = true, required = false)]
-    pub annotations: IndexMap<String, AnnotationInput>,
+    pub annotations: IndexMap<String, IngestAnnotations>,
+}
+
+/// The longest annotator name, in bytes.
+pub const MAX_ANNOTATOR_LEN: usize = 128;
+
+/// Whether `name` may name an annotator: not blank, at most [`MAX_ANNOTATOR_LEN`] bytes, no
+/// control characters (it is shown in tables).
+pub fn check_annotator(name: &str) -> Result<(), String> {
+    if name.trim().is_empty() {
+        return Err("an annotator's name may not be empty".into());
+    }
+    if name.len() > MAX_ANNOTATOR_LEN {
+        return Err(format!(
+            "an annotator's name is at most {MAX_ANNOTATOR_LEN} bytes, not {}",
+            name.len()
+        ));
+    }
+    if name.chars().any(char::is_control) {
+        return Err("an annotator's name may not contain control characters".into());
+    }
+    Ok(())
+}
+
+/// One question's ground truth in an ingest line: one annotation, or a list of several
+/// annotators' (each annotator at most once).
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum IngestAnnotations {
+    One(IngestAnnotation),
+    Many(Vec<IngestAnnotation>),
+}
+
+impl IngestAnnotations {
+    /// The annotations, in the order given.
+    pub fn into_vec(self) -> Vec<IngestAnnotation> {
+        match self {
+            Self::One(one) => vec![one],
+            Self::Many(many) => many,
+        }
+    }
+
+    /// Read one annotation or a list of them; the reason starts with the member at fault
+    /// (`: …`, `[1].annotator: …`), to follow the question's own location.
+    fn from_value(value: &Value) -> Result<Self, String> {
+        let Value::Array(items) = value else {
+            return IngestAnnotation::from_value(value).map(Self::One);
+        };
+        if items.is_empty() {
+            return Err(": an empty list; give at least one annotation, or none at all".into());
+        }
+        let mut many: Vec<IngestAnnotation> = Vec::with_capacity(items.len());
+        for (index, item) in items.iter().enumerate() {
+            let annotation =
+                IngestAnnotation::from_value(item).map_err(|e| format!("[{index}]{e}"))?;
+            if let Some(name) = &annotation.annotator
+                && many.iter().any(|a| a.annotator.as_ref() == Some(name))
+            {
+                return Err(format!(
+                    "[{index}].annotator: `{name}` answers twice; an annotator has one answer"
+                ));
+            }
+            many.push(annotation);
+        }
+        Ok(Self::Many(many))
+    }
+}
+
+/// One annotation in an ingest line.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct IngestAnnotation {
+    /// `noul`: `true`, `false` or a probability from 0 to 1; `choice`: an option key;
+    /// `score`: a level index (an integer from 0 to N−1).
+    pub answer: Value,
+    /// Why this is the answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<String>,
+    /// Who gave it [default: the caller: `--annotator`, the local user, or the token's name].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(min_length = 1, max_length = 128)]
+    pub annotator: Option<String>,
+}
+
+impl IngestAnnotation {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        let input = AnnotationInput::from_value(value)?;
+        let annotator = annotator_member(value).map_err(|e| format!(".annotator: {e}"))?;
+        Ok(Self {
+            answer: input.answer,
+            reasoning: input.reasoning,
+            annotator,
+        })
+    }
+}
+
+/// The optional `annotator` member of an object: absent (or null), or a valid name.
+fn annotator_member(value: &Value) -> Result<Option<String>, String> {
+    match value.get("annotator") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(name)) => check_annotator(name).map(|()| Some(name.clone())),
+        Some(other) => Err(format!("must be a string, not {}", json_type(other))),
+    }
 }
 
 /// Ground truth for one question, as a client writes it.
@@ -79,14 +182,15 @@ impl IngestExample {
             Some(Value::Object(map)) => map
                 .iter()
                 .map(|(question_id, body)| {
-                    AnnotationInput::from_value(body)
-                        .map(|input| (question_id.clone(), input))
+                    IngestAnnotations::from_value(body)
+                        .map(|annotations| (question_id.clone(), annotations))
                         .map_err(|e| format!("annotations.{question_id}{e}"))
                 })
                 .collect::<Result<_, _>>()?,
             Some(other) => {
                 return Err(format!(
-                    "annotations must be an object of question ID to {{answer, reasoning}}, not {}",
+                    "annotations must be an object of question ID to {{answer, reasoning?, \
+                     annotator?}} (or a list of them), not {}",
                     json_type(other)
                 ));
             }
@@ -109,6 +213,10 @@ pub struct AnnotationLine {
     pub question: String,
     #[serde(flatten)]
     pub annotation: AnnotationInput,
+    /// Who gave it [default: the caller: `--annotator`, the local user, or the token's name].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(min_length = 1, max_length = 128)]
+    pub annotator: Option<String>,
 }
 
 impl AnnotationLine {
@@ -127,10 +235,12 @@ impl AnnotationLine {
         }
         let annotation =
             AnnotationInput::from_value(value).map_err(|e| format!("annotations.{question}{e}"))?;
+        let annotator = annotator_member(value).map_err(|e| format!("annotator: {e}"))?;
         Ok(Self {
             example_id: example_id.to_owned(),
             question: question.to_owned(),
             annotation,
+            annotator,
         })
     }
 }
@@ -167,6 +277,15 @@ impl AnnotationsPatch {
                 ));
                 continue;
             };
+            // Said rather than ignored: whoever reads the body back would expect it kept.
+            if annotation.contains_key("annotator") {
+                errors.push(FieldError::new(
+                    loc.key("annotator"),
+                    "the annotator is the token's name; it cannot be given here (an ingest \
+                     or a bulk annotation line may name its own)",
+                    "not_allowed",
+                ));
+            }
             let reasoning = match annotation.get("reasoning") {
                 None | Some(Value::Null) => None,
                 Some(Value::String(text)) => Some(text.clone()),
@@ -233,11 +352,35 @@ pub struct Example {
     pub annotations: BTreeMap<String, Annotation>,
 }
 
-/// The ground-truth answer to one question about one example.
+/// The ground truth of one question about one example: the answer most annotators gave
+/// (a tie goes to the latest), with that answer's latest reasoning, time and annotator;
+/// and every annotator's answer in `votes`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Annotation {
     /// noul: `true`, `false` or a probability; choice: an option key; score: a level index.
+    pub answer: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = String, required = false)]
+    pub reasoning: Option<String>,
+    #[schema(format = DateTime)]
+    pub annotated_at: String,
+    /// Who gave this answer (`unknown` for annotations written before annotators were
+    /// recorded).
+    #[serde(default)]
+    #[schema(required = true)]
+    pub annotator: String,
+    /// Every annotator's answer, oldest first.
+    #[serde(default)]
+    #[schema(required = true)]
+    pub votes: Vec<Vote>,
+}
+
+/// One annotator's answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Vote {
+    pub annotator: String,
     pub answer: Value,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = String, required = false)]

@@ -2,6 +2,7 @@
 //! validation. Shared by the CLI (`--json` output), the server and the HTTP client, so the
 //! bytes on the wire are written in exactly one place.
 
+pub mod agreement;
 pub mod align;
 /// The identifiers of the domain, shared with the layers below.
 pub use crate::ids;
@@ -14,6 +15,7 @@ pub mod json;
 pub mod models;
 pub mod problem;
 pub mod question;
+pub mod registry;
 pub mod to_annotate;
 pub mod value;
 

@@ -132,6 +132,12 @@ pub struct PromoteRequest {
     /// The branch, tag or commit SHA to fast-forward the default branch to.
     #[schema(min_length = 1)]
     pub revision: String,
+    /// The evaluation job this promotion relies on (recorded in the model's history); it must
+    /// be a completed evaluation of this model at the revision's commit. Default: the latest
+    /// completed evaluation of that commit, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(min_length = 1, value_type = String, required = false)]
+    pub evaluation: Option<String>,
 }
 
 impl PromoteRequest {
@@ -145,15 +151,37 @@ impl PromoteRequest {
                 "type",
             )]));
         };
-        match object.get("revision") {
-            Some(serde_json::Value::String(revision)) if !revision.is_empty() => Ok(Self {
-                revision: revision.clone(),
-            }),
-            _ => Err(Invalid(vec![FieldError::new(
-                Loc::body().key("revision"),
-                "revision (a branch, tag or commit SHA) is required",
-                "missing",
-            )])),
+        let mut errors = Vec::new();
+        let revision = match object.get("revision") {
+            Some(serde_json::Value::String(revision)) if !revision.is_empty() => revision.clone(),
+            _ => {
+                errors.push(FieldError::new(
+                    Loc::body().key("revision"),
+                    "revision (a branch, tag or commit SHA) is required",
+                    "missing",
+                ));
+                String::new()
+            }
+        };
+        let evaluation = match object.get("evaluation") {
+            None => None,
+            Some(serde_json::Value::String(job)) if !job.is_empty() => Some(job.clone()),
+            Some(_) => {
+                errors.push(FieldError::new(
+                    Loc::body().key("evaluation"),
+                    "evaluation is an evaluation job's ID",
+                    "type",
+                ));
+                None
+            }
+        };
+        if errors.is_empty() {
+            Ok(Self {
+                revision,
+                evaluation,
+            })
+        } else {
+            Err(Invalid(errors))
         }
     }
 }

@@ -200,6 +200,18 @@ fn align_commits_a_better_checkpoint_on_its_branch_and_eval_and_promote_use_it()
     ] {
         env.git_in(&work, args);
     }
+    // `models diff` shows the learned file's change, and nothing else.
+    let diff = env.json(&["models", "diff", "acme/support", &branch, "abstain"]);
+    assert_eq!(
+        (&diff["questions"], &diff["modelYaml"]),
+        (&json!([]), &json!([]))
+    );
+    assert_eq!(
+        diff["learned"],
+        json!([{"id": "intent", "status": "changed", "changes": [
+            {"path": ["arbiter_alignment", "abstain"], "to": {"below": below}}
+        ]}])
+    );
     let output = env.path().join("abstain.ndjson");
     env.cmd()
         .args([
@@ -683,11 +695,10 @@ fn align_and_eval_errors_have_their_exit_codes() {
         problem["details"][0]["loc"],
         json!(["body", "questions", 1])
     );
+    // Out-of-range flag values are usage errors, refused before a job is made.
     let (code, problem, _) = env.problem(&["align", "acme/support", "--margin", "1.5"]);
-    assert_eq!(
-        (code, problem["code"].as_str()),
-        (1, Some("validation_error"))
-    );
+    assert_eq!((code, problem["code"].as_str()), (2, Some("usage_error")));
+    assert_eq!(problem["details"][0]["loc"], json!(["--margin"]));
     let (code, problem, _) = env.problem(&["eval", "acme/nope"]);
     assert_eq!(
         (code, problem["code"].as_str()),
@@ -696,7 +707,7 @@ fn align_and_eval_errors_have_their_exit_codes() {
     let (code, _, _) = env.problem(&["eval", "acme/support", "--baseline", "v9"]);
     assert_eq!(code, 4);
     let (code, problem, _) = env.problem(&["eval", "acme/support", "--min-accuracy", "2"]);
-    assert_eq!((code, problem["code"].as_str()), (1, Some("bad_request")));
+    assert_eq!((code, problem["code"].as_str()), (2, Some("usage_error")));
     // Usage errors are clap's exit 2.
     env.cmd()
         .args(["eval", "acme/support", "--no-regression"])

@@ -134,10 +134,12 @@ impl Shared {
         with_timeout(self.std_bare())
     }
 
-    /// `arbiter` on the server's own home.
+    /// `arbiter` on the server's own home, run by a user named as the admin token, so that
+    /// annotations written either way name the same annotator.
     fn local(&self) -> Command {
         let mut cmd = self.std_bare();
-        cmd.env("ARBITER_HOME", self.home.path());
+        cmd.env("ARBITER_HOME", self.home.path())
+            .env("USER", "admin");
         with_timeout(cmd)
     }
 
@@ -330,6 +332,65 @@ fn decide_and_models_print_what_they_print_locally() {
     assert_eq!(remote["answers"], local["answers"]);
 }
 
+/// A promotion through the server is the token's; one on the home is the local user's; both
+/// land in one history, which `models history` and `models diff` print the same either way.
+#[test]
+fn history_and_diff_print_what_they_print_locally() {
+    let shared = Shared::start();
+    let extra = format!("{QUESTIONS}\nchurn:\n  type: noul\n  instructions: Will they leave?\n");
+    let draft = shared.write("draft.yaml", &extra);
+    json(
+        shared.local(),
+        &[
+            "models",
+            "commit",
+            "acme/support",
+            "--questions",
+            &draft,
+            "--branch",
+            "draft",
+            "-m",
+            "churn",
+        ],
+    );
+    json(shared.local(), &["models", "tag", "acme/support", "v1"]);
+    let ci = shared
+        .home
+        .token("ci", &["alignments", "models:read"], &["acme/*=writer"]);
+    json(
+        shared.remote_at(shared.url(), Some(&ci)),
+        &["models", "promote", "acme/support", "draft"],
+    );
+    for args in [
+        vec!["models", "history", "acme/support"],
+        vec!["models", "diff", "acme/support", "v1", "draft"],
+    ] {
+        let local = json(shared.local(), &args);
+        let remote = json(shared.remote(), &args);
+        assert_eq!(remote, local, "arbiter {args:?}");
+    }
+    let history = json(shared.remote(), &["models", "history", "acme/support"]);
+    let who: Vec<(&str, &str)> = history
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["action"].as_str().unwrap(), e["actor"].as_str().unwrap()))
+        .collect();
+    assert_eq!(who, [("promote", "ci"), ("tag", "admin")]);
+    // A reader without a role on the model sees no such model.
+    let stranger = shared
+        .home
+        .token("stranger", &["models:read"], &["other/*=admin"]);
+    let (code, problem, _) = problem(
+        shared.remote_at(shared.url(), Some(&stranger)),
+        &["models", "history", "acme/support"],
+    );
+    assert_eq!(
+        (code, problem["code"].as_str()),
+        (4, Some("model_not_found"))
+    );
+}
+
 // Every examples command, remote beside local: one list, read top to bottom.
 #[allow(clippy::too_many_lines)]
 #[test]
@@ -420,6 +481,21 @@ fn examples_commands_print_what_they_print_locally() {
     pair(&["examples", "show", "MODEL", "t-1"]);
     pair(&["examples", "export", "MODEL"]);
     pair(&["examples", "export", "MODEL", "--annotated"]);
+    // The agreement report names its model: both ways over the same one.
+    for args in [
+        &["examples", "agreement", "acme/other"][..],
+        &[
+            "examples",
+            "agreement",
+            "acme/other",
+            "--question",
+            "urgency",
+        ],
+        // An unknown question: exit 1 both ways, the same problem.
+        &["examples", "agreement", "acme/other", "--question", "nope"],
+    ] {
+        compare(args, args);
+    }
     // An atomic ingest with a bad line writes nothing and says which, both ways.
     let (code, stdout, _) = run(
         shared.remote(),
@@ -447,6 +523,86 @@ fn examples_commands_print_what_they_print_locally() {
     // t-1 and the derived one (t-2's annotation was refused, so it never came in).
     assert_eq!(again["created"], 0, "{again}");
     assert_eq!(again["existing"], 2, "{again}");
+}
+
+/// With `--server` the server names the annotator (its token's name): `--annotator` is a
+/// usage error, while a line of a file may still name its own.
+#[test]
+fn a_servers_annotator_is_its_token() {
+    let shared = Shared::start();
+    let file = shared.write(
+        "e.jsonl",
+        concat!(
+            r#"{"example_id": "e-1", "state": {"t": 1}, "annotations": {"urgency": [{"answer": 1, "annotator": "vendor"}, {"answer": 2}]}}"#,
+            "\n"
+        ),
+    );
+    for args in [
+        vec![
+            "examples",
+            "ingest",
+            "acme/support",
+            "--file",
+            &file,
+            "--annotator",
+            "me",
+        ],
+        vec![
+            "examples",
+            "annotate",
+            "acme/support",
+            "e-1",
+            "--question",
+            "urgency",
+            "--answer",
+            "3",
+            "--annotator",
+            "me",
+        ],
+        vec![
+            "examples",
+            "annotate",
+            "acme/support",
+            "--file",
+            &file,
+            "--annotator",
+            "me",
+        ],
+    ] {
+        let (code, _, stderr) = run(shared.remote(), &args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stderr.contains("token's name"), "{stderr}");
+    }
+    let report = json(
+        shared.remote(),
+        &["examples", "ingest", "acme/support", "--file", &file],
+    );
+    assert_eq!(report["annotations"], 2, "{report}");
+    let annotation = json(
+        shared.remote(),
+        &[
+            "examples",
+            "annotate",
+            "acme/support",
+            "e-1",
+            "--question",
+            "urgency",
+            "--answer",
+            "1",
+        ],
+    );
+    // The admin token re-answered: vendor and admin now agree on 1.
+    let votes: Vec<(&str, &Value)> = annotation["votes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| (v["annotator"].as_str().unwrap(), &v["answer"]))
+        .collect();
+    assert_eq!(votes, [("vendor", &json!(1)), ("admin", &json!(1))]);
+    assert_eq!(
+        (&annotation["answer"], &annotation["annotator"]),
+        (&json!(1), &json!("admin"))
+    );
 }
 
 #[test]

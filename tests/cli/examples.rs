@@ -946,3 +946,472 @@ fn annotation_files_report_each_bad_line() {
     assert_eq!(t017["annotations"]["escalate"]["answer"], 0.25);
     assert_eq!(t017["annotations"]["escalate"]["reasoning"], "calm");
 }
+
+// ---------------------------------------------------------------------------------------
+// annotators
+
+/// `examples annotate MODEL <example> --question <q> --answer <a> [--annotator <who>]`.
+fn annotate_as(env: &TestEnv, who: Option<&str>, example: &str, q: &str, answer: &str) -> Value {
+    let mut args = vec![
+        "examples",
+        "annotate",
+        MODEL,
+        example,
+        "--question",
+        q,
+        "--answer",
+        answer,
+    ];
+    if let Some(who) = who {
+        args.extend(["--annotator", who]);
+    }
+    env.json(&args)
+}
+
+/// Each vote as (annotator, answer), oldest first.
+pub(crate) fn votes(annotation: &Value) -> Vec<(String, Value)> {
+    annotation["votes"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no votes: {annotation}"))
+        .iter()
+        .map(|v| {
+            (
+                v["annotator"].as_str().unwrap().to_owned(),
+                v["answer"].clone(),
+            )
+        })
+        .collect()
+}
+
+fn ingest_text(env: &TestEnv, model: &str, text: &str, extra: &[&str]) -> (i32, Value) {
+    let file = env.write("lines.jsonl", text).display().to_string();
+    let mut args = vec!["examples", "ingest", model, "--file", &file];
+    args.extend_from_slice(extra);
+    run(env, &args)
+}
+
+#[test]
+fn annotators_keep_their_own_answers_and_the_majority_is_the_ground_truth() {
+    let env = TestEnv::new();
+    create(&env, MODEL);
+    ingest_text(
+        &env,
+        MODEL,
+        r#"{"example_id":"e-1","state":{"body":"hi"}}"#,
+        &[],
+    );
+
+    let alice = annotate_as(&env, Some("alice"), "e-1", "escalate", "true");
+    assert_eq!(
+        (&alice["answer"], &alice["annotator"]),
+        (&json!(true), &json!("alice"))
+    );
+    assert_eq!(votes(&alice), [("alice".to_owned(), json!(true))]);
+    // Bob disagrees: one each, so the latest answer is the ground truth.
+    let bob = annotate_as(&env, Some("bob"), "e-1", "escalate", "false");
+    assert_eq!(
+        (&bob["answer"], &bob["annotator"]),
+        (&json!(false), &json!("bob"))
+    );
+    // Carol sides with alice: true, two to one, though bob's is not the latest.
+    let carol = annotate_as(&env, Some("carol"), "e-1", "escalate", "true");
+    assert_eq!(
+        (&carol["answer"], &carol["annotator"]),
+        (&json!(true), &json!("carol"))
+    );
+    assert_eq!(votes(&carol).len(), 3);
+    let shown = env.json(&["examples", "show", MODEL, "e-1"]);
+    assert_eq!(
+        shown["annotations"]["escalate"], carol,
+        "show resolves as annotate says"
+    );
+
+    // Bob changes his mind: his own answer is replaced, nobody else's.
+    let again = env.json(&[
+        "examples",
+        "annotate",
+        MODEL,
+        "e-1",
+        "--question",
+        "escalate",
+        "--answer",
+        "true",
+        "--annotator",
+        "bob",
+        "--reasoning",
+        "reread it",
+    ]);
+    assert_eq!(
+        votes(&again),
+        [
+            ("alice".to_owned(), json!(true)),
+            ("carol".to_owned(), json!(true)),
+            ("bob".to_owned(), json!(true)),
+        ]
+    );
+    assert_eq!(
+        (&again["annotator"], &again["reasoning"]),
+        (&json!("bob"), &json!("reread it"))
+    );
+    let listed = list(&env, &["--annotated", "--question", "escalate"]);
+    assert_eq!(ids(&listed), ["e-1"]);
+    assert_eq!(listed[0]["annotations"]["escalate"], again);
+}
+
+#[test]
+fn the_default_annotator_is_the_local_user() {
+    let env = TestEnv::new();
+    create(&env, MODEL);
+    ingest_text(
+        &env,
+        MODEL,
+        r#"{"example_id":"e-1","state":{"body":"hi"}}"#,
+        &[],
+    );
+    // Without --annotator: the local user, else `local`.
+    let output = env
+        .cmd()
+        .env("USER", "dana")
+        .args([
+            "examples",
+            "annotate",
+            MODEL,
+            "e-1",
+            "--question",
+            "urgency",
+            "--answer",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let dana: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(dana["annotator"], "dana");
+    let local = annotate_as(&env, None, "e-1", "urgency", "3");
+    assert_eq!(
+        votes(&local),
+        [
+            ("dana".to_owned(), json!(1)),
+            ("local".to_owned(), json!(3))
+        ]
+    );
+
+    // A name that is no name is a usage error, and writes nothing.
+    for bad in ["", "  ", "tab\there", &"x".repeat(129)] {
+        let output = env
+            .cmd()
+            .args([
+                "examples",
+                "annotate",
+                MODEL,
+                "e-1",
+                "--question",
+                "urgency",
+            ])
+            .args(["--answer", "4", "--annotator", bad])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{bad:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("annotator"), "{bad:?}: {stderr}");
+    }
+    let shown = env.json(&["examples", "show", MODEL, "e-1"]);
+    assert_eq!(votes(&shown["annotations"]["urgency"]).len(), 2);
+}
+
+#[test]
+fn eval_scores_the_majority_answer() {
+    let env = TestEnv::new();
+    create(&env, MODEL);
+    let state = json!({"subject": "Charged twice", "body": "You charged my card twice for one order. I want the second charge refunded."});
+    ingest_text(
+        &env,
+        MODEL,
+        &json!({"example_id": "e-1", "state": state}).to_string(),
+        &[],
+    );
+    let state_file = env
+        .write("state.json", &state.to_string())
+        .display()
+        .to_string();
+    let decided = env.json(&[
+        "decide",
+        "--model",
+        MODEL,
+        "--state",
+        &state_file,
+        "--no-capture",
+    ]);
+    let predicted = decided["answers"]["intent"]["choice"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let other = if predicted == "feedback" {
+        "shipping"
+    } else {
+        "feedback"
+    };
+    let accuracy = |env: &TestEnv| {
+        let report = env.json(&["eval", MODEL, "--questions", "intent"]);
+        let metrics = &report["questions"]["intent"]["metrics"];
+        assert_eq!(metrics["examples"], 1, "{report}");
+        metrics["accuracy"].as_f64().unwrap()
+    };
+
+    // Two say what the model says, the latest says otherwise: the majority is scored.
+    annotate_as(&env, Some("alice"), "e-1", "intent", &predicted);
+    annotate_as(&env, Some("bob"), "e-1", "intent", &predicted);
+    annotate_as(&env, Some("carol"), "e-1", "intent", other);
+    assert!((accuracy(&env) - 1.0).abs() < 1e-12);
+    // A fourth evens it: the tie goes to the latest answer, and the model is now wrong.
+    annotate_as(&env, Some("dana"), "e-1", "intent", other);
+    assert!(accuracy(&env).abs() < 1e-12);
+}
+
+#[test]
+fn export_and_ingest_keep_every_annotator() {
+    let env = TestEnv::new();
+    create(&env, MODEL);
+    let text = concat!(
+        r#"{"example_id":"m-1","state":{"t":"one"},"annotations":{"escalate":[{"answer":true,"annotator":"alice"},{"answer":false,"annotator":"bob","reasoning":"calm"}],"urgency":{"answer":2}}}"#,
+        "\n",
+        r#"{"example_id":"m-2","state":{"t":"two"},"annotations":{"intent":{"answer":"refund","annotator":"vendor"}}}"#,
+        "\n",
+    );
+    let (code, report) = ingest_text(&env, MODEL, text, &["--annotator", "ingester"]);
+    assert_eq!((code, &report["created"]), (0, &json!(2)), "{report}");
+    let m1 = env.json(&["examples", "show", MODEL, "m-1"]);
+    let escalate = &m1["annotations"]["escalate"];
+    assert_eq!(
+        (&escalate["answer"], &escalate["annotator"]),
+        (&json!(false), &json!("bob"))
+    );
+    assert_eq!(m1["annotations"]["urgency"]["annotator"], "ingester");
+    // A bulk annotation line may name its annotator too: a third voice on escalate.
+    let lines = env.write(
+        "annotations.jsonl",
+        r#"{"example_id":"m-1","question":"escalate","answer":true,"annotator":"zed"}"#,
+    );
+    env.json(&[
+        "examples",
+        "annotate",
+        MODEL,
+        "--file",
+        &lines.display().to_string(),
+    ]);
+    let m1 = env.json(&["examples", "show", MODEL, "m-1"]);
+    let escalate = m1["annotations"]["escalate"].clone();
+    assert_eq!(
+        (&escalate["answer"], &escalate["annotator"]),
+        (&json!(true), &json!("zed"))
+    );
+
+    // Export writes every annotator's answer, oldest first: a list where there are several.
+    let output = env
+        .cmd()
+        .args(["examples", "export", MODEL])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    let exported: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        exported[0]["annotations"],
+        json!({
+            "escalate": [
+                {"answer": true, "annotator": "alice"},
+                {"answer": false, "annotator": "bob", "reasoning": "calm"},
+                {"answer": true, "annotator": "zed"},
+            ],
+            "urgency": {"answer": 2, "annotator": "ingester"},
+        })
+    );
+    assert_eq!(
+        exported[1]["annotations"],
+        json!({"intent": {"answer": "refund", "annotator": "vendor"}})
+    );
+    // Into another model by someone else: every annotator and answer comes along.
+    create(&env, "acme/copy");
+    let (code, report) = ingest_text(&env, "acme/copy", &text, &["--annotator", "mover"]);
+    assert_eq!((code, &report["annotations"]), (0, &json!(5)), "{report}");
+    for id in ["m-1", "m-2"] {
+        let source = env.json(&["examples", "show", MODEL, id]);
+        let copy = env.json(&["examples", "show", "acme/copy", id]);
+        for (question, annotation) in source["annotations"].as_object().unwrap() {
+            let copied = &copy["annotations"][question];
+            assert_eq!(votes(copied), votes(annotation), "{id} {question}");
+            assert_eq!(copied["answer"], annotation["answer"], "{id} {question}");
+            assert_eq!(
+                copied["annotator"], annotation["annotator"],
+                "{id} {question}"
+            );
+        }
+    }
+}
+
+#[test]
+fn ingest_refuses_bad_annotators_where_they_are() {
+    let env = TestEnv::new();
+    create(&env, MODEL);
+    let text = concat!(
+        r#"{"example_id":"bad-twice","state":{"t":"x"},"annotations":{"escalate":[{"answer":true,"annotator":"a"},{"answer":false,"annotator":"a"}]}}"#,
+        "\n",
+        r#"{"example_id":"bad-empty","state":{"t":"x"},"annotations":{"escalate":{"answer":true,"annotator":""}}}"#,
+        "\n",
+        r#"{"example_id":"bad-type","state":{"t":"x"},"annotations":{"escalate":{"answer":true,"annotator":7}}}"#,
+        "\n",
+        r#"{"example_id":"bad-list","state":{"t":"x"},"annotations":{"escalate":[]}}"#,
+        "\n",
+        r#"{"example_id":"bad-answer","state":{"t":"x"},"annotations":{"escalate":[{"answer":true},{"answer":"maybe","annotator":"b"}]}}"#,
+        "\n",
+    );
+    let (code, report) = ingest_text(&env, MODEL, text, &["--annotator", "ingester"]);
+    assert_eq!((code, &report["created"]), (1, &json!(0)), "{report}");
+    let reasons: Vec<(&str, &str)> = report["rejected"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["exampleId"].as_str().unwrap(),
+                r["reason"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    let expected = [
+        (
+            "bad-twice",
+            "annotations.escalate[1].annotator: `a` answers twice",
+        ),
+        (
+            "bad-empty",
+            "annotations.escalate.annotator: an annotator's name may not be empty",
+        ),
+        (
+            "bad-type",
+            "annotations.escalate.annotator: must be a string, not a number",
+        ),
+        ("bad-list", "annotations.escalate: an empty list"),
+        ("bad-answer", "annotations.escalate[1].answer: \"maybe\""),
+    ];
+    assert_eq!(reasons.len(), expected.len(), "{report}");
+    for ((id, reason), (want_id, want)) in reasons.iter().zip(expected) {
+        assert_eq!(*id, want_id);
+        assert!(
+            reason.starts_with(want),
+            "{id}: {reason:?} should start with {want:?}"
+        );
+    }
+}
+
+/// Ten examples two annotators answered like Cohen's classic table (kappa 0.4), four that
+/// three answered unevenly (Fleiss for varying raters: 23/72), one question with a single
+/// annotator.
+const RATED: &str = r#"{"example_id":"g-0","state":{"i":0},"annotations":{"escalate":[{"answer":true,"annotator":"ann"},{"answer":true,"annotator":"bob"}],"intent":[{"answer":"refund","annotator":"ann"},{"answer":"refund","annotator":"bob"},{"answer":"refund","annotator":"cy"}],"urgency":{"answer":1,"annotator":"ann"}}}
+{"example_id":"g-1","state":{"i":1},"annotations":{"escalate":[{"answer":true,"annotator":"ann"},{"answer":true,"annotator":"bob"}],"intent":[{"answer":"refund","annotator":"ann"},{"answer":"technical","annotator":"cy"}],"urgency":{"answer":2,"annotator":"ann"}}}
+{"example_id":"g-2","state":{"i":2},"annotations":{"escalate":[{"answer":true,"annotator":"ann"},{"answer":true,"annotator":"bob"}],"intent":[{"answer":"technical","annotator":"bob"},{"answer":"technical","annotator":"cy"}],"urgency":{"answer":2,"annotator":"ann"}}}
+{"example_id":"g-3","state":{"i":3},"annotations":{"escalate":[{"answer":true,"annotator":"ann"},{"answer":true,"annotator":"bob"}],"intent":{"answer":"refund","annotator":"cy"}}}
+{"example_id":"g-4","state":{"i":4},"annotations":{"escalate":[{"answer":true,"annotator":"ann"},{"answer":false,"annotator":"bob"}]}}
+{"example_id":"g-5","state":{"i":5},"annotations":{"escalate":[{"answer":false,"annotator":"ann"},{"answer":true,"annotator":"bob"}]}}
+{"example_id":"g-6","state":{"i":6},"annotations":{"escalate":[{"answer":false,"annotator":"ann"},{"answer":true,"annotator":"bob"}]}}
+{"example_id":"g-7","state":{"i":7},"annotations":{"escalate":[{"answer":false,"annotator":"ann"},{"answer":false,"annotator":"bob"}]}}
+{"example_id":"g-8","state":{"i":8},"annotations":{"escalate":[{"answer":false,"annotator":"ann"},{"answer":false,"annotator":"bob"}]}}
+{"example_id":"g-9","state":{"i":9},"annotations":{"escalate":[{"answer":false,"annotator":"ann"},{"answer":false,"annotator":"bob"}]}}
+"#;
+
+#[test]
+fn agreement_reports_cohen_and_fleiss_kappa() {
+    let env = TestEnv::new();
+    create(&env, MODEL);
+    let (code, report) = ingest_text(&env, MODEL, RATED, &[]);
+    assert_eq!(code, 0, "{report}");
+    let close = |value: &Value, expected: f64| {
+        assert!(
+            value.as_f64().is_some_and(|v| (v - expected).abs() < 1e-9),
+            "{value} is not {expected}"
+        );
+    };
+    let report = env.json(&["examples", "agreement", MODEL]);
+    assert_eq!(report["model"], MODEL);
+    let questions: Vec<&String> = report["questions"].as_object().unwrap().keys().collect();
+    assert_eq!(
+        questions,
+        ["intent", "urgency", "escalate"],
+        "the questions' order"
+    );
+
+    let escalate = &report["questions"]["escalate"];
+    assert_eq!(escalate["method"], "cohen", "{escalate}");
+    assert_eq!(
+        (&escalate["examples"], &escalate["sharedExamples"]),
+        (&json!(10), &json!(10))
+    );
+    close(&escalate["observedAgreement"], 0.7);
+    close(&escalate["expectedAgreement"], 0.5);
+    close(&escalate["kappa"], 0.4);
+    assert_eq!(
+        escalate["annotators"],
+        json!([{"annotator": "ann", "examples": 10}, {"annotator": "bob", "examples": 10}])
+    );
+    assert!(escalate.get("reason").is_none(), "{escalate}");
+
+    let intent = &report["questions"]["intent"];
+    assert_eq!(intent["method"], "fleiss", "{intent}");
+    assert_eq!(
+        (&intent["examples"], &intent["sharedExamples"]),
+        (&json!(4), &json!(3))
+    );
+    close(&intent["observedAgreement"], 2.0 / 3.0);
+    close(&intent["expectedAgreement"], 25.0 / 49.0);
+    close(&intent["kappa"], 23.0 / 72.0);
+    assert_eq!(
+        intent["annotators"],
+        json!([
+            {"annotator": "cy", "examples": 4},
+            {"annotator": "ann", "examples": 2},
+            {"annotator": "bob", "examples": 2},
+        ])
+    );
+
+    let urgency = &report["questions"]["urgency"];
+    assert_eq!(
+        (
+            &urgency["method"],
+            &urgency["kappa"],
+            &urgency["observedAgreement"]
+        ),
+        (&Value::Null, &Value::Null, &Value::Null),
+        "{urgency}"
+    );
+    assert_eq!(
+        urgency["reason"],
+        "one annotator (ann): agreement needs two"
+    );
+    assert_eq!(
+        (&urgency["examples"], &urgency["sharedExamples"]),
+        (&json!(3), &json!(0))
+    );
+
+    // One question; an unknown one is refused where it was named.
+    let one = env.json(&["examples", "agreement", MODEL, "--question", "escalate"]);
+    assert_eq!(one["questions"].as_object().unwrap().len(), 1);
+    assert_eq!(one["questions"]["escalate"], *escalate);
+    let (code, problem, _) = env.problem(&["examples", "agreement", MODEL, "--question", "nope"]);
+    assert_eq!(
+        (code, problem["code"].as_str()),
+        (1, Some("validation_error"))
+    );
+    assert_eq!(problem["details"][0]["loc"], json!(["query", "question"]));
+    let (code, problem, _) = env.problem(&["examples", "agreement", "acme/nope"]);
+    assert_eq!(
+        (code, problem["code"].as_str()),
+        (4, Some("model_not_found"))
+    );
+}

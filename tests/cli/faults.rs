@@ -112,10 +112,13 @@ fn kill_9_during_captured_decisions_loses_no_acknowledged_capture() {
     let served = Served::start(&env);
     let url = served.url("/v1/decision");
     let rt = runtime();
+    // Killed once the clients have 8 answers between them (not after a fixed time, which a
+    // busy machine may spend before the first answer).
+    let answered = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let (acknowledged, sent) = rt.block_on(async {
         let clients: Vec<_> = (0..8)
             .map(|c| {
-                let (url, token) = (url.clone(), token.clone());
+                let (url, token, answered) = (url.clone(), token.clone(), answered.clone());
                 tokio::spawn(async move {
                     let client = Served::client();
                     let (mut acknowledged, mut sent) = (Vec::new(), 0);
@@ -137,12 +140,18 @@ fn kill_9_during_captured_decisions_loses_no_acknowledged_capture() {
                         assert_eq!(answer["recorded"], true, "{answer}");
                         acknowledged
                             .push(answer["example"]["exampleId"].as_str().unwrap().to_owned());
+                        answered.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                     }
                     (acknowledged, sent)
                 })
             })
             .collect();
-        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let deadline = std::time::Instant::now() + Duration::from_mins(1);
+        while answered.load(std::sync::atomic::Ordering::SeqCst) < 8
+            && std::time::Instant::now() < deadline
+        {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
         let _ = served.kill_9();
         let mut all = (Vec::new(), 0);
         for client in clients {
@@ -444,7 +453,10 @@ fn sigterm_drains_in_flight_decisions() {
         .unwrap()
         .to_owned();
     let served = Served::start(&env);
-    let text = crate::served::long_ticket_text(600);
+    // About six encoder windows: in flight well past the 300 ms below, yet drained in a few
+    // seconds even when the machine is busy (twelve windows outlasted the 30 s stop guard
+    // under a load average of 7).
+    let text = crate::served::long_ticket_text(300);
     let body = json!({"model": "jev-latest", "state": {"message": text}, "truncate": true,
                       "questions": {"urgent": {"type": "noul", "instructions": "Is it urgent?"}}});
     let rt = runtime();

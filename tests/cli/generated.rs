@@ -77,3 +77,83 @@ fn openapi_document_is_current() {
         "openapi.json is stale; run `cargo run -- openapi --out openapi.json`"
     );
 }
+
+/// Every `arbiter-…(1)` a committed man page names is a committed page, and every page has
+/// the sections a reader looks for.
+#[test]
+fn every_man_page_a_page_refers_to_exists() {
+    let dir = repo_root().join("man");
+    let mut pages = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        // roff escapes `-` as `\-`; a reference is `arbiter\-a\-b(1)`, maybe with font escapes.
+        let plain = text
+            .replace("\\-", "-")
+            .replace("\\fB", "")
+            .replace("\\fR", "");
+        for (at, _) in plain.match_indices("(1)") {
+            let start = plain[..at]
+                .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                .map_or(0, |i| i + 1);
+            let name = &plain[start..at];
+            if name.starts_with("arbiter") {
+                assert!(
+                    dir.join(format!("{name}.1")).exists(),
+                    "{} refers to {name}(1), which is not in man/",
+                    path.display()
+                );
+            }
+        }
+        for section in [".SH \"EXIT STATUS\"", ".SH ENVIRONMENT", ".SH FILES"] {
+            assert!(text.contains(section), "{}: no {section}", path.display());
+        }
+        for variable in [
+            "ARBITER_HOME",
+            "ARBITER_SERVER",
+            "ARBITER_TOKEN",
+            "ARBITER_LOG",
+            "NO_COLOR",
+        ] {
+            assert!(text.contains(variable), "{}: no {variable}", path.display());
+        }
+        pages += 1;
+    }
+    // One per command at every depth, e.g. the nested ones other pages name.
+    for nested in [
+        "arbiter-models-create",
+        "arbiter-tokens-create",
+        "arbiter-jobs-poll",
+    ] {
+        assert!(dir.join(format!("{nested}.1")).exists(), "{nested}");
+    }
+    assert!(pages > 30, "{pages} pages");
+}
+
+/// The main commands' `--help` ends with examples, and their man pages show the same.
+#[test]
+fn main_commands_end_their_help_with_examples() {
+    let env = TestEnv::new();
+    for command in [
+        "decide", "batch", "eval", "align", "models", "examples", "serve", "jobs",
+    ] {
+        let output = env.cmd().args([command, "--help"]).output().unwrap();
+        let help = String::from_utf8_lossy(&output.stdout);
+        let (_, examples) = help
+            .split_once("\nExamples:\n")
+            .unwrap_or_else(|| panic!("`arbiter {command} --help` has no examples:\n{help}"));
+        let lines: Vec<_> = examples.lines().filter(|l| !l.trim().is_empty()).collect();
+        assert!((2..=3).contains(&lines.len()), "{command}: {lines:?}");
+        assert!(
+            lines.iter().all(|l| l.starts_with("  arbiter ")),
+            "{command}: {lines:?}"
+        );
+        let page =
+            std::fs::read_to_string(repo_root().join(format!("man/arbiter-{command}.1"))).unwrap();
+        let last = lines[lines.len() - 1].trim().replace('-', "\\-");
+        assert!(
+            page.contains(".SH EXAMPLES") && page.contains(&last),
+            "{command}"
+        );
+    }
+}

@@ -259,8 +259,8 @@ fn an_invalid_questions_file_is_located_and_creates_nothing() {
         (4, Some("model_not_found"))
     );
 
-    // An out-of-range sample rate is refused before anything is written, too.
-    let (code, _, stderr) = env.problem(&[
+    // An out-of-range sample rate is refused before anything is written, too: a usage error.
+    let (code, problem, stderr) = env.problem(&[
         "models",
         "create",
         MODEL,
@@ -269,7 +269,8 @@ fn an_invalid_questions_file_is_located_and_creates_nothing() {
         "--sample-rate",
         "1.5",
     ]);
-    assert_eq!(code, 1);
+    assert_eq!((code, problem["code"].as_str()), (2, Some("usage_error")));
+    assert_eq!(problem["details"][0]["loc"], json!(["--sample-rate"]));
     assert!(stderr.contains("sample-rate"), "{stderr}");
     assert!(repository_models(&env).is_empty());
 }

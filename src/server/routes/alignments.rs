@@ -91,7 +91,8 @@ jobs::json_job_create!(
             default branch."),
         (status = 413, description = TOO_LARGE),
         (status = 415, description = NOT_JSON),
-        (status = 422, description = "`validation_error`: the body has no `revision`."),
+        (status = 422, description = "`validation_error`: the body has no `revision`, or \
+            `evaluation` names no completed evaluation of this model at the revision's commit."),
     ),
 )]
 pub(crate) async fn promote(
@@ -103,7 +104,17 @@ pub(crate) async fn promote(
     principal.require_scope(SCOPE)?;
     // Authorized before the body is validated.
     core::access::model_access(&state.ctx, &principal, &model_id, Role::Writer).await?;
-    let PromoteRequest { revision } = PromoteRequest::from_value(&body)?;
-    let checkpoint = core::access::promote(&state.ctx, &principal, &model_id, &revision).await?;
+    let PromoteRequest {
+        revision,
+        evaluation,
+    } = PromoteRequest::from_value(&body)?;
+    let checkpoint = core::access::promote(
+        &state.ctx,
+        &principal,
+        &model_id,
+        &revision,
+        evaluation.as_deref(),
+    )
+    .await?;
     Ok(Json(checkpoint))
 }

@@ -151,7 +151,8 @@ pub(crate) struct IngestQuery {
     description = "Stores examples in bulk (role `writer`). Bad items are reported in \
         `rejected` and the valid ones are written; with `atomic=true` any bad item is a 422 and \
         nothing is written. Annotations are checked against the questions at the default \
-        branch. Re-ingesting a state never duplicates its example. A large upload can be sent \
+        branch; each is its `annotator`'s, else the token's name's, and replaces only that \
+        annotator's earlier answer. Re-ingesting a state never duplicates its example. A large upload can be sent \
         in chunks (JSON Lines split at line ends), each with its own `Idempotency-Key`, so a \
         retried chunk replays its first report.",
     security(("bearerAuth" = ["examples:write"])),
@@ -245,9 +246,9 @@ fn atomic_rejection(report: &IngestReport) -> Error {
     operation_id = "annotateExamples",
     summary = "Annotate many examples",
     description = "Writes ground truth for many examples at once (role `writer`), one \
-        `{example_id, question, answer, reasoning?}` per line (or a JSON array of them), as \
-        `arbiter examples annotate --file`. Each is checked against the questions at the \
-        default branch; bad lines (and lines naming no stored example) are reported in \
+        `{example_id, question, answer, reasoning?, annotator?}` per line (or a JSON array of \
+        them), as `arbiter examples annotate --file`. Each is its `annotator`'s, else the \
+        token's name's, and is checked against the questions at the default branch; bad lines (and lines naming no stored example) are reported in \
         `rejected` with their line numbers, and the good ones written. With an \
         `Idempotency-Key`, a retry replays the first report.",
     security(("bearerAuth" = ["examples:write"])),
@@ -357,9 +358,11 @@ pub(crate) async fn get_example(
     tag = "examples",
     operation_id = "annotateExample",
     summary = "Annotate an example",
-    description = "Writes ground truth (and optional reasoning) for some questions of one \
-        example (role `writer`). Every answer is checked against the questions at the default \
-        branch before anything is written. A `choice` answer given as a number or a boolean \
+    description = "Writes the token's answers (and optional reasoning) to some questions of \
+        one example (role `writer`): the annotator is the token's name, and each answer \
+        replaces only that annotator's earlier one; the example's `annotations` then show \
+        each question's majority answer and every annotator's in `votes`. Every answer is \
+        checked against the questions at the default branch before anything is written. A `choice` answer given as a number or a boolean \
         names the option of that text (`2` names option `\"2\"`).",
     security(("bearerAuth" = ["examples:write"])),
     params(ModelParams, ExampleParams),

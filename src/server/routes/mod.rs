@@ -1,5 +1,6 @@
 //! The route table: one file per resource.
 
+mod agreement;
 mod alignments;
 mod batch_decisions;
 mod decide;
@@ -7,6 +8,7 @@ mod evaluations;
 mod examples;
 mod jobs;
 mod meta;
+mod model_paths;
 mod models;
 mod params;
 
@@ -32,11 +34,14 @@ fn v1() -> OpenApiRouter<AppState> {
         .routes(routes!(models::list_models))
         .routes(routes!(models::get_model))
         .routes(routes!(models::list_checkpoints))
+        .routes(routes!(models::list_history))
+        .routes(routes!(models::diff_model))
         .routes(routes!(examples::list_examples, examples::ingest_examples))
         .routes(routes!(examples::list_examples_to_annotate))
         .routes(routes!(examples::get_example))
         .routes(routes!(examples::annotate_example))
         .routes(routes!(examples::annotate_examples))
+        .routes(routes!(agreement::get_annotation_agreement))
         .routes(routes!(
             batch_decisions::list_batches,
             batch_decisions::create_batch
@@ -86,11 +91,39 @@ pub(crate) fn router(state: AppState) -> Router {
     with_layers(public.merge(v1), state)
 }
 
-/// Fallbacks, the panic catcher and request identity around `routes`.
+/// Fallbacks, the panic catcher and request identity around `routes`. A path no route
+/// takes is retried once with its model path encoded (`model_paths`).
 fn with_layers(routes: Router<AppState>, state: AppState) -> Router {
     let problems_url = state.problems_url.clone();
+    let encoded = with_fallbacks(routes.clone(), |uri: axum::http::Uri| async move {
+        model_paths::no_such_route(&uri)
+    })
+    .with_state(state.clone());
+    with_fallbacks(routes, move |request| {
+        model_paths::retry_encoded(encoded.clone(), request)
+    })
+    .layer(CatchPanicLayer::custom(
+        |_panic: Box<dyn std::any::Any + Send>| {
+            ApiError(Error::Internal(
+                "the server hit a bug while answering; it keeps serving".into(),
+            ))
+            .into_response()
+        },
+    ))
+    .layer(axum::middleware::from_fn(move |request, next| {
+        request::identify(problems_url.clone(), request, next)
+    }))
+    .with_state(state)
+}
+
+/// `routes` with `fallback` for a path no route takes and a problem for a wrong method.
+fn with_fallbacks<H, T>(routes: Router<AppState>, fallback: H) -> Router<AppState>
+where
+    H: axum::handler::Handler<T, AppState>,
+    T: 'static,
+{
     routes
-        .fallback(|| async { ApiError(Error::NotFound("no such route".into())) })
+        .fallback(fallback)
         .method_not_allowed_fallback(|| async {
             status_problem(
                 StatusCode::METHOD_NOT_ALLOWED,
@@ -98,18 +131,6 @@ fn with_layers(routes: Router<AppState>, state: AppState) -> Router {
                 "this route does not take that method",
             )
         })
-        .layer(CatchPanicLayer::custom(
-            |_panic: Box<dyn std::any::Any + Send>| {
-                ApiError(Error::Internal(
-                    "the server hit a bug while answering; it keeps serving".into(),
-                ))
-                .into_response()
-            },
-        ))
-        .layer(axum::middleware::from_fn(move |request, next| {
-            request::identify(problems_url.clone(), request, next)
-        }))
-        .with_state(state)
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
-//! `GET /v1/models`, `GET /v1/models/{modelId}`, `GET /v1/models/{modelId}/checkpoints`.
+//! `GET /v1/models`, `GET /v1/models/{modelId}`, and a model's `checkpoints`, `history` and
+//! `diff`.
 
 use super::params::ModelParams;
 use crate::core;
@@ -10,6 +11,7 @@ use crate::server::extract::{AppPath, AppQuery};
 use crate::server::openapi::{BAD_QUERY, INVALID_CHECKPOINT, MODEL_NOT_FOUND, REVISION_NOT_FOUND};
 use crate::wire::decision::Checkpoint;
 use crate::wire::models::{ModelDetail, ModelList};
+use crate::wire::registry::{ModelDiff, RegistryEvent};
 use axum::extract::State;
 use axum::{Extension, Json};
 use serde::Deserialize;
@@ -102,5 +104,84 @@ pub(crate) async fn list_checkpoints(
     };
     Ok(Json(
         core::access::log(&state.ctx, &principal, query).await?,
+    ))
+}
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct HistoryQuery {
+    /// How many events (1–1000; anything else is refused).
+    #[param(minimum = 1, maximum = 1000, default = 50)]
+    limit: Option<usize>,
+}
+
+#[utoipa::path(
+    get,
+    path = "/v1/models/{modelId}/history",
+    tag = "models",
+    operation_id = "listModelHistory",
+    summary = "List promotions and tag moves",
+    description = "Every promotion and tag move made through this server or its home, newest \
+        first: who (the token's name, or the local user), when, from and to which commit, and \
+        the evaluation it relied on (role `reader`). Pushes made with plain git are not \
+        recorded.",
+    security(("bearerAuth" = ["models:read"])),
+    params(ModelParams, HistoryQuery),
+    responses(
+        (status = 200, description = "The events, newest first.", body = Vec<RegistryEvent>),
+        (status = 404, description = MODEL_NOT_FOUND),
+        (status = 422, description = BAD_QUERY),
+    ),
+)]
+pub(crate) async fn list_history(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    AppPath(ModelParams { model_id }): AppPath<ModelParams>,
+    AppQuery(query): AppQuery<HistoryQuery>,
+) -> ApiResult<Json<Vec<RegistryEvent>>> {
+    principal.require_scope(crate::core::tokens::Scope::ModelsRead)?;
+    let limit = crate::server::extract::page_limit(query.limit)?;
+    Ok(Json(
+        core::access::history(&state.ctx, &principal, &model_id, limit).await?,
+    ))
+}
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct DiffQuery {
+    /// The revision compared from: a branch, tag or commit SHA.
+    #[param(min_length = 1)]
+    from: String,
+    /// The revision compared to.
+    #[param(min_length = 1)]
+    to: String,
+}
+
+#[utoipa::path(
+    get,
+    path = "/v1/models/{modelId}/diff",
+    tag = "models",
+    operation_id = "diffModel",
+    summary = "Compare two revisions",
+    description = "What changed from one revision to another: `model.yaml` field by field, \
+        the questions added, removed or changed (and which fields), and the learned files \
+        `aligned/<id>.yaml` (role `reader`).",
+    security(("bearerAuth" = ["models:read"])),
+    params(ModelParams, DiffQuery),
+    responses(
+        (status = 200, description = "The changes.", body = ModelDiff),
+        (status = 404, description = REVISION_NOT_FOUND),
+        (status = 422, description = BAD_QUERY),
+    ),
+)]
+pub(crate) async fn diff_model(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    AppPath(ModelParams { model_id }): AppPath<ModelParams>,
+    AppQuery(query): AppQuery<DiffQuery>,
+) -> ApiResult<Json<ModelDiff>> {
+    principal.require_scope(crate::core::tokens::Scope::ModelsRead)?;
+    Ok(Json(
+        core::access::diff(&state.ctx, &principal, &model_id, &query.from, &query.to).await?,
     ))
 }

@@ -11,7 +11,8 @@ use utoipa::IntoParams;
 #[into_params(parameter_in = Path)]
 pub(crate) struct ModelParams {
     /// The repository model's `modelId` (a UUID), or its path `<owner>/<model>` with the
-    /// `/` percent-encoded (`acme%2Fsupport`), as `arbiter --server` sends it.
+    /// `/` percent-encoded (`acme%2Fsupport`), as `arbiter --server` sends it. The path as
+    /// written (`/v1/models/acme/support/examples`) is answered too.
     #[param(min_length = 1)]
     pub(crate) model_id: String,
 }

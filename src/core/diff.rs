@@ -1,0 +1,231 @@
+//! `models diff`: what changed between two revisions, read from the files themselves:
+//! `model.yaml` field by field, `questions.yaml` question by question, and each question's
+//! learned file. Values are compared as data (YAML parsed), so re-indenting or a comment
+//! is not a change.
+
+use serde_json::Value;
+
+use super::Context;
+use super::models::{open, to_wire_revision};
+use crate::error::{Error, Result};
+use crate::wire::registry::{Change, DiffStatus, FileDiff, ModelDiff};
+
+/// What changed in `model` from revision `from` to revision `to`.
+pub fn diff(ctx: &Context, model: &str, from: &str, to: &str) -> Result<ModelDiff> {
+    let repo = open(ctx, model)?;
+    let (from, to) = (repo.resolve(Some(from))?, repo.resolve(Some(to))?);
+    let (before, after) = (repo.read(&from.commit)?, repo.read(&to.commit)?);
+    let parse = |file: &str, text: &str, commit: &str| -> Result<Value> {
+        if text.trim().is_empty() {
+            return Ok(Value::Object(serde_json::Map::new()));
+        }
+        serde_yaml::from_str(text).map_err(|e| {
+            Error::Internal(format!(
+                "{file} at {commit} is not YAML: {e} (the commit predates validation?)"
+            ))
+        })
+    };
+    let model_yaml = changes(
+        &parse("model.yaml", &before.model_yaml, &from.commit)?,
+        &parse("model.yaml", &after.model_yaml, &to.commit)?,
+    );
+    let questions = by_id(
+        &entries(parse(
+            "questions.yaml",
+            &before.questions_yaml,
+            &from.commit,
+        )?),
+        &entries(parse("questions.yaml", &after.questions_yaml, &to.commit)?),
+    );
+    let learned_files =
+        |files: &[(String, String)], commit: &str| -> Result<Vec<(String, Value)>> {
+            files
+                .iter()
+                .map(|(id, text)| {
+                    Ok((
+                        id.clone(),
+                        parse(&format!("aligned/{id}.yaml"), text, commit)?,
+                    ))
+                })
+                .collect()
+        };
+    let learned = by_id(
+        &learned_files(&before.aligned, &from.commit)?,
+        &learned_files(&after.aligned, &to.commit)?,
+    );
+    Ok(ModelDiff {
+        model: repo.path().to_string(),
+        from: to_wire_revision(from),
+        to: to_wire_revision(to),
+        model_yaml,
+        questions,
+        learned,
+    })
+}
+
+/// The top-level entries of a mapping, in file order (anything else: none).
+fn entries(value: Value) -> Vec<(String, Value)> {
+    match value {
+        Value::Object(map) => map.into_iter().collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Entry by entry: removed and changed ones in `before`'s order, then added ones in
+/// `after`'s.
+fn by_id(before: &[(String, Value)], after: &[(String, Value)]) -> Vec<FileDiff> {
+    let find = |entries: &[(String, Value)], id: &str| {
+        entries
+            .iter()
+            .find(|(other, _)| other == id)
+            .map(|(_, v)| v.clone())
+    };
+    let mut diffs = Vec::new();
+    for (id, old) in before {
+        match find(after, id) {
+            None => diffs.push(FileDiff {
+                id: id.clone(),
+                status: DiffStatus::Removed,
+                changes: vec![Change {
+                    path: Vec::new(),
+                    from: Some(old.clone()),
+                    to: None,
+                }],
+            }),
+            Some(new) => {
+                let changes = changes(old, &new);
+                if !changes.is_empty() {
+                    diffs.push(FileDiff {
+                        id: id.clone(),
+                        status: DiffStatus::Changed,
+                        changes,
+                    });
+                }
+            }
+        }
+    }
+    for (id, new) in after {
+        if find(before, id).is_none() {
+            diffs.push(FileDiff {
+                id: id.clone(),
+                status: DiffStatus::Added,
+                changes: vec![Change {
+                    path: Vec::new(),
+                    from: None,
+                    to: Some(new.clone()),
+                }],
+            });
+        }
+    }
+    diffs
+}
+
+/// Every leaf that differs between `before` and `after`.
+fn changes(before: &Value, after: &Value) -> Vec<Change> {
+    let mut out = Vec::new();
+    walk(&mut Vec::new(), Some(before), Some(after), &mut out);
+    out
+}
+
+/// Mappings are compared key by key, lists of mappings of one length item by item (an
+/// option's description, an exemplar); any other difference is one change of the value.
+fn walk(
+    path: &mut Vec<String>,
+    before: Option<&Value>,
+    after: Option<&Value>,
+    out: &mut Vec<Change>,
+) {
+    match (before, after) {
+        (Some(a), Some(b)) if a == b => {}
+        (Some(Value::Object(a)), Some(Value::Object(b))) => {
+            for (key, old) in a {
+                path.push(key.clone());
+                walk(path, Some(old), b.get(key), out);
+                path.pop();
+            }
+            for (key, new) in b.iter().filter(|(key, _)| !a.contains_key(*key)) {
+                path.push(key.clone());
+                walk(path, None, Some(new), out);
+                path.pop();
+            }
+        }
+        (Some(Value::Array(a)), Some(Value::Array(b)))
+            if a.len() == b.len() && a.iter().chain(b).all(Value::is_object) =>
+        {
+            for (index, (old, new)) in a.iter().zip(b).enumerate() {
+                path.push(index.to_string());
+                walk(path, Some(old), Some(new), out);
+                path.pop();
+            }
+        }
+        (from, to) => out.push(Change {
+            path: path.clone(),
+            from: from.cloned(),
+            to: to.cloned(),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn paths(changes: &[Change]) -> Vec<String> {
+        changes.iter().map(|c| c.path.join(".")).collect()
+    }
+
+    #[test]
+    fn leaves_that_differ_are_each_a_change() {
+        let before = json!({"base": "mo", "capture": {"enabled": true, "sample_rate": 1.0}});
+        let after = json!({"base": "jev-latest", "capture": {"enabled": true}, "new": 1});
+        let found = changes(&before, &after);
+        assert_eq!(paths(&found), ["base", "capture.sample_rate", "new"]);
+        assert_eq!(
+            (&found[1].from, &found[1].to),
+            (&Some(json!(1.0)), &None),
+            "a removed key has no `to`"
+        );
+        assert!(changes(&before, &before).is_empty());
+    }
+
+    #[test]
+    fn lists_of_mappings_are_compared_item_by_item_and_other_lists_whole() {
+        let before = json!({"exemplars": [{"id": "a", "answer": 1}, {"id": "b", "answer": 2}],
+                            "levels": ["low", "high"]});
+        let after = json!({"exemplars": [{"id": "a", "answer": 1}, {"id": "b", "answer": 3}],
+                           "levels": ["low", "mid", "high"]});
+        assert_eq!(
+            paths(&changes(&before, &after)),
+            ["exemplars.1.answer", "levels"]
+        );
+        // A list that grew is one change, whatever it holds.
+        let grown = json!({"exemplars": [{"id": "a", "answer": 1}]});
+        assert_eq!(paths(&changes(&before, &grown)), ["exemplars", "levels"]);
+    }
+
+    #[test]
+    fn questions_are_added_removed_or_changed() {
+        let before = entries(
+            json!({"keep": {"type": "noul"}, "edit": {"type": "noul", "instruction": "a"},
+                                    "gone": {"type": "noul"}}),
+        );
+        let after = entries(
+            json!({"keep": {"type": "noul"}, "edit": {"type": "noul", "instruction": "b"},
+                                   "fresh": {"type": "choice"}}),
+        );
+        let diffs = by_id(&before, &after);
+        let summary: Vec<_> = diffs.iter().map(|d| (d.id.as_str(), d.status)).collect();
+        assert_eq!(
+            summary,
+            [
+                ("edit", DiffStatus::Changed),
+                ("gone", DiffStatus::Removed),
+                ("fresh", DiffStatus::Added)
+            ]
+        );
+        assert_eq!(paths(&diffs[0].changes), ["instruction"]);
+        assert_eq!(diffs[2].changes[0].to, Some(json!({"type": "choice"})));
+    }
+}

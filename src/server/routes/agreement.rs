@@ -1,0 +1,55 @@
+//! How far a model's annotators agree: Cohen's or Fleiss' kappa per question.
+
+use super::params::ModelParams;
+use crate::core::tokens::{Principal, Scope};
+use crate::core::{self};
+use crate::server::AppState;
+use crate::server::error::ApiResult;
+use crate::server::extract::{AppPath, AppQuery};
+use crate::server::openapi::MODEL_NOT_FOUND;
+use crate::wire::agreement::AgreementReport;
+use axum::extract::State;
+use axum::{Extension, Json};
+use serde::Deserialize;
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct AgreementQuery {
+    /// Only this question (one of the default branch's); else every question.
+    question: Option<String>,
+}
+
+#[utoipa::path(
+    get,
+    path = "/v1/models/{modelId}/annotation-agreement",
+    tag = "examples",
+    operation_id = "getAnnotationAgreement",
+    summary = "Annotator agreement",
+    description = "Per question at the default branch (role `reader`): who annotated it and \
+        how many examples each, the examples two annotators or more answered, their observed \
+        agreement and kappa: Cohen's when exactly two annotators answered those examples, \
+        Fleiss' (for a varying number of annotators per example) when more did; `kappa` is \
+        null, with a `reason`, when it cannot be computed. Answers are equal when their \
+        canonical JSON is.",
+    security(("bearerAuth" = ["examples:read"])),
+    params(ModelParams, AgreementQuery),
+    responses(
+        (status = 200, description = "The agreement per question.", body = AgreementReport),
+        (status = 404, description = MODEL_NOT_FOUND),
+        (status = 422, description = "`validation_error`, `invalid_checkpoint`: `question` \
+            names no question at the default branch, or the model's files there do not form \
+            a valid model."),
+    ),
+)]
+pub(crate) async fn get_annotation_agreement(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    AppPath(ModelParams { model_id }): AppPath<ModelParams>,
+    AppQuery(query): AppQuery<AgreementQuery>,
+) -> ApiResult<Json<AgreementReport>> {
+    principal.require_scope(Scope::ExamplesRead)?;
+    let report =
+        core::access::annotation_agreement(&state.ctx, &principal, &model_id, query.question)
+            .await?;
+    Ok(Json(report))
+}
