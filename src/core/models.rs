@@ -13,7 +13,6 @@ use crate::store::NewRegistryEvent;
 use crate::wire::Questions;
 use crate::wire::decision::{Checkpoint, Revision, RevisionKind};
 use crate::wire::models::{ModelDetail, ModelEntry, ModelKind, ModelList, RefInfo};
-use crate::wire::problem::Loc;
 use crate::wire::registry::RegistryAction;
 use std::sync::Arc;
 
@@ -202,8 +201,7 @@ pub fn tag(
     let (tagged, before) = repo.set_tag(name, revision, force)?;
     if before.as_deref() != Some(tagged.commit.as_str()) {
         let model_id = repo.model_id();
-        let evaluation =
-            super::registry::relied_on(ctx, &model_id, &tagged.commit, None, &Loc::body())?;
+        let evaluation = super::registry::relied_on(ctx, &model_id, &tagged.commit, None)?;
         super::registry::record(
             ctx,
             &model_id,
@@ -252,13 +250,7 @@ pub fn promote(
     let branch = repo.default_branch()?;
     let target = repo.resolve(Some(revision))?.commit;
     let model_id = repo.model_id();
-    let relied_on = super::registry::relied_on(
-        ctx,
-        &model_id,
-        &target,
-        evaluation,
-        &Loc::body().key("evaluation"),
-    )?;
+    let relied_on = super::registry::relied_on(ctx, &model_id, &target, evaluation)?;
     let (from, checkpoint) = repo.fast_forward(&branch, &target)?;
     if from != checkpoint.id {
         super::registry::record(

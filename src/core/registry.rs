@@ -32,14 +32,14 @@ pub(crate) fn record(
 }
 
 /// The evaluation a move of a ref to `commit` relies on: the job `named` (which must be a
-/// completed evaluation of `model_id` at `commit`; otherwise a validation error at `loc`),
-/// else the latest completed evaluation of `commit`, else none.
+/// completed evaluation of `model_id` at `commit`; otherwise a validation error at
+/// `body.evaluation`, where a request names it), else the latest completed evaluation of
+/// `commit`, else none.
 pub(crate) fn relied_on(
     ctx: &Context,
     model_id: &ModelId,
     commit: &str,
     named: Option<&str>,
-    loc: &Loc,
 ) -> Result<Option<EvaluationSummary>> {
     let store = ctx.store()?;
     let Some(named) = named else {
@@ -57,7 +57,7 @@ pub(crate) fn relied_on(
     };
     let invalid = |message: String| {
         Error::Validation(vec![FieldError::new(
-            loc.clone(),
+            Loc::body().key("evaluation"),
             message,
             "invalid_evaluation",
         )])
