@@ -5,6 +5,8 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     arbiter::cli::private::enter();
+    // A shell asking for completions (`COMPLETE=bash arbiter …`) is answered here.
+    arbiter::cli::complete::enter();
     let cli = arbiter::cli::Cli::parse();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -5,6 +5,7 @@
 
 mod align;
 mod batch;
+pub mod complete;
 mod decide;
 mod engines;
 mod eval;

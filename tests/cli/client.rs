@@ -1386,3 +1386,44 @@ fn ctrl_c_leaves_a_servers_job_running_unless_told_to_cancel_it() {
         .collect();
     assert!(indexes.iter().enumerate().all(|(i, n)| i as u64 == *n));
 }
+
+// ---------------------------------------------------------------------------------------
+// Shell completion in client mode
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn completion_in_client_mode_asks_the_server() {
+    use crate::completion::values;
+    let shared = Shared::start();
+    let unused = shared.unused_home().display().to_string();
+    let env = |url: &str| {
+        [
+            ("ARBITER_SERVER", url.to_owned()),
+            ("ARBITER_TOKEN", shared.admin.clone()),
+            ("ARBITER_HOME", unused.clone()),
+        ]
+    };
+    let complete = |line: &str, url: &str| {
+        let env = env(url);
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        values(line, &env)
+    };
+    assert_eq!(
+        complete("arbiter models show ", shared.url()),
+        ["acme/support"]
+    );
+    assert_eq!(
+        complete("arbiter batch acme/support --revision ", shared.url()),
+        ["main"]
+    );
+    // A server that accepts the connection and never answers: nothing, within the budget.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let silent_url = format!("http://{}", silent.local_addr().unwrap());
+    let started = Instant::now();
+    assert!(complete("arbiter models show ", &silent_url).is_empty());
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+}
