@@ -12,6 +12,7 @@ mod eval;
 mod examples;
 mod generate;
 mod input;
+mod interrupt;
 mod jobs;
 mod models;
 pub mod output;
