@@ -4,6 +4,8 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     arbiter::cli::private::enter();
+    // A shell asking for completions (`COMPLETE=bash arbiter …`) is answered here.
+    arbiter::cli::complete::enter();
     let cli = match arbiter::cli::parse() {
         Ok(cli) => cli,
         Err(code) => return code,

@@ -7,6 +7,7 @@ use super::output::Printer;
 use anyhow::{Context as _, Result};
 use clap::{Args, CommandFactory};
 use clap_complete::Shell;
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -34,16 +35,25 @@ pub struct OpenapiArgs {
     pub out: PathBuf,
 }
 
-const SHELLS: [Shell; 4] = [Shell::Bash, Shell::Zsh, Shell::Fish, Shell::PowerShell];
+/// The committed scripts: each shell's file name as its package would install it.
+const SCRIPTS: [(Shell, &str); 4] = [
+    (Shell::Bash, "arbiter.bash"),
+    (Shell::Zsh, "_arbiter"),
+    (Shell::Fish, "arbiter.fish"),
+    (Shell::PowerShell, "_arbiter.ps1"),
+];
 
+/// The scripts register dynamic completion ([`super::complete`]): the shell asks `arbiter`
+/// itself, so models, revisions, jobs and questions complete from the home or the server.
 pub(crate) fn completions(args: &CompletionsArgs, printer: &Printer) -> Result<ExitCode> {
-    let mut command = Cli::command();
     if let Some(dir) = &args.dir {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         super::private::publish(dir)?;
-        for shell in SHELLS {
-            let path = clap_complete::generate_to(shell, &mut command, "arbiter", dir)
-                .with_context(|| format!("writing {shell} completions"))?;
+        for (shell, name) in SCRIPTS {
+            let path = dir.join(name);
+            let mut script = Vec::new();
+            super::complete::registration(shell, &mut script)?;
+            std::fs::write(&path, script).with_context(|| format!("writing {}", path.display()))?;
             super::private::publish(&path)?;
         }
         printer.status(&format!(
@@ -51,7 +61,9 @@ pub(crate) fn completions(args: &CompletionsArgs, printer: &Printer) -> Result<E
             dir.display()
         ));
     } else if let Some(shell) = args.shell {
-        clap_complete::generate(shell, &mut command, "arbiter", &mut std::io::stdout());
+        let mut script = Vec::new();
+        super::complete::registration(shell, &mut script)?;
+        std::io::stdout().write_all(&script)?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -6,6 +6,7 @@
 //! they create, here or on a server: [`follow`].
 
 use super::Target;
+use super::interrupt;
 use super::output::Printer;
 use super::table::{Column, Table};
 use crate::core::jobs::{NoObserver, Observer};
@@ -17,7 +18,7 @@ use crate::wire::jobs::{Job, JobStatus, Progress};
 use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::{ExitCode, Stdio};
 use std::time::Duration;
@@ -376,8 +377,9 @@ pub(crate) enum Followed {
 
 /// Follow a job this command created until it ends ([`Service::follow_job`]), handling
 /// Ctrl-C. A job that runs in this process is cancelled (it stops at its next item and keeps
-/// what finished). A job on a server goes on without us unless cancelled: on a terminal we
-/// ask; elsewhere `cancel_on_interrupt` decides.
+/// what finished). A job on a server goes on without us unless cancelled: with
+/// `cancel_on_interrupt` it is; else on a terminal we ask ([`interrupt::ask_to_cancel`]:
+/// yes unless answered no); elsewhere it is left running.
 pub(crate) async fn follow(
     service: &dyn Service,
     job: &Job,
@@ -391,13 +393,19 @@ pub(crate) async fn follow(
     tokio::select! {
         ended = &mut following => Ok(Followed::Ended { job: ended?, interrupted: false }),
         _ = tokio::signal::ctrl_c() => {
+            // From here `following` is not polled until the answer: the display and the
+            // polling stop at once.
             let cancel = if service.runs_jobs_here() {
                 bar.println("interrupted: cancelling the job (what it finished is kept)");
                 true
-            } else if printer.interactive() && std::io::stdin().is_terminal() {
-                ask_to_cancel(bar, &job.job_id.to_string()).await
+            } else if cancel_on_interrupt {
+                true
+            } else if let Some(tty) = printer.interactive().then(interrupt::terminal).flatten() {
+                // The bar would redraw over the question: it is done with either way.
+                bar.hide();
+                interrupt::ask_to_cancel(tty, &job.job_id.to_string()).await
             } else {
-                cancel_on_interrupt
+                false
             };
             if !cancel {
                 return Ok(Followed::Left(job.clone()));
@@ -409,28 +417,6 @@ pub(crate) async fn follow(
             service.cancel_job(&job.job_id.to_string()).await?;
             Ok(Followed::Ended { job: following.await?, interrupted: true })
         }
-    }
-}
-
-/// Ask on the terminal whether to cancel a server's job; a second Ctrl-C means no.
-async fn ask_to_cancel(bar: &JobBar, job_id: &str) -> bool {
-    // The bar would redraw over the question: it is done with either way.
-    bar.hide();
-    let _ = write!(
-        std::io::stderr(),
-        "interrupted: cancel job {job_id} on the server? [y/N] "
-    );
-    let _ = std::io::stderr().flush();
-    // A plain thread, not a blocking task: an unanswered read must not hold up the exit.
-    let (tx, rx) = tokio::sync::oneshot::channel();
-    std::thread::spawn(move || {
-        let mut answer = String::new();
-        let _ = std::io::stdin().read_line(&mut answer);
-        let _ = tx.send(answer);
-    });
-    tokio::select! {
-        answer = rx => answer.is_ok_and(|a| matches!(a.trim().to_ascii_lowercase().as_str(), "y" | "yes")),
-        _ = tokio::signal::ctrl_c() => false,
     }
 }
 

@@ -5,12 +5,14 @@
 
 mod align;
 mod batch;
+pub mod complete;
 mod decide;
 mod engines;
 mod eval;
 mod examples;
 mod generate;
 mod input;
+mod interrupt;
 mod jobs;
 mod man_page;
 mod models;

@@ -1559,3 +1559,233 @@ fn ctrl_c_leaves_a_servers_job_running_unless_told_to_cancel_it() {
         .collect();
     assert!(indexes.iter().enumerate().all(|(i, n)| i as u64 == *n));
 }
+
+/// A pseudo-terminal: the child's stderr and controlling terminal (`/dev/tty`), with what
+/// is written on it collected, and a way to type on it.
+struct Terminal {
+    master: std::fs::File,
+    seen: Arc<Mutex<String>>,
+}
+
+impl Terminal {
+    /// Open a terminal and make it `cmd`'s stderr and controlling terminal.
+    fn attach(cmd: &mut std::process::Command) -> Self {
+        use std::os::fd::FromRawFd;
+        use std::os::unix::process::CommandExt;
+        let (mut master, mut slave) = (0, 0);
+        // SAFETY: openpty writes two new descriptors into the two integers.
+        let opened = unsafe {
+            libc::openpty(
+                &raw mut master,
+                &raw mut slave,
+                std::ptr::null_mut(),
+                std::ptr::null(),
+                std::ptr::null(),
+            )
+        };
+        assert_eq!(opened, 0, "openpty");
+        // SAFETY: both descriptors were just opened and are owned here alone.
+        let (master, slave) = unsafe {
+            (
+                std::fs::File::from_raw_fd(master),
+                std::fs::File::from_raw_fd(slave),
+            )
+        };
+        cmd.stderr(slave);
+        // SAFETY: setsid and ioctl are async-signal-safe; fd 2 is the terminal by now.
+        unsafe {
+            cmd.pre_exec(|| {
+                if libc::setsid() < 0 || libc::ioctl(2, libc::TIOCSCTTY, 0) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let seen = Arc::new(Mutex::new(String::new()));
+        let mut reader = master.try_clone().unwrap();
+        let collected = Arc::clone(&seen);
+        std::thread::spawn(move || {
+            use std::io::Read;
+            let mut buf = [0u8; 4096];
+            // Ends with EIO when the child, the last holder of the terminal, exits.
+            while let Ok(n @ 1..) = reader.read(&mut buf) {
+                collected
+                    .lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        });
+        Self { master, seen }
+    }
+
+    fn seen(&self) -> String {
+        self.seen.lock().unwrap().clone()
+    }
+
+    /// Wait until `text` appears on the terminal.
+    fn wait_for(&self, text: &str) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !self.seen().contains(text) {
+            assert!(
+                Instant::now() < deadline,
+                "`{text}` never appeared: {}",
+                self.seen()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn type_line(&self, line: &str) {
+        use std::io::Write;
+        writeln!(&self.master, "{line}").unwrap();
+    }
+}
+
+/// `interrupt_batch` at a terminal: after SIGINT, `answer` is typed when the question
+/// appears (`None`: nothing is typed). The exit code, what the terminal showed, the job's
+/// ID, and how long the client took to exit after the SIGINT.
+fn interrupt_batch_at_terminal(
+    shared: &Shared,
+    run_id: &str,
+    extra: &[&str],
+    answer: Option<&str>,
+) -> (i32, String, String, Duration) {
+    let proxy = Proxy::start(shared.url(), |_, _, _| Act::Pass);
+    let input = shared.write("big.jsonl", &states(1500));
+    let mut cmd = shared.std_remote_at(proxy.url(), Some(&shared.admin));
+    cmd.env("ARBITER_RUN_ID", run_id)
+        .args(["batch", "acme/support", "--input", &input])
+        .args(extra)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped());
+    let terminal = Terminal::attach(&mut cmd);
+    let child = cmd.spawn().unwrap();
+    let deadline = Instant::now() + Duration::from_mins(2);
+    let job_id = loop {
+        let polled = proxy
+            .seen()
+            .into_iter()
+            .find(|s| s.method == "GET" && s.path.starts_with("/v1/jobs/"));
+        if let Some(seen) = polled {
+            break seen.path.trim_start_matches("/v1/jobs/").to_owned();
+        }
+        assert!(Instant::now() < deadline, "the client never polled its job");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let pid = i32::try_from(child.id()).unwrap();
+    // SAFETY: sending a signal to our own child process.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    let interrupted = Instant::now();
+    if let Some(answer) = answer {
+        terminal.wait_for("[Y/n]");
+        terminal.type_line(answer);
+    }
+    let output = child.wait_with_output().unwrap();
+    let took = interrupted.elapsed();
+    // What the child wrote last reaches the reader thread a moment after it exits.
+    std::thread::sleep(Duration::from_millis(200));
+    (
+        output.status.code().expect("exited, not killed"),
+        terminal.seen(),
+        job_id,
+        took,
+    )
+}
+
+#[test]
+fn ctrl_c_at_a_terminal_asks_and_cancels_unless_told_no() {
+    let shared = Shared::start();
+    let status = |job_id: &str| {
+        json(shared.remote(), &["jobs", "poll", job_id])["status"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+
+    // No: the job goes on, and the terminal says how to follow it.
+    let (code, seen, job_id, _) = interrupt_batch_at_terminal(&shared, "tty-no", &[], Some("n"));
+    assert_eq!(code, 130, "{seen}");
+    assert!(
+        seen.contains(&format!(
+            "cancel job {job_id} on the server? [Y/n] (yes in 10 s)"
+        )),
+        "{seen}"
+    );
+    assert!(
+        seen.contains(&format!("arbiter jobs poll {job_id} --wait")),
+        "{seen}"
+    );
+    assert!(matches!(status(&job_id).as_str(), "queued" | "running"));
+    json(shared.remote(), &["jobs", "cancel", &job_id]);
+
+    // Enter: yes, the default.
+    let (code, seen, job_id, took) =
+        interrupt_batch_at_terminal(&shared, "tty-enter", &[], Some(""));
+    assert_eq!(code, 130, "{seen}");
+    assert!(seen.contains("interrupted: cancelling job"), "{seen}");
+    assert_eq!(status(&job_id), "cancelled");
+    assert!(
+        took < Duration::from_secs(10),
+        "no wait for the timeout: {took:?}"
+    );
+
+    // No answer: cancelled when the 10 s are up.
+    let (code, seen, job_id, took) = interrupt_batch_at_terminal(&shared, "tty-silent", &[], None);
+    assert_eq!(code, 130, "{seen}");
+    assert!(seen.contains("no answer in 10 s"), "{seen}");
+    assert_eq!(status(&job_id), "cancelled");
+    assert!(took >= Duration::from_secs(10), "{took:?}");
+    assert!(
+        took < Duration::from_secs(40),
+        "cancelled promptly after: {took:?}"
+    );
+
+    // --cancel-on-interrupt: no question.
+    let (code, seen, job_id, took) =
+        interrupt_batch_at_terminal(&shared, "tty-flag", &["--cancel-on-interrupt"], None);
+    assert_eq!(code, 130, "{seen}");
+    assert!(!seen.contains("[Y/n]"), "{seen}");
+    assert_eq!(status(&job_id), "cancelled");
+    assert!(took < Duration::from_secs(10), "{took:?}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Shell completion in client mode
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn completion_in_client_mode_asks_the_server() {
+    use crate::completion::values;
+    let shared = Shared::start();
+    let unused = shared.unused_home().display().to_string();
+    let env = |url: &str| {
+        [
+            ("ARBITER_SERVER", url.to_owned()),
+            ("ARBITER_TOKEN", shared.admin.clone()),
+            ("ARBITER_HOME", unused.clone()),
+        ]
+    };
+    let complete = |line: &str, url: &str| {
+        let env = env(url);
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        values(line, &env)
+    };
+    assert_eq!(
+        complete("arbiter models show ", shared.url()),
+        ["acme/support"]
+    );
+    assert_eq!(
+        complete("arbiter batch acme/support --revision ", shared.url()),
+        ["main"]
+    );
+    // A server that accepts the connection and never answers: nothing, within the budget.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let silent_url = format!("http://{}", silent.local_addr().unwrap());
+    let started = Instant::now();
+    assert!(complete("arbiter models show ", &silent_url).is_empty());
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+}

@@ -3,6 +3,7 @@
 mod align;
 mod client;
 mod common;
+mod completion;
 mod decide;
 mod engines;
 mod examples;
