@@ -51,7 +51,7 @@ pub(crate) async fn run(
 ) -> Result<ExitCode> {
     let request =
         DecisionRequest::from_value(&request_body(&args)?).map_err(crate::error::Error::from)?;
-    let response = service.decide(&request).await?;
+    let response = super::reading::decide(service, &request, printer).await?;
     if printer.wants_json() {
         printer.json(&response)?;
     } else {

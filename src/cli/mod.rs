@@ -18,6 +18,7 @@ mod man_page;
 mod models;
 pub mod output;
 pub mod private;
+mod reading;
 mod registry;
 mod serve;
 mod table;

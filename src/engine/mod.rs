@@ -7,6 +7,7 @@
 
 pub mod builtin;
 pub mod chat_logprobs;
+pub mod progress;
 pub mod registry;
 pub mod systemone;
 pub mod upstream;

@@ -268,3 +268,46 @@ fn missing_required_options_are_usage_errors() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("--model"));
 }
+
+/// At a terminal, a decision over a state of many windows shows a spinner with the windows
+/// read, then says how many input tokens it read and in how many windows; on a pipe the
+/// same decision writes nothing on stderr.
+#[test]
+fn a_long_decision_shows_its_reading_at_a_terminal() {
+    use crate::terminal::Terminal;
+    let (env, q, _) = setup();
+    let text = (0..1000).fold(String::new(), |mut out, i| {
+        out.push_str(&format!("w{i} refund "));
+        out
+    });
+    let long = env.write("long.json", &json!({ "text": text }).to_string());
+    let long = long.display().to_string();
+    let args = ["decide", "-m", "mo-reasoning", "-q", &q, "-s", &long];
+
+    let mut cmd = env.std_cmd();
+    cmd.args(args)
+        .env("TERM", "xterm")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped());
+    let terminal = Terminal::attach(&mut cmd);
+    let output = cmd.spawn().unwrap().wait_with_output().unwrap();
+    assert!(output.status.success(), "{}", terminal.seen());
+    let response: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let tokens = response["usage"]["input_tokens"].as_u64().unwrap();
+    terminal.wait_for(&format!("read {tokens} input tokens in "));
+    let seen = terminal.seen();
+    assert!(seen.contains("reading the state: "), "{seen}");
+    let windows: usize = seen
+        .split(" windows of the state)")
+        .next()
+        .and_then(|before| before.rsplit('(').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("the windows are named: {seen}"));
+    assert!(windows > 3, "{seen}");
+    assert!(seen.contains(&format!("/{windows} windows")), "{seen}");
+
+    let piped = env.cmd().args(args).output().unwrap();
+    assert!(piped.status.success());
+    assert!(piped.stderr.is_empty(), "{:?}", piped.stderr);
+    assert_eq!(piped.stdout, output.stdout, "the same answer either way");
+}

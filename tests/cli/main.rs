@@ -26,5 +26,6 @@ mod registry;
 mod repository;
 mod served;
 mod tables;
+mod terminal;
 mod to_annotate;
 mod usage;

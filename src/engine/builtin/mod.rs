@@ -13,6 +13,7 @@ pub mod text;
 
 pub use embedder::{Embedder, Embedding, EmbeddingStore, Window};
 
+use super::progress::ReadProgress;
 use super::{Engine, EngineOutput, EngineRequest};
 use crate::error::Result;
 use crate::wire::answer::Distribution;
@@ -79,6 +80,7 @@ impl BuiltinEngine {
             model: "",
             truncate: true,
             stop: &AtomicBool::new(false),
+            progress: None,
         };
         self.embed_state_as(state, &read)
     }
@@ -108,11 +110,18 @@ impl BuiltinEngine {
         };
         let tokens = windows.iter().map(|w| w.tokens).sum();
         let first_tokens = windows.first().map_or(0, |w| w.tokens);
+        if let Some(progress) = read.progress {
+            progress.planned(windows.len());
+        }
         let windows = windows
             .iter()
             .map(|w| {
                 stopped(stop)?;
-                self.embedder.embed(&w.text)
+                let vector = self.embedder.embed(&w.text)?;
+                if let Some(progress) = read.progress {
+                    progress.window_read();
+                }
+                Ok(vector)
             })
             .collect::<Result<_>>()?;
         Ok(EmbeddedState {
@@ -234,6 +243,7 @@ impl BuiltinEngine {
             model: "",
             truncate: false,
             stop: &AtomicBool::new(false),
+            progress: None,
         };
         self.decide_as(state, questions, &read)
     }
@@ -280,6 +290,8 @@ struct Read<'a> {
     truncate: bool,
     /// Set once nobody waits for the answer.
     stop: &'a AtomicBool,
+    /// Where the windows read are counted, when someone watches ([`super::progress`]).
+    progress: Option<&'a ReadProgress>,
 }
 
 /// `state_too_large`, at `body.state`: the state has `count` tokens (at least, when only
@@ -387,11 +399,13 @@ impl Engine for BuiltinEngine {
         let stop = Arc::new(AtomicBool::new(false));
         let _stop_on_drop = StopOnDrop(stop.clone());
         let (model, truncate) = (request.model.to_owned(), request.truncate);
+        let progress = super::progress::current();
         tokio::task::spawn_blocking(move || {
             let read = Read {
                 model: &model,
                 truncate,
                 stop: &stop,
+                progress: progress.as_deref(),
             };
             engine.decide_as(&state, &questions, &read)
         })
@@ -440,7 +454,32 @@ mod tests {
             model: "jev-latest",
             truncate,
             stop,
+            progress: None,
         }
+    }
+
+    /// A watched decision counts every window it reads.
+    #[tokio::test]
+    async fn a_watched_decision_counts_the_windows_it_reads() {
+        use crate::engine::progress::{ReadProgress, watch};
+        let engine = engine(Reading::AllWindows);
+        let q = questions(&json!({"angry": {"type": "noul"}}));
+        let state = json!(words(600));
+        let embedded = engine.embed_state(&state).unwrap();
+        let progress = Arc::new(ReadProgress::default());
+        let request = EngineRequest {
+            model: "mo-reasoning",
+            state: &state,
+            questions: &q,
+            truncate: false,
+        };
+        watch(progress.clone(), engine.decide(request))
+            .await
+            .unwrap();
+        let seen = progress.snapshot();
+        assert_eq!(seen.windows, embedded.windows.len());
+        assert!(seen.windows > 3, "{seen:?}");
+        assert_eq!(seen.read, seen.windows);
     }
 
     /// Over the budget: refused at the state with the exact count when it had to be
