@@ -54,6 +54,12 @@ impl Admission {
         )
     }
 
+    /// The decisions admitted now (computing or waiting for a slot), and the most there
+    /// may be: what `GET /healthz` reports.
+    pub(crate) fn load(&self) -> (usize, usize) {
+        (self.admitted.load(Ordering::Acquire), self.capacity)
+    }
+
     /// A slot, once one is free; `overloaded` at once when the queue is full.
     pub(crate) async fn admit(&self) -> Result<Slot<'_>, Error> {
         if self.admitted.fetch_add(1, Ordering::AcqRel) >= self.capacity {

@@ -453,15 +453,16 @@ fn sigterm_drains_in_flight_decisions() {
         .unwrap()
         .to_owned();
     let served = Served::start(&env);
-    // About six encoder windows: in flight well past the 300 ms below, yet drained in a few
-    // seconds even when the machine is busy (twelve windows outlasted the 30 s stop guard
-    // under a load average of 7).
+    // About six encoder windows: in flight while the health below finds them held, yet
+    // drained in a few seconds even when the machine is busy (twelve windows outlasted the
+    // 30 s stop guard under a load average of 7).
     let text = crate::served::long_ticket_text(300);
     let body = json!({"model": "jev-latest", "state": {"message": text}, "truncate": true,
                       "questions": {"urgent": {"type": "noul", "instructions": "Is it urgent?"}}});
     let rt = runtime();
     let (answers, exit) = rt.block_on(async {
         let url = served.url("/v1/decision");
+        let health = served.url("/healthz");
         let requests: Vec<_> = (0..4)
             .map(|_| {
                 let (url, token, body) = (url.clone(), token.clone(), body.clone());
@@ -476,8 +477,24 @@ fn sigterm_drains_in_flight_decisions() {
                 })
             })
             .collect();
-        // In flight: sent, not yet answered.
-        tokio::time::sleep(Duration::from_millis(300)).await;
+        // In flight: the server holds all four (SIGTERM before it read them would lose
+        // them, not drain them), and none is answered yet.
+        let deadline = Instant::now() + Duration::from_mins(1);
+        loop {
+            let load: Value = Served::client()
+                .get(&health)
+                .send()
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+            if load["decisions"]["inFlight"] == 4 {
+                break;
+            }
+            assert!(Instant::now() < deadline, "never four in flight: {load}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
         assert!(
             requests.iter().all(|r| !r.is_finished()),
             "answered before SIGTERM"

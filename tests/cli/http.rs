@@ -1306,6 +1306,9 @@ async fn status_503_overloaded_when_the_decision_queue_is_full() {
         tokio::spawn(async move { server.post_json("/v1/decision", Some(&token), &slow).await })
     };
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    // Health says what the server holds.
+    let health = server.get("/healthz", None).await.ok();
+    assert_eq!(health["decisions"], json!({"inFlight": 1, "capacity": 1}));
     let refused = server
         .post_json("/v1/decision", Some(&token), &base_request("mo"))
         .await;
@@ -1321,6 +1324,11 @@ async fn status_503_overloaded_when_the_decision_queue_is_full() {
     assert_eq!(too_large.json()["code"], "state_too_large");
     assert!(!first.is_finished(), "the slot was held throughout");
     first.await.unwrap().ok();
+    let health = server.get("/healthz", None).await.ok();
+    assert_eq!(
+        health["decisions"]["inFlight"], 0,
+        "the refused took no place"
+    );
     // The slot is free again.
     server
         .post_json("/v1/decision", Some(&token), &base_request("mo"))

@@ -1157,7 +1157,8 @@ fn concurrent_decisions_and_commits_all_land() {
             String::from_utf8_lossy(&output.stderr)
         );
         let response: Value = serde_json::from_slice(&output.stdout).unwrap();
-        assert_eq!(response["recorded"], true, "{response}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(response["recorded"], true, "{response}\n{stderr}");
         assert_eq!(response["example"]["created"], true, "{response}");
         recorded.insert(
             response["example"]["exampleId"]

@@ -32,6 +32,17 @@ pub(crate) struct Health {
     status: Up,
     /// The server's version.
     version: &'static str,
+    decisions: DecisionLoad,
+}
+
+/// The decisions the server holds now, against `server.max_concurrent_decisions` plus
+/// `server.decision_queue`: one more than `capacity` is refused 503 `overloaded`.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct DecisionLoad {
+    /// Computing or waiting for a slot.
+    in_flight: usize,
+    capacity: usize,
 }
 
 #[derive(Serialize, utoipa::ToSchema)]
@@ -46,13 +57,18 @@ enum Up {
     tag = "meta",
     operation_id = "healthz",
     summary = "Health",
-    description = "Answers 200 while the server serves.",
+    description = "Answers 200 while the server serves, with the decisions it holds now.",
     responses((status = 200, description = "The server is up.", body = inline(Health))),
 )]
-pub(crate) async fn healthz(State(_state): State<AppState>) -> Json<Health> {
+pub(crate) async fn healthz(State(state): State<AppState>) -> Json<Health> {
+    let (in_flight, capacity) = state.decisions.load();
     Json(Health {
         status: Up::Ok,
         version: env!("CARGO_PKG_VERSION"),
+        decisions: DecisionLoad {
+            in_flight,
+            capacity,
+        },
     })
 }
 
