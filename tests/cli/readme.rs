@@ -5,8 +5,8 @@
 use crate::common::{TestEnv, repo_root};
 use serde_json::Value;
 
-/// The lines of the ```text block whose first line is `$ <prefix>…`: the command (without
-/// `$ `) and what follows it.
+/// The block whose first line is `$ <prefix>…`: its command (without the `$ `) and the
+/// lines after it, up to the end of the block.
 fn shown(readme: &str, prefix: &str) -> (String, Vec<String>) {
     let mut lines = readme.lines();
     while let Some(line) = lines.next() {
