@@ -7,6 +7,7 @@ use crate::core::service::Service;
 use crate::engine::progress::{ReadProgress, ReadSnapshot, watch};
 use crate::wire::{DecisionRequest, DecisionResponse};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::fmt::Write as _;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -116,7 +117,9 @@ fn summary(input_tokens: u64, took: Duration, seen: ReadSnapshot) -> String {
     match seen.windows {
         0 => {}
         1 => line.push_str(" (1 window of the state)"),
-        n => line.push_str(&format!(" ({n} windows of the state)")),
+        n => {
+            let _ = write!(line, " ({n} windows of the state)");
+        }
     }
     line
 }

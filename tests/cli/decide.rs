@@ -1,5 +1,6 @@
 use crate::common::{QUESTIONS, STATE, TestEnv};
 use serde_json::{Value, json};
+use std::fmt::Write as _;
 
 fn setup() -> (TestEnv, String, String) {
     let env = TestEnv::new();
@@ -277,7 +278,7 @@ fn a_long_decision_shows_its_reading_at_a_terminal() {
     use crate::terminal::Terminal;
     let (env, q, _) = setup();
     let text = (0..1000).fold(String::new(), |mut out, i| {
-        out.push_str(&format!("w{i} refund "));
+        let _ = write!(out, "w{i} refund ");
         out
     });
     let long = env.write("long.json", &json!({ "text": text }).to_string());
