@@ -13,7 +13,7 @@ if [ ! -x /usr/bin/time ]; then
 fi
 
 cargo build --release --quiet
-BIN="$PWD/target/release/arbiter"
+BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/arbiter"
 SMALL=${SMALL:-10000}
 LARGE=${LARGE:-100000}
 WORK=$(mktemp -d)

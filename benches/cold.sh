@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Cold start: one `arbiter decide` process (base model mo, the support questions, the refund
-# state, a fresh ARBITER_HOME each run) against the baseline `arbiter --version` in the same
-# script: median wall time of 10 runs each (interleaved) and median peak RSS (GNU time %M).
+# Cold start: one `arbiter decide` process (base models mo and jev-latest, the support
+# questions, the refund state, a fresh ARBITER_HOME each run) against the baseline
+# `arbiter --version` in the same script: median wall time of 10 runs each (interleaved) and
+# median peak RSS (GNU time %M). Target: a cold decide within 400 ms.
 #
 # Run from anywhere: bash benches/cold.sh
 set -euo pipefail
@@ -12,7 +13,7 @@ if [ ! -x /usr/bin/time ]; then
 fi
 
 cargo build --release --quiet
-BIN="$PWD/target/release/arbiter"
+BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/arbiter"
 RUNS=10
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
@@ -30,29 +31,37 @@ run() {
     echo "$((end - start)) $(tail -n 1 "$mem")"
 }
 
-decide=("$BIN" decide --model mo --questions examples/support/questions.yaml --state examples/support/states/refund.json)
+args=(--questions examples/support/questions.yaml --state examples/support/states/refund.json)
+mo=("$BIN" decide --model mo "${args[@]}")
+jev=("$BIN" decide --model jev-latest "${args[@]}")
 version=("$BIN" --version)
 
-# Untimed warm-up of each, so the binary is in the page cache for both arms.
+# Untimed warm-up of each, so the binary is in the page cache for every arm.
 run "${version[@]}" >/dev/null
-run "${decide[@]}" >/dev/null
+run "${mo[@]}" >/dev/null
+run "${jev[@]}" >/dev/null
 
 : >"$WORK/version.txt"
-: >"$WORK/decide.txt"
+: >"$WORK/mo.txt"
+: >"$WORK/jev.txt"
 for _ in $(seq "$RUNS"); do
     run "${version[@]}" >>"$WORK/version.txt"
-    run "${decide[@]}" >>"$WORK/decide.txt"
+    run "${mo[@]}" >>"$WORK/mo.txt"
+    run "${jev[@]}" >>"$WORK/jev.txt"
 done
 
 median() { sort -n | awk '{a[NR]=$1} END {if (NR % 2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 v_ms=$(awk '{print $1/1e6}' "$WORK/version.txt" | median)
-d_ms=$(awk '{print $1/1e6}' "$WORK/decide.txt" | median)
+d_ms=$(awk '{print $1/1e6}' "$WORK/mo.txt" | median)
+j_ms=$(awk '{print $1/1e6}' "$WORK/jev.txt" | median)
 v_kib=$(awk '{print $2}' "$WORK/version.txt" | median)
-d_kib=$(awk '{print $2}' "$WORK/decide.txt" | median)
+d_kib=$(awk '{print $2}' "$WORK/mo.txt" | median)
+j_kib=$(awk '{print $2}' "$WORK/jev.txt" | median)
 
-awk -v runs="$RUNS" -v vms="$v_ms" -v dms="$d_ms" -v vk="$v_kib" -v dk="$d_kib" 'BEGIN {
+awk -v runs="$RUNS" -v vms="$v_ms" -v dms="$d_ms" -v jms="$j_ms" -v vk="$v_kib" -v dk="$d_kib" -v jk="$j_kib" 'BEGIN {
     printf "cold: median of %d runs each, fresh ARBITER_HOME per run\n", runs
-    printf "  arbiter --version (baseline): %8.1f ms  %7.1f MiB peak RSS\n", vms, vk / 1024
-    printf "  arbiter decide --model mo:    %8.1f ms  %7.1f MiB peak RSS\n", dms, dk / 1024
-    printf "cold summary: decide/version wall = %.1fx (+%.1f ms), peak RSS = %.2fx (+%.1f MiB)  (no target set: informational)\n", dms / vms, dms - vms, dk / vk, (dk - vk) / 1024
+    printf "  arbiter --version (baseline):        %8.1f ms  %7.1f MiB peak RSS\n", vms, vk / 1024
+    printf "  arbiter decide --model mo:           %8.1f ms  %7.1f MiB peak RSS\n", dms, dk / 1024
+    printf "  arbiter decide --model jev-latest:   %8.1f ms  %7.1f MiB peak RSS\n", jms, jk / 1024
+    printf "cold summary: mo %.1f ms, jev-latest %.1f ms (target <= 400 ms: %s)\n", dms, jms, (dms <= 400 && jms <= 400) ? "met" : "NOT met"
 }'

@@ -27,7 +27,7 @@ command -v jq >/dev/null || apt_install jq
 command -v curl >/dev/null || apt_install curl
 
 cargo build --release --quiet
-BIN="$PWD/target/release/arbiter"
+BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/arbiter"
 
 WORK=$(mktemp -d)
 SERVER_PID=""
@@ -85,17 +85,29 @@ RSS_WARM=$(rss_kib)
 echo "== server on $ADDR; request: model mo, $QUESTIONS questions, $STATE_BYTES bytes of state"
 echo "   first answer: $(jq -c '.answers | map_values(.choice // .score // .noul)' "$WORK/first.json")"
 
-cat >"$WORK/post.lua" <<EOF
+# Every request a state the server has not seen (the example's, numbered with "_n"), as
+# benches/inprocess.rs decides them, so the engine's state cache never answers. Each run
+# numbers from its own offset: post_lua N numbers from N x 10^8.
+post_lua() {
+    cat >"$WORK/post$1.lua" <<EOF
 wrk.method = "POST"
 local f = assert(io.open("$WORK/body.json", "r"))
-wrk.body = f:read("*a")
+local body = f:read("*a")
 f:close()
 wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Authorization"] = "Bearer $TOKEN"
+local n = $1 * 100000000
+request = function()
+    n = n + 1
+    local numbered = body:gsub('"state":{', '"state":{"_n":' .. n .. ',', 1)
+    return wrk.format(nil, nil, nil, numbered)
+end
 EOF
+    echo "$WORK/post$1.lua"
+}
 
 # Warm-up: a few seconds at c=8 so the outcome cache and connection pools are hot.
-timeout 30 wrk -t1 -c8 -d3s -s "$WORK/post.lua" "$URL" >/dev/null
+timeout 30 wrk -t1 -c8 -d3s -s "$(post_lua 9)" "$URL" >/dev/null
 RSS_POSTWARM=$(rss_kib)
 
 # wrk latency figures come as 12.34us / 5.67ms / 1.20s: print milliseconds.
@@ -122,7 +134,7 @@ for C in 1 8 64; do
             rss_kib; sleep 0.25; done >"$WORK/rss$C.txt") &
         SAMPLER_PID=$!
     fi
-    timeout $((DURATION + 30)) wrk -t1 -c"$C" -d"${DURATION}s" --timeout 10s --latency -s "$WORK/post.lua" "$URL" >"$WORK/wrk$C.txt"
+    timeout $((DURATION + 30)) wrk -t1 -c"$C" -d"${DURATION}s" --timeout 10s --latency -s "$(post_lua "$C")" "$URL" >"$WORK/wrk$C.txt"
     [ -n "$SAMPLER_PID" ] && { wait "$SAMPLER_PID" || true; SAMPLER_PID=""; }
     RPS=$(awk '/^Requests\/sec:/ {print $2}' "$WORK/wrk$C.txt")
     P50=$(awk '$1 == "50%" {print $2}' "$WORK/wrk$C.txt" | to_ms)

@@ -1,6 +1,8 @@
 //! In-process decisions/s of the built-in engine (`mo`, first window) on the request of
 //! `examples/support/request.json` (3 questions): on one thread, and on one thread per core
 //! sharing one `Arc<Embedder>`. The baseline `benches/http.sh` compares the server against.
+//! Every decision reads a state not seen before (the request's, numbered), as
+//! `benches/http.sh` sends them, so the engine's state cache never answers.
 //!
 //! Also on 8 threads (the HTTP run's c=8). "Threads" are calling threads: the encoder (candle)
 //! runs its matmuls on its own rayon pool (`RAYON_NUM_THREADS`, default all cores), in this
@@ -17,17 +19,29 @@ use arbiter::wire::{Loc, Questions};
 use serde_json::Value;
 use std::hint::black_box;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 const REQUEST: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/support/request.json");
 const BUDGET: Duration = Duration::from_secs(6);
+
+/// The numbers of the states decided so far, across threads: each decision takes a new one.
+static NUMBER: AtomicU64 = AtomicU64::new(0);
+
+/// `state` made new: numbered with `_n` (a line of its rendered text).
+fn numbered(state: &Value) -> Value {
+    let mut state = state.clone();
+    state["_n"] = Value::from(NUMBER.fetch_add(1, Ordering::Relaxed));
+    state
+}
 
 /// Decisions on one thread until `BUDGET` has passed: (count, seconds).
 fn run(engine: &BuiltinEngine, state: &Value, questions: &Questions) -> (u64, f64) {
     let started = Instant::now();
     let mut count = 0u64;
     while started.elapsed() < BUDGET {
-        black_box(engine.decide_blocking(state, questions).expect("decide"));
+        let state = numbered(state);
+        black_box(engine.decide_blocking(&state, questions).expect("decide"));
         count += 1;
     }
     (count, started.elapsed().as_secs_f64())
@@ -69,7 +83,11 @@ fn main() {
     let embedder = Arc::new(Embedder::new());
     let engine = BuiltinEngine::new(embedder.clone(), Reading::FirstWindow);
     for _ in 0..10 {
-        black_box(engine.decide_blocking(&state, &questions).expect("decide"));
+        black_box(
+            engine
+                .decide_blocking(&numbered(&state), &questions)
+                .expect("decide"),
+        );
     }
 
     let (count, secs) = run(&engine, &state, &questions);

@@ -7,6 +7,7 @@
 //! question has hundreds of exemplars; a cold `arbiter decide` must not embed them all
 //! again); states do not repeat and are embedded every time.
 
+use super::state_cache::{CACHED_WINDOWS, StateCache};
 use crate::error::{Error, Result};
 use lru::LruCache;
 use std::num::NonZeroUsize;
@@ -66,6 +67,8 @@ pub struct Embedder {
     tokenizer: OnceLock<std::result::Result<Tokenizer, String>>,
     cache: Mutex<LruCache<(CacheKind, String), Arc<Embedding>>>,
     store: OnceLock<Arc<dyn EmbeddingStore>>,
+    /// States embedded by the engines that share this encoder.
+    states: StateCache,
 }
 
 impl Default for Embedder {
@@ -83,12 +86,28 @@ impl Embedder {
                 NonZeroUsize::new(CACHE_ENTRIES).unwrap_or(NonZeroUsize::MIN),
             )),
             store: OnceLock::new(),
+            states: StateCache::new(CACHED_WINDOWS),
         }
     }
 
     /// Attach a persistent tier (once; later calls are ignored).
     pub fn attach_store(&self, store: Arc<dyn EmbeddingStore>) {
         let _ = self.store.set(store);
+    }
+
+    /// What names the encoder (weights and tokenizer) in cache keys, so one model never
+    /// reads another's vectors.
+    pub fn identity(&self) -> &'static str {
+        static MODEL: OnceLock<String> = OnceLock::new();
+        MODEL.get_or_init(|| {
+            let info = pocket_encoder::model_info();
+            format!("{}|{}|{}", info.id, info.revision, info.tokenizer_sha256)
+        })
+    }
+
+    /// The embedded states kept across requests.
+    pub fn states(&self) -> &StateCache {
+        &self.states
     }
 
     fn encoder(&self) -> Result<&pocket_encoder::Encoder> {
@@ -143,7 +162,7 @@ impl Embedder {
         for (text, embedding) in documents {
             if self.store.get().is_some() {
                 entries.push((
-                    Self::store_key(CacheKind::Document, &text),
+                    self.store_key(CacheKind::Document, &text),
                     embedding.clone(),
                 ));
             }
@@ -160,7 +179,7 @@ impl Embedder {
         if let Some(hit) = self.lock_cache().get(&key) {
             return Ok(hit.clone());
         }
-        let store_key = Self::store_key(kind, text);
+        let store_key = self.store_key(kind, text);
         // Only exemplar documents are worth a disk read: outcome texts are few and cheap.
         let store = self.store.get().filter(|_| kind == CacheKind::Document);
         let stored = store.and_then(|store| store.load(&store_key));
@@ -199,15 +218,10 @@ impl Embedder {
 
     /// The persistent key of a text: it names the encoder (weights and tokenizer), so a
     /// different model never reads another's vectors.
-    fn store_key(kind: CacheKind, text: &str) -> [u8; 32] {
+    fn store_key(&self, kind: CacheKind, text: &str) -> [u8; 32] {
         use sha2::{Digest, Sha256};
-        static MODEL: OnceLock<String> = OnceLock::new();
-        let model = MODEL.get_or_init(|| {
-            let info = pocket_encoder::model_info();
-            format!("{}|{}|{}", info.id, info.revision, info.tokenizer_sha256)
-        });
         let mut hasher = Sha256::new();
-        hasher.update(model.as_bytes());
+        hasher.update(self.identity().as_bytes());
         hasher.update(match kind {
             CacheKind::Text => b"|text|",
             CacheKind::Document => b"|doc1|",

@@ -9,6 +9,7 @@ pub mod aligned;
 pub mod embedder;
 pub mod outcomes;
 pub mod scoring;
+pub mod state_cache;
 pub mod text;
 
 pub use embedder::{Embedder, Embedding, EmbeddingStore, Window};
@@ -37,9 +38,11 @@ pub struct BuiltinEngine {
     reading: Reading,
 }
 
-/// The state as embedded: one unit vector per window.
+/// The state as embedded: one unit vector per window. Cheap to clone (the cache hands out
+/// copies).
+#[derive(Clone)]
 pub struct EmbeddedState {
-    windows: Vec<Vec<f32>>,
+    windows: Arc<[Vec<f32>]>,
     tokens: u64,
     first_tokens: u64,
 }
@@ -66,6 +69,11 @@ impl EmbeddedState {
     pub fn is_blank(&self) -> bool {
         self.windows.is_empty()
     }
+
+    /// The windows read.
+    pub fn window_count(&self) -> usize {
+        self.windows.len()
+    }
 }
 
 impl BuiltinEngine {
@@ -88,20 +96,31 @@ impl BuiltinEngine {
     /// [`Self::embed_state`] as `read` says: refusing a state over the budget unless it
     /// truncates, and stopping before its next window once `stop` is set.
     fn embed_state_as(&self, state: &Value, read: &Read<'_>) -> Result<EmbeddedState> {
-        let stop = read.stop;
         let text = text::render(state);
+        let key = state_cache::key(self.embedder.identity(), self.reading, read.truncate, &text);
+        if let Some(hit) = self.embedder.states().get(&key) {
+            return Ok(hit);
+        }
+        let embedded = self.embed_text(&text, read)?;
+        self.embedder.states().put(key, embedded.clone());
+        Ok(embedded)
+    }
+
+    /// [`Self::embed_state_as`] past the cache: cut `text` into windows and embed each.
+    fn embed_text(&self, text: &str, read: &Read<'_>) -> Result<EmbeddedState> {
+        let stop = read.stop;
         let windows = match self.reading {
-            Reading::FirstWindow => self.embedder.first_window(&text)?.into_iter().collect(),
+            Reading::FirstWindow => self.embedder.first_window(text)?.into_iter().collect(),
             Reading::AllWindows => {
                 // Refused at once when even a cheap lower bound is over the budget: a
                 // large state costs a pass over its text, not its tokenization.
-                let at_least = text::least_tokens(&text);
+                let at_least = text::least_tokens(text);
                 if at_least > STATE_BUDGET && !read.truncate {
                     return Err(too_large(read.model, at_least, true));
                 }
                 let (windows, count) =
                     self.embedder
-                        .windows_within(&text, STATE_BUDGET, read.truncate)?;
+                        .windows_within(text, STATE_BUDGET, read.truncate)?;
                 if count > STATE_BUDGET && !read.truncate {
                     return Err(too_large(read.model, count, false));
                 }
@@ -123,9 +142,9 @@ impl BuiltinEngine {
                 }
                 Ok(vector)
             })
-            .collect::<Result<_>>()?;
+            .collect::<Result<Vec<_>>>()?;
         Ok(EmbeddedState {
-            windows,
+            windows: windows.into(),
             tokens,
             first_tokens,
         })
@@ -458,6 +477,36 @@ mod tests {
         }
     }
 
+    /// A state decided again is read from the cache: the same answers and usage, and no
+    /// window read (nothing for a watcher to count).
+    #[tokio::test]
+    async fn a_repeated_state_is_not_read_again() {
+        use crate::engine::progress::{ReadProgress, watch};
+        let engine = engine(Reading::AllWindows);
+        let q = questions(&json!({"angry": {"type": "noul", "instructions": "Angry."}}));
+        let state = json!(words(600));
+        let request = || EngineRequest {
+            model: "mo-reasoning",
+            state: &state,
+            questions: &q,
+            truncate: false,
+        };
+        let first = engine.decide(request()).await.unwrap();
+        let progress = Arc::new(ReadProgress::default());
+        let again = watch(progress.clone(), engine.decide(request()))
+            .await
+            .unwrap();
+        assert_eq!(first, again);
+        assert_eq!(progress.snapshot().windows, 0, "read from the cache");
+        // The same text read another way (the first window) is another entry.
+        let first_window = BuiltinEngine::new(engine.embedder.clone(), Reading::FirstWindow);
+        let progress = Arc::new(ReadProgress::default());
+        watch(progress.clone(), first_window.decide(request()))
+            .await
+            .unwrap();
+        assert_eq!(progress.snapshot().windows, 1);
+    }
+
     /// A watched decision counts every window it reads.
     #[tokio::test]
     async fn a_watched_decision_counts_the_windows_it_reads() {
@@ -465,7 +514,10 @@ mod tests {
         let engine = engine(Reading::AllWindows);
         let q = questions(&json!({"angry": {"type": "noul"}}));
         let state = json!(words(600));
-        let embedded = engine.embed_state(&state).unwrap();
+        // Counted by another engine: this one must read the state itself, not from its cache.
+        let embedded = self::engine(Reading::AllWindows)
+            .embed_state(&state)
+            .unwrap();
         let progress = Arc::new(ReadProgress::default());
         let request = EngineRequest {
             model: "mo-reasoning",
@@ -477,7 +529,7 @@ mod tests {
             .await
             .unwrap();
         let seen = progress.snapshot();
-        assert_eq!(seen.windows, embedded.windows.len());
+        assert_eq!(seen.windows, embedded.window_count());
         assert!(seen.windows > 3, "{seen:?}");
         assert_eq!(seen.read, seen.windows);
     }
