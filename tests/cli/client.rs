@@ -1478,22 +1478,9 @@ fn failures_are_retried_where_safe_and_a_lost_answer_starts_no_second_job() {
 // Ctrl-C while following a server's job
 // ---------------------------------------------------------------------------------------
 
-/// Start `arbiter --server … batch` on a large input through a proxy, wait until it is
-/// polling its job, send SIGINT; its exit code, stdout, stderr and the job's ID.
-fn interrupt_batch(shared: &Shared, run_id: &str, extra: &[&str]) -> (i32, String, String, String) {
-    let proxy = Proxy::start(shared.url(), |_, _, _| Act::Pass);
-    let input = shared.write("big.jsonl", &states(1500));
-    let child = shared
-        .std_remote_at(proxy.url(), Some(&shared.admin))
-        // A run of its own: a new job, never the replay of an earlier one.
-        .env("ARBITER_RUN_ID", run_id)
-        .args(["batch", "acme/support", "--input", &input])
-        .args(extra)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Polling its job means it is in the loop that listens for Ctrl-C.
+/// Wait until `child` polls its job through `proxy` (it is then in the loop that listens for
+/// Ctrl-C), send it SIGINT, and return the job's ID.
+fn interrupt_when_polling(proxy: &Proxy, child: &std::process::Child) -> String {
     let deadline = Instant::now() + Duration::from_mins(2);
     let job_id = loop {
         let polled = proxy
@@ -1509,6 +1496,25 @@ fn interrupt_batch(shared: &Shared, run_id: &str, extra: &[&str]) -> (i32, Strin
     let pid = i32::try_from(child.id()).unwrap();
     // SAFETY: sending a signal to our own child process.
     assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    job_id
+}
+
+/// Start `arbiter --server … batch` on a large input through a proxy, wait until it is
+/// polling its job, send SIGINT; its exit code, stdout, stderr and the job's ID.
+fn interrupt_batch(shared: &Shared, run_id: &str, extra: &[&str]) -> (i32, String, String, String) {
+    let proxy = Proxy::start(shared.url(), |_, _, _| Act::Pass);
+    let input = shared.write("big.jsonl", &states(1500));
+    let child = shared
+        .std_remote_at(proxy.url(), Some(&shared.admin))
+        // A run of its own: a new job, never the replay of an earlier one.
+        .env("ARBITER_RUN_ID", run_id)
+        .args(["batch", "acme/support", "--input", &input])
+        .args(extra)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let job_id = interrupt_when_polling(&proxy, &child);
     let output = child.wait_with_output().unwrap();
     (
         output.status.code().expect("exited, not killed"),
@@ -1580,21 +1586,7 @@ fn interrupt_batch_at_terminal(
         .stdout(std::process::Stdio::piped());
     let terminal = Terminal::attach(&mut cmd);
     let child = cmd.spawn().unwrap();
-    let deadline = Instant::now() + Duration::from_mins(2);
-    let job_id = loop {
-        let polled = proxy
-            .seen()
-            .into_iter()
-            .find(|s| s.method == "GET" && s.path.starts_with("/v1/jobs/"));
-        if let Some(seen) = polled {
-            break seen.path.trim_start_matches("/v1/jobs/").to_owned();
-        }
-        assert!(Instant::now() < deadline, "the client never polled its job");
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let pid = i32::try_from(child.id()).unwrap();
-    // SAFETY: sending a signal to our own child process.
-    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    let job_id = interrupt_when_polling(&proxy, &child);
     let interrupted = Instant::now();
     if let Some(answer) = answer {
         terminal.wait_for("[Y/n]");

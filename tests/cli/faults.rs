@@ -79,19 +79,20 @@ fn ticket(client: usize, i: usize) -> Value {
     )}]})
 }
 
+/// `GET url` as JSON, with `token` when given.
+async fn get_json(client: &reqwest::Client, url: &str, token: Option<&str>) -> Value {
+    let mut request = client.get(url);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    request.send().await.unwrap().json().await.unwrap()
+}
+
 /// Poll `location` until the job is finished (at most four minutes).
 async fn finished_job(client: &reqwest::Client, url: &str, token: &str) -> Value {
     let deadline = Instant::now() + Duration::from_mins(4);
     loop {
-        let job: Value = client
-            .get(url)
-            .bearer_auth(token)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let job = get_json(client, url, Some(token)).await;
         if matches!(
             job["status"].as_str(),
             Some("completed" | "failed" | "cancelled")
@@ -481,14 +482,7 @@ fn sigterm_drains_in_flight_decisions() {
         // them, not drain them), and none is answered yet.
         let deadline = Instant::now() + Duration::from_mins(1);
         loop {
-            let load: Value = Served::client()
-                .get(&health)
-                .send()
-                .await
-                .unwrap()
-                .json()
-                .await
-                .unwrap();
+            let load = get_json(&Served::client(), &health, None).await;
             if load["decisions"]["inFlight"] == 4 {
                 break;
             }
