@@ -97,12 +97,23 @@ impl BuiltinEngine {
     /// truncates, and stopping before its next window once `stop` is set.
     fn embed_state_as(&self, state: &Value, read: &Read<'_>) -> Result<EmbeddedState> {
         let text = text::render(state);
-        let key = state_cache::key(self.embedder.identity(), self.reading, read.truncate, &text);
-        if let Some(hit) = self.embedder.states().get(&key) {
+        let key =
+            |truncate| state_cache::key(self.embedder.identity(), self.reading, truncate, &text);
+        let states = self.embedder.states();
+        if let Some(hit) = states.get(&key(read.truncate)) {
             return Ok(hit);
         }
+        // A state read whole was within the budget (a longer one is refused, never kept), so
+        // its windows are also what a truncating reading reads: an evaluation finds the
+        // states its server decided.
+        if read.truncate
+            && let Some(hit) = states.get(&key(false))
+        {
+            return Ok(hit);
+        }
+        let key = key(read.truncate);
         let embedded = self.embed_text(&text, read)?;
-        self.embedder.states().put(key, embedded.clone());
+        states.put(key, embedded.clone());
         Ok(embedded)
     }
 
@@ -497,6 +508,19 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(first, again);
+        assert_eq!(progress.snapshot().windows, 0, "read from the cache");
+        // Read whole, it is what a truncating reading (an evaluation's) reads too.
+        let progress = Arc::new(ReadProgress::default());
+        let truncating = watch(
+            progress.clone(),
+            engine.decide(EngineRequest {
+                truncate: true,
+                ..request()
+            }),
+        )
+        .await
+        .unwrap();
+        assert_eq!(truncating, first);
         assert_eq!(progress.snapshot().windows, 0, "read from the cache");
         // The same text read another way (the first window) is another entry.
         let first_window = BuiltinEngine::new(engine.embedder.clone(), Reading::FirstWindow);
