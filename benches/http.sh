@@ -30,15 +30,11 @@ cargo build --release --quiet
 BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/arbiter"
 
 WORK=$(mktemp -d)
-SERVER_PID=""
 SAMPLER_PID=""
+. benches/served.sh
 cleanup() {
     [ -n "$SAMPLER_PID" ] && kill "$SAMPLER_PID" 2>/dev/null || true
-    if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-        kill "$SERVER_PID" 2>/dev/null || true
-        for _ in $(seq 50); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
-        kill -9 "$SERVER_PID" 2>/dev/null || true
-    fi
+    stop_server
     rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -53,23 +49,7 @@ inprocess() {
 inprocess before
 
 # --- server -------------------------------------------------------------------------------
-export ARBITER_HOME="$WORK/home"
-mkdir -p "$ARBITER_HOME"
-printf 'server:\n  rate_limit:\n    per_second: 1000000\n    burst: 1000000\n' >"$ARBITER_HOME/config.yaml"
-TOKEN=$("$BIN" tokens create --name bench --scope decisions --json | jq -r .token)
-[ -n "$TOKEN" ] && [ "$TOKEN" != null ] || { echo "no token" >&2; exit 1; }
-
-"$BIN" serve --listen 127.0.0.1:0 >"$WORK/server.out" 2>"$WORK/server.err" &
-SERVER_PID=$!
-ADDR=""
-for _ in $(seq 300); do   # at most 30 s
-    ADDR=$(sed -n 's|^listening on http://\(.*\)$|\1|p' "$WORK/server.out" | head -n 1)
-    [ -n "$ADDR" ] && break
-    kill -0 "$SERVER_PID" 2>/dev/null || { echo "server died:" >&2; cat "$WORK/server.err" >&2; exit 1; }
-    sleep 0.1
-done
-[ -n "$ADDR" ] || { echo "server did not say where it listens" >&2; exit 1; }
-case "$ADDR" in 127.0.0.1:*) ;; *) echo "refusing to load $ADDR: not loopback" >&2; exit 1 ;; esac
+start_server
 URL="http://$ADDR/v1/decision"
 
 rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$SERVER_PID/status"; }

@@ -18,33 +18,15 @@ cargo build --release --quiet
 BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/arbiter"
 
 WORK=$(mktemp -d)
-SERVER_PID=""
+. benches/served.sh
 cleanup() {
-    if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-        kill "$SERVER_PID" 2>/dev/null || true
-        for _ in $(seq 50); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
-        kill -9 "$SERVER_PID" 2>/dev/null || true
-    fi
+    stop_server
     rm -rf "$WORK"
 }
 trap cleanup EXIT
 
-export ARBITER_HOME="$WORK/home"
-mkdir -p "$ARBITER_HOME"
-printf 'server:\n  rate_limit:\n    per_second: 1000000\n    burst: 1000000\n' >"$ARBITER_HOME/config.yaml"
-JEVBENCH_API_KEY=$("$BIN" tokens create --name jevbench --scope decisions --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
-export JEVBENCH_API_KEY
-
-"$BIN" serve --listen 127.0.0.1:0 >"$WORK/server.out" 2>"$WORK/server.err" &
-SERVER_PID=$!
-ADDR=""
-for _ in $(seq 300); do   # at most 30 s
-    ADDR=$(sed -n 's|^listening on http://\(.*\)$|\1|p' "$WORK/server.out" | head -n 1)
-    [ -n "$ADDR" ] && break
-    kill -0 "$SERVER_PID" 2>/dev/null || { echo "server died:" >&2; cat "$WORK/server.err" >&2; exit 1; }
-    sleep 0.1
-done
-[ -n "$ADDR" ] || { echo "server did not say where it listens" >&2; exit 1; }
+start_server
+export JEVBENCH_API_KEY="$TOKEN"
 
 for MODEL in $MODELS; do
     echo "== $MODEL (jevbench-mini against arbiter serve, POST /v1/systemone)"

@@ -1,0 +1,38 @@
+# Sourced by the benches that load a real `arbiter serve` (http.sh, jevbench.sh), once BIN
+# (the release binary) and WORK (a temporary directory) are set.
+#
+# start_server: a fresh ARBITER_HOME under $WORK with the rate limit out of the way, a token
+# of scope `decisions` in TOKEN, and the server on a loopback port (ADDR, SERVER_PID).
+# stop_server: SIGTERM, then SIGKILL if it is still there after 5 s. Call it from the
+# script's EXIT trap.
+
+SERVER_PID=""
+
+start_server() {
+    command -v jq >/dev/null || { apt-get install -y jq >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y jq >/dev/null; }; }
+    export ARBITER_HOME="$WORK/home"
+    mkdir -p "$ARBITER_HOME"
+    printf 'server:\n  rate_limit:\n    per_second: 1000000\n    burst: 1000000\n' >"$ARBITER_HOME/config.yaml"
+    TOKEN=$("$BIN" tokens create --name bench --scope decisions --json | jq -r .token)
+    [ -n "$TOKEN" ] && [ "$TOKEN" != null ] || { echo "no token" >&2; exit 1; }
+
+    "$BIN" serve --listen 127.0.0.1:0 >"$WORK/server.out" 2>"$WORK/server.err" &
+    SERVER_PID=$!
+    ADDR=""
+    for _ in $(seq 300); do   # at most 30 s
+        ADDR=$(sed -n 's|^listening on http://\(.*\)$|\1|p' "$WORK/server.out" | head -n 1)
+        [ -n "$ADDR" ] && break
+        kill -0 "$SERVER_PID" 2>/dev/null || { echo "server died:" >&2; cat "$WORK/server.err" >&2; exit 1; }
+        sleep 0.1
+    done
+    [ -n "$ADDR" ] || { echo "server did not say where it listens" >&2; exit 1; }
+    case "$ADDR" in 127.0.0.1:*) ;; *) echo "refusing to load $ADDR: not loopback" >&2; exit 1 ;; esac
+}
+
+stop_server() {
+    if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
+        kill "$SERVER_PID" 2>/dev/null || true
+        for _ in $(seq 50); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
+        kill -9 "$SERVER_PID" 2>/dev/null || true
+    fi
+}
