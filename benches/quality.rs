@@ -18,15 +18,21 @@
 //! question type. Timing goes to stderr, tables and the total time to stdout.
 //!
 //! Run: `cargo bench --bench quality`. Subsets: `QUALITY_SETS=spam,support`,
-//! `QUALITY_MODELS=mo`.
+//! `QUALITY_MODELS=mo`. `QUALITY_UNSUPERVISED=1` adds a column per model with its choice and
+//! score questions corrected on the set's own states, labels unread (`<model>+unsup`, as
+//! `arbiter align --unsupervised` corrects them on captured states).
 #![allow(clippy::print_stdout, clippy::print_stderr, clippy::too_many_lines)]
 
+use arbiter::engine::builtin::aligned::AlignedInstructions;
+use arbiter::engine::builtin::aligned::unsupervised;
 use arbiter::engine::{EngineRequest, Engines};
+use arbiter::wire::align::MIN_EXAMPLES;
 use arbiter::wire::answer::Distribution;
 use arbiter::wire::question::parse_questions;
 use arbiter::wire::value::parse_yaml;
 use arbiter::wire::{Answer, Loc, Question, QuestionKind, Questions};
 use futures_util::StreamExt as _;
+use indexmap::IndexMap;
 use metrics::{Figures, Prediction};
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -66,8 +72,12 @@ fn main() {
     metrics::self_check();
     let sets = load_sets(&selected("QUALITY_SETS", &SETS.map(|(name, _, _)| name)));
     let models = selected("QUALITY_MODELS", &MODELS);
-    let mut columns: Vec<&str> = vec!["majority", "uniform"];
-    columns.extend(&models);
+    let unsupervised = std::env::var_os("QUALITY_UNSUPERVISED").is_some();
+    let mut columns: Vec<String> = vec!["majority".into(), "uniform".into()];
+    columns.extend(models.iter().map(|m| (*m).to_owned()));
+    if unsupervised {
+        columns.extend(models.iter().map(|m| format!("{m}+unsup")));
+    }
 
     let started = Instant::now();
     let engines = Engines::builtin();
@@ -76,14 +86,28 @@ fn main() {
         .build()
         .expect("a tokio runtime");
     // predictions[model][set][example] = the engine's answers, in question order.
-    let predictions: Vec<Vec<Vec<Vec<Prediction>>>> = models
+    let mut predictions: Vec<Vec<Vec<Vec<Prediction>>>> = models
         .iter()
         .map(|model| {
             sets.iter()
-                .map(|set| runtime.block_on(decide_all(&engines, model, set)))
+                .map(|set| runtime.block_on(decide_all(&engines, model, &set.questions, set)))
                 .collect()
         })
         .collect();
+    // Then each model with its questions corrected on the set's states, labels unread: as
+    // `arbiter align --unsupervised` corrects them on a model's captured states.
+    if unsupervised {
+        for model in &models {
+            let per_set = sets
+                .iter()
+                .map(|set| {
+                    let corrected = corrected(&engines, model, set);
+                    runtime.block_on(decide_all(&engines, model, &corrected, set))
+                })
+                .collect();
+            predictions.push(per_set);
+        }
+    }
     let elapsed = started.elapsed().as_secs_f64();
 
     let mut out = String::new();
@@ -292,7 +316,54 @@ fn outcomes(kind: &QuestionKind) -> Vec<String> {
 }
 
 /// Every state of `set` decided by `model`: per state, one prediction per question.
-async fn decide_all(engines: &Engines, model: &str, set: &Set) -> Vec<Vec<Prediction>> {
+/// `set`'s questions, each choice and score corrected without annotations on the set's
+/// states (a noul is left as it is), through the same correction as `arbiter align
+/// --unsupervised`.
+fn corrected(engines: &Engines, model: &str, set: &Set) -> Questions {
+    let engine = engines
+        .get(model)
+        .and_then(|e| e.as_builtin())
+        .unwrap_or_else(|| panic!("{model} is not a built-in base model"));
+    let embedded: Vec<_> = set
+        .states
+        .iter()
+        .map(|state| engine.embed_state(state).expect("embedding a state"))
+        .collect();
+    set.questions
+        .iter()
+        .map(|(id, question)| {
+            let similarities: Vec<Vec<f64>> = embedded
+                .iter()
+                .map(|state| engine.similarities(state, question).expect("similarities"))
+                .collect();
+            let corrected = match unsupervised::correction(question, &similarities, MIN_EXAMPLES) {
+                Ok(calibration) => {
+                    let instructions = AlignedInstructions {
+                        task: question.instructions.clone(),
+                        examples: Vec::new(),
+                        cues: IndexMap::new(),
+                        arbiter_alignment: calibration,
+                    };
+                    Question {
+                        instructions: Some(
+                            serde_json::to_value(instructions).expect("an alignment as JSON"),
+                        ),
+                        kind: question.kind.clone(),
+                    }
+                }
+                Err(_) => question.clone(),
+            };
+            (id.clone(), corrected)
+        })
+        .collect()
+}
+
+async fn decide_all(
+    engines: &Engines,
+    model: &str,
+    questions: &Questions,
+    set: &Set,
+) -> Vec<Vec<Prediction>> {
     let engine = engines
         .get(model)
         .unwrap_or_else(|| panic!("{model} is not a base model"));
@@ -304,12 +375,12 @@ async fn decide_all(engines: &Engines, model: &str, set: &Set) -> Vec<Vec<Predic
                 .decide(EngineRequest {
                     model,
                     state,
-                    questions: &set.questions,
+                    questions,
                     truncate: true,
                 })
                 .await
                 .unwrap_or_else(|e| panic!("{model} on {}: {e:#}", set.name));
-            set.questions
+            questions
                 .iter()
                 .map(|(qid, question)| prediction(question, &output.answers[qid.as_str()]))
                 .collect()

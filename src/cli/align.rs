@@ -19,7 +19,7 @@ use std::process::ExitCode;
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  arbiter align acme/support --revision main\n  arbiter align acme/support --questions urgency,intent --seed 7 --holdout 0.3"
+    after_help = "Examples:\n  arbiter align acme/support --revision main\n  arbiter align acme/support --questions urgency,intent --seed 7 --holdout 0.3\n  arbiter align acme/support --unsupervised"
 )]
 pub struct AlignArgs {
     /// The model path, <owner>/<model>
@@ -43,6 +43,9 @@ pub struct AlignArgs {
     /// The share of each question's annotated examples held out: never fitted on; the gate and the figures are on them
     #[arg(long, default_value_t = DEFAULT_HOLDOUT, value_name = "FRACTION", value_parser = holdout)]
     pub holdout: f64,
+    /// Correct each choice and score question without annotations: remove each outcome's average pull over the model's captured states (at most --max-examples); nouls are left as they are. Without it, a question with too few annotated examples gets this correction
+    #[arg(long)]
+    pub unsupervised: bool,
     /// Print the job ID (the job with --json) and return at once; the job runs in a background process (or on the server)
     #[arg(long)]
     pub detach: bool,
@@ -74,6 +77,7 @@ pub(crate) async fn run(
         "margin": args.margin,
         "max_examples": args.max_examples,
         "holdout": args.holdout,
+        "unsupervised": args.unsupervised,
     }))
     .map_err(crate::error::Error::from)?;
     let created = service
@@ -136,7 +140,12 @@ pub(crate) fn print_alignment(job: &Job, model: &str, printer: &Printer) -> Resu
             ),
             _ => ("-".into(), "-".into(), "-".into(), "-".into(), "-".into()),
         };
-        let outcome = if report.improved {
+        let outcome = if let (true, Some(states)) = (report.improved, report.states) {
+            format!(
+                "corrected: {} on {states} captured states",
+                report.candidate.as_deref().unwrap_or("-")
+            )
+        } else if report.improved {
             format!("improved: {}", report.candidate.as_deref().unwrap_or("-"))
         } else {
             format!("unchanged: {}", report.reason.as_deref().unwrap_or("-"))

@@ -58,6 +58,12 @@ pub struct AlignmentRequest {
     /// seeded): never fitted on or used to choose; the gate and the figures are on them.
     #[schema(nullable = true, minimum = 0.1, maximum = 0.5, default = 0.25)]
     pub holdout: f64,
+    /// Correct each choice and score question without annotations: each outcome's average
+    /// pull over the model's captured states (at most `max_examples`, a seeded sample) is
+    /// removed. Nouls are left as they are. Without it, a question with too few annotated
+    /// examples gets this correction [default: false].
+    #[schema(nullable = true, default = false)]
+    pub unsupervised: bool,
 }
 
 impl Default for AlignmentRequest {
@@ -69,6 +75,7 @@ impl Default for AlignmentRequest {
             margin: DEFAULT_MARGIN,
             max_examples: DEFAULT_MAX_EXAMPLES,
             holdout: DEFAULT_HOLDOUT,
+            unsupervised: false,
         }
     }
 }
@@ -85,6 +92,7 @@ impl AlignmentRequest {
                 "margin",
                 "max_examples",
                 "holdout",
+                "unsupervised",
             ],
         )?;
         let root = Loc::body();
@@ -140,6 +148,15 @@ impl AlignmentRequest {
                     HOLDOUT_RANGE.end()
                 ),
                 "range",
+            )),
+        }
+        match object.get("unsupervised") {
+            None | Some(Value::Null) => {}
+            Some(Value::Bool(b)) => request.unsupervised = *b,
+            Some(other) => errors.push(FieldError::new(
+                root.key("unsupervised"),
+                format!("unsupervised must be a boolean, not {}", json_type(other)),
+                "type",
             )),
         }
         if errors.is_empty() {
@@ -353,7 +370,11 @@ pub struct QuestionReport {
     pub after: Option<Metrics>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gate: Option<Verdict>,
-    /// Why the question was not improved, for people.
+    /// Captured states an unsupervised correction was estimated on (annotated or not);
+    /// absent when the question was not corrected that way.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub states: Option<u64>,
+    /// Why the question was not improved, or how it was without annotations, for people.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
 }
@@ -522,14 +543,24 @@ mod tests {
         )
         .unwrap();
         assert_eq!(r.questions, Some(vec!["a".to_owned(), String::new()]));
-        assert_eq!((r.seed, r.margin), (7, 0.05));
-        let e = AlignmentRequest::from_value(
-            &json!({"seed": -1, "margin": 2, "questions": [1], "max_examples": 3, "x": 1}),
-        )
+        assert_eq!((r.seed, r.margin, r.unsupervised), (7, 0.05, false));
+        let r = AlignmentRequest::from_value(&json!({"unsupervised": true})).unwrap();
+        assert!(r.unsupervised);
+        let e = AlignmentRequest::from_value(&json!({
+            "seed": -1, "margin": 2, "questions": [1], "max_examples": 3, "x": 1,
+            "unsupervised": "yes"
+        }))
         .unwrap_err();
         assert_eq!(
             locs(&e),
-            ["x", "questions[0]", "seed", "margin", "max_examples"]
+            [
+                "x",
+                "questions[0]",
+                "seed",
+                "margin",
+                "max_examples",
+                "unsupervised"
+            ]
         );
         assert!(AlignmentRequest::from_value(&json!([])).is_err());
         assert_eq!(

@@ -720,3 +720,137 @@ fn align_and_eval_errors_have_their_exit_codes() {
     // None of these left a job behind.
     assert_eq!(env.json(&["jobs", "list"]), json!([]));
 }
+
+/// A model on `mo` with the labelled set's questions and its first `n` examples captured
+/// without annotations.
+fn env_with_captured(n: usize) -> TestEnv {
+    let env = TestEnv::new();
+    let questions = repo_root().join("benches/data/questions.yaml");
+    env.create_model("acme/support", "mo", &questions);
+    let file = env.write("examples.jsonl", &labelled(n, &[]));
+    env.cmd()
+        .args(["examples", "ingest", "acme/support", "--file"])
+        .arg(&file)
+        .assert()
+        .success();
+    env
+}
+
+/// The probabilities `question` gets for each of the labelled set's first `n` states at
+/// `revision`.
+fn probabilities_at(env: &TestEnv, revision: &str, question: &str, n: usize) -> Vec<Vec<f64>> {
+    let text = std::fs::read_to_string(repo_root().join("benches/data/support-labelled.jsonl"))
+        .expect("the labelled set");
+    text.lines()
+        .take(n)
+        .map(|line| {
+            let row: Value = serde_json::from_str(line).unwrap();
+            let state = env.write("state.json", &row["state"].to_string());
+            let answer = env.json(&[
+                "decide",
+                "-m",
+                "acme/support",
+                "--revision",
+                revision,
+                "-s",
+                state.to_str().unwrap(),
+                "--no-capture",
+            ]);
+            let probabilities = answer["answers"][question]["probabilities"]
+                .as_object()
+                .unwrap_or_else(|| panic!("{answer}"));
+            probabilities
+                .values()
+                .map(|p| p.as_f64().unwrap())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn unsupervised_alignment_removes_each_outcomes_pull_over_the_captured_states() {
+    let n = 20;
+    let env = env_with_captured(n);
+    let job = env.json(&["align", "acme/support", "--unsupervised", "--seed", "4"]);
+    assert_eq!(job["status"], "completed", "{job}");
+    let result = &job["result"];
+    assert_eq!(result["improved"], true, "{result}");
+    for id in ["intent", "urgency"] {
+        let report = &result["questions"][id];
+        assert_eq!(report["improved"], true, "{report}");
+        assert_eq!(report["candidate"], "unsupervised", "{report}");
+        assert_eq!(report["states"], n, "{report}");
+        assert_eq!(report["examples"], 0, "no annotation was read: {report}");
+        assert!(report.get("before").is_none() && report.get("gate").is_none());
+    }
+    let escalate = &result["questions"]["escalate"];
+    assert_eq!(escalate["improved"], false, "{escalate}");
+    assert!(
+        escalate["reason"].as_str().unwrap().contains("noul"),
+        "{escalate}"
+    );
+    let branch = result["branch"].as_str().unwrap().to_owned();
+    let changed = env.git_in(&repo(&env), &["diff", "--name-only", "main", &branch]);
+    assert_eq!(changed, "aligned/intent.yaml\naligned/urgency.yaml");
+    let learned = arbiter::wire::value::parse_yaml(&env.git_in(
+        &repo(&env),
+        &["show", &format!("{branch}:aligned/intent.yaml")],
+    ))
+    .unwrap();
+    let block = &learned["arbiter_alignment"];
+    assert_eq!(block["method"], "unsupervised", "{learned}");
+    assert!(learned.get("examples").is_none(), "{learned}");
+    assert!(
+        block.get("fitted").is_none(),
+        "fitted on no annotation: {learned}"
+    );
+    let message = env.git_in(&repo(&env), &["log", "-1", "--format=%B", &branch]);
+    assert!(
+        message.contains("intent: unsupervised on 20 captured states, without annotations"),
+        "{message}"
+    );
+
+    // Zero-shot, some options pull harder than others over these states; corrected, the
+    // logits average to zero for every option, so every option's mean log-probability over
+    // the states it was estimated on is the same.
+    let spread = |revision: &str| {
+        let ps = probabilities_at(&env, revision, "intent", n);
+        let means: Vec<f64> = (0..ps[0].len())
+            .map(|c| ps.iter().map(|p| p[c].ln()).sum::<f64>() / ps.len() as f64)
+            .collect();
+        let max = means.iter().copied().fold(f64::MIN, f64::max);
+        let min = means.iter().copied().fold(f64::MAX, f64::min);
+        max - min
+    };
+    let before = spread("main");
+    let after = spread(&branch);
+    assert!(before > 0.5, "the zero-shot pulls differ: {before}");
+    assert!(
+        after < 1e-3,
+        "corrected, they are equal: {after} (before {before})"
+    );
+}
+
+#[test]
+fn a_question_with_too_few_annotations_is_corrected_without_them() {
+    let env = env_with_captured(30);
+    let file = env.write("annotated.jsonl", &labelled(4, &["intent"]));
+    env.cmd()
+        .args(["examples", "ingest", "acme/support", "--file"])
+        .arg(&file)
+        .assert()
+        .success();
+    let job = env.json(&["align", "acme/support", "--questions", "intent"]);
+    let intent = &job["result"]["questions"]["intent"];
+    assert_eq!(intent["improved"], true, "{intent}");
+    assert_eq!(intent["candidate"], "unsupervised");
+    assert_eq!(intent["examples"], 4);
+    assert_eq!(
+        intent["states"], 30,
+        "the annotated examples are captured states too"
+    );
+    assert_eq!(
+        intent["reason"],
+        "too few annotated examples (4 < 10): corrected without annotations instead"
+    );
+}

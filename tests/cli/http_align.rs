@@ -343,3 +343,37 @@ async fn a_cancelled_alignment_commits_nothing() {
         .collect();
     assert_eq!(branches, ["main"], "{}", job["jobId"]);
 }
+
+#[tokio::test]
+async fn an_unsupervised_alignment_over_http_corrects_without_annotations() {
+    let (server, token, model_id) = server_with_annotations(12).await;
+    let route = format!("/v1/models/{model_id}/alignments");
+    let refused = server
+        .post_json_with(
+            &route,
+            Some(&token),
+            &json!({"unsupervised": "yes"}),
+            &[("idempotency-key", "unsup-key-0000")],
+        )
+        .await;
+    let problem = server.problem(&refused, 422, "validation_error").await;
+    assert_eq!(
+        problem["details"][0]["loc"],
+        json!(["body", "unsupervised"]),
+        "{problem}"
+    );
+    let body = json!({"unsupervised": true, "questions": ["intent", "escalate"]});
+    let (_, location) = create(&server, &token, &route, &body, "unsup-key-0001").await;
+    let done = wait(&server, &token, &location).await;
+    assert_eq!(done["status"], "completed", "{done}");
+    let questions = &done["result"]["questions"];
+    // Annotated for intent, but asked to correct without annotations: no gate, no figures.
+    assert_eq!(
+        questions["intent"]["candidate"], "unsupervised",
+        "{questions}"
+    );
+    assert_eq!(questions["intent"]["states"], 12);
+    assert!(questions["intent"].get("after").is_none(), "{questions}");
+    assert_eq!(questions["escalate"]["improved"], false);
+    assert!(done["result"]["branch"].is_string());
+}

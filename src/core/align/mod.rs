@@ -29,6 +29,7 @@ use super::models::{self, CommitRequest, Loaded};
 use super::{Context, blocking};
 use crate::engine::builtin::aligned::{
     self, AlignedInstructions, FEATURE_NAMES, VERSION, answer_outcome, format, outcome_keys,
+    unsupervised,
 };
 use crate::engine::builtin::{BuiltinEngine, EmbeddedState, Embedding};
 use crate::error::{Error, Result};
@@ -67,6 +68,9 @@ struct StoredRequest {
     /// Absent in jobs recorded before held-out splits: the default.
     #[serde(default = "default_holdout")]
     holdout: f64,
+    /// Absent in jobs recorded before unsupervised corrections: false.
+    #[serde(default)]
+    unsupervised: bool,
     origin: Origin,
 }
 
@@ -93,6 +97,7 @@ pub fn create(
         margin: request.margin,
         max_examples: request.max_examples,
         holdout: request.holdout,
+        unsupervised: request.unsupervised,
         origin: origin.unwrap_or_else(|| Origin::local(ctx, draft.job_id())),
     };
     draft.record(ctx, &loaded.model_id, JobKind::Alignment, &stored, 0)
@@ -166,6 +171,7 @@ pub(crate) async fn execute(
             margin: stored.margin,
             max_examples: stored.max_examples,
             holdout: stored.holdout,
+            unsupervised: stored.unsupervised,
         };
         tokio::task::spawn_blocking(move || {
             let builtin = engine
@@ -208,6 +214,8 @@ struct Settings {
     margin: f64,
     max_examples: usize,
     holdout: f64,
+    /// Every question corrected without annotations ([`unsupervised`]).
+    unsupervised: bool,
 }
 
 /// What the blocking part found.
@@ -242,12 +250,25 @@ fn align(
     tracker: &Tracker,
 ) -> Result<Outcome> {
     let examples = read_examples(ctx, loaded, settings)?;
+    // Captured states are read only when a question is to be corrected without
+    // annotations: asked for, or too few annotated examples to align it.
+    let captured_states = if settings.unsupervised
+        || settings
+            .questions
+            .iter()
+            .any(|id| examples_count(&examples, id) < MIN_EXAMPLES)
+    {
+        read_captured(ctx, loaded, settings)?
+    } else {
+        Vec::new()
+    };
     tracker.total.store(
-        examples.states.len() as u64 + settings.questions.len() as u64,
+        (examples.states.len() + captured_states.len() + settings.questions.len()) as u64,
         Ordering::Relaxed,
     );
     let started = std::time::Instant::now();
     let embedded = embed(engine, &examples.states, tracker)?;
+    let captured = embed(engine, &captured_states, tracker)?;
     tracing::info!(
         states = examples.states.len(),
         seconds = started.elapsed().as_secs_f64(),
@@ -269,6 +290,7 @@ fn align(
             &loaded.questions[id],
             &examples,
             &embedded,
+            &captured,
             items,
             skipped,
             settings,
@@ -444,6 +466,7 @@ fn align_question(
     question: &Question,
     examples: &Examples,
     embedded: &[EmbeddedState],
+    captured: &[EmbeddedState],
     items: &[Item],
     mut skipped: u64,
     settings: &Settings,
@@ -474,8 +497,12 @@ fn align_question(
         before: None,
         after: None,
         gate: None,
+        states: None,
         reason: None,
     };
+    if settings.unsupervised {
+        return correct_unsupervised(engine, id, question, captured, settings, report, None);
+    }
     let present: std::collections::BTreeSet<usize> = items.iter().map(|it| it.outcome).collect();
     if items.len() < MIN_EXAMPLES || present.len() < 2 {
         report.reason = Some(if items.len() < MIN_EXAMPLES {
@@ -486,6 +513,12 @@ fn align_question(
         } else {
             "every annotated example has the same answer".to_owned()
         });
+        // Too few to align on: corrected without annotations when there are captured
+        // states to estimate the pull on.
+        if !captured.is_empty() {
+            let why = report.reason.take();
+            return correct_unsupervised(engine, id, question, captured, settings, report, why);
+        }
         return Ok((report, None));
     }
     let kind = &question.kind;
@@ -660,6 +693,98 @@ fn align_question(
     Ok((report, Some(learned)))
 }
 
+/// Correct `question` without annotations ([`unsupervised`]) from the `captured` states;
+/// `why` says why it was not aligned on annotations instead (when it was not asked for).
+fn correct_unsupervised(
+    engine: &BuiltinEngine,
+    id: &str,
+    question: &Question,
+    captured: &[EmbeddedState],
+    settings: &Settings,
+    mut report: QuestionReport,
+    why: Option<String>,
+) -> Result<Aligned> {
+    let loc = Loc(vec![crate::wire::problem::Segment::Key(
+        "questions.yaml".into(),
+    )])
+    .key(id);
+    let current = aligned::parse(question, &loc).map_err(Error::Validation)?;
+    let explain = |reason: String| match &why {
+        Some(why) => format!("{why}; {reason}"),
+        None => reason,
+    };
+    // An alignment learned from annotations is worth more than a correction without them.
+    if let Some(alignment) = &current
+        && (!alignment.exemplars.is_empty() || alignment.cues.iter().any(Option::is_some))
+    {
+        report.reason = Some(explain(
+            "aligned on annotated examples already; left as it is".to_owned(),
+        ));
+        return Ok((report, None));
+    }
+    let base = match &current {
+        Some(alignment) => aligned::base_question(question, alignment),
+        None => question.clone(),
+    };
+    let similarities = captured
+        .iter()
+        .map(|state| engine.similarities(state, &base))
+        .collect::<Result<Vec<_>>>()?;
+    let mut calibration = match unsupervised::correction(&base, &similarities, MIN_EXAMPLES) {
+        Ok(calibration) => calibration,
+        Err(not) => {
+            report.reason = Some(explain(not.to_string()));
+            return Ok((report, None));
+        }
+    };
+    calibration.seed = Some(settings.seed);
+    calibration
+        .weights
+        .values_mut()
+        .for_each(|w| *w = round(*w));
+    calibration.bias.values_mut().for_each(|b| *b = round(*b));
+    let states = captured.iter().filter(|s| !s.is_blank()).count() as u64;
+    report.improved = true;
+    report.candidate = Some(unsupervised::METHOD.to_owned());
+    report.states = Some(states);
+    report.reason = why.map(|why| format!("{why}: corrected without annotations instead"));
+    let learned = AlignedInstructions {
+        task: None,
+        examples: Vec::new(),
+        cues: IndexMap::new(),
+        arbiter_alignment: calibration,
+    };
+    Ok((
+        report,
+        Some(Learned {
+            file: learned_yaml(id, &learned),
+            fit_id: None,
+            fitted: Vec::new(),
+            documents: Vec::new(),
+        }),
+    ))
+}
+
+/// The model's captured states, annotated or not: a seeded sample of at most
+/// `max_examples`, in a stable order.
+fn read_captured(ctx: &Context, loaded: &Loaded, settings: &Settings) -> Result<Vec<Value>> {
+    let mut all: Vec<(String, Value)> = Vec::new();
+    ctx.store()?.for_each_example(
+        &loaded.model_id,
+        &ExampleFilter::default(),
+        &mut |example| {
+            all.push((example.example_id.to_string(), example.state));
+            Ok(())
+        },
+    )?;
+    if all.len() > settings.max_examples {
+        all.sort_by_key(|(example_id, _)| folds::key(settings.seed, "sample", example_id));
+        all.truncate(settings.max_examples);
+    }
+    all.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(all.into_iter().map(|(_, state)| state).collect())
+}
+
 /// The error rate an aligned question's abstain threshold is chosen for.
 const ABSTAIN_TARGET: f64 = 0.05;
 
@@ -701,8 +826,9 @@ type Aligned = (QuestionReport, Option<Learned>);
 struct Learned {
     /// `aligned/<id>.yaml`.
     file: String,
-    /// The fit ID and the examples fitted on, for the store.
-    fit_id: String,
+    /// The fit ID and the examples fitted on, for the store (none for an unsupervised
+    /// correction, which fits on no annotation).
+    fit_id: Option<String>,
     fitted: Vec<String>,
     /// Exemplar documents' embeddings, to warm the engine's cache.
     documents: Vec<(String, Embedding)>,
@@ -833,7 +959,7 @@ fn learned_file(
     };
     Ok(Learned {
         file: learned_yaml(id, &learned),
-        fit_id,
+        fit_id: Some(fit_id),
         fitted,
         documents: used,
     })
@@ -896,7 +1022,9 @@ fn finish(
     // The fitted examples are recorded before the checkpoint that names them exists.
     let store = ctx.store()?;
     for learned in outcome.learned.values() {
-        store.record_fitted(&learned.fit_id, &learned.fitted)?;
+        if let Some(fit_id) = &learned.fit_id {
+            store.record_fitted(fit_id, &learned.fitted)?;
+        }
     }
     let files: Vec<(String, String)> = outcome
         .learned
@@ -990,7 +1118,7 @@ fn commit_message(loaded: &Loaded, job_id: &str, result: &AlignmentResult) -> St
         .map(|(id, _)| id.as_str())
         .collect();
     let mut message = format!(
-        "Align {} (job {job_id})\n\nFigures on the held-out examples, before -> after:\n",
+        "Align {} (job {job_id})\n\nPer question (figures on the held-out examples, before -> after):\n",
         improved.join(", ")
     );
     for (id, report) in &result.questions {
@@ -1008,6 +1136,12 @@ fn commit_message(loaded: &Loaded, job_id: &str, result: &AlignmentResult) -> St
                 report.candidate.as_deref().unwrap_or("-"),
                 report.fitted,
                 report.held_out
+            ),
+            (_, _, true) => writeln!(
+                message,
+                "  {id}: {} on {} captured states, without annotations",
+                report.candidate.as_deref().unwrap_or("-"),
+                report.states.unwrap_or_default()
             ),
             _ => writeln!(
                 message,

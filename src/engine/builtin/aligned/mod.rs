@@ -8,6 +8,7 @@
 //! used by the engine to answer and by the alignment to fit.
 
 pub mod format;
+pub mod unsupervised;
 
 pub use format::{ALIGNMENT_KEY, AlignedInstructions, FEATURE_NAMES, FEATURES, VERSION};
 
