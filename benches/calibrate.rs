@@ -20,7 +20,8 @@
 //! does not depend on the temperature: ROC AUC of p(true) for a noul; for a score, Spearman's
 //! rho between the expected level and the label (which moves a little with the temperature).
 //!
-//! Run: `cargo bench --bench calibrate`.
+//! Run: `cargo bench --bench calibrate` (`CALIBRATE_MODEL=jev-latest` for the whole-state
+//! models' paired encoder, reading the whole state as they do).
 // Exact float equality is meant (ties in ranks and AUC, one constant per path group).
 #![allow(
     clippy::print_stdout,
@@ -29,7 +30,8 @@
     clippy::too_many_lines
 )]
 
-use arbiter::engine::builtin::{BuiltinEngine, Embedder, Reading, outcomes, scoring, text};
+use arbiter::engine::builtin::{outcomes, scoring, text};
+use arbiter::engine::{Engine as _, Engines};
 use arbiter::wire::answer::{Distribution, argmax, normalize};
 use arbiter::wire::question::parse_questions;
 use arbiter::wire::value::parse_yaml;
@@ -38,7 +40,6 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::sync::Arc;
 use std::time::Instant;
 
 const DATA: &str = concat!(
@@ -116,7 +117,15 @@ fn main() {
         }
     }
 
-    let engine = BuiltinEngine::new(Arc::new(Embedder::new()), Reading::FirstWindow);
+    // `mo` by default, the model the temperatures were fitted on; CALIBRATE_MODEL=jev-latest
+    // shows them on the whole-state models' paired encoder.
+    let model = std::env::var("CALIBRATE_MODEL").unwrap_or_else(|_| "mo".to_owned());
+    let engines = Engines::builtin();
+    let engine = engines
+        .get(&model)
+        .and_then(|e| e.as_builtin())
+        .unwrap_or_else(|| panic!("CALIBRATE_MODEL: {model} is not a built-in base model"));
+    eprintln!("calibrating on {model}: {}", engine.describe());
     let started = Instant::now();
     let mut text_sims: Rows = Vec::with_capacity(states.len());
     let mut path_rows: Vec<Rows> = vec![Vec::with_capacity(states.len()); paths.len()];

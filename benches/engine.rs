@@ -3,13 +3,18 @@
 //! Reports decisions per second and the ratio of one decision's time to the time of
 //! embedding the state alone (the one unavoidable encoder pass), both on states the engine
 //! has not seen (target: ratio ≤ 1.25); then the time of a decision over a state it has
-//! seen (the state cache) against a fresh one (target: ≤ 0.10).
+//! seen (the state cache) against a fresh one (target: ≤ 0.10); then, through the public
+//! routing (`Engines::builtin()`), each base model's time per decision on new states of
+//! ~1 KB and of ~8 KB (what the README's table of base models shows).
 //! Run: `cargo bench --bench engine`.
 
+use arbiter::engine::Engines;
 use arbiter::engine::builtin::{BuiltinEngine, Embedder, Reading};
 use arbiter::wire::Loc;
+use arbiter::wire::decision::BASE_MODELS;
 use arbiter::wire::question::parse_questions;
 use serde_json::{Value, json};
+use std::fmt::Write as _;
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -104,5 +109,60 @@ fn main() {
             "NOT met"
         }
     );
+    std::io::Write::write_all(&mut std::io::stdout(), out.as_bytes()).unwrap();
+    per_base_model(&questions);
+}
+
+/// Each base model's time per decision, on new states of ~1 KB and ~8 KB (the body eight
+/// times), interleaved so drift affects them alike.
+fn per_base_model(questions: &arbiter::wire::Questions) {
+    let engines = Engines::builtin();
+    let long = |n: u32| {
+        let mut long = state(n);
+        let body = long["body"].as_str().unwrap_or_default().to_owned();
+        long["body"] = Value::String(vec![body; 8].join("\n\n"));
+        long
+    };
+    let sizes = [
+        ("~1 KB", state(0).to_string().len()),
+        ("~8 KB", long(0).to_string().len()),
+    ];
+    // Warm up: every encoder loaded, every outcome embedded.
+    for model in BASE_MODELS {
+        let engine = engines.get(model).and_then(|e| e.as_builtin());
+        let engine = engine.expect("a built-in base model");
+        black_box(engine.decide_blocking(&state(1), questions).unwrap());
+    }
+    let mut times = vec![[Duration::ZERO; 2]; BASE_MODELS.len()];
+    let (mut rounds, mut n) = (0u32, 2_000_000u32);
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(20) || rounds < 5 {
+        for (m, model) in BASE_MODELS.iter().enumerate() {
+            let engine = engines
+                .get(model)
+                .and_then(|e| e.as_builtin())
+                .expect("a built-in base model");
+            for (s, fresh) in [state(n), long(n)].iter().enumerate() {
+                let t = Instant::now();
+                black_box(engine.decide_blocking(fresh, questions).unwrap());
+                times[m][s] += t.elapsed();
+            }
+            n += 1;
+        }
+        rounds += 1;
+    }
+    let mut out = format!(
+        "per base model, new states ({rounds} rounds): {} ({} bytes), {} ({} bytes)\n",
+        sizes[0].0, sizes[0].1, sizes[1].0, sizes[1].1
+    );
+    for (model, [short, long]) in BASE_MODELS.iter().zip(&times) {
+        let ms = |t: &Duration| t.as_secs_f64() * 1e3 / f64::from(rounds);
+        let _ = writeln!(
+            out,
+            "  {model:<22} {:>8.1} ms {:>8.1} ms",
+            ms(short),
+            ms(long)
+        );
+    }
     std::io::Write::write_all(&mut std::io::stdout(), out.as_bytes()).unwrap();
 }

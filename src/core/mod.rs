@@ -54,9 +54,10 @@ impl Context {
         let engines = Engines::configure(&settings)?;
         // Exemplar embeddings persist in the home's database: an aligned question's
         // hundreds of exemplars are embedded once per home, not once per process.
-        engines
-            .embedder()
-            .attach_store(Arc::new(StoredEmbeddings::new(settings.database_path())));
+        let stored = Arc::new(StoredEmbeddings::new(settings.database_path()));
+        for embedder in engines.embedders() {
+            embedder.attach_store(stored.clone());
+        }
         Ok(Self::with_engines(settings, engines))
     }
 

@@ -1,7 +1,7 @@
 //! Which engine answers for which base model name.
 
 use super::Engine;
-use super::builtin::{BuiltinEngine, Embedder, Reading};
+use super::builtin::{BuiltinEngine, Embedder, Encoders, Reading};
 use crate::config::{EngineSettings, Settings};
 use crate::error::Result;
 use crate::wire::decision::BASE_MODELS;
@@ -14,8 +14,9 @@ use std::sync::Arc;
 pub struct Engines {
     routes: HashMap<String, Arc<dyn Engine>>,
     configured: IndexMap<String, Configured>,
-    /// The built-in engines' shared encoder and caches.
-    embedder: Arc<Embedder>,
+    /// The built-in engines' encoders and caches: the first-window models' and the
+    /// whole-state models'.
+    embedders: [Arc<Embedder>; 2],
 }
 
 /// A remote engine from `config.yaml`, with the base models routed to it.
@@ -28,14 +29,16 @@ pub struct Configured {
 }
 
 impl Engines {
-    /// The built-in engine behind every base model: `*mo` reads the first window,
-    /// `*-reasoning` reads the whole state, and `jev-*` read the whole state too.
+    /// The built-in engine behind every base model: `*mo` reads the first window with the
+    /// fast encoder; `*-reasoning` and `jev-*` read the whole state with the fast and the
+    /// six-layer encoder side by side ([`Encoders::L3WithL6`]).
     pub fn builtin() -> Self {
-        let embedder = Arc::new(Embedder::new());
+        let first = Arc::new(Embedder::new());
+        let paired = Arc::new(Embedder::with(Encoders::L3WithL6));
         let fast: Arc<dyn Engine> =
-            Arc::new(BuiltinEngine::new(embedder.clone(), Reading::FirstWindow));
+            Arc::new(BuiltinEngine::new(first.clone(), Reading::FirstWindow));
         let whole: Arc<dyn Engine> =
-            Arc::new(BuiltinEngine::new(embedder.clone(), Reading::AllWindows));
+            Arc::new(BuiltinEngine::new(paired.clone(), Reading::AllWindows));
         let routes = BASE_MODELS
             .iter()
             .map(|name| {
@@ -50,13 +53,13 @@ impl Engines {
         Self {
             routes,
             configured: IndexMap::new(),
-            embedder,
+            embedders: [first, paired],
         }
     }
 
-    /// The built-in engines' encoder (to attach a persistent cache to it).
-    pub fn embedder(&self) -> &Arc<Embedder> {
-        &self.embedder
+    /// The built-in engines' encoders (to attach a persistent cache to each).
+    pub fn embedders(&self) -> &[Arc<Embedder>] {
+        &self.embedders
     }
 
     /// The engines `settings` configure: each remote engine built once (one connection

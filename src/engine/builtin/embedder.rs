@@ -1,11 +1,13 @@
-//! The sentence encoder (pocket-encoder's bundled `MiniLM`), its tokenizer, and a bounded
+//! The sentence encoders (pocket-encoder's bundled `MiniLM-L3`, and beside it for the
+//! whole-state models `all-MiniLM-L6-v2`, [`super::bert`]), their tokenizer, and a bounded
 //! cache of outcome embeddings.
 //!
 //! The encoder is loaded on first use, so commands that never embed (`arbiter models`) do
 //! not pay for the weights. Outcome texts and exemplar documents repeat across requests and
 //! are cached, in memory and, when a [`EmbeddingStore`] is attached, on disk (an aligned
-//! question has hundreds of exemplars; a cold `arbiter decide` must not embed them all
-//! again); states do not repeat and are embedded every time.
+//! question has hundreds of exemplars, and the paired encoders' outcomes are slow: a cold
+//! `arbiter decide` must not embed them all again); states are kept in memory only
+//! ([`StateCache`]).
 
 use super::state_cache::{CACHED_WINDOWS, StateCache};
 use crate::error::{Error, Result};
@@ -20,7 +22,7 @@ pub const MAX_TOKENS: usize = 128;
 pub const WINDOW_TOKENS: usize = MAX_TOKENS - 2;
 /// Windows of the whole-state reading start this many tokens apart (30 tokens overlap).
 pub const WINDOW_STRIDE: usize = 96;
-/// Outcome embeddings kept (each 384 floats, ~1.5 KiB).
+/// Outcome embeddings kept (each 384 or 768 floats, ~1.5 or 3 KiB).
 pub const CACHE_ENTRIES: usize = 8192;
 /// The first-window reading tokenizes at most this much of the state up front.
 const FIRST_WINDOW_PREFIX_BYTES: usize = 16 * 1024;
@@ -61,9 +63,37 @@ enum CacheKind {
     Document,
 }
 
-/// Encoder + tokenizer + outcome cache; shared by every built-in engine of a process.
+/// Which encoders an [`Embedder`] runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoders {
+    /// pocket-encoder's `paraphrase-MiniLM-L3-v2`, 4-bit: the fast one (`mo`).
+    MiniLmL3,
+    /// L3 and `all-MiniLM-L6-v2` ([`super::bert`]) side by side: a text's two unit vectors
+    /// are concatenated and scaled by 1/√2, so the cosine of two such vectors is the mean of
+    /// the two models' cosines. Each is better where the other is weak (the quality bench:
+    /// L6 on topics, L3 on nouls), and the mean beats either.
+    L3WithL6,
+}
+
+impl Encoders {
+    /// What names the encoders (weights and tokenizer) in cache keys.
+    fn identity(self) -> String {
+        let info = pocket_encoder::model_info();
+        let l3 = format!("{}|{}|{}", info.id, info.revision, info.tokenizer_sha256);
+        match self {
+            Self::MiniLmL3 => l3,
+            Self::L3WithL6 => format!("{l3}+{}", super::bert::IDENTITY),
+        }
+    }
+}
+
+/// Encoder + tokenizer + outcome cache; shared by every built-in engine of a process that
+/// reads with the same encoders.
 pub struct Embedder {
+    encoders: Encoders,
+    identity: String,
     encoder: OnceLock<std::result::Result<pocket_encoder::Encoder, String>>,
+    l6: OnceLock<std::result::Result<super::bert::MiniLmL6, String>>,
     tokenizer: OnceLock<std::result::Result<Tokenizer, String>>,
     cache: Mutex<LruCache<(CacheKind, String), Arc<Embedding>>>,
     store: OnceLock<Arc<dyn EmbeddingStore>>,
@@ -78,9 +108,17 @@ impl Default for Embedder {
 }
 
 impl Embedder {
+    /// The fast encoder alone ([`Encoders::MiniLmL3`]).
     pub fn new() -> Self {
+        Self::with(Encoders::MiniLmL3)
+    }
+
+    pub fn with(encoders: Encoders) -> Self {
         Self {
+            encoders,
+            identity: encoders.identity(),
             encoder: OnceLock::new(),
+            l6: OnceLock::new(),
             tokenizer: OnceLock::new(),
             cache: Mutex::new(LruCache::new(
                 NonZeroUsize::new(CACHE_ENTRIES).unwrap_or(NonZeroUsize::MIN),
@@ -97,12 +135,13 @@ impl Embedder {
 
     /// What names the encoder (weights and tokenizer) in cache keys, so one model never
     /// reads another's vectors.
-    pub fn identity(&self) -> &'static str {
-        static MODEL: OnceLock<String> = OnceLock::new();
-        MODEL.get_or_init(|| {
-            let info = pocket_encoder::model_info();
-            format!("{}|{}|{}", info.id, info.revision, info.tokenizer_sha256)
-        })
+    pub fn identity(&self) -> &str {
+        &self.identity
+    }
+
+    /// The encoders it runs.
+    pub fn encoders(&self) -> Encoders {
+        self.encoders
     }
 
     /// The embedded states kept across requests.
@@ -113,6 +152,13 @@ impl Embedder {
     fn encoder(&self) -> Result<&pocket_encoder::Encoder> {
         self.encoder
             .get_or_init(|| pocket_encoder::Encoder::new().map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(|e| Error::internal("loading the built-in encoder", e))
+    }
+
+    fn l6(&self) -> Result<&super::bert::MiniLmL6> {
+        self.l6
+            .get_or_init(|| super::bert::MiniLmL6::load().map_err(|e| e.to_string()))
             .as_ref()
             .map_err(|e| Error::internal("loading the built-in encoder", e))
     }
@@ -132,18 +178,48 @@ impl Embedder {
 
     /// Embed `text` (not blank) without caching it.
     pub fn embed(&self, text: &str) -> Result<Vec<f32>> {
-        let mut vectors = self
+        let l3 = self
             .encoder()?
             .embed(&[text])
-            .map_err(|e| Error::internal("embedding", e))?;
-        vectors
+            .map_err(|e| Error::internal("embedding", e))?
             .pop()
-            .ok_or_else(|| Error::Internal("the encoder returned no vector".into()))
+            .ok_or_else(|| Error::Internal("the encoder returned no vector".into()))?;
+        match self.encoders {
+            Encoders::MiniLmL3 => Ok(l3),
+            Encoders::L3WithL6 => {
+                let l6 = self
+                    .l6()?
+                    .embed_many(self.tokenizer()?, &[text], MAX_TOKENS)?
+                    .pop()
+                    .ok_or_else(|| Error::Internal("the encoder returned no vector".into()))?;
+                Ok(side_by_side(&l3, &l6))
+            }
+        }
     }
 
     /// Embed an outcome text (not blank), from the cache when it was seen before.
     pub fn embed_cached(&self, text: &str) -> Result<Arc<Embedding>> {
         self.cached(CacheKind::Text, text)
+    }
+
+    /// [`Self::embed_cached`] for each of `texts`, in order. Those not cached yet are
+    /// embedded at once, one thread per core: each text alone, so its vector has the same
+    /// bits whichever thread made it, and a question first seen costs its slowest outcomes,
+    /// not all of them (what a cold `decide` pays).
+    pub fn embed_all_cached(&self, texts: &[String]) -> Result<Vec<Arc<Embedding>>> {
+        let missing: Vec<&str> = {
+            let cache = self.lock_cache();
+            let mut seen = std::collections::HashSet::new();
+            texts
+                .iter()
+                .filter(|t| !cache.contains(&(CacheKind::Text, (*t).clone())) && seen.insert(*t))
+                .map(String::as_str)
+                .collect()
+        };
+        if missing.len() > 1 {
+            each_on_all_cores(&missing, |text| self.embed_cached(text).map(drop))?;
+        }
+        texts.iter().map(|t| self.embed_cached(t)).collect()
     }
 
     /// Embed a document (an exemplar state's text) from its first window, from the cache
@@ -180,8 +256,13 @@ impl Embedder {
             return Ok(hit.clone());
         }
         let store_key = self.store_key(kind, text);
-        // Only exemplar documents are worth a disk read: outcome texts are few and cheap.
-        let store = self.store.get().filter(|_| kind == CacheKind::Document);
+        // Exemplar documents are worth a disk read, and so are outcome texts for the paired
+        // encoders (L6 takes ~20 ms a text: the bulk of a cold `decide`); L3's are cheaper
+        // to embed than the database is to open.
+        let store = self
+            .store
+            .get()
+            .filter(|_| kind == CacheKind::Document || self.encoders == Encoders::L3WithL6);
         let stored = store.and_then(|store| store.load(&store_key));
         let embedding = if let Some(embedding) = stored {
             Arc::new(embedding)
@@ -332,11 +413,91 @@ fn floor_char_boundary(text: &str, max: usize) -> &str {
     &text[..end]
 }
 
+/// Run `work` on every item, on as many threads as there are cores (at most one per item),
+/// each taking the next item not taken; the first error is returned, after every thread
+/// has stopped.
+pub fn each_on_all_cores<T: Sync>(
+    items: &[T],
+    work: impl Fn(&T) -> Result<()> + Sync,
+) -> Result<()> {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let threads = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZero::get)
+        .min(items.len());
+    if threads <= 1 {
+        return items.iter().try_for_each(&work);
+    }
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let first_error = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                while !failed.load(Ordering::Relaxed) {
+                    let Some(item) = items.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                        break;
+                    };
+                    if let Err(e) = work(item) {
+                        failed.store(true, Ordering::Relaxed);
+                        first_error
+                            .lock()
+                            .unwrap_or_else(std::sync::PoisonError::into_inner)
+                            .get_or_insert(e);
+                    }
+                }
+            });
+        }
+    });
+    match first_error
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Two unit vectors as one: concatenated, each scaled by 1/√2, so the result is a unit
+/// vector and its dot product with another such vector is the mean of the two dot products.
+fn side_by_side(a: &[f32], b: &[f32]) -> Vec<f32> {
+    a.iter()
+        .chain(b)
+        .map(|x| x * std::f32::consts::FRAC_1_SQRT_2)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use sha2::{Digest, Sha256};
     use std::fmt::Write as _;
+
+    fn dot(a: &[f32], b: &[f32]) -> f64 {
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| f64::from(*x) * f64::from(*y))
+            .sum()
+    }
+
+    #[test]
+    fn the_paired_encoders_cosine_is_the_mean_of_both_models_cosines() {
+        let paired = Embedder::with(Encoders::L3WithL6);
+        let l3 = Embedder::new();
+        let (a, b) = ("my parcel never arrived", "where is my delivery?");
+        let (pa, pb) = (paired.embed(a).unwrap(), paired.embed(b).unwrap());
+        assert_eq!(pa.len(), 768);
+        assert!((dot(&pa, &pa) - 1.0).abs() < 1e-5, "a unit vector");
+        let three = dot(&l3.embed(a).unwrap(), &l3.embed(b).unwrap());
+        let six = paired
+            .l6()
+            .unwrap()
+            .embed_many(paired.tokenizer().unwrap(), &[a, b], MAX_TOKENS)
+            .unwrap();
+        let six = dot(&six[0], &six[1]);
+        assert!((three - six).abs() > 1e-3, "two models: {three} vs {six}");
+        assert!((dot(&pa, &pb) - f64::midpoint(three, six)).abs() < 1e-5);
+        assert_ne!(paired.identity(), l3.identity(), "their vectors never mix");
+    }
 
     #[test]
     fn bundled_tokenizer_is_the_encoders() {

@@ -6,13 +6,14 @@
 //! ([`scoring`]). A question's answer depends only on the state and that question.
 
 pub mod aligned;
+mod bert;
 pub mod embedder;
 pub mod outcomes;
 pub mod scoring;
 pub mod state_cache;
 pub mod text;
 
-pub use embedder::{Embedder, Embedding, EmbeddingStore, Window};
+pub use embedder::{Embedder, Embedding, EmbeddingStore, Encoders, Window};
 
 use super::progress::ReadProgress;
 use super::{Engine, EngineOutput, EngineRequest};
@@ -143,15 +144,24 @@ impl BuiltinEngine {
         if let Some(progress) = read.progress {
             progress.planned(windows.len());
         }
-        let windows = windows
-            .iter()
-            .map(|w| {
-                stopped(stop)?;
-                let vector = self.embedder.embed(&w.text)?;
-                if let Some(progress) = read.progress {
-                    progress.window_read();
-                }
-                Ok(vector)
+        // Windows are embedded at once, one thread per core, each alone (the same bits as
+        // one after another); a stop is seen at the next window of any thread.
+        let slots: Vec<std::sync::OnceLock<Vec<f32>>> =
+            windows.iter().map(|_| std::sync::OnceLock::new()).collect();
+        let indices: Vec<usize> = (0..windows.len()).collect();
+        embedder::each_on_all_cores(&indices, |&i| {
+            stopped(stop)?;
+            let _ = slots[i].set(self.embedder.embed(&windows[i].text)?);
+            if let Some(progress) = read.progress {
+                progress.window_read();
+            }
+            Ok(())
+        })?;
+        let windows = slots
+            .into_iter()
+            .map(|slot| {
+                slot.into_inner()
+                    .ok_or_else(|| crate::error::Error::Internal("a window was not read".into()))
             })
             .collect::<Result<Vec<_>>>()?;
         Ok(EmbeddedState {
@@ -288,6 +298,17 @@ impl BuiltinEngine {
     ) -> Result<EngineOutput> {
         let stop = read.stop;
         let embedded = self.embed_state_as(state, read)?;
+        if !embedded.is_blank() {
+            // Every question's outcomes not embedded yet, at once (a cold `decide` embeds
+            // them all). An aligned question's, from its task, are left to its answer: not
+            // worth parsing it twice.
+            let texts: Vec<String> = questions
+                .values()
+                .filter(|q| !aligned::AlignedInstructions::is_aligned(q.instructions.as_ref()))
+                .flat_map(outcomes::outcome_texts)
+                .collect();
+            self.embedder.embed_all_cached(&texts)?;
+        }
         let mut usage = Usage {
             input_tokens: embedded.tokens,
             output_tokens: 0,
@@ -387,9 +408,13 @@ fn dot(a: &[f32], b: &[f32]) -> f64 {
 #[async_trait::async_trait]
 impl Engine for BuiltinEngine {
     fn describe(&self) -> String {
+        let encoders = match self.embedder.encoders() {
+            Encoders::MiniLmL3 => "MiniLM-L3",
+            Encoders::L3WithL6 => "MiniLM-L3 + MiniLM-L6",
+        };
         match self.reading {
-            Reading::FirstWindow => "built-in (MiniLM-L3, first 126 tokens)".into(),
-            Reading::AllWindows => "built-in (MiniLM-L3, whole state in windows)".into(),
+            Reading::FirstWindow => format!("built-in ({encoders}, first 126 tokens)"),
+            Reading::AllWindows => format!("built-in ({encoders}, whole state in windows)"),
         }
     }
 

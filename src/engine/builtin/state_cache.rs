@@ -11,7 +11,8 @@ use lru::LruCache;
 use sha2::{Digest, Sha256};
 use std::sync::Mutex;
 
-/// Windows kept, about 1.5 KiB each: 24 MiB.
+/// Windows kept per encoder: about 1.5 KiB each (24 MiB) for the first-window models, 3 KiB
+/// (48 MiB) for the whole-state models' paired vectors.
 pub const CACHED_WINDOWS: usize = 16_384;
 
 pub struct StateCache {
