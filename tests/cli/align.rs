@@ -22,10 +22,16 @@ pub(crate) fn labelled(n: usize, keep: &[&str]) -> String {
 /// A model on `mo` with the labelled set's questions and its first `n` examples annotated
 /// for intent.
 fn env_with_annotations(n: usize) -> TestEnv {
+    env_with_examples(n, &["intent"])
+}
+
+/// A model on `mo` with the labelled set's questions and its first `n` examples, with only
+/// the annotations of `keep`.
+fn env_with_examples(n: usize, keep: &[&str]) -> TestEnv {
     let env = TestEnv::new();
     let questions = repo_root().join("benches/data/questions.yaml");
     env.create_model("acme/support", "mo", &questions);
-    let file = env.write("examples.jsonl", &labelled(n, &["intent"]));
+    let file = env.write("examples.jsonl", &labelled(n, keep));
     env.cmd()
         .args(["examples", "ingest", "acme/support", "--file"])
         .arg(&file)
@@ -721,21 +727,6 @@ fn align_and_eval_errors_have_their_exit_codes() {
     assert_eq!(env.json(&["jobs", "list"]), json!([]));
 }
 
-/// A model on `mo` with the labelled set's questions and its first `n` examples captured
-/// without annotations.
-fn env_with_captured(n: usize) -> TestEnv {
-    let env = TestEnv::new();
-    let questions = repo_root().join("benches/data/questions.yaml");
-    env.create_model("acme/support", "mo", &questions);
-    let file = env.write("examples.jsonl", &labelled(n, &[]));
-    env.cmd()
-        .args(["examples", "ingest", "acme/support", "--file"])
-        .arg(&file)
-        .assert()
-        .success();
-    env
-}
-
 /// The probabilities `question` gets for each of the labelled set's first `n` states at
 /// `revision`.
 fn probabilities_at(env: &TestEnv, revision: &str, question: &str, n: usize) -> Vec<Vec<f64>> {
@@ -770,7 +761,7 @@ fn probabilities_at(env: &TestEnv, revision: &str, question: &str, n: usize) -> 
 #[test]
 fn unsupervised_alignment_removes_each_outcomes_pull_over_the_captured_states() {
     let n = 20;
-    let env = env_with_captured(n);
+    let env = env_with_examples(n, &[]);
     let job = env.json(&["align", "acme/support", "--unsupervised", "--seed", "4"]);
     assert_eq!(job["status"], "completed", "{job}");
     let result = &job["result"];
@@ -833,7 +824,7 @@ fn unsupervised_alignment_removes_each_outcomes_pull_over_the_captured_states() 
 
 #[test]
 fn a_question_with_too_few_annotations_is_corrected_without_them() {
-    let env = env_with_captured(30);
+    let env = env_with_examples(30, &[]);
     let file = env.write("annotated.jsonl", &labelled(4, &["intent"]));
     env.cmd()
         .args(["examples", "ingest", "acme/support", "--file"])
