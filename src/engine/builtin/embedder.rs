@@ -202,20 +202,37 @@ impl Embedder {
         self.cached(CacheKind::Text, text)
     }
 
+    /// Those of `texts` not in the in-memory cache yet, each once, in order.
+    pub fn missing(&self, texts: &[String]) -> Vec<String> {
+        let cache = self.lock_cache();
+        let mut seen = std::collections::HashSet::new();
+        texts
+            .iter()
+            .filter(|t| !cache.contains(&(CacheKind::Text, (*t).clone())) && seen.insert(*t))
+            .cloned()
+            .collect()
+    }
+
+    /// Whether every encoder it runs is loaded.
+    pub fn is_loaded(&self) -> bool {
+        self.encoder.get().is_some()
+            && (self.encoders == Encoders::MiniLmL3 || self.l6.get().is_some())
+    }
+
+    /// Load the encoders it runs, the slowest first (a failure shows again at first use).
+    pub fn load(&self) {
+        if self.encoders == Encoders::L3WithL6 {
+            let _ = self.l6();
+        }
+        let _ = self.encoder();
+    }
+
     /// [`Self::embed_cached`] for each of `texts`, in order. Those not cached yet are
     /// embedded at once, one thread per core: each text alone, so its vector has the same
     /// bits whichever thread made it, and a question first seen costs its slowest outcomes,
     /// not all of them (what a cold `decide` pays).
     pub fn embed_all_cached(&self, texts: &[String]) -> Result<Vec<Arc<Embedding>>> {
-        let missing: Vec<&str> = {
-            let cache = self.lock_cache();
-            let mut seen = std::collections::HashSet::new();
-            texts
-                .iter()
-                .filter(|t| !cache.contains(&(CacheKind::Text, (*t).clone())) && seen.insert(*t))
-                .map(String::as_str)
-                .collect()
-        };
+        let missing = self.missing(texts);
         if missing.len() > 1 {
             each_on_all_cores(&missing, |text| self.embed_cached(text).map(drop))?;
         }

@@ -297,18 +297,31 @@ impl BuiltinEngine {
         read: &Read<'_>,
     ) -> Result<EngineOutput> {
         let stop = read.stop;
-        let embedded = self.embed_state_as(state, read)?;
-        if !embedded.is_blank() {
-            // Every question's outcomes not embedded yet, at once (a cold `decide` embeds
-            // them all). An aligned question's, from its task, are left to its answer: not
-            // worth parsing it twice.
-            let texts: Vec<String> = questions
-                .values()
-                .filter(|q| !aligned::AlignedInstructions::is_aligned(q.instructions.as_ref()))
-                .flat_map(outcomes::outcome_texts)
-                .collect();
-            self.embedder.embed_all_cached(&texts)?;
-        }
+        // Every question's outcomes not embedded yet are embedded while the state is read,
+        // and encoders not loaded yet load at once (a cold `decide` pays for all of it). An
+        // aligned question's outcomes, from its task, are left to its answer: not worth
+        // parsing it twice.
+        let texts: Vec<String> = questions
+            .values()
+            .filter(|q| !aligned::AlignedInstructions::is_aligned(q.instructions.as_ref()))
+            .flat_map(outcomes::outcome_texts)
+            .collect();
+        let missing = self.embedder.missing(&texts);
+        let embedded = if missing.is_empty() && self.embedder.is_loaded() {
+            self.embed_state_as(state, read)?
+        } else {
+            std::thread::scope(|scope| {
+                scope.spawn(|| self.embedder.load());
+                let outcomes = scope.spawn(|| self.embedder.embed_all_cached(&missing));
+                let embedded = self.embed_state_as(state, read);
+                outcomes.join().unwrap_or_else(|_| {
+                    Err(crate::error::Error::Internal(
+                        "embedding outcomes panicked".into(),
+                    ))
+                })?;
+                embedded
+            })?
+        };
         let mut usage = Usage {
             input_tokens: embedded.tokens,
             output_tokens: 0,
