@@ -411,45 +411,14 @@ fn embed(
         .collect()
 }
 
-/// `work(i)` for each `i` below `n`, in index order, on as many threads as there are cores
-/// (at most `n`), each taking the next index as it frees up. Once the job is cancelled no
-/// new index is taken (the caller checks `tracker`); an index left undone, or whose thread
-/// panicked, is `None`.
+/// [`crate::parallel::map_on_all_cores`], taking no new index once the job is cancelled
+/// (the caller checks `tracker`).
 fn parallel_map<R: Send>(
     n: usize,
     tracker: &Tracker,
     work: impl Fn(usize) -> R + Sync,
 ) -> Vec<Option<R>> {
-    let threads = std::thread::available_parallelism()
-        .map_or(2, std::num::NonZero::get)
-        .min(n)
-        .max(1);
-    let next = AtomicU64::new(0);
-    let done: Vec<Vec<(usize, R)>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed) as usize;
-                        if i >= n || tracker.cancelled() {
-                            return done;
-                        }
-                        done.push((i, work(i)));
-                    }
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
-    let mut slots: Vec<Option<R>> = (0..n).map(|_| None).collect();
-    for (i, result) in done.into_iter().flatten() {
-        slots[i] = Some(result);
-    }
-    slots
+    crate::parallel::map_on_all_cores(n, || tracker.cancelled(), work)
 }
 
 /// What a thread that panicked left undone.

@@ -234,7 +234,12 @@ impl Embedder {
     pub fn embed_all_cached(&self, texts: &[String]) -> Result<Vec<Arc<Embedding>>> {
         let missing = self.missing(texts);
         if missing.len() > 1 {
-            each_on_all_cores(&missing, |text| self.embed_cached(text).map(drop))?;
+            // An error (or a text left undone) is met again below, on this thread.
+            crate::parallel::map_on_all_cores(
+                missing.len(),
+                || false,
+                |i| self.embed_cached(&missing[i]),
+            );
         }
         texts.iter().map(|t| self.embed_cached(t)).collect()
     }
@@ -428,50 +433,6 @@ fn floor_char_boundary(text: &str, max: usize) -> &str {
         end -= 1;
     }
     &text[..end]
-}
-
-/// Run `work` on every item, on as many threads as there are cores (at most one per item),
-/// each taking the next item not taken; the first error is returned, after every thread
-/// has stopped.
-pub fn each_on_all_cores<T: Sync>(
-    items: &[T],
-    work: impl Fn(&T) -> Result<()> + Sync,
-) -> Result<()> {
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-    let threads = std::thread::available_parallelism()
-        .map_or(1, std::num::NonZero::get)
-        .min(items.len());
-    if threads <= 1 {
-        return items.iter().try_for_each(&work);
-    }
-    let next = AtomicUsize::new(0);
-    let failed = AtomicBool::new(false);
-    let first_error = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                while !failed.load(Ordering::Relaxed) {
-                    let Some(item) = items.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                        break;
-                    };
-                    if let Err(e) = work(item) {
-                        failed.store(true, Ordering::Relaxed);
-                        first_error
-                            .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner)
-                            .get_or_insert(e);
-                    }
-                }
-            });
-        }
-    });
-    match first_error
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-    {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
 }
 
 /// Two unit vectors as one: concatenated, each scaled by 1/√2, so the result is a unit

@@ -146,22 +146,26 @@ impl BuiltinEngine {
         }
         // Windows are embedded at once, one thread per core, each alone (the same bits as
         // one after another); a stop is seen at the next window of any thread.
-        let slots: Vec<std::sync::OnceLock<Vec<f32>>> =
-            windows.iter().map(|_| std::sync::OnceLock::new()).collect();
-        let indices: Vec<usize> = (0..windows.len()).collect();
-        embedder::each_on_all_cores(&indices, |&i| {
-            stopped(stop)?;
-            let _ = slots[i].set(self.embedder.embed(&windows[i].text)?);
-            if let Some(progress) = read.progress {
-                progress.window_read();
-            }
-            Ok(())
-        })?;
-        let windows = slots
+        let read_windows = crate::parallel::map_on_all_cores(
+            windows.len(),
+            || stop.load(Ordering::Relaxed),
+            |i| {
+                let vector = self.embedder.embed(&windows[i].text);
+                if let Some(progress) = read.progress {
+                    progress.window_read();
+                }
+                vector
+            },
+        );
+        stopped(stop)?;
+        let windows = read_windows
             .into_iter()
-            .map(|slot| {
-                slot.into_inner()
-                    .ok_or_else(|| crate::error::Error::Internal("a window was not read".into()))
+            .map(|window| {
+                window.unwrap_or_else(|| {
+                    Err(crate::error::Error::Internal(
+                        "a window was not read: a worker thread failed".into(),
+                    ))
+                })
             })
             .collect::<Result<Vec<_>>>()?;
         Ok(EmbeddedState {
