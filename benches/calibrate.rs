@@ -171,13 +171,14 @@ fn main() {
     let _ = writeln!(
         out,
         "calibrate: {} examples ({fit_count} fit, {} held-out; split by SHA-256(example_id)[0] even/odd), \
-         reading = first window (mo)\n\
+         model = {model} ({})\n\
          {} states + {} distinct variant texts embedded in {embed_secs:.1}s\n\
          T: {GRID_POINTS} log-spaced temperatures {GRID_MIN}..{GRID_MAX}, chosen by fit-half mean log loss; \
          'placeholder' = {PLACEHOLDER_TEMPERATURE}\n\
          held-out columns: log loss (nats), accuracy, ECE ({ECE_BINS} bins), rank = ROC AUC (noul) / Spearman rho (score)",
         examples.len(),
         examples.len() - fit_count,
+        engine.describe(),
         states.len(),
         texts.len(),
     );
