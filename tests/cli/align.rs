@@ -31,13 +31,18 @@ fn env_with_examples(n: usize, keep: &[&str]) -> TestEnv {
     let env = TestEnv::new();
     let questions = repo_root().join("benches/data/questions.yaml");
     env.create_model("acme/support", "mo", &questions);
-    let file = env.write("examples.jsonl", &labelled(n, keep));
+    ingest(&env, &labelled(n, keep));
+    env
+}
+
+/// Ingest JSON lines of examples into `acme/support`.
+fn ingest(env: &TestEnv, lines: &str) {
+    let file = env.write("examples.jsonl", lines);
     env.cmd()
         .args(["examples", "ingest", "acme/support", "--file"])
         .arg(&file)
         .assert()
         .success();
-    env
 }
 
 fn repo(env: &TestEnv) -> std::path::PathBuf {
@@ -545,18 +550,7 @@ fn the_same_examples_seed_and_checkpoint_give_the_same_tree() {
 /// questions.
 #[test]
 fn seeds_one_two_and_three_commit_the_same_questions() {
-    let env = TestEnv::new();
-    let questions = repo_root().join("benches/data/questions.yaml");
-    env.create_model("acme/support", "mo", &questions);
-    let file = env.write(
-        "examples.jsonl",
-        &labelled(150, &["intent", "urgency", "escalate"]),
-    );
-    env.cmd()
-        .args(["examples", "ingest", "acme/support", "--file"])
-        .arg(&file)
-        .assert()
-        .success();
+    let env = env_with_examples(150, &["intent", "urgency", "escalate"]);
     let improved: Vec<Vec<String>> = ["1", "2", "3"]
         .iter()
         .map(|seed| {
@@ -592,12 +586,7 @@ fn realigning_an_inline_aligned_question_moves_it_to_its_learned_file() {
     assert_ne!(inline, base);
     let questions = env.write("questions.yaml", &inline);
     env.create_model("acme/support", "mo", &questions);
-    let file = env.write("examples.jsonl", &labelled(120, &["intent"]));
-    env.cmd()
-        .args(["examples", "ingest", "acme/support", "--file"])
-        .arg(&file)
-        .assert()
-        .success();
+    ingest(&env, &labelled(120, &["intent"]));
     let job = env.json(&["align", "acme/support", "-q", "intent", "--seed", "3"]);
     let branch = job["result"]["branch"]
         .as_str()
@@ -825,12 +814,7 @@ fn unsupervised_alignment_removes_each_outcomes_pull_over_the_captured_states() 
 #[test]
 fn a_question_with_too_few_annotations_is_corrected_without_them() {
     let env = env_with_examples(30, &[]);
-    let file = env.write("annotated.jsonl", &labelled(4, &["intent"]));
-    env.cmd()
-        .args(["examples", "ingest", "acme/support", "--file"])
-        .arg(&file)
-        .assert()
-        .success();
+    ingest(&env, &labelled(4, &["intent"]));
     let job = env.json(&["align", "acme/support", "--questions", "intent"]);
     let intent = &job["result"]["questions"]["intent"];
     assert_eq!(intent["improved"], true, "{intent}");
