@@ -470,7 +470,16 @@ fn align_question(
         reason: None,
     };
     if settings.unsupervised {
-        return correct_unsupervised(engine, id, question, captured, settings, report, None);
+        let current = current.as_ref();
+        return correct_unsupervised(
+            engine,
+            id,
+            (current, &base),
+            captured,
+            settings,
+            report,
+            None,
+        );
     }
     let present: std::collections::BTreeSet<usize> = items.iter().map(|it| it.outcome).collect();
     if items.len() < MIN_EXAMPLES || present.len() < 2 {
@@ -486,7 +495,16 @@ fn align_question(
         // states to estimate the pull on.
         if !captured.is_empty() {
             let why = report.reason.take();
-            return correct_unsupervised(engine, id, question, captured, settings, report, why);
+            let current = current.as_ref();
+            return correct_unsupervised(
+                engine,
+                id,
+                (current, &base),
+                captured,
+                settings,
+                report,
+                why,
+            );
         }
         return Ok((report, None));
     }
@@ -662,28 +680,24 @@ fn align_question(
     Ok((report, Some(learned)))
 }
 
-/// Correct `question` without annotations ([`unsupervised`]) from the `captured` states;
+/// Correct a question without annotations ([`unsupervised`]) from the `captured` states,
+/// given its current alignment (as [`align_question`] parsed it) and its base question;
 /// `why` says why it was not aligned on annotations instead (when it was not asked for).
 fn correct_unsupervised(
     engine: &BuiltinEngine,
     id: &str,
-    question: &Question,
+    (current, base): (Option<&aligned::Alignment>, &Question),
     captured: &[EmbeddedState],
     settings: &Settings,
     mut report: QuestionReport,
     why: Option<String>,
 ) -> Result<Aligned> {
-    let loc = Loc(vec![crate::wire::problem::Segment::Key(
-        "questions.yaml".into(),
-    )])
-    .key(id);
-    let current = aligned::parse(question, &loc).map_err(Error::Validation)?;
     let explain = |reason: String| match &why {
         Some(why) => format!("{why}; {reason}"),
         None => reason,
     };
     // An alignment learned from annotations is worth more than a correction without them.
-    if let Some(alignment) = &current
+    if let Some(alignment) = current
         && (!alignment.exemplars.is_empty() || alignment.cues.iter().any(Option::is_some))
     {
         report.reason = Some(explain(
@@ -691,15 +705,11 @@ fn correct_unsupervised(
         ));
         return Ok((report, None));
     }
-    let base = match &current {
-        Some(alignment) => aligned::base_question(question, alignment),
-        None => question.clone(),
-    };
     let similarities = captured
         .iter()
-        .map(|state| engine.similarities(state, &base))
+        .map(|state| engine.similarities(state, base))
         .collect::<Result<Vec<_>>>()?;
-    let mut calibration = match unsupervised::correction(&base, &similarities, MIN_EXAMPLES) {
+    let mut calibration = match unsupervised::correction(base, &similarities, MIN_EXAMPLES) {
         Ok(calibration) => calibration,
         Err(not) => {
             report.reason = Some(explain(not.to_string()));
