@@ -203,11 +203,11 @@ impl Embedder {
     }
 
     /// Those of `texts` not in the in-memory cache yet, each once, in order.
-    pub fn missing(&self, texts: &[String]) -> Vec<String> {
+    pub fn missing<'a>(&self, texts: impl IntoIterator<Item = &'a String>) -> Vec<String> {
         let cache = self.lock_cache();
         let mut seen = std::collections::HashSet::new();
         texts
-            .iter()
+            .into_iter()
             .filter(|t| !cache.contains(&(CacheKind::Text, (*t).clone())) && seen.insert(*t))
             .cloned()
             .collect()
@@ -227,21 +227,24 @@ impl Embedder {
         let _ = self.encoder();
     }
 
-    /// [`Self::embed_cached`] for each of `texts`, in order. Those not cached yet are
-    /// embedded at once, one thread per core: each text alone, so its vector has the same
-    /// bits whichever thread made it, and a question first seen costs its slowest outcomes,
-    /// not all of them (what a cold `decide` pays).
-    pub fn embed_all_cached(&self, texts: &[String]) -> Result<Vec<Arc<Embedding>>> {
-        let missing = self.missing(texts);
-        if missing.len() > 1 {
-            // An error (or a text left undone) is met again below, on this thread.
-            crate::parallel::map_on_all_cores(
-                missing.len(),
-                || false,
-                |i| self.embed_cached(&missing[i]),
-            );
-        }
-        texts.iter().map(|t| self.embed_cached(t)).collect()
+    /// [`Self::embed_cached`] for each of `texts` (those [`Self::missing`] found), one
+    /// thread per core: each text alone, so its vector has the same bits whichever thread
+    /// made it, and a question first seen costs its slowest outcomes, not all of them (what
+    /// a cold `decide` pays).
+    pub fn cache_all(&self, texts: &[String]) -> Result<()> {
+        crate::parallel::map_on_all_cores(
+            texts.len(),
+            || false,
+            |i| self.embed_cached(&texts[i]).map(drop),
+        )
+        .into_iter()
+        .try_for_each(|done| {
+            done.unwrap_or_else(|| {
+                Err(Error::Internal(
+                    "an outcome was not embedded: a worker thread failed".into(),
+                ))
+            })
+        })
     }
 
     /// Embed a document (an exemplar state's text) from its first window, from the cache

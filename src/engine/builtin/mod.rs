@@ -178,6 +178,17 @@ impl BuiltinEngine {
     /// Answer one question about an embedded state, with the tokens read for its outcomes
     /// (and, for an aligned question, its exemplars and cues).
     pub fn answer(&self, state: &EmbeddedState, question: &Question) -> Result<(Answer, u64)> {
+        self.answer_with(state, question, None)
+    }
+
+    /// [`Self::answer`], with the outcome texts of a question that is not aligned when the
+    /// caller rendered them already.
+    fn answer_with(
+        &self,
+        state: &EmbeddedState,
+        question: &Question,
+        texts: Option<&[String]>,
+    ) -> Result<(Answer, u64)> {
         // An aligned question was validated where it came from (a checkpoint, a request);
         // a malformed one here is reported at the question, not answered zero-shot.
         let alignment = aligned::parse(question, &crate::wire::Loc::body().key("questions"))
@@ -185,7 +196,10 @@ impl BuiltinEngine {
         if let Some(alignment) = alignment {
             return self.answer_aligned(state, question, &alignment);
         }
-        let (sims, tokens) = self.similarities_and_tokens(state, question)?;
+        let (sims, tokens) = match texts {
+            Some(texts) => self.text_similarities_and_tokens(state, texts)?,
+            None => self.similarities_and_tokens(state, question)?,
+        };
         let distribution = scoring::from_similarities(question, &sims);
         Ok((Answer::from_distribution(question, &distribution), tokens))
     }
@@ -301,22 +315,24 @@ impl BuiltinEngine {
         read: &Read<'_>,
     ) -> Result<EngineOutput> {
         let stop = read.stop;
-        // Every question's outcomes not embedded yet are embedded while the state is read,
-        // and encoders not loaded yet load at once (a cold `decide` pays for all of it). An
-        // aligned question's outcomes, from its task, are left to its answer: not worth
-        // parsing it twice.
-        let texts: Vec<String> = questions
+        // Each question's outcome texts, rendered once: those not embedded yet are embedded
+        // while the state is read, and encoders not loaded yet load at once (a cold `decide`
+        // pays for all of it). An aligned question's outcomes, from its task, are left to
+        // its answer: not worth parsing it twice.
+        let texts: Vec<Option<Vec<String>>> = questions
             .values()
-            .filter(|q| !aligned::AlignedInstructions::is_aligned(q.instructions.as_ref()))
-            .flat_map(outcomes::outcome_texts)
+            .map(|q| {
+                (!aligned::AlignedInstructions::is_aligned(q.instructions.as_ref()))
+                    .then(|| outcomes::outcome_texts(q))
+            })
             .collect();
-        let missing = self.embedder.missing(&texts);
+        let missing = self.embedder.missing(texts.iter().flatten().flatten());
         let embedded = if missing.is_empty() && self.embedder.is_loaded() {
             self.embed_state_as(state, read)?
         } else {
             std::thread::scope(|scope| {
                 scope.spawn(|| self.embedder.load());
-                let outcomes = scope.spawn(|| self.embedder.embed_all_cached(&missing));
+                let outcomes = scope.spawn(|| self.embedder.cache_all(&missing));
                 let embedded = self.embed_state_as(state, read);
                 outcomes.join().unwrap_or_else(|_| {
                     Err(crate::error::Error::Internal(
@@ -331,9 +347,9 @@ impl BuiltinEngine {
             output_tokens: 0,
         };
         let mut answers = Answers::with_capacity(questions.len());
-        for (id, question) in questions {
+        for ((id, question), texts) in questions.iter().zip(&texts) {
             stopped(stop)?;
-            let (answer, tokens) = self.answer(&embedded, question)?;
+            let (answer, tokens) = self.answer_with(&embedded, question, texts.as_deref())?;
             usage.input_tokens += tokens;
             answers.insert(id.clone(), answer);
         }
