@@ -3,11 +3,16 @@
 //! Each outcome (a choice option, a score level, the true/false side of a noul) is rendered
 //! to text, embedded, and compared with the state's embedding by cosine similarity; a
 //! softmax at a per-type temperature turns the similarities into probabilities
-//! ([`scoring`]). A question's answer depends only on the state and that question.
+//! ([`scoring`]), combined by the laws of probability where a question is made of others
+//! ([`meaning`]). A question's answer depends only on the state, that question, and the
+//! questions of the same request it refers to.
 
 pub mod aligned;
 mod bert;
+#[cfg(test)]
+mod coherence_tests;
 pub mod embedder;
+pub mod meaning;
 pub mod outcomes;
 pub mod scoring;
 pub mod state_cache;
@@ -20,6 +25,8 @@ use super::{Engine, EngineOutput, EngineRequest};
 use crate::error::Result;
 use crate::wire::answer::Distribution;
 use crate::wire::{Answer, Answers, Question, QuestionKind, Questions, Usage};
+use meaning::Meaning;
+use meaning::statement::Statement;
 use serde_json::Value;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -178,40 +185,41 @@ impl BuiltinEngine {
     /// Answer one question about an embedded state, with the tokens read for its outcomes
     /// (and, for an aligned question, its exemplars and cues).
     pub fn answer(&self, state: &EmbeddedState, question: &Question) -> Result<(Answer, u64)> {
-        self.answer_with(state, question, None)
+        let (distribution, tokens) = self.distribution_alone(state, question, None)?;
+        Ok((Answer::from_distribution(question, &distribution), tokens))
     }
 
-    /// [`Self::answer`], with the outcome texts of a question that is not aligned when the
-    /// caller rendered them already.
-    fn answer_with(
+    /// The distribution of `question` read alone ([`meaning::Meaning::Alone`]), with the
+    /// tokens read, from the outcome texts of a question that is not aligned when the caller
+    /// rendered them already.
+    fn distribution_alone(
         &self,
         state: &EmbeddedState,
         question: &Question,
         texts: Option<&[String]>,
-    ) -> Result<(Answer, u64)> {
+    ) -> Result<(Distribution, u64)> {
         // An aligned question was validated where it came from (a checkpoint, a request);
         // a malformed one here is reported at the question, not answered zero-shot.
         let alignment = aligned::parse(question, &crate::wire::Loc::body().key("questions"))
             .map_err(crate::error::Error::Validation)?;
         if let Some(alignment) = alignment {
-            return self.answer_aligned(state, question, &alignment);
+            return self.distribution_aligned(state, question, &alignment);
         }
         let (sims, tokens) = match texts {
             Some(texts) => self.text_similarities_and_tokens(state, texts)?,
             None => self.similarities_and_tokens(state, question)?,
         };
-        let distribution = scoring::from_similarities(question, &sims);
-        Ok((Answer::from_distribution(question, &distribution), tokens))
+        Ok((scoring::from_similarities(question, &sims), tokens))
     }
 
-    /// Answer an aligned question ([`aligned`]): zero-shot, neighbour and cue features,
-    /// combined by the question's calibration.
-    fn answer_aligned(
+    /// The distribution of an aligned question ([`aligned`]): zero-shot, neighbour and cue
+    /// features, combined by the question's calibration.
+    fn distribution_aligned(
         &self,
         state: &EmbeddedState,
         question: &Question,
         alignment: &aligned::Alignment,
-    ) -> Result<(Answer, u64)> {
+    ) -> Result<(Distribution, u64)> {
         let outcomes = aligned::outcome_keys(&question.kind).len();
         let base = aligned::base_question(question, alignment);
         let (zero_shot, mut tokens) = self.similarities_and_tokens(state, &base)?;
@@ -241,7 +249,39 @@ impl BuiltinEngine {
             QuestionKind::Noul { .. } => Distribution::Noul(ps.first().copied().unwrap_or(0.5)),
             _ => Distribution::Outcomes(ps),
         };
-        Ok((Answer::from_distribution(question, &distribution), tokens))
+        Ok((distribution, tokens))
+    }
+
+    /// The distribution of `question` as `meaning` reads it, from the similarities of the
+    /// meaning's texts (`texts`), with the tokens read; `None` for a meaning answered
+    /// otherwise (alone, or from another question).
+    fn distribution_meant(
+        &self,
+        state: &EmbeddedState,
+        question: &Question,
+        meaning: &Meaning,
+        texts: &[String],
+    ) -> Result<Option<(Distribution, u64)>> {
+        if matches!(meaning, Meaning::Alone | Meaning::Refers { .. }) {
+            return Ok(None);
+        }
+        let (sims, tokens) = self.text_similarities_and_tokens(state, texts)?;
+        if sims.is_empty() {
+            // Nothing to read: every outcome equally likely, as for a question alone.
+            return Ok(Some((scoring::from_similarities(question, &[]), tokens)));
+        }
+        let similarity = |text: &str| {
+            texts
+                .iter()
+                .position(|t| t == text)
+                .map_or(0.0, |i| sims[i])
+        };
+        let ps = meaning.distribution(&similarity).unwrap_or_default();
+        let distribution = match question.kind {
+            QuestionKind::Noul { .. } => Distribution::Noul(ps.first().copied().unwrap_or(0.5)),
+            _ => Distribution::Outcomes(ps),
+        };
+        Ok(Some((distribution, tokens)))
     }
 
     /// The embedding of an exemplar document, as an aligned question compares it.
@@ -315,18 +355,25 @@ impl BuiltinEngine {
         read: &Read<'_>,
     ) -> Result<EngineOutput> {
         let stop = read.stop;
-        // Each question's outcome texts, rendered once: those not embedded yet are embedded
-        // while the state is read, and encoders not loaded yet load at once (a cold `decide`
-        // pays for all of it). An aligned question's outcomes, from its task, are left to
-        // its answer: not worth parsing it twice.
-        let texts: Vec<Option<Vec<String>>> = questions
+        // What each question means, and the texts it reads, rendered once: those not
+        // embedded yet are embedded while the state is read, and encoders not loaded yet
+        // load at once (a cold `decide` pays for all of it). An aligned question's outcomes,
+        // from its task, are left to its answer: not worth parsing it twice.
+        let meanings = meaning::plan(questions);
+        let texts: Vec<Vec<String>> = questions
             .values()
-            .map(|q| {
-                (!aligned::AlignedInstructions::is_aligned(q.instructions.as_ref()))
-                    .then(|| outcomes::outcome_texts(q))
+            .zip(&meanings)
+            .map(|(q, m)| match m {
+                Meaning::Alone
+                    if aligned::AlignedInstructions::is_aligned(q.instructions.as_ref()) =>
+                {
+                    Vec::new()
+                }
+                Meaning::Alone => outcomes::outcome_texts(q),
+                meant => meant.texts(),
             })
             .collect();
-        let missing = self.embedder.missing(texts.iter().flatten().flatten());
+        let missing = self.embedder.missing(texts.iter().flatten());
         let embedded = if missing.is_empty() && self.embedder.is_loaded() {
             self.embed_state_as(state, read)?
         } else {
@@ -346,20 +393,126 @@ impl BuiltinEngine {
             input_tokens: embedded.tokens,
             output_tokens: 0,
         };
-        let mut answers = Answers::with_capacity(questions.len());
-        for ((id, question), texts) in questions.iter().zip(&texts) {
+        // Questions read on their own first; then those read from another question.
+        let mut distributions: Vec<Option<Distribution>> = Vec::with_capacity(questions.len());
+        for ((question, meaning), texts) in questions.values().zip(&meanings).zip(&texts) {
             stopped(stop)?;
-            let (answer, tokens) = self.answer_with(&embedded, question, texts.as_deref())?;
-            usage.input_tokens += tokens;
-            answers.insert(id.clone(), answer);
+            let read = match meaning {
+                Meaning::Alone => {
+                    Some(self.distribution_alone(&embedded, question, Some(texts))?)
+                }
+                meant => self.distribution_meant(&embedded, question, meant, texts)?,
+            };
+            distributions.push(read.map(|(distribution, tokens)| {
+                usage.input_tokens += tokens;
+                distribution
+            }));
+        }
+        if !embedded.is_blank() {
+            for (i, j) in self.opposites(&meanings)? {
+                if let Some(Distribution::Noul(p)) = distributions[j] {
+                    distributions[i] = Some(Distribution::Noul(1.0 - p));
+                }
+            }
+        }
+        let read_alone: Vec<Option<Distribution>> = distributions.clone();
+        for (i, meaning) in meanings.iter().enumerate() {
+            if let Meaning::Refers {
+                question,
+                reference,
+            } = meaning
+            {
+                distributions[i] = Some(Distribution::Noul(referred(
+                    read_alone[*question].as_ref(),
+                    reference,
+                )));
+            }
+        }
+        let mut answers = Answers::with_capacity(questions.len());
+        for ((id, question), distribution) in questions.iter().zip(&distributions) {
+            let distribution = distribution.clone().unwrap_or(Distribution::Noul(0.5));
+            answers.insert(
+                id.clone(),
+                Answer::from_distribution(question, &distribution),
+            );
         }
         Ok(EngineOutput { answers, usage })
+    }
+
+    /// The nouls of a request worded as the opposite of an earlier one, as (noul, earlier
+    /// noul): both plain statements ([`Statement::Plain`]) that the encoder places within
+    /// [`OPPOSITE_SIMILARITY`] of each other, with negative words of opposite parity
+    /// ([`meaning::reference::negative_words`]) and the same quantities (a negation keeps
+    /// the numbers it negates: "more than 10" / "ten or fewer"). An encoder cannot tell a
+    /// statement from its negation, so the pair is decided once: the later is one minus the
+    /// earlier.
+    fn opposites(&self, meanings: &[Meaning]) -> Result<Vec<(usize, usize)>> {
+        let plain: Vec<(usize, &str)> = meanings
+            .iter()
+            .enumerate()
+            .filter_map(|(i, m)| match m {
+                Meaning::Statement(Statement::Plain(text)) => Some((i, text.as_str())),
+                _ => None,
+            })
+            .collect();
+        let mut pairs = Vec::new();
+        let mut paired = std::collections::HashSet::new();
+        for (n, &(i, text)) in plain.iter().enumerate() {
+            let polarity = meaning::reference::negative_words(text) % 2;
+            let quantities = meaning::reference::quantities(text);
+            let vector = self.embedder.embed_cached(text)?;
+            let mut best: Option<(f64, usize)> = None;
+            for &(j, earlier) in &plain[..n] {
+                if paired.contains(&j)
+                    || meaning::reference::negative_words(earlier) % 2 == polarity
+                    || meaning::reference::quantities(earlier) != quantities
+                {
+                    continue;
+                }
+                let similarity = dot(&vector.vector, &self.embedder.embed_cached(earlier)?.vector);
+                if similarity >= OPPOSITE_SIMILARITY && best.is_none_or(|(s, _)| similarity > s) {
+                    best = Some((similarity, j));
+                }
+            }
+            if let Some((_, j)) = best {
+                paired.insert(i);
+                pairs.push((i, j));
+            }
+        }
+        Ok(pairs)
     }
 
     /// Embed without answering: the baseline the engine benchmark compares against.
     pub fn embedder(&self) -> &Embedder {
         &self.embedder
     }
+}
+
+/// How close (cosine) two statements of opposite polarity must be for the engine to read
+/// them as one statement and its negation ([`BuiltinEngine::opposites`]). Chosen on
+/// jevbench-mini's requests (`benches/jevbench.sh`): its natural negations lie at 0.778 and
+/// above on `mo`'s encoder (0.834 on the pair), the closest two statements of opposite
+/// polarity and the same quantities that are not negations at 0.758 (0.718).
+pub const OPPOSITE_SIMILARITY: f64 = 0.77;
+
+/// `P(true)` of a noul about outcomes of another question, from that question's
+/// distribution (0.5 when it has none).
+fn referred(distribution: Option<&Distribution>, reference: &meaning::reference::Reference) -> f64 {
+    let Some(Distribution::Outcomes(ps)) = distribution else {
+        return 0.5;
+    };
+    let total: f64 = ps.iter().sum();
+    if total <= 0.0 || !total.is_finite() {
+        return 0.5;
+    }
+    let mass: f64 = reference
+        .outcomes
+        .iter()
+        .filter_map(|&i| ps.get(i))
+        .sum::<f64>()
+        / total;
+    let mass = mass.clamp(0.0, 1.0);
+    if reference.negated { 1.0 - mass } else { mass }
 }
 
 /// The most state tokens a model that reads the whole state (in windows) reads: as hosted

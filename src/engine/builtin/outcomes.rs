@@ -1,8 +1,11 @@
 //! The text of each outcome of a question, as the encoder reads it.
 //!
 //! The renderings were compared on the labelled support set (`cargo bench --bench
-//! calibrate`, fit half): choice options read best as `key: description` without the
-//! instructions; score levels and the two stated sides of a noul read best with the
+//! calibrate`, fit half): choice options read best without the instructions (`key:
+//! description` read best of all, but a key is only a label: renaming one must change no
+//! answer, so an option reads as its description alone, without the clauses that exclude
+//! ([`without_exclusions`]), which won back most of what the key gave on the labelled sets:
+//! `cargo bench --bench quality`); score levels and the two stated sides of a noul read best with the
 //! instructions before them (held-out log loss 1.605 → 1.533 for urgency and 0.693 → 0.640
 //! for escalate, each at its own fitted temperature); a one-sided noul keeps
 //! "It is not the case that …" ("Not: …" and "The opposite of: …" were no clear better).
@@ -84,18 +87,16 @@ fn sides(question: &Question) -> Option<(String, String, bool)> {
     }
 }
 
-/// The text of each choice option, in order: `key: description`, or the key alone.
+/// The text of each choice option, in order: its description, or its key when it has
+/// none. The description decides what an option means; a key is only its label (renaming a
+/// key changes no answer).
 pub fn choice_texts(options: &[(String, Value)]) -> Vec<String> {
     options
         .iter()
         .map(|(key, description)| {
-            let description = render(description);
-            let text = match (key.trim(), description.is_empty()) {
-                (key, true) => key.to_owned(),
-                ("", false) => description,
-                (key, false) => format!("{key}: {description}"),
-            };
-            non_blank(text).unwrap_or_else(|| "option".to_owned())
+            non_blank(without_exclusions(&render(description)))
+                .or_else(|| non_blank(key.clone()))
+                .unwrap_or_else(|| "option".to_owned())
         })
         .collect()
 }
@@ -127,7 +128,59 @@ fn prefixed(instructions: &str, text: &str) -> String {
     }
 }
 
-fn negate(statement: &str) -> String {
+/// `text` without the clauses that say what an outcome is not ("… but is not asking for
+/// money back", "… or expresses no clear feeling", "… with no time pressure"): an encoder
+/// reads "not asking for money back" next to "asking for money back", so such a clause pulls
+/// the outcome toward what it excludes. A clause runs from a conjunction whose next few words
+/// negate (or from "without" / "with no") to the next full stop or semicolon. The whole text
+/// when nothing else would be left.
+pub fn without_exclusions(text: &str) -> String {
+    const CONJUNCTIONS: &[&str] = &["but", "and", "or", "while", "yet"];
+    const NEGATIONS: &[&str] = &["not", "no", "never", "nothing", "none"];
+    let bare = |w: &str| {
+        w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+            .to_lowercase()
+    };
+    let negates = |w: &str| {
+        let w = bare(w);
+        NEGATIONS.contains(&w.as_str()) || w.ends_with("n't")
+    };
+    let ends_clause = |w: &str| w.ends_with(['.', ';']);
+    let words: Vec<&str> = text.split(' ').collect();
+    let mut kept: Vec<String> = Vec::with_capacity(words.len());
+    let mut i = 0;
+    while i < words.len() {
+        let word = bare(words[i]);
+        let ahead = &words[i + 1..words.len().min(i + 4)];
+        let starts = word == "without"
+            || (word == "with" && ahead.first().is_some_and(|w| bare(w) == "no"))
+            || (CONJUNCTIONS.contains(&word.as_str())
+                && ahead.iter().any(|w| negates(w))
+                && !ahead.iter().any(|w| w.ends_with([',', '.', ';'])));
+        if !starts || ends_clause(words[i]) {
+            kept.push(words[i].to_owned());
+            i += 1;
+            continue;
+        }
+        // The clause runs to its full stop or semicolon, which the text before it keeps.
+        let end = (i..words.len()).find(|&e| ends_clause(words[e]));
+        let closing = end.and_then(|e| words[e].chars().last());
+        if let Some(last) = kept.last_mut() {
+            let trimmed = last.trim_end_matches(',').len();
+            last.truncate(trimmed);
+            last.extend(closing);
+        }
+        i = end.map_or(words.len(), |e| e + 1);
+    }
+    let out = kept.join(" ");
+    if out.trim().is_empty() {
+        text.to_owned()
+    } else {
+        out
+    }
+}
+
+pub fn negate(statement: &str) -> String {
     format!("It is not the case that {statement}")
 }
 
@@ -209,6 +262,38 @@ mod tests {
     }
 
     #[test]
+    fn clauses_that_exclude_are_left_out() {
+        for (text, read) in [
+            (
+                "The customer has a question about an invoice, charge, plan or payment method but is not asking for money back.",
+                "The customer has a question about an invoice, charge, plan or payment method.",
+            ),
+            (
+                "The text is factual or expresses no clear feeling either way.",
+                "The text is factual.",
+            ),
+            ("An idea, with no time pressure.", "An idea."),
+            (
+                "Shares an idea and does not need a fix. Friendly.",
+                "Shares an idea. Friendly.",
+            ),
+            ("Calm, without demanding anything", "Calm"),
+            (
+                "Charges, invoices and refunds",
+                "Charges, invoices and refunds",
+            ),
+            ("Not urgent", "Not urgent"),
+            (
+                "Nothing is broken, and no one is blocked.",
+                "Nothing is broken.",
+            ),
+        ] {
+            assert_eq!(without_exclusions(text), read, "{text}");
+        }
+        assert_eq!(without_exclusions("without"), "without");
+    }
+
+    #[test]
     fn choice_options_ignore_the_instructions() {
         let q = question(
             Some(json!("Which?")),
@@ -216,7 +301,7 @@ mod tests {
                 options: vec![("a".into(), json!("first")), ("b".into(), Value::Null)],
             },
         );
-        assert_eq!(outcome_texts(&q), ["a: first", "b"]);
+        assert_eq!(outcome_texts(&q), ["first", "b"]);
         assert!(!framed_by_instructions(&q));
     }
 }

@@ -1,0 +1,310 @@
+//! What each question of a request means, as events the encoder reads once and the laws of
+//! probability combine, so that answers agree with one another by construction:
+//!
+//! - a noul stating only its instructions is read by its logical form ([`statement`]): a
+//!   negation is one minus the statement, "both" and "at least one" count statements;
+//! - a choice or a score with two outcomes, yes and no (or true and false), is the noul of
+//!   its instructions;
+//! - a choice's options are read by their descriptions (a key is only a label, and the text
+//!   when there is no description); a choice's or a score's outcomes are events
+//!   ([`partition`]): merged, split or copied outcomes keep their mass;
+//! - a choice over the joint answers of two questions ("the answer to the first question is
+//!   yes and …") is the product of the two;
+//! - a noul about an outcome of another question of the request is read from that
+//!   question's answer, and a noul worded as the opposite of an earlier one is one minus it
+//!   ([`reference`]).
+//!
+//! Everything else is answered as a question alone: [`Meaning::Alone`].
+
+pub mod partition;
+pub mod reference;
+pub mod statement;
+
+use super::outcomes;
+use super::scoring;
+use super::text::render;
+use crate::wire::{Question, QuestionKind, Questions};
+use partition::Partition;
+use regex::Regex;
+use statement::Statement;
+use std::sync::LazyLock;
+
+/// What one question of a request means.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Meaning {
+    /// Answered from its own outcome texts, as a question alone: a noul with stated sides,
+    /// an aligned question, one with nothing to read.
+    Alone,
+    /// A noul that states only its instructions.
+    Statement(Statement),
+    /// A choice or a score whose two outcomes are yes and no: the statement of its
+    /// instructions; `yes` is the index of its yes outcome.
+    YesNo { statement: Statement, yes: usize },
+    /// A choice or a score: its outcomes as events, over texts rendered with `framing` (a
+    /// score's instructions) before them.
+    Outcomes {
+        partition: Partition,
+        framing: Option<String>,
+        temperature: f64,
+    },
+    /// A choice over the joint answers of two statements: each option is a cell (first
+    /// holds, second holds).
+    Joint {
+        first: Statement,
+        second: Statement,
+        cells: Vec<(bool, bool)>,
+    },
+    /// A noul about outcomes of the request's question at `question`.
+    Refers {
+        question: usize,
+        reference: reference::Reference,
+    },
+}
+
+/// The meaning of each question of `questions`, in order. A noul about another question
+/// refers only to one that is not itself a reference.
+pub fn plan(questions: &Questions) -> Vec<Meaning> {
+    let alone: Vec<Meaning> = questions.values().map(meaning_alone).collect();
+    let targets: Vec<(usize, &Question)> = questions
+        .values()
+        .enumerate()
+        .filter(|(_, q)| !matches!(q.kind, QuestionKind::Noul { .. }))
+        .collect();
+    alone
+        .into_iter()
+        .enumerate()
+        .map(|(i, meaning)| match &meaning {
+            Meaning::Statement(Statement::Plain(text)) => {
+                refers(text, i, &targets).unwrap_or(meaning)
+            }
+            _ => meaning,
+        })
+        .collect()
+}
+
+/// The most specific reference of statement `text` (question `own`) to one of `targets`:
+/// the one whose instructions it restates at the greatest length; among those, one whose
+/// every outcome it names (a listed scale), then the first asked.
+fn refers(text: &str, own: usize, targets: &[(usize, &Question)]) -> Option<Meaning> {
+    let lowered = text.to_lowercase();
+    targets
+        .iter()
+        .filter(|(j, _)| *j != own)
+        .filter_map(|(j, q)| {
+            let instructions = q.instructions().map(render).unwrap_or_default();
+            let names = raw_outcome_texts(&q.kind);
+            let found = reference::reference(
+                text,
+                &instructions,
+                &names,
+                matches!(q.kind, QuestionKind::Score { .. }),
+            )?;
+            let names_all = names.iter().all(|n| lowered.contains(&n.to_lowercase()));
+            Some((
+                (instructions.len(), names_all, std::cmp::Reverse(*j)),
+                *j,
+                found,
+            ))
+        })
+        .max_by_key(|(rank, ..)| *rank)
+        .map(|(_, question, reference)| Meaning::Refers {
+            question,
+            reference,
+        })
+}
+
+/// The meaning of `question` read alone.
+fn meaning_alone(question: &Question) -> Meaning {
+    if super::aligned::AlignedInstructions::is_aligned(question.instructions.as_ref()) {
+        return Meaning::Alone;
+    }
+    let instructions = question.instructions().map(render).unwrap_or_default();
+    match &question.kind {
+        QuestionKind::Noul {
+            when_true,
+            when_false,
+        } => {
+            if instructions.trim().is_empty()
+                || !render(when_true).trim().is_empty()
+                || !render(when_false).trim().is_empty()
+            {
+                Meaning::Alone
+            } else {
+                Meaning::Statement(statement::parse(&instructions))
+            }
+        }
+        kind => {
+            let texts = raw_outcome_texts(kind);
+            if !instructions.trim().is_empty()
+                && let Some(yes) = yes_no(kind)
+            {
+                return Meaning::YesNo {
+                    statement: statement::parse(&instructions),
+                    yes,
+                };
+            }
+            if let QuestionKind::Choice { .. } = kind
+                && let Some(joint) = joint(&instructions, &texts)
+            {
+                return joint;
+            }
+            let framing = outcomes::framed_by_instructions(question).then_some(instructions);
+            Meaning::Outcomes {
+                partition: Partition::of(&texts),
+                framing,
+                temperature: scoring::temperature(question),
+            }
+        }
+    }
+}
+
+/// Each outcome's own words: a choice option's description (its key when it has none), a
+/// score level's text (`level i` when blank).
+pub fn raw_outcome_texts(kind: &QuestionKind) -> Vec<String> {
+    match kind {
+        QuestionKind::Noul { .. } => Vec::new(),
+        QuestionKind::Choice { options } => outcomes::choice_texts(options),
+        QuestionKind::Score { levels } => outcomes::score_texts("", levels),
+    }
+}
+
+/// The index of the yes outcome of a two-outcome choice or score whose outcomes are yes and
+/// no (or true and false), by key or description.
+fn yes_no(kind: &QuestionKind) -> Option<usize> {
+    const YES: &[&str] = &["yes", "true", "y"];
+    const NO: &[&str] = &["no", "false", "n"];
+    let words: Vec<Vec<String>> = match kind {
+        QuestionKind::Choice { options } if options.len() == 2 => options
+            .iter()
+            .map(|(key, description)| vec![word(key), word(&render(description))])
+            .collect(),
+        QuestionKind::Score { levels } if levels.len() == 2 => {
+            levels.iter().map(|l| vec![word(&render(l))]).collect()
+        }
+        _ => return None,
+    };
+    let says = |i: usize, set: &[&str]| words[i].iter().any(|w| set.contains(&w.as_str()));
+    match (says(0, YES) && says(1, NO), says(0, NO) && says(1, YES)) {
+        (true, false) => Some(0),
+        (false, true) => Some(1),
+        _ => None,
+    }
+}
+
+fn word(text: &str) -> String {
+    text.trim().trim_end_matches(['.', '!']).to_lowercase()
+}
+
+static JOINT_QUESTIONS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?is)first question:\s*(?P<a>.+?)\s*second question:\s*(?P<b>.+?)\s*$")
+        .expect("valid")
+});
+static JOINT_CELL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?is)^\s*the answer to the first question is (yes|no)\b.*?\bthe answer to the second question is (yes|no)\b\W*$")
+        .expect("valid")
+});
+
+/// A choice over the joint answers of two questions, when its instructions name them and
+/// every option is one cell.
+fn joint(instructions: &str, texts: &[String]) -> Option<Meaning> {
+    let caps = JOINT_QUESTIONS.captures(instructions)?;
+    let cells = texts
+        .iter()
+        .map(|t| {
+            let cell = JOINT_CELL.captures(t)?;
+            Some((
+                cell[1].eq_ignore_ascii_case("yes"),
+                cell[2].eq_ignore_ascii_case("yes"),
+            ))
+        })
+        .collect::<Option<Vec<_>>>()?;
+    (cells.len() > 1).then(|| Meaning::Joint {
+        first: statement::parse(&caps["a"]),
+        second: statement::parse(&caps["b"]),
+        cells,
+    })
+}
+
+impl Meaning {
+    /// The texts (as the encoder reads them) whose similarities its answer needs: none for
+    /// [`Meaning::Alone`] (its outcome texts) and [`Meaning::Refers`].
+    pub fn texts(&self) -> Vec<String> {
+        let statements = |s: &[&Statement]| -> Vec<String> {
+            s.iter()
+                .flat_map(|s| s.plain_texts())
+                .flat_map(|t| [t.to_owned(), outcomes::negate(t)])
+                .collect()
+        };
+        match self {
+            Self::Alone | Self::Refers { .. } => Vec::new(),
+            Self::Statement(s) | Self::YesNo { statement: s, .. } => statements(&[s]),
+            Self::Joint { first, second, .. } => statements(&[first, second]),
+            Self::Outcomes {
+                partition, framing, ..
+            } => partition
+                .texts()
+                .into_iter()
+                .map(|t| frame(framing.as_deref(), t))
+                .collect(),
+        }
+    }
+
+    /// Its outcome probabilities given the similarity of any of its [`Self::texts`] to the
+    /// state (`None` for [`Meaning::Alone`] and [`Meaning::Refers`]): `P(true)` for a noul,
+    /// one per outcome otherwise.
+    pub fn distribution(&self, similarity: &dyn Fn(&str) -> f64) -> Option<Vec<f64>> {
+        let mut plain = |text: &str| {
+            let gap = similarity(text) - similarity(&outcomes::negate(text));
+            scoring::sigmoid(gap / scoring::NEGATED_NOUL_TEMPERATURE)
+        };
+        match self {
+            Self::Alone | Self::Refers { .. } => None,
+            Self::Statement(s) => Some(vec![s.probability(&mut plain)]),
+            Self::YesNo { statement, yes } => {
+                let p = statement.probability(&mut plain);
+                Some(if *yes == 0 {
+                    vec![p, 1.0 - p]
+                } else {
+                    vec![1.0 - p, p]
+                })
+            }
+            Self::Joint {
+                first,
+                second,
+                cells,
+            } => {
+                let (a, b) = (
+                    first.probability(&mut plain),
+                    second.probability(&mut plain),
+                );
+                let mass: Vec<f64> = cells
+                    .iter()
+                    .map(|&(x, y)| (if x { a } else { 1.0 - a }) * (if y { b } else { 1.0 - b }))
+                    .collect();
+                // Cells named twice (or missing) are normalized over those asked.
+                let total: f64 = mass.iter().sum();
+                Some(if total > 0.0 {
+                    mass.iter().map(|m| m / total).collect()
+                } else {
+                    vec![1.0 / mass.len() as f64; mass.len()]
+                })
+            }
+            Self::Outcomes {
+                partition,
+                framing,
+                temperature,
+            } => Some(
+                partition
+                    .probabilities(&|t| similarity(&frame(framing.as_deref(), t)), *temperature),
+            ),
+        }
+    }
+}
+
+/// An outcome's text as the encoder reads it: after the framing instructions, if any.
+fn frame(framing: Option<&str>, text: &str) -> String {
+    match framing {
+        Some(instructions) if !instructions.trim().is_empty() => format!("{instructions}\n{text}"),
+        _ => text.to_owned(),
+    }
+}
