@@ -60,9 +60,11 @@ const STATEMENTS: &[&str] = &[
     "Is a delivery late?",
 ];
 
+/// Two read without a clause that excludes (the first's "but not …", the second's
+/// "without …"), while the nouls about them quote them whole.
 const OPTIONS: &[&str] = &[
-    "Handles charges, invoices and refunds",
-    "Fixes broken product functionality",
+    "Handles charges, invoices and refunds, but not shipping problems",
+    "Fixes broken product functionality without a workaround, or no access at all",
     "Answers how-to questions and helps with setup",
     "Handles cancellations and tries to keep the customer",
     "Tracks shipments and deliveries",

@@ -87,14 +87,23 @@ fn sides(question: &Question) -> Option<(String, String, bool)> {
     }
 }
 
-/// The text of each choice option, in order: its description, or its key when it has
-/// none. The description decides what an option means; a key is only its label (renaming a
-/// key changes no answer).
+/// The text of each choice option, in order, as the encoder reads it: its words
+/// ([`option_words`]) without the clauses that exclude ([`without_exclusions`]).
 pub fn choice_texts(options: &[(String, Value)]) -> Vec<String> {
+    option_words(options)
+        .iter()
+        .map(|words| without_exclusions(words))
+        .collect()
+}
+
+/// Each choice option's words as written: its description, or its key when it has none.
+/// The description decides what an option means; a key is only its label (renaming a key
+/// changes no answer).
+pub fn option_words(options: &[(String, Value)]) -> Vec<String> {
     options
         .iter()
         .map(|(key, description)| {
-            non_blank(without_exclusions(&render(description)))
+            non_blank(render(description))
                 .or_else(|| non_blank(key.clone()))
                 .unwrap_or_else(|| "option".to_owned())
         })
@@ -155,6 +164,7 @@ pub fn without_exclusions(text: &str) -> String {
         let starts = word == "without"
             || (word == "with" && ahead.first().is_some_and(|w| bare(w) == "no"))
             || (CONJUNCTIONS.contains(&word.as_str())
+                && !words[i].ends_with(':')
                 && ahead.iter().any(|w| negates(w))
                 && !ahead.iter().any(|w| w.ends_with([',', '.', ';'])));
         if !starts || ends_clause(words[i]) {
@@ -283,6 +293,11 @@ mod tests {
                 "Charges, invoices and refunds",
             ),
             ("Not urgent", "Not urgent"),
+            // `or:` lists the parts of a union (`Either: a; or: b`); it starts no clause.
+            (
+                "Either: Spam links; or: Breaks no rule",
+                "Either: Spam links; or: Breaks no rule",
+            ),
             (
                 "Nothing is broken, and no one is blocked.",
                 "Nothing is broken.",

@@ -40,11 +40,11 @@ pub enum Meaning {
     /// A choice or a score whose two outcomes are yes and no: the statement of its
     /// instructions; `yes` is the index of its yes outcome.
     YesNo { statement: Statement, yes: usize },
-    /// A choice or a score: its outcomes as events, over texts rendered with `framing` (a
-    /// score's instructions) before them.
+    /// A choice or a score: its outcomes as events, each event's text read as `reading`
+    /// says.
     Outcomes {
         partition: Partition,
-        framing: Option<String>,
+        reading: Reading,
         temperature: f64,
     },
     /// A choice over the joint answers of two statements: each option is a cell (first
@@ -148,22 +148,26 @@ fn meaning_alone(question: &Question) -> Meaning {
             {
                 return joint;
             }
-            let framing = outcomes::framed_by_instructions(question).then_some(instructions);
+            let reading = Reading {
+                framing: outcomes::framed_by_instructions(question).then_some(instructions),
+                without_exclusions: matches!(kind, QuestionKind::Choice { .. }),
+            };
             Meaning::Outcomes {
                 partition: Partition::of(&texts),
-                framing,
+                reading,
                 temperature: scoring::temperature(question),
             }
         }
     }
 }
 
-/// Each outcome's own words: a choice option's description (its key when it has none), a
-/// score level's text (`level i` when blank).
+/// Each outcome's own words, as written: a choice option's description (its key when it has
+/// none), a score level's text (`level i` when blank). What a noul about it quotes, and
+/// what its events are made of; each event's text is read by [`reading`].
 pub fn raw_outcome_texts(kind: &QuestionKind) -> Vec<String> {
     match kind {
         QuestionKind::Noul { .. } => Vec::new(),
-        QuestionKind::Choice { options } => outcomes::choice_texts(options),
+        QuestionKind::Choice { options } => outcomes::option_words(options),
         QuestionKind::Score { levels } => outcomes::score_texts("", levels),
     }
 }
@@ -240,11 +244,11 @@ impl Meaning {
             Self::Statement(s) | Self::YesNo { statement: s, .. } => statements(&[s]),
             Self::Joint { first, second, .. } => statements(&[first, second]),
             Self::Outcomes {
-                partition, framing, ..
+                partition, reading, ..
             } => partition
                 .texts()
                 .into_iter()
-                .map(|t| frame(framing.as_deref(), t))
+                .map(|t| reading.read(t))
                 .collect(),
         }
     }
@@ -291,20 +295,33 @@ impl Meaning {
             }
             Self::Outcomes {
                 partition,
-                framing,
+                reading,
                 temperature,
-            } => Some(
-                partition
-                    .probabilities(&|t| similarity(&frame(framing.as_deref(), t)), *temperature),
-            ),
+            } => Some(partition.probabilities(&|t| similarity(&reading.read(t)), *temperature)),
         }
     }
 }
 
-/// An outcome's text as the encoder reads it: after the framing instructions, if any.
-fn frame(framing: Option<&str>, text: &str) -> String {
-    match framing {
-        Some(instructions) if !instructions.trim().is_empty() => format!("{instructions}\n{text}"),
-        _ => text.to_owned(),
+/// How the encoder reads an event's text: a choice option's without the clauses that
+/// exclude, a framed score level's after its question's instructions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reading {
+    framing: Option<String>,
+    without_exclusions: bool,
+}
+
+impl Reading {
+    fn read(&self, text: &str) -> String {
+        let text = if self.without_exclusions {
+            outcomes::without_exclusions(text)
+        } else {
+            text.to_owned()
+        };
+        match &self.framing {
+            Some(instructions) if !instructions.trim().is_empty() => {
+                format!("{instructions}\n{text}")
+            }
+            _ => text,
+        }
     }
 }
