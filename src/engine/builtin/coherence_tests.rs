@@ -314,3 +314,21 @@ fn keys_without_descriptions_are_the_text() {
     assert!(named["refund"] > named["outage"]);
     assert!((renamed["option_1"] - named["refund"]).abs() > 1e-3);
 }
+
+/// One question answered alone (an alignment's baseline) is read as `decide` reads it.
+#[test]
+fn a_question_alone_is_read_as_decide_reads_it() {
+    let questions = json!({
+        "yes_no": {"type": "choice", "instructions": STATEMENTS[0], "criteria": {"yes": "Yes", "no": "No"}},
+        "merged": {"type": "choice", "criteria": {"money": format!("Either: {}; or: {}", OPTIONS[0], OPTIONS[4]), "other": OPTIONS[1]}},
+        "negated": {"type": "noul", "instructions": format!("It is not the case that {}", STATEMENTS[1])},
+    });
+    let mut errors = Vec::new();
+    let parsed = parse_questions(&questions, &Loc::body(), &mut errors);
+    let decided = decide(STATES[0], &questions);
+    let state = engine().embed_state(&json!(STATES[0])).unwrap();
+    for (id, question) in &parsed {
+        let (alone, _) = engine().answer(&state, question).unwrap();
+        assert_eq!(alone, decided[id], "{id}");
+    }
+}

@@ -184,8 +184,15 @@ impl BuiltinEngine {
 
     /// Answer one question about an embedded state, with the tokens read for its outcomes
     /// (and, for an aligned question, its exemplars and cues).
+    /// It is read as `decide` reads it in a request of its own ([`meaning::alone`]), so an
+    /// alignment's baseline is what the checkpoint answers.
     pub fn answer(&self, state: &EmbeddedState, question: &Question) -> Result<(Answer, u64)> {
-        let (distribution, tokens) = self.distribution_alone(state, question, None)?;
+        let meaning = meaning::alone(question);
+        let meant = self.distribution_meant(state, question, &meaning, &meaning.texts())?;
+        let (distribution, tokens) = match meant {
+            Some(read) => read,
+            None => self.distribution_alone(state, question, None)?,
+        };
         Ok((Answer::from_distribution(question, &distribution), tokens))
     }
 

@@ -64,7 +64,7 @@ pub enum Meaning {
 /// The meaning of each question of `questions`, in order. A noul about another question
 /// refers only to one that is not itself a reference.
 pub fn plan(questions: &Questions) -> Vec<Meaning> {
-    let alone: Vec<Meaning> = questions.values().map(meaning_alone).collect();
+    let alone: Vec<Meaning> = questions.values().map(alone).collect();
     let targets: Vec<(usize, &Question)> = questions
         .values()
         .enumerate()
@@ -113,8 +113,8 @@ fn refers(text: &str, own: usize, targets: &[(usize, &Question)]) -> Option<Mean
         })
 }
 
-/// The meaning of `question` read alone.
-fn meaning_alone(question: &Question) -> Meaning {
+/// The meaning of `question` read alone (in a request of its own).
+pub fn alone(question: &Question) -> Meaning {
     if super::aligned::AlignedInstructions::is_aligned(question.instructions.as_ref()) {
         return Meaning::Alone;
     }

@@ -199,8 +199,13 @@ impl Count {
         static AT_LEAST: LazyLock<Regex> = LazyLock::new(|| {
             Regex::new(r"\bat least (one|two|three|four|five|\d+)\b").expect("valid")
         });
-        let has =
-            |word: &str| Regex::new(&format!(r"\b{word}\b")).is_ok_and(|re| re.is_match(frame));
+        static WORDS: LazyLock<Vec<(&str, Regex)>> = LazyLock::new(|| {
+            ["both", "all", "either", "any", "neither", "answered no"]
+                .into_iter()
+                .map(|w| (w, Regex::new(&format!(r"\b{w}\b")).expect("valid")))
+                .collect()
+        });
+        let has = |word: &str| WORDS.iter().any(|(w, re)| *w == word && re.is_match(frame));
         let negated = frame.starts_with("is it false that")
             || frame.starts_with("is it not true that")
             || has("neither");
