@@ -65,16 +65,26 @@ pub enum Meaning {
 /// refers only to one that is not itself a reference.
 pub fn plan(questions: &Questions) -> Vec<Meaning> {
     let alone: Vec<Meaning> = questions.values().map(alone).collect();
-    let targets: Vec<(usize, &Question)> = questions
+    // Each choice and score a noul may ask about, normalized once: a request's work is its
+    // nouls times its choices and scores, in substring searches.
+    let targets: Vec<(usize, reference::Target)> = questions
         .values()
         .enumerate()
         .filter(|(_, q)| !matches!(q.kind, QuestionKind::Noul { .. }))
+        .map(|(j, q)| {
+            let instructions = q.instructions().map(render).unwrap_or_default();
+            let ordered = matches!(q.kind, QuestionKind::Score { .. });
+            (
+                j,
+                reference::Target::new(&instructions, &raw_outcome_texts(&q.kind), ordered),
+            )
+        })
         .collect();
     alone
         .into_iter()
         .enumerate()
         .map(|(i, meaning)| match &meaning {
-            Meaning::Statement(Statement::Plain(text)) => {
+            Meaning::Statement(Statement::Plain(text)) if !targets.is_empty() => {
                 refers(text, i, &targets).unwrap_or(meaning)
             }
             _ => meaning,
@@ -85,26 +95,15 @@ pub fn plan(questions: &Questions) -> Vec<Meaning> {
 /// The most specific reference of statement `text` (question `own`) to one of `targets`:
 /// the one whose instructions it restates at the greatest length; among those, one whose
 /// every outcome it names (a listed scale), then the first asked.
-fn refers(text: &str, own: usize, targets: &[(usize, &Question)]) -> Option<Meaning> {
-    let lowered = text.to_lowercase();
+fn refers(text: &str, own: usize, targets: &[(usize, reference::Target)]) -> Option<Meaning> {
+    let statement = reference::normalized(text);
     targets
         .iter()
         .filter(|(j, _)| *j != own)
-        .filter_map(|(j, q)| {
-            let instructions = q.instructions().map(render).unwrap_or_default();
-            let names = raw_outcome_texts(&q.kind);
-            let found = reference::reference(
-                text,
-                &instructions,
-                &names,
-                matches!(q.kind, QuestionKind::Score { .. }),
-            )?;
-            let names_all = names.iter().all(|n| lowered.contains(&n.to_lowercase()));
-            Some((
-                (instructions.len(), names_all, std::cmp::Reverse(*j)),
-                *j,
-                found,
-            ))
+        .filter_map(|(j, target)| {
+            let found = target.reference(&statement)?;
+            let (length, names_all) = target.rank(&statement);
+            Some(((length, names_all, std::cmp::Reverse(*j)), *j, found))
         })
         .max_by_key(|(rank, ..)| *rank)
         .map(|(_, question, reference)| Meaning::Refers {
@@ -236,6 +235,7 @@ impl Meaning {
         let statements = |s: &[&Statement]| -> Vec<String> {
             s.iter()
                 .flat_map(|s| s.plain_texts())
+                .filter(|t| !t.trim().is_empty())
                 .flat_map(|t| [t.to_owned(), outcomes::negate(t)])
                 .collect()
         };
@@ -258,6 +258,9 @@ impl Meaning {
     /// one per outcome otherwise.
     pub fn distribution(&self, similarity: &dyn Fn(&str) -> f64) -> Option<Vec<f64>> {
         let mut plain = |text: &str| {
+            if text.trim().is_empty() {
+                return 0.5;
+            }
             let gap = similarity(text) - similarity(&outcomes::negate(text));
             scoring::sigmoid(gap / scoring::NEGATED_NOUL_TEMPERATURE)
         };

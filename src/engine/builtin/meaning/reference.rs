@@ -30,28 +30,71 @@ static OTHER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(?:other than|wrong|incorrect|not|false)\b|n't\b").expect("valid")
 });
 
+/// A choice or a score a noul may ask about, its words normalized once per request.
+#[derive(Debug, Clone)]
+pub struct Target {
+    instructions: String,
+    names: Vec<String>,
+    ordered: bool,
+}
+
+impl Target {
+    /// A question whose instructions are `instructions` and whose outcomes are worded
+    /// `outcomes`; `ordered`: they are levels of a score, so "or higher" and "or lower" mean
+    /// tails.
+    pub fn new(instructions: &str, outcomes: &[String], ordered: bool) -> Self {
+        Self {
+            instructions: normalize(instructions),
+            names: outcomes.iter().map(|o| normalize(o)).collect(),
+            ordered,
+        }
+    }
+
+    /// How much of a statement ([`normalized`]) it explains: the length of the instructions
+    /// restated, and whether every outcome is named (a listed scale).
+    pub fn rank(&self, statement: &str) -> (usize, bool) {
+        let all = self.names.iter().all(|n| statement.contains(n.as_str()));
+        (self.instructions.len(), all)
+    }
+
+    /// What `statement` ([`normalized`]) asks about this question, if it restates its
+    /// instructions and names exactly one outcome (quoted, or else the longest named).
+    pub fn reference(&self, statement: &str) -> Option<Reference> {
+        reference_in(statement, &self.instructions, &self.names, self.ordered)
+    }
+}
+
 /// What `statement` asks about a question whose instructions are `instructions` and whose
-/// outcomes are worded `outcomes`, if it restates those instructions and names exactly one
-/// outcome (quoted, or else the longest named). `ordered`: the outcomes are levels of a
-/// score, so "or higher" and "or lower" mean tails.
+/// outcomes are worded `outcomes` ([`Target::reference`], normalizing everything).
 pub fn reference(
     statement: &str,
     instructions: &str,
     outcomes: &[String],
     ordered: bool,
 ) -> Option<Reference> {
-    let statement = normalize(statement);
-    let instructions = normalize(instructions);
+    Target::new(instructions, outcomes, ordered).reference(&normalized(statement))
+}
+
+/// A statement as [`Target`] compares it.
+pub fn normalized(statement: &str) -> String {
+    normalize(statement)
+}
+
+fn reference_in(
+    statement: &str,
+    instructions: &str,
+    names: &[String],
+    ordered: bool,
+) -> Option<Reference> {
     if instructions.len() < 8 {
         return None;
     }
-    let at = statement.find(&instructions)?;
+    let at = statement.find(instructions)?;
     let rest = format!(
         "{} {}",
         &statement[..at],
         &statement[at + instructions.len()..]
     );
-    let names: Vec<String> = outcomes.iter().map(|o| normalize(o)).collect();
     let quoted = |name: &String| {
         !name.is_empty()
             && (rest.contains(&format!("'{name}'")) || rest.contains(&format!("\"{name}\"")))

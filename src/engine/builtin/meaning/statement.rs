@@ -138,6 +138,9 @@ fn quantified(text: &str, depth: usize) -> Option<Statement> {
                 caps.name("b")?.as_str().trim().to_owned(),
             ],
         };
+        if items.iter().any(|item| item.trim().is_empty()) {
+            return None;
+        }
         let frame = caps.name("frame")?.as_str().to_lowercase();
         let count = Count::of(&frame, items.len())?;
         let items: Vec<Statement> = items
@@ -339,6 +342,7 @@ mod tests {
             "Is it (1) urgent?",
             "Which of the following (1) a (3) b",
             "The customer is not happy.",
+            "Answer yes if either of these is answered yes: [ ] or [B]",
         ] {
             assert_eq!(parse(text), plain(text));
         }
