@@ -2,7 +2,8 @@
 //! alignment's states and questions.
 
 /// `work(i)` for every index below `n`, spread over the cores, in index order. Once `stop()`
-/// is true no new index is taken: an index left undone, or whose work panicked, is `None`.
+/// is true no new index is taken: an index left undone, or (of several) whose work panicked,
+/// is `None`.
 ///
 /// The work runs on rayon's global pool, the one candle's matrix products split over: a
 /// product inside `work` then shares the cores with the other indices instead of competing
@@ -14,6 +15,11 @@ pub fn map_on_all_cores<R: Send>(
     work: impl Fn(usize) -> R + Sync,
 ) -> Vec<Option<R>> {
     use rayon::prelude::*;
+    if n <= 1 {
+        // One index runs on the calling thread (its products still split over the pool):
+        // handing it to the pool would only add a hop.
+        return (0..n).map(|i| (!stop()).then(|| work(i))).collect();
+    }
     (0..n)
         .into_par_iter()
         .with_max_len(1)
