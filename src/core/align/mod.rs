@@ -469,43 +469,33 @@ fn align_question(
         states: None,
         reason: None,
     };
-    if settings.unsupervised {
-        let current = current.as_ref();
+    let present: std::collections::BTreeSet<usize> = items.iter().map(|it| it.outcome).collect();
+    let too_few = if items.len() < MIN_EXAMPLES {
+        Some(format!(
+            "too few annotated examples ({} < {MIN_EXAMPLES})",
+            items.len()
+        ))
+    } else if present.len() < 2 {
+        Some("every annotated example has the same answer".to_owned())
+    } else {
+        None
+    };
+    // Asked for, or too few to align on: corrected without annotations (in the second case
+    // only when there are captured states to estimate the pull on, saying why).
+    if settings.unsupervised || (too_few.is_some() && !captured.is_empty()) {
+        let why = if settings.unsupervised { None } else { too_few };
         return correct_unsupervised(
             engine,
             id,
-            (current, &base),
+            (current.as_ref(), &base),
             captured,
             settings,
             report,
-            None,
+            why,
         );
     }
-    let present: std::collections::BTreeSet<usize> = items.iter().map(|it| it.outcome).collect();
-    if items.len() < MIN_EXAMPLES || present.len() < 2 {
-        report.reason = Some(if items.len() < MIN_EXAMPLES {
-            format!(
-                "too few annotated examples ({} < {MIN_EXAMPLES})",
-                items.len()
-            )
-        } else {
-            "every annotated example has the same answer".to_owned()
-        });
-        // Too few to align on: corrected without annotations when there are captured
-        // states to estimate the pull on.
-        if !captured.is_empty() {
-            let why = report.reason.take();
-            let current = current.as_ref();
-            return correct_unsupervised(
-                engine,
-                id,
-                (current, &base),
-                captured,
-                settings,
-                report,
-                why,
-            );
-        }
+    if let Some(reason) = too_few {
+        report.reason = Some(reason);
         return Ok((report, None));
     }
     let kind = &question.kind;

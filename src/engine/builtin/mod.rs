@@ -252,10 +252,7 @@ impl BuiltinEngine {
         let features =
             aligned::features(&question.kind, outcomes, &zero_shot, &mut neighbours, &cues);
         let ps = aligned::probabilities(&alignment.weights, &alignment.bias, &features);
-        let distribution = match question.kind {
-            QuestionKind::Noul { .. } => Distribution::Noul(ps.first().copied().unwrap_or(0.5)),
-            _ => Distribution::Outcomes(ps),
-        };
+        let distribution = distribution_of(&question.kind, ps);
         Ok((distribution, tokens))
     }
 
@@ -284,10 +281,7 @@ impl BuiltinEngine {
                 .map_or(0.0, |i| sims[i])
         };
         let ps = meaning.distribution(&similarity).unwrap_or_default();
-        let distribution = match question.kind {
-            QuestionKind::Noul { .. } => Distribution::Noul(ps.first().copied().unwrap_or(0.5)),
-            _ => Distribution::Outcomes(ps),
-        };
+        let distribution = distribution_of(&question.kind, ps);
         Ok(Some((distribution, tokens)))
     }
 
@@ -422,17 +416,15 @@ impl BuiltinEngine {
                 }
             }
         }
-        let read_alone: Vec<Option<Distribution>> = distributions.clone();
+        // A reference's question is a choice or a score, never a reference itself.
         for (i, meaning) in meanings.iter().enumerate() {
             if let Meaning::Refers {
                 question,
                 reference,
             } = meaning
             {
-                distributions[i] = Some(Distribution::Noul(referred(
-                    read_alone[*question].as_ref(),
-                    reference,
-                )));
+                let p = referred(distributions[*question].as_ref(), reference);
+                distributions[i] = Some(Distribution::Noul(p));
             }
         }
         let mut answers = Answers::with_capacity(questions.len());
@@ -454,36 +446,42 @@ impl BuiltinEngine {
     /// statement from its negation, so the pair is decided once: the later is one minus the
     /// earlier.
     fn opposites(&self, meanings: &[Meaning]) -> Result<Vec<(usize, usize)>> {
-        let plain: Vec<(usize, &str)> = meanings
+        // Each plain statement's index, polarity, numbers and vector, worked out once.
+        let plain = meanings
             .iter()
             .enumerate()
             .filter_map(|(i, m)| match m {
                 Meaning::Statement(Statement::Plain(text)) => Some((i, text.as_str())),
                 _ => None,
             })
-            .collect();
+            .map(|(i, text)| {
+                Ok((
+                    i,
+                    meaning::reference::negative_words(text) % 2,
+                    meaning::reference::quantities(text),
+                    self.embedder.embed_cached(text)?,
+                ))
+            })
+            .collect::<Result<Vec<_>>>()?;
         let mut pairs = Vec::new();
         let mut paired = std::collections::HashSet::new();
-        for (n, &(i, text)) in plain.iter().enumerate() {
-            let polarity = meaning::reference::negative_words(text) % 2;
-            let quantities = meaning::reference::quantities(text);
-            let vector = self.embedder.embed_cached(text)?;
+        for (n, (i, polarity, quantities, vector)) in plain.iter().enumerate() {
             let mut best: Option<(f64, usize)> = None;
-            for &(j, earlier) in &plain[..n] {
-                if paired.contains(&j)
-                    || meaning::reference::negative_words(earlier) % 2 == polarity
-                    || meaning::reference::quantities(earlier) != quantities
+            for (j, earlier_polarity, earlier_quantities, earlier) in &plain[..n] {
+                if paired.contains(j)
+                    || earlier_polarity == polarity
+                    || earlier_quantities != quantities
                 {
                     continue;
                 }
-                let similarity = dot(&vector.vector, &self.embedder.embed_cached(earlier)?.vector);
+                let similarity = dot(&vector.vector, &earlier.vector);
                 if similarity >= OPPOSITE_SIMILARITY && best.is_none_or(|(s, _)| similarity > s) {
-                    best = Some((similarity, j));
+                    best = Some((similarity, *j));
                 }
             }
             if let Some((_, j)) = best {
-                paired.insert(i);
-                pairs.push((i, j));
+                paired.insert(*i);
+                pairs.push((*i, j));
             }
         }
         Ok(pairs)
@@ -501,6 +499,14 @@ impl BuiltinEngine {
 /// above on `mo`'s encoder (0.834 on the pair), the closest two statements of opposite
 /// polarity and the same quantities that are not negations at 0.758 (0.718).
 pub const OPPOSITE_SIMILARITY: f64 = 0.77;
+
+/// A question's distribution from its outcome probabilities: `P(true)` first for a noul.
+fn distribution_of(kind: &QuestionKind, ps: Vec<f64>) -> Distribution {
+    match kind {
+        QuestionKind::Noul { .. } => Distribution::Noul(ps.first().copied().unwrap_or(0.5)),
+        _ => Distribution::Outcomes(ps),
+    }
+}
 
 /// `P(true)` of a noul about outcomes of another question, from that question's
 /// distribution (0.5 when it has none).

@@ -82,10 +82,11 @@ pub fn parse(text: &str) -> Statement {
 }
 
 fn parse_at(text: &str, depth: usize) -> Statement {
-    if depth < MAX_DEPTH
-        && let Some(form) = negation(text, depth).or_else(|| quantified(text, depth))
-    {
-        return form;
+    if depth < MAX_DEPTH {
+        let line = squeeze(text);
+        if let Some(form) = negation(&line, depth).or_else(|| quantified(&line, depth)) {
+            return form;
+        }
     }
     Statement::Plain(text.to_owned())
 }
@@ -119,18 +120,18 @@ static QUANTIFIER_RES: LazyLock<Vec<Regex>> =
     LazyLock::new(|| QUANTIFIERS.iter().map(|p| whole(p)).collect());
 static ITEM_MARK: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\((\d+)\)\s*").expect("valid"));
 
+/// `text` on one line ([`squeeze`]d).
 fn negation(text: &str, depth: usize) -> Option<Statement> {
-    let text = squeeze(text);
     NEGATION_RES.iter().find_map(|re| {
-        let inner = re.captures(&text)?.name("s")?.as_str().trim().to_owned();
+        let inner = re.captures(text)?.name("s")?.as_str().trim().to_owned();
         (!inner.is_empty()).then(|| Statement::Not(Box::new(parse_at(&inner, depth + 1))))
     })
 }
 
+/// `text` on one line ([`squeeze`]d).
 fn quantified(text: &str, depth: usize) -> Option<Statement> {
-    let text = squeeze(text);
     QUANTIFIER_RES.iter().find_map(|re| {
-        let caps = re.captures(&text)?;
+        let caps = re.captures(text)?;
         let items: Vec<String> = match caps.name("items") {
             Some(list) => numbered(list.as_str())?,
             None => vec![
