@@ -18,4 +18,6 @@ pub mod repo;
 pub mod retry;
 pub mod server;
 pub mod store;
+#[doc(hidden)]
+pub mod testing;
 pub mod wire;

@@ -4,10 +4,10 @@
 //! they are loaded.
 
 use crate::ids::ModelId;
-use rusqlite::{Connection, params};
 use serde_json::Value;
 
-use super::error::{SqlContext, parse_json};
+use super::error::parse_json;
+use super::sql::{Db, SqlContext, params};
 use super::{Annotation, Example, NewAnnotation, Store, StoreError, Vote, examples, majority, now};
 
 /// The name migration 8 gave the annotations written before annotators were recorded.
@@ -64,7 +64,7 @@ impl Store {
 
 /// Outer error: the transaction must abort; inner error: only this item failed.
 fn annotate_one(
-    conn: &Connection,
+    conn: &mut Db<'_>,
     model_id: &str,
     example_id: &str,
     annotation: &NewAnnotation,
@@ -78,72 +78,77 @@ fn annotate_one(
     Ok(Ok(()))
 }
 
-/// Inserts or replaces one annotator's answer; the example must exist. `REPLACE` deletes
-/// the old row and inserts a new one, so the rowid follows the order of writing: votes
+/// Inserts or replaces one annotator's answer; the example must exist. The old row is
+/// deleted and a new one inserted, so the rowid follows the order of writing: votes
 /// written in the same millisecond stay in that order.
 pub(super) fn upsert(
-    conn: &Connection,
+    conn: &mut Db<'_>,
     model_id: &str,
     example_id: &str,
     a: &NewAnnotation,
     annotated_at: &str,
 ) -> Result<(), StoreError> {
-    conn.prepare_cached(
-        "INSERT OR REPLACE INTO annotations
+    conn.execute(
+        "DELETE FROM annotations
+         WHERE model_id = ?1 AND example_id = ?2 AND question_id = ?3 AND annotator = ?4",
+        params![model_id, example_id, a.question_id, a.annotator],
+    )
+    .ctx("replace annotation")?;
+    conn.execute(
+        "INSERT INTO annotations
              (model_id, example_id, question_id, annotator, answer, reasoning, annotated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![
+            model_id,
+            example_id,
+            a.question_id,
+            a.annotator,
+            a.answer.to_string(),
+            a.reasoning,
+            annotated_at
+        ],
     )
-    .ctx("prepare upsert annotation")?
-    .execute(params![
-        model_id,
-        example_id,
-        a.question_id,
-        a.annotator,
-        a.answer.to_string(),
-        a.reasoning,
-        annotated_at
-    ])
     .ctx("upsert annotation")?;
     Ok(())
 }
 
 /// Every annotator's answer to one question of one example, oldest first.
 fn votes_of(
-    conn: &Connection,
+    conn: &mut Db<'_>,
     model_id: &str,
     example_id: &str,
     question_id: &str,
 ) -> Result<Vec<Vote>, StoreError> {
-    let mut stmt = conn
-        .prepare_cached(
+    let rows = conn
+        .query_map(
             "SELECT annotator, answer, reasoning, annotated_at FROM annotations
              WHERE model_id = ?1 AND example_id = ?2 AND question_id = ?3
              ORDER BY annotated_at, rowid",
+            params![model_id, example_id, question_id],
+            |r| {
+                Ok((
+                    r.get::<String>(0)?,
+                    r.get::<String>(1)?,
+                    r.get::<Option<String>>(2)?,
+                    r.get::<String>(3)?,
+                ))
+            },
         )
-        .ctx("prepare load votes")?;
-    let rows = stmt
-        .query_map(params![model_id, example_id, question_id], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, Option<String>>(2)?,
-                r.get::<_, String>(3)?,
-            ))
-        })
         .ctx("load votes")?;
-    rows.map(|row| {
-        let (annotator, answer, reasoning, annotated_at) = row.ctx("read vote")?;
-        let answer = parse_json(&answer, || {
-            format!("answer of example {example_id:?} question {question_id:?}")
-        })?;
-        Ok(Vote {
-            annotator,
-            answer,
-            reasoning,
-            annotated_at,
+    rows.into_iter()
+        .map(|row| {
+            let (annotator, answer, reasoning, annotated_at) = row;
+            let answer = parse_json(&answer, || {
+                format!("answer of example {example_id:?} question {question_id:?}")
+            })?;
+            Ok(Vote {
+                annotator,
+                answer,
+                reasoning,
+                annotated_at,
+            })
         })
-    })
-    .collect()
+        .collect()
 }
 
 /// Fills `annotations` of every example in `page`, which must be sorted by
@@ -151,7 +156,7 @@ fn votes_of(
 /// by majority. One query for the whole page: the ids go in as a JSON array expanded by
 /// `json_each`, so each is an index lookup on the primary key.
 pub(super) fn fill(
-    conn: &Connection,
+    conn: &mut Db<'_>,
     model_id: &str,
     page: &mut [Example],
 ) -> Result<(), StoreError> {
@@ -164,23 +169,22 @@ pub(super) fn fill(
             .collect::<Vec<_>>(),
     )
     .to_string();
-    let mut stmt = conn
-        .prepare_cached(
-            "SELECT example_id, question_id, annotator, answer, reasoning, annotated_at
-             FROM annotations
-             WHERE model_id = ?1 AND example_id IN (SELECT value FROM json_each(?2))
-             ORDER BY annotated_at, rowid",
-        )
-        .ctx("prepare load annotations")?;
-    let rows = stmt
-        .query_map(params![model_id, ids], |r| {
+    let sql = format!(
+        "SELECT example_id, question_id, annotator, answer, reasoning, annotated_at
+         FROM annotations
+         WHERE model_id = ?1 AND example_id IN (SELECT value FROM {})
+         ORDER BY annotated_at, rowid",
+        conn.dialect().json_texts("?2")
+    );
+    let rows = conn
+        .query_map(&sql, params![model_id, ids], |r| {
             Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, String>(2)?,
-                r.get::<_, String>(3)?,
-                r.get::<_, Option<String>>(4)?,
-                r.get::<_, String>(5)?,
+                r.get::<String>(0)?,
+                r.get::<String>(1)?,
+                r.get::<String>(2)?,
+                r.get::<String>(3)?,
+                r.get::<Option<String>>(4)?,
+                r.get::<String>(5)?,
             ))
         })
         .ctx("load annotations")?;
@@ -188,8 +192,7 @@ pub(super) fn fill(
     let mut votes: Vec<std::collections::BTreeMap<String, Vec<Vote>>> =
         vec![std::collections::BTreeMap::new(); page.len()];
     for row in rows {
-        let (example_id, question_id, annotator, answer, reasoning, annotated_at) =
-            row.ctx("read annotation")?;
+        let (example_id, question_id, annotator, answer, reasoning, annotated_at) = row;
         let answer = parse_json(&answer, || {
             format!("answer of example {example_id:?} question {question_id:?}")
         })?;
@@ -214,6 +217,7 @@ pub(super) fn fill(
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_support::{TestStore, on_postgres, store};
     use serde_json::json;
 
     use super::super::test_support::{MODEL, decision};
@@ -237,8 +241,8 @@ mod tests {
         }
     }
 
-    fn store_with(ids: &[&str]) -> Store {
-        let store = Store::open_in_memory().unwrap();
+    fn store_with(ids: &[&str]) -> TestStore {
+        let store = store();
         let state = json!({});
         for id in ids {
             store
@@ -415,9 +419,9 @@ mod tests {
         let dir = tempfile::TempDir::new().unwrap();
         let path = dir.path().join("old.db");
         {
-            let conn = Connection::open(&path).unwrap();
+            let conn = rusqlite::Connection::open(&path).unwrap();
             for sql in &super::super::MIGRATIONS[..7] {
-                conn.execute_batch(sql).unwrap();
+                conn.execute_batch(sql.sqlite).unwrap();
             }
             let model = &*MODEL;
             conn.execute_batch(&format!(
@@ -446,5 +450,17 @@ mod tests {
             question: Some("q".into()),
         };
         assert_eq!(store.count_examples(&MODEL, &filter).unwrap(), 1);
+    }
+
+    #[test]
+    fn the_same_tests_on_postgres() {
+        on_postgres!(
+            annotate_missing_example_is_not_found,
+            annotate_upserts,
+            empty_and_unicode_question_ids,
+            annotate_many_reports_per_item,
+            each_annotator_keeps_an_answer_and_the_majority_resolves,
+            votes_written_at_once_keep_their_order
+        );
     }
 }

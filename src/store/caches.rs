@@ -1,10 +1,10 @@
 //! Caches that only save time: engine answers (of evaluations and `examples next`) and the
 //! built-in engine's embeddings. Losing them costs a recomputation, never a result.
 
-use rusqlite::{OptionalExtension, params};
 use serde_json::Value;
 
-use super::error::{SqlContext, parse_json};
+use super::error::parse_json;
+use super::sql::{SqlContext, params};
 use super::{Store, StoreError, now};
 
 /// Answers as cached: the answers object and the tokens they cost.
@@ -18,14 +18,14 @@ pub struct CachedAnswers {
 impl Store {
     /// The answers cached under `key`, if any.
     pub fn cached_answers(&self, key: &str) -> Result<Option<CachedAnswers>, StoreError> {
-        let conn = self.conn()?;
+        let mut conn = self.conn()?;
         let row: Option<(String, i64, i64)> = conn
-            .prepare_cached(
+            .db()
+            .query_opt(
                 "SELECT answers, input_tokens, output_tokens FROM answer_cache WHERE key = ?1",
+                params![key],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
-            .ctx("prepare cached answers")?
-            .query_row([key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-            .optional()
             .ctx("read cached answers")?;
         row.map(|(answers, input, output)| {
             Ok(CachedAnswers {
@@ -41,8 +41,8 @@ impl Store {
     pub fn cache_answers(&self, key: &str, cached: &CachedAnswers) -> Result<(), StoreError> {
         self.write("cache answers", |tx| {
             tx.execute(
-                "INSERT OR IGNORE INTO answer_cache (key, answers, input_tokens, output_tokens, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT INTO answer_cache (key, answers, input_tokens, output_tokens, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING",
                 params![
                     key,
                     cached.answers.to_string(),
@@ -58,12 +58,14 @@ impl Store {
 
     /// The embedding stored under `key`: its token count and vector.
     pub fn load_embedding(&self, key: &[u8; 32]) -> Result<Option<(u64, Vec<f32>)>, StoreError> {
-        let conn = self.conn()?;
+        let mut conn = self.conn()?;
         let row: Option<(i64, Vec<u8>)> = conn
-            .prepare_cached("SELECT tokens, vector FROM embeddings WHERE key = ?1")
-            .ctx("prepare embedding")?
-            .query_row([&key[..]], |r| Ok((r.get(0)?, r.get(1)?)))
-            .optional()
+            .db()
+            .query_opt(
+                "SELECT tokens, vector FROM embeddings WHERE key = ?1",
+                params![&key[..]],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
             .ctx("read embedding")?;
         Ok(row.and_then(|(tokens, bytes)| {
             // A vector of the wrong length is treated as missing and recomputed.
@@ -83,18 +85,13 @@ impl Store {
             return Ok(());
         }
         self.write("save embeddings", |tx| {
-            let mut stmt = tx
-                .prepare_cached(
-                    "INSERT OR REPLACE INTO embeddings (key, tokens, vector) VALUES (?1, ?2, ?3)",
-                )
-                .ctx("prepare save embedding")?;
             for (key, tokens, vector) in entries {
                 let bytes: Vec<u8> = vector.iter().flat_map(|v| v.to_le_bytes()).collect();
-                stmt.execute(params![
-                    &key[..],
-                    i64::try_from(*tokens).unwrap_or(0),
-                    bytes
-                ])
+                tx.execute(
+                    "INSERT INTO embeddings (key, tokens, vector) VALUES (?1, ?2, ?3)
+                     ON CONFLICT (key) DO UPDATE SET tokens = excluded.tokens, vector = excluded.vector",
+                    params![&key[..], i64::try_from(*tokens).unwrap_or(0), bytes],
+                )
                 .ctx("save embedding")?;
             }
             Ok(())
@@ -104,12 +101,13 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_support::{on_postgres, store};
     use super::*;
     use serde_json::json;
 
     #[test]
     fn answers_are_cached_once_by_key() {
-        let store = Store::open_in_memory().unwrap();
+        let store = store();
         assert_eq!(store.cached_answers("k").unwrap(), None);
         let first = CachedAnswers {
             answers: json!({"q": {"type": "noul", "noul": 0.25}}),
@@ -127,11 +125,19 @@ mod tests {
 
     #[test]
     fn embeddings_round_trip_exactly() {
-        let store = Store::open_in_memory().unwrap();
+        let store = store();
         let key = [7u8; 32];
         assert_eq!(store.load_embedding(&key).unwrap(), None);
         let vector = vec![0.1f32, -2.5, f32::MIN_POSITIVE, 1.0 / 3.0];
         store.save_embeddings(&[(key, 9, &vector)]).unwrap();
         assert_eq!(store.load_embedding(&key).unwrap(), Some((9, vector)));
+    }
+
+    #[test]
+    fn the_same_tests_on_postgres() {
+        on_postgres!(
+            answers_are_cached_once_by_key,
+            embeddings_round_trip_exactly
+        );
     }
 }

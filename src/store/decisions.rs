@@ -2,10 +2,10 @@
 //! listing them per example.
 
 use crate::ids::ModelId;
-use rusqlite::{Connection, params};
 use uuid::Uuid;
 
-use super::error::{SqlContext, parse_json};
+use super::error::parse_json;
+use super::sql::{Db, SqlContext, params};
 use super::{Decision, NewDecision, RecordedDecision, Store, StoreError, examples, now, write_tx};
 
 impl Store {
@@ -20,12 +20,12 @@ impl Store {
     /// [`StoreError::Sqlite`] if the write fails (e.g. token counts above `i64::MAX`).
     pub fn record_decision(&self, d: &NewDecision<'_>) -> Result<RecordedDecision, StoreError> {
         let mut conn = self.conn()?;
-        conn.pragma_update(None, "synchronous", "FULL")
+        conn.fsync_commits(true)
             .ctx("raise synchronous for decision")?;
         let recorded = write_tx(&mut conn, "record decision", |tx| insert(tx, d));
         // Ignored on purpose: the decision is already committed (or failed on its
         // own); a connection left at FULL is merely slower, not wrong.
-        let _ = conn.pragma_update(None, "synchronous", "NORMAL");
+        let _ = conn.fsync_commits(false);
         recorded
     }
 
@@ -41,11 +41,11 @@ impl Store {
     ) -> Result<Vec<Decision>, StoreError> {
         let model_id = model_id.to_string();
         let model_id = model_id.as_str();
-        load(&*self.conn()?, model_id, example_id)
+        load(&mut self.conn()?.db(), model_id, example_id)
     }
 }
 
-fn insert(conn: &Connection, d: &NewDecision<'_>) -> Result<RecordedDecision, StoreError> {
+fn insert(conn: &mut Db<'_>, d: &NewDecision<'_>) -> Result<RecordedDecision, StoreError> {
     let created_at = now();
     let model_id = d.model_id.to_string();
     let example_created =
@@ -54,35 +54,36 @@ fn insert(conn: &Connection, d: &NewDecision<'_>) -> Result<RecordedDecision, St
         .decision_id
         .map_or_else(|| format!("dec_{}", Uuid::new_v4().simple()), str::to_owned);
     let inserted = conn
-        .prepare_cached(
+        .execute(
             "INSERT INTO decisions (decision_id, model_id, example_id, checkpoint, revision_name,
              revision_kind, questions, answers, input_tokens, output_tokens, request_id, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
          ON CONFLICT (decision_id) DO NOTHING",
+            params![
+                decision_id,
+                model_id,
+                d.example_id,
+                d.checkpoint,
+                d.revision_name,
+                d.revision_kind,
+                d.questions.to_string(),
+                d.answers.to_string(),
+                token_count(d.input_tokens)?,
+                token_count(d.output_tokens)?,
+                d.request_id,
+                created_at,
+            ],
         )
-        .ctx("prepare insert decision")?
-        .execute(params![
-            decision_id,
-            model_id,
-            d.example_id,
-            d.checkpoint,
-            d.revision_name,
-            d.revision_kind,
-            d.questions.to_string(),
-            d.answers.to_string(),
-            token_count(d.input_tokens)?,
-            token_count(d.output_tokens)?,
-            d.request_id,
-            created_at,
-        ])
         .ctx("insert decision")?;
     if inserted == 0 {
         // Recorded before, by the run of the job that died before writing its result line:
         // it stands as it was recorded then.
         let created_at = conn
-            .prepare_cached("SELECT created_at FROM decisions WHERE decision_id = ?1")
-            .ctx("prepare find decision")?
-            .query_row([&decision_id], |r| r.get(0))
+            .query_row(
+                "SELECT created_at FROM decisions WHERE decision_id = ?1",
+                params![&decision_id],
+                |r| r.get(0),
+            )
             .ctx("find decision")?;
         return Ok(RecordedDecision {
             example_created: false,
@@ -107,45 +108,37 @@ fn token_count(n: u64) -> Result<i64, StoreError> {
 
 /// Decisions of one example, oldest first (rowid breaks ties within a millisecond).
 pub(super) fn load(
-    conn: &Connection,
+    conn: &mut Db<'_>,
     model_id: &str,
     example_id: &str,
 ) -> Result<Vec<Decision>, StoreError> {
-    let mut stmt = conn
-        .prepare_cached(
+    // JSON is parsed outside the row closure so that parse errors stay `Corrupt`.
+    let rows = conn
+        .query_map(
             "SELECT decision_id, example_id, checkpoint, revision_name, revision_kind,
                     input_tokens, output_tokens, request_id, created_at, questions, answers
              FROM decisions WHERE model_id = ?1 AND example_id = ?2
              ORDER BY created_at, rowid",
+            params![model_id, example_id],
+            |r| {
+                let decision = Decision {
+                    decision_id: r.get(0)?,
+                    example_id: r.get(1)?,
+                    checkpoint: r.get(2)?,
+                    revision_name: r.get(3)?,
+                    revision_kind: r.get(4)?,
+                    questions: serde_json::Value::Null,
+                    answers: serde_json::Value::Null,
+                    input_tokens: 0,
+                    output_tokens: 0,
+                    request_id: r.get(7)?,
+                    created_at: r.get(8)?,
+                };
+                let tokens: (i64, i64) = (r.get(5)?, r.get(6)?);
+                Ok((decision, tokens, r.get::<String>(9)?, r.get::<String>(10)?))
+            },
         )
-        .ctx("prepare list decisions")?;
-    // JSON is parsed outside the row closure so that parse errors stay `Corrupt`.
-    let rows = stmt
-        .query_map(params![model_id, example_id], |r| {
-            let decision = Decision {
-                decision_id: r.get(0)?,
-                example_id: r.get(1)?,
-                checkpoint: r.get(2)?,
-                revision_name: r.get(3)?,
-                revision_kind: r.get(4)?,
-                questions: serde_json::Value::Null,
-                answers: serde_json::Value::Null,
-                input_tokens: 0,
-                output_tokens: 0,
-                request_id: r.get(7)?,
-                created_at: r.get(8)?,
-            };
-            let tokens: (i64, i64) = (r.get(5)?, r.get(6)?);
-            Ok((
-                decision,
-                tokens,
-                r.get::<_, String>(9)?,
-                r.get::<_, String>(10)?,
-            ))
-        })
-        .ctx("list decisions")?
-        .collect::<Result<Vec<_>, _>>()
-        .ctx("read decisions")?;
+        .ctx("list decisions")?;
     rows.into_iter()
         .map(|(mut d, (input, output), questions, answers)| {
             let bad_tokens = |e: std::num::TryFromIntError| StoreError::Corrupt {
@@ -167,16 +160,17 @@ pub(super) fn load(
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_support::{on_postgres, store};
     use serde_json::json;
 
-    use super::super::test_support::{MODEL, decision, file_store};
+    use super::super::test_support::{MODEL, decision};
     use super::*;
 
     /// A job's item recorded again (its run died after the capture, before its result
     /// line) stays one decision, as first recorded.
     #[test]
     fn a_fixed_decision_id_is_recorded_once() {
-        let (_dir, store) = file_store();
+        let store = store();
         let state = json!({ "v": 1 });
         let first_answers = json!({ "q1": true });
         let mut d = decision("e1", &state, &first_answers);
@@ -200,7 +194,7 @@ mod tests {
 
     #[test]
     fn record_creates_then_reuses_example_and_keeps_first_state() {
-        let (_dir, store) = file_store();
+        let store = store();
         let first = json!({ "v": 1 });
         let second = json!({ "v": 2 });
         let a = store
@@ -238,7 +232,7 @@ mod tests {
 
     #[test]
     fn decisions_are_scoped_by_model() {
-        let store = Store::open_in_memory().unwrap();
+        let store = store();
         let state = json!(null);
         let mut d = decision("e1", &state, &state);
         store.record_decision(&d).unwrap();
@@ -250,7 +244,7 @@ mod tests {
 
     #[test]
     fn oversized_token_count_is_an_error_not_a_panic() {
-        let store = Store::open_in_memory().unwrap();
+        let store = store();
         let state = json!({});
         let mut d = decision("e1", &state, &state);
         d.input_tokens = u64::MAX;
@@ -266,7 +260,7 @@ mod tests {
 
     #[test]
     fn serialises_camel_case() {
-        let store = Store::open_in_memory().unwrap();
+        let store = store();
         let state = json!({ "s": 1 });
         store
             .record_decision(&decision("e1", &state, &json!({})))
@@ -290,5 +284,16 @@ mod tests {
         }
         let back: super::super::ExampleDetail = serde_json::from_value(v).unwrap();
         assert_eq!(back, detail);
+    }
+
+    #[test]
+    fn the_same_tests_on_postgres() {
+        on_postgres!(
+            a_fixed_decision_id_is_recorded_once,
+            record_creates_then_reuses_example_and_keeps_first_state,
+            decisions_are_scoped_by_model,
+            oversized_token_count_is_an_error_not_a_panic,
+            serialises_camel_case
+        );
     }
 }

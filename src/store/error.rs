@@ -1,8 +1,8 @@
 //! The single error type of the store.
 //!
-//! rusqlite errors are flattened into [`StoreError::Sqlite`] with a short
-//! description of the operation, so no rusqlite type leaks into the public API
-//! and messages say *what* failed, not just "database is locked".
+//! Database errors (SQLite's or PostgreSQL's) are flattened into [`StoreError::Sqlite`] with
+//! a short description of the operation (`sql::SqlContext`), so no driver type leaks into
+//! the public API and messages say *what* failed, not just "database is locked".
 
 /// Everything that can go wrong in the store.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -31,37 +31,10 @@ pub enum StoreError {
          limit); nothing was written: free space and retry"
     )]
     Full { context: String },
-    /// Any SQLite failure, with the operation that was being attempted.
+    /// Any failure of the database (SQLite or PostgreSQL), with the operation that was
+    /// being attempted.
     #[error("{context}: {message}")]
     Sqlite { context: String, message: String },
-}
-
-/// Attaches operation context to rusqlite results: `stmt.execute(..).ctx("insert example")?`.
-pub(super) trait SqlContext<T> {
-    fn ctx(self, context: &str) -> Result<T, StoreError>;
-}
-
-impl<T> SqlContext<T> for Result<T, rusqlite::Error> {
-    fn ctx(self, context: &str) -> Result<T, StoreError> {
-        self.map_err(|e| {
-            // SQLITE_FULL: a write found no space (ENOSPC, a short write); SQLITE_IOERR_WRITE:
-            // the system refused it (over quota, over the file size limit). SQLite rolls the
-            // transaction back, so nothing of it stays.
-            let refused = e.sqlite_error().is_some_and(|f| {
-                f.code == rusqlite::ErrorCode::DiskFull
-                    || f.extended_code == rusqlite::ffi::SQLITE_IOERR_WRITE
-            });
-            if refused {
-                return StoreError::Full {
-                    context: context.to_owned(),
-                };
-            }
-            StoreError::Sqlite {
-                context: context.to_owned(),
-                message: e.to_string(),
-            }
-        })
-    }
 }
 
 /// Parses a JSON column, reporting which value was corrupt.

@@ -4,11 +4,10 @@
 use crate::ids::ModelId;
 use std::collections::BTreeMap;
 
-use rusqlite::types::Value as SqlValue;
-use rusqlite::{Connection, OptionalExtension, params, params_from_iter};
 use serde_json::Value;
 
-use super::error::{SqlContext, parse_json};
+use super::error::parse_json;
+use super::sql::{Db, Row, SqlContext, Value as SqlValue, dynamic, params};
 use super::{
     Example, ExampleDetail, ExampleFilter, IngestCounts, IngestItem, Store, StoreError,
     annotations, decisions, now, write_tx,
@@ -159,11 +158,10 @@ impl Store {
         let model_id = model_id.as_str();
         let (where_sql, args) = filter_clause(model_id, filter);
         let sql = format!("SELECT count(*) FROM examples e WHERE {where_sql}");
-        let conn = self.conn()?;
+        let mut conn = self.conn()?;
         let count: i64 = conn
-            .prepare_cached(&sql)
-            .ctx("prepare count examples")?
-            .query_row(params_from_iter(args), |r| r.get(0))
+            .db()
+            .query_value(&sql, &dynamic(&args))
             .ctx("count examples")?;
         Ok(u64::try_from(count).unwrap_or_default())
     }
@@ -171,32 +169,34 @@ impl Store {
 
 /// Inserts the example unless it exists; true if it was inserted.
 pub(super) fn insert_if_absent(
-    conn: &Connection,
+    conn: &mut Db<'_>,
     model_id: &str,
     example_id: &str,
     state: &Value,
     created_at: &str,
 ) -> Result<bool, StoreError> {
     let inserted = conn
-        .prepare_cached(
+        .execute(
             "INSERT INTO examples (model_id, example_id, state, created_at)
              VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING",
+            params![model_id, example_id, state.to_string(), created_at],
         )
-        .ctx("prepare insert example")?
-        .execute(params![model_id, example_id, state.to_string(), created_at])
         .ctx("insert example")?;
     Ok(inserted == 1)
 }
 
 pub(super) fn exists(
-    conn: &Connection,
+    conn: &mut Db<'_>,
     model_id: &str,
     example_id: &str,
 ) -> Result<bool, StoreError> {
-    conn.prepare_cached("SELECT 1 FROM examples WHERE model_id = ?1 AND example_id = ?2")
-        .ctx("prepare find example")?
-        .exists(params![model_id, example_id])
-        .ctx("find example")
+    conn.query_opt(
+        "SELECT 1 FROM examples WHERE model_id = ?1 AND example_id = ?2",
+        params![model_id, example_id],
+        |_| Ok(()),
+    )
+    .map(|found| found.is_some())
+    .ctx("find example")
 }
 
 /// Pulls up to one batch from the source (stopping at its first error).
@@ -207,7 +207,7 @@ fn next_batch(
 }
 
 fn write_items(
-    conn: &Connection,
+    conn: &mut Db<'_>,
     model_id: &str,
     batch: &[IngestItem],
     counts: &mut IngestCounts,
@@ -228,24 +228,23 @@ fn write_items(
 }
 
 fn load_one(
-    conn: &Connection,
+    conn: &mut Db<'_>,
     model_id: &str,
     example_id: &str,
 ) -> Result<Option<Example>, StoreError> {
     let raw = conn
-        .prepare_cached(
+        .query_opt(
             "SELECT example_id, state, created_at FROM examples
              WHERE model_id = ?1 AND example_id = ?2",
+            params![model_id, example_id],
+            raw_example,
         )
-        .ctx("prepare get example")?
-        .query_row(params![model_id, example_id], raw_example)
-        .optional()
         .ctx("get example")?;
     raw.map(parse_example).transpose()
 }
 
 fn list_page(
-    conn: &Connection,
+    conn: &mut Db<'_>,
     model_id: &str,
     filter: &ExampleFilter,
     after: Option<&str>,
@@ -260,12 +259,9 @@ fn list_page(
     }
     sql.push_str(" ORDER BY e.example_id LIMIT ?");
     args.push(SqlValue::Integer(i64::try_from(limit).unwrap_or(i64::MAX)));
-    let mut stmt = conn.prepare_cached(&sql).ctx("prepare list examples")?;
-    let raw = stmt
-        .query_map(params_from_iter(args), raw_example)
-        .ctx("list examples")?
-        .collect::<Result<Vec<_>, _>>()
-        .ctx("read examples")?;
+    let raw = conn
+        .query_map(&sql, &dynamic(&args), raw_example)
+        .ctx("list examples")?;
     let mut page = raw
         .into_iter()
         .map(parse_example)
@@ -293,7 +289,7 @@ fn filter_clause(model_id: &str, filter: &ExampleFilter) -> (String, Vec<SqlValu
 
 type RawExample = (String, String, String);
 
-fn raw_example(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawExample> {
+fn raw_example(r: &Row) -> Result<RawExample, super::sql::DbError> {
     Ok((r.get(0)?, r.get(1)?, r.get(2)?))
 }
 
@@ -309,6 +305,7 @@ fn parse_example((example_id, state, created_at): RawExample) -> Result<Example,
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_support::{on_postgres, store};
     use serde_json::json;
 
     use super::super::NewAnnotation;
@@ -356,7 +353,7 @@ mod tests {
 
     #[test]
     fn ingest_counts_batches_and_reingest() {
-        let (_dir, store) = file_store();
+        let store = store();
         let mut reports = Vec::new();
         let counts = store
             .ingest(&MODEL, &mut items(4_500), false, &mut |c| reports.push(*c))
@@ -420,7 +417,7 @@ mod tests {
 
     #[test]
     fn atomic_ingest_rolls_back_everything() {
-        let (_dir, store) = file_store();
+        let store = store();
         let mut called = false;
         let err = store
             .ingest(&MODEL, &mut failing_items(), true, &mut |_| called = true)
@@ -437,7 +434,7 @@ mod tests {
 
     #[test]
     fn non_atomic_ingest_keeps_committed_batches() {
-        let (_dir, store) = file_store();
+        let store = store();
         let mut reports = 0;
         assert!(
             store
@@ -450,7 +447,7 @@ mod tests {
 
     #[test]
     fn list_filters_and_cursor_pagination() {
-        let store = Store::open_in_memory().unwrap();
+        let store = store();
         ingest(&store, &mut items(250), false).unwrap();
         let q1 = ExampleFilter {
             annotated: None,
@@ -536,7 +533,7 @@ mod tests {
 
     #[test]
     fn for_each_streams_all_in_order() {
-        let (_dir, store) = file_store();
+        let store = store();
         ingest(&store, &mut items(2_500), false).unwrap();
         let mut seen = Vec::new();
         let mut annotated = 0;
@@ -578,13 +575,24 @@ mod tests {
         store
             .record_decision(&decision("e1", &state, &state))
             .unwrap();
-        let raw = Connection::open(dir.path().join("arbiter.db")).unwrap();
+        let raw = rusqlite::Connection::open(dir.path().join("arbiter.db")).unwrap();
         raw.execute("UPDATE examples SET state = '{not json'", [])
             .unwrap();
         let err = store.get_example(&MODEL, "e1").unwrap_err();
         assert!(
             matches!(&err, StoreError::Corrupt { what, .. } if what.contains("e1")),
             "{err}"
+        );
+    }
+
+    #[test]
+    fn the_same_tests_on_postgres() {
+        on_postgres!(
+            ingest_counts_batches_and_reingest,
+            atomic_ingest_rolls_back_everything,
+            non_atomic_ingest_keeps_committed_batches,
+            list_filters_and_cursor_pagination,
+            for_each_streams_all_in_order
         );
     }
 }

@@ -1,9 +1,7 @@
 //! Idempotency records: one per (token, method, route, key), holding the hash of the
 //! request and, once finished, the response to replay. Records expire after 24 hours.
 
-use rusqlite::{OptionalExtension, params};
-
-use super::error::SqlContext;
+use super::sql::{SqlContext, params};
 use super::{Store, StoreError};
 
 /// How long a record is kept.
@@ -54,15 +52,14 @@ impl Store {
         self.write("claim idempotency key", |tx| {
             let cutoff = (chrono::Utc::now() - chrono::Duration::hours(TTL_HOURS))
                 .to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
-            tx.execute("DELETE FROM idempotency WHERE created_at < ?1", [&cutoff]).ctx("expire idempotency records")?;
+            tx.execute("DELETE FROM idempotency WHERE created_at < ?1", params![cutoff]).ctx("expire idempotency records")?;
             let existing = tx
-                .query_row(
+                .query_opt(
                     "SELECT request_hash, status, headers, body, owner FROM idempotency
                      WHERE token_id = ?1 AND method = ?2 AND route = ?3 AND key = ?4",
                     params![key.token_id, key.method, key.route, key.key],
-                    |r| Ok((r.get::<_, String>(0)?, r.get::<_, Option<u16>>(1)?, r.get::<_, Option<String>>(2)?, r.get::<_, Option<Vec<u8>>>(3)?, r.get::<_, Option<String>>(4)?)),
+                    |r| Ok((r.get::<String>(0)?, r.get::<Option<u16>>(1)?, r.get::<Option<String>>(2)?, r.get::<Option<Vec<u8>>>(3)?, r.get::<Option<String>>(4)?)),
                 )
-                .optional()
                 .ctx("read idempotency record")?;
             match existing {
                 None => {
@@ -133,11 +130,12 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_support::{on_postgres, store};
     use super::*;
 
     #[test]
     fn claim_replay_mismatch_and_release() {
-        let store = Store::open_in_memory().unwrap();
+        let store = store();
         let alive = |_: &str| true;
         let key = Key {
             token_id: "t",
@@ -184,7 +182,7 @@ mod tests {
 
     #[test]
     fn a_key_left_in_progress_by_a_dead_process_is_taken_over() {
-        let store = Store::open_in_memory().unwrap();
+        let store = store();
         let key = Key {
             token_id: "t",
             method: "POST",
@@ -220,6 +218,14 @@ mod tests {
             store.claim_idempotent(key, "h", "c", &a_died).unwrap(),
             Claim::InProgress,
             "now b holds it"
+        );
+    }
+
+    #[test]
+    fn the_same_tests_on_postgres() {
+        on_postgres!(
+            claim_replay_mismatch_and_release,
+            a_key_left_in_progress_by_a_dead_process_is_taken_over
         );
     }
 }

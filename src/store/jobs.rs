@@ -4,11 +4,11 @@
 //! race on one job (a cancel and a finish, say) cannot both win: a finished job stays as
 //! it finished.
 
-use rusqlite::{OptionalExtension, Row, params};
 use serde_json::Value;
 
-use super::error::{SqlContext, parse_json};
+use super::error::parse_json;
 use super::job_state::{JobState, Outcome};
+use super::sql::{DbError, Row, SqlContext, Value as SqlValue, dynamic, params};
 use super::{Store, StoreError, now};
 use crate::ids::{JobId, ModelId};
 use crate::wire::Problem;
@@ -69,7 +69,7 @@ struct RawJob {
     result: Option<String>,
 }
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<RawJob> {
+fn from_row(row: &Row) -> Result<RawJob, DbError> {
     Ok(RawJob {
         job_id: row.get(0)?,
         model_id: row.get(1)?,
@@ -193,12 +193,14 @@ impl Store {
 
     /// One job, if it exists.
     pub fn get_job(&self, job_id: &JobId) -> Result<Option<JobRecord>, StoreError> {
-        let conn = self.conn()?;
+        let mut conn = self.conn()?;
         let raw = conn
-            .prepare_cached(&format!("SELECT {COLUMNS} FROM jobs WHERE job_id = ?1"))
-            .ctx("prepare get job")?
-            .query_row([job_id.to_string()], from_row)
-            .optional()
+            .db()
+            .query_opt(
+                &format!("SELECT {COLUMNS} FROM jobs WHERE job_id = ?1"),
+                params![job_id.to_string()],
+                from_row,
+            )
             .ctx("get job")?;
         raw.map(finish).transpose()
     }
@@ -206,41 +208,42 @@ impl Store {
     /// Jobs, newest first.
     pub fn list_jobs(&self, filter: &JobFilter<'_>) -> Result<Vec<JobRecord>, StoreError> {
         let mut clauses = vec!["1 = 1".to_owned()];
-        let mut args: Vec<String> = Vec::new();
+        let mut args: Vec<SqlValue> = Vec::new();
         if let Some(model_id) = filter.model_id {
-            args.push(model_id.to_string());
+            args.push(SqlValue::Text(model_id.to_string()));
             clauses.push(format!("model_id = ?{}", args.len()));
         }
         if !filter.statuses.is_empty() {
             let mut marks = Vec::new();
             for status in filter.statuses {
-                args.push(status.to_string());
+                args.push(SqlValue::Text(status.to_string()));
                 marks.push(format!("?{}", args.len()));
             }
             clauses.push(format!("status IN ({})", marks.join(", ")));
         }
         if let Some(prefix) = filter.id_prefix {
             // substr, not LIKE: no character of the prefix is a wildcard.
-            args.push(prefix.to_owned());
+            args.push(SqlValue::Text(prefix.to_owned()));
             let n = args.len();
-            clauses.push(format!("substr(job_id, 1, length(?{n})) = ?{n}"));
+            clauses.push(format!(
+                "substr(job_id, 1, length(CAST(?{n} AS TEXT))) = CAST(?{n} AS TEXT)"
+            ));
         }
-        let limit = if filter.limit == 0 {
-            -1
-        } else {
-            i64::try_from(filter.limit).unwrap_or(i64::MAX)
-        };
-        let sql = format!(
-            "SELECT {COLUMNS} FROM jobs WHERE {} ORDER BY created_at DESC, job_id DESC LIMIT {limit}",
+        let mut sql = format!(
+            "SELECT {COLUMNS} FROM jobs WHERE {} ORDER BY created_at DESC, job_id DESC",
             clauses.join(" AND ")
         );
-        let conn = self.conn()?;
-        let mut stmt = conn.prepare_cached(&sql).ctx("prepare list jobs")?;
-        let rows = stmt
-            .query_map(rusqlite::params_from_iter(args), from_row)
-            .ctx("list jobs")?
-            .collect::<rusqlite::Result<Vec<_>>>()
-            .ctx("read jobs")?;
+        if filter.limit > 0 {
+            args.push(SqlValue::Integer(
+                i64::try_from(filter.limit).unwrap_or(i64::MAX),
+            ));
+            sql = format!("{sql} LIMIT ?{}", args.len());
+        }
+        let mut conn = self.conn()?;
+        let rows = conn
+            .db()
+            .query_map(&sql, &dynamic(&args), from_row)
+            .ctx("list jobs")?;
         rows.into_iter().map(finish).collect()
     }
 
@@ -275,12 +278,11 @@ impl Store {
             )
             .ctx("record job progress")?;
             let cancel: Option<bool> = tx
-                .query_row(
+                .query_opt(
                     "SELECT cancel_requested FROM jobs WHERE job_id = ?1",
-                    [job_id.to_string()],
+                    params![job_id.to_string()],
                     |r| r.get(0),
                 )
-                .optional()
                 .ctx("read cancel request")?;
             Ok(cancel.unwrap_or(true))
         })
@@ -288,12 +290,14 @@ impl Store {
 
     /// Whether a cancel has been asked for (true for a job that no longer exists).
     pub fn job_cancel_requested(&self, job_id: &JobId) -> Result<bool, StoreError> {
-        let conn = self.conn()?;
+        let mut conn = self.conn()?;
         let cancel: Option<bool> = conn
-            .prepare_cached("SELECT cancel_requested FROM jobs WHERE job_id = ?1")
-            .ctx("prepare cancel check")?
-            .query_row([job_id.to_string()], |r| r.get(0))
-            .optional()
+            .db()
+            .query_opt(
+                "SELECT cancel_requested FROM jobs WHERE job_id = ?1",
+                params![job_id.to_string()],
+                |r| r.get(0),
+            )
             .ctx("read cancel request")?;
         Ok(cancel.unwrap_or(true))
     }
@@ -351,7 +355,7 @@ impl Store {
             .ctx("cancel queued job")?;
             tx.execute(
                 "UPDATE jobs SET cancel_requested = 1 WHERE job_id = ?1 AND status = 'running'",
-                [job_id.to_string()],
+                params![job_id.to_string()],
             )
             .ctx("flag running job")?;
             Ok(())
@@ -362,6 +366,7 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_support::{on_postgres, store};
     use super::*;
     use serde_json::json;
 
@@ -389,7 +394,7 @@ mod tests {
 
     #[test]
     fn a_job_moves_through_its_statuses_and_stays_finished() {
-        let store = Store::open_in_memory().unwrap();
+        let store = store();
         let j1 = id("j1");
         let queued = job(&store, "j1");
         assert_eq!(queued.state, JobState::Queued);
@@ -418,7 +423,7 @@ mod tests {
 
     #[test]
     fn a_failed_job_keeps_its_problem() {
-        let store = Store::open_in_memory().unwrap();
+        let store = store();
         job(&store, "f");
         let problem: Problem = serde_json::from_value(json!({
             "type": "/problems/internal", "title": "Internal error", "status": 500,
@@ -434,7 +439,7 @@ mod tests {
 
     #[test]
     fn cancel_ends_a_queued_job_and_flags_a_running_one() {
-        let store = Store::open_in_memory().unwrap();
+        let store = store();
         let (queued_id, running_id) = (id("queued"), id("running"));
         job(&store, "queued");
         job(&store, "running");
@@ -453,7 +458,7 @@ mod tests {
 
     #[test]
     fn jobs_are_listed_newest_first_by_model_and_status() {
-        let store = Store::open_in_memory().unwrap();
+        let store = store();
         job(&store, "a");
         job(&store, "b");
         store
@@ -498,5 +503,15 @@ mod tests {
         assert_eq!(prefixed(&b), [id("b")]);
         assert!(prefixed("%").is_empty());
         assert_eq!(prefixed("").len(), 3);
+    }
+
+    #[test]
+    fn the_same_tests_on_postgres() {
+        on_postgres!(
+            a_job_moves_through_its_statuses_and_stays_finished,
+            a_failed_job_keeps_its_problem,
+            cancel_ends_a_queued_job_and_flags_a_running_one,
+            jobs_are_listed_newest_first_by_model_and_status
+        );
     }
 }

@@ -25,28 +25,30 @@ mod idempotency;
 mod job_state;
 mod jobs;
 mod majority;
+mod migrate;
+mod pool;
 mod registry;
+mod sql;
 mod tokens;
 mod types;
 mod unannotated;
 
 use std::fmt;
-use std::ops::{Deref, DerefMut};
-use std::path::{Path, PathBuf};
-use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
-use std::time::Duration;
+use std::path::Path;
 
 use chrono::{SecondsFormat, Utc};
-use rusqlite::{Connection, Transaction, TransactionBehavior};
+use rusqlite::TransactionBehavior;
 
 pub use annotations::UNKNOWN_ANNOTATOR;
 pub use caches::CachedAnswers;
-use error::SqlContext;
 pub use error::StoreError;
 pub use idempotency::{Claim, Key as IdempotencyKey, StoredResponse};
 pub use job_state::{JobState, Outcome};
 pub use jobs::{JobFilter, JobRecord, NewJob};
+use pool::{Conn, Pool, PooledConn, Source};
 pub use registry::NewRegistryEvent;
+pub use sql::Dialect;
+use sql::{Db, SqlContext};
 pub use tokens::TokenRecord;
 pub use types::{
     Annotation, Decision, Example, ExampleDetail, ExampleFilter, IngestCounts, IngestItem,
@@ -54,11 +56,35 @@ pub use types::{
 };
 pub use unannotated::Candidate;
 
+/// One schema migration, written in SQLite's DDL; PostgreSQL runs it translated
+/// (`migrate::for_postgres`) and then `postgres_after`.
+struct Migration {
+    sqlite: &'static str,
+    postgres_after: &'static str,
+}
+
+impl Migration {
+    const fn both(sqlite: &'static str) -> Self {
+        Self {
+            sqlite,
+            postgres_after: "",
+        }
+    }
+
+    const fn postgres_after(self, sql: &'static str) -> Self {
+        Self {
+            postgres_after: sql,
+            ..self
+        }
+    }
+}
+
 /// Schema migrations; entry `i` upgrades the database to `user_version = i + 1`.
 /// Append only: never edit a migration that has shipped.
-const MIGRATIONS: &[&str] = &[
+const MIGRATIONS: &[Migration] = &[
     // 1: initial schema.
-    "
+    Migration::both(
+        "
     CREATE TABLE examples (
         model_id    TEXT NOT NULL,
         example_id  TEXT NOT NULL,
@@ -95,8 +121,14 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX decisions_by_example ON decisions (model_id, example_id);
     ",
+    )
+    .postgres_after(
+        // PostgreSQL has no rowid: decisions are ordered by one of that name.
+        "ALTER TABLE decisions ADD COLUMN rowid BIGINT GENERATED ALWAYS AS IDENTITY;",
+    ),
     // 2: API tokens and idempotency records of the server.
-    "
+    Migration::both(
+        "
     CREATE TABLE tokens (
         token_id    TEXT NOT NULL PRIMARY KEY,
         name        TEXT NOT NULL UNIQUE,
@@ -120,9 +152,11 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX idempotency_by_age ON idempotency (created_at);
     ",
+    ),
     // 3: jobs (batch decisions, alignments). Results live in files beside the database;
     // these rows hold the status, the progress and the request to resume from.
-    "
+    Migration::both(
+        "
     CREATE TABLE jobs (
         job_id           TEXT NOT NULL PRIMARY KEY,
         model_id         TEXT NOT NULL,
@@ -142,9 +176,11 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX jobs_by_model ON jobs (model_id, created_at);
     CREATE INDEX jobs_by_status ON jobs (status);
     ",
+    ),
     // 4: caches that only save time: an evaluation's engine answers, keyed by what they
     // depend on, and the built-in engine's embeddings of exemplars and outcome texts.
-    "
+    Migration::both(
+        "
     CREATE TABLE answer_cache (
         key           TEXT NOT NULL PRIMARY KEY,
         answers       TEXT NOT NULL,
@@ -158,30 +194,38 @@ const MIGRATIONS: &[&str] = &[
         vector BLOB NOT NULL
     );
     ",
+    ),
     // 5: who holds an idempotency key in progress (a process lease, `core::lease`), so a
     // key left by a process that died is taken over by the retry, not refused for 24 hours.
-    "
+    Migration::both(
+        "
     ALTER TABLE idempotency ADD COLUMN owner TEXT;
     ",
+    ),
     // 6: the examples each alignment fitted a question on (by the learned file's fit ID),
     // so an evaluation can leave them out.
-    "
+    Migration::both(
+        "
     CREATE TABLE fitted_examples (
         fit_id     TEXT NOT NULL,
         example_id TEXT NOT NULL,
         PRIMARY KEY (fit_id, example_id)
     ) WITHOUT ROWID;
     ",
+    ),
     // 7: examples newest first per model, so `examples next` walks the most recently
     // captured ones and stops at its pool instead of sorting every example.
-    "
+    Migration::both(
+        "
     CREATE INDEX examples_by_age ON examples (model_id, created_at, example_id);
     ",
+    ),
     // 8: annotations per annotator: each keeps their own answer to a question, and the
     // ground truth is their majority (`majority`). Rows written before were not attributed:
     // they become the answers of the annotator `unknown` (`annotations::UNKNOWN_ANNOTATOR`),
     // written in their time order so that the rowid follows it.
-    "
+    Migration::both(
+        "
     CREATE TABLE annotations_by_annotator (
         model_id     TEXT NOT NULL,
         example_id   TEXT NOT NULL,
@@ -201,9 +245,14 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE annotations_by_annotator RENAME TO annotations;
     CREATE INDEX annotations_by_question ON annotations (model_id, question_id, example_id);
     ",
+    )
+    .postgres_after(
+        "ALTER TABLE annotations ADD COLUMN rowid BIGINT GENERATED ALWAYS AS IDENTITY;",
+    ),
     // 9: the registry's record: promotions and tag moves made through arbiter, with who,
     // when, and the evaluation relied on (a JSON summary), read newest first per model.
-    "
+    Migration::both(
+        "
     CREATE TABLE registry_events (
         id          INTEGER PRIMARY KEY AUTOINCREMENT,
         model_id    TEXT NOT NULL,
@@ -217,17 +266,17 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX registry_events_by_model ON registry_events (model_id, id);
     ",
+    ),
 ];
 
 /// Schema version this code writes and understands.
 #[allow(clippy::cast_possible_wrap)] // a handful of migrations
 const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
-/// How long a connection waits for another writer before giving up.
-const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// Idle connections kept around; extra ones (opened under a burst) are closed.
-const MAX_IDLE: usize = 8;
+/// The advisory lock every PostgreSQL write transaction takes first, so that writes run one
+/// at a time across replicas as they do on SQLite (`BEGIN IMMEDIATE`): the store's
+/// read-then-write operations stay correct without retrying serialization failures.
+const WRITE_LOCK: i64 = 0x4172_6269_7465_7202;
 
 /// Handle to an Arbiter database. Cheap to share via `Arc`.
 pub struct Store {
@@ -237,7 +286,7 @@ pub struct Store {
 impl fmt::Debug for Store {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Store")
-            .field("source", &self.pool.source)
+            .field("source", &self.pool.source.describe())
             .finish_non_exhaustive()
     }
 }
@@ -251,11 +300,28 @@ impl Store {
     pub fn open(path: &Path) -> Result<Self, StoreError> {
         let source = Source::File(path.to_owned());
         let mut conn = source.connect()?;
-        // Persistent in the file; only needs setting once, not per connection.
-        let _mode: String = conn
-            .pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))
-            .ctx("enable WAL journal")?;
-        migrate(&mut conn)?;
+        if let Conn::Sqlite(conn) = &conn {
+            // Persistent in the file; only needs setting once, not per connection.
+            let _mode: String = conn
+                .pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))
+                .ctx("enable WAL journal")?;
+        }
+        migrate::migrate(&mut conn)?;
+        Ok(Self {
+            pool: Pool::new(source, conn),
+        })
+    }
+
+    /// Connects to the PostgreSQL database at `url` and migrates it: the store several
+    /// replicas share.
+    ///
+    /// # Errors
+    /// [`StoreError::TooNew`] if a newer arbiter migrated it; [`StoreError::Sqlite`] if it
+    /// cannot be reached or migrated.
+    pub fn connect(url: &str) -> Result<Self, StoreError> {
+        let source = Source::Postgres(url.to_owned());
+        let mut conn = source.connect()?;
+        migrate::migrate(&mut conn)?;
         Ok(Self {
             pool: Pool::new(source, conn),
         })
@@ -269,10 +335,30 @@ impl Store {
     pub fn open_in_memory() -> Result<Self, StoreError> {
         let source = Source::Memory;
         let mut conn = source.connect()?;
-        migrate(&mut conn)?;
+        migrate::migrate(&mut conn)?;
         Ok(Self {
             pool: Pool::new(source, conn),
         })
+    }
+
+    /// Which backend this store runs on.
+    pub fn dialect(&self) -> sql::Dialect {
+        match self.pool.source {
+            Source::Postgres(_) => sql::Dialect::Postgres,
+            Source::File(_) | Source::Memory => sql::Dialect::Sqlite,
+        }
+    }
+
+    /// Whether the database answers (for `/healthz`).
+    ///
+    /// # Errors
+    /// What stopped a trivial query.
+    pub fn check(&self) -> Result<(), StoreError> {
+        let mut conn = self.conn()?;
+        conn.db()
+            .query_value::<i64>("SELECT 1", &[])
+            .ctx("check the database")
+            .map(drop)
     }
 
     /// Takes a pooled connection. Never hold one while calling back into user
@@ -281,12 +367,11 @@ impl Store {
         self.pool.get()
     }
 
-    /// Runs `f` in a `BEGIN IMMEDIATE` transaction and commits; an error (or
-    /// panic) in `f` rolls back.
+    /// Runs `f` in a write transaction and commits; an error (or panic) in `f` rolls back.
     fn write<T>(
         &self,
         what: &str,
-        f: impl FnOnce(&Transaction<'_>) -> Result<T, StoreError>,
+        f: impl FnOnce(&mut Db<'_>) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
         let mut conn = self.conn()?;
         write_tx(&mut conn, what, f)
@@ -296,29 +381,66 @@ impl Store {
     fn read<T>(
         &self,
         what: &str,
-        f: impl FnOnce(&Transaction<'_>) -> Result<T, StoreError>,
+        f: impl FnOnce(&mut Db<'_>) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
         let mut conn = self.conn()?;
-        let tx = conn
-            .transaction_with_behavior(TransactionBehavior::Deferred)
-            .ctx(what)?;
-        let out = f(&tx)?;
-        tx.commit().ctx(what)?;
-        Ok(out)
+        match &mut *conn {
+            Conn::Sqlite(conn) => {
+                let tx = conn
+                    .transaction_with_behavior(TransactionBehavior::Deferred)
+                    .ctx(what)?;
+                let out = f(&mut Db::Sqlite(&tx))?;
+                tx.commit().ctx(what)?;
+                Ok(out)
+            }
+            Conn::Postgres(conn) => in_transaction(
+                conn,
+                "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY",
+                what,
+                f,
+            ),
+        }
     }
 }
 
-/// `BEGIN IMMEDIATE` + `f` + `COMMIT` on an already-acquired connection.
+/// A write transaction (`BEGIN IMMEDIATE` on SQLite, the write lock on PostgreSQL) + `f` +
+/// `COMMIT` on an already-acquired connection.
 fn write_tx<T>(
-    conn: &mut Connection,
+    conn: &mut Conn,
     what: &str,
-    f: impl FnOnce(&Transaction<'_>) -> Result<T, StoreError>,
+    f: impl FnOnce(&mut Db<'_>) -> Result<T, StoreError>,
 ) -> Result<T, StoreError> {
-    let tx = conn
-        .transaction_with_behavior(TransactionBehavior::Immediate)
-        .ctx(what)?;
-    let out = f(&tx)?;
-    tx.commit().ctx(what)?;
+    match conn {
+        Conn::Sqlite(conn) => {
+            let tx = conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .ctx(what)?;
+            let out = f(&mut Db::Sqlite(&tx))?;
+            tx.commit().ctx(what)?;
+            Ok(out)
+        }
+        Conn::Postgres(conn) => in_transaction(
+            conn,
+            &format!("BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})"),
+            what,
+            f,
+        ),
+    }
+}
+
+/// `begin` + `f` + `COMMIT` on PostgreSQL; an error in `f` rolls back (and a panic leaves
+/// the transaction to the pool, which rolls it back).
+fn in_transaction<T>(
+    conn: &mut sql::PgConn,
+    begin: &str,
+    what: &str,
+    f: impl FnOnce(&mut Db<'_>) -> Result<T, StoreError>,
+) -> Result<T, StoreError> {
+    conn.begin(begin).ctx(what)?;
+    let out = f(&mut Db::Postgres(conn));
+    let ended = conn.end_transaction(out.is_ok()).ctx(what);
+    let out = out?;
+    ended?;
     Ok(out)
 }
 
@@ -327,167 +449,81 @@ fn now() -> String {
     Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
-/// Brings the schema up to [`SCHEMA_VERSION`]. Runs under `BEGIN IMMEDIATE` and
-/// re-reads the version inside the transaction, so a concurrent opener that
-/// migrated first makes this a no-op.
-fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
-    write_tx(conn, "migrate schema", |tx| {
-        let found: i64 = tx
-            .pragma_query_value(None, "user_version", |r| r.get(0))
-            .ctx("read schema version")?;
-        if found > SCHEMA_VERSION {
-            return Err(StoreError::TooNew {
-                found,
-                supported: SCHEMA_VERSION,
-            });
-        }
-        let start = usize::try_from(found).map_err(|_| StoreError::Corrupt {
-            what: "schema version".into(),
-            reason: format!("negative user_version {found}"),
-        })?;
-        for (index, sql) in MIGRATIONS.iter().enumerate().skip(start) {
-            let version = index + 1;
-            tx.execute_batch(sql)
-                .ctx(&format!("apply migration {version}"))?;
-            // PRAGMA does not take bound parameters; `version` is an integer.
-            tx.execute_batch(&format!("PRAGMA user_version = {version}"))
-                .ctx("write schema version")?;
-        }
-        Ok(())
-    })
-}
-
-/// Where connections come from.
-#[derive(Debug)]
-enum Source {
-    File(PathBuf),
-    /// One private in-memory database; it lives as long as its only connection.
-    Memory,
-}
-
-impl Source {
-    fn connect(&self) -> Result<Connection, StoreError> {
-        let conn = match self {
-            Self::File(path) => {
-                Connection::open(path).ctx(&format!("open database {}", path.display()))?
-            }
-            Self::Memory => Connection::open_in_memory().ctx("open in-memory database")?,
-        };
-        configure(&conn)?;
-        Ok(conn)
-    }
-}
-
-/// Per-connection settings (these are not persisted in the file).
-fn configure(conn: &Connection) -> Result<(), StoreError> {
-    conn.busy_timeout(BUSY_TIMEOUT).ctx("set busy timeout")?;
-    // WAL + NORMAL: commits survive a process crash; only an OS crash can lose
-    // the last transactions. `record_decision` raises this to FULL for itself.
-    conn.pragma_update(None, "synchronous", "NORMAL")
-        .ctx("set synchronous")?;
-    conn.pragma_update(None, "foreign_keys", true)
-        .ctx("enable foreign keys")?;
-    // Listing builds a few SQL variants per filter; keep them all cached.
-    conn.set_prepared_statement_cache_capacity(32);
-    Ok(())
-}
-
-/// A `Mutex<Vec<Connection>>` pool. File stores open a new connection when the
-/// pool is empty; the in-memory store has exactly one and callers wait for it.
-struct Pool {
-    source: Source,
-    idle: Mutex<Vec<Connection>>,
-    returned: Condvar,
-}
-
-impl Pool {
-    fn new(source: Source, first: Connection) -> Self {
-        Self {
-            source,
-            idle: Mutex::new(vec![first]),
-            returned: Condvar::new(),
-        }
-    }
-
-    fn lock(&self) -> MutexGuard<'_, Vec<Connection>> {
-        // The lock only guards push/pop, so a poisoned pool is still consistent.
-        self.idle.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    fn get(&self) -> Result<PooledConn<'_>, StoreError> {
-        let mut idle = self.lock();
-        loop {
-            if let Some(conn) = idle.pop() {
-                return Ok(PooledConn {
-                    pool: self,
-                    conn: Some(conn),
-                });
-            }
-            if let Source::File(_) = self.source {
-                drop(idle); // don't block others while opening a file
-                let conn = self.source.connect()?;
-                return Ok(PooledConn {
-                    pool: self,
-                    conn: Some(conn),
-                });
-            }
-            idle = self
-                .returned
-                .wait(idle)
-                .unwrap_or_else(PoisonError::into_inner);
-        }
-    }
-
-    fn put(&self, conn: Connection) {
-        if !conn.is_autocommit() && conn.execute_batch("ROLLBACK").is_err() {
-            // A connection stuck in a transaction would hold locks forever.
-            if let Source::File(_) = self.source {
-                return;
-            }
-        }
-        let mut idle = self.lock();
-        if idle.len() < MAX_IDLE {
-            idle.push(conn);
-        }
-        drop(idle);
-        self.returned.notify_one();
-    }
-}
-
-/// A connection borrowed from the pool; goes back on drop.
-struct PooledConn<'a> {
-    pool: &'a Pool,
-    conn: Option<Connection>,
-}
-
-impl Deref for PooledConn<'_> {
-    type Target = Connection;
-    fn deref(&self) -> &Connection {
-        self.conn.as_ref().expect("connection present until drop")
-    }
-}
-
-impl DerefMut for PooledConn<'_> {
-    fn deref_mut(&mut self) -> &mut Connection {
-        self.conn.as_mut().expect("connection present until drop")
-    }
-}
-
-impl Drop for PooledConn<'_> {
-    fn drop(&mut self) {
-        if let Some(conn) = self.conn.take() {
-            self.pool.put(conn);
-        }
-    }
-}
-
 /// Helpers shared by the test modules of this directory.
 #[cfg(test)]
 pub(crate) mod test_support {
+    use std::cell::Cell;
+    use std::ops::Deref;
+
     use serde_json::{Value, json};
     use tempfile::TempDir;
 
     use super::{NewDecision, Store};
+
+    thread_local! {
+        /// Whether the running test is on PostgreSQL ([`on_postgres!`]).
+        static ON_POSTGRES: Cell<bool> = const { Cell::new(false) };
+    }
+
+    /// A store for one test, and the directory it lives in (SQLite).
+    pub(crate) struct TestStore {
+        store: Store,
+        _dir: Option<TempDir>,
+    }
+
+    impl Deref for TestStore {
+        type Target = Store;
+        fn deref(&self) -> &Store {
+            &self.store
+        }
+    }
+
+    /// A fresh store on the backend the running test is on: a SQLite file, or a new
+    /// PostgreSQL database inside [`on_postgres!`].
+    pub(crate) fn store() -> TestStore {
+        if ON_POSTGRES.get() {
+            let url = crate::testing::postgres::database().expect("checked by on_postgres!");
+            TestStore {
+                store: Store::connect(&url).expect("connect to the test database"),
+                _dir: None,
+            }
+        } else {
+            let (dir, store) = file_store();
+            TestStore {
+                store,
+                _dir: Some(dir),
+            }
+        }
+    }
+
+    /// Runs `test` with [`store`] giving PostgreSQL stores; false (having said how to run
+    /// it) when PostgreSQL is not installed.
+    pub(crate) fn run_on_postgres(name: &str, test: fn()) -> bool {
+        if crate::testing::postgres::server().is_none() {
+            return false;
+        }
+        #[allow(clippy::print_stderr)] // which test a failure below belongs to
+        {
+            eprintln!("on PostgreSQL: {name}");
+        }
+        ON_POSTGRES.set(true);
+        test();
+        ON_POSTGRES.set(false);
+        true
+    }
+
+    /// `on_postgres!(test_a, test_b)`: the same tests again, each on a fresh PostgreSQL
+    /// database (skipped, saying how to run them, when PostgreSQL is not installed).
+    macro_rules! on_postgres {
+        ($($test:ident),+ $(,)?) => {
+            $(
+                if !$crate::store::test_support::run_on_postgres(stringify!($test), $test) {
+                    return;
+                }
+            )+
+        };
+    }
+    pub(crate) use on_postgres;
 
     pub(crate) static MODEL: std::sync::LazyLock<crate::ids::ModelId> =
         std::sync::LazyLock::new(|| {
@@ -537,7 +573,7 @@ mod tests {
     use super::*;
 
     fn user_version(path: &Path) -> i64 {
-        let conn = Connection::open(path).unwrap();
+        let conn = rusqlite::Connection::open(path).unwrap();
         conn.pragma_query_value(None, "user_version", |r| r.get(0))
             .unwrap()
     }
@@ -566,7 +602,7 @@ mod tests {
             1
         );
         assert_eq!(user_version(&path), SCHEMA_VERSION);
-        let conn = Connection::open(&path).unwrap();
+        let conn = rusqlite::Connection::open(&path).unwrap();
         let mode: String = conn
             .pragma_query_value(None, "journal_mode", |r| r.get(0))
             .unwrap();
@@ -577,7 +613,7 @@ mod tests {
     fn newer_schema_is_refused() {
         let dir = tempfile::TempDir::new().unwrap();
         let path = dir.path().join("future.db");
-        Connection::open(&path)
+        rusqlite::Connection::open(&path)
             .unwrap()
             .pragma_update(None, "user_version", 999)
             .unwrap();
@@ -599,6 +635,9 @@ mod tests {
         let a = store.conn().unwrap();
         let b = store.conn().unwrap();
         for c in [&a, &b] {
+            let Conn::Sqlite(c) = &**c else {
+                panic!("a file store runs on SQLite")
+            };
             let fk: i64 = c
                 .pragma_query_value(None, "foreign_keys", |r| r.get(0))
                 .unwrap();
@@ -645,9 +684,11 @@ mod tests {
                 .unwrap(),
             DISTINCT as u64
         );
-        let conn = store.conn().unwrap();
-        let decisions: i64 = conn
-            .query_row("SELECT count(*) FROM decisions", [], |r| r.get(0))
+        let decisions: i64 = store
+            .conn()
+            .unwrap()
+            .db()
+            .query_value("SELECT count(*) FROM decisions", &[])
             .unwrap();
         assert_eq!(usize::try_from(decisions).unwrap(), THREADS * CALLS);
     }

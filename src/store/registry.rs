@@ -1,8 +1,6 @@
 //! The registry's record: every promotion and tag move made through arbiter, newest first.
 
-use rusqlite::params;
-
-use super::error::SqlContext;
+use super::sql::{SqlContext, params};
 use super::{Store, StoreError, now};
 use crate::ids::ModelId;
 use crate::wire::registry::{EvaluationSummary, RegistryAction, RegistryEvent};
@@ -70,36 +68,32 @@ impl Store {
         model_id: &ModelId,
         limit: usize,
     ) -> Result<Vec<RegistryEvent>, StoreError> {
-        let conn = self.conn()?;
-        let mut query = conn
-            .prepare_cached(
+        let mut conn = self.conn()?;
+        let rows = conn
+            .db()
+            .query_map(
                 "SELECT action, ref_name, from_commit, to_commit, actor, at, evaluation
                  FROM registry_events WHERE model_id = ?1 ORDER BY id DESC LIMIT ?2",
-            )
-            .ctx("prepare registry events")?;
-        let rows = query
-            .query_map(
                 params![
                     model_id.to_string(),
                     i64::try_from(limit).unwrap_or(i64::MAX)
                 ],
                 |row| {
                     Ok((
-                        row.get::<_, String>(0)?,
-                        row.get::<_, String>(1)?,
-                        row.get::<_, Option<String>>(2)?,
-                        row.get::<_, String>(3)?,
-                        row.get::<_, String>(4)?,
-                        row.get::<_, String>(5)?,
-                        row.get::<_, Option<String>>(6)?,
+                        row.get::<String>(0)?,
+                        row.get::<String>(1)?,
+                        row.get::<Option<String>>(2)?,
+                        row.get::<String>(3)?,
+                        row.get::<String>(4)?,
+                        row.get::<String>(5)?,
+                        row.get::<Option<String>>(6)?,
                     ))
                 },
             )
             .ctx("read registry events")?;
         let mut events = Vec::new();
         for row in rows {
-            let (action, ref_name, from, to, actor, at, evaluation) =
-                row.ctx("read a registry event")?;
+            let (action, ref_name, from, to, actor, at, evaluation) = row;
             let corrupt = |what: &str, reason: String| StoreError::Corrupt {
                 what: format!("registry event {what}"),
                 reason,
@@ -125,12 +119,13 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{MODEL, file_store};
+    use super::super::test_support::MODEL;
+    use super::super::test_support::{on_postgres, store};
     use super::*;
 
     #[test]
     fn events_read_back_newest_first() {
-        let (_dir, store) = file_store();
+        let store = store();
         let summary = EvaluationSummary {
             job_id: "job".into(),
             commit: "b".repeat(40),
@@ -174,5 +169,10 @@ mod tests {
         assert_eq!(store.registry_events(&MODEL, 1).unwrap(), [second]);
         let other: ModelId = "1f8fad5b-d9cb-469f-a165-70867728950e".parse().unwrap();
         assert!(store.registry_events(&other, 10).unwrap().is_empty());
+    }
+
+    #[test]
+    fn the_same_tests_on_postgres() {
+        on_postgres!(events_read_back_newest_first);
     }
 }

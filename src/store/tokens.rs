@@ -1,9 +1,9 @@
 //! API tokens: only the SHA-256 of a secret is stored; the secret itself is shown once.
 
-use rusqlite::{OptionalExtension, Row, params};
 use serde::{Deserialize, Serialize};
 
-use super::error::{SqlContext, parse_json};
+use super::error::parse_json;
+use super::sql::{DbError, Row, SqlContext, params};
 use super::{Store, StoreError, now};
 use crate::ids::TokenId;
 
@@ -36,7 +36,7 @@ struct RawToken {
     revoked_at: Option<String>,
 }
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<RawToken> {
+fn from_row(row: &Row) -> Result<RawToken, DbError> {
     Ok(RawToken {
         token_id: row.get(0)?,
         name: row.get(1)?,
@@ -76,7 +76,7 @@ impl Store {
     pub fn insert_token(&self, token: &TokenRecord) -> Result<(), StoreError> {
         self.write("create token", |tx| {
             let name_taken: bool = tx
-                .query_row("SELECT EXISTS (SELECT 1 FROM tokens WHERE name = ?1)", [&token.name], |r| r.get(0))
+                .query_value("SELECT EXISTS (SELECT 1 FROM tokens WHERE name = ?1)", params![token.name])
                 .ctx("check token name")?;
             if name_taken {
                 return Err(StoreError::Conflict(format!("a token named `{}` exists", token.name)));
@@ -99,28 +99,30 @@ impl Store {
 
     /// Every token, oldest first.
     pub fn list_tokens(&self) -> Result<Vec<TokenRecord>, StoreError> {
-        let conn = self.conn()?;
-        let mut stmt = conn
-            .prepare(&format!(
-                "SELECT {COLUMNS} FROM tokens ORDER BY created_at, name"
-            ))
+        let mut conn = self.conn()?;
+        let rows = conn
+            .db()
+            .query_map(
+                &format!("SELECT {COLUMNS} FROM tokens ORDER BY created_at, name"),
+                params![],
+                from_row,
+            )
             .ctx("list tokens")?;
-        let rows = stmt.query_map([], from_row).ctx("list tokens")?;
-        rows.map(|r| r.ctx("read token").and_then(finish)).collect()
+        rows.into_iter().map(finish).collect()
     }
 
     /// The token with this ID, revoked or not.
     pub fn get_token(&self, token_id: &TokenId) -> Result<Option<TokenRecord>, StoreError> {
-        let conn = self.conn()?;
-        conn.query_row(
-            &format!("SELECT {COLUMNS} FROM tokens WHERE token_id = ?1"),
-            [token_id.as_str()],
-            from_row,
-        )
-        .optional()
-        .ctx("get token")?
-        .map(finish)
-        .transpose()
+        let mut conn = self.conn()?;
+        conn.db()
+            .query_opt(
+                &format!("SELECT {COLUMNS} FROM tokens WHERE token_id = ?1"),
+                params![token_id.as_str()],
+                from_row,
+            )
+            .ctx("get token")?
+            .map(finish)
+            .transpose()
     }
 
     /// Revoke by name; returns whether a live token was revoked (false: already revoked).
@@ -128,10 +130,9 @@ impl Store {
     pub fn revoke_token(&self, name: &str) -> Result<bool, StoreError> {
         self.write("revoke token", |tx| {
             let exists: bool = tx
-                .query_row(
+                .query_value(
                     "SELECT EXISTS (SELECT 1 FROM tokens WHERE name = ?1)",
-                    [name],
-                    |r| r.get(0),
+                    params![name],
                 )
                 .ctx("find token")?;
             if !exists {
@@ -150,6 +151,7 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_support::{on_postgres, store};
     use super::*;
 
     fn token(name: &str) -> TokenRecord {
@@ -166,7 +168,7 @@ mod tests {
 
     #[test]
     fn tokens_are_stored_listed_and_revoked() {
-        let store = Store::open_in_memory().unwrap();
+        let store = store();
         let ci = token("ci");
         store.insert_token(&ci).unwrap();
         assert!(matches!(
@@ -191,5 +193,10 @@ mod tests {
             Err(StoreError::NotFound(_))
         ));
         assert_eq!(store.list_tokens().unwrap().len(), 1);
+    }
+
+    #[test]
+    fn the_same_tests_on_postgres() {
+        on_postgres!(tokens_are_stored_listed_and_revoked);
     }
 }

@@ -1,10 +1,10 @@
 //! Examples still waiting for ground truth: the candidates `examples next` ranks, newest
 //! first, and how many there are in all.
 
-use rusqlite::{OptionalExtension, params};
 use serde_json::Value;
 
-use super::error::{SqlContext, parse_json};
+use super::error::parse_json;
+use super::sql::{Dialect, SqlContext, params};
 use super::{Store, StoreError};
 use crate::ids::ModelId;
 
@@ -18,8 +18,13 @@ pub struct Candidate {
 }
 
 /// The asked questions (a JSON array bound as `?2`) an example `e` is annotated for.
-const ANNOTATED: &str = "FROM annotations a WHERE a.model_id = e.model_id \
-     AND a.example_id = e.example_id AND a.question_id IN (SELECT value FROM json_each(?2))";
+fn annotated(dialect: Dialect) -> String {
+    format!(
+        "FROM annotations a WHERE a.model_id = e.model_id \
+         AND a.example_id = e.example_id AND a.question_id IN (SELECT value FROM {})",
+        dialect.json_texts("?2")
+    )
+}
 
 impl Store {
     /// Up to `limit` examples of `model_id` that lack an annotation for at least one of
@@ -42,30 +47,30 @@ impl Store {
             what: "question IDs".into(),
             reason: e.to_string(),
         })?;
-        let wanting = format!("(SELECT count(*) {ANNOTATED}) < ?3");
         let model_id = model_id.to_string();
         let count_of = i64::try_from(distinct.len()).unwrap_or(i64::MAX);
         self.read("list unannotated examples", |tx| {
+            let dialect = tx.dialect();
+            let annotated = annotated(dialect);
+            let wanting = format!("(SELECT count(*) {annotated}) < ?3");
             let rows = tx
-                .prepare_cached(&format!(
-                    "SELECT e.example_id, e.created_at, \
-                     (SELECT json_group_array(a.question_id) {ANNOTATED}) \
-                     FROM examples e WHERE e.model_id = ?1 AND {wanting} \
-                     ORDER BY e.created_at DESC, e.example_id DESC LIMIT ?4"
-                ))
-                .ctx("prepare unannotated examples")?
                 .query_map(
+                    &format!(
+                        "SELECT e.example_id, e.created_at, \
+                         (SELECT {} {annotated}) \
+                         FROM examples e WHERE e.model_id = ?1 AND {wanting} \
+                         ORDER BY e.created_at DESC, e.example_id DESC LIMIT ?4",
+                        dialect.json_array_agg("a.question_id")
+                    ),
                     params![
                         model_id,
                         asked,
                         count_of,
                         i64::try_from(limit).unwrap_or(i64::MAX)
                     ],
-                    |r| Ok((r.get::<_, String>(0)?, r.get(1)?, r.get::<_, String>(2)?)),
+                    |r| Ok((r.get::<String>(0)?, r.get(1)?, r.get::<String>(2)?)),
                 )
-                .ctx("unannotated examples")?
-                .collect::<Result<Vec<_>, _>>()
-                .ctx("read unannotated examples")?;
+                .ctx("unannotated examples")?;
             let candidates = rows
                 .into_iter()
                 .map(|(example_id, created_at, annotated)| {
@@ -82,11 +87,11 @@ impl Store {
                 })
                 .collect::<Result<Vec<_>, StoreError>>()?;
             let total: i64 = tx
-                .prepare_cached(&format!(
-                    "SELECT count(*) FROM examples e WHERE e.model_id = ?1 AND {wanting}"
-                ))
-                .ctx("prepare count unannotated")?
-                .query_row(params![model_id, asked, count_of], |r| r.get(0))
+                .query_row(
+                    &format!("SELECT count(*) FROM examples e WHERE e.model_id = ?1 AND {wanting}"),
+                    params![model_id, asked, count_of],
+                    |r| r.get(0),
+                )
                 .ctx("count unannotated")?;
             Ok((candidates, u64::try_from(total).unwrap_or_default()))
         })
@@ -102,12 +107,14 @@ impl Store {
         model_id: &ModelId,
         example_id: &str,
     ) -> Result<Option<Value>, StoreError> {
-        let conn = self.conn()?;
+        let mut conn = self.conn()?;
         let state: Option<String> = conn
-            .prepare_cached("SELECT state FROM examples WHERE model_id = ?1 AND example_id = ?2")
-            .ctx("prepare example state")?
-            .query_row(params![model_id.to_string(), example_id], |r| r.get(0))
-            .optional()
+            .db()
+            .query_opt(
+                "SELECT state FROM examples WHERE model_id = ?1 AND example_id = ?2",
+                params![model_id.to_string(), example_id],
+                |r| r.get(0),
+            )
             .ctx("read example state")?;
         state
             .map(|state| parse_json(&state, || format!("state of example {example_id:?}")))
@@ -117,9 +124,10 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_support::{on_postgres, store};
     use serde_json::json;
 
-    use super::super::test_support::{MODEL, file_store};
+    use super::super::test_support::MODEL;
     use super::super::{IngestItem, NewAnnotation};
     use super::*;
 
@@ -154,7 +162,7 @@ mod tests {
 
     #[test]
     fn newest_first_wanting_any_asked_question_with_what_they_have() {
-        let (_dir, store) = file_store();
+        let store = store();
         ingest_in_turn(
             &store,
             vec![
@@ -187,12 +195,20 @@ mod tests {
 
     #[test]
     fn a_state_is_read_alone() {
-        let (_dir, store) = file_store();
+        let store = store();
         ingest_in_turn(&store, vec![item("a", &["q1"])]);
         assert_eq!(
             store.example_state(&MODEL, "a").unwrap(),
             Some(json!({ "id": "a" }))
         );
         assert_eq!(store.example_state(&MODEL, "b").unwrap(), None);
+    }
+
+    #[test]
+    fn the_same_tests_on_postgres() {
+        on_postgres!(
+            newest_first_wanting_any_asked_question_with_what_they_have,
+            a_state_is_read_alone
+        );
     }
 }
