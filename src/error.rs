@@ -62,6 +62,10 @@ pub enum Error {
     UpstreamFailed(String),
     #[error("upstream unavailable: {0}")]
     UpstreamUnavailable(String),
+    /// The git remote the model repositories are shared through cannot be reached for a
+    /// write (reads fall back to the local mirror).
+    #[error("{0}")]
+    RemoteUnavailable(String),
     /// Every decision slot is busy and the queue for them is full.
     #[error(
         "the server is computing as many decisions as it takes and its queue is full; retry \
@@ -191,6 +195,7 @@ impl Error {
             Self::Unauthorized(_) | Self::Forbidden(_) => ErrorKind::Unauthorized,
             Self::UpstreamFailed(_)
             | Self::UpstreamUnavailable(_)
+            | Self::RemoteUnavailable(_)
             | Self::Overloaded { .. }
             | Self::ProviderResponse { .. } => ErrorKind::Upstream,
             Self::Internal(_) | Self::InsufficientStorage(_) => ErrorKind::Internal,
@@ -225,6 +230,7 @@ impl Error {
             Self::UnsupportedMediaType(_) => "unsupported_media_type",
             Self::UpstreamFailed(_) => "upstream_failed",
             Self::UpstreamUnavailable(_) => "upstream_unavailable",
+            Self::RemoteUnavailable(_) => "remote_unavailable",
             Self::Overloaded { .. } => "overloaded",
             Self::InsufficientStorage(_) => "insufficient_storage",
             Self::Internal(_) => "internal",
@@ -252,7 +258,9 @@ impl Error {
             Self::PayloadTooLarge { .. } => 413,
             Self::UnsupportedMediaType(_) => 415,
             Self::UpstreamFailed(_) => 502,
-            Self::UpstreamUnavailable(_) | Self::Overloaded { .. } => 503,
+            Self::UpstreamUnavailable(_) | Self::RemoteUnavailable(_) | Self::Overloaded { .. } => {
+                503
+            }
             Self::Internal(_) => 500,
             Self::InsufficientStorage(_) => 507,
             Self::Remote(problem) => problem.status,
@@ -335,10 +343,11 @@ impl From<RepoError> for Error {
                 code: "nothing_to_commit",
                 detail: error.to_string(),
             },
-            RepoError::NotFastForward { .. } => Self::Conflict {
+            RepoError::NotFastForward { .. } | RepoError::RemoteRejected { .. } => Self::Conflict {
                 code: "not_fast_forward",
                 detail: error.to_string(),
             },
+            RepoError::RemoteUnavailable { .. } => Self::RemoteUnavailable(error.to_string()),
             RepoError::InvalidPath { .. } | RepoError::InvalidName { .. } => {
                 Self::BadRequest(error.to_string())
             }
@@ -421,6 +430,25 @@ mod tests {
                 1,
             ),
             (Error::UpstreamFailed("x".into()), 502, "upstream_failed", 1),
+            (
+                Error::from(RepoError::RemoteUnavailable {
+                    url: "file:///r".into(),
+                    reason: "gone".into(),
+                }),
+                503,
+                "remote_unavailable",
+                1,
+            ),
+            (
+                Error::from(RepoError::RemoteRejected {
+                    model: "a/b".into(),
+                    reference: "tag v1".into(),
+                    reason: "moved".into(),
+                }),
+                409,
+                "not_fast_forward",
+                1,
+            ),
             (
                 Error::ProviderResponse {
                     engine: "e".into(),

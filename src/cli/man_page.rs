@@ -57,6 +57,17 @@ const ENVIRONMENT: &[(&str, &str)] = &[
         "In client mode, the largest chunk of an upload (default 1048576).",
     ),
     (
+        "ARBITER_REPOS_REMOTE",
+        "A git remote (file://, ssh:// or https://) the model repositories are shared through \
+         by several replicas, each model at <remote>/<owner>/<model>.git; as repos.remote in \
+         config.yaml (which it overrides).",
+    ),
+    (
+        "ARBITER_REPOS_USERNAME, ARBITER_REPOS_PASSWORD, ARBITER_REPOS_SSH_KEY",
+        "The credentials for ARBITER_REPOS_REMOTE: https user and password (or token); an ssh \
+         private key file (else the ssh-agent).",
+    ),
+    (
         "NO_COLOR",
         "When set and not empty, no colour in help, usage errors and error labels.",
     ),

@@ -1,6 +1,6 @@
 //! `ARBITER_HOME/config.yaml` exactly as written: every field optional, unknown members
 //! refused by serde (with their path). Nothing here is validated or defaulted beyond what
-//! the syntax requires; [`super::server`] and [`super::engines`] do that.
+//! the syntax requires; [`super::server`], [`super::engines`] and [`super::repos`] do that.
 
 use crate::error::{Error, Result};
 use indexmap::IndexMap;
@@ -19,6 +19,18 @@ pub struct ConfigFile {
     /// Base model name → engine name; unrouted base models stay on the built-in engine.
     #[serde(default)]
     pub models: IndexMap<String, String>,
+    /// Where the model repositories are shared between replicas.
+    #[serde(default)]
+    pub repos: ReposConfig,
+}
+
+/// `repos:` as written; [`super::repos`] validates it and reads the credentials.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ReposConfig {
+    /// Base URL of the shared remote (`file://`, `ssh://`, `https://`); each model's
+    /// repository is `<remote>/<owner>/<model>.git`. `ARBITER_REPOS_REMOTE` wins.
+    pub remote: Option<String>,
 }
 
 /// What speaks to a remote engine.

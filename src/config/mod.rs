@@ -6,6 +6,7 @@
 pub mod client;
 pub mod engines;
 pub mod file;
+pub mod repos;
 pub mod server;
 
 pub use client::ClientSettings;
@@ -13,6 +14,7 @@ pub use engines::{
     DEFAULT_REASONING_MAX_TOKENS, DEFAULT_TOP_LOGPROBS, EngineLimits, EngineSettings,
 };
 pub use file::{ConfigFile, EngineKind};
+pub use repos::{RemoteSettings, ReposSettings};
 pub use server::{RateLimit, ServerSettings};
 
 use crate::error::{Error, Result};
@@ -31,12 +33,15 @@ pub struct Settings {
     pub engines: IndexMap<String, EngineSettings>,
     /// `models:`: base model → the name of an engine in [`Self::engines`].
     pub routes: IndexMap<String, String>,
+    /// `repos:` (and `ARBITER_REPOS_*`): the git remote shared by replicas, if any.
+    pub repos: ReposSettings,
 }
 
 impl Settings {
     /// Resolve the home (flag or `ARBITER_HOME`, else `$XDG_DATA_HOME/arbiter`, else
     /// `~/.local/share/arbiter`) and read its `config.yaml` if there is one; API keys come
-    /// from the environment variables the engines name.
+    /// from the environment variables the engines name, the repositories' remote and its
+    /// credentials from `ARBITER_REPOS_*`.
     pub fn resolve(home: Option<PathBuf>) -> Result<Self> {
         Self::resolve_with(home, &|name| std::env::var(name).ok())
     }
@@ -56,6 +61,7 @@ impl Settings {
         let mut errors = Vec::new();
         let (engines, routes) = engines::resolve(&written, env, &mut errors);
         let server = server::resolve(&written.server, &mut errors);
+        let repos = repos::resolve(&written.repos, env, &mut errors)?;
         if !errors.is_empty() {
             return Err(config_error(&path, &errors));
         }
@@ -64,6 +70,7 @@ impl Settings {
             server,
             engines,
             routes,
+            repos,
         })
     }
 

@@ -62,7 +62,10 @@ impl Context {
     }
 
     pub fn with_engines(settings: Settings, engines: Engines) -> Self {
-        let repos = Repos::new(settings.repos_dir());
+        let repos = match &settings.repos.remote {
+            Some(remote) => Repos::with_remote(settings.repos_dir(), remote.clone()),
+            None => Repos::new(settings.repos_dir()),
+        };
         Self {
             inner: Arc::new(Inner {
                 settings,

@@ -2,6 +2,15 @@
 //! update is a compare-and-swap against the value the caller read, so
 //! concurrent writers (other threads, other processes, `git push`) can
 //! never silently overwrite each other.
+//!
+//! With a shared remote, a write first fetches (so it starts from what the
+//! remote has), builds its objects in the mirror, and pushes the ref move
+//! with a compare-and-swap on the remote *before* the mirror's ref moves: a
+//! reader of the mirror never sees a commit the remote refused, and a
+//! refused move leaves nothing to undo (the mirror is fetched again, and the
+//! caller gets [`RepoError::RemoteRejected`], 409 `not_fast_forward`). A
+//! rejected commit is not retried on the new tip: the caller validated the
+//! files against the tip it read, so the merge is the caller's to redo.
 
 use chrono::Utc;
 use git2::{ErrorCode, Oid, Reference, Repository, Signature, Time, Tree};
@@ -106,6 +115,7 @@ impl ModelRepo {
         message: &str,
     ) -> Result<Checkpoint, RepoError> {
         check_name("refs/heads/", branch, "branch")?;
+        self.sync_for_write()?;
         let expected = self.branch_tip(branch)?;
         let parent = match expected {
             Some(tip) => tip,
@@ -178,6 +188,10 @@ impl ModelRepo {
         log: &str,
     ) -> Result<(), RepoError> {
         let name = format!("refs/heads/{branch}");
+        if self.remote.is_some() {
+            let what = format!("branch `{branch}`");
+            return self.publish(&name, branch, &what, expected, new, log);
+        }
         let result = match expected {
             Some(old) => self.repo.reference_matching(&name, new, true, old, log),
             None => self.repo.reference(&name, new, false, log),
@@ -196,6 +210,64 @@ impl ModelRepo {
             Err(e) => Err(self
                 .name_clash(branch, &name)
                 .unwrap_or_else(|| self.git_err(&format!("updating branch `{branch}`"))(e))),
+        }
+    }
+
+    /// With a remote: moves `refname` (`short`, described as `what`) from `expected` to
+    /// `new` on the remote, then in the mirror.
+    fn publish(
+        &self,
+        refname: &str,
+        short: &str,
+        what: &str,
+        expected: Option<Oid>,
+        new: Oid,
+        log: &str,
+    ) -> Result<(), RepoError> {
+        let Some(remote) = &self.remote else {
+            return Ok(());
+        };
+        // The mirror was just fetched, so a clash there is a clash on the remote.
+        if expected.is_none()
+            && let Some(clash) = self.name_clash(short, refname)
+        {
+            return Err(clash);
+        }
+        if expected == Some(new) {
+            return Ok(());
+        }
+        match remote.push_ref(&self.repo, &self.path, refname, expected, new)? {
+            Ok(()) => {
+                // The mirror follows. A concurrent fetch may have moved it first (to this
+                // value, or a newer one): then the next read fetches again.
+                let moved = match expected {
+                    Some(old) => self.repo.reference_matching(refname, new, true, old, log),
+                    None => self.repo.reference(refname, new, false, log),
+                };
+                if moved.is_err() {
+                    remote.mark_stale(&self.path);
+                }
+                Ok(())
+            }
+            Err(rejected) => {
+                // Nothing moved here; the mirror takes what the remote has now.
+                remote.mark_stale(&self.path);
+                if let Err(error) = remote.fetch(&self.repo, &self.path) {
+                    tracing::warn!(%error, model = %self.path, "fetching after a refused push failed");
+                }
+                let show =
+                    |oid: Option<Oid>| oid.map_or_else(|| "nowhere".to_owned(), |o| o.to_string());
+                Err(RepoError::RemoteRejected {
+                    model: self.path.to_string(),
+                    reference: what.to_owned(),
+                    reason: format!(
+                        "the remote has it at {}, not at {} where this write started: another \
+                         replica or a git push moved it first; read it again and retry",
+                        show(rejected.actual),
+                        show(expected)
+                    ),
+                })
+            }
         }
     }
 
@@ -230,6 +302,7 @@ impl ModelRepo {
         force: bool,
     ) -> Result<(Resolved, Option<String>), RepoError> {
         check_name("refs/tags/", name, "tag")?;
+        self.sync_for_write()?;
         let target = self.resolve_oid(Some(revision))?;
         let refname = format!("refs/tags/{name}");
         let before = match self.repo.find_reference(&refname) {
@@ -237,6 +310,19 @@ impl ModelRepo {
             Err(e) if e.code() == ErrorCode::NotFound => None,
             Err(e) => return Err(self.git_err(&format!("reading tag `{name}`"))(e)),
         };
+        let tagged = Resolved {
+            name: name.to_owned(),
+            kind: RevisionKind::Tag,
+            commit: target.to_string(),
+        };
+        if self.remote.is_some() {
+            if before.is_some() && !force {
+                return Err(RepoError::AlreadyExists(format!("tag {name}")));
+            }
+            let what = format!("tag `{name}`");
+            self.publish(&refname, name, &what, before, target, "arbiter: tag")?;
+            return Ok((tagged, before.map(|oid| oid.to_string())));
+        }
         let result = match before {
             Some(old) if force => {
                 self.repo
@@ -245,14 +331,7 @@ impl ModelRepo {
             _ => self.repo.reference(&refname, target, false, "arbiter: tag"),
         };
         match result {
-            Ok(_) => Ok((
-                Resolved {
-                    name: name.to_owned(),
-                    kind: RevisionKind::Tag,
-                    commit: target.to_string(),
-                },
-                before.map(|oid| oid.to_string()),
-            )),
+            Ok(_) => Ok((tagged, before.map(|oid| oid.to_string()))),
             Err(e) if e.code() == ErrorCode::Exists && !force => {
                 Err(RepoError::AlreadyExists(format!("tag {name}")))
             }
@@ -274,6 +353,7 @@ impl ModelRepo {
         revision: &str,
     ) -> Result<(String, Checkpoint), RepoError> {
         check_name("refs/heads/", branch, "branch")?;
+        self.sync_for_write()?;
         let Some(tip) = self.branch_tip(branch)? else {
             return Err(self.not_found(branch, format!("no branch named `{branch}`")));
         };

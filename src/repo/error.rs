@@ -53,6 +53,20 @@ pub enum RepoError {
         reason: String,
     },
 
+    /// The shared remote refused a ref move: another replica or a `git push` moved the ref
+    /// first. The local mirror then holds what the remote has.
+    #[error("the remote refused to move {reference} of {model}: {reason}")]
+    RemoteRejected {
+        model: String,
+        reference: String,
+        reason: String,
+    },
+
+    /// The shared remote could not be reached (or has no repository for a model that a
+    /// write needs there). `url` never holds a secret: credentials are not in URLs.
+    #[error("the model repositories' remote is unavailable ({url}): {reason}")]
+    RemoteUnavailable { url: String, reason: String },
+
     #[error("git error while {context}: {message}")]
     Git { context: String, message: String },
 

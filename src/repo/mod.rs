@@ -12,6 +12,9 @@ mod checkpoint;
 mod commit;
 mod error;
 mod model;
+mod remote;
+#[cfg(test)]
+mod remote_tests;
 mod repos;
 mod revision;
 #[cfg(test)]
@@ -22,5 +25,6 @@ pub use checkpoint::{ALIGNED_DIR, Checkpoint, Files};
 pub use commit::FileChange;
 pub use error::RepoError;
 pub use model::ModelRepo;
+pub use remote::RemoteHealth;
 pub use repos::Repos;
 pub use revision::{Resolved, RevisionKind};

@@ -4,11 +4,13 @@
 
 use std::fmt;
 use std::path::Path;
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use git2::{ConfigLevel, ErrorCode, Oid, Reference, Repository};
 
 use super::error::RepoError;
+use super::remote::Remote;
 use crate::ids::{ModelId, ModelPath};
 
 /// Config key holding the model id; its presence marks an arbiter repository.
@@ -20,6 +22,8 @@ pub struct ModelRepo {
     pub(super) path: ModelPath,
     pub(super) model_id: ModelId,
     pub(super) repo: Repository,
+    /// The shared remote this repository mirrors, if one is configured.
+    pub(super) remote: Option<Arc<Remote>>,
 }
 
 impl fmt::Debug for ModelRepo {
@@ -45,7 +49,39 @@ impl ModelRepo {
             path,
             model_id,
             repo,
+            remote: None,
         })
+    }
+
+    /// The handle, mirroring `remote` from now on.
+    pub(super) fn with_remote(mut self, remote: Option<Arc<Remote>>) -> Self {
+        self.remote = remote;
+        self
+    }
+
+    /// Before a read of refs: fetch from the remote if due (a failure is logged, and the
+    /// mirror answers).
+    pub(super) fn refresh(&self) {
+        if let Some(remote) = &self.remote {
+            remote.refresh(&self.repo, &self.path);
+        }
+    }
+
+    /// Before a write: fetch from the remote now, so the change is made on what the
+    /// remote has. The remote must answer.
+    pub(super) fn sync_for_write(&self) -> Result<(), RepoError> {
+        let Some(remote) = &self.remote else {
+            return Ok(());
+        };
+        match remote.fetch(&self.repo, &self.path)? {
+            super::remote::Fetched::Updated => Ok(()),
+            super::remote::Fetched::NoRepository => Err(remote.unavailable(format!(
+                "it has no repository for {} (a model made before the remote was configured \
+                 is not moved there by itself: push it with `git push --mirror` and \
+                 `refs/arbiter/model-id`, a root commit whose message is the model id)",
+                self.path
+            ))),
+        }
     }
 
     #[must_use]
@@ -95,12 +131,14 @@ impl ModelRepo {
     /// Local branches as `(name, commit)`, sorted by name. Branches whose
     /// name is not UTF-8 or which do not point at a commit are skipped.
     pub fn branches(&self) -> Result<Vec<(String, String)>, RepoError> {
+        self.refresh();
         self.refs_under("refs/heads/")
     }
 
     /// Tags as `(name, commit)` with annotated tags peeled, sorted by name.
     /// Tags of non-commit objects are skipped: they cannot be checkpoints.
     pub fn tags(&self) -> Result<Vec<(String, String)>, RepoError> {
+        self.refresh();
         self.refs_under("refs/tags/")
     }
 

@@ -1,10 +1,14 @@
 //! `Repos`: the directory of all model repositories
 //! (`<root>/<owner>/<model>.git`): creating, opening, listing and finding
-//! models by id.
+//! models by id. With a shared remote ([`super::remote`]) the directory is a
+//! mirror: a model another replica created is cloned when it is opened (or
+//! listed, on a `file://` remote), and a new model is pushed before it exists
+//! here.
 
 use std::fs;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use git2::{ConfigLevel, Repository, RepositoryInitOptions};
 use uuid::Uuid;
@@ -13,17 +17,56 @@ use super::checkpoint::Files;
 use super::commit::{signature, with_trailing_newline, write_tree};
 use super::error::RepoError;
 use super::model::{MODEL_ID_KEY, ModelRepo};
+use super::remote::{MODEL_ID_REF, Remote, RemoteHealth};
+use crate::config::RemoteSettings;
 use crate::ids::{ModelId, ModelPath};
 
 /// The root directory holding every model's bare repository.
 #[derive(Debug, Clone)]
 pub struct Repos {
     root: PathBuf,
+    /// The shared remote the root mirrors, if any.
+    remote: Option<Arc<Remote>>,
 }
 
 impl Repos {
+    /// Repositories kept in `root` only (a single machine).
     pub fn new(root: impl Into<PathBuf>) -> Self {
-        Repos { root: root.into() }
+        Repos {
+            root: root.into(),
+            remote: None,
+        }
+    }
+
+    /// Repositories shared through `remote`, mirrored in `root`.
+    pub fn with_remote(root: impl Into<PathBuf>, remote: RemoteSettings) -> Self {
+        Repos {
+            root: root.into(),
+            remote: Some(Arc::new(Remote::new(remote))),
+        }
+    }
+
+    /// Makes the next read of `path` fetch from the remote at once, whatever the
+    /// once-a-second throttle says: what a change notification from another replica
+    /// calls. Without a remote, nothing to do.
+    pub fn mark_stale(&self, path: &ModelPath) {
+        if let Some(remote) = &self.remote {
+            remote.mark_stale(path);
+        }
+    }
+
+    /// Whether the shared remote answers (for `/healthz`): a `file://` remote by its base
+    /// directory; an ssh or https one by listing the refs of a model this replica has
+    /// (`Unknown` when it has none). Blocks for as long as the remote takes.
+    pub fn check_remote(&self) -> RemoteHealth {
+        let Some(remote) = &self.remote else {
+            return RemoteHealth::NotConfigured;
+        };
+        let any = self
+            .list_local()
+            .ok()
+            .and_then(|models| models.into_iter().next().map(|m| m.path().clone()));
+        remote.check(any.as_ref())
     }
 
     /// Creates a model: a bare repository with branch `main`, a fresh model
@@ -63,8 +106,12 @@ impl Repos {
                 .join(path.owner())
                 .join(format!(".tmp-{}-{}", path.name(), Uuid::new_v4()));
         let staging = Staging(staging_dir);
-        init_model(&staging.0, files, message)
+        let repo = init_model(&staging.0, files, message)
             .map_err(|e| RepoError::git(format!("creating {path}"), &e))?;
+        if let Some(remote) = &self.remote {
+            publish_new(remote, path, &repo)?;
+        }
+        drop(repo);
         if let Err(e) = fs::rename(&staging.0, &target) {
             // Renaming onto an existing (non-empty) repository fails: we lost the race.
             if target.symlink_metadata().is_ok() {
@@ -75,22 +122,122 @@ impl Repos {
                 &e,
             ));
         }
-        ModelRepo::open_dir(path.clone(), &target)
+        self.open_local(path, &target)
     }
 
-    /// Opens an existing model.
+    fn open_local(&self, path: &ModelPath, dir: &Path) -> Result<ModelRepo, RepoError> {
+        Ok(ModelRepo::open_dir(path.clone(), dir)?.with_remote(self.remote.clone()))
+    }
+
+    /// Opens an existing model. With a remote, a model this replica does not
+    /// have yet is cloned from it (a model the remote lacks too is looked for
+    /// there at most once a second).
     pub fn open(&self, path: &ModelPath) -> Result<ModelRepo, RepoError> {
         let dir = path.git_dir(&self.root);
-        if !dir.is_dir() {
+        if dir.is_dir() {
+            return self.open_local(path, &dir);
+        }
+        match &self.remote {
+            Some(remote) => self.clone_model(remote, path),
+            None => Err(RepoError::ModelNotFound(path.to_string())),
+        }
+    }
+
+    /// Clones `path` from the remote into the root, through a staging
+    /// directory renamed into place (as `create` does).
+    fn clone_model(&self, remote: &Remote, path: &ModelPath) -> Result<ModelRepo, RepoError> {
+        let target = path.git_dir(&self.root);
+        let owner_dir = self.root.join(path.owner());
+        let lock = remote.lock_model(path);
+        let _cloning = lock.hold();
+        // Another thread may have cloned it while this one waited.
+        if target.is_dir() {
+            return self.open_local(path, &target);
+        }
+        if remote.recently_absent(path) {
             return Err(RepoError::ModelNotFound(path.to_string()));
         }
-        ModelRepo::open_dir(path.clone(), &dir)
+        fs::create_dir_all(&owner_dir)
+            .map_err(|e| RepoError::io(format!("creating the owner directory for {path}"), &e))?;
+        let staging = Staging(owner_dir.join(format!(".tmp-{}-{}", path.name(), Uuid::new_v4())));
+        let Some((repo, head)) = remote.clone_into(path, &staging.0, init_bare)? else {
+            remote.note_absent(path);
+            return Err(RepoError::ModelNotFound(path.to_string()));
+        };
+        let Some(model_id) = Remote::published_model_id(&repo) else {
+            remote.note_absent(path);
+            return Err(RepoError::ModelNotFound(path.to_string()));
+        };
+        let context = || format!("mirroring {path}");
+        repo.config()
+            .and_then(|c| c.open_level(ConfigLevel::Local))
+            .and_then(|mut c| c.set_str(MODEL_ID_KEY, &model_id))
+            .map_err(|e| RepoError::git(context(), &e))?;
+        if let Some(branch) = head {
+            repo.set_head(&format!("refs/heads/{branch}"))
+                .map_err(|e| RepoError::git(context(), &e))?;
+        }
+        drop(repo);
+        if let Err(e) = fs::rename(&staging.0, &target) {
+            // Another process cloned it first: theirs is as good.
+            if !target.is_dir() {
+                return Err(RepoError::io(
+                    format!("moving the mirror of {path} into place"),
+                    &e,
+                ));
+            }
+        }
+        remote.mark_stale(path);
+        self.open_local(path, &target)
     }
 
     /// All models, sorted by path (owner, then model). Directories that are
     /// not arbiter repositories (bad name, not a repository, no model id)
-    /// are skipped.
+    /// are skipped. With a `file://` remote, the models other replicas made
+    /// there are cloned first; an ssh or https remote has no listing, so a
+    /// replica lists the models it has (made, opened by path, or cloned).
     pub fn list(&self) -> Result<Vec<ModelRepo>, RepoError> {
+        if let Some(remote) = &self.remote {
+            self.mirror_new_models(remote);
+        }
+        self.list_local()
+    }
+
+    /// Clones the models of a `file://` remote this replica does not have yet. A remote
+    /// that cannot be read is logged: the mirror still lists what it has.
+    fn mirror_new_models(&self, remote: &Remote) {
+        let Some(base) = remote.local_base() else {
+            return;
+        };
+        let owners = match subdirs(&base) {
+            Ok(owners) => owners,
+            Err(error) => {
+                tracing::warn!(%error, "listing the remote's models failed; listing the local mirror");
+                return;
+            }
+        };
+        for (owner, owner_dir) in owners {
+            for (dir_name, dir) in subdirs(&owner_dir).unwrap_or_default() {
+                let Some(name) = dir_name.strip_suffix(".git") else {
+                    continue;
+                };
+                let Ok(path) = ModelPath::parse(&format!("{owner}/{name}")) else {
+                    continue;
+                };
+                let published = Repository::open_bare(&dir)
+                    .is_ok_and(|r| r.find_reference(MODEL_ID_REF).is_ok());
+                if !published || path.git_dir(&self.root).is_dir() {
+                    continue;
+                }
+                if let Err(error) = self.open(&path) {
+                    tracing::warn!(%error, model = %path, "mirroring a model of the remote failed");
+                }
+            }
+        }
+    }
+
+    /// The models in the root, as [`Self::list`] without asking the remote.
+    fn list_local(&self) -> Result<Vec<ModelRepo>, RepoError> {
         let mut models = Vec::new();
         for (owner, owner_dir) in subdirs(&self.root)? {
             for (dir_name, dir) in subdirs(&owner_dir)? {
@@ -100,7 +247,7 @@ impl Repos {
                 let Ok(path) = ModelPath::parse(&format!("{owner}/{name}")) else {
                     continue;
                 };
-                if let Ok(model) = ModelRepo::open_dir(path, &dir) {
+                if let Ok(model) = self.open_local(&path, &dir) {
                     models.push(model);
                 }
             }
@@ -118,8 +265,8 @@ impl Repos {
     }
 }
 
-/// Builds a complete model repository at `dir`.
-fn init_model(dir: &Path, files: &Files, message: &str) -> Result<(), git2::Error> {
+/// An empty bare repository at `dir` (which must not exist) with HEAD at `main`.
+fn init_bare(dir: &Path) -> Result<Repository, git2::Error> {
     let mut opts = RepositoryInitOptions::new();
     // Explicit head and no templates: the result never depends on user config.
     opts.bare(true)
@@ -127,7 +274,12 @@ fn init_model(dir: &Path, files: &Files, message: &str) -> Result<(), git2::Erro
         .mkpath(false)
         .external_template(false)
         .initial_head("main");
-    let repo = Repository::init_opts(dir, &opts)?;
+    Repository::init_opts(dir, &opts)
+}
+
+/// Builds a complete model repository at `dir`.
+fn init_model(dir: &Path, files: &Files, message: &str) -> Result<Repository, git2::Error> {
+    let repo = init_bare(dir)?;
     repo.config()?
         .open_level(ConfigLevel::Local)?
         .set_str(MODEL_ID_KEY, &Uuid::new_v4().to_string())?;
@@ -148,6 +300,46 @@ fn init_model(dir: &Path, files: &Files, message: &str) -> Result<(), git2::Erro
         &tree,
         &[],
     )?;
+    drop(tree);
+    Ok(repo)
+}
+
+/// Pushes a model built in `repo` to the remote: its id first (whoever publishes it
+/// owns the path: a concurrent create elsewhere loses with `AlreadyExists`), then
+/// `main`.
+fn publish_new(remote: &Remote, path: &ModelPath, repo: &Repository) -> Result<(), RepoError> {
+    remote.prepare_new(path)?;
+    let context = || format!("publishing {path}");
+    let id = repo
+        .config()
+        .and_then(|c| c.open_level(ConfigLevel::Local))
+        .and_then(|c| c.get_string(MODEL_ID_KEY))
+        .map_err(|e| RepoError::git(context(), &e))?;
+    // A commit, not a blob: fetch negotiation walks every local ref as a commit.
+    let empty = repo
+        .treebuilder(None)
+        .and_then(|t| t.write())
+        .and_then(|t| repo.find_tree(t))
+        .map_err(|e| RepoError::git(context(), &e))?;
+    let sig = signature().map_err(|e| RepoError::git(context(), &e))?;
+    let marker = repo
+        .commit(
+            Some(MODEL_ID_REF),
+            &sig,
+            &sig,
+            &format!("{id}\n"),
+            &empty,
+            &[],
+        )
+        .map_err(|e| RepoError::git(context(), &e))?;
+    let main = repo
+        .refname_to_id("refs/heads/main")
+        .map_err(|e| RepoError::git(context(), &e))?;
+    for (refname, target) in [(MODEL_ID_REF, marker), ("refs/heads/main", main)] {
+        if remote.push_ref(repo, path, refname, None, target)?.is_err() {
+            return Err(RepoError::AlreadyExists(path.to_string()));
+        }
+    }
     Ok(())
 }
 

@@ -45,7 +45,23 @@ impl ModelRepo {
     /// Resolves `revision` (None = default branch) by trying, in order: a
     /// branch, a tag (peeled), a full commit id, a unique abbreviated
     /// commit id of at least 4 hex digits.
+    ///
+    /// With a remote, the mirror is fetched first (at most once a second),
+    /// except for a full commit id the mirror already has: a commit never
+    /// changes, and one once fetched is never pruned. A full commit id the
+    /// mirror lacks is fetched for at once, throttle or not: a job pinned to a
+    /// commit made on another replica must find it.
     pub fn resolve(&self, revision: Option<&str>) -> Result<Resolved, RepoError> {
+        if let Some(remote) = &self.remote {
+            match full_id(revision) {
+                Some(oid) if matches!(self.object_kind(oid), Ok(Ok(()))) => {}
+                Some(_) => {
+                    remote.mark_stale(&self.path);
+                    self.refresh();
+                }
+                None => self.refresh(),
+            }
+        }
         let (name, kind, oid) = self.resolve_parts(revision)?;
         Ok(Resolved {
             name,
@@ -193,6 +209,13 @@ impl ModelRepo {
             .find_commit(oid)
             .map_err(self.git_err("reading a commit"))
     }
+}
+
+/// `revision` as a full commit id, if it is one.
+fn full_id(revision: Option<&str>) -> Option<Oid> {
+    let rev =
+        revision.filter(|r| r.len() == FULL_ID && r.bytes().all(|b| b.is_ascii_hexdigit()))?;
+    Oid::from_str(rev).ok()
 }
 
 /// Whether `rev` could name a branch or tag at all. Over-long names are

@@ -32,3 +32,45 @@ pub(super) fn setup() -> (TempDir, Repos, ModelRepo) {
 pub(super) fn sig() -> Signature<'static> {
     Signature::new("test", "test@localhost", &Time::new(1_700_000_000, 0)).expect("signature")
 }
+
+/// Two replicas' roots (`a/repos`, `b/repos`) sharing one `file://` remote (`remote/`),
+/// the model `acme/support` created through `a`.
+pub(super) struct Shared {
+    pub(super) dir: TempDir,
+    pub(super) a: Repos,
+    pub(super) b: Repos,
+    pub(super) path: ModelPath,
+}
+
+impl Shared {
+    pub(super) fn new() -> Self {
+        let dir = TempDir::new().expect("temp dir");
+        std::fs::create_dir_all(dir.path().join("remote")).expect("remote dir");
+        let a = Repos::with_remote(dir.path().join("a/repos"), remote_settings(&dir));
+        let b = Repos::with_remote(dir.path().join("b/repos"), remote_settings(&dir));
+        let path = ModelPath::parse("acme/support").expect("valid path");
+        a.create(&path, &files("model: 1\n", "questions: 1\n"), "initial")
+            .expect("create model");
+        Self { dir, a, b, path }
+    }
+
+    /// The remote's bare repository of `acme/support`.
+    pub(super) fn remote_repo(&self) -> git2::Repository {
+        git2::Repository::open_bare(self.dir.path().join("remote/acme/support.git"))
+            .expect("remote repository")
+    }
+
+    /// The remote's base directory.
+    pub(super) fn remote_dir(&self) -> std::path::PathBuf {
+        self.dir.path().join("remote")
+    }
+}
+
+fn remote_settings(dir: &TempDir) -> crate::config::RemoteSettings {
+    crate::config::RemoteSettings {
+        url: format!("file://{}", dir.path().join("remote").display()),
+        username: None,
+        password: None,
+        ssh_key: None,
+    }
+}

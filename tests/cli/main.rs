@@ -24,6 +24,7 @@ mod models;
 mod openapi;
 mod readme;
 mod registry;
+mod replicas;
 mod repository;
 mod served;
 mod tables;

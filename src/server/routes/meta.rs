@@ -110,7 +110,7 @@ const PROBLEMS: &[(&str, u16, &str)] = &[
     (
         "not-fast-forward",
         409,
-        "The revision is not ahead of the branch it would move (promote fast-forwards only). Merge or rebase it first.",
+        "The revision is not ahead of the branch it would move (promote fast-forwards only), or the shared git remote refused the move because another replica or a `git push` moved the ref first. Merge or rebase it, or read the model again and retry.",
     ),
     (
         "nothing-to-commit",
@@ -187,6 +187,11 @@ const PROBLEMS: &[(&str, u16, &str)] = &[
         "upstream-unavailable",
         503,
         "A remote engine could not be reached.",
+    ),
+    (
+        "remote-unavailable",
+        503,
+        "The git remote the model repositories are shared through (`ARBITER_REPOS_REMOTE`) could not be reached, or has no repository for this model, so nothing was written. Reads still answer from this server's mirror. Retry once the remote is back.",
     ),
     (
         "insufficient-storage",
