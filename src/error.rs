@@ -66,6 +66,9 @@ pub enum Error {
     /// write (reads fall back to the local mirror).
     #[error("{0}")]
     RemoteUnavailable(String),
+    /// The shared database (PostgreSQL) cannot be reached.
+    #[error("{0}")]
+    StoreUnavailable(String),
     /// Every decision slot is busy and the queue for them is full.
     #[error(
         "the server is computing as many decisions as it takes and its queue is full; retry \
@@ -196,6 +199,7 @@ impl Error {
             Self::UpstreamFailed(_)
             | Self::UpstreamUnavailable(_)
             | Self::RemoteUnavailable(_)
+            | Self::StoreUnavailable(_)
             | Self::Overloaded { .. }
             | Self::ProviderResponse { .. } => ErrorKind::Upstream,
             Self::Internal(_) | Self::InsufficientStorage(_) => ErrorKind::Internal,
@@ -231,6 +235,7 @@ impl Error {
             Self::UpstreamFailed(_) => "upstream_failed",
             Self::UpstreamUnavailable(_) => "upstream_unavailable",
             Self::RemoteUnavailable(_) => "remote_unavailable",
+            Self::StoreUnavailable(_) => "store_unavailable",
             Self::Overloaded { .. } => "overloaded",
             Self::InsufficientStorage(_) => "insufficient_storage",
             Self::Internal(_) => "internal",
@@ -258,9 +263,10 @@ impl Error {
             Self::PayloadTooLarge { .. } => 413,
             Self::UnsupportedMediaType(_) => 415,
             Self::UpstreamFailed(_) => 502,
-            Self::UpstreamUnavailable(_) | Self::RemoteUnavailable(_) | Self::Overloaded { .. } => {
-                503
-            }
+            Self::UpstreamUnavailable(_)
+            | Self::RemoteUnavailable(_)
+            | Self::StoreUnavailable(_)
+            | Self::Overloaded { .. } => 503,
             Self::Internal(_) => 500,
             Self::InsufficientStorage(_) => 507,
             Self::Remote(problem) => problem.status,
@@ -381,6 +387,7 @@ impl From<StoreError> for Error {
                 detail: what,
             },
             StoreError::Full { .. } => Self::InsufficientStorage(error.to_string()),
+            StoreError::Unavailable { .. } => Self::StoreUnavailable(error.to_string()),
             other => Self::Internal(other.to_string()),
         }
     }
@@ -437,6 +444,15 @@ mod tests {
                 }),
                 503,
                 "remote_unavailable",
+                1,
+            ),
+            (
+                Error::from(crate::store::StoreError::Unavailable {
+                    context: "record decision".into(),
+                    message: "connection refused".into(),
+                }),
+                503,
+                "store_unavailable",
                 1,
             ),
             (

@@ -57,6 +57,13 @@ const ENVIRONMENT: &[(&str, &str)] = &[
         "In client mode, the largest chunk of an upload (default 1048576).",
     ),
     (
+        "ARBITER_DATABASE_URL",
+        "A PostgreSQL URL (postgres://user[:password]@host:5432/database) several replicas \
+         share instead of the home's arbiter.db: examples, decisions, jobs, tokens, \
+         idempotency records; as database.url in config.yaml (which it overrides, and which \
+         may not hold a password).",
+    ),
+    (
         "ARBITER_REPOS_REMOTE",
         "A git remote (file://, ssh:// or https://) the model repositories are shared through \
          by several replicas, each model at <remote>/<owner>/<model>.git; as repos.remote in \

@@ -22,6 +22,18 @@ pub struct ConfigFile {
     /// Where the model repositories are shared between replicas.
     #[serde(default)]
     pub repos: ReposConfig,
+    /// The PostgreSQL database shared between replicas.
+    #[serde(default)]
+    pub database: DatabaseConfig,
+}
+
+/// `database:` as written; [`super::database`] validates it.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DatabaseConfig {
+    /// `postgres://user@host:5432/database`, without a password (`ARBITER_DATABASE_URL`,
+    /// which wins, may carry one).
+    pub url: Option<String>,
 }
 
 /// `repos:` as written; [`super::repos`] validates it and reads the credentials.

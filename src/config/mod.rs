@@ -4,12 +4,14 @@
 //! the file. Every bad value is refused with its location, never clamped.
 
 pub mod client;
+pub mod database;
 pub mod engines;
 pub mod file;
 pub mod repos;
 pub mod server;
 
 pub use client::ClientSettings;
+pub use database::DatabaseSettings;
 pub use engines::{
     DEFAULT_REASONING_MAX_TOKENS, DEFAULT_TOP_LOGPROBS, EngineLimits, EngineSettings,
 };
@@ -35,6 +37,9 @@ pub struct Settings {
     pub routes: IndexMap<String, String>,
     /// `repos:` (and `ARBITER_REPOS_*`): the git remote shared by replicas, if any.
     pub repos: ReposSettings,
+    /// `database:` (and `ARBITER_DATABASE_URL`): the PostgreSQL database shared by
+    /// replicas, if any.
+    pub database: DatabaseSettings,
 }
 
 impl Settings {
@@ -62,6 +67,7 @@ impl Settings {
         let (engines, routes) = engines::resolve(&written, env, &mut errors);
         let server = server::resolve(&written.server, &mut errors);
         let repos = repos::resolve(&written.repos, env, &mut errors)?;
+        let database = database::resolve(&written.database, env, &mut errors)?;
         if !errors.is_empty() {
             return Err(config_error(&path, &errors));
         }
@@ -71,6 +77,7 @@ impl Settings {
             engines,
             routes,
             repos,
+            database,
         })
     }
 

@@ -1,17 +1,41 @@
-//! This process's lease on the home: a lock file held for the life of the process. A claim
-//! the process makes (an idempotency key in progress) names its lease, so another process
-//! can tell a claim someone still works on from one left by a process that died (its lock
-//! is free), and take the latter over instead of refusing it until it expires.
+//! This process's lease: what a claim the process makes (an idempotency key in progress)
+//! names, so another process can tell a claim someone still works on from one left by a
+//! process that died, and take the latter over instead of refusing it until it expires.
+//!
+//! On one machine the lease is a lock file in the home, held for the life of the process:
+//! the OS frees it the moment the process dies. Replicas that share a PostgreSQL database
+//! have no home in common, so there the lease is a row of the store that the process
+//! renews ([`Lease::shared`]): it dies [`SHARED_TTL`] after its process stops renewing.
 
 use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::time::Duration;
 
-/// A held lease: `leases/<id>.lock`, locked until the process ends.
+use crate::store::Store;
+
+/// How long a shared lease outlives its last renewal.
+pub const SHARED_TTL: Duration = Duration::from_secs(15);
+
+/// How often a shared lease is renewed: several times within its TTL, so one slow write
+/// does not let it lapse.
+const RENEW_EVERY: Duration = Duration::from_secs(3);
+
+/// A held lease.
 pub struct Lease {
     id: String,
-    dir: PathBuf,
-    _file: File,
+    kind: Kind,
+}
+
+enum Kind {
+    /// `leases/<id>.lock`, locked until the process ends.
+    Local { dir: PathBuf, _file: File },
+    /// A row of the shared store, renewed by a thread until the lease is dropped.
+    Shared {
+        store: Arc<Store>,
+        stop: Arc<(Mutex<bool>, Condvar)>,
+    },
 }
 
 impl Lease {
@@ -24,8 +48,29 @@ impl Lease {
         file.lock()?;
         Ok(Self {
             id,
-            dir: dir.to_owned(),
-            _file: file,
+            kind: Kind::Local {
+                dir: dir.to_owned(),
+                _file: file,
+            },
+        })
+    }
+
+    /// Take a new lease in the shared store and keep renewing it until dropped.
+    pub fn shared(store: Arc<Store>) -> Result<Self, crate::store::StoreError> {
+        let id = uuid::Uuid::new_v4().to_string();
+        store.renew_lease(&id, SHARED_TTL)?;
+        let stop = Arc::new((Mutex::new(false), Condvar::new()));
+        let (renewing, signal, lease_id) = (store.clone(), stop.clone(), id.clone());
+        std::thread::Builder::new()
+            .name("lease-renewal".into())
+            .spawn(move || renew_until_stopped(&renewing, &lease_id, &signal))
+            .map_err(|e| crate::store::StoreError::Corrupt {
+                what: "the lease renewal thread".into(),
+                reason: e.to_string(),
+            })?;
+        Ok(Self {
+            id,
+            kind: Kind::Shared { store, stop },
         })
     }
 
@@ -36,13 +81,48 @@ impl Lease {
     /// Whether the process holding lease `id` still runs. A lease whose state cannot be
     /// read counts as alive: a claim is never taken from a process that may be working.
     pub fn is_alive(&self, id: &str) -> bool {
-        id == self.id || held(&self.dir, id)
+        if id == self.id {
+            return true;
+        }
+        match &self.kind {
+            Kind::Local { dir, .. } => held(dir, id),
+            Kind::Shared { store, .. } => store.lease_alive(id).unwrap_or(true),
+        }
     }
 }
 
 impl Drop for Lease {
     fn drop(&mut self) {
-        let _ = std::fs::remove_file(lock_path(&self.dir, &self.id));
+        match &self.kind {
+            Kind::Local { dir, .. } => {
+                let _ = std::fs::remove_file(lock_path(dir, &self.id));
+            }
+            Kind::Shared { store, stop } => {
+                let (stopped, wake) = &**stop;
+                *stopped.lock().unwrap_or_else(PoisonError::into_inner) = true;
+                wake.notify_all();
+                let _ = store.drop_lease(&self.id);
+            }
+        }
+    }
+}
+
+/// Renew lease `id` every [`RENEW_EVERY`] until `stop` is set. A failed renewal (the
+/// database briefly down) is logged and tried again at the next turn.
+fn renew_until_stopped(store: &Store, id: &str, stop: &(Mutex<bool>, Condvar)) {
+    let (stopped, wake) = stop;
+    let mut done = stopped.lock().unwrap_or_else(PoisonError::into_inner);
+    while !*done {
+        done = wake
+            .wait_timeout(done, RENEW_EVERY)
+            .unwrap_or_else(PoisonError::into_inner)
+            .0;
+        if *done {
+            break;
+        }
+        if let Err(error) = store.renew_lease(id, SHARED_TTL) {
+            tracing::warn!(%error, "renewing this process's lease in the store failed");
+        }
     }
 }
 

@@ -12,6 +12,7 @@ pub mod diff;
 pub mod engines;
 pub mod eval;
 pub mod examples;
+pub mod health;
 pub mod idempotency;
 pub mod jobs;
 pub mod kappa;
@@ -42,9 +43,9 @@ struct Inner {
     engines: Engines,
     repos: Repos,
     /// Opened on first use, so commands that never touch examples never create a database.
-    store: OnceLock<std::result::Result<Arc<Store>, String>>,
+    store: OnceLock<Arc<Store>>,
     /// Taken on first claim (`lease`).
-    lease: OnceLock<std::result::Result<lease::Lease, String>>,
+    lease: OnceLock<lease::Lease>,
 }
 
 impl Context {
@@ -89,34 +90,54 @@ impl Context {
         &self.inner.repos
     }
 
-    /// The example store (`ARBITER_HOME/arbiter.db`), created on first use.
+    /// The example store, opened on first use: the shared PostgreSQL database when one is
+    /// configured (`ARBITER_DATABASE_URL`, `database.url`), else `ARBITER_HOME/arbiter.db`.
+    /// A failure to open is not kept: a database that was down is tried again next time.
     pub fn store(&self) -> Result<&Store> {
-        self.inner
-            .store
-            .get_or_init(|| {
-                let path = self.inner.settings.database_path();
-                if let Some(parent) = path.parent() {
-                    std::fs::create_dir_all(parent)
-                        .map_err(|e| format!("creating {}: {e}", parent.display()))?;
-                }
-                Store::open(&path).map(Arc::new).map_err(|e| e.to_string())
-            })
-            .as_ref()
-            .map(AsRef::as_ref)
-            .map_err(|e| Error::Internal(format!("opening the example store: {e}")))
+        if let Some(store) = self.inner.store.get() {
+            return Ok(store);
+        }
+        let opened = if let Some(url) = &self.inner.settings.database.url {
+            Store::connect(url.expose())?
+        } else {
+            let path = self.inner.settings.database_path();
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| Error::internal(&format!("creating {}", parent.display()), e))?;
+            }
+            Store::open(&path)?
+        };
+        // Two first callers may both open one; the loser's is dropped.
+        Ok(self.inner.store.get_or_init(|| Arc::new(opened)))
     }
 
-    /// This process's lease on the home, taken on first use: what its claims are held
-    /// under.
+    /// This process's lease, taken on first use: what its claims are held under. In the
+    /// home on one machine; in the shared store when replicas share a database, since they
+    /// share no home. A failure is not kept: the next claim tries again.
     pub fn lease(&self) -> Result<&lease::Lease> {
-        self.inner
-            .lease
-            .get_or_init(|| {
-                let dir = self.inner.settings.leases_dir();
-                lease::Lease::take(&dir).map_err(|e| format!("{}: {e}", dir.display()))
-            })
-            .as_ref()
-            .map_err(|e| Error::Internal(format!("taking this process's lease: {e}")))
+        if let Some(lease) = self.inner.lease.get() {
+            return Ok(lease);
+        }
+        let taken = if self.inner.settings.database.url.is_some() {
+            self.store()?;
+            let store = self
+                .inner
+                .store
+                .get()
+                .cloned()
+                .ok_or_else(|| Error::Internal("the store is open but not kept".into()))?;
+            lease::Lease::shared(store)?
+        } else {
+            let dir = self.inner.settings.leases_dir();
+            lease::Lease::take(&dir).map_err(|e| {
+                Error::internal(
+                    &format!("taking this process's lease in {}", dir.display()),
+                    e,
+                )
+            })?
+        };
+        // Two first callers may both take one; the loser's is dropped (and let go).
+        Ok(self.inner.lease.get_or_init(|| taken))
     }
 
     /// Whether `name` is a base model of this process.

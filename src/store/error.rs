@@ -31,6 +31,9 @@ pub enum StoreError {
          limit); nothing was written: free space and retry"
     )]
     Full { context: String },
+    /// The shared database (PostgreSQL) cannot be reached: nothing was read or written.
+    #[error("{context}: the database cannot be reached ({message}); retry once it is back")]
+    Unavailable { context: String, message: String },
     /// Any failure of the database (SQLite or PostgreSQL), with the operation that was
     /// being attempted.
     #[error("{context}: {message}")]

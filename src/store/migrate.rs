@@ -3,9 +3,6 @@
 //! in a one-row table `schema_version`. Both run under a lock that makes a concurrent opener
 //! (another process, another replica) wait and then find the work done.
 
-// "SQLite" and "PostgreSQL" are product names in prose, not identifiers.
-#![allow(clippy::doc_markdown)]
-
 use super::error::StoreError;
 use super::pool::Conn;
 use super::sql::{PgConn, SqlContext};

@@ -13,7 +13,6 @@
 //! migrate exactly once.
 
 // "SQLite" is a product name in prose, not an identifier to backtick.
-#![allow(clippy::doc_markdown)]
 
 mod annotations;
 mod caches;
@@ -24,6 +23,7 @@ mod fitted;
 mod idempotency;
 mod job_state;
 mod jobs;
+mod leases;
 mod majority;
 mod migrate;
 mod pool;
@@ -265,6 +265,16 @@ const MIGRATIONS: &[Migration] = &[
         evaluation  TEXT
     );
     CREATE INDEX registry_events_by_model ON registry_events (model_id, id);
+    ",
+    ),
+    // 10: process leases renewed in the store (`leases`), so replicas that share a
+    // database tell a claim still worked on from one left by a replica that died.
+    Migration::both(
+        "
+    CREATE TABLE leases (
+        lease_id   TEXT NOT NULL PRIMARY KEY,
+        expires_at TEXT NOT NULL
+    );
     ",
     ),
 ];

@@ -2,9 +2,6 @@
 //! are open at once (PostgreSQL's connections are a shared, limited resource; a burst of
 //! blocking tasks must queue, not open hundreds).
 
-// "SQLite" and "PostgreSQL" are product names in prose, not identifiers.
-#![allow(clippy::doc_markdown)]
-
 use std::ops::{Deref, DerefMut};
 use std::path::PathBuf;
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};

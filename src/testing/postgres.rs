@@ -9,9 +9,6 @@
 //! returns `None` and says once how to run these tests, unless `ARBITER_REQUIRE_POSTGRES`
 //! is set (as `.ci/run` does): then a missing server is a failure, never a silent skip.
 
-// "SQLite" and "PostgreSQL" are product names in prose, not identifiers.
-#![allow(clippy::doc_markdown)]
-
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};

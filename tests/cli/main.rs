@@ -27,6 +27,7 @@ mod registry;
 mod replicas;
 mod repository;
 mod served;
+mod shared_store;
 mod tables;
 mod terminal;
 mod to_annotate;

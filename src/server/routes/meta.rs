@@ -1,11 +1,12 @@
 //! Routes without a token: the `OpenAPI` document, health, and problem pages.
 
+use crate::core::health::{self, Component, ComponentStatus};
 use crate::server::AppState;
 use crate::server::error::ApiResult;
 use crate::server::extract::AppPath;
 use axum::Json;
 use axum::extract::State;
-use axum::http::header;
+use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
@@ -28,11 +29,18 @@ pub(crate) async fn openapi() -> Response {
 /// The body of `GET /healthz`.
 #[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct Health {
+    /// `ok` while the store answers; `unavailable` (with status 503) when it does not.
     #[schema(inline)]
     status: Up,
     /// The server's version.
     version: &'static str,
     decisions: DecisionLoad,
+    /// The example store: the home's SQLite file, or the PostgreSQL database replicas share.
+    store: Component,
+    /// The git remote the model repositories are shared through; `not_configured` on a
+    /// single machine. A remote that is down leaves reads working (from this replica's
+    /// mirror) and fails writes, so it does not make the server unhealthy.
+    remote: Component,
 }
 
 /// The decisions the server holds now, against `server.max_concurrent_decisions` plus
@@ -49,6 +57,24 @@ pub(crate) struct DecisionLoad {
 #[serde(rename_all = "lowercase")]
 enum Up {
     Ok,
+    Unavailable,
+}
+
+/// How long `/healthz` waits for each shared part before calling it unreachable.
+const CHECK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// `check` run off the async workers, within [`CHECK_TIMEOUT`].
+async fn checked(
+    ctx: &crate::core::Context,
+    check: fn(&crate::core::Context) -> Component,
+) -> Component {
+    let ctx = ctx.clone();
+    let work = tokio::task::spawn_blocking(move || check(&ctx));
+    match tokio::time::timeout(CHECK_TIMEOUT, work).await {
+        Ok(Ok(component)) => component,
+        Ok(Err(e)) => Component::unreachable(format!("the check failed: {e}")),
+        Err(_) => Component::unreachable(format!("no answer within {} s", CHECK_TIMEOUT.as_secs())),
+    }
 }
 
 #[utoipa::path(
@@ -57,19 +83,38 @@ enum Up {
     tag = "meta",
     operation_id = "healthz",
     summary = "Health",
-    description = "Answers 200 while the server serves, with the decisions it holds now.",
-    responses((status = 200, description = "The server is up.", body = inline(Health))),
+    description = "Answers 200 while the server serves and its store answers, with the \
+        decisions it holds now and whether the store and the repositories' git remote are \
+        reachable; 503 (same body) when the store is not, so a load balancer sends requests \
+        to another replica.",
+    responses(
+        (status = 200, description = "The server is up.", body = inline(Health)),
+        (status = 503, description = "The store cannot be reached.", body = inline(Health)),
+    ),
 )]
-pub(crate) async fn healthz(State(state): State<AppState>) -> Json<Health> {
+pub(crate) async fn healthz(State(state): State<AppState>) -> (StatusCode, Json<Health>) {
     let (in_flight, capacity) = state.decisions.load();
-    Json(Health {
-        status: Up::Ok,
+    let (store, remote) = tokio::join!(
+        checked(&state.ctx, health::store),
+        checked(&state.ctx, health::remote)
+    );
+    let up = store.status == ComponentStatus::Ok;
+    let health = Health {
+        status: if up { Up::Ok } else { Up::Unavailable },
         version: env!("CARGO_PKG_VERSION"),
         decisions: DecisionLoad {
             in_flight,
             capacity,
         },
-    })
+        store,
+        remote,
+    };
+    let status = if up {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    (status, Json(health))
 }
 
 /// What each problem `type` URI names.
@@ -192,6 +237,11 @@ const PROBLEMS: &[(&str, u16, &str)] = &[
         "remote-unavailable",
         503,
         "The git remote the model repositories are shared through (`ARBITER_REPOS_REMOTE`) could not be reached, or has no repository for this model, so nothing was written. Reads still answer from this server's mirror. Retry once the remote is back.",
+    ),
+    (
+        "store-unavailable",
+        503,
+        "The shared database (`ARBITER_DATABASE_URL`) could not be reached, so nothing was read or written. Retry once it is back; a replica reconnects by itself.",
     ),
     (
         "insufficient-storage",

@@ -5,9 +5,6 @@
 //! SQL is written in SQLite's syntax with numbered parameters (`?1`); on PostgreSQL they
 //! become `$1` when the statement is first prepared on a connection.
 
-// "SQLite" and "PostgreSQL" are product names in prose, not identifiers.
-#![allow(clippy::doc_markdown)]
-
 mod postgres;
 mod sqlite;
 mod value;
@@ -51,6 +48,8 @@ impl Dialect {
 pub(super) enum DbError {
     /// The storage refused the write (disk full, over quota): nothing was written.
     Full(String),
+    /// The database server cannot be reached (PostgreSQL down or restarting).
+    Unavailable(String),
     /// A query that must return a row returned none.
     NoRows,
     /// Anything else, as the database put it.
@@ -60,7 +59,9 @@ pub(super) enum DbError {
 impl std::fmt::Display for DbError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::Full(message) | Self::Other(message) => f.write_str(message),
+            Self::Full(message) | Self::Unavailable(message) | Self::Other(message) => {
+                f.write_str(message)
+            }
             Self::NoRows => f.write_str("the query returned no row"),
         }
     }
@@ -76,6 +77,10 @@ impl<T> SqlContext<T> for Result<T, DbError> {
         self.map_err(|e| match e {
             DbError::Full(_) => StoreError::Full {
                 context: context.to_owned(),
+            },
+            DbError::Unavailable(message) => StoreError::Unavailable {
+                context: context.to_owned(),
+                message,
             },
             e => StoreError::Sqlite {
                 context: context.to_owned(),

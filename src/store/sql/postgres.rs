@@ -4,11 +4,9 @@
 //! then. Values are bound by the type PostgreSQL inferred for each parameter, so the store's
 //! SQLite-shaped values (an integer for a boolean, text for JSON) fit the columns.
 
-// "SQLite" and "PostgreSQL" are product names in prose, not identifiers.
-#![allow(clippy::doc_markdown)]
-
 use std::collections::HashMap;
 use std::error::Error as StdError;
+use std::sync::mpsc;
 
 use bytes::{BufMut, BytesMut};
 use postgres::types::{IsNull, ToSql, Type, to_sql_checked};
@@ -16,12 +14,21 @@ use postgres::{Client, NoTls, Statement};
 
 use super::{DbError, Param, Row, Value};
 
-/// One connection and the statements prepared on it.
+/// One connection. The `postgres` client blocks on a runtime of its own, which tokio
+/// refuses inside another runtime (the command line runs the store from async code), so
+/// the client lives on a thread of its own and each call is handed to it.
 pub(crate) struct PgConn {
-    client: Client,
-    statements: HashMap<String, Statement>,
+    tasks: mpsc::Sender<Task>,
     /// Between `begin` and `end_transaction`: what the pool must roll back.
     in_transaction: bool,
+}
+
+type Task = Box<dyn FnOnce(&mut Session) + Send>;
+
+/// The client and the statements prepared on it, owned by the connection's thread.
+struct Session {
+    client: Client,
+    statements: HashMap<String, Statement>,
 }
 
 impl std::fmt::Debug for PgConn {
@@ -33,15 +40,20 @@ impl std::fmt::Debug for PgConn {
 /// How PostgreSQL's failures read: its own message, with the detail when it gives one.
 pub(super) fn error(e: &postgres::Error) -> DbError {
     let Some(db) = e.as_db_error() else {
-        return DbError::Other(e.to_string());
+        // No answer from the server: it is down, restarting, or unreachable.
+        return DbError::Unavailable(e.to_string());
     };
     let mut message = db.message().to_owned();
     if let Some(detail) = db.detail() {
         message = format!("{message} ({detail})");
     }
     // 53100 disk_full, 53400 configuration_limit_exceeded (a tablespace quota).
-    if matches!(db.code().code(), "53100" | "53400") {
+    let code = db.code().code();
+    if matches!(code, "53100" | "53400") {
         DbError::Full(message)
+    } else if code.starts_with("08") || matches!(code, "57P01" | "57P02" | "57P03") {
+        // Connection exceptions; the server shutting down, crashed, or starting up.
+        DbError::Unavailable(message)
     } else {
         DbError::Other(message)
     }
@@ -50,12 +62,54 @@ pub(super) fn error(e: &postgres::Error) -> DbError {
 impl PgConn {
     /// Connects to `url` (`postgres://user@host:port/db` or key=value pairs).
     pub(in crate::store) fn connect(url: &str) -> Result<Self, DbError> {
-        let client = Client::connect(url, NoTls).map_err(|e| error(&e))?;
+        let (tasks, inbox) = mpsc::channel::<Task>();
+        let (ready, connected) = mpsc::sync_channel(1);
+        let url = url.to_owned();
+        std::thread::Builder::new()
+            .name("postgres-connection".into())
+            .spawn(move || {
+                let mut session = match Client::connect(&url, NoTls) {
+                    Ok(client) => {
+                        let _ = ready.send(Ok(()));
+                        Session {
+                            client,
+                            statements: HashMap::new(),
+                        }
+                    }
+                    Err(e) => {
+                        let _ = ready.send(Err(error(&e)));
+                        return;
+                    }
+                };
+                // Ends when the connection is dropped (its sender with it).
+                for task in inbox {
+                    task(&mut session);
+                }
+            })
+            .map_err(|e| DbError::Other(format!("starting a connection thread: {e}")))?;
+        connected
+            .recv()
+            .map_err(|_| DbError::Unavailable("the connection thread ended".into()))??;
         Ok(Self {
-            client,
-            statements: HashMap::new(),
+            tasks,
             in_transaction: false,
         })
+    }
+
+    /// Runs `work` on the connection's thread and waits for its answer.
+    fn call<R: Send + 'static>(
+        &self,
+        work: impl FnOnce(&mut Session) -> Result<R, DbError> + Send + 'static,
+    ) -> Result<R, DbError> {
+        let (answer, answered) = mpsc::sync_channel(1);
+        self.tasks
+            .send(Box::new(move |session| {
+                let _ = answer.send(work(session));
+            }))
+            .map_err(|_| DbError::Unavailable("the connection thread ended".into()))?;
+        answered
+            .recv()
+            .map_err(|_| DbError::Unavailable("the connection thread ended".into()))?
     }
 
     /// Opens a transaction with `begin` (`BEGIN …` and whatever must run first in it).
@@ -75,9 +129,45 @@ impl PgConn {
 
     /// Whether the server closed the connection (it restarted, say): then it is not reused.
     pub(in crate::store) fn is_closed(&self) -> bool {
-        self.client.is_closed()
+        self.call(|session| Ok(session.client.is_closed()))
+            .unwrap_or(true)
     }
 
+    pub(super) fn execute(&mut self, sql: &str, args: &[&dyn Param]) -> Result<usize, DbError> {
+        let (sql, values) = (sql.to_owned(), super::value::bind(args));
+        self.call(move |session| {
+            let statement = session.statement(&sql)?;
+            let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v as _).collect();
+            let changed = session
+                .client
+                .execute(&statement, &refs)
+                .map_err(|e| error(&e))?;
+            Ok(usize::try_from(changed).unwrap_or(usize::MAX))
+        })
+    }
+
+    pub(super) fn query(&mut self, sql: &str, args: &[&dyn Param]) -> Result<Vec<Row>, DbError> {
+        let (sql, values) = (sql.to_owned(), super::value::bind(args));
+        self.call(move |session| {
+            let statement = session.statement(&sql)?;
+            let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v as _).collect();
+            let rows = session
+                .client
+                .query(&statement, &refs)
+                .map_err(|e| error(&e))?;
+            rows.iter().map(read_row).collect()
+        })
+    }
+
+    /// Statements without parameters, as one simple query (migrations, `BEGIN`, `COMMIT`).
+    pub(in crate::store) fn batch(&mut self, sql: &str) -> Result<(), DbError> {
+        let sql = sql.to_owned();
+        self.call(move |session| session.client.batch_execute(&sql).map_err(|e| error(&e)))
+    }
+}
+
+impl Session {
+    /// The statement prepared for `sql` on this connection, preparing it the first time.
     fn statement(&mut self, sql: &str) -> Result<Statement, DbError> {
         if let Some(statement) = self.statements.get(sql) {
             return Ok(statement.clone());
@@ -85,33 +175,6 @@ impl PgConn {
         let statement = self.client.prepare(&numbered(sql)).map_err(|e| error(&e))?;
         self.statements.insert(sql.to_owned(), statement.clone());
         Ok(statement)
-    }
-
-    pub(super) fn execute(&mut self, sql: &str, args: &[&dyn Param]) -> Result<usize, DbError> {
-        let statement = self.statement(sql)?;
-        let values = super::value::bind(args);
-        let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v as _).collect();
-        let changed = self
-            .client
-            .execute(&statement, &refs)
-            .map_err(|e| error(&e))?;
-        Ok(usize::try_from(changed).unwrap_or(usize::MAX))
-    }
-
-    pub(super) fn query(&mut self, sql: &str, args: &[&dyn Param]) -> Result<Vec<Row>, DbError> {
-        let statement = self.statement(sql)?;
-        let values = super::value::bind(args);
-        let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v as _).collect();
-        let rows = self
-            .client
-            .query(&statement, &refs)
-            .map_err(|e| error(&e))?;
-        rows.iter().map(read_row).collect()
-    }
-
-    /// Statements without parameters, as one simple query (migrations, `BEGIN`, `COMMIT`).
-    pub(in crate::store) fn batch(&mut self, sql: &str) -> Result<(), DbError> {
-        self.client.batch_execute(sql).map_err(|e| error(&e))
     }
 }
 

@@ -1,14 +1,11 @@
 //! [`super::Db`] on a rusqlite connection, its statements cached by rusqlite.
 
-// "SQLite" and "PostgreSQL" are product names in prose, not identifiers.
-#![allow(clippy::doc_markdown)]
-
 use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{Connection, ToSql};
 
 use super::{DbError, Param, Row, Value};
 
-/// A failure as the store reports it: a refused write (SQLITE_FULL: no space; SQLITE_IOERR_WRITE:
+/// A failure as the store reports it: a refused write (`SQLITE_FULL`: no space; `SQLITE_IOERR_WRITE`:
 /// over quota or the file size limit) is told apart, since SQLite rolls the transaction back
 /// and nothing of it stays.
 #[allow(clippy::needless_pass_by_value)] // `map_err(error)`

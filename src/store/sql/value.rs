@@ -2,9 +2,6 @@
 //! classes, which PostgreSQL's column types map onto (BIGINT, DOUBLE PRECISION, TEXT,
 //! BYTEA, BOOLEAN read as an integer).
 
-// "SQLite" and "PostgreSQL" are product names in prose, not identifiers.
-#![allow(clippy::doc_markdown)]
-
 use super::DbError;
 
 /// One value of a parameter or a column.
