@@ -6,7 +6,7 @@ use crate::server::error::ApiResult;
 use crate::server::extract::AppPath;
 use axum::Json;
 use axum::extract::State;
-use axum::http::{StatusCode, header};
+use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
@@ -29,7 +29,6 @@ pub(crate) async fn openapi() -> Response {
 /// The body of `GET /healthz`.
 #[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct Health {
-    /// `ok` while the store answers; `unavailable` (with status 503) when it does not.
     #[schema(inline)]
     status: Up,
     /// The server's version.
@@ -57,7 +56,6 @@ pub(crate) struct DecisionLoad {
 #[serde(rename_all = "lowercase")]
 enum Up {
     Ok,
-    Unavailable,
 }
 
 /// How long `/healthz` waits for each shared part before calling it unreachable.
@@ -85,22 +83,33 @@ async fn checked(
     summary = "Health",
     description = "Answers 200 while the server serves and its store answers, with the \
         decisions it holds now and whether the store and the repositories' git remote are \
-        reachable; 503 (same body) when the store is not, so a load balancer sends requests \
+        reachable; a 503 problem when the store is not, so a load balancer sends requests \
         to another replica.",
     responses(
         (status = 200, description = "The server is up.", body = inline(Health)),
-        (status = 503, description = "The store cannot be reached.", body = inline(Health)),
+        (status = 503, description = "`store_unavailable`: the store (the shared PostgreSQL \
+            database) cannot be reached; the detail says why, and how the remote stands."),
     ),
 )]
-pub(crate) async fn healthz(State(state): State<AppState>) -> (StatusCode, Json<Health>) {
+pub(crate) async fn healthz(State(state): State<AppState>) -> ApiResult<Json<Health>> {
     let (in_flight, capacity) = state.decisions.load();
     let (store, remote) = tokio::join!(
         checked(&state.ctx, health::store),
         checked(&state.ctx, health::remote)
     );
-    let up = store.status == ComponentStatus::Ok;
-    let health = Health {
-        status: if up { Up::Ok } else { Up::Unavailable },
+    if store.status != ComponentStatus::Ok {
+        return Err(crate::error::Error::StoreUnavailable(format!(
+            "the store cannot be reached: {}; the repositories' remote is {}",
+            store.detail.as_deref().unwrap_or("no answer"),
+            serde_json::to_value(remote.status)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default()
+        ))
+        .into());
+    }
+    Ok(Json(Health {
+        status: Up::Ok,
         version: env!("CARGO_PKG_VERSION"),
         decisions: DecisionLoad {
             in_flight,
@@ -108,13 +117,7 @@ pub(crate) async fn healthz(State(state): State<AppState>) -> (StatusCode, Json<
         },
         store,
         remote,
-    };
-    let status = if up {
-        StatusCode::OK
-    } else {
-        StatusCode::SERVICE_UNAVAILABLE
-    };
-    (status, Json(health))
+    }))
 }
 
 /// What each problem `type` URI names.
