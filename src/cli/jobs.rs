@@ -193,6 +193,8 @@ pub(crate) async fn run(target: &Target, args: JobsArgs, printer: &Printer) -> R
 pub(crate) fn spawn_worker(ctx: &Context, job_id: &JobId) -> crate::error::Result<()> {
     use std::os::unix::process::CommandExt;
     let files = core::jobs::files(ctx, job_id);
+    std::fs::create_dir_all(files.dir())
+        .map_err(|e| Error::internal(&format!("creating {}", files.dir().display()), e))?;
     let log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -200,7 +202,7 @@ pub(crate) fn spawn_worker(ctx: &Context, job_id: &JobId) -> crate::error::Resul
         .map_err(|e| Error::internal(&format!("opening {}", files.log().display()), e))?;
     let exe = std::env::current_exe()
         .map_err(|e| Error::internal("finding the arbiter executable", e))?;
-    std::process::Command::new(exe)
+    let worker = std::process::Command::new(exe)
         .arg("--home")
         .arg(&ctx.settings().home)
         .args(["jobs", "worker", &job_id.to_string()])
@@ -210,17 +212,23 @@ pub(crate) fn spawn_worker(ctx: &Context, job_id: &JobId) -> crate::error::Resul
         .process_group(0)
         .spawn()
         .map_err(|e| Error::internal("starting a background worker", e))?;
+    // For people and tests: which process to look at. The claim in the store is what counts.
+    let _ = std::fs::write(files.worker_pid(), worker.id().to_string());
     Ok(())
 }
 
 async fn worker(ctx: &Context, job_id: &str) -> Result<ExitCode> {
-    let files = core::jobs::files(ctx, &core::jobs::parse_id(job_id)?);
-    let Some(lock) = files.try_lock()? else {
+    let id = core::jobs::parse_id(job_id)?;
+    let claimed = {
+        let ctx = ctx.clone();
+        core::blocking(move || core::jobs::claim(&ctx, &id)).await?
+    };
+    let Some(claim) = claimed else {
         tracing::info!(job = job_id, "another process runs this job");
         return Ok(ExitCode::SUCCESS);
     };
     tracing::info!(job = job_id, pid = std::process::id(), "worker started");
-    let job = core::jobs::run(ctx, lock, &NoObserver).await?;
+    let job = core::jobs::run(ctx, claim, &NoObserver).await?;
     tracing::info!(
         job = job_id,
         status = job.status.as_str(),

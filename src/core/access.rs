@@ -22,7 +22,6 @@ use crate::wire::registry::{ModelDiff, RegistryEvent};
 use crate::wire::to_annotate::{ToAnnotate, ToAnnotateQuery};
 use serde_json::Value;
 use std::collections::HashMap;
-use std::io::Take;
 
 /// `modelId` → path of every repository model.
 pub fn model_paths(ctx: &Context) -> Result<HashMap<ModelId, String>> {
@@ -186,10 +185,15 @@ pub async fn cancel_job(ctx: &Context, job_id: &JobId) -> Result<Job> {
     blocking(move || jobs::cancel(&ctx, &job_id)).await
 }
 
-/// The job's complete result lines so far, as a reader (none before the first).
-pub async fn job_results(ctx: &Context, job_id: &JobId) -> Result<Option<Take<std::fs::File>>> {
+/// A page of the job's result lines from line `from` on, and the line to read next;
+/// `None` past the last so far.
+pub async fn job_results_page(
+    ctx: &Context,
+    job_id: &JobId,
+    from: u64,
+) -> Result<Option<(Vec<u8>, u64)>> {
     let (ctx, job_id) = (ctx.clone(), *job_id);
-    blocking(move || Ok(jobs::results(&ctx, &job_id)?.1)).await
+    blocking(move || jobs::results_page(&ctx, &job_id, from)).await
 }
 
 // ---------------------------------------------------------------------------------------
@@ -387,7 +391,7 @@ pub async fn annotation_agreement(
 }
 
 /// Create a job on `model` (with `role`) for a request that came over HTTP: its problems
-/// carry the request's `origin`. The caller runs the returned lock.
+/// carry the request's `origin`. The caller runs the returned claim.
 pub async fn create_job(
     ctx: &Context,
     principal: &Principal,
@@ -395,7 +399,7 @@ pub async fn create_job(
     role: Role,
     request: JobRequest,
     origin: jobs::Origin,
-) -> Result<(Job, jobs::JobLock)> {
+) -> Result<(Job, jobs::JobClaim)> {
     model_access(ctx, principal, model, role).await?;
     super::service::new_job(ctx, model, request, Some(origin)).await
 }

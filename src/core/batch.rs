@@ -1,14 +1,16 @@
 //! Batch decisions: one checkpoint of a repository model over many states, as a job.
 //!
-//! [`create`] stages the items into the job's `input.ndjson` (streamed, never whole in
-//! memory) and records the job with its revision pinned to a commit, so a resumed job
-//! answers with the same checkpoint. `execute` reads the input from the first item
-//! without a result, decides a bounded window of items at once, and appends each result in
-//! input order; one bad item becomes an error line, not a failed job.
+//! [`create`] stages the items as the job's input lines in the store (in chunks, never
+//! whole in memory) and records the job with its revision pinned to a commit, so a resumed
+//! job, on this replica or another, answers with the same checkpoint. `execute` reads the
+//! input from the first item without a result, decides a bounded window of items at once,
+//! and appends each result in input order; one bad item becomes an error line, not a
+//! failed job.
 
 use super::decide::{CaptureAs, decide_repository, effective_questions};
+use super::jobs::lines::{self, LineWriter};
 use super::jobs::runner::{Ending, Observer};
-use super::jobs::{Draft, JobFiles, JobLock, Origin};
+use super::jobs::{Draft, JobClaim, JobPart, Origin};
 use super::models::{self, Loaded};
 use super::{Context, blocking};
 use crate::error::{Error, Result};
@@ -25,9 +27,8 @@ use crate::wire::{DecisionRequest, Questions, Usage};
 use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use std::io::{BufRead, BufWriter, Write};
+use std::io::BufRead;
 use std::time::{Duration, Instant};
-use tokio::io::AsyncBufReadExt;
 
 /// Where a new batch's items come from.
 pub enum Source<'a> {
@@ -62,13 +63,13 @@ struct StoredRequest {
     origin: Origin,
 }
 
-/// Stage a batch and record it `queued`. The caller holds the returned lock and runs the
+/// Stage a batch and record it `queued`. The caller holds the returned claim and runs the
 /// job ([`super::jobs::run`]) or hands it on. Nothing is recorded when staging fails.
 pub fn create(
     ctx: &Context,
     batch: NewBatch<'_>,
     origin: Option<Origin>,
-) -> Result<(Job, JobLock)> {
+) -> Result<(Job, JobClaim)> {
     let loaded = models::load(ctx, batch.model, batch.revision)?;
     if effective_questions(&loaded.questions, batch.questions.as_ref()).is_empty() {
         return Err(Error::invalid(
@@ -81,7 +82,7 @@ pub fn create(
         ));
     }
     let draft = Draft::new(ctx)?;
-    let (total, source) = stage(ctx, &loaded, batch.source, draft.files())?;
+    let (total, source) = stage(ctx, &loaded, batch.source, &draft)?;
     let request = StoredRequest {
         revision: loaded.revision.clone(),
         questions: batch.questions.as_ref().map(questions_to_value),
@@ -92,54 +93,43 @@ pub fn create(
     draft.record(ctx, &loaded.model_id, JobKind::Batch, &request, total)
 }
 
-/// Write the items to `input.ndjson` (via a temporary name, so a staged input is whole);
-/// the item count and a description of the source.
+/// Write the items as the draft's input lines; the item count and a description of the
+/// source.
 pub(crate) fn stage(
     ctx: &Context,
     loaded: &Loaded,
     source: Source<'_>,
-    files: &JobFiles,
+    draft: &Draft,
 ) -> Result<(u64, Value)> {
-    let path = files.input();
-    let partial = path.with_extension("partial");
-    let io_error =
-        |e: std::io::Error| Error::internal(&format!("writing {}", partial.display()), e);
-    let mut out = BufWriter::new(std::fs::File::create(&partial).map_err(io_error)?);
-    let mut total = 0u64;
+    let mut out = draft.input();
     let description = match source {
         Source::Inline(items) => {
             for item in &items {
-                serde_json::to_writer(&mut out, item)
-                    .map_err(|e| Error::internal("writing an item", e))?;
-                out.write_all(b"\n").map_err(io_error)?;
-                total += 1;
+                out.push(to_json(item)?)?;
             }
-            json!({"items": total})
+            json!({"items": out.count()})
         }
         Source::Examples(set) => {
             let filter = ExampleFilter {
                 annotated: (set == ExampleSet::Annotated).then_some(true),
                 question: None,
             };
-            let mut write_error = None;
+            // The examples are read a page at a time, so the input is written as they come.
+            let mut failed = None;
             ctx.store()?
                 .for_each_example(&loaded.model_id, &filter, &mut |example| {
-                    let line = BatchItem {
+                    let item = BatchItem {
                         example_id: Some(example.example_id.into_string()),
                         state: example.state,
                     };
-                    let written = serde_json::to_writer(&mut out, &line)
-                        .map_err(std::io::Error::other)
-                        .and_then(|()| out.write_all(b"\n"));
-                    if let Err(e) = written {
-                        // Stop the iteration; the I/O error is what gets reported.
-                        write_error = Some(e);
-                        return Err(crate::store::StoreError::Conflict("write failed".into()));
+                    if let Err(error) = to_json(&item).and_then(|line| out.push(line)) {
+                        // Stop the iteration; this error is what gets reported.
+                        failed = Some(error);
+                        return Err(crate::store::StoreError::Conflict("staging failed".into()));
                     }
-                    total += 1;
                     Ok(())
                 })
-                .map_err(|e| write_error.take().map_or_else(|| e.into(), io_error))?;
+                .map_err(|e| failed.take().unwrap_or_else(|| e.into()))?;
             json!({"examples": set})
         }
         Source::Lines(reader) => {
@@ -156,21 +146,22 @@ pub(crate) fn stage(
                 if trimmed.is_empty() {
                     continue;
                 }
-                out.write_all(trimmed).map_err(io_error)?;
-                out.write_all(b"\n").map_err(io_error)?;
-                total += 1;
+                out.push(trimmed.to_vec())?;
             }
-            json!({"lines": total})
+            json!({"lines": out.count()})
         }
     };
-    let file = out.into_inner().map_err(|e| io_error(e.into_error()))?;
-    file.sync_all().map_err(io_error)?;
-    std::fs::rename(&partial, &path).map_err(io_error)?;
-    Ok((total, description))
+    out.flush()?;
+    Ok((out.count(), description))
+}
+
+fn to_json(item: &impl Serialize) -> Result<Vec<u8>> {
+    serde_json::to_vec(item).map_err(|e| Error::internal("writing an item", e))
 }
 
 /// One finished item, ready to append.
 pub(crate) struct ItemResult {
+    /// The result line, without its newline.
     pub line: Vec<u8>,
     pub failed: bool,
     pub usage: Usage,
@@ -203,7 +194,6 @@ const TICK: Duration = Duration::from_millis(200);
 pub(crate) async fn execute(
     ctx: &Context,
     record: &JobRecord,
-    files: &JobFiles,
     origin: &Origin,
     observer: &dyn Observer,
 ) -> Result<Ending> {
@@ -238,8 +228,7 @@ pub(crate) async fn execute(
     let (loaded, template) = (&loaded, &template);
     let pass = Pass {
         job_id: &record.job_id,
-        input: files.input(),
-        results: files.results(),
+        results: JobPart::Results,
         window: engine.max_in_flight(),
         done_before: 0,
         total,
@@ -273,11 +262,12 @@ pub(crate) async fn execute(
     )?))
 }
 
-/// One pass of decisions over a staged input: which files, and where it stands in its job.
+/// One pass of decisions over a job's input: where its results go, and where it stands
+/// in its job.
 pub(crate) struct Pass<'a> {
     pub job_id: &'a crate::ids::JobId,
-    pub input: std::path::PathBuf,
-    pub results: std::path::PathBuf,
+    /// The lines the results are written to.
+    pub results: JobPart,
     /// What the engine takes at once.
     pub window: usize,
     /// Items of the job finished by earlier passes (progress counts them).
@@ -287,7 +277,8 @@ pub(crate) struct Pass<'a> {
 }
 
 /// Decide every input line of a pass that has no result yet (resuming after the last
-/// complete result line), appending results in input order. `None` when a cancel stopped it.
+/// result written), appending results in input order. `None` when it was stopped: a
+/// cancel, or the job is no longer this process's (another replica claimed it).
 pub(crate) async fn drive<F, Fut>(
     ctx: &Context,
     pass: &Pass<'_>,
@@ -301,10 +292,13 @@ where
     // Twice the engine's parallelism: results are written in order, so one slow item must
     // not leave the cores idle behind it.
     let window = pass.window.max(1) * 2;
-    let (mut tally, mut writer) = {
-        let path = pass.results.clone();
-        blocking(move || resume(&path)).await?
+    let (job_id, part) = (*pass.job_id, pass.results);
+    let mut tally = {
+        let ctx = ctx.clone();
+        blocking(move || resume(&ctx, &job_id, part)).await?
     };
+    let owner = ctx.lease()?.id().to_owned();
+    let mut writer = LineWriter::new(ctx, job_id, part, Some(owner), tally.done);
     let progress = |tally: &Tally| Progress {
         total: pass.total,
         done: pass.done_before + tally.done,
@@ -315,30 +309,11 @@ where
     }
     observer.progress(progress(&tally));
 
-    let input = tokio::fs::File::open(&pass.input).await.map_err(|e| {
-        Error::Internal(format!(
-            "job {}: its staged input is gone ({e})",
-            pass.job_id
-        ))
-    })?;
-    let lines = futures_util::stream::unfold(
-        (tokio::io::BufReader::new(input), 0u64),
-        |(mut reader, index)| async move {
-            let mut line = Vec::new();
-            match reader.read_until(b'\n', &mut line).await {
-                Ok(0) => None,
-                Ok(_) => Some((Ok((index, line)), (reader, index + 1))),
-                Err(e) => Some((Err(e), (reader, index + 1))),
-            }
-        },
-    )
-    .skip(usize::try_from(tally.done).unwrap_or(usize::MAX));
     let decide = &decide;
     let mut results = std::pin::pin!(
-        lines
+        input_lines(ctx, job_id, tally.done)
             .map(|line| async move {
-                let (index, line) =
-                    line.map_err(|e| Error::internal("reading a job's input", e))?;
+                let (index, line) = line?;
                 Ok::<_, Error>(decide(index, line).await)
             })
             .buffered(window)
@@ -346,56 +321,78 @@ where
 
     let mut ticker = tokio::time::interval(TICK);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let write_error = |e: std::io::Error| Error::internal("writing results", e);
-    let cancelled = loop {
+    let stopped = loop {
         tokio::select! {
             next = results.next() => {
                 let Some(item) = next else { break false };
-                let item = item?;
-                writer.write_all(&item.line).map_err(write_error)?;
+                let mut item = item?;
+                writer.hold(item.line.clone());
+                item.line.push(b'\n');
                 observer.line(&item.line);
                 tally.add(item.failed, item.usage);
                 tally.timed += 1;
                 tally.latency += item.latency;
             }
             _ = ticker.tick() => {
-                writer.flush().map_err(write_error)?;
+                let ours = writer.flush_async().await?;
                 observer.progress(progress(&tally));
-                if super::jobs::record_progress(ctx, pass.job_id, progress(&tally)).await? {
+                if !ours || super::jobs::record_progress(ctx, pass.job_id, progress(&tally)).await? {
                     break true;
                 }
             }
         }
     };
-    writer.flush().map_err(write_error)?;
-    writer.get_ref().sync_data().map_err(write_error)?;
-    super::jobs::record_progress(ctx, pass.job_id, progress(&tally)).await?;
-    observer.progress(progress(&tally));
-    Ok((!cancelled).then_some(tally))
+    // What finished is kept, cancelled or not (a job no longer ours keeps its new owner's).
+    let ours = writer.flush_async().await?;
+    if ours {
+        super::jobs::record_progress(ctx, pass.job_id, progress(&tally)).await?;
+        observer.progress(progress(&tally));
+    }
+    Ok((ours && !stopped).then_some(tally))
 }
 
-/// Count the results an earlier run finished (cutting off a line it was writing when it
-/// died) and open the file to append the rest.
-fn resume(path: &std::path::Path) -> Result<(Tally, BufWriter<std::fs::File>)> {
-    let io_error = |e: std::io::Error| Error::internal(&format!("resuming {}", path.display()), e);
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .read(true)
-        .append(true)
-        .open(path)
-        .map_err(io_error)?;
-    let complete = super::jobs::files::complete_len(&mut file).map_err(io_error)?;
-    file.set_len(complete).map_err(io_error)?;
+/// The job's input lines from line `from` on, read a page at a time as they are taken.
+fn input_lines(
+    ctx: &Context,
+    job_id: crate::ids::JobId,
+    from: u64,
+) -> impl futures_util::Stream<Item = Result<(u64, Vec<u8>)>> + '_ {
+    futures_util::stream::try_unfold(
+        (std::collections::VecDeque::new(), from, false),
+        move |(mut page, next, mut last): (
+            std::collections::VecDeque<(u64, Vec<u8>)>,
+            u64,
+            bool,
+        )| async move {
+            if page.is_empty() && !last {
+                let ctx = ctx.clone();
+                let read = blocking(move || {
+                    Ok(ctx
+                        .store()?
+                        .job_lines(&job_id, JobPart::Input, next, lines::CHUNK)?)
+                })
+                .await?;
+                last = read.len() < lines::CHUNK;
+                page.extend(read);
+            }
+            let Some((index, line)) = page.pop_front() else {
+                return Ok(None);
+            };
+            Ok(Some(((index, line), (page, index + 1, last))))
+        },
+    )
+}
+
+/// Count the results earlier runs wrote: what a resumed pass starts from.
+fn resume(ctx: &Context, job_id: &crate::ids::JobId, part: JobPart) -> Result<Tally> {
     let mut tally = Tally::default();
-    let reader = std::io::BufReader::new(std::fs::File::open(path).map_err(io_error)?);
-    for line in reader.split(b'\n') {
-        let line = line.map_err(io_error)?;
-        let value: Value = serde_json::from_slice(&line).unwrap_or(Value::Null);
+    lines::for_each(ctx, job_id, part, 0, &mut |_, line| {
+        let value: Value = serde_json::from_slice(line).unwrap_or(Value::Null);
         let usage = serde_json::from_value(value["usage"].clone()).unwrap_or_default();
         tally.add(value.get("error").is_some(), usage);
-    }
-    Ok((tally, BufWriter::with_capacity(256 * 1024, file)))
+        Ok(())
+    })?;
+    Ok(tally)
 }
 
 /// One input line of a job.
@@ -478,9 +475,8 @@ async fn decide_item(
         outcome,
     };
     // Answers and problems always serialize; the fallback keeps one line per item.
-    let mut line = serde_json::to_vec(&result)
+    let line = serde_json::to_vec(&result)
         .unwrap_or_else(|_| format!(r#"{{"index":{index},"example_id":null}}"#).into_bytes());
-    line.push(b'\n');
     ItemResult {
         line,
         failed,

@@ -10,7 +10,7 @@
 use super::answer_cache::{self, Asking, Open};
 use super::batch::{self, ItemResult, Pass, Source};
 use super::jobs::runner::{Ending, Observer};
-use super::jobs::{Draft, JobFiles, JobLock, Origin};
+use super::jobs::{Draft, JobClaim, JobPart, Origin};
 use super::metrics::{self, Metrics, Scale, Scored, label_of, predicted_of, scale_of};
 use super::models::{self, Loaded};
 use super::{Context, blocking};
@@ -26,7 +26,6 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
-use std::io::BufRead;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -57,7 +56,7 @@ pub fn create(
     ctx: &Context,
     evaluation: NewEvaluation<'_>,
     origin: Option<Origin>,
-) -> Result<(Job, JobLock)> {
+) -> Result<(Job, JobClaim)> {
     let request = evaluation.request;
     let loaded = models::load(ctx, evaluation.model, request.revision.as_deref())?;
     let baseline = request
@@ -71,7 +70,7 @@ pub fn create(
         ctx,
         &loaded,
         Source::Examples(ExampleSet::Annotated),
-        draft.files(),
+        &draft,
     )?;
     let passes = 1 + u64::from(baseline.is_some());
     let stored = StoredRequest {
@@ -103,8 +102,12 @@ struct Side {
 }
 
 impl Side {
-    fn results(&self, files: &JobFiles) -> std::path::PathBuf {
-        files.dir().join(format!("results-{}.ndjson", self.name))
+    /// The job's lines this side's results are written to.
+    fn results(&self) -> JobPart {
+        match self.name {
+            "baseline" => JobPart::Baseline,
+            _ => JobPart::Results,
+        }
     }
 }
 
@@ -112,7 +115,6 @@ impl Side {
 pub(crate) async fn execute(
     ctx: &Context,
     record: &JobRecord,
-    files: &JobFiles,
     origin: &Origin,
     observer: &dyn Observer,
 ) -> Result<Ending> {
@@ -147,8 +149,7 @@ pub(crate) async fn execute(
         }
         let pass = Pass {
             job_id: &record.job_id,
-            input: files.input(),
-            results: side.results(files),
+            results: side.results(),
             window: side.engine.max_in_flight(),
             done_before: stored.examples * k as u64,
             total: record.total,
@@ -161,8 +162,8 @@ pub(crate) async fn execute(
             return Ok(Ending::Cancelled);
         }
     }
-    let (ctx2, model_id, files) = (ctx.clone(), record.model_id, files.clone());
-    let report = blocking(move || report(&ctx2, &model_id, &stored, &sides, &files)).await?;
+    let (ctx2, job_id, model_id) = (ctx.clone(), record.job_id, record.model_id);
+    let report = blocking(move || report(&ctx2, &job_id, &model_id, &stored, &sides)).await?;
     Ok(Ending::Completed(
         serde_json::to_value(report).map_err(|e| Error::internal("serializing a report", e))?,
     ))
@@ -203,9 +204,8 @@ async fn decide_example(
             false,
         ),
     };
-    let mut line = serde_json::to_vec(&value)
+    let line = serde_json::to_vec(&value)
         .unwrap_or_else(|_| format!(r#"{{"index":{index}}}"#).into_bytes());
-    line.push(b'\n');
     ItemResult {
         line,
         failed,
@@ -235,10 +235,10 @@ async fn answers_for(
 /// The figures of each side, per question and overall.
 fn report(
     ctx: &Context,
+    job_id: &crate::ids::JobId,
     model_id: &crate::ids::ModelId,
     stored: &StoredRequest,
     sides: &[Side],
-    files: &JobFiles,
 ) -> Result<EvaluationReport> {
     // Ground truth, as annotated now.
     let mut truth: HashMap<String, HashMap<String, Value>> = HashMap::new();
@@ -281,7 +281,7 @@ fn report(
     let mut per_side: Vec<SideFigures> = Vec::new();
     let (mut decided, mut cached) = (0, 0);
     for side in sides {
-        let (metrics, counts) = side_metrics(side, &side.results(files), &truth, &excluded)?;
+        let (metrics, counts) = side_metrics(ctx, job_id, side, &truth, &excluded)?;
         per_side.push(metrics);
         decided += counts.0;
         cached += counts.1;
@@ -380,8 +380,9 @@ type SideFigures = IndexMap<String, QuestionFigures>;
 /// Per question: the figures of one side's results; and how many decisions were
 /// (decided, cached).
 fn side_metrics(
+    ctx: &Context,
+    job_id: &crate::ids::JobId,
     side: &Side,
-    path: &std::path::Path,
     truth: &HashMap<String, HashMap<String, Value>>,
     excluded: &HashMap<&str, (HashSet<String>, bool)>,
 ) -> Result<(SideFigures, (u64, u64))> {
@@ -391,12 +392,9 @@ fn side_metrics(
         .keys()
         .map(|id| (id.clone(), (Vec::new(), 0)))
         .collect();
-    let io_error = |e: std::io::Error| Error::internal(&format!("reading {}", path.display()), e);
-    let reader = std::io::BufReader::new(std::fs::File::open(path).map_err(io_error)?);
-    for line in reader.split(b'\n') {
-        let line = line.map_err(io_error)?;
-        let Ok(value) = serde_json::from_slice::<Value>(&line) else {
-            continue;
+    super::jobs::lines::for_each(ctx, job_id, side.results(), 0, &mut |_, line| {
+        let Ok(value) = serde_json::from_slice::<Value>(line) else {
+            return Ok(());
         };
         if value["cached"] == Value::Bool(true) {
             counts.1 += 1;
@@ -404,10 +402,10 @@ fn side_metrics(
             counts.0 += 1;
         }
         let Some(example_id) = value["example_id"].as_str() else {
-            continue;
+            return Ok(());
         };
         let Some(annotations) = truth.get(example_id) else {
-            continue;
+            return Ok(());
         };
         let answers: Option<Answers> = serde_json::from_value(value["answers"].clone()).ok();
         for (id, (list, failed)) in &mut scored {
@@ -435,7 +433,8 @@ fn side_metrics(
                 None => *failed += 1,
             }
         }
-    }
+        Ok(())
+    })?;
     let metrics = scored
         .into_iter()
         .map(|(id, (list, failed))| {

@@ -6,13 +6,19 @@
 //! the OS frees it the moment the process dies. Replicas that share a PostgreSQL database
 //! have no home in common, so there the lease is a row of the store that the process
 //! renews ([`Lease::shared`]): it dies [`SHARED_TTL`] after its process stops renewing.
+//!
+//! Jobs are owned by a lease too (`core::jobs`). Within the process, the lease also keeps
+//! which of its jobs something is running ([`Lease::hold`]): a job owned by this lease but
+//! held by nothing was let go of (its runner failed) and may be claimed again.
 
+use std::collections::HashSet;
 use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
+use crate::ids::JobId;
 use crate::store::Store;
 
 /// How long a shared lease outlives its last renewal.
@@ -26,6 +32,8 @@ const RENEW_EVERY: Duration = Duration::from_secs(3);
 pub struct Lease {
     id: String,
     kind: Kind,
+    /// The jobs this process runs (or has queued) under this lease.
+    held: Mutex<HashSet<JobId>>,
 }
 
 enum Kind {
@@ -52,6 +60,7 @@ impl Lease {
                 dir: dir.to_owned(),
                 _file: file,
             },
+            held: Mutex::default(),
         })
     }
 
@@ -71,11 +80,38 @@ impl Lease {
         Ok(Self {
             id,
             kind: Kind::Shared { store, stop },
+            held: Mutex::default(),
         })
     }
 
     pub fn id(&self) -> &str {
         &self.id
+    }
+
+    /// Mark job `job_id` as run by this process; false when something here already runs it.
+    pub fn hold(&self, job_id: &JobId) -> bool {
+        self.held_jobs().insert(*job_id)
+    }
+
+    /// The job is no longer run by this process.
+    pub fn let_go(&self, job_id: &JobId) {
+        self.held_jobs().remove(job_id);
+    }
+
+    fn held_jobs(&self) -> std::sync::MutexGuard<'_, HashSet<JobId>> {
+        self.held.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Whether a job owned by lease `owner` (none: nobody) may be claimed by this process
+    /// for `job_id`, and if so, hold it: unowned, owned by a dead process, or owned by this
+    /// one while nothing here runs it.
+    pub fn take_over(&self, job_id: &JobId, owner: Option<&str>) -> bool {
+        let free = match owner {
+            None => true,
+            Some(owner) if owner == self.id => true,
+            Some(owner) => !self.is_alive(owner),
+        };
+        free && self.hold(job_id)
     }
 
     /// Whether the process holding lease `id` still runs. A lease whose state cannot be

@@ -11,7 +11,7 @@
 //! owns it), and [`Service::detach_job`] lets it run without us.
 
 use super::batch::{NewBatch, Source};
-use super::jobs::{JobLock, Observer};
+use super::jobs::{JobClaim, Observer};
 use super::{Context, blocking};
 use crate::error::{Error, Result};
 use crate::ids::{JobId, ModelId};
@@ -253,8 +253,8 @@ pub type Spawner = Arc<dyn Fn(&Context, &JobId) -> Result<()> + Send + Sync>;
 /// The operations on this process's home.
 pub struct Local {
     ctx: Context,
-    /// Locks of the jobs this process created and has not yet run or handed on.
-    locks: Mutex<HashMap<JobId, JobLock>>,
+    /// Claims on the jobs this process created and has not yet run or handed on.
+    claims: Mutex<HashMap<JobId, JobClaim>>,
     spawn: Spawner,
 }
 
@@ -263,7 +263,7 @@ impl Local {
     pub fn new(ctx: Context, spawn: Spawner) -> Self {
         Self {
             ctx,
-            locks: Mutex::new(HashMap::new()),
+            claims: Mutex::new(HashMap::new()),
             spawn,
         }
     }
@@ -282,8 +282,8 @@ impl Local {
         blocking(move || work(&ctx)).await
     }
 
-    fn take_lock(&self, job_id: &JobId) -> Option<JobLock> {
-        self.locks
+    fn take_claim(&self, job_id: &JobId) -> Option<JobClaim> {
+        self.claims
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .remove(job_id)
@@ -308,13 +308,14 @@ impl Local {
             job = get().await?;
         }
         observer.progress(job.progress);
-        if observer.wants_lines()
-            && let (_, Some(reader)) = super::jobs::results(&self.ctx, &job.job_id)?
-        {
-            for line in std::io::BufReader::new(reader).split(b'\n') {
-                let mut line = line.map_err(|e| Error::internal("reading results", e))?;
-                line.push(b'\n');
-                observer.line(&line);
+        if observer.wants_lines() {
+            let mut next = 0;
+            while let Some((page, after)) = super::jobs::results_page(&self.ctx, &job.job_id, next)?
+            {
+                for line in page.split_inclusive(|&b| b == b'\n') {
+                    observer.line(line);
+                }
+                next = after;
             }
         }
         Ok(job)
@@ -463,11 +464,11 @@ impl Service for Local {
     }
 
     async fn create_job(&self, model: &str, request: JobRequest) -> Result<Created> {
-        let (job, lock) = new_job(&self.ctx, model, request, None).await?;
-        self.locks
+        let (job, claim) = new_job(&self.ctx, model, request, None).await?;
+        self.claims
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert(job.job_id, lock);
+            .insert(job.job_id, claim);
         Ok(Created {
             job,
             replayed: false,
@@ -501,33 +502,40 @@ impl Service for Local {
     }
 
     async fn follow_job(&self, job: &Job, observer: &dyn Observer) -> Result<Job> {
-        match self.take_lock(&job.job_id) {
-            Some(lock) => super::jobs::run(&self.ctx, lock, observer).await,
+        match self.take_claim(&job.job_id) {
+            Some(claim) => super::jobs::run(&self.ctx, claim, observer).await,
             None => self.watch(job, observer).await,
         }
     }
 
     async fn detach_job(&self, job: &Job) -> Result<()> {
-        // The worker takes the lock itself; until it does, the job is merely queued.
-        drop(self.take_lock(&job.job_id));
+        // The worker claims the job itself; until it does, the job is merely queued.
+        if let Some(claim) = self.take_claim(&job.job_id) {
+            self.on_pool(move |ctx| super::jobs::release(ctx, claim))
+                .await?;
+        }
         (self.spawn)(&self.ctx, &job.job_id)
     }
 
     async fn job_results(&self, job_id: &str, out: &mut (dyn Write + Send)) -> Result<Job> {
         let id = super::jobs::resolve_id(&self.ctx, job_id)?;
-        let (job, reader) = super::jobs::results(&self.ctx, &id)?;
-        if let Some(mut reader) = reader {
-            std::io::copy(&mut reader, out).map_err(write_error)?;
+        let job = super::jobs::get(&self.ctx, &id)?;
+        let mut next = 0;
+        while let Some((page, after)) = super::jobs::results_page(&self.ctx, &id, next)? {
+            out.write_all(&page).map_err(write_error)?;
+            next = after;
         }
         Ok(job)
     }
 
     async fn take_up_orphans(&self) -> Result<()> {
-        for lock in super::jobs::recover(&self.ctx)? {
-            let job_id = *lock.job_id();
-            // The worker takes the lock itself; should another command race us to it, the
-            // loser's worker finds the lock held and exits.
-            drop(lock);
+        let orphans = self.on_pool(super::jobs::recover).await?;
+        for claim in orphans {
+            let job_id = *claim.job_id();
+            // The worker claims the job itself; should another process claim it first,
+            // the worker finds it taken and exits.
+            self.on_pool(move |ctx| super::jobs::release(ctx, claim))
+                .await?;
             (self.spawn)(&self.ctx, &job_id)?;
         }
         Ok(())
@@ -542,14 +550,14 @@ impl Service for Local {
     }
 }
 
-/// Create the job `request` describes on `model` and lock it for running; `origin` names
+/// Create the job `request` describes on `model` and claim it for running; `origin` names
 /// the HTTP request that asked for it, if one did.
 pub async fn new_job(
     ctx: &Context,
     model: &str,
     request: JobRequest,
     origin: Option<super::jobs::Origin>,
-) -> Result<(Job, JobLock)> {
+) -> Result<(Job, JobClaim)> {
     let (ctx, model) = (ctx.clone(), model.to_owned());
     blocking(move || match request {
         JobRequest::Batch {

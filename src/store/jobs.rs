@@ -3,6 +3,11 @@
 //! Status changes are guarded updates (`... WHERE status IN (...)`), so two processes that
 //! race on one job (a cancel and a finish, say) cannot both win: a finished job stays as
 //! it finished.
+//!
+//! A job is run by its owner: the lease (`core::lease`) of the process that claimed it.
+//! The owner alone starts it, records its progress and ends it, each checked in the
+//! statement that writes; a job whose owner's lease died is claimed by another process
+//! ([`Store::claim_jobs`]), which resumes it.
 
 use serde_json::Value;
 
@@ -22,6 +27,8 @@ pub struct NewJob<'a> {
     pub kind: JobKind,
     pub request: &'a Value,
     pub total: u64,
+    /// The lease of the process that will run it.
+    pub owner: Option<&'a str>,
 }
 
 /// A job as stored, read into types: a row that does not fit them is a corrupt store.
@@ -37,10 +44,12 @@ pub struct JobRecord {
     pub done: u64,
     pub failed: u64,
     pub cancel_requested: bool,
+    /// The lease of the process that runs it (or last ran it).
+    pub owner: Option<String>,
 }
 
 const COLUMNS: &str = "job_id, model_id, kind, status, request, created_at, started_at, \
-     finished_at, total, done, failed, cancel_requested, error, result";
+     finished_at, total, done, failed, cancel_requested, error, result, owner";
 
 /// Counts are `u64` in Rust and `INTEGER` (i64) in SQLite.
 fn count(value: i64) -> u64 {
@@ -67,6 +76,7 @@ struct RawJob {
     cancel_requested: bool,
     error: Option<String>,
     result: Option<String>,
+    owner: Option<String>,
 }
 
 fn from_row(row: &Row) -> Result<RawJob, DbError> {
@@ -85,6 +95,7 @@ fn from_row(row: &Row) -> Result<RawJob, DbError> {
         cancel_requested: row.get(11)?,
         error: row.get(12)?,
         result: row.get(13)?,
+        owner: row.get(14)?,
     })
 }
 
@@ -154,6 +165,7 @@ fn finish(raw: RawJob) -> Result<JobRecord, StoreError> {
         done: count(raw.done),
         failed: count(raw.failed),
         cancel_requested: raw.cancel_requested,
+        owner: raw.owner,
     })
 }
 
@@ -173,15 +185,17 @@ impl Store {
     pub fn insert_job(&self, job: &NewJob<'_>) -> Result<JobRecord, StoreError> {
         self.write("insert job", |tx| {
             tx.execute(
-                "INSERT INTO jobs (job_id, model_id, kind, status, request, created_at, total)
-                 VALUES (?1, ?2, ?3, 'queued', ?4, ?5, ?6)",
+                "INSERT INTO jobs (job_id, model_id, kind, status, request, created_at, total,
+                                   owner)
+                 VALUES (?1, ?2, ?3, 'queued', ?4, ?5, ?6, ?7)",
                 params![
                     job.job_id.to_string(),
                     job.model_id.to_string(),
                     job.kind.as_str(),
                     job.request.to_string(),
                     now(),
-                    int(job.total)
+                    int(job.total),
+                    job.owner
                 ],
             )
             .ctx("insert job")?;
@@ -248,35 +262,48 @@ impl Store {
     }
 
     /// `queued`/`running` → `running` (keeping the first start time), with the total.
-    /// False when the job is finished (cancelled while queued, say): do not run it.
-    pub fn start_job(&self, job_id: &JobId, total: u64) -> Result<bool, StoreError> {
+    /// False when the job is finished (cancelled while queued, say) or `owner` no longer
+    /// owns it: do not run it.
+    pub fn start_job(&self, job_id: &JobId, owner: &str, total: u64) -> Result<bool, StoreError> {
         self.write("start job", |tx| {
             let changed = tx
                 .execute(
                     "UPDATE jobs SET status = 'running', started_at = COALESCE(started_at, ?2),
                             total = ?3
-                     WHERE job_id = ?1 AND status IN ('queued', 'running')",
-                    params![job_id.to_string(), now(), int(total)],
+                     WHERE job_id = ?1 AND status IN ('queued', 'running') AND owner = ?4",
+                    params![job_id.to_string(), now(), int(total), owner],
                 )
                 .ctx("start job")?;
             Ok(changed == 1)
         })
     }
 
-    /// Record progress `(total, done, failed)` of a running job (an alignment learns its
-    /// total only once it runs). Returns whether a cancel has been asked for.
+    /// Record progress `(total, done, failed)` of a running job that `owner` owns (an
+    /// alignment learns its total only once it runs). Returns whether the owner must stop:
+    /// a cancel has been asked for, or the job is no longer its to run.
     pub fn set_job_progress(
         &self,
         job_id: &JobId,
+        owner: &str,
         (total, done, failed): (u64, u64, u64),
     ) -> Result<bool, StoreError> {
         self.write("record job progress", |tx| {
-            tx.execute(
-                "UPDATE jobs SET total = ?2, done = ?3, failed = ?4
-                 WHERE job_id = ?1 AND status = 'running'",
-                params![job_id.to_string(), int(total), int(done), int(failed)],
-            )
-            .ctx("record job progress")?;
+            let changed = tx
+                .execute(
+                    "UPDATE jobs SET total = ?2, done = ?3, failed = ?4
+                     WHERE job_id = ?1 AND status = 'running' AND owner = ?5",
+                    params![
+                        job_id.to_string(),
+                        int(total),
+                        int(done),
+                        int(failed),
+                        owner
+                    ],
+                )
+                .ctx("record job progress")?;
+            if changed == 0 {
+                return Ok(true);
+            }
             let cancel: Option<bool> = tx
                 .query_opt(
                     "SELECT cancel_requested FROM jobs WHERE job_id = ?1",
@@ -302,11 +329,12 @@ impl Store {
         Ok(cancel.unwrap_or(true))
     }
 
-    /// End an unfinished job with `outcome` and its final progress. False when it had
-    /// already finished.
+    /// End an unfinished job that `owner` owns with `outcome` and its final progress. False
+    /// when it had already finished or is not `owner`'s.
     pub fn finish_job(
         &self,
         job_id: &JobId,
+        owner: &str,
         outcome: &Outcome,
         progress: Option<(u64, u64)>,
     ) -> Result<bool, StoreError> {
@@ -327,7 +355,7 @@ impl Store {
                     "UPDATE jobs SET status = ?2, finished_at = ?3,
                             done = COALESCE(?4, done), failed = COALESCE(?5, failed),
                             error = ?6, result = ?7
-                     WHERE job_id = ?1 AND status IN ('queued', 'running')",
+                     WHERE job_id = ?1 AND status IN ('queued', 'running') AND owner = ?8",
                     params![
                         job_id.to_string(),
                         outcome.status().as_str(),
@@ -335,11 +363,71 @@ impl Store {
                         progress.map(|p| int(p.0)),
                         progress.map(|p| int(p.1)),
                         error,
-                        result
+                        result,
+                        owner
                     ],
                 )
                 .ctx("finish job")?;
             Ok(changed == 1)
+        })
+    }
+
+    /// Claim for lease `me` the unfinished jobs (all, or only `only`) that `claimable`
+    /// lets it have, given each one's owner, oldest first; returns the claimed. Jobs that
+    /// another transaction has locked are skipped (PostgreSQL's `SKIP LOCKED`), not waited
+    /// for: a job being claimed elsewhere is someone else's.
+    pub fn claim_jobs(
+        &self,
+        me: &str,
+        only: Option<&JobId>,
+        claimable: &mut dyn FnMut(&JobId, Option<&str>) -> bool,
+    ) -> Result<Vec<JobId>, StoreError> {
+        self.write("claim jobs", |tx| {
+            let skip_locked = match tx.dialect() {
+                super::Dialect::Postgres => " FOR UPDATE SKIP LOCKED",
+                super::Dialect::Sqlite => "",
+            };
+            let only = only.map(ToString::to_string);
+            let candidates: Vec<(String, Option<String>)> = tx
+                .query_map(
+                    &format!(
+                        "SELECT job_id, owner FROM jobs
+                         WHERE status IN ('queued', 'running')
+                           AND (CAST(?1 AS TEXT) IS NULL OR job_id = CAST(?1 AS TEXT))
+                         ORDER BY created_at, job_id{skip_locked}"
+                    ),
+                    params![only],
+                    |row| Ok((row.get(0)?, row.get(1)?)),
+                )
+                .ctx("find claimable jobs")?;
+            let mut claimed = Vec::new();
+            for (id, owner) in candidates {
+                let Ok(job_id) = id.parse::<JobId>() else {
+                    continue;
+                };
+                if !claimable(&job_id, owner.as_deref()) {
+                    continue;
+                }
+                tx.execute(
+                    "UPDATE jobs SET owner = ?2 WHERE job_id = ?1",
+                    params![id, me],
+                )
+                .ctx("claim job")?;
+                claimed.push(job_id);
+            }
+            Ok(claimed)
+        })
+    }
+
+    /// Give a job `me` owns back, unowned, for another process to claim (a detached worker).
+    pub fn release_job(&self, job_id: &JobId, me: &str) -> Result<(), StoreError> {
+        self.write("release job", |tx| {
+            tx.execute(
+                "UPDATE jobs SET owner = NULL WHERE job_id = ?1 AND owner = ?2",
+                params![job_id.to_string(), me],
+            )
+            .ctx("release job")?;
+            Ok(())
         })
     }
 
@@ -370,6 +458,9 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// The lease the tests' jobs are owned by.
+    const ME: &str = "lease-me";
+
     /// A fixed ID per name, so tests read like before.
     fn id(name: &str) -> JobId {
         let n = name.bytes().fold(0u128, |a, b| a * 256 + u128::from(b));
@@ -388,6 +479,7 @@ mod tests {
                 kind: JobKind::Batch,
                 request: &json!({"revision": "main"}),
                 total: 3,
+                owner: Some(ME),
             })
             .unwrap()
     }
@@ -399,8 +491,8 @@ mod tests {
         let queued = job(&store, "j1");
         assert_eq!(queued.state, JobState::Queued);
         assert_eq!(queued.request, json!({"revision": "main"}));
-        assert!(store.start_job(&j1, 3).unwrap());
-        assert!(!store.set_job_progress(&j1, (3, 2, 1)).unwrap());
+        assert!(store.start_job(&j1, ME, 3).unwrap());
+        assert!(!store.set_job_progress(&j1, ME, (3, 2, 1)).unwrap());
         let running = store.get_job(&j1).unwrap().unwrap();
         assert_eq!(
             (running.state.status(), running.done, running.failed),
@@ -411,14 +503,18 @@ mod tests {
         let completed = Outcome::Completed {
             result: summary.clone(),
         };
-        assert!(store.finish_job(&j1, &completed, Some((3, 1))).unwrap());
+        assert!(store.finish_job(&j1, ME, &completed, Some((3, 1))).unwrap());
         // A late cancel or a second finish changes nothing.
         let after = store.cancel_job(&j1).unwrap().unwrap();
         assert_eq!(after.state.status(), JobStatus::Completed);
-        assert!(!store.finish_job(&j1, &Outcome::Cancelled, None).unwrap());
+        assert!(
+            !store
+                .finish_job(&j1, ME, &Outcome::Cancelled, None)
+                .unwrap()
+        );
         let done = store.get_job(&j1).unwrap().unwrap();
         assert_eq!((done.done, done.state.outcome()), (3, Some(&completed)));
-        assert!(!store.start_job(&j1, 3).unwrap());
+        assert!(!store.start_job(&j1, ME, 3).unwrap());
     }
 
     #[test]
@@ -431,7 +527,7 @@ mod tests {
         }))
         .unwrap();
         let failed = Outcome::Failed { problem };
-        assert!(store.finish_job(&id("f"), &failed, None).unwrap());
+        assert!(store.finish_job(&id("f"), ME, &failed, None).unwrap());
         let record = store.get_job(&id("f")).unwrap().unwrap();
         assert_eq!(record.state.outcome(), Some(&failed));
         assert_eq!(record.state.started_at(), None);
@@ -443,15 +539,15 @@ mod tests {
         let (queued_id, running_id) = (id("queued"), id("running"));
         job(&store, "queued");
         job(&store, "running");
-        store.start_job(&running_id, 3).unwrap();
+        store.start_job(&running_id, ME, 3).unwrap();
         let queued = store.cancel_job(&queued_id).unwrap().unwrap();
         assert_eq!(queued.state.outcome(), Some(&Outcome::Cancelled));
         assert!(queued.state.finished_at().is_some());
-        assert!(!store.start_job(&queued_id, 3).unwrap());
+        assert!(!store.start_job(&queued_id, ME, 3).unwrap());
         let running = store.cancel_job(&running_id).unwrap().unwrap();
         assert_eq!(running.state.status(), JobStatus::Running);
         assert!(running.cancel_requested);
-        assert!(store.set_job_progress(&running_id, (3, 1, 0)).unwrap());
+        assert!(store.set_job_progress(&running_id, ME, (3, 1, 0)).unwrap());
         assert!(store.job_cancel_requested(&running_id).unwrap());
         assert!(store.cancel_job(&id("nope")).unwrap().is_none());
     }
@@ -468,9 +564,10 @@ mod tests {
                 kind: JobKind::Batch,
                 request: &json!({}),
                 total: 0,
+                owner: Some(ME),
             })
             .unwrap();
-        store.start_job(&id("b"), 3).unwrap();
+        store.start_job(&id("b"), ME, 3).unwrap();
         let ids = |jobs: Vec<JobRecord>| jobs.into_iter().map(|j| j.job_id).collect::<Vec<_>>();
         let all = store.list_jobs(&JobFilter::default()).unwrap();
         assert_eq!(ids(all), [id("c"), id("b"), id("a")]);
@@ -506,8 +603,56 @@ mod tests {
     }
 
     #[test]
+    fn a_job_is_claimed_from_a_dead_owner_and_then_only_the_new_owner_writes() {
+        let store = store();
+        let (a, b) = (id("a"), id("b"));
+        job(&store, "a");
+        job(&store, "b");
+        assert!(store.start_job(&a, ME, 3).unwrap());
+        // ME died: another lease claims what `claimable` gives it, oldest first.
+        let mut asked = Vec::new();
+        let claimed = store
+            .claim_jobs("lease-new", None, &mut |job, owner| {
+                asked.push((*job, owner.map(str::to_owned)));
+                *job == a
+            })
+            .unwrap();
+        assert_eq!(claimed, [a]);
+        assert_eq!(asked, [(a, Some(ME.to_owned())), (b, Some(ME.to_owned()))]);
+        assert_eq!(
+            store.get_job(&a).unwrap().unwrap().owner.as_deref(),
+            Some("lease-new")
+        );
+        // The old owner is fenced out of every write; the new one goes on.
+        assert!(
+            store.set_job_progress(&a, ME, (3, 1, 0)).unwrap(),
+            "must stop"
+        );
+        assert!(!store.finish_job(&a, ME, &Outcome::Cancelled, None).unwrap());
+        assert!(!store.set_job_progress(&a, "lease-new", (3, 1, 0)).unwrap());
+        // Only the one job asked for, and a finished job is never claimed.
+        let only_b = store
+            .claim_jobs("lease-new", Some(&b), &mut |_, _| true)
+            .unwrap();
+        assert_eq!(only_b, [b]);
+        store
+            .finish_job(&b, "lease-new", &Outcome::Cancelled, None)
+            .unwrap();
+        assert!(
+            store
+                .claim_jobs("x", Some(&b), &mut |_, _| true)
+                .unwrap()
+                .is_empty()
+        );
+        // Released, a job is unowned until someone claims it.
+        store.release_job(&a, "lease-new").unwrap();
+        assert_eq!(store.get_job(&a).unwrap().unwrap().owner, None);
+    }
+
+    #[test]
     fn the_same_tests_on_postgres() {
         on_postgres!(
+            a_job_is_claimed_from_a_dead_owner_and_then_only_the_new_owner_writes,
             a_job_moves_through_its_statuses_and_stays_finished,
             a_failed_job_keeps_its_problem,
             cancel_ends_a_queued_job_and_flags_a_running_one,

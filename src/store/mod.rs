@@ -21,6 +21,7 @@ mod error;
 mod examples;
 mod fitted;
 mod idempotency;
+mod job_lines;
 mod job_state;
 mod jobs;
 mod leases;
@@ -43,6 +44,7 @@ pub use annotations::UNKNOWN_ANNOTATOR;
 pub use caches::CachedAnswers;
 pub use error::StoreError;
 pub use idempotency::{Claim, Key as IdempotencyKey, StoredResponse};
+pub use job_lines::JobPart;
 pub use job_state::{JobState, Outcome};
 pub use jobs::{JobFilter, JobRecord, NewJob};
 use pool::{Conn, Pool, PooledConn, Source};
@@ -277,6 +279,21 @@ const MIGRATIONS: &[Migration] = &[
     );
     ",
     ),
+    // 11: jobs any replica can run. A job's owner is the lease of the process running it
+    // (a live lease keeps it; a dead one lets another claim it), and its input and result
+    // lines live in the store (`job_lines`), one row per line, instead of files in a home.
+    Migration::both(
+        "
+    ALTER TABLE jobs ADD COLUMN owner TEXT;
+    CREATE TABLE job_lines (
+        job_id TEXT NOT NULL,
+        part   TEXT NOT NULL,
+        idx    INTEGER NOT NULL,
+        body   BLOB NOT NULL,
+        PRIMARY KEY (job_id, part, idx)
+    ) WITHOUT ROWID;
+    ",
+    ),
 ];
 
 /// Schema version this code writes and understands.
@@ -395,14 +412,7 @@ impl Store {
     ) -> Result<T, StoreError> {
         let mut conn = self.conn()?;
         match &mut *conn {
-            Conn::Sqlite(conn) => {
-                let tx = conn
-                    .transaction_with_behavior(TransactionBehavior::Deferred)
-                    .ctx(what)?;
-                let out = f(&mut Db::Sqlite(&tx))?;
-                tx.commit().ctx(what)?;
-                Ok(out)
-            }
+            Conn::Sqlite(conn) => sqlite_tx(conn, TransactionBehavior::Deferred, what, f),
             Conn::Postgres(conn) => in_transaction(
                 conn,
                 "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY",
@@ -421,14 +431,7 @@ fn write_tx<T>(
     f: impl FnOnce(&mut Db<'_>) -> Result<T, StoreError>,
 ) -> Result<T, StoreError> {
     match conn {
-        Conn::Sqlite(conn) => {
-            let tx = conn
-                .transaction_with_behavior(TransactionBehavior::Immediate)
-                .ctx(what)?;
-            let out = f(&mut Db::Sqlite(&tx))?;
-            tx.commit().ctx(what)?;
-            Ok(out)
-        }
+        Conn::Sqlite(conn) => sqlite_tx(conn, TransactionBehavior::Immediate, what, f),
         Conn::Postgres(conn) => in_transaction(
             conn,
             &format!("BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})"),
@@ -436,6 +439,20 @@ fn write_tx<T>(
             f,
         ),
     }
+}
+
+/// `f` in a SQLite transaction that begins as `behavior` says, committed when `f` succeeds
+/// (dropping the transaction on an error rolls it back).
+fn sqlite_tx<T>(
+    conn: &mut rusqlite::Connection,
+    behavior: TransactionBehavior,
+    what: &str,
+    f: impl FnOnce(&mut Db<'_>) -> Result<T, StoreError>,
+) -> Result<T, StoreError> {
+    let tx = conn.transaction_with_behavior(behavior).ctx(what)?;
+    let out = f(&mut Db::Sqlite(&tx))?;
+    tx.commit().ctx(what)?;
+    Ok(out)
 }
 
 /// `begin` + `f` + `COMMIT` on PostgreSQL; an error in `f` rolls back (and a panic leaves

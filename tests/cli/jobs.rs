@@ -260,21 +260,41 @@ fn batch_over_examples_writes_to_a_file_and_captures_when_asked() {
     assert_eq!(shown["decisions"].as_array().unwrap().len(), 1, "{shown}");
 }
 
-/// Wait until the job's results file has at least `count` lines; the PID in its lock.
-fn worker_after(dir: &std::path::Path, count: usize) -> String {
+/// How many result lines job `job_id` has in the store, read straight from the database
+/// (the `jobs` commands take up orphans, which these tests must not do by themselves).
+fn results_written(env: &TestEnv, job_id: &str) -> usize {
+    let db = rusqlite::Connection::open(env.home().join("arbiter.db")).unwrap();
+    db.busy_timeout(Duration::from_secs(5)).unwrap();
+    let count: i64 = db
+        .query_row(
+            "SELECT count(*) FROM job_lines WHERE job_id = ?1 AND part = 'results'",
+            [job_id],
+            |r| r.get(0),
+        )
+        .unwrap();
+    usize::try_from(count).unwrap()
+}
+
+/// The process ID of the last worker started for the job.
+fn worker_pid(dir: &std::path::Path) -> String {
+    std::fs::read_to_string(dir.join("worker.pid"))
+        .unwrap()
+        .trim()
+        .to_owned()
+}
+
+/// Wait until the job has at least `count` result lines; the PID of its worker.
+fn worker_after(env: &TestEnv, job_id: &str, count: usize) -> String {
+    let dir = env.home().join("jobs").join(job_id);
     let deadline = Instant::now() + Duration::from_mins(2);
     loop {
-        let written = std::fs::read_to_string(dir.join("results.ndjson")).unwrap_or_default();
-        if written.lines().count() >= count {
-            return std::fs::read_to_string(dir.join("lock"))
-                .unwrap()
-                .trim()
-                .to_owned();
+        let written = results_written(env, job_id);
+        if written >= count {
+            return worker_pid(&dir);
         }
         assert!(
             Instant::now() < deadline,
-            "{} of {count} results after 2 min; worker.log:\n{}",
-            written.lines().count(),
+            "{written} of {count} results after 2 min; worker.log:\n{}",
             std::fs::read_to_string(dir.join("worker.log")).unwrap_or_default()
         );
         std::thread::sleep(Duration::from_millis(10));
@@ -299,18 +319,17 @@ fn a_captured_batch_killed_mid_job_records_each_decision_once() {
     let job_id = String::from_utf8(output.stdout).unwrap().trim().to_owned();
     let dir = env.home().join("jobs").join(&job_id);
     for kill in 1..=3 {
-        let pid = worker_after(&dir, kill * 100);
+        let pid = worker_after(&env, &job_id, kill * 100);
         // Between two flushes of the results: items decided (and captured) since the last
         // flush have no result line yet.
         std::thread::sleep(Duration::from_millis(120));
         kill_9(&pid);
         // `jobs list` takes up the orphan, once the dead worker's threads have all let go
-        // of its lock (one may still be finishing an fsync): a new worker resumes it.
+        // of its lease (one may still be finishing an fsync): a new worker resumes it.
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
             env.cmd().args(["jobs", "list"]).assert().success();
-            let holder = std::fs::read_to_string(dir.join("lock")).unwrap();
-            if holder.trim() != pid {
+            if worker_pid(&dir) != pid {
                 break;
             }
             assert!(Instant::now() < deadline, "no worker took the job up again");
@@ -346,26 +365,11 @@ fn a_detached_worker_killed_mid_job_is_resumed_with_exactly_one_result_per_item(
         .unwrap();
     assert!(output.status.success());
     let job_id = String::from_utf8(output.stdout).unwrap().trim().to_owned();
-    // `jobs poll` takes up orphans, so poll the database only through the job file here:
-    // wait for some results, then kill the worker that holds the lock.
-    let dir = env.home().join("jobs").join(&job_id);
-    let deadline = Instant::now() + Duration::from_mins(2);
-    let pid = loop {
-        let written = std::fs::read_to_string(dir.join("results.ndjson")).unwrap_or_default();
-        if written.lines().count() >= 20 {
-            break std::fs::read_to_string(dir.join("lock"))
-                .unwrap()
-                .trim()
-                .to_owned();
-        }
-        assert!(Instant::now() < deadline, "the worker wrote nothing");
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    // `jobs poll` takes up orphans, so read the database directly here: wait for some
+    // results, then kill the worker.
+    let pid = worker_after(&env, &job_id, 20);
     kill_9(&pid);
-    let before = std::fs::read_to_string(dir.join("results.ndjson"))
-        .unwrap()
-        .lines()
-        .count();
+    let before = results_written(&env, &job_id);
     assert!(before < total, "killed mid-job ({before} of {total})");
 
     // The next `arbiter jobs` command takes it up again; `--wait` follows it to its end.
@@ -404,23 +408,8 @@ fn a_server_start_resumes_a_job_whose_worker_died() {
         .output()
         .unwrap();
     let job_id = String::from_utf8(output.stdout).unwrap().trim().to_owned();
-    let dir = env.home().join("jobs").join(&job_id);
-    let deadline = Instant::now() + Duration::from_mins(2);
-    while std::fs::read_to_string(dir.join("results.ndjson"))
-        .unwrap_or_default()
-        .lines()
-        .count()
-        < 5
-    {
-        assert!(Instant::now() < deadline);
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let pid = std::fs::read_to_string(dir.join("lock")).unwrap();
-    std::process::Command::new("kill")
-        .args(["-9", pid.trim()])
-        .status()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(200));
+    let pid = worker_after(&env, &job_id, 5);
+    kill_9(&pid);
 
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(async {
@@ -450,7 +439,12 @@ fn a_server_start_resumes_a_job_whose_worker_died() {
         let _ = tx.send(());
         server.await.unwrap().unwrap();
     });
-    let text = std::fs::read_to_string(dir.join("results.ndjson")).unwrap();
+    let stored = env
+        .cmd()
+        .args(["jobs", "results", &job_id])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(stored.stdout).unwrap();
     assert_eq!(indexes(&lines(&text)), (0..300).collect::<Vec<_>>());
 }
 
@@ -600,9 +594,9 @@ fn the_home_is_private_and_outputs_are_not() {
     }
     assert!(
         seen > 20,
-        "the home holds the database, a repository, a job: {seen}"
+        "the home holds the database (with the job) and a repository: {seen}"
     );
-    for name in ["arbiter.db", "repos", "jobs"] {
+    for name in ["arbiter.db", "repos"] {
         assert!(env.home().join(name).exists(), "{name}");
     }
     // SAFETY: reading the umask means setting it; it is set back at once.

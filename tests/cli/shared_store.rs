@@ -2,13 +2,16 @@
 //! (`ARBITER_DATABASE_URL`) and one bare-repository remote (`ARBITER_REPOS_REMOTE`): a
 //! token made through one works on the other, decisions captured through either are seen
 //! through both, one `Idempotency-Key` spread over both runs once, and `/healthz` reports
-//! the store and the remote. PostgreSQL is started by the test itself
-//! (`arbiter::testing::postgres`); without it the test says how to run it and passes.
+//! the store and the remote; a job started on one is cancelled through the other, and a
+//! job whose replica is killed (`kill -9`) is taken over by the other and finishes with one
+//! result line and one capture per item. PostgreSQL is started by the tests themselves
+//! (`arbiter::testing::postgres`); without it they say how to run them and pass.
 
 use crate::common::{QUESTIONS, TestEnv};
 use crate::http::repo_request;
 use crate::served::Served;
-use serde_json::Value;
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
 
 const MODEL: &str = "acme/support";
 
@@ -38,12 +41,10 @@ impl Shared {
     }
 }
 
-#[test]
-fn two_replicas_on_one_database_share_tokens_captures_and_idempotency_keys() {
-    // Without PostgreSQL, `database` has said how to run this test.
-    let Some(database) = arbiter::testing::postgres::database() else {
-        return;
-    };
+/// Two homes on a fresh database and a bare remote, with the test model created through
+/// the first; `None` (having said how to run the test) without PostgreSQL.
+fn two_homes() -> Option<(TestEnv, TestEnv, Shared, String)> {
+    let database = arbiter::testing::postgres::database()?;
     let (a, b) = (TestEnv::new(), TestEnv::new());
     let remote = a.path().join("remote");
     std::fs::create_dir_all(&remote).unwrap();
@@ -65,6 +66,15 @@ fn two_replicas_on_one_database_share_tokens_captures_and_idempotency_keys() {
         ],
     );
     let model_id = created["modelId"].as_str().unwrap().to_owned();
+    Some((a, b, shared, model_id))
+}
+
+#[test]
+fn two_replicas_on_one_database_share_tokens_captures_and_idempotency_keys() {
+    // Without PostgreSQL, `two_homes` has said how to run this test.
+    let Some((a, b, shared, model_id)) = two_homes() else {
+        return;
+    };
     // A token made through home `a` is in the shared store: replica `b` takes it.
     let token = shared.json(
         &a,
@@ -207,4 +217,194 @@ fn two_replicas_on_one_database_share_tokens_captures_and_idempotency_keys() {
         let (exit, log) = served.stop();
         assert_eq!(exit.code(), Some(0), "{log}");
     }
+}
+
+/// `n` distinct items with their own example IDs (`{prefix}-0000`…), so each captures its
+/// own example.
+fn items(prefix: &str, n: usize) -> Vec<Value> {
+    (0..n)
+        .map(|i| {
+            json!({"example_id": format!("{prefix}-{i:04}"), "state": {"messages": [{"role": "user",
+                "content": format!("ticket {i}: order {i} arrived broken, I want my money back")}]}})
+        })
+        .collect()
+}
+
+/// Start a captured batch of `n` items through `served` with Idempotency-Key `key` (also
+/// its items' example ID prefix); its job ID.
+async fn start_batch(
+    client: &reqwest::Client,
+    served: &Served,
+    token: &str,
+    model_id: &str,
+    n: usize,
+    key: &str,
+) -> String {
+    let response = client
+        .post(served.url(&format!("/v1/models/{model_id}/batch-decisions")))
+        .bearer_auth(token)
+        .header("idempotency-key", key)
+        .json(&json!({"items": items(key, n), "capture": true}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 202, "{}", response.text().await.unwrap());
+    let job: Value = response.json().await.unwrap();
+    job["jobId"].as_str().unwrap().to_owned()
+}
+
+/// Poll job `job_id` through `served` until `done(job)` holds (at most `within`).
+async fn poll_until(
+    client: &reqwest::Client,
+    served: &Served,
+    token: &str,
+    path: &str,
+    within: Duration,
+    done: impl Fn(&Value) -> bool,
+) -> Value {
+    let deadline = Instant::now() + within;
+    loop {
+        let job: Value = client
+            .get(served.url(path))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if done(&job) {
+            return job;
+        }
+        assert!(Instant::now() < deadline, "still {job}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[test]
+fn a_job_is_cancelled_through_any_replica_and_taken_over_when_its_replica_is_killed() {
+    let Some((a, b, shared, model_id)) = two_homes() else {
+        return;
+    };
+    let token = shared.json(
+        &a,
+        &[
+            "tokens",
+            "create",
+            "--name",
+            "jobs",
+            "--scope",
+            "batches",
+            "--role",
+            "acme/*=writer",
+        ],
+    )["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let served_a = Served::start_with(&a, |cmd| shared.configure(cmd));
+    let served_b = Served::start_with(&b, |cmd| shared.configure(cmd));
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let client = Served::client();
+    let jobs = format!("/v1/models/{model_id}/batch-decisions");
+    let total = 400;
+    let (job_id, killed_at_done) = runtime.block_on(async {
+        // A job running on `a` is cancelled through `b`: `a` sees the request at its next
+        // item and stops.
+        let long = start_batch(&client, &served_a, &token, &model_id, 3000, "long-0001").await;
+        let path = format!("{jobs}/{long}");
+        let within = Duration::from_mins(2);
+        poll_until(&client, &served_b, &token, &path, within, |job| {
+            job["progress"]["done"].as_u64() > Some(0)
+        })
+        .await;
+        let cancel = client
+            .post(served_b.url(&format!("{path}/cancel")))
+            .bearer_auth(&token)
+            .send()
+            .await
+            .unwrap();
+        assert!(
+            cancel.status().is_success(),
+            "{}",
+            cancel.text().await.unwrap()
+        );
+        let cancelled = poll_until(&client, &served_a, &token, &path, within, |job| {
+            job["status"] == "cancelled"
+        })
+        .await;
+        assert!(
+            cancelled["progress"]["done"].as_u64() < Some(3000),
+            "{cancelled}"
+        );
+
+        // A captured job on `a`, killed part-way.
+        let job_id = start_batch(&client, &served_a, &token, &model_id, total, "take-0001").await;
+        let path = format!("{jobs}/{job_id}");
+        let running = poll_until(&client, &served_b, &token, &path, within, |job| {
+            job["progress"]["done"].as_u64() >= Some(40)
+        })
+        .await;
+        (job_id, running["progress"]["done"].as_u64().unwrap())
+    });
+    let log_a = served_a.kill_9();
+    let path = format!("{jobs}/{job_id}");
+    let job = runtime.block_on(poll_until(
+        &client,
+        &served_b,
+        &token,
+        &path,
+        Duration::from_mins(3),
+        |job| job["status"] != "running" && job["status"] != "queued",
+    ));
+    assert_eq!(
+        job["status"], "completed",
+        "{job}\nkilled at {killed_at_done} of {total}; replica a:\n{log_a}"
+    );
+    assert_eq!(job["progress"]["done"], total);
+    // One result line per item, in order, through the surviving replica.
+    let text = runtime.block_on(async {
+        client
+            .get(served_b.url(&format!("{path}/results")))
+            .bearer_auth(&token)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap()
+    });
+    let indexes: Vec<u64> = text
+        .lines()
+        .map(|line| {
+            serde_json::from_str::<Value>(line).unwrap()["index"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(
+        indexes,
+        (0..total as u64).collect::<Vec<_>>(),
+        "none lost, none twice"
+    );
+    // One capture per item, though the killed replica had captured some whose result lines
+    // it never wrote.
+    let mut db = postgres::Client::connect(&shared.database, postgres::NoTls).unwrap();
+    let row = db
+        .query_one(
+            "SELECT count(*), count(DISTINCT example_id) FROM decisions
+             WHERE example_id LIKE 'take-0001-%'",
+            &[],
+        )
+        .unwrap();
+    let (decisions, examples): (i64, i64) = (row.get(0), row.get(1));
+    assert_eq!((decisions, examples), (400, 400), "one decision per item");
+    drop(runtime);
+    let (exit, log) = served_b.stop();
+    assert_eq!(exit.code(), Some(0), "{log}");
+    assert!(log.contains("taking up an orphaned job"), "{log}");
 }

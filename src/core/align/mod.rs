@@ -23,7 +23,7 @@ mod search;
 pub use gate::Verdict;
 
 use super::jobs::runner::{Ending, Observer};
-use super::jobs::{Draft, JobLock, Origin};
+use super::jobs::{Draft, JobClaim, Origin};
 use super::metrics::{self, Metrics, Scored, label_of, loss, predicted_of, scale_of};
 use super::models::{self, CommitRequest, Loaded};
 use super::{Context, blocking};
@@ -78,13 +78,13 @@ fn default_holdout() -> f64 {
     crate::wire::align::DEFAULT_HOLDOUT
 }
 
-/// Check an alignment and record it `queued`. The caller holds the returned lock and runs
+/// Check an alignment and record it `queued`. The caller holds the returned claim and runs
 /// the job ([`super::jobs::run`]) or hands it on.
 pub fn create(
     ctx: &Context,
     alignment: NewAlignment<'_>,
     origin: Option<Origin>,
-) -> Result<(Job, JobLock)> {
+) -> Result<(Job, JobClaim)> {
     let request = alignment.request;
     let loaded = models::load(ctx, alignment.model, request.revision.as_deref())?;
     builtin_engine(ctx, &loaded)?;

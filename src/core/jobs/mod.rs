@@ -1,16 +1,20 @@
 //! Jobs: durable records of work that outlives a request (batch decisions, alignments).
 //!
-//! A job is a row in the store (status, progress, the request to run from) plus a
-//! directory of files ([`mod@files`]). Whoever runs a job holds its lock; a job that is
-//! unfinished while its lock is free was left by a process that died, and [`recover`]
-//! hands it to the caller to resume. [`run`] takes a locked job to its end.
+//! A job is a row in the store (status, progress, the request to run from, its owner) and
+//! its lines there (the staged input, the results: [`mod@lines`]), so any process on the
+//! store, any replica, can run it. Whoever runs a job claims it ([`mod@claim`]); a job that
+//! is unfinished while its owner's lease is dead was left by a process that died, and
+//! [`recover`] claims it for the caller to resume. [`run`] takes a claimed job to its end.
 
+pub mod claim;
 pub mod files;
+pub mod lines;
 pub mod queue;
 pub(crate) mod runner;
 
-pub use crate::store::{JobState, Outcome};
-pub use files::{JobFiles, JobLock};
+pub use crate::store::{JobPart, JobState, Outcome};
+pub use claim::{JobClaim, claim, release};
+pub use files::JobFiles;
 pub use queue::JobQueue;
 pub use runner::{NoObserver, Observer, run};
 
@@ -21,7 +25,6 @@ use crate::store::{JobFilter, JobRecord};
 use crate::wire::Problem;
 use crate::wire::jobs::{Job, JobKind, JobStatus, Progress};
 use serde::{Deserialize, Serialize};
-use std::io::Take;
 
 /// Where a job was asked for: what its problems (a failed item, a failed job) are built with.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,23 +52,27 @@ impl Origin {
     }
 }
 
-/// A job being created: its ID, its directory and its lock, not yet recorded. Dropping it
-/// without [`Draft::record`] (an error while staging) removes the directory, so a failed
-/// creation leaves nothing behind.
+/// A job being created: its ID, claimed by this process, and its staged input, not yet
+/// recorded. Dropping it without [`Draft::record`] (an error while staging) removes what
+/// was staged, so a failed creation leaves nothing behind.
 pub(crate) struct Draft {
+    ctx: Context,
     job_id: JobId,
-    lock: Option<JobLock>,
+    claim: Option<JobClaim>,
 }
 
 impl Draft {
     pub(crate) fn new(ctx: &Context) -> Result<Self> {
         let job_id = JobId::new_v4();
-        let lock = files(ctx, &job_id)
-            .try_lock()?
-            .ok_or_else(|| Error::Internal(format!("a new job's lock ({job_id}) is held")))?;
+        if !ctx.lease()?.hold(&job_id) {
+            return Err(Error::Internal(format!(
+                "a new job ({job_id}) is already held"
+            )));
+        }
         Ok(Self {
+            ctx: ctx.clone(),
             job_id,
-            lock: Some(lock),
+            claim: Some(JobClaim::held(ctx, job_id)),
         })
     }
 
@@ -73,15 +80,13 @@ impl Draft {
         &self.job_id
     }
 
-    pub(crate) fn files(&self) -> &JobFiles {
-        self.lock.as_ref().map_or_else(
-            || unreachable!("a draft holds its lock until recorded"),
-            JobLock::files,
-        )
+    /// A writer of the job's input lines.
+    pub(crate) fn input(&self) -> lines::LineWriter {
+        lines::LineWriter::new(&self.ctx, self.job_id, JobPart::Input, None, 0)
     }
 
-    /// Record the job `queued` with the request it runs from; the caller holds the returned
-    /// lock and runs the job ([`run`]) or hands it on.
+    /// Record the job `queued`, owned by this process, with the request it runs from; the
+    /// caller holds the returned claim and runs the job ([`run`]) or hands it on.
     pub(crate) fn record(
         mut self,
         ctx: &Context,
@@ -89,7 +94,7 @@ impl Draft {
         kind: JobKind,
         request: &impl Serialize,
         total: u64,
-    ) -> Result<(Job, JobLock)> {
+    ) -> Result<(Job, JobClaim)> {
         let request =
             serde_json::to_value(request).map_err(|e| Error::internal("serializing a job", e))?;
         let record = ctx.store()?.insert_job(&crate::store::NewJob {
@@ -98,21 +103,23 @@ impl Draft {
             kind,
             request: &request,
             total,
+            owner: Some(ctx.lease()?.id()),
         })?;
-        let lock = self
-            .lock
+        let claim = self
+            .claim
             .take()
             .ok_or_else(|| Error::Internal("a draft recorded twice".into()))?;
-        Ok((to_wire(record)?, lock))
+        Ok((to_wire(record)?, claim))
     }
 }
 
 impl Drop for Draft {
     fn drop(&mut self) {
-        if let Some(lock) = self.lock.take() {
-            let dir = lock.files().dir().to_owned();
-            drop(lock);
-            let _ = std::fs::remove_dir_all(dir);
+        if self.claim.take().is_some()
+            && let Ok(store) = self.ctx.store()
+            && let Err(error) = store.delete_job_lines(&self.job_id)
+        {
+            tracing::warn!(job = %self.job_id, %error, "removing a failed job's staged input");
         }
     }
 }
@@ -221,48 +228,39 @@ pub fn list(
         .collect()
 }
 
-/// Ask a job to stop; idempotent, and a finished job is left as it finished. A queued job
-/// is cancelled at once; a running one stops at its next item. A job whose owner died is
-/// cancelled here and now, since nobody else would.
+/// Ask a job to stop, through any process on the store; idempotent, and a finished job is
+/// left as it finished. A queued job is cancelled at once; a running one stops at its next
+/// item, wherever it runs. A job whose owner died is cancelled here and now, since nobody
+/// else would.
 pub fn cancel(ctx: &Context, job_id: &JobId) -> Result<Job> {
     let record = ctx
         .store()?
         .cancel_job(job_id)?
         .ok_or_else(|| Error::JobNotFound(job_id.to_string()))?;
     if matches!(record.state, JobState::Running { .. })
-        && let Some(_orphan) = files(ctx, job_id).try_lock()?
+        && let Some(_orphan) = claim(ctx, job_id)?
     {
-        ctx.store()?.finish_job(job_id, &Outcome::Cancelled, None)?;
+        ctx.store()?
+            .finish_job(job_id, ctx.lease()?.id(), &Outcome::Cancelled, None)?;
     }
     get(ctx, job_id)
 }
 
-/// The job and its results so far (complete lines only; `None` before the first).
-pub fn results(ctx: &Context, job_id: &JobId) -> Result<(Job, Option<Take<std::fs::File>>)> {
-    let job = get(ctx, job_id)?;
-    let reader = files(ctx, job_id).complete_results()?;
-    Ok((job, reader))
+/// A page of a batch job's results from line `from` on (complete lines, each ending in a
+/// newline) and the line to read next; `None` past the last so far.
+pub fn results_page(ctx: &Context, job_id: &JobId, from: u64) -> Result<Option<(Vec<u8>, u64)>> {
+    lines::page(ctx, job_id, JobPart::Results, from)
 }
 
-/// Unfinished jobs that nobody runs (their process died, or the server that queued them
-/// stopped), each now locked by the caller, which must resume it ([`run`]) or let go.
-pub fn recover(ctx: &Context) -> Result<Vec<JobLock>> {
-    let active = list(ctx, None, &[JobStatus::Queued, JobStatus::Running], 0)?;
-    let mut orphans = Vec::new();
-    // Oldest first, so resumed jobs keep their order in a queue.
-    for job in active.into_iter().rev() {
-        if let Some(lock) = files(ctx, &job.job_id).try_lock()? {
-            // Re-read under the lock: it may have finished between the listing and now.
-            if !record(ctx, &job.job_id)?.state.is_finished() {
-                tracing::info!(job = %job.job_id, status = ?job.status, "taking up an orphaned job");
-                orphans.push(lock);
-            }
-        }
-    }
-    Ok(orphans)
+/// Unfinished jobs that nobody alive runs (their process died, or the server that queued
+/// them stopped), oldest first, each now claimed by the caller, which must resume it
+/// ([`run`]) or release it.
+pub fn recover(ctx: &Context) -> Result<Vec<JobClaim>> {
+    claim::claim_orphans(ctx)
 }
 
-/// Record a running job's progress; whether a cancel has been asked for.
+/// Record a running job's progress; whether it must stop (a cancel has been asked for, or
+/// the job is no longer this process's to run).
 pub(crate) async fn record_progress(
     ctx: &Context,
     job_id: &JobId,
@@ -270,9 +268,11 @@ pub(crate) async fn record_progress(
 ) -> Result<bool> {
     let (ctx, id) = (ctx.clone(), *job_id);
     super::blocking(move || {
-        Ok(ctx
-            .store()?
-            .set_job_progress(&id, (progress.total, progress.done, progress.failed))?)
+        Ok(ctx.store()?.set_job_progress(
+            &id,
+            ctx.lease()?.id(),
+            (progress.total, progress.done, progress.failed),
+        )?)
     })
     .await
 }

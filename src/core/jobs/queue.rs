@@ -1,7 +1,7 @@
 //! The server's jobs: run in-process, at most `server.max_running_jobs` at a time, the
 //! rest waiting `queued` in submission order.
 
-use super::{JobLock, NoObserver, run};
+use super::{JobClaim, NoObserver, run};
 use crate::core::Context;
 use std::sync::Arc;
 use tokio::sync::Semaphore;
@@ -21,24 +21,24 @@ impl JobQueue {
         }
     }
 
-    /// Run the job `lock` holds once a slot is free; returns at once. The lock is held
+    /// Run the job `claim` holds once a slot is free; returns at once. The claim is held
     /// while the job waits, so no other process takes it up as orphaned.
-    pub fn submit(&self, lock: JobLock) {
+    pub fn submit(&self, claim: JobClaim) {
         let (ctx, slots) = (self.ctx.clone(), self.slots.clone());
         tokio::spawn(async move {
             // The semaphore is never closed, so acquiring only fails if it were.
             let Ok(_slot) = slots.acquire_owned().await else {
                 return;
             };
-            let job_id = lock.job_id().to_owned();
-            if let Err(error) = run(&ctx, lock, &NoObserver).await {
+            let job_id = claim.job_id().to_owned();
+            if let Err(error) = run(&ctx, claim, &NoObserver).await {
                 tracing::error!(job = %job_id, %error, "recording the end of a job failed");
             }
         });
     }
 
     /// Keep taking up orphans every `every` (a detached command-line worker killed while
-    /// this server runs) until the returned task is aborted.
+    /// this server runs, a replica that died) until the returned task is aborted.
     pub fn watch_orphans(&self, every: std::time::Duration) -> tokio::task::JoinHandle<()> {
         let queue = self.clone();
         tokio::spawn(async move {
@@ -61,8 +61,8 @@ impl JobQueue {
         let ctx = self.ctx.clone();
         let orphans = crate::core::blocking(move || super::recover(&ctx)).await?;
         let count = orphans.len();
-        for lock in orphans {
-            self.submit(lock);
+        for claim in orphans {
+            self.submit(claim);
         }
         Ok(count)
     }

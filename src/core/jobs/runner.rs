@@ -1,6 +1,6 @@
-//! Taking one locked job to its end: start it, do its kind's work, record how it ended.
+//! Taking one claimed job to its end: start it, do its kind's work, record how it ended.
 
-use super::{JobLock, Origin, Outcome, get, record};
+use super::{JobClaim, Origin, Outcome, get, record};
 use crate::core::{Context, align, batch, blocking, eval};
 use crate::error::Result;
 use crate::wire::jobs::{Job, JobKind, Progress};
@@ -32,11 +32,13 @@ pub(crate) enum Ending {
     Cancelled,
 }
 
-/// Run the job `lock` holds until it ends, resuming from its last finished item when an
+/// Run the job `claim` holds until it ends, resuming from its last finished item when an
 /// earlier run died. A finished job is returned as it is. Errors of the work end the job
-/// `failed` with a problem; only a failure to record that is an error here.
-pub async fn run(ctx: &Context, lock: JobLock, observer: &dyn Observer) -> Result<Job> {
-    let id = *lock.job_id();
+/// `failed` with a problem; only a failure to record that is an error here. A job that
+/// stops being this process's (another replica claimed it after this one's lease lapsed)
+/// is left to its new owner: nothing this run would record is written.
+pub async fn run(ctx: &Context, claim: JobClaim, observer: &dyn Observer) -> Result<Job> {
+    let id = *claim.job_id();
     let job_id = id;
     let record = {
         let ctx = ctx.clone();
@@ -50,7 +52,7 @@ pub async fn run(ctx: &Context, lock: JobLock, observer: &dyn Observer) -> Resul
     let ending = if record.cancel_requested {
         Ok(Some(Ending::Cancelled))
     } else {
-        start_and_work(ctx, &record, &lock, &origin, observer).await
+        start_and_work(ctx, &record, &origin, observer).await
     };
     let outcome = match ending {
         Ok(None) => None,
@@ -66,10 +68,11 @@ pub async fn run(ctx: &Context, lock: JobLock, observer: &dyn Observer) -> Resul
     let ctx = ctx.clone();
     blocking(move || {
         if let Some(outcome) = outcome {
-            ctx.store()?.finish_job(&id, &outcome, None)?;
+            ctx.store()?
+                .finish_job(&id, ctx.lease()?.id(), &outcome, None)?;
         }
-        // The lock goes only once the ending is recorded, so nobody resumes a finished job.
-        drop(lock);
+        // The claim goes only once the ending is recorded, so nobody resumes a finished job.
+        drop(claim);
         get(&ctx, &job_id)
     })
     .await
@@ -80,22 +83,21 @@ pub async fn run(ctx: &Context, lock: JobLock, observer: &dyn Observer) -> Resul
 async fn start_and_work(
     ctx: &Context,
     record: &crate::store::JobRecord,
-    lock: &JobLock,
     origin: &Origin,
     observer: &dyn Observer,
 ) -> Result<Option<Ending>> {
     let kind = record.kind;
     let started = {
         let (ctx, id, total) = (ctx.clone(), record.job_id, record.total);
-        blocking(move || Ok(ctx.store()?.start_job(&id, total)?)).await?
+        blocking(move || Ok(ctx.store()?.start_job(&id, ctx.lease()?.id(), total)?)).await?
     };
     if !started {
         return Ok(None);
     }
     let ending = match kind {
-        JobKind::Batch => batch::execute(ctx, record, lock.files(), origin, observer).await?,
+        JobKind::Batch => batch::execute(ctx, record, origin, observer).await?,
         JobKind::Alignment => align::execute(ctx, record, observer).await?,
-        JobKind::Evaluation => eval::execute(ctx, record, lock.files(), origin, observer).await?,
+        JobKind::Evaluation => eval::execute(ctx, record, origin, observer).await?,
     };
     Ok(Some(ending))
 }

@@ -25,7 +25,6 @@ use axum::{Extension, Json};
 use serde::Deserialize;
 use serde_json::Value;
 use strum::VariantArray as _;
-use tokio::io::AsyncReadExt;
 
 /// A job collection's `POST`, its body already checked.
 pub(crate) struct Creation<'a> {
@@ -410,13 +409,15 @@ pub(crate) async fn get_job_results(
 /// The complete result lines of `job` so far, streamed as NDJSON, with
 /// `Arbiter-Job-Status` telling whether more will come.
 pub(crate) async fn results(state: &AppState, job: &Job) -> Result<Response> {
-    let reader = core::access::job_results(&state.ctx, &job.job_id).await?;
-    let body = match reader {
+    // The first page is read before answering, so a store that cannot be read is an error
+    // response, not a body cut short.
+    let first = core::access::job_results_page(&state.ctx, &job.job_id, 0).await?;
+    let body = match first {
         None => Body::empty(),
-        Some(reader) => {
-            let limit = reader.limit();
-            let file = tokio::fs::File::from_std(reader.into_inner()).take(limit);
-            Body::from_stream(chunks(file))
+        Some((bytes, next)) => {
+            let rest = result_pages(state.ctx.clone(), job.job_id, next);
+            let first = futures_util::stream::once(async { Ok(bytes::Bytes::from(bytes)) });
+            Body::from_stream(futures_util::StreamExt::chain(first, rest))
         }
     };
     let mut response = (StatusCode::OK, body).into_response();
@@ -432,18 +433,21 @@ pub(crate) async fn results(state: &AppState, job: &Job) -> Result<Response> {
     Ok(response)
 }
 
-/// A file as a stream of chunks, read as the client takes them.
-fn chunks(
-    file: tokio::io::Take<tokio::fs::File>,
+/// A job's result lines from line `from` on as a stream of pages, each read from the store
+/// as the client takes the one before.
+fn result_pages(
+    ctx: core::Context,
+    job_id: crate::ids::JobId,
+    from: u64,
 ) -> impl futures_util::Stream<Item = std::io::Result<bytes::Bytes>> {
-    futures_util::stream::try_unfold(file, |mut file| async move {
-        let mut buffer = vec![0; 64 * 1024];
-        let read = file.read(&mut buffer).await?;
-        if read == 0 {
-            return Ok(None);
+    futures_util::stream::try_unfold(from, move |from| {
+        let ctx = ctx.clone();
+        async move {
+            let page = core::access::job_results_page(&ctx, &job_id, from)
+                .await
+                .map_err(std::io::Error::other)?;
+            Ok(page.map(|(bytes, next)| (bytes::Bytes::from(bytes), next)))
         }
-        buffer.truncate(read);
-        Ok(Some((bytes::Bytes::from(buffer), file)))
     })
 }
 

@@ -1,0 +1,201 @@
+//! A job's lines: its staged input and its results, one row per line, numbered from 0.
+//!
+//! Lines are written in chunks (one transaction per chunk, never the whole input as one
+//! value) and read back in pages. A line is written once: a line number taken is kept
+//! (`ON CONFLICT DO NOTHING`), and result lines are only written by the job's owner, checked
+//! in the same transaction, so a replica that lost its job (its lease expired while it
+//! was cut off) can no longer add to the results the new owner writes.
+
+use super::sql::{Db, SqlContext, params};
+use super::{Store, StoreError};
+use crate::ids::JobId;
+
+/// Which lines of a job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JobPart {
+    /// The items, staged when the job is created.
+    Input,
+    /// One result per item, in input order (a batch; an evaluation's checkpoint).
+    Results,
+    /// An evaluation's results at its baseline checkpoint.
+    Baseline,
+}
+
+impl JobPart {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Input => "input",
+            Self::Results => "results",
+            Self::Baseline => "baseline",
+        }
+    }
+}
+
+fn int(value: u64) -> i64 {
+    i64::try_from(value).unwrap_or(i64::MAX)
+}
+
+impl Store {
+    /// Write `lines` (line number, body without its newline) of `part`. With `owner`, only
+    /// while that lease owns the job: false, and nothing written, when it no longer does.
+    pub fn put_job_lines(
+        &self,
+        job_id: &JobId,
+        part: JobPart,
+        owner: Option<&str>,
+        lines: &[(u64, Vec<u8>)],
+    ) -> Result<bool, StoreError> {
+        self.write("write job lines", |tx| {
+            if let Some(owner) = owner
+                && !owns(tx, job_id, owner)?
+            {
+                return Ok(false);
+            }
+            for (index, body) in lines {
+                tx.execute(
+                    "INSERT INTO job_lines (job_id, part, idx, body) VALUES (?1, ?2, ?3, ?4)
+                     ON CONFLICT (job_id, part, idx) DO NOTHING",
+                    params![job_id.to_string(), part.as_str(), int(*index), body],
+                )
+                .ctx("write job line")?;
+            }
+            Ok(true)
+        })
+    }
+
+    /// Up to `limit` lines of `part` from line number `from` on, in order.
+    pub fn job_lines(
+        &self,
+        job_id: &JobId,
+        part: JobPart,
+        from: u64,
+        limit: usize,
+    ) -> Result<Vec<(u64, Vec<u8>)>, StoreError> {
+        let mut conn = self.conn()?;
+        conn.db()
+            .query_map(
+                "SELECT idx, body FROM job_lines WHERE job_id = ?1 AND part = ?2 AND idx >= ?3
+                 ORDER BY idx LIMIT ?4",
+                params![
+                    job_id.to_string(),
+                    part.as_str(),
+                    int(from),
+                    i64::try_from(limit).unwrap_or(i64::MAX)
+                ],
+                |row| {
+                    let index: i64 = row.get(0)?;
+                    Ok((u64::try_from(index).unwrap_or(0), row.get(1)?))
+                },
+            )
+            .ctx("read job lines")
+    }
+
+    /// Remove every line of a job (a creation that failed half-way).
+    pub fn delete_job_lines(&self, job_id: &JobId) -> Result<(), StoreError> {
+        self.write("delete job lines", |tx| {
+            tx.execute(
+                "DELETE FROM job_lines WHERE job_id = ?1",
+                params![job_id.to_string()],
+            )
+            .ctx("delete job lines")?;
+            Ok(())
+        })
+    }
+}
+
+/// Whether lease `owner` owns the job, read inside the caller's write transaction.
+pub(super) fn owns(tx: &mut Db<'_>, job_id: &JobId, owner: &str) -> Result<bool, StoreError> {
+    let current: Option<Option<String>> = tx
+        .query_opt(
+            "SELECT owner FROM jobs WHERE job_id = ?1",
+            params![job_id.to_string()],
+            |row| row.get(0),
+        )
+        .ctx("read job owner")?;
+    Ok(current.flatten().as_deref() == Some(owner))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{on_postgres, store};
+    use super::*;
+    use crate::ids::ModelId;
+    use crate::store::NewJob;
+    use crate::wire::jobs::JobKind;
+
+    fn lines(range: std::ops::Range<u64>) -> Vec<(u64, Vec<u8>)> {
+        range
+            .map(|i| (i, format!("{{\"i\":{i}}}").into_bytes()))
+            .collect()
+    }
+
+    #[test]
+    fn lines_are_read_in_pages_and_never_written_twice() {
+        let store = store();
+        let job = JobId::new_v4();
+        assert!(
+            store
+                .put_job_lines(&job, JobPart::Input, None, &lines(0..5))
+                .unwrap()
+        );
+        // A line number already taken keeps its first body.
+        let again = vec![(4, b"other".to_vec()), (5, b"{\"i\":5}".to_vec())];
+        assert!(
+            store
+                .put_job_lines(&job, JobPart::Input, None, &again)
+                .unwrap()
+        );
+        let first = store.job_lines(&job, JobPart::Input, 0, 4).unwrap();
+        assert_eq!(first, lines(0..4));
+        let rest = store.job_lines(&job, JobPart::Input, 4, 100).unwrap();
+        assert_eq!(rest, lines(4..6));
+        assert!(
+            store
+                .job_lines(&job, JobPart::Results, 0, 10)
+                .unwrap()
+                .is_empty()
+        );
+        store.delete_job_lines(&job).unwrap();
+        assert!(
+            store
+                .job_lines(&job, JobPart::Input, 0, 10)
+                .unwrap()
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn only_the_owner_writes_results() {
+        let store = store();
+        let job = JobId::new_v4();
+        store
+            .insert_job(&NewJob {
+                job_id: &job,
+                model_id: &ModelId::from(uuid::Uuid::from_u128(1)),
+                kind: JobKind::Batch,
+                request: &serde_json::json!({}),
+                total: 2,
+                owner: Some("lease-a"),
+            })
+            .unwrap();
+        let put = |owner, range| {
+            store
+                .put_job_lines(&job, JobPart::Results, Some(owner), &lines(range))
+                .unwrap()
+        };
+        assert!(put("lease-a", 0..1));
+        assert!(!put("lease-b", 1..2), "not the owner");
+        assert_eq!(
+            store.job_lines(&job, JobPart::Results, 0, 10).unwrap(),
+            lines(0..1)
+        );
+    }
+
+    #[test]
+    fn the_same_tests_on_postgres() {
+        on_postgres!(
+            lines_are_read_in_pages_and_never_written_twice,
+            only_the_owner_writes_results
+        );
+    }
+}
