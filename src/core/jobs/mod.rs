@@ -8,6 +8,7 @@
 
 pub mod claim;
 pub mod files;
+mod legacy;
 pub mod lines;
 pub mod queue;
 pub(crate) mod runner;

@@ -89,7 +89,11 @@ async fn start_and_work(
     let kind = record.kind;
     let started = {
         let (ctx, id, total) = (ctx.clone(), record.job_id, record.total);
-        blocking(move || Ok(ctx.store()?.start_job(&id, ctx.lease()?.id(), total)?)).await?
+        blocking(move || {
+            super::legacy::import(&ctx, &id)?;
+            Ok(ctx.store()?.start_job(&id, ctx.lease()?.id(), total)?)
+        })
+        .await?
     };
     if !started {
         return Ok(None);
