@@ -3,8 +3,9 @@
 //! Baseline: the built-in engine's in-process decisions/s (`mo`, the three questions of
 //! `examples/support/request.json`) on one thread, times the cores: what the cores could do
 //! with no job machinery at all. Measured: a batch job over 10,000 distinct states through
-//! the whole machinery (staged input, `SQLite` job record, the bounded window of decisions,
-//! in-order results file, progress), on a repository model with the same questions.
+//! the whole machinery (input staged in the store, the job record, the bounded window of
+//! decisions, in-order result lines in the store, progress), on a repository model with the
+//! same questions.
 //! Target: batch / (engine x cores) >= 0.8.
 //!
 //! Also prints the engine on as many threads as cores, since the encoder does not scale

@@ -62,7 +62,7 @@ fn main() {
     summary.push(capture_bench(None));
     // Without PostgreSQL, `database` says how to install it; these are left out.
     if let Some(database) = arbiter::testing::postgres::database() {
-        summary.push(capture_bench(Some(database)));
+        summary.push(capture_bench(Some(&database)));
     }
     if let Some(database) = arbiter::testing::postgres::database() {
         summary.push(takeover::bench(&database));
@@ -141,7 +141,7 @@ fn ticket(i: usize) -> Value {
 }
 
 #[allow(clippy::too_many_lines)]
-fn capture_bench(database: Option<String>) -> String {
+fn capture_bench(database: Option<&str>) -> String {
     let (backend, target) = if database.is_some() {
         ("PostgreSQL", 0.85)
     } else {
@@ -149,7 +149,7 @@ fn capture_bench(database: Option<String>) -> String {
     };
     println!("capture on {backend}:");
     let dir = tempfile::tempdir().expect("tempdir");
-    let ctx = setup(dir.path(), database.as_deref());
+    let ctx = setup(dir.path(), database);
     let states: Vec<Value> = (0..DECISION_STATES).map(ticket).collect();
     let mean_bytes = states.iter().map(|s| s.to_string().len()).sum::<usize>() / states.len();
     let request = |state: &Value, captured: bool| {
@@ -464,7 +464,7 @@ fn vm_hwm_kib() -> f64 {
 /// In a child: one ingest of the file into a fresh home, then the peak RSS on stdout.
 fn child_ingest(path: &Path, n: usize) {
     let dir = tempfile::tempdir().expect("tempdir");
-    let ctx = setup(dir.path());
+    let ctx = setup(dir.path(), None);
     ctx.store().expect("store");
     let before = vm_hwm_kib();
     let mut reader = BufReader::new(std::fs::File::open(path).expect("open jsonl"));
@@ -572,12 +572,14 @@ mod takeover {
             .no_proxy()
             .build()
             .expect("client");
-        let items: Vec<Value> = (0..ITEMS)
-            .map(|i| json!({"state": super::ticket(100_000 + i)}))
-            .collect();
+
         let (mut takeovers, mut finishes) = (Vec::new(), Vec::new());
         for run in 0..RUNS {
             let (mut replica_a, url_a) = serve(arbiter(&home_a, database, &remote));
+            // States of its own per run, so no replica's state cache answers them.
+            let items: Vec<Value> = (0..ITEMS)
+                .map(|i| json!({"state": super::ticket(100_000 + run * ITEMS + i)}))
+                .collect();
             let created: Value = runtime.block_on(async {
                 client
                     .post(format!("{url_a}/v1/models/{model_id}/batch-decisions"))

@@ -264,25 +264,7 @@ fn kill_9_during_a_captured_batch_resumes_with_each_item_once() {
         &token,
     ));
     assert_eq!(job["status"], "completed", "{job}");
-    let results = rt.block_on(async {
-        Served::client()
-            .get(served.url(&format!("{job_url}/results")))
-            .bearer_auth(&token)
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap()
-    });
-    let indices: Vec<u64> = results
-        .lines()
-        .map(|l| {
-            serde_json::from_str::<Value>(l).unwrap()["index"]
-                .as_u64()
-                .unwrap()
-        })
-        .collect();
+    let indices = rt.block_on(served.result_indexes(&token, &job_url));
     assert_eq!(
         indices,
         (0..total as u64).collect::<Vec<_>>(),

@@ -156,6 +156,26 @@ impl Served {
     pub(crate) fn url(&self, path: &str) -> String {
         format!("{}{path}", self.address)
     }
+
+    /// The `index` of each result line of the job at `job_path`, as this server streams them.
+    pub(crate) async fn result_indexes(&self, token: &str, job_path: &str) -> Vec<u64> {
+        let text = Self::client()
+            .get(self.url(&format!("{job_path}/results")))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        text.lines()
+            .map(|line| {
+                serde_json::from_str::<serde_json::Value>(line).unwrap()["index"]
+                    .as_u64()
+                    .unwrap()
+            })
+            .collect()
+    }
 }
 
 /// Send `request` as raw bytes on a new connection and read the answer until the server

@@ -27,6 +27,15 @@ impl Shared {
             .env("ARBITER_REPOS_REMOTE", &self.remote);
     }
 
+    /// A token made through home `env`: in the shared store, so every replica takes it.
+    fn token(&self, env: &TestEnv, name: &str, scopes: &[&str], role: &str) -> String {
+        let mut args = vec!["tokens", "create", "--name", name, "--role", role];
+        for scope in scopes {
+            args.extend(["--scope", scope]);
+        }
+        self.json(env, &args)["token"].as_str().unwrap().to_owned()
+    }
+
     /// `arbiter --json args…` in `env` on the shared parts, which must succeed.
     fn json(&self, env: &TestEnv, args: &[&str]) -> Value {
         let mut command = env.std_cmd();
@@ -76,24 +85,12 @@ fn two_replicas_on_one_database_share_tokens_captures_and_idempotency_keys() {
         return;
     };
     // A token made through home `a` is in the shared store: replica `b` takes it.
-    let token = shared.json(
+    let token = shared.token(
         &a,
-        &[
-            "tokens",
-            "create",
-            "--name",
-            "shared",
-            "--scope",
-            "decisions",
-            "--scope",
-            "examples:read",
-            "--role",
-            "acme/*=reader",
-        ],
-    )["token"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+        "shared",
+        &["decisions", "examples:read"],
+        "acme/*=reader",
+    );
     let served_a = Served::start_with(&a, |cmd| shared.configure(cmd));
     let served_b = Served::start_with(&b, |cmd| shared.configure(cmd));
     let replicas = [&served_a, &served_b];
@@ -286,22 +283,7 @@ fn a_job_is_cancelled_through_any_replica_and_taken_over_when_its_replica_is_kil
     let Some((a, b, shared, model_id)) = two_homes() else {
         return;
     };
-    let token = shared.json(
-        &a,
-        &[
-            "tokens",
-            "create",
-            "--name",
-            "jobs",
-            "--scope",
-            "batches",
-            "--role",
-            "acme/*=writer",
-        ],
-    )["token"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let token = shared.token(&a, "jobs", &["batches"], "acme/*=writer");
     let served_a = Served::start_with(&a, |cmd| shared.configure(cmd));
     let served_b = Served::start_with(&b, |cmd| shared.configure(cmd));
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -367,25 +349,7 @@ fn a_job_is_cancelled_through_any_replica_and_taken_over_when_its_replica_is_kil
     );
     assert_eq!(job["progress"]["done"], total);
     // One result line per item, in order, through the surviving replica.
-    let text = runtime.block_on(async {
-        client
-            .get(served_b.url(&format!("{path}/results")))
-            .bearer_auth(&token)
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap()
-    });
-    let indexes: Vec<u64> = text
-        .lines()
-        .map(|line| {
-            serde_json::from_str::<Value>(line).unwrap()["index"]
-                .as_u64()
-                .unwrap()
-        })
-        .collect();
+    let indexes = runtime.block_on(served_b.result_indexes(&token, &path));
     assert_eq!(
         indexes,
         (0..total as u64).collect::<Vec<_>>(),

@@ -60,7 +60,7 @@ fn ends_in_newline(path: &std::path::Path) -> Result<bool> {
     use std::io::{Read, Seek, SeekFrom};
     let mut file = std::fs::File::open(path)
         .map_err(|e| Error::internal(&format!("opening {}", path.display()), e))?;
-    if file.metadata().map(|m| m.len()).unwrap_or(0) == 0 {
+    if file.metadata().map_or(0, |m| m.len()) == 0 {
         return Ok(true);
     }
     let mut last = [0u8];
