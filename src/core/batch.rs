@@ -230,6 +230,7 @@ pub(crate) async fn execute(
         job_id: &record.job_id,
         results: JobPart::Results,
         window: engine.max_in_flight(),
+        items: total,
         done_before: 0,
         total,
     };
@@ -270,6 +271,8 @@ pub(crate) struct Pass<'a> {
     pub results: JobPart,
     /// What the engine takes at once.
     pub window: usize,
+    /// Items this pass decides: the job's staged input lines.
+    pub items: u64,
     /// Items of the job finished by earlier passes (progress counts them).
     pub done_before: u64,
     /// Items of the whole job.
@@ -347,6 +350,13 @@ where
     if ours {
         super::jobs::record_progress(ctx, pass.job_id, progress(&tally)).await?;
         observer.progress(progress(&tally));
+    }
+    if ours && !stopped && tally.done != pass.items {
+        // Lines staged are never removed while the job lives: this store lost some.
+        return Err(Error::Internal(format!(
+            "job {job_id}: {} of its {} staged input lines are in the store",
+            tally.done, pass.items
+        )));
     }
     Ok((ours && !stopped).then_some(tally))
 }

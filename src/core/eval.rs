@@ -151,6 +151,7 @@ pub(crate) async fn execute(
             job_id: &record.job_id,
             results: side.results(),
             window: side.engine.max_in_flight(),
+            items: stored.examples,
             done_before: stored.examples * k as u64,
             total: record.total,
         };

@@ -105,3 +105,54 @@ async fn start_and_work(
     };
     Ok(Some(ending))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::batch::{NewBatch, Source};
+    use crate::core::models::{CreateModel, create};
+    use serde_json::json;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_job_whose_staged_input_is_gone_fails_saying_so() {
+        let home = tempfile::tempdir().unwrap();
+        let settings = crate::config::Settings::resolve(Some(home.path().to_owned())).unwrap();
+        let ctx = Context::new(settings).unwrap();
+        create(
+            &ctx,
+            &CreateModel {
+                path: "acme/support".into(),
+                base: "mo".into(),
+                questions_yaml: Some(
+                    "refund:\n  type: noul\n  instructions: The customer asks for a refund.\n"
+                        .into(),
+                ),
+                capture: crate::core::checkpoint::CapturePolicy::default(),
+                message: None,
+            },
+        )
+        .unwrap();
+        let items = vec![
+            json!({"state": "a"}),
+            json!({"state": "b"}),
+            json!({"state": "c"}),
+        ];
+        let (job, claim) = crate::core::batch::create(
+            &ctx,
+            NewBatch {
+                model: "acme/support",
+                revision: None,
+                questions: None,
+                capture: false,
+                source: Source::Inline(items),
+            },
+            None,
+        )
+        .unwrap();
+        ctx.store().unwrap().delete_job_lines(&job.job_id).unwrap();
+        let ended = run(&ctx, claim, &NoObserver).await.unwrap();
+        assert_eq!(ended.status.as_str(), "failed", "{ended:?}");
+        let detail = ended.error.unwrap().detail;
+        assert!(detail.contains("0 of its 3 staged input lines"), "{detail}");
+    }
+}
