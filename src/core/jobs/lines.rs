@@ -58,6 +58,11 @@ impl LineWriter {
 
     /// [`Self::flush`] from async code, on the blocking pool.
     pub async fn flush_async(&mut self) -> Result<bool> {
+        // Nothing to write is no transaction: a tick with no new result costs nothing here
+        // (the progress record that follows it still checks the job is ours).
+        if self.pending.is_empty() {
+            return Ok(true);
+        }
         let pending = std::mem::take(&mut self.pending);
         let (ctx, job_id, part, owner) =
             (self.ctx.clone(), self.job_id, self.part, self.owner.clone());
