@@ -328,10 +328,7 @@ impl Store {
         let source = Source::File(path.to_owned());
         let mut conn = source.connect()?;
         if let Conn::Sqlite(conn) = &conn {
-            // Persistent in the file; only needs setting once, not per connection.
-            let _mode: String = conn
-                .pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))
-                .ctx("enable WAL journal")?;
+            pool::enable_wal(conn)?;
         }
         migrate::migrate(&mut conn)?;
         Ok(Self {

@@ -66,6 +66,39 @@ impl Source {
     }
 }
 
+/// Puts the file in WAL mode. The mode is persistent in the file, so this only changes
+/// something the first time. Switching needs the file to itself, and SQLite answers
+/// `SQLITE_BUSY` at once (without its busy handler) while another process opens the same
+/// new file, so a busy answer is retried for as long as any other lock is waited for.
+pub(super) fn enable_wal(conn: &Connection) -> Result<(), StoreError> {
+    let failed = |e: rusqlite::Error| StoreError::Sqlite {
+        context: "enable WAL journal".into(),
+        message: e.to_string(),
+    };
+    let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
+    loop {
+        let mode = conn
+            .pragma_query_value(None, "journal_mode", |r| r.get::<_, String>(0))
+            .and_then(|mode| {
+                if mode.eq_ignore_ascii_case("wal") {
+                    Ok(mode)
+                } else {
+                    conn.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))
+                }
+            });
+        match mode {
+            Ok(_) => return Ok(()),
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if e.code == rusqlite::ErrorCode::DatabaseBusy
+                    && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            Err(e) => return Err(failed(e)),
+        }
+    }
+}
+
 /// Per-connection settings (these are not persisted in the file).
 fn configure(conn: &Connection) -> Result<(), StoreError> {
     let setting = |e: rusqlite::Error| StoreError::Sqlite {
