@@ -236,19 +236,8 @@ impl ModelRepo {
         if expected == Some(new) {
             return Ok(());
         }
-        match remote.push_ref(&self.repo, &self.path, refname, expected, new)? {
-            Ok(()) => {
-                // The mirror follows. A concurrent fetch may have moved it first (to this
-                // value, or a newer one): then the next read fetches again.
-                let moved = match expected {
-                    Some(old) => self.repo.reference_matching(refname, new, true, old, log),
-                    None => self.repo.reference(refname, new, false, log),
-                };
-                if moved.is_err() {
-                    remote.mark_stale(&self.path);
-                }
-                Ok(())
-            }
+        match remote.push_ref(&self.repo, &self.path, refname, expected, new, log)? {
+            Ok(()) => Ok(()),
             Err(rejected) => {
                 // Nothing moved here; the mirror takes what the remote has now.
                 remote.mark_stale(&self.path);

@@ -237,8 +237,7 @@ impl Remote {
             .remote_callbacks(self.callbacks())
             .prune(FetchPrune::On)
             .download_tags(AutotagOption::None);
-        remote
-            .fetch(refspecs, Some(&mut options), Some("arbiter: fetch"))
+        retry_ref_contention(|| remote.fetch(refspecs, Some(&mut options), Some("arbiter: fetch")))
             .map_err(|e| self.classify(&format!("fetching {path}"), &e))?;
         let head = remote.default_branch().ok().and_then(|b| {
             b.as_str()
@@ -354,8 +353,10 @@ impl Remote {
     }
 
     /// Moves `refname` on the remote from `expected` (None: it must not exist) to `new`,
-    /// a compare-and-swap. The objects travel under a scratch ref of their own, so a
-    /// concurrent fetch into the mirror cannot change what is pushed.
+    /// a compare-and-swap, and then in the mirror `repo` (with `log`). The objects travel
+    /// under a scratch ref of their own, so a concurrent fetch into the mirror cannot
+    /// change what is pushed; the mirror's move is made under the lock fetches take, since
+    /// libgit2 fails at once, without waiting, on a ref another writer has locked.
     pub(super) fn push_ref(
         &self,
         repo: &Repository,
@@ -363,6 +364,7 @@ impl Remote {
         refname: &str,
         expected: Option<Oid>,
         new: Oid,
+        log: &str,
     ) -> Result<Result<(), Rejected>, RepoError> {
         let lock = self.lock_for(path);
         let _guard = lock.lock().unwrap_or_else(PoisonError::into_inner);
@@ -381,6 +383,17 @@ impl Remote {
             self.push_smart(repo, path, &scratch.name, refname, expected)
         };
         drop(scratch);
+        if matches!(outcome, Ok(Ok(()))) {
+            let moved = match expected {
+                Some(old) => repo.reference_matching(refname, new, true, old, log),
+                None => repo.reference(refname, new, false, log),
+            };
+            // Another process on this home may have moved it (to this value, or a newer
+            // one): then the next read fetches again.
+            if moved.is_err() && repo.refname_to_id(refname).ok() != Some(new) {
+                self.mark_stale(path);
+            }
+        }
         outcome
     }
 
@@ -508,7 +521,7 @@ impl Remote {
         });
         let mut options = PushOptions::new();
         options.remote_callbacks(callbacks);
-        let pushed = remote.push(&[spec], Some(&mut options));
+        let pushed = retry_ref_contention(|| remote.push(&[spec], Some(&mut options)));
         drop(options);
         match pushed {
             Ok(()) => Ok(refused.into_inner().map_or(Ok(()), Err)),
@@ -593,6 +606,42 @@ impl Remote {
             RepoError::git(context, e)
         }
     }
+}
+
+/// Runs a fetch or push again while it fails for a moment's contention on refs, which
+/// libgit2 reports at once instead of waiting:
+/// - a ref of a `file://` remote vanished while it was listed (the local transport lists
+///   refs one lookup at a time, so another writer deleting a branch, or another replica's
+///   scratch push ref, in between fails the whole operation; a new listing lacks it);
+/// - a ref of the mirror is locked by another process on this home writing it.
+///
+/// Both operations are idempotent. Up to about a second in all.
+fn retry_ref_contention(
+    mut op: impl FnMut() -> Result<(), git2::Error>,
+) -> Result<(), git2::Error> {
+    const ATTEMPTS: u32 = 40;
+    let mut attempt = 1;
+    loop {
+        match op() {
+            Err(e) if attempt < ATTEMPTS && is_ref_contention(&e) => {
+                attempt += 1;
+                std::thread::sleep(Duration::from_millis(25));
+            }
+            outcome => return outcome,
+        }
+    }
+}
+
+/// See [`retry_ref_contention`]. libgit2 passes these up with a generic code at times, so
+/// its words are read too.
+fn is_ref_contention(e: &git2::Error) -> bool {
+    let vanished = e.class() == ErrorClass::Reference
+        && e.message().starts_with("reference '")
+        && e.message().ends_with("' not found");
+    let locked = e.code() == ErrorCode::Locked
+        || e.message().starts_with("failed to lock file")
+        || e.message().starts_with("failed to create locked file");
+    vanished || locked
 }
 
 /// Whether a transport failure reads as "no such repository" rather than "cannot reach

@@ -215,14 +215,21 @@ fn a_refused_move_is_not_fast_forward_and_the_mirror_takes_the_winner() {
     });
     let stale = Oid::from_str(&root).unwrap();
     let refused = remote
-        .push_ref(&b.repo, &shared.path, "refs/heads/main", Some(stale), stale)
+        .push_ref(
+            &b.repo,
+            &shared.path,
+            "refs/heads/main",
+            Some(stale),
+            stale,
+            "test",
+        )
         .unwrap();
     assert_eq!(
         refused.err().map(|r| r.actual.map(|o| o.to_string())),
         Some(Some(winner.id.clone()))
     );
     let refused = remote
-        .push_ref(&b.repo, &shared.path, "refs/tags/v1", None, stale)
+        .push_ref(&b.repo, &shared.path, "refs/tags/v1", None, stale, "test")
         .unwrap();
     assert_eq!(refused.err().map(|r| r.actual), Some(Some(stale)));
     let main = shared

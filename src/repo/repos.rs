@@ -336,7 +336,10 @@ fn publish_new(remote: &Remote, path: &ModelPath, repo: &Repository) -> Result<(
         .refname_to_id("refs/heads/main")
         .map_err(|e| RepoError::git(context(), &e))?;
     for (refname, target) in [(MODEL_ID_REF, marker), ("refs/heads/main", main)] {
-        if remote.push_ref(repo, path, refname, None, target)?.is_err() {
+        if remote
+            .push_ref(repo, path, refname, None, target, "arbiter: publish")?
+            .is_err()
+        {
             return Err(RepoError::AlreadyExists(path.to_string()));
         }
     }
