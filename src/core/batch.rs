@@ -7,7 +7,7 @@
 //! and appends each result in input order; one bad item becomes an error line, not a
 //! failed job.
 
-use super::decide::{CaptureAs, decide_repository, effective_questions};
+use super::decide::{CaptureAs, decide_and_capture, effective_questions};
 use super::jobs::lines::{self, LineWriter};
 use super::jobs::runner::{Ending, Observer};
 use super::jobs::{Draft, JobClaim, JobPart, Origin};
@@ -290,7 +290,7 @@ pub(crate) async fn drive<F, Fut>(
 ) -> Result<Option<Tally>>
 where
     F: Fn(u64, Vec<u8>) -> Fut,
-    Fut: std::future::Future<Output = ItemResult>,
+    Fut: std::future::Future<Output = Result<ItemResult>>,
 {
     // Twice the engine's parallelism: results are written in order, so one slow item must
     // not leave the cores idle behind it.
@@ -317,7 +317,7 @@ where
         input_lines(ctx, job_id, tally.done)
             .map(|line| async move {
                 let (index, line) = line?;
-                Ok::<_, Error>(decide(index, line).await)
+                decide(index, line).await
             })
             .buffered(window)
     );
@@ -421,14 +421,16 @@ fn item_decision_id(job_id: &crate::ids::JobId, index: u64) -> String {
     format!("dec_{}", hex::encode(&digest[..16]))
 }
 
-/// Decide one input line; a fault of the item is its error line.
+/// Decide one input line; a fault of the item is its error line. A failed capture is no
+/// fault of the item: it stops the pass (`Err`), so that no item is answered unrecorded and
+/// none is recorded twice.
 async fn decide_item(
     ctx: &Context,
     loaded: &Loaded,
     template: &DecisionRequest,
     origin: &Origin,
     item: Item<'_>,
-) -> ItemResult {
+) -> Result<ItemResult> {
     let Item {
         job_id,
         index,
@@ -436,6 +438,7 @@ async fn decide_item(
     } = item;
     let started = Instant::now();
     let mut example_id = None;
+    let mut captured = Ok(());
     let outcome = async {
         let loc = Loc::body().key("items").index(index as usize);
         let value = json::from_slice(line, &loc).map_err(|error| match error {
@@ -459,9 +462,14 @@ async fn decide_item(
             request_id: &origin.request_id,
             decision_id: Some(&decision_id),
         };
-        decide_repository(ctx, &request, loaded.clone(), capture_as).await
+        let (response, capture) =
+            decide_and_capture(ctx, &request, loaded.clone(), capture_as).await?;
+        captured = capture;
+        Ok(response)
     }
     .await;
+    captured?;
+    stop_on_outage(outcome.as_ref().err())?;
     let (outcome, failed, usage) = match outcome {
         Ok(response) => (
             ItemOutcome::Answered {
@@ -487,10 +495,20 @@ async fn decide_item(
     // Answers and problems always serialize; the fallback keeps one line per item.
     let line = serde_json::to_vec(&result)
         .unwrap_or_else(|_| format!(r#"{{"index":{index},"example_id":null}}"#).into_bytes());
-    ItemResult {
+    Ok(ItemResult {
         line,
         failed,
         usage,
         latency: started.elapsed(),
+    })
+}
+
+/// An item's error that is no fault of the item, but the store's being out of reach, stops
+/// the pass (`Err`) instead of becoming the item's error line: the job resumes from there
+/// once the store is back.
+pub(crate) fn stop_on_outage(error: Option<&Error>) -> Result<()> {
+    match error {
+        Some(Error::StoreUnavailable(detail)) => Err(Error::StoreUnavailable(detail.clone())),
+        _ => Ok(()),
     }
 }

@@ -151,13 +151,36 @@ pub(crate) struct CaptureAs<'a> {
     pub(crate) decision_id: Option<&'a str>,
 }
 
-/// Answer for a loaded repository model (resolved once, for a batch).
+/// Answer for a loaded repository model, as a caller's request: a capture that fails still
+/// answers, unrecorded (logged), unless the storage is full.
 pub(crate) async fn decide_repository(
     ctx: &Context,
     request: &DecisionRequest,
     loaded: Loaded,
     capture_as: CaptureAs<'_>,
 ) -> Result<DecisionResponse> {
+    let (response, captured) = decide_and_capture(ctx, request, loaded, capture_as).await?;
+    match captured {
+        Ok(()) => Ok(response),
+        // A full disk is the operator's to fix and the caller's to retry: answered as a
+        // problem, never as an answer whose record silently went missing.
+        Err(error @ Error::InsufficientStorage(_)) => Err(error),
+        Err(error) => {
+            tracing::warn!(%error, model = %response.model, "capture failed; answering unrecorded");
+            Ok(response)
+        }
+    }
+}
+
+/// Answer for a loaded repository model (resolved once, for a batch), and how its capture
+/// went, apart: a job's item must not be answered unrecorded, so what a failed capture
+/// means is the caller's to say. `Ok(())` too when nothing was to be captured.
+pub(crate) async fn decide_and_capture(
+    ctx: &Context,
+    request: &DecisionRequest,
+    loaded: Loaded,
+    capture_as: CaptureAs<'_>,
+) -> Result<(DecisionResponse, Result<()>)> {
     let questions = effective_questions(&loaded.questions, request.questions.as_ref());
     if questions.is_empty() {
         return Err(Error::invalid(
@@ -195,34 +218,26 @@ pub(crate) async fn decide_repository(
         example: None,
         decision: None,
     };
-    if wanted {
-        // Answered only once the capture is durable; a failed capture still answers, unless
-        // the storage is full.
-        match capture(
-            ctx,
-            request,
-            &loaded,
-            &questions,
-            &response,
-            &example_id,
-            capture_as,
-        )
-        .await
-        {
-            Ok((example, decision)) => {
-                response.recorded = Some(true);
-                response.example = Some(example);
-                response.decision = Some(decision);
-            }
-            // A full disk is the operator's to fix and the caller's to retry: answered as a
-            // problem, never as an answer whose record silently went missing.
-            Err(error @ Error::InsufficientStorage(_)) => return Err(error),
-            Err(error) => {
-                tracing::warn!(%error, model = %loaded.path, "capture failed; answering unrecorded");
-            }
-        }
+    if !wanted {
+        return Ok((response, Ok(())));
     }
-    Ok(response)
+    // Answered only once the capture is durable.
+    let captured = capture(
+        ctx,
+        request,
+        &loaded,
+        &questions,
+        &response,
+        &example_id,
+        capture_as,
+    )
+    .await
+    .map(|(example, decision)| {
+        response.recorded = Some(true);
+        response.example = Some(example);
+        response.decision = Some(decision);
+    });
+    Ok((response, captured))
 }
 
 async fn capture(

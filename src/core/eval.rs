@@ -177,7 +177,7 @@ async fn decide_example(
     origin: &Origin,
     index: u64,
     line: &[u8],
-) -> ItemResult {
+) -> Result<ItemResult> {
     let started = Instant::now();
     let parsed: Option<(String, Value)> =
         serde_json::from_slice::<Value>(line).ok().and_then(|v| {
@@ -190,6 +190,7 @@ async fn decide_example(
         ))),
         Some((example_id, state)) => answers_for(ctx, side, example_id, state).await,
     };
+    batch::stop_on_outage(outcome.as_ref().err())?;
     let example_id = parsed.as_ref().map(|(id, _)| id.clone());
     let (value, failed, usage, cached) = match outcome {
         Ok((answers, usage, cached)) => (
@@ -207,12 +208,12 @@ async fn decide_example(
     };
     let line = serde_json::to_vec(&value)
         .unwrap_or_else(|_| format!(r#"{{"index":{index}}}"#).into_bytes());
-    ItemResult {
+    Ok(ItemResult {
         line,
         failed,
         usage: if cached { Usage::default() } else { usage },
         latency: started.elapsed(),
-    }
+    })
 }
 
 /// The answers of one example: the checkpoint's questions, an aligned question without the

@@ -1,7 +1,8 @@
 //! A throwaway PostgreSQL server for tests: `initdb` in a temporary directory, started on a
 //! free loopback port, one fresh database per caller, and gone when the test process ends
 //! (a watchdog shell stops it and removes its directory once the process's pipe closes,
-//! even after `kill -9`).
+//! even after `kill -9`). A test that takes the database down and up again has a server of
+//! its own ([`dedicated`]), gone when it is dropped.
 //!
 //! The binaries come from `ARBITER_TEST_PG_BIN`, else Debian's `/usr/lib/postgresql/<v>/bin`
 //! (package `postgresql`). As root, the server runs as the `postgres` user via `runuser`,
@@ -20,9 +21,16 @@ pub const HOW_TO_RUN: &str = "PostgreSQL tests skipped: no PostgreSQL server bin
      Install Debian's package (`apt-get install postgresql`) or set ARBITER_TEST_PG_BIN to the \
      directory holding `initdb` and `postgres`; `.ci/run` always runs them.";
 
-/// A running server, alive as long as the test process.
+/// A running server: the shared one lives as long as the test process, a [`dedicated`] one
+/// as long as its value.
 pub struct Server {
     port: u16,
+    /// `pg_ctl`, and how it is run (as `postgres` when we are root).
+    pg_ctl: PathBuf,
+    root: bool,
+    /// The cluster's data directory, and the directory holding it, its socket and its log.
+    data: PathBuf,
+    dir: PathBuf,
     /// The watchdog: its stdin is the pipe whose closing stops the server.
     _watchdog: Mutex<Child>,
 }
@@ -31,6 +39,107 @@ impl Server {
     /// The URL of database `name` on this server.
     pub fn url(&self, name: &str) -> String {
         format!("postgres://arbiter@127.0.0.1:{}/{name}", self.port)
+    }
+
+    /// A fresh, empty database on this server: its URL.
+    ///
+    /// # Panics
+    /// When the database cannot be created.
+    pub fn database(&self) -> String {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let name = format!(
+            "test_{}_{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        );
+        let mut admin = ::postgres::Client::connect(&self.url("postgres"), ::postgres::NoTls)
+            .expect("connecting to the test server");
+        admin
+            .batch_execute(&format!("CREATE DATABASE {name}"))
+            .expect("creating a test database");
+        self.url(&name)
+    }
+
+    /// Takes the server down (a fast shutdown: connections are cut, as in an outage) and
+    /// waits until it is.
+    ///
+    /// # Panics
+    /// When `pg_ctl stop` fails.
+    pub fn stop(&self) {
+        let stopped = self
+            .pg_ctl(&["-m", "fast", "-w", "stop"])
+            .output()
+            .expect("running pg_ctl stop");
+        assert!(
+            stopped.status.success(),
+            "pg_ctl stop: {}",
+            String::from_utf8_lossy(&stopped.stderr)
+        );
+    }
+
+    /// Brings a stopped server up again on the same port and data, and waits until it
+    /// accepts connections.
+    ///
+    /// # Panics
+    /// When it does not come up.
+    pub fn start_again(&self) {
+        // Right after a stop, `pg_ctl start` can see the old server's pid file still there
+        // and report a failure although its server starts: whether it answers decides.
+        let launched = self.launch();
+        if let Err(ready) = self.ready() {
+            panic!("{}", launched.err().unwrap_or(ready));
+        }
+    }
+
+    fn pg_ctl(&self, args: &[&str]) -> Command {
+        let mut command = as_server_user(&self.pg_ctl, self.root);
+        command.arg("-D").arg(&self.data).args(args);
+        command
+    }
+
+    /// `pg_ctl start`, with the server's settings.
+    fn launch(&self) -> Result<(), String> {
+        let started = self
+            .pg_ctl(&["-w", "-l"])
+            .arg(self.dir.join("log"))
+            .arg("-o")
+            .arg(self.options())
+            .arg("start")
+            .stdout(Stdio::null())
+            .output()
+            .map_err(|e| format!("running pg_ctl start: {e}"))?;
+        if started.status.success() {
+            Ok(())
+        } else {
+            Err(format!(
+                "pg_ctl start failed: {}{}",
+                String::from_utf8_lossy(&started.stderr),
+                std::fs::read_to_string(self.dir.join("log")).unwrap_or_default()
+            ))
+        }
+    }
+
+    fn options(&self) -> String {
+        format!(
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
+            self.port,
+            self.dir.display()
+        )
+    }
+
+    /// Waits (up to 30 s) until the server accepts connections.
+    fn ready(&self) -> Result<(), String> {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            match ::postgres::Client::connect(&self.url("postgres"), ::postgres::NoTls) {
+                Ok(_) => return Ok(()),
+                Err(e) if Instant::now() > deadline => {
+                    let log = std::fs::read_to_string(self.dir.join("log")).unwrap_or_default();
+                    return Err(format!("not accepting connections after 30 s: {e}\n{log}"));
+                }
+                Err(_) => std::thread::sleep(Duration::from_millis(50)),
+            }
+        }
     }
 }
 
@@ -65,19 +174,24 @@ pub fn server() -> Option<&'static Server> {
 /// # Panics
 /// As [`server`], and when the database cannot be created.
 pub fn database() -> Option<String> {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let server = server()?;
-    let name = format!(
-        "test_{}_{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    );
-    let mut admin = ::postgres::Client::connect(&server.url("postgres"), ::postgres::NoTls)
-        .expect("connecting to the test server");
-    admin
-        .batch_execute(&format!("CREATE DATABASE {name}"))
-        .expect("creating a test database");
-    Some(server.url(&name))
+    Some(server()?.database())
+}
+
+/// A server of the caller's own, to stop and start again ([`Server::stop`],
+/// [`Server::start_again`]) without disturbing other tests; stopped and removed when
+/// dropped. `None` as for [`server`].
+///
+/// # Panics
+/// As [`server`].
+pub fn dedicated() -> Option<Server> {
+    match start() {
+        Ok(server) => Some(server),
+        Err(missing) if missing.is_empty() => {
+            server();
+            None
+        }
+        Err(failure) => panic!("a test PostgreSQL server did not start: {failure}"),
+    }
 }
 
 /// The directory of `initdb` and `postgres`, if PostgreSQL is installed.
@@ -122,7 +236,7 @@ fn free_port() -> Result<u16, String> {
         .map_err(|e| e.to_string())
 }
 
-/// Starts the server; `Err("")` when PostgreSQL is not installed.
+/// Starts a server; `Err("")` when PostgreSQL is not installed.
 fn start() -> Result<Server, String> {
     let Some(bin) = binaries() else {
         return Err(String::new());
@@ -159,13 +273,12 @@ fn start() -> Result<Server, String> {
         ));
     }
     let port = free_port()?;
-    // The watchdog starts the server and waits on its stdin: when this process ends, by
-    // any means, the pipe closes and the server is stopped and its directory removed.
+    // The watchdog waits on its stdin: when this process ends (by any means) or the server
+    // is dropped, the pipe closes, and the server, however often it was stopped and started
+    // again, is stopped and its directory removed.
     let script = format!(
-        "'{postgres}' -D '{data}' -p {port} -k '{dir}' -c listen_addresses=127.0.0.1 \
-         -c fsync=off -c max_connections=200 >'{dir}/log' 2>&1 & pid=$!; \
-         read _; kill -INT $pid; wait $pid; rm -rf '{dir}'",
-        postgres = bin.join("postgres").display(),
+        "read _; '{pg_ctl}' -D '{data}' -m immediate -w stop >/dev/null 2>&1; rm -rf '{dir}'",
+        pg_ctl = bin.join("pg_ctl").display(),
         data = data.display(),
         dir = dir.display(),
     );
@@ -175,20 +288,16 @@ fn start() -> Result<Server, String> {
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
-        .map_err(|e| format!("starting postgres: {e}"))?;
+        .map_err(|e| format!("starting the watchdog: {e}"))?;
     let server = Server {
         port,
+        pg_ctl: bin.join("pg_ctl"),
+        root,
+        data,
+        dir,
         _watchdog: Mutex::new(watchdog),
     };
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        match ::postgres::Client::connect(&server.url("postgres"), ::postgres::NoTls) {
-            Ok(_) => return Ok(server),
-            Err(e) if Instant::now() > deadline => {
-                let log = std::fs::read_to_string(dir.join("log")).unwrap_or_default();
-                return Err(format!("not accepting connections after 30 s: {e}\n{log}"));
-            }
-            Err(_) => std::thread::sleep(Duration::from_millis(50)),
-        }
-    }
+    server.launch()?;
+    server.ready()?;
+    Ok(server)
 }

@@ -53,7 +53,12 @@ impl Shared {
 /// Two homes on a fresh database and a bare remote, with the test model created through
 /// the first; `None` (having said how to run the test) without PostgreSQL.
 fn two_homes() -> Option<(TestEnv, TestEnv, Shared, String)> {
-    let database = arbiter::testing::postgres::database()?;
+    Some(homes_on(arbiter::testing::postgres::database()?))
+}
+
+/// Two homes on `database` and a bare remote, with the test model created through the
+/// first: the homes, the shared parts, and the model's ID.
+fn homes_on(database: String) -> (TestEnv, TestEnv, Shared, String) {
     let (a, b) = (TestEnv::new(), TestEnv::new());
     let remote = a.path().join("remote");
     std::fs::create_dir_all(&remote).unwrap();
@@ -75,7 +80,7 @@ fn two_homes() -> Option<(TestEnv, TestEnv, Shared, String)> {
         ],
     );
     let model_id = created["modelId"].as_str().unwrap().to_owned();
-    Some((a, b, shared, model_id))
+    (a, b, shared, model_id)
 }
 
 #[test]
@@ -371,4 +376,100 @@ fn a_job_is_cancelled_through_any_replica_and_taken_over_when_its_replica_is_kil
     let (exit, log) = served_b.stop();
     assert_eq!(exit.code(), Some(0), "{log}");
     assert!(log.contains("taking up an orphaned job"), "{log}");
+}
+
+#[test]
+fn a_job_interrupted_by_a_database_outage_finishes_once_the_database_is_back() {
+    // A server of this test's own: taking it down must not disturb the other tests.
+    let Some(database_server) = arbiter::testing::postgres::dedicated() else {
+        return;
+    };
+    let (a, _b, shared, model_id) = homes_on(database_server.database());
+    let token = shared.token(&a, "jobs", &["batches"], "acme/*=writer");
+    let served = Served::start_with(&a, |cmd| shared.configure(cmd));
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let client = Served::client();
+    let total = 300;
+    let path = runtime.block_on(async {
+        let job_id = start_batch(&client, &served, &token, &model_id, total, "down-0001").await;
+        let path = format!("/v1/models/{model_id}/batch-decisions/{job_id}");
+        poll_until(
+            &client,
+            &served,
+            &token,
+            &path,
+            Duration::from_mins(2),
+            |job| job["progress"]["done"].as_u64() >= Some(30),
+        )
+        .await;
+        path
+    });
+    database_server.stop();
+    let during = runtime.block_on(async {
+        // Long enough for the job's next results flush and progress record to fail.
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        let health = client.get(served.url("/healthz")).send().await.unwrap();
+        let status = health.status().as_u16();
+        let body: Value = health.json().await.unwrap();
+        let job = client
+            .get(served.url(&path))
+            .bearer_auth(&token)
+            .send()
+            .await
+            .unwrap();
+        (
+            status,
+            body,
+            job.status().as_u16(),
+            job.json::<Value>().await.unwrap(),
+        )
+    });
+    database_server.start_again();
+    let (health_status, health, job_status, job_problem) = during;
+    assert_eq!(health_status, 503, "{health}");
+    assert_eq!(health["code"], "store_unavailable", "{health}");
+    assert_eq!(job_status, 503, "{job_problem}");
+    assert_eq!(job_problem["code"], "store_unavailable", "{job_problem}");
+
+    // The replica reconnects by itself, and its next sweep resumes the job from its last
+    // written result.
+    let job = runtime.block_on(poll_until(
+        &client,
+        &served,
+        &token,
+        &path,
+        Duration::from_mins(3),
+        |job| job["status"] == "completed" || job["status"] == "failed",
+    ));
+    assert_eq!(job["status"], "completed", "{job}");
+    assert_eq!(job["progress"]["done"], total);
+    let indexes = runtime.block_on(served.result_indexes(&token, &path));
+    assert_eq!(
+        indexes,
+        (0..total as u64).collect::<Vec<_>>(),
+        "none lost, none twice"
+    );
+    let mut db = postgres::Client::connect(&shared.database, postgres::NoTls).unwrap();
+    let row = db
+        .query_one(
+            "SELECT count(*), count(DISTINCT example_id) FROM decisions
+             WHERE example_id LIKE 'down-0001-%'",
+            &[],
+        )
+        .unwrap();
+    let (decisions, examples): (i64, i64) = (row.get(0), row.get(1));
+    assert_eq!((decisions, examples), (300, 300), "one decision per item");
+    drop(runtime);
+    let (exit, log) = served.stop();
+    assert_eq!(exit.code(), Some(0), "{log}");
+    // Interrupted, not failed; and no item was answered without its capture.
+    assert!(
+        log.contains("job interrupted; it resumes once the store is back"),
+        "{log}"
+    );
+    assert!(!log.contains("answering unrecorded"), "{log}");
 }

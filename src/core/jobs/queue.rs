@@ -32,7 +32,7 @@ impl JobQueue {
             };
             let job_id = claim.job_id().to_owned();
             if let Err(error) = run(&ctx, claim, &NoObserver).await {
-                tracing::error!(job = %job_id, %error, "recording the end of a job failed");
+                tracing::error!(job = %job_id, %error, "the job stopped before its end was recorded; the next sweep resumes it");
             }
         });
     }

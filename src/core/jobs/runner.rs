@@ -2,7 +2,7 @@
 
 use super::{JobClaim, Origin, Outcome, get, record};
 use crate::core::{Context, align, batch, blocking, eval};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::wire::jobs::{Job, JobKind, Progress};
 use serde_json::Value;
 
@@ -36,7 +36,9 @@ pub(crate) enum Ending {
 /// earlier run died. A finished job is returned as it is. Errors of the work end the job
 /// `failed` with a problem; only a failure to record that is an error here. A job that
 /// stops being this process's (another replica claimed it after this one's lease lapsed)
-/// is left to its new owner: nothing this run would record is written.
+/// is left to its new owner: nothing this run would record is written. A job interrupted
+/// because the store cannot be reached is no failure of the job: it is left unfinished and
+/// let go, for the next sweep to resume once the store is back, and the error is returned.
 pub async fn run(ctx: &Context, claim: JobClaim, observer: &dyn Observer) -> Result<Job> {
     let id = *claim.job_id();
     let job_id = id;
@@ -58,6 +60,12 @@ pub async fn run(ctx: &Context, claim: JobClaim, observer: &dyn Observer) -> Res
         Ok(None) => None,
         Ok(Some(Ending::Completed(result))) => Some(Outcome::Completed { result }),
         Ok(Some(Ending::Cancelled)) => Some(Outcome::Cancelled),
+        Err(error @ Error::StoreUnavailable(_)) => {
+            // Even if the store is back by now, the job is not ended `failed` for it.
+            tracing::warn!(job = %job_id, %error, "job interrupted; it resumes once the store is back");
+            drop(claim);
+            return Err(error);
+        }
         Err(error) => {
             tracing::warn!(job = %job_id, %error, "job failed");
             Some(Outcome::Failed {
@@ -111,6 +119,7 @@ mod tests {
     use super::*;
     use crate::core::batch::{NewBatch, Source};
     use crate::core::models::{CreateModel, create};
+    use crate::store::JobPart;
     use serde_json::json;
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -154,5 +163,70 @@ mod tests {
         assert_eq!(ended.status.as_str(), "failed", "{ended:?}");
         let detail = ended.error.unwrap().detail;
         assert!(detail.contains("0 of its 3 staged input lines"), "{detail}");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_captured_job_whose_captures_fail_stops_instead_of_answering_unrecorded() {
+        let home = tempfile::tempdir().unwrap();
+        let settings = crate::config::Settings::resolve(Some(home.path().to_owned())).unwrap();
+        let ctx = Context::new(settings).unwrap();
+        create(
+            &ctx,
+            &CreateModel {
+                path: "acme/support".into(),
+                base: "mo".into(),
+                questions_yaml: Some(
+                    "refund:\n  type: noul\n  instructions: The customer asks for a refund.\n"
+                        .into(),
+                ),
+                capture: crate::core::checkpoint::CapturePolicy::default(),
+                message: None,
+            },
+        )
+        .unwrap();
+        // A real fault of the real store: every capture is refused, results are not.
+        let store = ctx.store().unwrap();
+        rusqlite::Connection::open(home.path().join("arbiter.db"))
+            .unwrap()
+            .execute_batch(
+                "CREATE TRIGGER refuse_captures BEFORE INSERT ON decisions
+                 BEGIN SELECT RAISE(ABORT, 'injected capture fault'); END;",
+            )
+            .unwrap();
+        let items = vec![json!({"state": "a"}), json!({"state": "b"})];
+        let (job, claim) = crate::core::batch::create(
+            &ctx,
+            NewBatch {
+                model: "acme/support",
+                revision: None,
+                questions: None,
+                capture: true,
+                source: Source::Inline(items),
+            },
+            None,
+        )
+        .unwrap();
+        let ended = run(&ctx, claim, &NoObserver).await.unwrap();
+        // Not `completed` with its items answered unrecorded: a captured job's item is
+        // captured, or the job stops where it could not be.
+        assert_eq!(ended.status.as_str(), "failed", "{ended:?}");
+        let detail = ended.error.unwrap().detail;
+        assert!(detail.contains("injected capture fault"), "{detail}");
+        assert_eq!(ended.progress.done, 0, "{:?}", ended.progress);
+        assert!(
+            store
+                .job_lines(&job.job_id, JobPart::Results, 0, 10)
+                .unwrap()
+                .is_empty()
+        );
+        let recorded: (i64, i64) = rusqlite::Connection::open(home.path().join("arbiter.db"))
+            .unwrap()
+            .query_row(
+                "SELECT (SELECT count(*) FROM examples), (SELECT count(*) FROM decisions)",
+                [],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!(recorded, (0, 0), "nothing of a refused capture is written");
     }
 }
