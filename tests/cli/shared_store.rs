@@ -283,6 +283,39 @@ async fn poll_until(
     }
 }
 
+/// Each of the `total` items of the captured batch at `path` (started with key `key`, see
+/// [`start_batch`]) has exactly one result line, in order, read through `served`, and one
+/// captured decision in the shared store: none lost, none twice.
+fn assert_once_per_item(
+    runtime: &tokio::runtime::Runtime,
+    served: &Served,
+    token: &str,
+    path: &str,
+    (shared, key, total): (&Shared, &str, usize),
+) {
+    let indexes = runtime.block_on(served.result_indexes(token, path));
+    assert_eq!(
+        indexes,
+        (0..total as u64).collect::<Vec<_>>(),
+        "none lost, none twice"
+    );
+    let mut db = postgres::Client::connect(&shared.database, postgres::NoTls).unwrap();
+    let row = db
+        .query_one(
+            "SELECT count(*), count(DISTINCT example_id) FROM decisions
+             WHERE example_id LIKE $1",
+            &[&format!("{key}-%")],
+        )
+        .unwrap();
+    let (decisions, examples): (i64, i64) = (row.get(0), row.get(1));
+    let total = i64::try_from(total).unwrap();
+    assert_eq!(
+        (decisions, examples),
+        (total, total),
+        "one decision per item"
+    );
+}
+
 #[test]
 fn a_job_is_cancelled_through_any_replica_and_taken_over_when_its_replica_is_killed() {
     let Some((a, b, shared, model_id)) = two_homes() else {
@@ -353,25 +386,10 @@ fn a_job_is_cancelled_through_any_replica_and_taken_over_when_its_replica_is_kil
         "{job}\nkilled at {killed_at_done} of {total}; replica a:\n{log_a}"
     );
     assert_eq!(job["progress"]["done"], total);
-    // One result line per item, in order, through the surviving replica.
-    let indexes = runtime.block_on(served_b.result_indexes(&token, &path));
-    assert_eq!(
-        indexes,
-        (0..total as u64).collect::<Vec<_>>(),
-        "none lost, none twice"
-    );
-    // One capture per item, though the killed replica had captured some whose result lines
-    // it never wrote.
-    let mut db = postgres::Client::connect(&shared.database, postgres::NoTls).unwrap();
-    let row = db
-        .query_one(
-            "SELECT count(*), count(DISTINCT example_id) FROM decisions
-             WHERE example_id LIKE 'take-0001-%'",
-            &[],
-        )
-        .unwrap();
-    let (decisions, examples): (i64, i64) = (row.get(0), row.get(1));
-    assert_eq!((decisions, examples), (400, 400), "one decision per item");
+    // Through the surviving replica; one capture per item, though the killed replica had
+    // captured some whose result lines it never wrote.
+    let batch = (&shared, "take-0001", total);
+    assert_once_per_item(&runtime, &served_b, &token, &path, batch);
     drop(runtime);
     let (exit, log) = served_b.stop();
     assert_eq!(exit.code(), Some(0), "{log}");
@@ -447,22 +465,13 @@ fn a_job_interrupted_by_a_database_outage_finishes_once_the_database_is_back() {
     ));
     assert_eq!(job["status"], "completed", "{job}");
     assert_eq!(job["progress"]["done"], total);
-    let indexes = runtime.block_on(served.result_indexes(&token, &path));
-    assert_eq!(
-        indexes,
-        (0..total as u64).collect::<Vec<_>>(),
-        "none lost, none twice"
+    assert_once_per_item(
+        &runtime,
+        &served,
+        &token,
+        &path,
+        (&shared, "down-0001", total),
     );
-    let mut db = postgres::Client::connect(&shared.database, postgres::NoTls).unwrap();
-    let row = db
-        .query_one(
-            "SELECT count(*), count(DISTINCT example_id) FROM decisions
-             WHERE example_id LIKE 'down-0001-%'",
-            &[],
-        )
-        .unwrap();
-    let (decisions, examples): (i64, i64) = (row.get(0), row.get(1));
-    assert_eq!((decisions, examples), (300, 300), "one decision per item");
     drop(runtime);
     let (exit, log) = served.stop();
     assert_eq!(exit.code(), Some(0), "{log}");

@@ -122,8 +122,8 @@ mod tests {
     use crate::store::JobPart;
     use serde_json::json;
 
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_job_whose_staged_input_is_gone_fails_saying_so() {
+    /// A new home with the model `acme/support` (one noul question, capture on).
+    fn home_with_model() -> (tempfile::TempDir, Context) {
         let home = tempfile::tempdir().unwrap();
         let settings = crate::config::Settings::resolve(Some(home.path().to_owned())).unwrap();
         let ctx = Context::new(settings).unwrap();
@@ -141,6 +141,12 @@ mod tests {
             },
         )
         .unwrap();
+        (home, ctx)
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_job_whose_staged_input_is_gone_fails_saying_so() {
+        let (_home, ctx) = home_with_model();
         let items = vec![
             json!({"state": "a"}),
             json!({"state": "b"}),
@@ -167,23 +173,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_captured_job_whose_captures_fail_stops_instead_of_answering_unrecorded() {
-        let home = tempfile::tempdir().unwrap();
-        let settings = crate::config::Settings::resolve(Some(home.path().to_owned())).unwrap();
-        let ctx = Context::new(settings).unwrap();
-        create(
-            &ctx,
-            &CreateModel {
-                path: "acme/support".into(),
-                base: "mo".into(),
-                questions_yaml: Some(
-                    "refund:\n  type: noul\n  instructions: The customer asks for a refund.\n"
-                        .into(),
-                ),
-                capture: crate::core::checkpoint::CapturePolicy::default(),
-                message: None,
-            },
-        )
-        .unwrap();
+        let (home, ctx) = home_with_model();
         // A real fault of the real store: every capture is refused, results are not.
         let store = ctx.store().unwrap();
         rusqlite::Connection::open(home.path().join("arbiter.db"))
