@@ -169,3 +169,12 @@ pub(crate) fn support_file(name: &str) -> String {
         .display()
         .to_string()
 }
+
+/// A two-thread runtime, for tests that drive a served process over HTTP.
+pub(crate) fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}

@@ -5,7 +5,7 @@
 //! saw on stderr (`cargo test --test cli faults:: -- --nocapture`).
 #![allow(clippy::print_stderr)]
 
-use crate::common::{QUESTIONS, TestEnv, repo_root};
+use crate::common::{QUESTIONS, TestEnv, repo_root, runtime};
 use crate::served::Served;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
@@ -63,14 +63,6 @@ fn store(env: &TestEnv) -> rusqlite::Connection {
 fn count(db: &rusqlite::Connection, sql: &str) -> usize {
     let n: i64 = db.query_row(sql, [], |r| r.get(0)).unwrap();
     usize::try_from(n).unwrap()
-}
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap()
 }
 
 fn ticket(client: usize, i: usize) -> Value {

@@ -2,6 +2,7 @@
 //! ("a bad request never gets a 5xx"). One runtime and one server for all cases; each case
 //! is a real HTTP request.
 
+use crate::common::runtime;
 use crate::http::{Home, Reply};
 use proptest::prelude::*;
 use proptest::test_runner::Config as ProptestConfig;
@@ -192,11 +193,7 @@ fn arb_content_type() -> impl Strategy<Value = Option<String>> {
 
 #[test]
 fn decision_endpoint_never_answers_5xx() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = runtime();
     let (server, token) = runtime.block_on(async {
         let home = Home::new(Some(
             "server:\n  rate_limit:\n    per_second: 1000\n    burst: 100000\n",

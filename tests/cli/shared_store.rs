@@ -7,7 +7,7 @@
 //! result line and one capture per item. PostgreSQL is started by the tests themselves
 //! (`arbiter::testing::postgres`); without it they say how to run them and pass.
 
-use crate::common::{QUESTIONS, TestEnv};
+use crate::common::{QUESTIONS, TestEnv, runtime};
 use crate::http::repo_request;
 use crate::served::Served;
 use serde_json::{Value, json};
@@ -99,11 +99,7 @@ fn two_replicas_on_one_database_share_tokens_captures_and_idempotency_keys() {
     let served_a = Served::start_with(&a, |cmd| shared.configure(cmd));
     let served_b = Served::start_with(&b, |cmd| shared.configure(cmd));
     let replicas = [&served_a, &served_b];
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = runtime();
     let client = Served::client();
     runtime.block_on(async {
         // /healthz names the shared parts and finds them up.
@@ -324,11 +320,7 @@ fn a_job_is_cancelled_through_any_replica_and_taken_over_when_its_replica_is_kil
     let token = shared.token(&a, "jobs", &["batches"], "acme/*=writer");
     let served_a = Served::start_with(&a, |cmd| shared.configure(cmd));
     let served_b = Served::start_with(&b, |cmd| shared.configure(cmd));
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = runtime();
     let client = Served::client();
     let jobs = format!("/v1/models/{model_id}/batch-decisions");
     let total = 400;
@@ -405,11 +397,7 @@ fn a_job_interrupted_by_a_database_outage_finishes_once_the_database_is_back() {
     let (a, _b, shared, model_id) = homes_on(database_server.database());
     let token = shared.token(&a, "jobs", &["batches"], "acme/*=writer");
     let served = Served::start_with(&a, |cmd| shared.configure(cmd));
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = runtime();
     let client = Served::client();
     let total = 300;
     let path = runtime.block_on(async {

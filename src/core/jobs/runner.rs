@@ -144,6 +144,26 @@ mod tests {
         (home, ctx)
     }
 
+    /// A batch of `items` on `acme/support`, recorded and claimed, not yet run.
+    fn batch_of(
+        ctx: &Context,
+        items: Vec<serde_json::Value>,
+        capture: bool,
+    ) -> (Job, super::JobClaim) {
+        crate::core::batch::create(
+            ctx,
+            NewBatch {
+                model: "acme/support",
+                revision: None,
+                questions: None,
+                capture,
+                source: Source::Inline(items),
+            },
+            None,
+        )
+        .unwrap()
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_job_whose_staged_input_is_gone_fails_saying_so() {
         let (_home, ctx) = home_with_model();
@@ -152,18 +172,7 @@ mod tests {
             json!({"state": "b"}),
             json!({"state": "c"}),
         ];
-        let (job, claim) = crate::core::batch::create(
-            &ctx,
-            NewBatch {
-                model: "acme/support",
-                revision: None,
-                questions: None,
-                capture: false,
-                source: Source::Inline(items),
-            },
-            None,
-        )
-        .unwrap();
+        let (job, claim) = batch_of(&ctx, items, false);
         ctx.store().unwrap().delete_job_lines(&job.job_id).unwrap();
         let ended = run(&ctx, claim, &NoObserver).await.unwrap();
         assert_eq!(ended.status.as_str(), "failed", "{ended:?}");
@@ -184,18 +193,7 @@ mod tests {
             )
             .unwrap();
         let items = vec![json!({"state": "a"}), json!({"state": "b"})];
-        let (job, claim) = crate::core::batch::create(
-            &ctx,
-            NewBatch {
-                model: "acme/support",
-                revision: None,
-                questions: None,
-                capture: true,
-                source: Source::Inline(items),
-            },
-            None,
-        )
-        .unwrap();
+        let (job, claim) = batch_of(&ctx, items, true);
         let ended = run(&ctx, claim, &NoObserver).await.unwrap();
         // Not `completed` with its items answered unrecorded: a captured job's item is
         // captured, or the job stops where it could not be.
