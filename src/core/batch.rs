@@ -329,10 +329,12 @@ where
             next = results.next() => {
                 let Some(item) = next else { break false };
                 let mut item = item?;
-                writer.hold(item.line.clone());
+                // The observer takes the line with its newline, the store without.
                 item.line.push(b'\n');
                 observer.line(&item.line);
+                item.line.pop();
                 tally.add(item.failed, item.usage);
+                writer.hold(item.line);
                 tally.timed += 1;
                 tally.latency += item.latency;
             }

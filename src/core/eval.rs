@@ -92,23 +92,14 @@ pub fn create(
 
 /// One checkpoint to decide at.
 struct Side {
-    name: &'static str,
+    /// The job's lines this side's results are written to.
+    results: JobPart,
     loaded: Loaded,
     /// The evaluated questions this checkpoint has.
     questions: Questions,
     engine: Arc<dyn Engine>,
     /// Cache key part for the questions as they are (most examples).
     questions_hash: String,
-}
-
-impl Side {
-    /// The job's lines this side's results are written to.
-    fn results(&self) -> JobPart {
-        match self.name {
-            "baseline" => JobPart::Baseline,
-            _ => JobPart::Results,
-        }
-    }
 }
 
 /// Decide every annotated example at each checkpoint, then compute the figures.
@@ -122,9 +113,9 @@ pub(crate) async fn execute(
         Error::Internal(format!("job {} has a corrupt request: {e}", record.job_id))
     })?;
     let mut sides = Vec::new();
-    for (name, revision) in [
-        ("revision", Some(&stored.revision)),
-        ("baseline", stored.baseline.as_ref()),
+    for (results, revision) in [
+        (JobPart::Results, Some(&stored.revision)),
+        (JobPart::Baseline, stored.baseline.as_ref()),
     ] {
         let Some(revision) = revision else { continue };
         let loaded = models::load_pinned(ctx, &record.model_id, revision).await?;
@@ -136,7 +127,7 @@ pub(crate) async fn execute(
         let engine = loaded.engine(ctx)?;
         let questions_hash = answer_cache::questions_hash(&questions);
         sides.push(Side {
-            name,
+            results,
             loaded,
             questions,
             engine,
@@ -149,7 +140,7 @@ pub(crate) async fn execute(
         }
         let pass = Pass {
             job_id: &record.job_id,
-            results: side.results(),
+            results: side.results,
             window: side.engine.max_in_flight(),
             items: stored.examples,
             done_before: stored.examples * k as u64,
@@ -394,7 +385,7 @@ fn side_metrics(
         .keys()
         .map(|id| (id.clone(), (Vec::new(), 0)))
         .collect();
-    super::jobs::lines::for_each(ctx, job_id, side.results(), 0, &mut |_, line| {
+    super::jobs::lines::for_each(ctx, job_id, side.results, 0, &mut |_, line| {
         let Ok(value) = serde_json::from_slice::<Value>(line) else {
             return Ok(());
         };

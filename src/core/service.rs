@@ -309,14 +309,12 @@ impl Local {
         }
         observer.progress(job.progress);
         if observer.wants_lines() {
-            let mut next = 0;
-            while let Some((page, after)) = super::jobs::results_page(&self.ctx, &job.job_id, next)?
-            {
+            super::jobs::for_each_results_page(&self.ctx, &job.job_id, &mut |page| {
                 for line in page.split_inclusive(|&b| b == b'\n') {
                     observer.line(line);
                 }
-                next = after;
-            }
+                Ok(())
+            })?;
         }
         Ok(job)
     }
@@ -520,11 +518,9 @@ impl Service for Local {
     async fn job_results(&self, job_id: &str, out: &mut (dyn Write + Send)) -> Result<Job> {
         let id = super::jobs::resolve_id(&self.ctx, job_id)?;
         let job = super::jobs::get(&self.ctx, &id)?;
-        let mut next = 0;
-        while let Some((page, after)) = super::jobs::results_page(&self.ctx, &id, next)? {
-            out.write_all(&page).map_err(write_error)?;
-            next = after;
-        }
+        super::jobs::for_each_results_page(&self.ctx, &id, &mut |page| {
+            out.write_all(page).map_err(write_error)
+        })?;
         Ok(job)
     }
 

@@ -6,6 +6,7 @@
 //! in the same transaction, so a replica that lost its job (its lease expired while it
 //! was cut off) can no longer add to the results the new owner writes.
 
+use super::jobs::{count, int};
 use super::sql::{Db, SqlContext, params};
 use super::{Store, StoreError};
 use crate::ids::JobId;
@@ -29,10 +30,6 @@ impl JobPart {
             Self::Baseline => "baseline",
         }
     }
-}
-
-fn int(value: u64) -> i64 {
-    i64::try_from(value).unwrap_or(i64::MAX)
 }
 
 impl Store {
@@ -82,10 +79,7 @@ impl Store {
                     int(from),
                     i64::try_from(limit).unwrap_or(i64::MAX)
                 ],
-                |row| {
-                    let index: i64 = row.get(0)?;
-                    Ok((u64::try_from(index).unwrap_or(0), row.get(1)?))
-                },
+                |row| Ok((count(row.get(0)?), row.get(1)?)),
             )
             .ctx("read job lines")
     }

@@ -52,11 +52,11 @@ const COLUMNS: &str = "job_id, model_id, kind, status, request, created_at, star
      finished_at, total, done, failed, cancel_requested, error, result, owner";
 
 /// Counts are `u64` in Rust and `INTEGER` (i64) in SQLite.
-fn count(value: i64) -> u64 {
+pub(super) fn count(value: i64) -> u64 {
     u64::try_from(value).unwrap_or(0)
 }
 
-fn int(value: u64) -> i64 {
+pub(super) fn int(value: u64) -> i64 {
     i64::try_from(value).unwrap_or(i64::MAX)
 }
 

@@ -253,6 +253,20 @@ pub fn results_page(ctx: &Context, job_id: &JobId, from: u64) -> Result<Option<(
     lines::page(ctx, job_id, JobPart::Results, from)
 }
 
+/// Call `f` with every page of a batch job's results so far, in order ([`results_page`]).
+pub fn for_each_results_page(
+    ctx: &Context,
+    job_id: &JobId,
+    f: &mut dyn FnMut(&[u8]) -> Result<()>,
+) -> Result<()> {
+    let mut next = 0;
+    while let Some((page, after)) = results_page(ctx, job_id, next)? {
+        f(&page)?;
+        next = after;
+    }
+    Ok(())
+}
+
 /// Unfinished jobs that nobody alive runs (their process died, or the server that queued
 /// them stopped), oldest first, each now claimed by the caller, which must resume it
 /// ([`run`]) or release it.
