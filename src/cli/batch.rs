@@ -102,7 +102,9 @@ pub(crate) async fn run(
     }
 
     let sink: Box<dyn Write + Send> = match &args.output {
-        Some(path) => Box::new(std::io::BufWriter::new(super::output::create_file(path)?)),
+        Some(path) => Box::new(std::io::BufWriter::new(super::private::create_output_file(
+            path,
+        )?)),
         None => Box::new(std::io::stdout()),
     };
     let observer = Foreground {

@@ -47,14 +47,12 @@ const SCRIPTS: [(Shell, &str); 4] = [
 /// itself, so models, revisions, jobs and questions complete from the home or the server.
 pub(crate) fn completions(args: &CompletionsArgs, printer: &Printer) -> Result<ExitCode> {
     if let Some(dir) = &args.dir {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        super::private::publish(dir)?;
+        super::private::create_output_dir(dir)?;
         for (shell, name) in SCRIPTS {
             let path = dir.join(name);
             let mut script = Vec::new();
             super::complete::registration(shell, &mut script)?;
-            std::fs::write(&path, script).with_context(|| format!("writing {}", path.display()))?;
-            super::private::publish(&path)?;
+            super::private::write_output_file(&path, &script)?;
         }
         printer.status(&format!(
             "wrote completions for bash, zsh, fish, powershell to {}",
@@ -69,14 +67,9 @@ pub(crate) fn completions(args: &CompletionsArgs, printer: &Printer) -> Result<E
 }
 
 pub(crate) fn man(args: &ManArgs, printer: &Printer) -> Result<ExitCode> {
-    std::fs::create_dir_all(&args.dir)
-        .with_context(|| format!("creating {}", args.dir.display()))?;
-    super::private::publish(&args.dir)?;
+    super::private::create_output_dir(&args.dir)?;
     let pages = super::man_page::write_all(Cli::command(), &args.dir)
         .with_context(|| format!("writing man pages to {}", args.dir.display()))?;
-    for page in &pages {
-        super::private::publish(page)?;
-    }
     printer.status(&format!(
         "wrote {} man pages to {}",
         pages.len(),
@@ -88,9 +81,7 @@ pub(crate) fn man(args: &ManArgs, printer: &Printer) -> Result<ExitCode> {
 pub(crate) fn openapi(args: &OpenapiArgs, printer: &Printer) -> Result<ExitCode> {
     let mut document = crate::server::openapi_json();
     document.push('\n');
-    std::fs::write(&args.out, document)
-        .with_context(|| format!("writing {}", args.out.display()))?;
-    super::private::publish(&args.out)?;
+    super::private::write_output_file(&args.out, document.as_bytes())?;
     printer.status(&format!(
         "wrote the OpenAPI document to {}",
         args.out.display()

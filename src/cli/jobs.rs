@@ -308,7 +308,9 @@ async fn results(
     printer: &Printer,
 ) -> Result<ExitCode> {
     let mut out: Capture<Box<dyn Write + Send>> = Capture::new(match &args.output {
-        Some(path) => Box::new(std::io::BufWriter::new(super::output::create_file(path)?)),
+        Some(path) => Box::new(std::io::BufWriter::new(super::private::create_output_file(
+            path,
+        )?)),
         None => Box::new(std::io::stdout()),
     });
     let job_id = &args.job_id;

@@ -131,7 +131,7 @@ fn write_tree(
     let path = dir.join(format!("{name}.1"));
     let mut page = Vec::new();
     render(command, parent, &mut page)?;
-    std::fs::write(&path, page)?;
+    super::private::write_output_file(&path, &page)?;
     written.push(path);
     for sub in command.get_subcommands().filter(|sub| !sub.is_hide_set()) {
         write_tree(sub, Some(&name), dir, written)?;

@@ -199,15 +199,6 @@ pub fn prob(p: f64) -> String {
     format!("{p:.3}")
 }
 
-/// A file the user asked to be written (`--output`), with the mode their umask gives.
-pub(crate) fn create_file(path: &std::path::Path) -> anyhow::Result<std::fs::File> {
-    use anyhow::Context as _;
-    let file =
-        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
-    super::private::publish(path)?;
-    Ok(file)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,6 +22,7 @@ mod http_props;
 mod jobs;
 mod models;
 mod openapi;
+mod outputs;
 mod readme;
 mod registry;
 mod replicas;
