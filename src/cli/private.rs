@@ -43,17 +43,18 @@ fn user_mode(base: u32) -> Option<u32> {
 /// as `>` does; a device or FIFO written as it stands), and never chmodded.
 pub(crate) fn create_output_file(path: &Path) -> anyhow::Result<File> {
     let creating = || format!("creating {}", path.display());
+    let mode = user_mode(0o666);
     // Another process may remove the path between the two opens, or create it: a few rounds
     // settle which of them it is.
     for _ in 0..8 {
         let mut new = OpenOptions::new();
         new.write(true).create_new(true);
-        if let Some(mode) = user_mode(0o666) {
+        if let Some(mode) = mode {
             new.mode(mode);
         }
         match new.open(path) {
             Ok(file) => {
-                if let Some(mode) = user_mode(0o666) {
+                if let Some(mode) = mode {
                     file.set_permissions(Permissions::from_mode(mode))
                         .with_context(creating)?;
                 }
