@@ -1,7 +1,7 @@
 //! `arbiter decide`: answer questions about a state.
 
 use super::input::{read_json, read_yaml};
-use super::output::{Printer, prob};
+use super::output::{Printer, prob, score_cell};
 use super::table::{Column, Table};
 use crate::core::service::Service;
 use crate::wire::{Answer, DecisionRequest, DecisionResponse};
@@ -168,12 +168,11 @@ fn describe(answer: &Answer) -> (String, String, String) {
             top(probabilities.iter().map(|(k, p)| (k.as_str(), *p))),
         ),
         Answer::Score {
-            score,
             probabilities,
             confidence,
             ..
         } => (
-            format!("{score:.2}"),
+            score_cell(answer).unwrap_or_default(),
             prob(*confidence),
             top(probabilities.iter().map(|(k, p)| (k.as_str(), *p))),
         ),

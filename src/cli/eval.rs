@@ -417,7 +417,9 @@ fn uncertainty_table(report: &EvaluationReport, printer: &Printer) -> String {
     let mut text = printer.render(&table);
     text.push_str(
         "\nintervals: 95% bootstrap over the examples (a change's is paired)\
-         \nat N% error: the share of examples answerable at ≥ that confidence",
+         \nat N% error: the share of examples answerable at ≥ that confidence\
+         \naccuracy: the answer is the most likely outcome (a score: its most likely level,\
+         \n          ties the lower, not the level nearest its mean)",
     );
     text
 }

@@ -5,6 +5,7 @@ use super::GlobalArgs;
 use super::table::{Table, short_ids};
 pub use super::usage::UsageError;
 use crate::error::Error;
+use crate::wire::Answer;
 use serde::Serialize;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -199,9 +200,55 @@ pub fn prob(p: f64) -> String {
     format!("{p:.3}")
 }
 
+/// A score's answer as every table shows it: the answer, its most likely level
+/// ([`Answer::most_likely`]), with that level's probability, then the expected level the
+/// JSON's `score` holds: `level 4 (0.370) · mean 2.53`. `None` for a noul or a choice.
+pub fn score_cell(answer: &Answer) -> Option<String> {
+    let Answer::Score { score, .. } = answer else {
+        return None;
+    };
+    let (level, p) = answer.most_likely()?;
+    Some(format!("level {level} ({}) · mean {score:.2}", prob(p)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_score_cell_is_its_most_likely_level_beside_its_mean() {
+        let score = |ps: &[f64]| Answer::Score {
+            score: ps.iter().enumerate().map(|(i, p)| i as f64 * p).sum(),
+            legend: indexmap::IndexMap::new(),
+            probabilities: ps
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (i.to_string(), *p))
+                .collect(),
+            confidence: 0.0,
+            x_option_mass: None,
+            x_abstain: None,
+        };
+        assert_eq!(
+            score_cell(&score(&[0.15, 0.127, 0.155, 0.198, 0.37])).as_deref(),
+            Some("level 4 (0.370) · mean 2.51")
+        );
+        // Ties: the lower level.
+        assert_eq!(
+            score_cell(&score(&[0.125, 0.4375, 0.4375])).as_deref(),
+            Some("level 1 (0.438) · mean 1.31")
+        );
+        assert_eq!(
+            score_cell(&score(&[1.0])).as_deref(),
+            Some("level 0 (1.000) · mean 0.00")
+        );
+        let noul = Answer::Noul {
+            noul: 0.5,
+            x_option_mass: None,
+            x_abstain: None,
+        };
+        assert_eq!(score_cell(&noul), None);
+    }
 
     #[test]
     fn columns_sets_the_table_width_and_a_pipe_has_none() {

@@ -1,7 +1,7 @@
 //! `arbiter examples next`: which examples to annotate next, as a table on a terminal (JSON
 //! when piped), ranked by the model's uncertainty with a random audit share.
 
-use super::output::Printer;
+use super::output::{Printer, score_cell};
 use super::table::{Column, Table};
 use crate::core::service::Service;
 use crate::wire::answer::Answer;
@@ -113,20 +113,19 @@ fn print_table(picked: &ToAnnotate, printer: &Printer) -> Result<()> {
     Ok(())
 }
 
-/// The most likely answer as it would be annotated: noul `true`/`false`, the option key,
-/// the level index. (How likely is the margin's to say: the table fits 80 columns.)
+/// The answer as it would be annotated ([`Answer::most_likely`]): noul `true`/`false`, the
+/// option key; a score as every table shows it, its most likely level with its probability
+/// beside its expected level. (A noul's or a choice's probability is left to the margin, to
+/// keep the table narrow.)
 fn predicted(answer: &Answer) -> String {
-    match answer {
-        Answer::Noul { noul, .. } => (*noul >= 0.5).to_string(),
-        Answer::Choice { probabilities, .. } | Answer::Score { probabilities, .. } => {
-            probabilities
-                .iter()
-                // The first of equals, as the answer's own argmax.
-                .fold(None::<(&String, f64)>, |best, (k, p)| match best {
-                    Some((_, b)) if *p <= b => best,
-                    _ => Some((k, *p)),
-                })
-                .map_or_else(|| "(no options)".to_owned(), |(k, _)| k.clone())
-        }
+    if let Some(cell) = score_cell(answer) {
+        return cell;
+    }
+    match (answer, answer.most_likely()) {
+        (Answer::Noul { .. }, Some((outcome, _))) => (outcome == 0).to_string(),
+        (Answer::Choice { probabilities, .. }, Some((option, _))) => probabilities
+            .get_index(option)
+            .map_or_else(String::new, |(key, _)| key.clone()),
+        _ => "(no options)".to_owned(),
     }
 }

@@ -6,6 +6,12 @@
 //! (one-hot, or soft for a noul annotated with a probability). The primary metric, the one
 //! an alignment minimizes and a gate compares, is the log loss for noul and choice and the
 //! ranked probability score for score, since a score's levels are ordered.
+//!
+//! A prediction is right when its answer names the label's outcome, the answer being its
+//! most likely outcome ([`Answer::most_likely`]'s rule): for a score, its most likely level
+//! (ties: the lower), not the level nearest its expected level. Accuracy, the confusion
+//! matrix (macro-F1, κ), ECE and selective prediction all count by it; the expected level
+//! is only in the MAE.
 
 use super::resample;
 use crate::engine::builtin::aligned::{answer_outcome, outcome_keys};
@@ -77,11 +83,13 @@ impl Scored {
         argmax(&self.label)
     }
 
+    /// The predicted answer: the most likely outcome (a score: its most likely level; ties:
+    /// the first), as [`Answer::most_likely`].
     pub fn predicted_index(&self) -> usize {
         argmax(&self.predicted)
     }
 
-    /// Whether the most likely outcome is the label's.
+    /// Whether the predicted answer is the label's.
     pub fn correct(&self) -> bool {
         self.predicted_index() == self.label_index()
     }
@@ -138,15 +146,10 @@ pub fn brier(predicted: &[f64], label: &[f64]) -> f64 {
         .sum()
 }
 
-/// Index of the largest value; ties go to the first.
+/// Index of the largest value; ties go to the first (0 when empty): the tie rule of
+/// [`crate::wire::answer::argmax`], which this defers to.
 pub fn argmax(values: &[f64]) -> usize {
-    let mut best = 0;
-    for (i, v) in values.iter().enumerate() {
-        if *v > values[best] {
-            best = i;
-        }
-    }
-    best
+    crate::wire::answer::argmax(values).unwrap_or(0)
 }
 
 impl Metrics {
@@ -460,6 +463,31 @@ mod tests {
         assert_eq!(m.metric, "rps");
         assert!(close(m.loss, near));
         assert!(close(m.mae.unwrap(), 1.0));
+    }
+
+    #[test]
+    fn a_score_is_right_when_its_most_likely_level_is_the_label() {
+        // Expected level 2.625 (nearest 3), most likely level 4.
+        let leaning = [0.125, 0.125, 0.125, 0.25, 0.375];
+        let at_4 = Metrics::compute(Scale::Ordinal, 5, &[scored(&leaning, 4, 5)]);
+        let at_3 = Metrics::compute(Scale::Ordinal, 5, &[scored(&leaning, 3, 5)]);
+        assert!(close(at_4.accuracy, 1.0) && close(at_3.accuracy, 0.0));
+        // The MAE stays the expected level's: |2.625 − 4|.
+        assert!(close(at_4.mae.unwrap(), 1.375));
+        // A tie is the lower level, in accuracy, the confusion matrix and selective
+        // prediction alike.
+        let tied = [
+            scored(&[0.0, 0.5, 0.5], 1, 3),
+            scored(&[0.0, 0.5, 0.5], 2, 3),
+        ];
+        let m =
+            Metrics::compute(Scale::Ordinal, 3, &tied).with_uncertainty(Scale::Ordinal, &tied, "q");
+        assert!(close(m.accuracy, 0.5));
+        assert_eq!(confusion(3, &tied)[2], vec![0.0, 1.0, 0.0]);
+        assert_eq!(coverage(&tied, 0.5).kept, 2);
+        // One level: always right.
+        let single = Metrics::compute(Scale::Ordinal, 1, &[scored(&[1.0], 0, 1)]);
+        assert!(close(single.accuracy, 1.0));
     }
 
     #[test]

@@ -3,6 +3,11 @@
 //! Every engine yields a [`Distribution`]; [`Answer::from_distribution`] is the only place
 //! where argmax, expected score and confidence are computed, so the invariants hold for all
 //! engines alike.
+//!
+//! What "the answer" to a question is, read as a person reads it, is [`Answer::most_likely`]:
+//! its most likely outcome, for a score its most likely level (ties: the lower), the spec's
+//! `k*`. The score's `score` member, the expected level, stays as the spec has it; tables
+//! show it beside the answer, and metrics count a score as right by its most likely level.
 
 use super::question::{Question, QuestionKind};
 use indexmap::IndexMap;
@@ -97,6 +102,25 @@ impl Answer {
             Self::Choice { .. } => "choice",
             Self::Score { .. } => "score",
         }
+    }
+
+    /// The answer as a person reads it: the index of the most likely outcome, in question
+    /// order, and its probability. A noul's outcomes are true (0) and false (1); a choice's,
+    /// its options; a score's, its levels, so a score's answer is its most likely level,
+    /// never the level nearest its expected `score`. Ties go to the first outcome (a score:
+    /// the lower level; a noul at 0.5: true), as the spec's `k*`. `None` only for a choice
+    /// without options.
+    ///
+    /// This is the one rule for "the answer": the tables of `decide` and `examples next`
+    /// show it, and metrics count a prediction as right when it names the label.
+    pub fn most_likely(&self) -> Option<(usize, f64)> {
+        let ps: Vec<f64> = match self {
+            Self::Noul { noul, .. } => vec![*noul, 1.0 - noul],
+            Self::Choice { probabilities, .. } | Self::Score { probabilities, .. } => {
+                probabilities.values().copied().collect()
+            }
+        };
+        argmax(&ps).map(|i| (i, ps[i]))
     }
 
     /// Build the answer to `question` from `distribution`. The probabilities are normalized
@@ -221,7 +245,8 @@ pub fn normalize(ps: &[f64], n: usize) -> Vec<f64> {
     clean.into_iter().map(|p| p / total).collect()
 }
 
-/// Index of the largest probability; ties go to the first in order.
+/// Index of the largest probability; ties go to the first in order (`None` when empty).
+/// The tie rule of [`Answer::most_likely`], and so of every "most likely" in the crate.
 pub fn argmax(ps: &[f64]) -> Option<usize> {
     let mut best: Option<usize> = None;
     for (i, p) in ps.iter().enumerate() {
@@ -373,6 +398,64 @@ mod tests {
             Answer::from_distribution(&score(3), &Distribution::Outcomes(vec![0.2, 0.3, 0.5]));
         let text = serde_json::to_string(&answer).unwrap();
         assert_eq!(serde_json::from_str::<Answer>(&text).unwrap(), answer);
+    }
+
+    fn score_answer(ps: &[f64]) -> Answer {
+        Answer::from_distribution(&score(ps.len()), &Distribution::Outcomes(ps.to_vec()))
+    }
+
+    // Exact on purpose: these probabilities are binary fractions summing to exactly 1, so
+    // the answer carries them unchanged.
+    #[allow(clippy::float_cmp)]
+    #[test]
+    fn a_scores_answer_is_its_most_likely_level_not_the_nearest_to_its_mean() {
+        // Expected level 2.625, nearest level 3: the answer is level 4, at 0.375.
+        let answer = score_answer(&[0.125, 0.125, 0.125, 0.25, 0.375]);
+        assert!(matches!(answer, Answer::Score { score, .. } if score == 2.625));
+        assert_eq!(answer.most_likely(), Some((4, 0.375)));
+        // Two modes: the mean (2.0) is a level with no chance at all.
+        let answer = score_answer(&[0.375, 0.0, 0.25, 0.0, 0.375]);
+        assert!(matches!(answer, Answer::Score { score, .. } if score == 2.0));
+        assert_eq!(answer.most_likely(), Some((0, 0.375)));
+    }
+
+    #[test]
+    fn ties_go_to_the_lower_level_as_the_spec_k_star() {
+        assert_eq!(score_answer(&[0.5, 0.5]).most_likely(), Some((0, 0.5)));
+        assert_eq!(score_answer(&[0.25; 4]).most_likely(), Some((0, 0.25)));
+        let answer = score_answer(&[0.25, 0.375, 0.375, 0.0]);
+        assert_eq!(answer.most_likely(), Some((1, 0.375)));
+        // The confidence is measured from the same level: with k* = 1, Σ p·|i − 1| = 0.625
+        // and D = (1.5 + 0.5 + 0.5 + 1.5)/4 = 1 give 0.375 (k* = 2 would give 0.125).
+        let Answer::Score { confidence, .. } = answer else {
+            panic!()
+        };
+        assert!((confidence - 0.375).abs() < 1e-12, "{confidence}");
+    }
+
+    #[test]
+    fn a_single_level_is_the_answer_with_certainty() {
+        assert_eq!(score_answer(&[0.2]).most_likely(), Some((0, 1.0)));
+    }
+
+    #[test]
+    fn nouls_and_choices_follow_the_same_rule() {
+        let noul = |p: f64| Answer::Noul {
+            noul: p,
+            x_option_mass: None,
+            x_abstain: None,
+        };
+        assert_eq!(noul(0.7).most_likely(), Some((0, 0.7)));
+        assert_eq!(noul(0.25).most_likely(), Some((1, 0.75)));
+        assert_eq!(noul(0.5).most_likely(), Some((0, 0.5)));
+        let c = Answer::from_distribution(
+            &choice(&["b", "a", "c"]),
+            &Distribution::Outcomes(vec![0.375, 0.375, 0.25]),
+        );
+        assert_eq!(c.most_likely(), Some((0, 0.375)));
+        assert!(matches!(c, Answer::Choice { choice: Some(k), .. } if k == "b"));
+        let none = Answer::from_distribution(&choice(&[]), &Distribution::Outcomes(vec![]));
+        assert_eq!(none.most_likely(), None);
     }
 
     fn distribution(max_len: usize) -> impl Strategy<Value = Vec<f64>> {

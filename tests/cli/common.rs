@@ -70,6 +70,20 @@ impl TestEnv {
     }
 }
 
+/// A score answer's table cell, worked out here from its JSON: its most likely level (the
+/// first of equals, the lower level) with that probability, beside its expected level.
+pub(crate) fn score_cell(answer: &Value) -> String {
+    let ps: Vec<f64> = answer["probabilities"]
+        .as_object()
+        .expect("a score's probabilities")
+        .values()
+        .map(|p| p.as_f64().unwrap())
+        .collect();
+    let level = (0..ps.len()).fold(0, |best, i| if ps[i] > ps[best] { i } else { best });
+    let mean = answer["score"].as_f64().expect("a score");
+    format!("level {level} ({:.3}) · mean {mean:.2}", ps[level])
+}
+
 /// The repository root (for the committed example files).
 pub(crate) fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -1,4 +1,4 @@
-use crate::common::{QUESTIONS, STATE, TestEnv};
+use crate::common::{QUESTIONS, STATE, TestEnv, score_cell};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 
@@ -27,6 +27,26 @@ fn answers_every_question_with_its_id_and_type() {
     assert_eq!(response["usage"]["output_tokens"], json!(0));
     // Base models carry no repository members.
     assert!(response.get("revision").is_none() && response.get("recorded").is_none());
+}
+
+/// The table reads a score as a person does: its most likely level, with its probability,
+/// beside the expected level the JSON's `score` holds.
+#[test]
+fn a_score_reads_as_its_most_likely_level_beside_its_mean() {
+    let (env, q, s) = setup();
+    let args = ["decide", "--model", "mo", "--questions", &q, "--state", &s];
+    let response = env.json(&args);
+    let cell = score_cell(&response["answers"]["urgency"]);
+    let output = env.cmd().arg("--table").args(args).output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let table = String::from_utf8_lossy(&output.stdout);
+    let row = table
+        .lines()
+        .find(|line| line.trim_start().starts_with("urgency "))
+        .unwrap_or_else(|| panic!("no urgency row:\n{table}"));
+    let cells: Vec<&str> = row.split("   ").map(str::trim).collect();
+    assert!(cells.contains(&cell.as_str()), "{cell:?} in {row:?}");
+    assert!(cells.contains(&"score"), "{row:?}");
 }
 
 #[test]

@@ -76,6 +76,13 @@ fn eval_and_jobs_list_fit_80_120_and_200_columns() {
         );
         assert_fits(&table, width, &figures);
         assert!(table.contains("Accuracy (95%)"), "{table}");
+        // It says which answer its accuracy counts: a score's is its most likely level.
+        assert!(
+            table.contains(
+                "accuracy: the answer is the most likely outcome (a score: its most likely level,"
+            ),
+            "{table}"
+        );
         let (jobs, _) = at_width(&env, width, &["jobs", "list", "--table"]);
         assert_fits(&jobs, width, &[job_id[..12].to_owned()]);
         assert!(!jobs.contains(job_id), "the whole ID at {width}:\n{jobs}");

@@ -3,7 +3,7 @@
 //! ones left out, the seeded audit share, the pool's bound, and the route's access rules,
 //! query errors and decision slots.
 
-use crate::common::{QUESTIONS, TestEnv, repo_root};
+use crate::common::{QUESTIONS, TestEnv, repo_root, score_cell};
 use crate::http::Home;
 use serde_json::{Value, json};
 use std::collections::HashSet;
@@ -195,6 +195,50 @@ fn examples_next_ranks_unannotated_examples_by_the_margin_decide_gives_them() {
     let after = next(&env, &["--question", "intent", "-n", "100", "--audit", "0"]);
     assert_eq!(after["unannotated"], 9);
     assert!(!ids(&after).contains(&top), "{top} was annotated");
+}
+
+/// The table's guess is the answer as `decide`'s table reads it: a score's most likely
+/// level with its probability, beside its expected level; a choice's option.
+#[test]
+fn the_table_guesses_a_score_as_decide_reads_it() {
+    let env = env();
+    ingest(&env, "states.jsonl", &states("e-", 0, 8));
+    for question in ["urgency", "intent"] {
+        let args = [
+            "examples",
+            "next",
+            "acme/support",
+            "--question",
+            question,
+            "-n",
+            "100",
+            "--audit",
+            "0",
+        ];
+        let picked = env.json(&args);
+        let output = env.cmd().arg("--table").args(args).output().unwrap();
+        assert!(output.status.success(), "{output:?}");
+        let table = String::from_utf8_lossy(&output.stdout);
+        let items = picked["examples"].as_array().unwrap();
+        assert_eq!(items.len(), 8, "{picked}");
+        for item in items {
+            let answer = &item["answer"];
+            let guess = if question == "urgency" {
+                score_cell(answer)
+            } else {
+                answer["choice"].as_str().unwrap().to_owned()
+            };
+            let id = item["exampleId"].as_str().unwrap();
+            let row = table
+                .lines()
+                .find(|line| line.trim_start().starts_with(&format!("{id} ")))
+                .unwrap_or_else(|| panic!("no row for {id}:\n{table}"));
+            assert!(
+                row.trim_end().ends_with(&format!("   {guess}")),
+                "{guess:?} in {row:?}"
+            );
+        }
+    }
 }
 
 #[test]
