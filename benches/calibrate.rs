@@ -533,6 +533,7 @@ fn paths(questions: &Questions) -> Vec<Path> {
         let without_instructions = Question {
             instructions: None,
             kind: question.kind.clone(),
+            learned: None,
         };
         let mut add = |constant: &'static str, name: &'static str, form: Question| {
             paths.push(Path {
@@ -566,6 +567,7 @@ fn paths(questions: &Questions) -> Vec<Path> {
                         when_true: when_true.clone(),
                         when_false: when_false.clone(),
                     },
+                    learned: None,
                 };
                 let null = &Value::Null;
                 add(

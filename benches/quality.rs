@@ -349,6 +349,7 @@ fn corrected(engines: &Engines, model: &str, set: &Set) -> Questions {
                             serde_json::to_value(instructions).expect("an alignment as JSON"),
                         ),
                         kind: question.kind.clone(),
+                        learned: None,
                     }
                 }
                 Err(_) => question.clone(),

@@ -13,6 +13,7 @@ pub mod core;
 pub mod engine;
 pub mod error;
 pub mod ids;
+pub mod learned;
 pub mod parallel;
 pub mod repo;
 pub mod retry;

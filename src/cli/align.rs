@@ -8,8 +8,8 @@ use super::output::Printer;
 use super::table::{Column, Table};
 use crate::core::service::{JobRequest, Service};
 use crate::wire::align::{
-    AlignmentRequest, AlignmentResult, DEFAULT_HOLDOUT, DEFAULT_MARGIN, DEFAULT_MAX_EXAMPLES,
-    HOLDOUT_RANGE, MAX_WHOLE, MIN_EXAMPLES,
+    AlignmentRequest, AlignmentResult, Curve, DEFAULT_FOLDS, DEFAULT_HOLDOUT, DEFAULT_MARGIN,
+    DEFAULT_MAX_EXAMPLES, FOLDS_RANGE, HOLDOUT_RANGE, MAX_WHOLE, MIN_EXAMPLES,
 };
 use crate::wire::jobs::{Job, JobStatus};
 use anyhow::Result;
@@ -19,8 +19,9 @@ use std::process::ExitCode;
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  arbiter align acme/support --revision main\n  arbiter align acme/support --questions urgency,intent --seed 7 --holdout 0.3\n  arbiter align acme/support --unsupervised"
+    after_help = "Examples:\n  arbiter align acme/support --revision main\n  arbiter align acme/support --curve\n  arbiter align acme/support --questions urgency,intent --seed 7 --holdout 0.3\n  arbiter align acme/support --unsupervised"
 )]
+#[allow(clippy::struct_excessive_bools)] // flags, each its own
 pub struct AlignArgs {
     /// The model path, <owner>/<model>
     pub model: String,
@@ -40,10 +41,17 @@ pub struct AlignArgs {
     #[arg(long, default_value_t = DEFAULT_MAX_EXAMPLES, value_name = "N",
           value_parser = RangedU64ValueParser::<usize>::new().range(MIN_EXAMPLES as u64..=MAX_WHOLE))]
     pub max_examples: usize,
-    /// The share of each question's annotated examples held out: never fitted on; the gate and the figures are on them
+    /// The share of each question's annotated examples held out: never fitted on; the gate and the figures are on them. 0 (the default): every example is fitted, and the gate and the figures are out of fold
     #[arg(long, default_value_t = DEFAULT_HOLDOUT, value_name = "FRACTION", value_parser = holdout)]
     pub holdout: f64,
-    /// Correct each choice and score question without annotations: remove each outcome's average pull over the model's captured states (at most --max-examples); nouls are left as they are. Without it, a question with too few annotated examples gets this correction
+    /// Folds of the stratified, seeded cross-validation that chooses each head's strength and gives the figures
+    #[arg(long, default_value_t = DEFAULT_FOLDS, value_name = "K",
+          value_parser = RangedU64ValueParser::<usize>::new().range(*FOLDS_RANGE.start() as u64..=*FOLDS_RANGE.end() as u64))]
+    pub folds: usize,
+    /// Also measure each question's learning curve: out-of-fold accuracy and log loss at 8, 16, 32, … annotated examples, against zero-shot and the majority answer
+    #[arg(long)]
+    pub curve: bool,
+    /// Correct each choice and score question without annotations instead: remove each outcome's average pull over the model's captured states (at most --max-examples); nouls are left as they are
     #[arg(long)]
     pub unsupervised: bool,
     /// Print the job ID (the job with --json) and return at once; the job runs in a background process (or on the server)
@@ -59,9 +67,16 @@ fn margin(text: &str) -> Result<f64, String> {
     super::values::number_in(text, &(0.0..1.0), "from 0 up to 1 (a relative gain)")
 }
 
-/// `--holdout`.
+/// `--holdout`: 0, or a share in the range.
 fn holdout(text: &str) -> Result<f64, String> {
-    let within = format!("from {} to {}", HOLDOUT_RANGE.start(), HOLDOUT_RANGE.end());
+    let within = format!(
+        "0 (none) or from {} to {}",
+        HOLDOUT_RANGE.start(),
+        HOLDOUT_RANGE.end()
+    );
+    if text.trim().parse::<f64>().is_ok_and(|h| h == 0.0) {
+        return Ok(0.0);
+    }
     super::values::number_in(text, &HOLDOUT_RANGE, &within)
 }
 
@@ -77,6 +92,8 @@ pub(crate) async fn run(
         "margin": args.margin,
         "max_examples": args.max_examples,
         "holdout": args.holdout,
+        "folds": args.folds,
+        "curve": args.curve,
         "unsupervised": args.unsupervised,
     }))
     .map_err(crate::error::Error::from)?;
@@ -163,17 +180,63 @@ pub(crate) fn print_alignment(job: &Job, model: &str, printer: &Printer) -> Resu
         ]);
     }
     printer.table(&table)?;
+    for (id, report) in &result.questions {
+        if let Some(curve) = &report.curve {
+            print_curve(id, curve, printer)?;
+        }
+    }
+    let on = if result.questions.values().any(|q| q.held_out > 0) {
+        "the held-out examples, which eval scores by default"
+    } else {
+        "every fitted example out of fold (answered by a head fitted without it), as eval \
+         reports them"
+    };
     match (&result.branch, &result.checkpoint) {
         (Some(branch), Some(checkpoint)) => printer.status(&format!(
-            "new checkpoint {} on {branch} (parent {}); figures are on the held-out examples, \
-             which eval scores by default\n\
+            "new checkpoint {} on {branch} (parent {}); figures are on {on}\n\
              compare: arbiter eval {model} --revision {branch} --baseline {}\n\
              promote: arbiter models promote {model} {branch}",
             &checkpoint.checkpoint_id[..12.min(checkpoint.checkpoint_id.len())],
             &result.base_checkpoint[..12.min(result.base_checkpoint.len())],
             &result.base_checkpoint[..12.min(result.base_checkpoint.len())],
         )),
-        _ => printer.status("no question improved on held-out examples: nothing committed"),
+        _ => printer.status(&format!("no question improved on {on}: nothing committed")),
     }
+    Ok(())
+}
+
+/// Width of a curve's bars, in characters, for accuracy 1.
+const BAR: usize = 40;
+
+/// A question's learning curve: a table of its points, each with a bar of its accuracy
+/// (`┆` marks zero-shot's), then the reference lines.
+fn print_curve(id: &str, curve: &Curve, printer: &Printer) -> Result<()> {
+    let mut table = Table::new(vec![
+        Column::number("Annotated").always(),
+        Column::number("Accuracy").always(),
+        Column::number("Log Loss").priority(3),
+        Column::text("").priority(2),
+    ]);
+    let at = |accuracy: f64| ((accuracy.clamp(0.0, 1.0) * BAR as f64).round()) as usize;
+    let mark = at(curve.zero_shot.accuracy);
+    for point in &curve.points {
+        let filled = at(point.accuracy);
+        let mut bar: String = "█".repeat(filled);
+        if mark > filled {
+            bar.push_str(&" ".repeat(mark - filled - 1));
+            bar.push('┆');
+        }
+        table.row(vec![
+            point.examples.to_string(),
+            format!("{:.3}", point.accuracy),
+            format!("{:.3}", point.log_loss),
+            bar,
+        ]);
+    }
+    printer.status(&format!(
+        "\nlearning curve of {id} (out of fold): zero-shot {:.3} (┆), majority {:.3}",
+        curve.zero_shot.accuracy, curve.majority.accuracy
+    ));
+    printer.table(&table)?;
     Ok(())
 }

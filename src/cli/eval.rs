@@ -463,6 +463,17 @@ fn fitted_footer(report: &EvaluationReport) -> String {
             unknown.join(", ")
         );
     }
+    // A learned head's fitted examples are scored by the answers they got out of fold.
+    for (id, e) in &report.questions {
+        if let (Some(out), Some(fresh)) = (&e.out_of_fold, &e.fresh) {
+            let _ = write!(
+                text,
+                "\n{id}: {} fitted examples scored by their out-of-fold answers, {} fresh \
+                 (out of fold {:.3}, fresh {:.3} accuracy)",
+                out.examples, fresh.examples, out.accuracy, fresh.accuracy
+            );
+        }
+    }
     text
 }
 

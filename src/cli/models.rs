@@ -313,6 +313,8 @@ fn commit(ctx: &Context, args: ModelsCommitArgs, printer: &Printer) -> Result<Ex
             questions_yaml: args.questions.as_deref().map(read_text).transpose()?,
             model_yaml: args.model_file.as_deref().map(read_text).transpose()?,
             aligned: Vec::new(),
+            unaligned: Vec::new(),
+            learned: None,
             message: args.message,
         },
     )?;

@@ -29,7 +29,16 @@ pub(crate) struct Asking<'a> {
 
 /// The cache key part for a set of questions as they are.
 pub(crate) fn questions_hash(questions: &Questions) -> String {
-    canonical_hash(&questions_to_value(questions))
+    let mut value = questions_to_value(questions);
+    // A learned head is not part of a question's JSON, but it changes its answers.
+    for (id, question) in questions {
+        if let Some(learned) = &question.learned
+            && let Some(serde_json::Value::Object(members)) = value.get_mut(id)
+        {
+            members.insert("learned".into(), learned.digest.clone().into());
+        }
+    }
+    canonical_hash(&value)
 }
 
 /// What lets an engine call start: the server's decision slots, so that work a request

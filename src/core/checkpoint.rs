@@ -1,7 +1,7 @@
 //! A checkpoint's files: `model.yaml` (root model + capture policy) and `questions.yaml`,
 //! parsed and validated with every problem located in its file.
 
-use crate::engine::builtin::aligned::AlignedInstructions;
+use crate::engine::builtin::aligned::{AlignedInstructions, outcome_keys};
 use crate::error::Error;
 use crate::wire::Questions;
 pub use crate::wire::models::CapturePolicy;
@@ -179,9 +179,33 @@ pub fn parse_questions_yaml(text: &str) -> std::result::Result<Questions, Vec<Fi
 pub fn parse_questions_files(
     questions_yaml: &str,
     aligned: &[(String, String)],
+    learned: &[(String, Vec<u8>)],
 ) -> std::result::Result<Questions, Vec<FieldError>> {
     let mut questions = parse_questions_yaml(questions_yaml)?;
     let mut errors = Vec::new();
+    // Learned parameters first: a question that has them has no `aligned/` file.
+    let outcomes_of =
+        |id: &str| -> Option<Vec<String>> { questions.get(id).map(|q| outcome_keys(&q.kind)) };
+    match crate::learned::file::read(learned, &outcomes_of) {
+        Ok(heads) => {
+            for (id, head) in heads {
+                if aligned.iter().any(|(other, _)| *other == id) {
+                    errors.push(FieldError::new(
+                        Loc(vec![Segment::Key(format!(
+                            "{}/{id}.yaml",
+                            crate::repo::ALIGNED_DIR
+                        ))]),
+                        format!("question `{id}` has learned parameters in learned/ already"),
+                        "aligned_twice",
+                    ));
+                }
+                if let Some(question) = questions.get_mut(&id) {
+                    question.learned = Some(head);
+                }
+            }
+        }
+        Err(found) => errors.extend(found),
+    }
     for (id, text) in aligned {
         let Some(question) = questions.get_mut(id) else {
             continue;
@@ -337,6 +361,7 @@ mod tests {
                 ("q".to_owned(), learned.to_owned()),
                 ("gone".to_owned(), "not: read".to_owned()),
             ],
+            &[],
         )
         .unwrap();
         let instructions = parsed["q"].instructions.as_ref().unwrap();
@@ -351,7 +376,7 @@ mod tests {
                 .iter()
                 .map(|(q, t)| ((*q).to_owned(), (*t).to_owned()))
                 .collect();
-            parse_questions_files(questions, &aligned)
+            parse_questions_files(questions, &aligned, &[])
                 .unwrap_err()
                 .iter()
                 .map(ToString::to_string)

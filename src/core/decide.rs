@@ -119,7 +119,9 @@ pub fn mark_abstentions(questions: &Questions, mut answers: Answers) -> Answers 
         let Some(question) = questions.get(id) else {
             continue;
         };
-        let Some(rule) = Abstain::of(question.instructions.as_ref()) else {
+        let rule = Abstain::of(question.instructions.as_ref())
+            .or_else(|| question.learned.as_ref()?.entry.abstain.clone());
+        let Some(rule) = rule else {
             continue;
         };
         let outcomes = outcome_keys(&question.kind).len();

@@ -274,7 +274,8 @@ fn report(
     let mut per_side: Vec<SideFigures> = Vec::new();
     let (mut decided, mut cached) = (0, 0);
     for side in sides {
-        let (metrics, counts) = side_metrics(ctx, job_id, side, &truth, &excluded)?;
+        let (metrics, counts) =
+            side_metrics(ctx, job_id, side, &truth, &excluded, stored.include_fitted)?;
         per_side.push(metrics);
         decided += counts.0;
         cached += counts.1;
@@ -296,6 +297,8 @@ fn report(
             id.clone(),
             QuestionEvaluation {
                 metrics: figures.metrics.clone(),
+                out_of_fold: figures.out_of_fold.clone(),
+                fresh: figures.fresh.clone(),
                 baseline: baseline.map(|b| b.metrics.clone()),
                 delta,
                 failed: figures.failed,
@@ -321,6 +324,8 @@ fn report(
         excluded_fitted: questions.values().map(|q| q.excluded_fitted).sum(),
         fitted_unknown: questions.values().any(|q| q.fitted_unknown),
         delta: None,
+        out_of_fold: None,
+        fresh: None,
     };
     Ok(EvaluationReport {
         revision: stored.revision.clone(),
@@ -363,12 +368,18 @@ fn fit_record(question: &crate::wire::Question) -> FitRecord {
 #[derive(Clone)]
 struct QuestionFigures {
     metrics: Metrics,
+    out_of_fold: Option<Metrics>,
+    fresh: Option<Metrics>,
     scored: HashMap<String, Scored>,
     failed: u64,
 }
 
 /// Per question: the figures of one side's results.
 type SideFigures = IndexMap<String, QuestionFigures>;
+
+/// One question's scored examples (ID, scored, whether by its out-of-fold answer), and how
+/// many failed.
+type ScoredExamples = (Vec<(String, Scored, bool)>, u64);
 
 /// Per question: the figures of one side's results; and how many decisions were
 /// (decided, cached).
@@ -378,9 +389,11 @@ fn side_metrics(
     side: &Side,
     truth: &HashMap<String, HashMap<String, Value>>,
     excluded: &HashMap<&str, (HashSet<String>, bool)>,
+    include_fitted: bool,
 ) -> Result<(SideFigures, (u64, u64))> {
     let mut counts = (0, 0);
-    let mut scored: IndexMap<String, (Vec<(String, Scored)>, u64)> = side
+    // Per question: (example ID, scored, whether out of fold), and the failures.
+    let mut scored: IndexMap<String, ScoredExamples> = side
         .questions
         .keys()
         .map(|id| (id.clone(), (Vec::new(), 0)))
@@ -415,6 +428,24 @@ fn side_metrics(
             let Some(label) = label_of(&question.kind, annotated) else {
                 continue;
             };
+            // An example a head was fitted on is scored by the answer it got out of fold
+            // (a head fitted without it), never by the head that saw its label.
+            let out_of_fold = question
+                .learned
+                .as_ref()
+                .filter(|_| !include_fitted)
+                .and_then(|learned| learned.out_of_fold(example_id));
+            if let Some(answer) = out_of_fold {
+                list.push((
+                    example_id.to_owned(),
+                    Scored {
+                        predicted: answer.to_vec(),
+                        label,
+                    },
+                    true,
+                ));
+                continue;
+            }
             match answers.as_ref().and_then(|a| a.get(id)) {
                 Some(answer) => list.push((
                     example_id.to_owned(),
@@ -422,6 +453,7 @@ fn side_metrics(
                         predicted: predicted_of(answer, outcome_keys(&question.kind).len()),
                         label,
                     },
+                    false,
                 )),
                 None => *failed += 1,
             }
@@ -433,12 +465,24 @@ fn side_metrics(
         .map(|(id, (list, failed))| {
             let kind = &side.questions[&id].kind;
             let scale = scale_of(kind);
-            let in_order: Vec<Scored> = list.iter().map(|(_, s)| s.clone()).collect();
-            let metrics = Metrics::compute(scale, outcome_keys(kind).len(), &in_order)
-                .with_uncertainty(scale, &in_order, &id);
+            let outcomes = outcome_keys(kind).len();
+            let figures_of = |part: &dyn Fn(bool) -> bool| -> Metrics {
+                let in_order: Vec<Scored> = list
+                    .iter()
+                    .filter(|(_, _, oof)| part(*oof))
+                    .map(|(_, s, _)| s.clone())
+                    .collect();
+                Metrics::compute(scale, outcomes, &in_order).with_uncertainty(scale, &in_order, &id)
+            };
+            let metrics = figures_of(&|_| true);
+            // A question with a head: its figures apart on the examples it was fitted on
+            // (out of fold) and on those annotated since (fresh).
+            let parts = side.questions[&id].learned.is_some() && !include_fitted;
             let figures = QuestionFigures {
                 metrics,
-                scored: list.into_iter().collect(),
+                out_of_fold: parts.then(|| figures_of(&|oof| oof)),
+                fresh: parts.then(|| figures_of(&|oof| !oof)),
+                scored: list.into_iter().map(|(e, s, _)| (e, s)).collect(),
                 failed,
             };
             (id, figures)

@@ -17,7 +17,6 @@ use super::resample;
 use crate::engine::builtin::aligned::{answer_outcome, outcome_keys};
 pub use crate::wire::align::Metrics;
 use crate::wire::align::{Coverage, Delta, Estimate, Intervals};
-use crate::wire::answer::{Distribution, normalize};
 use crate::wire::{Answer, QuestionKind};
 use serde_json::Value;
 
@@ -64,10 +63,7 @@ pub fn label_of(kind: &QuestionKind, answer: &Value) -> Option<Vec<f64>> {
 
 /// An answer as a distribution over `outcomes` outcomes (`[p, 1 − p]` for a noul).
 pub fn predicted_of(answer: &Answer, outcomes: usize) -> Vec<f64> {
-    match answer.distribution() {
-        Distribution::Noul(p) => vec![p, 1.0 - p],
-        Distribution::Outcomes(ps) => normalize(&ps, outcomes),
-    }
+    answer.outcome_probabilities(outcomes)
 }
 
 /// One prediction beside its label.

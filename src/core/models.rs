@@ -88,6 +88,7 @@ pub fn create(ctx: &Context, request: &CreateModel) -> Result<ModelDetail> {
             model_yaml,
             questions_yaml,
             aligned: Vec::new(),
+            learned: Vec::new(),
         },
         &message,
     )?;
@@ -133,6 +134,10 @@ pub struct CommitRequest {
     pub model_yaml: Option<String>,
     /// Question ID → its new learned file `aligned/<id>.yaml` (the others stay).
     pub aligned: Vec<(String, String)>,
+    /// Questions whose `aligned/<id>.yaml` goes.
+    pub unaligned: Vec<String>,
+    /// The whole new `learned/` directory, by file name (`None`: the parent's stays).
+    pub learned: Option<crate::repo::LearnedFiles>,
     pub message: String,
 }
 
@@ -151,7 +156,11 @@ pub fn commit(ctx: &Context, request: &CommitRequest) -> Result<Checkpoint> {
     {
         errors.extend(found);
     }
-    if request.questions_yaml.is_some() || !request.aligned.is_empty() {
+    if request.questions_yaml.is_some()
+        || !request.aligned.is_empty()
+        || !request.unaligned.is_empty()
+        || request.learned.is_some()
+    {
         // The parent the commit will have: the branch's tip, else where it starts.
         let parent = match repo.resolve(Some(&branch)) {
             Ok(tip) => tip,
@@ -167,7 +176,9 @@ pub fn commit(ctx: &Context, request: &CommitRequest) -> Result<Checkpoint> {
             aligned.retain(|(other, _)| other != id);
             aligned.push((id.clone(), text.clone()));
         }
-        if let Err(found) = parse_questions_files(questions, &aligned) {
+        aligned.retain(|(id, _)| !request.unaligned.contains(id));
+        let learned = request.learned.as_deref().unwrap_or(&files.learned);
+        if let Err(found) = parse_questions_files(questions, &aligned, learned) {
             errors.extend(found);
         }
     }
@@ -181,6 +192,8 @@ pub fn commit(ctx: &Context, request: &CommitRequest) -> Result<Checkpoint> {
             model_yaml: request.model_yaml.as_deref(),
             questions_yaml: request.questions_yaml.as_deref(),
             aligned: &request.aligned,
+            unaligned: &request.unaligned,
+            learned: request.learned.as_deref(),
         },
         &request.message,
     )?;
@@ -388,7 +401,7 @@ fn load_resolved(ctx: &Context, repo: &ModelRepo, resolved: Resolved) -> Result<
     let model = repo.path().to_string();
     let spec = parse_model_yaml(&files.model_yaml, &|name| ctx.is_base_model(name))
         .map_err(|errors| invalid_checkpoint(&model, &resolved.commit, errors))?;
-    let questions = parse_questions_files(&files.questions_yaml, &files.aligned)
+    let questions = parse_questions_files(&files.questions_yaml, &files.aligned, &files.learned)
         .map_err(|errors| invalid_checkpoint(&model, &resolved.commit, errors))?;
     let checkpoint = to_wire_checkpoint(&repo.checkpoint(&resolved.commit)?);
     Ok(Loaded {
@@ -419,7 +432,7 @@ fn validate_files(
         errors.extend(found);
     }
     if let Some(text) = questions_yaml
-        && let Err(found) = parse_questions_files(text, &[])
+        && let Err(found) = parse_questions_files(text, &[], &[])
     {
         errors.extend(found);
     }

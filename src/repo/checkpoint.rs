@@ -26,7 +26,16 @@ pub struct Files {
     /// Question ID → its learned file `aligned/<id>.yaml`, by ID. Other entries of the
     /// directory (not `.yaml`, not regular files) are not the model's and are left out.
     pub aligned: Vec<(String, String)>,
+    /// The regular files under [`LEARNED_DIR`] (learned parameters: a manifest and
+    /// tensors), by name, as bytes.
+    pub learned: LearnedFiles,
 }
+
+/// The files of a checkpoint's `learned/`, by name.
+pub type LearnedFiles = Vec<(String, Vec<u8>)>;
+
+/// The directory of learned parameters ([`crate::learned::file`]).
+pub(super) const LEARNED_DIR: &str = crate::learned::file::DIR;
 
 /// Metadata of one commit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,7 +59,38 @@ impl ModelRepo {
             model_yaml: self.read_file(&commit, &tree, MODEL_FILE)?,
             questions_yaml: self.read_file(&commit, &tree, QUESTIONS_FILE)?,
             aligned: self.read_aligned(&commit, &tree)?,
+            learned: self.read_learned(&tree)?,
         })
+    }
+
+    /// The regular files under [`LEARNED_DIR`] (none when there is no such directory).
+    fn read_learned(&self, tree: &Tree<'_>) -> Result<Vec<(String, Vec<u8>)>, RepoError> {
+        let Some(entry) = tree
+            .get_name(LEARNED_DIR)
+            .filter(|e| e.kind() == Some(ObjectType::Tree))
+        else {
+            return Ok(Vec::new());
+        };
+        let dir = self
+            .repo
+            .find_tree(entry.id())
+            .map_err(self.git_err("reading a tree"))?;
+        let mut files = Vec::new();
+        for entry in &dir {
+            let regular =
+                entry.kind() == Some(ObjectType::Blob) && entry.filemode() & 0o170_000 == 0o100_000;
+            let Ok(name) = entry.name() else { continue };
+            if !regular {
+                continue;
+            }
+            let blob = self
+                .repo
+                .find_blob(entry.id())
+                .map_err(self.git_err("reading a file"))?;
+            files.push((name.to_owned(), blob.content().to_vec()));
+        }
+        files.sort();
+        Ok(files)
     }
 
     /// The learned files under [`ALIGNED_DIR`] (none when there is no such directory).

@@ -15,7 +15,9 @@
 use chrono::Utc;
 use git2::{ErrorCode, Oid, Reference, Repository, Signature, Time, Tree};
 
-use super::checkpoint::{ALIGNED_DIR, Checkpoint, MODEL_FILE, QUESTIONS_FILE, aligned_file_name};
+use super::checkpoint::{
+    ALIGNED_DIR, Checkpoint, LEARNED_DIR, MODEL_FILE, QUESTIONS_FILE, aligned_file_name,
+};
 use super::error::RepoError;
 use super::model::ModelRepo;
 use super::revision::{Resolved, RevisionKind};
@@ -37,17 +39,19 @@ pub(super) fn signature() -> Result<Signature<'static>, git2::Error> {
 pub(super) fn write_tree(
     repo: &Repository,
     base: Option<&Tree<'_>>,
-    model_yaml: Option<&str>,
-    questions_yaml: Option<&str>,
-    aligned: &[(String, String)],
+    files: &FileChange<'_>,
 ) -> Result<Oid, git2::Error> {
     let mut builder = repo.treebuilder(base)?;
-    for (name, content) in [(MODEL_FILE, model_yaml), (QUESTIONS_FILE, questions_yaml)] {
+    for (name, content) in [
+        (MODEL_FILE, files.model_yaml),
+        (QUESTIONS_FILE, files.questions_yaml),
+    ] {
         if let Some(content) = content {
             builder.insert(name, repo.blob(content.as_bytes())?, FILE_MODE)?;
         }
     }
-    if !aligned.is_empty() {
+    let aligned = files.aligned;
+    if !aligned.is_empty() || !files.unaligned.is_empty() {
         // `aligned/` grows from the base's: the other questions' files stay.
         let existing = base
             .and_then(|tree| tree.get_name(ALIGNED_DIR))
@@ -62,7 +66,26 @@ pub(super) fn write_tree(
                 FILE_MODE,
             )?;
         }
-        builder.insert(ALIGNED_DIR, dir.write()?, DIR_MODE)?;
+        for question in files.unaligned {
+            if dir.get(aligned_file_name(question))?.is_some() {
+                dir.remove(aligned_file_name(question))?;
+            }
+        }
+        if dir.is_empty() {
+            if builder.get(ALIGNED_DIR)?.is_some() {
+                builder.remove(ALIGNED_DIR)?;
+            }
+        } else {
+            builder.insert(ALIGNED_DIR, dir.write()?, DIR_MODE)?;
+        }
+    }
+    if let Some(learned) = files.learned {
+        // `learned/` is written whole: its manifest names every head in it.
+        let mut dir = repo.treebuilder(None)?;
+        for (name, bytes) in learned {
+            dir.insert(name, repo.blob(bytes)?, FILE_MODE)?;
+        }
+        builder.insert(LEARNED_DIR, dir.write()?, DIR_MODE)?;
     }
     builder.write()
 }
@@ -77,6 +100,10 @@ pub struct FileChange<'a> {
     pub questions_yaml: Option<&'a str>,
     /// Question ID → the text of its `aligned/<id>.yaml` (other questions' files stay).
     pub aligned: &'a [(String, String)],
+    /// Questions whose `aligned/<id>.yaml` goes (they have learned parameters instead).
+    pub unaligned: &'a [String],
+    /// The whole of `learned/`, by file name (`None`: the parent's stays).
+    pub learned: Option<&'a [(String, Vec<u8>)]>,
 }
 
 /// Content to write, and the message.
@@ -101,7 +128,7 @@ impl ModelRepo {
         let files = FileChange {
             model_yaml,
             questions_yaml,
-            aligned: &[],
+            ..FileChange::default()
         };
         self.commit_files(branch, start, files, message)
     }
@@ -141,14 +168,8 @@ impl ModelRepo {
             .find_commit(parent)
             .map_err(err("reading the parent commit"))?;
         let parent_tree = parent.tree().map_err(err("reading the parent tree"))?;
-        let tree_id = write_tree(
-            &self.repo,
-            Some(&parent_tree),
-            change.files.model_yaml,
-            change.files.questions_yaml,
-            change.files.aligned,
-        )
-        .map_err(err("writing a tree"))?;
+        let tree_id = write_tree(&self.repo, Some(&parent_tree), &change.files)
+            .map_err(err("writing a tree"))?;
         if tree_id == parent_tree.id() {
             return Err(RepoError::NothingToCommit);
         }

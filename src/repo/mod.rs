@@ -21,7 +21,7 @@ mod revision;
 mod test_support;
 
 pub use crate::ids::ModelPath;
-pub use checkpoint::{ALIGNED_DIR, Checkpoint, Files};
+pub use checkpoint::{ALIGNED_DIR, Checkpoint, Files, LearnedFiles};
 pub use commit::FileChange;
 pub use error::RepoError;
 pub use model::ModelRepo;

@@ -283,12 +283,17 @@ fn init_model(dir: &Path, files: &Files, message: &str) -> Result<Repository, gi
     repo.config()?
         .open_level(ConfigLevel::Local)?
         .set_str(MODEL_ID_KEY, &Uuid::new_v4().to_string())?;
+    let learned = (!files.learned.is_empty()).then_some(files.learned.as_slice());
     let tree_id = write_tree(
         &repo,
         None,
-        Some(&files.model_yaml),
-        Some(&files.questions_yaml),
-        &files.aligned,
+        &super::commit::FileChange {
+            model_yaml: Some(&files.model_yaml),
+            questions_yaml: Some(&files.questions_yaml),
+            aligned: &files.aligned,
+            unaligned: &[],
+            learned,
+        },
     )?;
     let tree = repo.find_tree(tree_id)?;
     let sig = signature()?;

@@ -13,6 +13,7 @@ pub(super) fn files(model_yaml: &str, questions_yaml: &str) -> Files {
         model_yaml: model_yaml.to_owned(),
         questions_yaml: questions_yaml.to_owned(),
         aligned: Vec::new(),
+        learned: Vec::new(),
     }
 }
 

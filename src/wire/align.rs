@@ -16,9 +16,13 @@ pub const DEFAULT_MARGIN: f64 = 0.02;
 pub const DEFAULT_MAX_EXAMPLES: usize = 2000;
 /// A question needs this many annotated examples to be aligned.
 pub const MIN_EXAMPLES: usize = 10;
-/// The share of a question's annotated examples an alignment holds out: never fitted on,
-/// never used to choose, the only examples its gate and figures are on.
-pub const DEFAULT_HOLDOUT: f64 = 0.25;
+/// The share of a question's annotated examples an alignment holds out by default: none,
+/// every label is fitted and every figure is out of fold ([`DEFAULT_FOLDS`]).
+pub const DEFAULT_HOLDOUT: f64 = 0.0;
+/// The folds of the cross-validation that chooses a head's strength and gives its figures.
+pub const DEFAULT_FOLDS: usize = 5;
+/// The folds' bounds.
+pub const FOLDS_RANGE: std::ops::RangeInclusive<usize> = 2..=20;
 /// The held-out share's bounds.
 pub const HOLDOUT_RANGE: std::ops::RangeInclusive<f64> = 0.1..=0.5;
 
@@ -56,8 +60,16 @@ pub struct AlignmentRequest {
     pub max_examples: usize,
     /// The share of each question's annotated examples held out (stratified by answer,
     /// seeded): never fitted on or used to choose; the gate and the figures are on them.
-    #[schema(nullable = true, minimum = 0.1, maximum = 0.5, default = 0.25)]
+    /// 0 (the default): none held out; the gate and the figures are out of fold.
+    #[schema(nullable = true, minimum = 0.0, maximum = 0.5, default = 0.0)]
     pub holdout: f64,
+    /// Folds of the stratified, seeded cross-validation.
+    #[schema(nullable = true, minimum = 2, maximum = 20, default = 5)]
+    pub folds: usize,
+    /// Also measure the learning curve: out-of-fold accuracy and log loss per question at
+    /// 8, 16, 32, … annotated examples [default: false].
+    #[schema(nullable = true, default = false)]
+    pub curve: bool,
     /// Correct each choice and score question without annotations: each outcome's average
     /// pull over the model's captured states (at most `max_examples`, a seeded sample) is
     /// removed. Nouls are left as they are. Without it, a question with too few annotated
@@ -75,6 +87,8 @@ impl Default for AlignmentRequest {
             margin: DEFAULT_MARGIN,
             max_examples: DEFAULT_MAX_EXAMPLES,
             holdout: DEFAULT_HOLDOUT,
+            folds: DEFAULT_FOLDS,
+            curve: false,
             unsupervised: false,
         }
     }
@@ -92,6 +106,8 @@ impl AlignmentRequest {
                 "margin",
                 "max_examples",
                 "holdout",
+                "folds",
+                "curve",
                 "unsupervised",
             ],
         )?;
@@ -137,19 +153,23 @@ impl AlignmentRequest {
         }
         match object.get("holdout") {
             None | Some(Value::Null) => {}
-            Some(Value::Number(n)) if n.as_f64().is_some_and(|h| HOLDOUT_RANGE.contains(&h)) => {
+            Some(Value::Number(n))
+                if n.as_f64()
+                    .is_some_and(|h| h == 0.0 || HOLDOUT_RANGE.contains(&h)) =>
+            {
                 request.holdout = n.as_f64().unwrap_or(DEFAULT_HOLDOUT);
             }
             Some(other) => errors.push(FieldError::new(
                 root.key("holdout"),
                 format!(
-                    "holdout must be a share from {} to {}, not {other}",
+                    "holdout must be 0 (none) or a share from {} to {}, not {other}",
                     HOLDOUT_RANGE.start(),
                     HOLDOUT_RANGE.end()
                 ),
                 "range",
             )),
         }
+        folds_and_curve(object, &mut request, &mut errors);
         match object.get("unsupervised") {
             None | Some(Value::Null) => {}
             Some(Value::Bool(b)) => request.unsupervised = *b,
@@ -164,6 +184,43 @@ impl AlignmentRequest {
         } else {
             Err(Invalid(errors))
         }
+    }
+}
+
+/// An alignment request's `folds` and `curve`, checked into `request`.
+fn folds_and_curve(
+    object: &Map<String, Value>,
+    request: &mut AlignmentRequest,
+    errors: &mut Vec<FieldError>,
+) {
+    let root = Loc::body();
+    match object.get("folds") {
+        None | Some(Value::Null) => {}
+        Some(Value::Number(n))
+            if whole_number(n)
+                .is_some_and(|k| usize::try_from(k).is_ok_and(|k| FOLDS_RANGE.contains(&k))) =>
+        {
+            request.folds =
+                usize::try_from(whole_number(n).unwrap_or_default()).unwrap_or(DEFAULT_FOLDS);
+        }
+        Some(other) => errors.push(FieldError::new(
+            root.key("folds"),
+            format!(
+                "folds must be an integer from {} to {}, not {other}",
+                FOLDS_RANGE.start(),
+                FOLDS_RANGE.end()
+            ),
+            "range",
+        )),
+    }
+    match object.get("curve") {
+        None | Some(Value::Null) => {}
+        Some(Value::Bool(b)) => request.curve = *b,
+        Some(other) => errors.push(FieldError::new(
+            root.key("curve"),
+            format!("curve must be a boolean, not {}", json_type(other)),
+            "type",
+        )),
     }
 }
 
@@ -377,6 +434,34 @@ pub struct QuestionReport {
     /// Why the question was not improved, or how it was without annotations, for people.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// What `before`, `after` and the gate are on: `out_of_fold` (every fitted example,
+    /// each answered by a head fitted without its fold) or `held_out`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub figures: Option<String>,
+    /// The learning curve, when asked for (`curve`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub curve: Option<Curve>,
+}
+
+/// A question's learning curve: out-of-fold figures at growing numbers of annotated
+/// examples, with the lines a head must beat.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Curve {
+    pub points: Vec<CurvePoint>,
+    /// The zero-shot answers on all the examples.
+    pub zero_shot: CurvePoint,
+    /// Always answering the most frequent annotation (out of fold).
+    pub majority: CurvePoint,
+}
+
+/// Figures at one number of annotated examples.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CurvePoint {
+    pub examples: u64,
+    pub accuracy: f64,
+    pub log_loss: f64,
 }
 
 /// What a completed evaluation reports.
@@ -403,6 +488,13 @@ pub struct EvaluationReport {
 #[serde(rename_all = "camelCase")]
 pub struct QuestionEvaluation {
     pub metrics: Metrics,
+    /// A question with a learned head: the figures on the examples it was fitted on, each
+    /// scored by its out-of-fold answer (recorded by the alignment).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub out_of_fold: Option<Metrics>,
+    /// A question with a learned head: the figures on examples it was not fitted on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fresh: Option<Metrics>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub baseline: Option<Metrics>,
     /// Examples whose decision failed (counted in neither).

@@ -206,6 +206,14 @@ impl Answer {
         self
     }
 
+    /// Its probabilities, one per outcome in question order (a noul: true, false).
+    pub fn outcome_probabilities(&self, outcomes: usize) -> Vec<f64> {
+        match self.distribution() {
+            Distribution::Noul(p) => vec![p, 1.0 - p],
+            Distribution::Outcomes(ps) => normalize(&ps, outcomes),
+        }
+    }
+
     /// The distribution this answer carries, in question order (the inverse of
     /// [`Answer::from_distribution`] for a valid answer).
     pub fn distribution(&self) -> Distribution {
@@ -298,6 +306,7 @@ mod tests {
                     .map(|k| ((*k).to_owned(), Value::Null))
                     .collect(),
             },
+            learned: None,
         }
     }
 
@@ -307,6 +316,7 @@ mod tests {
             kind: QuestionKind::Score {
                 levels: (0..levels).map(|i| json!(format!("level {i}"))).collect(),
             },
+            learned: None,
         }
     }
 
@@ -350,6 +360,7 @@ mod tests {
             kind: QuestionKind::Score {
                 levels: vec![json!("low"), json!({"k": [1]}), json!(["x"])],
             },
+            learned: None,
         };
         let answer = Answer::from_distribution(&q, &Distribution::Outcomes(vec![0.0, 0.5, 0.5]));
         let value = serde_json::to_value(&answer).unwrap();
@@ -371,6 +382,7 @@ mod tests {
                 when_true: Value::Null,
                 when_false: Value::Null,
             },
+            learned: None,
         };
         let plain = Answer::from_distribution(&q, &Distribution::Noul(0.25));
         assert_eq!(
@@ -517,7 +529,7 @@ mod tests {
 
         #[test]
         fn noul_invariant(p in prop_oneof![any::<f64>(), 0.0..=1.0f64]) {
-            let q = Question { instructions: None, kind: QuestionKind::Noul { when_true: Value::Null, when_false: Value::Null } };
+            let q = Question { instructions: None, kind: QuestionKind::Noul { when_true: Value::Null, when_false: Value::Null }, learned: None };
             let Answer::Noul { noul, .. } = Answer::from_distribution(&q, &Distribution::Noul(p)) else { panic!() };
             prop_assert!(noul.is_finite() && (0.0..=1.0).contains(&noul));
         }

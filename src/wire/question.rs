@@ -16,6 +16,9 @@ pub type Questions = IndexMap<String, Question>;
 pub struct Question {
     pub instructions: Option<Value>,
     pub kind: QuestionKind,
+    /// What an alignment learned for it, when it comes from a checkpoint that has learned
+    /// parameters for it (`learned/`); never from a request. Not part of its JSON.
+    pub learned: Option<std::sync::Arc<crate::learned::Learned>>,
 }
 
 /// The typed part of a question. Descriptions keep their JSON form (string, object, array).
@@ -340,6 +343,7 @@ pub fn parse_question(value: &Value, loc: &Loc, errors: &mut Vec<FieldError>) ->
     Some(Question {
         instructions: object.get("instructions").cloned(),
         kind,
+        learned: None,
     })
 }
 

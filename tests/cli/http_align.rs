@@ -136,11 +136,13 @@ async fn an_alignment_is_accepted_polled_evaluated_and_promoted() {
     let report = &evaluated["result"];
     assert_eq!(report["revision"]["name"], branch);
     assert_eq!(report["baseline"]["name"], "main");
-    // Scored on the 30 held-out examples alone, at both checkpoints.
+    // Every example at both checkpoints; at the aligned one, the fitted examples by their
+    // out-of-fold answers.
     let intent = &report["questions"]["intent"];
-    assert_eq!(intent["metrics"]["examples"], 30, "{report}");
-    assert_eq!(intent["baseline"]["examples"], 30, "{report}");
-    assert_eq!(intent["excludedFitted"], 90, "{report}");
+    assert_eq!(intent["metrics"]["examples"], 120, "{report}");
+    assert_eq!(intent["baseline"]["examples"], 120, "{report}");
+    assert_eq!(intent["outOfFold"]["examples"], 120, "{report}");
+    assert_eq!(intent["excludedFitted"], 0, "{report}");
     assert!(
         intent["metrics"]["loss"].as_f64() < intent["baseline"]["loss"].as_f64(),
         "{report}"

@@ -37,11 +37,6 @@ pub(super) fn hold_out(ids: &[&str], labels: &[usize], share: f64, seed: u64) ->
     held
 }
 
-/// The seed of repeated split `r` of a run with `seed` (split 0 is the committed one's).
-pub(super) fn split_seed(seed: u64, r: usize) -> u64 {
-    key(seed, "split", &r.to_string())
-}
-
 /// A deterministic draw of up to `n` of `items` (by key under `seed` and `salt`).
 pub(crate) fn draw<T: Copy>(
     items: &[T],
@@ -126,8 +121,6 @@ mod tests {
         // 80 × 0.25 = 20 and 23 × 0.25 = 5.75: each label within one of its share.
         assert!((19..=21).contains(&of_label(0)), "{}", of_label(0));
         assert!((5..=7).contains(&of_label(1)), "{}", of_label(1));
-        assert_ne!(split_seed(1, 0), split_seed(1, 1));
-        assert_ne!(split_seed(1, 0), split_seed(2, 0));
     }
 
     #[test]

@@ -53,6 +53,8 @@ pub struct EmbeddedState {
     windows: Arc<[Vec<f32>]>,
     tokens: u64,
     first_tokens: u64,
+    /// The state's words ([`crate::learned::words::counts`]), for learned heads.
+    words: Arc<crate::learned::words::Counts>,
 }
 
 impl EmbeddedState {
@@ -71,6 +73,32 @@ impl EmbeddedState {
             return 0.0;
         }
         combine(&self.windows, vector)
+    }
+
+    /// Its windows pooled: their mean, scaled to unit length (zeros when it has none). What
+    /// a learned head reads of the state as a whole.
+    pub fn pooled(&self) -> Vec<f32> {
+        let Some(first) = self.windows.first() else {
+            return Vec::new();
+        };
+        let mut sum = vec![0.0f32; first.len()];
+        for window in self.windows.iter() {
+            for (s, x) in sum.iter_mut().zip(window) {
+                *s += x;
+            }
+        }
+        let norm = sum.iter().map(|x| x * x).sum::<f32>().sqrt();
+        if norm > 0.0 {
+            for x in &mut sum {
+                *x /= norm;
+            }
+        }
+        sum
+    }
+
+    /// Its words' bucket counts: what a learned head reads of the text itself.
+    pub fn words(&self) -> &crate::learned::words::Counts {
+        &self.words
     }
 
     /// Whether it has anything to read.
@@ -179,6 +207,7 @@ impl BuiltinEngine {
             windows: windows.into(),
             tokens,
             first_tokens,
+            words: Arc::new(crate::learned::words::counts(text)),
         })
     }
 
@@ -187,6 +216,10 @@ impl BuiltinEngine {
     /// It is read as `decide` reads it in a request of its own ([`meaning::alone`]), so an
     /// alignment's baseline is what the checkpoint answers.
     pub fn answer(&self, state: &EmbeddedState, question: &Question) -> Result<(Answer, u64)> {
+        if let Some(learned) = &question.learned {
+            let (distribution, tokens) = self.distribution_learned(state, question, learned)?;
+            return Ok((Answer::from_distribution(question, &distribution), tokens));
+        }
         let meaning = meaning::alone(question);
         let meant = self.distribution_meant(state, question, &meaning, &meaning.texts())?;
         let (distribution, tokens) = match meant {
@@ -217,6 +250,56 @@ impl BuiltinEngine {
             None => self.similarities_and_tokens(state, question)?,
         };
         Ok((scoring::from_similarities(question, &sims), tokens))
+    }
+
+    /// The zero-shot probabilities of `question` (without its learned head, if it has one),
+    /// one per outcome, as a learned head reads them as its prior, with the tokens read.
+    pub fn zero_shot(&self, state: &EmbeddedState, question: &Question) -> Result<(Vec<f64>, u64)> {
+        let without = Question {
+            learned: None,
+            ..question.clone()
+        };
+        let (answer, tokens) = self.answer(state, &without)?;
+        let outcomes = aligned::outcome_keys(&question.kind).len();
+        Ok((answer.outcome_probabilities(outcomes), tokens))
+    }
+
+    /// The distribution of a question with a learned head ([`crate::learned`]): its
+    /// zero-shot answer (the question as it is without the head) is the head's prior.
+    fn distribution_learned(
+        &self,
+        state: &EmbeddedState,
+        question: &Question,
+        learned: &crate::learned::Learned,
+    ) -> Result<(Distribution, u64)> {
+        if learned.encoder != self.embedder.identity() {
+            return Err(crate::error::Error::Validation(vec![
+                crate::wire::problem::FieldError::new(
+                    crate::wire::Loc(vec![crate::wire::problem::Segment::Key(format!(
+                        "{}/{}",
+                        crate::learned::file::DIR,
+                        crate::learned::file::MANIFEST
+                    ))])
+                    .key("encoder"),
+                    format!(
+                        "the head of `{}` reads the embeddings of `{}`; this base model's \
+                         encoder is `{}`: align the question again on this base model",
+                        learned.question,
+                        learned.encoder,
+                        self.embedder.identity()
+                    ),
+                    "encoder_mismatch",
+                ),
+            ]));
+        }
+        let (prior, tokens) = self.zero_shot(state, question)?;
+        let pooled = state.pooled();
+        let ps = learned.head.probabilities(&crate::learned::Reading {
+            pooled: &pooled,
+            counts: &state.words,
+            prior: &prior,
+        });
+        Ok((distribution_of(&question.kind, ps), tokens))
     }
 
     /// The distribution of an aligned question ([`aligned`]): zero-shot, neighbour and cue
@@ -398,11 +481,16 @@ impl BuiltinEngine {
         let mut distributions: Vec<Option<Distribution>> = Vec::with_capacity(questions.len());
         for ((question, meaning), texts) in questions.values().zip(&meanings).zip(&texts) {
             stopped(stop)?;
-            let read = match meaning {
-                Meaning::Alone => {
-                    Some(self.distribution_alone(&embedded, question, Some(texts))?)
+            // A question with a learned head is answered by it, whatever its wording.
+            let read = if let Some(learned) = &question.learned {
+                Some(self.distribution_learned(&embedded, question, learned)?)
+            } else {
+                match meaning {
+                    Meaning::Alone => {
+                        Some(self.distribution_alone(&embedded, question, Some(texts))?)
+                    }
+                    meant => self.distribution_meant(&embedded, question, meant, texts)?,
                 }
-                meant => self.distribution_meant(&embedded, question, meant, texts)?,
             };
             distributions.push(read.map(|(distribution, tokens)| {
                 usage.input_tokens += tokens;
@@ -411,7 +499,9 @@ impl BuiltinEngine {
         }
         if !embedded.is_blank() {
             for (i, j) in self.opposites(&meanings)? {
-                if let Some(Distribution::Noul(p)) = distributions[j] {
+                if let Some(Distribution::Noul(p)) = distributions[j]
+                    && learned_at(questions, i).is_none()
+                {
                     distributions[i] = Some(Distribution::Noul(1.0 - p));
                 }
             }
@@ -422,6 +512,7 @@ impl BuiltinEngine {
                 question,
                 reference,
             } = meaning
+                && learned_at(questions, i).is_none()
             {
                 let p = referred(distributions[*question].as_ref(), reference);
                 distributions[i] = Some(Distribution::Noul(p));
@@ -501,6 +592,12 @@ impl BuiltinEngine {
 pub const OPPOSITE_SIMILARITY: f64 = 0.77;
 
 /// A question's distribution from its outcome probabilities: `P(true)` first for a noul.
+/// The learned head of the `i`th question, if it has one: its answer is its own, never
+/// derived from another question's.
+fn learned_at(questions: &Questions, i: usize) -> Option<&crate::learned::Learned> {
+    questions.get_index(i)?.1.learned.as_deref()
+}
+
 fn distribution_of(kind: &QuestionKind, ps: Vec<f64>) -> Distribution {
     match kind {
         QuestionKind::Noul { .. } => Distribution::Noul(ps.first().copied().unwrap_or(0.5)),

@@ -204,7 +204,11 @@ mod tests {
     use serde_json::json;
 
     fn question(instructions: Option<Value>, kind: QuestionKind) -> Question {
-        Question { instructions, kind }
+        Question {
+            instructions,
+            kind,
+            learned: None,
+        }
     }
 
     fn noul(instructions: Option<Value>, when_true: Value, when_false: Value) -> Question {

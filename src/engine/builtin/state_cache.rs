@@ -92,6 +92,7 @@ mod tests {
             windows: Arc::from(vec![vec![0.0_f32; 2]; windows]),
             tokens: windows as u64,
             first_tokens: 1,
+            words: Arc::default(),
         }
     }
 

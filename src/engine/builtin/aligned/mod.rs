@@ -163,6 +163,7 @@ pub fn base_question(question: &Question, alignment: &Alignment) -> Question {
     Question {
         instructions: alignment.task.clone(),
         kind: question.kind.clone(),
+        learned: None,
     }
 }
 

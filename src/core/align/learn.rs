@@ -1,0 +1,381 @@
+//! Fitting a question's learned head ([`crate::learned`]) on its annotated examples, with
+//! every figure out of fold.
+//!
+//! The examples are dealt into stratified, seeded folds ([`super::folds::assign`]). For
+//! each fold a head is fitted on the others at every strength of [`PENALTIES`] (strongest
+//! first, each fit starting from the last), and answers the fold: each example gets an
+//! out-of-fold answer per strength. The strength whose out-of-fold answers have the least
+//! log loss is chosen (scikit-learn's `LogisticRegressionCV`), and the head that is kept is
+//! fitted on every example at that strength: no label is left out of the fit, and no
+//! figure is in-sample.
+
+use super::folds;
+use crate::core::metrics::{argmax, log_loss};
+use crate::learned::{Head, Link, Penalty, Reading};
+use crate::wire::align::CurvePoint;
+
+/// The strengths tried, strongest first: from nearly zero-shot to nearly unregularized.
+pub const STRENGTHS: [f64; 7] = [100.0, 30.0, 10.0, 3.0, 1.0, 0.3, 0.1];
+/// The embedding block's strength relative to the words': each row of either is about
+/// unit length, but which of them carries a question's signal differs.
+pub const EMBEDDING_RATIOS: [f64; 3] = [1.0, 0.1, 10.0];
+
+/// A family of heads tried: a link and a ratio, fitted along [`STRENGTHS`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Family {
+    link: Link,
+    ratio: f64,
+}
+
+impl Family {
+    fn path(self) -> Vec<Penalty> {
+        STRENGTHS
+            .iter()
+            .map(|&s| Penalty {
+                embedding: (s * self.ratio * 1e6).round() / 1e6,
+                words: s,
+            })
+            .collect()
+    }
+}
+
+/// The families a question's heads are chosen from: a score tries the ordinal head and,
+/// where its levels are not one direction apart, the multinomial one; cross-validation
+/// says which.
+fn families(link: Link) -> Vec<Family> {
+    let links: &[Link] = match link {
+        Link::Ordinal => &[Link::Ordinal, Link::Multinomial],
+        Link::Multinomial => &[Link::Multinomial],
+    };
+    links
+        .iter()
+        .flat_map(|&link| {
+            EMBEDDING_RATIOS
+                .iter()
+                .map(move |&ratio| Family { link, ratio })
+        })
+        .collect()
+}
+
+/// One question's examples, as the head reads them.
+pub struct Problem<'a> {
+    pub link: Link,
+    pub outcomes: usize,
+    pub ids: Vec<&'a str>,
+    pub readings: Vec<Reading<'a>>,
+    /// The annotated outcome of each example.
+    pub labels: Vec<usize>,
+}
+
+/// The link a question's head is first of: ordinal for a score's ordered levels.
+pub fn link_of(kind: &crate::wire::QuestionKind) -> Link {
+    match kind {
+        crate::wire::QuestionKind::Score { .. } => Link::Ordinal,
+        _ => Link::Multinomial,
+    }
+}
+
+/// How many families of heads a question of `kind` tries: what its fit costs, relatively.
+pub fn families_of(kind: &crate::wire::QuestionKind) -> usize {
+    families(link_of(kind)).len()
+}
+
+/// What cross-validation found.
+pub struct CrossValidated {
+    pub link: Link,
+    pub penalty: Penalty,
+    pub folds: usize,
+    /// Each example's fold.
+    pub fold_of: Vec<usize>,
+    /// Each example's out-of-fold answer with the chosen head.
+    pub out_of_fold: Vec<Vec<f64>>,
+}
+
+/// The folds for `n` examples: `wanted`, fewer when there are fewer examples.
+fn fold_count(n: usize, wanted: usize) -> usize {
+    wanted.min(n).max(2)
+}
+
+/// Cross-validate `problem` over the examples `subset` (indices into it) with `k` folds.
+/// `cancelled` is looked at between folds.
+pub fn cross_validate(
+    problem: &Problem<'_>,
+    subset: &[usize],
+    k: usize,
+    seed: u64,
+    cancelled: &dyn Fn() -> bool,
+) -> CrossValidated {
+    let k = fold_count(subset.len(), k);
+    let ids: Vec<&str> = subset.iter().map(|&i| problem.ids[i]).collect();
+    let labels: Vec<usize> = subset.iter().map(|&i| problem.labels[i]).collect();
+    let fold_of = folds::assign(&ids, &labels, k, seed);
+    // Every candidate (family, strength), in order; out[candidate][position in subset].
+    let candidates: Vec<(Link, Penalty)> = families(problem.link)
+        .into_iter()
+        .flat_map(|family| family.path().into_iter().map(move |p| (family.link, p)))
+        .collect();
+    let mut out = vec![vec![Vec::new(); subset.len()]; candidates.len()];
+    for fold in 0..k {
+        if cancelled() {
+            break;
+        }
+        let train: Vec<usize> = (0..subset.len()).filter(|&j| fold_of[j] != fold).collect();
+        let held: Vec<usize> = (0..subset.len()).filter(|&j| fold_of[j] == fold).collect();
+        if train.is_empty() || held.is_empty() {
+            continue;
+        }
+        let readings: Vec<Reading<'_>> =
+            train.iter().map(|&j| problem.readings[subset[j]]).collect();
+        let train_labels: Vec<usize> = train.iter().map(|&j| labels[j]).collect();
+        let mut at = 0;
+        for family in families(problem.link) {
+            let heads = crate::learned::head::fit_path(
+                family.link,
+                problem.outcomes,
+                &readings,
+                &train_labels,
+                &family.path(),
+            );
+            for head in &heads {
+                for &j in &held {
+                    out[at][j] = head.probabilities(&problem.readings[subset[j]]);
+                }
+                at += 1;
+            }
+        }
+    }
+    let uniform = vec![1.0 / problem.outcomes as f64; problem.outcomes];
+    let mean_loss = |answers: &[Vec<f64>]| -> f64 {
+        answers
+            .iter()
+            .zip(&labels)
+            .map(|(p, &y)| {
+                let p = if p.is_empty() { &uniform } else { p };
+                -p[y].max(1e-12).ln()
+            })
+            .sum::<f64>()
+            / answers.len().max(1) as f64
+    };
+    // The least loss; a tie goes to the earlier candidate (the simpler family, the
+    // stronger pull).
+    let losses: Vec<f64> = out.iter().map(|answers| mean_loss(answers)).collect();
+    let mut best = 0;
+    for (c, loss) in losses.iter().enumerate() {
+        if *loss < losses[best] - 1e-12 {
+            best = c;
+        }
+    }
+    let out_of_fold = std::mem::take(&mut out[best])
+        .into_iter()
+        .map(|p| if p.is_empty() { uniform.clone() } else { p })
+        .collect();
+    CrossValidated {
+        link: candidates[best].0,
+        penalty: candidates[best].1,
+        folds: k,
+        fold_of,
+        out_of_fold,
+    }
+}
+
+/// Below this many examples, the figures come from nested cross-validation: choosing
+/// among the candidates on a few examples flatters the one chosen.
+pub const NESTED_BELOW: usize = 100;
+
+/// Out-of-fold answers whose every head was chosen without the example: for each fold, the
+/// candidate is chosen by cross-validation of the other folds alone
+/// ([`cross_validate`] within them), fitted on them, and answers the fold. Below
+/// [`NESTED_BELOW`] examples these replace the plain cross-validation's answers.
+pub fn nested_out_of_fold(
+    problem: &Problem<'_>,
+    subset: &[usize],
+    cv: &CrossValidated,
+    seed: u64,
+    cancelled: &dyn Fn() -> bool,
+) -> Vec<Vec<f64>> {
+    let mut answers = cv.out_of_fold.clone();
+    for fold in 0..cv.folds {
+        if cancelled() {
+            break;
+        }
+        let train: Vec<usize> = (0..subset.len())
+            .filter(|&j| cv.fold_of[j] != fold)
+            .map(|j| subset[j])
+            .collect();
+        let held: Vec<usize> = (0..subset.len())
+            .filter(|&j| cv.fold_of[j] == fold)
+            .collect();
+        if train.len() < 2 || held.is_empty() {
+            continue;
+        }
+        let inner = cross_validate(problem, &train, cv.folds, seed, cancelled);
+        let fitted_head = fit(problem, &train, inner.link, inner.penalty);
+        for j in held {
+            answers[j] = fitted_head.probabilities(&problem.readings[subset[j]]);
+        }
+    }
+    answers
+}
+
+/// The head of `link` fitted on every example of `subset` at `penalty`.
+pub fn fit(problem: &Problem<'_>, subset: &[usize], link: Link, penalty: Penalty) -> Head {
+    let readings: Vec<Reading<'_>> = subset.iter().map(|&i| problem.readings[i]).collect();
+    let labels: Vec<usize> = subset.iter().map(|&i| problem.labels[i]).collect();
+    // From the strongest pull down to the chosen one, as cross-validation fitted it: each
+    // fit starts where the last ended.
+    let ratio = penalty.embedding / penalty.words;
+    let mut path: Vec<Penalty> = STRENGTHS
+        .iter()
+        .take_while(|&&s| s > penalty.words)
+        .map(|&s| Penalty {
+            embedding: s * ratio,
+            words: s,
+        })
+        .collect();
+    path.push(penalty);
+    let mut heads =
+        crate::learned::head::fit_path(link, problem.outcomes, &readings, &labels, &path);
+    heads.pop().unwrap_or_else(|| unreachable_head(problem))
+}
+
+fn unreachable_head(problem: &Problem<'_>) -> Head {
+    // `fit_path` returns one head per penalty and the path is never empty.
+    Head {
+        link: problem.link,
+        outcomes: problem.outcomes,
+        prior_weight: 1.0,
+        bias: vec![0.0; problem.outcomes],
+        center: Vec::new(),
+        scale: 1.0,
+        embedding: Vec::new(),
+        vocabulary: crate::learned::words::Vocabulary::default(),
+        words: Vec::new(),
+    }
+}
+
+/// Accuracy and mean log loss of `answers` against `labels`.
+pub fn figures(answers: &[Vec<f64>], labels: &[usize], outcomes: usize) -> CurvePoint {
+    let n = answers.len().max(1) as f64;
+    let mut correct = 0usize;
+    let mut loss = 0.0;
+    for (p, &y) in answers.iter().zip(labels) {
+        correct += usize::from(argmax(p) == y);
+        let mut onehot = vec![0.0; outcomes];
+        onehot[y] = 1.0;
+        loss += log_loss(p, &onehot);
+    }
+    CurvePoint {
+        examples: answers.len() as u64,
+        accuracy: round(correct as f64 / n),
+        log_loss: round(loss / n),
+    }
+}
+
+fn round(x: f64) -> f64 {
+    (x * 10_000.0).round() / 10_000.0
+}
+
+/// The sizes of a learning curve over `n` examples: 8, 16, 32, … below `n`, then `n`.
+pub fn curve_sizes(n: usize) -> Vec<usize> {
+    let mut sizes = Vec::new();
+    let mut size = 8;
+    while size < n {
+        sizes.push(size);
+        size *= 2;
+    }
+    if n >= 2 {
+        sizes.push(n);
+    }
+    sizes
+}
+
+/// The learning curve: at each size, a stratified seeded draw of that many examples is
+/// cross-validated, and its out-of-fold figures are the point.
+pub fn curve(
+    problem: &Problem<'_>,
+    k: usize,
+    seed: u64,
+    cancelled: &dyn Fn() -> bool,
+) -> Vec<CurvePoint> {
+    let n = problem.ids.len();
+    // One stratified order, cut at each size: a smaller draw is part of every larger one.
+    let all: Vec<usize> = (0..n).collect();
+    let order = stratified_order(problem, &all, seed);
+    curve_sizes(n)
+        .into_iter()
+        .filter(|_| !cancelled())
+        .map(|size| {
+            let subset: Vec<usize> = order[..size].to_vec();
+            let cv = cross_validate(problem, &subset, k, seed, cancelled);
+            let answers = if size < NESTED_BELOW {
+                nested_out_of_fold(problem, &subset, &cv, seed, cancelled)
+            } else {
+                cv.out_of_fold
+            };
+            let labels: Vec<usize> = subset.iter().map(|&i| problem.labels[i]).collect();
+            figures(&answers, &labels, problem.outcomes)
+        })
+        .collect()
+}
+
+/// The examples in an order whose every prefix holds each label in its share: dealt as
+/// folds deal them, by label then by key under `seed`.
+pub fn stratified_order(problem: &Problem<'_>, subset: &[usize], seed: u64) -> Vec<usize> {
+    let mut by_label: Vec<Vec<usize>> = vec![Vec::new(); problem.outcomes];
+    for &i in subset {
+        by_label[problem.labels[i]].push(i);
+    }
+    for items in &mut by_label {
+        items.sort_by_key(|&i| (folds::key(seed, "curve", problem.ids[i]), i));
+    }
+    // Interleave by each label's share: the next is from the label furthest behind it.
+    let total = subset.len() as f64;
+    let mut taken = vec![0usize; problem.outcomes];
+    let mut order = Vec::with_capacity(subset.len());
+    for step in 1..=subset.len() {
+        let behind = (0..problem.outcomes)
+            .filter(|&l| taken[l] < by_label[l].len())
+            .max_by(|&a, &b| {
+                let due =
+                    |l: usize| by_label[l].len() as f64 * step as f64 / total - taken[l] as f64;
+                due(a).total_cmp(&due(b)).then(b.cmp(&a))
+            });
+        let Some(label) = behind else { break };
+        order.push(by_label[label][taken[label]]);
+        taken[label] += 1;
+    }
+    order
+}
+
+/// The majority line: each fold answered by the most frequent label of the others, with
+/// its training frequencies as the probabilities (smoothed by one per outcome).
+pub fn majority(problem: &Problem<'_>, k: usize, seed: u64) -> CurvePoint {
+    let n = problem.ids.len();
+    let k = fold_count(n, k);
+    let fold_of = folds::assign(&problem.ids, &problem.labels, k, seed);
+    let mut answers = vec![Vec::new(); n];
+    for fold in 0..k {
+        let mut counts = vec![1.0; problem.outcomes];
+        for i in (0..n).filter(|&i| fold_of[i] != fold) {
+            counts[problem.labels[i]] += 1.0;
+        }
+        let total: f64 = counts.iter().sum();
+        let p: Vec<f64> = counts.iter().map(|c| c / total).collect();
+        for i in (0..n).filter(|&i| fold_of[i] == fold) {
+            answers[i].clone_from(&p);
+        }
+    }
+    figures(&answers, &problem.labels, problem.outcomes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn curve_sizes_double_from_eight_and_end_at_all() {
+        assert_eq!(curve_sizes(100), vec![8, 16, 32, 64, 100]);
+        assert_eq!(curve_sizes(64), vec![8, 16, 32, 64]);
+        assert_eq!(curve_sizes(5), vec![5]);
+    }
+}
