@@ -663,7 +663,7 @@ fn learn_question(
     }
     report.improved = true;
     report.candidate = Some(format!(
-        "{} fitted_head over the pooled embedding and word 1-2-grams (penalty {} on words, {} on the \
+        "{} head over the pooled embedding and word 1-2-grams (penalty {} on words, {} on the \
          embedding; {} folds)",
         fitted_head.link.name(),
         round(cv.penalty.words),
