@@ -19,7 +19,7 @@ use std::process::ExitCode;
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  arbiter align acme/support --revision main\n  arbiter align acme/support --curve\n  arbiter align acme/support --questions urgency,intent --seed 7 --holdout 0.3\n  arbiter align acme/support --unsupervised"
+    after_help = "Examples:\n  arbiter align acme/support --revision main --curve\n  arbiter align acme/support --questions urgency,intent --seed 7 --holdout 0.3\n  arbiter align acme/support --unsupervised"
 )]
 #[allow(clippy::struct_excessive_bools)] // flags, each its own
 pub struct AlignArgs {
