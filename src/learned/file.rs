@@ -9,7 +9,7 @@
 //! ```yaml
 //! format: arbiter-learned
 //! version: 1
-//! encoder: pocket-encoder/MiniLM-L3 …   # the encoder whose embeddings the heads read
+//! encoder: pocket-encoder/minilm-l3…|first-window   # the encoder and how much of the state it reads
 //! questions:
 //!   intent:
 //!     file: intent.safetensors

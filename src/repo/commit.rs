@@ -80,12 +80,18 @@ pub(super) fn write_tree(
         }
     }
     if let Some(learned) = files.learned {
-        // `learned/` is written whole: its manifest names every head in it.
-        let mut dir = repo.treebuilder(None)?;
-        for (name, bytes) in learned {
-            dir.insert(name, repo.blob(bytes)?, FILE_MODE)?;
+        // `learned/` is written whole: its manifest names every head in it (none: it goes).
+        if learned.is_empty() {
+            if builder.get(LEARNED_DIR)?.is_some() {
+                builder.remove(LEARNED_DIR)?;
+            }
+        } else {
+            let mut dir = repo.treebuilder(None)?;
+            for (name, bytes) in learned {
+                dir.insert(name, repo.blob(bytes)?, FILE_MODE)?;
+            }
+            builder.insert(LEARNED_DIR, dir.write()?, DIR_MODE)?;
         }
-        builder.insert(LEARNED_DIR, dir.write()?, DIR_MODE)?;
     }
     builder.write()
 }

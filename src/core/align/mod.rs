@@ -1015,7 +1015,7 @@ fn learned_dir(
         .engines()
         .get(&loaded.spec.base)
         .and_then(|e| e.as_builtin())
-        .map(|e| e.embedder().identity().to_owned())
+        .map(BuiltinEngine::head_encoder)
         .unwrap_or_default();
     let mut manifest = Manifest {
         format: file::FORMAT.to_owned(),

@@ -252,6 +252,16 @@ impl BuiltinEngine {
         Ok((scoring::from_similarities(question, &sims), tokens))
     }
 
+    /// What a learned head's embedding features come from: the encoder and how much of the
+    /// state it reads (a head fitted on first windows does not read pooled whole states).
+    pub fn head_encoder(&self) -> String {
+        let reading = match self.reading {
+            Reading::FirstWindow => "first-window",
+            Reading::AllWindows => "all-windows",
+        };
+        format!("{}|{reading}", self.embedder.identity())
+    }
+
     /// The zero-shot probabilities of `question` (without its learned head, if it has one),
     /// one per outcome, as a learned head reads them as its prior, with the tokens read.
     pub fn zero_shot(&self, state: &EmbeddedState, question: &Question) -> Result<(Vec<f64>, u64)> {
@@ -272,7 +282,7 @@ impl BuiltinEngine {
         question: &Question,
         learned: &crate::learned::Learned,
     ) -> Result<(Distribution, u64)> {
-        if learned.encoder != self.embedder.identity() {
+        if learned.encoder != self.head_encoder() {
             return Err(crate::error::Error::Validation(vec![
                 crate::wire::problem::FieldError::new(
                     crate::wire::Loc(vec![crate::wire::problem::Segment::Key(format!(
@@ -286,7 +296,7 @@ impl BuiltinEngine {
                          encoder is `{}`: align the question again on this base model",
                         learned.question,
                         learned.encoder,
-                        self.embedder.identity()
+                        self.head_encoder()
                     ),
                     "encoder_mismatch",
                 ),
