@@ -67,16 +67,13 @@ fn margin(text: &str) -> Result<f64, String> {
     super::values::number_in(text, &(0.0..1.0), "from 0 up to 1 (a relative gain)")
 }
 
-/// `--holdout`: 0, or a share in the range.
+/// `--holdout`.
 fn holdout(text: &str) -> Result<f64, String> {
     let within = format!(
-        "0 (none) or from {} to {}",
+        "from {} (none) to {}",
         HOLDOUT_RANGE.start(),
         HOLDOUT_RANGE.end()
     );
-    if text.trim().parse::<f64>().is_ok_and(|h| h == 0.0) {
-        return Ok(0.0);
-    }
     super::values::number_in(text, &HOLDOUT_RANGE, &within)
 }
 

@@ -24,7 +24,7 @@ pub const DEFAULT_FOLDS: usize = 5;
 /// The folds' bounds.
 pub const FOLDS_RANGE: std::ops::RangeInclusive<usize> = 2..=20;
 /// The held-out share's bounds.
-pub const HOLDOUT_RANGE: std::ops::RangeInclusive<f64> = 0.1..=0.5;
+pub const HOLDOUT_RANGE: std::ops::RangeInclusive<f64> = 0.0..=0.5;
 
 /// `POST /v1/models/{modelId}/alignments`: what [`AlignmentRequest::from_value`] produces,
 /// what a client sends and what the document shows. Every member is optional; null is
@@ -153,16 +153,13 @@ impl AlignmentRequest {
         }
         match object.get("holdout") {
             None | Some(Value::Null) => {}
-            Some(Value::Number(n))
-                if n.as_f64()
-                    .is_some_and(|h| h == 0.0 || HOLDOUT_RANGE.contains(&h)) =>
-            {
+            Some(Value::Number(n)) if n.as_f64().is_some_and(|h| HOLDOUT_RANGE.contains(&h)) => {
                 request.holdout = n.as_f64().unwrap_or(DEFAULT_HOLDOUT);
             }
             Some(other) => errors.push(FieldError::new(
                 root.key("holdout"),
                 format!(
-                    "holdout must be 0 (none) or a share from {} to {}, not {other}",
+                    "holdout must be a share from {} (none) to {}, not {other}",
                     HOLDOUT_RANGE.start(),
                     HOLDOUT_RANGE.end()
                 ),
