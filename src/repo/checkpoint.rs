@@ -31,6 +31,11 @@ pub struct Files {
     pub learned: LearnedFiles,
 }
 
+/// Only regular files (0o100644 / 0o100755) are a model's: not trees, links or submodules.
+fn is_regular_file(entry: &git2::TreeEntry<'_>) -> bool {
+    entry.kind() == Some(ObjectType::Blob) && entry.filemode() & 0o170_000 == 0o100_000
+}
+
 /// The files of a checkpoint's `learned/`, by name.
 pub type LearnedFiles = Vec<(String, Vec<u8>)>;
 
@@ -63,24 +68,29 @@ impl ModelRepo {
         })
     }
 
-    /// The regular files under [`LEARNED_DIR`] (none when there is no such directory).
-    fn read_learned(&self, tree: &Tree<'_>) -> Result<Vec<(String, Vec<u8>)>, RepoError> {
+    /// The directory `name` of `tree`, if it has one.
+    fn subtree(&self, tree: &Tree<'_>, name: &str) -> Result<Option<Tree<'_>>, RepoError> {
         let Some(entry) = tree
-            .get_name(LEARNED_DIR)
+            .get_name(name)
             .filter(|e| e.kind() == Some(ObjectType::Tree))
         else {
+            return Ok(None);
+        };
+        self.repo
+            .find_tree(entry.id())
+            .map(Some)
+            .map_err(self.git_err("reading a tree"))
+    }
+
+    /// The regular files under [`LEARNED_DIR`] (none when there is no such directory).
+    fn read_learned(&self, tree: &Tree<'_>) -> Result<Vec<(String, Vec<u8>)>, RepoError> {
+        let Some(dir) = self.subtree(tree, LEARNED_DIR)? else {
             return Ok(Vec::new());
         };
-        let dir = self
-            .repo
-            .find_tree(entry.id())
-            .map_err(self.git_err("reading a tree"))?;
         let mut files = Vec::new();
         for entry in &dir {
-            let regular =
-                entry.kind() == Some(ObjectType::Blob) && entry.filemode() & 0o170_000 == 0o100_000;
             let Ok(name) = entry.name() else { continue };
-            if !regular {
+            if !is_regular_file(&entry) {
                 continue;
             }
             let blob = self
@@ -99,16 +109,9 @@ impl ModelRepo {
         commit: &Commit<'_>,
         tree: &Tree<'_>,
     ) -> Result<Vec<(String, String)>, RepoError> {
-        let Some(entry) = tree
-            .get_name(ALIGNED_DIR)
-            .filter(|e| e.kind() == Some(ObjectType::Tree))
-        else {
+        let Some(dir) = self.subtree(tree, ALIGNED_DIR)? else {
             return Ok(Vec::new());
         };
-        let dir = self
-            .repo
-            .find_tree(entry.id())
-            .map_err(self.git_err("reading a tree"))?;
         let mut files = Vec::new();
         for entry in &dir {
             let Some(question) = entry
@@ -190,10 +193,7 @@ impl ModelRepo {
         entry: &git2::TreeEntry<'_>,
         name: &str,
     ) -> Result<Option<String>, RepoError> {
-        // Only regular files (0o100644 / 0o100755): not trees, links or submodules.
-        let regular =
-            entry.kind() == Some(ObjectType::Blob) && entry.filemode() & 0o170_000 == 0o100_000;
-        if !regular {
+        if !is_regular_file(entry) {
             return Ok(None);
         }
         let blob = self
