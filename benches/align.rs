@@ -34,12 +34,15 @@ use sha2::{Digest, Sha256};
 use std::io::Cursor;
 use std::time::Instant;
 
+#[path = "common/generated.rs"]
+mod generated;
+use generated::generate;
+
 const DATA: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/benches/data/support-labelled.jsonl"
 );
 const QUESTIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/data/questions.yaml");
-const GENERATE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/data/generate.py");
 
 fn context() -> (tempfile::TempDir, Context) {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -404,27 +407,4 @@ fn compare(
         aligned_time / n * 1e3,
         (embedding + aligned_time / n) / (embedding + zero_shot_time / n)
     );
-}
-
-/// Generate `count` labelled tickets with `seed`; the JSON Lines text.
-fn generate(dir: &std::path::Path, count: usize, seed: u64) -> String {
-    let path = dir.join(format!("generated-{count}-{seed}.jsonl"));
-    let generated = std::process::Command::new("python3")
-        .arg(GENERATE)
-        .args([
-            "--count",
-            &count.to_string(),
-            "--seed",
-            &seed.to_string(),
-            "--out",
-        ])
-        .arg(&path)
-        .output()
-        .expect("python3");
-    assert!(
-        generated.status.success(),
-        "{}",
-        String::from_utf8_lossy(&generated.stderr)
-    );
-    std::fs::read_to_string(&path).expect("generated set")
 }

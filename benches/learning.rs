@@ -37,6 +37,7 @@ use arbiter::core::metrics::{argmax, label_of, predicted_of};
 use arbiter::core::models::CreateModel;
 use arbiter::core::{self, Context};
 use arbiter::engine::builtin::aligned::outcome_keys;
+use arbiter::learned::head::softmax;
 use arbiter::learned::lbfgs::{self, Stop};
 use arbiter::wire::align::{AlignmentRequest, AlignmentResult};
 use arbiter::wire::{Answers, Questions};
@@ -46,6 +47,10 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::Cursor;
 use std::time::Instant;
+
+#[path = "common/generated.rs"]
+mod generated;
+use generated::generate;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/data");
 const SIZES: [usize; 5] = [8, 16, 32, 64, 128];
@@ -312,13 +317,6 @@ fn scores(theta: &[f64], row: &[(usize, f64)], features: usize, classes: usize) 
         .collect()
 }
 
-fn softmax(z: &[f64]) -> Vec<f64> {
-    let max = z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let e: Vec<f64> = z.iter().map(|v| (v - max).exp()).collect();
-    let s: f64 = e.iter().sum();
-    e.into_iter().map(|v| v / s).collect()
-}
-
 fn text_of(state: &Value) -> String {
     arbiter::engine::builtin::text::render(state)
 }
@@ -563,29 +561,6 @@ fn print_table(rows: &[(usize, Sums)]) {
             s.cv_gap / s.cv_n.max(1.0)
         );
     }
-}
-
-/// `count` generated support tickets (`benches/data/generate.py`; needs python3).
-fn generate(dir: &std::path::Path, count: usize, seed: u64) -> String {
-    let path = dir.join(format!("generated-{count}-{seed}.jsonl"));
-    let generated = std::process::Command::new("python3")
-        .arg(format!("{DATA}/generate.py"))
-        .args([
-            "--count",
-            &count.to_string(),
-            "--seed",
-            &seed.to_string(),
-            "--out",
-        ])
-        .arg(&path)
-        .output()
-        .expect("python3");
-    assert!(
-        generated.status.success(),
-        "{}",
-        String::from_utf8_lossy(&generated.stderr)
-    );
-    std::fs::read_to_string(&path).expect("generated set")
 }
 
 fn timing(runtime: &tokio::runtime::Runtime, ctx: &Context) {

@@ -192,6 +192,7 @@ fn logits(
         .collect()
 }
 
+/// Numerically stable softmax.
 pub fn softmax(z: &[f64]) -> Vec<f64> {
     let max = z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let exps: Vec<f64> = z.iter().map(|v| (v - max).exp()).collect();

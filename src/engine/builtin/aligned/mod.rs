@@ -259,13 +259,8 @@ pub fn probabilities(
     softmax(&logits(weights, bias, features))
 }
 
-/// Numerically stable softmax.
-pub fn softmax(z: &[f64]) -> Vec<f64> {
-    let max = z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let exps: Vec<f64> = z.iter().map(|x| (x - max).exp()).collect();
-    let total: f64 = exps.iter().sum();
-    exps.into_iter().map(|e| e / total).collect()
-}
+/// Numerically stable softmax (the learned heads').
+pub use crate::learned::head::softmax;
 
 #[cfg(test)]
 mod tests {
