@@ -172,18 +172,8 @@ fn align_commits_a_learned_head_on_its_branch_and_eval_and_promote_use_it() {
         &json!({"subject": "Refund", "body": "I was charged twice, please return one payment."})
             .to_string(),
     );
-    let decide_at = |revision: &str| {
-        env.json(&[
-            "decide",
-            "-m",
-            "acme/support",
-            "--revision",
-            revision,
-            "-s",
-            state.to_str().unwrap(),
-            "--no-capture",
-        ])
-    };
+    let state_path = state.to_str().unwrap();
+    let decide_at = |revision: &str| env.json(&decide_args(revision, state_path));
     let answer = decide_at(&branch);
     assert_eq!(answer["answers"]["intent"]["choice"], "refund", "{answer}");
     assert_eq!(answer["revision"]["commit"], tip);
@@ -315,16 +305,7 @@ fn align_commits_a_learned_head_on_its_branch_and_eval_and_promote_use_it() {
         ),
         ("lost", "learned/intent.safetensors is missing"),
     ] {
-        let (code, problem, _) = env.problem(&[
-            "decide",
-            "-m",
-            "acme/support",
-            "--revision",
-            revision,
-            "-s",
-            state.to_str().unwrap(),
-            "--no-capture",
-        ]);
+        let (code, problem, _) = env.problem(&decide_args(revision, state_path));
         assert_ne!(code, 0);
         assert!(
             problem["detail"].as_str().unwrap().contains(says),
@@ -575,6 +556,20 @@ fn align_commits_a_learned_head_on_its_branch_and_eval_and_promote_use_it() {
         .assert()
         .success();
     assert_eq!(env.git_in(&repo(&env), &["rev-parse", "main"]), tip);
+}
+
+/// `arbiter decide` of the state file `state` at `revision` of `acme/support`, uncaptured.
+fn decide_args<'a>(revision: &'a str, state: &'a str) -> [&'a str; 8] {
+    [
+        "decide",
+        "-m",
+        "acme/support",
+        "--revision",
+        revision,
+        "-s",
+        state,
+        "--no-capture",
+    ]
 }
 
 #[test]
