@@ -110,7 +110,34 @@ fn print_table(picked: &ToAnnotate, printer: &Printer) -> Result<()> {
         .count();
     let _ = write!(footer, " · {audited} audit (seed {})", picked.seed);
     printer.status(&footer);
+    if let Some(line) = learning_line(picked) {
+        printer.status(&line);
+    }
     Ok(())
+}
+
+/// What the recorded learning curves say, when one has flattened: its questions are asked
+/// about only where no question still learning is open.
+fn learning_line(picked: &ToAnnotate) -> Option<String> {
+    if picked.learning.values().all(|l| l.rising) {
+        return None;
+    }
+    let each: Vec<String> = picked
+        .learning
+        .iter()
+        .map(|(id, l)| {
+            format!(
+                "{id} {} ({:+.1} points per doubling at {})",
+                if l.rising { "rising" } else { "flat" },
+                100.0 * l.gain,
+                l.examples
+            )
+        })
+        .collect();
+    Some(format!(
+        "learning curves: {} · flat ones come after",
+        each.join(", ")
+    ))
 }
 
 /// The answer as it would be annotated ([`Answer::most_likely`]): noul `true`/`false`, the

@@ -3,6 +3,10 @@
 //! missing ground truth (at most `pool` of them, which bounds a request's work), decided at
 //! a revision and ranked by uncertainty, lowest margin first; a seeded random share of the
 //! picks is drawn from the rest, so the annotated examples stay a fair sample for `eval`.
+//! Questions still learning come first: a question whose checkpoint recorded a learning
+//! curve (`align --curve`) that has flattened (under
+//! [`RISING_GAIN`](crate::wire::to_annotate::RISING_GAIN) accuracy per doubling
+//! of the annotations) is asked about only where no question still learning is open.
 //!
 //! Each candidate is decided as `arbiter decide` would at the revision (every question at
 //! once, the state read as far as the model reads it), through the answers cache
@@ -17,8 +21,9 @@ use crate::ids::ModelId;
 use crate::store::Candidate;
 use crate::wire::Loc;
 use crate::wire::answer::{Answer, Distribution};
-use crate::wire::to_annotate::{ToAnnotate, ToAnnotateItem, ToAnnotateQuery, Why};
+use crate::wire::to_annotate::{Learning, ToAnnotate, ToAnnotateItem, ToAnnotateQuery, Why};
 use futures_util::StreamExt;
+use indexmap::IndexMap;
 use std::cmp::Ordering;
 
 /// Pick the examples of `model` to annotate next, as `query` asks. `gate` lets each engine
@@ -42,6 +47,12 @@ pub async fn pick(
         })
         .await?
     };
+    let learning = learning(&loaded, &questions);
+    let rising: Vec<String> = questions
+        .iter()
+        .filter(|id| learning.get(*id).is_none_or(|l| l.rising))
+        .cloned()
+        .collect();
     let engine = loaded.engine(ctx)?;
     let questions_hash = answer_cache::questions_hash(&loaded.questions);
     let asking = Asking {
@@ -53,9 +64,13 @@ pub async fn pick(
     let mut ranked = Vec::with_capacity(candidates.len());
     let (mut cached, mut failed, mut first_failure) = (0, 0, None);
     // A window of candidates at a time: only their states are held.
-    let scoring = candidates
-        .into_iter()
-        .map(|candidate| score(ctx, &asking, &loaded.model_id, &questions, candidate, gate));
+    let scoring = candidates.into_iter().map(|candidate| {
+        let asked = Asked {
+            questions: &questions,
+            rising: &rising,
+        };
+        score(ctx, &asking, &loaded.model_id, asked, candidate, gate)
+    });
     let mut decided =
         futures_util::stream::iter(scoring).buffer_unordered(engine.max_in_flight().max(1));
     while let Some(one) = decided.next().await {
@@ -92,8 +107,27 @@ pub async fn pick(
         failed,
         audit: query.audit,
         seed: query.seed,
+        learning,
         examples,
     })
+}
+
+/// What the learning curves recorded at the revision say of `questions`' (those with one).
+fn learning(loaded: &Loaded, questions: &[String]) -> IndexMap<String, Learning> {
+    questions
+        .iter()
+        .filter_map(|id| {
+            let learned = loaded.questions.get(id)?.learned.as_ref()?;
+            Some((id.clone(), Learning::of(learned.entry.curve.as_deref()?)?))
+        })
+        .collect()
+}
+
+/// The questions a candidate is ranked on, and of those the ones still learning.
+#[derive(Clone, Copy)]
+struct Asked<'a> {
+    questions: &'a [String],
+    rising: &'a [String],
 }
 
 /// The questions asked about: `question` (one of the revision's), else all of them.
@@ -124,12 +158,15 @@ fn about_the_example(error: &Error) -> bool {
     )
 }
 
-/// A candidate as ranked: its least certain unannotated question.
+/// A candidate as ranked: its least certain unannotated question still learning (else its
+/// least certain unannotated one).
 #[derive(Debug, Clone, PartialEq)]
 struct Ranked {
     example_id: String,
     created_at: String,
     question: String,
+    /// Whether `question` is still learning: such candidates come first.
+    rising: bool,
     margin: f64,
     entropy: f64,
     answer: Answer,
@@ -141,7 +178,7 @@ async fn score(
     ctx: &Context,
     asking: &Asking<'_>,
     model_id: &ModelId,
-    questions: &[String],
+    asked: Asked<'_>,
     candidate: Candidate,
     gate: &dyn Gate,
 ) -> Result<Option<(Ranked, bool)>> {
@@ -153,21 +190,27 @@ async fn score(
         return Ok(None);
     };
     let answered = answer_cache::answers(ctx, asking, &candidate.example_id, &state, gate).await?;
-    let open = questions
-        .iter()
-        .filter(|id| !candidate.annotated.contains(id));
-    let Some((question, answer)) = least_certain(&answered.answers, open) else {
-        return Ok(None);
+    let open = |among: &[String]| -> Option<(String, Answer)> {
+        let unannotated = among.iter().filter(|id| !candidate.annotated.contains(id));
+        least_certain(&answered.answers, unannotated).map(|(q, a)| (q.to_owned(), a.clone()))
     };
-    let (margin, entropy) = uncertainty(answer);
+    let (rising, (question, answer)) = match open(asked.rising) {
+        Some(found) => (true, found),
+        None => match open(asked.questions) {
+            Some(found) => (false, found),
+            None => return Ok(None),
+        },
+    };
+    let (margin, entropy) = uncertainty(&answer);
     Ok(Some((
         Ranked {
             example_id: candidate.example_id,
             created_at: candidate.created_at,
-            question: question.to_owned(),
+            question,
+            rising,
             margin,
             entropy,
-            answer: answer.clone(),
+            answer,
         },
         answered.cached,
     )))
@@ -234,12 +277,15 @@ fn uncertainty(answer: &Answer) -> (f64, f64) {
 }
 
 /// The picks: of `min(n, candidates)`, `round(picks × audit)` drawn by `seed` from the
-/// candidates the lowest margins leave, the others the lowest margins. The audit ones are
+/// candidates the lowest margins leave, the others the lowest margins (those asked about a
+/// question still learning first). The audit ones are
 /// spread evenly through the list (the k-th pick is one when `⌊k·a/p⌋` steps up), so
 /// any first k of it hold their share of the audit.
 fn select(mut ranked: Vec<Ranked>, n: usize, audit: f64, seed: u64) -> Vec<(Ranked, Why)> {
     ranked.sort_by(|a, b| {
-        less_certain((a.margin, a.entropy), (b.margin, b.entropy))
+        b.rising
+            .cmp(&a.rising)
+            .then_with(|| less_certain((a.margin, a.entropy), (b.margin, b.entropy)))
             .then_with(|| a.example_id.cmp(&b.example_id))
     });
     let picks = n.min(ranked.len());
@@ -334,6 +380,7 @@ mod tests {
             example_id: id.to_owned(),
             created_at: String::new(),
             question: "q".into(),
+            rising: true,
             margin,
             entropy: 0.0,
             answer: noul(0.5),
@@ -401,6 +448,15 @@ mod tests {
             .map(|(r, _)| r.example_id)
             .collect();
         assert_eq!(ids, ["c", "a", "b"]);
+    }
+
+    #[test]
+    fn candidates_asked_about_a_question_still_learning_come_first() {
+        let mut flat = ranked("flat", 0.0);
+        flat.rising = false;
+        let picks = select(vec![flat, ranked("a", 0.6), ranked("b", 0.3)], 3, 0.0, 0);
+        let ids: Vec<&str> = picks.iter().map(|(r, _)| r.example_id.as_str()).collect();
+        assert_eq!(ids, ["b", "a", "flat"], "a flat curve's coin toss waits");
     }
 
     #[test]

@@ -23,6 +23,8 @@
 //!     abstain: {below: 0.62, target_error: 0.05, coverage: 0.8}   # optional: x_abstain below it
 //!     fitted:                            # every example fitted on: its fold and its
 //!       s-0001: {fold: 2, answer: [0.1, 0.7, 0.2]}   # out-of-fold answer, per outcome
+//!     curve:                             # optional (align --curve): out-of-fold figures
+//!       - {examples: 8, accuracy: 0.5, logLoss: 0.98}   # at 8, 16, 32, … examples
 //! ```
 //!
 //! The tensors (little-endian, safetensors): `prior_weight` F64 \[1\], `bias` F64 \[K\],
@@ -78,6 +80,11 @@ pub struct Entry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub abstain: Option<crate::engine::builtin::aligned::format::Abstain>,
     pub fitted: IndexMap<String, Fitted>,
+    /// The learning curve, when the alignment measured one (`align --curve`): out-of-fold
+    /// figures at 8, 16, 32, … annotated examples. `examples next` reads it to put the
+    /// questions still learning first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub curve: Option<Vec<crate::wire::align::CurvePoint>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -425,6 +432,7 @@ pub fn entry(
         folds,
         abstain,
         fitted,
+        curve: None,
     }
 }
 

@@ -5,6 +5,7 @@
 use super::answer::Answer;
 use super::decision::Revision;
 use super::problem::{FieldError, Invalid, Loc, Validated};
+use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -182,9 +183,52 @@ pub struct ToAnnotate {
     /// The seed of the audit draw, as asked.
     #[schema(maximum = 9_007_199_254_740_991_u64)]
     pub seed: u64,
+    /// Per question considered whose checkpoint recorded a learning curve (`align
+    /// --curve`): whether more annotations still pay. Candidates are ranked by their
+    /// questions still learning first (a question without a curve counts as learning).
+    #[schema(value_type = Object)]
+    pub learning: IndexMap<String, Learning>,
     /// The picks: `uncertain` ones by margin, lowest first, with the `audit` ones spread
     /// evenly among them, so that any first k hold their share of the audit.
     pub examples: Vec<ToAnnotateItem>,
+}
+
+/// What a question's learning curve says of more annotations.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Learning {
+    /// Annotated examples at the curve's last point.
+    pub examples: u64,
+    /// Out-of-fold accuracy gained over the curve's last step, per doubling of the
+    /// annotated examples.
+    pub gain: f64,
+    /// Whether `gain` is at least [`RISING_GAIN`]: the curve is still rising.
+    pub rising: bool,
+}
+
+/// The least gain per doubling of a curve still rising: one point of accuracy.
+pub const RISING_GAIN: f64 = 0.01;
+
+impl Learning {
+    /// What `points` (a curve, by rising number of examples) say; `None` with fewer than
+    /// two points.
+    pub fn of(points: &[super::align::CurvePoint]) -> Option<Self> {
+        let [.., before, last] = points else {
+            return None;
+        };
+        #[allow(clippy::cast_precision_loss)] // counts of examples
+        let doublings = (last.examples as f64 / before.examples.max(1) as f64).log2();
+        let gain = if doublings > 0.0 {
+            (last.accuracy - before.accuracy) / doublings
+        } else {
+            0.0
+        };
+        Some(Self {
+            examples: last.examples,
+            gain,
+            rising: gain >= RISING_GAIN,
+        })
+    }
 }
 
 /// Why an example was picked.
@@ -239,6 +283,29 @@ mod tests {
         text.iter()
             .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
             .collect()
+    }
+
+    #[test]
+    fn a_curve_is_rising_while_its_last_step_gains_a_point_per_doubling() {
+        use crate::wire::align::CurvePoint;
+        let point = |examples, accuracy| CurvePoint {
+            examples,
+            accuracy,
+            log_loss: 0.5,
+        };
+        let rising = Learning::of(&[point(8, 0.5), point(16, 0.6), point(32, 0.7)]).unwrap();
+        assert_eq!(rising.examples, 32);
+        assert!(
+            (rising.gain - 0.1).abs() < 1e-12 && rising.rising,
+            "{rising:?}"
+        );
+        let flat = Learning::of(&[point(8, 0.5), point(16, 0.6), point(32, 0.605)]).unwrap();
+        assert!(!flat.rising, "{flat:?}");
+        // A last step shorter than a doubling (32 → 48 examples) is scaled to one.
+        let short = Learning::of(&[point(32, 0.70), point(48, 0.71)]).unwrap();
+        assert!((short.gain - 0.01 / 1.5f64.log2()).abs() < 1e-12 && short.rising);
+        assert_eq!(Learning::of(&[point(8, 0.5)]), None);
+        assert_eq!(Learning::of(&[]), None);
     }
 
     #[test]

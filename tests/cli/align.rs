@@ -4,6 +4,7 @@
 
 use crate::common::{TestEnv, repo_root};
 use serde_json::{Value, json};
+use std::collections::HashSet;
 use std::fmt::Write as _;
 
 /// The labelled support set's first `n` examples, with only the annotations of `keep`.
@@ -294,7 +295,20 @@ fn align_commits_a_learned_head_on_its_branch_and_eval_and_promote_use_it() {
     std::fs::write(&manifest_path, &manifest_text).unwrap();
     env.git_in(&work, &["rm", "-q", "learned/intent.safetensors"]);
     commit_and_push("lost", "lost");
+    // A head reads only the embeddings of the encoder it was fitted on.
+    env.git_in(&work, &["checkout", "-q", "HEAD~1", "--", "learned"]);
+    let encoder = manifest["encoder"].as_str().unwrap();
+    std::fs::write(
+        &manifest_path,
+        manifest_text.replacen(encoder, "another-encoder|all-windows", 1),
+    )
+    .unwrap();
+    commit_and_push("another encoder", "other-encoder");
     for (revision, says) in [
+        (
+            "other-encoder",
+            "reads the embeddings of `another-encoder|all-windows`; this base model's encoder is",
+        ),
         (
             "corrupt",
             "learned/intent.safetensors does not match the sha256",
@@ -890,4 +904,82 @@ fn a_question_with_too_few_annotations_keeps_zero_shot_unless_corrected_without_
         intent["states"], 30,
         "the annotated examples are captured states too"
     );
+}
+
+/// `align --curve` prints each question's learning curve, records it in the checkpoint's
+/// manifest, and `examples next` at that checkpoint says from it whether the question is
+/// still learning.
+#[test]
+fn a_curve_is_printed_recorded_and_read_by_examples_next() {
+    let env = env_with_examples(40, &["intent"]);
+    ingest(&env, &crate::to_annotate::states("new-", 40, 56));
+    let out = env
+        .cmd()
+        .arg("--table")
+        .args(["align", "acme/support", "-q", "intent", "--seed", "3"])
+        .arg("--curve")
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let printed = String::from_utf8(out.stdout).unwrap() + &String::from_utf8(out.stderr).unwrap();
+    assert!(
+        printed.contains("learning curve of intent (out of fold): zero-shot"),
+        "{printed}"
+    );
+    let branch = branches(&env)
+        .into_iter()
+        .find(|b| b.starts_with("alignments/"))
+        .expect("intent improved");
+    let manifest = arbiter::wire::value::parse_yaml(&env.git_in(
+        &repo(&env),
+        &["show", &format!("{branch}:learned/manifest.yaml")],
+    ))
+    .unwrap();
+    let curve = manifest["questions"]["intent"]["curve"].as_array().unwrap();
+    let examples: Vec<u64> = curve
+        .iter()
+        .map(|p| p["examples"].as_u64().unwrap())
+        .collect();
+    assert_eq!(examples, [8, 16, 32, 40]);
+    let accuracy = |i: usize| curve[i]["accuracy"].as_f64().unwrap();
+    for (i, point) in curve.iter().enumerate() {
+        assert!((0.0..=1.0).contains(&accuracy(i)), "{point}");
+        // The table shows what the manifest records.
+        let row = format!("{:.3}", accuracy(i));
+        assert!(printed.contains(&row), "{row} not in {printed}");
+    }
+    let next = env.json(&[
+        "examples",
+        "next",
+        "acme/support",
+        "--revision",
+        &branch,
+        "--audit",
+        "0",
+    ]);
+    let learning = &next["learning"]["intent"];
+    // The last step, 32 → 40 examples, is a third of a doubling.
+    let gain = (accuracy(3) - accuracy(2)) / (40.0f64 / 32.0).log2();
+    assert_eq!(learning["examples"], 40, "{next}");
+    assert!(
+        (learning["gain"].as_f64().unwrap() - gain).abs() < 1e-9,
+        "{learning} vs {gain}"
+    );
+    assert_eq!(learning["rising"], gain >= 0.01);
+    assert!(
+        next["learning"].get("urgency").is_none(),
+        "no curve, no entry: {next}"
+    );
+    // urgency has no curve and counts as learning; intent only when its curve rises.
+    let questions: HashSet<&str> = next["examples"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["question"].as_str().unwrap())
+        .collect();
+    assert!(!questions.is_empty(), "{next}");
+    if gain < 0.01 {
+        assert!(!questions.contains("intent"), "a flat curve waits: {next}");
+    }
 }

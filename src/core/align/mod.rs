@@ -694,6 +694,10 @@ fn learn_question(
         out_of_fold,
         &tensors,
     );
+    let entry = crate::learned::file::Entry {
+        curve: report.curve.as_ref().map(|curve| curve.points.clone()),
+        ..entry
+    };
     let mut fitted_ids: Vec<String> = fitted.iter().map(|&i| problem.ids[i].to_owned()).collect();
     fitted_ids.sort();
     Ok((
