@@ -1,8 +1,8 @@
 //! Alignment: zero-shot vs aligned on held-out examples, and the alignment's wall time.
 //!
-//! 1. The labelled support set (`benches/data/support-labelled.jsonl`, 600 tickets, three
+//! 1. The labelled support set (`examples/support/labelled.jsonl`, 600 tickets, three
 //!    questions) is split 50/50 by SHA-256 of the example ID (as `benches/calibrate.rs`).
-//!    A repository model on `mo` with `benches/data/questions.yaml` gets the first half as
+//!    A repository model on `mo` with `examples/support/questions.yaml` gets the first half as
 //!    annotated examples and is aligned (seed 7) through the real job machinery (which
 //!    itself holds out a quarter of them). `eval` at the aligned checkpoint, fitted examples
 //!    left out, must agree with the alignment's own held-out estimate within ±2 accuracy
@@ -40,9 +40,9 @@ use generated::generate;
 
 const DATA: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/benches/data/support-labelled.jsonl"
+    "/examples/support/labelled.jsonl"
 );
-const QUESTIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/data/questions.yaml");
+const QUESTIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/support/questions.yaml");
 
 fn context() -> (tempfile::TempDir, Context) {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -1,6 +1,6 @@
 //! Calibrates the built-in engine (`mo`, first window) on the labelled support set.
 //!
-//! Loads `benches/data/support-labelled.jsonl` and `benches/data/questions.yaml`, embeds each
+//! Loads `examples/support/labelled.jsonl` and `examples/support/questions.yaml`, embeds each
 //! state once and each distinct outcome text once, and keeps every similarity in memory.
 //! Examples are split 50/50 by SHA-256 of `example_id` (first byte even: fit half, odd:
 //! held-out half). Every temperature is chosen on the fit half by a grid search (log-spaced)
@@ -44,9 +44,9 @@ use std::time::Instant;
 
 const DATA: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/benches/data/support-labelled.jsonl"
+    "/examples/support/labelled.jsonl"
 );
-const QUESTIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/data/questions.yaml");
+const QUESTIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/support/questions.yaml");
 /// The temperature every type used before calibration.
 const PLACEHOLDER_TEMPERATURE: f64 = 0.05;
 /// Grid: `GRID_POINTS` log-spaced temperatures from `GRID_MIN` to `GRID_MAX`.

@@ -52,7 +52,7 @@ use std::time::Instant;
 mod generated;
 use generated::generate;
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/data");
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
 const SIZES: [usize; 5] = [8, 16, 32, 64, 128];
 
 struct Set {
@@ -64,18 +64,18 @@ struct Set {
 const SETS: [Set; 3] = [
     Set {
         name: "support",
-        data: "support-labelled.jsonl",
-        questions: "questions.yaml",
+        data: "support/labelled.jsonl",
+        questions: "support/questions.yaml",
     },
     Set {
         name: "spam",
-        data: "spam-labelled.jsonl",
-        questions: "questions-spam.yaml",
+        data: "spam/labelled.jsonl",
+        questions: "spam/questions.yaml",
     },
     Set {
         name: "sentiment",
-        data: "sentiment-labelled.jsonl",
-        questions: "questions-sentiment.yaml",
+        data: "sentiment/labelled.jsonl",
+        questions: "sentiment/questions.yaml",
     },
 ];
 

@@ -1,7 +1,7 @@
 //! Zero-shot quality of the built-in base models on labelled sets, two of them labelled by
 //! people outside this project.
 //!
-//! Sets (`benches/data/README.md` says where each label comes from):
+//! Sets (`examples/README.md` says where each label comes from):
 //! - `support`: 600 synthetic support tickets, labelled by construction (`generate.py`);
 //! - `spam`: 480 emails of the Apache `SpamAssassin` public corpus, labelled by its curators;
 //! - `sentiment`: 480 sentences rated by at least 20 people each (VADER's ground truth).
@@ -38,15 +38,15 @@ use serde_json::Value;
 use std::fmt::Write as _;
 use std::time::Instant;
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/data");
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
 /// Set name, questions file, labelled examples file.
 const SETS: [(&str, &str, &str); 3] = [
-    ("support", "questions.yaml", "support-labelled.jsonl"),
-    ("spam", "questions-spam.yaml", "spam-labelled.jsonl"),
+    ("support", "support/questions.yaml", "support/labelled.jsonl"),
+    ("spam", "spam/questions.yaml", "spam/labelled.jsonl"),
     (
         "sentiment",
-        "questions-sentiment.yaml",
-        "sentiment-labelled.jsonl",
+        "sentiment/questions.yaml",
+        "sentiment/labelled.jsonl",
     ),
 ];
 const MODELS: [&str; 3] = ["mo", "mo-reasoning", "jev-latest"];

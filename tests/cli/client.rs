@@ -929,7 +929,7 @@ fn a_retried_batch_creation_yields_one_job() {
 
 /// The labelled support set, annotated for `intent`, on `acme/labelled` (base `mo`).
 fn labelled_model(shared: &Shared) {
-    let questions = repo_root().join("benches/data/questions.yaml");
+    let questions = repo_root().join("examples/support/questions.yaml");
     let (code, _, stderr) = run(
         shared.local(),
         &[

@@ -358,7 +358,7 @@ fn kill_9_during_an_ingest_leaves_whole_examples_and_a_retry_completes_it() {
 /// and a repository `git fsck` finds sound.
 #[test]
 fn kill_9_during_an_alignment_leaves_one_sound_commit() {
-    let questions = repo_root().join("benches/data/questions.yaml");
+    let questions = repo_root().join("examples/support/questions.yaml");
     let (env, token) = env_with_model(Some(&questions));
     let file = env.write("examples.jsonl", &crate::align::labelled(72, &["intent"]));
     env.cmd()

@@ -9,7 +9,7 @@ use serde_json::Value;
 /// A model with 40 examples annotated for intent, evaluated once against itself.
 fn evaluated() -> (TestEnv, Value) {
     let env = TestEnv::new();
-    let questions = repo_root().join("benches/data/questions.yaml");
+    let questions = repo_root().join("examples/support/questions.yaml");
     env.create_model("acme/support", "mo", &questions);
     let file = env.write("examples.jsonl", &labelled(40, &["intent"]));
     env.cmd()

@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 /// The labelled support set's states `from..to`, without their annotations, as ingest
 /// lines with IDs `{prefix}{i:02}`.
 pub(crate) fn states(prefix: &str, from: usize, to: usize) -> String {
-    let text = std::fs::read_to_string(repo_root().join("benches/data/support-labelled.jsonl"))
+    let text = std::fs::read_to_string(repo_root().join("examples/support/labelled.jsonl"))
         .expect("the labelled set");
     text.lines()
         .enumerate()

@@ -4,8 +4,8 @@
 //!
 //! # How the temperatures were chosen
 //!
-//! On `benches/data/support-labelled.jsonl` (600 synthetic support tickets, labelled for the
-//! three questions of `benches/data/questions.yaml`), reading the first window (`mo`), by
+//! On `examples/support/labelled.jsonl` (600 synthetic support tickets, labelled for the
+//! three questions of `examples/support/questions.yaml`), reading the first window (`mo`), by
 //! `cargo bench --bench calibrate`. The tickets are split 50/50 by SHA-256 of `example_id`
 //! (326 fit, 274 held out). Each temperature is the point of a 91-point log-spaced grid over
 //! 0.002..2 with the lowest mean log loss on the fit half; the held-out half was used for
