@@ -339,14 +339,21 @@ pub(crate) fn table(report: &EvaluationReport, printer: &Printer) -> String {
         .chain(std::iter::once(("overall", &report.overall)));
     for (id, evaluation) in rows {
         let Some(m) = &evaluation.metrics else {
-            // Nothing measured: said so, with no figures (the footer says why).
+            // Nothing measured: said so where the accuracy would be (the column a gate
+            // reads, the last to be hidden), with no figures; the footer says why.
             let mut row = vec![
                 id.to_owned(),
                 report.revision.name.clone(),
                 "0".to_owned() + &failed_note(evaluation),
-                NOT_EVALUATED.to_owned(),
+                "-".to_owned(),
             ];
-            row.extend(figures.iter().map(|_| "-".to_owned()));
+            row.extend(figures.iter().enumerate().map(|(k, _)| {
+                if k == ACCURACY_FIGURE {
+                    NOT_EVALUATED.to_owned()
+                } else {
+                    "-".to_owned()
+                }
+            }));
             table.row(row);
             continue;
         };
@@ -422,6 +429,8 @@ fn footer(report: &EvaluationReport) -> String {
 
 /// What a table and a `JUnit` file say of a question with nothing measured.
 const NOT_EVALUATED: &str = "not evaluated";
+/// Where the accuracy is among a row's figures.
+const ACCURACY_FIGURE: usize = 1;
 
 /// How sure the figures are, per question: accuracy and loss with their 95% intervals (and
 /// the change's, paired, with a baseline), and how much can be answered at 5% and 10% error.
@@ -539,11 +548,20 @@ fn fitted_footer(report: &EvaluationReport) -> String {
     // A learned head's fitted examples are scored by the answers they got out of fold.
     for (id, e) in &report.questions {
         if let (Some(out), Some(fresh)) = (&e.out_of_fold, &e.fresh) {
+            // No figure of nothing: with no fresh example, there is no fresh accuracy.
+            let figures = match (out.examples, fresh.examples) {
+                (0, _) => format!("fresh {:.3}", fresh.accuracy),
+                (_, 0) => format!("out of fold {:.3}", out.accuracy),
+                _ => format!(
+                    "out of fold {:.3}, fresh {:.3}",
+                    out.accuracy, fresh.accuracy
+                ),
+            };
             let _ = write!(
                 text,
                 "\n{id}: {} fitted examples scored by their out-of-fold answers, {} fresh \
-                 (out of fold {:.3}, fresh {:.3} accuracy)",
-                out.examples, fresh.examples, out.accuracy, fresh.accuracy
+                 ({figures} accuracy)",
+                out.examples, fresh.examples
             );
         }
     }
