@@ -23,7 +23,8 @@
 //! A block that cannot run here (a benchmark that takes minutes, a build, a package install,
 //! a second machine) is fenced `console,no_run` or `sh,no_run`: it is still checked for the
 //! files it names. `ARBITER_DOCS=overwrite cargo test --test cli docs::` writes what the
-//! commands print into the pages (for a block that has no `…`), to review with `git diff`.
+//! commands print into the pages where it differs from what they show (for a block that
+//! has no `…`), to review with `git diff`.
 
 use crate::common::repo_root;
 use regex::Regex;
@@ -510,9 +511,11 @@ fn check_page(page: &Page, session: &Session) {
                 step.command, printed.code, printed.output
             )),
             Some((shown, range)) => {
-                if overwrite && !shown.iter().any(|l| l.trim() == "…") {
+                let same = same_output(shown, &printed.output);
+                if overwrite && same.is_err() && !shown.iter().any(|l| l.trim() == "…") {
+                    // Only what differs: what matches keeps the IDs and times it shows.
                     replacements.push((range.clone(), trimmed_lines(&printed.output)));
-                } else if let Err(why) = same_output(shown, &printed.output) {
+                } else if let Err(why) = same {
                     problems.push(format!(
                         "{at}: `{}` prints what the page does not show ({why}).\nThe page shows:\n{}\nThe command printed:\n{}",
                         step.command,
