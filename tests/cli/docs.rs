@@ -306,6 +306,7 @@ fn free_port() -> u16 {
 fn script(steps: &[&Step], out: &Path, port: u16) -> String {
     let mut text = String::from(
         "cd \"$DOCS_WORK\" || exit 90\n\
+         for t in jq curl git; do command -v $t >/dev/null || { echo \"the pages use $t: install it\" >&2; exit 91; }; done\n\
          # On a terminal arbiter draws tables: a command whose output is the terminal's (the\n\
          # step's file here) gets --table; one that is piped or redirected is left as it is.\n\
          arbiter() {\n  \
@@ -486,7 +487,7 @@ fn check_page(page: &Page, session: &Session) {
             );
         }
     }
-    // What each page costs, for `--nocapture` (as faults.rs prints its figures).
+    // Shown with `--nocapture`, as faults.rs shows its figures.
     #[allow(clippy::print_stderr)]
     {
         eprintln!("{report}");
