@@ -260,12 +260,19 @@ fn eval_held_out(
         let (Some(evaluated), Some(own)) = (report.questions.get(id), &aligned.after) else {
             continue;
         };
-        let points = (evaluated.metrics.accuracy - own.accuracy) * 100.0;
+        let Some(metrics) = &evaluated.metrics else {
+            println!(
+                "  {id:<9} not evaluated: {}",
+                evaluated.reason.as_deref().unwrap_or("nothing to score")
+            );
+            continue;
+        };
+        let points = (metrics.accuracy - own.accuracy) * 100.0;
         println!(
             "  {id:<9} {} examples ({} left out as fitted): accuracy {:.3} vs the alignment's own held-out {:.3}: {points:+.1} points ({})",
-            evaluated.metrics.examples,
+            metrics.examples,
             evaluated.excluded_fitted,
-            evaluated.metrics.accuracy,
+            metrics.accuracy,
             own.accuracy,
             if points.abs() <= 2.0 {
                 "target within ±2: met"

@@ -5,7 +5,7 @@
 //! has not seen (target: ratio ≤ 1.25); then the time of a decision over a state it has
 //! seen (the state cache) against a fresh one (target: ≤ 0.10); then, through the public
 //! routing (`Engines::builtin()`), each base model's time per decision on new states of
-//! ~1 KB and of ~8 KB (what the README's table of base models shows).
+//! ~1 KB and of ~8 KB (what the table of base models in docs/src/performance.md shows).
 //! Run: `cargo bench --bench engine`.
 
 use arbiter::engine::Engines;

@@ -6,7 +6,9 @@ use super::output::Printer;
 use super::table::{Column, Table};
 use crate::core::metrics::Metrics;
 use crate::core::service::{JobRequest, Service};
-use crate::wire::align::{EvaluationReport, EvaluationRequest, QuestionEvaluation};
+use crate::wire::align::{
+    EvaluationReport, EvaluationRequest, EvaluationStatus, QuestionEvaluation,
+};
 use crate::wire::jobs::{Job, JobStatus};
 use anyhow::{Context as _, Result};
 use clap::{Args, ValueEnum};
@@ -52,6 +54,9 @@ pub struct EvalArgs {
     /// Score aligned questions on the examples their alignment was fitted on too (by default each question is scored, at both checkpoints, only on examples neither was fitted on)
     #[arg(long)]
     pub include_fitted: bool,
+    /// Let the gates pass when a question was not evaluated (no annotated example left to score); by default a gated eval exits 3 on it
+    #[arg(long)]
+    pub allow_unevaluated: bool,
 }
 
 /// `--format`.
@@ -109,6 +114,13 @@ pub(crate) async fn run(
             failure.question, failure.message
         ));
     }
+    if args.allow_unevaluated && gated(&args) {
+        for (id, reason) in unevaluated(&report) {
+            printer.status(&format!(
+                "warning: {id} was not evaluated ({reason}); --allow-unevaluated let the gates pass without it"
+            ));
+        }
+    }
     Ok(if failures.is_empty() {
         ExitCode::SUCCESS
     } else {
@@ -165,23 +177,57 @@ struct Gates<'a> {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 struct Failure {
     question: String,
-    /// `min-accuracy`, `max-ece` or `no-regression`.
+    /// `min-accuracy`, `max-ece`, `no-regression`, or `not-evaluated` (a gated eval that
+    /// could not measure the question).
     gate: &'static str,
     message: String,
 }
 
+/// Whether any gate was asked for.
+fn gated(args: &EvalArgs) -> bool {
+    args.min_accuracy.is_some() || args.max_ece.is_some() || args.no_regression
+}
+
+/// The questions that were not evaluated, with why.
+fn unevaluated(report: &EvaluationReport) -> impl Iterator<Item = (&str, &str)> {
+    report
+        .questions
+        .iter()
+        .filter(|(_, e)| e.status == EvaluationStatus::NotEvaluated)
+        .map(|(id, e)| {
+            (
+                id.as_str(),
+                e.reason.as_deref().unwrap_or("nothing to score"),
+            )
+        })
+}
+
 /// Every gate every question fails (none when no gate was asked for). With `--strict` a
-/// gate judges the bound of the figure's 95% interval that is least in its favour.
+/// gate judges the bound of the figure's 95% interval that is least in its favour. A gate
+/// never passes on what it did not measure: a question not evaluated fails every gated
+/// run, unless `--allow-unevaluated`.
 fn gates(report: &EvaluationReport, args: &EvalArgs) -> Vec<Failure> {
     let mut failures = Vec::new();
     for (id, evaluation) in &report.questions {
-        let m = &evaluation.metrics;
         let mut fail = |gate, message| {
             failures.push(Failure {
                 question: id.clone(),
                 gate,
                 message,
             });
+        };
+        let Some(m) = &evaluation.metrics else {
+            if gated(args) && !args.allow_unevaluated {
+                fail(
+                    "not-evaluated",
+                    format!(
+                        "not evaluated: {}; a gate needs every question measured \
+                         (annotate it, leave it out with --questions, or pass --allow-unevaluated)",
+                        evaluation.reason.as_deref().unwrap_or("nothing to score")
+                    ),
+                );
+            }
+            continue;
         };
         if let Some(min) = args.min_accuracy {
             let (accuracy, what) = match (&m.intervals, args.strict) {
@@ -292,7 +338,25 @@ pub(crate) fn table(report: &EvaluationReport, printer: &Printer) -> String {
         .map(|(id, e)| (id.as_str(), e))
         .chain(std::iter::once(("overall", &report.overall)));
     for (id, evaluation) in rows {
-        let m = &evaluation.metrics;
+        let Some(m) = &evaluation.metrics else {
+            // Nothing measured: said so where the accuracy would be (the column a gate
+            // reads, the last to be hidden), with no figures; the footer says why.
+            let mut row = vec![
+                id.to_owned(),
+                report.revision.name.clone(),
+                "0".to_owned() + &failed_note(evaluation),
+                "-".to_owned(),
+            ];
+            row.extend(figures.iter().enumerate().map(|(k, _)| {
+                if k == ACCURACY_FIGURE {
+                    NOT_EVALUATED.to_owned()
+                } else {
+                    "-".to_owned()
+                }
+            }));
+            table.row(row);
+            continue;
+        };
         let examples = m.examples.to_string() + &failed_note(evaluation);
         if let (Some(base), Some(base_revision)) = (&evaluation.baseline, &report.baseline) {
             let mut row = vec![
@@ -331,6 +395,13 @@ pub(crate) fn table(report: &EvaluationReport, printer: &Printer) -> String {
     }
     let mut text = printer.render(&table);
     let _ = write!(text, "\n{}", uncertainty_table(report, printer));
+    text.push_str(&footer(report));
+    text
+}
+
+/// Under the tables: the checkpoints, where the answers came from, and what was left out.
+fn footer(report: &EvaluationReport) -> String {
+    let mut text = String::new();
     let _ = write!(
         text,
         "\n{} is {} {}",
@@ -355,6 +426,11 @@ pub(crate) fn table(report: &EvaluationReport, printer: &Printer) -> String {
     let _ = write!(text, "\n{}", fitted_footer(report));
     text
 }
+
+/// What a table and a `JUnit` file say of a question with nothing measured.
+const NOT_EVALUATED: &str = "not evaluated";
+/// Where the accuracy is among a row's figures.
+const ACCURACY_FIGURE: usize = 1;
 
 /// How sure the figures are, per question: accuracy and loss with their 95% intervals (and
 /// the change's, paired, with a baseline), and how much can be answered at 5% and 10% error.
@@ -394,10 +470,13 @@ fn uncertainty_table(report: &EvaluationReport, printer: &Printer) -> String {
         ]
     };
     for (id, evaluation) in &report.questions {
+        let Some(metrics) = &evaluation.metrics else {
+            continue;
+        };
         match (&evaluation.baseline, &report.baseline) {
             (Some(base), Some(base_revision)) => {
                 table.row(row(id, &base_revision.name, base));
-                table.row(row("", &report.revision.name, &evaluation.metrics));
+                table.row(row("", &report.revision.name, metrics));
                 if let Some(delta) = &evaluation.delta {
                     table.row(vec![
                         String::new(),
@@ -410,7 +489,7 @@ fn uncertainty_table(report: &EvaluationReport, printer: &Printer) -> String {
                 }
             }
             _ => {
-                table.row(row(id, &report.revision.name, &evaluation.metrics));
+                table.row(row(id, &report.revision.name, metrics));
             }
         }
     }
@@ -463,14 +542,26 @@ fn fitted_footer(report: &EvaluationReport) -> String {
             unknown.join(", ")
         );
     }
+    for (id, reason) in unevaluated(report) {
+        let _ = write!(text, "\n{NOT_EVALUATED}: {id} ({reason})");
+    }
     // A learned head's fitted examples are scored by the answers they got out of fold.
     for (id, e) in &report.questions {
         if let (Some(out), Some(fresh)) = (&e.out_of_fold, &e.fresh) {
+            // No figure of nothing: with no fresh example, there is no fresh accuracy.
+            let figures = match (out.examples, fresh.examples) {
+                (0, _) => format!("fresh {:.3}", fresh.accuracy),
+                (_, 0) => format!("out of fold {:.3}", out.accuracy),
+                _ => format!(
+                    "out of fold {:.3}, fresh {:.3}",
+                    out.accuracy, fresh.accuracy
+                ),
+            };
             let _ = write!(
                 text,
                 "\n{id}: {} fitted examples scored by their out-of-fold answers, {} fresh \
-                 (out of fold {:.3}, fresh {:.3} accuracy)",
-                out.examples, fresh.examples, out.accuracy, fresh.accuracy
+                 ({figures} accuracy)",
+                out.examples, fresh.examples
             );
         }
     }
@@ -512,19 +603,22 @@ fn failed_note(evaluation: &QuestionEvaluation) -> String {
 fn junit(model: &str, job: &Job, report: &EvaluationReport, failures: &[Failure]) -> String {
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let cases = report.questions.len();
+    // A question not evaluated is a skipped case (with why); the others fail by their gates.
+    let skipped = unevaluated(report).count();
     let failed_cases = report
         .questions
-        .keys()
-        .filter(|id| failures.iter().any(|f| &f.question == *id))
+        .iter()
+        .filter(|(_, e)| e.metrics.is_some())
+        .filter(|(id, _)| failures.iter().any(|f| &f.question == *id))
         .count();
     let suite = format!("{model}@{}", report.revision.name);
     let _ = writeln!(
         out,
-        "<testsuites name=\"arbiter eval\" tests=\"{cases}\" failures=\"{failed_cases}\">"
+        "<testsuites name=\"arbiter eval\" tests=\"{cases}\" failures=\"{failed_cases}\" skipped=\"{skipped}\">"
     );
     let _ = writeln!(
         out,
-        "  <testsuite name=\"{}\" tests=\"{cases}\" failures=\"{failed_cases}\" errors=\"0\" timestamp=\"{}\">",
+        "  <testsuite name=\"{}\" tests=\"{cases}\" failures=\"{failed_cases}\" errors=\"0\" skipped=\"{skipped}\" timestamp=\"{}\">",
         xml(&suite),
         xml(job.finished_at.as_deref().unwrap_or(&job.created_at))
     );
@@ -539,13 +633,27 @@ fn junit(model: &str, job: &Job, report: &EvaluationReport, failures: &[Failure]
         ))
     );
     for (id, evaluation) in &report.questions {
-        let m = &evaluation.metrics;
         let _ = writeln!(
             out,
             "    <testcase classname=\"{}\" name=\"{}\">",
             xml(&suite),
             xml(id)
         );
+        let Some(m) = &evaluation.metrics else {
+            // The gate's verdict on it, if any, is in the message (and the exit code).
+            let verdict = failures.iter().find(|f| &f.question == id).map_or_else(
+                || {
+                    format!(
+                        "{NOT_EVALUATED}: {}",
+                        evaluation.reason.as_deref().unwrap_or("nothing to score")
+                    )
+                },
+                |f| f.message.clone(),
+            );
+            let _ = writeln!(out, "      <skipped message=\"{}\"/>", xml(&verdict));
+            let _ = writeln!(out, "    </testcase>");
+            continue;
+        };
         for failure in failures.iter().filter(|f| &f.question == id) {
             let _ = writeln!(
                 out,

@@ -18,7 +18,9 @@ use crate::engine::Engine;
 use crate::engine::builtin::aligned::{AlignedInstructions, outcome_keys};
 use crate::error::{Error, Result};
 use crate::store::{ExampleFilter, JobRecord};
-use crate::wire::align::{Delta, EvaluationReport, EvaluationRequest, QuestionEvaluation};
+use crate::wire::align::{
+    Delta, EvaluationReport, EvaluationRequest, EvaluationStatus, QuestionEvaluation,
+};
 use crate::wire::decision::Revision;
 use crate::wire::jobs::{ExampleSet, Job, JobKind};
 use crate::wire::{Answers, Questions, Usage};
@@ -250,27 +252,11 @@ fn report(
             truth.insert(example.example_id.into_string(), answers);
             Ok(())
         })?;
-    // Per question: the examples an alignment at either side was fitted on, left out of
-    // both, so the figures and their difference are on examples neither has seen.
-    let mut excluded: HashMap<&str, (HashSet<String>, bool)> = HashMap::new();
-    if !stored.include_fitted {
-        let store = ctx.store()?;
-        for side in sides {
-            for (id, question) in &side.questions {
-                let found = match fit_record(question) {
-                    FitRecord::None => continue,
-                    FitRecord::Unrecorded => None,
-                    FitRecord::Id(fit) => store.fitted_examples(&fit)?,
-                };
-                let entry = excluded.entry(id.as_str()).or_default();
-                match found {
-                    Some(fitted) => entry.0.extend(fitted),
-                    // Aligned, but with no record here of what it was fitted on.
-                    None => entry.1 = true,
-                }
-            }
-        }
-    }
+    let excluded = if stored.include_fitted {
+        HashMap::new()
+    } else {
+        fitted_examples(ctx, sides)?
+    };
     let mut per_side: Vec<SideFigures> = Vec::new();
     let (mut decided, mut cached) = (0, 0);
     for side in sides {
@@ -288,7 +274,33 @@ fn report(
         let Some(figures) = per_side.first().and_then(|s| s.get(id)) else {
             continue;
         };
-        let baseline = per_side.get(1).and_then(|s| s.get(id));
+        let excluded_fitted = excluded.get(id.as_str()).map_or(0, |(fitted, _)| {
+            truth
+                .iter()
+                .filter(|(example, answers)| answers.contains_key(id) && fitted.contains(*example))
+                .count() as u64
+        });
+        let fitted_unknown = excluded
+            .get(id.as_str())
+            .is_some_and(|(_, unknown)| *unknown);
+        let Some(metrics) = figures.metrics.clone() else {
+            questions.insert(
+                id.clone(),
+                QuestionEvaluation {
+                    status: EvaluationStatus::NotEvaluated,
+                    reason: Some(figures.why_unscored()),
+                    failed: figures.failed,
+                    excluded_fitted,
+                    fitted_unknown,
+                    ..QuestionEvaluation::default()
+                },
+            );
+            continue;
+        };
+        let baseline = per_side
+            .get(1)
+            .and_then(|s| s.get(id))
+            .filter(|b| b.metrics.is_some());
         let delta = baseline.and_then(|baseline| {
             let scale = scale_of(&sides[0].questions[id].kind);
             paired_delta(scale, figures, baseline, id, &order)
@@ -296,45 +308,82 @@ fn report(
         questions.insert(
             id.clone(),
             QuestionEvaluation {
-                metrics: figures.metrics.clone(),
+                status: EvaluationStatus::Evaluated,
+                reason: None,
+                metrics: Some(metrics),
                 out_of_fold: figures.out_of_fold.clone(),
                 fresh: figures.fresh.clone(),
-                baseline: baseline.map(|b| b.metrics.clone()),
+                baseline: baseline.and_then(|b| b.metrics.clone()),
                 delta,
                 failed: figures.failed,
-                excluded_fitted: excluded.get(id.as_str()).map_or(0, |(fitted, _)| {
-                    truth
-                        .iter()
-                        .filter(|(example, answers)| {
-                            answers.contains_key(id) && fitted.contains(*example)
-                        })
-                        .count() as u64
-                }),
-                fitted_unknown: excluded
-                    .get(id.as_str())
-                    .is_some_and(|(_, unknown)| *unknown),
+                excluded_fitted,
+                fitted_unknown,
             },
         );
     }
-    let overall = QuestionEvaluation {
-        metrics: overall(questions.values().map(|q| &q.metrics)),
-        baseline: (sides.len() > 1)
-            .then(|| overall(questions.values().filter_map(|q| q.baseline.as_ref()))),
-        failed: questions.values().map(|q| q.failed).sum(),
-        excluded_fitted: questions.values().map(|q| q.excluded_fitted).sum(),
-        fitted_unknown: questions.values().any(|q| q.fitted_unknown),
-        delta: None,
-        out_of_fold: None,
-        fresh: None,
-    };
     Ok(EvaluationReport {
         revision: stored.revision.clone(),
         baseline: stored.baseline.clone(),
+        overall: overall_of(&questions, sides.len() > 1),
         questions,
-        overall,
         decided,
         cached,
     })
+}
+
+/// Per question: the examples an alignment at either side was fitted on, left out of both,
+/// so the figures and their difference are on examples neither has seen; and whether an
+/// aligned question has no record here of what it was fitted on.
+fn fitted_examples<'a>(
+    ctx: &Context,
+    sides: &'a [Side],
+) -> Result<HashMap<&'a str, (HashSet<String>, bool)>> {
+    let mut excluded: HashMap<&str, (HashSet<String>, bool)> = HashMap::new();
+    let store = ctx.store()?;
+    for side in sides {
+        for (id, question) in &side.questions {
+            let found = match fit_record(question) {
+                FitRecord::None => continue,
+                FitRecord::Unrecorded => None,
+                FitRecord::Id(fit) => store.fitted_examples(&fit)?,
+            };
+            let entry = excluded.entry(id.as_str()).or_default();
+            match found {
+                Some(fitted) => entry.0.extend(fitted),
+                // Aligned, but with no record here of what it was fitted on.
+                None => entry.1 = true,
+            }
+        }
+    }
+    Ok(excluded)
+}
+
+/// The `overall` of a report: the example-weighted mean over the questions evaluated;
+/// itself not evaluated when none was.
+fn overall_of(
+    questions: &IndexMap<String, QuestionEvaluation>,
+    with_baseline: bool,
+) -> QuestionEvaluation {
+    let evaluated: Vec<&QuestionEvaluation> = questions
+        .values()
+        .filter(|q| q.status == EvaluationStatus::Evaluated)
+        .collect();
+    let mut summary = QuestionEvaluation {
+        metrics: Some(overall(evaluated.iter().filter_map(|q| q.metrics.as_ref()))),
+        baseline: with_baseline
+            .then(|| overall(evaluated.iter().filter_map(|q| q.baseline.as_ref()))),
+        failed: questions.values().map(|q| q.failed).sum(),
+        excluded_fitted: questions.values().map(|q| q.excluded_fitted).sum(),
+        fitted_unknown: questions.values().any(|q| q.fitted_unknown),
+        ..QuestionEvaluation::default()
+    };
+    if evaluated.is_empty() {
+        summary.status = EvaluationStatus::NotEvaluated;
+        summary.reason = Some("no question was evaluated".to_owned());
+        summary.metrics = None;
+        summary.baseline = None;
+    }
+    summary
 }
 
 /// What an evaluation knows of the examples a question was fitted on.
@@ -363,23 +412,68 @@ fn fit_record(question: &crate::wire::Question) -> FitRecord {
     }
 }
 
-/// One question at one side: its figures, its predictions by example ID (for the paired
-/// change from the baseline), and how many annotated examples failed to be decided.
+/// One question at one side: its figures (none when no example was scored), its
+/// predictions by example ID (for the paired change from the baseline), and what became of
+/// its annotated examples.
 #[derive(Clone)]
 struct QuestionFigures {
-    metrics: Metrics,
+    metrics: Option<Metrics>,
     out_of_fold: Option<Metrics>,
     fresh: Option<Metrics>,
     scored: HashMap<String, Scored>,
+    counts: Unscored,
     failed: u64,
+}
+
+/// A question's annotated examples that were not scored, by why.
+#[derive(Clone, Copy, Default)]
+struct Unscored {
+    /// Annotated for the question (scored or not).
+    annotated: u64,
+    /// Left out: an alignment was fitted on them.
+    fitted: u64,
+    /// Annotated with an answer the question, as it is at this checkpoint, does not have.
+    unreadable: u64,
+}
+
+impl QuestionFigures {
+    /// Why nothing was scored, for people.
+    fn why_unscored(&self) -> String {
+        let Unscored {
+            annotated,
+            fitted,
+            unreadable,
+        } = self.counts;
+        if annotated == 0 {
+            return "no annotated examples".to_owned();
+        }
+        let mut parts = Vec::new();
+        if fitted > 0 {
+            parts.push(format!(
+                "{fitted} fitted on by an alignment (--include-fitted scores them)"
+            ));
+        }
+        if self.failed > 0 {
+            parts.push(format!("{} failed to be decided", self.failed));
+        }
+        if unreadable > 0 {
+            parts.push(format!(
+                "{unreadable} annotated with an answer the question does not have here"
+            ));
+        }
+        format!(
+            "none of its {annotated} annotated examples could be scored: {}",
+            parts.join(", ")
+        )
+    }
 }
 
 /// Per question: the figures of one side's results.
 type SideFigures = IndexMap<String, QuestionFigures>;
 
-/// One question's scored examples (ID, scored, whether by its out-of-fold answer), and how
-/// many failed.
-type ScoredExamples = (Vec<(String, Scored, bool)>, u64);
+/// One question's scored examples (ID, scored, whether by its out-of-fold answer), how
+/// many failed, and what was not scored.
+type ScoredExamples = (Vec<(String, Scored, bool)>, u64, Unscored);
 
 /// Per question: the figures of one side's results; and how many decisions were
 /// (decided, cached).
@@ -396,7 +490,7 @@ fn side_metrics(
     let mut scored: IndexMap<String, ScoredExamples> = side
         .questions
         .keys()
-        .map(|id| (id.clone(), (Vec::new(), 0)))
+        .map(|id| (id.clone(), (Vec::new(), 0, Unscored::default())))
         .collect();
     super::jobs::lines::for_each(ctx, job_id, side.results, 0, &mut |_, line| {
         let Ok(value) = serde_json::from_slice::<Value>(line) else {
@@ -414,18 +508,21 @@ fn side_metrics(
             return Ok(());
         };
         let answers: Option<Answers> = serde_json::from_value(value["answers"].clone()).ok();
-        for (id, (list, failed)) in &mut scored {
+        for (id, (list, failed, unscored)) in &mut scored {
             let (Some(question), Some(annotated)) = (side.questions.get(id), annotations.get(id))
             else {
                 continue;
             };
+            unscored.annotated += 1;
             if excluded
                 .get(id.as_str())
                 .is_some_and(|(fitted, _)| fitted.contains(example_id))
             {
+                unscored.fitted += 1;
                 continue;
             }
             let Some(label) = label_of(&question.kind, annotated) else {
+                unscored.unreadable += 1;
                 continue;
             };
             // An example a head was fitted on is scored by the answer it got out of fold
@@ -462,7 +559,7 @@ fn side_metrics(
     })?;
     let metrics = scored
         .into_iter()
-        .map(|(id, (list, failed))| {
+        .map(|(id, (list, failed, counts))| {
             let kind = &side.questions[&id].kind;
             let scale = scale_of(kind);
             let outcomes = outcome_keys(kind).len();
@@ -474,20 +571,22 @@ fn side_metrics(
                     .collect();
                 Metrics::compute(scale, outcomes, &in_order).with_uncertainty(scale, &in_order, &id)
             };
-            let metrics = figures_of(&|_| true);
+            // Nothing scored is nothing measured: no figures, not figures of zero.
+            let any = !list.is_empty();
+            let metrics = any.then(|| figures_of(&|_| true));
             // A question with a head: its figures apart on the examples it was fitted on
             // (out of fold) and on those annotated since (fresh).
-            let parts = side.questions[&id].learned.is_some() && !include_fitted;
+            let parts = any && side.questions[&id].learned.is_some() && !include_fitted;
             let figures = QuestionFigures {
                 metrics,
                 out_of_fold: parts.then(|| figures_of(&|oof| oof)),
                 fresh: parts.then(|| figures_of(&|oof| !oof)),
                 scored: list.into_iter().map(|(e, s, _)| (e, s)).collect(),
+                counts,
                 failed,
             };
             (id, figures)
         })
-        .filter(|(_, f)| f.metrics.examples > 0 || f.failed > 0)
         .collect();
     Ok((metrics, counts))
 }
@@ -542,5 +641,41 @@ fn overall<'a>(all: impl Iterator<Item = &'a Metrics>) -> Metrics {
         rps: None,
         intervals: None,
         coverage: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unscored(annotated: u64, fitted: u64, unreadable: u64, failed: u64) -> QuestionFigures {
+        QuestionFigures {
+            metrics: None,
+            out_of_fold: None,
+            fresh: None,
+            scored: HashMap::new(),
+            counts: Unscored {
+                annotated,
+                fitted,
+                unreadable,
+            },
+            failed,
+        }
+    }
+
+    #[test]
+    fn a_question_with_nothing_scored_says_why() {
+        assert_eq!(unscored(0, 0, 0, 0).why_unscored(), "no annotated examples");
+        assert_eq!(
+            unscored(12, 12, 0, 0).why_unscored(),
+            "none of its 12 annotated examples could be scored: 12 fitted on by an alignment \
+             (--include-fitted scores them)"
+        );
+        assert_eq!(
+            unscored(5, 2, 1, 2).why_unscored(),
+            "none of its 5 annotated examples could be scored: 2 fitted on by an alignment \
+             (--include-fitted scores them), 2 failed to be decided, 1 annotated with an answer \
+             the question does not have here"
+        );
     }
 }

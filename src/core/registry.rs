@@ -97,9 +97,10 @@ fn summarize(job: &JobRecord) -> Option<EvaluationSummary> {
         return None;
     };
     let report: EvaluationReport = serde_json::from_value(result.clone()).ok()?;
+    // A question not evaluated has no figures to keep.
     let figures = |evaluation: &crate::wire::align::QuestionEvaluation| {
-        let metrics = &evaluation.metrics;
-        QuestionSummary {
+        let metrics = evaluation.metrics.as_ref()?;
+        Some(QuestionSummary {
             examples: metrics.examples,
             accuracy: metrics.accuracy,
             interval: metrics
@@ -107,18 +108,24 @@ fn summarize(job: &JobRecord) -> Option<EvaluationSummary> {
                 .as_ref()
                 .map(|intervals| [intervals.accuracy.low, intervals.accuracy.high]),
             delta: evaluation.delta.as_ref().map(|d| d.accuracy),
-        }
+        })
     };
     let questions: IndexMap<String, QuestionSummary> = report
         .questions
         .iter()
-        .map(|(id, evaluation)| (id.clone(), figures(evaluation)))
+        .filter_map(|(id, evaluation)| Some((id.clone(), figures(evaluation)?)))
         .collect();
     Some(EvaluationSummary {
         job_id: job.job_id.to_string(),
         commit: report.revision.commit,
         baseline: report.baseline.map(|b| b.commit),
-        overall: figures(&report.overall),
+        // Nothing evaluated: no examples, as an evaluation of no annotated example was.
+        overall: figures(&report.overall).unwrap_or(QuestionSummary {
+            examples: 0,
+            accuracy: 0.0,
+            interval: None,
+            delta: None,
+        }),
         questions,
     })
 }

@@ -468,8 +468,10 @@ pub struct EvaluationReport {
     pub revision: super::decision::Revision,
     #[schema(required = true, value_type = Object)]
     pub baseline: Option<super::decision::Revision>,
-    /// Per question (and `overall`, the example-weighted mean): the figures at the
-    /// revision, and at the baseline when one was given.
+    /// Per question of the revision (and `overall`, the example-weighted mean over the
+    /// questions evaluated): the figures at the revision, and at the baseline when one was
+    /// given. A question with no annotated example left to score is listed with `status`
+    /// `not_evaluated`, a `reason` and no figures.
     #[schema(value_type = Object)]
     pub questions: IndexMap<String, QuestionEvaluation>,
     #[schema(value_type = Object)]
@@ -480,11 +482,31 @@ pub struct EvaluationReport {
     pub cached: u64,
 }
 
+/// Whether an evaluation measured a question.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum EvaluationStatus {
+    /// Scored on at least one annotated example: `metrics` holds its figures.
+    #[default]
+    Evaluated,
+    /// No annotated example was left to score (none annotated, every one fitted on by an
+    /// alignment, or every decision failed): no figures, and `reason` says which.
+    NotEvaluated,
+}
+
 /// One question of an evaluation.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct QuestionEvaluation {
-    pub metrics: Metrics,
+    /// `evaluated`, or `not_evaluated` (absent in reports written before it: evaluated).
+    #[serde(default)]
+    pub status: EvaluationStatus,
+    /// Why a question was not evaluated, for people.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The figures at the revision; absent when not evaluated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metrics: Option<Metrics>,
     /// A question with a learned head: the figures on the examples it was fitted on, each
     /// scored by its out-of-fold answer (recorded by the alignment).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -655,6 +677,26 @@ mod tests {
         assert_eq!(
             locs(&AlignmentRequest::from_value(&json!({"questions": []})).unwrap_err()),
             ["questions"]
+        );
+    }
+
+    #[test]
+    fn a_question_of_a_report_written_before_statuses_reads_as_evaluated() {
+        let before = json!({"metrics": {"examples": 3, "metric": "log_loss", "loss": 0.5,
+            "logLoss": 0.5, "accuracy": 1.0, "macroF1": 1.0, "kappa": 1.0, "brier": 0.1,
+            "ece": 0.1}, "failed": 0});
+        let read: QuestionEvaluation = serde_json::from_value(before).unwrap();
+        assert_eq!(read.status, EvaluationStatus::Evaluated);
+        assert_eq!(read.metrics.map(|m| m.examples), Some(3));
+        let not = QuestionEvaluation {
+            status: EvaluationStatus::NotEvaluated,
+            reason: Some("no annotated examples".to_owned()),
+            ..QuestionEvaluation::default()
+        };
+        assert_eq!(
+            serde_json::to_value(&not).unwrap(),
+            json!({"status": "not_evaluated", "reason": "no annotated examples", "failed": 0,
+                "excludedFitted": 0})
         );
     }
 

@@ -410,6 +410,8 @@ fn align_commits_a_learned_head_on_its_branch_and_eval_and_promote_use_it() {
             &branch,
             "--min-accuracy",
             &between,
+            "--questions",
+            "intent",
         ]);
         if strict {
             cmd.arg("--strict");
@@ -440,6 +442,8 @@ fn align_commits_a_learned_head_on_its_branch_and_eval_and_promote_use_it() {
             "main",
             "--no-regression",
             "--strict",
+            "--questions",
+            "intent",
         ])
         .output()
         .unwrap();
@@ -548,6 +552,8 @@ fn align_commits_a_learned_head_on_its_branch_and_eval_and_promote_use_it() {
             "0.999",
             "--format",
             "junit",
+            "--questions",
+            "intent",
         ])
         .output()
         .unwrap();
@@ -778,6 +784,119 @@ fn align_and_eval_errors_have_their_exit_codes() {
         .code(2);
     // None of these left a job behind.
     assert_eq!(env.json(&["jobs", "list"]), json!([]));
+}
+
+#[test]
+fn a_question_with_nothing_to_score_is_listed_not_evaluated_and_fails_a_gate() {
+    // Six examples annotated for intent only: urgency and escalate have nothing to score.
+    let env = env_with_annotations(6);
+    let eval = |extra: &[&str]| {
+        env.cmd()
+            .args(["eval", "acme/support"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    // Ungated: every question is listed, the unmeasured ones as such, with no figures.
+    let plain = eval(&[]);
+    assert_eq!(plain.status.code(), Some(0));
+    let report: Value = serde_json::from_slice(&plain.stdout).unwrap();
+    let questions = report["questions"].as_object().unwrap();
+    assert_eq!(
+        questions.keys().collect::<Vec<_>>(),
+        ["intent", "urgency", "escalate"],
+        "{report}"
+    );
+    assert_eq!(questions["intent"]["status"], "evaluated");
+    assert_eq!(questions["intent"]["metrics"]["examples"], 6);
+    for id in ["urgency", "escalate"] {
+        assert_eq!(questions[id]["status"], "not_evaluated", "{report}");
+        assert_eq!(questions[id]["reason"], "no annotated examples", "{report}");
+        assert!(questions[id].get("metrics").is_none(), "{report}");
+    }
+    assert_eq!(report["overall"]["metrics"]["examples"], 6, "{report}");
+    assert_eq!(report["gates"]["passed"], true);
+
+    // Gated: exit 3, naming each question it could not measure.
+    let gated = eval(&["--min-accuracy", "0"]);
+    assert_eq!(gated.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&gated.stderr);
+    assert!(
+        stderr.contains("gate failed: urgency: not evaluated: no annotated examples")
+            && stderr.contains("gate failed: escalate: not evaluated: no annotated examples")
+            && !stderr.contains("gate failed: intent"),
+        "{stderr}"
+    );
+    let report: Value = serde_json::from_slice(&gated.stdout).unwrap();
+    assert_eq!(report["gates"]["passed"], false);
+    let failed: Vec<(&str, &str)> = report["gates"]["failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["question"].as_str().unwrap(), f["gate"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        failed,
+        [("urgency", "not-evaluated"), ("escalate", "not-evaluated")]
+    );
+    // Any gate: --max-ece, and --no-regression against a baseline, alike.
+    assert_eq!(eval(&["--max-ece", "1"]).status.code(), Some(3));
+    assert_eq!(
+        eval(&["--baseline", "main", "--no-regression"])
+            .status
+            .code(),
+        Some(3)
+    );
+    // Only the measured question asked for: it passes.
+    assert_eq!(
+        eval(&["--min-accuracy", "0", "--questions", "intent"])
+            .status
+            .code(),
+        Some(0)
+    );
+    // Told to, the gates pass without them, and say so.
+    let allowed = eval(&["--min-accuracy", "0", "--allow-unevaluated"]);
+    assert_eq!(allowed.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&allowed.stderr);
+    assert!(
+        stderr.contains("warning: urgency was not evaluated (no annotated examples)"),
+        "{stderr}"
+    );
+
+    // The table: a row that says so, and why under it.
+    let table = eval(&["--format", "table"]);
+    let table = String::from_utf8_lossy(&table.stdout);
+    let row = table
+        .lines()
+        .find(|l| l.trim_start().starts_with("urgency"))
+        .unwrap_or_else(|| panic!("{table}"));
+    assert!(row.contains("not evaluated"), "{table}");
+    assert!(
+        table.contains("not evaluated: urgency (no annotated examples)")
+            && table.contains("not evaluated: escalate (no annotated examples)"),
+        "{table}"
+    );
+
+    // JUnit: a skipped test case each, with the reason and the gate's verdict.
+    let junit = eval(&["--min-accuracy", "0", "--format", "junit"]);
+    assert_eq!(junit.status.code(), Some(3));
+    let xml = String::from_utf8(junit.stdout).unwrap();
+    assert!(
+        xml.contains("tests=\"3\" failures=\"0\" errors=\"0\" skipped=\"2\""),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(
+            "name=\"urgency\">\n      <skipped message=\"not evaluated: no annotated examples; a gate needs every question measured"
+        ),
+        "{xml}"
+    );
+    let ungated = eval(&["--format", "junit"]);
+    let xml = String::from_utf8(ungated.stdout).unwrap();
+    assert!(
+        xml.contains("<skipped message=\"not evaluated: no annotated examples\"/>"),
+        "{xml}"
+    );
 }
 
 /// The probabilities `question` gets for each of the labelled set's first `n` states at

@@ -950,6 +950,34 @@ fn labelled_model(shared: &Shared) {
     );
 }
 
+/// Every question gated: urgency and escalate, never annotated, were not measured, so the
+/// gate `every` asks for fails on them (exit 3, locally and on the server alike) unless told
+/// to pass without them.
+fn unmeasured_questions_fail_the_gate_both_ways(shared: &Shared, every: &[&str]) {
+    for target in [shared.local(), shared.remote()] {
+        let (code, junit, stderr) = run(target, every);
+        assert_eq!(code, 3, "{stderr}");
+        assert!(
+            stderr.contains("gate failed: urgency: not evaluated: no annotated examples")
+                && stderr.contains("gate failed: escalate: not evaluated"),
+            "{stderr}"
+        );
+        assert!(
+            junit.contains("tests=\"3\" failures=\"0\" skipped=\"2\"")
+                && junit.contains("<testcase classname=\"acme/labelled@")
+                && junit.contains("name=\"urgency\">\n      <skipped message=\"not evaluated: no annotated examples"),
+            "{junit}"
+        );
+    }
+    let allowed = [every, &["--allow-unevaluated"][..]].concat();
+    let (code, _, stderr) = run(shared.remote(), &allowed);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("warning: urgency was not evaluated (no annotated examples)"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn a_ci_pipeline_aligns_evaluates_and_promotes_on_the_shared_server() {
     let shared = Shared::start();
@@ -974,7 +1002,7 @@ fn a_ci_pipeline_aligns_evaluates_and_promotes_on_the_shared_server() {
     );
     let branch = result["branch"].as_str().unwrap();
 
-    // The gate against the baseline, as JUnit.
+    // The gate against the baseline, as JUnit, on the one annotated question.
     let eval = [
         "eval",
         "acme/labelled",
@@ -985,6 +1013,8 @@ fn a_ci_pipeline_aligns_evaluates_and_promotes_on_the_shared_server() {
         "--no-regression",
         "--format",
         "junit",
+        "--questions",
+        "intent",
     ];
     let (code, junit, stderr) = run(shared.remote(), &eval);
     assert_eq!(code, 0, "{stderr}");
@@ -993,6 +1023,7 @@ fn a_ci_pipeline_aligns_evaluates_and_promotes_on_the_shared_server() {
         junit.contains("<testcase classname=\"acme/labelled@"),
         "{junit}"
     );
+    unmeasured_questions_fail_the_gate_both_ways(&shared, &eval[..eval.len() - 2]);
     // JSON: the same report as locally; only how many answers came from a cache differs.
     let eval_json = [
         "eval",
@@ -1003,6 +1034,8 @@ fn a_ci_pipeline_aligns_evaluates_and_promotes_on_the_shared_server() {
         "main",
         "--min-accuracy",
         "0.99",
+        "--questions",
+        "intent",
     ];
     let (local_code, local, _) = run(shared.local(), &eval_json);
     let (remote_code, remote, _) = run(shared.remote(), &eval_json);

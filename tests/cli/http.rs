@@ -1410,7 +1410,8 @@ struct Hostile {
     code: &'static str,
 }
 
-/// The hostile requests of the README's table (`examples` is a model's examples route).
+/// The hostile requests of the table in `docs/src/reliability.md` (`examples` is a model's
+/// examples route).
 fn hostile_requests(examples: &str) -> Vec<Hostile> {
     let nested = format!(
         r#"{{"model":"mo","state":{}1{}}}"#,
@@ -1490,8 +1491,9 @@ fn hostile_requests(examples: &str) -> Vec<Hostile> {
     ]
 }
 
-/// The README's table of hostile inputs, each answered with its problem document (never a
-/// 5xx, never a bare status), and the server still serving after all of them.
+/// The table of hostile inputs in `docs/src/reliability.md`, each answered with its problem
+/// document (never a 5xx, never a bare status), and the server still serving after all of
+/// them.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hostile_inputs_each_get_their_problem() {
     let home = Home::new(None);

@@ -5,6 +5,7 @@ mod client;
 mod common;
 mod completion;
 mod decide;
+mod docs;
 mod engines;
 mod examples;
 mod fake_upstream;
@@ -23,7 +24,7 @@ mod jobs;
 mod models;
 mod openapi;
 mod outputs;
-mod readme;
+
 mod registry;
 mod replicas;
 mod repository;
