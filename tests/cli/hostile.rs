@@ -6,7 +6,7 @@
 use crate::common::TestEnv;
 use crate::http::Home;
 use reqwest::Method;
-use serde_json::json;
+use serde_json::{Value, json};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -123,13 +123,14 @@ async fn a_body_nested_100_000_deep_is_refused_at_once_naming_the_limit() {
     }
 }
 
-/// A checkpoint pushed with plain git whose `questions.yaml` is nested 100,000 deep: a
-/// decision at it is 422 `invalid_checkpoint`, located in the file, at once.
+/// A checkpoint pushed with plain git whose `questions.yaml` is nested 100,000 deep, or is
+/// not YAML at all: a decision at it and a diff to it are 422 `invalid_checkpoint`, located
+/// in the file, at once (the diff was a 500).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_pushed_checkpoint_nested_100_000_deep_is_an_invalid_checkpoint_at_once() {
+async fn a_pushed_checkpoint_deep_or_not_yaml_is_an_invalid_checkpoint_in_diff_too() {
     let home = Home::new(None);
     let token = home.admin_token("t");
-    home.model("acme/support");
+    let model_id = home.model("acme/support");
     let deep = format!("q: {}", deep_objects(100_000));
     push_files(
         &home.path(),
@@ -137,15 +138,44 @@ async fn a_pushed_checkpoint_nested_100_000_deep_is_an_invalid_checkpoint_at_onc
         "deep",
         &[("questions.yaml", &deep)],
     );
+    push_files(
+        &home.path(),
+        "acme/support",
+        "broken",
+        &[("questions.yaml", "q: [unclosed\n  - {")],
+    );
     let server = home.serve().await;
-    let started = Instant::now();
-    let decision = json!({"model": "acme/support", "revision": "deep", "state": "hi"});
-    let reply = server
-        .post_json("/v1/decision", Some(&token), &decision)
-        .await;
-    let problem = server.problem(&reply, 422, "invalid_checkpoint").await;
-    assert_eq!(problem["details"][0]["loc"], json!(["questions.yaml"]));
-    let msg = problem["details"][0]["msg"].as_str().unwrap();
-    assert!(msg.contains("127 levels (the limit)"), "{msg}");
-    assert!(started.elapsed() < Duration::from_secs(2));
+    for (branch, says) in [
+        ("deep", "127 levels (the limit)"),
+        ("broken", "not valid YAML"),
+    ] {
+        let started = Instant::now();
+        let decision = json!({"model": "acme/support", "revision": branch, "state": "hi"});
+        let reply = server
+            .post_json("/v1/decision", Some(&token), &decision)
+            .await;
+        let problem = server.problem(&reply, 422, "invalid_checkpoint").await;
+        assert_eq!(problem["details"][0]["loc"], json!(["questions.yaml"]));
+        assert!(
+            problem["details"][0]["msg"]
+                .as_str()
+                .unwrap()
+                .contains(says)
+        );
+        let reply = server
+            .get(
+                &format!("/v1/models/{model_id}/diff?from=main&to={branch}"),
+                Some(&token),
+            )
+            .await;
+        let problem: Value = server.problem(&reply, 422, "invalid_checkpoint").await;
+        assert_eq!(problem["details"][0]["loc"], json!(["questions.yaml"]));
+        assert!(
+            problem["details"][0]["msg"]
+                .as_str()
+                .unwrap()
+                .contains(says)
+        );
+        assert!(started.elapsed() < Duration::from_secs(2), "{branch}");
+    }
 }
