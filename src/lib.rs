@@ -14,6 +14,7 @@ pub mod engine;
 pub mod error;
 pub mod ids;
 pub mod learned;
+pub mod limits;
 pub mod parallel;
 pub mod repo;
 pub mod retry;

@@ -144,7 +144,7 @@ pub struct RateLimitConfig {
 pub fn read(path: &Path) -> Result<ConfigFile> {
     match std::fs::read_to_string(path) {
         Ok(text) if text.trim().is_empty() => Ok(ConfigFile::default()),
-        Ok(text) => serde_yaml::from_str(&text)
+        Ok(text) => crate::wire::value::from_yaml(&text)
             .map_err(|e| Error::BadRequest(format!("{}: {e}", path.display()))),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(ConfigFile::default()),
         Err(e) => Err(Error::internal(&format!("reading {}", path.display()), e)),

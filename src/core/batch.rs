@@ -447,7 +447,9 @@ async fn decide_item(
             JsonError::Syntax(e) => {
                 Error::invalid(loc.clone(), format!("the item is not JSON: {e}"), "json")
             }
-            JsonError::DuplicateKey(error) => Error::Validation(vec![error]),
+            JsonError::DuplicateKey(error) | JsonError::TooDeep(error) => {
+                Error::Validation(vec![error])
+            }
         })?;
         let item = BatchItem::from_value(value, index)?;
         let id = item

@@ -6,23 +6,30 @@
 use serde_json::Value;
 
 use super::Context;
+use super::checkpoint::invalid_checkpoint;
 use super::models::{open, to_wire_revision};
-use crate::error::{Error, Result};
+use crate::error::Result;
+use crate::wire::problem::{FieldError, Loc, Segment};
 use crate::wire::registry::{Change, DiffStatus, FileDiff, ModelDiff};
+use crate::wire::value::parse_yaml;
 
 /// What changed in `model` from revision `from` to revision `to`.
 pub fn diff(ctx: &Context, model: &str, from: &str, to: &str) -> Result<ModelDiff> {
     let repo = open(ctx, model)?;
     let (from, to) = (repo.resolve(Some(from))?, repo.resolve(Some(to))?);
     let (before, after) = (repo.read(&from.commit)?, repo.read(&to.commit)?);
+    // A file pushed with plain git may be anything: one that is not YAML (or nests past
+    // the limit) is the checkpoint's fault, 422 `invalid_checkpoint` as a decision at that
+    // revision answers, never a 500.
+    let path = repo.path().to_string();
     let parse = |file: &str, text: &str, commit: &str| -> Result<Value> {
         if text.trim().is_empty() {
             return Ok(Value::Object(serde_json::Map::new()));
         }
-        serde_yaml::from_str(text).map_err(|e| {
-            Error::Internal(format!(
-                "{file} at {commit} is not YAML: {e} (the commit predates validation?)"
-            ))
+        parse_yaml(text).map_err(|e| {
+            let loc = Loc(vec![Segment::Key(file.to_owned())]);
+            let error = FieldError::new(loc, format!("not valid YAML: {e}"), "yaml");
+            invalid_checkpoint(&path, commit, vec![error])
         })
     };
     let model_yaml = changes(

@@ -208,7 +208,7 @@ pub fn read(
     };
     let manifest: Manifest = match std::str::from_utf8(text)
         .map_err(|e| e.to_string())
-        .and_then(|text| serde_yaml::from_str(text).map_err(|e| e.to_string()))
+        .and_then(crate::wire::value::from_yaml)
     {
         Ok(manifest) => manifest,
         Err(e) => {

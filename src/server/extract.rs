@@ -86,11 +86,17 @@ async fn read(request: Request, limit: usize) -> Result<Bytes, ApiError> {
     Ok(bytes.freeze())
 }
 
-/// The body as one JSON value: 400 when it is not JSON, 422 at a key repeated in one object.
+/// The body as one JSON value: 400 when it is not JSON or nests past the limit (the
+/// README's contract for both: the parser's verdict, located by line and column), 422 at a
+/// key repeated in one object.
 pub(crate) fn parse_json(bytes: &[u8]) -> Result<Value, ApiError> {
     json::from_slice(bytes, &Loc::body()).map_err(|error| match error {
         JsonError::Syntax(e) => ApiError(Error::BadRequest(format!(
             "the body is not valid JSON: {e}"
+        ))),
+        JsonError::TooDeep(error) => ApiError(Error::BadRequest(format!(
+            "the body is refused: {}",
+            error.msg
         ))),
         JsonError::DuplicateKey(error) => ApiError(Error::Validation(vec![error])),
     })

@@ -217,6 +217,9 @@ pub(crate) const JOB_INVALID: &str = "`validation_error`, `invalid_checkpoint`: 
     not form a valid model.";
 pub(crate) const INVALID_CHECKPOINT: &str = "`invalid_checkpoint`: the model's files at the \
     default branch do not form a valid model; `details` locates each problem in its file.";
+pub(crate) const DIFF_INVALID: &str = "`validation_error`, `invalid_checkpoint`: a query \
+    parameter is not valid, or a file of either revision cannot be read as a model (not YAML, \
+    or past a limit); `details` locates each problem in its file.";
 pub(crate) const BAD_QUERY: &str =
     "`validation_error`: a query parameter is not valid (e.g. `limit=abc`).";
 pub(crate) const KEY_CONFLICT: &str = "`idempotency_key_reused`, `decision_in_progress`: the \

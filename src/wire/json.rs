@@ -4,6 +4,10 @@
 //! `{"model":"jev-latest","model":"acme/support"}` would quietly run the second model.
 //! A repeated key is refused here instead, located at the repeated key, so no reader
 //! downstream has to guess which one the caller meant.
+//!
+//! Nesting is checked first, in one pass that stops at the first level past
+//! [`crate::limits::MAX_NESTING`] ([`super::nesting`]), so a deep document is refused as a
+//! limit, located at its root, before any parsing.
 
 use super::problem::{FieldError, Loc, Segment};
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
@@ -14,17 +18,20 @@ use std::fmt;
 /// Why a text is not a strict JSON value.
 #[derive(Debug)]
 pub enum JsonError {
-    /// Not JSON at all (or nested too deep): the parser's message.
+    /// Not JSON at all: the parser's message.
     Syntax(serde_json::Error),
     /// Valid JSON, but an object repeats a key: located at the second occurrence.
     DuplicateKey(FieldError),
+    /// Arrays and objects nested past the limit: located at the root, the message says
+    /// where in the text (`too_deep`).
+    TooDeep(FieldError),
 }
 
 impl fmt::Display for JsonError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Syntax(e) => write!(f, "not valid JSON: {e}"),
-            Self::DuplicateKey(error) => write!(f, "{error}"),
+            Self::DuplicateKey(error) | Self::TooDeep(error) => write!(f, "{error}"),
         }
     }
 }
@@ -32,6 +39,9 @@ impl fmt::Display for JsonError {
 /// Parse `bytes` as one JSON value whose objects have distinct keys; `root` is where the
 /// value sits (e.g. `["body"]`), the start of a duplicate key's location.
 pub fn from_slice(bytes: &[u8], root: &Loc) -> Result<Value, JsonError> {
+    super::nesting::check_json(bytes).map_err(|deep| {
+        JsonError::TooDeep(FieldError::new(root.clone(), deep.to_string(), "too_deep"))
+    })?;
     let path = RefCell::new(root.0.clone());
     let duplicate = RefCell::new(None);
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
@@ -198,11 +208,20 @@ mod tests {
                 "{text}"
             );
         }
-        // Nesting beyond serde_json's recursion limit is refused, not a stack overflow.
+    }
+
+    #[test]
+    fn nesting_past_the_limit_is_refused_at_the_root_before_parsing() {
         let deep = "[".repeat(100_000);
-        assert!(matches!(
-            from_str(&deep, &Loc::body()),
-            Err(JsonError::Syntax(_))
-        ));
+        let Err(JsonError::TooDeep(error)) = from_str(&deep, &Loc::body().key("state")) else {
+            panic!("a document 100,000 deep was not refused as too deep");
+        };
+        assert_eq!(error.loc, Loc::body().key("state"));
+        assert_eq!(error.kind, "too_deep");
+        assert!(error.msg.contains("127 levels"), "{}", error.msg);
+        assert!(error.msg.contains("line 1, column 128"), "{}", error.msg);
+        let limit = crate::limits::MAX_NESTING;
+        let deepest = format!("{}{}", "[".repeat(limit), "]".repeat(limit));
+        assert!(from_str(&deepest, &Loc::body()).is_ok());
     }
 }

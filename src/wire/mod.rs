@@ -13,6 +13,7 @@ pub mod examples;
 pub mod jobs;
 pub mod json;
 pub mod models;
+pub mod nesting;
 pub mod problem;
 pub mod question;
 pub mod registry;

@@ -5,10 +5,19 @@ use sha2::{Digest, Sha256};
 
 /// Parse YAML (or JSON, which is YAML) into a JSON value. Non-string mapping keys
 /// (`true:`, `1:`) become their text, since question IDs, option keys and criteria
-/// members are strings on the wire.
+/// members are strings on the wire. Nesting past [`crate::limits::MAX_NESTING`] is refused
+/// before parsing.
 pub fn parse_yaml(text: &str) -> Result<Value, String> {
-    let yaml: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| e.to_string())?;
+    let yaml: serde_yaml::Value = from_yaml(text)?;
     yaml_to_json(yaml)
+}
+
+/// Deserialize YAML into `T` (every YAML arbiter reads goes through here or
+/// [`parse_yaml`]): nesting past [`crate::limits::MAX_NESTING`] is refused before parsing,
+/// in one pass that stops at the first level too many.
+pub fn from_yaml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
+    super::nesting::check_yaml(text).map_err(|deep| deep.to_string())?;
+    serde_yaml::from_str(text).map_err(|e| e.to_string())
 }
 
 fn yaml_to_json(yaml: serde_yaml::Value) -> Result<Value, String> {
@@ -104,6 +113,17 @@ mod tests {
         let id = derived_example_id(&json!("hello"));
         assert!(id.starts_with("ex_"));
         assert_eq!(id.len(), 35);
+    }
+
+    #[test]
+    fn deep_yaml_is_refused_naming_the_limit() {
+        let deep = format!("q: {}", "{a: ".repeat(100_000));
+        let error = parse_yaml(&deep).unwrap_err();
+        assert!(
+            error.contains("deeper than 127 levels (the limit) at line 1, column"),
+            "{error}"
+        );
+        assert!(from_yaml::<serde_yaml::Value>(&deep).is_err());
     }
 
     #[test]

@@ -11,6 +11,7 @@ mod examples;
 mod fake_upstream;
 mod faults;
 mod generated;
+mod hostile;
 mod http;
 mod http_align;
 mod http_annotators;

@@ -162,7 +162,9 @@ fn ndjson_request(bytes: &Bytes) -> crate::error::Result<(BatchRequest, Bytes)> 
                 ),
                 "json",
             ),
-            JsonError::DuplicateKey(error) => Error::Validation(vec![error]),
+            JsonError::DuplicateKey(error) | JsonError::TooDeep(error) => {
+                Error::Validation(vec![error])
+            }
         })?;
     let Value::Object(mut members) = header else {
         return Err(Error::invalid(

@@ -8,7 +8,9 @@ use crate::core::tokens::Principal;
 use crate::server::AppState;
 use crate::server::error::ApiResult;
 use crate::server::extract::{AppPath, AppQuery};
-use crate::server::openapi::{BAD_QUERY, INVALID_CHECKPOINT, MODEL_NOT_FOUND, REVISION_NOT_FOUND};
+use crate::server::openapi::{
+    BAD_QUERY, DIFF_INVALID, INVALID_CHECKPOINT, MODEL_NOT_FOUND, REVISION_NOT_FOUND,
+};
 use crate::wire::decision::Checkpoint;
 use crate::wire::models::{ModelDetail, ModelList};
 use crate::wire::registry::{ModelDiff, RegistryEvent};
@@ -171,7 +173,7 @@ pub(crate) struct DiffQuery {
     responses(
         (status = 200, description = "The changes.", body = ModelDiff),
         (status = 404, description = REVISION_NOT_FOUND),
-        (status = 422, description = BAD_QUERY),
+        (status = 422, description = DIFF_INVALID),
     ),
 )]
 pub(crate) async fn diff_model(
