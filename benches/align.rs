@@ -42,7 +42,10 @@ const DATA: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/examples/support/labelled.jsonl"
 );
-const QUESTIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/support/questions.yaml");
+const QUESTIONS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/examples/support/questions.yaml"
+);
 
 fn context() -> (tempfile::TempDir, Context) {
     let dir = tempfile::tempdir().expect("temp dir");

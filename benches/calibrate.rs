@@ -46,7 +46,10 @@ const DATA: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/examples/support/labelled.jsonl"
 );
-const QUESTIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/support/questions.yaml");
+const QUESTIONS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/examples/support/questions.yaml"
+);
 /// The temperature every type used before calibration.
 const PLACEHOLDER_TEMPERATURE: f64 = 0.05;
 /// Grid: `GRID_POINTS` log-spaced temperatures from `GRID_MIN` to `GRID_MAX`.

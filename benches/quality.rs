@@ -41,7 +41,11 @@ use std::time::Instant;
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
 /// Set name, questions file, labelled examples file.
 const SETS: [(&str, &str, &str); 3] = [
-    ("support", "support/questions.yaml", "support/labelled.jsonl"),
+    (
+        "support",
+        "support/questions.yaml",
+        "support/labelled.jsonl",
+    ),
     ("spam", "spam/questions.yaml", "spam/labelled.jsonl"),
     (
         "sentiment",

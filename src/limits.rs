@@ -1,7 +1,6 @@
-//! Every limit on what arbiter reads, in one place: validation enforces these constants,
-//! the `OpenAPI` document states them, and `docs/src/limits.md` lists them (a test checks
-//! that the page and the constants agree). A value past a limit is refused with a located
-//! problem naming the limit, never truncated quietly and never left to fail later.
+//! The limits on what arbiter reads, in one place: validation enforces these constants and
+//! `docs/src/limits.md` states them. A value past a limit is refused with a located problem
+//! naming the limit, never truncated quietly and never left to fail later.
 
 /// Arrays and objects nest at most this deep in any JSON or YAML document arbiter reads (a
 /// request body, a JSON Lines line, a file named on the command line, a committed file):

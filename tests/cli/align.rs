@@ -639,7 +639,8 @@ fn seeds_one_two_and_three_commit_the_same_questions() {
 #[test]
 fn realigning_an_inline_aligned_question_gives_it_a_learned_head_instead() {
     let env = TestEnv::new();
-    let base = std::fs::read_to_string(repo_root().join("examples/support/questions.yaml")).unwrap();
+    let base =
+        std::fs::read_to_string(repo_root().join("examples/support/questions.yaml")).unwrap();
     let inline = base.replacen(
         "  instructions: What does the customer mainly want from this ticket?",
         "  instructions:\n    task: What does the customer mainly want from this ticket?\n    \

@@ -14,8 +14,10 @@ async fn server_with_annotations(n: usize) -> (TestServer, String, String) {
         path: "acme/support".into(),
         base: "mo".into(),
         questions_yaml: Some(
-            std::fs::read_to_string(crate::common::repo_root().join("examples/support/questions.yaml"))
-                .unwrap(),
+            std::fs::read_to_string(
+                crate::common::repo_root().join("examples/support/questions.yaml"),
+            )
+            .unwrap(),
         ),
         capture: arbiter::core::checkpoint::CapturePolicy::default(),
         message: None,
