@@ -1086,7 +1086,8 @@ fn a_curve_is_printed_recorded_and_read_by_examples_next() {
         (learning["gain"].as_f64().unwrap() - gain).abs() < 1e-9,
         "{learning} vs {gain}"
     );
-    assert_eq!(learning["rising"], gain >= 0.01);
+    let rising = gain >= arbiter::wire::to_annotate::RISING_GAIN;
+    assert_eq!(learning["rising"], rising);
     assert!(
         next["learning"].get("urgency").is_none(),
         "no curve, no entry: {next}"
@@ -1099,7 +1100,7 @@ fn a_curve_is_printed_recorded_and_read_by_examples_next() {
         .map(|e| e["question"].as_str().unwrap())
         .collect();
     assert!(!questions.is_empty(), "{next}");
-    if gain < 0.01 {
+    if !rising {
         assert!(!questions.contains("intent"), "a flat curve waits: {next}");
     }
 }

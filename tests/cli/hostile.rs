@@ -150,32 +150,24 @@ async fn a_pushed_checkpoint_deep_or_not_yaml_is_an_invalid_checkpoint_in_diff_t
         ("broken", "not valid YAML"),
     ] {
         let started = Instant::now();
+        // Both a decision and a diff at the revision name the file and what is wrong in it.
+        let located = |problem: Value| {
+            assert_eq!(problem["details"][0]["loc"], json!(["questions.yaml"]));
+            let msg = problem["details"][0]["msg"].as_str().unwrap();
+            assert!(msg.contains(says), "{msg}");
+        };
         let decision = json!({"model": "acme/support", "revision": branch, "state": "hi"});
         let reply = server
             .post_json("/v1/decision", Some(&token), &decision)
             .await;
-        let problem = server.problem(&reply, 422, "invalid_checkpoint").await;
-        assert_eq!(problem["details"][0]["loc"], json!(["questions.yaml"]));
-        assert!(
-            problem["details"][0]["msg"]
-                .as_str()
-                .unwrap()
-                .contains(says)
-        );
+        located(server.problem(&reply, 422, "invalid_checkpoint").await);
         let reply = server
             .get(
                 &format!("/v1/models/{model_id}/diff?from=main&to={branch}"),
                 Some(&token),
             )
             .await;
-        let problem: Value = server.problem(&reply, 422, "invalid_checkpoint").await;
-        assert_eq!(problem["details"][0]["loc"], json!(["questions.yaml"]));
-        assert!(
-            problem["details"][0]["msg"]
-                .as_str()
-                .unwrap()
-                .contains(says)
-        );
+        located(server.problem(&reply, 422, "invalid_checkpoint").await);
         assert!(started.elapsed() < Duration::from_secs(2), "{branch}");
     }
 }
