@@ -179,3 +179,27 @@ async fn a_pushed_checkpoint_deep_or_not_yaml_is_an_invalid_checkpoint_in_diff_t
         assert!(started.elapsed() < Duration::from_secs(2), "{branch}");
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// What the engines read
+// ---------------------------------------------------------------------------------------
+
+/// A state that is one word of 70 KB: answered on every built-in model, as `mo` always
+/// answered it (the whole-state models gave `500 embedding: text exceeds 64 KiB`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_state_of_one_long_word_is_answered_on_every_built_in_model() {
+    let home = Home::new(None);
+    let token = home.token("t", &["decisions"], &[]);
+    let server = home.serve().await;
+    let state = format!("my parcel {} never arrived", "x".repeat(70_000));
+    for model in ["mo", "mo-reasoning", "jev-latest", "jev-1.13.0"] {
+        let body = json!({
+            "model": model, "state": state,
+            "questions": {"late": {"type": "noul", "instructions": "The parcel is late."}},
+        });
+        let reply = server.post_json("/v1/decision", Some(&token), &body).await;
+        let answer = reply.ok();
+        let p = answer["answers"]["late"]["noul"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&p), "{model}: {answer}");
+    }
+}
