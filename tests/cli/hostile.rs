@@ -181,8 +181,106 @@ async fn a_pushed_checkpoint_deep_or_not_yaml_is_an_invalid_checkpoint_in_diff_t
 }
 
 // ---------------------------------------------------------------------------------------
-// What the engines read
+// Limits on every input (docs/src/limits.md)
 // ---------------------------------------------------------------------------------------
+
+/// One text past its limit in each place a decision takes text, and each count one past
+/// its limit: every one a located 422 naming the limit, never the 500 (`embedding: text
+/// exceeds 64 KiB`) a text over 64 KiB was.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_text_and_count_past_its_limit_is_a_located_422_naming_it() {
+    // A body large enough for a state past its own limit.
+    let home = Home::new(Some("server:\n  max_body_bytes: 33554432\n"));
+    let token = home.admin_token("t");
+    home.model("acme/support");
+    let server = home.serve().await;
+    let big = "refund ".repeat(10_000); // 70 KB
+    let levels: Vec<&str> = vec!["x"; 257];
+    let options: serde_json::Map<String, Value> =
+        (0..257).map(|i| (i.to_string(), Value::Null)).collect();
+    let questions: serde_json::Map<String, Value> = (0..257)
+        .map(|i| (i.to_string(), json!({"type": "noul"})))
+        .collect();
+    let noul = |q: Value| json!({"model": "mo", "state": "hi", "questions": {"q": q}});
+    let cases = [
+        (
+            noul(json!({"type": "noul", "instructions": big})),
+            json!(["body", "questions", "q", "instructions"]),
+            "16384",
+        ),
+        (
+            noul(json!({"type": "noul", "criteria": {"true": big}})),
+            json!(["body", "questions", "q", "criteria", "true"]),
+            "16384",
+        ),
+        (
+            noul(json!({"type": "choice", "criteria": {"a": {"text": big}}})),
+            json!(["body", "questions", "q", "criteria", "a"]),
+            "16384",
+        ),
+        (
+            noul(json!({"type": "choice", "criteria": {big.clone(): null}})),
+            json!(["body", "questions", "q", "criteria", big]),
+            "255",
+        ),
+        (
+            noul(json!({"type": "score", "criteria": ["low", big]})),
+            json!(["body", "questions", "q", "criteria", 1]),
+            "16384",
+        ),
+        (
+            noul(json!({"type": "score", "criteria": levels})),
+            json!(["body", "questions", "q", "criteria"]),
+            "256",
+        ),
+        (
+            noul(json!({"type": "choice", "criteria": options})),
+            json!(["body", "questions", "q", "criteria"]),
+            "256",
+        ),
+        (
+            json!({"model": "mo", "state": "hi", "questions": questions}),
+            json!(["body", "questions"]),
+            "256",
+        ),
+        (
+            json!({"model": "acme/support", "state": "hi", "example_id": "é".repeat(256)}),
+            json!(["body", "example_id"]),
+            "255",
+        ),
+        (
+            json!({"model": "acme/support", "state": "hi", "revision": "r".repeat(256)}),
+            json!(["body", "revision"]),
+            "255",
+        ),
+        (
+            json!({"model": "acme/support", "state": (0..65).fold(json!(1), |s, _| json!([s]))}),
+            json!(["body", "state"]),
+            "64 levels",
+        ),
+        (
+            json!({"model": "acme/support", "state": {"text": "x".repeat(10 << 20)}}),
+            json!(["body", "state"]),
+            "10485760 bytes",
+        ),
+    ];
+    for (body, loc, limit) in cases {
+        let started = Instant::now();
+        let reply = server.post_json("/v1/decision", Some(&token), &body).await;
+        // Refused before any engine runs: quick even in a debug build on a busy machine.
+        let took = started.elapsed();
+        let problem = server.problem(&reply, 422, "validation_error").await;
+        let details = problem["details"].as_array().unwrap();
+        assert_eq!(details.len(), 1, "{problem}");
+        assert_eq!(details[0]["loc"], loc, "{problem}");
+        let msg = details[0]["msg"].as_str().unwrap();
+        assert!(msg.contains(&format!("the limit is {limit}")), "{msg}");
+        // (A 10 MiB body takes its own time to read and parse in a debug build.)
+        if !limit.ends_with("bytes") {
+            assert!(took < Duration::from_secs(2), "{loc}: {took:?}");
+        }
+    }
+}
 
 /// A state that is one word of 70 KB: answered on every built-in model, as `mo` always
 /// answered it (the whole-state models gave `500 embedding: text exceeds 64 KiB`).
@@ -202,4 +300,106 @@ async fn a_state_of_one_long_word_is_answered_on_every_built_in_model() {
         let p = answer["answers"]["late"]["noul"].as_f64().unwrap();
         assert!((0.0..=1.0).contains(&p), "{model}: {answer}");
     }
+}
+
+/// `models commit` refuses a question file past a limit (it accepted a 20 MB instruction,
+/// and every decision at that checkpoint then failed); a checkpoint pushed with plain git
+/// past one is refused at use, in a decision and in `diff`, 422 `invalid_checkpoint`
+/// located in the file.
+#[test]
+fn a_question_file_past_a_limit_is_refused_by_commit_and_when_pushed() {
+    let env = TestEnv::new();
+    let questions = env.write("questions.yaml", crate::common::QUESTIONS);
+    env.create_model("acme/support", "mo", &questions);
+    let long = format!(
+        "{}escalate:\n  type: noul\n  instructions: {}\n",
+        crate::common::QUESTIONS.replace("escalate:\n  type: noul\n  instructions: The customer is upset and asks to speak to a manager.\n", ""),
+        "upset ".repeat(5_000)
+    );
+    let file = env.write("long.yaml", &long);
+    let (code, problem, stderr) = env.problem(&[
+        "models",
+        "commit",
+        "acme/support",
+        "--questions",
+        path(&file),
+        "-m",
+        "Longer",
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(problem["code"], "validation_error", "{problem}");
+    assert_eq!(
+        problem["details"][0]["loc"],
+        json!(["questions.yaml", "escalate", "instructions"]),
+        "{problem}"
+    );
+    assert!(
+        problem["details"][0]["msg"]
+            .as_str()
+            .unwrap()
+            .contains("29999 characters; the limit is 16384"),
+        "{problem}"
+    );
+
+    push_files(
+        &env.home(),
+        "acme/support",
+        "long",
+        &[("questions.yaml", &long)],
+    );
+    let state = env.write("state.json", "\"my parcel never arrived\"");
+    let (code, problem, stderr) = env.problem(&[
+        "decide",
+        "--model",
+        "acme/support",
+        "--revision",
+        "long",
+        "--state",
+        path(&state),
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(problem["code"], "invalid_checkpoint", "{problem}");
+    assert_eq!(
+        problem["details"][0]["loc"],
+        json!(["questions.yaml", "escalate", "instructions"])
+    );
+    let (code, problem, stderr) = env.problem(&["models", "diff", "acme/support", "main", "long"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(problem["code"], "invalid_checkpoint", "{problem}");
+    assert_eq!(
+        problem["details"][0]["loc"],
+        json!(["questions.yaml", "escalate", "instructions"])
+    );
+}
+
+/// Reasoning past its limit on an annotation: a located 422, nothing written.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reasoning_past_its_limit_is_a_located_422() {
+    let home = Home::new(None);
+    let token = home.admin_token("t");
+    let model_id = home.model("acme/support");
+    let server = home.serve().await;
+    let decision = json!({"model": "acme/support", "state": "hi", "example_id": "e1"});
+    server
+        .post_json("/v1/decision", Some(&token), &decision)
+        .await
+        .ok();
+    let patch = json!({"escalate": {"answer": true, "reasoning": "why ".repeat(5_000)}});
+    let reply = server
+        .patch_json(
+            &format!("/v1/models/{model_id}/examples/e1/annotations"),
+            Some(&token),
+            &patch,
+        )
+        .await;
+    let problem = server.problem(&reply, 422, "validation_error").await;
+    assert_eq!(
+        problem["details"][0]["loc"],
+        json!(["body", "escalate", "reasoning"])
+    );
+    let example = server
+        .get(&format!("/v1/models/{model_id}/examples/e1"), Some(&token))
+        .await
+        .ok();
+    assert_eq!(example["annotations"], json!({}), "{example}");
 }
