@@ -44,6 +44,10 @@ pub const MAX_REASONING_CHARS: usize = 16_384;
 pub const MAX_ANNOTATOR_CHARS: usize = 128;
 /// Characters of a revision (a branch, tag or commit SHA) named in a request.
 pub const MAX_REVISION_CHARS: usize = 255;
+/// Bytes of a request's head (request line and headers); past it, 431.
+pub const MAX_HEAD_BYTES: usize = 64 * 1024;
+/// Headers in a request's head; past it, 431.
+pub const MAX_HEADERS: usize = 100;
 
 /// One row of the limits table: what is limited, the figure, its unit, and where the
 /// `OpenAPI` document states it (JSON pointers into `openapi.json`; none where JSON Schema
@@ -150,6 +154,18 @@ pub const TABLE: &[Limit] = &[
         value: MAX_REVISION_CHARS,
         unit: "characters",
         in_openapi: &["/components/schemas/DecisionRequest/properties/revision/maxLength"],
+    },
+    Limit {
+        what: "request head (request line and headers)",
+        value: MAX_HEAD_BYTES,
+        unit: "bytes",
+        in_openapi: &[],
+    },
+    Limit {
+        what: "headers in a request",
+        value: MAX_HEADERS,
+        unit: "headers",
+        in_openapi: &[],
     },
 ];
 
