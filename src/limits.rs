@@ -169,8 +169,27 @@ pub const TABLE: &[Limit] = &[
     },
 ];
 
-/// `text` past `max` characters: the problem at `loc`, naming `what` and the limit.
+/// The pattern every stored text's schema states: no NUL character.
+pub const NO_NUL: &str = "^[^\\u0000]*$";
+
+/// `text` holding a NUL character (U+0000): the problem at `loc`. PostgreSQL cannot store
+/// one in text and SQLite can, so one rule for both stores: it is refused, never stored.
+pub fn stored(text: &str, loc: &Loc, what: &str) -> Option<FieldError> {
+    text.contains('\0').then(|| {
+        FieldError::new(
+            loc.clone(),
+            format!("{what} contains a NUL character (U+0000), which is never stored"),
+            "nul_character",
+        )
+    })
+}
+
+/// `text` holding a NUL character ([`stored`]) or past `max` characters: the problem at
+/// `loc`, naming `what` and the limit.
 pub fn text(text: &str, max: usize, loc: &Loc, what: &str) -> Option<FieldError> {
+    if let Some(error) = stored(text, loc, what) {
+        return Some(error);
+    }
     let chars = text.chars().count();
     (chars > max).then(|| {
         FieldError::new(
@@ -340,6 +359,9 @@ mod tests {
         assert_eq!(error.loc, loc);
         assert_eq!(error.msg, "example_id is 256 characters; the limit is 255");
         assert_eq!(error.kind, "too_long");
+        let error = text("a\0b", 255, &loc, "example_id").unwrap();
+        assert_eq!(error.kind, "nul_character");
+        assert!(stored("a\u{1}b", &loc, "example_id").is_none());
         let error = count(257, MAX_OPTIONS, &loc, "options").unwrap();
         assert_eq!(error.msg, "257 options; the limit is 256");
         assert_eq!(

@@ -201,6 +201,16 @@ impl<T: serde::de::DeserializeOwned, S: Send + Sync> axum::extract::FromRequestP
         parts: &mut axum::http::request::Parts,
         state: &S,
     ) -> Result<Self, Self::Rejection> {
+        // One rule on every store: a NUL is refused before any parameter is read.
+        for (name, value) in url::form_urlencoded::parse(parts.uri.query().unwrap_or("").as_bytes())
+        {
+            let loc = crate::wire::Loc::query().key(&name);
+            if let Some(error) = crate::limits::stored(&name, &loc, "the parameter's name")
+                .or_else(|| crate::limits::stored(&value, &loc, &format!("`{name}`")))
+            {
+                return Err(ApiError(Error::Validation(vec![error])));
+            }
+        }
         axum::extract::Query::<T>::from_request_parts(parts, state)
             .await
             .map(|q| Self(q.0))
@@ -215,6 +225,8 @@ impl<T: serde::de::DeserializeOwned, S: Send + Sync> axum::extract::FromRequestP
 }
 
 /// `Path<T>` whose rejection is a 404 problem: a path that cannot be decoded names nothing.
+/// A segment holding a NUL is a 422 located at it (`["path", name]`): one rule on every
+/// store, which never holds one.
 pub(crate) struct AppPath<T>(pub(crate) T);
 
 impl<T: serde::de::DeserializeOwned + Send, S: Send + Sync> axum::extract::FromRequestParts<S>
@@ -226,6 +238,17 @@ impl<T: serde::de::DeserializeOwned + Send, S: Send + Sync> axum::extract::FromR
         parts: &mut axum::http::request::Parts,
         state: &S,
     ) -> Result<Self, Self::Rejection> {
+        if let Ok(raw) = axum::extract::RawPathParams::from_request_parts(parts, state).await {
+            for (name, value) in &raw {
+                let loc = crate::wire::Loc(vec![
+                    crate::wire::problem::Segment::Key("path".into()),
+                    crate::wire::problem::Segment::Key(name.into()),
+                ]);
+                if let Some(error) = crate::limits::stored(value, &loc, &format!("`{name}`")) {
+                    return Err(ApiError(Error::Validation(vec![error])));
+                }
+            }
+        }
         axum::extract::Path::<T>::from_request_parts(parts, state)
             .await
             .map(|p| Self(p.0))

@@ -34,7 +34,7 @@ pub const HOLDOUT_RANGE: std::ops::RangeInclusive<f64> = 0.0..=0.5;
 #[serde(default, deny_unknown_fields)]
 pub struct AlignmentRequest {
     /// The checkpoint to improve: branch, tag or commit SHA [default: the default branch].
-    #[schema(min_length = 1, max_length = 255)]
+    #[schema(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
     pub revision: Option<String>,
     /// Question IDs to align [default: every saved question].
     #[schema(min_items = 1)]
@@ -228,10 +228,10 @@ fn folds_and_curve(
 #[serde(default, deny_unknown_fields)]
 pub struct EvaluationRequest {
     /// The checkpoint to evaluate [default: the default branch].
-    #[schema(min_length = 1, max_length = 255)]
+    #[schema(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
     pub revision: Option<String>,
     /// A checkpoint to compare with.
-    #[schema(min_length = 1, max_length = 255)]
+    #[schema(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
     pub baseline: Option<String>,
     /// Question IDs to evaluate [default: every saved question].
     #[schema(min_items = 1)]
@@ -266,7 +266,9 @@ impl EvaluationRequest {
             revision: revision(object, &mut errors),
             baseline: match object.get("baseline") {
                 None | Some(Value::Null) => None,
-                Some(Value::String(s)) if s.chars().count() > MAX_REVISION_CHARS => {
+                Some(Value::String(s))
+                    if limits::text(s, MAX_REVISION_CHARS, &Loc::default(), "").is_some() =>
+                {
                     let loc = Loc::body().key("baseline");
                     errors.extend(limits::text(s, MAX_REVISION_CHARS, &loc, "baseline"));
                     None
@@ -339,7 +341,7 @@ fn revision(object: &Map<String, Value>, errors: &mut Vec<FieldError>) -> Option
     let loc = Loc::body().key("revision");
     match object.get("revision") {
         None | Some(Value::Null) => None,
-        Some(Value::String(s)) if s.chars().count() > MAX_REVISION_CHARS => {
+        Some(Value::String(s)) if limits::text(s, MAX_REVISION_CHARS, &loc, "").is_some() => {
             errors.extend(limits::text(s, MAX_REVISION_CHARS, &loc, "revision"));
             None
         }

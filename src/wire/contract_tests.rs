@@ -100,6 +100,10 @@ fn questions() -> Vec<Value> {
         noul_questions(MAX_QUESTIONS + 1, 4),
         noul_questions(1, MAX_QUESTION_ID_CHARS),
         noul_questions(1, MAX_QUESTION_ID_CHARS + 1),
+        // No NUL in what is stored: a question ID, an option key.
+        json!({"a\u{0}b": {"type": "noul"}}),
+        json!({"q": {"type": "choice", "criteria": {"a\u{0}": null}}}),
+        json!({"q\u{1}": {"type": "choice", "criteria": {"a\u{1f}": null}}}),
     ]
 }
 
@@ -143,6 +147,9 @@ fn decision_requests() {
         json!({"model": "acme/support", "state": 1, "revision": "é".repeat(MAX_REVISION_CHARS)}),
         json!({"model": "acme/support", "state": 1, "revision": "é".repeat(MAX_REVISION_CHARS + 1)}),
         json!({"model": "acme/support", "state": 1, "example_id": "é".repeat(MAX_EXAMPLE_ID_CHARS)}),
+        json!({"model": "acme/support", "state": 1, "example_id": "a\u{0}b"}),
+        json!({"model": "acme/support", "state": 1, "revision": "\u{0}"}),
+        json!({"model": "acme/support", "state": "NUL in a state is kept: \u{0}"}),
         json!({"model": "acme/support", "state": 1, "capture": "yes"}),
         json!({"model": "acme/support", "state": 1, "questions": null}),
         json!([1]),
@@ -169,6 +176,7 @@ fn batch_requests() {
         json!({"items": [], "capture": "yes"}),
         json!({"items": [], "revision": ""}),
         json!({"items": [], "revision": "x".repeat(MAX_REVISION_CHARS + 1)}),
+        json!({"items": [], "revision": "ma\u{0}in"}),
         json!({"items": [], "extra": 1}),
         json!("text"),
     ]);
@@ -198,6 +206,7 @@ fn alignment_and_evaluation_requests() {
         json!({"revision": ""}),
         json!({"revision": 3}),
         json!({"revision": "x".repeat(MAX_REVISION_CHARS + 1)}),
+        json!({"revision": "ma\u{0}in"}),
         json!({"baseline": "v1"}),
         json!({"extra": 1}),
         json!([]),
@@ -260,6 +269,7 @@ fn promote_schema_and_validator_agree() {
         json!({"revision": "main", "evaluation": 3}),
         json!({"revision": ""}),
         json!({"revision": "x".repeat(MAX_REVISION_CHARS + 1)}),
+        json!({"revision": "ma\u{0}in"}),
         json!({"revision": 7}),
         json!({"revision": null}),
         json!({}),

@@ -41,11 +41,11 @@ pub struct DecisionRequest {
     /// Groups the decision under an example the caller identifies (repository models
     /// only); when omitted it is derived from the canonical state.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(min_length = 1, max_length = 255)]
+    #[schema(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
     pub example_id: Option<String>,
     /// Branch, tag, full or unique short commit SHA (repository models only).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(min_length = 1, max_length = 255)]
+    #[schema(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
     pub revision: Option<String>,
     /// `false` skips recording (repository models only).
     #[serde(skip_serializing_if = "Option::is_none")]

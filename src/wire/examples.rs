@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 pub struct IngestExample {
     /// The example's ID [default: derived from the canonical state].
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(min_length = 1, max_length = 255)]
+    #[schema(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
     pub example_id: Option<String>,
     /// The state: any JSON value.
     pub state: Value,
@@ -97,7 +97,7 @@ pub struct IngestAnnotation {
     pub answer: Value,
     /// Why this is the answer.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(max_length = 16384)]
+    #[schema(max_length = 16384, pattern = "^[^\\u0000]*$")]
     pub reasoning: Option<String>,
     /// Who gave it [default: the caller: `--annotator`, the local user, or the token's name].
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -134,7 +134,7 @@ pub struct AnnotationInput {
     pub answer: Value,
     /// Why this is the answer.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(max_length = 16384)]
+    #[schema(max_length = 16384, pattern = "^[^\\u0000]*$")]
     pub reasoning: Option<String>,
 }
 
@@ -164,6 +164,11 @@ impl IngestExample {
             None | Some(Value::Null) => None,
             Some(Value::String(id)) if id.is_empty() => {
                 return Err("example_id may not be empty".into());
+            }
+            Some(Value::String(id)) if id.contains('\0') => {
+                return Err(
+                    "example_id contains a NUL character (U+0000), which is never stored".into(),
+                );
             }
             Some(Value::String(id)) if id.chars().count() > MAX_EXAMPLE_ID_CHARS => {
                 return Err(format!(
@@ -209,7 +214,7 @@ impl IngestExample {
 /// for one question of one stored example.
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct AnnotationLine {
-    #[schema(min_length = 1, max_length = 255)]
+    #[schema(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
     pub example_id: String,
     /// The question ID.
     pub question: String,
@@ -232,6 +237,11 @@ impl AnnotationLine {
             .get("question")
             .and_then(Value::as_str)
             .ok_or("question is required (a question ID)")?;
+        for (member, text) in [("example_id", example_id), ("question", question)] {
+            if let Some(error) = limits::stored(text, &Loc::default(), member) {
+                return Err(error.msg);
+            }
+        }
         if value.get("answer").is_none() {
             return Err("answer is required".into());
         }
@@ -290,7 +300,9 @@ impl AnnotationsPatch {
             }
             let reasoning = match annotation.get("reasoning") {
                 None | Some(Value::Null) => None,
-                Some(Value::String(text)) if text.chars().count() > MAX_REASONING_CHARS => {
+                Some(Value::String(text))
+                    if limits::text(text, MAX_REASONING_CHARS, &loc, "").is_some() =>
+                {
                     let loc = loc.key("reasoning");
                     errors.extend(limits::text(text, MAX_REASONING_CHARS, &loc, "reasoning"));
                     None
@@ -333,6 +345,11 @@ impl AnnotationInput {
         let answer = body.get("answer").ok_or(": answer is required")?.clone();
         let reasoning = match body.get("reasoning") {
             None | Some(Value::Null) => None,
+            Some(Value::String(text)) if text.contains('\0') => {
+                return Err(
+                    ".reasoning: contains a NUL character (U+0000), which is never stored".into(),
+                );
+            }
             Some(Value::String(text)) if text.chars().count() > MAX_REASONING_CHARS => {
                 return Err(format!(
                     ".reasoning: {} characters; the limit is {MAX_REASONING_CHARS}",

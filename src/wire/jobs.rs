@@ -191,7 +191,7 @@ impl BatchRequest {
         let max = crate::limits::MAX_REVISION_CHARS;
         let revision = match object.get("revision") {
             None | Some(Value::Null) => None,
-            Some(Value::String(s)) if s.chars().count() > max => {
+            Some(Value::String(s)) if crate::limits::text(s, max, &root, "").is_some() => {
                 let loc = root.key("revision");
                 errors.extend(crate::limits::text(s, max, &loc, "revision"));
                 None
@@ -254,7 +254,12 @@ pub enum BatchRequestDoc {
 pub struct InlineBatch {
     /// Branch, tag or commit SHA [default: the default branch].
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(min_length = 1, max_length = 255, required = false)]
+    #[schema(
+        min_length = 1,
+        max_length = 255,
+        pattern = "^[^\\u0000]*$",
+        required = false
+    )]
     pub revision: Option<String>,
     /// Question ID → question: override saved ones with the same ID and add new IDs for
     /// this batch.
@@ -275,7 +280,12 @@ pub struct InlineBatch {
 pub struct StoredBatch {
     /// Branch, tag or commit SHA [default: the default branch].
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(min_length = 1, max_length = 255, required = false)]
+    #[schema(
+        min_length = 1,
+        max_length = 255,
+        pattern = "^[^\\u0000]*$",
+        required = false
+    )]
     pub revision: Option<String>,
     /// Question ID → question: override saved ones with the same ID and add new IDs for
     /// this batch.
@@ -296,7 +306,12 @@ pub struct StoredBatch {
 pub struct BatchMembers {
     /// Branch, tag or commit SHA [default: the default branch].
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(min_length = 1, max_length = 255, required = false)]
+    #[schema(
+        min_length = 1,
+        max_length = 255,
+        pattern = "^[^\\u0000]*$",
+        required = false
+    )]
     pub revision: Option<String>,
     /// Question ID → question: override saved ones with the same ID and add new IDs for
     /// this batch.
@@ -402,7 +417,7 @@ fn parse_items(
 pub struct BatchItem {
     /// [default: derived from the canonical state]
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(min_length = 1, max_length = 255)]
+    #[schema(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
     pub example_id: Option<String>,
     /// The state: any JSON value.
     pub state: Value,
@@ -462,6 +477,14 @@ impl BatchItem {
         let max = crate::limits::MAX_EXAMPLE_ID_CHARS;
         let example_id = match object.remove("example_id") {
             None | Some(Value::Null) => None,
+            Some(Value::String(id)) if id.contains('\0') => {
+                errors.extend(crate::limits::stored(
+                    &id,
+                    &loc.key("example_id"),
+                    "example_id",
+                ));
+                None
+            }
             Some(Value::String(id)) if !id.is_empty() && id.chars().count() <= max => Some(id),
             Some(other) => {
                 errors.push(FieldError::new(

@@ -168,7 +168,8 @@ impl utoipa::PartialSchema for QuestionsDoc {
             .property_names(Some(
                 ObjectBuilder::new()
                     .schema_type(Type::String)
-                    .max_length(Some(crate::limits::MAX_QUESTION_ID_CHARS)),
+                    .max_length(Some(crate::limits::MAX_QUESTION_ID_CHARS))
+                    .pattern(Some(crate::limits::NO_NUL)),
             ))
             .additional_properties(Some(utoipa::openapi::Ref::from_schema_name(
                 <QuestionDoc as utoipa::ToSchema>::name(),
@@ -258,6 +259,7 @@ impl utoipa::PartialSchema for OptionKey {
             .schema_type(utoipa::openapi::schema::Type::String)
             .min_length(Some(1))
             .max_length(Some(crate::limits::MAX_OPTION_KEY_CHARS))
+            .pattern(Some(crate::limits::NO_NUL))
             .into()
     }
 }

@@ -669,3 +669,111 @@ async fn stopping_does_not_wait_for_slow_heads() {
     let took = started.elapsed();
     assert!(took < Duration::from_secs(3), "{took:?}");
 }
+
+// ---------------------------------------------------------------------------------------
+// One behaviour on both stores
+// ---------------------------------------------------------------------------------------
+
+/// What one store answered to each NUL request: which request, its status, its first
+/// located detail.
+type NulAnswers = Vec<(String, u16, Value)>;
+
+/// NUL (U+0000) in each text that would be stored, on SQLite and on PostgreSQL: refused
+/// alike with a located 422 at validation, nothing stored (PostgreSQL answered 500 where
+/// SQLite stored it, and a decision with such an example ID was recorded on SQLite only).
+/// Without a PostgreSQL server the SQLite half runs alone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nul_in_stored_text_is_refused_alike_on_both_stores() {
+    // The PostgreSQL store's client blocks: what opens it runs off the async threads.
+    let postgresql = tokio::task::spawn_blocking(arbiter::testing::postgres::database)
+        .await
+        .unwrap();
+    let sqlite = nul_answers("sqlite", None).await;
+    if let Some(url) = postgresql {
+        assert_eq!(
+            sqlite,
+            nul_answers("postgresql", Some(url)).await,
+            "the same answers on both stores"
+        );
+    }
+}
+
+/// The NUL requests on a server over `database` (`None`: SQLite), each checked.
+async fn nul_answers(store: &str, database: Option<String>) -> NulAnswers {
+    let (home, token, model_id) = tokio::task::spawn_blocking(move || {
+        let config = database.map(|url| format!("database:\n  url: {url}\n"));
+        let home = Home::new(config.as_deref());
+        let token = home.admin_token("t");
+        let model_id = home.model("acme/support");
+        (home, token, model_id)
+    })
+    .await
+    .unwrap();
+    let server = home.serve().await;
+    let decide = |extra: Value| {
+        let mut body = json!({"model": "acme/support", "state": "hi"});
+        body.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        body
+    };
+    server
+        .post_json(
+            "/v1/decision",
+            Some(&token),
+            &decide(json!({"example_id": "e1"})),
+        )
+        .await
+        .ok();
+    let examples = format!("/v1/models/{model_id}/examples");
+    let mut replies = Vec::new();
+    for (what, extra) in [
+        ("decision example_id", json!({"example_id": "a\u{0}b"})),
+        ("decision revision", json!({"revision": "ma\u{0}in"})),
+        (
+            "question ID",
+            json!({"questions": {"a\u{0}b": {"type": "noul"}}}),
+        ),
+    ] {
+        let reply = server
+            .post_json("/v1/decision", Some(&token), &decide(extra))
+            .await;
+        replies.push((what, reply));
+    }
+    let reasoning = json!({"escalate": {"answer": true, "reasoning": "a\u{0}b"}});
+    let annotations = format!("{examples}/e1/annotations");
+    replies.push((
+        "reasoning",
+        server
+            .patch_json(&annotations, Some(&token), &reasoning)
+            .await,
+    ));
+    let path = format!("{examples}/a%00b");
+    replies.push(("path", server.get(&path, Some(&token)).await));
+    let query = format!("{examples}?question=a%00b");
+    replies.push(("query", server.get(&query, Some(&token)).await));
+    let line = "{\"example_id\":\"a\\u0000b\",\"state\":1}\n".to_owned();
+    let ingest = format!("{examples}?atomic=true");
+    replies.push((
+        "ingested example_id",
+        server.post_lines(&ingest, Some(&token), line).await,
+    ));
+    let mut answers = Vec::new();
+    for (what, reply) in replies {
+        assert_eq!(reply.status, 422, "{store}, {what}: {}", reply.text());
+        let detail = reply.json()["details"][0].clone();
+        assert!(
+            detail["msg"].as_str().is_some_and(|m| m.contains("NUL")),
+            "{store}, {what}: {detail}"
+        );
+        answers.push((what.to_owned(), reply.status, detail));
+    }
+    let listed = server.get(&examples, Some(&token)).await.ok();
+    assert_eq!(listed["examples"].as_array().unwrap().len(), 1, "{listed}");
+    let e1 = server
+        .get(&format!("{examples}/e1"), Some(&token))
+        .await
+        .ok();
+    assert_eq!(e1["annotations"], json!({}), "{store}: nothing annotated");
+    answers
+}

@@ -29,8 +29,10 @@ pub(crate) struct ListQuery {
     /// `true`: only annotated examples; `false`: only the others.
     annotated: Option<bool>,
     /// Only examples annotated for this question ID.
+    #[param(pattern = "^[^\\u0000]*$")]
     question: Option<String>,
     /// The `nextCursor` of the previous page.
+    #[param(pattern = "^[^\\u0000]*$")]
     after: Option<String>,
     /// Page size (1–1000; anything else is refused).
     #[param(minimum = 1, maximum = 1000, default = 50)]

@@ -270,6 +270,7 @@ pub(crate) async fn cancel_in<C: Collection>(
 #[into_params(parameter_in = Query)]
 pub(crate) struct AllJobsQuery {
     /// Only the jobs of this repository model: its `modelId` or its path `<owner>/<model>`.
+    #[param(pattern = "^[^\\u0000]*$")]
     model: Option<String>,
     /// Only jobs with this status.
     #[param(value_type = Option<JobStatus>)]
@@ -280,6 +281,7 @@ pub(crate) struct AllJobsQuery {
     /// Only jobs whose ID starts with this text (how `arbiter jobs` finds a job by a prefix
     /// of its ID; `/v1/jobs/{jobId}` takes the whole ID only).
     #[serde(rename = "idPrefix")]
+    #[param(pattern = "^[^\\u0000]*$")]
     id_prefix: Option<String>,
 }
 
