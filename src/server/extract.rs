@@ -146,6 +146,14 @@ pub(crate) fn parse_json(bytes: &[u8]) -> Result<Value, ApiError> {
     })
 }
 
+impl JsonBody {
+    /// The body of `request`, read where the handler chooses: after its authorization, so
+    /// a token that may not make the request learns nothing of its body.
+    pub(crate) async fn read(request: Request, state: &AppState) -> Result<Self, ApiError> {
+        <Self as FromRequest<AppState>>::from_request(request, state).await
+    }
+}
+
 impl FromRequest<AppState> for JsonBody {
     type Rejection = ApiError;
 

@@ -777,3 +777,43 @@ async fn nul_answers(store: &str, database: Option<String>) -> NulAnswers {
     assert_eq!(e1["annotations"], json!({}), "{store}: nothing annotated");
     answers
 }
+
+// ---------------------------------------------------------------------------------------
+// Authorization before parsing
+// ---------------------------------------------------------------------------------------
+
+/// A token without the scope gets 403 before its malformed body gets 400: it learns
+/// nothing of how its request would be read (it was 400 first on these four).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_missing_scope_is_403_before_a_malformed_body_is_400() {
+    let home = Home::new(None);
+    let reader = home.token("reader", &["models:read", "examples:read"], &["*=admin"]);
+    let admin = home.admin_token("admin");
+    let model_id = home.model("acme/support");
+    let server = home.serve().await;
+    let decision = json!({"model": "acme/support", "state": "hi", "example_id": "e1"});
+    server
+        .post_json("/v1/decision", Some(&admin), &decision)
+        .await
+        .ok();
+    let base = format!("/v1/models/{model_id}");
+    for (method, path) in [
+        (Method::POST, format!("{base}/alignments")),
+        (Method::POST, format!("{base}/evaluations")),
+        (Method::POST, format!("{base}/promote")),
+        (Method::PATCH, format!("{base}/examples/e1/annotations")),
+    ] {
+        let malformed = |token: &str| {
+            server
+                .request(method.clone(), &path, Some(token))
+                .header("content-type", "application/json")
+                .header("idempotency-key", "key-0001")
+                .body("{\"revision\": ")
+        };
+        let reply = server.send(malformed(&reader)).await;
+        server.problem(&reply, 403, "forbidden").await;
+        // With the scope, the same body is what is wrong.
+        let reply = server.send(malformed(&admin)).await;
+        server.problem(&reply, 400, "bad_request").await;
+    }
+}

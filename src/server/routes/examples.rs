@@ -385,9 +385,11 @@ pub(crate) async fn annotate_example(
     Extension(principal): Extension<Principal>,
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
     AppPath(ExampleParams { example_id }): AppPath<ExampleParams>,
-    JsonBody(body): JsonBody,
+    request: axum::extract::Request,
 ) -> ApiResult<Json<ExampleDetail>> {
     principal.require_scope(crate::core::tokens::Scope::ExamplesWrite)?;
+    // The scope before the body: a token without it learns nothing of its request.
+    let JsonBody(body) = JsonBody::read(request, &state).await?;
     let detail =
         core::access::annotate_example(&state.ctx, &principal, &model_id, &example_id, body)
             .await?;

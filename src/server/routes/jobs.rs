@@ -101,12 +101,13 @@ pub(crate) async fn create_json<C: JsonCollection>(
     OriginalUri(uri): OriginalUri,
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
     headers: HeaderMap,
-    JsonBody(body): JsonBody,
+    request: axum::extract::Request,
 ) -> ApiResult<Response> {
     principal.require_scope(scope_of(C::KIND))?;
-    // Authorized before anything is validated: a token that may not create the job learns
-    // nothing about its request.
+    // Authorized before the body is read, let alone validated: a token that may not create
+    // the job learns nothing about its request, not even whether it is JSON.
     core::access::model_access(&state.ctx, &principal, &model_id, C::ROLE).await?;
+    let JsonBody(body) = JsonBody::read(request, &state).await?;
     let key = idempotency::key(&headers, true)?;
     let request = C::parse(&body)?;
     let creation = Creation {
@@ -602,10 +603,10 @@ macro_rules! json_job_create {
             uri: axum::extract::OriginalUri,
             model: crate::server::extract::AppPath<crate::server::routes::params::ModelParams>,
             headers: axum::http::HeaderMap,
-            body: crate::server::extract::JsonBody,
+            request: axum::extract::Request,
         ) -> crate::server::error::ApiResult<axum::response::Response> {
             crate::server::routes::jobs::create_json::<$collection>(
-                state, principal, info, uri, model, headers, body,
+                state, principal, info, uri, model, headers, request,
             )
             .await
         }
