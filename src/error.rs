@@ -56,6 +56,9 @@ pub enum Error {
     },
     #[error("request body exceeds the limit of {limit} bytes")]
     PayloadTooLarge { limit: usize },
+    /// A request body that stalled, or arrived slower than the server's minimum rate.
+    #[error("{0}")]
+    RequestTimeout(String),
     #[error("{0}")]
     UnsupportedMediaType(String),
     #[error("upstream failed: {0}")]
@@ -192,6 +195,7 @@ impl Error {
             | Self::StateTooLarge { .. }
             | Self::BadRequest(_)
             | Self::PayloadTooLarge { .. }
+            | Self::RequestTimeout(_)
             | Self::UnsupportedMediaType(_)
             | Self::RateLimited { .. } => ErrorKind::Invalid,
             Self::Conflict { .. } => ErrorKind::Conflict,
@@ -231,6 +235,7 @@ impl Error {
             Self::Forbidden(_) => "forbidden",
             Self::RateLimited { .. } => "rate_limited",
             Self::PayloadTooLarge { .. } => "payload_too_large",
+            Self::RequestTimeout(_) => "request_timeout",
             Self::UnsupportedMediaType(_) => "unsupported_media_type",
             Self::UpstreamFailed(_) => "upstream_failed",
             Self::UpstreamUnavailable(_) => "upstream_unavailable",
@@ -261,6 +266,7 @@ impl Error {
             Self::Forbidden(_) => 403,
             Self::RateLimited { .. } => 429,
             Self::PayloadTooLarge { .. } => 413,
+            Self::RequestTimeout(_) => 408,
             Self::UnsupportedMediaType(_) => 415,
             Self::UpstreamFailed(_) => 502,
             Self::UpstreamUnavailable(_)

@@ -129,6 +129,16 @@ pub struct ServerConfig {
     pub max_concurrent_decisions: Option<usize>,
     /// Decisions that may wait for a slot; beyond them the answer is 503 `overloaded`.
     pub decision_queue: Option<usize>,
+    /// Seconds a request's head may take to arrive whole.
+    pub header_timeout: Option<f64>,
+    /// Seconds a kept-alive connection may wait for its next request.
+    pub idle_timeout: Option<f64>,
+    /// Seconds a request body may stall.
+    pub body_timeout: Option<f64>,
+    /// Bytes a second a request body must keep arriving at, past `body_timeout`.
+    pub body_min_rate: Option<u64>,
+    /// Connections served at once; more wait to be accepted.
+    pub max_connections: Option<usize>,
 }
 
 /// `server.rate_limit` as written: requests per second refilled, and the bucket size.

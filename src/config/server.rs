@@ -6,6 +6,7 @@ use super::file::{RateLimitConfig, ServerConfig};
 use super::http_url;
 use crate::wire::problem::{FieldError, Loc, Segment};
 use std::num::{NonZeroU32, NonZeroUsize};
+use std::time::Duration;
 
 /// `server:`, resolved.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,6 +26,40 @@ pub struct ServerSettings {
     pub max_concurrent_decisions: NonZeroUsize,
     /// Decisions waiting for a slot at most; one more is refused (503 `overloaded`).
     pub decision_queue: usize,
+    /// Slow and greedy clients: how long a request head, an idle connection and a stalled
+    /// body may take, and how many connections are served at once.
+    pub connections: ConnectionLimits,
+}
+
+/// `server.header_timeout`, `idle_timeout`, `body_timeout`, `body_min_rate`,
+/// `max_connections`, resolved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConnectionLimits {
+    /// A request's head must arrive whole within this, counted from the connection's
+    /// accept (its first request) or from its first byte (a kept-alive connection's next).
+    pub header_timeout: Duration,
+    /// A kept-alive connection with no request in progress is closed after this long.
+    pub idle_timeout: Duration,
+    /// A request body may stall this long between its bytes, and has this long before
+    /// [`Self::body_min_rate`] counts.
+    pub body_timeout: Duration,
+    /// Past [`Self::body_timeout`], a body must have arrived at this many bytes a second
+    /// on average (0: no minimum rate).
+    pub body_min_rate: u64,
+    /// Connections served at once; the next waits to be accepted until one closes.
+    pub max_connections: NonZeroUsize,
+}
+
+impl Default for ConnectionLimits {
+    fn default() -> Self {
+        Self {
+            header_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_mins(1),
+            body_timeout: Duration::from_secs(10),
+            body_min_rate: 1024,
+            max_connections: NonZeroUsize::new(512).unwrap(),
+        }
+    }
 }
 
 impl ServerSettings {
@@ -42,6 +77,7 @@ impl Default for ServerSettings {
             max_running_jobs: Self::DEFAULT_MAX_RUNNING_JOBS,
             max_concurrent_decisions: Self::default_concurrent_decisions(),
             decision_queue: Self::DEFAULT_DECISION_QUEUE,
+            connections: ConnectionLimits::default(),
         }
     }
 }
@@ -141,6 +177,51 @@ pub(super) fn resolve(written: &ServerConfig, errors: &mut Vec<FieldError>) -> S
         decision_queue: written
             .decision_queue
             .unwrap_or(ServerSettings::DEFAULT_DECISION_QUEUE),
+        connections: resolve_connections(written, &loc, errors),
+    }
+}
+
+fn resolve_connections(
+    written: &ServerConfig,
+    loc: &Loc,
+    errors: &mut Vec<FieldError>,
+) -> ConnectionLimits {
+    let defaults = ConnectionLimits::default();
+    let mut seconds = |name: &str, value: Option<f64>, default: Duration| match value {
+        None => default,
+        Some(secs) if secs.is_finite() && secs > 0.0 && secs <= 86_400.0 => {
+            Duration::from_secs_f64(secs)
+        }
+        Some(secs) => {
+            errors.push(FieldError::new(
+                loc.key(name),
+                format!("{name} is {secs}: expected seconds, more than 0 and at most 86400"),
+                "out_of_range",
+            ));
+            default
+        }
+    };
+    let header_timeout = seconds(
+        "header_timeout",
+        written.header_timeout,
+        defaults.header_timeout,
+    );
+    let idle_timeout = seconds("idle_timeout", written.idle_timeout, defaults.idle_timeout);
+    let body_timeout = seconds("body_timeout", written.body_timeout, defaults.body_timeout);
+    let max_connections = match written.max_connections.map(NonZeroUsize::new) {
+        None => defaults.max_connections,
+        Some(Some(connections)) => connections,
+        Some(None) => {
+            errors.push(at_least_one(loc.key("max_connections")));
+            defaults.max_connections
+        }
+    };
+    ConnectionLimits {
+        header_timeout,
+        idle_timeout,
+        body_timeout,
+        body_min_rate: written.body_min_rate.unwrap_or(defaults.body_min_rate),
+        max_connections,
     }
 }
 
@@ -213,6 +294,21 @@ mod tests {
         assert_eq!(settings.max_body_bytes, 1000);
         assert_eq!(settings.max_running_jobs.get(), 1);
         assert_eq!(settings.rate_limit.burst.get(), 2);
+        let (settings, errors) = resolve_yaml(
+            "{header_timeout: 0.5, idle_timeout: 2, body_timeout: 1.5, body_min_rate: 0, \
+             max_connections: 3}",
+        );
+        assert_eq!(errors, Vec::<String>::new());
+        assert_eq!(
+            settings.connections,
+            ConnectionLimits {
+                header_timeout: Duration::from_millis(500),
+                idle_timeout: Duration::from_secs(2),
+                body_timeout: Duration::from_millis(1500),
+                body_min_rate: 0,
+                max_connections: NonZeroUsize::new(3).unwrap(),
+            }
+        );
     }
 
     #[test]
@@ -225,6 +321,22 @@ mod tests {
             (
                 "{max_running_jobs: 0}",
                 "server.max_running_jobs: must be at least 1",
+            ),
+            (
+                "{max_connections: 0}",
+                "server.max_connections: must be at least 1",
+            ),
+            (
+                "{header_timeout: 0}",
+                "server.header_timeout: header_timeout is 0: expected seconds, more than 0",
+            ),
+            (
+                "{idle_timeout: -1}",
+                "server.idle_timeout: idle_timeout is -1",
+            ),
+            (
+                "{body_timeout: .inf}",
+                "server.body_timeout: body_timeout is inf",
             ),
             (
                 "{max_concurrent_decisions: 0}",

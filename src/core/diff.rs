@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::Context;
-use super::checkpoint::invalid_checkpoint;
+use super::checkpoint::{invalid_checkpoint, parse_model_yaml, parse_questions_files};
 use super::models::{open, to_wire_revision};
 use crate::error::Result;
 use crate::wire::problem::{FieldError, Loc, Segment};
@@ -18,10 +18,17 @@ pub fn diff(ctx: &Context, model: &str, from: &str, to: &str) -> Result<ModelDif
     let repo = open(ctx, model)?;
     let (from, to) = (repo.resolve(Some(from))?, repo.resolve(Some(to))?);
     let (before, after) = (repo.read(&from.commit)?, repo.read(&to.commit)?);
-    // A file pushed with plain git may be anything: one that is not YAML (or nests past
-    // the limit) is the checkpoint's fault, 422 `invalid_checkpoint` as a decision at that
-    // revision answers, never a 500.
+    // A file pushed with plain git may be anything: files that do not form a valid model
+    // (not YAML, past a limit, not questions) are the checkpoint's fault, 422
+    // `invalid_checkpoint` located in the file as a decision at that revision answers,
+    // never a 500 (nor a diff of what no decision would read).
     let path = repo.path().to_string();
+    for (files, commit) in [(&before, &from.commit), (&after, &to.commit)] {
+        parse_model_yaml(&files.model_yaml, &|name| ctx.is_base_model(name))
+            .map_err(|errors| invalid_checkpoint(&path, commit, errors))?;
+        parse_questions_files(&files.questions_yaml, &files.aligned, &files.learned)
+            .map_err(|errors| invalid_checkpoint(&path, commit, errors))?;
+    }
     let parse = |file: &str, text: &str, commit: &str| -> Result<Value> {
         if text.trim().is_empty() {
             return Ok(Value::Object(serde_json::Map::new()));

@@ -1,5 +1,7 @@
-//! Request bodies: the content type is checked (415), the size bounded (413), and the JSON
-//! parsed (400 when malformed), each failure a problem document.
+//! Request bodies: the content type is checked (415), the size bounded (413: at once when
+//! the declared length is past the limit), the pace bounded (408: a body that stalls
+//! past `server.body_timeout`, or arrives slower than `server.body_min_rate`), and the
+//! JSON parsed (400 when malformed), each failure a problem document.
 
 use super::AppState;
 use super::error::ApiError;
@@ -12,6 +14,7 @@ use bytes::{Bytes, BytesMut};
 use futures_util::StreamExt;
 use serde_json::Value;
 use std::time::Duration;
+use tokio::time::Instant;
 
 /// A JSON request body, parsed into a value for validation by `wire`.
 pub(crate) struct JsonBody(pub(crate) Value);
@@ -37,13 +40,35 @@ pub(crate) fn is_json(media_type: &str) -> bool {
         || (media_type.starts_with("application/") && media_type.ends_with("+json"))
 }
 
-/// A body past the limit is still read, and thrown away, up to this much and for this long,
-/// so the client finishes sending and reads its 413 (a lingering close): a connection closed
-/// under a client still writing reaches it as a reset, not as the problem document.
+/// A body past the limit is answered 413 at once, and what the client still sends is read
+/// and thrown away in the background, up to this much and for this long, so a client that
+/// is still writing reads its 413 (a lingering close) instead of a reset.
 const DRAIN_BYTES: usize = 64 << 20;
 const DRAIN_TIME: Duration = Duration::from_secs(5);
 
-async fn read(request: Request, limit: usize) -> Result<Bytes, ApiError> {
+/// How long a request body may stall, and how fast it must keep arriving
+/// (`server.body_timeout`, `server.body_min_rate`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BodyPace {
+    pub(crate) timeout: Duration,
+    /// Bytes a second, on average, past the first `timeout`; 0: none.
+    pub(crate) min_rate: u64,
+}
+
+impl BodyPace {
+    /// When the next bytes must have arrived: `timeout` after the last ones, and no later
+    /// than the minimum rate allows for what has arrived.
+    fn deadline(self, started: Instant, last: Instant, received: usize) -> Instant {
+        let stall = last + self.timeout;
+        if self.min_rate == 0 {
+            return stall;
+        }
+        let earned = Duration::from_secs_f64(received as f64 / self.min_rate as f64);
+        stall.min(started + self.timeout + earned)
+    }
+}
+
+async fn read(request: Request, limit: usize, pace: BodyPace) -> Result<Bytes, ApiError> {
     let too_large = || ApiError(Error::PayloadTooLarge { limit });
     let declared = request
         .headers()
@@ -51,28 +76,37 @@ async fn read(request: Request, limit: usize) -> Result<Bytes, ApiError> {
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<usize>().ok());
     let mut stream = request.into_body().into_data_stream();
+    if declared.is_some_and(|n| n > limit) {
+        // Refused before any of it is read: the length says enough.
+        tokio::spawn(drain(stream));
+        return Err(too_large());
+    }
     let mut bytes = BytesMut::with_capacity(declared.unwrap_or(0).min(limit));
-    let mut seen = declared.filter(|&n| n > limit).map_or(0, |_| limit + 1);
-    let deadline = tokio::time::Instant::now() + DRAIN_TIME;
+    let started = Instant::now();
+    let mut last = started;
     loop {
-        let chunk = if seen > limit {
-            // Draining: bounded in bytes and time; past either, the connection goes.
-            match tokio::time::timeout_at(deadline, stream.next()).await {
-                Ok(chunk) if seen <= DRAIN_BYTES => chunk,
-                _ => return Err(too_large()),
-            }
-        } else {
-            stream.next().await
+        let deadline = pace.deadline(started, last, bytes.len());
+        let Ok(chunk) = tokio::time::timeout_at(deadline, stream.next()).await else {
+            return Err(ApiError(Error::RequestTimeout(format!(
+                "the body arrived too slowly: {} bytes in {:.1} s (a body may stall {} s \
+                 at most and must then keep arriving at {} bytes a second: \
+                 server.body_timeout, server.body_min_rate)",
+                bytes.len(),
+                started.elapsed().as_secs_f64(),
+                pace.timeout.as_secs_f64(),
+                pace.min_rate,
+            ))));
         };
         match chunk {
             None => break,
             Some(Ok(data)) => {
-                seen = seen.saturating_add(data.len());
-                if seen <= limit {
-                    bytes.extend_from_slice(&data);
+                last = Instant::now();
+                if bytes.len().saturating_add(data.len()) > limit {
+                    tokio::spawn(drain(stream));
+                    return Err(too_large());
                 }
+                bytes.extend_from_slice(&data);
             }
-            Some(Err(_)) if seen > limit => return Err(too_large()),
             Some(Err(e)) => {
                 return Err(ApiError(Error::BadRequest(format!(
                     "the body could not be read: {e}"
@@ -80,10 +114,20 @@ async fn read(request: Request, limit: usize) -> Result<Bytes, ApiError> {
             }
         }
     }
-    if seen > limit {
-        return Err(too_large());
-    }
     Ok(bytes.freeze())
+}
+
+/// Read what is left of a refused body and throw it away, bounded in bytes and time; past
+/// either, the connection goes.
+async fn drain(mut stream: axum::body::BodyDataStream) {
+    let deadline = Instant::now() + DRAIN_TIME;
+    let mut seen = 0usize;
+    while seen <= DRAIN_BYTES {
+        match tokio::time::timeout_at(deadline, stream.next()).await {
+            Ok(Some(Ok(data))) => seen = seen.saturating_add(data.len()),
+            _ => return,
+        }
+    }
 }
 
 /// The body as one JSON value: 400 when it is not JSON or nests past the limit (the
@@ -102,6 +146,14 @@ pub(crate) fn parse_json(bytes: &[u8]) -> Result<Value, ApiError> {
     })
 }
 
+impl JsonBody {
+    /// The body of `request`, read where the handler chooses: after its authorization, so
+    /// a token that may not make the request learns nothing of its body.
+    pub(crate) async fn read(request: Request, state: &AppState) -> Result<Self, ApiError> {
+        <Self as FromRequest<AppState>>::from_request(request, state).await
+    }
+}
+
 impl FromRequest<AppState> for JsonBody {
     type Rejection = ApiError;
 
@@ -117,7 +169,7 @@ impl FromRequest<AppState> for JsonBody {
                 }
             ))));
         }
-        let bytes = read(request, state.max_body_bytes).await?;
+        let bytes = read(request, state.max_body_bytes, state.body_pace).await?;
         Ok(Self(parse_json(&bytes)?))
     }
 }
@@ -140,7 +192,7 @@ impl FromRequest<AppState> for RawBody {
                 }
             ))));
         }
-        let bytes = read(request, state.max_body_bytes).await?;
+        let bytes = read(request, state.max_body_bytes, state.body_pace).await?;
         Ok(Self { media_type, bytes })
     }
 }
@@ -157,6 +209,16 @@ impl<T: serde::de::DeserializeOwned, S: Send + Sync> axum::extract::FromRequestP
         parts: &mut axum::http::request::Parts,
         state: &S,
     ) -> Result<Self, Self::Rejection> {
+        // One rule on every store: a NUL is refused before any parameter is read.
+        for (name, value) in url::form_urlencoded::parse(parts.uri.query().unwrap_or("").as_bytes())
+        {
+            let loc = crate::wire::Loc::query().key(&name);
+            if let Some(error) = crate::limits::stored(&name, &loc, "the parameter's name")
+                .or_else(|| crate::limits::stored(&value, &loc, &format!("`{name}`")))
+            {
+                return Err(ApiError(Error::Validation(vec![error])));
+            }
+        }
         axum::extract::Query::<T>::from_request_parts(parts, state)
             .await
             .map(|q| Self(q.0))
@@ -171,6 +233,8 @@ impl<T: serde::de::DeserializeOwned, S: Send + Sync> axum::extract::FromRequestP
 }
 
 /// `Path<T>` whose rejection is a 404 problem: a path that cannot be decoded names nothing.
+/// A segment holding a NUL is a 422 located at it (`["path", name]`): one rule on every
+/// store, which never holds one.
 pub(crate) struct AppPath<T>(pub(crate) T);
 
 impl<T: serde::de::DeserializeOwned + Send, S: Send + Sync> axum::extract::FromRequestParts<S>
@@ -182,6 +246,17 @@ impl<T: serde::de::DeserializeOwned + Send, S: Send + Sync> axum::extract::FromR
         parts: &mut axum::http::request::Parts,
         state: &S,
     ) -> Result<Self, Self::Rejection> {
+        if let Ok(raw) = axum::extract::RawPathParams::from_request_parts(parts, state).await {
+            for (name, value) in &raw {
+                let loc = crate::wire::Loc(vec![
+                    crate::wire::problem::Segment::Key("path".into()),
+                    crate::wire::problem::Segment::Key(name.into()),
+                ]);
+                if let Some(error) = crate::limits::stored(value, &loc, &format!("`{name}`")) {
+                    return Err(ApiError(Error::Validation(vec![error])));
+                }
+            }
+        }
         axum::extract::Path::<T>::from_request_parts(parts, state)
             .await
             .map(|p| Self(p.0))

@@ -9,8 +9,7 @@
 //! hyper's automatic error head, the only head written without an `x-request-id` (every
 //! response of the application carries one), and writes the problem in its place.
 
-use axum::extract::connect_info::Connected;
-use axum::serve::{IncomingStream, Listener};
+use axum::serve::Listener;
 use std::io;
 use std::net::SocketAddr;
 use std::pin::Pin;
@@ -58,12 +57,6 @@ impl Listener for ProblemListener {
 /// The address of the client at the other end of a request's connection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct ClientAddr(pub(crate) SocketAddr);
-
-impl Connected<IncomingStream<'_, ProblemListener>> for ClientAddr {
-    fn connect_info(stream: IncomingStream<'_, ProblemListener>) -> Self {
-        Self(*stream.remote_addr())
-    }
-}
 
 /// One accepted connection.
 pub(crate) struct Connection {

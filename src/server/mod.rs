@@ -7,6 +7,7 @@
 
 mod admission;
 mod auth;
+mod connections;
 mod error;
 mod extract;
 mod idempotency;
@@ -32,6 +33,8 @@ pub(crate) struct AppState {
     pub(crate) ctx: Context,
     pub(crate) limiter: Arc<rate_limit::RateLimiter>,
     pub(crate) max_body_bytes: usize,
+    /// How long a request body may stall, and how fast it must keep arriving.
+    pub(crate) body_pace: extract::BodyPace,
     /// Batch and alignment jobs, run in this process.
     pub(crate) jobs: JobQueue,
     /// Slots for decisions computed at once, and their queue.
@@ -66,6 +69,10 @@ fn state(ctx: Context, listen: SocketAddr) -> AppState {
         problems_url: format!("{}/problems", public_url.trim_end_matches('/')).into(),
         limiter: Arc::new(rate_limit::RateLimiter::new(server.rate_limit)),
         max_body_bytes: server.max_body_bytes,
+        body_pace: extract::BodyPace {
+            timeout: server.connections.body_timeout,
+            min_rate: server.connections.body_min_rate,
+        },
         jobs: JobQueue::new(ctx.clone(), server.max_running_jobs.get()),
         decisions: Arc::new(admission::Admission::new(
             server.max_concurrent_decisions.get(),
@@ -94,13 +101,11 @@ pub async fn serve(
     let watcher = state.jobs.watch_orphans(ORPHAN_SWEEP);
     let trimmer = memory::watch(state.decisions.clone());
     let listener = listener::ProblemListener::new(listener, state.problems_url.clone());
-    let app = routes::router(state).into_make_service_with_connect_info::<listener::ClientAddr>();
-    let served = axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await;
+    let limits = state.ctx.settings().server.connections;
+    connections::serve(listener, routes::router(state), limits, shutdown).await;
     watcher.abort();
     trimmer.abort();
-    served
+    Ok(())
 }
 
 /// How often a running server looks for jobs whose worker died.

@@ -4,6 +4,7 @@
 use super::problem::{FieldError, Loc};
 use super::problem::{Invalid, Validated};
 use super::question::json_type;
+use crate::limits::{self, MAX_REVISION_CHARS};
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -33,7 +34,7 @@ pub const HOLDOUT_RANGE: std::ops::RangeInclusive<f64> = 0.0..=0.5;
 #[serde(default, deny_unknown_fields)]
 pub struct AlignmentRequest {
     /// The checkpoint to improve: branch, tag or commit SHA [default: the default branch].
-    #[schema(min_length = 1)]
+    #[schema(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
     pub revision: Option<String>,
     /// Question IDs to align [default: every saved question].
     #[schema(min_items = 1)]
@@ -227,10 +228,10 @@ fn folds_and_curve(
 #[serde(default, deny_unknown_fields)]
 pub struct EvaluationRequest {
     /// The checkpoint to evaluate [default: the default branch].
-    #[schema(min_length = 1)]
+    #[schema(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
     pub revision: Option<String>,
     /// A checkpoint to compare with.
-    #[schema(min_length = 1)]
+    #[schema(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
     pub baseline: Option<String>,
     /// Question IDs to evaluate [default: every saved question].
     #[schema(min_items = 1)]
@@ -265,6 +266,13 @@ impl EvaluationRequest {
             revision: revision(object, &mut errors),
             baseline: match object.get("baseline") {
                 None | Some(Value::Null) => None,
+                Some(Value::String(s))
+                    if limits::text(s, MAX_REVISION_CHARS, &Loc::default(), "").is_some() =>
+                {
+                    let loc = Loc::body().key("baseline");
+                    errors.extend(limits::text(s, MAX_REVISION_CHARS, &loc, "baseline"));
+                    None
+                }
                 Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
                 Some(other) => {
                     errors.push(FieldError::new(
@@ -330,8 +338,13 @@ fn object_with<'a>(
 }
 
 fn revision(object: &Map<String, Value>, errors: &mut Vec<FieldError>) -> Option<String> {
+    let loc = Loc::body().key("revision");
     match object.get("revision") {
         None | Some(Value::Null) => None,
+        Some(Value::String(s)) if limits::text(s, MAX_REVISION_CHARS, &loc, "").is_some() => {
+            errors.extend(limits::text(s, MAX_REVISION_CHARS, &loc, "revision"));
+            None
+        }
         Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
         Some(other) => {
             errors.push(FieldError::new(

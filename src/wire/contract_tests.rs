@@ -9,6 +9,10 @@ use super::align::{
 };
 use super::decision::DecisionRequest;
 use super::jobs::{BatchRequest, BatchRequestDoc};
+use crate::limits::{
+    MAX_EXAMPLE_ID_CHARS, MAX_OPTION_KEY_CHARS, MAX_OPTIONS, MAX_QUESTION_ID_CHARS, MAX_QUESTIONS,
+    MAX_REVISION_CHARS, MAX_TEXT_CHARS,
+};
 use serde_json::{Value, json};
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::Schema;
@@ -79,7 +83,47 @@ fn questions() -> Vec<Value> {
         json!({"q": {"type": "score", "criteria": [true]}}),
         json!({"q": {"type": "score"}}),
         json!({"q": {"type": "noul"}, "r": {"type": "score", "criteria": [1]}}),
+        // Limits: at each, and one past it.
+        json!({"q": {"type": "noul", "instructions": "é".repeat(MAX_TEXT_CHARS)}}),
+        json!({"q": {"type": "noul", "instructions": "é".repeat(MAX_TEXT_CHARS + 1)}}),
+        json!({"q": {"type": "noul", "criteria": {"true": "x".repeat(MAX_TEXT_CHARS)}}}),
+        json!({"q": {"type": "noul", "criteria": {"true": "x".repeat(MAX_TEXT_CHARS + 1)}}}),
+        json!({"q": {"type": "score", "criteria": ["x".repeat(MAX_TEXT_CHARS + 1)]}}),
+        json!({"q": {"type": "choice", "criteria": {"a": "x".repeat(MAX_TEXT_CHARS + 1)}}}),
+        json!({"q": {"type": "choice", "criteria": keyed(1, MAX_OPTION_KEY_CHARS)}}),
+        json!({"q": {"type": "choice", "criteria": keyed(1, MAX_OPTION_KEY_CHARS + 1)}}),
+        json!({"q": {"type": "choice", "criteria": keyed(MAX_OPTIONS, 4)}}),
+        json!({"q": {"type": "choice", "criteria": keyed(MAX_OPTIONS + 1, 4)}}),
+        json!({"q": {"type": "score", "criteria": vec!["x"; MAX_OPTIONS]}}),
+        json!({"q": {"type": "score", "criteria": vec!["x"; MAX_OPTIONS + 1]}}),
+        noul_questions(MAX_QUESTIONS, 4),
+        noul_questions(MAX_QUESTIONS + 1, 4),
+        noul_questions(1, MAX_QUESTION_ID_CHARS),
+        noul_questions(1, MAX_QUESTION_ID_CHARS + 1),
+        // No NUL in what is stored: a question ID, an option key.
+        json!({"a\u{0}b": {"type": "noul"}}),
+        json!({"q": {"type": "choice", "criteria": {"a\u{0}": null}}}),
+        json!({"q\u{1}": {"type": "choice", "criteria": {"a\u{1f}": null}}}),
     ]
+}
+
+/// `count` distinct keys of `chars` characters each, to null.
+fn keyed(count: usize, chars: usize) -> Value {
+    (0..count)
+        .map(|i| (format!("{i:0>chars$}"), Value::Null))
+        .collect::<serde_json::Map<_, _>>()
+        .into()
+}
+
+/// `count` noul questions whose IDs are `chars` characters long.
+fn noul_questions(count: usize, chars: usize) -> Value {
+    let Value::Object(keys) = keyed(count, chars) else {
+        unreachable!()
+    };
+    keys.into_iter()
+        .map(|(id, _)| (id, json!({"type": "noul"})))
+        .collect::<serde_json::Map<_, _>>()
+        .into()
 }
 
 #[test]
@@ -100,6 +144,12 @@ fn decision_requests() {
         json!({"model": "acme/support", "state": 1, "example_id": ""}),
         json!({"model": "acme/support", "state": 1, "example_id": "x".repeat(256)}),
         json!({"model": "acme/support", "state": 1, "revision": ""}),
+        json!({"model": "acme/support", "state": 1, "revision": "é".repeat(MAX_REVISION_CHARS)}),
+        json!({"model": "acme/support", "state": 1, "revision": "é".repeat(MAX_REVISION_CHARS + 1)}),
+        json!({"model": "acme/support", "state": 1, "example_id": "é".repeat(MAX_EXAMPLE_ID_CHARS)}),
+        json!({"model": "acme/support", "state": 1, "example_id": "a\u{0}b"}),
+        json!({"model": "acme/support", "state": 1, "revision": "\u{0}"}),
+        json!({"model": "acme/support", "state": "NUL in a state is kept: \u{0}"}),
         json!({"model": "acme/support", "state": 1, "capture": "yes"}),
         json!({"model": "acme/support", "state": 1, "questions": null}),
         json!([1]),
@@ -125,6 +175,8 @@ fn batch_requests() {
         json!({"items": {}}),
         json!({"items": [], "capture": "yes"}),
         json!({"items": [], "revision": ""}),
+        json!({"items": [], "revision": "x".repeat(MAX_REVISION_CHARS + 1)}),
+        json!({"items": [], "revision": "ma\u{0}in"}),
         json!({"items": [], "extra": 1}),
         json!("text"),
     ]);
@@ -153,6 +205,8 @@ fn alignment_and_evaluation_requests() {
         json!({"questions": [1]}),
         json!({"revision": ""}),
         json!({"revision": 3}),
+        json!({"revision": "x".repeat(MAX_REVISION_CHARS + 1)}),
+        json!({"revision": "ma\u{0}in"}),
         json!({"baseline": "v1"}),
         json!({"extra": 1}),
         json!([]),
@@ -214,6 +268,8 @@ fn promote_schema_and_validator_agree() {
         json!({"revision": "main", "evaluation": ""}),
         json!({"revision": "main", "evaluation": 3}),
         json!({"revision": ""}),
+        json!({"revision": "x".repeat(MAX_REVISION_CHARS + 1)}),
+        json!({"revision": "ma\u{0}in"}),
         json!({"revision": 7}),
         json!({"revision": null}),
         json!({}),

@@ -4,6 +4,7 @@ use super::answer::Answers;
 use super::problem::{FieldError, Loc};
 use super::problem::{Invalid, Validated};
 use super::question::{Questions, json_type, parse_questions};
+use crate::limits;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -16,9 +17,6 @@ pub const BASE_MODELS: [&str; 6] = [
     "jev-latest",
     "jev-1.13.0",
 ];
-
-/// Longest caller-supplied example ID.
-pub const MAX_EXAMPLE_ID_LEN: usize = 255;
 
 /// A decision request: what [`DecisionRequest::from_value`] produces from a body, what a
 /// client serializes, and what the server's document shows.
@@ -43,11 +41,11 @@ pub struct DecisionRequest {
     /// Groups the decision under an example the caller identifies (repository models
     /// only); when omitted it is derived from the canonical state.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(min_length = 1, max_length = 255)]
+    #[schema(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
     pub example_id: Option<String>,
     /// Branch, tag, full or unique short commit SHA (repository models only).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(min_length = 1)]
+    #[schema(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
     pub revision: Option<String>,
     /// `false` skips recording (repository models only).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -78,12 +76,13 @@ impl DecisionRequest {
         };
         let mut errors = Vec::new();
         let state = object.get("state").cloned();
-        if state.is_none() {
-            errors.push(FieldError::new(
+        match &state {
+            None => errors.push(FieldError::new(
                 root.key("state"),
                 "state is required (any JSON value)",
                 "missing",
-            ));
+            )),
+            Some(state) => errors.extend(limits::state(state, &root.key("state"))),
         }
         let model = match object.get("model") {
             Some(Value::String(m)) if !m.is_empty() => Some(m.clone()),
@@ -116,19 +115,25 @@ impl DecisionRequest {
             .get("questions")
             .map(|q| parse_questions(q, &root.key("questions"), &mut errors));
         let example_id = optional_string(object, "example_id", &root, &mut errors);
-        if let Some(id) = &example_id
-            && id.len() > MAX_EXAMPLE_ID_LEN
-        {
-            errors.push(FieldError::new(
-                root.key("example_id"),
-                format!(
-                    "example_id is {} bytes; at most {MAX_EXAMPLE_ID_LEN}",
-                    id.len()
-                ),
-                "too_long",
+        if let Some(id) = &example_id {
+            let loc = root.key("example_id");
+            errors.extend(limits::text(
+                id,
+                limits::MAX_EXAMPLE_ID_CHARS,
+                &loc,
+                "example_id",
             ));
         }
         let revision = optional_string(object, "revision", &root, &mut errors);
+        if let Some(revision) = &revision {
+            let loc = root.key("revision");
+            errors.extend(limits::text(
+                revision,
+                limits::MAX_REVISION_CHARS,
+                &loc,
+                "revision",
+            ));
+        }
         let mut flag = |name: &str| match object.get(name) {
             None | Some(Value::Null) => None,
             Some(Value::Bool(b)) => Some(*b),

@@ -1,8 +1,8 @@
 //! Examples: ingest and annotation reports, pages of examples.
 
-use super::decision::MAX_EXAMPLE_ID_LEN;
 use super::problem::{FieldError, Loc};
 use super::question::json_type;
+use crate::limits::{self, MAX_ANNOTATOR_CHARS, MAX_EXAMPLE_ID_CHARS, MAX_REASONING_CHARS};
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 pub struct IngestExample {
     /// The example's ID [default: derived from the canonical state].
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(min_length = 1, max_length = 255)]
+    #[schema(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
     pub example_id: Option<String>,
     /// The state: any JSON value.
     pub state: Value,
@@ -27,19 +27,16 @@ pub struct IngestExample {
     pub annotations: IndexMap<String, IngestAnnotations>,
 }
 
-/// The longest annotator name, in bytes.
-pub const MAX_ANNOTATOR_LEN: usize = 128;
-
-/// Whether `name` may name an annotator: not blank, at most [`MAX_ANNOTATOR_LEN`] bytes, no
-/// control characters (it is shown in tables).
+/// Whether `name` may name an annotator: not blank, at most [`MAX_ANNOTATOR_CHARS`]
+/// characters, no control characters (it is shown in tables).
 pub fn check_annotator(name: &str) -> Result<(), String> {
     if name.trim().is_empty() {
         return Err("an annotator's name may not be empty".into());
     }
-    if name.len() > MAX_ANNOTATOR_LEN {
+    let chars = name.chars().count();
+    if chars > MAX_ANNOTATOR_CHARS {
         return Err(format!(
-            "an annotator's name is at most {MAX_ANNOTATOR_LEN} bytes, not {}",
-            name.len()
+            "an annotator's name is {chars} characters; the limit is {MAX_ANNOTATOR_CHARS}"
         ));
     }
     if name.chars().any(char::is_control) {
@@ -100,6 +97,7 @@ pub struct IngestAnnotation {
     pub answer: Value,
     /// Why this is the answer.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(max_length = 16384, pattern = "^[^\\u0000]*$")]
     pub reasoning: Option<String>,
     /// Who gave it [default: the caller: `--annotator`, the local user, or the token's name].
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -136,6 +134,7 @@ pub struct AnnotationInput {
     pub answer: Value,
     /// Why this is the answer.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(max_length = 16384, pattern = "^[^\\u0000]*$")]
     pub reasoning: Option<String>,
 }
 
@@ -158,15 +157,23 @@ impl IngestExample {
             ));
         }
         let state = object.get("state").ok_or("state is required")?.clone();
+        if let Some(error) = limits::state(&state, &Loc::default()) {
+            return Err(error.msg);
+        }
         let example_id = match object.get("example_id") {
             None | Some(Value::Null) => None,
             Some(Value::String(id)) if id.is_empty() => {
                 return Err("example_id may not be empty".into());
             }
-            Some(Value::String(id)) if id.len() > MAX_EXAMPLE_ID_LEN => {
+            Some(Value::String(id)) if id.contains('\0') => {
+                return Err(
+                    "example_id contains a NUL character (U+0000), which is never stored".into(),
+                );
+            }
+            Some(Value::String(id)) if id.chars().count() > MAX_EXAMPLE_ID_CHARS => {
                 return Err(format!(
-                    "example_id is {} bytes; at most {MAX_EXAMPLE_ID_LEN}",
-                    id.len()
+                    "example_id is {} characters; the limit is {MAX_EXAMPLE_ID_CHARS}",
+                    id.chars().count()
                 ));
             }
             Some(Value::String(id)) => Some(id.clone()),
@@ -207,7 +214,7 @@ impl IngestExample {
 /// for one question of one stored example.
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct AnnotationLine {
-    #[schema(min_length = 1, max_length = 255)]
+    #[schema(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
     pub example_id: String,
     /// The question ID.
     pub question: String,
@@ -230,6 +237,11 @@ impl AnnotationLine {
             .get("question")
             .and_then(Value::as_str)
             .ok_or("question is required (a question ID)")?;
+        for (member, text) in [("example_id", example_id), ("question", question)] {
+            if let Some(error) = limits::stored(text, &Loc::default(), member) {
+                return Err(error.msg);
+            }
+        }
         if value.get("answer").is_none() {
             return Err("answer is required".into());
         }
@@ -288,6 +300,13 @@ impl AnnotationsPatch {
             }
             let reasoning = match annotation.get("reasoning") {
                 None | Some(Value::Null) => None,
+                Some(Value::String(text))
+                    if limits::text(text, MAX_REASONING_CHARS, &loc, "").is_some() =>
+                {
+                    let loc = loc.key("reasoning");
+                    errors.extend(limits::text(text, MAX_REASONING_CHARS, &loc, "reasoning"));
+                    None
+                }
                 Some(Value::String(text)) => Some(text.clone()),
                 Some(other) => {
                     errors.push(FieldError::new(
@@ -326,6 +345,17 @@ impl AnnotationInput {
         let answer = body.get("answer").ok_or(": answer is required")?.clone();
         let reasoning = match body.get("reasoning") {
             None | Some(Value::Null) => None,
+            Some(Value::String(text)) if text.contains('\0') => {
+                return Err(
+                    ".reasoning: contains a NUL character (U+0000), which is never stored".into(),
+                );
+            }
+            Some(Value::String(text)) if text.chars().count() > MAX_REASONING_CHARS => {
+                return Err(format!(
+                    ".reasoning: {} characters; the limit is {MAX_REASONING_CHARS}",
+                    text.chars().count()
+                ));
+            }
             Some(Value::String(text)) => Some(text.clone()),
             Some(other) => {
                 return Err(format!(

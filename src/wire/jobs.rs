@@ -188,8 +188,14 @@ impl BatchRequest {
                 ));
             }
         }
+        let max = crate::limits::MAX_REVISION_CHARS;
         let revision = match object.get("revision") {
             None | Some(Value::Null) => None,
+            Some(Value::String(s)) if crate::limits::text(s, max, &root, "").is_some() => {
+                let loc = root.key("revision");
+                errors.extend(crate::limits::text(s, max, &loc, "revision"));
+                None
+            }
             Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
             Some(other) => {
                 errors.push(FieldError::new(
@@ -248,7 +254,12 @@ pub enum BatchRequestDoc {
 pub struct InlineBatch {
     /// Branch, tag or commit SHA [default: the default branch].
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(min_length = 1, required = false)]
+    #[schema(
+        min_length = 1,
+        max_length = 255,
+        pattern = "^[^\\u0000]*$",
+        required = false
+    )]
     pub revision: Option<String>,
     /// Question ID → question: override saved ones with the same ID and add new IDs for
     /// this batch.
@@ -269,7 +280,12 @@ pub struct InlineBatch {
 pub struct StoredBatch {
     /// Branch, tag or commit SHA [default: the default branch].
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(min_length = 1, required = false)]
+    #[schema(
+        min_length = 1,
+        max_length = 255,
+        pattern = "^[^\\u0000]*$",
+        required = false
+    )]
     pub revision: Option<String>,
     /// Question ID → question: override saved ones with the same ID and add new IDs for
     /// this batch.
@@ -290,7 +306,12 @@ pub struct StoredBatch {
 pub struct BatchMembers {
     /// Branch, tag or commit SHA [default: the default branch].
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(min_length = 1, required = false)]
+    #[schema(
+        min_length = 1,
+        max_length = 255,
+        pattern = "^[^\\u0000]*$",
+        required = false
+    )]
     pub revision: Option<String>,
     /// Question ID → question: override saved ones with the same ID and add new IDs for
     /// this batch.
@@ -396,7 +417,7 @@ fn parse_items(
 pub struct BatchItem {
     /// [default: derived from the canonical state]
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(min_length = 1, max_length = 255)]
+    #[schema(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
     pub example_id: Option<String>,
     /// The state: any JSON value.
     pub state: Value,
@@ -453,32 +474,35 @@ impl BatchItem {
                 ));
             }
         }
+        let max = crate::limits::MAX_EXAMPLE_ID_CHARS;
         let example_id = match object.remove("example_id") {
             None | Some(Value::Null) => None,
-            Some(Value::String(id))
-                if !id.is_empty() && id.len() <= super::decision::MAX_EXAMPLE_ID_LEN =>
-            {
-                Some(id)
+            Some(Value::String(id)) if id.contains('\0') => {
+                errors.extend(crate::limits::stored(
+                    &id,
+                    &loc.key("example_id"),
+                    "example_id",
+                ));
+                None
             }
+            Some(Value::String(id)) if !id.is_empty() && id.chars().count() <= max => Some(id),
             Some(other) => {
                 errors.push(FieldError::new(
                     loc.key("example_id"),
-                    format!(
-                        "example_id must be a string of 1 to {} bytes",
-                        super::decision::MAX_EXAMPLE_ID_LEN
-                    ),
+                    format!("example_id must be a string of 1 to {max} characters (the limit)"),
                     if other.is_string() { "length" } else { "type" },
                 ));
                 None
             }
         };
         let state = object.remove("state");
-        if state.is_none() {
-            errors.push(FieldError::new(
+        match &state {
+            None => errors.push(FieldError::new(
                 loc.key("state"),
                 "state is required",
                 "missing",
-            ));
+            )),
+            Some(state) => errors.extend(crate::limits::state(state, &loc.key("state"))),
         }
         match state {
             Some(state) if errors.is_empty() => Ok(Self { example_id, state }),

@@ -130,7 +130,7 @@ impl Default for CapturePolicy {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct PromoteRequest {
     /// The branch, tag or commit SHA to fast-forward the default branch to.
-    #[schema(min_length = 1)]
+    #[schema(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
     pub revision: String,
     /// The evaluation job this promotion relies on (recorded in the model's history); it must
     /// be a completed evaluation of this model at the revision's commit. Default: the latest
@@ -153,6 +153,22 @@ impl PromoteRequest {
         };
         let mut errors = Vec::new();
         let revision = match object.get("revision") {
+            Some(serde_json::Value::String(revision))
+                if crate::limits::text(
+                    revision,
+                    crate::limits::MAX_REVISION_CHARS,
+                    &Loc::default(),
+                    "",
+                )
+                .is_some() =>
+            {
+                let (loc, max) = (
+                    Loc::body().key("revision"),
+                    crate::limits::MAX_REVISION_CHARS,
+                );
+                errors.extend(crate::limits::text(revision, max, &loc, "revision"));
+                String::new()
+            }
             Some(serde_json::Value::String(revision)) if !revision.is_empty() => revision.clone(),
             _ => {
                 errors.push(FieldError::new(

@@ -4,6 +4,7 @@
 //! question file in one round trip instead of one error at a time.
 
 use super::problem::{FieldError, Loc};
+use crate::limits;
 use indexmap::IndexMap;
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
@@ -89,7 +90,7 @@ pub struct NoulQuestion {
     pub kind: NoulType,
     /// Any JSON value, null included.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(required = false)]
+    #[schema(required = false, schema_with = instructions)]
     pub instructions: Option<Value>,
     /// What makes the statement true or false.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -104,9 +105,10 @@ pub struct ChoiceQuestion {
     pub kind: ChoiceType,
     /// Any JSON value, null included.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(required = false)]
+    #[schema(required = false, schema_with = instructions)]
     pub instructions: Option<Value>,
     /// Option key (not empty) → description or null.
+    #[schema(schema_with = choice_criteria)]
     pub criteria: IndexMap<OptionKey, OptionDescription>,
 }
 
@@ -118,10 +120,10 @@ pub struct ScoreQuestion {
     pub kind: ScoreType,
     /// Any JSON value, null included.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(required = false)]
+    #[schema(required = false, schema_with = instructions)]
     pub instructions: Option<Value>,
     /// The rubric's level descriptions, in order; none null.
-    #[schema(min_items = 1)]
+    #[schema(min_items = 1, max_items = 256)]
     pub criteria: Vec<Description>,
 }
 
@@ -147,15 +149,91 @@ pub enum ScoreType {
 }
 
 /// A question map as it is written: question ID (any string, even "") → question.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
-#[schema(
-    as = Questions,
-    min_properties = 1,
-    description = "Question ID (any string, even \"\") → question; at least one."
-)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct QuestionsDoc {
     #[serde(flatten)]
     pub questions: IndexMap<String, QuestionDoc>,
+}
+
+// Written out, not derived: a map's count and its keys' length cannot be said with the
+// derive's attributes. The figures are the limits' ([`crate::limits`]).
+impl utoipa::PartialSchema for QuestionsDoc {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .description(Some(
+                "Question ID (any string, even \"\") → question; at least one.",
+            ))
+            .property_names(Some(
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .max_length(Some(crate::limits::MAX_QUESTION_ID_CHARS))
+                    .pattern(Some(crate::limits::NO_NUL)),
+            ))
+            .additional_properties(Some(utoipa::openapi::Ref::from_schema_name(
+                <QuestionDoc as utoipa::ToSchema>::name(),
+            )))
+            .min_properties(Some(1))
+            .max_properties(Some(crate::limits::MAX_QUESTIONS))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for QuestionsDoc {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "Questions".into()
+    }
+
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        use utoipa::PartialSchema as _;
+        schemas.push((QuestionDoc::name().into_owned(), QuestionDoc::schema()));
+        QuestionDoc::schemas(schemas);
+        // What a choice's criteria refer to (their schema is written out: [`choice_criteria`]).
+        schemas.push((
+            OptionDescription::name().into_owned(),
+            OptionDescription::schema(),
+        ));
+        OptionDescription::schemas(schemas);
+    }
+}
+
+/// Any JSON value: the schema without a type.
+fn any_value() -> utoipa::openapi::schema::Object {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::AnyValue)
+        .build()
+}
+
+/// The schema of a question's instructions: any JSON value, a string at most
+/// [`crate::limits::MAX_TEXT_CHARS`] characters long.
+fn instructions() -> utoipa::openapi::schema::Object {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::AnyValue)
+        .description(Some("Any JSON value, null included."))
+        .max_length(Some(crate::limits::MAX_TEXT_CHARS))
+        .build()
+}
+
+/// The schema of a choice's criteria: option key → description or null, at most
+/// [`crate::limits::MAX_OPTIONS`] of them.
+fn choice_criteria() -> utoipa::openapi::schema::Object {
+    use utoipa::PartialSchema as _;
+    use utoipa::openapi::schema::{ObjectBuilder, Type};
+    ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .description(Some("Option key (not empty) → description or null."))
+        .property_names(Some(OptionKey::schema()))
+        .additional_properties(Some(utoipa::openapi::Ref::from_schema_name(
+            <OptionDescription as utoipa::ToSchema>::name(),
+        )))
+        .max_properties(Some(crate::limits::MAX_OPTIONS))
+        .build()
 }
 
 /// A noul's criteria: what the true and the false side mean.
@@ -180,6 +258,8 @@ impl utoipa::PartialSchema for OptionKey {
         utoipa::openapi::ObjectBuilder::new()
             .schema_type(utoipa::openapi::schema::Type::String)
             .min_length(Some(1))
+            .max_length(Some(crate::limits::MAX_OPTION_KEY_CHARS))
+            .pattern(Some(crate::limits::NO_NUL))
             .into()
     }
 }
@@ -195,13 +275,42 @@ pub enum OptionDescription {
 }
 
 /// What an outcome means: a string, an object or an array.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Description {
     Text(String),
     Object(Map<String, Value>),
     List(Vec<Value>),
 }
+
+// Written out, not derived: the string's length is the limit's ([`crate::limits`]).
+impl utoipa::PartialSchema for Description {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Type};
+        OneOfBuilder::new()
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .max_length(Some(crate::limits::MAX_TEXT_CHARS)),
+            )
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::Object)
+                    .additional_properties(Some(
+                        ObjectBuilder::new()
+                            .schema_type(utoipa::openapi::schema::SchemaType::AnyValue),
+                    ))
+                    .property_names(Some(ObjectBuilder::new().schema_type(Type::String))),
+            )
+            .item(ArrayBuilder::new().items(any_value()))
+            .description(Some(
+                "What an outcome means: a string, an object or an array.",
+            ))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for Description {}
 
 impl Description {
     /// A description from its JSON form; `None` for null. Parsing admits only strings,
@@ -287,8 +396,22 @@ pub fn parse_questions(value: &Value, loc: &Loc, errors: &mut Vec<FieldError>) -
             "empty_questions",
         ));
     }
+    if let Some(error) = limits::count(map.len(), limits::MAX_QUESTIONS, loc, "questions") {
+        // Past the count, each question is not read: the one fault is the count.
+        errors.push(error);
+        return Questions::new();
+    }
     let mut questions = Questions::with_capacity(map.len());
     for (id, value) in map {
+        if let Some(error) = limits::text(
+            id,
+            limits::MAX_QUESTION_ID_CHARS,
+            &loc.key(id),
+            "the question ID",
+        ) {
+            errors.push(error);
+            continue;
+        }
         if let Some(question) = parse_question(value, &loc.key(id), errors) {
             questions.insert(id.clone(), question);
         }
@@ -315,6 +438,12 @@ pub fn parse_question(value: &Value, loc: &Loc, errors: &mut Vec<FieldError>) ->
                 "unknown_member",
             ));
         }
+    }
+    if let Some(error) = object
+        .get("instructions")
+        .and_then(|instructions| instructions_limit(instructions, &loc.key("instructions")))
+    {
+        errors.push(error);
     }
     let criteria = object.get("criteria");
     let criteria_loc = loc.key("criteria");
@@ -411,6 +540,10 @@ fn parse_choice(
         ));
         return None;
     };
+    if let Some(error) = limits::count(members.len(), limits::MAX_OPTIONS, loc, "options") {
+        errors.push(error);
+        return None;
+    }
     let mut options = Vec::with_capacity(members.len());
     for (key, description) in members {
         if key.is_empty() {
@@ -419,6 +552,14 @@ fn parse_choice(
                 "an option key may not be empty",
                 "empty_option_key",
             ));
+        }
+        if let Some(error) = limits::text(
+            key,
+            limits::MAX_OPTION_KEY_CHARS,
+            &loc.key(key),
+            "the option key",
+        ) {
+            errors.push(error);
         }
         check_description(description, &loc.key(key), true, errors);
         options.push((key.clone(), description.clone()));
@@ -458,6 +599,10 @@ fn parse_score(
             "empty_levels",
         ));
     }
+    if let Some(error) = limits::count(levels.len(), limits::MAX_OPTIONS, loc, "levels") {
+        errors.push(error);
+        return None;
+    }
     for (i, level) in levels.iter().enumerate() {
         if level.is_null() {
             errors.push(FieldError::new(
@@ -474,7 +619,22 @@ fn parse_score(
     })
 }
 
-/// A description is a string, an object or an array (null where `nullable`).
+/// Instructions past the limit on a question's text. An aligned question's instructions
+/// (what `arbiter align` wrote into `questions.yaml` before learned files, or what a client
+/// sends back of it) are measured by their `task`, the instructions as written: the rest
+/// is the alignment's, exemplars included, and checked as such.
+fn instructions_limit(instructions: &Value, loc: &Loc) -> Option<FieldError> {
+    use crate::engine::builtin::aligned::ALIGNMENT_KEY;
+    match instructions {
+        Value::Object(members) if members.contains_key(ALIGNMENT_KEY) => members
+            .get("task")
+            .and_then(|task| limits::question_text(task, &loc.key("task"), "the task")),
+        other => limits::question_text(other, loc, "instructions"),
+    }
+}
+
+/// A description is a string, an object or an array (null where `nullable`), within the
+/// limit on a question's text.
 fn check_description(
     value: &Value,
     loc: &Loc,
@@ -482,7 +642,15 @@ fn check_description(
     errors: &mut Vec<FieldError>,
 ) -> bool {
     match value {
-        Value::String(_) | Value::Object(_) | Value::Array(_) => true,
+        Value::String(_) | Value::Object(_) | Value::Array(_) => {
+            match limits::question_text(value, loc, "the description") {
+                Some(error) => {
+                    errors.push(error);
+                    false
+                }
+                None => true,
+            }
+        }
         Value::Null if nullable => true,
         other => {
             errors.push(FieldError::new(
@@ -562,6 +730,66 @@ mod tests {
                 "questions.w.criteria: choice criteria are required: an object of option key to description",
             ]
         );
+    }
+
+    /// Each text and count past its limit is refused at its location, naming the limit; an
+    /// aligned question's instructions are measured by their `task`.
+    #[test]
+    fn each_limit_is_refused_at_its_location() {
+        use crate::limits::{
+            MAX_OPTION_KEY_CHARS, MAX_OPTIONS, MAX_QUESTION_ID_CHARS, MAX_QUESTIONS, MAX_TEXT_CHARS,
+        };
+        let long = "x".repeat(MAX_TEXT_CHARS + 1);
+        let mut body = json!({
+            "n": {"type": "noul", "instructions": long, "criteria": {"true": {"k": [long]}}},
+            "c": {"type": "choice", "criteria": {"k".repeat(MAX_OPTION_KEY_CHARS + 1): null}},
+            "many": {"type": "choice", "criteria": (0..=MAX_OPTIONS)
+                .map(|i| (i.to_string(), Value::Null))
+                .collect::<Map<_, _>>()},
+            "s": {"type": "score", "criteria": vec!["x"; MAX_OPTIONS + 1]},
+            "aligned": {"type": "noul", "instructions": {
+                "task": "Is it urgent?", "examples": [{"text": long}], "arbiter_alignment": {}
+            }},
+            "aligned_long": {"type": "noul", "instructions": {"task": long, "arbiter_alignment": {}}},
+        });
+        body["i".repeat(MAX_QUESTION_ID_CHARS + 1)] = json!({"type": "noul"});
+        let (_, errors) = parse(&body);
+        let found: Vec<(String, &str)> = errors
+            .iter()
+            .map(|e| (e.loc.to_string(), e.kind.as_str()))
+            .collect();
+        let id = "i".repeat(MAX_QUESTION_ID_CHARS + 1);
+        let key = "k".repeat(MAX_OPTION_KEY_CHARS + 1);
+        assert_eq!(
+            found,
+            vec![
+                ("questions.n.instructions".to_owned(), "too_long"),
+                ("questions.n.criteria.true".to_owned(), "too_long"),
+                (format!("questions.c.criteria.{key}"), "too_long"),
+                ("questions.many.criteria".to_owned(), "too_many"),
+                ("questions.s.criteria".to_owned(), "too_many"),
+                (
+                    "questions.aligned_long.instructions.task".to_owned(),
+                    "too_long"
+                ),
+                (format!("questions.{id}"), "too_long"),
+            ]
+        );
+        assert_eq!(
+            errors[0].msg,
+            format!(
+                "instructions is {} characters; the limit is {MAX_TEXT_CHARS}",
+                MAX_TEXT_CHARS + 1
+            )
+        );
+        assert!(errors[1].msg.contains("at least"), "{}", errors[1].msg);
+        let many: Map<String, Value> = (0..=MAX_QUESTIONS)
+            .map(|i| (i.to_string(), json!({"type": "noul"})))
+            .collect();
+        let (questions, errors) = parse(&Value::Object(many));
+        assert!(questions.is_empty());
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].msg, "257 questions; the limit is 256");
     }
 
     #[test]

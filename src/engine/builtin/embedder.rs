@@ -26,6 +26,12 @@ pub const WINDOW_STRIDE: usize = 96;
 pub const CACHE_ENTRIES: usize = 8192;
 /// The first-window reading tokenizes at most this much of the state up front.
 const FIRST_WINDOW_PREFIX_BYTES: usize = 16 * 1024;
+/// The longest text an encoder is given, in bytes (pocket-encoder refuses more than 64 KiB).
+/// A longer text is read from its first window, as the encoders would read it anyway (they
+/// read [`MAX_TOKENS`] tokens); a window longer than this (its words too long to read, each
+/// one `[UNK]` however long) is written as its tokens. The one rule for every built-in
+/// model, so no text reaches an encoder that it cannot read.
+pub const MAX_ENCODED_BYTES: usize = 16 * 1024;
 
 /// The bundled tokenizer, byte-identical to the one inside pocket-encoder (a test checks the
 /// hash against `pocket_encoder::model_info()`), so windows cut here are what the encoder reads.
@@ -176,8 +182,19 @@ impl Embedder {
             .map_err(|e| Error::internal("loading the tokenizer", e))
     }
 
-    /// Embed `text` (not blank) without caching it.
+    /// Embed `text` (not blank) without caching it. A text longer than
+    /// [`MAX_ENCODED_BYTES`] is read from its first window: the tokens the encoders read of
+    /// it anyway.
     pub fn embed(&self, text: &str) -> Result<Vec<f32>> {
+        let window;
+        let text = if text.len() > MAX_ENCODED_BYTES {
+            window = self.cut(text, text, 1)?.pop().ok_or_else(|| {
+                Error::Internal("a text with nothing to read reached the encoder".into())
+            })?;
+            window.text.as_str()
+        } else {
+            text
+        };
         let l3 = self
             .encoder()?
             .embed(&[text])
@@ -390,8 +407,9 @@ impl Embedder {
             .encode(source, false)
             .map_err(|e| Error::internal("tokenizing", e))?;
         let offsets = encoding.get_offsets();
-        let read = &offsets[..offsets.len().min(budget)];
-        Ok((windows_of(text, read, usize::MAX), offsets.len()))
+        let read = offsets.len().min(budget);
+        let tokens = (&offsets[..read], &encoding.get_tokens()[..read]);
+        Ok((windows_of(text, tokens, usize::MAX), offsets.len()))
     }
 
     /// Windows of `source` (a prefix of `text`), at most `limit` of them.
@@ -400,12 +418,19 @@ impl Embedder {
             .tokenizer()?
             .encode(source, false)
             .map_err(|e| Error::internal("tokenizing", e))?;
-        Ok(windows_of(text, encoding.get_offsets(), limit))
+        let tokens = (encoding.get_offsets(), encoding.get_tokens());
+        Ok(windows_of(text, tokens, limit))
     }
 }
 
-/// Windows of `text` over the tokens at `offsets`, at most `limit` of them.
-fn windows_of(text: &str, offsets: &[(usize, usize)], limit: usize) -> Vec<Window> {
+/// Windows of `text` over its tokens (their offsets, and the tokens themselves), at most
+/// `limit` of them. A window whose text is longer than [`MAX_ENCODED_BYTES`] is written as
+/// its tokens ([`spelled`]).
+fn windows_of(
+    text: &str,
+    (offsets, tokens): (&[(usize, usize)], &[String]),
+    limit: usize,
+) -> Vec<Window> {
     let mut windows = Vec::new();
     let mut start = 0;
     while start < offsets.len() && windows.len() < limit {
@@ -414,8 +439,13 @@ fn windows_of(text: &str, offsets: &[(usize, usize)], limit: usize) -> Vec<Windo
         if let Some(slice) = text.get(from..to)
             && !slice.trim().is_empty()
         {
+            let text = if slice.len() > MAX_ENCODED_BYTES {
+                spelled(&tokens[start..end])
+            } else {
+                slice.to_owned()
+            };
             windows.push(Window {
-                text: slice.to_owned(),
+                text,
                 tokens: (end - start + 2) as u64,
             });
         }
@@ -425,6 +455,27 @@ fn windows_of(text: &str, offsets: &[(usize, usize)], limit: usize) -> Vec<Windo
         start += WINDOW_STRIDE;
     }
     windows
+}
+
+/// `WordPiece` tokens written back as text that the tokenizer reads as the same tokens: a
+/// word's pieces joined (`##` marks a continuation), words apart, and `[UNK]` (a word
+/// longer than the tokenizer reads, or a character it does not know) as itself, which
+/// the tokenizer matches as the special token. The tokens are normalized already, so
+/// normalizing them again changes nothing. (A window that starts inside a word reads its
+/// first piece as a word of its own.)
+fn spelled(tokens: &[String]) -> String {
+    let mut text = String::new();
+    for token in tokens {
+        if let Some(piece) = token.strip_prefix("##") {
+            text.push_str(piece);
+        } else {
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            text.push_str(token);
+        }
+    }
+    text
 }
 
 fn floor_char_boundary(text: &str, max: usize) -> &str {
@@ -503,6 +554,42 @@ mod tests {
         let first = embedder.first_window(&text).unwrap().unwrap();
         assert_eq!(first, windows[0]);
         assert_eq!(first.tokens as usize, MAX_TOKENS);
+    }
+
+    /// A word longer than the tokenizer reads is one `[UNK]` however long: a window holding
+    /// a 70 KB one is written as its tokens, and a text past the bound is read from its first
+    /// window, so no text reaches an encoder that it cannot read (it was a 500, `text
+    /// exceeds 64 KiB`, on the whole-state models).
+    #[test]
+    fn long_words_and_long_texts_reach_the_encoders_within_their_bound() {
+        let embedder = Embedder::with(Encoders::L3WithL6);
+        let text = format!("my parcel {} never arrived", "x".repeat(70_000));
+        let windows = embedder.all_windows(&text).unwrap();
+        assert_eq!(windows.len(), 1);
+        assert_eq!(windows[0].text, "my parcel [UNK] never arrived");
+        assert_eq!(windows[0].tokens, 5 + 2);
+        let read = embedder.embed(&text).unwrap();
+        assert_eq!(read, embedder.embed(&windows[0].text).unwrap());
+        let prefix = embedder.first_window(&text).unwrap().unwrap();
+        assert!(prefix.text.len() <= MAX_ENCODED_BYTES);
+        embedder.embed(&prefix.text).unwrap();
+        // Pieces of a word are joined again; ordinary windows are the text itself.
+        assert_eq!(
+            spelled(&["un".into(), "##bel".into(), "[UNK]".into(), ",".into()]),
+            "unbel [UNK] ,"
+        );
+        let ordinary = "the parcel never arrived, ".repeat(10);
+        assert_eq!(
+            embedder.all_windows(&ordinary).unwrap()[0].text,
+            ordinary.trim_end()
+        );
+        // A long text of ordinary words is read from its first window.
+        let long = "the parcel never arrived ".repeat(3_000);
+        let first = embedder.all_windows(&long).unwrap().remove(0);
+        assert_eq!(
+            embedder.embed(&long).unwrap(),
+            embedder.embed(&first.text).unwrap()
+        );
     }
 
     #[test]

@@ -310,3 +310,21 @@ async fn the_router_serves_every_documented_operation() {
         assert_eq!(status.as_u16(), expected, "{method} {uri}");
     }
 }
+
+/// Each limit the document can state, it states where [`crate::limits::TABLE`] says, with
+/// the constant's figure (the derive's attributes take only literals: this is what ties
+/// them to the constants).
+#[test]
+fn the_document_states_each_limit_as_the_constants_say() {
+    let doc = parsed();
+    for limit in crate::limits::TABLE {
+        for pointer in limit.in_openapi {
+            assert_eq!(
+                doc.pointer(pointer).and_then(Value::as_u64),
+                Some(limit.value as u64),
+                "{}: {pointer}",
+                limit.what
+            );
+        }
+    }
+}

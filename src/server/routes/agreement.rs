@@ -16,6 +16,7 @@ use serde::Deserialize;
 #[into_params(parameter_in = Query)]
 pub(crate) struct AgreementQuery {
     /// Only this question (one of the default branch's); else every question.
+    #[param(pattern = "^[^\\u0000]*$")]
     question: Option<String>,
 }
 

@@ -99,11 +99,13 @@ pub(crate) async fn promote(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
-    JsonBody(body): JsonBody,
+    request: axum::extract::Request,
 ) -> ApiResult<Json<Checkpoint>> {
     principal.require_scope(SCOPE)?;
-    // Authorized before the body is validated.
+    // Authorized before the body is read: a token that may not promote learns nothing
+    // about its request, not even whether it is JSON.
     core::access::model_access(&state.ctx, &principal, &model_id, Role::Writer).await?;
+    let JsonBody(body) = JsonBody::read(request, &state).await?;
     let PromoteRequest {
         revision,
         evaluation,

@@ -29,8 +29,10 @@ pub(crate) struct ListQuery {
     /// `true`: only annotated examples; `false`: only the others.
     annotated: Option<bool>,
     /// Only examples annotated for this question ID.
+    #[param(pattern = "^[^\\u0000]*$")]
     question: Option<String>,
     /// The `nextCursor` of the previous page.
+    #[param(pattern = "^[^\\u0000]*$")]
     after: Option<String>,
     /// Page size (1–1000; anything else is refused).
     #[param(minimum = 1, maximum = 1000, default = 50)]
@@ -383,9 +385,11 @@ pub(crate) async fn annotate_example(
     Extension(principal): Extension<Principal>,
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
     AppPath(ExampleParams { example_id }): AppPath<ExampleParams>,
-    JsonBody(body): JsonBody,
+    request: axum::extract::Request,
 ) -> ApiResult<Json<ExampleDetail>> {
     principal.require_scope(crate::core::tokens::Scope::ExamplesWrite)?;
+    // The scope before the body: a token without it learns nothing of its request.
+    let JsonBody(body) = JsonBody::read(request, &state).await?;
     let detail =
         core::access::annotate_example(&state.ctx, &principal, &model_id, &example_id, body)
             .await?;

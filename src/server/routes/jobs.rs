@@ -101,12 +101,13 @@ pub(crate) async fn create_json<C: JsonCollection>(
     OriginalUri(uri): OriginalUri,
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
     headers: HeaderMap,
-    JsonBody(body): JsonBody,
+    request: axum::extract::Request,
 ) -> ApiResult<Response> {
     principal.require_scope(scope_of(C::KIND))?;
-    // Authorized before anything is validated: a token that may not create the job learns
-    // nothing about its request.
+    // Authorized before the body is read, let alone validated: a token that may not create
+    // the job learns nothing about its request, not even whether it is JSON.
     core::access::model_access(&state.ctx, &principal, &model_id, C::ROLE).await?;
+    let JsonBody(body) = JsonBody::read(request, &state).await?;
     let key = idempotency::key(&headers, true)?;
     let request = C::parse(&body)?;
     let creation = Creation {
@@ -270,6 +271,7 @@ pub(crate) async fn cancel_in<C: Collection>(
 #[into_params(parameter_in = Query)]
 pub(crate) struct AllJobsQuery {
     /// Only the jobs of this repository model: its `modelId` or its path `<owner>/<model>`.
+    #[param(pattern = "^[^\\u0000]*$")]
     model: Option<String>,
     /// Only jobs with this status.
     #[param(value_type = Option<JobStatus>)]
@@ -280,6 +282,7 @@ pub(crate) struct AllJobsQuery {
     /// Only jobs whose ID starts with this text (how `arbiter jobs` finds a job by a prefix
     /// of its ID; `/v1/jobs/{jobId}` takes the whole ID only).
     #[serde(rename = "idPrefix")]
+    #[param(pattern = "^[^\\u0000]*$")]
     id_prefix: Option<String>,
 }
 
@@ -600,10 +603,10 @@ macro_rules! json_job_create {
             uri: axum::extract::OriginalUri,
             model: crate::server::extract::AppPath<crate::server::routes::params::ModelParams>,
             headers: axum::http::HeaderMap,
-            body: crate::server::extract::JsonBody,
+            request: axum::extract::Request,
         ) -> crate::server::error::ApiResult<axum::response::Response> {
             crate::server::routes::jobs::create_json::<$collection>(
-                state, principal, info, uri, model, headers, body,
+                state, principal, info, uri, model, headers, request,
             )
             .await
         }

@@ -197,6 +197,11 @@ const PROBLEMS: &[(&str, u16, &str)] = &[
         "The request body exceeds the server's limit.",
     ),
     (
+        "request-timeout",
+        408,
+        "The request body stalled longer than the server waits (`server.body_timeout`), or arrived slower than its minimum rate (`server.body_min_rate`). Send it again, faster.",
+    ),
+    (
         "unsupported-media-type",
         415,
         "The body's Content-Type is not one this route accepts (application/json).",

@@ -13,7 +13,7 @@ pub(crate) struct ModelParams {
     /// The repository model's `modelId` (a UUID), or its path `<owner>/<model>` with the
     /// `/` percent-encoded (`acme%2Fsupport`), as `arbiter --server` sends it. The path as
     /// written (`/v1/models/acme/support/examples`) is answered too.
-    #[param(min_length = 1)]
+    #[param(min_length = 1, pattern = "^[^\\u0000]*$")]
     pub(crate) model_id: String,
 }
 
@@ -24,7 +24,7 @@ pub(crate) struct ModelParams {
 pub(crate) struct ExampleParams {
     /// The example's ID: the caller's `example_id`, or `ex_` + 32 hex digits derived from
     /// the state.
-    #[param(min_length = 1, max_length = 255)]
+    #[param(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
     pub(crate) example_id: String,
 }
 
