@@ -1298,9 +1298,11 @@ async fn status_503_overloaded_when_the_decision_queue_is_full() {
     ));
     let token = home.token("t", &["decisions"], &[]);
     let server = std::sync::Arc::new(home.serve().await);
-    // Seconds of encoder work: the first decision holds the one slot meanwhile.
+    // Seconds of encoder work: the first decision holds the one slot meanwhile. Its words
+    // differ, so no window repeats another (a repeated window is read once).
     let mut slow = base_request("jev-latest");
-    slow["state"] = json!({ "message": "word ".repeat(30_000) });
+    let words: String = (0..2_000).map(|i| format!("word{i} ")).collect();
+    slow["state"] = json!({ "message": words });
     let first = {
         let (server, token) = (server.clone(), token.clone());
         tokio::spawn(async move { server.post_json("/v1/decision", Some(&token), &slow).await })

@@ -112,6 +112,23 @@ impl EmbeddedState {
     }
 }
 
+/// The distinct texts of `windows` in order of first appearance, and for each window the
+/// index of its text among them.
+fn distinct_texts(windows: &[embedder::Window]) -> (Vec<&str>, Vec<usize>) {
+    let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut distinct = Vec::new();
+    let of_window = windows
+        .iter()
+        .map(|window| {
+            *index.entry(window.text.as_str()).or_insert_with(|| {
+                distinct.push(window.text.as_str());
+                distinct.len() - 1
+            })
+        })
+        .collect();
+    (distinct, of_window)
+}
+
 impl BuiltinEngine {
     pub fn new(embedder: Arc<Embedder>, reading: Reading) -> Self {
         Self { embedder, reading }
@@ -176,16 +193,19 @@ impl BuiltinEngine {
         };
         let tokens = windows.iter().map(|w| w.tokens).sum();
         let first_tokens = windows.first().map_or(0, |w| w.tokens);
+        // A window whose text came before (a log's repeated lines) is read once: a window
+        // is embedded alone, so its vector is the same wherever it stands.
+        let (distinct, of_window) = distinct_texts(&windows);
         if let Some(progress) = read.progress {
-            progress.planned(windows.len());
+            progress.planned(distinct.len());
         }
         // Windows are embedded at once, one thread per core, each alone (the same bits as
         // one after another); a stop is seen at the next window of any thread.
         let read_windows = crate::parallel::map_on_all_cores(
-            windows.len(),
+            distinct.len(),
             || stop.load(Ordering::Relaxed),
             |i| {
-                let vector = self.embedder.embed(&windows[i].text);
+                let vector = self.embedder.embed(distinct[i]);
                 if let Some(progress) = read.progress {
                     progress.window_read();
                 }
@@ -193,7 +213,7 @@ impl BuiltinEngine {
             },
         );
         stopped(stop)?;
-        let windows = read_windows
+        let vectors = read_windows
             .into_iter()
             .map(|window| {
                 window.unwrap_or_else(|| {
@@ -203,6 +223,7 @@ impl BuiltinEngine {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
+        let windows: Vec<Vec<f32>> = of_window.iter().map(|&i| vectors[i].clone()).collect();
         Ok(EmbeddedState {
             windows: windows.into(),
             tokens,
@@ -887,6 +908,44 @@ mod tests {
         assert_eq!(seen.windows, embedded.window_count());
         assert!(seen.windows > 3, "{seen:?}");
         assert_eq!(seen.read, seen.windows);
+    }
+
+    /// A window that repeats an earlier one is read once, and the state is what reading
+    /// every window alone gives.
+    #[tokio::test]
+    async fn a_repeated_window_is_read_once() {
+        use crate::engine::progress::{ReadProgress, watch};
+        let engine = engine(Reading::AllWindows);
+        let state = json!("the disk is full again ".repeat(400));
+        let q = questions(&json!({"angry": {"type": "noul"}}));
+        let progress = Arc::new(ReadProgress::default());
+        let request = EngineRequest {
+            model: "mo-reasoning",
+            state: &state,
+            questions: &q,
+            truncate: false,
+        };
+        watch(progress.clone(), engine.decide(request))
+            .await
+            .unwrap();
+        let embedded = engine.embed_state(&state).unwrap();
+        let (windows, _) = engine
+            .embedder
+            .windows_within(&text::render(&state), STATE_BUDGET, false)
+            .unwrap();
+        assert_eq!(embedded.window_count(), windows.len());
+        for (vector, window) in embedded.windows.iter().zip(&windows) {
+            assert_eq!(vector, &engine.embedder.embed(&window.text).unwrap());
+        }
+        let (distinct, _) = distinct_texts(&windows);
+        let seen = progress.snapshot();
+        assert_eq!(seen.windows, distinct.len());
+        assert!(
+            distinct.len() < windows.len() / 2,
+            "{} of {}",
+            distinct.len(),
+            windows.len()
+        );
     }
 
     /// Over the budget: refused at the state with the exact count when it had to be
