@@ -55,7 +55,7 @@ timeout 900 st --config-file "$root/.ci/schemathesis.toml" run "$addr/openapi.js
     --checks all \
     --header "Authorization: Bearer $token" \
     --max-examples 25 \
-    --max-time 600 \
+    --max-time 300 \
     --request-timeout 30 \
     --seed 1 \
     --no-color \
