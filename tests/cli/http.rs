@@ -1301,7 +1301,8 @@ async fn status_503_overloaded_when_the_decision_queue_is_full() {
     // Seconds of encoder work: the first decision holds the one slot meanwhile. Its words
     // differ, so no window repeats another (a repeated window is read once).
     let mut slow = base_request("jev-latest");
-    let words: String = (0..2_000).map(|i| format!("word{i} ")).collect();
+    let words: Vec<String> = (0..2_000).map(|i| format!("word{i}")).collect();
+    let words = words.join(" ");
     slow["state"] = json!({ "message": words });
     let first = {
         let (server, token) = (server.clone(), token.clone());
