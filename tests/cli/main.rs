@@ -12,6 +12,7 @@ mod fake_upstream;
 mod faults;
 mod generated;
 mod hostile;
+mod hostile_corpus;
 mod http;
 mod http_align;
 mod http_annotators;
