@@ -32,6 +32,7 @@ mod replicas;
 mod repository;
 mod served;
 mod shared_store;
+mod store_files;
 mod tables;
 mod terminal;
 mod to_annotate;
