@@ -393,7 +393,9 @@ impl From<StoreError> for Error {
                 detail: what,
             },
             StoreError::Full { .. } => Self::InsufficientStorage(error.to_string()),
-            StoreError::Unavailable { .. } => Self::StoreUnavailable(error.to_string()),
+            StoreError::Unavailable { .. } | StoreError::Unwritable { .. } => {
+                Self::StoreUnavailable(error.to_string())
+            }
             other => Self::Internal(other.to_string()),
         }
     }

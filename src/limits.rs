@@ -72,7 +72,11 @@ pub const TABLE: &[Limit] = &[
         what: "questions per request, file or checkpoint",
         value: MAX_QUESTIONS,
         unit: "questions",
-        in_openapi: &["/components/schemas/Questions/maxProperties"],
+        in_openapi: &[
+            "/components/schemas/Questions/maxProperties",
+            "/components/schemas/AlignmentRequest/properties/questions/maxItems",
+            "/components/schemas/EvaluationRequest/properties/questions/maxItems",
+        ],
     },
     Limit {
         what: "question ID",

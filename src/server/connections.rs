@@ -73,6 +73,30 @@ pub(crate) async fn serve(
     closed_tx.closed().await;
 }
 
+/// The bytes of `request`'s head as it was sent: its request line and each header line.
+fn head_bytes<B>(request: &hyper::Request<B>) -> usize {
+    let line = request.method().as_str().len() + request.uri().to_string().len() + 12;
+    let headers: usize = request
+        .headers()
+        .iter()
+        .map(|(name, value)| name.as_str().len() + value.len() + 4)
+        .sum();
+    line + headers + 2
+}
+
+/// hyper's own answer to a head past its limit, bodiless and without a request ID: the
+/// listener writes the `headers_too_large` problem in its place
+/// ([`super::listener`]), as for a head hyper refused itself, and the connection closes.
+fn head_too_large() -> axum::response::Response {
+    let mut response = axum::response::Response::new(axum::body::Body::empty());
+    *response.status_mut() = axum::http::StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE;
+    response.headers_mut().insert(
+        axum::http::header::CONNECTION,
+        axum::http::HeaderValue::from_static("close"),
+    );
+    response
+}
+
 /// Why a connection was let go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Cut {
@@ -97,17 +121,25 @@ async fn serve_connection(
     let requests = watched.clone();
     let service =
         hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
+            // hyper bounds its read buffer, not the head: a head that arrived in one read
+            // with its body is parsed whatever its size. The limit is kept here, by the
+            // same answer hyper gives (which the listener turns into the problem).
+            if head_bytes(&request) > crate::limits::MAX_HEAD_BYTES {
+                return futures_util::future::Either::Left(std::future::ready(
+                    Ok(head_too_large()),
+                ));
+            }
             let mut request = request.map(axum::body::Body::new);
             request
                 .extensions_mut()
                 .insert(ConnectInfo(ClientAddr(peer)));
             let in_progress = InProgress::begin(requests.clone());
             let answer = router.clone().oneshot(request);
-            async move {
+            futures_util::future::Either::Right(async move {
                 let response = answer.await;
                 drop(in_progress);
                 response
-            }
+            })
         });
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder

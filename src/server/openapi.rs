@@ -91,6 +91,17 @@ fn build() -> OpenApi {
             .headers
             .insert(name.into(), RefOr::T(header.build()));
     }
+    // What JSON Schema can say of a decision beyond its members' own schemas: a base
+    // model takes questions and none of a repository model's members.
+    if let Some(RefOr::T(utoipa::openapi::schema::Schema::Object(request))) =
+        components.schemas.get_mut("DecisionRequest")
+    {
+        request.extensions = Some(
+            [crate::wire::decision::base_model_rule()]
+                .into_iter()
+                .collect(),
+        );
+    }
     for (path, item) in &mut document.paths.paths {
         let authenticated = path.starts_with("/v1/");
         let operations = [
@@ -110,12 +121,28 @@ fn build() -> OpenApi {
 /// What every operation shares: `x-request-id`, the shared problem responses, problem
 /// bodies for the errors the handler declares, and header definitions by reference.
 fn share(operation: &mut Operation, authenticated: bool) {
+    // A path or query parameter may hold what no stored text may (a NUL): 422.
+    let takes_parameters = operation.parameters.iter().flatten().any(|parameter| {
+        matches!(parameter, RefOr::T(p) if matches!(p.parameter_in, ParameterIn::Path | ParameterIn::Query))
+    });
     let request_id = RefOr::Ref(Ref::new("#/components/parameters/requestId"));
     operation
         .parameters
         .get_or_insert_with(Vec::new)
         .insert(0, request_id);
-    let mut shared = vec![(500, INTERNAL.to_owned())];
+    // Any request's head may be one HTTP cannot parse, or past the head limits.
+    let mut shared = vec![
+        (500, INTERNAL.to_owned()),
+        (400, HEAD_UNPARSABLE.to_owned()),
+        (414, URI_TOO_LONG.to_owned()),
+        (431, HEADERS_TOO_LARGE.to_owned()),
+    ];
+    if operation.request_body.is_some() {
+        shared.push((408, REQUEST_TIMEOUT.to_owned()));
+    }
+    if takes_parameters {
+        shared.push((422, PARAMETER_INVALID.to_owned()));
+    }
     if authenticated {
         let scopes: Vec<String> = serde_json::to_value(&operation.security)
             .ok()
@@ -136,6 +163,8 @@ fn share(operation: &mut Operation, authenticated: bool) {
                 ),
             ),
             (429, RATE_LIMITED.to_owned()),
+            // The token is looked up in the store before anything else.
+            (503, STORE_UNAVAILABLE.to_owned()),
         ]);
     }
     let responses = &mut operation.responses.responses;
@@ -239,6 +268,19 @@ const UNAUTHORIZED: &str = "`unauthorized`: authentication is missing, invalid o
 const RATE_LIMITED: &str =
     "`rate_limited`: too many requests for this token; retry after `Retry-After`.";
 
+const HEAD_UNPARSABLE: &str = "`bad_request`: the request's head could not be parsed (a \
+     control character in a header value, a malformed request line).";
+const URI_TOO_LONG: &str = "`uri_too_long`: the request's URI is longer than the server reads.";
+const HEADERS_TOO_LARGE: &str = "`headers_too_large`: the request's head is over 65,536 bytes \
+     or 100 headers.";
+const REQUEST_TIMEOUT: &str = "`request_timeout`: the body stalled longer than \
+     `server.body_timeout`, or arrived slower than `server.body_min_rate`.";
+const PARAMETER_INVALID: &str = "`validation_error`: a path or query parameter is invalid, \
+     located at `[\"path\", name]` or `[\"query\", name]`; a NUL character in one is \
+     `nul_character`.";
+const STORE_UNAVAILABLE: &str = "`store_unavailable`: the store cannot be read or written \
+     (the database is down, or a file of it cannot be written); the detail names which and \
+     why. Retry once an operator has fixed it.";
 const BEARER: &str = "bearerAuth";
 const RATE_LIMIT: [&str; 3] = ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"];
 

@@ -34,6 +34,14 @@ pub enum StoreError {
     /// The shared database (PostgreSQL) cannot be reached: nothing was read or written.
     #[error("{context}: the database cannot be reached ({message}); retry once it is back")]
     Unavailable { context: String, message: String },
+    /// A file of the SQLite database cannot be written (its mode, an immutable attribute,
+    /// a read-only file system): `reason` names the file and the cause. Nothing was
+    /// written; an operator must fix it.
+    #[error(
+        "{context}: {reason}: the database's files must be writable; nothing was written: \
+         make the file writable, then retry"
+    )]
+    Unwritable { context: String, reason: String },
     /// Any failure of the database (SQLite or PostgreSQL), with the operation that was
     /// being attempted.
     #[error("{context}: {message}")]

@@ -33,6 +33,7 @@ mod sql;
 mod tokens;
 mod types;
 mod unannotated;
+mod writable;
 
 use std::fmt;
 use std::path::Path;
@@ -446,9 +447,14 @@ fn sqlite_tx<T>(
     what: &str,
     f: impl FnOnce(&mut Db<'_>) -> Result<T, StoreError>,
 ) -> Result<T, StoreError> {
-    let tx = conn.transaction_with_behavior(behavior).ctx(what)?;
+    let path = conn.path().map(ToOwned::to_owned);
+    let failed = |e| sql::sqlite_failure(path.as_deref(), e);
+    let tx = conn
+        .transaction_with_behavior(behavior)
+        .map_err(failed)
+        .ctx(what)?;
     let out = f(&mut Db::Sqlite(&tx))?;
-    tx.commit().ctx(what)?;
+    tx.commit().map_err(failed).ctx(what)?;
     Ok(out)
 }
 

@@ -35,6 +35,7 @@ impl Source {
     pub(super) fn connect(&self) -> Result<Conn, StoreError> {
         match self {
             Self::File(path) => {
+                writable(path)?;
                 let conn = Connection::open(path).map_err(|e| StoreError::Sqlite {
                     context: format!("open database {}", path.display()),
                     message: e.to_string(),
@@ -63,6 +64,17 @@ impl Source {
             Self::Memory => "in-memory".into(),
             Self::Postgres(_) => "PostgreSQL".into(),
         }
+    }
+}
+
+/// The database at `path`, if each of its files can be written ([`super::writable`]).
+fn writable(path: &std::path::Path) -> Result<(), StoreError> {
+    match super::writable::unwritable(path) {
+        None => Ok(()),
+        Some(reason) => Err(StoreError::Unwritable {
+            context: "use the database".into(),
+            reason,
+        }),
     }
 }
 
@@ -192,6 +204,11 @@ impl Pool {
     }
 
     pub(super) fn get(&self) -> Result<PooledConn<'_>, StoreError> {
+        // A file SQLite cannot write is named before any connection touches it (one that
+        // maps an unwritable `-shm` can die by SIGBUS).
+        if let Source::File(path) = &self.source {
+            writable(path)?;
+        }
         let mut state = self.lock();
         loop {
             if let Some(conn) = state.idle.pop() {

@@ -37,7 +37,7 @@ pub struct AlignmentRequest {
     #[schema(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
     pub revision: Option<String>,
     /// Question IDs to align [default: every saved question].
-    #[schema(min_items = 1)]
+    #[schema(min_items = 1, max_items = 256)]
     pub questions: Option<Vec<String>>,
     /// Seed of the folds, draws and bootstrap: the same examples, seed and checkpoint give
     /// the same new checkpoint.
@@ -234,7 +234,7 @@ pub struct EvaluationRequest {
     #[schema(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
     pub baseline: Option<String>,
     /// Question IDs to evaluate [default: every saved question].
-    #[schema(min_items = 1)]
+    #[schema(min_items = 1, max_items = 256)]
     pub questions: Option<Vec<String>>,
     /// Score the examples an aligned question was fitted on too [default: false: each
     /// question is scored, at both checkpoints, only on the annotated examples neither was
@@ -365,10 +365,24 @@ fn question_ids(object: &Map<String, Value>, errors: &mut Vec<FieldError>) -> Op
     match object.get("questions") {
         None | Some(Value::Null) => None,
         Some(Value::Array(items)) if !items.is_empty() => {
+            // A model has at most this many questions: more IDs cannot all name one.
+            if let Some(error) =
+                limits::count(items.len(), limits::MAX_QUESTIONS, &loc, "questions")
+            {
+                errors.push(error);
+                return None;
+            }
             let mut ids = Vec::with_capacity(items.len());
             for (i, item) in items.iter().enumerate() {
                 match item {
-                    Value::String(id) => ids.push(id.clone()),
+                    Value::String(id) => {
+                        let at = loc.index(i);
+                        match limits::text(id, limits::MAX_QUESTION_ID_CHARS, &at, "a question ID")
+                        {
+                            Some(error) => errors.push(error),
+                            None => ids.push(id.clone()),
+                        }
+                    }
                     other => errors.push(FieldError::new(
                         loc.index(i),
                         format!("a question ID is a string, not {}", json_type(other)),

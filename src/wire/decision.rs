@@ -18,6 +18,27 @@ pub const BASE_MODELS: [&str; 6] = [
     "jev-1.13.0",
 ];
 
+/// The members only a repository model takes: with a base model each is refused.
+pub const REPOSITORY_ONLY: [&str; 3] = ["example_id", "revision", "capture"];
+
+/// What [`DecisionRequest::check_base_model_fields`] demands, as JSON Schema for the
+/// `DecisionRequest` schema: when `model` is a base model, `questions` is required and the
+/// [`REPOSITORY_ONLY`] members are absent (or null). One `allOf` member holding the
+/// `if`/`then`, so the schema carries it under one key.
+pub fn base_model_rule() -> (&'static str, Value) {
+    let absent: Map<String, Value> = REPOSITORY_ONLY
+        .iter()
+        .map(|name| ((*name).to_owned(), serde_json::json!({"type": "null"})))
+        .collect();
+    (
+        "allOf",
+        serde_json::json!([{
+            "if": {"properties": {"model": {"enum": BASE_MODELS}}, "required": ["model"]},
+            "then": {"required": ["questions"], "properties": absent},
+        }]),
+    )
+}
+
 /// A decision request: what [`DecisionRequest::from_value`] produces from a body, what a
 /// client serializes, and what the server's document shows.
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
@@ -166,11 +187,12 @@ impl DecisionRequest {
     pub fn check_base_model_fields(&self) -> Validated<()> {
         let root = Loc::body();
         let mut errors = Vec::new();
-        for (name, present) in [
-            ("example_id", self.example_id.is_some()),
-            ("revision", self.revision.is_some()),
-            ("capture", self.capture.is_some()),
-        ] {
+        let present = [
+            self.example_id.is_some(),
+            self.revision.is_some(),
+            self.capture.is_some(),
+        ];
+        for (name, present) in REPOSITORY_ONLY.into_iter().zip(present) {
             if present {
                 errors.push(FieldError::new(
                     root.key(name),

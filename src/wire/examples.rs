@@ -278,6 +278,14 @@ impl AnnotationsPatch {
             ));
             return Self::default();
         };
+        // A model has at most this many questions: a patch naming more cannot be right,
+        // and is refused in one problem rather than one per question.
+        if let Some(error) =
+            limits::count(map.len(), limits::MAX_QUESTIONS, &Loc::body(), "questions")
+        {
+            errors.push(error);
+            return Self::default();
+        }
         let mut annotations = IndexMap::with_capacity(map.len());
         for (question_id, annotation) in map {
             let loc = Loc::body().key(question_id);

@@ -10,6 +10,7 @@ mod sqlite;
 mod value;
 
 pub(super) use self::postgres::PgConn;
+pub(super) use sqlite::failure as sqlite_failure;
 pub(super) use value::Value;
 pub(super) use value::{FromValue, Param, Row};
 
@@ -50,6 +51,8 @@ pub(super) enum DbError {
     Full(String),
     /// The database server cannot be reached (PostgreSQL down or restarting).
     Unavailable(String),
+    /// A file of the SQLite database cannot be written: which, and why.
+    Unwritable(String),
     /// A query that must return a row returned none.
     NoRows,
     /// Anything else, as the database put it.
@@ -59,9 +62,10 @@ pub(super) enum DbError {
 impl std::fmt::Display for DbError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::Full(message) | Self::Unavailable(message) | Self::Other(message) => {
-                f.write_str(message)
-            }
+            Self::Full(message)
+            | Self::Unavailable(message)
+            | Self::Unwritable(message)
+            | Self::Other(message) => f.write_str(message),
             Self::NoRows => f.write_str("the query returned no row"),
         }
     }
@@ -81,6 +85,10 @@ impl<T> SqlContext<T> for Result<T, DbError> {
             DbError::Unavailable(message) => StoreError::Unavailable {
                 context: context.to_owned(),
                 message,
+            },
+            DbError::Unwritable(reason) => StoreError::Unwritable {
+                context: context.to_owned(),
+                reason,
             },
             e => StoreError::Sqlite {
                 context: context.to_owned(),

@@ -21,6 +21,30 @@ pub(super) fn error(e: rusqlite::Error) -> DbError {
     }
 }
 
+/// [`error`], told apart when the failure is one of the file system (an I/O error, a
+/// read-only or unopenable file, a full disk) and a file of the database at `path` cannot
+/// be written: then that file and the cause are what failed, not a full disk
+/// ([`crate::store::writable`]).
+pub(crate) fn failure(path: Option<&str>, e: rusqlite::Error) -> DbError {
+    let of_files = e.sqlite_error().is_some_and(|f| {
+        matches!(
+            f.code,
+            rusqlite::ErrorCode::SystemIoFailure
+                | rusqlite::ErrorCode::ReadOnly
+                | rusqlite::ErrorCode::CannotOpen
+                | rusqlite::ErrorCode::DiskFull
+                | rusqlite::ErrorCode::PermissionDenied
+        )
+    });
+    if of_files
+        && let Some(path) = path.filter(|p| !p.is_empty())
+        && let Some(reason) = crate::store::writable::unwritable(std::path::Path::new(path))
+    {
+        return DbError::Unwritable(reason);
+    }
+    error(e)
+}
+
 impl ToSql for Value {
     fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
         Ok(match self {
@@ -35,6 +59,7 @@ impl ToSql for Value {
 
 pub(super) fn execute(conn: &Connection, sql: &str, args: &[&dyn Param]) -> Result<usize, DbError> {
     let values = super::value::bind(args);
+    let error = |e| failure(conn.path(), e);
     let mut stmt = conn.prepare_cached(sql).map_err(error)?;
     stmt.execute(rusqlite::params_from_iter(values.iter()))
         .map_err(error)
@@ -46,6 +71,7 @@ pub(super) fn query(
     args: &[&dyn Param],
 ) -> Result<Vec<Row>, DbError> {
     let values = super::value::bind(args);
+    let error = |e| failure(conn.path(), e);
     let mut stmt = conn.prepare_cached(sql).map_err(error)?;
     let width = stmt.column_count();
     let mut rows = stmt

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Memory after a burst (issue 37): a server's VmRSS after warm-up, its peak while CLIENTS
+# clients each send one decision with a state of their own of STATE_BYTES (in one `text`,
+# `truncate` set), and 30 s after the last answer. Target: within 20% of after warm-up.
+#
+# Run from anywhere: bash benches/burst.sh [model]   (model: mo by default, or jev-latest)
+# CLIENTS=64 and STATE_BYTES=1000000 by default; BIN=target/debug/arbiter to measure a
+# debug build (the release binary is built otherwise). Traffic goes to 127.0.0.1 only.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+MODEL=${1:-mo}
+CLIENTS=${CLIENTS:-64}
+STATE_BYTES=${STATE_BYTES:-1000000}
+if [ -z "${BIN:-}" ]; then
+    cargo build --release --quiet
+    BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/arbiter"
+fi
+
+WORK=$(mktemp -d)
+SAMPLER_PID=""
+. benches/served.sh
+cleanup() {
+    [ -n "$SAMPLER_PID" ] && kill "$SAMPLER_PID" 2>/dev/null || true
+    stop_server
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+start_server
+rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$SERVER_PID/status"; }
+URL="http://$ADDR/v1/decision"
+decide() {
+    curl -s -o /dev/null -w '%{http_code}\n' -H "authorization: Bearer $TOKEN" \
+        -H 'content-type: application/json' --data-binary @"$1" "$URL"
+}
+
+jq -nc --arg model "$MODEL" --argjson n "$STATE_BYTES" '{model: $model, truncate: true,
+    state: {text: ("my parcel never arrived and I want a refund " * ($n / 44 | floor))},
+    questions: {late: {type: "noul", instructions: "The parcel is late."}}}' >"$WORK/body.json"
+jq -c '.state.text |= .[0:2000]' "$WORK/body.json" >"$WORK/warm.json"
+
+RSS_IDLE=$(rss_kib)
+# Warm-up: the encoder loaded, one small and one large decision, then the server's own
+# quiet period (it trims after 5 s idle).
+decide "$WORK/warm.json" >/dev/null
+decide "$WORK/body.json" >/dev/null
+sleep 7
+RSS_WARM=$(rss_kib)
+
+(while kill -0 "$SERVER_PID" 2>/dev/null; do rss_kib; sleep 0.25; done >"$WORK/rss.txt") &
+SAMPLER_PID=$!
+STARTED=$(date +%s.%N)
+# Each client's state its own (a number in front), so none is answered from the cache.
+for i in $(seq "$CLIENTS"); do
+    jq -c --arg i "$i" '.state.text = "client \($i): " + .state.text' "$WORK/body.json" >"$WORK/body$i.json"
+done
+CLIENT_PIDS=()
+for i in $(seq "$CLIENTS"); do
+    decide "$WORK/body$i.json" >>"$WORK/codes.txt" &
+    CLIENT_PIDS+=($!)
+done
+wait "${CLIENT_PIDS[@]}"
+ENDED=$(date +%s.%N)
+RSS_END=$(rss_kib)
+sleep 30
+RSS_AFTER=$(rss_kib)
+kill "$SAMPLER_PID" 2>/dev/null || true
+SAMPLER_PID=""
+RSS_PEAK=$(sort -n "$WORK/rss.txt" | tail -n 1)
+
+echo "== burst: $CLIENTS clients, one decision each, model $MODEL, state $(jq -c .state "$WORK/body.json" | wc -c) bytes, truncate"
+echo "   answers: $(sort "$WORK/codes.txt" | uniq -c | awk '{printf "%s x %s  ", $1, $2}')in $(echo "$ENDED - $STARTED" | bc) s"
+awk -v idle="$RSS_IDLE" -v warm="$RSS_WARM" -v peak="$RSS_PEAK" -v end="$RSS_END" -v after="$RSS_AFTER" 'BEGIN {
+    a = after / warm
+    printf("   VmRSS: idle %.1f MiB, after warm-up %.1f MiB, peak %.1f MiB, at the last answer %.1f MiB, 30 s later %.1f MiB\n", idle / 1024, warm / 1024, peak / 1024, end / 1024, after / 1024)
+    printf("   30 s after / after warm-up = %.2f (target within 20%%: %s)\n", a, (a <= 1.2 && a >= 0.8) ? "met" : "NOT met")
+}'
