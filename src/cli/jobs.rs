@@ -61,10 +61,9 @@ pub struct JobsListArgs {
     /// Only jobs with this status
     #[arg(long, value_enum)]
     pub status: Option<StatusArg>,
-    /// At most this many jobs
-    // At least 1: a 0 is refused as a usage error, not raised to 1.
+    /// At most this many jobs (1 to 1000)
     #[arg(long, short = 'n', default_value_t = 20,
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+          value_parser = super::values::listing_limit())]
     pub limit: usize,
 }
 

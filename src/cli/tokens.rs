@@ -46,6 +46,9 @@ pub struct TokensRevokeArgs {
 pub(crate) fn run(ctx: &Context, args: TokensArgs, printer: &Printer) -> Result<ExitCode> {
     match args.command {
         TokensCommand::Create(args) => {
+            // Repository models are reached only through roles: a token without one is
+            // refused (404) on every one of them, which is rarely what was meant.
+            let reaches_no_model = args.roles.is_empty();
             let (record, secret) = core::tokens::create(
                 ctx,
                 &NewToken {
@@ -62,6 +65,13 @@ pub(crate) fn run(ctx: &Context, args: TokensArgs, printer: &Printer) -> Result<
                 printer.line(&secret)?;
                 printer.status(&format!(
                     "created token `{}`; the secret above is shown only once",
+                    record.name
+                ));
+            }
+            if reaches_no_model {
+                printer.status(&format!(
+                    "warning: `{}` has no --role, so it reaches no repository model (only base \
+                     models); give one, e.g. --role 'acme/*=reader'",
                     record.name
                 ));
             }

@@ -47,7 +47,8 @@ pub struct DecisionRequest {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
     pub revision: Option<String>,
-    /// `false` skips recording (repository models only).
+    /// `false` skips recording. A base model records nothing: it takes `false`, and refuses
+    /// `true`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub capture: Option<bool>,
     /// `true`: read only the first tokens of a state longer than the base model reads
@@ -162,14 +163,16 @@ impl DecisionRequest {
         }
     }
 
-    /// Reject the members that only repository models take.
+    /// Reject the members that only repository models take. `capture: false` is accepted:
+    /// it asks for nothing a base model would do (nothing is ever recorded), so a script can
+    /// always pass it, whatever the model.
     pub fn check_base_model_fields(&self) -> Validated<()> {
         let root = Loc::body();
         let mut errors = Vec::new();
         for (name, present) in [
             ("example_id", self.example_id.is_some()),
             ("revision", self.revision.is_some()),
-            ("capture", self.capture.is_some()),
+            ("capture", self.capture == Some(true)),
         ] {
             if present {
                 errors.push(FieldError::new(
