@@ -376,7 +376,7 @@ async fn list(
     }
     let mut table = Table::new(vec![
         Column::whole("Example").always(),
-        Column::whole("Created").priority(2),
+        Column::time("Created").priority(2),
         Column::text("Annotations").priority(4),
         Column::text("State").priority(3),
     ]);

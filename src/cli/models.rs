@@ -380,7 +380,7 @@ fn print_checkpoints(checkpoints: &[Checkpoint], printer: &Printer) -> Result<Ex
     }
     let mut table = Table::new(vec![
         Column::whole("Checkpoint").always(),
-        Column::whole("Created").priority(2),
+        Column::time("Created").priority(2),
         Column::text("Message").priority(3),
     ]);
     for checkpoint in checkpoints {

@@ -86,8 +86,8 @@ pub(crate) fn run(ctx: &Context, args: TokensArgs, printer: &Printer) -> Result<
                     Column::whole("Token ID").priority(5),
                     Column::text("Scopes").priority(4),
                     Column::text("Roles").priority(3),
-                    Column::whole("Created").priority(1),
-                    Column::whole("Revoked").priority(2),
+                    Column::time("Created").priority(1),
+                    Column::time("Revoked").priority(2),
                 ]);
                 for token in &tokens {
                     table.row(vec![

@@ -1766,7 +1766,8 @@ fn a_listing_limit_is_one_rule_in_both_modes() {
 }
 
 /// The same refusals, with the same words, locally and against a server: a misspelled base
-/// model name gets "did you mean", an empty batch input "input has no items", and
+/// model name gets "did you mean", an empty batch input "input has no items", a job ID
+/// prefix shorter than the minimum "too short", and
 /// `--no-capture` is accepted with a base model.
 #[test]
 fn rough_edges_are_refused_alike_in_both_modes() {
@@ -1774,9 +1775,10 @@ fn rough_edges_are_refused_alike_in_both_modes() {
     let questions = questions_file(&shared);
     let state = shared.write("state.json", STATE);
     let empty = shared.write("empty.jsonl", "\n\n");
-    let cases: [&[&str]; 2] = [
+    let cases: [&[&str]; 3] = [
         &["decide", "-m", "moo", "-q", &questions, "-s", &state],
         &["batch", "acme/support", "--input", &empty],
+        &["jobs", "poll", "abc"],
     ];
     for args in cases {
         let (local_code, local, _) = problem(shared.local(), args);

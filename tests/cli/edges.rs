@@ -176,3 +176,123 @@ fn an_unknown_model_name_gets_did_you_mean() {
         }
     }
 }
+
+/// Every table writes a timestamp one way: UTC to the second, `2026-11-27 06:47:48`, whatever
+/// precision the JSON has (a job's milliseconds, a checkpoint's seconds).
+#[test]
+fn every_table_writes_timestamps_one_way() {
+    let env = env_with_model();
+    let state = env.write("s.json", STATE).display().to_string();
+    env.cmd()
+        .args(["decide", "-m", "acme/support", "-s", &state])
+        .assert()
+        .success();
+    let input = env.write("in.jsonl", &format!("{{\"state\":{STATE}}}\n"));
+    env.cmd()
+        .args(["batch", "acme/support", "--input"])
+        .arg(&input)
+        .assert()
+        .success();
+    env.cmd()
+        .args(["tokens", "create", "--name", "t", "--role", "acme/*=reader"])
+        .assert()
+        .success();
+    let one_format = regex::Regex::new(r"\b\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\b").unwrap();
+    let other_formats = regex::Regex::new(r"\d\d:\d\d:\d\d(\.\d+)?Z|\dT\d").unwrap();
+    for listing in [
+        &["jobs", "list"][..],
+        &["models", "log", "acme/support"],
+        &["examples", "list", "acme/support"],
+        &["tokens", "list"],
+    ] {
+        let output = env
+            .cmd()
+            .env("COLUMNS", "200")
+            .arg("--table")
+            .args(listing)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{listing:?}");
+        let table = String::from_utf8_lossy(&output.stdout);
+        assert!(one_format.is_match(&table), "{listing:?}:\n{table}");
+        assert!(!other_formats.is_match(&table), "{listing:?}:\n{table}");
+    }
+}
+
+/// `models diff` shows a score's levels level by level and a choice's options option by
+/// option: which criterion changed, not that the list did.
+#[test]
+fn models_diff_shows_which_criteria_changed() {
+    let env = env_with_model();
+    let changed = QUESTIONS
+        .replace(
+            "    - A minor inconvenience.",
+            "    - A small inconvenience.",
+        )
+        .replace(
+            "    shipping: The customer asks where their delivery is.",
+            "    shipping: The customer asks where their parcel is.",
+        );
+    let questions = env.write("changed.yaml", &changed).display().to_string();
+    env.cmd()
+        .args([
+            "models",
+            "commit",
+            "acme/support",
+            "--questions",
+            &questions,
+        ])
+        .args(["--branch", "draft", "-m", "Reword"])
+        .assert()
+        .success();
+    let output = env
+        .cmd()
+        .args(["--table", "models", "diff", "acme/support", "main", "draft"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let shown = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        shown.contains(r#"criteria.1: "A minor inconvenience." -> "A small inconvenience.""#),
+        "{shown}"
+    );
+    assert!(shown.contains("criteria.shipping: "), "{shown}");
+    let diff = env.json(&["models", "diff", "acme/support", "main", "draft"]);
+    let paths: Vec<String> = diff["questions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|file| {
+            let id = file["id"].as_str().unwrap().to_owned();
+            file["changes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(move |change| {
+                    let path: Vec<&str> = change["path"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|segment| segment.as_str().unwrap())
+                        .collect();
+                    format!("{id}: {}", path.join("."))
+                })
+        })
+        .collect();
+    assert_eq!(
+        paths,
+        ["intent: criteria.shipping", "urgency: criteria.1"],
+        "{diff}"
+    );
+}
+
+/// A job ID prefix shorter than the minimum is refused as such, not "not found".
+#[test]
+fn a_short_prefix_is_not_reported_as_not_found() {
+    let env = TestEnv::new();
+    let output = env.cmd().args(["jobs", "poll", "ab"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("`ab` is too short"), "{stderr}");
+    assert!(!stderr.contains("not found"), "{stderr}");
+}
