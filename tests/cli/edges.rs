@@ -296,3 +296,32 @@ fn a_short_prefix_is_not_reported_as_not_found() {
     assert!(stderr.contains("`ab` is too short"), "{stderr}");
     assert!(!stderr.contains("not found"), "{stderr}");
 }
+
+/// A decision's footer at 80 and 100 columns breaks between its parts: the example ID it
+/// was recorded under is never split across lines.
+#[test]
+fn a_footer_never_splits_an_id_across_lines() {
+    let env = env_with_model();
+    let state = env.write("s.json", STATE).display().to_string();
+    for width in ["80", "100"] {
+        let output = env
+            .cmd()
+            .env("COLUMNS", width)
+            .args(["--table", "decide", "-m", "acme/support", "-s", &state])
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let width: usize = width.parse().unwrap();
+        assert!(
+            stderr.lines().all(|line| line.chars().count() <= width),
+            "{stderr}"
+        );
+        assert!(
+            stderr
+                .lines()
+                .any(|line| line.starts_with("recorded under ex_") && line.len() == 50),
+            "{stderr}"
+        );
+    }
+}
