@@ -857,7 +857,7 @@ fn batch_and_jobs_print_what_they_print_locally() {
 }
 
 /// A prefix of `job_id`, as `jobs list` shows IDs, names the job on the server too (found
-/// through `GET /v1/jobs?idPrefix=`); one too short names none.
+/// through `GET /v1/jobs?idPrefix=`); one too short is refused as too short, as locally.
 fn prefixes_name_jobs_as_whole_ids_do(shared: &Shared, job_id: &str, results: &str) {
     let short = &job_id[..12];
     for args in [vec!["jobs", "poll", short], vec!["jobs", "cancel", short]] {
@@ -869,7 +869,14 @@ fn prefixes_name_jobs_as_whole_ids_do(shared: &Shared, job_id: &str, results: &s
     }
     assert_eq!(run(shared.remote(), &["jobs", "results", short]).1, results);
     let (code, problem, _) = problem(shared.remote(), &["jobs", "poll", &job_id[..3]]);
-    assert_eq!((code, &problem["code"]), (4, &json!("job_not_found")));
+    assert_eq!(code, 1, "{problem}");
+    assert_eq!(
+        problem["detail"],
+        format!(
+            "job ID prefix `{}` is too short: give at least 4 characters of the ID",
+            &job_id[..3]
+        )
+    );
 }
 
 #[test]
