@@ -27,6 +27,10 @@ pub enum Error {
     Validation(Vec<FieldError>),
     #[error("model `{0}` not found")]
     ModelNotFound(String),
+    /// A model name that is neither a base model nor a repository path, close to a base
+    /// model's name (a typo): `model_not_found`, with the name it probably meant.
+    #[error("model `{model}` not found; did you mean `{suggestion}`?")]
+    ModelMisspelled { model: String, suggestion: String },
     #[error("revision `{revision}` of {model} not found: {reason}")]
     RevisionNotFound {
         model: String,
@@ -186,6 +190,7 @@ impl Error {
     pub fn kind(&self) -> ErrorKind {
         match self {
             Self::ModelNotFound(_)
+            | Self::ModelMisspelled { .. }
             | Self::RevisionNotFound { .. }
             | Self::ExampleNotFound(_)
             | Self::JobNotFound(_)
@@ -224,7 +229,7 @@ impl Error {
             Self::Validation(_) | Self::ProviderResponse { .. } => "validation_error",
             Self::InvalidCheckpoint { .. } => "invalid_checkpoint",
             Self::StateTooLarge { .. } => "state_too_large",
-            Self::ModelNotFound(_) => "model_not_found",
+            Self::ModelNotFound(_) | Self::ModelMisspelled { .. } => "model_not_found",
             Self::RevisionNotFound { .. } => "revision_not_found",
             Self::ExampleNotFound(_) => "example_not_found",
             Self::JobNotFound(_) => "job_not_found",
@@ -256,6 +261,7 @@ impl Error {
             | Self::StateTooLarge { .. }
             | Self::ProviderResponse { .. } => 422,
             Self::ModelNotFound(_)
+            | Self::ModelMisspelled { .. }
             | Self::RevisionNotFound { .. }
             | Self::ExampleNotFound(_)
             | Self::JobNotFound(_)

@@ -48,6 +48,12 @@ pub const MAX_REVISION_CHARS: usize = 255;
 pub const MAX_HEAD_BYTES: usize = 64 * 1024;
 /// Headers in a request's head; past it, 431.
 pub const MAX_HEADERS: usize = 100;
+/// Entries one listing returns at most: the `limit` of every listing route and the
+/// `-n`/`--limit` of every listing command, so a value is refused alike in local and
+/// client mode.
+pub const MAX_LISTING: usize = 1000;
+/// Entries a listing route returns when no `limit` is given.
+pub const DEFAULT_LISTING: usize = 50;
 
 /// One row of the limits table: what is limited, the figure, its unit, and where the
 /// `OpenAPI` document states it (JSON pointers into `openapi.json`; none where JSON Schema

@@ -162,7 +162,8 @@ pub(crate) fn print_alignment(job: &Job, model: &str, printer: &Printer) -> Resu
         } else if report.improved {
             format!("improved: {}", report.candidate.as_deref().unwrap_or("-"))
         } else {
-            format!("unchanged: {}", report.reason.as_deref().unwrap_or("-"))
+            // The reason goes below the table, where no width cuts it.
+            "unchanged".to_owned()
         };
         table.row(vec![
             id.clone(),
@@ -177,6 +178,12 @@ pub(crate) fn print_alignment(job: &Job, model: &str, printer: &Printer) -> Resu
         ]);
     }
     printer.table(&table)?;
+    for (id, report) in result.questions.iter().filter(|(_, r)| !r.improved) {
+        printer.wrapped(&format!(
+            "{id} unchanged: {}",
+            report.reason.as_deref().unwrap_or("no reason recorded")
+        ))?;
+    }
     for (id, report) in &result.questions {
         if let Some(curve) = &report.curve {
             print_curve(id, curve, printer)?;

@@ -226,7 +226,7 @@ async fn lookup(
                 let help = format!(
                     "{} {} {}/{}, created {}",
                     job.kind.as_str(),
-                    job.status.as_str(),
+                    job.status_text(),
                     job.progress.done,
                     job.progress.total,
                     job.created_at

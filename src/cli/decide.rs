@@ -124,24 +124,27 @@ fn print_table(response: &DecisionResponse, printer: &Printer) -> Result<()> {
         ]);
     }
     printer.table(&table)?;
-    let mut footer = format!("model {}", response.model);
+    let mut model = format!("model {}", response.model);
     if let (Some(revision), Some(checkpoint)) = (&response.revision, &response.checkpoint) {
         let _ = write!(
-            footer,
+            model,
             " @ {} ({})",
             revision.name,
             &checkpoint.checkpoint_id[..checkpoint.checkpoint_id.len().min(12)]
         );
     }
-    let _ = write!(footer, " · {} input tokens", response.usage.input_tokens);
+    let mut footer = vec![
+        model,
+        format!("{} input tokens", response.usage.input_tokens),
+    ];
     match (&response.recorded, &response.example) {
         (Some(true), Some(example)) => {
-            let _ = write!(footer, " · recorded under {}", example.example_id);
+            footer.push(format!("recorded under {}", example.example_id));
         }
-        (Some(false), _) => footer.push_str(" · not recorded"),
+        (Some(false), _) => footer.push("not recorded".to_owned()),
         _ => {}
     }
-    printer.status(&footer);
+    printer.footer(&footer);
     Ok(())
 }
 

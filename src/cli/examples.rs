@@ -138,9 +138,8 @@ pub struct ExamplesListArgs {
     #[arg(long, value_name = "ID")]
     pub after: Option<String>,
     /// At most this many examples (1 to 1000)
-    // Outside 1 to 1000 is a usage error, not clamped into range.
     #[arg(long, short = 'n', default_value_t = 50,
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
+          value_parser = super::values::listing_limit())]
     pub limit: usize,
 }
 
@@ -377,7 +376,7 @@ async fn list(
     }
     let mut table = Table::new(vec![
         Column::whole("Example").always(),
-        Column::whole("Created").priority(2),
+        Column::time("Created").priority(2),
         Column::text("Annotations").priority(4),
         Column::text("State").priority(3),
     ]);

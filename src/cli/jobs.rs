@@ -8,7 +8,7 @@
 use super::Target;
 use super::interrupt;
 use super::output::Printer;
-use super::table::{Column, Table};
+use super::table::{Column, Table, timestamp};
 use crate::core::jobs::{NoObserver, Observer};
 use crate::core::service::{Created, JobsQuery, Service};
 use crate::core::{self, Context};
@@ -45,8 +45,8 @@ pub enum JobsCommand {
     List(JobsListArgs),
     /// Show a job; with --wait, follow it until it ends
     Poll(JobsPollArgs),
-    /// Cancel a job: a queued one at once, a running one at its next item (a finished job stays as it is)
-    Cancel(JobIdArg),
+    /// Cancel a job: a queued one at once, a running one at its next item (a finished job stays as it is); its status reads cancelling until it has stopped
+    Cancel(JobsCancelArgs),
     /// Print a job's results so far: JSON Lines, one per item, in input order
     Results(JobsResultsArgs),
     /// Run a job in this process (what `--detach` starts in the background)
@@ -61,10 +61,9 @@ pub struct JobsListArgs {
     /// Only jobs with this status
     #[arg(long, value_enum)]
     pub status: Option<StatusArg>,
-    /// At most this many jobs
-    // At least 1: a 0 is refused as a usage error, not raised to 1.
+    /// At most this many jobs (1 to 1000)
     #[arg(long, short = 'n', default_value_t = 20,
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+          value_parser = super::values::listing_limit())]
     pub limit: usize,
 }
 
@@ -136,6 +135,15 @@ pub struct JobIdArg {
 }
 
 #[derive(Debug, Args)]
+pub struct JobsCancelArgs {
+    /// The job ID, or a prefix of it that starts no other job's (4 or more characters, as `jobs list` shows)
+    pub job_id: String,
+    /// Wait until the job has stopped (cancelled, or ended before the cancel reached it), then show it
+    #[arg(long)]
+    pub wait: bool,
+}
+
+#[derive(Debug, Args)]
 pub struct JobsResultsArgs {
     /// The job ID, or a prefix of it that starts no other job's (4 or more characters, as `jobs list` shows)
     pub job_id: String,
@@ -171,8 +179,12 @@ pub(crate) async fn run(target: &Target, args: JobsArgs, printer: &Printer) -> R
     match args.command {
         JobsCommand::Worker(args) => worker(target.local("jobs worker")?, &args.job_id).await,
         JobsCommand::Cancel(args) => {
-            let job = service.cancel_job(&args.job_id).await?;
+            let mut job = service.cancel_job(&args.job_id).await?;
             service.take_up_orphans().await?;
+            if args.wait && !job.status.is_finished() {
+                // No bar: what is awaited is the stop, not the items.
+                job = service.follow_job(&job, &NoObserver).await?;
+            }
             print_job(service, &job, printer).await?;
             Ok(ExitCode::SUCCESS)
         }
@@ -260,7 +272,7 @@ async fn list(service: &dyn Service, args: &JobsListArgs, printer: &Printer) -> 
         Column::whole("Kind").priority(3),
         Column::whole("Status").priority(6),
         Column::whole("Progress").priority(4),
-        Column::whole("Created").priority(2),
+        Column::time("Created").priority(2),
     ]);
     let ids = printer.ids(
         &jobs
@@ -276,7 +288,7 @@ async fn list(service: &dyn Service, args: &JobsListArgs, printer: &Printer) -> 
                 .cloned()
                 .unwrap_or_else(|| job.model_id.to_string()),
             job.kind.as_str().to_owned(),
-            job.status.as_str().to_owned(),
+            job.status_text().to_owned(),
             progress_text(job.progress),
             job.created_at.clone(),
         ]);
@@ -320,7 +332,7 @@ async fn results(
         printer.status(&format!(
             "job {} is {}: {} of {} results so far",
             job.job_id,
-            job.status.as_str(),
+            job.status_text(),
             job.progress.done,
             job.progress.total
         ));
@@ -556,24 +568,43 @@ async fn print_job(service: &dyn Service, job: &Job, printer: &Printer) -> Resul
         format!("job       {}", job.job_id),
         format!("model     {model}"),
         format!("kind      {}", job.kind.as_str()),
-        format!("status    {}", job.status.as_str()),
+        format!("status    {}", job.status_text()),
         format!("progress  {}", progress_text(job.progress)),
-        format!("created   {}", job.created_at),
+        format!("created   {}", timestamp(&job.created_at)),
     ];
     if let Some(at) = &job.started_at {
-        lines.push(format!("started   {at}"));
+        lines.push(format!("started   {}", timestamp(at)));
     }
     if let Some(at) = &job.finished_at {
-        lines.push(format!("finished  {at}"));
+        lines.push(format!("finished  {}", timestamp(at)));
     }
     if let Some(error) = &job.error {
         lines.push(format!("error     {} ({})", error.detail, error.code));
     }
     if let Some(result) = &job.result {
-        lines.push(format!("result    {result}"));
+        lines.push(format!("result    {}", rounded(result)));
     }
     printer.line(&lines.join("\n"))?;
     Ok(())
+}
+
+/// A job's result for people: its fractional figures to three decimals, as every table
+/// shows figures (the JSON keeps them whole).
+fn rounded(value: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match value {
+        Value::Number(n) if n.is_f64() => n
+            .as_f64()
+            .and_then(|x| serde_json::Number::from_f64((x * 1000.0).round() / 1000.0))
+            .map_or_else(|| value.clone(), Value::Number),
+        Value::Array(items) => Value::Array(items.iter().map(rounded).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(key, value)| (key.clone(), rounded(value)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
 }
 
 fn progress_text(progress: Progress) -> String {

@@ -4,7 +4,7 @@
 //! EXIT STATUS, ENVIRONMENT, FILES, EXAMPLES (the command's `--help` examples) and SEE ALSO.
 
 use clap_mangen::Man;
-use clap_mangen::roff::{Roff, bold, roman};
+use clap_mangen::roff::{Roff, bold, italic, roman};
 use std::path::{Path, PathBuf};
 
 /// The exit codes, as `error.rs`, clap and the job commands use them.
@@ -154,19 +154,20 @@ fn render(
     type Section = fn(&Man, &mut dyn std::io::Write) -> std::io::Result<()>;
     let version = command.get_version().unwrap_or(env!("CARGO_PKG_VERSION"));
     let man = Man::new(command.clone()).source(format!("arbiter {version}"));
-    let mut sections: Vec<Section> = vec![
-        Man::render_title,
-        Man::render_name_section,
-        Man::render_synopsis_section,
-        Man::render_description_section,
-    ];
+    let mut page = Vec::new();
+    for section in [Man::render_title, Man::render_name_section] {
+        section(&man, &mut page)?;
+    }
+    let mut head = Roff::new();
+    synopsis(&mut head, command);
+    head.to_writer(&mut page)?;
+    let mut sections: Vec<Section> = vec![Man::render_description_section];
     if command.get_arguments().any(|arg| !arg.is_hide_set()) {
         sections.push(Man::render_options_section);
     }
     if command.get_subcommands().any(|sub| !sub.is_hide_set()) {
         sections.push(Man::render_subcommands_section);
     }
-    let mut page = Vec::new();
     for section in sections {
         section(&man, &mut page)?;
     }
@@ -178,6 +179,78 @@ fn render(
     see_also(&mut roff, parent);
     roff.to_writer(&mut page)?;
     out.write_all(once_preamble(&String::from_utf8_lossy(&page)).as_bytes())
+}
+
+/// SYNOPSIS as `clap_mangen` writes it, but with each option's value placeholder
+/// (`[-i|--input FILE]`), so that it says which options take a value and what value.
+fn synopsis(roff: &mut Roff, command: &clap::Command) {
+    let name = command.get_bin_name().unwrap_or_else(|| command.get_name());
+    let mut line = vec![bold(name), roman(" ")];
+    let options: Vec<&clap::Arg> = command
+        .get_arguments()
+        .filter(|arg| !arg.is_hide_set() && !arg.is_positional())
+        .collect();
+    let (required, optional): (Vec<&clap::Arg>, Vec<&clap::Arg>) =
+        options.into_iter().partition(|arg| arg.is_required_set());
+    for arg in optional.into_iter().chain(required) {
+        let (open, close) = if arg.is_required_set() {
+            ("", "")
+        } else {
+            ("[", "]")
+        };
+        line.push(roman(open));
+        if let Some(short) = arg.get_short() {
+            line.push(bold(format!("-{short}")));
+            if arg.get_long().is_some() {
+                line.push(roman("|"));
+            }
+        }
+        if let Some(long) = arg.get_long() {
+            line.push(bold(format!("--{long}")));
+        }
+        if arg.get_action().takes_values() {
+            line.push(roman(" "));
+            line.push(italic(placeholders(arg)));
+        }
+        line.push(roman(close));
+        line.push(roman(" "));
+    }
+    for arg in command.get_positionals().filter(|arg| !arg.is_hide_set()) {
+        let (open, close) = if arg.is_required_set() {
+            ("<", ">")
+        } else {
+            ("[", "]")
+        };
+        line.extend([roman(open), italic(placeholders(arg)), roman(close)]);
+        if arg.get_num_args().is_some_and(|n| n.max_values() > 1) {
+            line.push(roman("..."));
+        }
+        line.push(roman(" "));
+    }
+    if command.has_subcommands() {
+        let name = command.get_subcommand_value_name().unwrap_or("COMMAND");
+        let (open, close) = if command.is_subcommand_required_set() {
+            ("<", ">")
+        } else {
+            ("[", "]")
+        };
+        line.extend([roman(open), italic(name), roman(close)]);
+    }
+    roff.control("SH", ["SYNOPSIS"]).text(line);
+}
+
+/// An argument's value names (`FILE`), else its ID in capitals.
+fn placeholders(arg: &clap::Arg) -> String {
+    arg.get_value_names().map_or_else(
+        || arg.get_id().as_str().to_uppercase(),
+        |names| {
+            names
+                .iter()
+                .map(clap::builder::Str::as_str)
+                .collect::<Vec<_>>()
+                .join(" ")
+        },
+    )
 }
 
 /// Each piece rendered starts with roff's apostrophe preamble: keep only the first.

@@ -49,8 +49,9 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// Options every command takes.
+/// Options every command takes, under their own heading in every `--help`.
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Global options")]
 #[allow(clippy::struct_excessive_bools)] // command-line switches
 pub struct GlobalArgs {
     // clap help text, shown verbatim in --help and the man page: no Markdown backticks.

@@ -119,9 +119,9 @@ pub struct ModelsLogArgs {
     /// Branch, tag or commit [default: the default branch]
     #[arg(long, short, value_name = "REV")]
     pub revision: Option<String>,
-    /// At most this many checkpoints
+    /// At most this many checkpoints (1 to 1000)
     #[arg(long, short = 'n', default_value_t = 50,
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+          value_parser = super::values::listing_limit())]
     pub limit: usize,
 }
 
@@ -157,9 +157,9 @@ pub struct ModelsDiffArgs {
 pub struct ModelsHistoryArgs {
     /// The model path, <owner>/<model>, or its modelId
     pub model: String,
-    /// At most this many events
+    /// At most this many events (1 to 1000)
     #[arg(long, short = 'n', default_value_t = 50,
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
+          value_parser = super::values::listing_limit())]
     pub limit: usize,
 }
 
@@ -380,7 +380,7 @@ fn print_checkpoints(checkpoints: &[Checkpoint], printer: &Printer) -> Result<Ex
     }
     let mut table = Table::new(vec![
         Column::whole("Checkpoint").always(),
-        Column::whole("Created").priority(2),
+        Column::time("Created").priority(2),
         Column::text("Message").priority(3),
     ]);
     for checkpoint in checkpoints {

@@ -84,6 +84,19 @@ impl Printer {
         }
     }
 
+    /// A footer on stderr (suppressed by `--quiet`): `parts` joined with ` · `, a part that
+    /// would pass the width starting a line of its own, so that no part (an ID above all)
+    /// is split across lines by the terminal.
+    pub(crate) fn footer(&self, parts: &[String]) {
+        self.status(&footer_lines(parts, self.width));
+    }
+
+    /// A line of text on stdout, wrapped between words to the width (continuation lines
+    /// indented two spaces), so that a terminal never splits a word.
+    pub(crate) fn wrapped(&self, text: &str) -> std::io::Result<()> {
+        self.line(&wrap_words(text, self.width))
+    }
+
     /// A table on stdout, fitted to the width; what it had to hide is said on stderr.
     pub(crate) fn table(&self, table: &Table) -> std::io::Result<()> {
         let rendered = self.render(table);
@@ -183,6 +196,50 @@ fn no_color() -> bool {
     std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
 }
 
+/// `text` broken between words before `width` (none: one line); continuation lines are
+/// indented two spaces. A word wider than the width stands alone on its line.
+fn wrap_words(text: &str, width: Option<usize>) -> String {
+    let Some(width) = width else {
+        return text.to_owned();
+    };
+    let mut out = String::new();
+    let mut line = 0;
+    for word in text.split(' ') {
+        let word_width = super::table::display_width(word);
+        if line > 0 && line + 1 + word_width > width {
+            out.push_str("\n  ");
+            line = 2;
+        } else if line > 0 {
+            out.push(' ');
+            line += 1;
+        }
+        out.push_str(word);
+        line += word_width;
+    }
+    out
+}
+
+/// `parts` joined with ` · `, a new line before a part that would pass `width`.
+fn footer_lines(parts: &[String], width: Option<usize>) -> String {
+    let mut out = String::new();
+    let mut line = 0;
+    for (i, part) in parts.iter().enumerate() {
+        let part_width = super::table::display_width(part);
+        if i > 0 {
+            if width.is_some_and(|width| line + 3 + part_width > width) {
+                out.push('\n');
+                line = 0;
+            } else {
+                out.push_str(" · ");
+                line += 3;
+            }
+        }
+        out.push_str(part);
+        line += part_width;
+    }
+    out
+}
+
 /// The width tables fit: `COLUMNS` when it is a number (so a script or test can choose),
 /// else the terminal's; `None` on a pipe, where values are shown whole.
 fn table_width(columns: Option<&str>, stdout_tty: bool) -> Option<usize> {
@@ -214,6 +271,25 @@ pub fn score_cell(answer: &Answer) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_footer_breaks_between_its_parts_never_inside_one() {
+        let parts = [
+            "model acme/support @ main (4af2929625c1)".to_owned(),
+            "462 input tokens".to_owned(),
+            "recorded under ex_8a7bf04d953150120bd8645d2fa47365".to_owned(),
+        ];
+        let whole = footer_lines(&parts, None);
+        assert_eq!(whole.lines().count(), 1, "{whole}");
+        for width in [80, 100] {
+            let fitted = footer_lines(&parts, Some(width));
+            assert!(
+                fitted.lines().all(|line| line.chars().count() <= width),
+                "{fitted}"
+            );
+            assert!(fitted.lines().any(|line| line == parts[2]), "{fitted}");
+        }
+    }
 
     #[test]
     fn a_score_cell_is_its_most_likely_level_beside_its_mean() {

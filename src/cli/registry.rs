@@ -175,7 +175,7 @@ pub(super) async fn history(
         return Ok(ExitCode::SUCCESS);
     }
     let mut table = Table::new(vec![
-        Column::whole("When").always(),
+        Column::time("When").always(),
         Column::whole("Action").always(),
         Column::whole("Ref").always(),
         Column::whole("From").priority(2),
@@ -193,9 +193,8 @@ pub(super) async fn history(
 /// One event as a table row: the time to the second, commits as 12-digit prefixes, and the
 /// overall accuracy of the evaluation relied on (`-` for none).
 fn history_row(event: &RegistryEvent) -> Vec<String> {
-    let when = event.at.get(..19).unwrap_or(&event.at).replace('T', " ");
     vec![
-        when,
+        event.at.clone(),
         event.action.to_string(),
         event.ref_name.clone(),
         event.from.as_deref().map_or("-", short).to_owned(),
@@ -277,10 +276,13 @@ mod tests {
             at: "2026-11-25T08:40:12.345Z".into(),
             evaluation: None,
         };
+        let row = history_row(&event);
+        // The When column writes it as every table's timestamps.
+        assert_eq!(crate::cli::table::timestamp(&row[0]), "2026-11-25 08:40:12");
         assert_eq!(
-            history_row(&event),
+            row,
             [
-                "2026-11-25 08:40:12",
+                "2026-11-25T08:40:12.345Z",
                 "tag",
                 "stable",
                 "-",

@@ -12,8 +12,11 @@ use comfy_table::{CellAlignment, ContentArrangement, presets};
 /// How a column gives way when the table is too wide.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
-    /// Whole or hidden, left aligned: IDs, names, dates, short words.
+    /// Whole or hidden, left aligned: IDs, names, short words.
     Whole,
+    /// A timestamp: whole or hidden, written in the one format of every table
+    /// ([`timestamp`]).
+    Time,
     /// Whole or hidden, right aligned: figures.
     Number,
     /// Cut with `…`, but not below this many columns (or the header's width).
@@ -42,6 +45,16 @@ impl Column {
         Self {
             header,
             kind: Kind::Whole,
+            priority: 1,
+        }
+    }
+
+    /// A timestamp (RFC 3339, as the JSON has it): shown as [`timestamp`] writes it, whole,
+    /// or hidden.
+    pub(crate) const fn time(header: &'static str) -> Self {
+        Self {
+            header,
+            kind: Kind::Time,
             priority: 1,
         }
     }
@@ -105,8 +118,11 @@ impl Table {
     pub(crate) fn row(&mut self, cells: Vec<String>) {
         let mut cells: Vec<String> = cells
             .into_iter()
-            .take(self.columns.len())
-            .map(|cell| one_line(&cell))
+            .zip(&self.columns)
+            .map(|(cell, column)| match column.kind {
+                Kind::Time => timestamp(&cell),
+                _ => one_line(&cell),
+            })
             .collect();
         cells.resize(self.columns.len(), String::new());
         self.rows.push(cells);
@@ -223,6 +239,20 @@ fn total(widths: &[usize], shown: &[bool]) -> usize {
 }
 
 /// How many terminal columns `text` takes.
+/// A timestamp as every table shows it: UTC to the second, `2026-11-27 06:47:48`, whatever
+/// precision or offset the RFC 3339 text had (the JSON keeps it whole). Text that is not a
+/// timestamp (an empty cell) is shown as it is.
+pub(crate) fn timestamp(text: &str) -> String {
+    chrono::DateTime::parse_from_rfc3339(text.trim()).map_or_else(
+        |_| one_line(text),
+        |at| {
+            at.with_timezone(&chrono::Utc)
+                .format("%Y-%m-%d %H:%M:%S")
+                .to_string()
+        },
+    )
+}
+
 pub(crate) fn display_width(text: &str) -> usize {
     console::measure_text_width(text)
 }
@@ -262,6 +292,19 @@ fn common_prefix(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_timestamp_is_written_one_way_whatever_its_precision_or_offset() {
+        for text in [
+            "2026-11-27T06:47:48Z",
+            "2026-11-27T06:47:48.715Z",
+            "2026-11-27T07:47:48.715+01:00",
+        ] {
+            assert_eq!(timestamp(text), "2026-11-27 06:47:48", "{text}");
+        }
+        assert_eq!(timestamp(""), "");
+        assert_eq!(timestamp("never"), "never");
+    }
 
     /// An evaluation-like table: many figures, a key, a name that may be cut.
     fn wide() -> Table {

@@ -92,24 +92,27 @@ fn print_table(picked: &ToAnnotate, printer: &Printer) -> Result<()> {
         printer.table(&table)?;
     }
     let revision = &picked.revision;
-    let mut footer = format!(
-        "{} ({}) · {} unannotated, {} scored, {} cached",
-        revision.name,
-        &revision.commit[..revision.commit.len().min(12)],
-        picked.unannotated,
-        picked.scored,
-        picked.cached,
+    let mut counts = format!(
+        "{} unannotated, {} scored, {} cached",
+        picked.unannotated, picked.scored, picked.cached,
     );
     if picked.failed > 0 {
-        let _ = write!(footer, ", {} failed", picked.failed);
+        let _ = write!(counts, ", {} failed", picked.failed);
     }
     let audited = picked
         .examples
         .iter()
         .filter(|item| item.why == Why::Audit)
         .count();
-    let _ = write!(footer, " · {audited} audit (seed {})", picked.seed);
-    printer.status(&footer);
+    printer.footer(&[
+        format!(
+            "{} ({})",
+            revision.name,
+            &revision.commit[..revision.commit.len().min(12)]
+        ),
+        counts,
+        format!("{audited} audit (seed {})", picked.seed),
+    ]);
     if let Some(line) = learning_line(picked) {
         printer.status(&line);
     }

@@ -46,6 +46,9 @@ pub struct TokensRevokeArgs {
 pub(crate) fn run(ctx: &Context, args: TokensArgs, printer: &Printer) -> Result<ExitCode> {
     match args.command {
         TokensCommand::Create(args) => {
+            // Repository models are reached only through roles: a token without one is
+            // refused (404) on every one of them, which is rarely what was meant.
+            let reaches_no_model = args.roles.is_empty();
             let (record, secret) = core::tokens::create(
                 ctx,
                 &NewToken {
@@ -65,6 +68,13 @@ pub(crate) fn run(ctx: &Context, args: TokensArgs, printer: &Printer) -> Result<
                     record.name
                 ));
             }
+            if reaches_no_model {
+                printer.status(&format!(
+                    "warning: `{}` has no --role, so it reaches no repository model (only base \
+                     models); give one, e.g. --role 'acme/*=reader'",
+                    record.name
+                ));
+            }
         }
         TokensCommand::List => {
             let tokens = core::tokens::list(ctx)?;
@@ -76,8 +86,8 @@ pub(crate) fn run(ctx: &Context, args: TokensArgs, printer: &Printer) -> Result<
                     Column::whole("Token ID").priority(5),
                     Column::text("Scopes").priority(4),
                     Column::text("Roles").priority(3),
-                    Column::whole("Created").priority(1),
-                    Column::whole("Revoked").priority(2),
+                    Column::time("Created").priority(1),
+                    Column::time("Revoked").priority(2),
                 ]);
                 for token in &tokens {
                     table.row(vec![

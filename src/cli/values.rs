@@ -1,7 +1,15 @@
 //! Value parsers for flags whose values have a range: a value outside it is refused by clap,
 //! like a malformed one, so both are usage errors (exit 2), never clamped into range.
 
+use crate::limits::MAX_LISTING;
+use clap::builder::RangedU64ValueParser;
 use std::ops::RangeBounds;
+
+/// `-n`/`--limit` of every listing command: 1 to [`MAX_LISTING`], the range the server's
+/// listing routes take, so a value is refused alike (exit 2) in local and client mode.
+pub(crate) fn listing_limit() -> RangedU64ValueParser<usize> {
+    RangedU64ValueParser::<usize>::new().range(1..=MAX_LISTING as u64)
+}
 
 /// A number from 0 to 1.
 pub(crate) fn fraction(text: &str) -> Result<f64, String> {

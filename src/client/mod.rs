@@ -294,11 +294,14 @@ impl Remote {
     async fn resolve_job(&self, text: &str) -> Result<String> {
         // Text that is neither a whole ID nor a prefix goes as it is: the server's own
         // not-found answer (with its request ID) says so.
-        let (false, Ok(prefix)) = (
-            text.parse::<crate::ids::JobId>().is_ok(),
-            crate::core::jobs::id_prefix(text),
-        ) else {
+        if text.parse::<crate::ids::JobId>().is_ok() {
             return Ok(text.to_owned());
+        }
+        // A prefix too short is refused here, in the words a local command uses.
+        let prefix = match crate::core::jobs::id_prefix(text) {
+            Ok(prefix) => prefix,
+            Err(Error::JobNotFound(_)) => return Ok(text.to_owned()),
+            Err(other) => return Err(other),
         };
         // Two are enough to tell one from many; a few more name them in the error.
         let request = Request::get(&["v1", "jobs"])

@@ -151,6 +151,15 @@ pub(crate) fn stage(
             json!({"lines": out.count()})
         }
     };
+    if out.count() == 0 && description.get("examples").is_none() {
+        // An empty file (or one of blank lines), an empty `items`: most likely the wrong
+        // input, and a job over nothing would only say "completed".
+        return Err(Error::invalid(
+            Loc::body().key("items"),
+            "input has no items",
+            "empty",
+        ));
+    }
     out.flush()?;
     Ok((out.count(), description))
 }

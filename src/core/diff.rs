@@ -141,8 +141,13 @@ fn changes(before: &Value, after: &Value) -> Vec<Change> {
     out
 }
 
-/// Mappings are compared key by key, lists of mappings of one length item by item (an
-/// option's description, an exemplar); any other difference is one change of the value.
+/// Lists longer than this (fitted example IDs, vectors) change as one value: item by item
+/// they would be a page of lines nobody reads.
+const ITEM_BY_ITEM: usize = 32;
+
+/// Mappings are compared key by key (a choice's options), short lists item by item (a
+/// score's levels, an exemplar), an item past the end of the other list being added or
+/// removed; any other difference is one change of the value.
 fn walk(
     path: &mut Vec<String>,
     before: Option<&Value>,
@@ -163,12 +168,10 @@ fn walk(
                 path.pop();
             }
         }
-        (Some(Value::Array(a)), Some(Value::Array(b)))
-            if a.len() == b.len() && a.iter().chain(b).all(Value::is_object) =>
-        {
-            for (index, (old, new)) in a.iter().zip(b).enumerate() {
+        (Some(Value::Array(a)), Some(Value::Array(b))) if a.len().max(b.len()) <= ITEM_BY_ITEM => {
+            for index in 0..a.len().max(b.len()) {
                 path.push(index.to_string());
-                walk(path, Some(old), Some(new), out);
+                walk(path, a.get(index), b.get(index), out);
                 path.pop();
             }
         }
@@ -205,18 +208,31 @@ mod tests {
     }
 
     #[test]
-    fn lists_of_mappings_are_compared_item_by_item_and_other_lists_whole() {
+    fn short_lists_are_compared_item_by_item_and_long_ones_whole() {
         let before = json!({"exemplars": [{"id": "a", "answer": 1}, {"id": "b", "answer": 2}],
                             "levels": ["low", "high"]});
         let after = json!({"exemplars": [{"id": "a", "answer": 1}, {"id": "b", "answer": 3}],
                            "levels": ["low", "mid", "high"]});
+        // A score's levels level by level: the one that changed, the one added.
+        let found = changes(&before, &after);
         assert_eq!(
-            paths(&changes(&before, &after)),
-            ["exemplars.1.answer", "levels"]
+            paths(&found),
+            ["exemplars.1.answer", "levels.1", "levels.2"]
         );
-        // A list that grew is one change, whatever it holds.
-        let grown = json!({"exemplars": [{"id": "a", "answer": 1}]});
-        assert_eq!(paths(&changes(&before, &grown)), ["exemplars", "levels"]);
+        assert_eq!(
+            (&found[2].from, &found[2].to),
+            (&None, &Some(json!("high")))
+        );
+        // An item past the end of the shorter list is removed (or added).
+        let shrunk = json!({"exemplars": [{"id": "a", "answer": 1}], "levels": ["low", "high"]});
+        assert_eq!(paths(&changes(&before, &shrunk)), ["exemplars.1"]);
+        // A long list is one change, whatever it holds.
+        let ids =
+            |n: usize| json!({"fitted": (0..n).map(|i| format!("ex_{i}")).collect::<Vec<_>>()});
+        assert_eq!(
+            paths(&changes(&ids(ITEM_BY_ITEM + 1), &ids(ITEM_BY_ITEM + 2))),
+            ["fitted"]
+        );
     }
 
     #[test]

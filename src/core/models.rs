@@ -370,10 +370,47 @@ pub(crate) async fn load_pinned(
 /// Open a model by path (`owner/model`) or by `modelId` (a UUID: it has no `/`, so the two
 /// never collide); anything unparsable is simply not found.
 pub fn open(ctx: &Context, model: &str) -> Result<ModelRepo> {
-    let model: ModelRef = model
-        .parse()
-        .map_err(|_| Error::ModelNotFound(model.to_owned()))?;
+    let model: ModelRef = model.parse().map_err(|_| unknown_name(ctx, model))?;
     open_ref(ctx, &model)
+}
+
+/// A name that is no repository path: not found, with the base model it is closest to when
+/// it is a likely typo of one (as cargo's "did you mean"). Only base models are suggested:
+/// they are public, while naming a repository model could reveal one a token cannot see.
+fn unknown_name(ctx: &Context, model: &str) -> Error {
+    let closest = ctx
+        .engines()
+        .list()
+        .into_iter()
+        .map(|(name, _)| (edit_distance(model, name), name))
+        .min();
+    match closest {
+        Some((distance, name)) if distance <= (model.chars().count() / 3).max(1) => {
+            Error::ModelMisspelled {
+                model: model.to_owned(),
+                suggestion: name.to_owned(),
+            }
+        }
+        _ => Error::ModelNotFound(model.to_owned()),
+    }
+}
+
+/// Levenshtein distance in characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != *cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
 }
 
 /// Open a model by path or by `modelId`.

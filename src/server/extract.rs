@@ -264,14 +264,13 @@ impl<T: serde::de::DeserializeOwned + Send, S: Send + Sync> axum::extract::FromR
     }
 }
 
-/// The largest `limit` a listing takes.
-pub(crate) const MAX_LIMIT: usize = 1000;
+use crate::limits::{DEFAULT_LISTING, MAX_LISTING as MAX_LIMIT};
 
-/// `limit` of a listing: 1 to [`MAX_LIMIT`], 50 when absent. Anything else is refused at
+/// `limit` of a listing: 1 to [`MAX_LIMIT`], [`DEFAULT_LISTING`] when absent. Anything else is refused at
 /// `["query", "limit"]`, never clamped: the document declares the range.
 pub(crate) fn page_limit(limit: Option<usize>) -> crate::error::Result<usize> {
     match limit {
-        None => Ok(50),
+        None => Ok(DEFAULT_LISTING),
         Some(limit @ 1..=MAX_LIMIT) => Ok(limit),
         Some(other) => Err(Error::invalid(
             crate::wire::Loc::query().key("limit"),

@@ -23,12 +23,20 @@ pub const REPOSITORY_ONLY: [&str; 3] = ["example_id", "revision", "capture"];
 
 /// What [`DecisionRequest::check_base_model_fields`] demands, as JSON Schema for the
 /// `DecisionRequest` schema: when `model` is a base model, `questions` is required and the
-/// [`REPOSITORY_ONLY`] members are absent (or null). One `allOf` member holding the
-/// `if`/`then`, so the schema carries it under one key.
+/// [`REPOSITORY_ONLY`] members are absent (or null; `capture` may also be false, which asks
+/// for nothing). One `allOf` member holding the `if`/`then`, so the schema carries it under
+/// one key.
 pub fn base_model_rule() -> (&'static str, Value) {
     let absent: Map<String, Value> = REPOSITORY_ONLY
         .iter()
-        .map(|name| ((*name).to_owned(), serde_json::json!({"type": "null"})))
+        .map(|&name| {
+            let allowed = if name == "capture" {
+                serde_json::json!({"enum": [null, false]})
+            } else {
+                serde_json::json!({"type": "null"})
+            };
+            (name.to_owned(), allowed)
+        })
         .collect();
     (
         "allOf",
@@ -68,7 +76,8 @@ pub struct DecisionRequest {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
     pub revision: Option<String>,
-    /// `false` skips recording (repository models only).
+    /// `false` skips recording. A base model records nothing: it takes `false`, and refuses
+    /// `true`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub capture: Option<bool>,
     /// `true`: read only the first tokens of a state longer than the base model reads
@@ -183,14 +192,16 @@ impl DecisionRequest {
         }
     }
 
-    /// Reject the members that only repository models take.
+    /// Reject the members that only repository models take. `capture: false` is accepted:
+    /// it asks for nothing a base model would do (nothing is ever recorded), so a script can
+    /// always pass it, whatever the model.
     pub fn check_base_model_fields(&self) -> Validated<()> {
         let root = Loc::body();
         let mut errors = Vec::new();
         let present = [
             self.example_id.is_some(),
             self.revision.is_some(),
-            self.capture.is_some(),
+            self.capture == Some(true),
         ];
         for (name, present) in REPOSITORY_ONLY.into_iter().zip(present) {
             if present {

@@ -114,12 +114,28 @@ pub struct Job {
     #[schema(required = true)]
     pub finished_at: Option<String>,
     pub progress: Progress,
+    /// A cancel was asked and the job has not stopped yet: it stays `queued` or `running`
+    /// until it does (a running job stops at its next item), then it is `cancelled`.
+    #[serde(default)]
+    pub cancel_requested: bool,
     /// Why the job failed (a problem document), when `failed`.
     #[schema(required = true)]
     pub error: Option<Problem>,
     /// The job's summary, when `completed` (for a batch: [`BatchSummary`]); null until then.
     #[schema(required = true, nullable, value_type = Object)]
     pub result: Option<Value>,
+}
+
+impl Job {
+    /// The status as people read it: `cancelling` from a cancel until the job has stopped,
+    /// else [`JobStatus::as_str`].
+    pub fn status_text(&self) -> &'static str {
+        if self.cancel_requested && !self.status.is_finished() {
+            "cancelling"
+        } else {
+            self.status.as_str()
+        }
+    }
 }
 
 /// The result of a completed batch.

@@ -17,7 +17,29 @@ pub fn parse_yaml(text: &str) -> Result<Value, String> {
 /// in one pass that stops at the first level too many.
 pub fn from_yaml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
     super::nesting::check_yaml(text).map_err(|deep| deep.to_string())?;
-    serde_yaml::from_str(text).map_err(|e| e.to_string())
+    serde_yaml::from_str(text).map_err(|e| with_tab_hint(text, &e))
+}
+
+/// The parser's message, and, when the line it stopped at is indented with a tab, that the
+/// tab is the cause: libyaml only says it "found character that cannot start any token".
+fn with_tab_hint(text: &str, error: &serde_yaml::Error) -> String {
+    let message = error.to_string();
+    let Some(line) = error.location().map(|location| location.line()) else {
+        return message;
+    };
+    let tabbed = text
+        .lines()
+        .nth(line.saturating_sub(1))
+        .is_some_and(|text| {
+            text.chars()
+                .take_while(|c| c.is_whitespace())
+                .any(|c| c == '\t')
+        });
+    if tabbed {
+        format!("{message}: line {line} is indented with a tab; YAML indents with spaces only")
+    } else {
+        message
+    }
 }
 
 fn yaml_to_json(yaml: serde_yaml::Value) -> Result<Value, String> {

@@ -1104,3 +1104,36 @@ fn a_curve_is_printed_recorded_and_read_by_examples_next() {
         assert!(!questions.contains("intent"), "a flat curve waits: {next}");
     }
 }
+
+/// At 80 columns the align table cuts free text; the reason a question was left unchanged
+/// is printed whole below it, one line per question.
+#[test]
+fn the_reason_a_question_is_unchanged_is_readable_at_80_columns() {
+    let env = env_with_annotations(4);
+    let output = env
+        .cmd()
+        .env("COLUMNS", "80")
+        .args(["--table", "align", "acme/support"])
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        shown.lines().all(|line| line.chars().count() <= 80),
+        "{shown}"
+    );
+    // Wrapped between words, continuation lines indented.
+    let below: String = shown
+        .lines()
+        .skip_while(|line| !line.starts_with("intent unchanged:"))
+        .take_while(|line| line.starts_with("intent ") || line.starts_with("  "))
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert_eq!(
+        below,
+        "intent unchanged: too few annotated examples (4 for 6 outcomes); the zero-shot answer \
+         stays",
+        "{shown}"
+    );
+    assert!(shown.contains(" unchanged "), "{shown}");
+}

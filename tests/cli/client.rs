@@ -857,7 +857,7 @@ fn batch_and_jobs_print_what_they_print_locally() {
 }
 
 /// A prefix of `job_id`, as `jobs list` shows IDs, names the job on the server too (found
-/// through `GET /v1/jobs?idPrefix=`); one too short names none.
+/// through `GET /v1/jobs?idPrefix=`); one too short is refused as too short, as locally.
 fn prefixes_name_jobs_as_whole_ids_do(shared: &Shared, job_id: &str, results: &str) {
     let short = &job_id[..12];
     for args in [vec!["jobs", "poll", short], vec!["jobs", "cancel", short]] {
@@ -869,7 +869,14 @@ fn prefixes_name_jobs_as_whole_ids_do(shared: &Shared, job_id: &str, results: &s
     }
     assert_eq!(run(shared.remote(), &["jobs", "results", short]).1, results);
     let (code, problem, _) = problem(shared.remote(), &["jobs", "poll", &job_id[..3]]);
-    assert_eq!((code, &problem["code"]), (4, &json!("job_not_found")));
+    assert_eq!(code, 1, "{problem}");
+    assert_eq!(
+        problem["detail"],
+        format!(
+            "job ID prefix `{}` is too short: give at least 4 characters of the ID",
+            &job_id[..3]
+        )
+    );
 }
 
 #[test]
@@ -1733,4 +1740,71 @@ fn completion_in_client_mode_asks_the_server() {
         "{:?}",
         started.elapsed()
     );
+}
+
+// ---------------------------------------------------------------------------------------
+// Rough edges: one rule in both modes
+// ---------------------------------------------------------------------------------------
+
+/// Every listing's `-n`/`--limit` takes the server's range, 1 to 1000: a value outside it
+/// is the same usage error (exit 2, the range named) locally and against a server, and
+/// 1000 itself is accepted by both.
+#[test]
+fn a_listing_limit_is_one_rule_in_both_modes() {
+    let shared = Shared::start();
+    let listings: [&[&str]; 4] = [
+        &["jobs", "list"],
+        &["examples", "list", "acme/support"],
+        &["models", "log", "acme/support"],
+        &["models", "history", "acme/support"],
+    ];
+    for listing in listings {
+        for bad in ["0", "1001", "5000"] {
+            let args = [listing, &["-n", bad]].concat();
+            let (local, _, local_err) = run(shared.local(), &args);
+            let (remote, _, remote_err) = run(shared.remote(), &args);
+            assert_eq!((local, remote), (2, 2), "{args:?}: {local_err}{remote_err}");
+            assert!(local_err.contains("1..=1000"), "{args:?}: {local_err}");
+            assert_eq!(local_err, remote_err, "{args:?}");
+        }
+        let args = [listing, &["-n", "1000", "--json"]].concat();
+        assert_eq!(json(shared.local(), &args), json(shared.remote(), &args));
+    }
+}
+
+/// The same refusals, with the same words, locally and against a server: a misspelled base
+/// model name gets "did you mean", an empty batch input "input has no items", a job ID
+/// prefix shorter than the minimum "too short", and
+/// `--no-capture` is accepted with a base model.
+#[test]
+fn rough_edges_are_refused_alike_in_both_modes() {
+    let shared = Shared::start();
+    let questions = questions_file(&shared);
+    let state = shared.write("state.json", STATE);
+    let empty = shared.write("empty.jsonl", "\n\n");
+    let cases: [&[&str]; 3] = [
+        &["decide", "-m", "moo", "-q", &questions, "-s", &state],
+        &["batch", "acme/support", "--input", &empty],
+        &["jobs", "poll", "abc"],
+    ];
+    for args in cases {
+        let (local_code, local, _) = problem(shared.local(), args);
+        let (remote_code, remote, _) = problem(shared.remote(), args);
+        assert_eq!(local_code, remote_code, "{args:?}");
+        let keys = ["code", "status", "detail", "details"];
+        for key in keys {
+            assert_eq!(local[key], remote[key], "{args:?}: {key}");
+        }
+    }
+    let args = [
+        "decide",
+        "-m",
+        "mo",
+        "-q",
+        &questions,
+        "-s",
+        &state,
+        "--no-capture",
+    ];
+    assert_eq!(json(shared.local(), &args), json(shared.remote(), &args));
 }

@@ -239,7 +239,8 @@ fn base_models_need_questions_and_reject_repository_options() {
         stderr.contains("revision: revision applies only to repository models"),
         "{stderr}"
     );
-    assert!(stderr.contains("capture: capture applies only"), "{stderr}");
+    // `--no-capture` asks for nothing a base model would do: never its error.
+    assert!(!stderr.contains("capture"), "{stderr}");
     let output = env
         .cmd()
         .args(["decide", "-m", "mo", "-s", &s])
@@ -331,4 +332,29 @@ fn a_long_decision_shows_its_reading_at_a_terminal() {
     assert!(piped.status.success());
     assert!(piped.stderr.is_empty(), "{:?}", piped.stderr);
     assert_eq!(piped.stdout, output.stdout, "the same answer either way");
+}
+
+/// `--no-capture` is accepted whatever the model (nothing is recorded for a base model), so a
+/// script can always pass it; asking a base model to capture (`"capture": true` in a
+/// request) is still refused, located at the member.
+#[test]
+fn no_capture_is_accepted_for_a_base_model_and_capture_is_not() {
+    let (env, q, s) = setup();
+    let answered = env.json(&["decide", "-m", "mo", "-q", &q, "-s", &s, "--no-capture"]);
+    assert!(answered["answers"]["intent"].is_object(), "{answered}");
+    assert!(answered.get("recorded").is_none(), "{answered}");
+    let request = env.write(
+        "capture.json",
+        &format!(r#"{{"model":"mo","capture":true,"state":{STATE}}}"#),
+    );
+    let (code, problem, _) = env.problem(&[
+        "decide",
+        "--request",
+        &request.display().to_string(),
+        "-q",
+        &q,
+    ]);
+    assert_eq!(code, 1, "{problem}");
+    assert_eq!(problem["details"][0]["loc"], json!(["body", "capture"]));
+    assert_eq!(problem["details"][0]["type"], "repository_only");
 }

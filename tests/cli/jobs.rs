@@ -608,3 +608,100 @@ fn the_home_is_private_and_outputs_are_not() {
     let mode = std::fs::metadata(&out).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o666 & !umask, "{mode:o}");
 }
+
+/// A cancelled job that has not stopped yet reads `cancelling` (JSON: still `running`, with
+/// `cancelRequested`), never plain `running`; `jobs cancel --wait` returns once it is
+/// `cancelled`.
+#[test]
+fn jobs_cancel_says_cancelling_until_the_job_stops_and_wait_waits_for_it() {
+    let env = env_with_model();
+    let file = env.write("states.jsonl", &input(3000));
+    let start = || {
+        let output = env
+            .cmd()
+            .args(["batch", "acme/support", "--detach", "--input"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        let job_id = String::from_utf8(output.stdout).unwrap().trim().to_owned();
+        poll_until(&env, &job_id, |job| {
+            job["progress"]["done"].as_u64() > Some(0)
+        });
+        job_id
+    };
+    let first = start();
+    let output = env
+        .cmd()
+        .args(["--table", "jobs", "cancel", &first])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let shown = String::from_utf8_lossy(&output.stdout).into_owned();
+    let status = shown
+        .lines()
+        .find_map(|line| line.strip_prefix("status    "))
+        .unwrap_or_else(|| panic!("{shown}"));
+    assert!(matches!(status, "cancelling" | "cancelled"), "{shown}");
+    let polled = env.json(&["jobs", "poll", &first]);
+    match polled["status"].as_str() {
+        Some("running") => assert_eq!(polled["cancelRequested"], true, "{polled}"),
+        Some("cancelled") => assert_eq!(polled["cancelRequested"], false, "{polled}"),
+        _ => panic!("{polled}"),
+    }
+
+    let second = start();
+    let waited = env.json(&["jobs", "cancel", &second, "--wait"]);
+    assert_eq!(waited["status"], "cancelled", "{waited}");
+    assert_eq!(waited["cancelRequested"], false, "{waited}");
+    assert!(waited["finishedAt"].is_string(), "{waited}");
+}
+
+/// A job ID prefix shorter than the minimum says so, instead of "not found".
+#[test]
+fn a_job_prefix_shorter_than_the_minimum_says_so() {
+    let env = env_with_model();
+    for command in ["poll", "cancel", "results"] {
+        let (code, problem, _) = env.problem(&["jobs", command, "9dc"]);
+        assert_eq!(code, 1, "{problem}");
+        assert_eq!(
+            problem["detail"],
+            "job ID prefix `9dc` is too short: give at least 4 characters of the ID"
+        );
+    }
+}
+
+/// A job's result in `jobs poll` shows its figures to three decimals, as tables do; the
+/// JSON keeps them whole.
+#[test]
+fn jobs_poll_rounds_the_figures_of_a_result() {
+    let env = env_with_model();
+    let file = env.write("states.jsonl", &input(3));
+    let output = env
+        .cmd()
+        .args(["batch", "acme/support", "--detach", "--input"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let job_id = String::from_utf8(output.stdout).unwrap().trim().to_owned();
+    let job = wait_completed(&env, &job_id);
+    let output = env
+        .cmd()
+        .args(["--table", "jobs", "poll", &job_id])
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&output.stdout).into_owned();
+    let line = shown
+        .lines()
+        .find_map(|line| line.strip_prefix("result    "))
+        .unwrap_or_else(|| panic!("{shown}"));
+    let result: Value = serde_json::from_str(line).unwrap();
+    let figure = result["meanLatencyMs"].to_string();
+    let decimals = figure.split_once('.').map_or(0, |(_, d)| d.len());
+    assert!(decimals <= 3, "{line}");
+    let whole = job["result"]["meanLatencyMs"].as_f64().unwrap();
+    let shown_figure = result["meanLatencyMs"].as_f64().unwrap();
+    assert!(
+        (whole - shown_figure).abs() <= 0.0005 + 1e-9,
+        "{whole} shown as {line}"
+    );
+}

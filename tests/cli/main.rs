@@ -6,6 +6,7 @@ mod common;
 mod completion;
 mod decide;
 mod docs;
+mod edges;
 mod engines;
 mod examples;
 mod fake_upstream;

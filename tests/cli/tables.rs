@@ -120,11 +120,19 @@ fn a_unique_prefix_names_a_job_and_full_ids_shows_it_whole() {
         .args(["jobs", "results", &job_id[..12]])
         .assert()
         .success();
-    // Too short, or no job's: not found (exit 4), as an unknown whole ID.
+    // No job's: not found (exit 4), as an unknown whole ID.
     let other = if job_id.starts_with('0') { "1" } else { "0" };
-    for text in [job_id[..3].to_owned(), format!("{other}{}", &job_id[1..8])] {
-        let (code, problem, _) = env.problem(&["jobs", "poll", &text]);
-        assert_eq!(code, 4, "{problem}");
-        assert_eq!(problem["code"], "job_not_found", "{problem}");
-    }
+    let (code, problem, _) = env.problem(&["jobs", "poll", &format!("{other}{}", &job_id[1..8])]);
+    assert_eq!(code, 4, "{problem}");
+    assert_eq!(problem["code"], "job_not_found", "{problem}");
+    // Too short: said so (exit 1), not "not found": it may well start a job.
+    let (code, problem, _) = env.problem(&["jobs", "poll", &job_id[..3]]);
+    assert_eq!(code, 1, "{problem}");
+    assert_eq!(
+        problem["detail"],
+        format!(
+            "job ID prefix `{}` is too short: give at least 4 characters of the ID",
+            &job_id[..3]
+        )
+    );
 }

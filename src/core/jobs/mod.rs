@@ -159,13 +159,18 @@ pub fn resolve_id(ctx: &Context, text: &str) -> Result<JobId> {
 }
 
 /// `text` as a job ID prefix: at least [`MIN_PREFIX`] characters of a job ID as printed
-/// (lowercase hex digits and hyphens); anything else names no job.
+/// (lowercase hex digits and hyphens). A shorter one is refused as too short (it may well
+/// start a job: "not found" would be wrong); anything else names no job.
 pub fn id_prefix(text: &str) -> Result<&str> {
     let hex = |c: char| c.is_ascii_digit() || ('a'..='f').contains(&c) || c == '-';
-    if text.len() >= MIN_PREFIX && text.len() < 36 && text.chars().all(hex) {
-        Ok(text)
-    } else {
+    if text.len() >= 36 || !text.chars().all(hex) {
         Err(Error::JobNotFound(text.to_owned()))
+    } else if text.len() < MIN_PREFIX {
+        Err(Error::BadRequest(format!(
+            "job ID prefix `{text}` is too short: give at least {MIN_PREFIX} characters of the ID"
+        )))
+    } else {
+        Ok(text)
     }
 }
 
@@ -319,6 +324,7 @@ pub fn to_wire(record: JobRecord) -> Result<Job> {
             done: record.done,
             failed: record.failed,
         },
+        cancel_requested: record.cancel_requested && !state.status().is_finished(),
         error,
         result,
     })
@@ -356,11 +362,17 @@ mod tests {
     fn a_prefix_is_four_or_more_characters_of_an_id_as_printed() {
         assert!(id_prefix("3f2a").is_ok());
         assert!(id_prefix("3f2a9c1e-7b4d").is_ok());
-        for bad in ["3f2", "3F2A", "3f2a%", "j1-x", ""] {
+        for bad in ["3F2A", "3f2a%", "j1-x"] {
             assert!(
                 matches!(id_prefix(bad), Err(Error::JobNotFound(_))),
                 "{bad}"
             );
+        }
+        // Shorter than the minimum: said so, not "not found" (it may start a job).
+        for short in ["3f2", ""] {
+            let error = id_prefix(short).unwrap_err();
+            assert_eq!(error.kind(), crate::error::ErrorKind::Invalid, "{short}");
+            assert!(error.to_string().contains("too short"), "{error}");
         }
     }
 }

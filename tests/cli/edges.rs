@@ -1,0 +1,327 @@
+//! The rough edges a newcomer hits (issue 36, item 4), each held where its class lives:
+//! help and man pages, tokens, batch inputs, YAML files and model names. What must also
+//! hold against a server is in `client.rs` ("Rough edges").
+
+use crate::common::{QUESTIONS, STATE, TestEnv};
+use serde_json::json;
+
+fn env_with_model() -> TestEnv {
+    let env = TestEnv::new();
+    let questions = env.write("questions.yaml", QUESTIONS);
+    env.create_model("acme/support", "mo", &questions);
+    env
+}
+
+/// `--help` lists the options every command takes under their own heading, apart from the
+/// command's own options.
+#[test]
+fn help_lists_global_options_under_their_own_heading() {
+    let env = TestEnv::new();
+    for command in [&["batch"][..], &["jobs", "list"], &[]] {
+        let output = env.cmd().args(command).arg("--help").output().unwrap();
+        assert!(output.status.success(), "{command:?}");
+        let help = String::from_utf8_lossy(&output.stdout);
+        let (own, global) = help
+            .split_once("\nGlobal options:\n")
+            .unwrap_or_else(|| panic!("{command:?}: no Global options heading:\n{help}"));
+        for flag in [
+            "--home <DIR>",
+            "--json",
+            "--table",
+            "--full-ids",
+            "--quiet",
+            "--server <URL>",
+        ] {
+            let listed = |section: &str| {
+                section
+                    .lines()
+                    .any(|line| line.trim_start().starts_with(flag))
+            };
+            assert!(listed(global), "{command:?}: {flag} not global:\n{help}");
+            assert!(
+                !listed(own),
+                "{command:?}: {flag} among the own options:\n{help}"
+            );
+        }
+    }
+}
+
+/// A man page's synopsis says which options take a value, and what value.
+#[test]
+fn man_synopses_show_value_placeholders() {
+    let env = TestEnv::new();
+    let dir = env.path().join("man");
+    env.cmd()
+        .arg("man")
+        .arg("--dir")
+        .arg(&dir)
+        .assert()
+        .success();
+    let page = std::fs::read_to_string(dir.join("arbiter-batch.1")).unwrap();
+    let synopsis = page
+        .split(".SH SYNOPSIS\n")
+        .nth(1)
+        .and_then(|rest| rest.lines().next())
+        .unwrap();
+    for shown in [
+        r"[\fB\-i\fR|\fB\-\-input\fR \fIFILE\fR]",
+        r"[\fB\-\-revision\fR \fIREV\fR]",
+        r"[\fB\-\-max\-failed\-items\fR \fIN|P%\fR]",
+        r"[\fB\-\-home\fR \fIDIR\fR]",
+        r"[\fB\-\-capture\fR]",
+        r"<\fIMODEL\fR>",
+    ] {
+        assert!(synopsis.contains(shown), "{shown} not in {synopsis}");
+    }
+}
+
+/// A token without `--role` reaches no repository model: created, with a warning that says
+/// so; with a role, no warning.
+#[test]
+fn a_token_without_a_role_is_created_with_a_warning() {
+    let env = TestEnv::new();
+    let output = env
+        .cmd()
+        .args(["tokens", "create", "--name", "bare", "--scope", "decisions"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("warning: `bare` has no --role, so it reaches no repository model"),
+        "{stderr}"
+    );
+    let output = env
+        .cmd()
+        .args([
+            "tokens",
+            "create",
+            "--name",
+            "reader",
+            "--role",
+            "acme/*=reader",
+        ])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert!(!String::from_utf8_lossy(&output.stderr).contains("warning"));
+}
+
+/// An empty batch input (no line, or only blank lines) is refused, and no job is left behind.
+#[test]
+fn an_empty_batch_input_is_refused() {
+    let env = env_with_model();
+    for (name, text) in [("empty.jsonl", ""), ("blank.jsonl", "\n  \n\n")] {
+        let input = env.write(name, text).display().to_string();
+        let (code, problem, stderr) = env.problem(&["batch", "acme/support", "--input", &input]);
+        assert_eq!(code, 1, "{stderr}");
+        assert_eq!(problem["code"], "validation_error", "{problem}");
+        assert_eq!(problem["details"][0]["loc"], json!(["body", "items"]));
+        assert_eq!(problem["details"][0]["msg"], "input has no items");
+    }
+    assert_eq!(env.json(&["jobs", "list"]), json!([]));
+}
+
+/// A YAML file indented with a tab says that the tab is the fault, wherever YAML is read.
+#[test]
+fn a_yaml_error_caused_by_a_tab_says_so() {
+    let env = TestEnv::new();
+    let questions = env
+        .write("tab.yaml", "q:\n\ttype: noul\n")
+        .display()
+        .to_string();
+    let state = env.write("s.json", STATE).display().to_string();
+    let output = env
+        .cmd()
+        .args(["decide", "-m", "mo", "-q", &questions, "-s", &state])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("line 2 is indented with a tab; YAML indents with spaces only"),
+        "{stderr}"
+    );
+    // config.yaml too.
+    std::fs::write(env.home().join("config.yaml"), "server:\n\tlisten: x\n").unwrap();
+    let output = env.cmd().args(["models", "list"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(stderr.contains("indented with a tab"), "{stderr}");
+}
+
+/// A misspelled base model name is not found, with the name it probably meant; a name far
+/// from every model gets no guess.
+#[test]
+fn an_unknown_model_name_gets_did_you_mean() {
+    let env = TestEnv::new();
+    let questions = env.write("q.yaml", QUESTIONS).display().to_string();
+    let state = env.write("s.json", STATE).display().to_string();
+    for (model, suggestion) in [
+        ("moo", Some("mo")),
+        ("jev-lates", Some("jev-latest")),
+        ("gpt-9", None),
+    ] {
+        let (code, problem, _) =
+            env.problem(&["decide", "-m", model, "-q", &questions, "-s", &state]);
+        assert_eq!(code, 4, "{problem}");
+        assert_eq!(problem["code"], "model_not_found");
+        let detail = problem["detail"].as_str().unwrap();
+        match suggestion {
+            Some(name) => assert_eq!(
+                detail,
+                format!("model `{model}` not found; did you mean `{name}`?")
+            ),
+            None => assert_eq!(detail, format!("model `{model}` not found")),
+        }
+    }
+}
+
+/// Every table writes a timestamp one way: UTC to the second, `2026-11-27 06:47:48`, whatever
+/// precision the JSON has (a job's milliseconds, a checkpoint's seconds).
+#[test]
+fn every_table_writes_timestamps_one_way() {
+    let env = env_with_model();
+    let state = env.write("s.json", STATE).display().to_string();
+    env.cmd()
+        .args(["decide", "-m", "acme/support", "-s", &state])
+        .assert()
+        .success();
+    let input = env.write("in.jsonl", &format!("{{\"state\":{STATE}}}\n"));
+    env.cmd()
+        .args(["batch", "acme/support", "--input"])
+        .arg(&input)
+        .assert()
+        .success();
+    env.cmd()
+        .args(["tokens", "create", "--name", "t", "--role", "acme/*=reader"])
+        .assert()
+        .success();
+    let one_format = regex::Regex::new(r"\b\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\b").unwrap();
+    let other_formats = regex::Regex::new(r"\d\d:\d\d:\d\d(\.\d+)?Z|\dT\d").unwrap();
+    for listing in [
+        &["jobs", "list"][..],
+        &["models", "log", "acme/support"],
+        &["examples", "list", "acme/support"],
+        &["tokens", "list"],
+    ] {
+        let output = env
+            .cmd()
+            .env("COLUMNS", "200")
+            .arg("--table")
+            .args(listing)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{listing:?}");
+        let table = String::from_utf8_lossy(&output.stdout);
+        assert!(one_format.is_match(&table), "{listing:?}:\n{table}");
+        assert!(!other_formats.is_match(&table), "{listing:?}:\n{table}");
+    }
+}
+
+/// `models diff` shows a score's levels level by level and a choice's options option by
+/// option: which criterion changed, not that the list did.
+#[test]
+fn models_diff_shows_which_criteria_changed() {
+    let env = env_with_model();
+    let changed = QUESTIONS
+        .replace(
+            "    - A minor inconvenience.",
+            "    - A small inconvenience.",
+        )
+        .replace(
+            "    shipping: The customer asks where their delivery is.",
+            "    shipping: The customer asks where their parcel is.",
+        );
+    let questions = env.write("changed.yaml", &changed).display().to_string();
+    env.cmd()
+        .args([
+            "models",
+            "commit",
+            "acme/support",
+            "--questions",
+            &questions,
+        ])
+        .args(["--branch", "draft", "-m", "Reword"])
+        .assert()
+        .success();
+    let output = env
+        .cmd()
+        .args(["--table", "models", "diff", "acme/support", "main", "draft"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let shown = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        shown.contains(r#"criteria.1: "A minor inconvenience." -> "A small inconvenience.""#),
+        "{shown}"
+    );
+    assert!(shown.contains("criteria.shipping: "), "{shown}");
+    let diff = env.json(&["models", "diff", "acme/support", "main", "draft"]);
+    let paths: Vec<String> = diff["questions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|file| {
+            let id = file["id"].as_str().unwrap().to_owned();
+            file["changes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(move |change| {
+                    let path: Vec<&str> = change["path"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|segment| segment.as_str().unwrap())
+                        .collect();
+                    format!("{id}: {}", path.join("."))
+                })
+        })
+        .collect();
+    assert_eq!(
+        paths,
+        ["intent: criteria.shipping", "urgency: criteria.1"],
+        "{diff}"
+    );
+}
+
+/// A job ID prefix shorter than the minimum is refused as such, not "not found".
+#[test]
+fn a_short_prefix_is_not_reported_as_not_found() {
+    let env = TestEnv::new();
+    let output = env.cmd().args(["jobs", "poll", "ab"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("`ab` is too short"), "{stderr}");
+    assert!(!stderr.contains("not found"), "{stderr}");
+}
+
+/// A decision's footer at 80 and 100 columns breaks between its parts: the example ID it
+/// was recorded under is never split across lines.
+#[test]
+fn a_footer_never_splits_an_id_across_lines() {
+    let env = env_with_model();
+    let state = env.write("s.json", STATE).display().to_string();
+    for width in ["80", "100"] {
+        let output = env
+            .cmd()
+            .env("COLUMNS", width)
+            .args(["--table", "decide", "-m", "acme/support", "-s", &state])
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let width: usize = width.parse().unwrap();
+        assert!(
+            stderr.lines().all(|line| line.chars().count() <= width),
+            "{stderr}"
+        );
+        assert!(
+            stderr
+                .lines()
+                .any(|line| line.starts_with("recorded under ex_") && line.len() == 50),
+            "{stderr}"
+        );
+    }
+}
