@@ -357,14 +357,7 @@ fn a_detached_worker_killed_mid_job_is_resumed_with_exactly_one_result_per_item(
     let env = env_with_model();
     let total = 600;
     let file = env.write("states.jsonl", &input(total));
-    let output = env
-        .cmd()
-        .args(["batch", "acme/support", "--detach", "--input"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(output.status.success());
-    let job_id = String::from_utf8(output.stdout).unwrap().trim().to_owned();
+    let job_id = detached_batch(&env, &file);
     // `jobs poll` takes up orphans, so read the database directly here: wait for some
     // results, then kill the worker.
     let pid = worker_after(&env, &job_id, 20);
@@ -401,13 +394,7 @@ fn a_detached_worker_killed_mid_job_is_resumed_with_exactly_one_result_per_item(
 fn a_server_start_resumes_a_job_whose_worker_died() {
     let env = env_with_model();
     let file = env.write("states.jsonl", &input(300));
-    let output = env
-        .cmd()
-        .args(["batch", "acme/support", "--detach", "--input"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    let job_id = String::from_utf8(output.stdout).unwrap().trim().to_owned();
+    let job_id = detached_batch(&env, &file);
     let pid = worker_after(&env, &job_id, 5);
     kill_9(&pid);
 
@@ -452,13 +439,7 @@ fn a_server_start_resumes_a_job_whose_worker_died() {
 fn jobs_cancel_stops_a_detached_job_and_is_idempotent() {
     let env = env_with_model();
     let file = env.write("states.jsonl", &input(3000));
-    let output = env
-        .cmd()
-        .args(["batch", "acme/support", "--detach", "--input"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    let job_id = String::from_utf8(output.stdout).unwrap().trim().to_owned();
+    let job_id = detached_batch(&env, &file);
     poll_until(&env, &job_id, |job| {
         job["progress"]["done"].as_u64() > Some(0)
     });
@@ -617,13 +598,7 @@ fn jobs_cancel_says_cancelling_until_the_job_stops_and_wait_waits_for_it() {
     let env = env_with_model();
     let file = env.write("states.jsonl", &input(3000));
     let start = || {
-        let output = env
-            .cmd()
-            .args(["batch", "acme/support", "--detach", "--input"])
-            .arg(&file)
-            .output()
-            .unwrap();
-        let job_id = String::from_utf8(output.stdout).unwrap().trim().to_owned();
+        let job_id = detached_batch(&env, &file);
         poll_until(&env, &job_id, |job| {
             job["progress"]["done"].as_u64() > Some(0)
         });
@@ -676,13 +651,7 @@ fn a_job_prefix_shorter_than_the_minimum_says_so() {
 fn jobs_poll_rounds_the_figures_of_a_result() {
     let env = env_with_model();
     let file = env.write("states.jsonl", &input(3));
-    let output = env
-        .cmd()
-        .args(["batch", "acme/support", "--detach", "--input"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    let job_id = String::from_utf8(output.stdout).unwrap().trim().to_owned();
+    let job_id = detached_batch(&env, &file);
     let job = wait_completed(&env, &job_id);
     let output = env
         .cmd()
@@ -704,4 +673,16 @@ fn jobs_poll_rounds_the_figures_of_a_result() {
         (whole - shown_figure).abs() <= 0.0005 + 1e-9,
         "{whole} shown as {line}"
     );
+}
+
+/// `batch acme/support --detach --input <file>`: the job ID it prints.
+fn detached_batch(env: &TestEnv, file: &std::path::Path) -> String {
+    let output = env
+        .cmd()
+        .args(["batch", "acme/support", "--detach", "--input"])
+        .arg(file)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    String::from_utf8(output.stdout).unwrap().trim().to_owned()
 }
