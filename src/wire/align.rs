@@ -4,7 +4,7 @@
 use super::problem::{FieldError, Loc};
 use super::problem::{Invalid, Validated};
 use super::question::json_type;
-use crate::limits::{self, MAX_REVISION_CHARS};
+use crate::limits;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -114,7 +114,7 @@ impl AlignmentRequest {
         )?;
         let root = Loc::body();
         let mut request = Self {
-            revision: revision(object, &mut errors),
+            revision: limits::revision_member(object, "revision", &Loc::body(), &mut errors),
             questions: question_ids(object, &mut errors),
             ..Self::default()
         };
@@ -263,29 +263,8 @@ impl EvaluationRequest {
         };
         let request = Self {
             include_fitted,
-            revision: revision(object, &mut errors),
-            baseline: match object.get("baseline") {
-                None | Some(Value::Null) => None,
-                Some(Value::String(s))
-                    if limits::text(s, MAX_REVISION_CHARS, &Loc::default(), "").is_some() =>
-                {
-                    let loc = Loc::body().key("baseline");
-                    errors.extend(limits::text(s, MAX_REVISION_CHARS, &loc, "baseline"));
-                    None
-                }
-                Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
-                Some(other) => {
-                    errors.push(FieldError::new(
-                        Loc::body().key("baseline"),
-                        format!(
-                            "baseline must be a non-empty string, not {}",
-                            json_type(other)
-                        ),
-                        "type",
-                    ));
-                    None
-                }
-            },
+            revision: limits::revision_member(object, "revision", &Loc::body(), &mut errors),
+            baseline: limits::revision_member(object, "baseline", &Loc::body(), &mut errors),
             questions: question_ids(object, &mut errors),
         };
         if errors.is_empty() {
@@ -335,29 +314,6 @@ fn object_with<'a>(
         })
         .collect();
     Ok((object, errors))
-}
-
-fn revision(object: &Map<String, Value>, errors: &mut Vec<FieldError>) -> Option<String> {
-    let loc = Loc::body().key("revision");
-    match object.get("revision") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) if limits::text(s, MAX_REVISION_CHARS, &loc, "").is_some() => {
-            errors.extend(limits::text(s, MAX_REVISION_CHARS, &loc, "revision"));
-            None
-        }
-        Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
-        Some(other) => {
-            errors.push(FieldError::new(
-                Loc::body().key("revision"),
-                format!(
-                    "revision must be a non-empty string, not {}",
-                    json_type(other)
-                ),
-                "type",
-            ));
-            None
-        }
-    }
 }
 
 fn question_ids(object: &Map<String, Value>, errors: &mut Vec<FieldError>) -> Option<Vec<String>> {

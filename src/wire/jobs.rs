@@ -204,27 +204,7 @@ impl BatchRequest {
                 ));
             }
         }
-        let max = crate::limits::MAX_REVISION_CHARS;
-        let revision = match object.get("revision") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) if crate::limits::text(s, max, &root, "").is_some() => {
-                let loc = root.key("revision");
-                errors.extend(crate::limits::text(s, max, &loc, "revision"));
-                None
-            }
-            Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
-            Some(other) => {
-                errors.push(FieldError::new(
-                    root.key("revision"),
-                    format!(
-                        "revision must be a non-empty string, not {}",
-                        kind_of(other)
-                    ),
-                    "type",
-                ));
-                None
-            }
-        };
+        let revision = crate::limits::revision_member(object, "revision", &root, &mut errors);
         let questions = match object.get("questions") {
             None | Some(Value::Null) => None,
             Some(value) => Some(parse_questions(value, &root.key("questions"), &mut errors)),

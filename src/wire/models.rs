@@ -153,23 +153,21 @@ impl PromoteRequest {
         };
         let mut errors = Vec::new();
         let revision = match object.get("revision") {
-            Some(serde_json::Value::String(revision))
-                if crate::limits::text(
+            Some(serde_json::Value::String(revision)) if !revision.is_empty() => {
+                let loc = Loc::body().key("revision");
+                match crate::limits::text(
                     revision,
                     crate::limits::MAX_REVISION_CHARS,
-                    &Loc::default(),
-                    "",
-                )
-                .is_some() =>
-            {
-                let (loc, max) = (
-                    Loc::body().key("revision"),
-                    crate::limits::MAX_REVISION_CHARS,
-                );
-                errors.extend(crate::limits::text(revision, max, &loc, "revision"));
-                String::new()
+                    &loc,
+                    "revision",
+                ) {
+                    Some(error) => {
+                        errors.push(error);
+                        String::new()
+                    }
+                    None => revision.clone(),
+                }
             }
-            Some(serde_json::Value::String(revision)) if !revision.is_empty() => revision.clone(),
             _ => {
                 errors.push(FieldError::new(
                     Loc::body().key("revision"),
