@@ -883,28 +883,36 @@ mod tests {
         assert_eq!(progress.snapshot().windows, 1);
     }
 
-    /// A watched decision counts every window it reads.
-    #[tokio::test]
-    async fn a_watched_decision_counts_the_windows_it_reads() {
+    /// What a watched `mo-reasoning` decision on `state` (one noul) reads of it.
+    async fn windows_read(
+        engine: &BuiltinEngine,
+        state: &Value,
+    ) -> crate::engine::progress::ReadSnapshot {
         use crate::engine::progress::{ReadProgress, watch};
-        let engine = engine(Reading::AllWindows);
         let q = questions(&json!({"angry": {"type": "noul"}}));
-        let state = json!(words(600));
-        // Counted by another engine: this one must read the state itself, not from its cache.
-        let embedded = self::engine(Reading::AllWindows)
-            .embed_state(&state)
-            .unwrap();
         let progress = Arc::new(ReadProgress::default());
         let request = EngineRequest {
             model: "mo-reasoning",
-            state: &state,
+            state,
             questions: &q,
             truncate: false,
         };
         watch(progress.clone(), engine.decide(request))
             .await
             .unwrap();
-        let seen = progress.snapshot();
+        progress.snapshot()
+    }
+
+    /// A watched decision counts every window it reads.
+    #[tokio::test]
+    async fn a_watched_decision_counts_the_windows_it_reads() {
+        let engine = engine(Reading::AllWindows);
+        let state = json!(words(600));
+        // Counted by another engine: this one must read the state itself, not from its cache.
+        let embedded = self::engine(Reading::AllWindows)
+            .embed_state(&state)
+            .unwrap();
+        let seen = windows_read(&engine, &state).await;
         assert_eq!(seen.windows, embedded.window_count());
         assert!(seen.windows > 3, "{seen:?}");
         assert_eq!(seen.read, seen.windows);
@@ -914,20 +922,9 @@ mod tests {
     /// every window alone gives.
     #[tokio::test]
     async fn a_repeated_window_is_read_once() {
-        use crate::engine::progress::{ReadProgress, watch};
         let engine = engine(Reading::AllWindows);
         let state = json!("the disk is full again ".repeat(400));
-        let q = questions(&json!({"angry": {"type": "noul"}}));
-        let progress = Arc::new(ReadProgress::default());
-        let request = EngineRequest {
-            model: "mo-reasoning",
-            state: &state,
-            questions: &q,
-            truncate: false,
-        };
-        watch(progress.clone(), engine.decide(request))
-            .await
-            .unwrap();
+        let seen = windows_read(&engine, &state).await;
         let embedded = engine.embed_state(&state).unwrap();
         let (windows, _) = engine
             .embedder
@@ -938,7 +935,6 @@ mod tests {
             assert_eq!(vector, &engine.embedder.embed(&window.text).unwrap());
         }
         let (distinct, _) = distinct_texts(&windows);
-        let seen = progress.snapshot();
         assert_eq!(seen.windows, distinct.len());
         assert!(
             distinct.len() < windows.len() / 2,
