@@ -7,6 +7,7 @@ use crate::common::TestEnv;
 use crate::http::Home;
 use reqwest::Method;
 use serde_json::{Value, json};
+use std::fmt::Write as _;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -690,17 +691,28 @@ async fn nul_in_stored_text_is_refused_alike_on_both_stores() {
     }
 }
 
-/// The NUL requests on a server over `database` (`None`: SQLite), each checked.
-async fn nul_answers(store: &str, database: Option<String>) -> NulAnswers {
-    let (home, token, model_id) = tokio::task::spawn_blocking(move || {
-        let config = database.map(|url| format!("database:\n  url: {url}\n"));
-        let home = Home::new(config.as_deref());
+/// A home with `config`, on `database` (`None`: SQLite), an admin token and `acme/support`:
+/// what the suites that run on both stores start from. The home, the token, the model's ID.
+pub(crate) async fn home_with_model(
+    mut config: String,
+    database: Option<String>,
+) -> (Home, String, String) {
+    tokio::task::spawn_blocking(move || {
+        if let Some(url) = database {
+            let _ = write!(config, "database:\n  url: {url}\n");
+        }
+        let home = Home::new((!config.is_empty()).then_some(config.as_str()));
         let token = home.admin_token("t");
         let model_id = home.model("acme/support");
         (home, token, model_id)
     })
     .await
-    .unwrap();
+    .unwrap()
+}
+
+/// The NUL requests on a server over `database` (`None`: SQLite), each checked.
+async fn nul_answers(store: &str, database: Option<String>) -> NulAnswers {
+    let (home, token, model_id) = home_with_model(String::new(), database).await;
     let server = home.serve().await;
     let decide = |extra: Value| {
         let mut body = json!({"model": "acme/support", "state": "hi"});

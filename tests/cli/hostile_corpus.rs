@@ -14,7 +14,6 @@
 //! `body`, an object `{"«N»": V}` becomes N members `"0"`…`"N-1"`, each V, and an array
 //! `["«N»", V]` becomes N copies of V. `{model}` in a path is the model's ID.
 
-use crate::http::Home;
 use serde_json::{Map, Value, json};
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
@@ -249,21 +248,10 @@ async fn send(addr: std::net::SocketAddr, bytes: Vec<u8>) -> (Option<(u16, Vec<u
 /// every way an answer broke the rules (a 5xx, slower than [`WITHIN`], not what the corpus
 /// expects, a refusal that is not a problem document).
 async fn run(store: &str, database: Option<String>) -> (Vec<Answer>, Vec<String>) {
-    let (home, token, model) = tokio::task::spawn_blocking(move || {
-        // As fast as the corpus sends: the rate limits would only add 429s.
-        let mut config = "server:\n  rate_limit: {per_second: 100000, burst: 100000}\n  \
-             auth_failures: {per_second: 100000, burst: 100000}\n"
-            .to_owned();
-        if let Some(url) = database {
-            let _ = write!(config, "database:\n  url: {url}\n");
-        }
-        let home = Home::new(Some(&config));
-        let token = home.admin_token("t");
-        let model = home.model("acme/support");
-        (home, token, model)
-    })
-    .await
-    .unwrap();
+    // As fast as the corpus sends: the rate limits would only add 429s.
+    let config = "server:\n  rate_limit: {per_second: 100000, burst: 100000}\n  \
+                  auth_failures: {per_second: 100000, burst: 100000}\n";
+    let (home, token, model) = crate::hostile::home_with_model(config.to_owned(), database).await;
     let server = home.serve().await;
     // An example to annotate, and each built-in encoder loaded before any case is timed.
     let decision = json!({"model": "acme/support", "state": "hi", "example_id": "e1"});
