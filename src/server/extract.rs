@@ -35,6 +35,26 @@ fn media_type(request: &Request) -> String {
         .unwrap_or_default()
 }
 
+/// A body is read as sent: one with a content coding (`gzip`, `br`, …) is refused with 415,
+/// as RFC 9110 asks, instead of being parsed as if it were JSON and refused as malformed.
+fn refuse_content_coding(request: &Request) -> Result<(), ApiError> {
+    let codings: Vec<&str> = request
+        .headers()
+        .get_all(header::CONTENT_ENCODING)
+        .iter()
+        .flat_map(|v| v.to_str().unwrap_or("?").split(','))
+        .map(str::trim)
+        .filter(|c| !c.is_empty() && !c.eq_ignore_ascii_case("identity"))
+        .collect();
+    if codings.is_empty() {
+        return Ok(());
+    }
+    Err(ApiError(Error::UnsupportedMediaType(format!(
+        "send the body uncompressed: Content-Encoding `{}` is not accepted",
+        codings.join(", ")
+    ))))
+}
+
 pub(crate) fn is_json(media_type: &str) -> bool {
     media_type == "application/json"
         || (media_type.starts_with("application/") && media_type.ends_with("+json"))
@@ -158,6 +178,7 @@ impl FromRequest<AppState> for JsonBody {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &AppState) -> Result<Self, Self::Rejection> {
+        refuse_content_coding(&request)?;
         let media_type = media_type(&request);
         if !is_json(&media_type) {
             return Err(ApiError(Error::UnsupportedMediaType(format!(
@@ -178,6 +199,7 @@ impl FromRequest<AppState> for RawBody {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &AppState) -> Result<Self, Self::Rejection> {
+        refuse_content_coding(&request)?;
         let media_type = media_type(&request);
         if !is_json(&media_type)
             && media_type != "application/x-ndjson"

@@ -848,7 +848,7 @@ async fn status_413_above_max_body_bytes() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn status_415_for_text_plain_or_no_content_type() {
+async fn status_415_for_a_body_that_is_not_plain_json() {
     let home = Home::new(None);
     let token = home.admin_token("t");
     let server = home.serve().await;
@@ -879,6 +879,36 @@ async fn status_415_for_text_plain_or_no_content_type() {
             .await;
         reply.ok();
     }
+    // A compressed body is refused as such (RFC 9110: 415 for a content coding the server
+    // does not take), not parsed as JSON and called malformed; `identity` is no coding.
+    for coding in ["gzip", "br", "identity, gzip"] {
+        let reply = server
+            .send(
+                server
+                    .request(Method::POST, "/v1/decision", Some(&token))
+                    .header("content-type", "application/json")
+                    .header("content-encoding", coding)
+                    .body(body.clone()),
+            )
+            .await;
+        let problem = server.problem(&reply, 415, "unsupported_media_type").await;
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(detail.contains("uncompressed"), "{detail}");
+        assert!(
+            detail.contains(coding.trim_start_matches("identity, ")),
+            "{detail}"
+        );
+    }
+    server
+        .send(
+            server
+                .request(Method::POST, "/v1/decision", Some(&token))
+                .header("content-type", "application/json")
+                .header("content-encoding", "identity")
+                .body(body.clone()),
+        )
+        .await
+        .ok();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
