@@ -44,6 +44,9 @@ pub const MAX_REASONING_CHARS: usize = 16_384;
 pub const MAX_ANNOTATOR_CHARS: usize = 128;
 /// Characters of a revision (a branch, tag or commit SHA) named in a request.
 pub const MAX_REVISION_CHARS: usize = 255;
+/// Query parameters that name a revision (on every route that takes one): each is held to
+/// [`MAX_REVISION_CHARS`] before the route reads it, as a revision in a body is.
+pub const REVISION_PARAMETERS: [&str; 3] = ["revision", "from", "to"];
 /// Bytes of a request's head (request line and headers); past it, 431.
 pub const MAX_HEAD_BYTES: usize = 64 * 1024;
 /// Headers in a request's head; past it, 431.

@@ -231,12 +231,19 @@ impl<T: serde::de::DeserializeOwned, S: Send + Sync> axum::extract::FromRequestP
         parts: &mut axum::http::request::Parts,
         state: &S,
     ) -> Result<Self, Self::Rejection> {
-        // One rule on every store: a NUL is refused before any parameter is read.
+        // One rule on every store: a NUL is refused before any parameter is read; so is a
+        // revision past its limit, as in a body.
         for (name, value) in url::form_urlencoded::parse(parts.uri.query().unwrap_or("").as_bytes())
         {
             let loc = crate::wire::Loc::query().key(&name);
-            if let Some(error) = crate::limits::stored(&name, &loc, "the parameter's name")
-                .or_else(|| crate::limits::stored(&value, &loc, &format!("`{name}`")))
+            let what = format!("`{name}`");
+            let checked = if crate::limits::REVISION_PARAMETERS.contains(&name.as_ref()) {
+                crate::limits::text(&value, crate::limits::MAX_REVISION_CHARS, &loc, &what)
+            } else {
+                crate::limits::stored(&value, &loc, &what)
+            };
+            if let Some(error) =
+                crate::limits::stored(&name, &loc, "the parameter's name").or(checked)
             {
                 return Err(ApiError(Error::Validation(vec![error])));
             }

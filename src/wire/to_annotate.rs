@@ -35,7 +35,7 @@ pub struct ToAnnotateQuery {
     #[param(required = false, minimum = 1, maximum = 1000, default = 20)]
     pub n: usize,
     /// The checkpoint to decide at: branch, tag or commit SHA [default: the default branch].
-    #[param(required = false, min_length = 1)]
+    #[param(required = false, min_length = 1, max_length = 255)]
     pub revision: Option<String>,
     /// The share of the picks drawn uniformly at random from the candidates not picked for
     /// uncertainty (0 to 1): `round(picks × audit)` of them.

@@ -70,7 +70,7 @@ pub(crate) async fn get_model(
 #[into_params(parameter_in = Query)]
 pub(crate) struct CheckpointQuery {
     /// Branch, tag or commit SHA [default: the default branch].
-    #[param(pattern = "^[^\\u0000]*$")]
+    #[param(max_length = 255, pattern = "^[^\\u0000]*$")]
     revision: Option<String>,
     /// How many checkpoints (1–1000; anything else is refused).
     #[param(minimum = 1, maximum = 1000, default = 50)]
@@ -153,10 +153,10 @@ pub(crate) async fn list_history(
 #[into_params(parameter_in = Query)]
 pub(crate) struct DiffQuery {
     /// The revision compared from: a branch, tag or commit SHA.
-    #[param(min_length = 1, pattern = "^[^\\u0000]*$")]
+    #[param(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
     from: String,
     /// The revision compared to.
-    #[param(min_length = 1, pattern = "^[^\\u0000]*$")]
+    #[param(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
     to: String,
 }
 
