@@ -822,7 +822,11 @@ fn models_and_engines_show_the_routing_and_never_the_key() {
         entry(
             "systemone",
             "https://api.typesafe.ai",
-            &[("api_key_env", "TYPESAFE_API_KEY"), ("model", "jev-1.13.0")]
+            &[
+                ("api_key_env", "TYPESAFE_API_KEY"),
+                ("model", "jev-1.13.0"),
+                ("release_date", "2025-06-01")
+            ]
         ),
         entry(
             "chat-logprobs",
@@ -864,6 +868,23 @@ fn models_and_engines_show_the_routing_and_never_the_key() {
         "vllm: chat-logprobs Qwen/Qwen3-4B at http://127.0.0.1:8000/v1"
     );
     assert!(engine_of("mo-reasoning").starts_with("built-in"));
+    // A base model's release date is its engine's: the configured one for a remote engine
+    // (null when config.yaml gives none; nothing is guessed), the built-in version's.
+    let released = |name: &str| {
+        models["models"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["name"] == name)
+            .unwrap()["release_date"]
+            .clone()
+    };
+    assert_eq!(released("jev-latest"), "2025-06-01");
+    assert_eq!(released("mo"), Value::Null);
+    assert_eq!(
+        released("mo-reasoning"),
+        arbiter::engine::builtin::RELEASE_DATE
+    );
 
     let engines = run(&["engines"]);
     assert_eq!(engines, run(&["engines", "list"]));
