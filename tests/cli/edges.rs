@@ -122,6 +122,47 @@ fn an_empty_batch_input_is_refused() {
     assert_eq!(env.json(&["jobs", "list"]), json!([]));
 }
 
+/// A JSON Lines input whose blank lines are skipped: item 1 is line 5, item 2 line 6.
+pub(crate) const BLANK_LINES_INPUT: &str = "\n{\"example_id\":\"a\",\"state\":\"Where is my parcel?\"}\n\n   \n{not json\n{\"state\": 1, \"extra\": 2}\n";
+
+/// A failed item of a JSON Lines input is named by its index and its line, blank lines
+/// counted: in its result line (`line`, absent on answered items) and on stderr.
+#[test]
+fn batch_item_errors_name_the_input_line() {
+    let env = env_with_model();
+    let input = env.write("blank.jsonl", BLANK_LINES_INPUT);
+    let output = env
+        .cmd()
+        .args(["batch", "acme/support", "--input"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let results: Vec<serde_json::Value> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let lines: Vec<_> = results.iter().map(|r| r.get("line").cloned()).collect();
+    assert_eq!(lines, [None, Some(json!(5)), Some(json!(6))]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let items: Vec<&str> = stderr.lines().filter(|l| l.starts_with("item ")).collect();
+    assert_eq!(
+        items,
+        [
+            "item 1 (line 5): the item is not JSON: key must be a string at line 1 column 2",
+            "item 2 (line 6): extra: unknown member `extra` (an item has example_id and state)",
+        ],
+        "{stderr}"
+    );
+    // `jobs results` reads the same lines back.
+    let id = stderr
+        .lines()
+        .find_map(|line| line.strip_prefix("completed: 3 items (2 failed), job "))
+        .unwrap();
+    let stored = env.cmd().args(["jobs", "results", id]).output().unwrap();
+    assert_eq!(stored.stdout, output.stdout);
+}
+
 /// A YAML file indented with a tab says that the tab is the fault, wherever YAML is read.
 #[test]
 fn a_yaml_error_caused_by_a_tab_says_so() {
