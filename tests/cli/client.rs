@@ -1780,6 +1780,17 @@ fn batch_item_errors_name_the_same_line_in_both_modes() {
     assert_eq!(items(&local_err), items(&remote_err));
 }
 
+/// Example ID prefixes resolve alike against a server, which takes whole IDs only in its
+/// routes: the client asks for the examples after the prefix.
+#[test]
+fn example_id_prefixes_resolve_alike_in_both_modes() {
+    let shared = Shared::start();
+    let input = shared.write("prefixes.jsonl", crate::edges::PREFIX_EXAMPLES);
+    let args = ["examples", "ingest", "acme/support", "--file", &input];
+    assert_eq!(run(shared.local(), &args).0, 0);
+    crate::edges::check_prefix_cases(&|| shared.remote());
+}
+
 /// Every listing's `-n`/`--limit` takes the server's range, 1 to 1000: a value outside it
 /// is the same usage error (exit 2, the range named) locally and against a server, and
 /// 1000 itself is accepted by both.
