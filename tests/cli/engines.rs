@@ -1018,3 +1018,31 @@ fn env_a_bad_arbiter_log_filter_is_refused_naming_the_variable() {
         assert!(output.status.success(), "{filter:?}");
     }
 }
+
+/// `arbiter serve` warns at start of a remote engine whose entry gives no `release_date`,
+/// naming the base models whose `release_date` is null for it; a dated engine, and one no
+/// base model is routed to, get no warning.
+#[test]
+fn serve_warns_of_a_routed_engine_without_a_release_date() {
+    let config = format!(
+        "engines:\n  dated: {}\n  undated: {}\n  unused: {}\nmodels:\n  jev-latest: dated\n  mo: undated\n  service/mo: undated\n",
+        entry(
+            "systemone",
+            "http://127.0.0.1:9",
+            &[("release_date", "2025-06-01")]
+        ),
+        entry("systemone", "http://127.0.0.1:9", &[]),
+        entry("systemone", "http://127.0.0.1:9", &[]),
+    );
+    let (env, _, _) = env_with(&config);
+    let (_, log) = crate::served::Served::start(&env).stop();
+    let warnings: Vec<&str> = log.lines().filter(|l| l.contains("warning")).collect();
+    assert_eq!(
+        warnings,
+        [
+            "warning: engine `undated` has no release_date in config.yaml, so GET /v1/models \
+          gives mo, service/mo a null release_date"
+        ],
+        "{log}"
+    );
+}
