@@ -54,3 +54,30 @@ pub fn unique<T: Display + PartialEq>(
     }
     matching.pop().map_or_else(none, Ok)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_prefix_is_counted_in_characters_and_must_start_one_id() {
+        // Four bytes, two characters: too short.
+        let short = long_enough("example", "éé").unwrap_err().to_string();
+        assert!(
+            short.contains("example ID prefix `éé` is too short"),
+            "{short}"
+        );
+        assert_eq!(long_enough("example", "éééé").unwrap(), "éééé");
+        let none = || Err(Error::NotFound("none".into()));
+        let ids = || ["abcd1", "abce2", "abcd3"].map(String::from);
+        assert_eq!(unique("example", "abce", ids(), none).unwrap(), "abce2");
+        let ambiguous = unique("example", "abcd", ids(), none)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            ambiguous.contains("example ID prefix `abcd` is ambiguous: it starts abcd1, abcd3;"),
+            "{ambiguous}"
+        );
+        assert!(unique("example", "abcf", ids(), none).is_err());
+    }
+}
