@@ -3,6 +3,7 @@
 //! background worker process. With `--server`, the job runs on the server: it is followed
 //! with the same progress bar and its results are printed once it ends.
 
+use super::failures::Failures;
 use super::input::read_yaml;
 use super::jobs::{
     FailedItems, Followed, JobBar, detach, finish_status, follow, left_running, note_replayed,
@@ -11,8 +12,7 @@ use super::output::Printer;
 use crate::core::jobs::Observer;
 use crate::core::service::{BatchItems, Input, JobRequest, Service};
 use crate::error::Error;
-use crate::wire::jobs::{BatchResultLine, ExampleSet, ItemOutcome, Job, JobStatus, Progress};
-use crate::wire::problem::{Problem, Segment};
+use crate::wire::jobs::{ExampleSet, JobStatus, Progress};
 use crate::wire::question::parse_questions;
 use crate::wire::{Loc, Questions};
 use anyhow::{Context as _, Result};
@@ -163,84 +163,6 @@ struct Sink {
     /// The first write error (a closed pipe, a full disk): reported at the end.
     error: Option<std::io::Error>,
     failures: Failures,
-}
-
-/// The failed items seen in the results, the first few described.
-#[derive(Default)]
-struct Failures {
-    shown: Vec<String>,
-    more: u64,
-}
-
-impl Failures {
-    /// How many failed items are described; the rest are counted.
-    const SHOWN: usize = 5;
-
-    /// Note `line` if it is a failed item's result.
-    fn note(&mut self, line: &[u8]) {
-        // Only a line that names `error` can be one: answers are not parsed again.
-        if !line.windows(7).any(|w| w == b"\"error\"") {
-            return;
-        }
-        let Ok(result) = serde_json::from_slice::<BatchResultLine>(line) else {
-            return;
-        };
-        let ItemOutcome::Failed { error } = &result.outcome else {
-            return;
-        };
-        if self.shown.len() < Self::SHOWN {
-            self.shown.push(failed_item(&result, error));
-        } else {
-            self.more += 1;
-        }
-    }
-
-    /// On stderr, before the job's outcome: each failed item described, with its line.
-    fn report(&self, job: &Job, printer: &Printer) {
-        for text in &self.shown {
-            printer.status(text);
-        }
-        if self.more > 0 {
-            printer.status(&format!(
-                "… and {} more failed items: arbiter jobs results {}",
-                self.more, job.job_id
-            ));
-        }
-    }
-}
-
-/// `item 3 (line 5): what failed`: the item by its index and, for a JSON Lines input, the
-/// line it was read from.
-pub(crate) fn failed_item(result: &BatchResultLine, error: &Problem) -> String {
-    let line = result
-        .line
-        .map_or_else(String::new, |line| format!(" (line {line})"));
-    // Each located problem, where in the item (`state.x`) rather than where in a body.
-    let within = |loc: &Loc| match loc.0.as_slice() {
-        [
-            Segment::Key(body),
-            Segment::Key(items),
-            Segment::Index(_),
-            rest @ ..,
-        ] if body == "body" && items == "items" => {
-            (!rest.is_empty()).then(|| Loc(rest.to_vec()).to_string())
-        }
-        _ => Some(loc.to_string()),
-    };
-    let what = if error.details.is_empty() {
-        error.detail.clone()
-    } else {
-        error
-            .details
-            .iter()
-            .map(|detail| match within(&detail.loc) {
-                Some(at) => format!("{at}: {}", detail.msg),
-                None => detail.msg.clone(),
-            })
-            .collect::<Vec<_>>()
-            .join("; ")
-    };
-    format!("item {}{line}: {what}", result.index)
 }
 
 impl Observer for Foreground {

@@ -1778,6 +1778,11 @@ fn batch_item_errors_name_the_same_line_in_both_modes() {
     };
     assert_eq!(items(&local_err).len(), 2, "{local_err}");
     assert_eq!(items(&local_err), items(&remote_err));
+    // A detached job, followed with `jobs poll --wait` against the server: the same items.
+    let (_, id, _) = run(shared.remote(), &[&args[..], &["--detach"]].concat());
+    let (code, _, polled) = run(shared.remote(), &["jobs", "poll", id.trim(), "--wait"]);
+    assert_eq!(code, 1, "{polled}");
+    assert_eq!(items(&polled), items(&local_err));
 }
 
 /// Example ID prefixes resolve alike against a server, which takes whole IDs only in its

@@ -154,13 +154,22 @@ fn batch_item_errors_name_the_input_line() {
         ],
         "{stderr}"
     );
-    // `jobs results` reads the same lines back.
+    // `jobs results` reads the same lines back, and `jobs poll --wait` names the same items.
     let id = stderr
         .lines()
         .find_map(|line| line.strip_prefix("completed: 3 items (2 failed), job "))
         .unwrap();
     let stored = env.cmd().args(["jobs", "results", id]).output().unwrap();
     assert_eq!(stored.stdout, output.stdout);
+    let polled = env
+        .cmd()
+        .args(["jobs", "poll", id, "--wait"])
+        .output()
+        .unwrap();
+    assert_eq!(polled.status.code(), Some(1));
+    let polled = String::from_utf8_lossy(&polled.stderr);
+    let named: Vec<&str> = polled.lines().filter(|l| l.starts_with("item ")).collect();
+    assert_eq!(named, items, "{polled}");
 }
 
 /// A YAML file indented with a tab says that the tab is the fault, wherever YAML is read.
