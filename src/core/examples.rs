@@ -490,7 +490,6 @@ pub fn list(
     })
 }
 
-/// One example with its annotations and decisions.
 /// The example ID that `text` names on the command line: `text` when an example has it,
 /// else the one ID that starts with it ([`super::prefix`]). An ID always names itself, even
 /// where it starts other IDs. Text that starts no ID goes on as it is, so the operation's
@@ -530,6 +529,7 @@ pub fn unique(prefix: &str, candidates: impl IntoIterator<Item = String>) -> Res
     super::prefix::unique("example", prefix, candidates, || Ok(prefix.to_owned()))
 }
 
+/// One example with its annotations and decisions.
 pub fn show(ctx: &Context, model: &str, example_id: &str) -> Result<ExampleDetail> {
     let repo = models::open(ctx, model)?;
     ctx.store()?

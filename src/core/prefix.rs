@@ -6,7 +6,7 @@
 use crate::error::{Error, Result};
 use std::fmt::Display;
 
-/// The fewest characters of an ID a prefix may give.
+/// The fewest characters of an ID a prefix may give (git's).
 pub const MIN_PREFIX: usize = 4;
 
 /// How many IDs an ambiguous prefix names in its error: ask for this many candidates.

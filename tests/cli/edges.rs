@@ -1,6 +1,7 @@
 //! The rough edges a newcomer hits (issue 36, item 4), each held where its class lives:
-//! help and man pages, tokens, batch inputs, YAML files and model names. What must also
-//! hold against a server is in `client.rs` ("Rough edges").
+//! help and man pages, tokens, batch inputs and their failed items' lines, YAML files,
+//! model names and example ID prefixes. What must also hold against a server is in
+//! `client.rs` ("Rough edges").
 
 use crate::common::{QUESTIONS, STATE, TestEnv};
 use serde_json::json;
