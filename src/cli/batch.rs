@@ -3,6 +3,7 @@
 //! background worker process. With `--server`, the job runs on the server: it is followed
 //! with the same progress bar and its results are printed once it ends.
 
+use super::failures::Failures;
 use super::input::read_yaml;
 use super::jobs::{
     FailedItems, Followed, JobBar, detach, finish_status, follow, left_running, note_replayed,
@@ -112,6 +113,7 @@ pub(crate) async fn run(
         sink: Mutex::new(Sink {
             out: sink,
             error: None,
+            failures: Failures::default(),
         }),
     };
     let followed = follow(
@@ -139,6 +141,7 @@ pub(crate) async fn run(
     if args.output.is_some() && printer.wants_json() {
         printer.json(&job)?;
     }
+    sink.failures.report(&job, printer);
     if interrupted && job.status == JobStatus::Cancelled {
         printer.status(&format!(
             "cancelled after {} of {} items; the results so far: arbiter jobs results {}",
@@ -159,6 +162,7 @@ struct Sink {
     out: Box<dyn Write + Send>,
     /// The first write error (a closed pipe, a full disk): reported at the end.
     error: Option<std::io::Error>,
+    failures: Failures,
 }
 
 impl Observer for Foreground {
@@ -176,6 +180,7 @@ impl Observer for Foreground {
         {
             sink.error = Some(error);
         }
+        sink.failures.note(line);
     }
 
     fn wants_lines(&self) -> bool {

@@ -100,7 +100,7 @@ impl AnnotatorArg {
 pub struct ExamplesAnnotateArgs {
     /// The model path, <owner>/<model>
     pub model: String,
-    /// The example to annotate
+    /// The example to annotate: its ID, or a prefix of at least 4 characters that starts no other ID
     #[arg(required_unless_present = "file", requires_all = ["question", "answer"])]
     pub example_id: Option<String>,
     /// The question ID
@@ -147,7 +147,7 @@ pub struct ExamplesListArgs {
 pub struct ExamplesShowArgs {
     /// The model path, <owner>/<model>
     pub model: String,
-    /// The example ID
+    /// The example ID, or a prefix of at least 4 characters that starts no other ID
     pub example_id: String,
 }
 
@@ -263,6 +263,7 @@ async fn annotate(
     else {
         anyhow::bail!("give an example ID with --question and --answer, or --file");
     };
+    let example_id = service.resolve_example(&args.model, &example_id).await?;
     let annotation = service
         .annotate(AnnotateRequest {
             model: &args.model,
@@ -411,7 +412,10 @@ async fn show(
     args: &ExamplesShowArgs,
     printer: &Printer,
 ) -> Result<ExitCode> {
-    let detail = service.show_example(&args.model, &args.example_id).await?;
+    let example_id = service
+        .resolve_example(&args.model, &args.example_id)
+        .await?;
+    let detail = service.show_example(&args.model, &example_id).await?;
     // An example is a document: JSON on a terminal too, pretty-printed.
     printer.json(&detail)?;
     Ok(ExitCode::SUCCESS)

@@ -6,6 +6,7 @@
 //! they create, here or on a server: [`follow`].
 
 use super::Target;
+use super::failures::Failures;
 use super::interrupt;
 use super::output::Printer;
 use super::table::{Column, Table, timestamp};
@@ -14,13 +15,15 @@ use crate::core::service::{Created, JobsQuery, Service};
 use crate::core::{self, Context};
 use crate::error::Error;
 use crate::ids::JobId;
-use crate::wire::jobs::{Job, JobStatus, Progress};
+use crate::wire::jobs::{Job, JobKind, JobStatus, Progress};
 use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{ExitCode, Stdio};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 #[derive(Debug, Args)]
@@ -303,15 +306,50 @@ async fn poll(service: &dyn Service, args: &JobsPollArgs, printer: &Printer) -> 
         print_job(service, &job, printer).await?;
         return Ok(ExitCode::SUCCESS);
     }
-    let watcher = Watcher {
+    let waiter = Waiter {
         bar: JobBar::new(printer, job.progress.total),
+        batch: job.kind == JobKind::Batch,
+        failed: AtomicBool::new(false),
+        failures: Mutex::new(Failures::default()),
     };
-    let job = service.follow_job(&job, &watcher).await?;
-    watcher.bar.finish();
+    let job = service.follow_job(&job, &waiter).await?;
+    waiter.bar.finish();
     if printer.wants_json() {
         printer.json(&job)?;
     }
+    waiter
+        .failures
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .report(&job, printer);
     Ok(finish_status(&job, args.max_failed_items, printer))
+}
+
+/// `jobs poll --wait`'s watch: the bar and, when a batch job ends with failed items, those
+/// items named as `batch` names them (its result lines are read only then).
+struct Waiter {
+    bar: JobBar,
+    batch: bool,
+    failed: AtomicBool,
+    failures: Mutex<Failures>,
+}
+
+impl Observer for Waiter {
+    fn progress(&self, progress: Progress) {
+        self.bar.set(progress);
+        self.failed.store(progress.failed > 0, Ordering::Relaxed);
+    }
+
+    fn line(&self, line: &[u8]) {
+        self.failures
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .note(line);
+    }
+
+    fn wants_lines(&self) -> bool {
+        self.batch && self.failed.load(Ordering::Relaxed)
+    }
 }
 
 async fn results(

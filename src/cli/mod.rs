@@ -10,6 +10,7 @@ mod decide;
 mod engines;
 mod eval;
 mod examples;
+mod failures;
 mod generate;
 mod input;
 mod interrupt;

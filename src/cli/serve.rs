@@ -24,12 +24,28 @@ pub(crate) async fn run(ctx: Context, args: &ServeArgs, printer: &Printer) -> Re
     let address = listener.local_addr()?;
     // Warm the store before accepting traffic, so a broken home fails here, not per request.
     ctx.store()?;
+    warn_undated_engines(&ctx, printer);
     printer.line(&format!("listening on http://{address}"))?;
     crate::server::serve(ctx, listener, shutdown_signal())
         .await
         .context("serving")?;
     printer.status("stopped");
     Ok(ExitCode::SUCCESS)
+}
+
+/// A remote engine whose `config.yaml` entry gives no `release_date` leaves the base models
+/// routed to it with a null `release_date` in `GET /v1/models`: nothing is guessed, so say so.
+fn warn_undated_engines(ctx: &Context, printer: &Printer) {
+    for engine in ctx.engines().configured() {
+        if engine.settings.release_date.is_none() && !engine.models.is_empty() {
+            printer.status(&format!(
+                "warning: engine `{}` has no release_date in config.yaml, so GET /v1/models \
+                 gives {} a null release_date",
+                engine.settings.name,
+                engine.models.join(", ")
+            ));
+        }
+    }
 }
 
 async fn shutdown_signal() {

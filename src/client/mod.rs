@@ -311,6 +311,14 @@ impl Remote {
         Ok(crate::core::jobs::unique(prefix, jobs.iter().map(|job| job.job_id))?.to_string())
     }
 
+    async fn get_example(&self, model: &str, example_id: &str) -> Result<ExampleDetail> {
+        self.http
+            .json(&Request::get(&[
+                "v1", "models", model, "examples", example_id,
+            ]))
+            .await
+    }
+
     /// The complete result lines of a job so far, chunk by chunk, to `sink`.
     async fn results(
         &self,
@@ -321,6 +329,11 @@ impl Remote {
             .stream(&Request::get(&["v1", "jobs", job_id, "results"]), sink)
             .await
     }
+}
+
+/// The server's answer that no example has this ID.
+fn is_example_not_found(error: &Error) -> bool {
+    matches!(error, Error::Remote(problem) if problem.code == "example_not_found")
 }
 
 /// A server records its token's name as the annotator: one named here is refused, not
@@ -533,11 +546,23 @@ impl Service for Remote {
     }
 
     async fn show_example(&self, model: &str, example_id: &str) -> Result<ExampleDetail> {
-        self.http
-            .json(&Request::get(&[
-                "v1", "models", model, "examples", example_id,
-            ]))
-            .await
+        self.get_example(model, example_id).await
+    }
+
+    async fn resolve_example(&self, model: &str, text: &str) -> Result<String> {
+        // A whole ID (or none): the route answers for it, and the operation then says any
+        // not-found in the server's own words.
+        match self.get_example(model, text).await {
+            Err(error) if is_example_not_found(&error) => {}
+            _ => return Ok(text.to_owned()),
+        }
+        let prefix = crate::core::examples::id_prefix(text)?;
+        // The examples after the prefix in ID order: those that start with it come first.
+        let request = Request::get(&["v1", "models", model, "examples"])
+            .query("after", &prefix)
+            .query("limit", &crate::core::prefix::CANDIDATES);
+        let page: ExamplePage = self.http.json(&request).await?;
+        crate::core::examples::unique(prefix, page.examples.into_iter().map(|e| e.example_id))
     }
 
     async fn examples_to_annotate(

@@ -54,6 +54,9 @@ pub struct EngineSettings {
     pub limits: EngineLimits,
     pub top_logprobs: u32,
     pub reasoning_max_tokens: u32,
+    /// When the upstream model was released (`YYYY-MM-DD`, a valid date); `None` when
+    /// `config.yaml` does not say (`arbiter serve` warns).
+    pub release_date: Option<String>,
 }
 
 /// Defaults of the chat-logprobs engine.
@@ -209,7 +212,23 @@ fn resolve_engine(
         limits,
         top_logprobs,
         reasoning_max_tokens,
+        release_date: resolve_release_date(written, &mut problems),
     }
+}
+
+/// `release_date` as written, when it is a calendar date written `YYYY-MM-DD` (a real day:
+/// not `2026-02-30`).
+fn resolve_release_date(written: &EngineConfig, problems: &mut Problems<'_>) -> Option<String> {
+    let date = written.release_date.as_ref()?;
+    if date.len() == 10 && chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").is_ok() {
+        return Some(date.clone());
+    }
+    problems.push(
+        "release_date",
+        format!("`{date}` is not a date written YYYY-MM-DD"),
+        "bad_date",
+    );
+    None
 }
 
 /// The limits of one engine, defaults filled in.
@@ -432,6 +451,37 @@ models:
             err.contains("engines.x") && err.contains("unknown field `key`"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_release_date_is_a_real_day_written_yyyy_mm_dd() {
+        for date in [
+            "2025-6-1",
+            "2025-02-30",
+            "June 2025",
+            "2025-06-01T00:00:00Z",
+        ] {
+            let dir = write_config(&format!(
+                "engines:\n  x: {{kind: systemone, url: 'http://h', model: m, release_date: '{date}'}}\n"
+            ));
+            let err = resolve(&dir, &[]).unwrap_err().to_string();
+            assert!(
+                err.ends_with(&format!(
+                    "engines.x.release_date: `{date}` is not a date written YYYY-MM-DD"
+                )),
+                "{date}: {err}"
+            );
+        }
+        let dir = write_config(
+            "engines:\n  x: {kind: systemone, url: 'http://h', model: m, release_date: '2025-06-01'}\n",
+        );
+        let settings = resolve(&dir, &[]).unwrap();
+        assert_eq!(
+            settings.engines["x"].release_date.as_deref(),
+            Some("2025-06-01")
+        );
+        let dir = write_config("engines:\n  x: {kind: systemone, url: 'http://h', model: m}\n");
+        assert_eq!(resolve(&dir, &[]).unwrap().engines["x"].release_date, None);
     }
 
     #[test]

@@ -97,6 +97,10 @@ pub struct EngineConfig {
     /// chat-logprobs, `-reasoning` base models: the token budget for thinking first.
     #[serde(default)]
     pub reasoning_max_tokens: Option<u32>,
+    /// When the upstream model was released, `YYYY-MM-DD`: the `release_date` that
+    /// `GET /v1/models` gives the base models routed to this engine.
+    #[serde(default)]
+    pub release_date: Option<String>,
 }
 
 /// A member that is recognised only to be refused; its value is never kept.

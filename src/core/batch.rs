@@ -58,7 +58,8 @@ struct StoredRequest {
     revision: Revision,
     questions: Option<Value>,
     capture: bool,
-    /// For people: `{"items": n}`, `{"examples": "all"}`, `{"lines": n}`.
+    /// For people: `{"items": n}`, `{"examples": "all"}`, `{"lines": n, "blank": runs}`
+    /// (with [`BlankRuns`], which is also what maps an item back to its input line).
     source: Value,
     origin: Origin,
 }
@@ -134,6 +135,7 @@ pub(crate) fn stage(
         }
         Source::Lines(reader) => {
             let mut line = Vec::new();
+            let mut blank = BlankRuns::default();
             loop {
                 line.clear();
                 let read = reader
@@ -144,11 +146,13 @@ pub(crate) fn stage(
                 }
                 let trimmed = line.trim_ascii();
                 if trimmed.is_empty() {
+                    blank.skip();
                     continue;
                 }
+                blank.item(out.count());
                 out.push(trimmed.to_vec())?;
             }
-            json!({"lines": out.count()})
+            json!({"lines": out.count(), "blank": blank.runs})
         }
     };
     if out.count() == 0 && description.get("examples").is_none() {
@@ -162,6 +166,60 @@ pub(crate) fn stage(
     }
     out.flush()?;
     Ok((out.count(), description))
+}
+
+/// The blank lines a JSON Lines input skipped, so that an item's index maps back to its
+/// line: `[index, skipped]` for each item that blank lines came before, `skipped` being how
+/// many since the previous item. One pair per run, so a million blank lines cost one.
+#[derive(Debug, Default)]
+struct BlankRuns {
+    runs: Vec<[u64; 2]>,
+    pending: u64,
+}
+
+impl BlankRuns {
+    fn skip(&mut self) {
+        self.pending += 1;
+    }
+
+    /// Item `index` is the next line.
+    fn item(&mut self, index: u64) {
+        if self.pending > 0 {
+            self.runs.push([index, self.pending]);
+            self.pending = 0;
+        }
+    }
+}
+
+/// Item index → 1-based line of a JSON Lines input, from its stored [`BlankRuns`].
+#[derive(Debug, Default)]
+pub(crate) struct LineMap {
+    /// `(index, blank lines before it and every earlier item)`, by index.
+    skipped: Vec<(u64, u64)>,
+}
+
+impl LineMap {
+    /// The map of a job's stored source description: `None` unless the items were lines
+    /// (and the job recorded its blank lines, as every job since they are recorded does).
+    fn of(source: &Value) -> Option<Self> {
+        let runs: Vec<[u64; 2]> = serde_json::from_value(source.get("blank")?.clone()).ok()?;
+        let mut total = 0;
+        let skipped = runs
+            .into_iter()
+            .map(|[index, skipped]| {
+                total += skipped;
+                (index, total)
+            })
+            .collect();
+        Some(Self { skipped })
+    }
+
+    /// The line item `index` was read from, counting from 1.
+    fn line(&self, index: u64) -> u64 {
+        let before = self.skipped.partition_point(|(at, _)| *at <= index);
+        let skipped = before.checked_sub(1).map_or(0, |i| self.skipped[i].1);
+        index + 1 + skipped
+    }
 }
 
 fn to_json(item: &impl Serialize) -> Result<Vec<u8>> {
@@ -244,11 +302,14 @@ pub(crate) async fn execute(
         total,
     };
     let job_id = &record.job_id;
+    let lines = LineMap::of(&stored.source);
+    let lines = lines.as_ref();
     let Some(tally) = drive(ctx, &pass, observer, |index, line| async move {
         let item = Item {
             job_id,
             index,
             line: &line,
+            input_line: lines.map(|map| map.line(index)),
         };
         decide_item(ctx, loaded, template, origin, item).await
     })
@@ -421,6 +482,8 @@ struct Item<'a> {
     job_id: &'a crate::ids::JobId,
     index: u64,
     line: &'a [u8],
+    /// The line of a JSON Lines input it was read from, from 1.
+    input_line: Option<u64>,
 }
 
 /// The ID an item's captured decision is recorded under: the same on every run of the job,
@@ -446,6 +509,7 @@ async fn decide_item(
         job_id,
         index,
         line,
+        input_line,
     } = item;
     let started = Instant::now();
     let mut example_id = None;
@@ -502,6 +566,8 @@ async fn decide_item(
     };
     let result = BatchResultLine {
         index,
+        // Where a failed item was in the input, beside its index.
+        line: input_line.filter(|_| failed),
         example_id,
         outcome,
     };
@@ -523,5 +589,48 @@ pub(crate) fn stop_on_outage(error: Option<&Error>) -> Result<()> {
     match error {
         Some(Error::StoreUnavailable(detail)) => Err(Error::StoreUnavailable(detail.clone())),
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Stage `text` as a JSON Lines input would be, and map every item back to its line.
+    fn lines_of(text: &str) -> (Value, Vec<u64>) {
+        let mut blank = BlankRuns::default();
+        let mut items = 0;
+        for line in text.split('\n') {
+            if line.trim().is_empty() {
+                blank.skip();
+            } else {
+                blank.item(items);
+                items += 1;
+            }
+        }
+        let source = json!({"lines": items, "blank": blank.runs});
+        let map = LineMap::of(&source).unwrap();
+        (
+            source["blank"].clone(),
+            (0..items).map(|i| map.line(i)).collect(),
+        )
+    }
+
+    #[test]
+    fn an_item_maps_back_to_its_line_blank_lines_counted() {
+        assert_eq!(lines_of("a\nb\nc"), (json!([]), vec![1, 2, 3]));
+        assert_eq!(
+            lines_of("\na\n\n  \nb\nc\n\nd\n\n"),
+            (json!([[0, 1], [1, 2], [3, 1]]), vec![2, 5, 6, 8])
+        );
+        // A run of blank lines, however long, is one pair.
+        let many = format!("a{}b", "\n".repeat(1_000_001));
+        assert_eq!(
+            lines_of(&many),
+            (json!([[1, 1_000_000]]), vec![1, 1_000_002])
+        );
+        // Items given as an array, or stored examples, have no lines.
+        assert!(LineMap::of(&json!({"items": 3})).is_none());
+        assert!(LineMap::of(&json!({"examples": "all"})).is_none());
     }
 }

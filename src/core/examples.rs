@@ -490,6 +490,45 @@ pub fn list(
     })
 }
 
+/// The example ID that `text` names on the command line: `text` when an example has it,
+/// else the one ID that starts with it ([`super::prefix`]). An ID always names itself, even
+/// where it starts other IDs. Text that starts no ID goes on as it is, so the operation's
+/// own answer says it is not found (after its other checks, as with a whole ID). The HTTP
+/// routes take whole IDs only; a client resolves with [`id_prefix`] and [`unique`] over the
+/// page of examples after the prefix.
+pub fn resolve_id(ctx: &Context, model: &str, text: &str) -> Result<String> {
+    let repo = models::open(ctx, model)?;
+    let store = ctx.store()?;
+    if store.get_example(&repo.model_id(), text)?.is_some() {
+        return Ok(text.to_owned());
+    }
+    let prefix = id_prefix(text)?;
+    let after = store.list_examples(
+        &repo.model_id(),
+        &ExampleFilter::default(),
+        Some(prefix),
+        super::prefix::CANDIDATES,
+    )?;
+    unique(
+        prefix,
+        after.into_iter().map(|e| e.example_id.into_string()),
+    )
+}
+
+/// `text`, which names no example whole, as an example ID prefix: refused as too short
+/// under [`super::prefix::MIN_PREFIX`] characters.
+pub fn id_prefix(text: &str) -> Result<&str> {
+    super::prefix::long_enough("example", text)
+}
+
+/// The one example ID among `candidates` that starts with `prefix`; `prefix` itself when
+/// none does (it names no example: the operation says so); an error naming them when
+/// several do. The candidates are the first IDs after `prefix` in ID order (byte order, on
+/// either store), where the IDs that start with it come first.
+pub fn unique(prefix: &str, candidates: impl IntoIterator<Item = String>) -> Result<String> {
+    super::prefix::unique("example", prefix, candidates, || Ok(prefix.to_owned()))
+}
+
 /// One example with its annotations and decisions.
 pub fn show(ctx: &Context, model: &str, example_id: &str) -> Result<ExampleDetail> {
     let repo = models::open(ctx, model)?;

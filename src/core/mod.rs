@@ -19,6 +19,7 @@ pub mod kappa;
 pub mod lease;
 pub mod metrics;
 pub mod models;
+pub mod prefix;
 pub mod registry;
 pub mod resample;
 pub mod service;

@@ -22,7 +22,10 @@ pub fn list(ctx: &Context) -> Result<ModelList> {
         .engines()
         .list()
         .into_iter()
-        .map(|(name, engine)| ModelEntry::base(name, engine.describe()))
+        .map(|(name, engine)| {
+            let released = engine.release_date().map(str::to_owned);
+            ModelEntry::base(name, engine.describe(), released)
+        })
         .collect();
     for repo in ctx.repos().list()? {
         // One broken repository (say, its default branch deleted) must not hide the others.
@@ -39,6 +42,8 @@ pub fn list(ctx: &Context) -> Result<ModelList> {
 fn entry(ctx: &Context, repo: &ModelRepo) -> Result<ModelEntry> {
     let head = repo.resolve(None)?;
     let base = read_spec(ctx, repo, &head.commit).map(|s| s.base).ok();
+    // A repository model is released by each checkpoint at its default branch.
+    let released = repo.checkpoint(&head.commit)?.created_at;
     Ok(ModelEntry {
         name: repo.path().to_string(),
         kind: ModelKind::Repository,
@@ -50,7 +55,7 @@ fn entry(ctx: &Context, repo: &ModelRepo) -> Result<ModelEntry> {
         created_at: Some(rfc3339(repo.created_at()?)),
         latest_checkpoint: Some(head.commit),
         description: None,
-        release_date: None,
+        release_date: Some(released.format("%Y-%m-%d").to_string()),
     })
 }
 

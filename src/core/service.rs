@@ -116,6 +116,10 @@ pub trait Service: Send + Sync {
     async fn list_examples(&self, query: ExamplesQuery<'_>) -> Result<ExamplePage>;
     /// One example with its annotations and decisions.
     async fn show_example(&self, model: &str, example_id: &str) -> Result<ExampleDetail>;
+    /// The example ID that `text` names on the command line: itself when an example has
+    /// it, else the one ID it starts ([`super::examples::resolve_id`]; the routes take
+    /// whole IDs only).
+    async fn resolve_example(&self, model: &str, text: &str) -> Result<String>;
     /// The examples to annotate next: unannotated ones ranked by the model's uncertainty at
     /// a revision, with a seeded random audit share.
     async fn examples_to_annotate(
@@ -432,6 +436,12 @@ impl Service for Local {
     async fn show_example(&self, model: &str, example_id: &str) -> Result<ExampleDetail> {
         let (model, example_id) = (model.to_owned(), example_id.to_owned());
         self.on_pool(move |ctx| super::examples::show(ctx, &model, &example_id))
+            .await
+    }
+
+    async fn resolve_example(&self, model: &str, text: &str) -> Result<String> {
+        let (model, text) = (model.to_owned(), text.to_owned());
+        self.on_pool(move |ctx| super::examples::resolve_id(ctx, &model, &text))
             .await
     }
 

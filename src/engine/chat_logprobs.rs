@@ -107,6 +107,10 @@ impl ChatLogprobsEngine {
 
 #[async_trait::async_trait]
 impl Engine for ChatLogprobsEngine {
+    fn release_date(&self) -> Option<&str> {
+        self.upstream.release_date()
+    }
+
     fn describe(&self) -> String {
         format!(
             "{}: chat-logprobs {} at {}",

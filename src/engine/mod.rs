@@ -58,6 +58,12 @@ pub trait Engine: Send + Sync {
     /// A short description for `arbiter models`, e.g. `built-in (MiniLM-L3, first window)`.
     fn describe(&self) -> String;
 
+    /// When the model this engine answers with was released, `YYYY-MM-DD`: the built-in
+    /// engine's [`builtin::RELEASE_DATE`], a remote engine's `release_date` in
+    /// `config.yaml`; `None` when a remote engine's configuration does not say (nothing
+    /// is guessed).
+    fn release_date(&self) -> Option<&str>;
+
     /// How many decisions this engine should be given at once: the cores for a local
     /// engine, the in-flight limit (requests at once) for a remote one.
     fn max_in_flight(&self) -> usize {

@@ -46,6 +46,10 @@ impl SystemOneEngine {
 
 #[async_trait::async_trait]
 impl Engine for SystemOneEngine {
+    fn release_date(&self) -> Option<&str> {
+        self.upstream.release_date()
+    }
+
     fn describe(&self) -> String {
         format!(
             "{}: systemone {} at {}",

@@ -43,6 +43,7 @@ pub struct Upstream {
     api_key_env: Option<String>,
     limits: EngineLimits,
     permits: Arc<Semaphore>,
+    release_date: Option<String>,
 }
 
 /// How one attempt ended.
@@ -78,6 +79,7 @@ impl Upstream {
             api_key_env: settings.api_key_env.clone(),
             limits: settings.limits,
             permits: Arc::new(Semaphore::new(settings.limits.max_in_flight)),
+            release_date: settings.release_date.clone(),
         })
     }
 
@@ -87,6 +89,11 @@ impl Upstream {
 
     pub fn base_url(&self) -> &str {
         &self.base_url
+    }
+
+    /// The upstream model's release date (`YYYY-MM-DD`), as `config.yaml` gives it.
+    pub fn release_date(&self) -> Option<&str> {
+        self.release_date.as_deref()
     }
 
     pub fn max_in_flight(&self) -> usize {
@@ -364,6 +371,7 @@ mod tests {
             limits: EngineLimits::default(),
             top_logprobs: 20,
             reasoning_max_tokens: 2048,
+            release_date: None,
         };
         let upstream = Upstream::new(&settings).unwrap();
         assert_eq!(

@@ -425,6 +425,13 @@ pub struct BatchItem {
 pub struct BatchResultLine {
     /// The item's position, from 0.
     pub index: u64,
+    /// A failed item of a JSON Lines input (an `application/x-ndjson` body, `arbiter batch
+    /// --input`): the line it was read from, counting from 1 at the first line of the items
+    /// (the line after the members' line of a body), blank lines included. Absent for
+    /// items given as an array or taken from stored examples, and on answered items.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 1, required = false)]
+    pub line: Option<u64>,
     /// null when the item could not be read.
     pub example_id: Option<String>,
     #[serde(flatten)]

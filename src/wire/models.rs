@@ -55,7 +55,11 @@ pub struct ModelEntry {
     #[schema(required = true, nullable = true)]
     pub description: Option<String>,
     /// When the model was released (`YYYY-MM-DD`), as System One clients read it under this
-    /// name; null where unknown.
+    /// name. A base model on the built-in engine: the date of the engine's current version.
+    /// A base model routed to a remote engine: the engine's `release_date` in `config.yaml`,
+    /// null when that is not given (the one case of null; `arbiter serve` warns of it). A
+    /// repository model: the date (UTC) of its latest checkpoint, the commit at its default
+    /// branch.
     #[serde(default, rename = "release_date")]
     #[schema(required = true, nullable = true, format = Date)]
     pub release_date: Option<String>,
@@ -63,7 +67,7 @@ pub struct ModelEntry {
 
 impl ModelEntry {
     /// A base model; what its engine is also describes the model.
-    pub fn base(name: &str, engine: String) -> Self {
+    pub fn base(name: &str, engine: String, release_date: Option<String>) -> Self {
         Self {
             description: Some(engine.clone()),
             name: name.to_owned(),
@@ -75,7 +79,7 @@ impl ModelEntry {
             default_branch: None,
             created_at: None,
             latest_checkpoint: None,
-            release_date: None,
+            release_date,
         }
     }
 }

@@ -1746,6 +1746,56 @@ fn completion_in_client_mode_asks_the_server() {
 // Rough edges: one rule in both modes
 // ---------------------------------------------------------------------------------------
 
+/// A failed item of a batch input file is named by the same line in both modes: the client
+/// sends the file's lines as they are, and the server counts them as the CLI does.
+#[test]
+fn batch_item_errors_name_the_same_line_in_both_modes() {
+    let shared = Shared::start();
+    let input = shared.write("blank.jsonl", crate::edges::BLANK_LINES_INPUT);
+    let args = ["batch", "acme/support", "--input", &input];
+    let (local_code, local_out, local_err) = run(shared.local(), &args);
+    let (remote_code, remote_out, remote_err) = run(shared.remote(), &args);
+    assert_eq!((local_code, remote_code), (1, 1), "{local_err}{remote_err}");
+    let located = |out: &str| -> Vec<Value> {
+        out.lines()
+            .map(|line| {
+                let result: Value = serde_json::from_str(line).unwrap();
+                json!([
+                    result["index"],
+                    result.get("line"),
+                    result["error"]["details"]
+                ])
+            })
+            .collect()
+    };
+    assert_eq!(located(&local_out), located(&remote_out));
+    assert_eq!(located(&local_out)[1][1], 5);
+    let items = |err: &str| -> Vec<String> {
+        err.lines()
+            .filter(|l| l.starts_with("item "))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(items(&local_err).len(), 2, "{local_err}");
+    assert_eq!(items(&local_err), items(&remote_err));
+    // A detached job, followed with `jobs poll --wait` against the server: the same items.
+    let (_, id, _) = run(shared.remote(), &[&args[..], &["--detach"]].concat());
+    let (code, _, polled) = run(shared.remote(), &["jobs", "poll", id.trim(), "--wait"]);
+    assert_eq!(code, 1, "{polled}");
+    assert_eq!(items(&polled), items(&local_err));
+}
+
+/// Example ID prefixes resolve alike against a server, which takes whole IDs only in its
+/// routes: the client asks for the examples after the prefix.
+#[test]
+fn example_id_prefixes_resolve_alike_in_both_modes() {
+    let shared = Shared::start();
+    let input = shared.write("prefixes.jsonl", crate::edges::PREFIX_EXAMPLES);
+    let args = ["examples", "ingest", "acme/support", "--file", &input];
+    assert_eq!(run(shared.local(), &args).0, 0);
+    crate::edges::check_prefix_cases(&|| shared.remote());
+}
+
 /// Every listing's `-n`/`--limit` takes the server's range, 1 to 1000: a value outside it
 /// is the same usage error (exit 2, the range named) locally and against a server, and
 /// 1000 itself is accepted by both.

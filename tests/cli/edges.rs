@@ -1,6 +1,7 @@
 //! The rough edges a newcomer hits (issue 36, item 4), each held where its class lives:
-//! help and man pages, tokens, batch inputs, YAML files and model names. What must also
-//! hold against a server is in `client.rs` ("Rough edges").
+//! help and man pages, tokens, batch inputs and their failed items' lines, YAML files,
+//! model names and example ID prefixes. What must also hold against a server is in
+//! `client.rs` ("Rough edges").
 
 use crate::common::{QUESTIONS, STATE, TestEnv};
 use serde_json::json;
@@ -120,6 +121,56 @@ fn an_empty_batch_input_is_refused() {
         assert_eq!(problem["details"][0]["msg"], "input has no items");
     }
     assert_eq!(env.json(&["jobs", "list"]), json!([]));
+}
+
+/// A JSON Lines input whose blank lines are skipped: item 1 is line 5, item 2 line 6.
+pub(crate) const BLANK_LINES_INPUT: &str = "\n{\"example_id\":\"a\",\"state\":\"Where is my parcel?\"}\n\n   \n{not json\n{\"state\": 1, \"extra\": 2}\n";
+
+/// A failed item of a JSON Lines input is named by its index and its line, blank lines
+/// counted: in its result line (`line`, absent on answered items) and on stderr.
+#[test]
+fn batch_item_errors_name_the_input_line() {
+    let env = env_with_model();
+    let input = env.write("blank.jsonl", BLANK_LINES_INPUT);
+    let output = env
+        .cmd()
+        .args(["batch", "acme/support", "--input"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let results: Vec<serde_json::Value> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let lines: Vec<_> = results.iter().map(|r| r.get("line").cloned()).collect();
+    assert_eq!(lines, [None, Some(json!(5)), Some(json!(6))]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let items: Vec<&str> = stderr.lines().filter(|l| l.starts_with("item ")).collect();
+    assert_eq!(
+        items,
+        [
+            "item 1 (line 5): the item is not JSON: key must be a string at line 1 column 2",
+            "item 2 (line 6): extra: unknown member `extra` (an item has example_id and state)",
+        ],
+        "{stderr}"
+    );
+    // `jobs results` reads the same lines back, and `jobs poll --wait` names the same items.
+    let id = stderr
+        .lines()
+        .find_map(|line| line.strip_prefix("completed: 3 items (2 failed), job "))
+        .unwrap();
+    let stored = env.cmd().args(["jobs", "results", id]).output().unwrap();
+    assert_eq!(stored.stdout, output.stdout);
+    let polled = env
+        .cmd()
+        .args(["jobs", "poll", id, "--wait"])
+        .output()
+        .unwrap();
+    assert_eq!(polled.status.code(), Some(1));
+    let polled = String::from_utf8_lossy(&polled.stderr);
+    let named: Vec<&str> = polled.lines().filter(|l| l.starts_with("item ")).collect();
+    assert_eq!(named, items, "{polled}");
 }
 
 /// A YAML file indented with a tab says that the tab is the fault, wherever YAML is read.
@@ -323,5 +374,123 @@ fn a_footer_never_splits_an_id_across_lines() {
                 .any(|line| line.starts_with("recorded under ex_") && line.len() == 50),
             "{stderr}"
         );
+    }
+}
+
+/// Example IDs chosen to catch a careless prefix rule: a short ID, an ID that starts
+/// another, SQL LIKE wildcards (`%`, `_`) as plain text, and two derived-looking IDs that
+/// share a prefix.
+pub(crate) const PREFIX_EXAMPLES: &str = concat!(
+    r#"{"example_id": "ab", "state": "a"}"#,
+    "\n",
+    r#"{"example_id": "abcd", "state": "b"}"#,
+    "\n",
+    r#"{"example_id": "abcde", "state": "c"}"#,
+    "\n",
+    r#"{"example_id": "a%_x1", "state": "d"}"#,
+    "\n",
+    r#"{"example_id": "a%_y2", "state": "e"}"#,
+    "\n",
+    r#"{"example_id": "a%c99", "state": "f"}"#,
+    "\n",
+    r#"{"example_id": "ex_1234a", "state": "g"}"#,
+    "\n",
+    r#"{"example_id": "ex_1234b", "state": "h"}"#,
+    "\n",
+);
+
+/// What `examples show TEXT` answers: `Ok(the example ID shown)`, or `Err((exit code,
+/// detail))`. An exact ID always wins; a prefix names the one example it starts, with the
+/// words and codes of a job ID prefix.
+type PrefixCase = (&'static str, Result<&'static str, (i32, &'static str)>);
+
+const PREFIX_CASES: &[PrefixCase] = &[
+    ("ab", Ok("ab")),
+    ("abcd", Ok("abcd")),
+    ("abcde", Ok("abcde")),
+    ("a%_x", Ok("a%_x1")),
+    ("a%c9", Ok("a%c99")),
+    (
+        "a%_",
+        Err((
+            1,
+            "example ID prefix `a%_` is too short: give at least 4 characters of the ID",
+        )),
+    ),
+    (
+        "ex_1234",
+        Err((
+            4,
+            "example ID prefix `ex_1234` is ambiguous: it starts ex_1234a, ex_1234b; give more of the ID",
+        )),
+    ),
+    ("a%_z", Err((4, "example `a%_z` not found"))),
+    ("zzzz", Err((4, "example `zzzz` not found"))),
+];
+
+/// Run [`PREFIX_CASES`] (and one `annotate` by prefix) with `cmd`, on a home where
+/// [`PREFIX_EXAMPLES`] are ingested in `acme/support`.
+pub(crate) fn check_prefix_cases(cmd: &dyn Fn() -> assert_cmd::Command) {
+    for (text, expected) in PREFIX_CASES {
+        let output = cmd()
+            .args(["--json", "examples", "show", "acme/support", text])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        match expected {
+            Ok(id) => {
+                assert!(output.status.success(), "{text}: {stderr}");
+                let shown: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+                assert_eq!(shown["exampleId"], *id, "{text}");
+            }
+            Err((code, message)) => {
+                assert_eq!(output.status.code(), Some(*code), "{text}: {stderr}");
+                let problem: serde_json::Value = serde_json::from_str(&stderr).unwrap();
+                assert_eq!(problem["detail"], *message, "{text}");
+            }
+        }
+    }
+    let output = cmd()
+        .args(["examples", "annotate", "acme/support", "a%_y"])
+        .args(["--question", "escalate", "--answer", "true"])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let output = cmd()
+        .args(["--json", "examples", "show", "acme/support", "a%_y2"])
+        .output()
+        .unwrap();
+    let shown: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(shown["annotations"]["escalate"]["answer"], true, "{shown}");
+}
+
+/// Example IDs take unique prefixes as job IDs do, on SQLite and on PostgreSQL (whose
+/// order, which decides the examples that follow a prefix, must be the same byte order).
+#[test]
+fn example_ids_take_unique_prefixes() {
+    // Without PostgreSQL installed, SQLite alone (as the other suites on both stores).
+    for database in [None, arbiter::testing::postgres::database()] {
+        let env = TestEnv::new();
+        if let Some(url) = &database {
+            std::fs::write(
+                env.home().join("config.yaml"),
+                format!("database:\n  url: {url}\n"),
+            )
+            .unwrap();
+        }
+        let questions = env.write("questions.yaml", QUESTIONS);
+        env.create_model("acme/support", "mo", &questions);
+        let input = env.write("examples.jsonl", PREFIX_EXAMPLES);
+        env.cmd()
+            .args(["examples", "ingest", "acme/support", "--file"])
+            .arg(&input)
+            .assert()
+            .success();
+        check_prefix_cases(&|| env.cmd());
     }
 }

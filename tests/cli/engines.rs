@@ -822,7 +822,11 @@ fn models_and_engines_show_the_routing_and_never_the_key() {
         entry(
             "systemone",
             "https://api.typesafe.ai",
-            &[("api_key_env", "TYPESAFE_API_KEY"), ("model", "jev-1.13.0")]
+            &[
+                ("api_key_env", "TYPESAFE_API_KEY"),
+                ("model", "jev-1.13.0"),
+                ("release_date", "2025-06-01")
+            ]
         ),
         entry(
             "chat-logprobs",
@@ -864,6 +868,23 @@ fn models_and_engines_show_the_routing_and_never_the_key() {
         "vllm: chat-logprobs Qwen/Qwen3-4B at http://127.0.0.1:8000/v1"
     );
     assert!(engine_of("mo-reasoning").starts_with("built-in"));
+    // A base model's release date is its engine's: the configured one for a remote engine
+    // (null when config.yaml gives none; nothing is guessed), the built-in version's.
+    let released = |name: &str| {
+        models["models"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["name"] == name)
+            .unwrap()["release_date"]
+            .clone()
+    };
+    assert_eq!(released("jev-latest"), "2025-06-01");
+    assert_eq!(released("mo"), Value::Null);
+    assert_eq!(
+        released("mo-reasoning"),
+        arbiter::engine::builtin::RELEASE_DATE
+    );
 
     let engines = run(&["engines"]);
     assert_eq!(engines, run(&["engines", "list"]));
@@ -996,4 +1017,32 @@ fn env_a_bad_arbiter_log_filter_is_refused_naming_the_variable() {
             .unwrap();
         assert!(output.status.success(), "{filter:?}");
     }
+}
+
+/// `arbiter serve` warns at start of a remote engine whose entry gives no `release_date`,
+/// naming the base models whose `release_date` is null for it; a dated engine, and one no
+/// base model is routed to, get no warning.
+#[test]
+fn serve_warns_of_a_routed_engine_without_a_release_date() {
+    let config = format!(
+        "engines:\n  dated: {}\n  undated: {}\n  unused: {}\nmodels:\n  jev-latest: dated\n  mo: undated\n  service/mo: undated\n",
+        entry(
+            "systemone",
+            "http://127.0.0.1:9",
+            &[("release_date", "2025-06-01")]
+        ),
+        entry("systemone", "http://127.0.0.1:9", &[]),
+        entry("systemone", "http://127.0.0.1:9", &[]),
+    );
+    let (env, _, _) = env_with(&config);
+    let (_, log) = crate::served::Served::start(&env).stop();
+    let warnings: Vec<&str> = log.lines().filter(|l| l.contains("warning")).collect();
+    assert_eq!(
+        warnings,
+        [
+            "warning: engine `undated` has no release_date in config.yaml, so GET /v1/models \
+          gives mo, service/mo a null release_date"
+        ],
+        "{log}"
+    );
 }

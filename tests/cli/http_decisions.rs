@@ -384,11 +384,30 @@ async fn models_list_shows_base_models_and_only_visible_repository_models() {
             );
         }
         assert!(model["description"].is_null(), "{model}");
-        assert!(model["release_date"].is_null(), "{model}");
+        // The date of its latest checkpoint (the commit at its default branch), in UTC.
+        let detail = server
+            .get(&format!("/v1/models/{id}"), Some(&token))
+            .await
+            .ok();
+        let committed = chrono::DateTime::parse_from_rfc3339(
+            detail["latestCheckpoint"]["createdAt"].as_str().unwrap(),
+        )
+        .unwrap()
+        .with_timezone(&chrono::Utc);
+        assert_eq!(
+            model["release_date"],
+            committed.format("%Y-%m-%d").to_string(),
+            "{model}"
+        );
     }
     for model in &models[..6] {
         assert!(model["description"].is_string(), "{model}");
-        assert!(model["release_date"].is_null(), "{model}");
+        // Every base model is on the built-in engine here: its version's release date.
+        assert_eq!(
+            model["release_date"],
+            arbiter::engine::builtin::RELEASE_DATE,
+            "{model}"
+        );
     }
     let list = server.get("/v1/models", Some(&none)).await.ok();
     assert_eq!(

@@ -558,6 +558,10 @@ async fn an_ndjson_batch_stages_its_lines_as_sent_and_replays_by_key() {
         "a line that is not JSON fails alone: {}",
         lines[3]
     );
+    // Its line, counted from the first line after the members' line, blank lines included;
+    // answered items carry none.
+    assert_eq!(lines[3]["line"], 7, "{}", lines[3]);
+    assert!(lines[..3].iter().all(|l| l.get("line").is_none()));
 
     // The first line must be the request, not an item.
     let reply = create_ndjson(

@@ -137,11 +137,7 @@ pub fn parse_id(job_id: &str) -> Result<JobId> {
         .map_err(|_| Error::JobNotFound(job_id.to_owned()))
 }
 
-/// The fewest characters of a job ID that the command line takes as its prefix (git's).
-pub const MIN_PREFIX: usize = 4;
-
-/// How many jobs an ambiguous prefix names in its error.
-const CANDIDATES: usize = 5;
+pub use super::prefix::MIN_PREFIX;
 
 /// The job that `text` names on the command line: its whole ID, or a prefix of it that
 /// starts no other job's. The HTTP routes take whole IDs only ([`parse_id`]).
@@ -152,7 +148,7 @@ pub fn resolve_id(ctx: &Context, text: &str) -> Result<JobId> {
     let prefix = id_prefix(text)?;
     let candidates = ctx.store()?.list_jobs(&JobFilter {
         id_prefix: Some(prefix),
-        limit: CANDIDATES,
+        limit: super::prefix::CANDIDATES,
         ..JobFilter::default()
     })?;
     unique(text, candidates.iter().map(|record| record.job_id))
@@ -165,39 +161,17 @@ pub fn id_prefix(text: &str) -> Result<&str> {
     let hex = |c: char| c.is_ascii_digit() || ('a'..='f').contains(&c) || c == '-';
     if text.len() >= 36 || !text.chars().all(hex) {
         Err(Error::JobNotFound(text.to_owned()))
-    } else if text.len() < MIN_PREFIX {
-        Err(Error::BadRequest(format!(
-            "job ID prefix `{text}` is too short: give at least {MIN_PREFIX} characters of the ID"
-        )))
     } else {
-        Ok(text)
+        super::prefix::long_enough("job", text)
     }
 }
 
 /// The one job among `candidates` whose ID starts with `prefix` (others are ignored): not
 /// found when none does, an error naming them when several do.
 pub fn unique(prefix: &str, candidates: impl IntoIterator<Item = JobId>) -> Result<JobId> {
-    let mut matching: Vec<JobId> = candidates
-        .into_iter()
-        .filter(|id| id.to_string().starts_with(prefix))
-        .collect();
-    matching.dedup();
-    match matching.as_slice() {
-        [] => Err(Error::JobNotFound(prefix.to_owned())),
-        [one] => Ok(*one),
-        many => Err(Error::NotFound(format!(
-            "job ID prefix `{prefix}` is ambiguous: it starts {}{}; give more of the ID",
-            many.iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(", "),
-            if many.len() >= CANDIDATES {
-                " and more"
-            } else {
-                ""
-            }
-        ))),
-    }
+    super::prefix::unique("job", prefix, candidates, || {
+        Err(Error::JobNotFound(prefix.to_owned()))
+    })
 }
 
 /// A job as polled.

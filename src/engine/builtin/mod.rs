@@ -31,6 +31,12 @@ use serde_json::Value;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+/// When the built-in engine's current version was released (`YYYY-MM-DD`): the date of
+/// the last commit that changed its answers, which `GET /v1/models` gives every base model
+/// it answers for. A change to this module that changes an answer (an encoder, a text
+/// rendering, a temperature, how a state is read) sets it to that commit's date.
+pub const RELEASE_DATE: &str = "2026-11-27";
+
 /// How much of the state the engine reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reading {
@@ -734,6 +740,10 @@ fn dot(a: &[f32], b: &[f32]) -> f64 {
 
 #[async_trait::async_trait]
 impl Engine for BuiltinEngine {
+    fn release_date(&self) -> Option<&str> {
+        Some(RELEASE_DATE)
+    }
+
     fn describe(&self) -> String {
         let encoders = match self.embedder.encoders() {
             Encoders::MiniLmL3 => "MiniLM-L3",

@@ -203,7 +203,8 @@ fn ndjson_request(bytes: &Bytes) -> crate::error::Result<(BatchRequest, Bytes)> 
                     .collect(),
             )
         })?;
-    Ok((request, bytes.slice(end.min(bytes.len())..)))
+    // The items start on the line after the members' line, which is their line 1.
+    Ok((request, bytes.slice((end + 1).min(bytes.len())..)))
 }
 
 /// `GET /v1/models/{modelId}/batch-decisions/{jobId}/results`: the finished lines so far,
