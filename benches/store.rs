@@ -9,7 +9,7 @@
 //!    processes on a shared machine; the ratio of the totals is printed beside it. A breakdown
 //!    times `Store::record_decision` alone and a bare fdatasync. Target: captured/uncaptured
 //!    of at least 0.9.
-//!    With PostgreSQL installed (the tests' server, `arbiter::testing::postgres`), the same
+//!    With PostgreSQL installed (the tests' server, `arbiter_testing::postgres`), the same
 //!    measure runs again with the store on a fresh PostgreSQL database. Target there: at
 //!    least 0.85.
 //! c. Takeover (with PostgreSQL): two `arbiter serve` replicas on one database and one bare
@@ -61,10 +61,10 @@ fn main() {
     let mut summary = Vec::new();
     summary.push(capture_bench(None));
     // Without PostgreSQL, `database` says how to install it; these are left out.
-    if let Some(database) = arbiter::testing::postgres::database() {
+    if let Some(database) = arbiter_testing::postgres::database() {
         summary.push(capture_bench(Some(&database)));
     }
-    if let Some(database) = arbiter::testing::postgres::database() {
+    if let Some(database) = arbiter_testing::postgres::database() {
         summary.push(takeover::bench(&database));
     }
     summary.extend(ingest_bench());

@@ -21,5 +21,4 @@ pub mod retry;
 pub mod server;
 pub mod store;
 #[doc(hidden)]
-pub mod testing;
 pub mod wire;

@@ -512,7 +512,7 @@ pub(crate) mod test_support {
     /// PostgreSQL database inside [`on_postgres!`].
     pub(crate) fn store() -> TestStore {
         if ON_POSTGRES.get() {
-            let url = crate::testing::postgres::database().expect("checked by on_postgres!");
+            let url = arbiter_testing::postgres::database().expect("checked by on_postgres!");
             TestStore {
                 store: Store::connect(&url).expect("connect to the test database"),
                 _dir: None,
@@ -529,7 +529,7 @@ pub(crate) mod test_support {
     /// Runs `test` with [`store`] giving PostgreSQL stores; false (having said how to run
     /// it) when PostgreSQL is not installed.
     pub(crate) fn run_on_postgres(name: &str, test: fn()) -> bool {
-        if crate::testing::postgres::server().is_none() {
+        if arbiter_testing::postgres::server().is_none() {
             return false;
         }
         #[allow(clippy::print_stderr)] // which test a failure below belongs to

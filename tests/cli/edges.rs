@@ -474,7 +474,7 @@ pub(crate) fn check_prefix_cases(cmd: &dyn Fn() -> assert_cmd::Command) {
 #[test]
 fn example_ids_take_unique_prefixes() {
     // Without PostgreSQL installed, SQLite alone (as the other suites on both stores).
-    for database in [None, arbiter::testing::postgres::database()] {
+    for database in [None, arbiter_testing::postgres::database()] {
         let env = TestEnv::new();
         if let Some(url) = &database {
             std::fs::write(

@@ -678,7 +678,7 @@ type NulAnswers = Vec<(String, u16, Value)>;
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn nul_in_stored_text_is_refused_alike_on_both_stores() {
     // The PostgreSQL store's client blocks: what opens it runs off the async threads.
-    let postgresql = tokio::task::spawn_blocking(arbiter::testing::postgres::database)
+    let postgresql = tokio::task::spawn_blocking(arbiter_testing::postgres::database)
         .await
         .unwrap();
     let sqlite = nul_answers("sqlite", None).await;

@@ -342,7 +342,7 @@ async fn run(store: &str, database: Option<String>) -> (Vec<Answer>, Vec<String>
 async fn the_hostile_corpus_is_answered_alike_on_both_stores_without_a_5xx() {
     let cases = corpus();
     assert!(cases.len() >= 100, "{} cases", cases.len());
-    let postgresql = tokio::task::spawn_blocking(arbiter::testing::postgres::database)
+    let postgresql = tokio::task::spawn_blocking(arbiter_testing::postgres::database)
         .await
         .unwrap();
     let (sqlite, mut broken) = run("sqlite", None).await;

@@ -5,7 +5,7 @@
 //! the store and the remote; a job started on one is cancelled through the other, and a
 //! job whose replica is killed (`kill -9`) is taken over by the other and finishes with one
 //! result line and one capture per item. PostgreSQL is started by the tests themselves
-//! (`arbiter::testing::postgres`); without it they say how to run them and pass.
+//! (`arbiter_testing::postgres`); without it they say how to run them and pass.
 
 use crate::common::{QUESTIONS, TestEnv, runtime};
 use crate::http::repo_request;
@@ -53,7 +53,7 @@ impl Shared {
 /// Two homes on a fresh database and a bare remote, with the test model created through
 /// the first; `None` (having said how to run the test) without PostgreSQL.
 fn two_homes() -> Option<(TestEnv, TestEnv, Shared, String)> {
-    Some(homes_on(arbiter::testing::postgres::database()?))
+    Some(homes_on(arbiter_testing::postgres::database()?))
 }
 
 /// Two homes on `database` and a bare remote, with the test model created through the
@@ -391,7 +391,7 @@ fn a_job_is_cancelled_through_any_replica_and_taken_over_when_its_replica_is_kil
 #[test]
 fn a_job_interrupted_by_a_database_outage_finishes_once_the_database_is_back() {
     // A server of this test's own: taking it down must not disturb the other tests.
-    let Some(database_server) = arbiter::testing::postgres::dedicated() else {
+    let Some(database_server) = arbiter_testing::postgres::dedicated() else {
         return;
     };
     let (a, _b, shared, model_id) = homes_on(database_server.database());
