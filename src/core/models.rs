@@ -11,7 +11,7 @@ use crate::ids::{ModelId, ModelRef};
 use crate::repo::{self, Files, ModelPath, ModelRepo, Resolved};
 use crate::store::NewRegistryEvent;
 use crate::wire::Questions;
-use crate::wire::decision::{Checkpoint, Revision, RevisionKind};
+use crate::wire::decision::{Checkpoint, Revision};
 use crate::wire::models::{ModelDetail, ModelEntry, ModelKind, ModelList, RefInfo};
 use crate::wire::registry::RegistryAction;
 use std::sync::Arc;
@@ -496,11 +496,7 @@ fn to_wire_checkpoint(checkpoint: &repo::Checkpoint) -> Checkpoint {
 pub(crate) fn to_wire_revision(resolved: Resolved) -> Revision {
     Revision {
         name: resolved.name,
-        kind: match resolved.kind {
-            repo::RevisionKind::Branch => RevisionKind::Branch,
-            repo::RevisionKind::Tag => RevisionKind::Tag,
-            repo::RevisionKind::Commit => RevisionKind::Commit,
-        },
+        kind: resolved.kind,
         commit: resolved.commit,
     }
 }

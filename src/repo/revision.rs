@@ -15,13 +15,8 @@ const MIN_SHORT_ID: usize = 4;
 /// Length of a full (SHA-1) commit id in hex.
 const FULL_ID: usize = 40;
 
-/// What kind of name a revision was resolved through.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum RevisionKind {
-    Branch,
-    Tag,
-    Commit,
-}
+/// What kind of name a revision was resolved through: the wire's type, one definition.
+pub use crate::wire::decision::RevisionKind;
 
 /// A revision resolved to a commit.
 #[derive(Debug, Clone, PartialEq, Eq)]
