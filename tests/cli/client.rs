@@ -6,6 +6,7 @@
 //! injects failures (a 503, a 429 with `Retry-After`, an answer lost after the server acted)
 //! and records what the client sent.
 
+use crate::common::wait_until;
 use crate::common::{QUESTIONS, STATE, repo_root};
 use crate::http::Home;
 use crate::terminal::Terminal;
@@ -1521,18 +1522,14 @@ fn failures_are_retried_where_safe_and_a_lost_answer_starts_no_second_job() {
 /// Wait until `child` polls its job through `proxy` (it is then in the loop that listens for
 /// Ctrl-C), send it SIGINT, and return the job's ID.
 fn interrupt_when_polling(proxy: &Proxy, child: &std::process::Child) -> String {
-    let deadline = Instant::now() + Duration::from_mins(2);
-    let job_id = loop {
-        let polled = proxy
+    let job_id = wait_until(Duration::from_mins(2), Duration::from_millis(20), || {
+        proxy
             .seen()
             .into_iter()
-            .find(|s| s.method == "GET" && s.path.starts_with("/v1/jobs/"));
-        if let Some(seen) = polled {
-            break seen.path.trim_start_matches("/v1/jobs/").to_owned();
-        }
-        assert!(Instant::now() < deadline, "the client never polled its job");
-        std::thread::sleep(Duration::from_millis(20));
-    };
+            .find(|s| s.method == "GET" && s.path.starts_with("/v1/jobs/"))
+            .map(|seen| seen.path.trim_start_matches("/v1/jobs/").to_owned())
+            .ok_or_else(|| "the client has not polled its job".to_owned())
+    });
     let pid = i32::try_from(child.id()).unwrap();
     // SAFETY: sending a signal to our own child process.
     assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);

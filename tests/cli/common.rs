@@ -192,3 +192,53 @@ pub(crate) fn runtime() -> tokio::runtime::Runtime {
         .build()
         .unwrap()
 }
+
+/// The tests' one deadline loop: call `probe` every `every` until it gives `Ok`; past
+/// `within`, fail with what it gave last (its `Err`).
+pub(crate) fn wait_until<T>(
+    within: std::time::Duration,
+    every: std::time::Duration,
+    mut probe: impl FnMut() -> Result<T, String>,
+) -> T {
+    let deadline = std::time::Instant::now() + within;
+    loop {
+        match probe() {
+            Ok(value) => return value,
+            Err(last) => assert!(
+                std::time::Instant::now() < deadline,
+                "still waiting after {within:?}: {last}"
+            ),
+        }
+        std::thread::sleep(every);
+    }
+}
+
+/// [`wait_until`] for a probe that awaits.
+pub(crate) async fn wait_until_async<T, F>(
+    within: std::time::Duration,
+    every: std::time::Duration,
+    mut probe: impl FnMut() -> F,
+) -> T
+where
+    F: std::future::Future<Output = Result<T, String>>,
+{
+    let deadline = tokio::time::Instant::now() + within;
+    loop {
+        match probe().await {
+            Ok(value) => return value,
+            Err(last) => assert!(
+                tokio::time::Instant::now() < deadline,
+                "still waiting after {within:?}: {last}"
+            ),
+        }
+        tokio::time::sleep(every).await;
+    }
+}
+
+/// Whether a job (as `GET /v1/jobs/{id}` or `jobs poll --json` gives it) has stopped.
+pub(crate) fn job_finished(job: &Value) -> bool {
+    matches!(
+        job["status"].as_str(),
+        Some("completed" | "failed" | "cancelled")
+    )
+}

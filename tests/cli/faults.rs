@@ -5,12 +5,14 @@
 //! saw on stderr (`cargo test --test cli faults:: -- --nocapture`).
 #![allow(clippy::print_stderr)]
 
-use crate::common::{QUESTIONS, TestEnv, repo_root, runtime};
+use crate::common::{
+    QUESTIONS, TestEnv, job_finished, repo_root, runtime, wait_until, wait_until_async,
+};
 use crate::served::Served;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const MODEL: &str = "acme/support";
 
@@ -82,18 +84,19 @@ async fn get_json(client: &reqwest::Client, url: &str, token: Option<&str>) -> V
 
 /// Poll `location` until the job is finished (at most four minutes).
 async fn finished_job(client: &reqwest::Client, url: &str, token: &str) -> Value {
-    let deadline = Instant::now() + Duration::from_mins(4);
-    loop {
-        let job = get_json(client, url, Some(token)).await;
-        if matches!(
-            job["status"].as_str(),
-            Some("completed" | "failed" | "cancelled")
-        ) {
-            return job;
-        }
-        assert!(Instant::now() < deadline, "never finished: {job}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    wait_until_async(
+        Duration::from_mins(4),
+        Duration::from_millis(50),
+        || async {
+            let job = get_json(client, url, Some(token)).await;
+            if job_finished(&job) {
+                Ok(job)
+            } else {
+                Err(format!("the job is {job}"))
+            }
+        },
+    )
+    .await
 }
 
 /// Eight clients decide distinct states on a model that captures; the server is killed
@@ -223,8 +226,7 @@ fn kill_9_during_a_captured_batch_resumes_with_each_item_once() {
     let job_url = format!("{route}/{}", job["jobId"].as_str().unwrap());
     for kill in 1..=2 {
         // Wait until this run has decided some items, then kill it mid-stream.
-        let deadline = Instant::now() + Duration::from_mins(2);
-        loop {
+        wait_until(Duration::from_mins(2), Duration::from_millis(20), || {
             let job: Value = rt.block_on(async {
                 Served::client()
                     .get(served.url(&job_url))
@@ -242,11 +244,11 @@ fn kill_9_during_a_captured_batch_resumes_with_each_item_once() {
                 "finished before kill {kill}: raise the total"
             );
             if done >= kill * 60 {
-                break;
+                Ok(())
+            } else {
+                Err(format!("too little progress: {job}"))
             }
-            assert!(Instant::now() < deadline, "no progress: {job}");
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        });
         let _ = served.kill_9();
         served = Served::start(&env);
     }
@@ -307,23 +309,23 @@ fn kill_9_during_an_ingest_leaves_whole_examples_and_a_retry_completes_it() {
     rt.block_on(async {
         let pending = tokio::spawn(post(&served));
         // Kill once the ingest has begun writing, before it answers.
-        let deadline = Instant::now() + Duration::from_mins(2);
-        loop {
+        wait_until_async(Duration::from_mins(2), Duration::from_millis(2), || async {
             let written = rusqlite::Connection::open(&db_path)
                 .and_then(|db| {
                     db.query_row("SELECT count(*) FROM examples", [], |r| r.get::<_, i64>(0))
                 })
                 .unwrap_or(0);
-            if written > 0 {
-                break;
-            }
             assert!(
-                !pending.is_finished(),
+                written > 0 || !pending.is_finished(),
                 "the ingest answered before any row was seen"
             );
-            assert!(Instant::now() < deadline, "the ingest never began");
-            tokio::time::sleep(Duration::from_millis(2)).await;
-        }
+            if written > 0 {
+                Ok(())
+            } else {
+                Err("the ingest has not begun writing".to_owned())
+            }
+        })
+        .await;
         assert!(
             !pending.is_finished(),
             "the ingest answered before the kill: raise the total"
@@ -454,15 +456,19 @@ fn sigterm_drains_in_flight_decisions() {
             .collect();
         // In flight: the server holds all four (SIGTERM before it read them would lose
         // them, not drain them), and none is answered yet.
-        let deadline = Instant::now() + Duration::from_mins(1);
-        loop {
-            let load = get_json(&Served::client(), &health, None).await;
-            if load["decisions"]["inFlight"] == 4 {
-                break;
-            }
-            assert!(Instant::now() < deadline, "never four in flight: {load}");
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
+        wait_until_async(
+            Duration::from_mins(1),
+            Duration::from_millis(20),
+            || async {
+                let load = get_json(&Served::client(), &health, None).await;
+                if load["decisions"]["inFlight"] == 4 {
+                    Ok(())
+                } else {
+                    Err(format!("not four in flight: {load}"))
+                }
+            },
+        )
+        .await;
         assert!(
             requests.iter().all(|r| !r.is_finished()),
             "answered before SIGTERM"

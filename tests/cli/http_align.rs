@@ -1,6 +1,7 @@
 //! Alignments, evaluations and promote over HTTP: 202 + `Location`, poll, the result, the
 //! required `Idempotency-Key`, cancel, roles.
 
+use crate::common::{job_finished, wait_until_async};
 use crate::http::{Home, TestServer};
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -57,21 +58,19 @@ async fn create(
 }
 
 async fn wait(server: &TestServer, token: &str, location: &str) -> Value {
-    let deadline = tokio::time::Instant::now() + Duration::from_mins(4);
-    loop {
-        let job = server.get(location, Some(token)).await.ok();
-        if matches!(
-            job["status"].as_str(),
-            Some("completed" | "failed" | "cancelled")
-        ) {
-            return job;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "never finished: {job}"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    wait_until_async(
+        Duration::from_mins(4),
+        Duration::from_millis(100),
+        || async {
+            let job = server.get(location, Some(token)).await.ok();
+            if job_finished(&job) {
+                Ok(job)
+            } else {
+                Err(format!("the job is {job}"))
+            }
+        },
+    )
+    .await
 }
 
 #[tokio::test]

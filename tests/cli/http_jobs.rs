@@ -1,6 +1,7 @@
 //! Batch-decision jobs over HTTP: 202 + `Location`, poll, NDJSON results, cancel, and the
 //! required `Idempotency-Key`.
 
+use crate::common::{job_finished, wait_until_async};
 use crate::http::{Home, TestServer};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -63,25 +64,19 @@ async fn poll_until(
     job_id: &str,
     done: impl Fn(&Value) -> bool,
 ) -> Value {
-    let deadline = tokio::time::Instant::now() + Duration::from_mins(2);
-    loop {
-        let job = poll(server, token, model_id, job_id).await;
-        if done(&job) {
-            return job;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "job never got there: {job}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
-fn finished(job: &Value) -> bool {
-    matches!(
-        job["status"].as_str(),
-        Some("completed" | "failed" | "cancelled")
+    wait_until_async(
+        Duration::from_mins(2),
+        Duration::from_millis(50),
+        || async {
+            let job = poll(server, token, model_id, job_id).await;
+            if done(&job) {
+                Ok(job)
+            } else {
+                Err(format!("the job is {job}"))
+            }
+        },
     )
+    .await
 }
 
 async fn results(server: &TestServer, token: &str, model_id: &str, job_id: &str) -> Vec<Value> {
@@ -123,7 +118,7 @@ async fn a_batch_is_accepted_polled_and_read_with_a_bad_item_failing_alone() {
     assert_eq!(job["progress"], json!({"total": 7, "done": 0, "failed": 0}));
     let job_id = job["jobId"].as_str().unwrap();
 
-    let job = poll_until(&server, &token, &model_id, job_id, finished).await;
+    let job = poll_until(&server, &token, &model_id, job_id, job_finished).await;
     assert_eq!(job["status"], "completed", "{job}");
     assert_eq!(job["progress"], json!({"total": 7, "done": 7, "failed": 1}));
     for stamp in ["createdAt", "startedAt", "finishedAt"] {
@@ -327,7 +322,7 @@ async fn a_reader_captures_through_a_batch_as_through_a_decision() {
     )
     .await;
     let job_id = job["jobId"].as_str().unwrap();
-    let job = poll_until(&server, &reader, &model_id, job_id, finished).await;
+    let job = poll_until(&server, &reader, &model_id, job_id, job_finished).await;
     assert_eq!(job["status"], "completed", "{job}");
     let decided = server
         .post_json(
@@ -365,7 +360,7 @@ async fn cancel_ends_a_queued_job_at_once_stops_a_running_one_and_leaves_a_finis
     )
     .await;
     let small_id = small["jobId"].as_str().unwrap();
-    let small = poll_until(&server, &token, &model_id, small_id, finished).await;
+    let small = poll_until(&server, &token, &model_id, small_id, job_finished).await;
     assert_eq!(small["status"], "completed");
     let cancel = |id: String| {
         let server = &server;
@@ -424,7 +419,7 @@ async fn cancel_ends_a_queued_job_at_once_stops_a_running_one_and_leaves_a_finis
     assert!(queued["finishedAt"].is_string() && queued["startedAt"].is_null());
 
     cancel(long_id.clone()).await;
-    let long = poll_until(&server, &token, &model_id, &long_id, finished).await;
+    let long = poll_until(&server, &token, &model_id, &long_id, job_finished).await;
     assert_eq!(long["status"], "cancelled", "{long}");
     let done = long["progress"]["done"].as_u64().unwrap();
     assert!(done > 0 && done < 3000, "stopped part-way: {long}");
@@ -485,7 +480,7 @@ async fn a_batch_over_stored_examples_answers_each_once() {
         )
         .await;
         let id = job["jobId"].as_str().unwrap();
-        let job = poll_until(&server, &token, &model_id, id, finished).await;
+        let job = poll_until(&server, &token, &model_id, id, job_finished).await;
         assert_eq!(job["status"], "completed");
         let ids: Vec<Value> = results(&server, &token, &model_id, id)
             .await
@@ -547,7 +542,7 @@ async fn an_ndjson_batch_stages_its_lines_as_sent_and_replays_by_key() {
     assert_eq!(again.header("idempotent-replayed"), Some("true"));
     assert_eq!(again.json()["jobId"], job["jobId"]);
     let job_id = job["jobId"].as_str().unwrap();
-    let job = poll_until(&server, &token, &model_id, job_id, finished).await;
+    let job = poll_until(&server, &token, &model_id, job_id, job_finished).await;
     assert_eq!(job["status"], "completed", "{job}");
     let lines = results(&server, &token, &model_id, job_id).await;
     assert_eq!(lines.len(), 4);
@@ -649,7 +644,7 @@ async fn jobs_are_found_by_id_alone_only_where_the_token_sees_them() {
         .await;
     server.problem(&reply, 404, "model_not_found").await;
 
-    poll_until(&server, &admin, &model_id, job_id, finished).await;
+    poll_until(&server, &admin, &model_id, job_id, job_finished).await;
     let reply = server
         .get(&format!("/v1/jobs/{job_id}/results"), Some(&batches_only))
         .await;

@@ -2,9 +2,10 @@
 //! that survive `kill -9` of their worker, cancel, and the errors.
 
 use crate::common::{QUESTIONS, TestEnv};
+use crate::common::{wait_until, wait_until_async};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 fn env_with_model() -> TestEnv {
     let env = TestEnv::new();
@@ -35,15 +36,14 @@ fn indexes(lines: &[Value]) -> Vec<u64> {
 
 /// Poll the job (through `arbiter jobs poll`) until `done(job)` holds.
 fn poll_until(env: &TestEnv, job_id: &str, done: impl Fn(&Value) -> bool) -> Value {
-    let deadline = Instant::now() + Duration::from_mins(2);
-    loop {
+    wait_until(Duration::from_mins(2), Duration::from_millis(50), || {
         let job = env.json(&["jobs", "poll", job_id]);
         if done(&job) {
-            return job;
+            Ok(job)
+        } else {
+            Err(format!("the job is {job}"))
         }
-        assert!(Instant::now() < deadline, "the job never got there: {job}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    })
 }
 
 /// `arbiter jobs poll <id> --wait` (which takes up an orphaned job): the job, completed.
@@ -286,19 +286,16 @@ fn worker_pid(dir: &std::path::Path) -> String {
 /// Wait until the job has at least `count` result lines; the PID of its worker.
 fn worker_after(env: &TestEnv, job_id: &str, count: usize) -> String {
     let dir = env.home().join("jobs").join(job_id);
-    let deadline = Instant::now() + Duration::from_mins(2);
-    loop {
+    wait_until(Duration::from_mins(2), Duration::from_millis(10), || {
         let written = results_written(env, job_id);
         if written >= count {
-            return worker_pid(&dir);
+            return Ok(worker_pid(&dir));
         }
-        assert!(
-            Instant::now() < deadline,
-            "{written} of {count} results after 2 min; worker.log:\n{}",
+        Err(format!(
+            "{written} of {count} results; worker.log:\n{}",
             std::fs::read_to_string(dir.join("worker.log")).unwrap_or_default()
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+        ))
+    })
 }
 
 /// A captured batch whose worker is killed three times records each item's decision once:
@@ -326,15 +323,13 @@ fn a_captured_batch_killed_mid_job_records_each_decision_once() {
         kill_9(&pid);
         // `jobs list` takes up the orphan, once the dead worker's threads have all let go
         // of its lease (one may still be finishing an fsync): a new worker resumes it.
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
+        wait_until(Duration::from_secs(30), Duration::from_millis(50), || {
             env.cmd().args(["jobs", "list"]).assert().success();
-            if worker_pid(&dir) != pid {
-                break;
+            if worker_pid(&dir) == pid {
+                return Err("no worker took the job up again".into());
             }
-            assert!(Instant::now() < deadline, "no worker took the job up again");
-            std::thread::sleep(Duration::from_millis(50));
-        }
+            Ok(())
+        });
     }
     wait_completed(&env, &job_id);
     let db = rusqlite::Connection::open(env.home().join("arbiter.db")).unwrap();
@@ -407,20 +402,20 @@ fn a_server_start_resumes_a_job_whose_worker_died() {
         let server = tokio::spawn(arbiter::server::serve(ctx.clone(), listener, async {
             let _ = rx.await;
         }));
-        let deadline = tokio::time::Instant::now() + Duration::from_mins(2);
-        let job = loop {
-            let job =
-                arbiter::core::jobs::get(&ctx, &arbiter::core::jobs::parse_id(&job_id).unwrap())
-                    .unwrap();
-            if job.status.is_finished() {
-                break job;
-            }
-            assert!(
-                tokio::time::Instant::now() < deadline,
-                "the server never resumed {job:?}"
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        };
+        let id = arbiter::core::jobs::parse_id(&job_id).unwrap();
+        let job = wait_until_async(
+            Duration::from_mins(2),
+            Duration::from_millis(50),
+            || async {
+                let job = arbiter::core::jobs::get(&ctx, &id).unwrap();
+                if job.status.is_finished() {
+                    Ok(job)
+                } else {
+                    Err(format!("the server never resumed {job:?}"))
+                }
+            },
+        )
+        .await;
         assert_eq!(job.status.as_str(), "completed");
         assert_eq!(job.progress.done, 300);
         let _ = tx.send(());

@@ -5,7 +5,7 @@ use crate::common::TestEnv;
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, Stdio};
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Kills the child if the test fails before it stopped on its own.
 pub(crate) struct Running(Option<Child>);
@@ -99,24 +99,14 @@ impl Served {
             .status()
             .expect("run kill");
         assert!(status.success(), "kill -TERM {}", self.pid);
-        let deadline = Instant::now() + Duration::from_secs(30);
-        let exit = loop {
-            if let Some(exit) = self
-                .running
-                .0
-                .as_mut()
-                .unwrap()
-                .try_wait()
-                .expect("try_wait")
-            {
-                break exit;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "arbiter serve did not exit within 30 s of SIGTERM"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        };
+        let child = self.running.0.as_mut().unwrap();
+        let exit =
+            crate::common::wait_until(Duration::from_secs(30), Duration::from_millis(50), || {
+                child
+                    .try_wait()
+                    .expect("try_wait")
+                    .ok_or_else(|| "arbiter serve has not exited since SIGTERM".to_owned())
+            });
         self.running.0 = None;
         let _ = self.stdout.join();
         (exit, self.stderr.join().expect("stderr reader"))

@@ -7,11 +7,12 @@
 //! result line and one capture per item. PostgreSQL is started by the tests themselves
 //! (`arbiter_testing::postgres`); without it they say how to run them and pass.
 
+use crate::common::wait_until_async;
 use crate::common::{QUESTIONS, TestEnv, runtime};
 use crate::http::repo_request;
 use crate::served::Served;
 use serde_json::{Value, json};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const MODEL: &str = "acme/support";
 
@@ -260,8 +261,7 @@ async fn poll_until(
     within: Duration,
     done: impl Fn(&Value) -> bool,
 ) -> Value {
-    let deadline = Instant::now() + within;
-    loop {
+    wait_until_async(within, Duration::from_millis(100), || async {
         let job: Value = client
             .get(served.url(path))
             .bearer_auth(token)
@@ -272,11 +272,12 @@ async fn poll_until(
             .await
             .unwrap();
         if done(&job) {
-            return job;
+            Ok(job)
+        } else {
+            Err(format!("the job is {job}"))
         }
-        assert!(Instant::now() < deadline, "still {job}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    })
+    .await
 }
 
 /// Each of the `total` items of the captured batch at `path` (started with key `key`, see

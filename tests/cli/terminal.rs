@@ -2,7 +2,7 @@
 //! (prompts, progress).
 
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A pseudo-terminal: the child's stderr and controlling terminal (`/dev/tty`), with what
 /// is written on it collected, and a way to type on it.
@@ -68,15 +68,14 @@ impl Terminal {
 
     /// Wait until `text` appears on the terminal.
     pub(crate) fn wait_for(&self, text: &str) {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while !self.seen().contains(text) {
-            assert!(
-                Instant::now() < deadline,
-                "`{text}` never appeared: {}",
-                self.seen()
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        crate::common::wait_until(Duration::from_secs(30), Duration::from_millis(20), || {
+            let seen = self.seen();
+            if seen.contains(text) {
+                Ok(())
+            } else {
+                Err(format!("`{text}` has not appeared: {seen}"))
+            }
+        });
     }
 
     pub(crate) fn type_line(&self, line: &str) {
