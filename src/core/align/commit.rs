@@ -1,0 +1,296 @@
+//! What an alignment commits: the learned files on `alignments/<jobId>`, the commit
+//! message, and the result the job reports.
+
+#[allow(clippy::wildcard_imports)]
+use super::*;
+
+/// Whether `question` is aligned with `example_id` among its exemplars.
+pub(crate) fn has_exemplar(question: &Question, example_id: &str) -> bool {
+    AlignedInstructions::has_exemplar(question.instructions.as_ref(), example_id)
+}
+
+/// An aligned question without its exemplar for `example_id` (so an example is never its
+/// own neighbour when a checkpoint is scored); `None` when it has none.
+pub(crate) fn without_exemplar(question: &Question, example_id: &str) -> Option<Question> {
+    if !has_exemplar(question, example_id) {
+        return None;
+    }
+    let mut instructions = question.instructions.clone()?;
+    AlignedInstructions::remove_exemplar(&mut instructions, example_id);
+    Some(Question {
+        instructions: Some(instructions),
+        kind: question.kind.clone(),
+        learned: question.learned.clone(),
+    })
+}
+
+/// The record of a split's fitted examples: SHA-256 over the question ID and the sorted
+/// example IDs, 32 hex digits.
+pub(super) fn fit_id(question: &str, sorted_ids: &[String]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hasher = Sha256::new();
+    hasher.update(question.as_bytes());
+    for id in sorted_ids {
+        hasher.update([0]);
+        hasher.update(id.as_bytes());
+    }
+    hex::encode(&hasher.finalize()[..16])
+}
+
+/// A learned file's text: the calibration first, then cues, then exemplars, under a header
+/// that says what the file is.
+pub(super) fn learned_yaml(id: &str, learned: &AlignedInstructions) -> String {
+    let value = learned.to_learned_value();
+    let mut ordered = serde_json::Map::new();
+    for key in [aligned::ALIGNMENT_KEY, "cues", "examples"] {
+        if let Some(member) = value.get(key) {
+            ordered.insert(key.to_owned(), member.clone());
+        }
+    }
+    let body = serde_yaml::to_string(&Value::Object(ordered)).unwrap_or_default();
+    format!(
+        "# What `arbiter align` learned for question `{id}`. The engine reads it beside\n\
+         # questions.yaml, which alignment leaves as it is.\n{body}"
+    )
+}
+
+/// Commit what the questions learned (when any passed) and say how it went.
+pub(super) fn finish(
+    ctx: &Context,
+    loaded: &Loaded,
+    job_id: &str,
+    stored: &StoredRequest,
+    outcome: Outcome,
+) -> Result<AlignmentResult> {
+    let mut result = AlignmentResult {
+        improved: !outcome.learned.is_empty(),
+        base_checkpoint: loaded.revision.commit.clone(),
+        branch: None,
+        checkpoint: None,
+        seed: stored.seed,
+        questions: outcome.reports,
+    };
+    if outcome.learned.is_empty() {
+        return Ok(result);
+    }
+    // The fitted examples are recorded before the checkpoint that names them exists.
+    let store = ctx.store()?;
+    for learned in outcome.learned.values() {
+        if let Some(fit_id) = &learned.fit_id {
+            store.record_fitted(fit_id, &learned.fitted)?;
+        }
+    }
+    let files: Vec<(String, String)> = outcome
+        .learned
+        .iter()
+        .filter_map(|(id, learned)| Some((id.clone(), learned.file.clone()?)))
+        .collect();
+    let repo = models::open_by_id(ctx, &loaded.model_id)?;
+    let base = repo.read(&loaded.revision.commit)?;
+    let heads: Vec<(&String, &LearnedHead)> = outcome
+        .learned
+        .iter()
+        .filter_map(|(id, learned)| Some((id, learned.head.as_ref()?)))
+        .collect();
+    let learned_dir = learned_dir(ctx, loaded, &base.learned, &heads, &files);
+    // A question with a head has no other alignment: its `aligned/` file goes.
+    let unaligned: Vec<String> = heads
+        .iter()
+        .map(|(id, _)| (*id).clone())
+        .filter(|id| base.aligned.iter().any(|(other, _)| other == id))
+        .collect();
+    let realigned: Vec<(String, String)> = outcome
+        .learned
+        .keys()
+        .map(|id| (id.clone(), String::new()))
+        .collect();
+    let branch = format!("alignments/{job_id}");
+    // A run that died after committing finds its branch already there: the same files, the
+    // same checkpoint.
+    let checkpoint = match models::load(ctx, &loaded.model_id.to_string(), Some(&branch)) {
+        Ok(found) => {
+            let there = repo.read(&found.revision.commit)?;
+            let same_learned = learned_dir.as_ref().is_none_or(|dir| *dir == there.learned);
+            if !files.iter().all(|file| there.aligned.contains(file)) || !same_learned {
+                return Err(Error::Conflict {
+                    code: "already_exists",
+                    detail: format!("branch {branch} exists with other learned files"),
+                });
+            }
+            found.checkpoint
+        }
+        Err(_) => models::commit(
+            ctx,
+            &CommitRequest {
+                path: loaded.path.clone(),
+                branch: Some(branch.clone()),
+                start: Some(loaded.revision.commit.clone()),
+                questions_yaml: unaligned_inline(&repo, loaded, &realigned)?,
+                model_yaml: None,
+                aligned: files,
+                unaligned,
+                learned: learned_dir,
+                message: commit_message(loaded, job_id, &result),
+            },
+        )?,
+    };
+    // The first decisions at the new checkpoint need not embed its exemplars again.
+    if let Some(engine) = ctx
+        .engines()
+        .get(&loaded.spec.base)
+        .and_then(|e| e.as_builtin())
+    {
+        let documents = outcome
+            .learned
+            .into_values()
+            .flat_map(|learned| learned.documents)
+            .collect();
+        engine.embedder().remember_documents(documents);
+    }
+    result.branch = Some(branch);
+    result.checkpoint = Some(checkpoint);
+    Ok(result)
+}
+
+/// The new checkpoint's `learned/`: the base's heads of questions not aligned now, and
+/// the new `heads`; `None` when neither changes it. A question corrected without
+/// annotations now (`files`) loses its head.
+pub(super) fn learned_dir(
+    ctx: &Context,
+    loaded: &Loaded,
+    base: &[(String, Vec<u8>)],
+    heads: &[(&String, &LearnedHead)],
+    files: &[(String, String)],
+) -> Option<crate::repo::LearnedFiles> {
+    use crate::learned::file::{self, Manifest};
+    let replaced = |id: &str| {
+        heads.iter().any(|(other, _)| *other == id) || files.iter().any(|(other, _)| other == id)
+    };
+    let kept: Vec<(String, &file::Entry)> = loaded
+        .questions
+        .iter()
+        .filter_map(|(id, q)| Some((id.clone(), &q.learned.as_ref()?.entry)))
+        .filter(|(id, _)| !replaced(id))
+        .collect();
+    let dropped = loaded
+        .questions
+        .iter()
+        .any(|(id, q)| q.learned.is_some() && replaced(id));
+    if heads.is_empty() && !dropped {
+        return None;
+    }
+    let encoder = ctx
+        .engines()
+        .get(&loaded.spec.base)
+        .and_then(|e| e.as_builtin())
+        .map(BuiltinEngine::head_encoder)
+        .unwrap_or_default();
+    let mut manifest = Manifest {
+        format: file::FORMAT.to_owned(),
+        version: file::VERSION,
+        encoder,
+        questions: IndexMap::new(),
+    };
+    let mut dir: Vec<(String, Vec<u8>)> = Vec::new();
+    for (id, entry) in kept {
+        if let Some((_, bytes)) = base.iter().find(|(name, _)| *name == entry.file) {
+            dir.push((entry.file.clone(), bytes.clone()));
+            manifest.questions.insert(id, entry.clone());
+        }
+    }
+    for (id, head) in heads {
+        dir.push((head.entry.file.clone(), head.tensors.clone()));
+        manifest.questions.insert((*id).clone(), head.entry.clone());
+    }
+    if manifest.questions.is_empty() {
+        return Some(Vec::new());
+    }
+    manifest.questions.sort_keys();
+    dir.push((
+        file::MANIFEST.to_owned(),
+        file::manifest_yaml(&manifest).into_bytes(),
+    ));
+    dir.sort();
+    Some(dir)
+}
+
+/// A checkpoint aligned before learned files kept its alignment inside `questions.yaml`;
+/// re-aligning such a question puts its instructions back as they were (its `task`), so
+/// the new learned file is its only alignment. `None` when no question needs it (then
+/// `questions.yaml` is left exactly as it is).
+pub(super) fn unaligned_inline(
+    repo: &crate::repo::ModelRepo,
+    loaded: &Loaded,
+    files: &[(String, String)],
+) -> Result<Option<String>> {
+    let raw = repo.read(&loaded.revision.commit)?.questions_yaml;
+    let mut questions = super::super::checkpoint::parse_questions_yaml(&raw).map_err(|errors| {
+        super::super::checkpoint::invalid_checkpoint(&loaded.path, &loaded.revision.commit, errors)
+    })?;
+    let mut changed = false;
+    for (id, _) in files {
+        if let Some(question) = questions.get_mut(id)
+            && aligned::is_aligned(question)
+            && let Some(Value::Object(mut members)) = question.instructions.take()
+        {
+            question.instructions = members.remove("task");
+            changed = true;
+        }
+    }
+    Ok(changed.then(|| questions_to_yaml(&questions)))
+}
+
+pub(super) fn commit_message(loaded: &Loaded, job_id: &str, result: &AlignmentResult) -> String {
+    let improved: Vec<&str> = result
+        .questions
+        .iter()
+        .filter(|(_, r)| r.improved)
+        .map(|(id, _)| id.as_str())
+        .collect();
+    let mut message = format!(
+        "Align {} (job {job_id})\n\nPer question (zero-shot -> aligned, out of fold or on the held-out examples):\n",
+        improved.join(", ")
+    );
+    for (id, report) in &result.questions {
+        let _ = match (&report.before, &report.after, report.improved) {
+            (Some(before), Some(after), true) => writeln!(
+                message,
+                "  {id}: {} {:.4} -> {:.4}, accuracy {:.3} -> {:.3}, ECE {:.3} -> {:.3}; {} ({} fitted, {} held out)",
+                before.metric,
+                before.loss,
+                after.loss,
+                before.accuracy,
+                after.accuracy,
+                before.ece,
+                after.ece,
+                report.candidate.as_deref().unwrap_or("-"),
+                report.fitted,
+                report.held_out
+            ),
+            (_, _, true) => writeln!(
+                message,
+                "  {id}: {} on {} captured states, without annotations",
+                report.candidate.as_deref().unwrap_or("-"),
+                report.states.unwrap_or_default()
+            ),
+            _ => writeln!(
+                message,
+                "  {id}: unchanged ({})",
+                report.reason.as_deref().unwrap_or("not improved")
+            ),
+        };
+    }
+    let _ = writeln!(
+        message,
+        "\nBase checkpoint {}, seed {}.",
+        loaded.revision.commit, result.seed
+    );
+    message
+}
+
+/// `questions.yaml` as YAML (block style), so a diff shows what alignment changed.
+fn questions_to_yaml(questions: &Questions) -> String {
+    let value = crate::wire::question::questions_to_value(questions);
+    serde_yaml::to_string(&value)
+        .unwrap_or_else(|_| super::super::checkpoint::questions_to_yaml(questions))
+}
