@@ -4,12 +4,21 @@ use crate::core::health::{self, Component, ComponentStatus};
 use crate::server::AppState;
 use crate::server::error::ApiResult;
 use crate::server::extract::AppPath;
+use crate::server::openapi::problems;
 use crate::wire::ProblemCode;
 use axum::Json;
 use axum::extract::State;
 use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
 use serde::{Deserialize, Serialize};
+
+problems::problem_responses! {
+    HealthStoreUnavailable = [StoreUnavailable]
+        "the store (the shared PostgreSQL database) cannot be reached; the detail says why, \
+        and how the remote stands.";
+    NoSuchProblem = [NotFound]
+        "no problem type of that name.";
+}
 
 #[utoipa::path(
     get,
@@ -88,8 +97,7 @@ async fn checked(
         to another replica.",
     responses(
         (status = 200, description = "The server is up.", body = inline(Health)),
-        (status = 503, description = "`store_unavailable`: the store (the shared PostgreSQL \
-            database) cannot be reached; the detail says why, and how the remote stands."),
+        HealthStoreUnavailable,
     ),
 )]
 pub(crate) async fn healthz(State(state): State<AppState>) -> ApiResult<Json<Health>> {
@@ -140,7 +148,7 @@ pub(crate) struct ProblemParams {
     params(ProblemParams),
     responses(
         (status = 200, description = "A short page on the problem.", body = String, content_type = "text/html"),
-        (status = 404, description = "`not_found`: no problem type of that name."),
+        NoSuchProblem,
     ),
 )]
 pub(crate) async fn problem_page(
