@@ -526,6 +526,26 @@ mod tests {
     }
 
     #[test]
+    fn every_conflict_code_answers_409_as_a_conflict() {
+        for code in [
+            ConflictCode::IdempotencyKeyReused,
+            ConflictCode::DecisionInProgress,
+            ConflictCode::AlreadyExists,
+            ConflictCode::NotFastForward,
+            ConflictCode::NothingToCommit,
+            ConflictCode::Conflict,
+        ] {
+            let error = Error::Conflict {
+                code,
+                detail: "d".into(),
+            };
+            assert_eq!(error.status(), 409, "{code:?}");
+            assert_eq!(error.kind(), ErrorKind::Conflict, "{code:?}");
+            assert_eq!(error.code(), ProblemCode::from(code).as_str());
+        }
+    }
+
+    #[test]
     fn a_remote_problem_keeps_its_code_and_maps_to_the_local_exit_code() {
         let remote = |status: u16, code: &str| {
             Error::Remote(Box::new(Problem {
