@@ -1,5 +1,5 @@
 //! The crate's one error type. Each variant maps to one [`ProblemCode`], which carries its
-//! HTTP status, wire code and title, and the code to one [`ErrorKind`] and so to a CLI exit
+//! HTTP status, wire code and title, and the status to one [`ErrorKind`] and so to a CLI exit
 //! code: the mapping is written once here and never re-chosen by a caller.
 
 use crate::repo::RepoError;
@@ -142,39 +142,17 @@ impl From<ConflictCode> for ProblemCode {
     }
 }
 
-impl From<ProblemCode> for ErrorKind {
-    fn from(code: ProblemCode) -> Self {
-        use ProblemCode as C;
-        match code {
-            C::ModelNotFound
-            | C::RevisionNotFound
-            | C::ExampleNotFound
-            | C::JobNotFound
-            | C::NotFound => Self::NotFound,
-            C::IdempotencyKeyReused
-            | C::DecisionInProgress
-            | C::AlreadyExists
-            | C::NotFastForward
-            | C::NothingToCommit
-            | C::Conflict => Self::Conflict,
-            C::Unauthorized | C::Forbidden => Self::Unauthorized,
-            C::UpstreamFailed
-            | C::UpstreamUnavailable
-            | C::RemoteUnavailable
-            | C::StoreUnavailable
-            | C::Overloaded => Self::Upstream,
-            C::Internal | C::InsufficientStorage => Self::Internal,
-            C::ValidationError
-            | C::StateTooLarge
-            | C::InvalidCheckpoint
-            | C::MethodNotAllowed
-            | C::PayloadTooLarge
-            | C::RequestTimeout
-            | C::UnsupportedMediaType
-            | C::RateLimited
-            | C::BadRequest
-            | C::UriTooLong
-            | C::HeadersTooLarge => Self::Invalid,
+impl ErrorKind {
+    /// The family of a problem with `status`: every [`ProblemCode`] of a status is of the
+    /// same family, so a remote problem, whose code may be unknown here, maps as a local one.
+    fn of_status(status: u16) -> Self {
+        match status {
+            404 => Self::NotFound,
+            401 | 403 => Self::Unauthorized,
+            409 => Self::Conflict,
+            502..=504 => Self::Upstream,
+            500..=599 => Self::Internal,
+            _ => Self::Invalid,
         }
     }
 }
@@ -281,19 +259,12 @@ impl Error {
         })
     }
 
+    /// The family of this error, from its status.
     pub fn kind(&self) -> ErrorKind {
-        match (self, self.code_or_remote()) {
-            // Reported as a validation error, but the fault is the provider's.
-            (Self::ProviderResponse { .. }, _) => ErrorKind::Upstream,
-            (_, Ok(code)) => code.into(),
-            (_, Err(remote)) => match remote.status {
-                404 => ErrorKind::NotFound,
-                401 | 403 => ErrorKind::Unauthorized,
-                409 => ErrorKind::Conflict,
-                502..=504 => ErrorKind::Upstream,
-                500..=599 => ErrorKind::Internal,
-                _ => ErrorKind::Invalid,
-            },
+        match self {
+            // Reported as a validation error (422), but the fault is the provider's.
+            Self::ProviderResponse { .. } => ErrorKind::Upstream,
+            _ => ErrorKind::of_status(self.status()),
         }
     }
 
