@@ -1,8 +1,10 @@
-//! The crate's one error type. Each variant knows its HTTP status, its problem `code` and its
-//! CLI exit code, so the mapping is written once here and never re-chosen by a caller.
+//! The crate's one error type. Each variant maps to one [`ProblemCode`], which carries its
+//! HTTP status, wire code and title, and the status to one [`ErrorKind`] and so to a CLI exit
+//! code: the mapping is written once here and never re-chosen by a caller.
 
 use crate::repo::RepoError;
 use crate::store::StoreError;
+use crate::wire::ProblemCode;
 use crate::wire::problem::{FieldError, Problem};
 
 /// Result with the crate [`Error`].
@@ -45,9 +47,9 @@ pub enum Error {
     NotFound(String),
     #[error("{0}")]
     BadRequest(String),
-    /// A conflict with current state; `code` is the stable problem code.
+    /// A conflict with current state; `code` says which (each answers 409).
     #[error("{detail}")]
-    Conflict { code: &'static str, detail: String },
+    Conflict { code: ConflictCode, detail: String },
     #[error("{0}")]
     Unauthorized(String),
     #[error("{0}")]
@@ -116,6 +118,45 @@ pub enum Error {
     Remote(Box<Problem>),
 }
 
+/// The problem codes of a conflict with current state: the ones that answer 409.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConflictCode {
+    IdempotencyKeyReused,
+    DecisionInProgress,
+    AlreadyExists,
+    NotFastForward,
+    NothingToCommit,
+    Conflict,
+}
+
+impl From<ConflictCode> for ProblemCode {
+    fn from(code: ConflictCode) -> Self {
+        match code {
+            ConflictCode::IdempotencyKeyReused => Self::IdempotencyKeyReused,
+            ConflictCode::DecisionInProgress => Self::DecisionInProgress,
+            ConflictCode::AlreadyExists => Self::AlreadyExists,
+            ConflictCode::NotFastForward => Self::NotFastForward,
+            ConflictCode::NothingToCommit => Self::NothingToCommit,
+            ConflictCode::Conflict => Self::Conflict,
+        }
+    }
+}
+
+impl ErrorKind {
+    /// The family of a problem with `status`: every [`ProblemCode`] of a status is of the
+    /// same family, so a remote problem, whose code may be unknown here, maps as a local one.
+    fn of_status(status: u16) -> Self {
+        match status {
+            404 => Self::NotFound,
+            401 | 403 => Self::Unauthorized,
+            409 => Self::Conflict,
+            502..=504 => Self::Upstream,
+            500..=599 => Self::Internal,
+            _ => Self::Invalid,
+        }
+    }
+}
+
 fn validation_summary(details: &[FieldError]) -> String {
     match details {
         [] => "invalid request".to_owned(),
@@ -159,16 +200,16 @@ impl Error {
     /// The problem document for this error; `problems_url` is `{public_url}/problems`.
     /// A remote error is its own problem document, as the server sent it.
     pub fn to_problem(&self, problems_url: &str, request_id: &str) -> Problem {
-        if let Self::Remote(problem) = self {
-            return (**problem).clone();
-        }
-        let code = self.code();
+        let code = match self.code_or_remote() {
+            Ok(code) => code,
+            Err(remote) => return remote.clone(),
+        };
         Problem {
-            kind: format!("{problems_url}/{}", code.replace('_', "-")),
-            title: crate::wire::problem::status_title(self.status()).to_owned(),
-            status: self.status(),
+            kind: format!("{problems_url}/{}", code.slug()),
+            title: code.title().to_owned(),
+            status: code.status(),
             detail: self.to_string(),
-            code: code.to_owned(),
+            code: code.as_str().to_owned(),
             request_id: request_id.to_owned(),
             details: self.details().to_vec(),
         }
@@ -187,101 +228,59 @@ impl Error {
         Self::Internal(format!("{context}: {err}"))
     }
 
+    /// The problem code of a local error, or the problem document a server sent (client
+    /// mode), whose code may be one this build does not know.
+    fn code_or_remote(&self) -> Result<ProblemCode, &Problem> {
+        Ok(match self {
+            Self::Validation(_) | Self::ProviderResponse { .. } => ProblemCode::ValidationError,
+            Self::InvalidCheckpoint { .. } => ProblemCode::InvalidCheckpoint,
+            Self::StateTooLarge { .. } => ProblemCode::StateTooLarge,
+            Self::ModelNotFound(_) | Self::ModelMisspelled { .. } => ProblemCode::ModelNotFound,
+            Self::RevisionNotFound { .. } => ProblemCode::RevisionNotFound,
+            Self::ExampleNotFound(_) => ProblemCode::ExampleNotFound,
+            Self::JobNotFound(_) => ProblemCode::JobNotFound,
+            Self::NotFound(_) => ProblemCode::NotFound,
+            Self::BadRequest(_) => ProblemCode::BadRequest,
+            Self::Conflict { code, .. } => (*code).into(),
+            Self::Unauthorized(_) => ProblemCode::Unauthorized,
+            Self::Forbidden(_) => ProblemCode::Forbidden,
+            Self::RateLimited { .. } => ProblemCode::RateLimited,
+            Self::PayloadTooLarge { .. } => ProblemCode::PayloadTooLarge,
+            Self::RequestTimeout(_) => ProblemCode::RequestTimeout,
+            Self::UnsupportedMediaType(_) => ProblemCode::UnsupportedMediaType,
+            Self::UpstreamFailed(_) => ProblemCode::UpstreamFailed,
+            Self::UpstreamUnavailable(_) => ProblemCode::UpstreamUnavailable,
+            Self::RemoteUnavailable(_) => ProblemCode::RemoteUnavailable,
+            Self::StoreUnavailable(_) => ProblemCode::StoreUnavailable,
+            Self::Overloaded { .. } => ProblemCode::Overloaded,
+            Self::InsufficientStorage(_) => ProblemCode::InsufficientStorage,
+            Self::Internal(_) => ProblemCode::Internal,
+            Self::Remote(problem) => return Err(problem),
+        })
+    }
+
+    /// The family of this error, from its status.
     pub fn kind(&self) -> ErrorKind {
         match self {
-            Self::ModelNotFound(_)
-            | Self::ModelMisspelled { .. }
-            | Self::RevisionNotFound { .. }
-            | Self::ExampleNotFound(_)
-            | Self::JobNotFound(_)
-            | Self::NotFound(_) => ErrorKind::NotFound,
-            Self::Validation(_)
-            | Self::InvalidCheckpoint { .. }
-            | Self::StateTooLarge { .. }
-            | Self::BadRequest(_)
-            | Self::PayloadTooLarge { .. }
-            | Self::RequestTimeout(_)
-            | Self::UnsupportedMediaType(_)
-            | Self::RateLimited { .. } => ErrorKind::Invalid,
-            Self::Conflict { .. } => ErrorKind::Conflict,
-            Self::Unauthorized(_) | Self::Forbidden(_) => ErrorKind::Unauthorized,
-            Self::UpstreamFailed(_)
-            | Self::UpstreamUnavailable(_)
-            | Self::RemoteUnavailable(_)
-            | Self::StoreUnavailable(_)
-            | Self::Overloaded { .. }
-            | Self::ProviderResponse { .. } => ErrorKind::Upstream,
-            Self::Internal(_) | Self::InsufficientStorage(_) => ErrorKind::Internal,
-            Self::Remote(problem) => match problem.status {
-                404 => ErrorKind::NotFound,
-                401 | 403 => ErrorKind::Unauthorized,
-                409 => ErrorKind::Conflict,
-                502..=504 => ErrorKind::Upstream,
-                500..=599 => ErrorKind::Internal,
-                _ => ErrorKind::Invalid,
-            },
+            // Reported as a validation error (422), but the fault is the provider's.
+            Self::ProviderResponse { .. } => ErrorKind::Upstream,
+            _ => ErrorKind::of_status(self.status()),
         }
     }
 
     /// The stable, `snake_case` problem code.
     pub fn code(&self) -> &str {
-        match self {
-            Self::Validation(_) | Self::ProviderResponse { .. } => "validation_error",
-            Self::InvalidCheckpoint { .. } => "invalid_checkpoint",
-            Self::StateTooLarge { .. } => "state_too_large",
-            Self::ModelNotFound(_) | Self::ModelMisspelled { .. } => "model_not_found",
-            Self::RevisionNotFound { .. } => "revision_not_found",
-            Self::ExampleNotFound(_) => "example_not_found",
-            Self::JobNotFound(_) => "job_not_found",
-            Self::NotFound(_) => "not_found",
-            Self::BadRequest(_) => "bad_request",
-            Self::Conflict { code, .. } => code,
-            Self::Unauthorized(_) => "unauthorized",
-            Self::Forbidden(_) => "forbidden",
-            Self::RateLimited { .. } => "rate_limited",
-            Self::PayloadTooLarge { .. } => "payload_too_large",
-            Self::RequestTimeout(_) => "request_timeout",
-            Self::UnsupportedMediaType(_) => "unsupported_media_type",
-            Self::UpstreamFailed(_) => "upstream_failed",
-            Self::UpstreamUnavailable(_) => "upstream_unavailable",
-            Self::RemoteUnavailable(_) => "remote_unavailable",
-            Self::StoreUnavailable(_) => "store_unavailable",
-            Self::Overloaded { .. } => "overloaded",
-            Self::InsufficientStorage(_) => "insufficient_storage",
-            Self::Internal(_) => "internal",
-            Self::Remote(problem) => &problem.code,
+        match self.code_or_remote() {
+            Ok(code) => code.as_str(),
+            Err(remote) => &remote.code,
         }
     }
 
     /// The HTTP status of this error.
     pub fn status(&self) -> u16 {
-        match self {
-            Self::Validation(_)
-            | Self::InvalidCheckpoint { .. }
-            | Self::StateTooLarge { .. }
-            | Self::ProviderResponse { .. } => 422,
-            Self::ModelNotFound(_)
-            | Self::ModelMisspelled { .. }
-            | Self::RevisionNotFound { .. }
-            | Self::ExampleNotFound(_)
-            | Self::JobNotFound(_)
-            | Self::NotFound(_) => 404,
-            Self::BadRequest(_) => 400,
-            Self::Conflict { .. } => 409,
-            Self::Unauthorized(_) => 401,
-            Self::Forbidden(_) => 403,
-            Self::RateLimited { .. } => 429,
-            Self::PayloadTooLarge { .. } => 413,
-            Self::RequestTimeout(_) => 408,
-            Self::UnsupportedMediaType(_) => 415,
-            Self::UpstreamFailed(_) => 502,
-            Self::UpstreamUnavailable(_)
-            | Self::RemoteUnavailable(_)
-            | Self::StoreUnavailable(_)
-            | Self::Overloaded { .. } => 503,
-            Self::Internal(_) => 500,
-            Self::InsufficientStorage(_) => 507,
-            Self::Remote(problem) => problem.status,
+        match self.code_or_remote() {
+            Ok(code) => code.status(),
+            Err(remote) => remote.status,
         }
     }
 
@@ -316,14 +315,14 @@ impl Error {
 
     pub fn idempotency_key_reused() -> Self {
         Self::Conflict {
-            code: "idempotency_key_reused",
+            code: ConflictCode::IdempotencyKeyReused,
             detail: "this Idempotency-Key was used with a different request".into(),
         }
     }
 
     pub fn decision_in_progress() -> Self {
         Self::Conflict {
-            code: "decision_in_progress",
+            code: ConflictCode::DecisionInProgress,
             detail: "a request with this Idempotency-Key is still in progress; retry shortly"
                 .into(),
         }
@@ -350,19 +349,19 @@ impl From<RepoError> for Error {
                 reason,
             },
             RepoError::AlreadyExists(what) => Self::Conflict {
-                code: "already_exists",
+                code: ConflictCode::AlreadyExists,
                 detail: format!("{what} already exists"),
             },
             RepoError::Conflict { .. } => Self::Conflict {
-                code: "conflict",
+                code: ConflictCode::Conflict,
                 detail: error.to_string(),
             },
             RepoError::NothingToCommit => Self::Conflict {
-                code: "nothing_to_commit",
+                code: ConflictCode::NothingToCommit,
                 detail: error.to_string(),
             },
             RepoError::NotFastForward { .. } | RepoError::RemoteRejected { .. } => Self::Conflict {
-                code: "not_fast_forward",
+                code: ConflictCode::NotFastForward,
                 detail: error.to_string(),
             },
             RepoError::RemoteUnavailable { .. } => Self::RemoteUnavailable(error.to_string()),
@@ -395,7 +394,7 @@ impl From<StoreError> for Error {
             StoreError::ExampleNotFound(id) => Self::ExampleNotFound(id),
             StoreError::NotFound(what) => Self::NotFound(what),
             StoreError::Conflict(what) => Self::Conflict {
-                code: "already_exists",
+                code: ConflictCode::AlreadyExists,
                 detail: what,
             },
             StoreError::Full { .. } => Self::InsufficientStorage(error.to_string()),
@@ -494,6 +493,26 @@ mod tests {
             assert_eq!(error.status(), status, "{error}");
             assert_eq!(error.code(), code);
             assert_eq!(error.exit_code(), exit);
+        }
+    }
+
+    #[test]
+    fn every_conflict_code_answers_409_as_a_conflict() {
+        for code in [
+            ConflictCode::IdempotencyKeyReused,
+            ConflictCode::DecisionInProgress,
+            ConflictCode::AlreadyExists,
+            ConflictCode::NotFastForward,
+            ConflictCode::NothingToCommit,
+            ConflictCode::Conflict,
+        ] {
+            let error = Error::Conflict {
+                code,
+                detail: "d".into(),
+            };
+            assert_eq!(error.status(), 409, "{code:?}");
+            assert_eq!(error.kind(), ErrorKind::Conflict, "{code:?}");
+            assert_eq!(error.code(), ProblemCode::from(code).as_str());
         }
     }
 

@@ -5,7 +5,7 @@ use super::GlobalArgs;
 use super::table::{Table, short_ids};
 pub use super::usage::UsageError;
 use crate::error::Error;
-use crate::wire::Answer;
+use crate::wire::{Answer, ProblemCode};
 use serde::Serialize;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -172,7 +172,9 @@ impl Printer {
                 Some(Error::Validation(details) | Error::ProviderResponse { details, .. }) => {
                     details.as_slice()
                 }
-                Some(remote @ Error::Remote(_)) if remote.code() == "validation_error" => {
+                Some(remote @ Error::Remote(_))
+                    if remote.code() == ProblemCode::ValidationError.as_str() =>
+                {
                     remote.details()
                 }
                 _ => &[],

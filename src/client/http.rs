@@ -18,6 +18,7 @@
 use crate::config::ApiKey;
 use crate::error::{Error, Result};
 use crate::retry::{Next, RetryPolicy, retry_after, transport_message};
+use crate::wire::ProblemCode;
 use crate::wire::problem::{FieldError, Problem, status_title};
 use bytes::Bytes;
 use serde::Deserialize;
@@ -330,7 +331,9 @@ impl Http {
         let retryable = match status {
             429 => true,
             502..=504 => request.repeatable,
-            409 => request.key.is_some() && error.code() == "decision_in_progress",
+            409 => {
+                request.key.is_some() && error.code() == ProblemCode::DecisionInProgress.as_str()
+            }
             _ => false,
         };
         if retryable {

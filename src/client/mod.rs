@@ -26,6 +26,7 @@ use crate::core::service::{
 use crate::error::{Error, Result};
 use crate::ids::ModelId as JobModelId;
 use crate::store::IngestCounts;
+use crate::wire::ProblemCode;
 use crate::wire::agreement::AgreementReport;
 use crate::wire::decision::Checkpoint;
 use crate::wire::examples::{Annotation, AnnotationInput, ExampleDetail, IngestExample};
@@ -333,7 +334,7 @@ impl Remote {
 
 /// The server's answer that no example has this ID.
 fn is_example_not_found(error: &Error) -> bool {
-    matches!(error, Error::Remote(problem) if problem.code == "example_not_found")
+    matches!(error, Error::Remote(problem) if problem.code == ProblemCode::ExampleNotFound.as_str())
 }
 
 /// A server records its token's name as the annotator: one named here is refused, not
@@ -359,7 +360,7 @@ fn counts(report: &IngestReport) -> IngestCounts {
 /// The items an atomic ingest refused, when that is what `error` is: a 422 locating each
 /// at `["body", index]`.
 fn rejected_items(error: &Error) -> Option<Vec<usize>> {
-    if !matches!(error, Error::Remote(_)) || error.code() != "validation_error" {
+    if !matches!(error, Error::Remote(_)) || error.code() != ProblemCode::ValidationError.as_str() {
         return None;
     }
     let details = error.details();
@@ -393,7 +394,7 @@ fn append(error: Error, suffix: &str) -> Error {
 
 /// A body-limit refusal, with what to do about it.
 fn too_large_hint(error: Error, hint: &str) -> Error {
-    if error.code() == "payload_too_large" {
+    if error.code() == ProblemCode::PayloadTooLarge.as_str() {
         append(error, &format!(": {hint}"))
     } else {
         error

@@ -2,7 +2,7 @@
 
 use super::request;
 use crate::error::Error;
-use crate::wire::Problem;
+use crate::wire::{Problem, ProblemCode};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
@@ -32,15 +32,16 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// A problem for a status that has no [`Error`] variant (405).
-pub(crate) fn status_problem(status: StatusCode, code: &str, detail: &str) -> Response {
+/// A problem for a code that has no [`Error`] variant (405).
+pub(crate) fn status_problem(code: ProblemCode, detail: &str) -> Response {
     let info = request::current();
+    let status = StatusCode::from_u16(code.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let problem = Problem {
-        kind: format!("{}/{}", info.problems_url, code.replace('_', "-")),
-        title: crate::wire::problem::status_title(status.as_u16()).to_owned(),
-        status: status.as_u16(),
+        kind: format!("{}/{}", info.problems_url, code.slug()),
+        title: code.title().to_owned(),
+        status: code.status(),
         detail: detail.to_owned(),
-        code: code.to_owned(),
+        code: code.as_str().to_owned(),
         request_id: info.id,
         details: Vec::new(),
     };

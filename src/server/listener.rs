@@ -9,6 +9,7 @@
 //! hyper's automatic error head, the only head written without an `x-request-id` (every
 //! response of the application carries one), and writes the problem in its place.
 
+use crate::wire::ProblemCode;
 use axum::serve::Listener;
 use std::io;
 use std::net::SocketAddr;
@@ -150,15 +151,15 @@ fn hyper_error_status(head: &[u8]) -> Option<u16> {
 fn problem_response(status: u16, problems_url: &str, peer: SocketAddr) -> Vec<u8> {
     let (code, detail) = match status {
         414 => (
-            "uri_too_long",
+            ProblemCode::UriTooLong,
             "the request's URI is longer than the server reads",
         ),
         431 => (
-            "headers_too_large",
+            ProblemCode::HeadersTooLarge,
             "the request's headers are larger than the server reads",
         ),
         _ => (
-            "bad_request",
+            ProblemCode::BadRequest,
             "the request's head could not be parsed: a header name or value holds a \
              character HTTP does not allow (such as a control character), or the request \
              line is malformed",
@@ -167,11 +168,11 @@ fn problem_response(status: u16, problems_url: &str, peer: SocketAddr) -> Vec<u8
     let request_id = uuid::Uuid::new_v4().to_string();
     tracing::warn!(%peer, status, ms = "0.0", request_id = %request_id, "request head refused: {detail}");
     let problem = crate::wire::Problem {
-        kind: format!("{problems_url}/{}", code.replace('_', "-")),
-        title: crate::wire::problem::status_title(status).to_owned(),
+        kind: format!("{problems_url}/{}", code.slug()),
+        title: code.title().to_owned(),
         status,
         detail: detail.to_owned(),
-        code: code.to_owned(),
+        code: code.as_str().to_owned(),
         request_id: request_id.clone(),
         details: Vec::new(),
     };

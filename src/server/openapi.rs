@@ -4,18 +4,23 @@
 //! registered through `utoipa_axum`'s `OpenApiRouter` (`routes/mod.rs`), so the router and
 //! the document are one table. Every schema is derived from the contract types in `wire`.
 //! This file adds only what every operation shares: the info and tags, the bearer scheme,
-//! `x-request-id` on every request and response, and the problem responses (401, 403, 429
-//! on `/v1`, 500 everywhere, and the `application/problem+json` body of every error a
-//! handler declares).
+//! `x-request-id` on every request and response, and the shared problem responses (401,
+//! 403, 429 on `/v1`, 500 everywhere). Every problem response, shared or declared by a
+//! handler, is built from its `ProblemCode`s in `problems`.
 
-use serde_json::json;
+pub(crate) mod problems;
+
+use crate::wire::ProblemCode;
+use problems::{
+    HEAD_UNPARSABLE, HEADERS_TOO_LARGE, INTERNAL, PARAMETER_INVALID, RATE_LIMITED, REQUEST_TIMEOUT,
+    STORE_UNAVAILABLE, UNAUTHORIZED, URI_TOO_LONG, problem_response,
+};
+use std::borrow::Cow;
 use std::sync::LazyLock;
 use strum::VariantArray as _;
 use utoipa::OpenApi as _;
-use utoipa::openapi::content::ContentBuilder;
 use utoipa::openapi::header::HeaderBuilder;
 use utoipa::openapi::path::{Operation, ParameterBuilder, ParameterIn};
-use utoipa::openapi::response::Response;
 use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{Components, OpenApi, Ref, RefOr, Required};
@@ -118,8 +123,9 @@ fn build() -> OpenApi {
     document
 }
 
-/// What every operation shares: `x-request-id`, the shared problem responses, problem
-/// bodies for the errors the handler declares, and header definitions by reference.
+/// What every operation shares: `x-request-id`, the shared problem responses, and header
+/// definitions by reference. (The problem responses a handler declares are built whole by
+/// [`problems::problem_responses!`].)
 fn share(operation: &mut Operation, authenticated: bool) {
     // A path or query parameter may hold what no stored text may (a NUL): 422.
     let takes_parameters = operation.parameters.iter().flatten().any(|parameter| {
@@ -131,17 +137,16 @@ fn share(operation: &mut Operation, authenticated: bool) {
         .get_or_insert_with(Vec::new)
         .insert(0, request_id);
     // Any request's head may be one HTTP cannot parse, or past the head limits.
-    let mut shared = vec![
-        (500, INTERNAL.to_owned()),
-        (400, HEAD_UNPARSABLE.to_owned()),
-        (414, URI_TOO_LONG.to_owned()),
-        (431, HEADERS_TOO_LARGE.to_owned()),
-    ];
+    let mut shared: Vec<(&[ProblemCode], Cow<str>)> =
+        [INTERNAL, HEAD_UNPARSABLE, URI_TOO_LONG, HEADERS_TOO_LARGE]
+            .into_iter()
+            .map(|(codes, text)| (codes, Cow::Borrowed(text)))
+            .collect();
     if operation.request_body.is_some() {
-        shared.push((408, REQUEST_TIMEOUT.to_owned()));
+        shared.push((REQUEST_TIMEOUT.0, REQUEST_TIMEOUT.1.into()));
     }
     if takes_parameters {
-        shared.push((422, PARAMETER_INVALID.to_owned()));
+        shared.push((PARAMETER_INVALID.0, PARAMETER_INVALID.1.into()));
     }
     if authenticated {
         let scopes: Vec<String> = serde_json::to_value(&operation.security)
@@ -154,33 +159,29 @@ fn share(operation: &mut Operation, authenticated: bool) {
         // "the `a` scope", "the `a` or the `b` scope": a route needing two checks both.
         let scope = format!("the {} scope", scopes.join(" or the "));
         shared.extend([
-            (401, UNAUTHORIZED.to_owned()),
+            (UNAUTHORIZED.0, UNAUTHORIZED.1.into()),
             (
-                403,
-                format!(
-                    "`forbidden`: the token lacks {scope}, or the role this route needs on \
-                     the model."
-                ),
+                &[ProblemCode::Forbidden],
+                format!("the token lacks {scope}, or the role this route needs on the model.")
+                    .into(),
             ),
-            (429, RATE_LIMITED.to_owned()),
+            (RATE_LIMITED.0, RATE_LIMITED.1.into()),
             // The token is looked up in the store before anything else.
-            (503, STORE_UNAVAILABLE.to_owned()),
+            (STORE_UNAVAILABLE.0, STORE_UNAVAILABLE.1.into()),
         ]);
     }
     let responses = &mut operation.responses.responses;
-    for (status, description) in shared {
+    for (codes, text) in shared {
+        let (status, response) = problem_response(codes, &text);
         responses
             .entry(status.to_string())
-            .or_insert_with(|| RefOr::T(Response::new(description)));
+            .or_insert_with(|| RefOr::T(response));
     }
     for (status, response) in responses.iter_mut() {
         let RefOr::T(response) = response else {
             continue;
         };
         let status: u16 = status.parse().unwrap_or_default();
-        if status >= 400 {
-            *response = problem_response(status, &response.description);
-        }
         let mut names: Vec<String> = response.headers.keys().cloned().collect();
         names.push("x-request-id".into());
         match status {
@@ -202,85 +203,6 @@ fn share(operation: &mut Operation, authenticated: bool) {
     }
 }
 
-/// An `application/problem+json` response. `description` starts with the problem code
-/// in backticks (a test checks it), which the example carries.
-fn problem_response(status: u16, description: &str) -> Response {
-    let title = crate::wire::problem::status_title(status);
-    let code = description.split('`').nth(1).unwrap_or("internal");
-    let example = json!({
-        "type": format!("https://arbiter.example/problems/{}", code.replace('_', "-")),
-        "title": title,
-        "status": status,
-        "code": code,
-        "requestId": "0b5e7c1e-4f0b-4c55-9a3e-6a2f1d8c9e10",
-        "details": [],
-    });
-    let content = ContentBuilder::new()
-        .schema(Some(RefOr::Ref(Ref::from_schema_name("Problem"))))
-        .example(Some(example));
-    let mut response = Response::new(format!("{title}: {description}"));
-    response
-        .content
-        .insert("application/problem+json".into(), content.build().into());
-    response
-}
-
-// Problem descriptions the handlers' `#[utoipa::path]` share. Each starts with the codes it
-// answers, in backticks.
-
-pub(crate) const MODEL_NOT_FOUND: &str =
-    "`model_not_found`: no repository model with this `modelId` visible to this token.";
-pub(crate) const REVISION_NOT_FOUND: &str = "`model_not_found`, `revision_not_found`: no \
-    repository model with this `modelId` visible to this token, or the revision cannot be read.";
-pub(crate) const EXAMPLE_NOT_FOUND: &str = "`model_not_found`, `example_not_found`: no \
-    repository model with this `modelId` visible to this token, or no such example in it.";
-pub(crate) const JOB_NOT_FOUND: &str = "`model_not_found`, `job_not_found`: no repository model \
-    with this `modelId` visible to this token, or no job of this collection with this `jobId` \
-    under it.";
-pub(crate) const ANY_JOB_NOT_FOUND: &str =
-    "`job_not_found`: no job with this `jobId` on a model visible to this token.";
-pub(crate) const JOB_NOT_RUNNABLE: &str =
-    "`bad_request`: the body is not valid JSON, or the request cannot be run.";
-pub(crate) const JOB_INVALID: &str = "`validation_error`, `invalid_checkpoint`: the body or the \
-    `Idempotency-Key` is not valid (`details` locates each fault), or the checkpoint's files do \
-    not form a valid model.";
-pub(crate) const INVALID_CHECKPOINT: &str = "`invalid_checkpoint`: the model's files at the \
-    default branch do not form a valid model; `details` locates each problem in its file.";
-pub(crate) const DIFF_INVALID: &str = "`validation_error`, `invalid_checkpoint`: a query \
-    parameter is not valid, or a file of either revision cannot be read as a model (not YAML, \
-    or past a limit); `details` locates each problem in its file.";
-pub(crate) const BAD_QUERY: &str =
-    "`validation_error`: a query parameter is not valid (e.g. `limit=abc`).";
-pub(crate) const KEY_CONFLICT: &str = "`idempotency_key_reused`, `decision_in_progress`: the \
-    `Idempotency-Key` was used with another body, or its first request is still being answered \
-    (retry with the same key after a short delay).";
-pub(crate) const NOT_JSON_BODY: &str = "`bad_request`: the body is not valid JSON.";
-pub(crate) const LINES_NOT_JSON: &str = "`bad_request`: an `application/json` body is not \
-    valid JSON (it is refused before anything is written).";
-pub(crate) const TOO_LARGE: &str = "`payload_too_large`: the body exceeds the server's limit.";
-pub(crate) const NOT_JSON: &str = "`unsupported_media_type`: the body is not `application/json`.";
-pub(crate) const NOT_JSON_OR_LINES: &str =
-    "`unsupported_media_type`: the body is neither JSON nor JSON Lines.";
-pub(crate) const UPSTREAM_FAILED: &str =
-    "`upstream_failed`: a remote engine answered with an error.";
-const INTERNAL: &str = "`internal`: the server failed; quote the `requestId`.";
-const UNAUTHORIZED: &str = "`unauthorized`: authentication is missing, invalid or revoked.";
-const RATE_LIMITED: &str =
-    "`rate_limited`: too many requests for this token; retry after `Retry-After`.";
-
-const HEAD_UNPARSABLE: &str = "`bad_request`: the request's head could not be parsed (a \
-     control character in a header value, a malformed request line).";
-const URI_TOO_LONG: &str = "`uri_too_long`: the request's URI is longer than the server reads.";
-const HEADERS_TOO_LARGE: &str = "`headers_too_large`: the request's head is over 65,536 bytes \
-     or 100 headers.";
-const REQUEST_TIMEOUT: &str = "`request_timeout`: the body stalled longer than \
-     `server.body_timeout`, or arrived slower than `server.body_min_rate`.";
-const PARAMETER_INVALID: &str = "`validation_error`: a path or query parameter is invalid, \
-     located at `[\"path\", name]` or `[\"query\", name]`; a NUL character in one is \
-     `nul_character`.";
-const STORE_UNAVAILABLE: &str = "`store_unavailable`: the store cannot be read or written \
-     (the database is down, or a file of it cannot be written); the detail names which and \
-     why. Retry once an operator has fixed it.";
 const BEARER: &str = "bearerAuth";
 const RATE_LIMIT: [&str; 3] = ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"];
 

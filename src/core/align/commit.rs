@@ -113,7 +113,7 @@ pub(super) fn finish(
             let same_learned = learned_dir.as_ref().is_none_or(|dir| *dir == there.learned);
             if !files.iter().all(|file| there.aligned.contains(file)) || !same_learned {
                 return Err(Error::Conflict {
-                    code: "already_exists",
+                    code: crate::error::ConflictCode::AlreadyExists,
                     detail: format!("branch {branch} exists with other learned files"),
                 });
             }

@@ -6,11 +6,17 @@ use crate::core::{self};
 use crate::server::AppState;
 use crate::server::error::ApiResult;
 use crate::server::extract::{AppPath, AppQuery};
-use crate::server::openapi::MODEL_NOT_FOUND;
+use crate::server::openapi::problems;
 use crate::wire::agreement::AgreementReport;
 use axum::extract::State;
 use axum::{Extension, Json};
 use serde::Deserialize;
+
+problems::problem_responses! {
+    AgreementInvalid = [ValidationError, InvalidCheckpoint]
+        "`question` names no question at the default branch, or the model's files there do \
+        not form a valid model.";
+}
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -36,10 +42,8 @@ pub(crate) struct AgreementQuery {
     params(ModelParams, AgreementQuery),
     responses(
         (status = 200, description = "The agreement per question.", body = AgreementReport),
-        (status = 404, description = MODEL_NOT_FOUND),
-        (status = 422, description = "`validation_error`, `invalid_checkpoint`: `question` \
-            names no question at the default branch, or the model's files there do not form \
-            a valid model."),
+        problems::ModelNotFound,
+        AgreementInvalid,
     ),
 )]
 pub(crate) async fn get_annotation_agreement(

@@ -11,7 +11,7 @@ use crate::error::Result;
 use crate::server::AppState;
 use crate::server::error::ApiResult;
 use crate::server::extract::{AppPath, JsonBody};
-use crate::server::openapi::{NOT_JSON, NOT_JSON_BODY, TOO_LARGE};
+use crate::server::openapi::problems;
 use crate::wire::align::AlignmentRequest;
 use crate::wire::decision::Checkpoint;
 use crate::wire::jobs::JobKind;
@@ -19,6 +19,16 @@ use crate::wire::models::PromoteRequest;
 use axum::extract::State;
 use axum::{Extension, Json};
 use serde_json::Value;
+
+problems::problem_responses! {
+    PromoteNotFound = [ModelNotFound, RevisionNotFound]
+        "no repository model with this `modelId` visible to this token, or no such revision.";
+    PromoteNotAhead = [NotFastForward]
+        "the revision is not ahead of the default branch.";
+    PromoteInvalid = [ValidationError]
+        "the body has no `revision`, or `evaluation` names no completed evaluation of this \
+        model at the revision's commit.";
+}
 
 /// Promoting is part of aligning: it needs the alignments' scope.
 const SCOPE: crate::core::tokens::Scope = jobs::scope_of(JobKind::Alignment);
@@ -84,15 +94,12 @@ jobs::json_job_create!(
     responses(
         (status = 200, description = "The checkpoint the default branch is at now.",
             body = Checkpoint),
-        (status = 400, description = NOT_JSON_BODY),
-        (status = 404, description = "`model_not_found`, `revision_not_found`: no repository \
-            model with this `modelId` visible to this token, or no such revision."),
-        (status = 409, description = "`not_fast_forward`: the revision is not ahead of the \
-            default branch."),
-        (status = 413, description = TOO_LARGE),
-        (status = 415, description = NOT_JSON),
-        (status = 422, description = "`validation_error`: the body has no `revision`, or \
-            `evaluation` names no completed evaluation of this model at the revision's commit."),
+        problems::NotJsonBody,
+        PromoteNotFound,
+        PromoteNotAhead,
+        problems::TooLarge,
+        problems::NotJson,
+        PromoteInvalid,
     ),
 )]
 pub(crate) async fn promote(

@@ -8,10 +8,7 @@ use crate::core::tokens::{Principal, Role};
 use crate::error::Error;
 use crate::server::error::ApiResult;
 use crate::server::extract::{AppPath, RawBody, is_json, parse_json};
-use crate::server::openapi::{
-    JOB_INVALID, JOB_NOT_FOUND, JOB_NOT_RUNNABLE, KEY_CONFLICT, NOT_JSON_OR_LINES,
-    REVISION_NOT_FOUND, TOO_LARGE,
-};
+use crate::server::openapi::problems;
 use crate::server::request::RequestInfo;
 use crate::server::{AppState, idempotency};
 use crate::wire::Invalid;
@@ -84,12 +81,12 @@ const SCOPE: crate::core::tokens::Scope = jobs::scope_of(KIND);
     responses(
         (status = 202, description = "The job, queued.", body = Job,
             headers(("Location"), ("Idempotent-Replayed"))),
-        (status = 400, description = JOB_NOT_RUNNABLE),
-        (status = 404, description = REVISION_NOT_FOUND),
-        (status = 409, description = KEY_CONFLICT),
-        (status = 413, description = TOO_LARGE),
-        (status = 415, description = NOT_JSON_OR_LINES),
-        (status = 422, description = JOB_INVALID),
+        problems::JobNotRunnable,
+        problems::RevisionNotFound,
+        problems::KeyConflict,
+        problems::TooLarge,
+        problems::NotJsonOrLines,
+        problems::JobInvalid,
     ),
 )]
 pub(crate) async fn create_batch(
@@ -223,7 +220,7 @@ fn ndjson_request(bytes: &Bytes) -> crate::error::Result<(BatchRequest, Bytes)> 
     responses(
         (status = 200, description = "The results so far.", body = BatchResultLine,
             content_type = "application/x-ndjson", headers(("Arbiter-Job-Status"))),
-        (status = 404, description = JOB_NOT_FOUND),
+        problems::JobNotFound,
     ),
 )]
 pub(crate) async fn get_results(

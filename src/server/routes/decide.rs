@@ -5,7 +5,7 @@ use crate::core::tokens::{Principal, Role};
 use crate::core::{self};
 use crate::server::error::ApiResult;
 use crate::server::extract::JsonBody;
-use crate::server::openapi::{KEY_CONFLICT, NOT_JSON, NOT_JSON_BODY, TOO_LARGE, UPSTREAM_FAILED};
+use crate::server::openapi::problems;
 use crate::server::request::RequestInfo;
 use crate::server::{AppState, idempotency};
 use crate::wire::{DecisionRequest, DecisionResponse};
@@ -13,6 +13,21 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
+
+problems::problem_responses! {
+    DecisionNotFound = [ModelNotFound, RevisionNotFound]
+        "no such base model or repository model visible to this token, or the revision cannot \
+        be read.";
+    DecisionInvalid = [ValidationError, InvalidCheckpoint, StateTooLarge]
+        "the body or the `Idempotency-Key` failed validation (`details` locates each \
+        problem), the repository model's files at that revision do not form a valid model, or \
+        the state has more tokens than the base model reads (32,768 for `mo-reasoning`, \
+        `jev-latest` and `jev-1.13.0`) and `truncate` is not `true`.";
+    DecisionUnavailable = [UpstreamUnavailable, Overloaded]
+        "a remote engine could not be reached, or the server computes as many decisions as it \
+        takes (`server.max_concurrent_decisions`) and as many wait as it queues \
+        (`server.decision_queue`): retry after `Retry-After`.";
+}
 
 /// One description for the route and its alias.
 macro_rules! decision_route {
@@ -35,24 +50,14 @@ macro_rules! decision_route {
             responses(
                 (status = 200, description = "The answers.", body = DecisionResponse,
                     headers(("Idempotent-Replayed"))),
-                (status = 400, description = NOT_JSON_BODY),
-                (status = 404, description = "`model_not_found`, `revision_not_found`: no such \
-                    base model or repository model visible to this token, or the revision \
-                    cannot be read."),
-                (status = 409, description = KEY_CONFLICT),
-                (status = 413, description = TOO_LARGE),
-                (status = 415, description = NOT_JSON),
-                (status = 422, description = "`validation_error`, `invalid_checkpoint`, \
-                    `state_too_large`: the body or the `Idempotency-Key` failed validation \
-                    (`details` locates each problem), the repository model's files at that \
-                    revision do not form a valid model, or the state has more tokens than the \
-                    base model reads (32,768 for `mo-reasoning`, `jev-latest` and \
-                    `jev-1.13.0`) and `truncate` is not `true`."),
-                (status = 502, description = UPSTREAM_FAILED),
-                (status = 503, description = "`upstream_unavailable`, `overloaded`: a remote \
-                    engine could not be reached, or the server computes as many decisions as \
-                    it takes (`server.max_concurrent_decisions`) and as many wait as it queues \
-                    (`server.decision_queue`): retry after `Retry-After`."),
+                problems::NotJsonBody,
+                DecisionNotFound,
+                problems::KeyConflict,
+                problems::TooLarge,
+                problems::NotJson,
+                DecisionInvalid,
+                problems::UpstreamFailed,
+                DecisionUnavailable,
             ),
         )]
         pub(crate) async fn $name(

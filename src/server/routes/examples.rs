@@ -8,10 +8,7 @@ use crate::error::Error;
 use crate::server::admission::OneAtATime;
 use crate::server::error::{ApiError, ApiResult};
 use crate::server::extract::{AppPath, AppQuery, JsonBody, RawBody};
-use crate::server::openapi::{
-    BAD_QUERY, EXAMPLE_NOT_FOUND, KEY_CONFLICT, LINES_NOT_JSON, MODEL_NOT_FOUND, NOT_JSON,
-    NOT_JSON_BODY, NOT_JSON_OR_LINES, REVISION_NOT_FOUND, TOO_LARGE,
-};
+use crate::server::openapi::problems;
 use crate::server::{AppState, idempotency};
 use crate::store::ExampleFilter;
 use crate::wire::examples::{AnnotationsPatch, ExampleDetail, ExamplePage, IngestReport};
@@ -22,6 +19,28 @@ use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use serde::Deserialize;
+
+problems::problem_responses! {
+    ToAnnotateInvalid = [ValidationError, InvalidCheckpoint]
+        "a query parameter is not valid or names no question of the revision (`details` \
+        locates each at `[\"query\", name]`), or the model's files at the revision do not \
+        form a valid model.";
+    ToAnnotateUpstreamFailed = [UpstreamFailed]
+        "a remote engine answered every candidate with an error.";
+    ToAnnotateUnavailable = [UpstreamUnavailable, Overloaded]
+        "a remote engine could not be reached, or the server's decision slots and their queue \
+        are full: retry after `Retry-After` (what was decided is cached).";
+    IngestInvalid = [ValidationError, InvalidCheckpoint]
+        "a query parameter is not valid; an `application/json` body is not an array; with \
+        `atomic=true`, an item is bad (`details` locates each by index); or the model's files \
+        at the default branch do not form a valid model.";
+    AnnotationsInvalid = [ValidationError, InvalidCheckpoint]
+        "a JSON body is not an array, the `Idempotency-Key` is not valid, or the model's \
+        files at the default branch do not form a valid model.";
+    AnnotateInvalid = [ValidationError, InvalidCheckpoint]
+        "an annotation does not fit its question (or names no question), or the model's files \
+        at the default branch do not form a valid model.";
+}
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -51,8 +70,8 @@ pub(crate) struct ListQuery {
     params(ModelParams, ListQuery),
     responses(
         (status = 200, description = "A page of examples.", body = ExamplePage),
-        (status = 404, description = MODEL_NOT_FOUND),
-        (status = 422, description = BAD_QUERY),
+        problems::ModelNotFound,
+        problems::BadQuery,
     ),
 )]
 pub(crate) async fn list_examples(
@@ -97,16 +116,10 @@ pub(crate) async fn list_examples(
     params(ModelParams, ToAnnotateQuery),
     responses(
         (status = 200, description = "The examples to annotate next.", body = ToAnnotate),
-        (status = 404, description = REVISION_NOT_FOUND),
-        (status = 422, description = "`validation_error`, `invalid_checkpoint`: a query \
-            parameter is not valid or names no question of the revision (`details` locates \
-            each at `[\"query\", name]`), or the model's files at the revision do not form a \
-            valid model."),
-        (status = 502, description = "`upstream_failed`: a remote engine answered every \
-            candidate with an error."),
-        (status = 503, description = "`upstream_unavailable`, `overloaded`: a remote engine \
-            could not be reached, or the server's decision slots and their queue are full: \
-            retry after `Retry-After` (what was decided is cached)."),
+        problems::RevisionNotFound,
+        ToAnnotateInvalid,
+        ToAnnotateUpstreamFailed,
+        ToAnnotateUnavailable,
     ),
 )]
 pub(crate) async fn list_examples_to_annotate(
@@ -172,15 +185,12 @@ pub(crate) struct IngestQuery {
     ),
     responses(
         (status = 200, description = "What was written, and what was not.", body = IngestReport),
-        (status = 400, description = LINES_NOT_JSON),
-        (status = 404, description = MODEL_NOT_FOUND),
-        (status = 409, description = KEY_CONFLICT),
-        (status = 413, description = TOO_LARGE),
-        (status = 415, description = NOT_JSON_OR_LINES),
-        (status = 422, description = "`validation_error`, `invalid_checkpoint`: a query \
-            parameter is not valid; an `application/json` body is not an array; with \
-            `atomic=true`, an item is bad (`details` locates each by index); or the model's \
-            files at the default branch do not form a valid model."),
+        problems::LinesNotJson,
+        problems::ModelNotFound,
+        problems::KeyConflict,
+        problems::TooLarge,
+        problems::NotJsonOrLines,
+        IngestInvalid,
     ),
 )]
 pub(crate) async fn ingest_examples(
@@ -269,14 +279,12 @@ fn atomic_rejection(report: &IngestReport) -> Error {
     responses(
         (status = 200, description = "What was written (`annotations`), and what was not \
             (`rejected`).", body = IngestReport),
-        (status = 400, description = LINES_NOT_JSON),
-        (status = 404, description = MODEL_NOT_FOUND),
-        (status = 409, description = KEY_CONFLICT),
-        (status = 413, description = TOO_LARGE),
-        (status = 415, description = NOT_JSON_OR_LINES),
-        (status = 422, description = "`validation_error`, `invalid_checkpoint`: a JSON body is \
-            not an array, the `Idempotency-Key` is not valid, or the model's files at the \
-            default branch do not form a valid model."),
+        problems::LinesNotJson,
+        problems::ModelNotFound,
+        problems::KeyConflict,
+        problems::TooLarge,
+        problems::NotJsonOrLines,
+        AnnotationsInvalid,
     ),
 )]
 pub(crate) async fn annotate_examples(
@@ -339,7 +347,7 @@ fn check_json_array(body: &RawBody, items: &str) -> ApiResult<()> {
     params(ModelParams, ExampleParams),
     responses(
         (status = 200, description = "The example.", body = ExampleDetail),
-        (status = 404, description = EXAMPLE_NOT_FOUND),
+        problems::ExampleNotFound,
     ),
 )]
 pub(crate) async fn get_example(
@@ -371,13 +379,11 @@ pub(crate) async fn get_example(
     request_body(content = AnnotationsPatch, description = "Question ID → annotation."),
     responses(
         (status = 200, description = "The example, annotated.", body = ExampleDetail),
-        (status = 400, description = NOT_JSON_BODY),
-        (status = 404, description = EXAMPLE_NOT_FOUND),
-        (status = 413, description = TOO_LARGE),
-        (status = 415, description = NOT_JSON),
-        (status = 422, description = "`validation_error`, `invalid_checkpoint`: an annotation \
-            does not fit its question (or names no question), or the model's files at the \
-            default branch do not form a valid model."),
+        problems::NotJsonBody,
+        problems::ExampleNotFound,
+        problems::TooLarge,
+        problems::NotJson,
+        AnnotateInvalid,
     ),
 )]
 pub(crate) async fn annotate_example(

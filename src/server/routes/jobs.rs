@@ -13,7 +13,7 @@ use crate::core::tokens::{Principal, Role};
 use crate::error::{Error, Result};
 use crate::server::error::{ApiError, ApiResult};
 use crate::server::extract::{AppPath, AppQuery, JsonBody};
-use crate::server::openapi::{ANY_JOB_NOT_FOUND, BAD_QUERY, MODEL_NOT_FOUND};
+use crate::server::openapi::problems;
 use crate::server::request::RequestInfo;
 use crate::server::{AppState, idempotency};
 use crate::wire::jobs::{BatchResultLine, Job, JobKind, JobStatus};
@@ -303,8 +303,8 @@ const VISIBLE: &str = "Jobs on models the token has a role on, of the kinds whos
     params(AllJobsQuery),
     responses(
         (status = 200, description = "The jobs of every kind, newest first.", body = Vec<Job>),
-        (status = 404, description = MODEL_NOT_FOUND),
-        (status = 422, description = BAD_QUERY),
+        problems::ModelNotFound,
+        problems::BadQuery,
     ),
 )]
 pub(crate) async fn list_jobs(
@@ -344,7 +344,7 @@ pub(crate) async fn list_jobs(
     responses(
         (status = 200, description = "The job, as its own collection's poll route shows it.",
             body = Job),
-        (status = 404, description = ANY_JOB_NOT_FOUND),
+        problems::AnyJobNotFound,
     ),
 )]
 pub(crate) async fn get_job(
@@ -370,7 +370,7 @@ pub(crate) async fn get_job(
     params(JobParams),
     responses(
         (status = 204, description = "The cancel is recorded (or the job had already finished)."),
-        (status = 404, description = ANY_JOB_NOT_FOUND),
+        problems::AnyJobNotFound,
     ),
 )]
 pub(crate) async fn cancel_job(
@@ -397,7 +397,7 @@ pub(crate) async fn cancel_job(
     responses(
         (status = 200, description = "The results so far.", body = BatchResultLine,
             content_type = "application/x-ndjson", headers(("Arbiter-Job-Status"))),
-        (status = 404, description = ANY_JOB_NOT_FOUND),
+        problems::AnyJobNotFound,
     ),
 )]
 pub(crate) async fn get_job_results(
@@ -486,8 +486,8 @@ macro_rules! job_collection {
             responses(
                 (status = 200, description = "The jobs, newest first.",
                     body = Vec<crate::wire::jobs::Job>),
-                (status = 404, description = crate::server::openapi::MODEL_NOT_FOUND),
-                (status = 422, description = crate::server::openapi::BAD_QUERY),
+                crate::server::openapi::problems::ModelNotFound,
+                crate::server::openapi::problems::BadQuery,
             ),
         )]
         pub(crate) async fn $list(
@@ -514,7 +514,7 @@ macro_rules! job_collection {
             ),
             responses(
                 (status = 200, description = "The job.", body = crate::wire::jobs::Job),
-                (status = 404, description = crate::server::openapi::JOB_NOT_FOUND),
+                crate::server::openapi::problems::JobNotFound,
             ),
         )]
         pub(crate) async fn $get(
@@ -541,7 +541,7 @@ macro_rules! job_collection {
             responses(
                 (status = 204,
                     description = "The cancel is recorded (or the job had already finished)."),
-                (status = 404, description = crate::server::openapi::JOB_NOT_FOUND),
+                crate::server::openapi::problems::JobNotFound,
             ),
         )]
         pub(crate) async fn $cancel(
@@ -588,12 +588,12 @@ macro_rules! json_job_create {
             responses(
                 (status = 202, description = "The job, queued.", body = crate::wire::jobs::Job,
                     headers(("Location"), ("Idempotent-Replayed"))),
-                (status = 400, description = crate::server::openapi::JOB_NOT_RUNNABLE),
-                (status = 404, description = crate::server::openapi::REVISION_NOT_FOUND),
-                (status = 409, description = crate::server::openapi::KEY_CONFLICT),
-                (status = 413, description = crate::server::openapi::TOO_LARGE),
-                (status = 415, description = crate::server::openapi::NOT_JSON),
-                (status = 422, description = crate::server::openapi::JOB_INVALID),
+                crate::server::openapi::problems::JobNotRunnable,
+                crate::server::openapi::problems::RevisionNotFound,
+                crate::server::openapi::problems::KeyConflict,
+                crate::server::openapi::problems::TooLarge,
+                crate::server::openapi::problems::NotJson,
+                crate::server::openapi::problems::JobInvalid,
             ),
         )]
         pub(crate) async fn $create(

@@ -4,11 +4,21 @@ use crate::core::health::{self, Component, ComponentStatus};
 use crate::server::AppState;
 use crate::server::error::ApiResult;
 use crate::server::extract::AppPath;
+use crate::server::openapi::problems;
+use crate::wire::ProblemCode;
 use axum::Json;
 use axum::extract::State;
 use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
 use serde::{Deserialize, Serialize};
+
+problems::problem_responses! {
+    HealthStoreUnavailable = [StoreUnavailable]
+        "the store (the shared PostgreSQL database) cannot be reached; the detail says why, \
+        and how the remote stands.";
+    NoSuchProblem = [NotFound]
+        "no problem type of that name.";
+}
 
 #[utoipa::path(
     get,
@@ -87,8 +97,7 @@ async fn checked(
         to another replica.",
     responses(
         (status = 200, description = "The server is up.", body = inline(Health)),
-        (status = 503, description = "`store_unavailable`: the store (the shared PostgreSQL \
-            database) cannot be reached; the detail says why, and how the remote stands."),
+        HealthStoreUnavailable,
     ),
 )]
 pub(crate) async fn healthz(State(state): State<AppState>) -> ApiResult<Json<Health>> {
@@ -120,149 +129,6 @@ pub(crate) async fn healthz(State(state): State<AppState>) -> ApiResult<Json<Hea
     }))
 }
 
-/// What each problem `type` URI names.
-const PROBLEMS: &[(&str, u16, &str)] = &[
-    (
-        "validation-error",
-        422,
-        "The request (a path, query, header or body member) or a provider response failed validation. `details` lists each problem with its location (`loc`), a message and a short type.",
-    ),
-    (
-        "model-not-found",
-        404,
-        "No base model of that name, or no repository model this token can see.",
-    ),
-    (
-        "revision-not-found",
-        404,
-        "The branch, tag or commit named by `revision` cannot be read.",
-    ),
-    (
-        "example-not-found",
-        404,
-        "No example with that ID in this model.",
-    ),
-    ("job-not-found", 404, "No job with that ID in this model."),
-    ("not-found", 404, "No such route or resource."),
-    (
-        "idempotency-key-reused",
-        409,
-        "This Idempotency-Key was used with a different request. Use a new key for a new request.",
-    ),
-    (
-        "decision-in-progress",
-        409,
-        "A request with this Idempotency-Key is still running. Retry with the same key after a short delay.",
-    ),
-    ("already-exists", 409, "A resource with that name exists."),
-    (
-        "not-fast-forward",
-        409,
-        "The revision is not ahead of the branch it would move (promote fast-forwards only), or the shared git remote refused the move because another replica or a `git push` moved the ref first. Merge or rebase it, or read the model again and retry.",
-    ),
-    (
-        "nothing-to-commit",
-        409,
-        "The new files are the same as the branch's: a checkpoint is never empty.",
-    ),
-    ("conflict", 409, "The resource changed concurrently. Retry."),
-    (
-        "state-too-large",
-        422,
-        "The state has more tokens than the base model reads (the limit and the count are in `detail` and at `body.state` in `details`). Send `\"truncate\": true` to read only the first tokens, or a shorter state.",
-    ),
-    (
-        "invalid-checkpoint",
-        422,
-        "The model's committed files at that revision do not form a valid model; `details` locates each problem in its file.",
-    ),
-    (
-        "unauthorized",
-        401,
-        "Authentication is missing, invalid or revoked. Send `Authorization: Bearer <token>`.",
-    ),
-    (
-        "forbidden",
-        403,
-        "The token lacks a required scope or role on this model.",
-    ),
-    (
-        "method-not-allowed",
-        405,
-        "The route exists but does not take this method.",
-    ),
-    (
-        "payload-too-large",
-        413,
-        "The request body exceeds the server's limit.",
-    ),
-    (
-        "request-timeout",
-        408,
-        "The request body stalled longer than the server waits (`server.body_timeout`), or arrived slower than its minimum rate (`server.body_min_rate`). Send it again, faster.",
-    ),
-    (
-        "unsupported-media-type",
-        415,
-        "The body's Content-Type is not one this route accepts (application/json).",
-    ),
-    (
-        "rate-limited",
-        429,
-        "Too many requests for this token. Wait `Retry-After` seconds.",
-    ),
-    (
-        "bad-request",
-        400,
-        "The request is invalid outside schema validation: malformed JSON, or a request head HTTP cannot parse (a control character in a header value, a malformed request line).",
-    ),
-    (
-        "uri-too-long",
-        414,
-        "The request's URI is longer than the server reads.",
-    ),
-    (
-        "headers-too-large",
-        431,
-        "The request's headers are larger than the server reads.",
-    ),
-    (
-        "upstream-failed",
-        502,
-        "A remote engine answered with an error.",
-    ),
-    (
-        "overloaded",
-        503,
-        "The server computes as many decisions at once as it takes and as many wait as it queues (`server.max_concurrent_decisions`, `server.decision_queue`). Retry after `Retry-After` seconds.",
-    ),
-    (
-        "upstream-unavailable",
-        503,
-        "A remote engine could not be reached.",
-    ),
-    (
-        "remote-unavailable",
-        503,
-        "The git remote the model repositories are shared through (`ARBITER_REPOS_REMOTE`) could not be reached, or has no repository for this model, so nothing was written. Reads still answer from this server's mirror. Retry once the remote is back.",
-    ),
-    (
-        "store-unavailable",
-        503,
-        "The shared database (`ARBITER_DATABASE_URL`) could not be reached, so nothing was read or written. Retry once it is back; a replica reconnects by itself.",
-    ),
-    (
-        "insufficient-storage",
-        507,
-        "The server's storage is full: what the request needed written (a captured decision, examples, annotations) was not written, and nothing of it was left half-written. Retry once an operator has freed space.",
-    ),
-    (
-        "internal",
-        500,
-        "The server failed. Retry only when safe; quote the requestId when reporting it.",
-    ),
-];
-
 /// `{code}` of a problem page.
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Path)]
@@ -282,23 +148,18 @@ pub(crate) struct ProblemParams {
     params(ProblemParams),
     responses(
         (status = 200, description = "A short page on the problem.", body = String, content_type = "text/html"),
-        (status = 404, description = "`not_found`: no problem type of that name."),
+        NoSuchProblem,
     ),
 )]
 pub(crate) async fn problem_page(
     AppPath(ProblemParams { code }): AppPath<ProblemParams>,
 ) -> ApiResult<Response> {
-    let Some((name, status, text)) = PROBLEMS.iter().find(|(name, _, _)| *name == code) else {
+    let Some(problem) = ProblemCode::from_slug(&code) else {
         return Err(crate::error::Error::NotFound(format!("no problem type `{code}`")).into());
     };
+    let (status, text) = (problem.status(), problem.page());
     Ok(Html(format!(
-        "<!doctype html><title>{name}</title><h1>{name}</h1><p>HTTP status {status}.</p><p>{text}</p>"
+        "<!doctype html><title>{code}</title><h1>{code}</h1><p>HTTP status {status}.</p><p>{text}</p>"
     ))
     .into_response())
-}
-
-/// The problem codes a `type` URI can name, as they appear in a problem's `code`.
-#[cfg(test)]
-pub(crate) fn problem_codes() -> impl Iterator<Item = String> {
-    PROBLEMS.iter().map(|(name, _, _)| name.replace('-', "_"))
 }

@@ -12,14 +12,10 @@ mod model_paths;
 mod models;
 mod params;
 
-#[cfg(test)]
-pub(crate) use meta::problem_codes;
-
 use super::error::{ApiError, status_problem};
 use super::{AppState, auth, request};
 use crate::error::Error;
 use axum::Router;
-use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use tower_http::catch_panic::CatchPanicLayer;
 use utoipa_axum::router::OpenApiRouter;
@@ -126,8 +122,7 @@ where
         .fallback(fallback)
         .method_not_allowed_fallback(|| async {
             status_problem(
-                StatusCode::METHOD_NOT_ALLOWED,
-                "method_not_allowed",
+                crate::wire::ProblemCode::MethodNotAllowed,
                 "this route does not take that method",
             )
         })
@@ -138,6 +133,7 @@ mod tests {
     use super::*;
     use axum::body::Body;
     use axum::http::Request;
+    use axum::http::StatusCode;
     use axum::routing::get;
     use tower::ServiceExt;
 

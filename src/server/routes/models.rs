@@ -8,9 +8,7 @@ use crate::core::tokens::Principal;
 use crate::server::AppState;
 use crate::server::error::ApiResult;
 use crate::server::extract::{AppPath, AppQuery};
-use crate::server::openapi::{
-    BAD_QUERY, DIFF_INVALID, INVALID_CHECKPOINT, MODEL_NOT_FOUND, REVISION_NOT_FOUND,
-};
+use crate::server::openapi::problems;
 use crate::wire::decision::Checkpoint;
 use crate::wire::models::{ModelDetail, ModelList};
 use crate::wire::registry::{ModelDiff, RegistryEvent};
@@ -51,8 +49,8 @@ pub(crate) async fn list_models(
     params(ModelParams),
     responses(
         (status = 200, description = "The repository model.", body = ModelDetail),
-        (status = 404, description = MODEL_NOT_FOUND),
-        (status = 422, description = INVALID_CHECKPOINT),
+        problems::ModelNotFound,
+        problems::InvalidCheckpoint,
     ),
 )]
 pub(crate) async fn get_model(
@@ -88,8 +86,8 @@ pub(crate) struct CheckpointQuery {
     params(ModelParams, CheckpointQuery),
     responses(
         (status = 200, description = "The checkpoints, newest first.", body = Vec<Checkpoint>),
-        (status = 404, description = REVISION_NOT_FOUND),
-        (status = 422, description = BAD_QUERY),
+        problems::RevisionNotFound,
+        problems::BadQuery,
     ),
 )]
 pub(crate) async fn list_checkpoints(
@@ -132,8 +130,8 @@ pub(crate) struct HistoryQuery {
     params(ModelParams, HistoryQuery),
     responses(
         (status = 200, description = "The events, newest first.", body = Vec<RegistryEvent>),
-        (status = 404, description = MODEL_NOT_FOUND),
-        (status = 422, description = BAD_QUERY),
+        problems::ModelNotFound,
+        problems::BadQuery,
     ),
 )]
 pub(crate) async fn list_history(
@@ -173,8 +171,8 @@ pub(crate) struct DiffQuery {
     params(ModelParams, DiffQuery),
     responses(
         (status = 200, description = "The changes.", body = ModelDiff),
-        (status = 404, description = REVISION_NOT_FOUND),
-        (status = 422, description = DIFF_INVALID),
+        problems::RevisionNotFound,
+        problems::DiffInvalid,
     ),
 )]
 pub(crate) async fn diff_model(
