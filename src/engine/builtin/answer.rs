@@ -1,0 +1,601 @@
+//! How the built-in engine answers: a state read into windows and embedded once, each
+//! question scored against it (zero-shot, or through its learned head), and the answers'
+//! coherence kept.
+
+#[allow(clippy::wildcard_imports)]
+use super::*;
+
+impl BuiltinEngine {
+    pub fn new(embedder: Arc<Embedder>, reading: Reading) -> Self {
+        Self { embedder, reading }
+    }
+
+    /// Embed the state: the only per-request encoder work on a warm cache. A state over
+    /// the budget is read up to it.
+    pub fn embed_state(&self, state: &Value) -> Result<EmbeddedState> {
+        let read = Read {
+            model: "",
+            truncate: true,
+            stop: &AtomicBool::new(false),
+            progress: None,
+        };
+        self.embed_state_as(state, &read)
+    }
+
+    /// [`Self::embed_state`] as `read` says: refusing a state over the budget unless it
+    /// truncates, and stopping before its next window once `stop` is set.
+    pub(super) fn embed_state_as(&self, state: &Value, read: &Read<'_>) -> Result<EmbeddedState> {
+        let text = text::render(state);
+        let key =
+            |truncate| state_cache::key(self.embedder.identity(), self.reading, truncate, &text);
+        let states = self.embedder.states();
+        if let Some(hit) = states.get(&key(read.truncate)) {
+            return Ok(hit);
+        }
+        // A state read whole was within the budget (a longer one is refused, never kept), so
+        // its windows are also what a truncating reading reads: an evaluation finds the
+        // states its server decided.
+        if read.truncate
+            && let Some(hit) = states.get(&key(false))
+        {
+            return Ok(hit);
+        }
+        let key = key(read.truncate);
+        let embedded = self.embed_text(&text, read)?;
+        states.put(key, embedded.clone());
+        Ok(embedded)
+    }
+
+    /// [`Self::embed_state_as`] past the cache: cut `text` into windows and embed each.
+    pub(super) fn embed_text(&self, text: &str, read: &Read<'_>) -> Result<EmbeddedState> {
+        let stop = read.stop;
+        let windows = match self.reading {
+            Reading::FirstWindow => self.embedder.first_window(text)?.into_iter().collect(),
+            Reading::AllWindows => {
+                // Refused at once when even a cheap lower bound is over the budget: a
+                // large state costs a pass over its text, not its tokenization.
+                let at_least = text::least_tokens(text);
+                if at_least > STATE_BUDGET && !read.truncate {
+                    return Err(too_large(read.model, at_least, true));
+                }
+                let (windows, count) =
+                    self.embedder
+                        .windows_within(text, STATE_BUDGET, read.truncate)?;
+                if count > STATE_BUDGET && !read.truncate {
+                    return Err(too_large(read.model, count, false));
+                }
+                windows
+            }
+        };
+        let tokens = windows.iter().map(|w| w.tokens).sum();
+        let first_tokens = windows.first().map_or(0, |w| w.tokens);
+        // A window whose text came before (a log's repeated lines) is read once: a window
+        // is embedded alone, so its vector is the same wherever it stands.
+        let (distinct, of_window) = distinct_texts(&windows);
+        if let Some(progress) = read.progress {
+            progress.planned(distinct.len());
+        }
+        // Windows are embedded at once, one thread per core, each alone (the same bits as
+        // one after another); a stop is seen at the next window of any thread.
+        let read_windows = crate::parallel::map_on_all_cores(
+            distinct.len(),
+            || stop.load(Ordering::Relaxed),
+            |i| {
+                let vector = self.embedder.embed(distinct[i]);
+                if let Some(progress) = read.progress {
+                    progress.window_read();
+                }
+                vector
+            },
+        );
+        stopped(stop)?;
+        let vectors = read_windows
+            .into_iter()
+            .map(|window| {
+                window.unwrap_or_else(|| {
+                    Err(crate::error::Error::Internal(
+                        "a window was not read: a worker thread failed".into(),
+                    ))
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let windows: Vec<Vec<f32>> = of_window.iter().map(|&i| vectors[i].clone()).collect();
+        Ok(EmbeddedState {
+            windows: windows.into(),
+            tokens,
+            first_tokens,
+            words: Arc::new(crate::learned::words::counts(text)),
+        })
+    }
+
+    /// Answer one question about an embedded state, with the tokens read for its outcomes
+    /// (and, for an aligned question, its exemplars and cues).
+    /// It is read as `decide` reads it in a request of its own ([`meaning::alone`]), so an
+    /// alignment's baseline is what the checkpoint answers.
+    pub fn answer(&self, state: &EmbeddedState, question: &Question) -> Result<(Answer, u64)> {
+        if let Some(learned) = &question.learned {
+            let (distribution, tokens) = self.distribution_learned(state, question, learned)?;
+            return Ok((Answer::from_distribution(question, &distribution), tokens));
+        }
+        let meaning = meaning::alone(question);
+        let meant = self.distribution_meant(state, question, &meaning, &meaning.texts())?;
+        let (distribution, tokens) = match meant {
+            Some(read) => read,
+            None => self.distribution_alone(state, question, None)?,
+        };
+        Ok((Answer::from_distribution(question, &distribution), tokens))
+    }
+
+    /// The distribution of `question` read alone ([`meaning::Meaning::Alone`]), with the
+    /// tokens read, from the outcome texts of a question that is not aligned when the caller
+    /// rendered them already.
+    pub(super) fn distribution_alone(
+        &self,
+        state: &EmbeddedState,
+        question: &Question,
+        texts: Option<&[String]>,
+    ) -> Result<(Distribution, u64)> {
+        // An aligned question was validated where it came from (a checkpoint, a request);
+        // a malformed one here is reported at the question, not answered zero-shot.
+        let alignment = aligned::parse(question, &crate::wire::Loc::body().key("questions"))
+            .map_err(crate::error::Error::Validation)?;
+        if let Some(alignment) = alignment {
+            return self.distribution_aligned(state, question, &alignment);
+        }
+        let (sims, tokens) = match texts {
+            Some(texts) => self.text_similarities_and_tokens(state, texts)?,
+            None => self.similarities_and_tokens(state, question)?,
+        };
+        Ok((scoring::from_similarities(question, &sims), tokens))
+    }
+
+    /// What a learned head's embedding features come from: the encoder and how much of the
+    /// state it reads (a head fitted on first windows does not read pooled whole states).
+    pub fn head_encoder(&self) -> String {
+        let reading = match self.reading {
+            Reading::FirstWindow => "first-window",
+            Reading::AllWindows => "all-windows",
+        };
+        format!("{}|{reading}", self.embedder.identity())
+    }
+
+    /// The zero-shot probabilities of `question` (without its learned head, if it has one),
+    /// one per outcome, as a learned head reads them as its prior, with the tokens read.
+    pub fn zero_shot(&self, state: &EmbeddedState, question: &Question) -> Result<(Vec<f64>, u64)> {
+        let without = Question {
+            learned: None,
+            ..question.clone()
+        };
+        let (answer, tokens) = self.answer(state, &without)?;
+        let outcomes = aligned::outcome_keys(&question.kind).len();
+        Ok((answer.outcome_probabilities(outcomes), tokens))
+    }
+
+    /// The distribution of a question with a learned head ([`crate::learned`]): its
+    /// zero-shot answer (the question as it is without the head) is the head's prior.
+    pub(super) fn distribution_learned(
+        &self,
+        state: &EmbeddedState,
+        question: &Question,
+        learned: &crate::learned::Learned,
+    ) -> Result<(Distribution, u64)> {
+        if learned.encoder != self.head_encoder() {
+            return Err(crate::error::Error::Validation(vec![
+                crate::wire::problem::FieldError::new(
+                    crate::wire::Loc(vec![crate::wire::problem::Segment::Key(format!(
+                        "{}/{}",
+                        crate::learned::file::DIR,
+                        crate::learned::file::MANIFEST
+                    ))])
+                    .key("encoder"),
+                    format!(
+                        "the head of `{}` reads the embeddings of `{}`; this base model's \
+                         encoder is `{}`: align the question again on this base model",
+                        learned.question,
+                        learned.encoder,
+                        self.head_encoder()
+                    ),
+                    "encoder_mismatch",
+                ),
+            ]));
+        }
+        let (prior, tokens) = self.zero_shot(state, question)?;
+        let pooled = state.pooled();
+        let ps = learned.head.probabilities(&crate::learned::Reading {
+            pooled: &pooled,
+            counts: &state.words,
+            prior: &prior,
+        });
+        Ok((distribution_of(&question.kind, ps), tokens))
+    }
+
+    /// The distribution of an aligned question ([`aligned`]): zero-shot, neighbour and cue
+    /// features, combined by the question's calibration.
+    pub(super) fn distribution_aligned(
+        &self,
+        state: &EmbeddedState,
+        question: &Question,
+        alignment: &aligned::Alignment,
+    ) -> Result<(Distribution, u64)> {
+        let outcomes = aligned::outcome_keys(&question.kind).len();
+        let base = aligned::base_question(question, alignment);
+        let (zero_shot, mut tokens) = self.similarities_and_tokens(state, &base)?;
+        let mut neighbours = vec![Vec::new(); outcomes];
+        let mut cues = vec![None; outcomes];
+        if !state.windows.is_empty() {
+            for exemplar in &alignment.exemplars {
+                if let Some(embedding) = self.embedder.embed_document_cached(&exemplar.text)? {
+                    tokens += embedding.tokens;
+                    if let Some(slot) = neighbours.get_mut(exemplar.outcome) {
+                        slot.push(combine(&state.windows, &embedding.vector));
+                    }
+                }
+            }
+            for (slot, text) in cues.iter_mut().zip(&alignment.cues) {
+                if let Some(text) = text {
+                    let embedding = self.embedder.embed_cached(text)?;
+                    tokens += embedding.tokens;
+                    *slot = Some(combine(&state.windows, &embedding.vector));
+                }
+            }
+        }
+        let features =
+            aligned::features(&question.kind, outcomes, &zero_shot, &mut neighbours, &cues);
+        let ps = aligned::probabilities(&alignment.weights, &alignment.bias, &features);
+        let distribution = distribution_of(&question.kind, ps);
+        Ok((distribution, tokens))
+    }
+
+    /// The distribution of `question` as `meaning` reads it, from the similarities of the
+    /// meaning's texts (`texts`), with the tokens read; `None` for a meaning answered
+    /// otherwise (alone, or from another question).
+    pub(super) fn distribution_meant(
+        &self,
+        state: &EmbeddedState,
+        question: &Question,
+        meaning: &Meaning,
+        texts: &[String],
+    ) -> Result<Option<(Distribution, u64)>> {
+        if matches!(meaning, Meaning::Alone | Meaning::Refers { .. }) {
+            return Ok(None);
+        }
+        let (sims, tokens) = self.text_similarities_and_tokens(state, texts)?;
+        if sims.is_empty() {
+            // Nothing to read: every outcome equally likely, as for a question alone.
+            return Ok(Some((scoring::from_similarities(question, &[]), tokens)));
+        }
+        let similarity = |text: &str| {
+            texts
+                .iter()
+                .position(|t| t == text)
+                .map_or(0.0, |i| sims[i])
+        };
+        let ps = meaning.distribution(&similarity).unwrap_or_default();
+        let distribution = distribution_of(&question.kind, ps);
+        Ok(Some((distribution, tokens)))
+    }
+
+    /// The embedding of an exemplar document, as an aligned question compares it.
+    pub fn document_similarity(&self, state: &EmbeddedState, text: &str) -> Result<Option<f64>> {
+        Ok(self
+            .embedder
+            .embed_document_cached(text)?
+            .map(|e| combine(&state.windows, &e.vector)))
+    }
+
+    /// The similarity of each outcome of `question` to the state, in
+    /// [`outcomes::outcome_texts`] order (`[s_true, s_false]` for a noul): what the answer is
+    /// computed from ([`scoring::from_similarities`]). Empty when the state has nothing to
+    /// read or a noul states nothing to compare; every outcome is then equally likely.
+    pub fn similarities(&self, state: &EmbeddedState, question: &Question) -> Result<Vec<f64>> {
+        Ok(self.similarities_and_tokens(state, question)?.0)
+    }
+
+    /// The similarity of each of `texts` (not blank) to the state, as for outcome texts;
+    /// empty when the state has nothing to read.
+    pub fn text_similarities(&self, state: &EmbeddedState, texts: &[String]) -> Result<Vec<f64>> {
+        Ok(self.text_similarities_and_tokens(state, texts)?.0)
+    }
+
+    pub(super) fn similarities_and_tokens(
+        &self,
+        state: &EmbeddedState,
+        question: &Question,
+    ) -> Result<(Vec<f64>, u64)> {
+        self.text_similarities_and_tokens(state, &outcomes::outcome_texts(question))
+    }
+
+    pub(super) fn text_similarities_and_tokens(
+        &self,
+        state: &EmbeddedState,
+        texts: &[String],
+    ) -> Result<(Vec<f64>, u64)> {
+        if state.windows.is_empty() {
+            // Nothing to read (a blank state, or images only): no outcome is embedded.
+            return Ok((Vec::new(), 0));
+        }
+        let mut tokens = 0;
+        let sims = texts
+            .iter()
+            .map(|text| {
+                let outcome = self.embedder.embed_cached(text)?;
+                tokens += outcome.tokens;
+                Ok(combine(&state.windows, &outcome.vector))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok((sims, tokens))
+    }
+
+    /// Answer every question: the state is embedded once, however many questions there are.
+    pub fn decide_blocking(&self, state: &Value, questions: &Questions) -> Result<EngineOutput> {
+        let read = Read {
+            model: "",
+            truncate: false,
+            stop: &AtomicBool::new(false),
+            progress: None,
+        };
+        self.decide_as(state, questions, &read)
+    }
+
+    /// [`Self::decide_blocking`] as `read` says; giving up at its next window or question
+    /// once its `stop` is set (nobody waits for the answer any more).
+    pub(super) fn decide_as(
+        &self,
+        state: &Value,
+        questions: &Questions,
+        read: &Read<'_>,
+    ) -> Result<EngineOutput> {
+        let stop = read.stop;
+        // What each question means, and the texts it reads, rendered once: those not
+        // embedded yet are embedded while the state is read, and encoders not loaded yet
+        // load at once (a cold `decide` pays for all of it). An aligned question's outcomes,
+        // from its task, are left to its answer: not worth parsing it twice.
+        let meanings = meaning::plan(questions);
+        let texts: Vec<Vec<String>> = questions
+            .values()
+            .zip(&meanings)
+            .map(|(q, m)| match m {
+                Meaning::Alone
+                    if aligned::AlignedInstructions::is_aligned(q.instructions.as_ref()) =>
+                {
+                    Vec::new()
+                }
+                Meaning::Alone => outcomes::outcome_texts(q),
+                meant => meant.texts(),
+            })
+            .collect();
+        let missing = self.embedder.missing(texts.iter().flatten());
+        let embedded = if missing.is_empty() && self.embedder.is_loaded() {
+            self.embed_state_as(state, read)?
+        } else {
+            std::thread::scope(|scope| {
+                scope.spawn(|| self.embedder.load());
+                let outcomes = scope.spawn(|| self.embedder.cache_all(&missing));
+                let embedded = self.embed_state_as(state, read);
+                outcomes.join().unwrap_or_else(|_| {
+                    Err(crate::error::Error::Internal(
+                        "embedding outcomes panicked".into(),
+                    ))
+                })?;
+                embedded
+            })?
+        };
+        let mut usage = Usage {
+            input_tokens: embedded.tokens,
+            output_tokens: 0,
+        };
+        // Questions read on their own first; then those read from another question.
+        let mut distributions: Vec<Option<Distribution>> = Vec::with_capacity(questions.len());
+        for ((question, meaning), texts) in questions.values().zip(&meanings).zip(&texts) {
+            stopped(stop)?;
+            // A question with a learned head is answered by it, whatever its wording.
+            let read = if let Some(learned) = &question.learned {
+                Some(self.distribution_learned(&embedded, question, learned)?)
+            } else {
+                match meaning {
+                    Meaning::Alone => {
+                        Some(self.distribution_alone(&embedded, question, Some(texts))?)
+                    }
+                    meant => self.distribution_meant(&embedded, question, meant, texts)?,
+                }
+            };
+            distributions.push(read.map(|(distribution, tokens)| {
+                usage.input_tokens += tokens;
+                distribution
+            }));
+        }
+        if !embedded.is_blank() {
+            for (i, j) in self.opposites(&meanings)? {
+                if let Some(Distribution::Noul(p)) = distributions[j]
+                    && learned_at(questions, i).is_none()
+                {
+                    distributions[i] = Some(Distribution::Noul(1.0 - p));
+                }
+            }
+        }
+        // A reference's question is a choice or a score, never a reference itself.
+        for (i, meaning) in meanings.iter().enumerate() {
+            if let Meaning::Refers {
+                question,
+                reference,
+            } = meaning
+                && learned_at(questions, i).is_none()
+            {
+                let p = referred(distributions[*question].as_ref(), reference);
+                distributions[i] = Some(Distribution::Noul(p));
+            }
+        }
+        let mut answers = Answers::with_capacity(questions.len());
+        for ((id, question), distribution) in questions.iter().zip(&distributions) {
+            let distribution = distribution.clone().unwrap_or(Distribution::Noul(0.5));
+            answers.insert(
+                id.clone(),
+                Answer::from_distribution(question, &distribution),
+            );
+        }
+        Ok(EngineOutput { answers, usage })
+    }
+
+    /// The nouls of a request worded as the opposite of an earlier one, as (noul, earlier
+    /// noul): both plain statements ([`Statement::Plain`]) that the encoder places within
+    /// [`OPPOSITE_SIMILARITY`] of each other, with negative words of opposite parity
+    /// ([`meaning::reference::negative_words`]) and the same quantities (a negation keeps
+    /// the numbers it negates: "more than 10" / "ten or fewer"). An encoder cannot tell a
+    /// statement from its negation, so the pair is decided once: the later is one minus the
+    /// earlier.
+    pub(super) fn opposites(&self, meanings: &[Meaning]) -> Result<Vec<(usize, usize)>> {
+        // Each plain statement's index, polarity, numbers and vector, worked out once.
+        let plain = meanings
+            .iter()
+            .enumerate()
+            .filter_map(|(i, m)| match m {
+                Meaning::Statement(Statement::Plain(text)) => Some((i, text.as_str())),
+                _ => None,
+            })
+            .map(|(i, text)| {
+                Ok((
+                    i,
+                    meaning::reference::negative_words(text) % 2,
+                    meaning::reference::quantities(text),
+                    self.embedder.embed_cached(text)?,
+                ))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let mut pairs = Vec::new();
+        let mut paired = std::collections::HashSet::new();
+        for (n, (i, polarity, quantities, vector)) in plain.iter().enumerate() {
+            let mut best: Option<(f64, usize)> = None;
+            for (j, earlier_polarity, earlier_quantities, earlier) in &plain[..n] {
+                if paired.contains(j)
+                    || earlier_polarity == polarity
+                    || earlier_quantities != quantities
+                {
+                    continue;
+                }
+                let similarity = dot(&vector.vector, &earlier.vector);
+                if similarity >= OPPOSITE_SIMILARITY && best.is_none_or(|(s, _)| similarity > s) {
+                    best = Some((similarity, *j));
+                }
+            }
+            if let Some((_, j)) = best {
+                paired.insert(*i);
+                pairs.push((*i, j));
+            }
+        }
+        Ok(pairs)
+    }
+
+    /// Embed without answering: the baseline the engine benchmark compares against.
+    pub fn embedder(&self) -> &Embedder {
+        &self.embedder
+    }
+}
+
+/// A question's distribution from its outcome probabilities: `P(true)` first for a noul.
+/// The learned head of the `i`th question, if it has one: its answer is its own, never
+/// derived from another question's.
+pub(super) fn learned_at(questions: &Questions, i: usize) -> Option<&crate::learned::Learned> {
+    questions.get_index(i)?.1.learned.as_deref()
+}
+
+pub(super) fn distribution_of(kind: &QuestionKind, ps: Vec<f64>) -> Distribution {
+    match kind {
+        QuestionKind::Noul { .. } => Distribution::Noul(ps.first().copied().unwrap_or(0.5)),
+        _ => Distribution::Outcomes(ps),
+    }
+}
+
+/// `P(true)` of a noul about outcomes of another question, from that question's
+/// distribution (0.5 when it has none).
+pub(super) fn referred(
+    distribution: Option<&Distribution>,
+    reference: &meaning::reference::Reference,
+) -> f64 {
+    let Some(Distribution::Outcomes(ps)) = distribution else {
+        return 0.5;
+    };
+    let total: f64 = ps.iter().sum();
+    if total <= 0.0 || !total.is_finite() {
+        return 0.5;
+    }
+    let mass: f64 = reference
+        .outcomes
+        .iter()
+        .filter_map(|&i| ps.get(i))
+        .sum::<f64>()
+        / total;
+    let mass = mass.clamp(0.0, 1.0);
+    if reference.negated { 1.0 - mass } else { mass }
+}
+
+/// How one decision reads its state.
+pub(super) struct Read<'a> {
+    /// The base model asked for, for the error.
+    pub(super) model: &'a str,
+    /// Read the first [`STATE_BUDGET`] tokens of a longer state rather than refuse it.
+    pub(super) truncate: bool,
+    /// Set once nobody waits for the answer.
+    pub(super) stop: &'a AtomicBool,
+    /// Where the windows read are counted, when someone watches ([`super::progress`]).
+    pub(super) progress: Option<&'a ReadProgress>,
+}
+
+/// `state_too_large`, at `body.state`: the state has `count` tokens (at least, when only
+/// the cheap bound was taken).
+pub(super) fn too_large(model: &str, count: usize, at_least: bool) -> crate::error::Error {
+    let count = if at_least {
+        format!("at least {count}")
+    } else {
+        count.to_string()
+    };
+    let detail = format!(
+        "the state has {count} tokens; `{model}` reads at most {STATE_BUDGET}: send \
+         \"truncate\": true to read only the first {STATE_BUDGET}, or a shorter state"
+    );
+    crate::error::Error::StateTooLarge {
+        details: vec![crate::wire::FieldError::new(
+            crate::wire::Loc::body().key("state"),
+            detail.clone(),
+            "state_too_large",
+        )],
+        detail,
+    }
+}
+
+/// An error once `stop` is set: the work is abandoned, and nobody reads the error.
+pub(super) fn stopped(stop: &AtomicBool) -> Result<()> {
+    if stop.load(Ordering::Relaxed) {
+        return Err(crate::error::Error::Internal(
+            "abandoned: nobody waits for this decision".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Sets its flag when dropped: the decision's future was dropped (its client went away).
+pub(super) struct StopOnDrop(pub(super) Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Similarity of an outcome to the state: the cosine for one window; for several, the mean
+/// of the best window's and the average window's cosine, so a passage that matches strongly
+/// counts without one window deciding alone.
+pub(super) fn combine(windows: &[Vec<f32>], outcome: &[f32]) -> f64 {
+    let cosines = windows.iter().map(|w| dot(w, outcome));
+    if windows.len() == 1 {
+        return dot(&windows[0], outcome);
+    }
+    let (max, sum) = cosines.fold((f64::MIN, 0.0), |(m, s), c| (m.max(c), s + c));
+    0.5 * max + 0.5 * sum / windows.len() as f64
+}
+
+pub(super) fn dot(a: &[f32], b: &[f32]) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| f64::from(*x) * f64::from(*y))
+        .sum()
+}
