@@ -580,22 +580,3 @@ impl Drop for StopOnDrop {
         self.0.store(true, Ordering::Relaxed);
     }
 }
-
-/// Similarity of an outcome to the state: the cosine for one window; for several, the mean
-/// of the best window's and the average window's cosine, so a passage that matches strongly
-/// counts without one window deciding alone.
-pub(super) fn combine(windows: &[Vec<f32>], outcome: &[f32]) -> f64 {
-    let cosines = windows.iter().map(|w| dot(w, outcome));
-    if windows.len() == 1 {
-        return dot(&windows[0], outcome);
-    }
-    let (max, sum) = cosines.fold((f64::MIN, 0.0), |(m, s), c| (m.max(c), s + c));
-    0.5 * max + 0.5 * sum / windows.len() as f64
-}
-
-pub(super) fn dot(a: &[f32], b: &[f32]) -> f64 {
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| f64::from(*x) * f64::from(*y))
-        .sum()
-}

@@ -19,7 +19,7 @@ pub mod scoring;
 pub mod state_cache;
 pub mod text;
 
-use answer::{Read, StopOnDrop, combine, too_large};
+use answer::{Read, StopOnDrop, too_large};
 pub use embedder::{Embedder, Embedding, EmbeddingStore, Encoders, Window};
 
 use super::progress::ReadProgress;
@@ -214,6 +214,25 @@ impl Engine for BuiltinEngine {
         .await
         .map_err(|e| crate::error::Error::internal("the engine task", e))?
     }
+}
+
+/// Similarity of an outcome to the state: the cosine for one window; for several, the mean
+/// of the best window's and the average window's cosine, so a passage that matches strongly
+/// counts without one window deciding alone.
+fn combine(windows: &[Vec<f32>], outcome: &[f32]) -> f64 {
+    let cosines = windows.iter().map(|w| dot(w, outcome));
+    if windows.len() == 1 {
+        return dot(&windows[0], outcome);
+    }
+    let (max, sum) = cosines.fold((f64::MIN, 0.0), |(m, s), c| (m.max(c), s + c));
+    0.5 * max + 0.5 * sum / windows.len() as f64
+}
+
+fn dot(a: &[f32], b: &[f32]) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| f64::from(*x) * f64::from(*y))
+        .sum()
 }
 
 #[cfg(test)]
