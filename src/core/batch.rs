@@ -203,11 +203,12 @@ impl LineMap {
     /// (and the job recorded its blank lines, as every job since they are recorded does).
     fn of(source: &Value) -> Option<Self> {
         let runs: Vec<[u64; 2]> = serde_json::from_value(source.get("blank")?.clone()).ok()?;
-        let mut total = 0;
+        let mut total: u64 = 0;
         let skipped = runs
             .into_iter()
             .map(|[index, skipped]| {
-                total += skipped;
+                // Saturating: a hand-edited job record must not make this panic.
+                total = u64::saturating_add(total, skipped);
                 (index, total)
             })
             .collect();
@@ -218,7 +219,7 @@ impl LineMap {
     fn line(&self, index: u64) -> u64 {
         let before = self.skipped.partition_point(|(at, _)| *at <= index);
         let skipped = before.checked_sub(1).map_or(0, |i| self.skipped[i].1);
-        index + 1 + skipped
+        index.saturating_add(1).saturating_add(skipped)
     }
 }
 
