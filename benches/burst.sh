@@ -17,14 +17,7 @@ if [ -z "${BIN:-}" ]; then
 fi
 
 WORK=$(mktemp -d)
-SAMPLER_PID=""
 . benches/served.sh
-cleanup() {
-    [ -n "$SAMPLER_PID" ] && kill "$SAMPLER_PID" 2>/dev/null || true
-    stop_server
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
 start_server
 rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$SERVER_PID/status"; }
 URL="http://$ADDR/v1/decision"

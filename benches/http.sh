@@ -30,14 +30,7 @@ cargo build --release --quiet
 BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/arbiter"
 
 WORK=$(mktemp -d)
-SAMPLER_PID=""
 . benches/served.sh
-cleanup() {
-    [ -n "$SAMPLER_PID" ] && kill "$SAMPLER_PID" 2>/dev/null || true
-    stop_server
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
 
 # --- baseline: the engine in process, run before and after the HTTP runs ------------------
 cargo bench --quiet --bench inprocess --no-run

@@ -29,11 +29,6 @@ fi
 
 WORK=$(mktemp -d)
 . benches/served.sh
-cleanup() {
-    stop_server
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
 
 start_server
 export JEVBENCH_API_KEY="$TOKEN"

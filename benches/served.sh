@@ -3,10 +3,12 @@
 #
 # start_server: a fresh ARBITER_HOME under $WORK with the rate limit out of the way, a token
 # of scope `decisions` in TOKEN, and the server on a loopback port (ADDR, SERVER_PID).
-# stop_server: SIGTERM, then SIGKILL if it is still there after 5 s. Call it from the
-# script's EXIT trap.
+# stop_server: SIGTERM, then SIGKILL if it is still there after 5 s.
+# On exit (a trap set here): a sampler in SAMPLER_PID (if a bench started one) is killed,
+# the server stopped and $WORK removed.
 
 SERVER_PID=""
+SAMPLER_PID=""
 
 start_server() {
     command -v jq >/dev/null || { apt-get install -y jq >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y jq >/dev/null; }; }
@@ -36,3 +38,10 @@ stop_server() {
         kill -9 "$SERVER_PID" 2>/dev/null || true
     fi
 }
+
+served_cleanup() {
+    [ -n "$SAMPLER_PID" ] && kill "$SAMPLER_PID" 2>/dev/null || true
+    stop_server
+    rm -rf "$WORK"
+}
+trap served_cleanup EXIT
