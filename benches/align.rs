@@ -29,9 +29,7 @@ use arbiter::core::models::CreateModel;
 use arbiter::core::{self, Context};
 use arbiter::engine::builtin::aligned::format::Abstain;
 use arbiter::engine::builtin::aligned::outcome_keys;
-use arbiter::wire::align::{
-    AlignmentRequest, AlignmentResult, EvaluationReport, EvaluationRequest,
-};
+use arbiter::wire::align::{AlignmentRequest, AlignmentResult, EvaluationRequest};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::io::Cursor;
@@ -96,14 +94,17 @@ fn align(runtime: &tokio::runtime::Runtime, ctx: &Context, seed: u64) -> (Alignm
             None,
         )
         .expect("create the alignment");
-        core::jobs::run(ctx, lock, &core::jobs::NoObserver)
+        core::runner::run(ctx, lock, &core::jobs::NoObserver)
             .await
             .expect("run")
     });
     let seconds = started.elapsed().as_secs_f64();
     assert_eq!(job.status.as_str(), "completed", "{job:?}");
     (
-        serde_json::from_value(job.result.expect("a result")).expect("an alignment result"),
+        match job.result {
+            Some(arbiter::wire::jobs::JobResult::Alignment(result)) => *result,
+            other => panic!("an alignment result, not {other:?}"),
+        },
         seconds,
     )
 }
@@ -255,12 +256,13 @@ fn eval_held_out(
             None,
         )
         .expect("create the evaluation");
-        core::jobs::run(ctx, lock, &core::jobs::NoObserver)
+        core::runner::run(ctx, lock, &core::jobs::NoObserver)
             .await
             .expect("run")
     });
-    let report: EvaluationReport =
-        serde_json::from_value(job.result.expect("a result")).expect("an evaluation report");
+    let Some(arbiter::wire::jobs::JobResult::Evaluation(report)) = job.result else {
+        panic!("an evaluation report, not {:?}", job.result);
+    };
     println!("eval at the aligned checkpoint (fitted examples by their out-of-fold answers):");
     for (id, aligned) in result.questions.iter().filter(|(_, r)| r.improved) {
         let (Some(evaluated), Some(own)) = (report.questions.get(id), &aligned.after) else {

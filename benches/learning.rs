@@ -164,12 +164,15 @@ fn align(
             None,
         )
         .expect("create the alignment");
-        core::jobs::run(ctx, lock, &core::jobs::NoObserver)
+        core::runner::run(ctx, lock, &core::jobs::NoObserver)
             .await
             .expect("run")
     });
     assert_eq!(job.status.as_str(), "completed", "{job:?}");
-    serde_json::from_value(job.result.expect("a result")).expect("an alignment result")
+    match job.result {
+        Some(arbiter::wire::jobs::JobResult::Alignment(result)) => *result,
+        other => panic!("an alignment result, not {other:?}"),
+    }
 }
 
 /// The answers of `path` at `revision` to each state, through the built-in engine.

@@ -18,8 +18,9 @@
 use arbiter::config::Settings;
 use arbiter::core::batch::{NewBatch, Source};
 use arbiter::core::checkpoint::CapturePolicy;
-use arbiter::core::jobs::{NoObserver, run};
+use arbiter::core::jobs::NoObserver;
 use arbiter::core::models::CreateModel;
+use arbiter::core::runner::run;
 use arbiter::core::{self, Context};
 use axum::Json;
 use axum::routing::post;

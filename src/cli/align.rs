@@ -8,10 +8,10 @@ use super::output::Printer;
 use super::table::{Column, Table};
 use crate::core::service::{JobRequest, Service};
 use crate::wire::align::{
-    AlignmentRequest, AlignmentResult, Curve, DEFAULT_FOLDS, DEFAULT_HOLDOUT, DEFAULT_MARGIN,
-    DEFAULT_MAX_EXAMPLES, FOLDS_RANGE, HOLDOUT_RANGE, MAX_WHOLE, MIN_EXAMPLES,
+    AlignmentRequest, Curve, DEFAULT_FOLDS, DEFAULT_HOLDOUT, DEFAULT_MARGIN, DEFAULT_MAX_EXAMPLES,
+    FOLDS_RANGE, HOLDOUT_RANGE, MAX_WHOLE, MIN_EXAMPLES,
 };
-use crate::wire::jobs::{Job, JobStatus};
+use crate::wire::jobs::{Job, JobResult, JobStatus};
 use anyhow::Result;
 use clap::Args;
 use clap::builder::RangedU64ValueParser;
@@ -125,11 +125,7 @@ pub(crate) fn print_alignment(job: &Job, model: &str, printer: &Printer) -> Resu
         printer.json(job)?;
         return Ok(());
     }
-    let Some(result) = job
-        .result
-        .clone()
-        .and_then(|r| serde_json::from_value::<AlignmentResult>(r).ok())
-    else {
+    let Some(JobResult::Alignment(result)) = &job.result else {
         return Ok(());
     };
     let mut table = Table::new(vec![

@@ -9,8 +9,8 @@ use crate::core::service::{JobRequest, Service};
 use crate::wire::align::{
     EvaluationReport, EvaluationRequest, EvaluationStatus, QuestionEvaluation,
 };
-use crate::wire::jobs::{Job, JobStatus};
-use anyhow::{Context as _, Result};
+use crate::wire::jobs::{Job, JobResult, JobStatus};
+use anyhow::Result;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -152,9 +152,10 @@ pub(crate) async fn evaluate(
         }
         return Ok(Err(finish_status(&job, FailedItems::NONE, printer)));
     }
-    let report: EvaluationReport = serde_json::from_value(job.result.clone().unwrap_or_default())
-        .context("reading the evaluation's report")?;
-    Ok(Ok((job, report)))
+    let Some(JobResult::Evaluation(report)) = job.result.clone() else {
+        anyhow::bail!("the completed evaluation {} has no report", job.job_id);
+    };
+    Ok(Ok((job, *report)))
 }
 
 /// What `--format json` prints.

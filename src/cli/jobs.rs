@@ -243,7 +243,7 @@ async fn worker(ctx: &Context, job_id: &str) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     };
     tracing::info!(job = job_id, pid = std::process::id(), "worker started");
-    let job = core::jobs::run(ctx, claim, &NoObserver).await?;
+    let job = core::runner::run(ctx, claim, &NoObserver).await?;
     tracing::info!(
         job = job_id,
         status = job.status.as_str(),
@@ -620,7 +620,8 @@ async fn print_job(service: &dyn Service, job: &Job, printer: &Printer) -> Resul
         lines.push(format!("error     {} ({})", error.detail, error.code));
     }
     if let Some(result) = &job.result {
-        lines.push(format!("result    {}", rounded(result)));
+        let result = serde_json::to_value(result).unwrap_or_default();
+        lines.push(format!("result    {}", rounded(&result)));
     }
     printer.line(&lines.join("\n"))?;
     Ok(())

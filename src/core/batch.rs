@@ -9,15 +9,15 @@
 
 use super::decide::{CaptureAs, decide_and_capture, effective_questions};
 use super::jobs::lines::{self, LineWriter};
-use super::jobs::runner::{Ending, Observer};
-use super::jobs::{Draft, JobClaim, JobPart, Origin};
+use super::jobs::{Draft, Ending, JobClaim, JobPart, Observer, Origin, Spec};
 use super::models::{self, Loaded};
 use super::{Context, blocking};
 use crate::error::{Error, Result};
 use crate::store::{ExampleFilter, JobRecord};
 use crate::wire::decision::Revision;
 use crate::wire::jobs::{
-    BatchItem, BatchResultLine, BatchSummary, ExampleSet, ItemOutcome, Job, JobKind, Progress,
+    BatchItem, BatchResultLine, BatchSummary, ExampleSet, ItemOutcome, Job, JobKind, JobResult,
+    Progress,
 };
 use crate::wire::json::{self, JsonError};
 use crate::wire::problem::Loc;
@@ -53,7 +53,7 @@ pub struct NewBatch<'a> {
 /// What a batch job runs from, as stored with it.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct StoredRequest {
+pub(crate) struct BatchSpec {
     /// The revision as asked, with the commit it resolved to when the job was created.
     revision: Revision,
     questions: Option<Value>,
@@ -64,8 +64,16 @@ struct StoredRequest {
     origin: Origin,
 }
 
+impl Spec for BatchSpec {
+    const KIND: JobKind = JobKind::Batch;
+
+    fn origin(&self) -> &Origin {
+        &self.origin
+    }
+}
+
 /// Stage a batch and record it `queued`. The caller holds the returned claim and runs the
-/// job ([`super::jobs::run`]) or hands it on. Nothing is recorded when staging fails.
+/// job ([`super::runner::run`]) or hands it on. Nothing is recorded when staging fails.
 pub fn create(
     ctx: &Context,
     batch: NewBatch<'_>,
@@ -84,14 +92,14 @@ pub fn create(
     }
     let draft = Draft::new(ctx)?;
     let (total, source) = stage(ctx, &loaded, batch.source, &draft)?;
-    let request = StoredRequest {
+    let spec = BatchSpec {
         revision: loaded.revision.clone(),
         questions: batch.questions.as_ref().map(questions_to_value),
         capture: batch.capture,
         source,
         origin: origin.unwrap_or_else(|| Origin::local(ctx, draft.job_id())),
     };
-    draft.record(ctx, &loaded.model_id, JobKind::Batch, &request, total)
+    draft.record(ctx, &loaded.model_id, &spec, total)
 }
 
 /// Write the items as the draft's input lines; the item count and a description of the
@@ -262,12 +270,10 @@ const TICK: Duration = Duration::from_millis(200);
 pub(crate) async fn execute(
     ctx: &Context,
     record: &JobRecord,
-    origin: &Origin,
+    stored: BatchSpec,
     observer: &dyn Observer,
 ) -> Result<Ending> {
-    let stored: StoredRequest = serde_json::from_value(record.request.clone()).map_err(|e| {
-        Error::Internal(format!("job {} has a corrupt request: {e}", record.job_id))
-    })?;
+    let origin = &stored.origin;
     let loaded = models::load_pinned(ctx, &record.model_id, &stored.revision).await?;
     let questions = match &stored.questions {
         None => None,
@@ -329,9 +335,7 @@ pub(crate) async fn execute(
         },
         usage: tally.usage,
     };
-    Ok(Ending::Completed(serde_json::to_value(summary).map_err(
-        |e| Error::internal("serializing a batch summary", e),
-    )?))
+    Ok(Ending::Completed(JobResult::Batch(summary)))
 }
 
 /// One pass of decisions over a job's input: where its results go, and where it stands

@@ -9,8 +9,7 @@
 
 use super::answer_cache::{self, Asking, Open};
 use super::batch::{self, ItemResult, Pass, Source};
-use super::jobs::runner::{Ending, Observer};
-use super::jobs::{Draft, JobClaim, JobPart, Origin};
+use super::jobs::{Draft, Ending, JobClaim, JobPart, Observer, Origin, Spec};
 use super::metrics::{self, Metrics, Scale, Scored, label_of, predicted_of, scale_of};
 use super::models::{self, Loaded};
 use super::{Context, blocking};
@@ -22,7 +21,7 @@ use crate::wire::align::{
     Delta, EvaluationReport, EvaluationRequest, EvaluationStatus, QuestionEvaluation,
 };
 use crate::wire::decision::Revision;
-use crate::wire::jobs::{ExampleSet, Job, JobKind};
+use crate::wire::jobs::{ExampleSet, Job, JobKind, JobResult};
 use crate::wire::{Answers, Questions, Usage};
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
@@ -41,7 +40,7 @@ pub struct NewEvaluation<'a> {
 /// What an evaluation job runs from, as stored with it.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct StoredRequest {
+pub(crate) struct EvaluationSpec {
     revision: Revision,
     baseline: Option<Revision>,
     questions: Vec<String>,
@@ -51,6 +50,14 @@ struct StoredRequest {
     #[serde(default)]
     include_fitted: bool,
     origin: Origin,
+}
+
+impl Spec for EvaluationSpec {
+    const KIND: JobKind = JobKind::Evaluation;
+
+    fn origin(&self) -> &Origin {
+        &self.origin
+    }
 }
 
 /// Check an evaluation, stage the annotated examples and record it `queued`.
@@ -75,7 +82,7 @@ pub fn create(
         &draft,
     )?;
     let passes = 1 + u64::from(baseline.is_some());
-    let stored = StoredRequest {
+    let stored = EvaluationSpec {
         revision: loaded.revision.clone(),
         baseline: baseline.map(|b| b.revision),
         questions,
@@ -83,13 +90,7 @@ pub fn create(
         include_fitted: request.include_fitted,
         origin: origin.unwrap_or_else(|| Origin::local(ctx, draft.job_id())),
     };
-    draft.record(
-        ctx,
-        &loaded.model_id,
-        JobKind::Evaluation,
-        &stored,
-        examples * passes,
-    )
+    draft.record(ctx, &loaded.model_id, &stored, examples * passes)
 }
 
 /// One checkpoint to decide at.
@@ -108,12 +109,10 @@ struct Side {
 pub(crate) async fn execute(
     ctx: &Context,
     record: &JobRecord,
-    origin: &Origin,
+    stored: EvaluationSpec,
     observer: &dyn Observer,
 ) -> Result<Ending> {
-    let stored: StoredRequest = serde_json::from_value(record.request.clone()).map_err(|e| {
-        Error::Internal(format!("job {} has a corrupt request: {e}", record.job_id))
-    })?;
+    let origin = &stored.origin;
     let mut sides = Vec::new();
     for (results, revision) in [
         (JobPart::Results, Some(&stored.revision)),
@@ -158,9 +157,7 @@ pub(crate) async fn execute(
     }
     let (ctx2, job_id, model_id) = (ctx.clone(), record.job_id, record.model_id);
     let report = blocking(move || report(&ctx2, &job_id, &model_id, &stored, &sides)).await?;
-    Ok(Ending::Completed(
-        serde_json::to_value(report).map_err(|e| Error::internal("serializing a report", e))?,
-    ))
+    Ok(Ending::Completed(JobResult::Evaluation(Box::new(report))))
 }
 
 /// Decide one staged example at one checkpoint, from the cache when it can.
@@ -232,7 +229,7 @@ fn report(
     ctx: &Context,
     job_id: &crate::ids::JobId,
     model_id: &crate::ids::ModelId,
-    stored: &StoredRequest,
+    stored: &EvaluationSpec,
     sides: &[Side],
 ) -> Result<EvaluationReport> {
     // Ground truth, as annotated now.

@@ -22,6 +22,7 @@ pub mod models;
 pub mod prefix;
 pub mod registry;
 pub mod resample;
+pub mod runner;
 pub mod service;
 pub mod to_annotate;
 pub mod tokens;

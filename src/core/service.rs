@@ -511,7 +511,7 @@ impl Service for Local {
 
     async fn follow_job(&self, job: &Job, observer: &dyn Observer) -> Result<Job> {
         match self.take_claim(&job.job_id) {
-            Some(claim) => super::jobs::run(&self.ctx, claim, observer).await,
+            Some(claim) => super::runner::run(&self.ctx, claim, observer).await,
             None => self.watch(job, observer).await,
         }
     }

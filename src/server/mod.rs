@@ -19,7 +19,7 @@ mod request;
 mod routes;
 
 use crate::core::Context;
-use crate::core::jobs::JobQueue;
+use crate::core::runner::JobQueue;
 use axum::Router;
 use std::future::Future;
 use std::net::SocketAddr;

@@ -123,7 +123,39 @@ pub struct Job {
     pub error: Option<Problem>,
     /// The job's summary, when `completed` (for a batch: [`BatchSummary`]); null until then.
     #[schema(required = true, nullable, value_type = Object)]
-    pub result: Option<Value>,
+    pub result: Option<JobResult>,
+}
+
+/// What a completed job produced: one type per kind of job.
+// Untagged on the wire (the job's `kind` says which). Reading it back picks the first kind
+// whose required fields are all present; no two kinds share theirs, so that is the one
+// that wrote it (`JobResult::parse` reads by kind where the kind is at hand).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum JobResult {
+    Evaluation(Box<super::align::EvaluationReport>),
+    Alignment(Box<super::align::AlignmentResult>),
+    Batch(BatchSummary),
+}
+
+impl JobResult {
+    /// The kind of job that produces this result.
+    pub fn kind(&self) -> JobKind {
+        match self {
+            Self::Batch(_) => JobKind::Batch,
+            Self::Evaluation(_) => JobKind::Evaluation,
+            Self::Alignment(_) => JobKind::Alignment,
+        }
+    }
+
+    /// `value` read as the result of a job of `kind`.
+    pub fn parse(kind: JobKind, value: Value) -> Result<Self, serde_json::Error> {
+        Ok(match kind {
+            JobKind::Batch => Self::Batch(serde_json::from_value(value)?),
+            JobKind::Evaluation => Self::Evaluation(serde_json::from_value(value)?),
+            JobKind::Alignment => Self::Alignment(serde_json::from_value(value)?),
+        })
+    }
 }
 
 impl Job {

@@ -461,7 +461,7 @@ async fn batch_jobs_keep_the_in_flight_limit_busy() {
     })
     .await
     .expect("batch");
-    let job = arbiter::core::jobs::run(&s.ctx, lock, &arbiter::core::jobs::NoObserver)
+    let job = arbiter::core::runner::run(&s.ctx, lock, &arbiter::core::jobs::NoObserver)
         .await
         .expect("run");
     assert_eq!(job.status.as_str(), "completed", "{job:?}");

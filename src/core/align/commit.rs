@@ -59,7 +59,7 @@ pub(super) fn finish(
     ctx: &Context,
     loaded: &Loaded,
     job_id: &str,
-    stored: &StoredRequest,
+    stored: &AlignmentSpec,
     outcome: Outcome,
 ) -> Result<AlignmentResult> {
     let mut result = AlignmentResult {

@@ -25,8 +25,7 @@ pub use gate::Verdict;
 use inputs::{embed, examples_count, not_run, parallel_map, read_captured, read_examples};
 use question::align_question;
 
-use super::jobs::runner::{Ending, Observer};
-use super::jobs::{Draft, JobClaim, Origin};
+use super::jobs::{Draft, Ending, JobClaim, Observer, Origin, Spec};
 use super::metrics::{self, Metrics, Scored, label_of, loss, scale_of};
 use super::models::{self, CommitRequest, Loaded};
 use super::{Context, blocking};
@@ -38,7 +37,7 @@ use crate::error::{Error, Result};
 use crate::store::{ExampleFilter, JobRecord};
 use crate::wire::align::{AlignmentRequest, AlignmentResult, MIN_EXAMPLES, QuestionReport};
 use crate::wire::decision::Revision;
-use crate::wire::jobs::{Job, JobKind, Progress};
+use crate::wire::jobs::{Job, JobKind, JobResult, Progress};
 use crate::wire::problem::Loc;
 use crate::wire::{Question, Questions};
 use indexmap::IndexMap;
@@ -60,7 +59,7 @@ pub struct NewAlignment<'a> {
 /// What an alignment job runs from, as stored with it.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct StoredRequest {
+pub(crate) struct AlignmentSpec {
     /// The revision as asked, with the commit it resolved to when the job was created.
     revision: Revision,
     questions: Vec<String>,
@@ -81,6 +80,14 @@ struct StoredRequest {
     origin: Origin,
 }
 
+impl Spec for AlignmentSpec {
+    const KIND: JobKind = JobKind::Alignment;
+
+    fn origin(&self) -> &Origin {
+        &self.origin
+    }
+}
+
 fn default_holdout() -> f64 {
     crate::wire::align::DEFAULT_HOLDOUT
 }
@@ -90,7 +97,7 @@ fn default_folds() -> usize {
 }
 
 /// Check an alignment and record it `queued`. The caller holds the returned claim and runs
-/// the job ([`super::jobs::run`]) or hands it on.
+/// the job ([`super::runner::run`]) or hands it on.
 pub fn create(
     ctx: &Context,
     alignment: NewAlignment<'_>,
@@ -101,7 +108,7 @@ pub fn create(
     builtin_engine(ctx, &loaded)?;
     let questions = models::question_ids(&loaded, request.questions.as_deref(), "align")?;
     let draft = Draft::new(ctx)?;
-    let stored = StoredRequest {
+    let stored = AlignmentSpec {
         revision: loaded.revision.clone(),
         questions,
         seed: request.seed,
@@ -113,7 +120,7 @@ pub fn create(
         unsupervised: request.unsupervised,
         origin: origin.unwrap_or_else(|| Origin::local(ctx, draft.job_id())),
     };
-    draft.record(ctx, &loaded.model_id, JobKind::Alignment, &stored, 0)
+    draft.record(ctx, &loaded.model_id, &stored, 0)
 }
 
 /// The built-in engine of the model's base: the alignment fits its features.
@@ -168,11 +175,9 @@ const TICK: Duration = Duration::from_millis(200);
 pub(crate) async fn execute(
     ctx: &Context,
     record: &JobRecord,
+    stored: AlignmentSpec,
     observer: &dyn Observer,
 ) -> Result<Ending> {
-    let stored: StoredRequest = serde_json::from_value(record.request.clone()).map_err(|e| {
-        Error::Internal(format!("job {} has a corrupt request: {e}", record.job_id))
-    })?;
     let loaded = models::load_pinned(ctx, &record.model_id, &stored.revision).await?;
     let engine = builtin_engine(ctx, &loaded)?;
     let tracker = Arc::new(Tracker::default());
@@ -217,9 +222,7 @@ pub(crate) async fn execute(
     super::jobs::record_progress(ctx, &record.job_id, tracker.progress()).await?;
     let (ctx2, job_id) = (ctx.clone(), record.job_id.to_string());
     let result = blocking(move || finish(&ctx2, &loaded, &job_id, &stored, outcome)).await?;
-    Ok(Ending::Completed(
-        serde_json::to_value(result).map_err(|e| Error::internal("serializing a result", e))?,
-    ))
+    Ok(Ending::Completed(JobResult::Alignment(Box::new(result))))
 }
 
 /// What the blocking part settles.

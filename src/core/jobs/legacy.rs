@@ -22,7 +22,7 @@ const LAYOUT: [(&str, JobPart); 4] = [
 
 /// Move job `job_id`'s lines from the old files into the store, if it has such files and
 /// they are not moved yet; the files are removed once moved.
-pub(super) fn import(ctx: &Context, job_id: &JobId) -> Result<()> {
+pub(crate) fn import(ctx: &Context, job_id: &JobId) -> Result<()> {
     let dir = files(ctx, job_id).dir().to_owned();
     if !dir.join("input.ndjson").exists() {
         return Ok(());

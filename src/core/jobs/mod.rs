@@ -4,27 +4,29 @@
 //! its lines there (the staged input, the results: [`mod@lines`]), so any process on the
 //! store, any replica, can run it. Whoever runs a job claims it ([`mod@claim`]); a job that
 //! is unfinished while its owner's lease is dead was left by a process that died, and
-//! [`recover`] claims it for the caller to resume. [`run`] takes a claimed job to its end.
+//! [`recover`] claims it for the caller to resume. [`crate::core::runner`] takes a claimed
+//! job to its end; this module knows no kind of job's work.
 
 pub mod claim;
 pub mod files;
 mod legacy;
 pub mod lines;
-pub mod queue;
-pub(crate) mod runner;
+mod observer;
 
 pub use crate::store::{JobPart, JobState, Outcome};
 pub use claim::{JobClaim, claim, release};
 pub use files::JobFiles;
-pub use queue::JobQueue;
-pub use runner::{NoObserver, Observer, run};
+pub(crate) use legacy::import as import_legacy;
+pub(crate) use observer::Ending;
+pub use observer::{NoObserver, Observer};
 
 use super::Context;
 use crate::error::{Error, Result};
 use crate::ids::{JobId, ModelId};
 use crate::store::{JobFilter, JobRecord};
 use crate::wire::Problem;
-use crate::wire::jobs::{Job, JobKind, JobStatus, Progress};
+use crate::wire::jobs::{Job, JobKind, JobResult, JobStatus, Progress};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 /// Where a job was asked for: what its problems (a failed item, a failed job) are built with.
@@ -51,6 +53,14 @@ impl Origin {
     pub fn problem(&self, error: &Error) -> Problem {
         error.to_problem(&self.problems_url, &self.request_id)
     }
+}
+
+/// What one kind of job runs from, as it is stored with the job ([`Draft::record`]) and
+/// read back to run it: its typed request and where it was asked for.
+pub(crate) trait Spec: Serialize + DeserializeOwned {
+    /// The kind of job that runs from this.
+    const KIND: JobKind;
+    fn origin(&self) -> &Origin;
 }
 
 /// A job being created: its ID, claimed by this process, and its staged input, not yet
@@ -87,21 +97,21 @@ impl Draft {
     }
 
     /// Record the job `queued`, owned by this process, with the request it runs from; the
-    /// caller holds the returned claim and runs the job ([`run`]) or hands it on.
-    pub(crate) fn record(
+    /// caller holds the returned claim and runs the job ([`crate::core::runner::run`]) or
+    /// hands it on.
+    pub(crate) fn record<S: Spec>(
         mut self,
         ctx: &Context,
         model_id: &ModelId,
-        kind: JobKind,
-        request: &impl Serialize,
+        spec: &S,
         total: u64,
     ) -> Result<(Job, JobClaim)> {
         let request =
-            serde_json::to_value(request).map_err(|e| Error::internal("serializing a job", e))?;
+            serde_json::to_value(spec).map_err(|e| Error::internal("serializing a job", e))?;
         let record = ctx.store()?.insert_job(&crate::store::NewJob {
             job_id: &self.job_id,
             model_id,
-            kind,
+            kind: S::KIND,
             request: &request,
             total,
             owner: Some(ctx.lease()?.id()),
@@ -248,7 +258,7 @@ pub fn for_each_results_page(
 
 /// Unfinished jobs that nobody alive runs (their process died, or the server that queued
 /// them stopped), oldest first, each now claimed by the caller, which must resume it
-/// ([`run`]) or release it.
+/// ([`crate::core::runner::run`]) or release it.
 pub fn recover(ctx: &Context) -> Result<Vec<JobClaim>> {
     claim::claim_orphans(ctx)
 }
@@ -271,7 +281,7 @@ pub(crate) async fn record_progress(
     .await
 }
 
-fn record(ctx: &Context, job_id: &JobId) -> Result<JobRecord> {
+pub(crate) fn record(ctx: &Context, job_id: &JobId) -> Result<JobRecord> {
     ctx.store()?
         .get_job(job_id)?
         .ok_or_else(|| Error::JobNotFound(job_id.to_string()))
@@ -281,7 +291,12 @@ fn record(ctx: &Context, job_id: &JobId) -> Result<JobRecord> {
 pub fn to_wire(record: JobRecord) -> Result<Job> {
     let state = &record.state;
     let (error, result) = match state.outcome() {
-        Some(Outcome::Completed { result }) => (None, Some(result.clone())),
+        Some(Outcome::Completed { result }) => {
+            let result = JobResult::parse(record.kind, result.clone()).map_err(|e| {
+                Error::Internal(format!("job {} has a corrupt result: {e}", record.job_id))
+            })?;
+            (None, Some(result))
+        }
         Some(Outcome::Failed { problem }) => (Some(problem.clone()), None),
         Some(Outcome::Cancelled) | None => (None, None),
     };

@@ -80,3 +80,52 @@ fn statuses_round_trip_and_know_when_they_are_final() {
     assert!(!JobStatus::Running.is_finished());
     assert!(JobStatus::Cancelled.is_finished());
 }
+
+#[test]
+fn a_result_read_back_is_of_the_kind_that_wrote_it() {
+    use super::super::align::{AlignmentResult, EvaluationReport, QuestionEvaluation};
+    use super::super::decision::{Revision, RevisionKind};
+    let revision = Revision {
+        name: "main".into(),
+        kind: RevisionKind::Branch,
+        commit: "0".repeat(40),
+    };
+    let results = [
+        JobResult::Batch(BatchSummary::default()),
+        JobResult::Evaluation(Box::new(EvaluationReport {
+            revision,
+            baseline: None,
+            questions: indexmap::IndexMap::default(),
+            overall: QuestionEvaluation::default(),
+            decided: 0,
+            cached: 0,
+        })),
+        JobResult::Alignment(Box::new(AlignmentResult {
+            improved: false,
+            base_checkpoint: "0".repeat(40),
+            branch: None,
+            checkpoint: None,
+            seed: 0,
+            questions: indexmap::IndexMap::default(),
+        })),
+    ];
+    for result in results {
+        let value = serde_json::to_value(&result).unwrap();
+        // Untagged, as a client reads a polled job, and by kind, as the store's are read.
+        let untagged: JobResult = serde_json::from_value(value.clone()).unwrap();
+        assert_eq!(untagged, result, "{value}");
+        assert_eq!(
+            JobResult::parse(result.kind(), value.clone()).unwrap(),
+            result
+        );
+        // A result is never read as another kind's.
+        for other in [JobKind::Batch, JobKind::Evaluation, JobKind::Alignment] {
+            if other != result.kind() {
+                assert!(
+                    JobResult::parse(other, value.clone()).is_err(),
+                    "{other}: {value}"
+                );
+            }
+        }
+    }
+}

@@ -1,8 +1,9 @@
 //! The server's jobs: run in-process, at most `server.max_running_jobs` at a time, the
 //! rest waiting `queued` in submission order.
 
-use super::{JobClaim, NoObserver, run};
+use super::run;
 use crate::core::Context;
+use crate::core::jobs::{JobClaim, NoObserver};
 use std::sync::Arc;
 use tokio::sync::Semaphore;
 
@@ -59,7 +60,7 @@ impl JobQueue {
     /// Take up the jobs that nobody runs (a restart after a crash, a worker killed).
     pub async fn resume_orphans(&self) -> crate::error::Result<usize> {
         let ctx = self.ctx.clone();
-        let orphans = crate::core::blocking(move || super::recover(&ctx)).await?;
+        let orphans = crate::core::blocking(move || crate::core::jobs::recover(&ctx)).await?;
         let count = orphans.len();
         for claim in orphans {
             self.submit(claim);

@@ -1,0 +1,101 @@
+use super::*;
+use crate::core::batch::{NewBatch, Source};
+use crate::core::jobs::NoObserver;
+use crate::core::models::{CreateModel, create};
+use crate::store::JobPart;
+use serde_json::json;
+
+/// A new home with the model `acme/support` (one noul question, capture on).
+fn home_with_model() -> (tempfile::TempDir, Context) {
+    let home = tempfile::tempdir().unwrap();
+    let settings = crate::config::Settings::resolve(Some(home.path().to_owned())).unwrap();
+    let ctx = Context::new(settings).unwrap();
+    create(
+        &ctx,
+        &CreateModel {
+            path: "acme/support".into(),
+            base: "mo".into(),
+            questions_yaml: Some(
+                "refund:\n  type: noul\n  instructions: The customer asks for a refund.\n".into(),
+            ),
+            capture: crate::core::checkpoint::CapturePolicy::default(),
+            message: None,
+        },
+    )
+    .unwrap();
+    (home, ctx)
+}
+
+/// A batch of `items` on `acme/support`, recorded and claimed, not yet run.
+fn batch_of(
+    ctx: &Context,
+    items: Vec<serde_json::Value>,
+    capture: bool,
+) -> (Job, crate::core::jobs::JobClaim) {
+    crate::core::batch::create(
+        ctx,
+        NewBatch {
+            model: "acme/support",
+            revision: None,
+            questions: None,
+            capture,
+            source: Source::Inline(items),
+        },
+        None,
+    )
+    .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_whose_staged_input_is_gone_fails_saying_so() {
+    let (_home, ctx) = home_with_model();
+    let items = vec![
+        json!({"state": "a"}),
+        json!({"state": "b"}),
+        json!({"state": "c"}),
+    ];
+    let (job, claim) = batch_of(&ctx, items, false);
+    ctx.store().unwrap().delete_job_lines(&job.job_id).unwrap();
+    let ended = run(&ctx, claim, &NoObserver).await.unwrap();
+    assert_eq!(ended.status.as_str(), "failed", "{ended:?}");
+    let detail = ended.error.unwrap().detail;
+    assert!(detail.contains("0 of its 3 staged input lines"), "{detail}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_captured_job_whose_captures_fail_stops_instead_of_answering_unrecorded() {
+    let (home, ctx) = home_with_model();
+    // A real fault of the real store: every capture is refused, results are not.
+    let store = ctx.store().unwrap();
+    rusqlite::Connection::open(home.path().join("arbiter.db"))
+        .unwrap()
+        .execute_batch(
+            "CREATE TRIGGER refuse_captures BEFORE INSERT ON decisions
+             BEGIN SELECT RAISE(ABORT, 'injected capture fault'); END;",
+        )
+        .unwrap();
+    let items = vec![json!({"state": "a"}), json!({"state": "b"})];
+    let (job, claim) = batch_of(&ctx, items, true);
+    let ended = run(&ctx, claim, &NoObserver).await.unwrap();
+    // Not `completed` with its items answered unrecorded: a captured job's item is
+    // captured, or the job stops where it could not be.
+    assert_eq!(ended.status.as_str(), "failed", "{ended:?}");
+    let detail = ended.error.unwrap().detail;
+    assert!(detail.contains("injected capture fault"), "{detail}");
+    assert_eq!(ended.progress.done, 0, "{:?}", ended.progress);
+    assert!(
+        store
+            .job_lines(&job.job_id, JobPart::Results, 0, 10)
+            .unwrap()
+            .is_empty()
+    );
+    let recorded: (i64, i64) = rusqlite::Connection::open(home.path().join("arbiter.db"))
+        .unwrap()
+        .query_row(
+            "SELECT (SELECT count(*) FROM examples), (SELECT count(*) FROM decisions)",
+            [],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(recorded, (0, 0), "nothing of a refused capture is written");
+}
