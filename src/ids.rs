@@ -316,10 +316,22 @@ string_id!(
 const TOKEN_ID_LEN: usize = 12;
 
 impl TokenId {
+    /// The ID of no token: all zeros, which `tokens create` never gives (it refuses to
+    /// draw it), so a local home's owner, who presents none, is never mistaken for one.
+    #[must_use]
+    pub fn nobody() -> Self {
+        Self("0".repeat(TOKEN_ID_LEN))
+    }
+
     /// A fresh random ID.
     #[must_use]
     pub fn random() -> Self {
-        Self(Uuid::new_v4().simple().to_string()[..TOKEN_ID_LEN].to_owned())
+        loop {
+            let id = Self(Uuid::new_v4().simple().to_string()[..TOKEN_ID_LEN].to_owned());
+            if id != Self::nobody() {
+                return id;
+            }
+        }
     }
 }
 

@@ -1,27 +1,34 @@
-//! Who may see what: a token's access to a model, which jobs it may read and cancel, and
-//! the one `modelId` → path table they are judged by. The server's handlers call these
-//! and only map the result; they hold no rule of their own.
+//! The operations of core as a caller ([`Principal`]) may run them: a token on the server,
+//! the owner on a local home ([`Principal::owner`]). Every adapter comes in here: the
+//! server's handlers, and the command line's [`super::service::Local`]; each only maps the
+//! result, and holds no rule of its own.
 //!
 //! An invisible model or job answers exactly like a missing one (by the ID asked for),
 //! so a token cannot learn what exists beyond what it may see. The operations are async:
-//! the store and repository work runs on the blocking pool inside them.
+//! the store and repository work runs on the blocking pool inside them, once, here.
 
 use super::answer_cache::Gate;
+use super::batch::{NewBatch, Source};
 use super::jobs;
-use super::service::{ExamplesQuery, JobRequest, LogQuery};
+use super::requests::{
+    AnnotateRequest, Annotator, BatchItems, ExamplesQuery, IngestRequest, Input, JobRequest,
+    LogQuery,
+};
 use super::tokens::{Principal, Role, Scope};
 use super::{Context, blocking};
 use crate::error::{Error, Result};
 use crate::ids::{JobId, ModelId};
+use crate::store::{ExampleFilter, IngestCounts, NewAnnotation};
 use crate::wire::agreement::AgreementReport;
 use crate::wire::decision::Checkpoint;
-use crate::wire::examples::{ExampleDetail, ExamplePage, IngestReport};
+use crate::wire::examples::{Annotation, ExampleDetail, ExamplePage, IngestExample, IngestReport};
 use crate::wire::jobs::{Job, JobKind, JobStatus};
 use crate::wire::models::{ModelDetail, ModelKind, ModelList};
 use crate::wire::registry::{ModelDiff, RegistryEvent};
 use crate::wire::to_annotate::{ToAnnotate, ToAnnotateQuery};
 use serde_json::Value;
 use std::collections::HashMap;
+use tokio::sync::mpsc;
 
 /// `modelId` → path of every repository model.
 pub fn model_paths(ctx: &Context) -> Result<HashMap<ModelId, String>> {
@@ -73,6 +80,9 @@ pub async fn model_access(
 /// found, exactly as if it did not exist; the scope of its kind is checked after that.
 fn visible(ctx: &Context, principal: &Principal, job_id: &str) -> Result<Job> {
     let job = jobs::get(ctx, &jobs::parse_id(job_id)?)?;
+    if principal.is_owner() {
+        return Ok(job);
+    }
     let not_found = || Error::JobNotFound(job_id.to_owned());
     let path = super::models::open_by_id(ctx, &job.model_id)
         .map_err(|_| not_found())?
@@ -135,12 +145,16 @@ pub async fn visible_jobs(
             }
             None => None,
         };
-        // One model, already authorized: every job on it is on a visible model.
+        // One model, already authorized, or the owner: every job is on a visible model.
         let paths = match model_id {
             Some(_) => None,
+            None if principal.is_owner() => None,
             None => Some(model_paths(&ctx)?),
         };
-        let mut jobs = jobs::list(&ctx, model_id.as_ref(), &listing.statuses, 0)?;
+        // The store stops at `limit` when no job it lists can be dropped here.
+        let every_one = paths.is_none() && listing.kinds.is_empty() && listing.id_prefix.is_none();
+        let stop = if every_one { listing.limit } else { 0 };
+        let mut jobs = jobs::list(&ctx, model_id.as_ref(), &listing.statuses, stop)?;
         jobs.retain(|job| {
             (listing.kinds.is_empty() || listing.kinds.contains(&job.kind))
                 && listing
@@ -263,7 +277,8 @@ pub async fn history(
     limit: usize,
 ) -> Result<Vec<RegistryEvent>> {
     as_role(ctx, principal, model, Role::Reader, move |ctx, path| {
-        super::registry::history(ctx, path, limit)
+        let model_id = super::models::open(ctx, path)?.model_id();
+        super::registry::history(ctx, &model_id, limit)
     })
     .await
 }
@@ -344,37 +359,119 @@ pub async fn annotate_example(
     .await
 }
 
-/// Ingest a body of examples, a JSON array or JSON Lines (role `writer`); an annotation
-/// that names no annotator is the token's.
+/// Ingest examples, a JSON array or JSON Lines (role `writer`); an annotation that names no
+/// annotator is `request.annotator`'s, else the caller's. `progress` hears the running
+/// totals as the lines are read.
 pub async fn ingest(
     ctx: &Context,
     principal: &Principal,
-    model: &str,
-    body: bytes::Bytes,
-    atomic: bool,
+    request: IngestRequest<'_>,
+    progress: &(dyn Fn(IngestCounts) + Send + Sync),
 ) -> Result<IngestReport> {
-    let annotator = principal.name.clone();
-    as_role(ctx, principal, model, Role::Writer, move |ctx, path| {
-        let mut reader = std::io::Cursor::new(body);
-        super::examples::ingest(ctx, path, &annotator, &mut reader, atomic, &mut |_| {})
-    })
-    .await
+    let IngestRequest {
+        model,
+        mut input,
+        atomic,
+        annotator,
+    } = request;
+    let annotator = annotator.unwrap_or_else(|| principal.name.clone());
+    let (sender, counts) = mpsc::unbounded_channel();
+    let work = as_role(ctx, principal, model, Role::Writer, move |ctx, path| {
+        super::examples::ingest(ctx, path, &annotator, &mut input, atomic, &mut |c| {
+            // The receiver outlives the work; a send cannot fail while it runs.
+            let _ = sender.send(*c);
+        })
+    });
+    with_progress(work, counts, progress).await
 }
 
-/// Write a body of annotation lines, a JSON array or JSON Lines (role `writer`); a line
-/// that names no annotator is the token's.
+/// `work`'s answer, with every value it sends on `sent` handed to `hear` here, in order, as
+/// they come: the blocking work reports to a caller that is not `'static`.
+async fn with_progress<T, P>(
+    work: impl Future<Output = Result<T>>,
+    mut sent: mpsc::UnboundedReceiver<P>,
+    hear: &(dyn Fn(P) + Send + Sync),
+) -> Result<T> {
+    tokio::pin!(work);
+    let answer = loop {
+        tokio::select! {
+            answer = &mut work => break answer,
+            Some(value) = sent.recv() => hear(value),
+        }
+    };
+    while let Ok(value) = sent.try_recv() {
+        hear(value);
+    }
+    answer
+}
+
+/// Write annotation lines, a JSON array or JSON Lines (role `writer`); a line that names no
+/// annotator is `annotator`'s, else the caller's.
 pub async fn annotate_lines(
     ctx: &Context,
     principal: &Principal,
     model: &str,
-    body: bytes::Bytes,
+    annotator: Annotator,
+    mut input: Input,
 ) -> Result<IngestReport> {
-    let annotator = principal.name.clone();
+    let annotator = annotator.unwrap_or_else(|| principal.name.clone());
     as_role(ctx, principal, model, Role::Writer, move |ctx, path| {
-        let mut reader = std::io::Cursor::new(body);
-        super::examples::annotate_lines(ctx, path, &annotator, &mut reader)
+        super::examples::annotate_lines(ctx, path, &annotator, &mut input)
     })
     .await
+}
+
+/// One annotator's answer to one question of one example (role `writer`): the annotator
+/// is `request.annotator`, else the caller. The question's ground truth as it now stands.
+pub async fn annotate(
+    ctx: &Context,
+    principal: &Principal,
+    request: AnnotateRequest<'_>,
+) -> Result<Annotation> {
+    let annotation = NewAnnotation {
+        question_id: request.question_id,
+        answer: request.answer,
+        reasoning: request.reasoning,
+        annotator: request.annotator.unwrap_or_else(|| principal.name.clone()),
+    };
+    let example_id = request.example_id.to_owned();
+    as_role(
+        ctx,
+        principal,
+        request.model,
+        Role::Writer,
+        move |ctx, path| super::examples::annotate(ctx, path, &example_id, annotation),
+    )
+    .await
+}
+
+/// The example of `model` that `text` names: itself when an example has that ID, else the
+/// one ID it starts (role `reader`; [`super::examples::resolve_id`]).
+pub async fn resolve_example(
+    ctx: &Context,
+    principal: &Principal,
+    model: &str,
+    text: &str,
+) -> Result<String> {
+    let text = text.to_owned();
+    as_role(ctx, principal, model, Role::Reader, move |ctx, path| {
+        super::examples::resolve_id(ctx, path, &text)
+    })
+    .await
+}
+
+/// Every matching example of `model` as an ingest line, in example ID order, to `write`
+/// (role `reader`); the count. The examples are read a page at a time on this thread, since
+/// `write` (the caller's output) is not `'static`.
+pub async fn export_examples(
+    ctx: &Context,
+    principal: &Principal,
+    model: &str,
+    filter: &ExampleFilter,
+    write: &mut (dyn for<'v> FnMut(&'v IngestExample) -> Result<()> + Send),
+) -> Result<u64> {
+    let path = model_access(ctx, principal, model, Role::Reader).await?;
+    super::examples::export(ctx, &path, filter, write)
 }
 
 /// How far the annotators of `model` agree (role `reader`).
@@ -390,18 +487,60 @@ pub async fn annotation_agreement(
     .await
 }
 
-/// Create a job on `model` (with `role`) for a request that came over HTTP: its problems
-/// carry the request's `origin`. The caller runs the returned claim.
+/// Create a job on `model` (with `role`) and claim it for running; the caller runs the
+/// returned claim. `origin` names the HTTP request that asked for it, if one did: its
+/// problems carry it.
 pub async fn create_job(
     ctx: &Context,
     principal: &Principal,
     model: &str,
     role: Role,
     request: JobRequest,
-    origin: jobs::Origin,
+    origin: Option<jobs::Origin>,
 ) -> Result<(Job, jobs::JobClaim)> {
-    model_access(ctx, principal, model, role).await?;
-    super::service::new_job(ctx, model, request, Some(origin)).await
+    let path = model_access(ctx, principal, model, role).await?;
+    let ctx = ctx.clone();
+    blocking(move || match request {
+        JobRequest::Batch {
+            revision,
+            questions,
+            capture,
+            items,
+        } => {
+            let mut lines;
+            let source = match items {
+                BatchItems::Lines(input) => {
+                    lines = input;
+                    Source::Lines(&mut lines)
+                }
+                BatchItems::Inline(items) => Source::Inline(items),
+                BatchItems::Examples(set) => Source::Examples(set),
+            };
+            let batch = NewBatch {
+                model: &path,
+                revision: revision.as_deref(),
+                questions,
+                capture,
+                source,
+            };
+            super::batch::create(&ctx, batch, origin)
+        }
+        JobRequest::Alignment(request) => {
+            let alignment = super::align::NewAlignment {
+                model: &path,
+                request,
+            };
+            super::align::create(&ctx, alignment, origin)
+        }
+        JobRequest::Evaluation(request) => {
+            let evaluation = super::eval::NewEvaluation {
+                model: &path,
+                request,
+            };
+            super::eval::create(&ctx, evaluation, origin)
+        }
+    })
+    .await
 }
 
 /// `work` on `model`'s path, once `principal` holds `role` on it, on the blocking pool.

@@ -21,6 +21,7 @@ pub mod metrics;
 pub mod models;
 pub mod prefix;
 pub mod registry;
+pub mod requests;
 pub mod resample;
 pub mod runner;
 pub mod service;

@@ -16,10 +16,9 @@ use crate::wire::registry::{EvaluationSummary, QuestionSummary, RegistryEvent};
 /// How far back the latest evaluation of a commit is looked for.
 const EVALUATIONS_SEARCHED: usize = 1000;
 
-/// `model`'s last `limit` events, newest first.
-pub fn history(ctx: &Context, model: &str, limit: usize) -> Result<Vec<RegistryEvent>> {
-    let repo = super::models::open(ctx, model)?;
-    Ok(ctx.store()?.registry_events(&repo.model_id(), limit)?)
+/// The model's last `limit` events, newest first.
+pub fn history(ctx: &Context, model_id: &ModelId, limit: usize) -> Result<Vec<RegistryEvent>> {
+    Ok(ctx.store()?.registry_events(model_id, limit)?)
 }
 
 /// Append an event to `model_id`'s history.

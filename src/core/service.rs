@@ -10,55 +10,31 @@
 //! [`Service::follow_job`] watches it until it ends (running it here when this process
 //! owns it), and [`Service::detach_job`] lets it run without us.
 
-use super::batch::{NewBatch, Source};
+use super::access::{self, JobListing};
 use super::jobs::{JobClaim, Observer};
+use super::tokens::Principal;
 use super::{Context, blocking};
 use crate::error::{Error, Result};
 use crate::ids::{JobId, ModelId};
-use crate::store::{ExampleFilter, IngestCounts, NewAnnotation};
+use crate::store::IngestCounts;
 use crate::wire::agreement::AgreementReport;
-use crate::wire::align::{AlignmentRequest, EvaluationRequest};
 use crate::wire::decision::Checkpoint;
 use crate::wire::examples::{Annotation, ExampleDetail, IngestExample};
 use crate::wire::examples::{ExamplePage, IngestReport};
-use crate::wire::jobs::{ExampleSet, Job, JobStatus};
+use crate::wire::jobs::Job;
 use crate::wire::models::{ModelDetail, ModelList};
 use crate::wire::registry::{ModelDiff, RegistryEvent};
 use crate::wire::to_annotate::{ToAnnotate, ToAnnotateQuery};
-use crate::wire::{DecisionRequest, DecisionResponse, Questions};
+use crate::wire::{DecisionRequest, DecisionResponse};
 use std::collections::HashMap;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// An input file (or stdin), read as it is sent or staged.
-pub type Input = Box<dyn BufRead + Send>;
-
-/// What a job to create does.
-pub enum JobRequest {
-    /// Decisions over many states ([`super::batch`]).
-    Batch {
-        revision: Option<String>,
-        questions: Option<Questions>,
-        capture: bool,
-        items: BatchItems,
-    },
-    /// Better questions from the annotated examples ([`super::align`]).
-    Alignment(AlignmentRequest),
-    /// A checkpoint's figures over the annotated examples ([`super::eval`]).
-    Evaluation(EvaluationRequest),
-}
-
-/// Where a batch's states come from.
-pub enum BatchItems {
-    /// The items of a JSON request body.
-    Inline(Vec<serde_json::Value>),
-    /// JSON Lines of `{example_id?, state}`; blank lines are skipped and each line is
-    /// checked when its turn comes.
-    Lines(Input),
-    /// The model's stored examples.
-    Examples(ExampleSet),
-}
+pub use super::requests::{
+    AnnotateRequest, Annotator, BatchItems, ExamplesQuery, ExportQuery, IngestRequest, Input,
+    JobRequest, JobsQuery, LOCAL_ANNOTATOR, LogQuery, local_user,
+};
 
 /// A job just created.
 #[derive(Debug, Clone)]
@@ -172,91 +148,14 @@ pub trait Service: Send + Sync {
     fn runs_jobs_here(&self) -> bool;
 }
 
-/// Who annotates: on a local home, a name (the command line's `--annotator`, else the
-/// user's); a server always records its token's name, and refuses a name given here.
-pub type Annotator = Option<String>;
-
-/// The annotator a local home records when none is named.
-pub const LOCAL_ANNOTATOR: &str = "local";
-
-/// Who works on a local home: the user's name (`$USER`, else `$USERNAME`) if it is a valid
-/// name, else [`LOCAL_ANNOTATOR`]. An annotation's annotator and a promotion's actor; a server
-/// records its token's name instead.
-pub fn local_user() -> String {
-    ["USER", "USERNAME"]
-        .into_iter()
-        .filter_map(|var| std::env::var(var).ok())
-        .find(|name| crate::wire::examples::check_annotator(name).is_ok())
-        .unwrap_or_else(|| LOCAL_ANNOTATOR.to_owned())
-}
-
-/// Examples to ingest ([`Service::ingest`]).
-pub struct IngestRequest<'a> {
-    /// Repository path or `modelId`.
-    pub model: &'a str,
-    pub input: Input,
-    /// All or nothing: one bad line and none is written.
-    pub atomic: bool,
-    /// Whose the annotations that name no annotator are.
-    pub annotator: Annotator,
-}
-
-/// One annotator's answer to one question of one example ([`Service::annotate`]).
-pub struct AnnotateRequest<'a> {
-    /// Repository path or `modelId`.
-    pub model: &'a str,
-    pub example_id: &'a str,
-    pub question_id: String,
-    pub answer: serde_json::Value,
-    pub reasoning: Option<String>,
-    pub annotator: Annotator,
-}
-
-/// Which examples [`Service::export_examples`] writes.
-#[derive(Debug, Clone, Copy)]
-pub struct ExportQuery<'a> {
-    /// Repository path or `modelId`.
-    pub model: &'a str,
-    pub filter: &'a ExampleFilter,
-}
-
-/// Which checkpoints [`Service::log`] lists: newest first, from `revision` (else the
-/// default branch).
-#[derive(Debug, Clone, Copy)]
-pub struct LogQuery<'a> {
-    /// Repository path or `modelId`.
-    pub model: &'a str,
-    pub revision: Option<&'a str>,
-    pub limit: usize,
-}
-
-/// Which page of examples [`Service::list_examples`] returns: in example ID order, after
-/// `after`.
-#[derive(Debug, Clone, Copy)]
-pub struct ExamplesQuery<'a> {
-    /// Repository path or `modelId`.
-    pub model: &'a str,
-    pub filter: &'a ExampleFilter,
-    pub after: Option<&'a str>,
-    pub limit: usize,
-}
-
-/// Which jobs [`Service::list_jobs`] lists: of one model or all, of one status or all.
-#[derive(Debug, Clone, Copy)]
-pub struct JobsQuery<'a> {
-    /// Repository path or `modelId`.
-    pub model: Option<&'a str>,
-    pub status: Option<JobStatus>,
-    /// At most this many (at least one).
-    pub limit: usize,
-}
-
 /// Starts a background process that runs job `job_id` (the command line's `jobs worker`).
 pub type Spawner = Arc<dyn Fn(&Context, &JobId) -> Result<()> + Send + Sync>;
 
 /// The operations on this process's home.
 pub struct Local {
     ctx: Context,
+    /// Whom the operations run as: the user, who owns the home.
+    owner: Principal,
     /// Claims on the jobs this process created and has not yet run or handed on.
     claims: Mutex<HashMap<JobId, JobClaim>>,
     spawn: Spawner,
@@ -267,6 +166,7 @@ impl Local {
     pub fn new(ctx: Context, spawn: Spawner) -> Self {
         Self {
             ctx,
+            owner: Principal::owner(local_user()),
             claims: Mutex::new(HashMap::new()),
             spawn,
         }
@@ -284,6 +184,14 @@ impl Local {
     ) -> Result<T> {
         let ctx = self.ctx.clone();
         blocking(move || work(&ctx)).await
+    }
+
+    /// The job that `text` names: its whole ID, or a prefix that starts only its ID
+    /// ([`super::jobs::resolve_id`]).
+    async fn resolve_job(&self, text: &str) -> Result<JobId> {
+        let text = text.to_owned();
+        self.on_pool(move |ctx| super::jobs::resolve_id(ctx, &text))
+            .await
     }
 
     fn take_claim(&self, job_id: &JobId) -> Option<JobClaim> {
@@ -332,20 +240,15 @@ impl Service for Local {
     }
 
     async fn list_models(&self) -> Result<ModelList> {
-        self.on_pool(super::models::list).await
+        access::list_models(&self.ctx, &self.owner).await
     }
 
     async fn show_model(&self, model: &str) -> Result<ModelDetail> {
-        let model = model.to_owned();
-        self.on_pool(move |ctx| super::models::show(ctx, &model))
-            .await
+        access::show_model(&self.ctx, &self.owner, model).await
     }
 
     async fn log(&self, query: LogQuery<'_>) -> Result<Vec<Checkpoint>> {
-        let (model, revision) = (query.model.to_owned(), query.revision.map(str::to_owned));
-        let limit = query.limit;
-        self.on_pool(move |ctx| super::models::log(ctx, &model, revision.as_deref(), limit))
-            .await
+        access::log(&self.ctx, &self.owner, query).await
     }
 
     async fn promote(
@@ -354,24 +257,15 @@ impl Service for Local {
         revision: &str,
         evaluation: Option<&str>,
     ) -> Result<Checkpoint> {
-        let (model, revision) = (model.to_owned(), revision.to_owned());
-        let evaluation = evaluation.map(str::to_owned);
-        self.on_pool(move |ctx| {
-            super::models::promote(ctx, &model, &revision, evaluation.as_deref(), &local_user())
-        })
-        .await
+        access::promote(&self.ctx, &self.owner, model, revision, evaluation).await
     }
 
     async fn history(&self, model: &str, limit: usize) -> Result<Vec<RegistryEvent>> {
-        let model = model.to_owned();
-        self.on_pool(move |ctx| super::registry::history(ctx, &model, limit))
-            .await
+        access::history(&self.ctx, &self.owner, model, limit).await
     }
 
     async fn diff(&self, model: &str, from: &str, to: &str) -> Result<ModelDiff> {
-        let (model, from, to) = (model.to_owned(), from.to_owned(), to.to_owned());
-        self.on_pool(move |ctx| super::diff::diff(ctx, &model, &from, &to))
-            .await
+        access::diff(&self.ctx, &self.owner, model, from, to).await
     }
 
     async fn ingest(
@@ -379,70 +273,32 @@ impl Service for Local {
         request: IngestRequest<'_>,
         progress: &(dyn Fn(IngestCounts) + Send + Sync),
     ) -> Result<IngestReport> {
-        let IngestRequest {
-            model,
-            mut input,
-            atomic,
-            annotator,
-        } = request;
-        let annotator = annotator.as_deref().unwrap_or(LOCAL_ANNOTATOR);
-        super::examples::ingest(
-            &self.ctx,
-            model,
-            annotator,
-            &mut input,
-            atomic,
-            &mut |counts| progress(*counts),
-        )
+        access::ingest(&self.ctx, &self.owner, request, progress).await
     }
 
     async fn annotate(&self, request: AnnotateRequest<'_>) -> Result<Annotation> {
-        let annotation = NewAnnotation {
-            question_id: request.question_id,
-            answer: request.answer,
-            reasoning: request.reasoning,
-            annotator: request
-                .annotator
-                .unwrap_or_else(|| LOCAL_ANNOTATOR.to_owned()),
-        };
-        let (model, example_id) = (request.model.to_owned(), request.example_id.to_owned());
-        self.on_pool(move |ctx| super::examples::annotate(ctx, &model, &example_id, annotation))
-            .await
+        access::annotate(&self.ctx, &self.owner, request).await
     }
 
     async fn annotate_lines(
         &self,
         model: &str,
         annotator: Annotator,
-        mut input: Input,
+        input: Input,
     ) -> Result<IngestReport> {
-        let model = model.to_owned();
-        let annotator = annotator.unwrap_or_else(|| LOCAL_ANNOTATOR.to_owned());
-        self.on_pool(move |ctx| {
-            super::examples::annotate_lines(ctx, &model, &annotator, &mut input)
-        })
-        .await
+        access::annotate_lines(&self.ctx, &self.owner, model, annotator, input).await
     }
 
     async fn list_examples(&self, query: ExamplesQuery<'_>) -> Result<ExamplePage> {
-        let (model, filter) = (query.model.to_owned(), query.filter.clone());
-        let (after, limit) = (query.after.map(str::to_owned), query.limit);
-        self.on_pool(move |ctx| {
-            super::examples::list(ctx, &model, &filter, after.as_deref(), limit)
-        })
-        .await
+        access::list_examples(&self.ctx, &self.owner, query).await
     }
 
     async fn show_example(&self, model: &str, example_id: &str) -> Result<ExampleDetail> {
-        let (model, example_id) = (model.to_owned(), example_id.to_owned());
-        self.on_pool(move |ctx| super::examples::show(ctx, &model, &example_id))
-            .await
+        access::show_example(&self.ctx, &self.owner, model, example_id).await
     }
 
     async fn resolve_example(&self, model: &str, text: &str) -> Result<String> {
-        let (model, text) = (model.to_owned(), text.to_owned());
-        self.on_pool(move |ctx| super::examples::resolve_id(ctx, &model, &text))
-            .await
+        access::resolve_example(&self.ctx, &self.owner, model, text).await
     }
 
     async fn examples_to_annotate(
@@ -450,7 +306,8 @@ impl Service for Local {
         model: &str,
         query: &ToAnnotateQuery,
     ) -> Result<ToAnnotate> {
-        super::to_annotate::pick(&self.ctx, model, query, &super::answer_cache::Open).await
+        let gate = &super::answer_cache::Open;
+        access::examples_to_annotate(&self.ctx, &self.owner, model, query, gate).await
     }
 
     async fn export_examples(
@@ -458,7 +315,7 @@ impl Service for Local {
         query: ExportQuery<'_>,
         write: &mut (dyn for<'v> FnMut(&'v IngestExample) -> Result<()> + Send),
     ) -> Result<u64> {
-        super::examples::export(&self.ctx, query.model, query.filter, write)
+        access::export_examples(&self.ctx, &self.owner, query.model, query.filter, write).await
     }
 
     async fn annotation_agreement(
@@ -466,13 +323,14 @@ impl Service for Local {
         model: &str,
         question: Option<&str>,
     ) -> Result<AgreementReport> {
-        let (model, question) = (model.to_owned(), question.map(str::to_owned));
-        self.on_pool(move |ctx| super::agreement::agreement(ctx, &model, question.as_deref()))
-            .await
+        let question = question.map(str::to_owned);
+        access::annotation_agreement(&self.ctx, &self.owner, model, question).await
     }
 
     async fn create_job(&self, model: &str, request: JobRequest) -> Result<Created> {
-        let (job, claim) = new_job(&self.ctx, model, request, None).await?;
+        let role = request.role();
+        let (job, claim) =
+            access::create_job(&self.ctx, &self.owner, model, role, request, None).await?;
         self.claims
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -484,29 +342,23 @@ impl Service for Local {
     }
 
     async fn get_job(&self, job_id: &str) -> Result<Job> {
-        let job_id = job_id.to_owned();
-        self.on_pool(move |ctx| super::jobs::get(ctx, &super::jobs::resolve_id(ctx, &job_id)?))
-            .await
+        let job_id = self.resolve_job(job_id).await?;
+        access::visible_job(&self.ctx, &self.owner, &job_id.to_string()).await
     }
 
     async fn list_jobs(&self, query: JobsQuery<'_>) -> Result<Vec<Job>> {
-        let model = query.model.map(str::to_owned);
-        let statuses: Vec<JobStatus> = query.status.into_iter().collect();
-        let limit = query.limit.max(1);
-        self.on_pool(move |ctx| {
-            let model_id = match model {
-                Some(model) => Some(super::models::open(ctx, &model)?.model_id()),
-                None => None,
-            };
-            super::jobs::list(ctx, model_id.as_ref(), &statuses, limit)
-        })
-        .await
+        let listing = JobListing {
+            model: query.model.map(str::to_owned),
+            statuses: query.status.into_iter().collect(),
+            limit: query.limit.max(1),
+            ..JobListing::default()
+        };
+        access::visible_jobs(&self.ctx, &self.owner, listing).await
     }
 
     async fn cancel_job(&self, job_id: &str) -> Result<Job> {
-        let job_id = job_id.to_owned();
-        self.on_pool(move |ctx| super::jobs::cancel(ctx, &super::jobs::resolve_id(ctx, &job_id)?))
-            .await
+        let job_id = self.resolve_job(job_id).await?;
+        access::cancel_visible_job(&self.ctx, &self.owner, &job_id.to_string()).await
     }
 
     async fn follow_job(&self, job: &Job, observer: &dyn Observer) -> Result<Job> {
@@ -526,8 +378,8 @@ impl Service for Local {
     }
 
     async fn job_results(&self, job_id: &str, out: &mut (dyn Write + Send)) -> Result<Job> {
-        let id = super::jobs::resolve_id(&self.ctx, job_id)?;
-        let job = super::jobs::get(&self.ctx, &id)?;
+        let id = self.resolve_job(job_id).await?;
+        let job = access::visible_job(&self.ctx, &self.owner, &id.to_string()).await?;
         super::jobs::for_each_results_page(&self.ctx, &id, &mut |page| {
             out.write_all(page).map_err(write_error)
         })?;
@@ -548,69 +400,15 @@ impl Service for Local {
     }
 
     async fn model_paths(&self) -> HashMap<ModelId, String> {
-        super::access::model_paths(&self.ctx).unwrap_or_default()
+        let ctx = self.ctx.clone();
+        blocking(move || access::model_paths(&ctx))
+            .await
+            .unwrap_or_default()
     }
 
     fn runs_jobs_here(&self) -> bool {
         true
     }
-}
-
-/// Create the job `request` describes on `model` and claim it for running; `origin` names
-/// the HTTP request that asked for it, if one did.
-pub async fn new_job(
-    ctx: &Context,
-    model: &str,
-    request: JobRequest,
-    origin: Option<super::jobs::Origin>,
-) -> Result<(Job, JobClaim)> {
-    let (ctx, model) = (ctx.clone(), model.to_owned());
-    blocking(move || match request {
-        JobRequest::Batch {
-            revision,
-            questions,
-            capture,
-            items,
-        } => {
-            let mut lines;
-            let source = match items {
-                BatchItems::Lines(input) => {
-                    lines = input;
-                    Source::Lines(&mut lines)
-                }
-                BatchItems::Inline(items) => Source::Inline(items),
-                BatchItems::Examples(set) => Source::Examples(set),
-            };
-            super::batch::create(
-                &ctx,
-                NewBatch {
-                    model: &model,
-                    revision: revision.as_deref(),
-                    questions,
-                    capture,
-                    source,
-                },
-                origin,
-            )
-        }
-        JobRequest::Alignment(request) => super::align::create(
-            &ctx,
-            super::align::NewAlignment {
-                model: &model,
-                request,
-            },
-            origin,
-        ),
-        JobRequest::Evaluation(request) => super::eval::create(
-            &ctx,
-            super::eval::NewEvaluation {
-                model: &model,
-                request,
-            },
-            origin,
-        ),
-    })
-    .await
 }
 
 /// A failure to write output the caller asked for (a closed pipe, a full disk).

@@ -150,6 +150,8 @@ pub struct Principal {
     pub name: String,
     scopes: Vec<Scope>,
     roles: Vec<(String, Role)>,
+    /// The owner of a local home ([`Principal::owner`]).
+    owner: bool,
 }
 
 /// Who presents `bearer`, or `Unauthorized` for a malformed, unknown or revoked token. The
@@ -192,10 +194,29 @@ fn principal_of(ctx: &Context, bearer: &str) -> Result<Principal> {
             .filter_map(|s| s.parse().ok())
             .collect(),
         roles,
+        owner: false,
     })
 }
 
 impl Principal {
+    /// Whoever runs the command line on a local home, by `name`: every scope, `admin` on
+    /// every model, and every job in sight (even one whose model is gone). Presents no token:
+    /// its token ID is all zeros, which names no token a server accepts.
+    pub fn owner(name: String) -> Self {
+        Self {
+            token_id: TokenId::nobody(),
+            name,
+            scopes: Scope::VARIANTS.to_vec(),
+            roles: vec![("*".into(), Role::Admin)],
+            owner: true,
+        }
+    }
+
+    /// Whether this is the owner of a local home ([`Principal::owner`]).
+    pub fn is_owner(&self) -> bool {
+        self.owner
+    }
+
     /// Whether the token carries `scope`.
     pub fn has_scope(&self, scope: Scope) -> bool {
         self.scopes.contains(&scope)
@@ -275,6 +296,7 @@ mod tests {
                 ("acme/*".into(), Role::Reader),
                 ("acme/support".into(), Role::Writer),
             ],
+            owner: false,
         };
         assert_eq!(principal.role_on("acme/support"), Some(Role::Writer));
         assert!(principal.require_role("acme/other", Role::Reader).is_ok());

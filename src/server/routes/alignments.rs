@@ -5,7 +5,7 @@
 use super::jobs::{self, Alignments, JsonCollection};
 use super::params::ModelParams;
 use crate::core;
-use crate::core::service::JobRequest;
+use crate::core::requests::JobRequest;
 use crate::core::tokens::{Principal, Role};
 use crate::error::Result;
 use crate::server::AppState;

@@ -3,7 +3,7 @@
 
 use super::jobs::{self, Batches};
 use super::params::{JobParams, ModelParams, RequiredIdempotencyKey};
-use crate::core::service::{BatchItems as Items, JobRequest};
+use crate::core::requests::{BatchItems as Items, JobRequest};
 use crate::core::tokens::{Principal, Role};
 use crate::error::Error;
 use crate::server::error::ApiResult;

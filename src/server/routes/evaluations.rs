@@ -3,7 +3,7 @@
 //! `result`.
 
 use super::jobs::{self, Evaluations, JsonCollection};
-use crate::core::service::JobRequest;
+use crate::core::requests::JobRequest;
 use crate::core::tokens::Role;
 use crate::error::Result;
 use crate::wire::align::EvaluationRequest;

@@ -1,7 +1,7 @@
 //! Examples of a repository model: list, ingest, show, annotate, and which to annotate next.
 
 use super::params::{ExampleParams, IdempotencyKey, ModelParams};
-use crate::core::service::ExamplesQuery;
+use crate::core::requests::{ExamplesQuery, IngestRequest};
 use crate::core::tokens::{Principal, Role};
 use crate::core::{self};
 use crate::error::Error;
@@ -219,8 +219,13 @@ pub(crate) async fn ingest_examples(
         ("POST", uri.path()),
         hash,
         || async move {
-            let ingested =
-                core::access::ingest(&ctx, &who, &model_id, body.bytes, query.atomic).await;
+            let request = IngestRequest {
+                model: &model_id,
+                input: Box::new(std::io::Cursor::new(body.bytes)),
+                atomic: query.atomic,
+                annotator: None,
+            };
+            let ingested = core::access::ingest(&ctx, &who, request, &|_| {}).await;
             match ingested {
                 Ok(report) if report.committed => Json(report).into_response(),
                 Ok(report) => ApiError(atomic_rejection(&report)).into_response(),
@@ -308,7 +313,8 @@ pub(crate) async fn annotate_examples(
         ("POST", uri.path()),
         hash,
         || async move {
-            let annotated = core::access::annotate_lines(&ctx, &who, &model_id, body.bytes).await;
+            let input = Box::new(std::io::Cursor::new(body.bytes));
+            let annotated = core::access::annotate_lines(&ctx, &who, &model_id, None, input).await;
             match annotated {
                 Ok(report) => Json(report).into_response(),
                 Err(error) => ApiError(error).into_response(),

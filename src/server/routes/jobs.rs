@@ -8,7 +8,7 @@ use crate::core;
 use crate::core::access::JobListing;
 pub(crate) use crate::core::access::scope_of;
 use crate::core::jobs::Origin;
-use crate::core::service::JobRequest;
+use crate::core::requests::JobRequest;
 use crate::core::tokens::{Principal, Role};
 use crate::error::{Error, Result};
 use crate::server::error::{ApiError, ApiResult};
@@ -70,7 +70,8 @@ pub(crate) async fn create(creation: Creation<'_>, request: JobRequest) -> ApiRe
                 request_id: info.id.clone(),
             };
             let created =
-                core::access::create_job(&state.ctx, &who, &model_id, role, request, origin).await;
+                core::access::create_job(&state.ctx, &who, &model_id, role, request, Some(origin))
+                    .await;
             match created {
                 Ok((job, lock)) => {
                     state.jobs.submit(lock);

@@ -3,7 +3,7 @@
 
 use super::params::ModelParams;
 use crate::core;
-use crate::core::service::LogQuery;
+use crate::core::requests::LogQuery;
 use crate::core::tokens::Principal;
 use crate::server::AppState;
 use crate::server::error::ApiResult;

@@ -1,0 +1,129 @@
+//! What the operations of core are asked with: the requests of [`super::access`] and of
+//! [`super::service::Service`], shared by every adapter (the command line on a local home,
+//! the server, the client of a server). A leaf: it names types, and calls nothing.
+
+use super::tokens::Role;
+use crate::store::ExampleFilter;
+use crate::wire::Questions;
+use crate::wire::align::{AlignmentRequest, EvaluationRequest};
+use crate::wire::jobs::{ExampleSet, JobStatus};
+use std::io::BufRead;
+
+/// An input file (or stdin), read as it is sent or staged.
+pub type Input = Box<dyn BufRead + Send>;
+
+/// What a job to create does.
+pub enum JobRequest {
+    /// Decisions over many states ([`super::batch`]).
+    Batch {
+        revision: Option<String>,
+        questions: Option<Questions>,
+        capture: bool,
+        items: BatchItems,
+    },
+    /// Better questions from the annotated examples ([`super::align`]).
+    Alignment(AlignmentRequest),
+    /// A checkpoint's figures over the annotated examples ([`super::eval`]).
+    Evaluation(EvaluationRequest),
+}
+
+impl JobRequest {
+    /// The role on the model that creating this job needs: deciding is reading the model
+    /// (a batch, an evaluation); an alignment commits to it.
+    pub fn role(&self) -> Role {
+        match self {
+            Self::Batch { .. } | Self::Evaluation(_) => Role::Reader,
+            Self::Alignment(_) => Role::Writer,
+        }
+    }
+}
+
+/// Where a batch's states come from.
+pub enum BatchItems {
+    /// The items of a JSON request body.
+    Inline(Vec<serde_json::Value>),
+    /// JSON Lines of `{example_id?, state}`; blank lines are skipped and each line is
+    /// checked when its turn comes.
+    Lines(Input),
+    /// The model's stored examples.
+    Examples(ExampleSet),
+}
+
+/// Who annotates: on a local home, a name (the command line's `--annotator`, else the
+/// user's); a server always records its token's name, and refuses a name given here.
+pub type Annotator = Option<String>;
+
+/// The annotator a local home records when none is named.
+pub const LOCAL_ANNOTATOR: &str = "local";
+
+/// Who works on a local home: the user's name (`$USER`, else `$USERNAME`) if it is a valid
+/// name, else [`LOCAL_ANNOTATOR`]. An annotation's annotator and a promotion's actor; a server
+/// records its token's name instead.
+pub fn local_user() -> String {
+    ["USER", "USERNAME"]
+        .into_iter()
+        .filter_map(|var| std::env::var(var).ok())
+        .find(|name| crate::wire::examples::check_annotator(name).is_ok())
+        .unwrap_or_else(|| LOCAL_ANNOTATOR.to_owned())
+}
+
+/// Examples to ingest ([`super::access::ingest`]).
+pub struct IngestRequest<'a> {
+    /// Repository path or `modelId`.
+    pub model: &'a str,
+    pub input: Input,
+    /// All or nothing: one bad line and none is written.
+    pub atomic: bool,
+    /// Whose the annotations that name no annotator are.
+    pub annotator: Annotator,
+}
+
+/// One annotator's answer to one question of one example ([`super::access::annotate`]).
+pub struct AnnotateRequest<'a> {
+    /// Repository path or `modelId`.
+    pub model: &'a str,
+    pub example_id: &'a str,
+    pub question_id: String,
+    pub answer: serde_json::Value,
+    pub reasoning: Option<String>,
+    pub annotator: Annotator,
+}
+
+/// Which examples [`super::service::Service::export_examples`] writes.
+#[derive(Debug, Clone, Copy)]
+pub struct ExportQuery<'a> {
+    /// Repository path or `modelId`.
+    pub model: &'a str,
+    pub filter: &'a ExampleFilter,
+}
+
+/// Which checkpoints [`super::service::Service::log`] lists: newest first, from `revision` (else the
+/// default branch).
+#[derive(Debug, Clone, Copy)]
+pub struct LogQuery<'a> {
+    /// Repository path or `modelId`.
+    pub model: &'a str,
+    pub revision: Option<&'a str>,
+    pub limit: usize,
+}
+
+/// Which page of examples [`super::service::Service::list_examples`] returns: in example ID order, after
+/// `after`.
+#[derive(Debug, Clone, Copy)]
+pub struct ExamplesQuery<'a> {
+    /// Repository path or `modelId`.
+    pub model: &'a str,
+    pub filter: &'a ExampleFilter,
+    pub after: Option<&'a str>,
+    pub limit: usize,
+}
+
+/// Which jobs [`super::service::Service::list_jobs`] lists: of one model or all, of one status or all.
+#[derive(Debug, Clone, Copy)]
+pub struct JobsQuery<'a> {
+    /// Repository path or `modelId`.
+    pub model: Option<&'a str>,
+    pub status: Option<JobStatus>,
+    /// At most this many (at least one).
+    pub limit: usize,
+}
