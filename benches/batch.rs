@@ -14,10 +14,11 @@
 #![allow(clippy::print_stdout)]
 
 use arbiter::config::Settings;
-use arbiter::core::batch::{NewBatch, Source};
+use arbiter::core::batch::NewBatch;
 use arbiter::core::checkpoint::CapturePolicy;
 use arbiter::core::jobs::NoObserver;
 use arbiter::core::models::CreateModel;
+use arbiter::core::requests::BatchItems;
 use arbiter::core::runner::run;
 use arbiter::core::{self, Context};
 use arbiter::engine::builtin::{BuiltinEngine, Embedder, Reading};
@@ -123,7 +124,7 @@ fn main() {
         let started = Instant::now();
         let ctx2 = ctx.clone();
         let (_, lock) = core::blocking(move || {
-            let mut reader = std::io::Cursor::new(input.into_bytes());
+            let reader = std::io::Cursor::new(input.into_bytes());
             core::batch::create(
                 &ctx2,
                 NewBatch {
@@ -131,7 +132,7 @@ fn main() {
                     revision: None,
                     questions: None,
                     capture: false,
-                    source: Source::Lines(&mut reader),
+                    items: BatchItems::Lines(Box::new(reader)),
                 },
                 None,
             )

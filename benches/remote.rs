@@ -16,10 +16,11 @@
 #![allow(clippy::print_stdout)]
 
 use arbiter::config::Settings;
-use arbiter::core::batch::{NewBatch, Source};
+use arbiter::core::batch::NewBatch;
 use arbiter::core::checkpoint::CapturePolicy;
 use arbiter::core::jobs::NoObserver;
 use arbiter::core::models::CreateModel;
+use arbiter::core::requests::BatchItems;
 use arbiter::core::runner::run;
 use arbiter::core::{self, Context};
 use axum::Json;
@@ -59,7 +60,7 @@ fn main() {
     let (job, staged_secs) = runtime.block_on(async {
         let ctx2 = ctx.clone();
         let (_, lock) = core::blocking(move || {
-            let mut reader = std::io::Cursor::new(input.into_bytes());
+            let reader = std::io::Cursor::new(input.into_bytes());
             core::batch::create(
                 &ctx2,
                 NewBatch {
@@ -67,7 +68,7 @@ fn main() {
                     revision: None,
                     questions: None,
                     capture: false,
-                    source: Source::Lines(&mut reader),
+                    items: BatchItems::Lines(Box::new(reader)),
                 },
                 None,
             )

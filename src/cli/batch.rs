@@ -12,7 +12,7 @@ use super::output::Printer;
 use crate::core::jobs::Observer;
 use crate::core::service::{BatchItems, Input, JobRequest, Service};
 use crate::error::Error;
-use crate::wire::jobs::{ExampleSet, JobStatus, Progress};
+use crate::wire::jobs::{BatchItems as Given, ExampleSet, JobStatus, Progress};
 use crate::wire::question::parse_questions;
 use crate::wire::{Loc, Questions};
 use anyhow::{Context as _, Result};
@@ -79,8 +79,10 @@ pub(crate) async fn run(
 ) -> Result<ExitCode> {
     let questions = args.questions.as_deref().map(read_questions).transpose()?;
     let items = match (&args.input, args.examples) {
-        (_, Some(ExampleSetArg::All)) => BatchItems::Examples(ExampleSet::All),
-        (_, Some(ExampleSetArg::Annotated)) => BatchItems::Examples(ExampleSet::Annotated),
+        (_, Some(ExampleSetArg::All)) => BatchItems::Given(Given::Examples(ExampleSet::All)),
+        (_, Some(ExampleSetArg::Annotated)) => {
+            BatchItems::Given(Given::Examples(ExampleSet::Annotated))
+        }
         (Some(path), None) => BatchItems::Lines(open_input(path)?),
         (None, None) => return Err(Error::BadRequest("give --input or --examples".into()).into()),
     };

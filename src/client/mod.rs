@@ -32,7 +32,8 @@ use crate::wire::decision::Checkpoint;
 use crate::wire::examples::{Annotation, AnnotationInput, ExampleDetail, IngestExample};
 use crate::wire::examples::{ExamplePage, IngestReport, RejectedLine};
 use crate::wire::jobs::{
-    BatchMembers, BatchRequestDoc, InlineBatch, Job, JobKind, JobStatus, StoredBatch,
+    BatchItems as Given, BatchMembers, BatchRequestDoc, InlineBatch, Job, JobKind, JobStatus,
+    StoredBatch,
 };
 use crate::wire::models::{ModelDetail, ModelList};
 use crate::wire::problem::Segment;
@@ -224,7 +225,7 @@ impl Remote {
                     )))
                 };
                 let request = match items {
-                    BatchItems::Examples(examples) => {
+                    BatchItems::Given(Given::Examples(examples)) => {
                         json_batch(BatchRequestDoc::Examples(StoredBatch {
                             revision: members.revision,
                             questions: members.questions,
@@ -232,12 +233,14 @@ impl Remote {
                             examples,
                         }))?
                     }
-                    BatchItems::Inline(items) => json_batch(BatchRequestDoc::Items(InlineBatch {
-                        revision: members.revision,
-                        questions: members.questions,
-                        capture: members.capture,
-                        items,
-                    }))?,
+                    BatchItems::Given(Given::Inline(items)) => {
+                        json_batch(BatchRequestDoc::Items(InlineBatch {
+                            revision: members.revision,
+                            questions: members.questions,
+                            capture: members.capture,
+                            items,
+                        }))?
+                    }
                     BatchItems::Lines(mut input) => {
                         // The first line holds the members; the input follows as it is.
                         let mut body = serde_json::to_vec(&members)

@@ -8,11 +8,10 @@
 //! the store and repository work runs on the blocking pool inside them, once, here.
 
 use super::answer_cache::Gate;
-use super::batch::{NewBatch, Source};
+use super::batch::NewBatch;
 use super::jobs;
 use super::requests::{
-    AnnotateRequest, Annotator, BatchItems, ExamplesQuery, IngestRequest, Input, JobRequest,
-    LogQuery,
+    AnnotateRequest, Annotator, ExamplesQuery, IngestRequest, Input, JobRequest, LogQuery,
 };
 use super::tokens::{Principal, Role, Scope};
 use super::{Context, blocking};
@@ -507,21 +506,12 @@ pub async fn create_job(
             capture,
             items,
         } => {
-            let mut lines;
-            let source = match items {
-                BatchItems::Lines(input) => {
-                    lines = input;
-                    Source::Lines(&mut lines)
-                }
-                BatchItems::Inline(items) => Source::Inline(items),
-                BatchItems::Examples(set) => Source::Examples(set),
-            };
             let batch = NewBatch {
                 model: &path,
                 revision: revision.as_deref(),
                 questions,
                 capture,
-                source,
+                items,
             };
             super::batch::create(&ctx, batch, origin)
         }

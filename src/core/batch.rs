@@ -11,10 +11,12 @@ use super::decide::{CaptureAs, decide_and_capture, effective_questions};
 use super::jobs::lines::{self, LineWriter};
 use super::jobs::{Draft, Ending, JobClaim, JobPart, Observer, Origin, Spec};
 use super::models::{self, Loaded};
+use super::requests::BatchItems;
 use super::{Context, blocking};
 use crate::error::{Error, Result};
 use crate::store::{ExampleFilter, JobRecord};
 use crate::wire::decision::Revision;
+use crate::wire::jobs::BatchItems as Given;
 use crate::wire::jobs::{
     BatchItem, BatchResultLine, BatchSummary, ExampleSet, ItemOutcome, Job, JobKind, JobResult,
     Progress,
@@ -30,16 +32,6 @@ use serde_json::{Value, json};
 use std::io::BufRead;
 use std::time::{Duration, Instant};
 
-/// Where a new batch's items come from.
-pub enum Source<'a> {
-    /// Items of a request body.
-    Inline(Vec<Value>),
-    /// The model's stored examples.
-    Examples(ExampleSet),
-    /// One item per line (JSON Lines); blank lines are skipped.
-    Lines(&'a mut dyn BufRead),
-}
-
 /// A batch to create.
 pub struct NewBatch<'a> {
     /// Repository path or `modelId`.
@@ -47,7 +39,7 @@ pub struct NewBatch<'a> {
     pub revision: Option<&'a str>,
     pub questions: Option<Questions>,
     pub capture: bool,
-    pub source: Source<'a>,
+    pub items: BatchItems,
 }
 
 /// What a batch job runs from, as stored with it.
@@ -91,7 +83,7 @@ pub fn create(
         ));
     }
     let draft = Draft::new(ctx)?;
-    let (total, source) = stage(ctx, &loaded, batch.source, &draft)?;
+    let (total, source) = stage(ctx, &loaded, batch.items, &draft)?;
     let spec = BatchSpec {
         revision: loaded.revision.clone(),
         questions: batch.questions.as_ref().map(questions_to_value),
@@ -107,18 +99,18 @@ pub fn create(
 pub(crate) fn stage(
     ctx: &Context,
     loaded: &Loaded,
-    source: Source<'_>,
+    items: BatchItems,
     draft: &Draft,
 ) -> Result<(u64, Value)> {
     let mut out = draft.input();
-    let description = match source {
-        Source::Inline(items) => {
+    let description = match items {
+        BatchItems::Given(Given::Inline(items)) => {
             for item in &items {
                 out.push(to_json(item)?)?;
             }
             json!({"items": out.count()})
         }
-        Source::Examples(set) => {
+        BatchItems::Given(Given::Examples(set)) => {
             let filter = ExampleFilter {
                 annotated: (set == ExampleSet::Annotated).then_some(true),
                 question: None,
@@ -141,7 +133,7 @@ pub(crate) fn stage(
                 .map_err(|e| failed.take().unwrap_or_else(|| e.into()))?;
             json!({"examples": set})
         }
-        Source::Lines(reader) => {
+        BatchItems::Lines(mut reader) => {
             let mut line = Vec::new();
             let mut blank = BlankRuns::default();
             loop {

@@ -8,10 +8,11 @@
 //! example as its own exemplar here: a checkpoint is scored only on what it did not copy.
 
 use super::answer_cache::{self, Asking, Open};
-use super::batch::{self, ItemResult, Pass, Source};
+use super::batch::{self, ItemResult, Pass};
 use super::jobs::{Draft, Ending, JobClaim, JobPart, Observer, Origin, Spec};
 use super::metrics::{self, Metrics, Scale, Scored, label_of, predicted_of, scale_of};
 use super::models::{self, Loaded};
+use super::requests::BatchItems;
 use super::{Context, blocking};
 use crate::engine::Engine;
 use crate::engine::builtin::aligned::{AlignedInstructions, outcome_keys};
@@ -78,7 +79,9 @@ pub fn create(
     let (examples, _) = batch::stage(
         ctx,
         &loaded,
-        Source::Examples(ExampleSet::Annotated),
+        BatchItems::Given(crate::wire::jobs::BatchItems::Examples(
+            ExampleSet::Annotated,
+        )),
         &draft,
     )?;
     let passes = 1 + u64::from(baseline.is_some());

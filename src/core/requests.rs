@@ -6,7 +6,7 @@ use super::tokens::Role;
 use crate::store::ExampleFilter;
 use crate::wire::Questions;
 use crate::wire::align::{AlignmentRequest, EvaluationRequest};
-use crate::wire::jobs::{ExampleSet, JobStatus};
+use crate::wire::jobs::JobStatus;
 use std::io::BufRead;
 
 /// An input file (or stdin), read as it is sent or staged.
@@ -40,13 +40,11 @@ impl JobRequest {
 
 /// Where a batch's states come from.
 pub enum BatchItems {
-    /// The items of a JSON request body.
-    Inline(Vec<serde_json::Value>),
+    /// As a request body gives them: its items, or the model's stored examples.
+    Given(crate::wire::jobs::BatchItems),
     /// JSON Lines of `{example_id?, state}`; blank lines are skipped and each line is
     /// checked when its turn comes.
     Lines(Input),
-    /// The model's stored examples.
-    Examples(ExampleSet),
 }
 
 /// Who annotates: on a local home, a name (the command line's `--annotator`, else the

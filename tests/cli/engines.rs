@@ -420,9 +420,10 @@ async fn the_in_flight_limit_holds_across_concurrent_decisions() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn batch_jobs_keep_the_in_flight_limit_busy() {
-    use arbiter::core::batch::{NewBatch, Source};
+    use arbiter::core::batch::NewBatch;
     use arbiter::core::checkpoint::CapturePolicy;
     use arbiter::core::models::CreateModel;
+    use arbiter::core::requests::BatchItems;
     let fake = FakeUpstream::start(|_, body| {
         FakeReply::ok(&systemone_answers(body)).after(Duration::from_millis(50))
     });
@@ -446,7 +447,7 @@ async fn batch_jobs_keep_the_in_flight_limit_busy() {
         .collect();
     let ctx = s.ctx.clone();
     let (_, lock) = arbiter::core::blocking(move || {
-        let mut reader = std::io::Cursor::new(input.into_bytes());
+        let reader = std::io::Cursor::new(input.into_bytes());
         arbiter::core::batch::create(
             &ctx,
             NewBatch {
@@ -454,7 +455,7 @@ async fn batch_jobs_keep_the_in_flight_limit_busy() {
                 revision: None,
                 questions: None,
                 capture: false,
-                source: Source::Lines(&mut reader),
+                items: BatchItems::Lines(Box::new(reader)),
             },
             None,
         )

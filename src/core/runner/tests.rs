@@ -1,7 +1,8 @@
 use super::*;
-use crate::core::batch::{NewBatch, Source};
+use crate::core::batch::NewBatch;
 use crate::core::jobs::NoObserver;
 use crate::core::models::{CreateModel, create};
+use crate::core::requests::BatchItems;
 use crate::store::JobPart;
 use serde_json::json;
 
@@ -39,7 +40,7 @@ fn batch_of(
             revision: None,
             questions: None,
             capture,
-            source: Source::Inline(items),
+            items: BatchItems::Given(crate::wire::jobs::BatchItems::Inline(items)),
         },
         None,
     )

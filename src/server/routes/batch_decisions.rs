@@ -13,9 +13,7 @@ use crate::server::request::RequestInfo;
 use crate::server::{AppState, idempotency};
 use crate::wire::Invalid;
 use crate::wire::Loc;
-use crate::wire::jobs::{
-    BatchItem, BatchItems, BatchRequest, BatchRequestDoc, BatchResultLine, Job, JobKind,
-};
+use crate::wire::jobs::{BatchItem, BatchRequest, BatchRequestDoc, BatchResultLine, Job, JobKind};
 use crate::wire::json::{self, JsonError};
 use crate::wire::value::canonical_hash;
 use axum::Extension;
@@ -126,8 +124,7 @@ pub(crate) async fn create_batch(
     };
     let items = match (lines, request.items) {
         (Some(lines), _) => Items::Lines(Box::new(std::io::Cursor::new(lines))),
-        (None, BatchItems::Inline(items)) => Items::Inline(items),
-        (None, BatchItems::Examples(set)) => Items::Examples(set),
+        (None, items) => Items::Given(items),
     };
     let request = JobRequest::Batch {
         revision: request.revision,
