@@ -3,12 +3,12 @@
 //! background worker process. With `--server`, the job runs on the server: it is followed
 //! with the same progress bar and its results are printed once it ends.
 
-use super::failures::Failures;
-use super::input::read_yaml;
-use super::jobs::{
+use crate::cli::commands::jobs::{
     FailedItems, Followed, JobBar, detach, finish_status, follow, left_running, note_replayed,
 };
-use super::output::Printer;
+use crate::cli::input::read_yaml;
+use crate::cli::output::Printer;
+use crate::cli::output::failures::Failures;
 use crate::core::jobs::Observer;
 use crate::core::service::{BatchItems, Input, JobRequest, Service};
 use crate::error::Error;
@@ -103,9 +103,9 @@ pub(crate) async fn run(
     }
 
     let sink: Box<dyn Write + Send> = match &args.output {
-        Some(path) => Box::new(std::io::BufWriter::new(super::private::create_output_file(
-            path,
-        )?)),
+        Some(path) => Box::new(std::io::BufWriter::new(
+            crate::cli::private::create_output_file(path)?,
+        )),
         None => Box::new(std::io::stdout()),
     };
     let observer = Foreground {

@@ -1,8 +1,9 @@
 //! `arbiter examples next`: which examples to annotate next, as a table on a terminal (JSON
 //! when piped), ranked by the model's uncertainty with a random audit share.
 
-use super::output::{Printer, score_cell};
-use super::table::{Column, Table};
+use crate::cli::input::values;
+use crate::cli::output::table::{Column, Table};
+use crate::cli::output::{Printer, score_cell};
 use crate::core::service::Service;
 use crate::wire::answer::Answer;
 use crate::wire::to_annotate::{
@@ -30,7 +31,7 @@ pub struct ExamplesNextArgs {
     #[arg(long, value_name = "REV")]
     pub revision: Option<String>,
     /// The share of the picks drawn at random from the other candidates, to keep the annotated examples a fair sample (0 to 1)
-    #[arg(long, default_value_t = DEFAULT_AUDIT, value_name = "FRACTION", value_parser = super::values::fraction)]
+    #[arg(long, default_value_t = DEFAULT_AUDIT, value_name = "FRACTION", value_parser = values::fraction)]
     pub audit: f64,
     /// Seed of the audit draw: the same candidates and seed draw the same examples
     #[arg(long, default_value_t = 0,

@@ -1,9 +1,12 @@
 //! `arbiter models`: list models; create, show, commit, tag, log and promote repository models.
 
-use super::Target;
-use super::input::read_text;
-use super::output::Printer;
-use super::table::{Column, Table};
+mod registry;
+
+use crate::cli::Target;
+use crate::cli::input::read_text;
+use crate::cli::input::values;
+use crate::cli::output::Printer;
+use crate::cli::output::table::{Column, Table};
 use crate::core::checkpoint::CapturePolicy;
 use crate::core::models::{CommitRequest, CreateModel};
 use crate::core::service::{LogQuery, Service, local_user};
@@ -59,7 +62,7 @@ pub struct ModelsCreateArgs {
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
     pub capture: bool,
     /// Share of examples recorded, 0 to 1 (deterministic per example)
-    #[arg(long, default_value_t = 1.0, value_name = "RATE", value_parser = super::values::fraction)]
+    #[arg(long, default_value_t = 1.0, value_name = "RATE", value_parser = values::fraction)]
     pub sample_rate: f64,
     /// The first checkpoint's message
     #[arg(long, short)]
@@ -121,7 +124,7 @@ pub struct ModelsLogArgs {
     pub revision: Option<String>,
     /// At most this many checkpoints (1 to 1000)
     #[arg(long, short = 'n', default_value_t = 50,
-          value_parser = super::values::listing_limit())]
+          value_parser = values::listing_limit())]
     pub limit: usize,
 }
 
@@ -159,7 +162,7 @@ pub struct ModelsHistoryArgs {
     pub model: String,
     /// At most this many events (1 to 1000)
     #[arg(long, short = 'n', default_value_t = 50,
-          value_parser = super::values::listing_limit())]
+          value_parser = values::listing_limit())]
     pub limit: usize,
 }
 
@@ -175,8 +178,8 @@ pub(crate) async fn run(target: &Target, args: ModelsArgs, printer: &Printer) ->
         ModelsCommand::Tag(args) => tag(target.local("models tag")?, &args, printer),
         ModelsCommand::Log(args) => log(service, &args, printer).await,
         ModelsCommand::Promote(args) => promote(service, &args, printer).await,
-        ModelsCommand::Diff(args) => super::registry::diff(service, &args, printer).await,
-        ModelsCommand::History(args) => super::registry::history(service, &args, printer).await,
+        ModelsCommand::Diff(args) => registry::diff(service, &args, printer).await,
+        ModelsCommand::History(args) => registry::history(service, &args, printer).await,
     }
 }
 

@@ -1,11 +1,14 @@
 //! `arbiter examples`: ingest, annotate, list, show and export a model's examples, measure
 //! how far their annotators agree, and pick which to annotate next (`to_annotate.rs`).
 
-use super::Target;
-use super::input::read_json_value_arg;
-use super::output::{Printer, UsageError, prob};
-use super::table::{Column, Table};
-use super::to_annotate::ExamplesNextArgs;
+mod to_annotate;
+
+use crate::cli::Target;
+use crate::cli::commands::examples::to_annotate::ExamplesNextArgs;
+use crate::cli::input::read_json_value_arg;
+use crate::cli::input::values;
+use crate::cli::output::table::{Column, Table};
+use crate::cli::output::{Printer, UsageError, prob};
 use crate::core::service::{
     AnnotateRequest, Annotator, ExamplesQuery, ExportQuery, IngestRequest, Input, Service,
     local_user,
@@ -139,7 +142,7 @@ pub struct ExamplesListArgs {
     pub after: Option<String>,
     /// At most this many examples (1 to 1000)
     #[arg(long, short = 'n', default_value_t = 50,
-          value_parser = super::values::listing_limit())]
+          value_parser = values::listing_limit())]
     pub limit: usize,
 }
 
@@ -182,7 +185,7 @@ pub(crate) async fn run(
         ExamplesCommand::Show(args) => show(service, &args, printer).await,
         ExamplesCommand::Export(args) => export(service, &args).await,
         ExamplesCommand::Agreement(args) => agreement(service, &args, printer).await,
-        ExamplesCommand::Next(args) => super::to_annotate::next(service, args, printer).await,
+        ExamplesCommand::Next(args) => to_annotate::next(service, args, printer).await,
     }
 }
 

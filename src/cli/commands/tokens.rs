@@ -1,7 +1,7 @@
 //! `arbiter tokens`: create, list and revoke the server's API tokens.
 
-use super::output::Printer;
-use super::table::{Column, Table};
+use crate::cli::output::Printer;
+use crate::cli::output::table::{Column, Table};
 use crate::core::tokens::{NewToken, Scope};
 use crate::core::{self, Context};
 use anyhow::Result;

@@ -131,7 +131,7 @@ fn write_tree(
     let path = dir.join(format!("{name}.1"));
     let mut page = Vec::new();
     render(command, parent, &mut page)?;
-    super::private::write_output_file(&path, &page)?;
+    crate::cli::private::write_output_file(&path, &page)?;
     written.push(path);
     for sub in command.get_subcommands().filter(|sub| !sub.is_hide_set()) {
         write_tree(sub, Some(&name), dir, written)?;
@@ -309,7 +309,7 @@ fn see_also(roff: &mut Roff, parent: Option<&str>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::Cli;
+    use crate::cli::Cli;
     use clap::{CommandFactory, Parser};
 
     /// The examples of `--help` (and the man pages) are command lines that parse.

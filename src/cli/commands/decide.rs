@@ -1,8 +1,9 @@
 //! `arbiter decide`: answer questions about a state.
 
-use super::input::{read_json, read_yaml};
-use super::output::{Printer, prob, score_cell};
-use super::table::{Column, Table};
+use crate::cli::input::{read_json, read_yaml};
+use crate::cli::output::reading;
+use crate::cli::output::table::{Column, Table};
+use crate::cli::output::{Printer, prob, score_cell};
 use crate::core::service::Service;
 use crate::wire::{Answer, DecisionRequest, DecisionResponse};
 use anyhow::{Result, bail};
@@ -51,7 +52,7 @@ pub(crate) async fn run(
 ) -> Result<ExitCode> {
     let request =
         DecisionRequest::from_value(&request_body(&args)?).map_err(crate::error::Error::from)?;
-    let response = super::reading::decide(service, &request, printer).await?;
+    let response = reading::decide(service, &request, printer).await?;
     if printer.wants_json() {
         printer.json(&response)?;
     } else {

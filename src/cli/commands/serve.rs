@@ -1,6 +1,6 @@
 //! `arbiter serve`: bind, say where, and serve until SIGINT or SIGTERM.
 
-use super::output::Printer;
+use crate::cli::output::Printer;
 use crate::core::Context;
 use anyhow::{Context as _, Result};
 use clap::Args;

@@ -1,10 +1,10 @@
 //! `arbiter models diff` and `arbiter models history`: a model registry's record of what
 //! changed between revisions, and who promoted or tagged what, when, on what evidence.
 
-use super::eval::{evaluate, table as evaluation_table};
-use super::models::{ModelsDiffArgs, ModelsHistoryArgs, short};
-use super::output::{Printer, prob};
-use super::table::{Column, Table};
+use crate::cli::commands::eval::{evaluate, table as evaluation_table};
+use crate::cli::commands::models::{ModelsDiffArgs, ModelsHistoryArgs, short};
+use crate::cli::output::table::{Column, Table};
+use crate::cli::output::{Printer, prob};
 use crate::core::service::Service;
 use crate::wire::align::{EvaluationReport, EvaluationRequest};
 use crate::wire::registry::{Change, DiffStatus, FileDiff, ModelDiff, RegistryEvent};
@@ -278,7 +278,10 @@ mod tests {
         };
         let row = history_row(&event);
         // The When column writes it as every table's timestamps.
-        assert_eq!(crate::cli::table::timestamp(&row[0]), "2026-11-25 08:40:12");
+        assert_eq!(
+            crate::cli::output::table::timestamp(&row[0]),
+            "2026-11-25 08:40:12"
+        );
         assert_eq!(
             row,
             [

@@ -1,11 +1,12 @@
 //! `arbiter align`: better questions from a repository model's annotated examples, as a job
 //! that runs here (progress on a terminal) or, with `--detach`, in a background worker.
 
-use super::jobs::{
+use crate::cli::commands::jobs::{
     FailedItems, Followed, detach, finish_status, left_running, note_replayed, watch,
 };
-use super::output::Printer;
-use super::table::{Column, Table};
+use crate::cli::input::values;
+use crate::cli::output::Printer;
+use crate::cli::output::table::{Column, Table};
 use crate::core::service::{JobRequest, Service};
 use crate::wire::align::{
     AlignmentRequest, AlignmentResult, Curve, DEFAULT_FOLDS, DEFAULT_HOLDOUT, DEFAULT_MARGIN,
@@ -64,7 +65,7 @@ pub struct AlignArgs {
 
 /// `--margin`: the ranges are the request's (`AlignmentRequest`), refused here as usage errors.
 fn margin(text: &str) -> Result<f64, String> {
-    super::values::number_in(text, &(0.0..1.0), "from 0 up to 1 (a relative gain)")
+    values::number_in(text, &(0.0..1.0), "from 0 up to 1 (a relative gain)")
 }
 
 /// `--holdout`.
@@ -74,7 +75,7 @@ fn holdout(text: &str) -> Result<f64, String> {
         HOLDOUT_RANGE.start(),
         HOLDOUT_RANGE.end()
     );
-    super::values::number_in(text, &HOLDOUT_RANGE, &within)
+    values::number_in(text, &HOLDOUT_RANGE, &within)
 }
 
 pub(crate) async fn run(

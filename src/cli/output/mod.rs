@@ -1,9 +1,13 @@
 //! Terminal output: data on stdout (JSON when piped or with `--json`, tables on a terminal),
 //! diagnostics and progress on stderr.
 
-use super::GlobalArgs;
-use super::table::{Table, short_ids};
-pub use super::usage::UsageError;
+pub(super) mod failures;
+pub(super) mod reading;
+pub(super) mod table;
+
+use crate::cli::GlobalArgs;
+use crate::cli::output::table::{Table, short_ids};
+pub use crate::cli::usage::UsageError;
 use crate::error::Error;
 use crate::wire::{Answer, ProblemCode};
 use serde::Serialize;
@@ -135,13 +139,13 @@ impl Printer {
         }
         if let Some(usage) = error.downcast_ref::<UsageError>() {
             let text = if self.json {
-                serde_json::to_string(&super::usage::usage_problem(usage.to_string(), vec![]))
+                serde_json::to_string(&crate::cli::usage::usage_problem(usage.to_string(), vec![]))
                     .unwrap_or_default()
             } else {
                 format!("error: {usage}")
             };
             let _ = writeln!(std::io::stderr().lock(), "{text}");
-            return ExitCode::from(super::usage::USAGE_EXIT);
+            return ExitCode::from(crate::cli::usage::USAGE_EXIT);
         }
         let typed = error.chain().find_map(|e| e.downcast_ref::<Error>());
         let mut err = std::io::stderr().lock();
@@ -207,7 +211,7 @@ fn wrap_words(text: &str, width: Option<usize>) -> String {
     let mut out = String::new();
     let mut line = 0;
     for word in text.split(' ') {
-        let word_width = super::table::display_width(word);
+        let word_width = table::display_width(word);
         if line > 0 && line + 1 + word_width > width {
             out.push_str("\n  ");
             line = 2;
@@ -226,7 +230,7 @@ fn footer_lines(parts: &[String], width: Option<usize>) -> String {
     let mut out = String::new();
     let mut line = 0;
     for (i, part) in parts.iter().enumerate() {
-        let part_width = super::table::display_width(part);
+        let part_width = table::display_width(part);
         if i > 0 {
             if width.is_some_and(|width| line + 3 + part_width > width) {
                 out.push('\n');

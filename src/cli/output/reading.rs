@@ -2,7 +2,7 @@
 //! engine reads a long state, and, once it is done, how many tokens it read and how long
 //! it took. Nothing is drawn on a pipe or with `--quiet`.
 
-use super::output::Printer;
+use crate::cli::output::Printer;
 use crate::core::service::Service;
 use crate::engine::progress::{ReadProgress, ReadSnapshot, watch};
 use crate::wire::{DecisionRequest, DecisionResponse};

@@ -1,9 +1,12 @@
 //! `arbiter eval`: a checkpoint's figures over every annotated example (a batch job
 //! underneath), beside a baseline's, as a table, JSON or `JUnit` XML; gates exit 3.
 
-use super::jobs::{FailedItems, Followed, finish_status, left_running, note_replayed, watch};
-use super::output::Printer;
-use super::table::{Column, Table};
+use crate::cli::commands::jobs::{
+    FailedItems, Followed, finish_status, left_running, note_replayed, watch,
+};
+use crate::cli::input::values;
+use crate::cli::output::Printer;
+use crate::cli::output::table::{Column, Table};
 use crate::core::metrics::Metrics;
 use crate::core::service::{JobRequest, Service};
 use crate::wire::align::{
@@ -34,10 +37,10 @@ pub struct EvalArgs {
     #[arg(long, short, value_name = "IDS", value_delimiter = ',')]
     pub questions: Option<Vec<String>>,
     /// Gate: exit 3 when a question's accuracy is below this (0 to 1)
-    #[arg(long, value_name = "FRACTION", value_parser = super::values::fraction)]
+    #[arg(long, value_name = "FRACTION", value_parser = values::fraction)]
     pub min_accuracy: Option<f64>,
     /// Gate: exit 3 when a question's expected calibration error is above this (0 to 1)
-    #[arg(long, value_name = "FRACTION", value_parser = super::values::fraction)]
+    #[arg(long, value_name = "FRACTION", value_parser = values::fraction)]
     pub max_ece: Option<f64>,
     /// Gate: exit 3 when a question is worse than at --baseline (lower accuracy or higher loss)
     #[arg(long, requires = "baseline")]

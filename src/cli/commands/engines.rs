@@ -1,7 +1,7 @@
 //! `arbiter engines`: list the remote engines of config.yaml, and check that they answer.
 
-use super::output::{Printer, prob};
-use super::table::{Column, Table};
+use crate::cli::output::table::{Column, Table};
+use crate::cli::output::{Printer, prob};
 use crate::core::{self, Context};
 use crate::wire::Answer;
 use crate::wire::engines::EngineCheck;

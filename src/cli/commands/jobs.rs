@@ -5,11 +5,12 @@
 //! server does that itself). Also the one way `batch`, `align` and `eval` follow the job
 //! they create, here or on a server: [`follow`].
 
-use super::Target;
-use super::failures::Failures;
-use super::interrupt;
-use super::output::Printer;
-use super::table::{Column, Table, timestamp};
+use crate::cli::Target;
+use crate::cli::input::interrupt;
+use crate::cli::input::values;
+use crate::cli::output::Printer;
+use crate::cli::output::failures::Failures;
+use crate::cli::output::table::{Column, Table, timestamp};
 use crate::core::jobs::{NoObserver, Observer};
 use crate::core::service::{Created, JobsQuery, Service};
 use crate::core::{self, Context};
@@ -66,7 +67,7 @@ pub struct JobsListArgs {
     pub status: Option<StatusArg>,
     /// At most this many jobs (1 to 1000)
     #[arg(long, short = 'n', default_value_t = 20,
-          value_parser = super::values::listing_limit())]
+          value_parser = values::listing_limit())]
     pub limit: usize,
 }
 
@@ -358,9 +359,9 @@ async fn results(
     printer: &Printer,
 ) -> Result<ExitCode> {
     let mut out: Capture<Box<dyn Write + Send>> = Capture::new(match &args.output {
-        Some(path) => Box::new(std::io::BufWriter::new(super::private::create_output_file(
-            path,
-        )?)),
+        Some(path) => Box::new(std::io::BufWriter::new(
+            crate::cli::private::create_output_file(path)?,
+        )),
         None => Box::new(std::io::stdout()),
     });
     let job_id = &args.job_id;

@@ -1,5 +1,8 @@
 //! Reading the files a command names: JSON or YAML, from a path or `-` for stdin.
 
+pub(super) mod interrupt;
+pub(super) mod values;
+
 use anyhow::{Context as _, Result};
 use serde_json::Value;
 use std::io::Read;

@@ -2,8 +2,10 @@
 //! committed under `completions/`, `man/` and as `openapi.json` (a test fails when they are
 //! stale).
 
-use super::Cli;
-use super::output::Printer;
+mod man_page;
+
+use crate::cli::Cli;
+use crate::cli::output::Printer;
 use anyhow::{Context as _, Result};
 use clap::{Args, CommandFactory};
 use clap_complete::Shell;
@@ -43,16 +45,17 @@ const SCRIPTS: [(Shell, &str); 4] = [
     (Shell::PowerShell, "_arbiter.ps1"),
 ];
 
-/// The scripts register dynamic completion ([`super::complete`]): the shell asks `arbiter`
-/// itself, so models, revisions, jobs and questions complete from the home or the server.
+/// The scripts register dynamic completion ([`crate::cli::complete`]): the shell asks
+/// `arbiter` itself, so models, revisions, jobs and questions complete from the home or the
+/// server.
 pub(crate) fn completions(args: &CompletionsArgs, printer: &Printer) -> Result<ExitCode> {
     if let Some(dir) = &args.dir {
-        super::private::create_output_dir(dir)?;
+        crate::cli::private::create_output_dir(dir)?;
         for (shell, name) in SCRIPTS {
             let path = dir.join(name);
             let mut script = Vec::new();
-            super::complete::registration(shell, &mut script)?;
-            super::private::write_output_file(&path, &script)?;
+            crate::cli::complete::registration(shell, &mut script)?;
+            crate::cli::private::write_output_file(&path, &script)?;
         }
         printer.status(&format!(
             "wrote completions for bash, zsh, fish, powershell to {}",
@@ -60,15 +63,15 @@ pub(crate) fn completions(args: &CompletionsArgs, printer: &Printer) -> Result<E
         ));
     } else if let Some(shell) = args.shell {
         let mut script = Vec::new();
-        super::complete::registration(shell, &mut script)?;
+        crate::cli::complete::registration(shell, &mut script)?;
         std::io::stdout().write_all(&script)?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
 pub(crate) fn man(args: &ManArgs, printer: &Printer) -> Result<ExitCode> {
-    super::private::create_output_dir(&args.dir)?;
-    let pages = super::man_page::write_all(Cli::command(), &args.dir)
+    crate::cli::private::create_output_dir(&args.dir)?;
+    let pages = man_page::write_all(Cli::command(), &args.dir)
         .with_context(|| format!("writing man pages to {}", args.dir.display()))?;
     printer.status(&format!(
         "wrote {} man pages to {}",
@@ -81,7 +84,7 @@ pub(crate) fn man(args: &ManArgs, printer: &Printer) -> Result<ExitCode> {
 pub(crate) fn openapi(args: &OpenapiArgs, printer: &Printer) -> Result<ExitCode> {
     let mut document = crate::server::openapi_json();
     document.push('\n');
-    super::private::write_output_file(&args.out, document.as_bytes())?;
+    crate::cli::private::write_output_file(&args.out, document.as_bytes())?;
     printer.status(&format!(
         "wrote the OpenAPI document to {}",
         args.out.display()

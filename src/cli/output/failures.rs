@@ -1,7 +1,7 @@
 //! The failed items of a batch job, in words on stderr: `item 3 (line 5): what failed`,
 //! read from its result lines as they reach the command (`batch`, `jobs poll --wait`).
 
-use super::output::Printer;
+use crate::cli::output::Printer;
 use crate::wire::jobs::{BatchResultLine, ItemOutcome, Job};
 use crate::wire::problem::{Loc, Problem, Segment};
 
