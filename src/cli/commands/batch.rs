@@ -4,11 +4,12 @@
 //! with the same progress bar and its results are printed once it ends.
 
 use crate::cli::commands::jobs::{
-    FailedItems, Followed, JobBar, detach, finish_status, follow, left_running, note_replayed,
+    FailedItems, Followed, detach, finish_status, follow, left_running, note_replayed,
 };
 use crate::cli::input::read_yaml;
 use crate::cli::output::Printer;
 use crate::cli::output::failures::Failures;
+use crate::cli::output::progress::JobBar;
 use crate::core::jobs::Observer;
 use crate::core::service::{BatchItems, Input, JobRequest, Service};
 use crate::error::Error;

@@ -2,6 +2,7 @@
 //! diagnostics and progress on stderr.
 
 pub(super) mod failures;
+pub(super) mod progress;
 pub(super) mod reading;
 pub(super) mod table;
 

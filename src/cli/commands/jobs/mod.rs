@@ -3,29 +3,33 @@
 //! Every subcommand first takes up jobs that nobody runs any more (their process died),
 //! each in a background worker, so a `kill -9` never leaves a job `running` forever (a
 //! server does that itself). Also the one way `batch`, `align` and `eval` follow the job
-//! they create, here or on a server: [`follow`].
+//! they create, here or on a server: [`follow()`].
+
+mod follow;
+
+pub(crate) use follow::{
+    Followed, detach, finish_status, follow, left_running, note_replayed, watch,
+};
 
 use crate::cli::Target;
-use crate::cli::input::interrupt;
 use crate::cli::input::values;
 use crate::cli::output::Printer;
 use crate::cli::output::failures::Failures;
+use crate::cli::output::progress::{JobBar, progress_text};
 use crate::cli::output::table::{Column, Table, timestamp};
 use crate::core::jobs::{NoObserver, Observer};
-use crate::core::service::{Created, JobsQuery, Service};
+use crate::core::service::{JobsQuery, Service};
 use crate::core::{self, Context};
 use crate::error::Error;
 use crate::ids::JobId;
 use crate::wire::jobs::{Job, JobKind, JobStatus, Progress};
 use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{ExitCode, Stdio};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
 
 #[derive(Debug, Args)]
 #[command(
@@ -417,182 +421,6 @@ impl<W: Write> Write for Capture<W> {
     }
 }
 
-/// Progress only: a job followed for its ending.
-struct Watcher {
-    bar: JobBar,
-}
-
-impl Observer for Watcher {
-    fn progress(&self, progress: Progress) {
-        self.bar.set(progress);
-    }
-}
-
-/// How following a job ended.
-pub(crate) enum Followed {
-    /// The job ended; `interrupted` when a Ctrl-C cancelled it.
-    Ended { job: Job, interrupted: bool },
-    /// A Ctrl-C left it running on the server.
-    Left(Job),
-}
-
-/// Follow a job this command created until it ends ([`Service::follow_job`]), handling
-/// Ctrl-C. A job that runs in this process is cancelled (it stops at its next item and keeps
-/// what finished). A job on a server goes on without us unless cancelled: with
-/// `cancel_on_interrupt` it is; else on a terminal we ask ([`interrupt::ask_to_cancel`]:
-/// yes unless answered no); elsewhere it is left running.
-pub(crate) async fn follow(
-    service: &dyn Service,
-    job: &Job,
-    observer: &dyn Observer,
-    bar: &JobBar,
-    printer: &Printer,
-    cancel_on_interrupt: bool,
-) -> Result<Followed> {
-    let following = service.follow_job(job, observer);
-    tokio::pin!(following);
-    tokio::select! {
-        ended = &mut following => Ok(Followed::Ended { job: ended?, interrupted: false }),
-        _ = tokio::signal::ctrl_c() => {
-            // From here `following` is not polled until the answer: the display and the
-            // polling stop at once.
-            let cancel = if service.runs_jobs_here() {
-                bar.println("interrupted: cancelling the job (what it finished is kept)");
-                true
-            } else if cancel_on_interrupt {
-                true
-            } else if let Some(tty) = printer.interactive().then(interrupt::terminal).flatten() {
-                // The bar would redraw over the question: it is done with either way.
-                bar.hide();
-                interrupt::ask_to_cancel(tty, &job.job_id.to_string()).await
-            } else {
-                false
-            };
-            if !cancel {
-                return Ok(Followed::Left(job.clone()));
-            }
-            if !service.runs_jobs_here() {
-                let text = format!("interrupted: cancelling job {} on the server", job.job_id);
-                bar.suspend(|| printer.status(&text));
-            }
-            service.cancel_job(&job.job_id.to_string()).await?;
-            Ok(Followed::Ended { job: following.await?, interrupted: true })
-        }
-    }
-}
-
-/// Follow a job this command created with only a progress bar ([`follow`]).
-pub(crate) async fn watch(
-    service: &dyn Service,
-    job: &Job,
-    printer: &Printer,
-    cancel_on_interrupt: bool,
-) -> Result<Followed> {
-    let watcher = Watcher {
-        bar: JobBar::new(printer, job.progress.total),
-    };
-    let followed = follow(
-        service,
-        job,
-        &watcher,
-        &watcher.bar,
-        printer,
-        cancel_on_interrupt,
-    )
-    .await;
-    watcher.bar.finish();
-    followed
-}
-
-/// Hand a job this command created to a background worker (or leave it to the server) and
-/// say so: the bare ID on stdout even when piped (`id=$(arbiter batch … --detach)`, as
-/// `docker run -d`), the job itself with `--json`, how to follow it on stderr.
-pub(crate) async fn detach(
-    service: &dyn Service,
-    job: &Job,
-    printer: &Printer,
-    queued: &str,
-) -> Result<ExitCode> {
-    service.detach_job(job).await?;
-    if printer.json_flag() {
-        printer.json(job)?;
-    } else {
-        printer.line(&job.job_id.to_string())?;
-        printer.status(&format!(
-            "{queued} queued; follow with `arbiter jobs poll {} --wait`",
-            job.job_id
-        ));
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// What to say, and the exit code, when a Ctrl-C left a job running on the server.
-pub(crate) fn left_running(job: &Job, printer: &Printer) -> ExitCode {
-    printer.status(&format!(
-        "job {id} goes on running on the server; follow it with `arbiter jobs poll {id} --wait`, \
-         read its results with `arbiter jobs results {id}`, or stop it with `arbiter jobs cancel {id}`",
-        id = job.job_id
-    ));
-    ExitCode::from(130)
-}
-
-/// What to say when the server already had a job's request (a retried step).
-pub(crate) fn note_replayed(created: &Created, printer: &Printer) {
-    if created.replayed {
-        printer.status(&format!(
-            "the server already had this request: following job {} (created {}), not a new one; \
-             set ARBITER_RUN_ID to something new to start another",
-            created.job.job_id, created.job.created_at
-        ));
-    }
-}
-
-/// The exit code of a job that ended: 0 when it completed with no more failed items than
-/// `allowed`, else 1 with why on stderr (so a CI script notices a batch whose items failed).
-pub(crate) fn finish_status(job: &Job, allowed: FailedItems, printer: &Printer) -> ExitCode {
-    let progress = job.progress;
-    match job.status {
-        JobStatus::Completed => {
-            let failed = if progress.failed > 0 {
-                format!(" ({} failed)", progress.failed)
-            } else {
-                String::new()
-            };
-            printer.status(&format!(
-                "completed: {} items{failed}, job {}",
-                progress.done, job.job_id
-            ));
-            if allowed.allows(progress.failed, progress.total) {
-                return ExitCode::SUCCESS;
-            }
-            printer.status(&format!(
-                "error: {} of {} items failed, more than the {allowed} allowed \
-                 (--max-failed-items); the errors: arbiter jobs results {}",
-                progress.failed, progress.total, job.job_id
-            ));
-            ExitCode::from(1)
-        }
-        JobStatus::Failed => {
-            let detail = job
-                .error
-                .as_ref()
-                .map_or("no reason recorded", |p| p.detail.as_str());
-            printer.status(&format!("error: job {} failed: {detail}", job.job_id));
-            ExitCode::from(1)
-        }
-        status => {
-            printer.status(&format!(
-                "job {} {} after {} of {} items",
-                job.job_id,
-                status.as_str(),
-                progress.done,
-                progress.total
-            ));
-            ExitCode::from(1)
-        }
-    }
-}
-
 async fn print_job(service: &dyn Service, job: &Job, printer: &Printer) -> Result<()> {
     if printer.wants_json() {
         printer.json(job)?;
@@ -643,91 +471,5 @@ fn rounded(value: &serde_json::Value) -> serde_json::Value {
                 .collect(),
         ),
         other => other.clone(),
-    }
-}
-
-fn progress_text(progress: Progress) -> String {
-    if progress.failed > 0 {
-        format!(
-            "{}/{} ({} failed)",
-            progress.done, progress.total, progress.failed
-        )
-    } else {
-        format!("{}/{}", progress.done, progress.total)
-    }
-}
-
-/// Items per second to one decimal (`77.4/s`): indicatif's own `{per_sec}` shows four.
-fn rate(state: &indicatif::ProgressState, out: &mut dyn std::fmt::Write) {
-    let _ = write!(out, "{}", per_second(state.per_sec()));
-}
-
-fn per_second(rate: f64) -> String {
-    format!("{rate:.1}/s")
-}
-
-/// A job's progress bar on stderr (items, items/s, ETA): drawn only on a terminal.
-pub(crate) struct JobBar {
-    bar: ProgressBar,
-}
-
-impl JobBar {
-    pub(crate) fn new(printer: &Printer, total: u64) -> Self {
-        let bar = if printer.interactive() {
-            ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
-        } else {
-            ProgressBar::hidden()
-        };
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} {msg} {rate} ETA {eta}",
-            )
-            .map_or_else(
-                |_| ProgressStyle::default_bar(),
-                |style| style.with_key("rate", rate),
-            ),
-        );
-        bar.enable_steady_tick(Duration::from_millis(120));
-        Self { bar }
-    }
-
-    pub(crate) fn set(&self, progress: Progress) {
-        self.bar.set_length(progress.total);
-        self.bar.set_position(progress.done);
-        if progress.failed > 0 {
-            self.bar
-                .set_message(format!("({} failed)", progress.failed));
-        }
-    }
-
-    pub(crate) fn println(&self, text: &str) {
-        self.bar.println(text);
-    }
-
-    /// Run `f` with the bar cleared (to write on the terminal).
-    pub(crate) fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
-        self.bar.suspend(f)
-    }
-
-    /// Clear the bar and draw it no more.
-    pub(crate) fn hide(&self) {
-        self.bar.disable_steady_tick();
-        self.bar.finish_and_clear();
-        self.bar.set_draw_target(ProgressDrawTarget::hidden());
-    }
-
-    pub(crate) fn finish(&self) {
-        self.bar.finish_and_clear();
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_rate_has_one_decimal() {
-        assert_eq!(per_second(77.352_8), "77.4/s");
-        assert_eq!(per_second(0.0), "0.0/s");
     }
 }
