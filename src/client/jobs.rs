@@ -51,52 +51,7 @@ impl Remote {
                     questions,
                     capture,
                 };
-                let route = ["v1", "models", model, "batch-decisions"];
-                let json_batch = |doc: BatchRequestDoc| -> Result<Request> {
-                    let body = serde_json::to_value(doc)
-                        .map_err(|e| Error::internal("serializing a batch", e))?;
-                    let key = canonical_json(&body);
-                    Ok(Request::post(&route).json(&body)?.key(self.job_key(
-                        JobKind::Batch,
-                        model,
-                        &[key.as_bytes()],
-                    )))
-                };
-                let request = match items {
-                    BatchItems::Examples(examples) => {
-                        json_batch(BatchRequestDoc::Examples(StoredBatch {
-                            revision: members.revision,
-                            questions: members.questions,
-                            capture: members.capture,
-                            examples,
-                        }))?
-                    }
-                    BatchItems::Inline(items) => json_batch(BatchRequestDoc::Items(InlineBatch {
-                        revision: members.revision,
-                        questions: members.questions,
-                        capture: members.capture,
-                        items,
-                    }))?,
-                    BatchItems::Lines(mut input) => {
-                        // The first line holds the members; the input follows as it is.
-                        let mut body = serde_json::to_vec(&members)
-                            .map_err(|e| Error::internal("serializing a batch", e))?;
-                        body.push(b'\n');
-                        let header = body.len();
-                        input
-                            .read_to_end(&mut body)
-                            .map_err(|e| Error::BadRequest(format!("reading the input: {e}")))?;
-                        let key = self.job_key(
-                            JobKind::Batch,
-                            model,
-                            &[&body[..header], &body[header..]],
-                        );
-                        Request::post(&route)
-                            .body(NDJSON, Bytes::from(body))
-                            .key(key)
-                    }
-                };
-                (JobKind::Batch, request)
+                (JobKind::Batch, self.batch_request(model, members, items)?)
             }
             JobRequest::Alignment(request) => {
                 let body = serde_json::to_value(&request)
@@ -125,6 +80,55 @@ impl Remote {
                     JobKind::Evaluation,
                     Request::post(&route).json(&body)?.key(key),
                 )
+            }
+        })
+    }
+
+    /// The request that creates a batch job: JSON for stored examples or inline items, or
+    /// the members on a first line followed by the input's lines as they are.
+    fn batch_request(
+        &self,
+        model: &str,
+        members: BatchMembers,
+        items: BatchItems,
+    ) -> Result<Request> {
+        let route = ["v1", "models", model, "batch-decisions"];
+        let json_batch = |doc: BatchRequestDoc| -> Result<Request> {
+            let body =
+                serde_json::to_value(doc).map_err(|e| Error::internal("serializing a batch", e))?;
+            let key = canonical_json(&body);
+            Ok(Request::post(&route).json(&body)?.key(self.job_key(
+                JobKind::Batch,
+                model,
+                &[key.as_bytes()],
+            )))
+        };
+        Ok(match items {
+            BatchItems::Examples(examples) => json_batch(BatchRequestDoc::Examples(StoredBatch {
+                revision: members.revision,
+                questions: members.questions,
+                capture: members.capture,
+                examples,
+            }))?,
+            BatchItems::Inline(items) => json_batch(BatchRequestDoc::Items(InlineBatch {
+                revision: members.revision,
+                questions: members.questions,
+                capture: members.capture,
+                items,
+            }))?,
+            BatchItems::Lines(mut input) => {
+                // The first line holds the members; the input follows as it is.
+                let mut body = serde_json::to_vec(&members)
+                    .map_err(|e| Error::internal("serializing a batch", e))?;
+                body.push(b'\n');
+                let header = body.len();
+                input
+                    .read_to_end(&mut body)
+                    .map_err(|e| Error::BadRequest(format!("reading the input: {e}")))?;
+                let key = self.job_key(JobKind::Batch, model, &[&body[..header], &body[header..]]);
+                Request::post(&route)
+                    .body(NDJSON, Bytes::from(body))
+                    .key(key)
             }
         })
     }

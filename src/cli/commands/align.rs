@@ -133,6 +133,40 @@ pub(crate) fn print_alignment(job: &Job, model: &str, printer: &Printer) -> Resu
     else {
         return Ok(());
     };
+    printer.table(&alignment_table(&result))?;
+    for (id, report) in result.questions.iter().filter(|(_, r)| !r.improved) {
+        printer.wrapped(&format!(
+            "{id} unchanged: {}",
+            report.reason.as_deref().unwrap_or("no reason recorded")
+        ))?;
+    }
+    for (id, report) in &result.questions {
+        if let Some(curve) = &report.curve {
+            print_curve(id, curve, printer)?;
+        }
+    }
+    let on = if result.questions.values().any(|q| q.held_out > 0) {
+        "the held-out examples, which eval scores by default"
+    } else {
+        "every fitted example out of fold (answered by a head fitted without it), as eval \
+         reports them"
+    };
+    match (&result.branch, &result.checkpoint) {
+        (Some(branch), Some(checkpoint)) => printer.status(&format!(
+            "new checkpoint {} on {branch} (parent {}); figures are on {on}\n\
+             compare: arbiter eval {model} --revision {branch} --baseline {}\n\
+             promote: arbiter models promote {model} {branch}",
+            &checkpoint.checkpoint_id[..12.min(checkpoint.checkpoint_id.len())],
+            &result.base_checkpoint[..12.min(result.base_checkpoint.len())],
+            &result.base_checkpoint[..12.min(result.base_checkpoint.len())],
+        )),
+        _ => printer.status(&format!("no question improved on {on}: nothing committed")),
+    }
+    Ok(())
+}
+
+/// One row per question: its figures before and after, and what became of it.
+fn alignment_table(result: &AlignmentResult) -> Table {
     let mut table = Table::new(vec![
         Column::whole("Question").always(),
         Column::number("Fitted").priority(2),
@@ -178,36 +212,7 @@ pub(crate) fn print_alignment(job: &Job, model: &str, printer: &Printer) -> Resu
             outcome,
         ]);
     }
-    printer.table(&table)?;
-    for (id, report) in result.questions.iter().filter(|(_, r)| !r.improved) {
-        printer.wrapped(&format!(
-            "{id} unchanged: {}",
-            report.reason.as_deref().unwrap_or("no reason recorded")
-        ))?;
-    }
-    for (id, report) in &result.questions {
-        if let Some(curve) = &report.curve {
-            print_curve(id, curve, printer)?;
-        }
-    }
-    let on = if result.questions.values().any(|q| q.held_out > 0) {
-        "the held-out examples, which eval scores by default"
-    } else {
-        "every fitted example out of fold (answered by a head fitted without it), as eval \
-         reports them"
-    };
-    match (&result.branch, &result.checkpoint) {
-        (Some(branch), Some(checkpoint)) => printer.status(&format!(
-            "new checkpoint {} on {branch} (parent {}); figures are on {on}\n\
-             compare: arbiter eval {model} --revision {branch} --baseline {}\n\
-             promote: arbiter models promote {model} {branch}",
-            &checkpoint.checkpoint_id[..12.min(checkpoint.checkpoint_id.len())],
-            &result.base_checkpoint[..12.min(result.base_checkpoint.len())],
-            &result.base_checkpoint[..12.min(result.base_checkpoint.len())],
-        )),
-        _ => printer.status(&format!("no question improved on {on}: nothing committed")),
-    }
-    Ok(())
+    table
 }
 
 /// Width of a curve's bars, in characters, for accuracy 1.

@@ -125,33 +125,7 @@ impl AlignmentRequest {
                 "range",
             )),
         }
-        match object.get("max_examples") {
-            None | Some(Value::Null) => {}
-            Some(Value::Number(n)) if whole_number(n).is_some_and(|m| m >= MIN_EXAMPLES as u64) => {
-                request.max_examples =
-                    usize::try_from(whole_number(n).unwrap_or_default()).unwrap_or(usize::MAX);
-            }
-            Some(other) => errors.push(FieldError::new(
-                root.key("max_examples"),
-                format!("max_examples must be an integer of at least {MIN_EXAMPLES}, not {other}"),
-                "range",
-            )),
-        }
-        match object.get("holdout") {
-            None | Some(Value::Null) => {}
-            Some(Value::Number(n)) if n.as_f64().is_some_and(|h| HOLDOUT_RANGE.contains(&h)) => {
-                request.holdout = n.as_f64().unwrap_or(DEFAULT_HOLDOUT);
-            }
-            Some(other) => errors.push(FieldError::new(
-                root.key("holdout"),
-                format!(
-                    "holdout must be a share from {} (none) to {}, not {other}",
-                    HOLDOUT_RANGE.start(),
-                    HOLDOUT_RANGE.end()
-                ),
-                "range",
-            )),
-        }
+        examples_and_holdout(object, &mut request, &mut errors);
         folds_and_curve(object, &mut request, &mut errors);
         match object.get("unsupervised") {
             None | Some(Value::Null) => {}
@@ -167,6 +141,42 @@ impl AlignmentRequest {
         } else {
             Err(Invalid(errors))
         }
+    }
+}
+
+/// An alignment request's `max_examples` and `holdout`, checked into `request`.
+fn examples_and_holdout(
+    object: &Map<String, Value>,
+    request: &mut AlignmentRequest,
+    errors: &mut Vec<FieldError>,
+) {
+    let root = Loc::body();
+    match object.get("max_examples") {
+        None | Some(Value::Null) => {}
+        Some(Value::Number(n)) if whole_number(n).is_some_and(|m| m >= MIN_EXAMPLES as u64) => {
+            request.max_examples =
+                usize::try_from(whole_number(n).unwrap_or_default()).unwrap_or(usize::MAX);
+        }
+        Some(other) => errors.push(FieldError::new(
+            root.key("max_examples"),
+            format!("max_examples must be an integer of at least {MIN_EXAMPLES}, not {other}"),
+            "range",
+        )),
+    }
+    match object.get("holdout") {
+        None | Some(Value::Null) => {}
+        Some(Value::Number(n)) if n.as_f64().is_some_and(|h| HOLDOUT_RANGE.contains(&h)) => {
+            request.holdout = n.as_f64().unwrap_or(DEFAULT_HOLDOUT);
+        }
+        Some(other) => errors.push(FieldError::new(
+            root.key("holdout"),
+            format!(
+                "holdout must be a share from {} (none) to {}, not {other}",
+                HOLDOUT_RANGE.start(),
+                HOLDOUT_RANGE.end()
+            ),
+            "range",
+        )),
     }
 }
 

@@ -2,7 +2,7 @@
 
 use super::report::NOT_EVALUATED;
 use super::{Failure, unevaluated};
-use crate::wire::align::EvaluationReport;
+use crate::wire::align::{EvaluationReport, Metrics, QuestionEvaluation};
 use crate::wire::jobs::Job;
 use std::fmt::Write as _;
 
@@ -75,42 +75,48 @@ pub(super) fn junit(
                 xml(&failure.message)
             );
         }
-        let mut figures = format!(
-            "examples={} {}={:.4} accuracy={:.4} macro_f1={:.4} kappa={:.4} brier={:.4} ece={:.4}",
-            m.examples, m.metric, m.loss, m.accuracy, m.macro_f1, m.kappa, m.brier, m.ece
-        );
-        if let Some(iv) = &m.intervals {
-            let _ = write!(
-                figures,
-                "\n95%: accuracy=[{:.4}, {:.4}] {}=[{:.4}, {:.4}]",
-                iv.accuracy.low, iv.accuracy.high, m.metric, iv.loss.low, iv.loss.high
-            );
-        }
-        if let Some(base) = &evaluation.baseline {
-            let _ = write!(
-                figures,
-                "\nbaseline: {}={:.4} accuracy={:.4} ece={:.4}",
-                base.metric, base.loss, base.accuracy, base.ece
-            );
-        }
-        if let Some(delta) = &evaluation.delta {
-            let _ = write!(
-                figures,
-                "\nchange (95%): accuracy={:+.4} [{:+.4}, {:+.4}] {}={:+.4} [{:+.4}, {:+.4}]",
-                delta.accuracy.value,
-                delta.accuracy.low,
-                delta.accuracy.high,
-                m.metric,
-                delta.loss.value,
-                delta.loss.low,
-                delta.loss.high
-            );
-        }
+        let figures = system_out(m, evaluation);
         let _ = writeln!(out, "      <system-out>{}</system-out>", xml(&figures));
         let _ = writeln!(out, "    </testcase>");
     }
     out.push_str("  </testsuite>\n</testsuites>");
     out
+}
+
+/// A measured question's figures, as its `system-out` shows them.
+fn system_out(m: &Metrics, evaluation: &QuestionEvaluation) -> String {
+    let mut figures = format!(
+        "examples={} {}={:.4} accuracy={:.4} macro_f1={:.4} kappa={:.4} brier={:.4} ece={:.4}",
+        m.examples, m.metric, m.loss, m.accuracy, m.macro_f1, m.kappa, m.brier, m.ece
+    );
+    if let Some(iv) = &m.intervals {
+        let _ = write!(
+            figures,
+            "\n95%: accuracy=[{:.4}, {:.4}] {}=[{:.4}, {:.4}]",
+            iv.accuracy.low, iv.accuracy.high, m.metric, iv.loss.low, iv.loss.high
+        );
+    }
+    if let Some(base) = &evaluation.baseline {
+        let _ = write!(
+            figures,
+            "\nbaseline: {}={:.4} accuracy={:.4} ece={:.4}",
+            base.metric, base.loss, base.accuracy, base.ece
+        );
+    }
+    if let Some(delta) = &evaluation.delta {
+        let _ = write!(
+            figures,
+            "\nchange (95%): accuracy={:+.4} [{:+.4}, {:+.4}] {}={:+.4} [{:+.4}, {:+.4}]",
+            delta.accuracy.value,
+            delta.accuracy.low,
+            delta.accuracy.high,
+            m.metric,
+            delta.loss.value,
+            delta.loss.low,
+            delta.loss.high
+        );
+    }
+    figures
 }
 
 /// Text escaped for XML attributes and content; characters XML 1.0 cannot hold are dropped.

@@ -12,7 +12,9 @@ use crate::cli::commands::jobs::{
 use crate::cli::input::values;
 use crate::cli::output::Printer;
 use crate::core::service::{JobRequest, Service};
-use crate::wire::align::{EvaluationReport, EvaluationRequest, EvaluationStatus};
+use crate::wire::align::{
+    EvaluationReport, EvaluationRequest, EvaluationStatus, Metrics, QuestionEvaluation,
+};
 use crate::wire::jobs::{Job, JobStatus};
 use anyhow::{Context as _, Result};
 use clap::{Args, ValueEnum};
@@ -252,48 +254,60 @@ fn gates(report: &EvaluationReport, args: &EvalArgs) -> Vec<Failure> {
         if args.no_regression
             && let Some(base) = &evaluation.baseline
         {
-            if let (true, Some(delta)) = (args.strict, &evaluation.delta) {
-                if delta.accuracy.low < 0.0 {
-                    fail(
-                        "no-regression",
-                        format!(
-                            "a drop in accuracy is not ruled out: the change's 95% interval is \
-                             [{:+.4}, {:+.4}]",
-                            delta.accuracy.low, delta.accuracy.high
-                        ),
-                    );
-                }
-                if delta.loss.high > 0.0 {
-                    fail(
-                        "no-regression",
-                        format!(
-                            "a rise in {} is not ruled out: the change's 95% interval is \
-                             [{:+.4}, {:+.4}]",
-                            m.metric, delta.loss.low, delta.loss.high
-                        ),
-                    );
-                }
-                continue;
-            }
-            if m.accuracy < base.accuracy {
-                fail(
-                    "no-regression",
-                    format!(
-                        "accuracy {:.4} is below the baseline's {:.4}",
-                        m.accuracy, base.accuracy
-                    ),
-                );
-            }
-            if m.loss > base.loss {
-                fail(
-                    "no-regression",
-                    format!(
-                        "{} {:.4} is above the baseline's {:.4}",
-                        m.metric, m.loss, base.loss
-                    ),
-                );
-            }
+            regressions(evaluation, m, base, args.strict, &mut fail);
         }
     }
     failures
+}
+
+/// The `--no-regression` gate: with `--strict`, a change the 95% interval does not rule
+/// out; else any figure worse than the baseline's.
+fn regressions(
+    evaluation: &QuestionEvaluation,
+    m: &Metrics,
+    base: &Metrics,
+    strict: bool,
+    fail: &mut impl FnMut(&'static str, String),
+) {
+    if let (true, Some(delta)) = (strict, &evaluation.delta) {
+        if delta.accuracy.low < 0.0 {
+            fail(
+                "no-regression",
+                format!(
+                    "a drop in accuracy is not ruled out: the change's 95% interval is \
+                     [{:+.4}, {:+.4}]",
+                    delta.accuracy.low, delta.accuracy.high
+                ),
+            );
+        }
+        if delta.loss.high > 0.0 {
+            fail(
+                "no-regression",
+                format!(
+                    "a rise in {} is not ruled out: the change's 95% interval is \
+                     [{:+.4}, {:+.4}]",
+                    m.metric, delta.loss.low, delta.loss.high
+                ),
+            );
+        }
+        return;
+    }
+    if m.accuracy < base.accuracy {
+        fail(
+            "no-regression",
+            format!(
+                "accuracy {:.4} is below the baseline's {:.4}",
+                m.accuracy, base.accuracy
+            ),
+        );
+    }
+    if m.loss > base.loss {
+        fail(
+            "no-regression",
+            format!(
+                "{} {:.4} is above the baseline's {:.4}",
+                m.metric, m.loss, base.loss
+            ),
+        );
+    }
 }

@@ -11,11 +11,29 @@ use std::fmt::Write as _;
 /// One figure of a question's metrics, if it applies to the question.
 type Figure = fn(&Metrics) -> Option<f64>;
 
-/// One row per question (and `overall`); with a baseline, three: the baseline, the
-/// revision, and the change (▲ better, ▼ worse).
-pub(crate) fn table(report: &EvaluationReport, printer: &Printer) -> String {
+/// A row's figures in column order: (figure, lower is better).
+const FIGURES: [(Figure, bool); 7] = [
+    (|m| Some(m.loss), true),
+    (|m| Some(m.accuracy), false),
+    (|m| Some(m.macro_f1), false),
+    (|m| Some(m.kappa), false),
+    (|m| Some(m.brier), true),
+    (|m| Some(m.ece), true),
+    (|m| m.mae, true),
+];
+
+/// A row's figures, to three decimals (`-` where one does not apply).
+fn cells(m: &Metrics) -> Vec<String> {
+    FIGURES
+        .iter()
+        .map(|(f, _)| f(m).map_or_else(|| "-".into(), |v| format!("{v:.3}")))
+        .collect()
+}
+
+/// The figures table, its columns and how they give way.
+fn figures_table() -> Table {
     // At 80 columns the figures a gate reads (accuracy, loss, ECE) are the last to go.
-    let mut table = Table::new(vec![
+    Table::new(vec![
         Column::whole("Question").always(),
         // Which of the baseline, the revision and the change a row is: cut, never hidden.
         Column::text("Checkpoint").always(),
@@ -28,23 +46,13 @@ pub(crate) fn table(report: &EvaluationReport, printer: &Printer) -> String {
         Column::number("Brier").priority(3),
         Column::number("ECE").priority(5),
         Column::number("MAE").priority(1),
-    ]);
-    // (figure, lower is better)
-    let figures: [(Figure, bool); 7] = [
-        (|m| Some(m.loss), true),
-        (|m| Some(m.accuracy), false),
-        (|m| Some(m.macro_f1), false),
-        (|m| Some(m.kappa), false),
-        (|m| Some(m.brier), true),
-        (|m| Some(m.ece), true),
-        (|m| m.mae, true),
-    ];
-    let cells = |m: &Metrics| -> Vec<String> {
-        figures
-            .iter()
-            .map(|(f, _)| f(m).map_or_else(|| "-".into(), |v| format!("{v:.3}")))
-            .collect()
-    };
+    ])
+}
+
+/// One row per question (and `overall`); with a baseline, three: the baseline, the
+/// revision, and the change (▲ better, ▼ worse).
+pub(crate) fn table(report: &EvaluationReport, printer: &Printer) -> String {
+    let mut table = figures_table();
     let rows = report
         .questions
         .iter()
@@ -60,7 +68,7 @@ pub(crate) fn table(report: &EvaluationReport, printer: &Printer) -> String {
                 "0".to_owned() + &failed_note(evaluation),
                 "-".to_owned(),
             ];
-            row.extend(figures.iter().enumerate().map(|(k, _)| {
+            row.extend(FIGURES.iter().enumerate().map(|(k, _)| {
                 if k == ACCURACY_FIGURE {
                     NOT_EVALUATED.to_owned()
                 } else {
@@ -90,7 +98,7 @@ pub(crate) fn table(report: &EvaluationReport, printer: &Printer) -> String {
             table.row(row);
             let mut row = vec![String::new(), "change".into(), String::new(), String::new()];
             row.extend(
-                figures
+                FIGURES
                     .iter()
                     .map(|(f, lower_is_better)| change(f(m), f(base), *lower_is_better)),
             );
