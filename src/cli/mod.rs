@@ -1,4 +1,5 @@
-//! The command line: clap definitions and terminal output, one file per subcommand.
+//! The command line: the clap tree here, one module per subcommand in `commands/`, terminal
+//! output in `output/` and what commands read (files, flag values, a Ctrl-C answer) in `input/`.
 //! No business logic: every command calls `core` operations, through one
 //! [`Service`]: on this process's home ([`Local`]), or on a
 //! shared server with `--server` ([`Remote`]). A command is written once for both.
