@@ -1,38 +1,24 @@
-//! The command line: clap definitions and terminal output, one file per subcommand.
+//! The command line: the clap tree here, one module per subcommand in `commands/`, terminal
+//! output in `output/` and what commands read (files, flag values, a Ctrl-C answer) in `input/`.
 //! No business logic: every command calls `core` operations, through one
 //! [`Service`]: on this process's home ([`Local`]), or on a
 //! shared server with `--server` ([`Remote`]). A command is written once for both.
 
-mod align;
-mod batch;
+mod commands;
 pub mod complete;
-mod decide;
-mod engines;
-mod eval;
-mod examples;
-mod failures;
-mod generate;
 mod input;
-mod interrupt;
-mod jobs;
-mod man_page;
-mod models;
 pub mod output;
 pub mod private;
-mod reading;
-mod registry;
-mod serve;
-mod table;
-mod to_annotate;
-mod tokens;
 mod usage;
-mod values;
 
 use crate::client::Remote;
 use crate::config::{ClientSettings, Settings};
 use crate::core::Context;
 use crate::core::service::{Local, Service};
 use clap::{Args, Parser, Subcommand};
+use commands::{
+    align, batch, decide, engines, eval, examples, generate, jobs, models, serve, tokens,
+};
 use output::{Printer, UsageError};
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -13,41 +13,35 @@
 //!   own key, and the reports are summed with line numbers of the whole file.
 //! - Retries and problem documents: `http`.
 
+mod examples;
 mod http;
+mod jobs;
 mod upload;
 
 use crate::config::ClientSettings;
 use crate::core::examples::export_line;
 use crate::core::jobs::Observer;
 use crate::core::service::{
-    AnnotateRequest, Annotator, BatchItems, Created, ExamplesQuery, ExportQuery, IngestRequest,
-    Input, JobRequest, JobsQuery, LogQuery, Service,
+    AnnotateRequest, Annotator, Created, ExamplesQuery, ExportQuery, IngestRequest, Input,
+    JobRequest, JobsQuery, LogQuery, Service,
 };
 use crate::error::{Error, Result};
 use crate::ids::ModelId as JobModelId;
 use crate::store::IngestCounts;
-use crate::wire::ProblemCode;
 use crate::wire::agreement::AgreementReport;
 use crate::wire::decision::Checkpoint;
 use crate::wire::examples::{Annotation, AnnotationInput, ExampleDetail, IngestExample};
-use crate::wire::examples::{ExamplePage, IngestReport, RejectedLine};
-use crate::wire::jobs::{
-    BatchItems as Given, BatchMembers, BatchRequestDoc, InlineBatch, Job, JobKind, JobStatus,
-    StoredBatch,
-};
+use crate::wire::examples::{ExamplePage, IngestReport};
+use crate::wire::jobs::{Job, JobKind, JobStatus};
 use crate::wire::models::{ModelDetail, ModelList};
-use crate::wire::problem::Segment;
 use crate::wire::registry::{ModelDiff, RegistryEvent};
 use crate::wire::to_annotate::{ToAnnotate, ToAnnotateQuery};
-use crate::wire::value::canonical_json;
 use crate::wire::{DecisionRequest, DecisionResponse};
-use bytes::Bytes;
+use examples::{counts, is_example_not_found, server_names_annotator, too_large_hint};
 use http::{Http, Request};
-use sha2::{Digest, Sha256};
 use std::collections::HashMap;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::time::Duration;
-use upload::{NDJSON, Upload};
 
 /// How many failed or cancelled jobs a creation steps past (see [`Remote::create_job`]).
 const MAX_RESTARTS: usize = 8;
@@ -71,336 +65,6 @@ impl Remote {
     /// The server's URL.
     pub fn url(&self) -> &str {
         self.http.base()
-    }
-
-    /// An `Idempotency-Key` for a job: the same kind, model, request, input and CI run give
-    /// the same key.
-    fn job_key(&self, kind: JobKind, model: &str, parts: &[&[u8]]) -> String {
-        let mut hasher = Sha256::new();
-        let run = self.run_id.as_deref().unwrap_or_default();
-        for part in [kind.as_str().as_bytes(), model.as_bytes(), run.as_bytes()]
-            .into_iter()
-            .chain(parts.iter().copied())
-        {
-            // Length-prefixed, so no two different lists of parts hash alike.
-            hasher.update((part.len() as u64).to_le_bytes());
-            hasher.update(part);
-        }
-        format!(
-            "arbiter-{}-{}",
-            kind.as_str(),
-            &hex::encode(hasher.finalize())[..40]
-        )
-    }
-
-    /// Send an input in chunks of whole lines to `route` of `model` (`examples` or
-    /// `annotations`), summing the reports; line numbers are the whole input's.
-    async fn upload(
-        &self,
-        model: &str,
-        route: &str,
-        input: Input,
-        progress: &(dyn Fn(IngestCounts) + Send + Sync),
-    ) -> Result<IngestReport> {
-        let mut total = IngestReport {
-            committed: true,
-            ..IngestReport::default()
-        };
-        // Keys are fresh per upload: a retry within it replays; a later run counts anew.
-        let nonce = uuid::Uuid::new_v4().to_string();
-        let key = |index: usize, bytes: &[u8]| {
-            let mut hasher = Sha256::new();
-            hasher.update(nonce.as_bytes());
-            hasher.update((index as u64).to_le_bytes());
-            hasher.update(bytes);
-            format!("arbiter-{route}-{}", &hex::encode(hasher.finalize())[..40])
-        };
-        let mut chunker = match upload::open(input, self.chunk_bytes)? {
-            Upload::Whole(bytes) => {
-                let request = Request::post(&["v1", "models", model, route])
-                    .body("application/json", Bytes::from(bytes.clone()))
-                    .key(key(0, &bytes));
-                let report: IngestReport = self.http.json(&request).await?;
-                progress(counts(&report));
-                return Ok(report);
-            }
-            Upload::Chunks(chunker) => chunker,
-        };
-        while let Some(chunk) = chunker.next_chunk()? {
-            let request = Request::post(&["v1", "models", model, route])
-                .body(NDJSON, Bytes::from(chunk.bytes.clone()))
-                .key(key(chunk.index, &chunk.bytes));
-            let part: IngestReport = self.http.json(&request).await.map_err(|error| {
-                if chunk.index == 0 {
-                    error
-                } else {
-                    append(
-                        error,
-                        &format!(
-                            " (in the request for lines {} on; the {} lines before it were sent: \
-                             {} new and {} existing examples, {} annotations)",
-                            chunk.lines_before + 1,
-                            chunk.lines_before,
-                            total.created,
-                            total.existing,
-                            total.annotations
-                        ),
-                    )
-                }
-            })?;
-            total.created += part.created;
-            total.existing += part.existing;
-            total.annotations += part.annotations;
-            total
-                .rejected
-                .extend(part.rejected.into_iter().map(|rejected| RejectedLine {
-                    line: rejected.line + chunk.lines_before,
-                    ..rejected
-                }));
-            progress(counts(&total));
-        }
-        Ok(total)
-    }
-
-    /// An atomic ingest: the whole input in one request (it cannot be split and stay
-    /// all-or-nothing). A refusal for bad lines is read back into the report the local
-    /// command prints.
-    async fn ingest_atomic(&self, model: &str, input: Input) -> Result<IngestReport> {
-        let (media_type, bytes) = upload::whole(input)?;
-        let request = Request::post(&["v1", "models", model, "examples"])
-            .query("atomic", &"true")
-            .body(media_type, Bytes::from(bytes.clone()))
-            .key(format!("arbiter-ingest-{}", uuid::Uuid::new_v4()));
-        match self.http.json::<IngestReport>(&request).await {
-            Ok(report) => Ok(report),
-            Err(error) => {
-                let Some(indexes) = rejected_items(&error) else {
-                    return Err(too_large_hint(
-                        error,
-                        "an --atomic ingest is sent in one request: drop --atomic to send it in \
-                         chunks, or raise server.max_body_bytes on the server",
-                    ));
-                };
-                let rejected = indexes
-                    .into_iter()
-                    .zip(error.details())
-                    .map(|(index, detail)| RejectedLine {
-                        line: index as u64 + 1,
-                        example_id: upload::example_id_at(media_type, &bytes, index),
-                        reason: detail.msg.clone(),
-                    })
-                    .collect();
-                Ok(IngestReport {
-                    committed: false,
-                    rejected,
-                    ..IngestReport::default()
-                })
-            }
-        }
-    }
-
-    /// The request that creates a job, keyed, and its kind.
-    fn job_request(&self, model: &str, request: JobRequest) -> Result<(JobKind, Request)> {
-        Ok(match request {
-            JobRequest::Batch {
-                revision,
-                questions,
-                capture,
-                items,
-            } => {
-                let members = BatchMembers {
-                    revision,
-                    questions,
-                    capture,
-                };
-                let route = ["v1", "models", model, "batch-decisions"];
-                let json_batch = |doc: BatchRequestDoc| -> Result<Request> {
-                    let body = serde_json::to_value(doc)
-                        .map_err(|e| Error::internal("serializing a batch", e))?;
-                    let key = canonical_json(&body);
-                    Ok(Request::post(&route).json(&body)?.key(self.job_key(
-                        JobKind::Batch,
-                        model,
-                        &[key.as_bytes()],
-                    )))
-                };
-                let request = match items {
-                    BatchItems::Given(Given::Examples(examples)) => {
-                        json_batch(BatchRequestDoc::Examples(StoredBatch {
-                            revision: members.revision,
-                            questions: members.questions,
-                            capture: members.capture,
-                            examples,
-                        }))?
-                    }
-                    BatchItems::Given(Given::Inline(items)) => {
-                        json_batch(BatchRequestDoc::Items(InlineBatch {
-                            revision: members.revision,
-                            questions: members.questions,
-                            capture: members.capture,
-                            items,
-                        }))?
-                    }
-                    BatchItems::Lines(mut input) => {
-                        // The first line holds the members; the input follows as it is.
-                        let mut body = serde_json::to_vec(&members)
-                            .map_err(|e| Error::internal("serializing a batch", e))?;
-                        body.push(b'\n');
-                        let header = body.len();
-                        input
-                            .read_to_end(&mut body)
-                            .map_err(|e| Error::BadRequest(format!("reading the input: {e}")))?;
-                        let key = self.job_key(
-                            JobKind::Batch,
-                            model,
-                            &[&body[..header], &body[header..]],
-                        );
-                        Request::post(&route)
-                            .body(NDJSON, Bytes::from(body))
-                            .key(key)
-                    }
-                };
-                (JobKind::Batch, request)
-            }
-            JobRequest::Alignment(request) => {
-                let body = serde_json::to_value(&request)
-                    .map_err(|e| Error::internal("serializing an alignment", e))?;
-                let key = self.job_key(
-                    JobKind::Alignment,
-                    model,
-                    &[canonical_json(&body).as_bytes()],
-                );
-                let route = ["v1", "models", model, "alignments"];
-                (
-                    JobKind::Alignment,
-                    Request::post(&route).json(&body)?.key(key),
-                )
-            }
-            JobRequest::Evaluation(request) => {
-                let body = serde_json::to_value(&request)
-                    .map_err(|e| Error::internal("serializing an evaluation", e))?;
-                let key = self.job_key(
-                    JobKind::Evaluation,
-                    model,
-                    &[canonical_json(&body).as_bytes()],
-                );
-                let route = ["v1", "models", model, "evaluations"];
-                (
-                    JobKind::Evaluation,
-                    Request::post(&route).json(&body)?.key(key),
-                )
-            }
-        })
-    }
-
-    /// The whole ID of the job `text` names: itself, or the one job the server lists as
-    /// starting with it (the job routes take whole IDs only).
-    async fn resolve_job(&self, text: &str) -> Result<String> {
-        // Text that is neither a whole ID nor a prefix goes as it is: the server's own
-        // not-found answer (with its request ID) says so.
-        if text.parse::<crate::ids::JobId>().is_ok() {
-            return Ok(text.to_owned());
-        }
-        // A prefix too short is refused here, in the words a local command uses.
-        let prefix = match crate::core::jobs::id_prefix(text) {
-            Ok(prefix) => prefix,
-            Err(Error::JobNotFound(_)) => return Ok(text.to_owned()),
-            Err(other) => return Err(other),
-        };
-        // Two are enough to tell one from many; a few more name them in the error.
-        let request = Request::get(&["v1", "jobs"])
-            .query("idPrefix", &prefix)
-            .query("limit", &5);
-        let jobs: Vec<Job> = self.http.json(&request).await?;
-        Ok(crate::core::jobs::unique(prefix, jobs.iter().map(|job| job.job_id))?.to_string())
-    }
-
-    async fn get_example(&self, model: &str, example_id: &str) -> Result<ExampleDetail> {
-        self.http
-            .json(&Request::get(&[
-                "v1", "models", model, "examples", example_id,
-            ]))
-            .await
-    }
-
-    /// The complete result lines of a job so far, chunk by chunk, to `sink`.
-    async fn results(
-        &self,
-        job_id: &str,
-        sink: &mut (dyn FnMut(&[u8]) -> Result<()> + Send),
-    ) -> Result<()> {
-        self.http
-            .stream(&Request::get(&["v1", "jobs", job_id, "results"]), sink)
-            .await
-    }
-}
-
-/// The server's answer that no example has this ID.
-fn is_example_not_found(error: &Error) -> bool {
-    matches!(error, Error::Remote(problem) if problem.code == ProblemCode::ExampleNotFound.as_str())
-}
-
-/// A server records its token's name as the annotator: one named here is refused, not
-/// silently replaced.
-fn server_names_annotator(annotator: &Annotator) -> Result<()> {
-    match annotator {
-        None => Ok(()),
-        Some(name) => Err(Error::BadRequest(format!(
-            "a server records the token's name as the annotator; it cannot annotate as \
-             `{name}` (drop --annotator, or name annotators in the lines of a file)"
-        ))),
-    }
-}
-
-fn counts(report: &IngestReport) -> IngestCounts {
-    IngestCounts {
-        created: report.created,
-        existing: report.existing,
-        annotations: report.annotations,
-    }
-}
-
-/// The items an atomic ingest refused, when that is what `error` is: a 422 locating each
-/// at `["body", index]`.
-fn rejected_items(error: &Error) -> Option<Vec<usize>> {
-    if !matches!(error, Error::Remote(_)) || error.code() != ProblemCode::ValidationError.as_str() {
-        return None;
-    }
-    let details = error.details();
-    if details.is_empty() {
-        return None;
-    }
-    details
-        .iter()
-        .map(|detail| match detail.loc.0.as_slice() {
-            [Segment::Key(root), Segment::Index(index)]
-                if root == "body" && detail.kind == "invalid_example" =>
-            {
-                Some(*index)
-            }
-            _ => None,
-        })
-        .collect()
-}
-
-/// A server's problem with `suffix` added to its detail.
-fn append(error: Error, suffix: &str) -> Error {
-    match error {
-        Error::Remote(mut problem) => {
-            problem.detail.push_str(suffix);
-            Error::Remote(problem)
-        }
-        Error::UpstreamUnavailable(detail) => Error::UpstreamUnavailable(detail + suffix),
-        other => other,
-    }
-}
-
-/// A body-limit refusal, with what to do about it.
-fn too_large_hint(error: Error, hint: &str) -> Error {
-    if error.code() == ProblemCode::PayloadTooLarge.as_str() {
-        append(error, &format!(": {hint}"))
-    } else {
-        error
     }
 }
 

@@ -1,0 +1,52 @@
+//! Reading the files a command names: JSON or YAML, from a path or `-` for stdin.
+
+pub(super) mod interrupt;
+pub(super) mod values;
+
+use anyhow::{Context as _, Result};
+use serde_json::Value;
+use std::io::Read;
+use std::path::Path;
+
+/// The text of `path`, or of stdin when `path` is `-`.
+pub(crate) fn read_text(path: &Path) -> Result<String> {
+    if path == Path::new("-") {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("reading stdin")?;
+        Ok(text)
+    } else {
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
+    }
+}
+
+/// A JSON document; nesting past the limit is refused before it is parsed.
+pub(crate) fn read_json(path: &Path) -> Result<Value> {
+    let text = read_text(path)?;
+    crate::wire::nesting::check_json(text.as_bytes())
+        .map_err(anyhow::Error::msg)
+        .and_then(|()| serde_json::from_str(&text).map_err(anyhow::Error::from))
+        .with_context(|| format!("{} is not valid JSON", display(path)))
+}
+
+/// A YAML or JSON document (JSON is YAML).
+pub(crate) fn read_yaml(path: &Path) -> Result<Value> {
+    let text = read_text(path)?;
+    crate::wire::value::parse_yaml(&text)
+        .map_err(anyhow::Error::msg)
+        .with_context(|| format!("{} is not valid YAML or JSON", display(path)))
+}
+
+fn display(path: &Path) -> String {
+    if path == Path::new("-") {
+        "stdin".to_owned()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// A command-line value that may be JSON (`true`, `3`, `"x"`) or a bare string (`refund`).
+pub(crate) fn read_json_value_arg(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_owned()))
+}

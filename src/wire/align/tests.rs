@@ -1,0 +1,72 @@
+use super::*;
+use crate::wire::problem::Invalid;
+use serde_json::json;
+
+fn locs(error: &Invalid) -> Vec<String> {
+    error.0.iter().map(|d| d.loc.to_string()).collect()
+}
+
+#[test]
+fn an_alignment_request_has_defaults_and_checks_every_member() {
+    assert_eq!(
+        AlignmentRequest::from_value(&json!({})).unwrap(),
+        AlignmentRequest::default()
+    );
+    let r = AlignmentRequest::from_value(
+        &json!({"revision": "main", "questions": ["a", ""], "seed": 7, "margin": 0.05}),
+    )
+    .unwrap();
+    assert_eq!(r.questions, Some(vec!["a".to_owned(), String::new()]));
+    assert_eq!((r.seed, r.margin, r.unsupervised), (7, 0.05, false));
+    let r = AlignmentRequest::from_value(&json!({"unsupervised": true})).unwrap();
+    assert!(r.unsupervised);
+    let e = AlignmentRequest::from_value(&json!({
+        "seed": -1, "margin": 2, "questions": [1], "max_examples": 3, "x": 1,
+        "unsupervised": "yes"
+    }))
+    .unwrap_err();
+    assert_eq!(
+        locs(&e),
+        [
+            "x",
+            "questions[0]",
+            "seed",
+            "margin",
+            "max_examples",
+            "unsupervised"
+        ]
+    );
+    assert!(AlignmentRequest::from_value(&json!([])).is_err());
+    assert_eq!(
+        locs(&AlignmentRequest::from_value(&json!({"questions": []})).unwrap_err()),
+        ["questions"]
+    );
+}
+
+#[test]
+fn a_question_of_a_report_written_before_statuses_reads_as_evaluated() {
+    let before = json!({"metrics": {"examples": 3, "metric": "log_loss", "loss": 0.5,
+        "logLoss": 0.5, "accuracy": 1.0, "macroF1": 1.0, "kappa": 1.0, "brier": 0.1,
+        "ece": 0.1}, "failed": 0});
+    let read: QuestionEvaluation = serde_json::from_value(before).unwrap();
+    assert_eq!(read.status, EvaluationStatus::Evaluated);
+    assert_eq!(read.metrics.map(|m| m.examples), Some(3));
+    let not = QuestionEvaluation {
+        status: EvaluationStatus::NotEvaluated,
+        reason: Some("no annotated examples".to_owned()),
+        ..QuestionEvaluation::default()
+    };
+    assert_eq!(
+        serde_json::to_value(&not).unwrap(),
+        json!({"status": "not_evaluated", "reason": "no annotated examples", "failed": 0,
+            "excludedFitted": 0})
+    );
+}
+
+#[test]
+fn an_evaluation_request_checks_its_members() {
+    let r = EvaluationRequest::from_value(&json!({"revision": "v3", "baseline": "main"})).unwrap();
+    assert_eq!(r.baseline.as_deref(), Some("main"));
+    let e = EvaluationRequest::from_value(&json!({"baseline": 3})).unwrap_err();
+    assert_eq!(locs(&e), ["baseline"]);
+}

@@ -1,0 +1,94 @@
+//! Question objects: `{type, instructions?, criteria?}` keyed by any string ID.
+//!
+//! Parsing collects every problem in one pass, each at its location, so a caller fixes a
+//! question file in one round trip instead of one error at a time.
+
+mod doc;
+mod parse;
+
+pub use doc::{
+    ChoiceQuestion, ChoiceType, Description, NoulCriteria, NoulQuestion, NoulType,
+    OptionDescription, OptionKey, QuestionDoc, QuestionsDoc, ScoreQuestion, ScoreType,
+};
+pub use parse::{parse_question, parse_questions};
+
+use indexmap::IndexMap;
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+
+/// Question ID → question, in request order (the order decides choice ties and output order).
+pub type Questions = IndexMap<String, Question>;
+
+/// One question. `instructions` is `None` when absent; any JSON value (null included) otherwise.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Question {
+    pub instructions: Option<Value>,
+    pub kind: QuestionKind,
+    /// What an alignment learned for it, when it comes from a checkpoint that has learned
+    /// parameters for it (`learned/`); never from a request. Not part of its JSON.
+    pub learned: Option<std::sync::Arc<crate::learned::Learned>>,
+}
+
+/// The typed part of a question. Descriptions keep their JSON form (string, object, array).
+#[derive(Debug, Clone, PartialEq)]
+pub enum QuestionKind {
+    /// Probability that a statement holds; each description may be null.
+    Noul { when_true: Value, when_false: Value },
+    /// Named options, in order; a description may be null. No minimum count.
+    Choice { options: Vec<(String, Value)> },
+    /// Rubric levels 0..N-1, N ≥ 1, none null.
+    Score { levels: Vec<Value> },
+}
+
+impl QuestionKind {
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Self::Noul { .. } => "noul",
+            Self::Choice { .. } => "choice",
+            Self::Score { .. } => "score",
+        }
+    }
+}
+
+impl Question {
+    /// The instructions unless absent or null.
+    pub fn instructions(&self) -> Option<&Value> {
+        self.instructions.as_ref().filter(|v| !v.is_null())
+    }
+
+    /// The canonical JSON object of this question.
+    pub fn to_value(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+impl Serialize for Question {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        QuestionDoc::from(self).serialize(serializer)
+    }
+}
+
+/// Serialize a question map (the order is kept).
+pub fn questions_to_value(questions: &Questions) -> Value {
+    Value::Object(
+        questions
+            .iter()
+            .map(|(id, q)| (id.clone(), q.to_value()))
+            .collect(),
+    )
+}
+
+/// The JSON type of a value, for messages.
+pub fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests;
