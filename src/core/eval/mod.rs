@@ -1,0 +1,226 @@
+//! Evaluation: a checkpoint's figures over every annotated example, as a job (a batch of
+//! decisions underneath), optionally beside a baseline checkpoint's.
+//!
+//! The annotated examples are staged once; each checkpoint is one pass of decisions over
+//! them (`batch::drive`), resumable like a batch. Answers are cached by what they depend
+//! on (the engine, the questions asked, the state), so evaluating a checkpoint again, or
+//! one that shares its questions, costs no engine calls. An aligned question never uses an
+//! example as its own exemplar here: a checkpoint is scored only on what it did not copy.
+
+mod report;
+
+use report::report;
+
+use super::answer_cache::{self, Asking, Open};
+use super::batch::{self, ItemResult, Pass};
+use super::jobs::{Draft, Ending, JobClaim, JobPart, Observer, Origin, Spec};
+use super::models::{self, Loaded};
+use super::requests::BatchItems;
+use super::{Context, blocking};
+use crate::engine::Engine;
+use crate::error::{Error, Result};
+use crate::store::JobRecord;
+use crate::wire::align::EvaluationRequest;
+use crate::wire::decision::Revision;
+use crate::wire::jobs::{ExampleSet, Job, JobKind, JobResult};
+use crate::wire::{Answers, Questions, Usage};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// An evaluation to create.
+pub struct NewEvaluation<'a> {
+    /// Repository path or `modelId`.
+    pub model: &'a str,
+    pub request: EvaluationRequest,
+}
+
+/// What an evaluation job runs from, as stored with it.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct EvaluationSpec {
+    revision: Revision,
+    baseline: Option<Revision>,
+    questions: Vec<String>,
+    /// Annotated examples staged.
+    examples: u64,
+    /// Score fitted examples too (absent in jobs recorded before: false).
+    #[serde(default)]
+    include_fitted: bool,
+    origin: Origin,
+}
+
+impl Spec for EvaluationSpec {
+    const KIND: JobKind = JobKind::Evaluation;
+
+    fn origin(&self) -> &Origin {
+        &self.origin
+    }
+}
+
+/// Check an evaluation, stage the annotated examples and record it `queued`.
+pub fn create(
+    ctx: &Context,
+    evaluation: NewEvaluation<'_>,
+    origin: Option<Origin>,
+) -> Result<(Job, JobClaim)> {
+    let request = evaluation.request;
+    let loaded = models::load(ctx, evaluation.model, request.revision.as_deref())?;
+    let baseline = request
+        .baseline
+        .as_deref()
+        .map(|revision| models::load(ctx, evaluation.model, Some(revision)))
+        .transpose()?;
+    let questions = models::question_ids(&loaded, request.questions.as_deref(), "evaluate")?;
+    let draft = Draft::new(ctx)?;
+    let (examples, _) = batch::stage(
+        ctx,
+        &loaded,
+        BatchItems::Given(crate::wire::jobs::BatchItems::Examples(
+            ExampleSet::Annotated,
+        )),
+        &draft,
+    )?;
+    let passes = 1 + u64::from(baseline.is_some());
+    let stored = EvaluationSpec {
+        revision: loaded.revision.clone(),
+        baseline: baseline.map(|b| b.revision),
+        questions,
+        examples,
+        include_fitted: request.include_fitted,
+        origin: origin.unwrap_or_else(|| Origin::local(ctx, draft.job_id())),
+    };
+    draft.record(ctx, &loaded.model_id, &stored, examples * passes)
+}
+
+/// One checkpoint to decide at.
+struct Side {
+    /// The job's lines this side's results are written to.
+    results: JobPart,
+    loaded: Loaded,
+    /// The evaluated questions this checkpoint has.
+    questions: Questions,
+    engine: Arc<dyn Engine>,
+    /// Cache key part for the questions as they are (most examples).
+    questions_hash: String,
+}
+
+/// Decide every annotated example at each checkpoint, then compute the figures.
+pub(crate) async fn execute(
+    ctx: &Context,
+    record: &JobRecord,
+    stored: EvaluationSpec,
+    observer: &dyn Observer,
+) -> Result<Ending> {
+    let origin = &stored.origin;
+    let mut sides = Vec::new();
+    for (results, revision) in [
+        (JobPart::Results, Some(&stored.revision)),
+        (JobPart::Baseline, stored.baseline.as_ref()),
+    ] {
+        let Some(revision) = revision else { continue };
+        let loaded = models::load_pinned(ctx, &record.model_id, revision).await?;
+        let questions: Questions = stored
+            .questions
+            .iter()
+            .filter_map(|id| loaded.questions.get(id).map(|q| (id.clone(), q.clone())))
+            .collect();
+        let engine = loaded.engine(ctx)?;
+        let questions_hash = answer_cache::questions_hash(&questions);
+        sides.push(Side {
+            results,
+            loaded,
+            questions,
+            engine,
+            questions_hash,
+        });
+    }
+    for (k, side) in sides.iter().enumerate() {
+        if side.questions.is_empty() {
+            continue;
+        }
+        let pass = Pass {
+            job_id: &record.job_id,
+            results: side.results,
+            window: side.engine.max_in_flight(),
+            items: stored.examples,
+            done_before: stored.examples * k as u64,
+            total: record.total,
+        };
+        let finished = batch::drive(ctx, &pass, observer, |index, line| async move {
+            decide_example(ctx, side, origin, index, &line).await
+        })
+        .await?;
+        if finished.is_none() {
+            return Ok(Ending::Cancelled);
+        }
+    }
+    let (ctx2, job_id, model_id) = (ctx.clone(), record.job_id, record.model_id);
+    let report = blocking(move || report(&ctx2, &job_id, &model_id, &stored, &sides)).await?;
+    Ok(Ending::Completed(JobResult::Evaluation(Box::new(report))))
+}
+
+/// Decide one staged example at one checkpoint, from the cache when it can.
+async fn decide_example(
+    ctx: &Context,
+    side: &Side,
+    origin: &Origin,
+    index: u64,
+    line: &[u8],
+) -> Result<ItemResult> {
+    let started = Instant::now();
+    let parsed: Option<(String, Value)> =
+        serde_json::from_slice::<Value>(line).ok().and_then(|v| {
+            let id = v.get("example_id")?.as_str()?.to_owned();
+            Some((id, v.get("state")?.clone()))
+        });
+    let outcome = match &parsed {
+        None => Err(Error::Internal(format!(
+            "staged example {index} is unreadable"
+        ))),
+        Some((example_id, state)) => answers_for(ctx, side, example_id, state).await,
+    };
+    batch::stop_on_outage(outcome.as_ref().err())?;
+    let example_id = parsed.as_ref().map(|(id, _)| id.clone());
+    let (value, failed, usage, cached) = match outcome {
+        Ok((answers, usage, cached)) => (
+            json!({"index": index, "example_id": example_id, "answers": answers, "usage": usage, "cached": cached}),
+            false,
+            usage,
+            cached,
+        ),
+        Err(error) => (
+            json!({"index": index, "example_id": example_id, "error": origin.problem(&error)}),
+            true,
+            Usage::default(),
+            false,
+        ),
+    };
+    let line = serde_json::to_vec(&value)
+        .unwrap_or_else(|_| format!(r#"{{"index":{index}}}"#).into_bytes());
+    Ok(ItemResult {
+        line,
+        failed,
+        usage: if cached { Usage::default() } else { usage },
+        latency: started.elapsed(),
+    })
+}
+
+/// The answers of one example: the checkpoint's questions, an aligned question without the
+/// example as its own exemplar; cached by (engine, questions, state).
+async fn answers_for(
+    ctx: &Context,
+    side: &Side,
+    example_id: &str,
+    state: &Value,
+) -> Result<(Answers, Usage, bool)> {
+    let asking = Asking {
+        engine: side.engine.as_ref(),
+        base: &side.loaded.spec.base,
+        questions: &side.questions,
+        questions_hash: &side.questions_hash,
+    };
+    let answered = answer_cache::answers(ctx, &asking, example_id, state, &Open).await?;
+    Ok((answered.answers, answered.usage, answered.cached))
+}

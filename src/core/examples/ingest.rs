@@ -1,0 +1,227 @@
+//! Bulk ingest: examples (with their annotations) from JSON Lines or one JSON array.
+
+use super::annotate::checked_annotation;
+use crate::core::Context;
+use crate::core::models::{self, Loaded};
+use crate::error::Result;
+use crate::store::{IngestCounts, IngestItem, StoreError};
+use crate::wire::Loc;
+use crate::wire::Questions;
+use crate::wire::examples::{
+    AnnotationInput, IngestAnnotations, IngestExample, IngestReport, RejectedLine,
+};
+use crate::wire::json::{self, JsonError};
+use crate::wire::value::derived_example_id;
+use serde_json::Value;
+use std::io::BufRead;
+
+/// Ingest examples from `input` (JSON Lines, or one JSON array), streaming JSON Lines in
+/// constant memory. Bad lines are reported with their numbers; the valid ones are written,
+/// unless `atomic`, when one bad line writes nothing. An annotation that names no annotator
+/// is `annotator`'s.
+pub fn ingest(
+    ctx: &Context,
+    model: &str,
+    annotator: &str,
+    input: &mut dyn BufRead,
+    atomic: bool,
+    progress: &mut dyn FnMut(&IngestCounts),
+) -> Result<IngestReport> {
+    let loaded = models::load(ctx, model, None)?;
+    let mut rejected = Vec::new();
+    let mut items = parse_items(input, &loaded, annotator, &mut rejected, atomic);
+    let result = ctx
+        .store()?
+        .ingest(&loaded.model_id, &mut items, atomic, progress);
+    drop(items);
+    match result {
+        Ok(counts) => Ok(IngestReport {
+            committed: true,
+            created: counts.created,
+            existing: counts.existing,
+            annotations: counts.annotations,
+            rejected,
+        }),
+        Err(StoreError::Corrupt { what, .. }) if what == ABORT && !rejected.is_empty() => {
+            Ok(IngestReport {
+                committed: false,
+                rejected,
+                ..IngestReport::default()
+            })
+        }
+        Err(error) => Err(error.into()),
+    }
+}
+
+/// Marks the error an atomic ingest yields to roll back after a bad line.
+const ABORT: &str = "ingest input";
+
+/// Items from JSON Lines or a JSON array, validating each; bad ones go to `rejected`.
+fn parse_items<'a>(
+    input: &'a mut dyn BufRead,
+    loaded: &'a Loaded,
+    annotator: &'a str,
+    rejected: &'a mut Vec<RejectedLine>,
+    atomic: bool,
+) -> impl Iterator<Item = std::result::Result<IngestItem, StoreError>> + 'a {
+    let mut source = Source::new(input);
+    let mut aborted = false;
+    std::iter::from_fn(move || {
+        loop {
+            match source.next_value() {
+                Some((line, Ok(value))) => {
+                    match ingest_item(&value, &loaded.questions, annotator) {
+                        Ok(item) => return Some(Ok(item)),
+                        Err(reason) => rejected.push(RejectedLine {
+                            line,
+                            example_id: example_id_of(&value),
+                            reason,
+                        }),
+                    }
+                }
+                Some((line, Err(reason))) => rejected.push(RejectedLine {
+                    line,
+                    example_id: None,
+                    reason,
+                }),
+                None if atomic && !rejected.is_empty() && !aborted => {
+                    aborted = true;
+                    return Some(Err(StoreError::Corrupt {
+                        what: ABORT.into(),
+                        reason: format!("{} bad lines", rejected.len()),
+                    }));
+                }
+                None => return None,
+            }
+        }
+    })
+}
+
+/// Values from JSON Lines (one per non-blank line) or a JSON array (read whole).
+pub(super) struct Source<'a> {
+    input: &'a mut dyn BufRead,
+    line: u64,
+    array: Option<std::vec::IntoIter<Value>>,
+    buffer: String,
+    started: bool,
+}
+
+impl<'a> Source<'a> {
+    pub(super) fn new(input: &'a mut dyn BufRead) -> Self {
+        Self {
+            input,
+            line: 0,
+            array: None,
+            buffer: String::new(),
+            started: false,
+        }
+    }
+
+    pub(super) fn next_value(&mut self) -> Option<(u64, std::result::Result<Value, String>)> {
+        if !self.started {
+            self.started = true;
+            if let Err(reason) = self.detect_array() {
+                return Some((1, Err(reason)));
+            }
+        }
+        if let Some(array) = &mut self.array {
+            self.line += 1;
+            return array.next().map(|v| (self.line, Ok(v)));
+        }
+        loop {
+            self.buffer.clear();
+            self.line += 1;
+            match self.input.read_line(&mut self.buffer) {
+                Ok(0) => return None,
+                Ok(_) if self.buffer.trim().is_empty() => {}
+                Ok(_) => {
+                    let parsed = json::from_str(self.buffer.trim(), &Loc::default())
+                        .map_err(|e| e.to_string());
+                    return Some((self.line, parsed));
+                }
+                Err(e) => return Some((self.line, Err(format!("cannot read: {e}")))),
+            }
+        }
+    }
+
+    /// A document whose first non-blank byte is `[` is one JSON array.
+    fn detect_array(&mut self) -> std::result::Result<(), String> {
+        let first = loop {
+            let buffer = self
+                .input
+                .fill_buf()
+                .map_err(|e| format!("cannot read: {e}"))?;
+            match buffer.iter().position(|b| !b.is_ascii_whitespace()) {
+                Some(i) => break Some(buffer[i]),
+                None if buffer.is_empty() => break None,
+                None => {
+                    let n = buffer.len();
+                    self.input.consume(n);
+                }
+            }
+        };
+        if first == Some(b'[') {
+            let mut text = Vec::new();
+            self.input
+                .read_to_end(&mut text)
+                .map_err(|e| format!("cannot read: {e}"))?;
+            let values = match json::from_slice(&text, &Loc::default()) {
+                Ok(Value::Array(values)) => values,
+                Err(JsonError::Syntax(e)) => return Err(format!("not a valid JSON array: {e}")),
+                // Only an array starts with `[`.
+                Ok(_) => return Err("not a valid JSON array".to_owned()),
+                Err(duplicate) => return Err(duplicate.to_string()),
+            };
+            self.array = Some(values.into_iter());
+        }
+        Ok(())
+    }
+}
+
+fn example_id_of(value: &Value) -> Option<String> {
+    value
+        .get("example_id")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+}
+
+/// One ingest item, its answers checked against the questions; an annotation that names
+/// no annotator is `annotator`'s.
+fn ingest_item(
+    value: &Value,
+    questions: &Questions,
+    annotator: &str,
+) -> std::result::Result<IngestItem, String> {
+    let example = IngestExample::from_value(value)?;
+    let mut annotations = Vec::new();
+    for (question_id, given) in example.annotations {
+        let many = matches!(given, IngestAnnotations::Many(_));
+        for (index, one) in given.into_vec().into_iter().enumerate() {
+            let input = AnnotationInput {
+                answer: one.answer,
+                reasoning: one.reasoning,
+            };
+            let by = one.annotator.as_deref().unwrap_or(annotator);
+            let checked = checked_annotation(question_id.clone(), input, by, questions);
+            // Located as the line gave it: `annotations.q.answer`, `annotations.q[1].answer`.
+            annotations.push(checked.map_err(|e| {
+                if many {
+                    e.replacen(
+                        &format!("annotations.{question_id}."),
+                        &format!("annotations.{question_id}[{index}]."),
+                        1,
+                    )
+                } else {
+                    e
+                }
+            })?);
+        }
+    }
+    Ok(IngestItem {
+        example_id: example
+            .example_id
+            .unwrap_or_else(|| derived_example_id(&example.state)),
+        state: example.state,
+        annotations,
+    })
+}

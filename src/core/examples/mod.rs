@@ -1,0 +1,224 @@
+//! Examples of a repository model: bulk ingest (JSONL or a JSON array), annotation with
+//! ground truth, listing, showing and export. Ground truth is checked against the
+//! questions at the model's default branch. Every annotation is an annotator's: the caller
+//! names them (the token's name over HTTP; `--annotator` or the local user on a home), and
+//! an ingest or annotation line may name its own.
+
+mod annotate;
+mod ingest;
+
+pub use annotate::{annotate, annotate_example, annotate_lines, check_answer, level_index};
+pub use ingest::ingest;
+
+use super::Context;
+use super::models;
+use crate::error::{Error, Result};
+use crate::store::{self, ExampleFilter, StoreError};
+use crate::wire::examples::{
+    Annotation, Decision, Example, ExampleDetail, ExamplePage, IngestAnnotation, IngestAnnotations,
+    IngestExample, Vote,
+};
+
+/// A page of examples in example ID order.
+pub fn list(
+    ctx: &Context,
+    model: &str,
+    filter: &ExampleFilter,
+    after: Option<&str>,
+    limit: usize,
+) -> Result<ExamplePage> {
+    let repo = models::open(ctx, model)?;
+    let model_id = repo.model_id();
+    let limit = limit.clamp(1, 1_000);
+    let mut examples = ctx
+        .store()?
+        .list_examples(&model_id, filter, after, limit + 1)?;
+    let next_cursor = if examples.len() > limit {
+        examples.truncate(limit);
+        examples.last().map(|e| e.example_id.to_string())
+    } else {
+        None
+    };
+    Ok(ExamplePage {
+        examples: examples.into_iter().map(Into::into).collect(),
+        next_cursor,
+    })
+}
+
+/// The example ID that `text` names on the command line: `text` when an example has it,
+/// else the one ID that starts with it ([`super::prefix`]). An ID always names itself, even
+/// where it starts other IDs. Text that starts no ID goes on as it is, so the operation's
+/// own answer says it is not found (after its other checks, as with a whole ID). The HTTP
+/// routes take whole IDs only; a client resolves with [`id_prefix`] and [`unique`] over the
+/// page of examples after the prefix.
+pub fn resolve_id(ctx: &Context, model: &str, text: &str) -> Result<String> {
+    let repo = models::open(ctx, model)?;
+    let store = ctx.store()?;
+    if store.get_example(&repo.model_id(), text)?.is_some() {
+        return Ok(text.to_owned());
+    }
+    let prefix = id_prefix(text)?;
+    let after = store.list_examples(
+        &repo.model_id(),
+        &ExampleFilter::default(),
+        Some(prefix),
+        super::prefix::CANDIDATES,
+    )?;
+    unique(
+        prefix,
+        after.into_iter().map(|e| e.example_id.into_string()),
+    )
+}
+
+/// `text`, which names no example whole, as an example ID prefix: refused as too short
+/// under [`super::prefix::MIN_PREFIX`] characters.
+pub fn id_prefix(text: &str) -> Result<&str> {
+    super::prefix::long_enough("example", text)
+}
+
+/// The one example ID among `candidates` that starts with `prefix`; `prefix` itself when
+/// none does (it names no example: the operation says so); an error naming them when
+/// several do. The candidates are the first IDs after `prefix` in ID order (byte order, on
+/// either store), where the IDs that start with it come first.
+pub fn unique(prefix: &str, candidates: impl IntoIterator<Item = String>) -> Result<String> {
+    super::prefix::unique("example", prefix, candidates, || Ok(prefix.to_owned()))
+}
+
+/// One example with its annotations and decisions.
+pub fn show(ctx: &Context, model: &str, example_id: &str) -> Result<ExampleDetail> {
+    let repo = models::open(ctx, model)?;
+    ctx.store()?
+        .get_example(&repo.model_id(), example_id)?
+        .map(Into::into)
+        .ok_or_else(|| Error::ExampleNotFound(example_id.to_owned()))
+}
+
+/// Every example, streamed in the ingest format, so `export | ingest` round-trips.
+pub fn export(
+    ctx: &Context,
+    model: &str,
+    filter: &ExampleFilter,
+    write: &mut dyn FnMut(&IngestExample) -> Result<()>,
+) -> Result<u64> {
+    let repo = models::open(ctx, model)?;
+    let mut count = 0;
+    let mut failure = None;
+    let result = ctx
+        .store()?
+        .for_each_example(&repo.model_id(), filter, &mut |example| {
+            let line = export_line(&Example::from(example));
+            count += 1;
+            write(&line).map_err(|e| {
+                failure = Some(e);
+                StoreError::Corrupt {
+                    what: "export".into(),
+                    reason: "writer failed".into(),
+                }
+            })
+        });
+    if let Some(error) = failure {
+        return Err(error);
+    }
+    result?;
+    Ok(count)
+}
+
+/// An example as an ingest line: `{example_id, state, annotations}`, each question with
+/// every annotator's answer, oldest first (one object for one annotator, else a list), so
+/// that ingesting it keeps each annotator's answer and resolves to the same majority.
+pub fn export_line(example: &Example) -> IngestExample {
+    IngestExample {
+        example_id: Some(example.example_id.clone()),
+        state: example.state.clone(),
+        annotations: example
+            .annotations
+            .iter()
+            .map(|(question, annotation)| (question.clone(), export_annotations(annotation)))
+            .collect(),
+    }
+}
+
+fn export_annotations(annotation: &Annotation) -> IngestAnnotations {
+    let vote = |v: &Vote| IngestAnnotation {
+        answer: v.answer.clone(),
+        reasoning: v.reasoning.clone(),
+        annotator: Some(v.annotator.clone()),
+    };
+    match annotation.votes.as_slice() {
+        [one] => IngestAnnotations::One(vote(one)),
+        // A server that does not list votes: its resolved answer alone.
+        [] => IngestAnnotations::One(IngestAnnotation {
+            answer: annotation.answer.clone(),
+            reasoning: annotation.reasoning.clone(),
+            annotator: Some(annotation.annotator.clone()).filter(|name| !name.is_empty()),
+        }),
+        many => IngestAnnotations::Many(many.iter().map(vote).collect()),
+    }
+}
+
+// The store's records, as the contract serves them.
+
+impl From<store::Example> for Example {
+    fn from(example: store::Example) -> Self {
+        Self {
+            example_id: example.example_id.into_string(),
+            state: example.state,
+            created_at: example.created_at,
+            annotations: example
+                .annotations
+                .into_iter()
+                .map(|(question, annotation)| (question, annotation.into()))
+                .collect(),
+        }
+    }
+}
+
+impl From<store::Annotation> for Annotation {
+    fn from(annotation: store::Annotation) -> Self {
+        Self {
+            answer: annotation.answer,
+            reasoning: annotation.reasoning,
+            annotated_at: annotation.annotated_at,
+            annotator: annotation.annotator,
+            votes: annotation.votes.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
+impl From<store::Vote> for Vote {
+    fn from(vote: store::Vote) -> Self {
+        Self {
+            annotator: vote.annotator,
+            answer: vote.answer,
+            reasoning: vote.reasoning,
+            annotated_at: vote.annotated_at,
+        }
+    }
+}
+
+impl From<store::Decision> for Decision {
+    fn from(decision: store::Decision) -> Self {
+        Self {
+            decision_id: decision.decision_id,
+            example_id: decision.example_id,
+            checkpoint: decision.checkpoint,
+            revision_name: decision.revision_name,
+            revision_kind: decision.revision_kind,
+            questions: decision.questions,
+            answers: decision.answers,
+            input_tokens: decision.input_tokens,
+            output_tokens: decision.output_tokens,
+            request_id: decision.request_id,
+            created_at: decision.created_at,
+        }
+    }
+}
+
+impl From<store::ExampleDetail> for ExampleDetail {
+    fn from(detail: store::ExampleDetail) -> Self {
+        Self {
+            example: detail.example.into(),
+            decisions: detail.decisions.into_iter().map(Into::into).collect(),
+        }
+    }
+}
