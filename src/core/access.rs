@@ -77,12 +77,12 @@ pub async fn model_access(
 
 /// Job `job_id` if `principal` may read it: a job on a model the token cannot see is not
 /// found, exactly as if it did not exist; the scope of its kind is checked after that.
-fn visible(ctx: &Context, principal: &Principal, job_id: &str) -> Result<Job> {
-    let job = jobs::get(ctx, &jobs::parse_id(job_id)?)?;
+fn visible(ctx: &Context, principal: &Principal, job_id: &JobId) -> Result<Job> {
+    let job = jobs::get(ctx, job_id)?;
     if principal.is_owner() {
         return Ok(job);
     }
-    let not_found = || Error::JobNotFound(job_id.to_owned());
+    let not_found = || Error::JobNotFound(job_id.to_string());
     let path = super::models::open_by_id(ctx, &job.model_id)
         .map_err(|_| not_found())?
         .path()
@@ -96,15 +96,19 @@ fn visible(ctx: &Context, principal: &Principal, job_id: &str) -> Result<Job> {
 }
 
 /// The job `job_id`, by its ID alone, if `principal` may read it.
-pub async fn visible_job(ctx: &Context, principal: &Principal, job_id: &str) -> Result<Job> {
-    let (ctx, principal, job_id) = (ctx.clone(), principal.clone(), job_id.to_owned());
+pub async fn visible_job(ctx: &Context, principal: &Principal, job_id: &JobId) -> Result<Job> {
+    let (ctx, principal, job_id) = (ctx.clone(), principal.clone(), *job_id);
     blocking(move || visible(&ctx, &principal, &job_id)).await
 }
 
 /// Cancel the job `job_id` if `principal` may read it (idempotent: a finished job stays as
 /// it finished).
-pub async fn cancel_visible_job(ctx: &Context, principal: &Principal, job_id: &str) -> Result<Job> {
-    let (ctx, principal, job_id) = (ctx.clone(), principal.clone(), job_id.to_owned());
+pub async fn cancel_visible_job(
+    ctx: &Context,
+    principal: &Principal,
+    job_id: &JobId,
+) -> Result<Job> {
+    let (ctx, principal, job_id) = (ctx.clone(), principal.clone(), *job_id);
     blocking(move || {
         let job = visible(&ctx, &principal, &job_id)?;
         jobs::cancel(&ctx, &job.job_id)
@@ -179,14 +183,14 @@ pub async fn job_under(
     principal: &Principal,
     model: &str,
     kind: JobKind,
-    job_id: &str,
+    job_id: &JobId,
 ) -> Result<Job> {
     let (ctx, principal) = (ctx.clone(), principal.clone());
-    let (model, job_id) = (model.to_owned(), job_id.to_owned());
+    let (model, job_id) = (model.to_owned(), *job_id);
     blocking(move || {
         authorize(&ctx, &principal, &model, Role::Reader)?;
         let id = super::models::open(&ctx, &model)?.model_id();
-        jobs::get_under(&ctx, &id, kind, &jobs::parse_id(&job_id)?)
+        jobs::get_under(&ctx, &id, kind, &job_id)
     })
     .await
 }

@@ -343,7 +343,7 @@ impl Service for Local {
 
     async fn get_job(&self, job_id: &str) -> Result<Job> {
         let job_id = self.resolve_job(job_id).await?;
-        access::visible_job(&self.ctx, &self.owner, &job_id.to_string()).await
+        access::visible_job(&self.ctx, &self.owner, &job_id).await
     }
 
     async fn list_jobs(&self, query: JobsQuery<'_>) -> Result<Vec<Job>> {
@@ -358,7 +358,7 @@ impl Service for Local {
 
     async fn cancel_job(&self, job_id: &str) -> Result<Job> {
         let job_id = self.resolve_job(job_id).await?;
-        access::cancel_visible_job(&self.ctx, &self.owner, &job_id.to_string()).await
+        access::cancel_visible_job(&self.ctx, &self.owner, &job_id).await
     }
 
     async fn follow_job(&self, job: &Job, observer: &dyn Observer) -> Result<Job> {
@@ -379,7 +379,7 @@ impl Service for Local {
 
     async fn job_results(&self, job_id: &str, out: &mut (dyn Write + Send)) -> Result<Job> {
         let id = self.resolve_job(job_id).await?;
-        let job = access::visible_job(&self.ctx, &self.owner, &id.to_string()).await?;
+        let job = access::visible_job(&self.ctx, &self.owner, &id).await?;
         super::jobs::for_each_results_page(&self.ctx, &id, &mut |page| {
             out.write_all(page).map_err(write_error)
         })?;

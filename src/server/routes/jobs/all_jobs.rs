@@ -105,7 +105,7 @@ pub(crate) async fn get_job(
     AppPath(JobParams { job_id }): AppPath<JobParams>,
 ) -> ApiResult<Json<Job>> {
     Ok(Json(
-        core::access::visible_job(&state.ctx, &principal, &job_id).await?,
+        core::access::visible_job(&state.ctx, &principal, &core::jobs::parse_id(&job_id)?).await?,
     ))
 }
 
@@ -130,7 +130,8 @@ pub(crate) async fn cancel_job(
     Extension(principal): Extension<Principal>,
     AppPath(JobParams { job_id }): AppPath<JobParams>,
 ) -> ApiResult<StatusCode> {
-    core::access::cancel_visible_job(&state.ctx, &principal, &job_id).await?;
+    core::access::cancel_visible_job(&state.ctx, &principal, &core::jobs::parse_id(&job_id)?)
+        .await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -157,6 +158,7 @@ pub(crate) async fn get_job_results(
     Extension(principal): Extension<Principal>,
     AppPath(JobParams { job_id }): AppPath<JobParams>,
 ) -> ApiResult<Response> {
-    let job = core::access::visible_job(&state.ctx, &principal, &job_id).await?;
+    let job =
+        core::access::visible_job(&state.ctx, &principal, &core::jobs::parse_id(&job_id)?).await?;
     Ok(results(&state, &job).await?)
 }

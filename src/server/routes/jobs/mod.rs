@@ -197,7 +197,14 @@ pub(crate) async fn find(
     job_id: String,
     kind: JobKind,
 ) -> Result<Job> {
-    core::access::job_under(&state.ctx, &principal, &model_id, kind, &job_id).await
+    core::access::job_under(
+        &state.ctx,
+        &principal,
+        &model_id,
+        kind,
+        &core::jobs::parse_id(&job_id)?,
+    )
+    .await
 }
 
 /// Cancel the job (idempotent; a finished job stays as it finished).
