@@ -1,7 +1,7 @@
 //! Annotation: an annotator's answers checked against the questions at the default branch.
 
-use super::ingest::Source;
 use super::show;
+use super::values::Values;
 use crate::core::Context;
 use crate::core::models::{self};
 use crate::error::{Error, Result};
@@ -195,7 +195,7 @@ pub fn annotate_lines(
         committed: true,
         ..IngestReport::default()
     };
-    let mut source = Source::new(input);
+    let mut source = Values::new(input);
     let mut batch: Vec<(u64, String, NewAnnotation)> = Vec::new();
     let flush =
         |batch: &mut Vec<(u64, String, NewAnnotation)>, report: &mut IngestReport| -> Result<()> {

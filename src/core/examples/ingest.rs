@@ -1,16 +1,15 @@
 //! Bulk ingest: examples (with their annotations) from JSON Lines or one JSON array.
 
 use super::annotate::checked_annotation;
+use super::values::Values;
 use crate::core::Context;
 use crate::core::models::{self, Loaded};
 use crate::error::Result;
 use crate::store::{IngestCounts, IngestItem, StoreError};
-use crate::wire::Loc;
 use crate::wire::Questions;
 use crate::wire::examples::{
     AnnotationInput, IngestAnnotations, IngestExample, IngestReport, RejectedLine,
 };
-use crate::wire::json::{self, JsonError};
 use crate::wire::value::derived_example_id;
 use serde_json::Value;
 use std::io::BufRead;
@@ -64,7 +63,7 @@ fn parse_items<'a>(
     rejected: &'a mut Vec<RejectedLine>,
     atomic: bool,
 ) -> impl Iterator<Item = std::result::Result<IngestItem, StoreError>> + 'a {
-    let mut source = Source::new(input);
+    let mut source = Values::new(input);
     let mut aborted = false;
     std::iter::from_fn(move || {
         loop {
@@ -95,87 +94,6 @@ fn parse_items<'a>(
             }
         }
     })
-}
-
-/// Values from JSON Lines (one per non-blank line) or a JSON array (read whole).
-pub(super) struct Source<'a> {
-    input: &'a mut dyn BufRead,
-    line: u64,
-    array: Option<std::vec::IntoIter<Value>>,
-    buffer: String,
-    started: bool,
-}
-
-impl<'a> Source<'a> {
-    pub(super) fn new(input: &'a mut dyn BufRead) -> Self {
-        Self {
-            input,
-            line: 0,
-            array: None,
-            buffer: String::new(),
-            started: false,
-        }
-    }
-
-    pub(super) fn next_value(&mut self) -> Option<(u64, std::result::Result<Value, String>)> {
-        if !self.started {
-            self.started = true;
-            if let Err(reason) = self.detect_array() {
-                return Some((1, Err(reason)));
-            }
-        }
-        if let Some(array) = &mut self.array {
-            self.line += 1;
-            return array.next().map(|v| (self.line, Ok(v)));
-        }
-        loop {
-            self.buffer.clear();
-            self.line += 1;
-            match self.input.read_line(&mut self.buffer) {
-                Ok(0) => return None,
-                Ok(_) if self.buffer.trim().is_empty() => {}
-                Ok(_) => {
-                    let parsed = json::from_str(self.buffer.trim(), &Loc::default())
-                        .map_err(|e| e.to_string());
-                    return Some((self.line, parsed));
-                }
-                Err(e) => return Some((self.line, Err(format!("cannot read: {e}")))),
-            }
-        }
-    }
-
-    /// A document whose first non-blank byte is `[` is one JSON array.
-    fn detect_array(&mut self) -> std::result::Result<(), String> {
-        let first = loop {
-            let buffer = self
-                .input
-                .fill_buf()
-                .map_err(|e| format!("cannot read: {e}"))?;
-            match buffer.iter().position(|b| !b.is_ascii_whitespace()) {
-                Some(i) => break Some(buffer[i]),
-                None if buffer.is_empty() => break None,
-                None => {
-                    let n = buffer.len();
-                    self.input.consume(n);
-                }
-            }
-        };
-        if first == Some(b'[') {
-            let mut text = Vec::new();
-            self.input
-                .read_to_end(&mut text)
-                .map_err(|e| format!("cannot read: {e}"))?;
-            let values = match json::from_slice(&text, &Loc::default()) {
-                Ok(Value::Array(values)) => values,
-                Err(JsonError::Syntax(e)) => return Err(format!("not a valid JSON array: {e}")),
-                // Only an array starts with `[`.
-                Ok(_) => return Err("not a valid JSON array".to_owned()),
-                Err(duplicate) => return Err(duplicate.to_string()),
-            };
-            self.array = Some(values.into_iter());
-        }
-        Ok(())
-    }
 }
 
 fn example_id_of(value: &Value) -> Option<String> {

@@ -6,6 +6,7 @@
 
 mod annotate;
 mod ingest;
+mod values;
 
 pub use annotate::{annotate, annotate_example, annotate_lines, check_answer, level_index};
 pub use ingest::ingest;

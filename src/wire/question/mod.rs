@@ -16,6 +16,11 @@ use indexmap::IndexMap;
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
+/// The member of `instructions` that marks a question as aligned (the built-in engine's
+/// format, `engine::builtin::aligned`); named here so the contract can measure such
+/// instructions by their task without knowing the engine.
+pub const ALIGNMENT_KEY: &str = "arbiter_alignment";
+
 /// Question ID → question, in request order (the order decides choice ties and output order).
 pub type Questions = IndexMap<String, Question>;
 

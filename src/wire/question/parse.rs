@@ -254,7 +254,7 @@ fn parse_score(
 /// sends back of it) are measured by their `task`, the instructions as written: the rest
 /// is the alignment's, exemplars included, and checked as such.
 fn instructions_limit(instructions: &Value, loc: &Loc) -> Option<FieldError> {
-    use crate::engine::builtin::aligned::ALIGNMENT_KEY;
+    use super::ALIGNMENT_KEY;
     match instructions {
         Value::Object(members) if members.contains_key(ALIGNMENT_KEY) => members
             .get("task")

@@ -36,8 +36,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
-/// The member of `instructions` that marks a question as aligned.
-pub const ALIGNMENT_KEY: &str = "arbiter_alignment";
+pub use crate::wire::question::ALIGNMENT_KEY;
 /// The alignment format this engine reads and alignment writes.
 pub const VERSION: u64 = 1;
 /// Features per outcome.
