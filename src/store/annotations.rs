@@ -8,7 +8,9 @@ use serde_json::Value;
 
 use super::error::parse_json;
 use super::sql::{Db, SqlContext, params};
-use super::{Annotation, Example, NewAnnotation, Store, StoreError, Vote, examples, majority, now};
+use super::{
+    Annotation, Example, NewAnnotation, Store, StoreError, Vote, example_rows, majority, now,
+};
 
 /// The name migration 8 gave the annotations written before annotators were recorded.
 pub const UNKNOWN_ANNOTATOR: &str = "unknown";
@@ -71,7 +73,7 @@ fn annotate_one(
     annotated_at: &str,
 ) -> Result<Result<(), StoreError>, StoreError> {
     // Checked explicitly (rather than via the foreign key) to return a typed error.
-    if !examples::exists(conn, model_id, example_id)? {
+    if !example_rows::exists(conn, model_id, example_id)? {
         return Ok(Err(StoreError::ExampleNotFound(example_id.to_owned())));
     }
     upsert(conn, model_id, example_id, annotation, annotated_at)?;

@@ -6,7 +6,9 @@ use uuid::Uuid;
 
 use super::error::parse_json;
 use super::sql::{Db, SqlContext, params};
-use super::{Decision, NewDecision, RecordedDecision, Store, StoreError, examples, now, write_tx};
+use super::{
+    Decision, NewDecision, RecordedDecision, Store, StoreError, example_rows, now, write_tx,
+};
 
 impl Store {
     /// Records a decision in one immediate transaction, first inserting its
@@ -49,7 +51,7 @@ fn insert(conn: &mut Db<'_>, d: &NewDecision<'_>) -> Result<RecordedDecision, St
     let created_at = now();
     let model_id = d.model_id.to_string();
     let example_created =
-        examples::insert_if_absent(conn, &model_id, d.example_id, d.state, &created_at)?;
+        example_rows::insert_if_absent(conn, &model_id, d.example_id, d.state, &created_at)?;
     let decision_id = d
         .decision_id
         .map_or_else(|| format!("dec_{}", Uuid::new_v4().simple()), str::to_owned);

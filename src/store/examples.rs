@@ -4,13 +4,11 @@
 use crate::ids::ModelId;
 use std::collections::BTreeMap;
 
-use serde_json::Value;
-
 use super::error::parse_json;
 use super::sql::{Db, Row, SqlContext, Value as SqlValue, dynamic, params};
 use super::{
     Example, ExampleDetail, ExampleFilter, IngestCounts, IngestItem, Store, StoreError,
-    annotations, decisions, now, write_tx,
+    annotations, decisions, example_rows, now, write_tx,
 };
 
 /// Items per ingest transaction: large enough to amortise the commit, small
@@ -167,38 +165,6 @@ impl Store {
     }
 }
 
-/// Inserts the example unless it exists; true if it was inserted.
-pub(super) fn insert_if_absent(
-    conn: &mut Db<'_>,
-    model_id: &str,
-    example_id: &str,
-    state: &Value,
-    created_at: &str,
-) -> Result<bool, StoreError> {
-    let inserted = conn
-        .execute(
-            "INSERT INTO examples (model_id, example_id, state, created_at)
-             VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING",
-            params![model_id, example_id, state.to_string(), created_at],
-        )
-        .ctx("insert example")?;
-    Ok(inserted == 1)
-}
-
-pub(super) fn exists(
-    conn: &mut Db<'_>,
-    model_id: &str,
-    example_id: &str,
-) -> Result<bool, StoreError> {
-    conn.query_opt(
-        "SELECT 1 FROM examples WHERE model_id = ?1 AND example_id = ?2",
-        params![model_id, example_id],
-        |_| Ok(()),
-    )
-    .map(|found| found.is_some())
-    .ctx("find example")
-}
-
 /// Pulls up to one batch from the source (stopping at its first error).
 fn next_batch(
     items: &mut dyn Iterator<Item = Result<IngestItem, StoreError>>,
@@ -214,7 +180,7 @@ fn write_items(
 ) -> Result<(), StoreError> {
     let at = now();
     for item in batch {
-        if insert_if_absent(conn, model_id, &item.example_id, &item.state, &at)? {
+        if example_rows::insert_if_absent(conn, model_id, &item.example_id, &item.state, &at)? {
             counts.created += 1;
         } else {
             counts.existing += 1;
@@ -306,7 +272,7 @@ fn parse_example((example_id, state, created_at): RawExample) -> Result<Example,
 #[cfg(test)]
 mod tests {
     use super::super::test_support::{on_postgres, store};
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     use super::super::NewAnnotation;
     use super::super::test_support::{MODEL, decision, file_store};

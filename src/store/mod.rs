@@ -18,6 +18,7 @@ mod annotations;
 mod caches;
 mod decisions;
 mod error;
+mod example_rows;
 mod examples;
 mod fitted;
 mod idempotency;

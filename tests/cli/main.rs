@@ -24,6 +24,7 @@ mod http_jobs;
 mod http_model_paths;
 mod http_props;
 mod jobs;
+mod layers;
 mod models;
 mod openapi;
 mod outputs;

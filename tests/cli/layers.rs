@@ -1,0 +1,228 @@
+//! The shape of `src/`: which module may import which. Read from the sources, so a change
+//! that breaks a layer fails here, not in review.
+//!
+//! A module is a file (`foo.rs` or `foo/mod.rs`); it imports another when it names a path
+//! under it (`crate::…`, `super::…`, `self::…`, in a `use` or in an expression). Comments
+//! and the unit tests at the end of a file (`#[cfg(test)] mod tests`) are not read.
+
+use regex::Regex;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+type Module = Vec<String>;
+
+/// Every module of `src/` and the source it is written in (comments stripped).
+fn modules() -> BTreeMap<Module, String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut out = BTreeMap::new();
+    let mut dirs = vec![root.clone()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let relative = path.strip_prefix(&root).unwrap().with_extension("");
+            let mut module: Module = relative
+                .iter()
+                .map(|part| part.to_string_lossy().into_owned())
+                .collect();
+            if module.last().is_some_and(|last| last == "mod") {
+                module.pop();
+            }
+            if matches!(module.as_slice(), [one] if one == "lib" || one == "main") {
+                module.clear();
+            }
+            // Unit tests moved out of a module's file are its own code, not a module.
+            if module.last().is_some_and(|last| last.ends_with("tests")) {
+                continue;
+            }
+            out.insert(module, source_of(&std::fs::read_to_string(&path).unwrap()));
+        }
+    }
+    out
+}
+
+/// `text` without its comments and without the unit tests it ends with.
+fn source_of(text: &str) -> String {
+    let text = match text.find("#[cfg(test)]\nmod tests") {
+        Some(at) => &text[..at],
+        None => text,
+    };
+    Regex::new(r"//[^\n]*")
+        .unwrap()
+        .replace_all(text, "")
+        .into_owned()
+}
+
+/// The deepest module of `modules` that `path` (as written in `from`) names.
+fn resolve(modules: &BTreeMap<Module, String>, from: &Module, path: &str) -> Option<Module> {
+    let mut parts = path.split("::").filter(|p| !p.is_empty()).peekable();
+    let mut base: Module = match parts.next()? {
+        "crate" => Vec::new(),
+        "self" => from.clone(),
+        "super" => {
+            let mut base = from.clone();
+            base.pop();
+            while parts.peek() == Some(&"super") {
+                parts.next();
+                base.pop();
+            }
+            base
+        }
+        _ => return None,
+    };
+    for part in parts {
+        base.push(part.to_owned());
+        if !modules.contains_key(&base) {
+            base.pop();
+            break;
+        }
+    }
+    Some(base)
+}
+
+/// Who imports whom, leaving out a module's imports of its own ancestors and descendants
+/// (a parent and its children are one room).
+fn imports(modules: &BTreeMap<Module, String>) -> BTreeMap<Module, BTreeSet<Module>> {
+    let path = Regex::new(r"\b(?:crate|super|self)(?:::\w+)+").unwrap();
+    let group = Regex::new(r"\b((?:crate|super|self)(?:::\w+)*)::\{([^}]*)\}").unwrap();
+    let related = |a: &Module, b: &Module| a.starts_with(b) || b.starts_with(a);
+    modules
+        .iter()
+        .map(|(module, source)| {
+            let mut named: Vec<String> = path
+                .find_iter(source)
+                .map(|m| m.as_str().to_owned())
+                .collect();
+            for braces in group.captures_iter(source) {
+                for item in braces[2].split(',') {
+                    let item = item.split(" as ").next().unwrap_or("").trim();
+                    if !item.is_empty() && item != "self" {
+                        named.push(format!("{}::{item}", &braces[1]));
+                    }
+                }
+            }
+            let targets = named
+                .iter()
+                .filter_map(|p| resolve(modules, module, p))
+                .filter(|target| !related(module, target))
+                .collect();
+            (module.clone(), targets)
+        })
+        .collect()
+}
+
+fn name(module: &Module) -> String {
+    if module.is_empty() {
+        "crate".into()
+    } else {
+        module.join("::")
+    }
+}
+
+/// The modules of every cycle (strongly connected set of more than one module).
+fn cycles(graph: &BTreeMap<Module, BTreeSet<Module>>) -> Vec<Vec<String>> {
+    // Two modules are in one cycle when each reaches the other.
+    let reach = |from: &Module| {
+        let mut seen = BTreeSet::new();
+        let mut next = vec![from.clone()];
+        while let Some(m) = next.pop() {
+            for t in graph.get(&m).into_iter().flatten() {
+                if seen.insert(t.clone()) {
+                    next.push(t.clone());
+                }
+            }
+        }
+        seen
+    };
+    let reaches: BTreeMap<&Module, BTreeSet<Module>> =
+        graph.keys().map(|m| (m, reach(m))).collect();
+    let mut placed = BTreeSet::new();
+    let mut out = Vec::new();
+    for (m, from_m) in &reaches {
+        if placed.contains(*m) || !from_m.contains(*m) {
+            continue;
+        }
+        let cycle: Vec<&Module> = from_m
+            .iter()
+            .filter(|other| reaches[other].contains(*m))
+            .collect();
+        placed.extend(cycle.iter().map(|c| (*c).clone()));
+        out.push(cycle.into_iter().map(name).collect());
+    }
+    out
+}
+
+#[test]
+fn modules_import_each_other_without_a_cycle() {
+    let modules = modules();
+    assert!(modules.len() > 100, "read {} modules", modules.len());
+    let found = cycles(&imports(&modules));
+    assert!(
+        found.is_empty(),
+        "import cycles between modules: {found:#?}"
+    );
+}
+
+#[test]
+fn the_cycle_finder_sees_a_cycle() {
+    // The check above must be able to fail: two modules naming each other are a cycle,
+    // a child naming its parent is not.
+    let modules: BTreeMap<Module, String> = [
+        (vec![], String::new()),
+        (vec!["a".into()], "use crate::b::X;".into()),
+        (vec!["b".into()], "fn f() { super::a::g() }".into()),
+        (vec!["b".into(), "c".into()], "use super::Y;".into()),
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(cycles(&imports(&modules)), vec![vec!["a", "b"]]);
+}
+
+#[test]
+fn lower_layers_import_nothing_above_them() {
+    let modules = modules();
+    let graph = imports(&modules);
+    // `wire` is the contract: it names IDs and limits, and nothing of the program but the
+    // learned head a checkpoint's question carries (`wire::Question::learned`).
+    // `core` knows nothing of the adapters over it (the command line, the server, the client).
+    let rules: [(&str, &[&str]); 3] = [
+        ("wire", &["ids", "learned", "limits", "wire"]),
+        ("ids", &["ids"]),
+        (
+            "core",
+            &[
+                "config", "core", "engine", "error", "ids", "learned", "limits", "parallel",
+                "repo", "retry", "store", "wire",
+            ],
+        ),
+    ];
+    for (layer, allowed) in rules {
+        for (module, targets) in &graph {
+            if module.first().map(String::as_str) != Some(layer) {
+                continue;
+            }
+            for target in targets {
+                let top = target.first().map_or("crate", String::as_str);
+                assert!(
+                    allowed.contains(&top),
+                    "{} imports {}: {layer} may import only {allowed:?}",
+                    name(module),
+                    name(target)
+                );
+            }
+        }
+    }
+    for (module, source) in &modules {
+        if module.first().is_some_and(|top| top == "core") {
+            for foreign in ["axum::", "clap::", "git2::", "rusqlite::"] {
+                assert!(!source.contains(foreign), "{} uses {foreign}", name(module));
+            }
+        }
+    }
+}
