@@ -9,7 +9,7 @@ mod postgres;
 mod sqlite;
 mod value;
 
-pub(super) use self::postgres::PgConn;
+pub(super) use self::postgres::{PgConn, PgPool};
 pub(super) use sqlite::failure as sqlite_failure;
 pub(super) use value::Value;
 pub(super) use value::{FromValue, Param, Row};
