@@ -78,7 +78,7 @@ impl Store {
     /// One example with its annotations and decisions, read from one snapshot.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] on database failure, [`StoreError::Corrupt`] if a
+    /// [`StoreError::Database`] on database failure, [`StoreError::Corrupt`] if a
     /// stored JSON column does not parse.
     pub fn get_example(
         &self,
@@ -104,7 +104,7 @@ impl Store {
     /// to get the next one.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] on database failure, [`StoreError::Corrupt`] if a
+    /// [`StoreError::Database`] on database failure, [`StoreError::Corrupt`] if a
     /// stored JSON column does not parse.
     pub fn list_examples(
         &self,
@@ -148,7 +148,7 @@ impl Store {
     /// Number of matching examples.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] on database failure.
+    /// [`StoreError::Database`] on database failure.
     pub fn count_examples(
         &self,
         model_id: &ModelId,

@@ -324,7 +324,7 @@ impl Store {
     ///
     /// # Errors
     /// [`StoreError::TooNew`] if the file was written by a newer schema;
-    /// [`StoreError::Sqlite`] if it cannot be opened or migrated.
+    /// [`StoreError::Database`] if it cannot be opened or migrated.
     pub fn open(path: &Path) -> Result<Self, StoreError> {
         let location = Location::File(path.to_owned());
         let mut first = location.open()?;
@@ -339,7 +339,7 @@ impl Store {
     /// replicas share.
     ///
     /// # Errors
-    /// [`StoreError::TooNew`] if a newer arbiter migrated it; [`StoreError::Sqlite`] if it
+    /// [`StoreError::TooNew`] if a newer arbiter migrated it; [`StoreError::Database`] if it
     /// cannot be reached or migrated.
     pub fn connect(url: &str) -> Result<Self, StoreError> {
         let pool = sql::PgPool::new(url).ctx("connect to PostgreSQL")?;
@@ -353,7 +353,7 @@ impl Store {
     /// connection, so concurrent calls simply take turns.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] if SQLite cannot create the database.
+    /// [`StoreError::Database`] if SQLite cannot create the database.
     pub fn open_in_memory() -> Result<Self, StoreError> {
         let mut first = Location::Memory.open()?;
         migrate::sqlite(&mut first)?;

@@ -33,12 +33,12 @@ impl Location {
         let conn = match self {
             Self::File(path) => {
                 writable(path)?;
-                Connection::open(path).map_err(|e| StoreError::Sqlite {
+                Connection::open(path).map_err(|e| StoreError::Database {
                     context: format!("open database {}", path.display()),
                     message: e.to_string(),
                 })?
             }
-            Self::Memory => Connection::open_in_memory().map_err(|e| StoreError::Sqlite {
+            Self::Memory => Connection::open_in_memory().map_err(|e| StoreError::Database {
                 context: "open in-memory database".into(),
                 message: e.to_string(),
             })?,
@@ -64,7 +64,7 @@ fn writable(path: &std::path::Path) -> Result<(), StoreError> {
 /// `SQLITE_BUSY` at once (without its busy handler) while another process opens the same
 /// new file, so a busy answer is retried for as long as any other lock is waited for.
 pub(super) fn enable_wal(conn: &Connection) -> Result<(), StoreError> {
-    let failed = |e: rusqlite::Error| StoreError::Sqlite {
+    let failed = |e: rusqlite::Error| StoreError::Database {
         context: "enable WAL journal".into(),
         message: e.to_string(),
     };
@@ -94,7 +94,7 @@ pub(super) fn enable_wal(conn: &Connection) -> Result<(), StoreError> {
 
 /// Per-connection settings (these are not persisted in the file).
 fn configure(conn: &Connection) -> Result<(), StoreError> {
-    let setting = |e: rusqlite::Error| StoreError::Sqlite {
+    let setting = |e: rusqlite::Error| StoreError::Database {
         context: "configure the connection".into(),
         message: e.to_string(),
     };
@@ -243,7 +243,7 @@ impl Pool {
                     writable(path)?;
                 }
                 let conn = pool.get().map_err(|e| {
-                    failure.take().unwrap_or_else(|| StoreError::Sqlite {
+                    failure.take().unwrap_or_else(|| StoreError::Database {
                         context: "take a database connection".into(),
                         message: e.to_string(),
                     })

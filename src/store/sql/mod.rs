@@ -90,7 +90,7 @@ impl<T> SqlContext<T> for Result<T, DbError> {
                 context: context.to_owned(),
                 reason,
             },
-            e => StoreError::Sqlite {
+            e => StoreError::Database {
                 context: context.to_owned(),
                 message: e.to_string(),
             },
