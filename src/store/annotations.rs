@@ -22,7 +22,7 @@ impl Store {
     ///
     /// # Errors
     /// [`StoreError::ExampleNotFound`] if the example does not exist;
-    /// [`StoreError::Sqlite`] on database failure.
+    /// [`StoreError::Database`] on database failure.
     pub fn annotate(
         &self,
         model_id: &ModelId,
@@ -46,7 +46,7 @@ impl Store {
     /// result (`ExampleNotFound` for unknown examples); the others are applied.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] if the transaction fails; nothing is applied then.
+    /// [`StoreError::Database`] if the transaction fails; nothing is applied then.
     pub fn annotate_many(
         &self,
         model_id: &ModelId,

@@ -19,7 +19,7 @@ impl Store {
     /// loss once this returns, while bulk ingest keeps the cheaper `NORMAL`.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] if the write fails (e.g. token counts above `i64::MAX`).
+    /// [`StoreError::Database`] if the write fails (e.g. token counts above `i64::MAX`).
     pub fn record_decision(&self, d: &NewDecision<'_>) -> Result<RecordedDecision, StoreError> {
         let mut conn = self.conn()?;
         conn.fsync_commits(true)
@@ -34,7 +34,7 @@ impl Store {
     /// Decisions taken on one example, oldest first.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] on database failure, [`StoreError::Corrupt`] if a
+    /// [`StoreError::Database`] on database failure, [`StoreError::Corrupt`] if a
     /// stored JSON column does not parse.
     pub fn list_decisions(
         &self,
@@ -102,7 +102,7 @@ fn insert(conn: &mut Db<'_>, d: &NewDecision<'_>) -> Result<RecordedDecision, St
 
 /// SQLite integers are signed; refuse counts that would not round-trip.
 fn token_count(n: u64) -> Result<i64, StoreError> {
-    i64::try_from(n).map_err(|_| StoreError::Sqlite {
+    i64::try_from(n).map_err(|_| StoreError::Database {
         context: "record decision".into(),
         message: format!("token count {n} exceeds the storable maximum {}", i64::MAX),
     })
@@ -252,7 +252,7 @@ mod tests {
         d.input_tokens = u64::MAX;
         assert!(matches!(
             store.record_decision(&d),
-            Err(StoreError::Sqlite { .. })
+            Err(StoreError::Database { .. })
         ));
         assert!(
             store.get_example(&MODEL, "e1").unwrap().is_none(),

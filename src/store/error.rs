@@ -1,6 +1,6 @@
 //! The single error type of the store.
 //!
-//! Database errors (SQLite's or PostgreSQL's) are flattened into [`StoreError::Sqlite`] with
+//! Database errors (SQLite's or PostgreSQL's) are flattened into [`StoreError::Database`] with
 //! a short description of the operation (`sql::SqlContext`), so no driver type leaks into
 //! the public API and messages say *what* failed, not just "database is locked".
 
@@ -45,7 +45,7 @@ pub enum StoreError {
     /// Any failure of the database (SQLite or PostgreSQL), with the operation that was
     /// being attempted.
     #[error("{context}: {message}")]
-    Sqlite { context: String, message: String },
+    Database { context: String, message: String },
 }
 
 /// Parses a JSON column, reporting which value was corrupt.

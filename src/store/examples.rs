@@ -76,7 +76,7 @@ impl Store {
     /// One example with its annotations and decisions, read from one snapshot.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] on database failure, [`StoreError::Corrupt`] if a
+    /// [`StoreError::Database`] on database failure, [`StoreError::Corrupt`] if a
     /// stored JSON column does not parse.
     pub fn get_example(
         &self,
@@ -102,7 +102,7 @@ impl Store {
     /// to get the next one.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] on database failure, [`StoreError::Corrupt`] if a
+    /// [`StoreError::Database`] on database failure, [`StoreError::Corrupt`] if a
     /// stored JSON column does not parse.
     pub fn list_examples(
         &self,
@@ -146,7 +146,7 @@ impl Store {
     /// Number of matching examples.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] on database failure.
+    /// [`StoreError::Database`] on database failure.
     pub fn count_examples(
         &self,
         model_id: &ModelId,

@@ -4,24 +4,19 @@
 //! (another process, another replica) wait and then find the work done.
 
 use super::error::StoreError;
-use super::pool::Conn;
 use super::sql::{PgConn, SqlContext};
 use super::{MIGRATIONS, SCHEMA_VERSION};
 
 /// The advisory lock PostgreSQL replicas take to migrate (any constant unlikely to clash).
 const MIGRATION_LOCK: i64 = 0x4172_6269_7465_7201;
 
-pub(super) fn migrate(conn: &mut Conn) -> Result<(), StoreError> {
-    match conn {
-        Conn::Sqlite(conn) => migrate_sqlite(conn),
-        Conn::Postgres(conn) => {
-            let migrated = migrate_postgres(conn);
-            let ended = conn
-                .end_transaction(migrated.is_ok())
-                .ctx("commit migration");
-            migrated.and(ended)
-        }
-    }
+/// Migrates a PostgreSQL database in one transaction, committed if every step succeeds.
+pub(super) fn postgres(conn: &mut PgConn) -> Result<(), StoreError> {
+    let migrated = migrate_postgres(conn);
+    let ended = conn
+        .end_transaction(migrated.is_ok())
+        .ctx("commit migration");
+    migrated.and(ended)
 }
 
 fn too_new(found: i64) -> Result<usize, StoreError> {
@@ -39,7 +34,7 @@ fn too_new(found: i64) -> Result<usize, StoreError> {
 
 /// Runs under `BEGIN IMMEDIATE` and re-reads the version inside the transaction, so a
 /// concurrent opener that migrated first makes this a no-op.
-fn migrate_sqlite(conn: &mut rusqlite::Connection) -> Result<(), StoreError> {
+pub(super) fn sqlite(conn: &mut rusqlite::Connection) -> Result<(), StoreError> {
     let tx = conn
         .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
         .ctx("migrate schema")?;

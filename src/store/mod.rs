@@ -49,7 +49,7 @@ pub use idempotency::{Claim, Key as IdempotencyKey, StoredResponse};
 pub use job_lines::JobPart;
 pub use job_state::{JobState, Outcome};
 pub use jobs::{JobFilter, JobRecord, NewJob};
-use pool::{Conn, Pool, PooledConn, Source};
+use pool::{Conn, Location, Pool};
 pub use registry::NewRegistryEvent;
 pub use sql::Dialect;
 use sql::{Db, SqlContext};
@@ -315,7 +315,7 @@ pub struct Store {
 impl fmt::Debug for Store {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Store")
-            .field("source", &self.pool.source.describe())
+            .field("source", &self.pool.describe())
             .finish_non_exhaustive()
     }
 }
@@ -325,16 +325,14 @@ impl Store {
     ///
     /// # Errors
     /// [`StoreError::TooNew`] if the file was written by a newer schema;
-    /// [`StoreError::Sqlite`] if it cannot be opened or migrated.
+    /// [`StoreError::Database`] if it cannot be opened or migrated.
     pub fn open(path: &Path) -> Result<Self, StoreError> {
-        let source = Source::File(path.to_owned());
-        let mut conn = source.connect()?;
-        if let Conn::Sqlite(conn) = &conn {
-            pool::enable_wal(conn)?;
-        }
-        migrate::migrate(&mut conn)?;
+        let location = Location::File(path.to_owned());
+        let mut first = location.open()?;
+        pool::enable_wal(&first)?;
+        migrate::sqlite(&mut first)?;
         Ok(Self {
-            pool: Pool::new(source, conn),
+            pool: Pool::sqlite(location, first),
         })
     }
 
@@ -342,14 +340,13 @@ impl Store {
     /// replicas share.
     ///
     /// # Errors
-    /// [`StoreError::TooNew`] if a newer arbiter migrated it; [`StoreError::Sqlite`] if it
+    /// [`StoreError::TooNew`] if a newer arbiter migrated it; [`StoreError::Database`] if it
     /// cannot be reached or migrated.
     pub fn connect(url: &str) -> Result<Self, StoreError> {
-        let source = Source::Postgres(url.to_owned());
-        let mut conn = source.connect()?;
-        migrate::migrate(&mut conn)?;
+        let pool = sql::PgPool::new(url).ctx("connect to PostgreSQL")?;
+        migrate::postgres(&mut pool.get().ctx("connect to PostgreSQL")?)?;
         Ok(Self {
-            pool: Pool::new(source, conn),
+            pool: Pool::Postgres(pool),
         })
     }
 
@@ -357,22 +354,18 @@ impl Store {
     /// connection, so concurrent calls simply take turns.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] if SQLite cannot create the database.
+    /// [`StoreError::Database`] if SQLite cannot create the database.
     pub fn open_in_memory() -> Result<Self, StoreError> {
-        let source = Source::Memory;
-        let mut conn = source.connect()?;
-        migrate::migrate(&mut conn)?;
+        let mut first = Location::Memory.open()?;
+        migrate::sqlite(&mut first)?;
         Ok(Self {
-            pool: Pool::new(source, conn),
+            pool: Pool::sqlite(Location::Memory, first),
         })
     }
 
     /// Which backend this store runs on.
     pub fn dialect(&self) -> sql::Dialect {
-        match self.pool.source {
-            Source::Postgres(_) => sql::Dialect::Postgres,
-            Source::File(_) | Source::Memory => sql::Dialect::Sqlite,
-        }
+        self.pool.dialect()
     }
 
     /// Whether the database answers (for `/healthz`).
@@ -389,7 +382,7 @@ impl Store {
 
     /// Takes a pooled connection. Never hold one while calling back into user
     /// code that may use the store: in-memory stores have a single connection.
-    fn conn(&self) -> Result<PooledConn<'_>, StoreError> {
+    fn conn(&self) -> Result<Conn, StoreError> {
         self.pool.get()
     }
 
@@ -410,7 +403,7 @@ impl Store {
         f: impl FnOnce(&mut Db<'_>) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
         let mut conn = self.conn()?;
-        match &mut *conn {
+        match &mut conn {
             Conn::Sqlite(conn) => sqlite_tx(conn, TransactionBehavior::Deferred, what, f),
             Conn::Postgres(conn) => in_transaction(
                 conn,
@@ -460,7 +453,7 @@ fn sqlite_tx<T>(
 }
 
 /// `begin` + `f` + `COMMIT` on PostgreSQL; an error in `f` rolls back (and a panic leaves
-/// the transaction to the pool, which rolls it back).
+/// the transaction to the connection's drop, which rolls it back).
 fn in_transaction<T>(
     conn: &mut sql::PgConn,
     begin: &str,

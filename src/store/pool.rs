@@ -1,69 +1,50 @@
-//! Connections of one store, kept for reuse: a `Mutex<Vec<Conn>>` with a cap on how many
-//! are open at once (PostgreSQL's connections are a shared, limited resource; a burst of
-//! blocking tasks must queue, not open hundreds).
+//! Connections of one store, kept for reuse: r2d2 for SQLite, deadpool for PostgreSQL
+//! ([`super::sql::PgPool`]). Both cap how many are open at once, so a burst of blocking
+//! tasks queues instead of opening hundreds.
 
-use std::ops::{Deref, DerefMut};
 use std::path::PathBuf;
-use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use r2d2::PooledConnection;
 use rusqlite::Connection;
+use scheduled_thread_pool::ScheduledThreadPool;
 
 use super::error::StoreError;
-use super::sql::{Db, DbError, PgConn, SqlContext};
+use super::sql::{Db, DbError, Dialect, PgConn, PgPool, SqlContext};
 
 /// How long a SQLite connection waits for another writer before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Idle connections kept around; extra ones (opened under a burst) are closed.
-const MAX_IDLE: usize = 8;
+/// SQLite connections one store opens at most, all kept once open (today's idle cap).
+const MAX_SQLITE: u32 = 8;
 
-/// Connections one PostgreSQL store opens at most; more callers wait for one.
-const MAX_POSTGRES: usize = 16;
-
-/// Where connections come from.
-#[derive(Debug)]
-pub(super) enum Source {
+/// Where SQLite connections come from.
+#[derive(Debug, Clone)]
+pub(super) enum Location {
     File(PathBuf),
     /// One private in-memory database; it lives as long as its only connection.
     Memory,
-    /// A PostgreSQL server (the URL, which may hold a password: never shown).
-    Postgres(String),
 }
 
-impl Source {
-    pub(super) fn connect(&self) -> Result<Conn, StoreError> {
-        match self {
+impl Location {
+    /// A new connection, configured.
+    pub(super) fn open(&self) -> Result<Connection, StoreError> {
+        let conn = match self {
             Self::File(path) => {
                 writable(path)?;
-                let conn = Connection::open(path).map_err(|e| StoreError::Sqlite {
+                Connection::open(path).map_err(|e| StoreError::Database {
                     context: format!("open database {}", path.display()),
                     message: e.to_string(),
-                })?;
-                configure(&conn)?;
-                Ok(Conn::Sqlite(conn))
+                })?
             }
-            Self::Memory => {
-                let conn = Connection::open_in_memory().map_err(|e| StoreError::Sqlite {
-                    context: "open in-memory database".into(),
-                    message: e.to_string(),
-                })?;
-                configure(&conn)?;
-                Ok(Conn::Sqlite(conn))
-            }
-            Self::Postgres(url) => PgConn::connect(url)
-                .map(|conn| Conn::Postgres(Box::new(conn)))
-                .ctx("connect to PostgreSQL"),
-        }
-    }
-
-    /// What to call the database in messages (never the URL: it may carry a password).
-    pub(super) fn describe(&self) -> String {
-        match self {
-            Self::File(path) => path.display().to_string(),
-            Self::Memory => "in-memory".into(),
-            Self::Postgres(_) => "PostgreSQL".into(),
-        }
+            Self::Memory => Connection::open_in_memory().map_err(|e| StoreError::Database {
+                context: "open in-memory database".into(),
+                message: e.to_string(),
+            })?,
+        };
+        configure(&conn)?;
+        Ok(conn)
     }
 }
 
@@ -83,7 +64,7 @@ fn writable(path: &std::path::Path) -> Result<(), StoreError> {
 /// `SQLITE_BUSY` at once (without its busy handler) while another process opens the same
 /// new file, so a busy answer is retried for as long as any other lock is waited for.
 pub(super) fn enable_wal(conn: &Connection) -> Result<(), StoreError> {
-    let failed = |e: rusqlite::Error| StoreError::Sqlite {
+    let failed = |e: rusqlite::Error| StoreError::Database {
         context: "enable WAL journal".into(),
         message: e.to_string(),
     };
@@ -113,7 +94,7 @@ pub(super) fn enable_wal(conn: &Connection) -> Result<(), StoreError> {
 
 /// Per-connection settings (these are not persisted in the file).
 fn configure(conn: &Connection) -> Result<(), StoreError> {
-    let setting = |e: rusqlite::Error| StoreError::Sqlite {
+    let setting = |e: rusqlite::Error| StoreError::Database {
         context: "configure the connection".into(),
         message: e.to_string(),
     };
@@ -129,9 +110,157 @@ fn configure(conn: &Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// A connection of either backend.
+/// Opens SQLite connections for r2d2.
+#[derive(Debug)]
+pub(super) struct SqliteManager {
+    location: Location,
+    /// The connection the store opened (and migrated) itself, handed out first: the
+    /// in-memory database is that one connection.
+    first: Mutex<Option<Connection>>,
+}
+
+impl r2d2::ManageConnection for SqliteManager {
+    type Connection = Connection;
+    type Error = StoreError;
+
+    fn connect(&self) -> Result<Connection, StoreError> {
+        let first = self
+            .first
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        first.map_or_else(|| self.location.open(), Ok)
+    }
+
+    fn is_valid(&self, _: &mut Connection) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    /// Called as a connection goes back. One left in a transaction would hold its locks
+    /// forever: it is rolled back, or closed if that fails. The in-memory database is its
+    /// one connection, so it is always kept.
+    fn has_broken(&self, conn: &mut Connection) -> bool {
+        let clean = conn.is_autocommit() || conn.execute_batch("ROLLBACK").is_ok();
+        !clean && matches!(self.location, Location::File(_))
+    }
+}
+
+/// The last failure to open a connection, which r2d2 would otherwise only log: a caller
+/// that timed out waiting for one is told why.
+#[derive(Debug, Clone, Default)]
+pub(super) struct LastFailure(Arc<Mutex<Option<StoreError>>>);
+
+impl LastFailure {
+    fn take(&self) -> Option<StoreError> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).take()
+    }
+}
+
+impl r2d2::HandleError<StoreError> for LastFailure {
+    fn handle_error(&self, error: StoreError) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(error);
+    }
+}
+
+/// The pool of either backend.
+pub(super) enum Pool {
+    Sqlite {
+        location: Location,
+        pool: r2d2::Pool<SqliteManager>,
+        failure: LastFailure,
+    },
+    Postgres(PgPool),
+}
+
+impl Pool {
+    /// SQLite at `location`, whose first connection is `first` (configured and migrated).
+    pub(super) fn sqlite(location: Location, first: Connection) -> Self {
+        let failure = LastFailure::default();
+        let manager = SqliteManager {
+            location: location.clone(),
+            first: Mutex::new(Some(first)),
+        };
+        // None opened ahead (a command opens only what it uses), and none closed for being
+        // idle or old: the in-memory database must never be, and 8 idle files are cheap.
+        // Its one thread opens connections for the callers that wait for them.
+        let pool = r2d2::Pool::builder()
+            .max_size(match location {
+                Location::File(_) => MAX_SQLITE,
+                Location::Memory => 1,
+            })
+            .min_idle(Some(0))
+            .idle_timeout(None)
+            .max_lifetime(None)
+            .test_on_check_out(false)
+            .error_handler(Box::new(failure.clone()))
+            .thread_pool(Arc::new(
+                ScheduledThreadPool::builder()
+                    .num_threads(1)
+                    .thread_name_pattern("arbiter-sqlite-{}")
+                    .build(),
+            ))
+            .build_unchecked(manager);
+        Self::Sqlite {
+            location,
+            pool,
+            failure,
+        }
+    }
+
+    pub(super) fn dialect(&self) -> Dialect {
+        match self {
+            Self::Sqlite { .. } => Dialect::Sqlite,
+            Self::Postgres(_) => Dialect::Postgres,
+        }
+    }
+
+    /// What to call the database in messages (never the URL: it may carry a password).
+    pub(super) fn describe(&self) -> String {
+        match self {
+            Self::Sqlite {
+                location: Location::File(path),
+                ..
+            } => path.display().to_string(),
+            Self::Sqlite {
+                location: Location::Memory,
+                ..
+            } => "in-memory".into(),
+            Self::Postgres(_) => "PostgreSQL".into(),
+        }
+    }
+
+    /// A connection; waits while all are lent. The in-memory store has exactly one.
+    pub(super) fn get(&self) -> Result<Conn, StoreError> {
+        match self {
+            Self::Sqlite {
+                location,
+                pool,
+                failure,
+            } => {
+                // A file SQLite cannot write is named before any connection touches it (one
+                // that maps an unwritable `-shm` can die by SIGBUS).
+                if let Location::File(path) = location {
+                    writable(path)?;
+                }
+                let conn = pool.get().map_err(|e| {
+                    failure.take().unwrap_or_else(|| StoreError::Database {
+                        context: "take a database connection".into(),
+                        message: e.to_string(),
+                    })
+                })?;
+                Ok(Conn::Sqlite(conn))
+            }
+            Self::Postgres(pool) => pool
+                .get()
+                .map(|conn| Conn::Postgres(Box::new(conn)))
+                .ctx("connect to PostgreSQL"),
+        }
+    }
+}
+
+/// A connection of either backend, lent by the pool; it goes back when dropped.
 pub(super) enum Conn {
-    Sqlite(Connection),
+    Sqlite(PooledConnection<SqliteManager>),
     Postgres(Box<PgConn>),
 }
 
@@ -151,139 +280,6 @@ impl Conn {
                 .pragma_update(None, "synchronous", if on { "FULL" } else { "NORMAL" })
                 .map_err(|e| DbError::Other(e.to_string())),
             Self::Postgres(_) => Ok(()),
-        }
-    }
-
-    /// Whether the connection is fit to go back to the pool: out of any transaction, and
-    /// still connected.
-    fn reusable(&mut self) -> bool {
-        match self {
-            Self::Sqlite(conn) => conn.is_autocommit() || conn.execute_batch("ROLLBACK").is_ok(),
-            Self::Postgres(conn) => !conn.is_closed() && conn.end_transaction(false).is_ok(),
-        }
-    }
-}
-
-/// The pool. File and PostgreSQL stores open a new connection when none is idle (up to
-/// their cap); the in-memory store has exactly one and callers wait for it.
-pub(super) struct Pool {
-    pub(super) source: Source,
-    state: Mutex<State>,
-    returned: Condvar,
-}
-
-struct State {
-    idle: Vec<Conn>,
-    /// Connections open, idle or lent.
-    open: usize,
-}
-
-impl Pool {
-    pub(super) fn new(source: Source, first: Conn) -> Self {
-        Self {
-            source,
-            state: Mutex::new(State {
-                idle: vec![first],
-                open: 1,
-            }),
-            returned: Condvar::new(),
-        }
-    }
-
-    fn lock(&self) -> MutexGuard<'_, State> {
-        // The lock only guards push/pop and a count, so a poisoned pool is still consistent.
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    fn cap(&self) -> usize {
-        match self.source {
-            Source::File(_) => usize::MAX,
-            Source::Memory => 1,
-            Source::Postgres(_) => MAX_POSTGRES,
-        }
-    }
-
-    pub(super) fn get(&self) -> Result<PooledConn<'_>, StoreError> {
-        // A file SQLite cannot write is named before any connection touches it (one that
-        // maps an unwritable `-shm` can die by SIGBUS).
-        if let Source::File(path) = &self.source {
-            writable(path)?;
-        }
-        let mut state = self.lock();
-        loop {
-            if let Some(conn) = state.idle.pop() {
-                return Ok(PooledConn {
-                    pool: self,
-                    conn: Some(conn),
-                });
-            }
-            if state.open < self.cap() {
-                state.open += 1;
-                drop(state); // don't block others while connecting
-                return match self.source.connect() {
-                    Ok(conn) => Ok(PooledConn {
-                        pool: self,
-                        conn: Some(conn),
-                    }),
-                    Err(e) => {
-                        self.forget();
-                        Err(e)
-                    }
-                };
-            }
-            state = self
-                .returned
-                .wait(state)
-                .unwrap_or_else(PoisonError::into_inner);
-        }
-    }
-
-    /// One connection fewer is open (it failed, or was closed).
-    fn forget(&self) {
-        let mut state = self.lock();
-        state.open = state.open.saturating_sub(1);
-        drop(state);
-        self.returned.notify_one();
-    }
-
-    fn put(&self, mut conn: Conn) {
-        // A connection stuck in a transaction would hold locks forever; a broken one is
-        // closed. The in-memory database is its one connection, so it is always kept.
-        let keep = conn.reusable() || matches!(self.source, Source::Memory);
-        let mut state = self.lock();
-        if keep && state.idle.len() < MAX_IDLE {
-            state.idle.push(conn);
-        } else {
-            state.open = state.open.saturating_sub(1);
-        }
-        drop(state);
-        self.returned.notify_one();
-    }
-}
-
-/// A connection borrowed from the pool; goes back on drop.
-pub(super) struct PooledConn<'a> {
-    pool: &'a Pool,
-    conn: Option<Conn>,
-}
-
-impl Deref for PooledConn<'_> {
-    type Target = Conn;
-    fn deref(&self) -> &Conn {
-        self.conn.as_ref().expect("connection present until drop")
-    }
-}
-
-impl DerefMut for PooledConn<'_> {
-    fn deref_mut(&mut self) -> &mut Conn {
-        self.conn.as_mut().expect("connection present until drop")
-    }
-}
-
-impl Drop for PooledConn<'_> {
-    fn drop(&mut self) {
-        if let Some(conn) = self.conn.take() {
-            self.pool.put(conn);
         }
     }
 }

@@ -68,7 +68,7 @@ fn pooled_connections_have_pragmas() {
     let a = store.conn().unwrap();
     let b = store.conn().unwrap();
     for c in [&a, &b] {
-        let Conn::Sqlite(c) = &**c else {
+        let Conn::Sqlite(c) = c else {
             panic!("a file store runs on SQLite")
         };
         let fk: i64 = c

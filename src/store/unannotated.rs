@@ -32,7 +32,7 @@ impl Store {
     /// how many such examples there are in all, read from one snapshot.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] on database failure, [`StoreError::Corrupt`] if a stored
+    /// [`StoreError::Database`] on database failure, [`StoreError::Corrupt`] if a stored
     /// question list does not parse.
     pub fn unannotated(
         &self,
@@ -100,7 +100,7 @@ impl Store {
     /// The state of one example, without its annotations and decisions.
     ///
     /// # Errors
-    /// [`StoreError::Sqlite`] on database failure, [`StoreError::Corrupt`] if the stored
+    /// [`StoreError::Database`] on database failure, [`StoreError::Corrupt`] if the stored
     /// state does not parse.
     pub fn example_state(
         &self,

@@ -9,7 +9,7 @@ mod postgres;
 mod sqlite;
 mod value;
 
-pub(super) use self::postgres::PgConn;
+pub(super) use self::postgres::{PgConn, PgPool};
 pub(super) use sqlite::failure as sqlite_failure;
 pub(super) use value::Value;
 pub(super) use value::{FromValue, Param, Row};
@@ -90,7 +90,7 @@ impl<T> SqlContext<T> for Result<T, DbError> {
                 context: context.to_owned(),
                 reason,
             },
-            e => StoreError::Sqlite {
+            e => StoreError::Database {
                 context: context.to_owned(),
                 message: e.to_string(),
             },

@@ -1,34 +1,148 @@
-//! [`super::Db`] on a PostgreSQL connection (the synchronous `postgres` client).
+//! [`super::Db`] on PostgreSQL: `tokio-postgres` connections pooled by `deadpool-postgres`,
+//! driven by a small runtime the store owns.
 //!
-//! Statements are prepared once per connection and kept; their `?n` parameters become `$n`
-//! then. Values are bound by the type PostgreSQL inferred for each parameter, so the store's
-//! SQLite-shaped values (an integer for a boolean, text for JSON) fit the columns.
+//! The store's API is synchronous and is called from the command line's async code as well
+//! as from blocking threads, so a call cannot block on a runtime of its own there (tokio
+//! refuses to nest runtimes). Each call is a task on the store's runtime instead, and the
+//! calling thread only waits on a channel for its answer.
+//!
+//! Statements are prepared once per connection (deadpool's statement cache); their `?n`
+//! parameters become `$n` first. Values are bound by the type PostgreSQL inferred for each
+//! parameter, so the store's SQLite-shaped values (an integer for a boolean, text for JSON)
+//! fit the columns.
 
-use std::collections::HashMap;
 use std::error::Error as StdError;
 use std::sync::mpsc;
 
 use bytes::{BufMut, BytesMut};
-use postgres::types::{IsNull, ToSql, Type, to_sql_checked};
-use postgres::{Client, NoTls, Statement};
+use deadpool_postgres::{
+    ClientWrapper, Manager, ManagerConfig, Object, PoolError, RecyclingMethod,
+};
+use futures_util::future::BoxFuture;
+use tokio::runtime::{Handle, Runtime};
+use tokio_postgres::NoTls;
+use tokio_postgres::types::{IsNull, ToSql, Type, to_sql_checked};
 
 use super::{DbError, Param, Row, Value};
 
-/// One connection. The `postgres` client blocks on a runtime of its own, which tokio
-/// refuses inside another runtime (the command line runs the store from async code), so
-/// the client lives on a thread of its own and each call is handed to it.
+/// Connections one PostgreSQL store opens at most; more callers wait for one.
+const MAX_CONNECTIONS: usize = 16;
+
+/// Threads of the store's runtime: they only move bytes between the callers and the
+/// server (rows are read on the caller's thread), so two are plenty.
+const WORKERS: usize = 2;
+
+/// The connections of one PostgreSQL store, and the runtime that drives them.
+pub(crate) struct PgPool {
+    pool: deadpool_postgres::Pool,
+    runtime: Driver,
+}
+
+/// The store's runtime. Stopped without waiting for its tasks, since a store may be dropped
+/// from async code, where waiting for a runtime to stop panics.
+struct Driver(Option<Runtime>);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        if let Some(runtime) = self.0.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+impl std::fmt::Debug for PgPool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PgPool").finish_non_exhaustive()
+    }
+}
+
+impl PgPool {
+    /// A pool of connections to `url` (`postgres://user@host:port/db` or key=value pairs);
+    /// none is opened yet.
+    pub(in crate::store) fn new(url: &str) -> Result<Self, DbError> {
+        let config: tokio_postgres::Config = url.parse().map_err(|e| error(&e))?;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(WORKERS)
+            .thread_name("arbiter-postgres")
+            .enable_all()
+            .build()
+            .map_err(|e| DbError::Other(format!("starting the PostgreSQL runtime: {e}")))?;
+        // `Fast`: a connection the server closed (it restarted, say) is not handed out again;
+        // the runtime polls every connection, so it sees the close as it happens.
+        let manager = Manager::from_config(
+            config,
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = deadpool_postgres::Pool::builder(manager)
+            .max_size(MAX_CONNECTIONS)
+            .build()
+            .map_err(|e| DbError::Other(e.to_string()))?;
+        Ok(Self {
+            pool,
+            runtime: Driver(Some(runtime)),
+        })
+    }
+
+    fn handle(&self) -> &Handle {
+        self.runtime
+            .0
+            .as_ref()
+            .expect("running until dropped")
+            .handle()
+    }
+
+    /// A connection, opened if none is idle; waits while all are lent.
+    pub(in crate::store) fn get(&self) -> Result<PgConn, DbError> {
+        let pool = self.pool.clone();
+        let client = run(self.handle(), async move { pool.get().await })?.map_err(|e| match e {
+            PoolError::Backend(e) => error(&e),
+            e => DbError::Unavailable(e.to_string()),
+        })?;
+        Ok(PgConn {
+            handle: self.handle().clone(),
+            client: Some(client),
+            in_transaction: false,
+        })
+    }
+}
+
+/// Runs `work` on the store's runtime and waits for its answer on this thread, which may
+/// be any thread, async or not.
+fn run<R: Send + 'static>(
+    handle: &Handle,
+    work: impl Future<Output = R> + Send + 'static,
+) -> Result<R, DbError> {
+    let (answer, answered) = mpsc::sync_channel(1);
+    handle.spawn(async move {
+        let _ = answer.send(work.await);
+    });
+    answered
+        .recv()
+        .map_err(|_| DbError::Unavailable("the store's PostgreSQL runtime stopped".into()))
+}
+
+/// One connection, lent by the pool; it goes back when dropped.
 pub(crate) struct PgConn {
-    tasks: mpsc::Sender<Task>,
-    /// Between `begin` and `end_transaction`: what the pool must roll back.
+    handle: Handle,
+    /// `None` only while a call has it, or after a call that never finished.
+    client: Option<Object>,
+    /// Between `begin` and `end_transaction`: what must be rolled back before it goes back.
     in_transaction: bool,
 }
 
-type Task = Box<dyn FnOnce(&mut Session) + Send>;
+/// The client while a call's task has it. A task that never finishes (it panicked, or the
+/// runtime stopped) may leave a transaction open, so its client is closed, not pooled.
+struct Lent(Option<Object>);
 
-/// The client and the statements prepared on it, owned by the connection's thread.
-struct Session {
-    client: Client,
-    statements: HashMap<String, Statement>,
+impl Drop for Lent {
+    fn drop(&mut self) {
+        if let Some(client) = self.0.take() {
+            drop(Object::take(client));
+        }
+    }
 }
 
 impl std::fmt::Debug for PgConn {
@@ -37,8 +151,21 @@ impl std::fmt::Debug for PgConn {
     }
 }
 
+impl Drop for PgConn {
+    fn drop(&mut self) {
+        // Given back mid-transaction (a panic in the store's code), it would hold its locks:
+        // roll back, or close it when that fails.
+        if self.in_transaction
+            && self.end_transaction(false).is_err()
+            && let Some(client) = self.client.take()
+        {
+            drop(Object::take(client));
+        }
+    }
+}
+
 /// How PostgreSQL's failures read: its own message, with the detail when it gives one.
-pub(super) fn error(e: &postgres::Error) -> DbError {
+pub(super) fn error(e: &tokio_postgres::Error) -> DbError {
     let Some(db) = e.as_db_error() else {
         // No answer from the server: it is down, restarting, or unreachable.
         return DbError::Unavailable(e.to_string());
@@ -60,56 +187,23 @@ pub(super) fn error(e: &postgres::Error) -> DbError {
 }
 
 impl PgConn {
-    /// Connects to `url` (`postgres://user@host:port/db` or key=value pairs).
-    pub(in crate::store) fn connect(url: &str) -> Result<Self, DbError> {
-        let (tasks, inbox) = mpsc::channel::<Task>();
-        let (ready, connected) = mpsc::sync_channel(1);
-        let url = url.to_owned();
-        std::thread::Builder::new()
-            .name("postgres-connection".into())
-            .spawn(move || {
-                let mut session = match Client::connect(&url, NoTls) {
-                    Ok(client) => {
-                        let _ = ready.send(Ok(()));
-                        Session {
-                            client,
-                            statements: HashMap::new(),
-                        }
-                    }
-                    Err(e) => {
-                        let _ = ready.send(Err(error(&e)));
-                        return;
-                    }
-                };
-                // Ends when the connection is dropped (its sender with it).
-                for task in inbox {
-                    task(&mut session);
-                }
-            })
-            .map_err(|e| DbError::Other(format!("starting a connection thread: {e}")))?;
-        connected
-            .recv()
-            .map_err(|_| DbError::Unavailable("the connection thread ended".into()))??;
-        Ok(Self {
-            tasks,
-            in_transaction: false,
-        })
-    }
-
-    /// Runs `work` on the connection's thread and waits for its answer.
+    /// Runs `work` with the client on the store's runtime and waits for its answer.
     fn call<R: Send + 'static>(
-        &self,
-        work: impl FnOnce(&mut Session) -> Result<R, DbError> + Send + 'static,
+        &mut self,
+        work: impl for<'c> FnOnce(&'c ClientWrapper) -> BoxFuture<'c, Result<R, DbError>>
+        + Send
+        + 'static,
     ) -> Result<R, DbError> {
-        let (answer, answered) = mpsc::sync_channel(1);
-        self.tasks
-            .send(Box::new(move |session| {
-                let _ = answer.send(work(session));
-            }))
-            .map_err(|_| DbError::Unavailable("the connection thread ended".into()))?;
-        answered
-            .recv()
-            .map_err(|_| DbError::Unavailable("the connection thread ended".into()))?
+        let lent = Lent(self.client.take());
+        let (mut lent, out) = run(&self.handle, async move {
+            let out = match lent.0.as_deref() {
+                Some(client) => work(client).await,
+                None => Err(DbError::Unavailable("the connection was lost".into())),
+            };
+            (lent, out)
+        })?;
+        self.client = lent.0.take();
+        out
     }
 
     /// Opens a transaction with `begin` (`BEGIN …` and whatever must run first in it).
@@ -127,57 +221,47 @@ impl PgConn {
         self.batch(if commit { "COMMIT" } else { "ROLLBACK" })
     }
 
-    /// Whether the server closed the connection (it restarted, say): then it is not reused.
-    pub(in crate::store) fn is_closed(&self) -> bool {
-        self.call(|session| Ok(session.client.is_closed()))
-            .unwrap_or(true)
-    }
-
     pub(super) fn execute(&mut self, sql: &str, args: &[&dyn Param]) -> Result<usize, DbError> {
-        let (sql, values) = (sql.to_owned(), super::value::bind(args));
-        self.call(move |session| {
-            let statement = session.statement(&sql)?;
-            let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v as _).collect();
-            let changed = session
-                .client
-                .execute(&statement, &refs)
-                .map_err(|e| error(&e))?;
-            Ok(usize::try_from(changed).unwrap_or(usize::MAX))
-        })
+        let (sql, values) = (numbered(sql), super::value::bind(args));
+        let changed = self.call(move |client| {
+            Box::pin(async move {
+                let statement = client.prepare_cached(&sql).await.map_err(|e| error(&e))?;
+                client
+                    .execute(&statement, &refs(&values))
+                    .await
+                    .map_err(|e| error(&e))
+            })
+        })?;
+        Ok(usize::try_from(changed).unwrap_or(usize::MAX))
     }
 
     pub(super) fn query(&mut self, sql: &str, args: &[&dyn Param]) -> Result<Vec<Row>, DbError> {
-        let (sql, values) = (sql.to_owned(), super::value::bind(args));
-        self.call(move |session| {
-            let statement = session.statement(&sql)?;
-            let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v as _).collect();
-            let rows = session
-                .client
-                .query(&statement, &refs)
-                .map_err(|e| error(&e))?;
-            rows.iter().map(read_row).collect()
-        })
+        let (sql, values) = (numbered(sql), super::value::bind(args));
+        let rows = self.call(move |client| {
+            Box::pin(async move {
+                let statement = client.prepare_cached(&sql).await.map_err(|e| error(&e))?;
+                client
+                    .query(&statement, &refs(&values))
+                    .await
+                    .map_err(|e| error(&e))
+            })
+        })?;
+        // Read here, on the caller's thread, so the runtime's threads only move bytes.
+        rows.iter().map(read_row).collect()
     }
 
     /// Statements without parameters, as one simple query (migrations, `BEGIN`, `COMMIT`).
     pub(in crate::store) fn batch(&mut self, sql: &str) -> Result<(), DbError> {
         let sql = sql.to_owned();
-        self.call(move |session| session.client.batch_execute(&sql).map_err(|e| error(&e)))
+        self.call(move |client| {
+            Box::pin(async move { client.batch_execute(&sql).await.map_err(|e| error(&e)) })
+        })
     }
 }
 
-impl Session {
-    /// The statement prepared for `sql` on this connection, preparing it the first time.
-    fn statement(&mut self, sql: &str) -> Result<Statement, DbError> {
-        if let Some(statement) = self.statements.get(sql) {
-            return Ok(statement.clone());
-        }
-        let statement = self.client.prepare(&numbered(sql)).map_err(|e| error(&e))?;
-        self.statements.insert(sql.to_owned(), statement.clone());
-        Ok(statement)
-    }
+fn refs(values: &[Value]) -> Vec<&(dyn ToSql + Sync)> {
+    values.iter().map(|v| v as _).collect()
 }
-
 /// `?n` → `$n`, outside quoted text; a bare `?` takes the next number.
 fn numbered(sql: &str) -> String {
     let mut out = String::with_capacity(sql.len() + 8);
@@ -208,8 +292,8 @@ fn numbered(sql: &str) -> String {
 }
 
 /// A row's columns as [`Value`]s, by the column types the store's schema uses.
-fn read_row(row: &postgres::Row) -> Result<Row, DbError> {
-    let get_error = |e: postgres::Error| DbError::Other(e.to_string());
+fn read_row(row: &tokio_postgres::Row) -> Result<Row, DbError> {
+    let get_error = |e: tokio_postgres::Error| DbError::Other(e.to_string());
     let mut columns = Vec::with_capacity(row.len());
     for (index, column) in row.columns().iter().enumerate() {
         let ty = column.type_();
@@ -241,7 +325,7 @@ fn read_row(row: &postgres::Row) -> Result<Row, DbError> {
             row.try_get::<_, Option<Vec<u8>>>(index)
                 .map_err(get_error)?
                 .map_or(Value::Null, Value::Blob)
-        } else if <String as postgres::types::FromSql>::accepts(ty) {
+        } else if <String as tokio_postgres::types::FromSql>::accepts(ty) {
             row.try_get::<_, Option<String>>(index)
                 .map_err(get_error)?
                 .map_or(Value::Null, Value::Text)
