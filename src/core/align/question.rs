@@ -3,6 +3,7 @@
 
 #[allow(clippy::wildcard_imports)]
 use super::*;
+use crate::wire::QuestionKind;
 
 // One question's alignment in order (filter, baseline, search, gate, write), over
 // locals that every step shares.
@@ -84,9 +85,7 @@ pub(super) fn align_question(
 
 /// Fit a question's learned head on its annotated `items` ([`learn`]), gate it on
 /// out-of-fold (or held-out) answers against zero-shot, and write it when it passes.
-// One question's fit in order (features, folds, fit, gate, files), over locals every step
-// shares.
-#[allow(clippy::too_many_arguments, clippy::too_many_lines)]
+#[allow(clippy::too_many_arguments)] // the alignment's state, passed down as it is
 pub(super) fn learn_question(
     engine: &BuiltinEngine,
     id: &str,
@@ -99,46 +98,19 @@ pub(super) fn learn_question(
     mut report: QuestionReport,
 ) -> Result<Aligned> {
     let kind = &base.kind;
-    let keys = outcome_keys(kind);
-    let outcomes = keys.len();
-    let scale = scale_of(kind);
-    let n = items.len();
-    let mut priors = Vec::with_capacity(n);
-    let mut pooled = Vec::with_capacity(n);
-    let mut counts = Vec::with_capacity(n);
-    for it in items {
-        let state = &embedded[it.example];
-        priors.push(engine.zero_shot(state, base)?.0);
-        pooled.push(state.pooled());
-        counts.push(crate::learned::words::counts(
-            &crate::engine::builtin::text::render(&examples.states[it.example]),
-        ));
-    }
+    let outcomes = outcome_keys(kind).len();
+    let readings = Readings::of(engine, base, examples, embedded, items)?;
     tracker.check()?;
-    let problem = learn::Problem {
-        link: learn::link_of(kind),
-        outcomes,
-        ids: items
-            .iter()
-            .map(|it| examples.ids[it.example].as_str())
-            .collect(),
-        readings: (0..n)
-            .map(|i| crate::learned::Reading {
-                pooled: &pooled[i],
-                counts: &counts[i],
-                prior: &priors[i],
-            })
-            .collect(),
-        labels: items.iter().map(|it| it.outcome).collect(),
-    };
+    let problem = readings.problem(kind, examples, items);
     let cancelled = || tracker.cancelled();
     if settings.curve {
         report.curve = Some(crate::wire::align::Curve {
             points: learn::curve(&problem, settings.folds, settings.seed, &cancelled),
-            zero_shot: learn::figures(&priors, &problem.labels, outcomes),
+            zero_shot: learn::figures(&readings.priors, &problem.labels, outcomes),
             majority: learn::majority(&problem, settings.folds, settings.seed),
         });
     }
+    let n = items.len();
     let held_out = if settings.holdout > 0.0 {
         folds::hold_out(
             &problem.ids,
@@ -181,30 +153,115 @@ pub(super) fn learn_question(
         (held.clone(), answers)
     };
     let labels: Vec<Vec<f64>> = on.iter().map(|&i| items[i].label.clone()).collect();
-    let scored = |answers: &[Vec<f64>]| -> Vec<Scored> {
-        answers
-            .iter()
-            .zip(&labels)
-            .map(|(p, label)| Scored {
-                predicted: p.clone(),
-                label: label.clone(),
-            })
-            .collect()
+    let before: Vec<Vec<f64>> = on.iter().map(|&i| readings.priors[i].clone()).collect();
+    let (before, after) = (scored(&before, &labels), scored(&after, &labels));
+    if !judge(id, kind, &before, &after, settings, &mut report) {
+        return Ok((report, None));
+    }
+    let fit = Fit {
+        head: fitted_head,
+        cv,
+        fitted,
+        ids: problem.ids,
     };
-    let before_answers: Vec<Vec<f64>> = on.iter().map(|&i| priors[i].clone()).collect();
-    let (before, after_scored) = (scored(&before_answers), scored(&after));
+    let learned = fit.learned(id, kind, settings, &after, &mut report);
+    Ok((report, Some(learned)))
+}
+
+/// What a question's head reads of each annotated example: its zero-shot answer (the
+/// prior), its pooled embedding and its words' counts.
+struct Readings {
+    priors: Vec<Vec<f64>>,
+    pooled: Vec<Vec<f32>>,
+    counts: Vec<crate::learned::words::Counts>,
+}
+
+impl Readings {
+    fn of(
+        engine: &BuiltinEngine,
+        base: &Question,
+        examples: &Examples,
+        embedded: &[EmbeddedState],
+        items: &[&Item],
+    ) -> Result<Self> {
+        let n = items.len();
+        let mut readings = Self {
+            priors: Vec::with_capacity(n),
+            pooled: Vec::with_capacity(n),
+            counts: Vec::with_capacity(n),
+        };
+        for it in items {
+            let state = &embedded[it.example];
+            readings.priors.push(engine.zero_shot(state, base)?.0);
+            readings.pooled.push(state.pooled());
+            readings.counts.push(crate::learned::words::counts(
+                &crate::engine::builtin::text::render(&examples.states[it.example]),
+            ));
+        }
+        Ok(readings)
+    }
+
+    /// The learning problem these readings and the items' labels make.
+    fn problem<'a>(
+        &'a self,
+        kind: &QuestionKind,
+        examples: &'a Examples,
+        items: &[&Item],
+    ) -> learn::Problem<'a> {
+        learn::Problem {
+            link: learn::link_of(kind),
+            outcomes: outcome_keys(kind).len(),
+            ids: items
+                .iter()
+                .map(|it| examples.ids[it.example].as_str())
+                .collect(),
+            readings: (0..items.len())
+                .map(|i| crate::learned::Reading {
+                    pooled: &self.pooled[i],
+                    counts: &self.counts[i],
+                    prior: &self.priors[i],
+                })
+                .collect(),
+            labels: items.iter().map(|it| it.outcome).collect(),
+        }
+    }
+}
+
+/// `answers` beside the `labels` they are scored against.
+fn scored(answers: &[Vec<f64>], labels: &[Vec<f64>]) -> Vec<Scored> {
+    answers
+        .iter()
+        .zip(labels)
+        .map(|(p, label)| Scored {
+            predicted: p.clone(),
+            label: label.clone(),
+        })
+        .collect()
+}
+
+/// Whether the head's answers (`after`) beat zero-shot's (`before`) on the same examples:
+/// the gate on their losses, and never a lower accuracy. The figures and the verdict go
+/// into `report`.
+fn judge(
+    id: &str,
+    kind: &QuestionKind,
+    before: &[Scored],
+    after: &[Scored],
+    settings: &Settings,
+    report: &mut QuestionReport,
+) -> bool {
+    let (scale, outcomes) = (scale_of(kind), outcome_keys(kind).len());
     let metrics =
         |s: &[Scored]| Metrics::compute(scale, outcomes, s).with_uncertainty(scale, s, id);
-    let before_metrics = metrics(&before);
-    let after_metrics = metrics(&after_scored);
     let losses = |s: &[Scored]| -> Vec<f64> {
         s.iter()
             .map(|s| loss(scale, &s.predicted, &s.label))
             .collect()
     };
+    let (before_metrics, after_metrics) = (metrics(before), metrics(after));
     let mut verdict = gate::judge(
-        &losses(&before),
-        &losses(&after_scored),
+        &losses(before),
+        &losses(after),
         settings.margin,
         settings.seed,
         id,
@@ -221,58 +278,80 @@ pub(super) fn learn_question(
     report.reason.clone_from(&verdict.reason);
     let passed = verdict.passed;
     report.gate = Some(verdict);
-    if !passed {
-        return Ok((report, None));
-    }
-    report.improved = true;
-    report.candidate = Some(format!(
-        "{} head over the pooled embedding and word 1-2-grams (penalty {} on words, {} on the \
-         embedding; {} folds)",
-        fitted_head.link.name(),
-        round(cv.penalty.words),
-        round(cv.penalty.embedding),
-        cv.folds
-    ));
-    let out_of_fold: IndexMap<String, crate::learned::file::Fitted> = fitted
-        .iter()
-        .zip(cv.fold_of.iter().zip(&cv.out_of_fold))
-        .map(|(&i, (&fold, answer))| {
-            (
-                problem.ids[i].to_owned(),
-                crate::learned::file::Fitted {
+    passed
+}
+
+/// A head that passed the gate, with how it was chosen and what it was fitted on.
+struct Fit<'a> {
+    head: crate::learned::Head,
+    cv: learn::CrossValidated,
+    /// The fitted examples, as indices into `ids`.
+    fitted: Vec<usize>,
+    ids: Vec<&'a str>,
+}
+
+impl Fit<'_> {
+    /// The head as the checkpoint keeps it (tensors and manifest entry, each fitted
+    /// example's out-of-fold answer), and what `report` says of it.
+    fn learned(
+        self,
+        id: &str,
+        kind: &QuestionKind,
+        settings: &Settings,
+        after: &[Scored],
+        report: &mut QuestionReport,
+    ) -> Learned {
+        let Self {
+            head,
+            cv,
+            fitted,
+            ids,
+        } = self;
+        report.improved = true;
+        report.candidate = Some(format!(
+            "{} head over the pooled embedding and word 1-2-grams (penalty {} on words, {} on \
+             the embedding; {} folds)",
+            head.link.name(),
+            round(cv.penalty.words),
+            round(cv.penalty.embedding),
+            cv.folds
+        ));
+        let out_of_fold: IndexMap<String, crate::learned::file::Fitted> = fitted
+            .iter()
+            .zip(cv.fold_of.iter().zip(&cv.out_of_fold))
+            .map(|(&i, (&fold, answer))| {
+                let fitted = crate::learned::file::Fitted {
                     fold,
                     answer: answer.clone(),
-                },
-            )
-        })
-        .collect();
-    let tensors = crate::learned::file::tensors(&fitted_head);
-    let entry = crate::learned::file::entry(
-        id,
-        &fitted_head,
-        keys,
-        cv.penalty,
-        (settings.seed, cv.folds),
-        abstain_rule(&after_scored),
-        out_of_fold,
-        &tensors,
-    );
-    let entry = crate::learned::file::Entry {
-        curve: report.curve.as_ref().map(|curve| curve.points.clone()),
-        ..entry
-    };
-    let mut fitted_ids: Vec<String> = fitted.iter().map(|&i| problem.ids[i].to_owned()).collect();
-    fitted_ids.sort();
-    Ok((
-        report,
-        Some(Learned {
+                };
+                (ids[i].to_owned(), fitted)
+            })
+            .collect();
+        let tensors = crate::learned::file::tensors(&head);
+        let entry = crate::learned::file::entry(
+            id,
+            &head,
+            outcome_keys(kind),
+            cv.penalty,
+            (settings.seed, cv.folds),
+            abstain_rule(after),
+            out_of_fold,
+            &tensors,
+        );
+        let entry = crate::learned::file::Entry {
+            curve: report.curve.as_ref().map(|curve| curve.points.clone()),
+            ..entry
+        };
+        let mut fitted_ids: Vec<String> = fitted.iter().map(|&i| ids[i].to_owned()).collect();
+        fitted_ids.sort();
+        Learned {
             file: None,
             head: Some(LearnedHead { tensors, entry }),
             fit_id: Some(fit_id(id, &fitted_ids)),
             fitted: fitted_ids,
             documents: Vec::new(),
-        }),
-    ))
+        }
+    }
 }
 
 /// Correct a question without annotations ([`unsupervised`]) from the `captured` states,
