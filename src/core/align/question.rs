@@ -98,7 +98,6 @@ pub(super) fn learn_question(
     mut report: QuestionReport,
 ) -> Result<Aligned> {
     let kind = &base.kind;
-    let outcomes = outcome_keys(kind).len();
     let readings = Readings::of(engine, base, examples, embedded, items)?;
     tracker.check()?;
     let problem = readings.problem(kind, examples, items);
@@ -106,7 +105,7 @@ pub(super) fn learn_question(
     if settings.curve {
         report.curve = Some(crate::wire::align::Curve {
             points: learn::curve(&problem, settings.folds, settings.seed, &cancelled),
-            zero_shot: learn::figures(&readings.priors, &problem.labels, outcomes),
+            zero_shot: learn::figures(&readings.priors, &problem.labels, problem.outcomes),
             majority: learn::majority(&problem, settings.folds, settings.seed),
         });
     }
