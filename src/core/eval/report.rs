@@ -21,23 +21,7 @@ pub(super) fn report(
     stored: &EvaluationSpec,
     sides: &[Side],
 ) -> Result<EvaluationReport> {
-    // Ground truth, as annotated now.
-    let mut truth: HashMap<String, HashMap<String, Value>> = HashMap::new();
-    let filter = ExampleFilter {
-        annotated: Some(true),
-        question: None,
-    };
-    ctx.store()?
-        .for_each_example(model_id, &filter, &mut |example| {
-            let answers = example
-                .annotations
-                .into_iter()
-                .filter(|(q, _)| stored.questions.contains(q))
-                .map(|(q, a)| (q, a.answer))
-                .collect();
-            truth.insert(example.example_id.into_string(), answers);
-            Ok(())
-        })?;
+    let truth = ground_truth(ctx, model_id, &stored.questions)?;
     let excluded = if stored.include_fitted {
         HashMap::new()
     } else {
@@ -60,25 +44,16 @@ pub(super) fn report(
         let Some(figures) = per_side.first().and_then(|s| s.get(id)) else {
             continue;
         };
-        let excluded_fitted = excluded.get(id.as_str()).map_or(0, |(fitted, _)| {
-            truth
-                .iter()
-                .filter(|(example, answers)| answers.contains_key(id) && fitted.contains(*example))
-                .count() as u64
-        });
-        let fitted_unknown = excluded
-            .get(id.as_str())
-            .is_some_and(|(_, unknown)| *unknown);
+        let unscored = left_out(id, figures, &truth, &excluded);
         let Some(metrics) = figures.metrics.clone() else {
+            let why = Some(figures.why_unscored());
+            let status = EvaluationStatus::NotEvaluated;
             questions.insert(
                 id.clone(),
                 QuestionEvaluation {
-                    status: EvaluationStatus::NotEvaluated,
-                    reason: Some(figures.why_unscored()),
-                    failed: figures.failed,
-                    excluded_fitted,
-                    fitted_unknown,
-                    ..QuestionEvaluation::default()
+                    status,
+                    reason: why,
+                    ..unscored
                 },
             );
             continue;
@@ -91,21 +66,16 @@ pub(super) fn report(
             let scale = scale_of(&sides[0].questions[id].kind);
             paired_delta(scale, figures, baseline, id, &order)
         });
-        questions.insert(
-            id.clone(),
-            QuestionEvaluation {
-                status: EvaluationStatus::Evaluated,
-                reason: None,
-                metrics: Some(metrics),
-                out_of_fold: figures.out_of_fold.clone(),
-                fresh: figures.fresh.clone(),
-                baseline: baseline.and_then(|b| b.metrics.clone()),
-                delta,
-                failed: figures.failed,
-                excluded_fitted,
-                fitted_unknown,
-            },
-        );
+        let evaluated = QuestionEvaluation {
+            status: EvaluationStatus::Evaluated,
+            metrics: Some(metrics),
+            out_of_fold: figures.out_of_fold.clone(),
+            fresh: figures.fresh.clone(),
+            baseline: baseline.and_then(|b| b.metrics.clone()),
+            delta,
+            ..unscored
+        };
+        questions.insert(id.clone(), evaluated);
     }
     Ok(EvaluationReport {
         revision: stored.revision.clone(),
@@ -115,6 +85,54 @@ pub(super) fn report(
         decided,
         cached,
     })
+}
+
+/// Question `id`'s evaluation before its figures: its failed decisions, and the annotated
+/// examples left out because an alignment was fitted on them.
+fn left_out(
+    id: &str,
+    figures: &QuestionFigures,
+    truth: &HashMap<String, HashMap<String, Value>>,
+    excluded: &HashMap<&str, (HashSet<String>, bool)>,
+) -> QuestionEvaluation {
+    let excluded_fitted = excluded.get(id).map_or(0, |(fitted, _)| {
+        truth
+            .iter()
+            .filter(|(example, answers)| answers.contains_key(id) && fitted.contains(*example))
+            .count() as u64
+    });
+    QuestionEvaluation {
+        failed: figures.failed,
+        excluded_fitted,
+        fitted_unknown: excluded.get(id).is_some_and(|(_, unknown)| *unknown),
+        ..QuestionEvaluation::default()
+    }
+}
+
+/// Each annotated example's ground truth for `questions`, as annotated now: example ID →
+/// question ID → answer.
+fn ground_truth(
+    ctx: &Context,
+    model_id: &crate::ids::ModelId,
+    questions: &[String],
+) -> Result<HashMap<String, HashMap<String, Value>>> {
+    let mut truth = HashMap::new();
+    let filter = ExampleFilter {
+        annotated: Some(true),
+        question: None,
+    };
+    ctx.store()?
+        .for_each_example(model_id, &filter, &mut |example| {
+            let answers = example
+                .annotations
+                .into_iter()
+                .filter(|(q, _)| questions.contains(q))
+                .map(|(q, a)| (q, a.answer))
+                .collect();
+            truth.insert(example.example_id.into_string(), answers);
+            Ok(())
+        })?;
+    Ok(truth)
 }
 
 /// Per question: the examples an alignment at either side was fitted on, left out of both,
@@ -294,87 +312,114 @@ fn side_metrics(
             return Ok(());
         };
         let answers: Option<Answers> = serde_json::from_value(value["answers"].clone()).ok();
-        for (id, (list, failed, unscored)) in &mut scored {
+        for (id, examples) in &mut scored {
             let (Some(question), Some(annotated)) = (side.questions.get(id), annotations.get(id))
             else {
                 continue;
             };
-            unscored.annotated += 1;
-            if excluded
+            let fitted = excluded
                 .get(id.as_str())
-                .is_some_and(|(fitted, _)| fitted.contains(example_id))
-            {
-                unscored.fitted += 1;
-                continue;
-            }
-            let Some(label) = label_of(&question.kind, annotated) else {
-                unscored.unreadable += 1;
-                continue;
+                .is_some_and(|(fitted, _)| fitted.contains(example_id));
+            let answer = answers.as_ref().and_then(|a| a.get(id));
+            let example = Example {
+                id: example_id,
+                annotated,
+                answer,
+                fitted,
             };
-            // An example a head was fitted on is scored by the answer it got out of fold
-            // (a head fitted without it), never by the head that saw its label.
-            let out_of_fold = question
-                .learned
-                .as_ref()
-                .filter(|_| !include_fitted)
-                .and_then(|learned| learned.out_of_fold(example_id));
-            if let Some(answer) = out_of_fold {
-                list.push((
-                    example_id.to_owned(),
-                    Scored {
-                        predicted: answer.to_vec(),
-                        label,
-                    },
-                    true,
-                ));
-                continue;
-            }
-            match answers.as_ref().and_then(|a| a.get(id)) {
-                Some(answer) => list.push((
-                    example_id.to_owned(),
-                    Scored {
-                        predicted: predicted_of(answer, outcome_keys(&question.kind).len()),
-                        label,
-                    },
-                    false,
-                )),
-                None => *failed += 1,
-            }
+            score(&example, question, include_fitted, examples);
         }
         Ok(())
     })?;
     let metrics = scored
         .into_iter()
-        .map(|(id, (list, failed, counts))| {
-            let kind = &side.questions[&id].kind;
-            let scale = scale_of(kind);
-            let outcomes = outcome_keys(kind).len();
-            let figures_of = |part: &dyn Fn(bool) -> bool| -> Metrics {
-                let in_order: Vec<Scored> = list
-                    .iter()
-                    .filter(|(_, _, oof)| part(*oof))
-                    .map(|(_, s, _)| s.clone())
-                    .collect();
-                Metrics::compute(scale, outcomes, &in_order).with_uncertainty(scale, &in_order, &id)
-            };
-            // Nothing scored is nothing measured: no figures, not figures of zero.
-            let any = !list.is_empty();
-            let metrics = any.then(|| figures_of(&|_| true));
-            // A question with a head: its figures apart on the examples it was fitted on
-            // (out of fold) and on those annotated since (fresh).
-            let parts = any && side.questions[&id].learned.is_some() && !include_fitted;
-            let figures = QuestionFigures {
-                metrics,
-                out_of_fold: parts.then(|| figures_of(&|oof| oof)),
-                fresh: parts.then(|| figures_of(&|oof| !oof)),
-                scored: list.into_iter().map(|(e, s, _)| (e, s)).collect(),
-                counts,
-                failed,
-            };
+        .map(|(id, examples)| {
+            let figures = figures_of(&id, &side.questions[&id], examples, include_fitted);
             (id, figures)
         })
         .collect();
     Ok((metrics, counts))
+}
+
+/// One annotated example of a question, as a side's results give it.
+struct Example<'a> {
+    id: &'a str,
+    annotated: &'a Value,
+    /// The answer decided at this side; none when the decision failed.
+    answer: Option<&'a crate::wire::Answer>,
+    /// An alignment at either side was fitted on it: it is left out.
+    fitted: bool,
+}
+
+/// Score `example` for `question` into `into`, or count why it cannot be. An example a head
+/// was fitted on is scored by the answer it got out of fold (a head fitted without it),
+/// never by the head that saw its label.
+fn score(
+    example: &Example<'_>,
+    question: &crate::wire::Question,
+    include_fitted: bool,
+    into: &mut ScoredExamples,
+) {
+    let (list, failed, unscored) = into;
+    unscored.annotated += 1;
+    if example.fitted {
+        unscored.fitted += 1;
+        return;
+    }
+    let Some(label) = label_of(&question.kind, example.annotated) else {
+        unscored.unreadable += 1;
+        return;
+    };
+    let out_of_fold = question
+        .learned
+        .as_ref()
+        .filter(|_| !include_fitted)
+        .and_then(|learned| learned.out_of_fold(example.id));
+    let (predicted, oof) = match (out_of_fold, example.answer) {
+        (Some(answer), _) => (answer.to_vec(), true),
+        (None, Some(answer)) => {
+            let outcomes = outcome_keys(&question.kind).len();
+            (predicted_of(answer, outcomes), false)
+        }
+        (None, None) => {
+            *failed += 1;
+            return;
+        }
+    };
+    list.push((example.id.to_owned(), Scored { predicted, label }, oof));
+}
+
+/// Question `id`'s figures from its scored `examples`. A question with a head is also
+/// measured apart on the examples it was fitted on (out of fold) and on those annotated
+/// since (fresh), unless fitted examples are scored as the others (`include_fitted`).
+fn figures_of(
+    id: &str,
+    question: &crate::wire::Question,
+    examples: ScoredExamples,
+    include_fitted: bool,
+) -> QuestionFigures {
+    let (list, failed, counts) = examples;
+    let scale = scale_of(&question.kind);
+    let outcomes = outcome_keys(&question.kind).len();
+    let figures_of = |part: &dyn Fn(bool) -> bool| -> Metrics {
+        let in_order: Vec<Scored> = list
+            .iter()
+            .filter(|(_, _, oof)| part(*oof))
+            .map(|(_, s, _)| s.clone())
+            .collect();
+        Metrics::compute(scale, outcomes, &in_order).with_uncertainty(scale, &in_order, id)
+    };
+    // Nothing scored is nothing measured: no figures, not figures of zero.
+    let any = !list.is_empty();
+    let parts = any && question.learned.is_some() && !include_fitted;
+    QuestionFigures {
+        metrics: any.then(|| figures_of(&|_| true)),
+        out_of_fold: parts.then(|| figures_of(&|oof| oof)),
+        fresh: parts.then(|| figures_of(&|oof| !oof)),
+        scored: list.into_iter().map(|(e, s, _)| (e, s)).collect(),
+        counts,
+        failed,
+    }
 }
 
 /// The change from the baseline's predictions to the revision's, over the examples both
