@@ -154,8 +154,15 @@ pub async fn visible_jobs(
             None if principal.is_owner() => None,
             None => Some(model_paths(&ctx)?),
         };
-        // The store stops at `limit` when no job it lists can be dropped here.
-        let every_one = paths.is_none() && listing.kinds.is_empty() && listing.id_prefix.is_none();
+        // The store stops at `limit` when no job it lists can be dropped here: every model
+        // is visible, every kind is wanted and its scope held, and no prefix is asked for.
+        let every_kind = <JobKind as strum::VariantArray>::VARIANTS
+            .iter()
+            .all(|kind| principal.has_scope(scope_of(*kind)));
+        let every_one = paths.is_none()
+            && every_kind
+            && listing.kinds.is_empty()
+            && listing.id_prefix.is_none();
         let stop = if every_one { listing.limit } else { 0 };
         let mut jobs = jobs::list(&ctx, model_id.as_ref(), &listing.statuses, stop)?;
         jobs.retain(|job| {

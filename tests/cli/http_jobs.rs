@@ -637,6 +637,22 @@ async fn jobs_are_found_by_id_alone_only_where_the_token_sees_them() {
         .await
         .ok();
     assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+    // The model's newest job is one this token lacks the scope for: the listing still
+    // reaches the batch under it, even at `limit=1`.
+    let aligned = server
+        .post_json_with(
+            &format!("/v1/models/{model_id}/alignments"),
+            Some(&admin),
+            &json!({}),
+            &[("idempotency-key", "by-id-align-1")],
+        )
+        .await;
+    assert_eq!(aligned.status, 202, "{}", aligned.text());
+    let listed = server
+        .get("/v1/jobs?model=acme%2Fsupport&limit=1", Some(&batches_only))
+        .await
+        .ok();
+    assert_eq!(listed[0]["jobId"], job["jobId"], "{listed}");
     let reply = server.get("/v1/jobs?status=done", Some(&admin)).await;
     server.problem(&reply, 422, "validation_error").await;
     let reply = server
