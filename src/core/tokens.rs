@@ -201,7 +201,7 @@ fn principal_of(ctx: &Context, bearer: &str) -> Result<Principal> {
 impl Principal {
     /// Whoever runs the command line on a local home, by `name`: every scope, `admin` on
     /// every model, and every job in sight (even one whose model is gone). Presents no token:
-    /// its token ID is all zeros, which names no token a server accepts.
+    /// its token ID is [`TokenId::nobody`], which names no token arbiter issues.
     pub fn owner(name: String) -> Self {
         Self {
             token_id: TokenId::nobody(),
@@ -284,6 +284,18 @@ mod tests {
         assert!(glob("*/support", "acme/support"));
         assert!(glob("acme/support", "acme/support"));
         assert!(!glob("acme/support", "acme/support2"));
+    }
+
+    #[test]
+    fn the_owner_of_a_home_holds_every_scope_and_role() {
+        let owner = Principal::owner("ada".into());
+        assert!(owner.is_owner());
+        assert_eq!(owner.token_id, TokenId::nobody());
+        for scope in Scope::VARIANTS {
+            assert!(owner.has_scope(*scope), "{scope}");
+        }
+        assert!(owner.require_role("any/model", Role::Admin).is_ok());
+        assert_ne!(TokenId::random(), TokenId::nobody());
     }
 
     #[test]
