@@ -48,6 +48,16 @@ pub const fn scope_of(kind: JobKind) -> Scope {
     }
 }
 
+/// The role on the model that creating a job of `kind` needs: deciding is reading the model
+/// (a batch, whose captures follow the policy the model's writers set; an evaluation); an
+/// alignment commits to it.
+pub const fn role_of(kind: JobKind) -> Role {
+    match kind {
+        JobKind::Batch | JobKind::Evaluation => Role::Reader,
+        JobKind::Alignment => Role::Writer,
+    }
+}
+
 /// Open `model` (path or `modelId`) for `principal` with at least `role` and return its
 /// path: invisible models are not found. For work already on the blocking pool; else
 /// [`model_access`].
@@ -497,18 +507,17 @@ pub async fn annotation_agreement(
     .await
 }
 
-/// Create a job on `model` (with `role`) and claim it for running; the caller runs the
-/// returned claim. `origin` names the HTTP request that asked for it, if one did: its
+/// Create a job on `model` (with the role its kind needs, [`role_of`]) and claim it for
+/// running; the caller runs the returned claim. `origin` names the HTTP request that asked for it, if one did: its
 /// problems carry it.
 pub async fn create_job(
     ctx: &Context,
     principal: &Principal,
     model: &str,
-    role: Role,
     request: JobRequest,
     origin: Option<jobs::Origin>,
 ) -> Result<(Job, jobs::JobClaim)> {
-    let path = model_access(ctx, principal, model, role).await?;
+    let path = model_access(ctx, principal, model, role_of(request.kind())).await?;
     let ctx = ctx.clone();
     blocking(move || match request {
         JobRequest::Batch {

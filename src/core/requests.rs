@@ -2,11 +2,10 @@
 //! [`super::service::Service`], shared by every adapter (the command line on a local home,
 //! the server, the client of a server). A leaf: it names types, and calls nothing.
 
-use super::tokens::Role;
 use crate::store::ExampleFilter;
 use crate::wire::Questions;
 use crate::wire::align::{AlignmentRequest, EvaluationRequest};
-use crate::wire::jobs::JobStatus;
+use crate::wire::jobs::{JobKind, JobStatus};
 use std::io::BufRead;
 
 /// An input file (or stdin), read as it is sent or staged.
@@ -28,12 +27,12 @@ pub enum JobRequest {
 }
 
 impl JobRequest {
-    /// The role on the model that creating this job needs: deciding is reading the model
-    /// (a batch, an evaluation); an alignment commits to it.
-    pub fn role(&self) -> Role {
+    /// The kind of job this creates.
+    pub fn kind(&self) -> JobKind {
         match self {
-            Self::Batch { .. } | Self::Evaluation(_) => Role::Reader,
-            Self::Alignment(_) => Role::Writer,
+            Self::Batch { .. } => JobKind::Batch,
+            Self::Evaluation(_) => JobKind::Evaluation,
+            Self::Alignment(_) => JobKind::Alignment,
         }
     }
 }

@@ -328,9 +328,7 @@ impl Service for Local {
     }
 
     async fn create_job(&self, model: &str, request: JobRequest) -> Result<Created> {
-        let role = request.role();
-        let (job, claim) =
-            access::create_job(&self.ctx, &self.owner, model, role, request, None).await?;
+        let (job, claim) = access::create_job(&self.ctx, &self.owner, model, request, None).await?;
         self.claims
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)

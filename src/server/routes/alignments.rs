@@ -33,10 +33,9 @@ problems::problem_responses! {
 /// Promoting is part of aligning: it needs the alignments' scope.
 const SCOPE: crate::core::tokens::Scope = jobs::scope_of(JobKind::Alignment);
 
-/// An alignment commits a branch when it improves the model, so it needs a writer.
+/// An alignment commits a branch when it improves the model, so it needs a writer
+/// ([`crate::core::access::role_of`]).
 impl JsonCollection for Alignments {
-    const ROLE: Role = Role::Writer;
-
     fn parse(body: &Value) -> Result<JobRequest> {
         Ok(JobRequest::Alignment(AlignmentRequest::from_value(body)?))
     }

@@ -4,7 +4,7 @@
 use super::jobs::{self, Batches};
 use super::params::{JobParams, ModelParams, RequiredIdempotencyKey};
 use crate::core::requests::{BatchItems as Items, JobRequest};
-use crate::core::tokens::{Principal, Role};
+use crate::core::tokens::Principal;
 use crate::error::Error;
 use crate::server::error::ApiResult;
 use crate::server::extract::{AppPath, RawBody, is_json, parse_json};
@@ -98,7 +98,10 @@ pub(crate) async fn create_batch(
 ) -> ApiResult<Response> {
     principal.require_scope(SCOPE)?;
     // Authorized before anything is validated.
-    crate::core::access::model_access(&state.ctx, &principal, &model_id, Role::Reader).await?;
+    // One rule for capture: a reader may decide, and deciding records what the model's
+    // capture policy (set by its writers) says, through a batch as through `/v1/decision`.
+    let role = crate::core::access::role_of(KIND);
+    crate::core::access::model_access(&state.ctx, &principal, &model_id, role).await?;
     let key = idempotency::key(&headers, true)?;
     let (request, lines, hash) = if is_json(&body.media_type) {
         let value = parse_json(&body.bytes)?;
@@ -117,10 +120,6 @@ pub(crate) async fn create_batch(
         model_id,
         key,
         hash,
-        // One rule for capture: a reader may decide, and deciding records what the model's
-        // capture policy (set by its writers) says, through a batch as through
-        // `/v1/decision`.
-        role: Role::Reader,
     };
     let items = match (lines, request.items) {
         (Some(lines), _) => Items::Lines(Box::new(std::io::Cursor::new(lines))),

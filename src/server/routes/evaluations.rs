@@ -4,15 +4,13 @@
 
 use super::jobs::{self, Evaluations, JsonCollection};
 use crate::core::requests::JobRequest;
-use crate::core::tokens::Role;
 use crate::error::Result;
 use crate::wire::align::EvaluationRequest;
 use serde_json::Value;
 
-/// An evaluation stages the annotated examples and only reads the model.
+/// An evaluation stages the annotated examples and only reads the model
+/// ([`crate::core::access::role_of`]).
 impl JsonCollection for Evaluations {
-    const ROLE: Role = Role::Reader;
-
     fn parse(body: &Value) -> Result<JobRequest> {
         Ok(JobRequest::Evaluation(EvaluationRequest::from_value(body)?))
     }

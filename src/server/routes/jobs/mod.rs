@@ -18,7 +18,7 @@ use crate::core::access::JobListing;
 pub(crate) use crate::core::access::scope_of;
 use crate::core::jobs::Origin;
 use crate::core::requests::JobRequest;
-use crate::core::tokens::{Principal, Role};
+use crate::core::tokens::Principal;
 use crate::error::{Error, Result};
 use crate::server::error::{ApiError, ApiResult};
 use crate::server::extract::{AppPath, AppQuery, JsonBody};
@@ -45,8 +45,6 @@ pub(crate) struct Creation<'a> {
     pub(crate) key: Option<String>,
     /// The hash of the request's body, as its idempotency record keeps it.
     pub(crate) hash: String,
-    /// The role the token needs on the model.
-    pub(crate) role: Role,
 }
 
 /// Check the role, then create the job `request` describes once per key and body (a retry
@@ -60,9 +58,9 @@ pub(crate) async fn create(creation: Creation<'_>, request: JobRequest) -> ApiRe
         model_id,
         key,
         hash,
-        role,
     } = creation;
     // Before the key is claimed: a refusal must not take the key.
+    let role = core::access::role_of(request.kind());
     core::access::model_access(&state.ctx, &principal, &model_id, role).await?;
     let who = principal.clone();
     idempotency::once_hashed(
@@ -77,8 +75,7 @@ pub(crate) async fn create(creation: Creation<'_>, request: JobRequest) -> ApiRe
                 request_id: info.id.clone(),
             };
             let created =
-                core::access::create_job(&state.ctx, &who, &model_id, role, request, Some(origin))
-                    .await;
+                core::access::create_job(&state.ctx, &who, &model_id, request, Some(origin)).await;
             match created {
                 Ok((job, lock)) => {
                     state.jobs.submit(lock);
@@ -93,8 +90,6 @@ pub(crate) async fn create(creation: Creation<'_>, request: JobRequest) -> ApiRe
 
 /// A job collection whose `POST` body is one JSON request (alignments, evaluations).
 pub(crate) trait JsonCollection: Collection {
-    /// The role the token needs on the model.
-    const ROLE: Role;
     /// Check the body: the job it asks for.
     fn parse(body: &Value) -> Result<JobRequest>;
 }
@@ -114,7 +109,8 @@ pub(crate) async fn create_json<C: JsonCollection>(
     principal.require_scope(scope_of(C::KIND))?;
     // Authorized before the body is read, let alone validated: a token that may not create
     // the job learns nothing about its request, not even whether it is JSON.
-    core::access::model_access(&state.ctx, &principal, &model_id, C::ROLE).await?;
+    let role = core::access::role_of(C::KIND);
+    core::access::model_access(&state.ctx, &principal, &model_id, role).await?;
     let JsonBody(body) = JsonBody::read(request, &state).await?;
     let key = idempotency::key(&headers, true)?;
     let request = C::parse(&body)?;
@@ -126,7 +122,6 @@ pub(crate) async fn create_json<C: JsonCollection>(
         model_id,
         key,
         hash: crate::wire::value::canonical_hash(&body),
-        role: C::ROLE,
     };
     create(creation, request).await
 }
