@@ -157,7 +157,7 @@ fn capture_bench(database: Option<&str>) -> String {
         if !captured {
             body["capture"] = json!(false);
         }
-        DecisionRequest::from_value(&body).expect("valid request")
+        DecisionRequest::read(&body).expect("valid request")
     };
     // Each arm of each pass on states of its own: pass p's arm a reads tickets from
     // (2p + a + 1) x DECISION_STATES on (the first DECISION_STATES warm up and break down).

@@ -185,32 +185,36 @@ pub const TABLE: &[Limit] = &[
 /// The pattern every stored text's schema states: no NUL character.
 pub const NO_NUL: &str = "^[^\\u0000]*$";
 
-/// `text` holding a NUL character (U+0000): the problem at `loc`. PostgreSQL cannot store
-/// one in text and SQLite can, so one rule for both stores: it is refused, never stored.
-pub fn stored(text: &str, loc: &Loc, what: &str) -> Option<FieldError> {
-    text.contains('\0').then(|| {
-        FieldError::new(
-            loc.clone(),
-            format!("{what} contains a NUL character (U+0000), which is never stored"),
+/// What is wrong with a stored text, said after its name: a NUL character (U+0000), or
+/// more than `max` characters. PostgreSQL cannot store a NUL in text and SQLite can, so one
+/// rule for both stores: it is refused, never stored.
+pub fn text_fault(text: &str, max: usize) -> Option<(String, &'static str)> {
+    if text.contains('\0') {
+        return Some((
+            "contains a NUL character (U+0000), which is never stored".to_owned(),
             "nul_character",
+        ));
+    }
+    let chars = text.chars().count();
+    (chars > max).then(|| {
+        (
+            format!("is {chars} characters; the limit is {max}"),
+            "too_long",
         )
     })
 }
 
-/// `text` holding a NUL character ([`stored`]) or past `max` characters: the problem at
-/// `loc`, naming `what` and the limit.
+/// `text` holding a NUL character: the problem at `loc`, naming `what`.
+pub fn stored(text: &str, loc: &Loc, what: &str) -> Option<FieldError> {
+    text_fault(text, usize::MAX)
+        .map(|(fault, kind)| FieldError::new(loc.clone(), format!("{what} {fault}"), kind))
+}
+
+/// `text` holding a NUL character or past `max` characters ([`text_fault`]): the problem
+/// at `loc`, naming `what`.
 pub fn text(text: &str, max: usize, loc: &Loc, what: &str) -> Option<FieldError> {
-    if let Some(error) = stored(text, loc, what) {
-        return Some(error);
-    }
-    let chars = text.chars().count();
-    (chars > max).then(|| {
-        FieldError::new(
-            loc.clone(),
-            format!("{what} is {chars} characters; the limit is {max}"),
-            "too_long",
-        )
-    })
+    text_fault(text, max)
+        .map(|(fault, kind)| FieldError::new(loc.clone(), format!("{what} {fault}"), kind))
 }
 
 /// The optional revision member `name` of a request object (`revision`, `baseline`): absent
@@ -282,14 +286,14 @@ pub fn value_chars(value: &Value, max: usize) -> usize {
     total
 }
 
-/// A question's text (any JSON value) past [`MAX_TEXT_CHARS`]: the problem at `loc`.
-pub fn question_text(value: &Value, loc: &Loc, what: &str) -> Option<FieldError> {
+/// What is wrong with a question's text (any JSON value) past [`MAX_TEXT_CHARS`], said
+/// after its name.
+pub fn question_text_fault(value: &Value) -> Option<(String, &'static str)> {
     let chars = value_chars(value, MAX_TEXT_CHARS);
     (chars > MAX_TEXT_CHARS).then(|| {
-        FieldError::new(
-            loc.clone(),
+        (
             format!(
-                "{what} is {}{chars} characters; the limit is {MAX_TEXT_CHARS}",
+                "is {}{chars} characters; the limit is {MAX_TEXT_CHARS}",
                 if value.is_string() { "" } else { "at least " }
             ),
             "too_long",
@@ -297,24 +301,33 @@ pub fn question_text(value: &Value, loc: &Loc, what: &str) -> Option<FieldError>
     })
 }
 
-/// A state past its size or nesting limit: the problem at `loc`.
-pub fn state(state: &Value, loc: &Loc) -> Option<FieldError> {
+/// A question's text past [`MAX_TEXT_CHARS`] ([`question_text_fault`]): the problem at `loc`.
+pub fn question_text(value: &Value, loc: &Loc, what: &str) -> Option<FieldError> {
+    question_text_fault(value)
+        .map(|(fault, kind)| FieldError::new(loc.clone(), format!("{what} {fault}"), kind))
+}
+
+/// What is wrong with a state past its size or nesting limit, said whole.
+pub fn state_fault(state: &Value) -> Option<(String, &'static str)> {
     let depth = nesting(state);
     if depth > MAX_STATE_NESTING {
-        return Some(FieldError::new(
-            loc.clone(),
+        return Some((
             format!("the state nests {depth} levels deep; the limit is {MAX_STATE_NESTING} levels"),
             "too_deep",
         ));
     }
     let bytes = compact_len(state);
     (bytes > MAX_STATE_BYTES).then(|| {
-        FieldError::new(
-            loc.clone(),
+        (
             format!("the state is {bytes} bytes of JSON; the limit is {MAX_STATE_BYTES} bytes"),
             "too_large",
         )
     })
+}
+
+/// A state past its size or nesting limit ([`state_fault`]): the problem at `loc`.
+pub fn state(state: &Value, loc: &Loc) -> Option<FieldError> {
+    state_fault(state).map(|(msg, kind)| FieldError::new(loc.clone(), msg, kind))
 }
 
 /// How deep arrays and objects nest in `value` (`[[1]]`: 2).

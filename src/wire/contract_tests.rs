@@ -154,7 +154,7 @@ fn decision_requests() {
         json!({"model": "acme/support", "state": 1, "questions": null}),
         json!([1]),
     ]);
-    agree::<DecisionRequest>(&bodies, |body| DecisionRequest::from_value(body).is_ok());
+    agree::<DecisionRequest>(&bodies, |body| DecisionRequest::read(body).is_ok());
 }
 
 #[test]
@@ -246,7 +246,7 @@ fn serialized_requests_read_back_the_same() {
         },
         "example_id": "e-1", "revision": "main", "capture": true
     });
-    let request = DecisionRequest::from_value(&body).unwrap();
+    let request = DecisionRequest::read(&body).unwrap();
     assert_eq!(serde_json::to_value(&request).unwrap(), body);
     for body in [
         json!({"items": [{"state": 1}], "capture": true, "revision": "v1"}),

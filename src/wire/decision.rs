@@ -1,10 +1,9 @@
 //! `POST /v1/decision` request and response bodies.
 
 use super::answer::Answers;
-use super::problem::{FieldError, Loc};
-use super::problem::{Invalid, Validated};
-use super::question::{Questions, json_type, parse_questions};
-use crate::limits;
+use super::problem::{Loc, Validated};
+use super::question::Questions;
+use super::validate::{self, Faults, Rules, fields};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -47,149 +46,81 @@ pub fn base_model_rule() -> (&'static str, Value) {
     )
 }
 
-/// A decision request: what [`DecisionRequest::from_value`] produces from a body, what a
-/// client serializes, and what the server's document shows.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+/// A decision request: what [`DecisionRequest::read`] produces from a body, what a client
+/// serializes, and what the server's document shows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[schema(
     description = "The body of `POST /v1/decision` (and `/v1/systemone`). Members not listed are ignored."
 )]
 pub struct DecisionRequest {
     /// The state to evaluate: any JSON value. Images inside message arrays use image blocks
     /// (`{"type": "image_url", "image_url": {"url": "..."}}`).
+    #[serde(deserialize_with = "fields::state")]
     pub state: Value,
     /// A base model name (`mo`, `mo-reasoning`, `service/mo`, `service/mo-reasoning`,
     /// `jev-latest`, `jev-1.13.0`) or an accessible repository path `<owner>/<model>`.
+    #[serde(deserialize_with = "fields::non_empty")]
     #[schema(min_length = 1, examples("jev-latest", "acme/support-triage"))]
     pub model: String,
     /// Question ID (any string, even "") → question, at least one. Required with a base
     /// model; with a repository model the saved questions are loaded, and these override
     /// saved ones with the same ID and add new IDs for this call only.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "super::question::optional_questions",
+        skip_serializing_if = "Option::is_none"
+    )]
     #[schema(value_type = crate::wire::question::QuestionsDoc, required = false)]
     pub questions: Option<Questions>,
     /// Groups the decision under an example the caller identifies (repository models
     /// only); when omitted it is derived from the canonical state.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "fields::example_id",
+        skip_serializing_if = "Option::is_none"
+    )]
     #[schema(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
     pub example_id: Option<String>,
     /// Branch, tag, full or unique short commit SHA (repository models only).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "fields::revision",
+        skip_serializing_if = "Option::is_none"
+    )]
     #[schema(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
     pub revision: Option<String>,
     /// `false` skips recording. A base model records nothing: it takes `false`, and refuses
     /// `true`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub capture: Option<bool>,
     /// `true`: read only the first tokens of a state longer than the base model reads
     /// (`usage.input_tokens` says what was read); otherwise such a state is refused with
     /// 422 `state_too_large`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub truncate: Option<bool>,
 }
 
-/// `questions`: a map of at least one question, as validation demands (`minProperties`
-/// cannot be said with a field attribute).
+impl Rules for DecisionRequest {
+    fn required() -> &'static [&'static str] {
+        &["state", "model"]
+    }
+
+    fn requirement(member: &str) -> Option<&'static str> {
+        match member {
+            "state" => Some("state is required (any JSON value)"),
+            "model" => {
+                Some("model is required: a base model name or a repository path <owner>/<model>")
+            }
+            _ => None,
+        }
+    }
+}
+
 impl DecisionRequest {
-    /// Validate a request body, reporting every problem at once. Members the contract does
-    /// not define are ignored, so clients that send more keep working.
-    pub fn from_value(body: &Value) -> Validated<Self> {
-        let root = Loc::body();
-        let Value::Object(object) = body else {
-            return Err(Invalid::one(
-                root,
-                format!(
-                    "the request body must be a JSON object, not {}",
-                    json_type(body)
-                ),
-                "object_expected",
-            ));
-        };
-        let mut errors = Vec::new();
-        let state = object.get("state").cloned();
-        match &state {
-            None => errors.push(FieldError::new(
-                root.key("state"),
-                "state is required (any JSON value)",
-                "missing",
-            )),
-            Some(state) => errors.extend(limits::state(state, &root.key("state"))),
-        }
-        let model = match object.get("model") {
-            Some(Value::String(m)) if !m.is_empty() => Some(m.clone()),
-            Some(Value::String(_)) => {
-                errors.push(FieldError::new(
-                    root.key("model"),
-                    "model may not be empty",
-                    "empty",
-                ));
-                None
-            }
-            Some(other) => {
-                errors.push(FieldError::new(
-                    root.key("model"),
-                    format!("model must be a string, not {}", json_type(other)),
-                    "string_expected",
-                ));
-                None
-            }
-            None => {
-                errors.push(FieldError::new(
-                    root.key("model"),
-                    "model is required: a base model name or a repository path <owner>/<model>",
-                    "missing",
-                ));
-                None
-            }
-        };
-        let questions = object
-            .get("questions")
-            .map(|q| parse_questions(q, &root.key("questions"), &mut errors));
-        let example_id = optional_string(object, "example_id", &root, &mut errors);
-        if let Some(id) = &example_id {
-            let loc = root.key("example_id");
-            errors.extend(limits::text(
-                id,
-                limits::MAX_EXAMPLE_ID_CHARS,
-                &loc,
-                "example_id",
-            ));
-        }
-        let revision = optional_string(object, "revision", &root, &mut errors);
-        if let Some(revision) = &revision {
-            let loc = root.key("revision");
-            errors.extend(limits::text(
-                revision,
-                limits::MAX_REVISION_CHARS,
-                &loc,
-                "revision",
-            ));
-        }
-        let mut flag = |name: &str| match object.get(name) {
-            None | Some(Value::Null) => None,
-            Some(Value::Bool(b)) => Some(*b),
-            Some(other) => {
-                errors.push(FieldError::new(
-                    root.key(name),
-                    format!("{name} must be a boolean, not {}", json_type(other)),
-                    "bool_expected",
-                ));
-                None
-            }
-        };
-        let capture = flag("capture");
-        let truncate = flag("truncate");
-        match (state, model) {
-            (Some(state), Some(model)) if errors.is_empty() => Ok(Self {
-                state,
-                model,
-                questions,
-                example_id,
-                revision,
-                capture,
-                truncate,
-            }),
-            _ => Err(Invalid(errors)),
-        }
+    /// Read a request body, reporting every problem at once. Members the contract does not
+    /// define are ignored, so clients that send more keep working.
+    pub fn read(body: &Value) -> Validated<Self> {
+        validate::read(body, &Loc::body())
     }
 
     /// Reject the members that only repository models take. `capture: false` is accepted:
@@ -197,7 +128,7 @@ impl DecisionRequest {
     /// always pass it, whatever the model.
     pub fn check_base_model_fields(&self) -> Validated<()> {
         let root = Loc::body();
-        let mut errors = Vec::new();
+        let mut faults = Faults::default();
         let present = [
             self.example_id.is_some(),
             self.revision.is_some(),
@@ -205,53 +136,21 @@ impl DecisionRequest {
         ];
         for (name, present) in REPOSITORY_ONLY.into_iter().zip(present) {
             if present {
-                errors.push(FieldError::new(
+                faults.add(
                     root.key(name),
                     format!("{name} applies only to repository models (<owner>/<model>), not to base model `{}`", self.model),
                     "repository_only",
-                ));
+                );
             }
         }
         if self.questions.is_none() {
-            errors.push(FieldError::new(
+            faults.add(
                 root.key("questions"),
                 format!("questions are required with base model `{}`", self.model),
                 "missing",
-            ));
+            );
         }
-        if errors.is_empty() {
-            Ok(())
-        } else {
-            Err(Invalid(errors))
-        }
-    }
-}
-
-fn optional_string(
-    object: &Map<String, Value>,
-    name: &str,
-    root: &Loc,
-    errors: &mut Vec<FieldError>,
-) -> Option<String> {
-    match object.get(name) {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
-        Some(Value::String(_)) => {
-            errors.push(FieldError::new(
-                root.key(name),
-                format!("{name} may not be empty"),
-                "empty",
-            ));
-            None
-        }
-        Some(other) => {
-            errors.push(FieldError::new(
-                root.key(name),
-                format!("{name} must be a string, not {}", json_type(other)),
-                "string_expected",
-            ));
-            None
-        }
+        faults.into_result()
     }
 }
 
@@ -370,11 +269,12 @@ pub struct DecisionResponse {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::wire::Invalid;
     use serde_json::json;
 
     #[test]
     fn requires_state_and_model() {
-        let Err(Invalid(errors)) = DecisionRequest::from_value(&json!({"questions": {}})) else {
+        let Err(Invalid(errors)) = DecisionRequest::read(&json!({"questions": {}})) else {
             panic!()
         };
         let located: Vec<String> = errors.iter().map(ToString::to_string).collect();
@@ -392,8 +292,7 @@ mod tests {
     fn state_may_be_any_value_and_extra_members_are_ignored() {
         for state in [json!(null), json!(3), json!("text"), json!([1, {"a": 2}])] {
             let req =
-                DecisionRequest::from_value(&json!({"state": state, "model": "mo", "extra": 1}))
-                    .unwrap();
+                DecisionRequest::read(&json!({"state": state, "model": "mo", "extra": 1})).unwrap();
             assert_eq!(req.state, state);
         }
     }
@@ -403,7 +302,7 @@ mod tests {
         let body = json!({"state": {"a": 1}, "model": "acme/x", "questions": {"q": {"type": "noul"}},
             "example_id": "e1", "revision": "main", "capture": false});
         assert_eq!(
-            serde_json::to_value(DecisionRequest::from_value(&body).unwrap()).unwrap(),
+            serde_json::to_value(DecisionRequest::read(&body).unwrap()).unwrap(),
             body
         );
     }
@@ -411,8 +310,7 @@ mod tests {
     #[test]
     fn base_models_reject_repository_members() {
         let req =
-            DecisionRequest::from_value(&json!({"state": 1, "model": "mo", "revision": "v1"}))
-                .unwrap();
+            DecisionRequest::read(&json!({"state": 1, "model": "mo", "revision": "v1"})).unwrap();
         let err = req.check_base_model_fields().unwrap_err();
         assert_eq!(err.0.len(), 2);
     }

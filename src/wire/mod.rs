@@ -19,6 +19,7 @@ pub mod problem_code;
 pub mod question;
 pub mod registry;
 pub mod to_annotate;
+pub mod validate;
 pub mod value;
 
 #[cfg(test)]

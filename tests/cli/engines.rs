@@ -77,7 +77,7 @@ fn config(kind: &str, url: &str, overrides: &[(&str, &str)]) -> String {
 }
 
 async fn decide_with(ctx: &Context, body: &Value) -> Result<DecisionResponse, Error> {
-    let request = DecisionRequest::from_value(body).expect("a valid request");
+    let request = DecisionRequest::read(body).expect("a valid request");
     arbiter::core::decide::decide(ctx, &request, "00000000-0000-4000-8000-000000000000").await
 }
 

@@ -51,7 +51,7 @@ pub(crate) async fn run(
     printer: &Printer,
 ) -> Result<ExitCode> {
     let request =
-        DecisionRequest::from_value(&request_body(&args)?).map_err(crate::error::Error::from)?;
+        DecisionRequest::read(&request_body(&args)?).map_err(crate::error::Error::from)?;
     let response = reading::decide(service, &request, printer).await?;
     if printer.wants_json() {
         printer.json(&response)?;

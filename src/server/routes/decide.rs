@@ -94,7 +94,7 @@ async fn decide(
 ) -> ApiResult<Response> {
     principal.require_scope(crate::core::tokens::Scope::Decisions)?;
     let key = idempotency::key(&headers, false)?;
-    let request = DecisionRequest::from_value(&body)?;
+    let request = DecisionRequest::read(&body)?;
     if !state.ctx.is_base_model(&request.model) {
         principal.require_role(&request.model, Role::Reader)?;
     }

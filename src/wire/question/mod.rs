@@ -4,13 +4,16 @@
 //! question file in one round trip instead of one error at a time.
 
 mod doc;
-mod parse;
+mod read;
 
 pub use doc::{
     ChoiceQuestion, ChoiceType, Description, NoulCriteria, NoulQuestion, NoulType,
     OptionDescription, OptionKey, QuestionDoc, QuestionsDoc, ScoreQuestion, ScoreType,
 };
-pub use parse::{parse_question, parse_questions};
+pub use read::{
+    nullable_questions, optional_questions, parse_question, parse_questions, questions,
+    read_question, read_questions,
+};
 
 use indexmap::IndexMap;
 use serde::{Serialize, Serializer};

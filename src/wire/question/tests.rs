@@ -43,7 +43,7 @@ fn reports_every_problem_with_its_location() {
             r#"questions.intent.criteria[""]: an option key may not be empty"#,
             "questions.intent.criteria.ok: a description must be a string, object or array (or null), not a number",
             r#"questions.x.type: unknown question type "maybe": expected noul, choice or score"#,
-            "questions.y: a question must be an object, not a string",
+            "questions.y: y must be an object, not a string",
             "questions.z.criteria: a score needs at least one level",
             "questions.w.criteria: choice criteria are required: an object of option key to description",
         ]

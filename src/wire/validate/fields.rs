@@ -1,0 +1,68 @@
+//! Members' rules that a plain type cannot say, for `#[serde(deserialize_with = …)]`: each
+//! reads the member and refuses a wrong value with a [`Refusal`], which the validation
+//! pass locates at the member.
+
+use super::Refusal;
+use crate::limits;
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
+
+/// A non-empty text within `max` characters and without NUL.
+fn text_within(text: &str, max: usize) -> Result<(), Refusal> {
+    if text.is_empty() {
+        return Err(Refusal::of("may not be empty", "empty"));
+    }
+    match limits::text_fault(text, max) {
+        Some((fault, kind)) => Err(Refusal::of(fault, kind)),
+        None => Ok(()),
+    }
+}
+
+/// An optional non-empty text within `max` characters: absent or null is none.
+fn optional_text<'de, D: Deserializer<'de>>(
+    deserializer: D,
+    max: usize,
+) -> Result<Option<String>, D::Error> {
+    let text = Option::<String>::deserialize(deserializer)?;
+    if let Some(text) = &text {
+        text_within(text, max).map_err(Refusal::raise)?;
+    }
+    Ok(text)
+}
+
+/// A non-empty string.
+pub fn non_empty<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    if text.is_empty() {
+        return Err(Refusal::of("may not be empty", "empty").raise());
+    }
+    Ok(text)
+}
+
+/// A revision (branch, tag or commit SHA), when given: [`limits::MAX_REVISION_CHARS`].
+pub fn revision<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
+    optional_text(deserializer, limits::MAX_REVISION_CHARS)
+}
+
+/// An example ID, when given: [`limits::MAX_EXAMPLE_ID_CHARS`].
+pub fn example_id<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
+    optional_text(deserializer, limits::MAX_EXAMPLE_ID_CHARS)
+}
+
+/// A state: any JSON value within the size and nesting limits.
+pub fn state<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Value, D::Error> {
+    let state = Value::deserialize(deserializer)?;
+    match limits::state_fault(&state) {
+        Some((msg, kind)) => Err(Refusal::whole(msg, kind).raise()),
+        None => Ok(state),
+    }
+}
+
+/// A member whose null means its default, as absence does (with `#[serde(default)]`).
+pub fn or_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de> + Default,
+{
+    Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_default())
+}
