@@ -70,7 +70,7 @@ pub struct DecisionRequest {
         deserialize_with = "super::question::optional_questions",
         skip_serializing_if = "Option::is_none"
     )]
-    #[schema(value_type = crate::wire::question::QuestionsDoc, required = false)]
+    #[schema(value_type = crate::wire::question::QuestionsSchema, required = false)]
     pub questions: Option<Questions>,
     /// Groups the decision under an example the caller identifies (repository models
     /// only); when omitted it is derived from the canonical state.

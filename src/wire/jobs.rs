@@ -292,7 +292,7 @@ pub struct InlineBatch {
     /// Question ID → question: override saved ones with the same ID and add new IDs for
     /// this batch.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<super::question::QuestionsDoc>, required = false)]
+    #[schema(value_type = Option<super::question::QuestionsSchema>, required = false)]
     pub questions: Option<Questions>,
     /// Record each decision, as the model's capture policy allows.
     #[schema(nullable = true, default = false, required = false)]
@@ -318,7 +318,7 @@ pub struct StoredBatch {
     /// Question ID → question: override saved ones with the same ID and add new IDs for
     /// this batch.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<super::question::QuestionsDoc>, required = false)]
+    #[schema(value_type = Option<super::question::QuestionsSchema>, required = false)]
     pub questions: Option<Questions>,
     /// Record each decision, as the model's capture policy allows.
     #[schema(nullable = true, default = false, required = false)]
@@ -344,7 +344,7 @@ pub struct BatchMembers {
     /// Question ID → question: override saved ones with the same ID and add new IDs for
     /// this batch.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<super::question::QuestionsDoc>, required = false)]
+    #[schema(value_type = Option<super::question::QuestionsSchema>, required = false)]
     pub questions: Option<Questions>,
     /// Record each decision, as the model's capture policy allows.
     #[schema(nullable = true, default = false, required = false)]

@@ -3,20 +3,16 @@
 //! Parsing collects every problem in one pass, each at its location, so a caller fixes a
 //! question file in one round trip instead of one error at a time.
 
-mod doc;
 mod read;
+mod schema;
 
-pub use doc::{
-    ChoiceQuestion, ChoiceType, Description, NoulCriteria, NoulQuestion, NoulType,
-    OptionDescription, OptionKey, QuestionDoc, QuestionsDoc, ScoreQuestion, ScoreType,
-};
 pub use read::{
     nullable_questions, optional_questions, parse_question, parse_questions, questions,
     read_question, read_questions,
 };
+pub use schema::QuestionsSchema;
 
 use indexmap::IndexMap;
-use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 /// The member of `instructions` that marks a question as aligned (the built-in engine's
@@ -67,12 +63,6 @@ impl Question {
     /// The canonical JSON object of this question.
     pub fn to_value(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)
-    }
-}
-
-impl Serialize for Question {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        QuestionDoc::from(self).serialize(serializer)
     }
 }
 
