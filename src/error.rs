@@ -107,9 +107,15 @@ pub enum Error {
     /// needed written was not written. An operator frees space; the request may be retried.
     #[error("{0}")]
     InsufficientStorage(String),
-    /// A fault of ours (storage, git, engine): never caused by the request.
-    #[error("{0}")]
-    Internal(String),
+    /// A fault of ours (storage, git, engine): never caused by the request. `detail` says
+    /// what failed; `source`, when there is one, is the error that failed it, kept for the
+    /// log (`Error::source` walks to it).
+    #[error("{detail}")]
+    Internal {
+        detail: String,
+        #[source]
+        source: Option<Box<dyn std::error::Error + Send + Sync>>,
+    },
     /// What a shared `arbiter serve` answered in client mode: its problem document, kept
     /// whole, so the code, status, located details and request ID reach the user exactly as
     /// the server said them (the server's `detail` is the `Display` of the same error run
@@ -224,8 +230,32 @@ impl Error {
         Self::Validation(vec![FieldError::new(loc, msg, kind)])
     }
 
-    pub fn internal(context: &str, err: impl std::fmt::Display) -> Self {
-        Self::Internal(format!("{context}: {err}"))
+    /// `context` failed because of `source`, which is kept.
+    pub fn internal(
+        context: &str,
+        source: impl Into<Box<dyn std::error::Error + Send + Sync>>,
+    ) -> Self {
+        let source = source.into();
+        Self::Internal {
+            detail: format!("{context}: {source}"),
+            source: Some(source),
+        }
+    }
+
+    /// A fault of ours with no error under it: a broken invariant, a worker that died.
+    pub fn bug(detail: impl Into<String>) -> Self {
+        Self::Internal {
+            detail: detail.into(),
+            source: None,
+        }
+    }
+
+    /// `error`, itself the fault's source, said as it says itself.
+    fn internal_from(error: impl std::error::Error + Send + Sync + 'static) -> Self {
+        Self::Internal {
+            detail: error.to_string(),
+            source: Some(Box::new(error)),
+        }
     }
 
     /// The problem code of a local error, or the problem document a server sent (client
@@ -254,7 +284,7 @@ impl Error {
             Self::StoreUnavailable(_) => ProblemCode::StoreUnavailable,
             Self::Overloaded { .. } => ProblemCode::Overloaded,
             Self::InsufficientStorage(_) => ProblemCode::InsufficientStorage,
-            Self::Internal(_) => ProblemCode::Internal,
+            Self::Internal { .. } => ProblemCode::Internal,
             Self::Remote(problem) => return Err(problem),
         })
     }
@@ -383,7 +413,7 @@ impl From<RepoError> for Error {
                     details: vec![located],
                 }
             }
-            RepoError::Git { .. } | RepoError::Io { .. } => Self::Internal(error.to_string()),
+            RepoError::Git { .. } | RepoError::Io { .. } => Self::internal_from(error),
         }
     }
 }
@@ -401,7 +431,7 @@ impl From<StoreError> for Error {
             StoreError::Unavailable { .. } | StoreError::Unwritable { .. } => {
                 Self::StoreUnavailable(error.to_string())
             }
-            other => Self::Internal(other.to_string()),
+            other => Self::internal_from(other),
         }
     }
 }
@@ -409,6 +439,17 @@ impl From<StoreError> for Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_internal_error_keeps_what_failed_it() {
+        use std::error::Error as _;
+        let io = std::io::Error::new(std::io::ErrorKind::StorageFull, "disk full");
+        let error = Error::internal("writing the output", io);
+        assert_eq!(error.to_string(), "writing the output: disk full");
+        let source = error.source().expect("the io error is kept");
+        assert_eq!(source.to_string(), "disk full");
+        assert!(Error::bug("a draft recorded twice").source().is_none());
+    }
     use crate::wire::problem::Loc;
 
     #[test]
@@ -487,7 +528,7 @@ mod tests {
                 "validation_error",
                 1,
             ),
-            (Error::Internal("x".into()), 500, "internal", 1),
+            (Error::bug("x"), 500, "internal", 1),
         ];
         for (error, status, code, exit) in cases {
             assert_eq!(error.status(), status, "{error}");
@@ -546,7 +587,7 @@ mod tests {
             assert_eq!(error.to_string(), format!("{code} happened"));
             assert_eq!(error.request_id(), Some("rid-1"));
         }
-        assert_eq!(Error::Internal("x".into()).request_id(), None);
+        assert_eq!(Error::bug("x").request_id(), None);
     }
 
     #[test]

@@ -422,7 +422,7 @@ where
     }
     if ours && !stopped && tally.done != pass.items {
         // Lines staged are never removed while the job lives: this store lost some.
-        return Err(Error::Internal(format!(
+        return Err(Error::bug(format!(
             "job {job_id}: {} of its {} staged input lines are in the store",
             tally.done, pass.items
         )));

@@ -86,7 +86,7 @@ async fn decide_base(ctx: &Context, request: &DecisionRequest) -> Result<Decisio
     let questions = request
         .questions
         .as_ref()
-        .ok_or_else(|| Error::Internal("questions checked above".into()))?;
+        .ok_or_else(|| Error::bug("questions checked above"))?;
     let engine = ctx
         .engines()
         .get(&request.model)

@@ -128,7 +128,7 @@ impl Context {
                 .store
                 .get()
                 .cloned()
-                .ok_or_else(|| Error::Internal("the store is open but not kept".into()))?;
+                .ok_or_else(|| Error::bug("the store is open but not kept"))?;
             lease::Lease::shared(store)?
         } else {
             let dir = self.inner.settings.leases_dir();

@@ -302,9 +302,10 @@ impl Loaded {
     /// The engine its base model routes to. Every configured base has one, so a missing one
     /// is this server's fault, not the caller's.
     pub fn engine(&self, ctx: &Context) -> Result<Arc<dyn crate::engine::Engine>> {
-        ctx.engines().get(&self.spec.base).cloned().ok_or_else(|| {
-            Error::Internal(format!("base model `{}` has no engine", self.spec.base))
-        })
+        ctx.engines()
+            .get(&self.spec.base)
+            .cloned()
+            .ok_or_else(|| Error::bug(format!("base model `{}` has no engine", self.spec.base)))
     }
 }
 

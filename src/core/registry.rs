@@ -76,7 +76,7 @@ pub(crate) fn relied_on(
         )));
     }
     let summary = summarize(&job)
-        .ok_or_else(|| Error::Internal(format!("evaluation `{named}` has no readable report")))?;
+        .ok_or_else(|| Error::bug(format!("evaluation `{named}` has no readable report")))?;
     if summary.commit != commit {
         return Err(invalid(format!(
             "evaluation `{named}` evaluated {}, not {commit}",

@@ -410,7 +410,6 @@ impl Service for Local {
 }
 
 /// A failure to write output the caller asked for (a closed pipe, a full disk).
-#[allow(clippy::needless_pass_by_value)] // for `map_err`
 pub fn write_error(error: std::io::Error) -> Error {
-    Error::Internal(format!("writing the output: {error}"))
+    Error::internal("writing the output", error)
 }

@@ -71,7 +71,11 @@ fn problem_response(problem: &Problem, error: &Error) -> Response {
         | Error::Overloaded { retry_after_secs } => {
             headers.insert(header::RETRY_AFTER, HeaderValue::from(*retry_after_secs));
         }
-        Error::Internal(detail) => tracing::error!(%detail, "internal error"),
+        Error::Internal {
+            detail,
+            source: Some(source),
+        } => tracing::error!(%detail, %source, "internal error"),
+        Error::Internal { detail, .. } => tracing::error!(%detail, "internal error"),
         _ => {}
     }
     response

@@ -109,7 +109,7 @@ pub(super) fn parallel_map<R: Send>(
 
 /// What a thread that panicked left undone.
 pub(super) fn not_run(what: &str) -> Error {
-    Error::Internal(format!("{what} was not processed: a worker thread failed"))
+    Error::bug(format!("{what} was not processed: a worker thread failed"))
 }
 
 /// The model's captured states, annotated or not: a seeded sample of at most

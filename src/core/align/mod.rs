@@ -161,7 +161,7 @@ impl Tracker {
 
     fn check(&self) -> Result<()> {
         if self.cancelled() {
-            Err(Error::Internal("the alignment was cancelled".into()))
+            Err(Error::bug("the alignment was cancelled"))
         } else {
             Ok(())
         }
@@ -196,7 +196,7 @@ pub(crate) async fn execute(
         tokio::task::spawn_blocking(move || {
             let builtin = engine
                 .as_builtin()
-                .ok_or_else(|| Error::Internal("the engine is no longer built-in".into()))?;
+                .ok_or_else(|| Error::bug("the engine is no longer built-in"))?;
             align(&ctx, &loaded, builtin, &settings, &tracker)
         })
     };

@@ -176,9 +176,7 @@ async fn decide_example(
             Some((id, v.get("state")?.clone()))
         });
     let outcome = match &parsed {
-        None => Err(Error::Internal(format!(
-            "staged example {index} is unreadable"
-        ))),
+        None => Err(Error::bug(format!("staged example {index} is unreadable"))),
         Some((example_id, state)) => answers_for(ctx, side, example_id, state).await,
     };
     batch::stop_on_outage(outcome.as_ref().err())?;

@@ -76,9 +76,7 @@ impl Draft {
     pub(crate) fn new(ctx: &Context) -> Result<Self> {
         let job_id = JobId::new_v4();
         if !ctx.lease()?.hold(&job_id) {
-            return Err(Error::Internal(format!(
-                "a new job ({job_id}) is already held"
-            )));
+            return Err(Error::bug(format!("a new job ({job_id}) is already held")));
         }
         Ok(Self {
             ctx: ctx.clone(),
@@ -119,7 +117,7 @@ impl Draft {
         let claim = self
             .claim
             .take()
-            .ok_or_else(|| Error::Internal("a draft recorded twice".into()))?;
+            .ok_or_else(|| Error::bug("a draft recorded twice"))?;
         Ok((to_wire(record)?, claim))
     }
 }
@@ -293,7 +291,7 @@ pub fn to_wire(record: JobRecord) -> Result<Job> {
     let (error, result) = match state.outcome() {
         Some(Outcome::Completed { result }) => {
             let result = JobResult::parse(record.kind, result.clone()).map_err(|e| {
-                Error::Internal(format!("job {} has a corrupt result: {e}", record.job_id))
+                Error::internal(&format!("job {} has a corrupt result", record.job_id), e)
             })?;
             (None, Some(result))
         }

@@ -20,7 +20,7 @@ impl JobSpec {
     pub(crate) fn read(record: &JobRecord) -> Result<Self> {
         fn typed<S: Spec>(record: &JobRecord) -> Result<S> {
             serde_json::from_value(record.request.clone()).map_err(|e| {
-                Error::Internal(format!("job {} has a corrupt request: {e}", record.job_id))
+                Error::internal(&format!("job {} has a corrupt request", record.job_id), e)
             })
         }
         Ok(match record.kind {

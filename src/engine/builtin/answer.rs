@@ -93,8 +93,8 @@ impl BuiltinEngine {
             .into_iter()
             .map(|window| {
                 window.unwrap_or_else(|| {
-                    Err(crate::error::Error::Internal(
-                        "a window was not read: a worker thread failed".into(),
+                    Err(crate::error::Error::bug(
+                        "a window was not read: a worker thread failed",
                     ))
                 })
             })
@@ -373,9 +373,7 @@ impl BuiltinEngine {
                 let outcomes = scope.spawn(|| self.embedder.cache_all(&missing));
                 let embedded = self.embed_state_as(state, read);
                 outcomes.join().unwrap_or_else(|_| {
-                    Err(crate::error::Error::Internal(
-                        "embedding outcomes panicked".into(),
-                    ))
+                    Err(crate::error::Error::bug("embedding outcomes panicked"))
                 })?;
                 embedded
             })?
@@ -565,8 +563,8 @@ pub(super) fn too_large(model: &str, count: usize, at_least: bool) -> crate::err
 /// An error once `stop` is set: the work is abandoned, and nobody reads the error.
 pub(super) fn stopped(stop: &AtomicBool) -> Result<()> {
     if stop.load(Ordering::Relaxed) {
-        return Err(crate::error::Error::Internal(
-            "abandoned: nobody waits for this decision".into(),
+        return Err(crate::error::Error::bug(
+            "abandoned: nobody waits for this decision",
         ));
     }
     Ok(())

@@ -100,8 +100,8 @@ fn normalized(pooled: Vec<f32>) -> Result<Vec<f32>> {
         .sum::<f64>()
         .sqrt();
     if !norm.is_finite() || norm <= 0.0 {
-        return Err(Error::Internal(
-            "the encoder gave a non-finite or zero embedding".into(),
+        return Err(Error::bug(
+            "the encoder gave a non-finite or zero embedding",
         ));
     }
     #[allow(clippy::cast_possible_truncation)]

@@ -159,14 +159,14 @@ impl Embedder {
         self.encoder
             .get_or_init(|| pocket_encoder::Encoder::new().map_err(|e| e.to_string()))
             .as_ref()
-            .map_err(|e| Error::internal("loading the built-in encoder", e))
+            .map_err(|e| Error::internal("loading the built-in encoder", e.as_str()))
     }
 
     fn l6(&self) -> Result<&super::bert::MiniLmL6> {
         self.l6
             .get_or_init(|| super::bert::MiniLmL6::load().map_err(|e| e.to_string()))
             .as_ref()
-            .map_err(|e| Error::internal("loading the built-in encoder", e))
+            .map_err(|e| Error::internal("loading the built-in encoder", e.as_str()))
     }
 
     fn tokenizer(&self) -> Result<&Tokenizer> {
@@ -179,7 +179,7 @@ impl Embedder {
                 Ok(tokenizer)
             })
             .as_ref()
-            .map_err(|e| Error::internal("loading the tokenizer", e))
+            .map_err(|e| Error::internal("loading the tokenizer", e.as_str()))
     }
 
     /// Embed `text` (not blank) without caching it. A text longer than
@@ -188,9 +188,10 @@ impl Embedder {
     pub fn embed(&self, text: &str) -> Result<Vec<f32>> {
         let window;
         let text = if text.len() > MAX_ENCODED_BYTES {
-            window = self.cut(text, text, 1)?.pop().ok_or_else(|| {
-                Error::Internal("a text with nothing to read reached the encoder".into())
-            })?;
+            window = self
+                .cut(text, text, 1)?
+                .pop()
+                .ok_or_else(|| Error::bug("a text with nothing to read reached the encoder"))?;
             window.text.as_str()
         } else {
             text
@@ -200,7 +201,7 @@ impl Embedder {
             .embed(&[text])
             .map_err(|e| Error::internal("embedding", e))?
             .pop()
-            .ok_or_else(|| Error::Internal("the encoder returned no vector".into()))?;
+            .ok_or_else(|| Error::bug("the encoder returned no vector"))?;
         match self.encoders {
             Encoders::MiniLmL3 => Ok(l3),
             Encoders::L3WithL6 => {
@@ -208,7 +209,7 @@ impl Embedder {
                     .l6()?
                     .embed_many(self.tokenizer()?, &[text], MAX_TOKENS)?
                     .pop()
-                    .ok_or_else(|| Error::Internal("the encoder returned no vector".into()))?;
+                    .ok_or_else(|| Error::bug("the encoder returned no vector"))?;
                 Ok(side_by_side(&l3, &l6))
             }
         }
@@ -257,8 +258,8 @@ impl Embedder {
         .into_iter()
         .try_for_each(|done| {
             done.unwrap_or_else(|| {
-                Err(Error::Internal(
-                    "an outcome was not embedded: a worker thread failed".into(),
+                Err(Error::bug(
+                    "an outcome was not embedded: a worker thread failed",
                 ))
             })
         })
@@ -329,7 +330,7 @@ impl Embedder {
             }),
             CacheKind::Document => {
                 let window = self.first_window(text)?.ok_or_else(|| {
-                    Error::Internal("a document with nothing to read reached the encoder".into())
+                    Error::bug("a document with nothing to read reached the encoder")
                 })?;
                 Ok(Embedding {
                     vector: self.embed(&window.text)?,

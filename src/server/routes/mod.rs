@@ -100,8 +100,8 @@ fn with_layers(routes: Router<AppState>, state: AppState) -> Router {
     })
     .layer(CatchPanicLayer::custom(
         |_panic: Box<dyn std::any::Any + Send>| {
-            ApiError(Error::Internal(
-                "the server hit a bug while answering; it keeps serving".into(),
+            ApiError(Error::bug(
+                "the server hit a bug while answering; it keeps serving",
             ))
             .into_response()
         },

@@ -444,7 +444,7 @@ async fn export(service: &dyn Service, args: &ExamplesExportArgs) -> Result<Exit
                     .map_err(|e| {
                         let message = e.to_string();
                         io_error = Some(e);
-                        crate::error::Error::Internal(message)
+                        crate::error::Error::bug(message)
                     })
             },
         )
