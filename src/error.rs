@@ -452,6 +452,7 @@ mod tests {
     }
     use crate::wire::problem::Loc;
 
+    // Long: one row per error, kept together as the table the spec's statuses are.
     #[test]
     fn each_code_maps_to_the_specified_status() {
         let cases = [

@@ -137,6 +137,32 @@ fn resolve_engine(
             "empty",
         );
     }
+    check_key_names(written, &mut problems);
+    let limits = resolve_limits(written, &mut problems);
+    let (top_logprobs, reasoning_max_tokens) = resolve_chat_options(written, &mut problems);
+    let api_key = written
+        .api_key_env
+        .as_deref()
+        .and_then(env)
+        .map(|key| key.trim().to_owned())
+        .filter(|key| !key.is_empty())
+        .map(ApiKey::new);
+    EngineSettings {
+        name: name.to_owned(),
+        kind: written.kind,
+        url,
+        model: written.model.clone(),
+        api_key_env: written.api_key_env.clone(),
+        api_key,
+        limits,
+        top_logprobs,
+        reasoning_max_tokens,
+        release_date: resolve_release_date(written, &mut problems),
+    }
+}
+
+/// The key is never in the file, only the name of the environment variable holding it.
+fn check_key_names(written: &EngineConfig, problems: &mut Problems<'_>) {
     if written.api_key.is_some() {
         problems.push(
             "api_key",
@@ -159,7 +185,11 @@ fn resolve_engine(
             );
         }
     }
-    let limits = resolve_limits(written, &mut problems);
+}
+
+/// The options only a chat-logprobs engine takes: given to another kind, they are refused;
+/// out of range, too.
+fn resolve_chat_options(written: &EngineConfig, problems: &mut Problems<'_>) -> (u32, u32) {
     if written.kind != EngineKind::ChatLogprobs {
         for (field, given) in [
             ("top_logprobs", written.top_logprobs.is_some()),
@@ -195,25 +225,7 @@ fn resolve_engine(
             "out_of_range",
         );
     }
-    let api_key = written
-        .api_key_env
-        .as_deref()
-        .and_then(env)
-        .map(|key| key.trim().to_owned())
-        .filter(|key| !key.is_empty())
-        .map(ApiKey::new);
-    EngineSettings {
-        name: name.to_owned(),
-        kind: written.kind,
-        url,
-        model: written.model.clone(),
-        api_key_env: written.api_key_env.clone(),
-        api_key,
-        limits,
-        top_logprobs,
-        reasoning_max_tokens,
-        release_date: resolve_release_date(written, &mut problems),
-    }
+    (top_logprobs, reasoning_max_tokens)
 }
 
 /// `release_date` as written, when it is a calendar date written `YYYY-MM-DD` (a real day:

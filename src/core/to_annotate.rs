@@ -61,18 +61,57 @@ pub async fn pick(
         questions: &loaded.questions,
         questions_hash: &questions_hash,
     };
+    let asked = Asked {
+        questions: &questions,
+        rising: &rising,
+    };
+    let Scored {
+        ranked,
+        cached,
+        failed,
+    } = score_all(ctx, &asking, &loaded.model_id, asked, candidates, gate).await?;
+    let scored = ranked.len() as u64;
+    let picks = select(ranked, query.n, query.audit, query.seed);
+    let examples = with_states(ctx, &loaded.model_id, picks).await?;
+    Ok(ToAnnotate {
+        revision: loaded.revision,
+        questions,
+        unannotated,
+        scored,
+        cached,
+        failed,
+        audit: query.audit,
+        seed: query.seed,
+        learning,
+        examples,
+    })
+}
+
+/// The candidates scored, and how many were answered from the cache or failed.
+struct Scored {
+    ranked: Vec<Ranked>,
+    cached: u64,
+    failed: u64,
+}
+
+/// Score every candidate, as many at once as the engine takes. A candidate the engine
+/// cannot answer is left out and counted, unless none could be answered.
+async fn score_all(
+    ctx: &Context,
+    asking: &Asking<'_>,
+    model_id: &ModelId,
+    asked: Asked<'_>,
+    candidates: Vec<Candidate>,
+    gate: &dyn Gate,
+) -> Result<Scored> {
     let mut ranked = Vec::with_capacity(candidates.len());
     let (mut cached, mut failed, mut first_failure) = (0, 0, None);
     // A window of candidates at a time: only their states are held.
-    let scoring = candidates.into_iter().map(|candidate| {
-        let asked = Asked {
-            questions: &questions,
-            rising: &rising,
-        };
-        score(ctx, &asking, &loaded.model_id, asked, candidate, gate)
-    });
+    let scoring = candidates
+        .into_iter()
+        .map(|candidate| score(ctx, asking, model_id, asked, candidate, gate));
     let mut decided =
-        futures_util::stream::iter(scoring).buffer_unordered(engine.max_in_flight().max(1));
+        futures_util::stream::iter(scoring).buffer_unordered(asking.engine.max_in_flight().max(1));
     while let Some(one) = decided.next().await {
         match one {
             Ok(Some((one, from_cache))) => {
@@ -95,20 +134,10 @@ pub async fn pick(
     {
         return Err(error);
     }
-    let scored = ranked.len() as u64;
-    let picks = select(ranked, query.n, query.audit, query.seed);
-    let examples = with_states(ctx, &loaded.model_id, picks).await?;
-    Ok(ToAnnotate {
-        revision: loaded.revision,
-        questions,
-        unannotated,
-        scored,
+    Ok(Scored {
+        ranked,
         cached,
         failed,
-        audit: query.audit,
-        seed: query.seed,
-        learning,
-        examples,
     })
 }
 

@@ -105,51 +105,69 @@ pub(super) fn finish(
         .map(|id| (id.clone(), String::new()))
         .collect();
     let branch = format!("alignments/{job_id}");
-    // A run that died after committing finds its branch already there: the same files, the
-    // same checkpoint.
-    let checkpoint = match models::load(ctx, &loaded.model_id.to_string(), Some(&branch)) {
-        Ok(found) => {
-            let there = repo.read(&found.revision.commit)?;
-            let same_learned = learned_dir.as_ref().is_none_or(|dir| *dir == there.learned);
-            if !files.iter().all(|file| there.aligned.contains(file)) || !same_learned {
-                return Err(Error::Conflict {
-                    code: crate::error::ConflictCode::AlreadyExists,
-                    detail: format!("branch {branch} exists with other learned files"),
-                });
-            }
-            found.checkpoint
-        }
-        Err(_) => models::commit(
-            ctx,
-            &CommitRequest {
-                path: loaded.path.clone(),
-                branch: Some(branch.clone()),
-                start: Some(loaded.revision.commit.clone()),
-                questions_yaml: unaligned_inline(&repo, loaded, &realigned)?,
-                model_yaml: None,
-                aligned: files,
-                unaligned,
-                learned: learned_dir,
-                message: commit_message(loaded, job_id, &result),
-            },
-        )?,
+    let mut request = CommitRequest {
+        path: loaded.path.clone(),
+        branch: Some(branch.clone()),
+        start: Some(loaded.revision.commit.clone()),
+        questions_yaml: None,
+        model_yaml: None,
+        aligned: files,
+        unaligned,
+        learned: learned_dir,
+        message: commit_message(loaded, job_id, &result),
     };
-    // The first decisions at the new checkpoint need not embed its exemplars again.
+    let checkpoint = commit_once(ctx, loaded, &repo, &mut request, &realigned)?;
+    warm_encoder(ctx, loaded, outcome.learned);
+    result.branch = Some(branch);
+    result.checkpoint = Some(checkpoint);
+    Ok(result)
+}
+
+/// Commit `request` on its branch, once: a run that died after committing finds its branch
+/// already there, with the same files, and the same checkpoint is its result.
+fn commit_once(
+    ctx: &Context,
+    loaded: &Loaded,
+    repo: &crate::repo::ModelRepo,
+    request: &mut CommitRequest,
+    realigned: &[(String, String)],
+) -> Result<crate::wire::decision::Checkpoint> {
+    let branch = request.branch.clone().unwrap_or_default();
+    let Ok(found) = models::load(ctx, &loaded.model_id.to_string(), Some(&branch)) else {
+        request.questions_yaml = unaligned_inline(repo, loaded, realigned)?;
+        return models::commit(ctx, request);
+    };
+    let there = repo.read(&found.revision.commit)?;
+    let same_learned = request
+        .learned
+        .as_ref()
+        .is_none_or(|dir| *dir == there.learned);
+    let same_files = request
+        .aligned
+        .iter()
+        .all(|file| there.aligned.contains(file));
+    if !same_files || !same_learned {
+        return Err(Error::Conflict {
+            code: crate::error::ConflictCode::AlreadyExists,
+            detail: format!("branch {branch} exists with other learned files"),
+        });
+    }
+    Ok(found.checkpoint)
+}
+
+/// The first decisions at the new checkpoint need not embed its exemplars again.
+fn warm_encoder(ctx: &Context, loaded: &Loaded, learned: IndexMap<String, Learned>) {
     if let Some(engine) = ctx
         .engines()
         .get(&loaded.spec.base)
         .and_then(|e| e.as_builtin())
     {
-        let documents = outcome
-            .learned
+        let documents = learned
             .into_values()
             .flat_map(|learned| learned.documents)
             .collect();
         engine.embedder().remember_documents(documents);
     }
-    result.branch = Some(branch);
-    result.checkpoint = Some(checkpoint);
-    Ok(result)
 }
 
 /// The new checkpoint's `learned/`: the base's heads of questions not aligned now, and

@@ -290,13 +290,8 @@ fn align(
     // Questions are fitted at once, one thread each up to the cores, the costliest first
     // (so that none starts last and runs alone); the results are gathered in question
     // order, so the outcome does not depend on which finished first.
-    let mut order: Vec<usize> = (0..settings.questions.len()).collect();
-    order.sort_by_key(|&q| {
-        let id = &settings.questions[q];
-        let cost = examples_count(&examples, id) * learn::families_of(&loaded.questions[id].kind);
-        (std::cmp::Reverse(cost), q)
-    });
-    let mut searched: Vec<Option<Result<Aligned>>> = parallel_map(order.len(), tracker, |at| {
+    let order = costliest_first(loaded, settings, &examples);
+    let searched: Vec<Option<Result<Aligned>>> = parallel_map(order.len(), tracker, |at| {
         let q = order[at];
         let id = &settings.questions[q];
         let (items, skipped) = examples
@@ -326,17 +321,35 @@ fn align(
         aligned
     });
     tracker.check()?;
-    // Back in question order.
+    in_question_order(settings, &order, searched)
+}
+
+/// The questions' indices, the costliest to fit first.
+fn costliest_first(loaded: &Loaded, settings: &Settings, examples: &Examples) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..settings.questions.len()).collect();
+    order.sort_by_key(|&q| {
+        let id = &settings.questions[q];
+        let cost = examples_count(examples, id) * learn::families_of(&loaded.questions[id].kind);
+        (std::cmp::Reverse(cost), q)
+    });
+    order
+}
+
+/// The questions' results, searched in `order`, gathered back in question order.
+fn in_question_order(
+    settings: &Settings,
+    order: &[usize],
+    mut searched: Vec<Option<Result<Aligned>>>,
+) -> Result<Outcome> {
     let mut in_order: Vec<Option<Result<Aligned>>> = (0..order.len()).map(|_| None).collect();
-    for (at, q) in order.into_iter().enumerate() {
+    for (at, &q) in order.iter().enumerate() {
         in_order[q] = searched[at].take();
     }
-    let searched = in_order;
     let mut outcome = Outcome {
         reports: IndexMap::new(),
         learned: IndexMap::new(),
     };
-    for (q, aligned) in searched.into_iter().enumerate() {
+    for (q, aligned) in in_order.into_iter().enumerate() {
         let (report, learned) = aligned.unwrap_or_else(|| Err(not_run("a question")))?;
         let id = settings.questions[q].clone();
         if let Some(learned) = learned {

@@ -351,19 +351,7 @@ impl BuiltinEngine {
         // load at once (a cold `decide` pays for all of it). An aligned question's outcomes,
         // from its task, are left to its answer: not worth parsing it twice.
         let meanings = meaning::plan(questions);
-        let texts: Vec<Vec<String>> = questions
-            .values()
-            .zip(&meanings)
-            .map(|(q, m)| match m {
-                Meaning::Alone
-                    if aligned::AlignedInstructions::is_aligned(q.instructions.as_ref()) =>
-                {
-                    Vec::new()
-                }
-                Meaning::Alone => outcomes::outcome_texts(q),
-                meant => meant.texts(),
-            })
-            .collect();
+        let texts = texts_read(questions, &meanings);
         let missing = self.embedder.missing(texts.iter().flatten());
         let embedded = if missing.is_empty() && self.embedder.is_loaded() {
             self.embed_state_as(state, read)?
@@ -403,26 +391,9 @@ impl BuiltinEngine {
             }));
         }
         if !embedded.is_blank() {
-            for (i, j) in self.opposites(&meanings)? {
-                if let Some(Distribution::Noul(p)) = distributions[j]
-                    && learned_at(questions, i).is_none()
-                {
-                    distributions[i] = Some(Distribution::Noul(1.0 - p));
-                }
-            }
+            self.read_opposites(questions, &meanings, &mut distributions)?;
         }
-        // A reference's question is a choice or a score, never a reference itself.
-        for (i, meaning) in meanings.iter().enumerate() {
-            if let Meaning::Refers {
-                question,
-                reference,
-            } = meaning
-                && learned_at(questions, i).is_none()
-            {
-                let p = referred(distributions[*question].as_ref(), reference);
-                distributions[i] = Some(Distribution::Noul(p));
-            }
-        }
+        read_references(questions, &meanings, &mut distributions);
         let mut answers = Answers::with_capacity(questions.len());
         for ((id, question), distribution) in questions.iter().zip(&distributions) {
             let distribution = distribution.clone().unwrap_or(Distribution::Noul(0.5));
@@ -432,6 +403,24 @@ impl BuiltinEngine {
             );
         }
         Ok(EngineOutput { answers, usage })
+    }
+
+    /// A noul worded as the opposite of an earlier one is read from it (unless it learned
+    /// its own answer).
+    fn read_opposites(
+        &self,
+        questions: &Questions,
+        meanings: &[Meaning],
+        distributions: &mut [Option<Distribution>],
+    ) -> Result<()> {
+        for (i, j) in self.opposites(meanings)? {
+            if let Some(Distribution::Noul(p)) = distributions[j]
+                && learned_at(questions, i).is_none()
+            {
+                distributions[i] = Some(Distribution::Noul(1.0 - p));
+            }
+        }
+        Ok(())
     }
 
     /// The nouls of a request worded as the opposite of an earlier one, as (noul, earlier
@@ -486,6 +475,44 @@ impl BuiltinEngine {
     /// Embed without answering: the baseline the engine benchmark compares against.
     pub fn embedder(&self) -> &Embedder {
         &self.embedder
+    }
+}
+
+/// The texts each question reads (its outcomes, or what its meaning names), rendered once.
+/// An aligned question's outcomes, from its task, are left to its answer: not worth parsing
+/// it twice.
+fn texts_read(questions: &Questions, meanings: &[Meaning]) -> Vec<Vec<String>> {
+    questions
+        .values()
+        .zip(meanings)
+        .map(|(q, m)| match m {
+            Meaning::Alone if aligned::AlignedInstructions::is_aligned(q.instructions.as_ref()) => {
+                Vec::new()
+            }
+            Meaning::Alone => outcomes::outcome_texts(q),
+            meant => meant.texts(),
+        })
+        .collect()
+}
+
+/// A noul that refers to an option or level of another question is read from that
+/// question's answer (unless it learned its own). A reference's question is a choice or a
+/// score, never a reference itself.
+fn read_references(
+    questions: &Questions,
+    meanings: &[Meaning],
+    distributions: &mut [Option<Distribution>],
+) {
+    for (i, meaning) in meanings.iter().enumerate() {
+        if let Meaning::Refers {
+            question,
+            reference,
+        } = meaning
+            && learned_at(questions, i).is_none()
+        {
+            let p = referred(distributions[*question].as_ref(), reference);
+            distributions[i] = Some(Distribution::Noul(p));
+        }
     }
 }
 

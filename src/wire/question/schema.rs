@@ -73,6 +73,14 @@ fn type_schema(kind: &str) -> (String, RefOr<Schema>) {
 
 /// The schemas a question refers to, by name.
 fn parts() -> Vec<(String, RefOr<Schema>)> {
+    let mut parts = questions_of_each_type();
+    parts.extend(descriptions());
+    parts.extend(["noul", "choice", "score"].map(type_schema));
+    parts
+}
+
+/// `NoulQuestion`, `ChoiceQuestion` and `ScoreQuestion`.
+fn questions_of_each_type() -> Vec<(String, RefOr<Schema>)> {
     let mut noul_criteria = reference("NoulCriteria");
     "What makes the statement true or false.".clone_into(&mut noul_criteria.description);
     let noul = question(
@@ -106,6 +114,15 @@ fn parts() -> Vec<(String, RefOr<Schema>)> {
             .max_items(Some(MAX_OPTIONS))
             .min_items(Some(1)),
     );
+    vec![
+        ("NoulQuestion".to_owned(), noul),
+        ("ChoiceQuestion".to_owned(), choice),
+        ("ScoreQuestion".to_owned(), score),
+    ]
+}
+
+/// What criteria describe outcomes with: `NoulCriteria`, `OptionDescription`, `Description`.
+fn descriptions() -> Vec<(String, RefOr<Schema>)> {
     let described_or_null = || {
         OneOfBuilder::new()
             .item(reference("Description"))
@@ -143,16 +160,11 @@ fn parts() -> Vec<(String, RefOr<Schema>)> {
         .description(Some(
             "What an outcome means: a string, an object or an array.",
         ));
-    let mut parts = vec![
-        ("NoulQuestion".to_owned(), noul),
-        ("ChoiceQuestion".to_owned(), choice),
-        ("ScoreQuestion".to_owned(), score),
+    vec![
         ("NoulCriteria".to_owned(), noul_sides.into()),
         ("OptionDescription".to_owned(), option_description.into()),
         ("Description".to_owned(), description.into()),
-    ];
-    parts.extend(["noul", "choice", "score"].map(type_schema));
-    parts
+    ]
 }
 
 impl utoipa::PartialSchema for Question {
