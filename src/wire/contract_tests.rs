@@ -211,8 +211,8 @@ fn alignment_and_evaluation_requests() {
         json!({"extra": 1}),
         json!([]),
     ];
-    agree::<AlignmentRequest>(&bodies, |body| AlignmentRequest::from_value(body).is_ok());
-    agree::<EvaluationRequest>(&bodies, |body| EvaluationRequest::from_value(body).is_ok());
+    agree::<AlignmentRequest>(&bodies, |body| AlignmentRequest::read(body).is_ok());
+    agree::<EvaluationRequest>(&bodies, |body| EvaluationRequest::read(body).is_ok());
 }
 
 /// The defaults the document states are the ones the validators apply.
@@ -230,7 +230,7 @@ fn documented_defaults_are_the_applied_ones() {
     for member in ["seed", "max_examples"] {
         assert_eq!(properties[member]["maximum"], json!(MAX_WHOLE), "{member}");
     }
-    let applied = AlignmentRequest::from_value(&json!({})).unwrap();
+    let applied = AlignmentRequest::read(&json!({})).unwrap();
     assert_eq!(applied, AlignmentRequest::default());
 }
 
@@ -276,5 +276,5 @@ fn promote_schema_and_validator_agree() {
         json!([]),
         json!("main"),
     ];
-    agree::<PromoteRequest>(&bodies, |body| PromoteRequest::from_value(body).is_ok());
+    agree::<PromoteRequest>(&bodies, |body| PromoteRequest::read(body).is_ok());
 }
