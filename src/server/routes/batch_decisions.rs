@@ -11,9 +11,10 @@ use crate::server::extract::{AppPath, RawBody, is_json, parse_json};
 use crate::server::openapi::problems;
 use crate::server::request::RequestInfo;
 use crate::server::{AppState, idempotency};
-use crate::wire::Invalid;
 use crate::wire::Loc;
-use crate::wire::jobs::{BatchItem, BatchRequest, BatchRequestDoc, BatchResultLine, Job, JobKind};
+use crate::wire::jobs::{
+    BatchItem, BatchItems, BatchMembers, BatchRequest, BatchResultLine, Job, JobKind,
+};
 use crate::wire::json::{self, JsonError};
 use crate::wire::value::canonical_hash;
 use axum::Extension;
@@ -71,7 +72,7 @@ const SCOPE: crate::core::tokens::Scope = jobs::scope_of(KIND);
             its own item). The body is bounded by the server's `server.max_body_bytes` either \
             way.",
         content(
-            (BatchRequestDoc = "application/json"),
+            (BatchRequest = "application/json"),
             (BatchItem = "application/x-ndjson"),
             (BatchItem = "application/jsonl"),
         ),
@@ -106,7 +107,7 @@ pub(crate) async fn create_batch(
     let (request, lines, hash) = if is_json(&body.media_type) {
         let value = parse_json(&body.bytes)?;
         let hash = canonical_hash(&value);
-        (BatchRequest::from_value(&value)?, None, hash)
+        (BatchRequest::read(&value)?, None, hash)
     } else {
         let hash = idempotency::raw_hash(&body.media_type, "", &body.bytes);
         let (request, items) = ndjson_request(&body.bytes)?;
@@ -121,14 +122,15 @@ pub(crate) async fn create_batch(
         key,
         hash,
     };
-    let items = match (lines, request.items) {
-        (Some(lines), _) => Items::Lines(Box::new(std::io::Cursor::new(lines))),
-        (None, items) => Items::Given(items),
+    let (members, items) = request.into_parts();
+    let items = match lines {
+        Some(lines) => Items::Lines(Box::new(std::io::Cursor::new(lines))),
+        None => Items::Given(items),
     };
     let request = JobRequest::Batch {
-        revision: request.revision,
-        questions: request.questions,
-        capture: request.capture,
+        revision: members.revision,
+        questions: members.questions,
+        capture: members.capture,
         items,
     };
     jobs::create(creation, request).await
@@ -159,7 +161,7 @@ fn ndjson_request(bytes: &Bytes) -> crate::error::Result<(BatchRequest, Bytes)> 
                 Error::Validation(vec![error])
             }
         })?;
-    let Value::Object(mut members) = header else {
+    let Value::Object(members) = &header else {
         return Err(Error::invalid(
             header_loc,
             "the first line of an application/x-ndjson batch is a JSON object \
@@ -179,23 +181,9 @@ fn ndjson_request(bytes: &Bytes) -> crate::error::Result<(BatchRequest, Bytes)> 
             ));
         }
     }
-    members.insert("items".into(), Value::Array(Vec::new()));
     // The members are located on the first line: `["body", 0, "revision"]`.
-    let request =
-        BatchRequest::from_value(&Value::Object(members)).map_err(|Invalid(details)| {
-            Error::Validation(
-                details
-                    .into_iter()
-                    .map(|mut detail| {
-                        detail
-                            .loc
-                            .0
-                            .insert(1, crate::wire::problem::Segment::Index(0));
-                        detail
-                    })
-                    .collect(),
-            )
-        })?;
+    let members = BatchMembers::read(&header, &header_loc)?;
+    let request = BatchRequest::new(members, BatchItems::Inline(Vec::new()));
     // The items start on the line after the members' line, which is their line 1.
     Ok((request, bytes.slice((end + 1).min(bytes.len())..)))
 }
