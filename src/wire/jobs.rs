@@ -347,7 +347,7 @@ impl utoipa::ToSchema for BatchRequest {
             ))
             .into();
         let mut examples = Ref::from_schema_name("ExampleSet");
-        examples.description = "Which stored examples to run over.".to_owned();
+        "Which stored examples to run over.".clone_into(&mut examples.description);
         schemas.extend([
             (
                 "InlineBatch".to_owned(),
