@@ -299,14 +299,6 @@ impl BatchRequest {
         }
     }
 
-    /// Where the batch's states come from.
-    pub fn items(&self) -> BatchItems {
-        match (&self.items, self.examples) {
-            (_, Some(set)) => BatchItems::Examples(set),
-            (items, None) => BatchItems::Inline(items.clone().unwrap_or_default()),
-        }
-    }
-
     /// The members and where the states come from, apart.
     pub fn into_parts(self) -> (BatchMembers, BatchItems) {
         let items = match (self.items, self.examples) {

@@ -12,9 +12,7 @@ use crate::server::openapi::problems;
 use crate::server::request::RequestInfo;
 use crate::server::{AppState, idempotency};
 use crate::wire::Loc;
-use crate::wire::jobs::{
-    BatchItem, BatchItems, BatchMembers, BatchRequest, BatchResultLine, Job, JobKind,
-};
+use crate::wire::jobs::{BatchItem, BatchMembers, BatchRequest, BatchResultLine, Job, JobKind};
 use crate::wire::json::{self, JsonError};
 use crate::wire::value::canonical_hash;
 use axum::Extension;
@@ -104,14 +102,16 @@ pub(crate) async fn create_batch(
     let role = crate::core::access::role_of(KIND);
     crate::core::access::model_access(&state.ctx, &principal, &model_id, role).await?;
     let key = idempotency::key(&headers, true)?;
-    let (request, lines, hash) = if is_json(&body.media_type) {
+    let (members, items, hash) = if is_json(&body.media_type) {
         let value = parse_json(&body.bytes)?;
         let hash = canonical_hash(&value);
-        (BatchRequest::read(&value)?, None, hash)
+        let (members, items) = BatchRequest::read(&value)?.into_parts();
+        (members, Items::Given(items), hash)
     } else {
         let hash = idempotency::raw_hash(&body.media_type, "", &body.bytes);
-        let (request, items) = ndjson_request(&body.bytes)?;
-        (request, Some(items), hash)
+        let (members, lines) = ndjson_request(&body.bytes)?;
+        let lines = Items::Lines(Box::new(std::io::Cursor::new(lines)));
+        (members, lines, hash)
     };
     let creation = jobs::Creation {
         state: &state,
@@ -121,11 +121,6 @@ pub(crate) async fn create_batch(
         model_id,
         key,
         hash,
-    };
-    let (members, items) = request.into_parts();
-    let items = match lines {
-        Some(lines) => Items::Lines(Box::new(std::io::Cursor::new(lines))),
-        None => Items::Given(items),
     };
     let request = JobRequest::Batch {
         revision: members.revision,
@@ -137,7 +132,7 @@ pub(crate) async fn create_batch(
 }
 
 /// An NDJSON batch: the request members on the first non-blank line, the items after it.
-fn ndjson_request(bytes: &Bytes) -> crate::error::Result<(BatchRequest, Bytes)> {
+fn ndjson_request(bytes: &Bytes) -> crate::error::Result<(BatchMembers, Bytes)> {
     let start = bytes
         .iter()
         .position(|b| !b.is_ascii_whitespace())
@@ -183,9 +178,8 @@ fn ndjson_request(bytes: &Bytes) -> crate::error::Result<(BatchRequest, Bytes)> 
     }
     // The members are located on the first line: `["body", 0, "revision"]`.
     let members = BatchMembers::read(&header, &header_loc)?;
-    let request = BatchRequest::new(members, BatchItems::Inline(Vec::new()));
     // The items start on the line after the members' line, which is their line 1.
-    Ok((request, bytes.slice((end + 1).min(bytes.len())..)))
+    Ok((members, bytes.slice((end + 1).min(bytes.len())..)))
 }
 
 /// `GET /v1/models/{modelId}/batch-decisions/{jobId}/results`: the finished lines so far,

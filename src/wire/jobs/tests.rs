@@ -14,10 +14,13 @@ fn locs(error: &Invalid) -> Vec<String> {
 fn a_batch_has_items_or_examples_and_every_fault_is_reported() {
     let ok = BatchRequest::read(&json!({"items": [{"state": 1}], "capture": true})).unwrap();
     assert!(ok.capture);
-    assert_eq!(ok.items(), BatchItems::Inline(vec![json!({"state": 1})]));
+    assert_eq!(
+        ok.into_parts().1,
+        BatchItems::Inline(vec![json!({"state": 1})])
+    );
     let examples = BatchRequest::read(&json!({"examples": "annotated"})).unwrap();
     assert_eq!(
-        examples.items(),
+        examples.clone().into_parts().1,
         BatchItems::Examples(ExampleSet::Annotated)
     );
     assert!(!examples.capture);
