@@ -207,6 +207,7 @@ pub enum BatchItems {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BatchRequest {
+    /// As in [`BatchMembers`]: its revision, questions and capture.
     #[serde(
         default,
         deserialize_with = "fields::revision",
