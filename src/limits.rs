@@ -217,39 +217,6 @@ pub fn text(text: &str, max: usize, loc: &Loc, what: &str) -> Option<FieldError>
         .map(|(fault, kind)| FieldError::new(loc.clone(), format!("{what} {fault}"), kind))
 }
 
-/// The optional revision member `name` of a request object (`revision`, `baseline`): absent
-/// or null is none; a non-empty string within [`MAX_REVISION_CHARS`] and without NUL is
-/// it; anything else is a problem at `root.name`.
-pub fn revision_member(
-    object: &serde_json::Map<String, Value>,
-    name: &str,
-    root: &Loc,
-    errors: &mut Vec<FieldError>,
-) -> Option<String> {
-    let loc = root.key(name);
-    match object.get(name) {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) if !s.is_empty() => match text(s, MAX_REVISION_CHARS, &loc, name) {
-            Some(error) => {
-                errors.push(error);
-                None
-            }
-            None => Some(s.clone()),
-        },
-        Some(other) => {
-            errors.push(FieldError::new(
-                loc,
-                format!(
-                    "{name} must be a non-empty string, not {}",
-                    crate::wire::question::json_type(other)
-                ),
-                "type",
-            ));
-            None
-        }
-    }
-}
-
 /// `count` things where at most `max` are allowed: the problem at `loc`.
 pub fn count(count: usize, max: usize, loc: &Loc, what: &str) -> Option<FieldError> {
     (count > max).then(|| {

@@ -6,9 +6,7 @@ use super::http::Request;
 use super::upload::NDJSON;
 use crate::core::service::{BatchItems, JobRequest};
 use crate::error::{Error, Result};
-use crate::wire::jobs::{
-    BatchItems as Given, BatchMembers, BatchRequestDoc, InlineBatch, Job, JobKind, StoredBatch,
-};
+use crate::wire::jobs::{BatchMembers, BatchRequest, Job, JobKind};
 use crate::wire::value::canonical_json;
 use bytes::Bytes;
 use sha2::{Digest, Sha256};
@@ -95,32 +93,16 @@ impl Remote {
         items: BatchItems,
     ) -> Result<Request> {
         let route = ["v1", "models", model, "batch-decisions"];
-        let json_batch = |doc: BatchRequestDoc| -> Result<Request> {
-            let body =
-                serde_json::to_value(doc).map_err(|e| Error::internal("serializing a batch", e))?;
-            let key = canonical_json(&body);
-            Ok(Request::post(&route).json(&body)?.key(self.job_key(
-                JobKind::Batch,
-                model,
-                &[key.as_bytes()],
-            )))
-        };
         Ok(match items {
-            BatchItems::Given(Given::Examples(examples)) => {
-                json_batch(BatchRequestDoc::Examples(StoredBatch {
-                    revision: members.revision,
-                    questions: members.questions,
-                    capture: members.capture,
-                    examples,
-                }))?
-            }
-            BatchItems::Given(Given::Inline(items)) => {
-                json_batch(BatchRequestDoc::Items(InlineBatch {
-                    revision: members.revision,
-                    questions: members.questions,
-                    capture: members.capture,
-                    items,
-                }))?
+            BatchItems::Given(given) => {
+                let body = serde_json::to_value(BatchRequest::new(members, given))
+                    .map_err(|e| Error::internal("serializing a batch", e))?;
+                let key = canonical_json(&body);
+                Request::post(&route).json(&body)?.key(self.job_key(
+                    JobKind::Batch,
+                    model,
+                    &[key.as_bytes()],
+                ))
             }
             BatchItems::Lines(mut input) => {
                 // The first line holds the members; the input follows as it is.

@@ -119,10 +119,8 @@ pub(crate) fn stage(
             let mut failed = None;
             ctx.store()?
                 .for_each_example(&loaded.model_id, &filter, &mut |example| {
-                    let item = BatchItem {
-                        example_id: Some(example.example_id.into_string()),
-                        state: example.state,
-                    };
+                    let item =
+                        BatchItem::new(Some(example.example_id.into_string()), example.state);
                     if let Err(error) = to_json(&item).and_then(|line| out.push(line)) {
                         // Stop the iteration; this error is what gets reported.
                         failed = Some(error);
@@ -521,7 +519,7 @@ async fn decide_item(
                 Error::Validation(vec![error])
             }
         })?;
-        let item = BatchItem::from_value(value, index)?;
+        let item = BatchItem::read(&value, index)?;
         let id = item
             .example_id
             .unwrap_or_else(|| derived_example_id(&item.state));

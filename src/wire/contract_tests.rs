@@ -8,7 +8,7 @@ use super::align::{
     AlignmentRequest, DEFAULT_MARGIN, DEFAULT_MAX_EXAMPLES, MAX_WHOLE, MIN_EXAMPLES,
 };
 use super::decision::DecisionRequest;
-use super::jobs::{BatchRequest, BatchRequestDoc};
+use super::jobs::BatchRequest;
 use crate::limits::{
     MAX_EXAMPLE_ID_CHARS, MAX_OPTION_KEY_CHARS, MAX_OPTIONS, MAX_QUESTION_ID_CHARS, MAX_QUESTIONS,
     MAX_REVISION_CHARS, MAX_TEXT_CHARS,
@@ -180,7 +180,7 @@ fn batch_requests() {
         json!({"items": [], "extra": 1}),
         json!("text"),
     ]);
-    agree::<BatchRequestDoc>(&bodies, |body| BatchRequest::from_value(body).is_ok());
+    agree::<BatchRequest>(&bodies, |body| BatchRequest::read(body).is_ok());
 }
 
 #[test]
@@ -211,8 +211,8 @@ fn alignment_and_evaluation_requests() {
         json!({"extra": 1}),
         json!([]),
     ];
-    agree::<AlignmentRequest>(&bodies, |body| AlignmentRequest::from_value(body).is_ok());
-    agree::<EvaluationRequest>(&bodies, |body| EvaluationRequest::from_value(body).is_ok());
+    agree::<AlignmentRequest>(&bodies, |body| AlignmentRequest::read(body).is_ok());
+    agree::<EvaluationRequest>(&bodies, |body| EvaluationRequest::read(body).is_ok());
 }
 
 /// The defaults the document states are the ones the validators apply.
@@ -230,7 +230,7 @@ fn documented_defaults_are_the_applied_ones() {
     for member in ["seed", "max_examples"] {
         assert_eq!(properties[member]["maximum"], json!(MAX_WHOLE), "{member}");
     }
-    let applied = AlignmentRequest::from_value(&json!({})).unwrap();
+    let applied = AlignmentRequest::read(&json!({})).unwrap();
     assert_eq!(applied, AlignmentRequest::default());
 }
 
@@ -252,9 +252,9 @@ fn serialized_requests_read_back_the_same() {
         json!({"items": [{"state": 1}], "capture": true, "revision": "v1"}),
         json!({"examples": "annotated", "questions": {"q": {"type": "noul"}}, "capture": false}),
     ] {
-        let request = BatchRequest::from_value(&body).unwrap();
-        let written = serde_json::to_value(BatchRequestDoc::from(&request)).unwrap();
-        assert_eq!(BatchRequest::from_value(&written).unwrap(), request);
+        let request = BatchRequest::read(&body).unwrap();
+        let written = serde_json::to_value(&request).unwrap();
+        assert_eq!(BatchRequest::read(&written).unwrap(), request);
     }
 }
 
@@ -276,5 +276,5 @@ fn promote_schema_and_validator_agree() {
         json!([]),
         json!("main"),
     ];
-    agree::<PromoteRequest>(&bodies, |body| PromoteRequest::from_value(body).is_ok());
+    agree::<PromoteRequest>(&bodies, |body| PromoteRequest::read(body).is_ok());
 }

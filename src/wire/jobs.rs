@@ -3,12 +3,12 @@
 //! `cancelled`, or `queued` → `cancelled`.
 
 use super::Questions;
-use super::problem::FieldError;
-use super::problem::{Invalid, Validated};
-use super::problem::{Loc, Problem};
-use super::question::parse_questions;
-use serde::{Deserialize, Serialize};
+use super::problem::{Loc, Problem, Validated};
+use super::validate::{self, Faults, Rules, fields};
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{ArrayBuilder, OneOfBuilder, Ref, Schema};
 
 /// Where a job is in its life: `queued`, `running`, then `completed`, `failed` or
 /// `cancelled`.
@@ -200,182 +200,97 @@ pub enum BatchItems {
     Examples(ExampleSet),
 }
 
-/// `POST /v1/models/{modelId}/batch-decisions`, as [`BatchRequest::from_value`] produces it;
-/// it is written as a [`BatchRequestDoc`].
-#[derive(Debug, Clone, PartialEq)]
+/// `POST /v1/models/{modelId}/batch-decisions`: what [`BatchRequest::read`] produces, what a
+/// client serializes and what the server's document shows: the [`BatchMembers`], and the
+/// states as `items` or `examples`, exactly one of them ([`BatchRequest::new`] and
+/// [`BatchRequest::read`] make no other).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct BatchRequest {
+    /// As in [`BatchMembers`]: its revision, questions and capture.
+    #[serde(
+        default,
+        deserialize_with = "fields::revision",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub revision: Option<String>,
+    #[serde(
+        default,
+        deserialize_with = "super::question::nullable_questions",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub questions: Option<Questions>,
+    #[serde(default, deserialize_with = "fields::or_default")]
     pub capture: bool,
-    pub items: BatchItems,
+    /// The states, each `{example_id?, state}` (a [`BatchItem`]), checked when its turn
+    /// comes, so a bad one fails only itself.
+    #[serde(
+        default,
+        deserialize_with = "given",
+        skip_serializing_if = "Option::is_none"
+    )]
+    items: Option<Vec<Value>>,
+    /// Which stored examples to run over.
+    #[serde(
+        default,
+        deserialize_with = "given",
+        skip_serializing_if = "Option::is_none"
+    )]
+    examples: Option<ExampleSet>,
 }
 
-impl BatchRequest {
-    /// Check a request body: every problem at once, each with its field path.
-    pub fn from_value(body: &Value) -> Validated<Self> {
-        let root = Loc::body();
-        let Some(object) = body.as_object() else {
-            return Err(Invalid::one(
-                root,
-                format!("a batch request is a JSON object, not {}", kind_of(body)),
-                "type",
-            ));
-        };
-        let mut errors = Vec::new();
-        for key in object.keys() {
-            if !matches!(
-                key.as_str(),
-                "revision" | "questions" | "capture" | "items" | "examples"
-            ) {
-                errors.push(FieldError::new(
-                    root.key(key),
-                    format!(
-                        "unknown member `{key}` (a batch has revision, questions, capture, and items or examples)"
-                    ),
-                    "unknown",
-                ));
-            }
-        }
-        let revision = crate::limits::revision_member(object, "revision", &root, &mut errors);
-        let questions = match object.get("questions") {
-            None | Some(Value::Null) => None,
-            Some(value) => Some(parse_questions(value, &root.key("questions"), &mut errors)),
-        };
-        let capture = match object.get("capture") {
-            None | Some(Value::Null) => false,
-            Some(Value::Bool(b)) => *b,
-            Some(other) => {
-                errors.push(FieldError::new(
-                    root.key("capture"),
-                    format!("capture must be a boolean, not {}", kind_of(other)),
-                    "type",
-                ));
-                false
-            }
-        };
-        let items = parse_items(object, &root, &mut errors);
-        match items {
-            Some(items) if errors.is_empty() => Ok(Self {
-                revision,
-                questions,
-                capture,
-                items,
-            }),
-            _ => Err(Invalid(errors)),
+/// A member that, when present, is a `T` (not null).
+fn given<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    deserializer: D,
+) -> Result<Option<T>, D::Error> {
+    T::deserialize(deserializer).map(Some)
+}
+
+impl Rules for BatchRequest {
+    /// `items` or `examples`: exactly one of them.
+    fn check(&self, at: &Loc, faults: &mut Faults) {
+        match (&self.items, &self.examples) {
+            (Some(_), Some(_)) => faults.add(
+                at.key("examples"),
+                "give items or examples, not both",
+                "conflict",
+            ),
+            (None, None) => faults.add(
+                at.key("items"),
+                "a batch needs items (an array of {example_id?, state}) or examples (\"all\" or \"annotated\")",
+                "missing",
+            ),
+            _ => {}
         }
     }
 }
 
-/// A batch as it is written: what clients send and the server's document shows
-/// (`BatchRequest`): `items`, or `examples`, not both.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
-#[serde(untagged)]
-#[schema(as = BatchRequest)]
-pub enum BatchRequestDoc {
-    Items(InlineBatch),
-    Examples(StoredBatch),
-}
-
-/// A batch over the states it carries.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct InlineBatch {
-    /// Branch, tag or commit SHA [default: the default branch].
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(
-        min_length = 1,
-        max_length = 255,
-        pattern = "^[^\\u0000]*$",
-        required = false
-    )]
-    pub revision: Option<String>,
-    /// Question ID → question: override saved ones with the same ID and add new IDs for
-    /// this batch.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<super::question::QuestionsSchema>, required = false)]
-    pub questions: Option<Questions>,
-    /// Record each decision, as the model's capture policy allows.
-    #[schema(nullable = true, default = false, required = false)]
-    pub capture: bool,
-    /// The states, each `{example_id?, state}` (a [`BatchItem`]), checked when its turn
-    /// comes, so a bad one fails only itself.
-    pub items: Vec<Value>,
-}
-
-/// A batch over the model's stored examples.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct StoredBatch {
-    /// Branch, tag or commit SHA [default: the default branch].
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(
-        min_length = 1,
-        max_length = 255,
-        pattern = "^[^\\u0000]*$",
-        required = false
-    )]
-    pub revision: Option<String>,
-    /// Question ID → question: override saved ones with the same ID and add new IDs for
-    /// this batch.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<super::question::QuestionsSchema>, required = false)]
-    pub questions: Option<Questions>,
-    /// Record each decision, as the model's capture policy allows.
-    #[schema(nullable = true, default = false, required = false)]
-    pub capture: bool,
-    /// Which stored examples to run over.
-    pub examples: ExampleSet,
-}
-
-/// The first line of a JSON Lines batch: what a batch says besides its states (each
-/// further line is one [`BatchItem`]).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct BatchMembers {
-    /// Branch, tag or commit SHA [default: the default branch].
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(
-        min_length = 1,
-        max_length = 255,
-        pattern = "^[^\\u0000]*$",
-        required = false
-    )]
-    pub revision: Option<String>,
-    /// Question ID → question: override saved ones with the same ID and add new IDs for
-    /// this batch.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<super::question::QuestionsSchema>, required = false)]
-    pub questions: Option<Questions>,
-    /// Record each decision, as the model's capture policy allows.
-    #[schema(nullable = true, default = false, required = false)]
-    pub capture: bool,
-}
-
-impl From<&BatchRequest> for BatchRequestDoc {
-    fn from(request: &BatchRequest) -> Self {
+impl BatchRequest {
+    /// A batch of `members` over `items`.
+    pub fn new(members: BatchMembers, items: BatchItems) -> Self {
         let BatchMembers {
             revision,
             questions,
             capture,
-        } = request.members();
-        match &request.items {
-            BatchItems::Inline(items) => Self::Items(InlineBatch {
-                revision,
-                questions,
-                capture,
-                items: items.clone(),
-            }),
-            BatchItems::Examples(examples) => Self::Examples(StoredBatch {
-                revision,
-                questions,
-                capture,
-                examples: *examples,
-            }),
+        } = members;
+        let (items, examples) = match items {
+            BatchItems::Inline(items) => (Some(items), None),
+            BatchItems::Examples(set) => (None, Some(set)),
+        };
+        Self {
+            revision,
+            questions,
+            capture,
+            items,
+            examples,
         }
     }
-}
 
-impl BatchRequest {
+    /// Read a request body, reporting every problem at once.
+    pub fn read(body: &Value) -> Validated<Self> {
+        validate::read(body, &Loc::body())
+    }
+
     /// What the request says besides its states.
     pub fn members(&self) -> BatchMembers {
         BatchMembers {
@@ -384,71 +299,144 @@ impl BatchRequest {
             capture: self.capture,
         }
     }
+
+    /// The members and where the states come from, apart.
+    pub fn into_parts(self) -> (BatchMembers, BatchItems) {
+        let items = match (self.items, self.examples) {
+            (_, Some(set)) => BatchItems::Examples(set),
+            (items, None) => BatchItems::Inline(items.unwrap_or_default()),
+        };
+        let members = BatchMembers {
+            revision: self.revision,
+            questions: self.questions,
+            capture: self.capture,
+        };
+        (members, items)
+    }
 }
 
-/// `items` (inline) or `examples` (a stored set): exactly one of them.
-fn parse_items(
-    object: &serde_json::Map<String, Value>,
-    root: &Loc,
-    errors: &mut Vec<FieldError>,
-) -> Option<BatchItems> {
-    match (object.get("items"), object.get("examples")) {
-        (Some(Value::Array(items)), None) => Some(BatchItems::Inline(items.clone())),
-        (Some(other), None) => {
-            errors.push(FieldError::new(
-                root.key("items"),
-                format!(
-                    "items must be an array of {{example_id?, state}}, not {}",
-                    kind_of(other)
+/// The document's `BatchRequest`: `InlineBatch` (with `items`) or `StoredBatch` (with
+/// `examples`), each the [`BatchMembers`] and its own member, nothing else.
+impl utoipa::PartialSchema for BatchRequest {
+    fn schema() -> RefOr<Schema> {
+        OneOfBuilder::new()
+            .item(Ref::from_schema_name("InlineBatch"))
+            .item(Ref::from_schema_name("StoredBatch"))
+            .description(Some(
+                "A batch as it is written: what clients send and the server's document shows\n\
+                 (`BatchRequest`): `items`, or `examples`, not both.",
+            ))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for BatchRequest {
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        let items = ArrayBuilder::new()
+            .items(<Value as utoipa::PartialSchema>::schema())
+            .description(Some(
+                "The states, each `{example_id?, state}` (a [`BatchItem`]), checked when its turn\n\
+                 comes, so a bad one fails only itself.",
+            ))
+            .into();
+        let mut examples = Ref::from_schema_name("ExampleSet");
+        "Which stored examples to run over.".clone_into(&mut examples.description);
+        schemas.extend([
+            (
+                "InlineBatch".to_owned(),
+                members_and("A batch over the states it carries.", "items", items),
+            ),
+            (
+                "StoredBatch".to_owned(),
+                members_and(
+                    "A batch over the model's stored examples.",
+                    "examples",
+                    examples.into(),
                 ),
-                "type",
-            ));
-            None
-        }
-        (None, Some(Value::String(set))) if set == "all" => {
-            Some(BatchItems::Examples(ExampleSet::All))
-        }
-        (None, Some(Value::String(set))) if set == "annotated" => {
-            Some(BatchItems::Examples(ExampleSet::Annotated))
-        }
-        (None, Some(other)) => {
-            errors.push(FieldError::new(
-                root.key("examples"),
-                format!("examples must be \"all\" or \"annotated\", not {other}"),
-                "enum",
-            ));
-            None
-        }
-        (Some(_), Some(_)) => {
-            errors.push(FieldError::new(
-                root.key("examples"),
-                "give items or examples, not both",
-                "conflict",
-            ));
-            None
-        }
-        (None, None) => {
-            errors.push(FieldError::new(
-                root.key("items"),
-                "a batch needs items (an array of {example_id?, state}) or examples (\"all\" or \"annotated\")",
-                "missing",
-            ));
-            None
-        }
+            ),
+            (
+                "ExampleSet".to_owned(),
+                <ExampleSet as utoipa::PartialSchema>::schema(),
+            ),
+        ]);
+        <BatchMembers as utoipa::ToSchema>::schemas(schemas);
+    }
+}
+
+/// The schema of a batch: the [`BatchMembers`], and `member`, required.
+fn members_and(description: &str, member: &str, schema: RefOr<Schema>) -> RefOr<Schema> {
+    let mut batch = <BatchMembers as utoipa::PartialSchema>::schema();
+    if let RefOr::T(Schema::Object(object)) = &mut batch {
+        object.description = Some(description.to_owned());
+        object.required.push(member.to_owned());
+        object.properties.insert(member.to_owned(), schema);
+    }
+    batch
+}
+
+/// The first line of a JSON Lines batch: what a batch says besides its states (each
+/// further line is one [`BatchItem`]).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BatchMembers {
+    /// Branch, tag or commit SHA [default: the default branch].
+    #[serde(
+        default,
+        deserialize_with = "fields::revision",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schema(
+        min_length = 1,
+        max_length = 255,
+        pattern = "^[^\\u0000]*$",
+        required = false
+    )]
+    pub revision: Option<String>,
+    /// Question ID → question: override saved ones with the same ID and add new IDs for
+    /// this batch.
+    #[serde(
+        default,
+        deserialize_with = "super::question::nullable_questions",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schema(value_type = Option<super::question::QuestionsSchema>, required = false)]
+    pub questions: Option<Questions>,
+    /// Record each decision, as the model's capture policy allows.
+    #[serde(default, deserialize_with = "fields::or_default")]
+    #[schema(nullable = true, default = false, required = false)]
+    pub capture: bool,
+}
+
+impl Rules for BatchMembers {}
+
+impl BatchMembers {
+    /// Read the members of a batch at `at` (the first line of a JSON Lines batch).
+    pub fn read(value: &Value, at: &Loc) -> Validated<Self> {
+        validate::read(value, at)
     }
 }
 
 /// One batch item: `{example_id?, state}` (an `annotations` member, as in an ingest or
 /// export line, is allowed and ignored, so exported examples can be batched as they are).
 /// In a JSON Lines batch, each line after the first.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct BatchItem {
     /// [default: derived from the canonical state]
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "fields::example_id",
+        skip_serializing_if = "Option::is_none"
+    )]
     #[schema(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
     pub example_id: Option<String>,
     /// The state: any JSON value.
+    #[serde(deserialize_with = "fields::state")]
     pub state: Value,
+    /// Allowed and ignored: an exported example's annotations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Value, required = false)]
+    annotations: Option<Value>,
 }
 
 /// One line of a batch job's results, in input order: `answers` and `usage`, or `error`
@@ -485,69 +473,22 @@ pub enum ItemOutcome {
     },
 }
 
+impl Rules for BatchItem {}
+
 impl BatchItem {
-    /// Check item `index`; errors point at `body.items[index]`.
-    pub fn from_value(value: Value, index: u64) -> Validated<Self> {
-        let loc = Loc::body().key("items").index(index as usize);
-        let Value::Object(mut object) = value else {
-            return Err(Invalid::one(
-                loc,
-                format!(
-                    "an item is an object {{example_id?, state}}, not {}",
-                    kind_of(&value)
-                ),
-                "type",
-            ));
-        };
-        let mut errors = Vec::new();
-        for key in object.keys() {
-            if !matches!(key.as_str(), "example_id" | "state" | "annotations") {
-                errors.push(FieldError::new(
-                    loc.key(key),
-                    format!("unknown member `{key}` (an item has example_id and state)"),
-                    "unknown",
-                ));
-            }
-        }
-        let max = crate::limits::MAX_EXAMPLE_ID_CHARS;
-        let example_id = match object.remove("example_id") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(id)) if id.contains('\0') => {
-                errors.extend(crate::limits::stored(
-                    &id,
-                    &loc.key("example_id"),
-                    "example_id",
-                ));
-                None
-            }
-            Some(Value::String(id)) if !id.is_empty() && id.chars().count() <= max => Some(id),
-            Some(other) => {
-                errors.push(FieldError::new(
-                    loc.key("example_id"),
-                    format!("example_id must be a string of 1 to {max} characters (the limit)"),
-                    if other.is_string() { "length" } else { "type" },
-                ));
-                None
-            }
-        };
-        let state = object.remove("state");
-        match &state {
-            None => errors.push(FieldError::new(
-                loc.key("state"),
-                "state is required",
-                "missing",
-            )),
-            Some(state) => errors.extend(crate::limits::state(state, &loc.key("state"))),
-        }
-        match state {
-            Some(state) if errors.is_empty() => Ok(Self { example_id, state }),
-            _ => Err(Invalid(errors)),
+    /// An item of `state`, under `example_id` when given.
+    pub fn new(example_id: Option<String>, state: Value) -> Self {
+        Self {
+            example_id,
+            state,
+            annotations: None,
         }
     }
-}
 
-fn kind_of(value: &Value) -> &'static str {
-    super::question::json_type(value)
+    /// Read item `index`; faults point at `body.items[index]`.
+    pub fn read(value: &Value, index: u64) -> Validated<Self> {
+        validate::read(value, &Loc::body().key("items").index(index as usize))
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,9 @@
 //! `GET /v1/models`: base models and repository models.
 
-use serde::{Deserialize, Serialize};
+use super::problem::{Loc, Validated};
+use super::validate::{self, Refusal, Rules, fields};
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
 
 /// The body of `GET /v1/models`: a `models` array whose entries have a `name`, as System One
 /// clients expect, with Arbiter's resource fields beside it.
@@ -130,76 +133,60 @@ impl Default for CapturePolicy {
     }
 }
 
-/// The body of `POST /v1/models/{modelId}/promote`. Other members are ignored.
+/// The body of `POST /v1/models/{modelId}/promote`, as [`PromoteRequest::read`] reads it.
+/// Other members are ignored.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[schema(
+    description = "The body of `POST /v1/models/{modelId}/promote`. Other members are ignored."
+)]
 pub struct PromoteRequest {
     /// The branch, tag or commit SHA to fast-forward the default branch to.
+    #[serde(deserialize_with = "revision")]
     #[schema(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
     pub revision: String,
     /// The evaluation job this promotion relies on (recorded in the model's history); it must
     /// be a completed evaluation of this model at the revision's commit. Default: the latest
     /// completed evaluation of that commit, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "evaluation",
+        skip_serializing_if = "Option::is_none"
+    )]
     #[schema(min_length = 1, value_type = String, required = false)]
     pub evaluation: Option<String>,
 }
 
-impl PromoteRequest {
-    /// Check a request body, locating the problem.
-    pub fn from_value(body: &serde_json::Value) -> super::Validated<Self> {
-        use super::{FieldError, Invalid, Loc};
-        let serde_json::Value::Object(object) = body else {
-            return Err(Invalid(vec![FieldError::new(
-                Loc::body(),
-                "the request is a JSON object {revision}",
-                "type",
-            )]));
-        };
-        let mut errors = Vec::new();
-        let revision = match object.get("revision") {
-            Some(serde_json::Value::String(revision)) if !revision.is_empty() => {
-                let loc = Loc::body().key("revision");
-                match crate::limits::text(
-                    revision,
-                    crate::limits::MAX_REVISION_CHARS,
-                    &loc,
-                    "revision",
-                ) {
-                    Some(error) => {
-                        errors.push(error);
-                        String::new()
-                    }
-                    None => revision.clone(),
-                }
-            }
-            _ => {
-                errors.push(FieldError::new(
-                    Loc::body().key("revision"),
-                    "revision (a branch, tag or commit SHA) is required",
-                    "missing",
-                ));
-                String::new()
-            }
-        };
-        let evaluation = match object.get("evaluation") {
-            None => None,
-            Some(serde_json::Value::String(job)) if !job.is_empty() => Some(job.clone()),
-            Some(_) => {
-                errors.push(FieldError::new(
-                    Loc::body().key("evaluation"),
-                    "evaluation is an evaluation job's ID",
-                    "type",
-                ));
-                None
-            }
-        };
-        if errors.is_empty() {
-            Ok(Self {
-                revision,
-                evaluation,
-            })
-        } else {
-            Err(Invalid(errors))
-        }
+/// What a missing (or null) `revision` is told.
+const REVISION_REQUIRED: &str = "revision (a branch, tag or commit SHA) is required";
+
+impl Rules for PromoteRequest {
+    fn required() -> &'static [&'static str] {
+        &["revision"]
     }
+
+    fn requirement(_member: &str) -> Option<&'static str> {
+        Some(REVISION_REQUIRED)
+    }
+}
+
+impl PromoteRequest {
+    /// Read a request body, reporting every problem at once.
+    pub fn read(body: &Value) -> Validated<Self> {
+        validate::read(body, &Loc::body())
+    }
+}
+
+/// The revision to promote: required, and null is as good as absent.
+fn revision<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    fields::revision(deserializer)?
+        .ok_or_else(|| Refusal::whole(REVISION_REQUIRED, "missing").raise())
+}
+
+/// An evaluation job's ID, when given: a non-empty string (not null).
+fn evaluation<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
+    let id = String::deserialize(deserializer)?;
+    if id.is_empty() {
+        return Err(Refusal::whole("evaluation is an evaluation job's ID", "empty").raise());
+    }
+    Ok(Some(id))
 }

@@ -151,7 +151,7 @@ fn batch_item_errors_name_the_input_line() {
         items,
         [
             "item 1 (line 5): the item is not JSON: key must be a string at line 1 column 2",
-            "item 2 (line 6): extra: unknown member `extra` (an item has example_id and state)",
+            "item 2 (line 6): extra: unknown member `extra` (known: example_id, state, annotations)",
         ],
         "{stderr}"
     );

@@ -210,9 +210,9 @@ async fn alignment_requests_are_checked_before_a_job_exists() {
     assert_eq!(
         locs,
         [
-            &json!(["body", "extra"]),
             &json!(["body", "questions", 1]),
-            &json!(["body", "seed"])
+            &json!(["body", "seed"]),
+            &json!(["body", "extra"])
         ]
     );
     let unknown = server

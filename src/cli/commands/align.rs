@@ -83,7 +83,7 @@ pub(crate) async fn run(
     args: AlignArgs,
     printer: &Printer,
 ) -> Result<ExitCode> {
-    let request = AlignmentRequest::from_value(&serde_json::json!({
+    let request = AlignmentRequest::read(&serde_json::json!({
         "revision": args.revision,
         "questions": args.questions,
         "seed": args.seed,

@@ -37,7 +37,7 @@ const SCOPE: crate::core::tokens::Scope = jobs::scope_of(JobKind::Alignment);
 /// ([`crate::core::access::role_of`]).
 impl JsonCollection for Alignments {
     fn parse(body: &Value) -> Result<JobRequest> {
-        Ok(JobRequest::Alignment(AlignmentRequest::from_value(body)?))
+        Ok(JobRequest::Alignment(AlignmentRequest::read(body)?))
     }
 }
 
@@ -115,7 +115,7 @@ pub(crate) async fn promote(
     let PromoteRequest {
         revision,
         evaluation,
-    } = PromoteRequest::from_value(&body)?;
+    } = PromoteRequest::read(&body)?;
     let checkpoint = core::access::promote(
         &state.ctx,
         &principal,

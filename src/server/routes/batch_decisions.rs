@@ -11,9 +11,8 @@ use crate::server::extract::{AppPath, RawBody, is_json, parse_json};
 use crate::server::openapi::problems;
 use crate::server::request::RequestInfo;
 use crate::server::{AppState, idempotency};
-use crate::wire::Invalid;
 use crate::wire::Loc;
-use crate::wire::jobs::{BatchItem, BatchRequest, BatchRequestDoc, BatchResultLine, Job, JobKind};
+use crate::wire::jobs::{BatchItem, BatchMembers, BatchRequest, BatchResultLine, Job, JobKind};
 use crate::wire::json::{self, JsonError};
 use crate::wire::value::canonical_hash;
 use axum::Extension;
@@ -71,7 +70,7 @@ const SCOPE: crate::core::tokens::Scope = jobs::scope_of(KIND);
             its own item). The body is bounded by the server's `server.max_body_bytes` either \
             way.",
         content(
-            (BatchRequestDoc = "application/json"),
+            (BatchRequest = "application/json"),
             (BatchItem = "application/x-ndjson"),
             (BatchItem = "application/jsonl"),
         ),
@@ -103,14 +102,16 @@ pub(crate) async fn create_batch(
     let role = crate::core::access::role_of(KIND);
     crate::core::access::model_access(&state.ctx, &principal, &model_id, role).await?;
     let key = idempotency::key(&headers, true)?;
-    let (request, lines, hash) = if is_json(&body.media_type) {
+    let (members, items, hash) = if is_json(&body.media_type) {
         let value = parse_json(&body.bytes)?;
         let hash = canonical_hash(&value);
-        (BatchRequest::from_value(&value)?, None, hash)
+        let (members, items) = BatchRequest::read(&value)?.into_parts();
+        (members, Items::Given(items), hash)
     } else {
         let hash = idempotency::raw_hash(&body.media_type, "", &body.bytes);
-        let (request, items) = ndjson_request(&body.bytes)?;
-        (request, Some(items), hash)
+        let (members, lines) = ndjson_request(&body.bytes)?;
+        let lines = Items::Lines(Box::new(std::io::Cursor::new(lines)));
+        (members, lines, hash)
     };
     let creation = jobs::Creation {
         state: &state,
@@ -121,21 +122,17 @@ pub(crate) async fn create_batch(
         key,
         hash,
     };
-    let items = match (lines, request.items) {
-        (Some(lines), _) => Items::Lines(Box::new(std::io::Cursor::new(lines))),
-        (None, items) => Items::Given(items),
-    };
     let request = JobRequest::Batch {
-        revision: request.revision,
-        questions: request.questions,
-        capture: request.capture,
+        revision: members.revision,
+        questions: members.questions,
+        capture: members.capture,
         items,
     };
     jobs::create(creation, request).await
 }
 
 /// An NDJSON batch: the request members on the first non-blank line, the items after it.
-fn ndjson_request(bytes: &Bytes) -> crate::error::Result<(BatchRequest, Bytes)> {
+fn ndjson_request(bytes: &Bytes) -> crate::error::Result<(BatchMembers, Bytes)> {
     let start = bytes
         .iter()
         .position(|b| !b.is_ascii_whitespace())
@@ -159,7 +156,7 @@ fn ndjson_request(bytes: &Bytes) -> crate::error::Result<(BatchRequest, Bytes)> 
                 Error::Validation(vec![error])
             }
         })?;
-    let Value::Object(mut members) = header else {
+    let Value::Object(members) = &header else {
         return Err(Error::invalid(
             header_loc,
             "the first line of an application/x-ndjson batch is a JSON object \
@@ -179,25 +176,10 @@ fn ndjson_request(bytes: &Bytes) -> crate::error::Result<(BatchRequest, Bytes)> 
             ));
         }
     }
-    members.insert("items".into(), Value::Array(Vec::new()));
     // The members are located on the first line: `["body", 0, "revision"]`.
-    let request =
-        BatchRequest::from_value(&Value::Object(members)).map_err(|Invalid(details)| {
-            Error::Validation(
-                details
-                    .into_iter()
-                    .map(|mut detail| {
-                        detail
-                            .loc
-                            .0
-                            .insert(1, crate::wire::problem::Segment::Index(0));
-                        detail
-                    })
-                    .collect(),
-            )
-        })?;
+    let members = BatchMembers::read(&header, &header_loc)?;
     // The items start on the line after the members' line, which is their line 1.
-    Ok((request, bytes.slice((end + 1).min(bytes.len())..)))
+    Ok((members, bytes.slice((end + 1).min(bytes.len())..)))
 }
 
 /// `GET /v1/models/{modelId}/batch-decisions/{jobId}/results`: the finished lines so far,

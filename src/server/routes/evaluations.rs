@@ -12,7 +12,7 @@ use serde_json::Value;
 /// ([`crate::core::access::role_of`]).
 impl JsonCollection for Evaluations {
     fn parse(body: &Value) -> Result<JobRequest> {
-        Ok(JobRequest::Evaluation(EvaluationRequest::from_value(body)?))
+        Ok(JobRequest::Evaluation(EvaluationRequest::read(body)?))
     }
 }
 

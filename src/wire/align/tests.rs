@@ -9,18 +9,18 @@ fn locs(error: &Invalid) -> Vec<String> {
 #[test]
 fn an_alignment_request_has_defaults_and_checks_every_member() {
     assert_eq!(
-        AlignmentRequest::from_value(&json!({})).unwrap(),
+        AlignmentRequest::read(&json!({})).unwrap(),
         AlignmentRequest::default()
     );
-    let r = AlignmentRequest::from_value(
+    let r = AlignmentRequest::read(
         &json!({"revision": "main", "questions": ["a", ""], "seed": 7, "margin": 0.05}),
     )
     .unwrap();
     assert_eq!(r.questions, Some(vec!["a".to_owned(), String::new()]));
     assert_eq!((r.seed, r.margin, r.unsupervised), (7, 0.05, false));
-    let r = AlignmentRequest::from_value(&json!({"unsupervised": true})).unwrap();
+    let r = AlignmentRequest::read(&json!({"unsupervised": true})).unwrap();
     assert!(r.unsupervised);
-    let e = AlignmentRequest::from_value(&json!({
+    let e = AlignmentRequest::read(&json!({
         "seed": -1, "margin": 2, "questions": [1], "max_examples": 3, "x": 1,
         "unsupervised": "yes"
     }))
@@ -28,17 +28,17 @@ fn an_alignment_request_has_defaults_and_checks_every_member() {
     assert_eq!(
         locs(&e),
         [
-            "x",
             "questions[0]",
             "seed",
             "margin",
             "max_examples",
-            "unsupervised"
+            "unsupervised",
+            "x"
         ]
     );
-    assert!(AlignmentRequest::from_value(&json!([])).is_err());
+    assert!(AlignmentRequest::read(&json!([])).is_err());
     assert_eq!(
-        locs(&AlignmentRequest::from_value(&json!({"questions": []})).unwrap_err()),
+        locs(&AlignmentRequest::read(&json!({"questions": []})).unwrap_err()),
         ["questions"]
     );
 }
@@ -65,8 +65,8 @@ fn a_question_of_a_report_written_before_statuses_reads_as_evaluated() {
 
 #[test]
 fn an_evaluation_request_checks_its_members() {
-    let r = EvaluationRequest::from_value(&json!({"revision": "v3", "baseline": "main"})).unwrap();
+    let r = EvaluationRequest::read(&json!({"revision": "v3", "baseline": "main"})).unwrap();
     assert_eq!(r.baseline.as_deref(), Some("main"));
-    let e = EvaluationRequest::from_value(&json!({"baseline": 3})).unwrap_err();
+    let e = EvaluationRequest::read(&json!({"baseline": 3})).unwrap_err();
     assert_eq!(locs(&e), ["baseline"]);
 }

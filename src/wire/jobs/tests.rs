@@ -1,4 +1,5 @@
 use super::*;
+use crate::wire::Invalid;
 use serde_json::json;
 
 fn locs(error: &Invalid) -> Vec<String> {
@@ -11,14 +12,20 @@ fn locs(error: &Invalid) -> Vec<String> {
 
 #[test]
 fn a_batch_has_items_or_examples_and_every_fault_is_reported() {
-    let ok = BatchRequest::from_value(&json!({"items": [{"state": 1}], "capture": true})).unwrap();
+    let ok = BatchRequest::read(&json!({"items": [{"state": 1}], "capture": true})).unwrap();
     assert!(ok.capture);
-    assert_eq!(ok.items, BatchItems::Inline(vec![json!({"state": 1})]));
-    let examples = BatchRequest::from_value(&json!({"examples": "annotated"})).unwrap();
-    assert_eq!(examples.items, BatchItems::Examples(ExampleSet::Annotated));
+    assert_eq!(
+        ok.into_parts().1,
+        BatchItems::Inline(vec![json!({"state": 1})])
+    );
+    let examples = BatchRequest::read(&json!({"examples": "annotated"})).unwrap();
+    assert_eq!(
+        examples.clone().into_parts().1,
+        BatchItems::Examples(ExampleSet::Annotated)
+    );
     assert!(!examples.capture);
 
-    let error = BatchRequest::from_value(&json!({
+    let error = BatchRequest::read(&json!({
         "revision": 3, "capture": "yes", "items": {}, "extra": 1,
         "questions": {"q": {"type": "maybe"}}
     }))
@@ -36,24 +43,24 @@ fn a_batch_has_items_or_examples_and_every_fault_is_reported() {
             "{expected} in {found:?}"
         );
     }
-    let both = BatchRequest::from_value(&json!({"items": [], "examples": "all"})).unwrap_err();
+    let both = BatchRequest::read(&json!({"items": [], "examples": "all"})).unwrap_err();
     assert_eq!(locs(&both), [r#"["body","examples"]"#]);
-    let neither = BatchRequest::from_value(&json!({})).unwrap_err();
+    let neither = BatchRequest::read(&json!({})).unwrap_err();
     assert_eq!(locs(&neither), [r#"["body","items"]"#]);
-    let bad_set = BatchRequest::from_value(&json!({"examples": "some"})).unwrap_err();
+    let bad_set = BatchRequest::read(&json!({"examples": "some"})).unwrap_err();
     assert_eq!(locs(&bad_set), [r#"["body","examples"]"#]);
-    assert!(BatchRequest::from_value(&json!([1])).is_err());
+    assert!(BatchRequest::read(&json!([1])).is_err());
 }
 
 #[test]
 fn an_item_needs_a_state_and_points_at_its_index() {
-    let item = BatchItem::from_value(
-        json!({"example_id": "t-1", "state": {"a": 1}, "annotations": {}}),
+    let item = BatchItem::read(
+        &json!({"example_id": "t-1", "state": {"a": 1}, "annotations": {}}),
         0,
     )
     .unwrap();
     assert_eq!(item.example_id.as_deref(), Some("t-1"));
-    let error = BatchItem::from_value(json!({"example_id": 5}), 7).unwrap_err();
+    let error = BatchItem::read(&json!({"example_id": 5}), 7).unwrap_err();
     assert_eq!(
         locs(&error),
         [
@@ -61,10 +68,10 @@ fn an_item_needs_a_state_and_points_at_its_index() {
             r#"["body","items",7,"state"]"#
         ]
     );
-    let error = BatchItem::from_value(json!("text"), 2).unwrap_err();
+    let error = BatchItem::read(&json!("text"), 2).unwrap_err();
     assert_eq!(locs(&error), [r#"["body","items",2]"#]);
     // A null state is a state: any JSON value is.
-    assert!(BatchItem::from_value(json!({"state": null}), 0).is_ok());
+    assert!(BatchItem::read(&json!({"state": null}), 0).is_ok());
 }
 
 #[test]
