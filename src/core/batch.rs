@@ -120,7 +120,7 @@ pub(crate) fn stage(
             ctx.store()?
                 .for_each_example(&loaded.model_id, &filter, &mut |example| {
                     let item = BatchItem {
-                        example_id: Some(example.example_id.into_string()),
+                        example_id: Some(example.example_id),
                         state: example.state,
                     };
                     if let Err(error) = to_json(&item).and_then(|line| out.push(line)) {

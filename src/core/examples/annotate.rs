@@ -119,8 +119,7 @@ pub fn annotate(
     })?;
     Ok(ctx
         .store()?
-        .annotate(&loaded.model_id, example_id, &annotation)?
-        .into())
+        .annotate(&loaded.model_id, example_id, &annotation)?)
 }
 
 /// A choice answer given as a number or boolean names the option of that text: a command
