@@ -1,84 +1,16 @@
-//! Record types exchanged with the store. They are not the HTTP contract: `core` maps
-//! them to the `wire` types the API serves.
+//! Record types exchanged with the store. The records it reads back (an example, its
+//! annotations and votes, a decision) are the `wire` types the API serves; the others are
+//! the store's own.
 //!
 //! JSON columns are carried as [`serde_json::Value`]; timestamps are RFC 3339 UTC
 //! strings with millisecond precision, exactly as stored.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// A stored example with its annotations, keyed (and thus sorted) by question id.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Example {
-    pub example_id: crate::ids::ExampleId,
-    /// The state, as ingested or first decided on: any JSON value.
-    pub state: Value,
-    pub created_at: String,
-    /// Question ID → ground truth.
-    #[serde(default)]
-    pub annotations: BTreeMap<String, Annotation>,
-}
-
-/// The ground truth of one question about one example: the answer the annotators'
-/// majority gave (see [`super::majority`]), and every annotator's answer beside it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Annotation {
-    /// noul: `true`, `false` or a probability; choice: an option key; score: a level index.
-    pub answer: Value,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reasoning: Option<String>,
-    pub annotated_at: String,
-    /// Who gave the resolved answer (the latest of the majority to give it).
-    pub annotator: String,
-    /// Every annotator's answer, oldest first.
-    pub votes: Vec<Vote>,
-}
-
-/// One annotator's answer to one question about one example.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Vote {
-    pub annotator: String,
-    pub answer: Value,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reasoning: Option<String>,
-    pub annotated_at: String,
-}
-
-/// One captured model decision.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Decision {
-    pub decision_id: String,
-    pub example_id: String,
-    /// The checkpoint ID (commit SHA) decided at.
-    pub checkpoint: String,
-    pub revision_name: String,
-    /// `branch`, `tag` or `commit`.
-    pub revision_kind: String,
-    /// The questions asked (question ID → question).
-    pub questions: Value,
-    /// The answers given (question ID → answer).
-    pub answers: Value,
-    pub input_tokens: u64,
-    pub output_tokens: u64,
-    /// The `x-request-id` of the decision request.
-    pub request_id: String,
-    pub created_at: String,
-}
-
-/// An example together with every decision taken on it (oldest first).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ExampleDetail {
-    #[serde(flatten)]
-    pub example: Example,
-    pub decisions: Vec<Decision>,
-}
+/// What the store reads back is the contract's own record: one definition of each, in
+/// `wire`, built directly from the rows.
+pub use crate::wire::examples::{Annotation, Decision, Example, ExampleDetail, Vote};
 
 /// Input of [`Store::record_decision`](super::Store::record_decision).
 #[derive(Debug, Clone, Copy)]

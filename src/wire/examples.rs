@@ -1,48 +1,132 @@
 //! Examples: ingest and annotation reports, pages of examples.
 
-use super::problem::{FieldError, Loc};
+use super::problem::{Invalid, Loc, Segment, Validated};
 use super::question::json_type;
-use crate::limits::{self, MAX_ANNOTATOR_CHARS, MAX_EXAMPLE_ID_CHARS, MAX_REASONING_CHARS};
+use super::validate::{self, Refusal, Rules, fields};
+use crate::limits::{self, MAX_ANNOTATOR_CHARS, MAX_REASONING_CHARS};
 use indexmap::IndexMap;
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{DeserializeOwned, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
+use std::fmt;
 
 /// One example to ingest (a JSON Lines line or a JSON array's element), as `export` writes
-/// it: what [`IngestExample::from_value`] reads, and what the server's document shows.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+/// it: what [`IngestExample::read`] reads, and what the server's document shows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct IngestExample {
     /// The example's ID [default: derived from the canonical state].
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "fields::example_id",
+        skip_serializing_if = "Option::is_none"
+    )]
     #[schema(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
     pub example_id: Option<String>,
     /// The state: any JSON value.
+    #[serde(deserialize_with = "fields::state")]
     pub state: Value,
     /// Question ID → ground truth, each checked against the question at the default branch:
     /// one annotation, or several annotators' (as `export` writes a question with more
     /// than one).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "fields::or_default")]
     #[schema(nullable = true, required = false)]
     pub annotations: IndexMap<String, IngestAnnotations>,
+}
+
+impl Rules for IngestExample {
+    fn required() -> &'static [&'static str] {
+        &["state"]
+    }
+}
+
+impl IngestExample {
+    /// Read one example (a line, or an array's element), every fault located from its root.
+    /// Whether each answer fits its question is the caller's to check.
+    pub fn read(value: &Value) -> Validated<Self> {
+        read_line(value, "an example")
+    }
+}
+
+/// Read one line of JSON Lines (or an element of a JSON array), `what` by name, as a `T`:
+/// every fault at once, each located from the line's root (`annotations.q[1].annotator`).
+fn read_line<T: DeserializeOwned + Rules>(value: &Value, what: &str) -> Validated<T> {
+    if !value.is_object() {
+        return Err(Invalid::one(
+            Loc::default(),
+            format!("{what} must be an object, not {}", json_type(value)),
+            "object_expected",
+        ));
+    }
+    validate::read(value, &Loc::default())
+}
+
+/// The faults of a line as the one reason a report gives: each `loc: msg`, joined by `; `.
+pub fn reason(invalid: &Invalid) -> String {
+    let texts: Vec<String> = invalid.0.iter().map(ToString::to_string).collect();
+    texts.join("; ")
+}
+
+/// What is wrong with `name` as an annotator's name, and its `type` code.
+fn annotator_fault(name: &str) -> Option<(String, &'static str)> {
+    if name.trim().is_empty() {
+        return Some(("an annotator's name may not be empty".into(), "empty"));
+    }
+    let chars = name.chars().count();
+    if chars > MAX_ANNOTATOR_CHARS {
+        return Some((
+            format!(
+                "an annotator's name is {chars} characters; the limit is {MAX_ANNOTATOR_CHARS}"
+            ),
+            "too_long",
+        ));
+    }
+    if name.chars().any(char::is_control) {
+        return Some((
+            "an annotator's name may not contain control characters".into(),
+            "control_character",
+        ));
+    }
+    None
 }
 
 /// Whether `name` may name an annotator: not blank, at most [`MAX_ANNOTATOR_CHARS`]
 /// characters, no control characters (it is shown in tables).
 pub fn check_annotator(name: &str) -> Result<(), String> {
-    if name.trim().is_empty() {
-        return Err("an annotator's name may not be empty".into());
+    annotator_fault(name).map_or(Ok(()), |(msg, _)| Err(msg))
+}
+
+/// The optional `annotator` member: absent (or null), or a name [`check_annotator`] takes.
+fn annotator<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
+    let name = Option::<String>::deserialize(deserializer)?;
+    if let Some((msg, kind)) = name.as_deref().and_then(annotator_fault) {
+        return Err(Refusal::whole(msg, kind).raise());
     }
-    let chars = name.chars().count();
-    if chars > MAX_ANNOTATOR_CHARS {
-        return Err(format!(
-            "an annotator's name is {chars} characters; the limit is {MAX_ANNOTATOR_CHARS}"
-        ));
+    Ok(name)
+}
+
+/// The optional `reasoning` member: absent (or null), or a text within
+/// [`MAX_REASONING_CHARS`] and without NUL.
+fn reasoning<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
+    let text = Option::<String>::deserialize(deserializer)?;
+    if let Some((fault, kind)) = text
+        .as_deref()
+        .and_then(|text| limits::text_fault(text, MAX_REASONING_CHARS))
+    {
+        return Err(Refusal::of(fault, kind).raise());
     }
-    if name.chars().any(char::is_control) {
-        return Err("an annotator's name may not contain control characters".into());
+    Ok(text)
+}
+
+/// A text the store keeps as it is: any string without NUL.
+fn stored_text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    if let Some((fault, kind)) = limits::text_fault(&text, usize::MAX) {
+        return Err(Refusal::of(fault, kind).raise());
     }
-    Ok(())
+    Ok(text)
 }
 
 /// One question's ground truth in an ingest line: one annotation, or a list of several
@@ -62,68 +146,76 @@ impl IngestAnnotations {
             Self::Many(many) => many,
         }
     }
+}
 
-    /// Read one annotation or a list of them; the reason starts with the member at fault
-    /// (`: …`, `[1].annotator: …`), to follow the question's own location.
-    fn from_value(value: &Value) -> Result<Self, String> {
-        let Value::Array(items) = value else {
-            return IngestAnnotation::from_value(value).map(Self::One);
-        };
-        if items.is_empty() {
-            return Err(": an empty list; give at least one annotation, or none at all".into());
-        }
-        let mut many: Vec<IngestAnnotation> = Vec::with_capacity(items.len());
-        for (index, item) in items.iter().enumerate() {
-            let annotation =
-                IngestAnnotation::from_value(item).map_err(|e| format!("[{index}]{e}"))?;
+impl<'de> Deserialize<'de> for IngestAnnotations {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(IngestAnnotationsVisitor)
+    }
+}
+
+struct IngestAnnotationsVisitor;
+
+impl<'de> Visitor<'de> for IngestAnnotationsVisitor {
+    type Value = IngestAnnotations;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object {answer, reasoning?, annotator?} or a list of them")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        IngestAnnotation::deserialize(MapAccessDeserializer::new(map)).map(IngestAnnotations::One)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut items: A) -> Result<Self::Value, A::Error> {
+        let mut many: Vec<IngestAnnotation> = Vec::new();
+        while let Some(annotation) = items.next_element::<IngestAnnotation>()? {
             if let Some(name) = &annotation.annotator
                 && many.iter().any(|a| a.annotator.as_ref() == Some(name))
             {
-                return Err(format!(
-                    "[{index}].annotator: `{name}` answers twice; an annotator has one answer"
-                ));
+                return Err(Refusal::whole(
+                    format!("`{name}` answers twice; an annotator has one answer"),
+                    "duplicate_annotator",
+                )
+                .under(&Segment::Key("annotator".into()))
+                .under(&Segment::Index(many.len()))
+                .raise());
             }
             many.push(annotation);
         }
-        Ok(Self::Many(many))
+        if many.is_empty() {
+            return Err(Refusal::whole(
+                "an empty list; give at least one annotation, or none at all",
+                "empty",
+            )
+            .raise());
+        }
+        Ok(IngestAnnotations::Many(many))
     }
 }
 
 /// One annotation in an ingest line.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct IngestAnnotation {
     /// `noul`: `true`, `false` or a probability from 0 to 1; `choice`: an option key;
     /// `score`: a level index (an integer from 0 to N−1).
     pub answer: Value,
     /// Why this is the answer.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "reasoning",
+        skip_serializing_if = "Option::is_none"
+    )]
     #[schema(max_length = 16384, pattern = "^[^\\u0000]*$")]
     pub reasoning: Option<String>,
     /// Who gave it [default: the caller: `--annotator`, the local user, or the token's name].
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "annotator",
+        skip_serializing_if = "Option::is_none"
+    )]
     #[schema(min_length = 1, max_length = 128)]
     pub annotator: Option<String>,
-}
-
-impl IngestAnnotation {
-    fn from_value(value: &Value) -> Result<Self, String> {
-        let input = AnnotationInput::from_value(value)?;
-        let annotator = annotator_member(value).map_err(|e| format!(".annotator: {e}"))?;
-        Ok(Self {
-            answer: input.answer,
-            reasoning: input.reasoning,
-            annotator,
-        })
-    }
-}
-
-/// The optional `annotator` member of an object: absent (or null), or a valid name.
-fn annotator_member(value: &Value) -> Result<Option<String>, String> {
-    match value.get("annotator") {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(name)) => check_annotator(name).map(|()| Some(name.clone())),
-        Some(other) => Err(format!("must be a string, not {}", json_type(other))),
-    }
 }
 
 /// Ground truth for one question, as a client writes it.
@@ -136,78 +228,6 @@ pub struct AnnotationInput {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(max_length = 16384, pattern = "^[^\\u0000]*$")]
     pub reasoning: Option<String>,
-}
-
-impl IngestExample {
-    /// Read one example; the reason names the member at fault. Whether each answer fits
-    /// its question is the caller's to check.
-    pub fn from_value(value: &Value) -> Result<Self, String> {
-        let Value::Object(object) = value else {
-            return Err(format!(
-                "an example must be an object, not {}",
-                json_type(value)
-            ));
-        };
-        if let Some(key) = object
-            .keys()
-            .find(|k| !matches!(k.as_str(), "example_id" | "state" | "annotations"))
-        {
-            return Err(format!(
-                "unknown member `{key}` (an example has example_id, state, annotations)"
-            ));
-        }
-        let state = object.get("state").ok_or("state is required")?.clone();
-        if let Some(error) = limits::state(&state, &Loc::default()) {
-            return Err(error.msg);
-        }
-        let example_id = match object.get("example_id") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(id)) if id.is_empty() => {
-                return Err("example_id may not be empty".into());
-            }
-            Some(Value::String(id)) if id.contains('\0') => {
-                return Err(
-                    "example_id contains a NUL character (U+0000), which is never stored".into(),
-                );
-            }
-            Some(Value::String(id)) if id.chars().count() > MAX_EXAMPLE_ID_CHARS => {
-                return Err(format!(
-                    "example_id is {} characters; the limit is {MAX_EXAMPLE_ID_CHARS}",
-                    id.chars().count()
-                ));
-            }
-            Some(Value::String(id)) => Some(id.clone()),
-            Some(other) => {
-                return Err(format!(
-                    "example_id must be a string, not {}",
-                    json_type(other)
-                ));
-            }
-        };
-        let annotations = match object.get("annotations") {
-            None | Some(Value::Null) => IndexMap::new(),
-            Some(Value::Object(map)) => map
-                .iter()
-                .map(|(question_id, body)| {
-                    IngestAnnotations::from_value(body)
-                        .map(|annotations| (question_id.clone(), annotations))
-                        .map_err(|e| format!("annotations.{question_id}{e}"))
-                })
-                .collect::<Result<_, _>>()?,
-            Some(other) => {
-                return Err(format!(
-                    "annotations must be an object of question ID to {{answer, reasoning?, \
-                     annotator?}} (or a list of them), not {}",
-                    json_type(other)
-                ));
-            }
-        };
-        Ok(Self {
-            example_id,
-            state,
-            annotations,
-        })
-    }
 }
 
 /// One line of a bulk annotation (`POST /v1/models/{modelId}/annotations`): ground truth
@@ -226,34 +246,56 @@ pub struct AnnotationLine {
     pub annotator: Option<String>,
 }
 
-impl AnnotationLine {
-    /// Read one line; the reason names the member at fault.
-    pub fn from_value(value: &Value) -> Result<Self, String> {
-        let example_id = value
-            .get("example_id")
-            .and_then(Value::as_str)
-            .ok_or("example_id is required (a string)")?;
-        let question = value
-            .get("question")
-            .and_then(Value::as_str)
-            .ok_or("question is required (a question ID)")?;
-        for (member, text) in [("example_id", example_id), ("question", question)] {
-            if let Some(error) = limits::stored(text, &Loc::default(), member) {
-                return Err(error.msg);
-            }
-        }
-        if value.get("answer").is_none() {
-            return Err("answer is required".into());
-        }
-        let annotation =
-            AnnotationInput::from_value(value).map_err(|e| format!("annotations.{question}{e}"))?;
-        let annotator = annotator_member(value).map_err(|e| format!("annotator: {e}"))?;
+/// An [`AnnotationLine`]'s members as a line writes them: read member by member, so each
+/// fault is located where it is (serde's `flatten` would read the annotation's members
+/// apart from the reader that locates them).
+#[derive(Deserialize)]
+struct LineMembers {
+    #[serde(deserialize_with = "stored_text")]
+    example_id: String,
+    #[serde(deserialize_with = "stored_text")]
+    question: String,
+    answer: Value,
+    #[serde(default, deserialize_with = "reasoning")]
+    reasoning: Option<String>,
+    #[serde(default, deserialize_with = "annotator")]
+    annotator: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for AnnotationLine {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let line = LineMembers::deserialize(deserializer)?;
         Ok(Self {
-            example_id: example_id.to_owned(),
-            question: question.to_owned(),
-            annotation,
-            annotator,
+            example_id: line.example_id,
+            question: line.question,
+            annotation: AnnotationInput {
+                answer: line.answer,
+                reasoning: line.reasoning,
+            },
+            annotator: line.annotator,
         })
+    }
+}
+
+impl Rules for AnnotationLine {
+    fn required() -> &'static [&'static str] {
+        &["example_id", "question", "answer"]
+    }
+
+    fn requirement(member: &str) -> Option<&'static str> {
+        match member {
+            "example_id" => Some("example_id is required (a string)"),
+            "question" => Some("question is required (a question ID)"),
+            _ => None,
+        }
+    }
+}
+
+impl AnnotationLine {
+    /// Read one line, every fault located from its root. Whether the answer fits its
+    /// question is the caller's to check.
+    pub fn read(value: &Value) -> Validated<Self> {
+        read_line(value, "an annotation line")
     }
 }
 
@@ -265,114 +307,72 @@ pub struct AnnotationsPatch {
     pub annotations: IndexMap<String, AnnotationInput>,
 }
 
+impl Rules for AnnotationsPatch {}
+
 impl AnnotationsPatch {
-    /// Read the body, pushing every fault onto `errors` (each at `["body", question, …]`),
-    /// and return the annotations that read, so the caller can check their answers and
-    /// still report every problem at once.
-    pub fn read(body: &Value, errors: &mut Vec<FieldError>) -> Self {
-        let Value::Object(map) = body else {
-            errors.push(FieldError::new(
-                Loc::body(),
-                "expected an object of question ID to {answer, reasoning?}",
-                "object_expected",
-            ));
-            return Self::default();
-        };
-        // A model has at most this many questions: a patch naming more cannot be right,
-        // and is refused in one problem rather than one per question.
-        if let Some(error) =
-            limits::count(map.len(), limits::MAX_QUESTIONS, &Loc::body(), "questions")
-        {
-            errors.push(error);
-            return Self::default();
-        }
-        let mut annotations = IndexMap::with_capacity(map.len());
-        for (question_id, annotation) in map {
-            let loc = Loc::body().key(question_id);
-            let Value::Object(annotation) = annotation else {
-                errors.push(FieldError::new(
-                    loc,
-                    "an annotation is an object {answer, reasoning?}",
-                    "object_expected",
-                ));
-                continue;
-            };
-            // Said rather than ignored: whoever reads the body back would expect it kept.
-            if annotation.contains_key("annotator") {
-                errors.push(FieldError::new(
-                    loc.key("annotator"),
-                    "the annotator is the token's name; it cannot be given here (an ingest \
-                     or a bulk annotation line may name its own)",
-                    "not_allowed",
-                ));
-            }
-            let reasoning = match annotation.get("reasoning") {
-                None | Some(Value::Null) => None,
-                Some(Value::String(text))
-                    if limits::text(text, MAX_REASONING_CHARS, &loc, "").is_some() =>
-                {
-                    let loc = loc.key("reasoning");
-                    errors.extend(limits::text(text, MAX_REASONING_CHARS, &loc, "reasoning"));
-                    None
-                }
-                Some(Value::String(text)) => Some(text.clone()),
-                Some(other) => {
-                    errors.push(FieldError::new(
-                        loc.key("reasoning"),
-                        format!("reasoning must be a string, not {}", json_type(other)),
-                        "type",
-                    ));
-                    None
-                }
-            };
-            let Some(answer) = annotation.get("answer") else {
-                errors.push(FieldError::new(
-                    loc.key("answer"),
-                    "answer is required",
-                    "missing",
-                ));
-                continue;
-            };
-            let input = AnnotationInput {
-                answer: answer.clone(),
-                reasoning,
-            };
-            annotations.insert(question_id.clone(), input);
-        }
-        Self { annotations }
+    /// Read the body, every fault at once, each at `["body", question, …]`.
+    pub fn read(body: &Value) -> Validated<Self> {
+        validate::read(body, &Loc::body())
     }
 }
 
-impl AnnotationInput {
-    /// Read `{answer, reasoning?}`; the reason starts with the member at fault (`: …` for
-    /// the whole, `.reasoning: …`), to follow the annotation's own location.
-    pub fn from_value(value: &Value) -> Result<Self, String> {
-        let Value::Object(body) = value else {
-            return Err(": must be an object {answer, reasoning?}".into());
-        };
-        let answer = body.get("answer").ok_or(": answer is required")?.clone();
-        let reasoning = match body.get("reasoning") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(text)) if text.contains('\0') => {
-                return Err(
-                    ".reasoning: contains a NUL character (U+0000), which is never stored".into(),
-                );
-            }
-            Some(Value::String(text)) if text.chars().count() > MAX_REASONING_CHARS => {
-                return Err(format!(
-                    ".reasoning: {} characters; the limit is {MAX_REASONING_CHARS}",
-                    text.chars().count()
-                ));
-            }
-            Some(Value::String(text)) => Some(text.clone()),
-            Some(other) => {
-                return Err(format!(
-                    ".reasoning: must be a string, not {}",
-                    json_type(other)
-                ));
-            }
-        };
-        Ok(Self { answer, reasoning })
+/// One annotation of a patch: an [`AnnotationInput`], and no annotator.
+#[derive(Deserialize)]
+struct PatchMembers {
+    answer: Value,
+    #[serde(default, deserialize_with = "reasoning")]
+    reasoning: Option<String>,
+    /// Said rather than ignored: whoever reads the body back would expect it kept.
+    #[serde(default, rename = "annotator", deserialize_with = "no_annotator")]
+    _annotator: (),
+}
+
+/// An annotator named in a patch: refused, whatever its value.
+fn no_annotator<'de, D: Deserializer<'de>>(_deserializer: D) -> Result<(), D::Error> {
+    Err(Refusal::whole(
+        "the annotator is the token's name; it cannot be given here (an ingest or a bulk \
+         annotation line may name its own)",
+        "not_allowed",
+    )
+    .raise())
+}
+
+impl<'de> Deserialize<'de> for AnnotationsPatch {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(PatchVisitor)
+    }
+}
+
+struct PatchVisitor;
+
+impl<'de> Visitor<'de> for PatchVisitor {
+    type Value = AnnotationsPatch;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object of question ID to {answer, reasoning?}")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        // A model has at most this many questions: a patch naming more cannot be right,
+        // and is refused in one fault rather than one per question.
+        if let Some(count) = map.size_hint()
+            && count > limits::MAX_QUESTIONS
+        {
+            return Err(Refusal::whole(
+                format!("{count} questions; the limit is {}", limits::MAX_QUESTIONS),
+                "too_many",
+            )
+            .raise());
+        }
+        let mut annotations = IndexMap::with_capacity(map.size_hint().unwrap_or(0));
+        while let Some((question_id, members)) = map.next_entry::<String, PatchMembers>()? {
+            let input = AnnotationInput {
+                answer: members.answer,
+                reasoning: members.reasoning,
+            };
+            annotations.insert(question_id, input);
+        }
+        Ok(AnnotationsPatch { annotations })
     }
 }
 
@@ -496,4 +496,125 @@ pub struct ExamplePage {
     /// The cursor of the next page; null on the last page.
     #[schema(required = true)]
     pub next_cursor: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn reason_of(result: Validated<impl fmt::Debug>) -> String {
+        reason(&result.unwrap_err())
+    }
+
+    #[test]
+    fn an_ingest_line_is_read_with_its_annotations() {
+        let line = json!({"example_id": "e", "state": {"t": 1}, "annotations": {
+            "a": {"answer": true, "annotator": "ann"},
+            "b": [{"answer": 1}, {"answer": 2, "reasoning": "why", "annotator": "bob"}]}});
+        let example = IngestExample::read(&line).unwrap();
+        assert_eq!(example.example_id.as_deref(), Some("e"));
+        assert!(
+            matches!(&example.annotations["a"], IngestAnnotations::One(one)
+            if one.annotator.as_deref() == Some("ann"))
+        );
+        assert!(
+            matches!(&example.annotations["b"], IngestAnnotations::Many(many)
+            if many.len() == 2 && many[1].reasoning.as_deref() == Some("why"))
+        );
+        let bare = IngestExample::read(&json!({"state": 1, "annotations": null})).unwrap();
+        assert!(bare.example_id.is_none() && bare.annotations.is_empty());
+    }
+
+    #[test]
+    fn an_ingest_line_says_every_fault_where_it_is() {
+        assert_eq!(
+            reason_of(IngestExample::read(&json!([1]))),
+            "an example must be an object, not an array"
+        );
+        assert_eq!(
+            reason_of(IngestExample::read(&json!({"example_id": "", "extra": 1}))),
+            "state: state is required; example_id: example_id may not be empty; \
+             extra: unknown member `extra` (known: example_id, state, annotations)"
+        );
+        let line = json!({"state": 1, "annotations": {
+            "a": [{"answer": true, "annotator": "x"}, {"answer": false, "annotator": "x"}],
+            "b": {"answer": true, "annotator": 7},
+            "c": [],
+            "d": {"reasoning": "a\u{0}b"}}});
+        assert_eq!(
+            reason_of(IngestExample::read(&line)),
+            "annotations.a[1].annotator: `x` answers twice; an annotator has one answer; \
+             annotations.b.annotator: annotator must be a string, not a number; \
+             annotations.c: an empty list; give at least one annotation, or none at all; \
+             annotations.d.reasoning: reasoning contains a NUL character (U+0000), which is \
+             never stored; annotations.d.answer: answer is required"
+        );
+    }
+
+    #[test]
+    fn an_annotation_line_says_every_fault_where_it_is() {
+        let line = AnnotationLine::read(&json!({"example_id": "e", "question": "q",
+            "answer": 1, "reasoning": "r", "annotator": "ann"}))
+        .unwrap();
+        assert_eq!(line.annotation.reasoning.as_deref(), Some("r"));
+        assert_eq!(line.annotator.as_deref(), Some("ann"));
+        assert_eq!(
+            reason_of(AnnotationLine::read(
+                &json!({"example_id": 1, "annotator": " "})
+            )),
+            "question: question is required (a question ID); answer: answer is required; \
+             example_id: example_id must be a string, not a number; \
+             annotator: an annotator's name may not be empty"
+        );
+        assert_eq!(
+            reason_of(AnnotationLine::read(&json!("e"))),
+            "an annotation line must be an object, not a string"
+        );
+    }
+
+    #[test]
+    fn a_patch_says_every_fault_at_its_question() {
+        let body = json!({"a": {"answer": 1, "annotator": "me", "reasoning": 2}, "b": 3,
+            "c": {"reasoning": null}});
+        let Err(Invalid(faults)) = AnnotationsPatch::read(&body) else {
+            panic!("read");
+        };
+        let faults: Vec<(String, &str)> = faults
+            .iter()
+            .map(|f| (f.to_string(), f.kind.as_str()))
+            .collect();
+        assert_eq!(
+            faults,
+            [
+                (
+                    "a.reasoning: reasoning must be a string, not a number".to_owned(),
+                    "string_expected"
+                ),
+                (
+                    "a.annotator: the annotator is the token's name; it cannot be given here \
+                     (an ingest or a bulk annotation line may name its own)"
+                        .to_owned(),
+                    "not_allowed"
+                ),
+                (
+                    "b: b must be an object, not a number".to_owned(),
+                    "object_expected"
+                ),
+                ("c.answer: answer is required".to_owned(), "missing"),
+            ]
+        );
+        let many: serde_json::Map<String, Value> = (0..=limits::MAX_QUESTIONS)
+            .map(|i| (i.to_string(), json!({"answer": 1})))
+            .collect();
+        assert_eq!(
+            reason_of(AnnotationsPatch::read(&Value::Object(many))),
+            "257 questions; the limit is 256"
+        );
+        let patch = AnnotationsPatch::read(&json!({"": {"answer": "x", "reasoning": "r"}}));
+        assert_eq!(
+            patch.unwrap().annotations[""].reasoning.as_deref(),
+            Some("r")
+        );
+    }
 }

@@ -4,10 +4,12 @@
 
 use super::answer::Answer;
 use super::decision::Revision;
-use super::problem::{FieldError, Invalid, Loc, Validated};
+use super::problem::{FieldError, Invalid, Loc, Segment, Validated};
+use super::validate::{self, Refusal, Rules};
 use indexmap::IndexMap;
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Map, Value};
+use std::str::FromStr;
 
 /// Examples picked when `n` is not given.
 pub const DEFAULT_N: usize = 20;
@@ -23,9 +25,11 @@ pub const MAX_POOL: usize = 5000;
 pub const MAX_SEED: u64 = (1 << 53) - 1;
 
 /// What to pick: the query string of `GET …/examples-to-annotate`. Every parameter is
-/// optional; unknown ones are ignored, as on every route.
-#[derive(Debug, Clone, PartialEq, utoipa::IntoParams)]
+/// optional; unknown ones are ignored, as on every route. Read by
+/// [`ToAnnotateQuery::from_pairs`], each parameter's text by the validation pass.
+#[derive(Debug, Clone, PartialEq, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(default)]
 pub struct ToAnnotateQuery {
     /// Only examples not yet annotated for this question ID [default: examples missing any
     /// question of the revision, each ranked by its least certain one].
@@ -33,13 +37,16 @@ pub struct ToAnnotateQuery {
     pub question: Option<String>,
     /// How many examples to pick (1–1000; anything else is refused).
     #[param(required = false, minimum = 1, maximum = 1000, default = 20)]
+    #[serde(deserialize_with = "n")]
     pub n: usize,
     /// The checkpoint to decide at: branch, tag or commit SHA [default: the default branch].
     #[param(required = false, min_length = 1, max_length = 255)]
+    #[serde(deserialize_with = "revision")]
     pub revision: Option<String>,
     /// The share of the picks drawn uniformly at random from the candidates not picked for
     /// uncertainty (0 to 1): `round(picks × audit)` of them.
     #[param(required = false, minimum = 0, maximum = 1, default = 0.2)]
+    #[serde(deserialize_with = "audit")]
     pub audit: f64,
     /// Seed of the audit draw: the same candidates and seed draw the same examples.
     #[param(
@@ -48,10 +55,12 @@ pub struct ToAnnotateQuery {
         maximum = 9_007_199_254_740_991_u64,
         default = 0
     )]
+    #[serde(deserialize_with = "seed")]
     pub seed: u64,
     /// Candidates to score, at most: the most recently created unannotated examples
     /// (1–5000).
     #[param(required = false, minimum = 1, maximum = 5000, default = 1000)]
+    #[serde(deserialize_with = "pool")]
     pub pool: usize,
 }
 
@@ -68,68 +77,114 @@ impl Default for ToAnnotateQuery {
     }
 }
 
+/// A query parameter's text read as a `T`, which `fits`; else refused with `msg(text)`.
+fn parsed<'de, D, T>(
+    deserializer: D,
+    fits: impl Fn(&T) -> bool,
+    msg: impl Fn(&str) -> String,
+) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: FromStr,
+{
+    let text = String::deserialize(deserializer)?;
+    match text.parse::<T>() {
+        Ok(value) if fits(&value) => Ok(value),
+        _ => Err(Refusal::whole(msg(&text), "range").raise()),
+    }
+}
+
+fn n<'de, D: Deserializer<'de>>(deserializer: D) -> Result<usize, D::Error> {
+    parsed(
+        deserializer,
+        |n| (1..=MAX_N).contains(n),
+        |text| format!("n must be an integer from 1 to {MAX_N}, not `{text}`"),
+    )
+}
+
+fn pool<'de, D: Deserializer<'de>>(deserializer: D) -> Result<usize, D::Error> {
+    parsed(
+        deserializer,
+        |pool| (1..=MAX_POOL).contains(pool),
+        |text| format!("pool must be an integer from 1 to {MAX_POOL}, not `{text}`"),
+    )
+}
+
+fn seed<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
+    parsed(
+        deserializer,
+        |seed| *seed <= MAX_SEED,
+        |text| format!("seed must be an integer from 0 to {MAX_SEED}, not `{text}`"),
+    )
+}
+
+fn audit<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+    parsed(
+        deserializer,
+        |audit| (0.0..=1.0).contains(audit),
+        |text| format!("audit must be a number from 0 to 1, not `{text}`"),
+    )
+}
+
+fn revision<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
+    let revision = String::deserialize(deserializer)?;
+    if revision.is_empty() {
+        return Err(Refusal::whole("revision may not be empty", "missing").raise());
+    }
+    Ok(Some(revision))
+}
+
+impl Rules for ToAnnotateQuery {}
+
 impl ToAnnotateQuery {
+    /// The parameters the query reads; any other is ignored.
+    const PARAMETERS: [&str; 6] = ["question", "n", "revision", "audit", "seed", "pool"];
+
     /// Read the query's `name=value` pairs: every problem at once, each at
-    /// `["query", name]`. A parameter given twice is refused, never read as the last one.
+    /// `["query", name]`, in the order the pairs give them. A parameter given twice is
+    /// refused, never read as the last one.
     pub fn from_pairs(pairs: &[(String, String)]) -> Validated<Self> {
-        let mut query = Self::default();
-        let mut errors = Vec::new();
-        let mut given: Vec<&str> = Vec::new();
-        for (name, value) in pairs {
-            let loc = Loc::query().key(name);
-            let known = matches!(
-                name.as_str(),
-                "question" | "n" | "revision" | "audit" | "seed" | "pool"
-            );
-            if !known {
+        // Each known parameter's first value, as the object the validation pass reads;
+        // each later one, a fault where it is.
+        let mut object = Map::new();
+        let mut faults: Vec<(usize, FieldError)> = Vec::new();
+        for (at, (name, value)) in pairs.iter().enumerate() {
+            if !Self::PARAMETERS.contains(&name.as_str()) {
                 continue;
             }
-            if given.contains(&name.as_str()) {
-                errors.push(FieldError::new(
-                    loc,
+            if object.contains_key(name) {
+                let fault = FieldError::new(
+                    Loc::query().key(name),
                     format!("{name} is given more than once"),
                     "duplicate",
-                ));
+                );
+                faults.push((at, fault));
                 continue;
             }
-            given.push(name);
-            let range = |what: &str| FieldError::new(loc.clone(), what.to_owned(), "range");
-            match name.as_str() {
-                "question" => query.question = Some(value.clone()),
-                "revision" if value.is_empty() => {
-                    errors.push(FieldError::new(loc, "revision may not be empty", "missing"));
-                }
-                "revision" => query.revision = Some(value.clone()),
-                "n" => match value.parse::<usize>() {
-                    Ok(n @ 1..=MAX_N) => query.n = n,
-                    _ => errors.push(range(&format!(
-                        "n must be an integer from 1 to {MAX_N}, not `{value}`"
-                    ))),
-                },
-                "pool" => match value.parse::<usize>() {
-                    Ok(pool @ 1..=MAX_POOL) => query.pool = pool,
-                    _ => errors.push(range(&format!(
-                        "pool must be an integer from 1 to {MAX_POOL}, not `{value}`"
-                    ))),
-                },
-                "seed" => match value.parse::<u64>() {
-                    Ok(seed @ 0..=MAX_SEED) => query.seed = seed,
-                    _ => errors.push(range(&format!(
-                        "seed must be an integer from 0 to {MAX_SEED}, not `{value}`"
-                    ))),
-                },
-                _ => match value.parse::<f64>() {
-                    Ok(audit) if (0.0..=1.0).contains(&audit) => query.audit = audit,
-                    _ => errors.push(range(&format!(
-                        "audit must be a number from 0 to 1, not `{value}`"
-                    ))),
-                },
-            }
+            object.insert(name.clone(), Value::String(value.clone()));
         }
-        if errors.is_empty() {
-            Ok(query)
-        } else {
-            Err(Invalid(errors))
+        let read = validate::read::<Self>(&Value::Object(object), &Loc::query());
+        let query = match read {
+            Ok(query) => Some(query),
+            Err(Invalid(errors)) => {
+                for error in errors {
+                    let at = match error.loc.0.get(1) {
+                        Some(Segment::Key(name)) => pairs.iter().position(|(n, _)| n == name),
+                        _ => None,
+                    };
+                    faults.push((at.unwrap_or(0), error));
+                }
+                None
+            }
+        };
+        match query {
+            Some(query) if faults.is_empty() => Ok(query),
+            _ => {
+                faults.sort_by_key(|(at, _)| *at);
+                Err(Invalid(
+                    faults.into_iter().map(|(_, fault)| fault).collect(),
+                ))
+            }
         }
     }
 
@@ -361,6 +416,33 @@ mod tests {
                 json!(["query", "seed"]),
                 json!(["query", "revision"]),
                 json!(["query", "question"]),
+            ]
+        );
+        let said: Vec<(String, &str)> = errors
+            .iter()
+            .map(|e| (e.msg.clone(), e.kind.as_str()))
+            .collect();
+        assert_eq!(
+            said,
+            [
+                (
+                    "n must be an integer from 1 to 1000, not `0`".to_owned(),
+                    "range"
+                ),
+                (
+                    "pool must be an integer from 1 to 5000, not `5001`".to_owned(),
+                    "range"
+                ),
+                (
+                    "audit must be a number from 0 to 1, not `1.5`".to_owned(),
+                    "range"
+                ),
+                (
+                    "seed must be an integer from 0 to 9007199254740991, not `-1`".to_owned(),
+                    "range"
+                ),
+                ("revision may not be empty".to_owned(), "missing"),
+                ("question is given more than once".to_owned(), "duplicate"),
             ]
         );
         for text in ["abc", "1001", "", "2.0"] {

@@ -1296,7 +1296,7 @@ fn ingest_refuses_bad_annotators_where_they_are() {
         ),
         (
             "bad-type",
-            "annotations.escalate.annotator: must be a string, not a number",
+            "annotations.escalate.annotator: annotator must be a string, not a number",
         ),
         ("bad-list", "annotations.escalate: an empty list"),
         ("bad-answer", "annotations.escalate[1].answer: \"maybe\""),

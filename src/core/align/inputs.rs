@@ -23,7 +23,7 @@ pub(super) fn read_examples(
             for id in &settings.questions {
                 if let Some(annotation) = example.annotations.get(id) {
                     all.entry(id.clone()).or_default().push((
-                        example.example_id.to_string(),
+                        example.example_id.clone(),
                         annotation.answer.clone(),
                         annotation.reasoning.clone(),
                     ));
@@ -31,7 +31,7 @@ pub(super) fn read_examples(
                 }
             }
             if used {
-                states.insert(example.example_id.to_string(), example.state);
+                states.insert(example.example_id.clone(), example.state);
             }
             Ok(())
         })?;
@@ -124,7 +124,7 @@ pub(super) fn read_captured(
         &loaded.model_id,
         &ExampleFilter::default(),
         &mut |example| {
-            all.push((example.example_id.to_string(), example.state));
+            all.push((example.example_id.clone(), example.state));
             Ok(())
         },
     )?;

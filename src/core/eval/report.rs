@@ -129,7 +129,7 @@ fn ground_truth(
                 .filter(|(q, _)| questions.contains(q))
                 .map(|(q, a)| (q, a.answer))
                 .collect();
-            truth.insert(example.example_id.into_string(), answers);
+            truth.insert(example.example_id, answers);
             Ok(())
         })?;
     Ok(truth)

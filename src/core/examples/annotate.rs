@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::store::NewAnnotation;
 use crate::wire::examples::{
     Annotation, AnnotationInput, AnnotationLine, AnnotationsPatch, ExampleDetail, IngestReport,
-    RejectedLine,
+    RejectedLine, reason,
 };
 use crate::wire::{Question, QuestionKind, Questions};
 use serde_json::Value;
@@ -119,8 +119,7 @@ pub fn annotate(
     })?;
     Ok(ctx
         .store()?
-        .annotate(&loaded.model_id, example_id, &annotation)?
-        .into())
+        .annotate(&loaded.model_id, example_id, &annotation)?)
 }
 
 /// A choice answer given as a number or boolean names the option of that text: a command
@@ -135,7 +134,8 @@ fn coerce_choice_answer(questions: &Questions, question_id: &str, answer: &mut V
 
 /// `annotator`'s answers to several questions of one example at once (`PATCH
 /// …/annotations`): all or nothing, every problem located at its question (`["body",
-/// question, "answer"]`, as [`annotate`] locates its one) before anything is written. As in
+/// question, "answer"]`, as [`annotate`] locates its one) before anything is written. The
+/// answers are checked against the questions once the body has read without a fault. As in
 /// [`annotate`], a choice answer given as a number or boolean names the option of that text.
 pub fn annotate_example(
     ctx: &Context,
@@ -145,8 +145,8 @@ pub fn annotate_example(
     body: &Value,
 ) -> Result<ExampleDetail> {
     let loaded = models::load(ctx, model, None)?;
+    let patch = AnnotationsPatch::read(body)?;
     let mut errors = Vec::new();
-    let patch = AnnotationsPatch::read(body, &mut errors);
     let mut items: Vec<(String, NewAnnotation)> = Vec::new();
     for (
         question_id,
@@ -241,7 +241,7 @@ fn annotation_line(
     questions: &Questions,
     annotator: &str,
 ) -> std::result::Result<(String, NewAnnotation), String> {
-    let line = AnnotationLine::from_value(value)?;
+    let line = AnnotationLine::read(value).map_err(|invalid| reason(&invalid))?;
     let by = line.annotator.as_deref().unwrap_or(annotator);
     let annotation = checked_annotation(line.question, line.annotation, by, questions)?;
     Ok((line.example_id, annotation))

@@ -8,7 +8,7 @@ use crate::error::Result;
 use crate::store::{IngestCounts, IngestItem, StoreError};
 use crate::wire::Questions;
 use crate::wire::examples::{
-    AnnotationInput, IngestAnnotations, IngestExample, IngestReport, RejectedLine,
+    AnnotationInput, IngestAnnotations, IngestExample, IngestReport, RejectedLine, reason,
 };
 use crate::wire::value::derived_example_id;
 use serde_json::Value;
@@ -110,7 +110,7 @@ fn ingest_item(
     questions: &Questions,
     annotator: &str,
 ) -> std::result::Result<IngestItem, String> {
-    let example = IngestExample::from_value(value)?;
+    let example = IngestExample::read(value).map_err(|invalid| reason(&invalid))?;
     let mut annotations = Vec::new();
     for (question_id, given) in example.annotations {
         let many = matches!(given, IngestAnnotations::Many(_));

@@ -14,9 +14,9 @@ pub use ingest::ingest;
 use super::Context;
 use super::models;
 use crate::error::{Error, Result};
-use crate::store::{self, ExampleFilter, StoreError};
+use crate::store::{ExampleFilter, StoreError};
 use crate::wire::examples::{
-    Annotation, Decision, Example, ExampleDetail, ExamplePage, IngestAnnotation, IngestAnnotations,
+    Annotation, Example, ExampleDetail, ExamplePage, IngestAnnotation, IngestAnnotations,
     IngestExample, Vote,
 };
 
@@ -36,12 +36,12 @@ pub fn list(
         .list_examples(&model_id, filter, after, limit + 1)?;
     let next_cursor = if examples.len() > limit {
         examples.truncate(limit);
-        examples.last().map(|e| e.example_id.to_string())
+        examples.last().map(|e| e.example_id.clone())
     } else {
         None
     };
     Ok(ExamplePage {
-        examples: examples.into_iter().map(Into::into).collect(),
+        examples,
         next_cursor,
     })
 }
@@ -65,10 +65,7 @@ pub fn resolve_id(ctx: &Context, model: &str, text: &str) -> Result<String> {
         Some(prefix),
         super::prefix::CANDIDATES,
     )?;
-    unique(
-        prefix,
-        after.into_iter().map(|e| e.example_id.into_string()),
-    )
+    unique(prefix, after.into_iter().map(|e| e.example_id))
 }
 
 /// `text`, which names no example whole, as an example ID prefix: refused as too short
@@ -90,7 +87,6 @@ pub fn show(ctx: &Context, model: &str, example_id: &str) -> Result<ExampleDetai
     let repo = models::open(ctx, model)?;
     ctx.store()?
         .get_example(&repo.model_id(), example_id)?
-        .map(Into::into)
         .ok_or_else(|| Error::ExampleNotFound(example_id.to_owned()))
 }
 
@@ -107,7 +103,7 @@ pub fn export(
     let result = ctx
         .store()?
         .for_each_example(&repo.model_id(), filter, &mut |example| {
-            let line = export_line(&Example::from(example));
+            let line = export_line(&example);
             count += 1;
             write(&line).map_err(|e| {
                 failure = Some(e);
@@ -154,72 +150,5 @@ fn export_annotations(annotation: &Annotation) -> IngestAnnotations {
             annotator: Some(annotation.annotator.clone()).filter(|name| !name.is_empty()),
         }),
         many => IngestAnnotations::Many(many.iter().map(vote).collect()),
-    }
-}
-
-// The store's records, as the contract serves them.
-
-impl From<store::Example> for Example {
-    fn from(example: store::Example) -> Self {
-        Self {
-            example_id: example.example_id.into_string(),
-            state: example.state,
-            created_at: example.created_at,
-            annotations: example
-                .annotations
-                .into_iter()
-                .map(|(question, annotation)| (question, annotation.into()))
-                .collect(),
-        }
-    }
-}
-
-impl From<store::Annotation> for Annotation {
-    fn from(annotation: store::Annotation) -> Self {
-        Self {
-            answer: annotation.answer,
-            reasoning: annotation.reasoning,
-            annotated_at: annotation.annotated_at,
-            annotator: annotation.annotator,
-            votes: annotation.votes.into_iter().map(Into::into).collect(),
-        }
-    }
-}
-
-impl From<store::Vote> for Vote {
-    fn from(vote: store::Vote) -> Self {
-        Self {
-            annotator: vote.annotator,
-            answer: vote.answer,
-            reasoning: vote.reasoning,
-            annotated_at: vote.annotated_at,
-        }
-    }
-}
-
-impl From<store::Decision> for Decision {
-    fn from(decision: store::Decision) -> Self {
-        Self {
-            decision_id: decision.decision_id,
-            example_id: decision.example_id,
-            checkpoint: decision.checkpoint,
-            revision_name: decision.revision_name,
-            revision_kind: decision.revision_kind,
-            questions: decision.questions,
-            answers: decision.answers,
-            input_tokens: decision.input_tokens,
-            output_tokens: decision.output_tokens,
-            request_id: decision.request_id,
-            created_at: decision.created_at,
-        }
-    }
-}
-
-impl From<store::ExampleDetail> for ExampleDetail {
-    fn from(detail: store::ExampleDetail) -> Self {
-        Self {
-            example: detail.example.into(),
-            decisions: detail.decisions.into_iter().map(Into::into).collect(),
-        }
     }
 }
