@@ -7,7 +7,7 @@ use super::AppState;
 use super::error::ApiError;
 use crate::error::Error;
 use crate::wire::Loc;
-use crate::wire::json::{self, JsonError};
+use crate::wire::validate::json::{self, JsonError};
 use axum::extract::{FromRequest, Request};
 use axum::http::header;
 use bytes::{Bytes, BytesMut};

@@ -16,7 +16,7 @@ pub fn parse_yaml(text: &str) -> Result<Value, String> {
 /// [`parse_yaml`]): nesting past [`crate::limits::MAX_NESTING`] is refused before parsing,
 /// in one pass that stops at the first level too many.
 pub fn from_yaml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
-    super::nesting::check_yaml(text).map_err(|deep| deep.to_string())?;
+    super::validate::nesting::check_yaml(text).map_err(|deep| deep.to_string())?;
     serde_yaml::from_str(text).map_err(|e| with_tab_hint(text, &e))
 }
 

@@ -72,7 +72,7 @@ fn files_nested_100_000_deep_are_refused_at_once_naming_the_limit() {
         let started = Instant::now();
         let (code, problem, stderr) = env.problem(&args);
         // The whole process, start to exit, in a debug build; the check itself is bounded
-        // at 50 ms by the unit tests (src/wire/nesting.rs).
+        // at 50 ms by the unit tests (src/wire/validate/nesting.rs).
         let took = started.elapsed();
         assert_eq!(code, 1, "{stderr}");
         assert_eq!(problem["code"], "bad_request", "{problem}");

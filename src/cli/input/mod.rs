@@ -24,7 +24,7 @@ pub(crate) fn read_text(path: &Path) -> Result<String> {
 /// A JSON document; nesting past the limit is refused before it is parsed.
 pub(crate) fn read_json(path: &Path) -> Result<Value> {
     let text = read_text(path)?;
-    crate::wire::nesting::check_json(text.as_bytes())
+    crate::wire::validate::nesting::check_json(text.as_bytes())
         .map_err(anyhow::Error::msg)
         .and_then(|()| serde_json::from_str(&text).map_err(anyhow::Error::from))
         .with_context(|| format!("{} is not valid JSON", display(path)))

@@ -1,7 +1,7 @@
 //! The values of an ingest or annotation body, one at a time, with their line numbers.
 
 use crate::wire::Loc;
-use crate::wire::json::{self, JsonError};
+use crate::wire::validate::json::{self, JsonError};
 use serde_json::Value;
 use std::io::BufRead;
 

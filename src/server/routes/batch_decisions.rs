@@ -13,7 +13,7 @@ use crate::server::request::RequestInfo;
 use crate::server::{AppState, idempotency};
 use crate::wire::Loc;
 use crate::wire::jobs::{BatchItem, BatchMembers, BatchRequest, BatchResultLine, Job, JobKind};
-use crate::wire::json::{self, JsonError};
+use crate::wire::validate::json::{self, JsonError};
 use crate::wire::value::canonical_hash;
 use axum::Extension;
 use axum::extract::{OriginalUri, State};

@@ -1,7 +1,7 @@
 //! What goes wrong while a body is read: located by the reader, or raised by the target's
 //! own code (which does not know where it is) and located by the reader that called it.
 
-use super::reader::{Path, one_of};
+use super::path::{Path, one_of};
 use crate::wire::problem::{FieldError, Loc, Segment};
 use serde::de::{self, Expected, Unexpected};
 use std::cell::RefCell;

@@ -11,12 +11,16 @@
 
 mod fault;
 pub mod fields;
+pub mod json;
+pub mod nesting;
+mod path;
 mod reader;
 
 pub use fault::{Fault, Refusal};
 
 use super::problem::{FieldError, Invalid, Loc, Segment, Validated};
-use reader::{Path, Reader};
+use path::Path;
+use reader::Reader;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 

@@ -12,62 +12,11 @@
 //! another (a question's `criteria` on its `type`) reads the one it depends on first.
 
 use super::fault::Fault;
-use crate::wire::problem::Loc;
+use super::path::{Path, Step, one_of};
 use crate::wire::question::json_type;
 use serde::de::value::BorrowedStrDeserializer;
 use serde::de::{self, DeserializeSeed, IntoDeserializer as _, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
-
-/// Where a reader is: the steps from the root, newest first.
-#[derive(Clone, Copy)]
-pub(super) struct Path<'a> {
-    step: Step<'a>,
-    parent: Option<&'a Path<'a>>,
-}
-
-#[derive(Clone, Copy)]
-enum Step<'a> {
-    /// Where the value being read sits (e.g. `["body"]`), and what to call it.
-    Root(&'a Loc, &'a str),
-    Key(&'a str),
-    Index(usize),
-}
-
-impl<'a> Path<'a> {
-    pub(super) fn root(loc: &'a Loc, name: &'a str) -> Self {
-        Self {
-            step: Step::Root(loc, name),
-            parent: None,
-        }
-    }
-
-    fn then(&'a self, step: Step<'a>) -> Self {
-        Self {
-            step,
-            parent: Some(self),
-        }
-    }
-
-    pub(super) fn loc(&self) -> Loc {
-        match (self.step, self.parent) {
-            (Step::Root(loc, _), _) => loc.clone(),
-            (Step::Key(key), Some(parent)) => parent.loc().key(key),
-            (Step::Index(index), Some(parent)) => parent.loc().index(index),
-            (_, None) => Loc::default(),
-        }
-    }
-
-    /// What a message calls the value here: its member name, `items[3]` for an element,
-    /// the root's name at the root.
-    pub(super) fn name(&self) -> String {
-        match (self.step, self.parent) {
-            (Step::Root(_, name), _) => name.to_owned(),
-            (Step::Key(key), _) => key.to_owned(),
-            (Step::Index(index), Some(parent)) => format!("{}[{index}]", parent.name()),
-            (Step::Index(index), None) => format!("[{index}]"),
-        }
-    }
-}
 
 /// Reads `value`, which sits at `path`.
 pub(super) struct Reader<'v, 'p> {
@@ -318,15 +267,6 @@ impl<'de> de::Deserializer<'de> for Reader<'de, '_> {
 
     through_any! {
         deserialize_i128 deserialize_u128 deserialize_bytes deserialize_byte_buf
-    }
-}
-
-/// `one of "a", "b"`: the values an enum takes, for a message.
-pub(super) fn one_of(variants: &[&str]) -> String {
-    let quoted: Vec<String> = variants.iter().map(|v| format!("\"{v}\"")).collect();
-    match quoted.as_slice() {
-        [one] => one.clone(),
-        _ => format!("one of {}", quoted.join(", ")),
     }
 }
 
