@@ -489,6 +489,21 @@ fn item_decision_id(job_id: &crate::ids::JobId, index: u64) -> String {
     format!("dec_{}", hex::encode(&digest[..16]))
 }
 
+/// Item `index` from its line: strict JSON, then a [`BatchItem`], faults located under
+/// `body.items[index]`.
+fn read_item(line: &[u8], index: u64) -> Result<BatchItem> {
+    let loc = Loc::body().key("items").index(index as usize);
+    let value = json::from_slice(line, &loc).map_err(|error| match error {
+        JsonError::Syntax(e) => {
+            Error::invalid(loc.clone(), format!("the item is not JSON: {e}"), "json")
+        }
+        JsonError::DuplicateKey(error) | JsonError::TooDeep(error) => {
+            Error::Validation(vec![error])
+        }
+    })?;
+    Ok(BatchItem::read(&value, index)?)
+}
+
 /// Decide one input line; a fault of the item is its error line. A failed capture is no
 /// fault of the item: it stops the pass (`Err`), so that no item is answered unrecorded and
 /// none is recorded twice.
@@ -509,16 +524,7 @@ async fn decide_item(
     let mut example_id = None;
     let mut captured = Ok(());
     let outcome = async {
-        let loc = Loc::body().key("items").index(index as usize);
-        let value = json::from_slice(line, &loc).map_err(|error| match error {
-            JsonError::Syntax(e) => {
-                Error::invalid(loc.clone(), format!("the item is not JSON: {e}"), "json")
-            }
-            JsonError::DuplicateKey(error) | JsonError::TooDeep(error) => {
-                Error::Validation(vec![error])
-            }
-        })?;
-        let item = BatchItem::read(&value, index)?;
+        let item = read_item(line, index)?;
         let id = item
             .example_id
             .unwrap_or_else(|| derived_example_id(&item.state));

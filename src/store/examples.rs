@@ -411,6 +411,8 @@ mod tests {
         assert_eq!(store.count_examples(&MODEL, &all()).unwrap(), 2_000);
     }
 
+    // Long: one store walked through each filter and then a whole cursor pagination, each
+    // step reading what the one before left.
     #[test]
     fn list_filters_and_cursor_pagination() {
         let store = store();

@@ -73,20 +73,25 @@ pub enum ExampleSetArg {
     Annotated,
 }
 
-pub(crate) async fn run(
-    service: &dyn Service,
-    args: BatchArgs,
-    printer: &Printer,
-) -> Result<ExitCode> {
-    let questions = args.questions.as_deref().map(read_questions).transpose()?;
-    let items = match (&args.input, args.examples) {
+/// The states to decide: a set of stored examples, or the lines of `--input`.
+fn items_of(args: &BatchArgs) -> Result<BatchItems> {
+    Ok(match (&args.input, args.examples) {
         (_, Some(ExampleSetArg::All)) => BatchItems::Given(Given::Examples(ExampleSet::All)),
         (_, Some(ExampleSetArg::Annotated)) => {
             BatchItems::Given(Given::Examples(ExampleSet::Annotated))
         }
         (Some(path), None) => BatchItems::Lines(open_input(path)?),
         (None, None) => return Err(Error::BadRequest("give --input or --examples".into()).into()),
-    };
+    })
+}
+
+pub(crate) async fn run(
+    service: &dyn Service,
+    args: BatchArgs,
+    printer: &Printer,
+) -> Result<ExitCode> {
+    let questions = args.questions.as_deref().map(read_questions).transpose()?;
+    let items = items_of(&args)?;
     let created = service
         .create_job(
             &args.model,

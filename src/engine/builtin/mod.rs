@@ -7,6 +7,7 @@
 //! ([`meaning`]). A question's answer depends only on the state, that question, and the
 //! questions of the same request it refers to.
 
+mod across;
 pub mod aligned;
 mod answer;
 mod bert;
