@@ -251,10 +251,7 @@ async fn capture(
     example_id: &str,
     capture_as: CaptureAs<'_>,
 ) -> Result<(ExampleRef, DecisionRef)> {
-    let revision_kind = serde_json::to_value(loaded.revision.kind)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default();
+    let revision_kind = loaded.revision.kind.as_str().to_owned();
     let record = OwnedDecision {
         decision_id: capture_as.decision_id.map(str::to_owned),
         model_id: loaded.model_id,

@@ -278,3 +278,20 @@ fn promote_schema_and_validator_agree() {
     ];
     agree::<PromoteRequest>(&bodies, |body| PromoteRequest::read(body).is_ok());
 }
+
+/// An enum's name in a table or a stored column is its name on the wire.
+#[test]
+fn enum_names_are_their_serialized_names() {
+    use crate::wire::decision::RevisionKind;
+    use crate::wire::models::ModelKind;
+    for kind in [
+        RevisionKind::Branch,
+        RevisionKind::Tag,
+        RevisionKind::Commit,
+    ] {
+        assert_eq!(serde_json::to_value(kind).unwrap(), kind.as_str());
+    }
+    for kind in [ModelKind::Base, ModelKind::Repository] {
+        assert_eq!(serde_json::to_value(kind).unwrap(), kind.as_str());
+    }
+}

@@ -13,11 +13,29 @@ pub struct ModelList {
 }
 
 /// `base`: a named engine; `repository`: a versioned `<owner>/<model>` repository model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+    strum::IntoStaticStr,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum ModelKind {
     Base,
     Repository,
+}
+
+impl ModelKind {
+    /// Its name, as serialized (derived).
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
 }
 
 /// One model. Base models carry `engine`; repository models carry the rest.

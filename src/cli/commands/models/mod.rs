@@ -200,10 +200,7 @@ async fn list(service: &dyn Service, printer: &Printer) -> Result<ExitCode> {
     for model in &list.models {
         table.row(vec![
             model.name.clone(),
-            serde_json::to_value(model.kind)?
-                .as_str()
-                .unwrap_or_default()
-                .to_owned(),
+            model.kind.as_str().to_owned(),
             model
                 .engine
                 .clone()
