@@ -229,6 +229,7 @@ impl<'de, const NULLABLE: bool> Deserialize<'de> for Described<NULLABLE> {
 }
 
 /// A choice's option key: a non-empty string within [`limits::MAX_OPTION_KEY_CHARS`].
+#[derive(PartialEq, Eq, Hash)]
 struct OptionKey(String);
 
 impl<'de> Deserialize<'de> for OptionKey {
@@ -249,6 +250,7 @@ impl<'de> Deserialize<'de> for OptionKey {
 }
 
 /// A question ID: any string (even "") within [`limits::MAX_QUESTION_ID_CHARS`].
+#[derive(PartialEq, Eq, Hash)]
 struct QuestionId(String);
 
 impl<'de> Deserialize<'de> for QuestionId {
@@ -309,34 +311,6 @@ impl<'de, K: Deserialize<'de> + std::hash::Hash + Eq, V: Deserialize<'de>> Visit
         }
     }
 }
-
-impl std::hash::Hash for OptionKey {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.0.hash(state);
-    }
-}
-
-impl PartialEq for OptionKey {
-    fn eq(&self, other: &Self) -> bool {
-        self.0 == other.0
-    }
-}
-
-impl Eq for OptionKey {}
-
-impl std::hash::Hash for QuestionId {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.0.hash(state);
-    }
-}
-
-impl PartialEq for QuestionId {
-    fn eq(&self, other: &Self) -> bool {
-        self.0 == other.0
-    }
-}
-
-impl Eq for QuestionId {}
 
 /// A question map as a request carries it: question ID → question, at least one, at most
 /// [`limits::MAX_QUESTIONS`]; for `#[serde(deserialize_with = …)]`.
