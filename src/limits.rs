@@ -206,8 +206,7 @@ pub fn text_fault(text: &str, max: usize) -> Option<(String, &'static str)> {
 
 /// `text` holding a NUL character: the problem at `loc`, naming `what`.
 pub fn stored(text: &str, loc: &Loc, what: &str) -> Option<FieldError> {
-    text_fault(text, usize::MAX)
-        .map(|(fault, kind)| FieldError::new(loc.clone(), format!("{what} {fault}"), kind))
+    self::text(text, usize::MAX, loc, what)
 }
 
 /// `text` holding a NUL character or past `max` characters ([`text_fault`]): the problem
@@ -217,15 +216,9 @@ pub fn text(text: &str, max: usize, loc: &Loc, what: &str) -> Option<FieldError>
         .map(|(fault, kind)| FieldError::new(loc.clone(), format!("{what} {fault}"), kind))
 }
 
-/// `count` things where at most `max` are allowed: the problem at `loc`.
-pub fn count(count: usize, max: usize, loc: &Loc, what: &str) -> Option<FieldError> {
-    (count > max).then(|| {
-        FieldError::new(
-            loc.clone(),
-            format!("{count} {what}; the limit is {max}"),
-            "too_many",
-        )
-    })
+/// What is wrong with `count` things (`what`) where at most `max` are allowed, said whole.
+pub fn count_fault(count: usize, max: usize, what: &str) -> Option<(String, &'static str)> {
+    (count > max).then(|| (format!("{count} {what}; the limit is {max}"), "too_many"))
 }
 
 /// The characters of a question's text (any JSON value): a string's own, an object's or
@@ -268,12 +261,6 @@ pub fn question_text_fault(value: &Value) -> Option<(String, &'static str)> {
     })
 }
 
-/// A question's text past [`MAX_TEXT_CHARS`] ([`question_text_fault`]): the problem at `loc`.
-pub fn question_text(value: &Value, loc: &Loc, what: &str) -> Option<FieldError> {
-    question_text_fault(value)
-        .map(|(fault, kind)| FieldError::new(loc.clone(), format!("{what} {fault}"), kind))
-}
-
 /// What is wrong with a state past its size or nesting limit, said whole.
 pub fn state_fault(state: &Value) -> Option<(String, &'static str)> {
     let depth = nesting(state);
@@ -290,11 +277,6 @@ pub fn state_fault(state: &Value) -> Option<(String, &'static str)> {
             "too_large",
         )
     })
-}
-
-/// A state past its size or nesting limit ([`state_fault`]): the problem at `loc`.
-pub fn state(state: &Value, loc: &Loc) -> Option<FieldError> {
-    state_fault(state).map(|(msg, kind)| FieldError::new(loc.clone(), msg, kind))
 }
 
 /// How deep arrays and objects nest in `value` (`[[1]]`: 2).
@@ -388,23 +370,23 @@ mod tests {
         let error = text("a\0b", 255, &loc, "example_id").unwrap();
         assert_eq!(error.kind, "nul_character");
         assert!(stored("a\u{1}b", &loc, "example_id").is_none());
-        let error = count(257, MAX_OPTIONS, &loc, "options").unwrap();
-        assert_eq!(error.msg, "257 options; the limit is 256");
+        let (msg, kind) = count_fault(257, MAX_OPTIONS, "options").unwrap();
+        assert_eq!(
+            (msg.as_str(), kind),
+            ("257 options; the limit is 256", "too_many")
+        );
+        assert!(count_fault(256, MAX_OPTIONS, "options").is_none());
         assert_eq!(
             value_chars(&json!({"ab": ["cd", 12, true, null]}), 100),
             2 + 2 + 2 + 4
         );
         let deep = (0..=MAX_STATE_NESTING).fold(json!(1), |inner, _| json!([inner]));
         assert_eq!(nesting(&deep), MAX_STATE_NESTING + 1);
-        assert_eq!(state(&deep, &loc).unwrap().kind, "too_deep");
-        assert!(state(&deep[0], &loc).is_none());
+        assert_eq!(state_fault(&deep).unwrap().1, "too_deep");
+        assert!(state_fault(&deep[0]).is_none());
         let big = json!({"text": "x".repeat(MAX_STATE_BYTES)});
-        let error = state(&big, &loc).unwrap();
-        assert_eq!(error.kind, "too_large");
-        assert!(
-            error
-                .msg
-                .contains(&format!("{} bytes of JSON", MAX_STATE_BYTES + 11))
-        );
+        let (msg, kind) = state_fault(&big).unwrap();
+        assert_eq!(kind, "too_large");
+        assert!(msg.contains(&format!("{} bytes of JSON", MAX_STATE_BYTES + 11)));
     }
 }

@@ -355,14 +355,11 @@ impl<'de> Visitor<'de> for PatchVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         // A model has at most this many questions: a patch naming more cannot be right,
         // and is refused in one fault rather than one per question.
-        if let Some(count) = map.size_hint()
-            && count > limits::MAX_QUESTIONS
+        if let Some(refusal) = map
+            .size_hint()
+            .and_then(|count| fields::too_many(count, limits::MAX_QUESTIONS, "questions"))
         {
-            return Err(Refusal::whole(
-                format!("{count} questions; the limit is {}", limits::MAX_QUESTIONS),
-                "too_many",
-            )
-            .raise());
+            return Err(refusal.raise());
         }
         let mut annotations = IndexMap::with_capacity(map.size_hint().unwrap_or(0));
         while let Some((question_id, members)) = map.next_entry::<String, PatchMembers>()? {

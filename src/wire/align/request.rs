@@ -226,13 +226,8 @@ fn question_ids<'de, D: Deserializer<'de>>(
         let refusal = Refusal::of("must be a non-empty array of question IDs, not []", "empty");
         return Err(refusal.raise());
     }
-    if ids.len() > limits::MAX_QUESTIONS {
-        let msg = format!(
-            "{} questions; the limit is {}",
-            ids.len(),
-            limits::MAX_QUESTIONS
-        );
-        return Err(Refusal::whole(msg, "too_many").raise());
+    if let Some(refusal) = fields::too_many(ids.len(), limits::MAX_QUESTIONS, "questions") {
+        return Err(refusal.raise());
     }
     let refused = ids.iter().enumerate().filter_map(|(i, id)| {
         limits::text_fault(id, limits::MAX_QUESTION_ID_CHARS).map(|(fault, kind)| {

@@ -5,6 +5,7 @@
 use super::{ALIGNMENT_KEY, Question, QuestionKind, Questions, json_type};
 use crate::limits;
 use crate::wire::problem::{Loc, Segment, Validated};
+use crate::wire::validate::fields::too_many;
 use crate::wire::validate::{self, Refusal, Rules};
 use indexmap::IndexMap;
 use serde::Deserialize;
@@ -263,10 +264,6 @@ impl<'de> Deserialize<'de> for QuestionId {
             None => Ok(Self(id)),
         }
     }
-}
-
-fn too_many(count: usize, max: usize, what: &str) -> Option<Refusal> {
-    (count > max).then(|| Refusal::whole(format!("{count} {what}; the limit is {max}"), "too_many"))
 }
 
 /// A map of at most `max` entries, refused by its count before any entry is read when the

@@ -7,10 +7,14 @@ use crate::limits;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
+fn empty() -> Refusal {
+    Refusal::of("may not be empty", "empty")
+}
+
 /// A non-empty text within `max` characters and without NUL.
 fn text_within(text: &str, max: usize) -> Result<(), Refusal> {
     if text.is_empty() {
-        return Err(Refusal::of("may not be empty", "empty"));
+        return Err(empty());
     }
     match limits::text_fault(text, max) {
         Some((fault, kind)) => Err(Refusal::of(fault, kind)),
@@ -30,11 +34,17 @@ fn optional_text<'de, D: Deserializer<'de>>(
     Ok(text)
 }
 
+/// `count` things (`what`) where at most `max` are allowed: refused, said whole
+/// ([`limits::count_fault`]).
+pub fn too_many(count: usize, max: usize, what: &str) -> Option<Refusal> {
+    limits::count_fault(count, max, what).map(|(msg, kind)| Refusal::whole(msg, kind))
+}
+
 /// A non-empty string.
 pub fn non_empty<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
     let text = String::deserialize(deserializer)?;
     if text.is_empty() {
-        return Err(Refusal::of("may not be empty", "empty").raise());
+        return Err(empty().raise());
     }
     Ok(text)
 }
