@@ -336,26 +336,7 @@ pub fn optional_questions<'de, D: Deserializer<'de>>(
 pub fn nullable_questions<'de, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<Option<Questions>, D::Error> {
-    struct Nullable;
-    impl<'de> Visitor<'de> for Nullable {
-        type Value = Option<Questions>;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("an object of question ID to question, or null")
-        }
-        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_some<D: Deserializer<'de>>(
-            self,
-            deserializer: D,
-        ) -> Result<Self::Value, D::Error> {
-            questions(deserializer).map(Some)
-        }
-    }
-    deserializer.deserialize_option(Nullable)
+    Ok(Option::<QuestionMap>::deserialize(deserializer)?.map(|map| map.0))
 }
 
 /// A question map on its own (a question file, a `--questions` argument).
