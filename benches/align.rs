@@ -48,6 +48,11 @@ const QUESTIONS: &str = concat!(
     "/examples/support/questions.yaml"
 );
 
+/// The model the bench aligns, as core names it.
+fn model() -> arbiter::ids::ModelRef {
+    "bench/support".parse().expect("model path")
+}
+
 fn context() -> (tempfile::TempDir, Context) {
     let dir = tempfile::tempdir().expect("temp dir");
     let settings = Settings::resolve(Some(dir.path().to_owned())).expect("settings");
@@ -55,7 +60,7 @@ fn context() -> (tempfile::TempDir, Context) {
     core::models::create(
         &ctx,
         &CreateModel {
-            path: "bench/support".into(),
+            path: "bench/support".parse().expect("path"),
             base: "mo".into(),
             questions_yaml: Some(std::fs::read_to_string(QUESTIONS).expect("questions")),
             capture: CapturePolicy::default(),
@@ -70,7 +75,7 @@ fn ingest(ctx: &Context, lines: &[&str]) {
     let text = lines.join("\n");
     core::examples::ingest(
         ctx,
-        "bench/support",
+        &model(),
         "bench",
         &mut Cursor::new(text),
         true,
@@ -85,7 +90,7 @@ fn align(runtime: &tokio::runtime::Runtime, ctx: &Context, seed: u64) -> (Alignm
         let (_, lock) = core::align::create(
             ctx,
             core::align::NewAlignment {
-                model: "bench/support",
+                model: &model(),
                 request: AlignmentRequest {
                     seed,
                     ..AlignmentRequest::default()
@@ -191,9 +196,9 @@ fn experiment(runtime: &tokio::runtime::Runtime, fit: &[&str], held_out: &[(&str
             report.reason.as_deref().unwrap_or("passed")
         );
     }
-    let base = core::models::load(&ctx, "bench/support", Some("main")).expect("base");
+    let base = core::models::load(&ctx, &model(), Some("main")).expect("base");
     let aligned = match &result.branch {
-        Some(branch) => core::models::load(&ctx, "bench/support", Some(branch)).expect("aligned"),
+        Some(branch) => core::models::load(&ctx, &model(), Some(branch)).expect("aligned"),
         None => base.clone(),
     };
     if let Some(branch) = &result.branch {
@@ -213,7 +218,7 @@ fn experiment(runtime: &tokio::runtime::Runtime, fit: &[&str], held_out: &[(&str
 
 /// How large the learned files are: exemplars are kept as the text the encoder reads.
 fn learned_sizes(ctx: &Context, branch: &str) {
-    let repo = core::models::open(ctx, "bench/support").expect("the model");
+    let repo = core::models::open(ctx, &model()).expect("the model");
     let commit = repo.resolve(Some(branch)).expect("the branch").commit;
     let files = repo.read(&commit).expect("the files");
     let sizes: Vec<String> = files
@@ -247,7 +252,7 @@ fn eval_held_out(
         let (_, lock) = core::eval::create(
             ctx,
             core::eval::NewEvaluation {
-                model: "bench/support",
+                model: &model(),
                 request: EvaluationRequest {
                     revision: Some(branch.to_owned()),
                     ..EvaluationRequest::default()

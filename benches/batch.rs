@@ -97,7 +97,7 @@ fn main() {
     core::models::create(
         &ctx,
         &CreateModel {
-            path: "bench/support".into(),
+            path: "bench/support".parse().expect("model path"),
             base: "mo".into(),
             questions_yaml: Some(serde_yaml::to_string(&request["questions"]).expect("yaml")),
             capture: CapturePolicy::default(),
@@ -128,7 +128,7 @@ fn main() {
             core::batch::create(
                 &ctx2,
                 NewBatch {
-                    model: "bench/support",
+                    model: &"bench/support".parse().expect("model path"),
                     revision: None,
                     questions: None,
                     capture: false,

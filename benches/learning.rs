@@ -119,11 +119,16 @@ fn key(seed: u64, salt: &str, id: &str) -> [u8; 32] {
     hasher.finalize().into()
 }
 
+/// `path` as core names a model.
+fn model(path: &str) -> arbiter::ids::ModelRef {
+    path.parse().expect("model path")
+}
+
 fn create(ctx: &Context, path: &str, questions: &str) {
     core::models::create(
         ctx,
         &CreateModel {
-            path: path.into(),
+            path: path.parse().expect("model path"),
             base: "mo".into(),
             questions_yaml: Some(questions.to_owned()),
             capture: CapturePolicy::default(),
@@ -136,7 +141,7 @@ fn create(ctx: &Context, path: &str, questions: &str) {
 fn ingest(ctx: &Context, path: &str, lines: &[&str]) {
     core::examples::ingest(
         ctx,
-        path,
+        &model(path),
         "bench",
         &mut Cursor::new(lines.join("\n")),
         true,
@@ -155,7 +160,7 @@ fn align(
         let (_, lock) = core::align::create(
             ctx,
             core::align::NewAlignment {
-                model: path,
+                model: &model(path),
                 request: AlignmentRequest {
                     seed,
                     ..AlignmentRequest::default()
@@ -177,7 +182,7 @@ fn align(
 
 /// The answers of `path` at `revision` to each state, through the built-in engine.
 fn decide(ctx: &Context, path: &str, revision: Option<&str>, states: &[&Value]) -> Vec<Answers> {
-    let loaded = core::models::load(ctx, path, revision).expect("load");
+    let loaded = core::models::load(ctx, &model(path), revision).expect("load");
     let engine = loaded.engine(ctx).expect("engine");
     let builtin = engine.as_builtin().expect("the built-in engine");
     states
@@ -415,7 +420,7 @@ fn curve(runtime: &tokio::runtime::Runtime, ctx: &Context, wanted: &str, seeds: 
         let rows = rows(set);
         let base = format!("bench/{}", set.name);
         create(ctx, &base, &questions_yaml);
-        let questions = core::models::load(ctx, &base, None)
+        let questions = core::models::load(ctx, &model(&base), None)
             .expect("load")
             .questions;
         let ids: Vec<&String> = questions.keys().collect();

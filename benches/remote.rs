@@ -64,7 +64,7 @@ fn main() {
             core::batch::create(
                 &ctx2,
                 NewBatch {
-                    model: "bench/remote",
+                    model: &"bench/remote".parse().expect("path"),
                     revision: None,
                     questions: None,
                     capture: false,
@@ -151,7 +151,7 @@ fn prepare(url: &str, items: usize, in_flight: u64) -> (tempfile::TempDir, Conte
     core::models::create(
         &ctx,
         &CreateModel {
-            path: "bench/remote".into(),
+            path: "bench/remote".parse().expect("path"),
             base: "mo".into(),
             questions_yaml: Some(serde_yaml::to_string(&request["questions"]).expect("yaml")),
             capture: CapturePolicy::default(),

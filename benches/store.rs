@@ -39,6 +39,11 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 const MODEL: &str = "acme/support";
+
+/// [`MODEL`] as core names it.
+fn model() -> arbiter::ids::ModelRef {
+    MODEL.parse().expect("model path")
+}
 const QUESTIONS: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/examples/support/questions.yaml"
@@ -86,7 +91,7 @@ fn setup(home: &Path, database: Option<&str>) -> Context {
     create(
         &ctx,
         &CreateModel {
-            path: MODEL.into(),
+            path: MODEL.parse().expect("path"),
             base: "mo".into(),
             questions_yaml: Some(std::fs::read_to_string(QUESTIONS).expect("questions.yaml")),
             capture: CapturePolicy {
@@ -258,7 +263,7 @@ fn capture_bench(database: Option<&str>) -> String {
 
 /// Where the capture time goes: the store write alone, and the disk's fsync alone.
 fn breakdown(ctx: &Context, dir: &Path, states: &[Value]) {
-    let loaded = arbiter::core::models::load(ctx, MODEL, None).expect("load");
+    let loaded = arbiter::core::models::load(ctx, &model(), None).expect("load");
     let questions = arbiter::wire::question::questions_to_value(&loaded.questions);
     let answers = json!({"intent": {"type": "choice", "answer": "refund", "confidence": 0.5},
         "urgency": {"type": "score", "answer": 2, "confidence": 0.4},
@@ -345,7 +350,7 @@ fn timed_ingest(path: &Path, n: usize) -> f64 {
     let mut reader = BufReader::new(std::fs::File::open(path).expect("open jsonl"));
     let t = Instant::now();
     let report =
-        arbiter::core::examples::ingest(&ctx, MODEL, "bench", &mut reader, false, &mut |_| {})
+        arbiter::core::examples::ingest(&ctx, &model(), "bench", &mut reader, false, &mut |_| {})
             .expect("ingest");
     let secs = t.elapsed().as_secs_f64();
     assert!(
@@ -470,7 +475,7 @@ fn child_ingest(path: &Path, n: usize) {
     let mut reader = BufReader::new(std::fs::File::open(path).expect("open jsonl"));
     let t = Instant::now();
     let report =
-        arbiter::core::examples::ingest(&ctx, MODEL, "bench", &mut reader, false, &mut |_| {})
+        arbiter::core::examples::ingest(&ctx, &model(), "bench", &mut reader, false, &mut |_| {})
             .expect("ingest");
     let secs = t.elapsed().as_secs_f64();
     assert_eq!(report.created as usize, n);

@@ -202,7 +202,7 @@ async fn lookup(
             })
             .collect(),
         Wanted::Revisions => {
-            let detail = service.show_model(model?).await.ok()?;
+            let detail = service.show_model(&model?.parse().ok()?).await.ok()?;
             let branches = detail
                 .branches
                 .into_iter()
@@ -235,7 +235,7 @@ async fn lookup(
             })
             .collect(),
         Wanted::Questions => service
-            .show_model(model?)
+            .show_model(&model?.parse().ok()?)
             .await
             .ok()?
             .questions

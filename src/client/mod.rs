@@ -27,6 +27,7 @@ use crate::core::service::{
 };
 use crate::error::{Error, Result};
 use crate::ids::ModelId as JobModelId;
+use crate::ids::{ExampleId, ModelRef};
 use crate::store::IngestCounts;
 use crate::wire::agreement::AgreementReport;
 use crate::wire::decision::Checkpoint;
@@ -82,7 +83,8 @@ impl Service for Remote {
         self.http.json(&Request::get(&["v1", "models"])).await
     }
 
-    async fn show_model(&self, model: &str) -> Result<ModelDetail> {
+    async fn show_model(&self, model: &ModelRef) -> Result<ModelDetail> {
+        let model = &model.to_string();
         self.http
             .json(&Request::get(&["v1", "models", model]))
             .await
@@ -94,6 +96,7 @@ impl Service for Remote {
             revision,
             limit,
         } = query;
+        let model = &model.to_string();
         let mut request =
             Request::get(&["v1", "models", model, "checkpoints"]).query("limit", &limit);
         if let Some(revision) = revision {
@@ -104,10 +107,11 @@ impl Service for Remote {
 
     async fn promote(
         &self,
-        model: &str,
+        model: &ModelRef,
         revision: &str,
         evaluation: Option<&str>,
     ) -> Result<Checkpoint> {
+        let model = &model.to_string();
         // Not repeated: the route keeps no idempotency record.
         let request = Request::post(&["v1", "models", model, "promote"]).json(
             &crate::wire::models::PromoteRequest {
@@ -118,13 +122,15 @@ impl Service for Remote {
         self.http.json(&request).await
     }
 
-    async fn history(&self, model: &str, limit: usize) -> Result<Vec<RegistryEvent>> {
+    async fn history(&self, model: &ModelRef, limit: usize) -> Result<Vec<RegistryEvent>> {
+        let model = &model.to_string();
         self.http
             .json(&Request::get(&["v1", "models", model, "history"]).query("limit", &limit))
             .await
     }
 
-    async fn diff(&self, model: &str, from: &str, to: &str) -> Result<ModelDiff> {
+    async fn diff(&self, model: &ModelRef, from: &str, to: &str) -> Result<ModelDiff> {
+        let model = &model.to_string();
         self.http
             .json(
                 &Request::get(&["v1", "models", model, "diff"])
@@ -145,6 +151,7 @@ impl Service for Remote {
             atomic,
             annotator,
         } = request;
+        let model = &model.to_string();
         server_names_annotator(&annotator)?;
         if atomic {
             let report = self.ingest_atomic(model, input).await?;
@@ -163,14 +170,21 @@ impl Service for Remote {
             reasoning,
             annotator,
         } = request;
+        let model = &model.to_string();
         server_names_annotator(&annotator)?;
         let input = AnnotationInput { answer, reasoning };
         let patch = indexmap::IndexMap::from([(question_id.clone(), input)]);
         // Writing the same ground truth again changes nothing but its time: repeatable.
-        let request =
-            Request::patch(&["v1", "models", model, "examples", example_id, "annotations"])
-                .json(&patch)?
-                .repeatable();
+        let request = Request::patch(&[
+            "v1",
+            "models",
+            model,
+            "examples",
+            example_id.as_str(),
+            "annotations",
+        ])
+        .json(&patch)?
+        .repeatable();
         let mut detail: ExampleDetail = self.http.json(&request).await?;
         detail
             .example
@@ -185,10 +199,11 @@ impl Service for Remote {
 
     async fn annotate_lines(
         &self,
-        model: &str,
+        model: &ModelRef,
         annotator: Annotator,
         input: Input,
     ) -> Result<IngestReport> {
+        let model = &model.to_string();
         server_names_annotator(&annotator)?;
         self.upload(model, "annotations", input, &|_| {}).await
     }
@@ -200,6 +215,7 @@ impl Service for Remote {
             after,
             limit,
         } = query;
+        let model = &model.to_string();
         let mut request = Request::get(&["v1", "models", model, "examples"]).query("limit", &limit);
         if let Some(annotated) = filter.annotated {
             request = request.query("annotated", &annotated);
@@ -213,16 +229,22 @@ impl Service for Remote {
         self.http.json(&request).await
     }
 
-    async fn show_example(&self, model: &str, example_id: &str) -> Result<ExampleDetail> {
-        self.get_example(model, example_id).await
+    async fn show_example(
+        &self,
+        model: &ModelRef,
+        example_id: &ExampleId,
+    ) -> Result<ExampleDetail> {
+        self.get_example(&model.to_string(), example_id.as_str())
+            .await
     }
 
-    async fn resolve_example(&self, model: &str, text: &str) -> Result<String> {
+    async fn resolve_example(&self, model: &ModelRef, text: &str) -> Result<ExampleId> {
+        let model = &model.to_string();
         // A whole ID (or none): the route answers for it, and the operation then says any
         // not-found in the server's own words.
         match self.get_example(model, text).await {
             Err(error) if is_example_not_found(&error) => {}
-            _ => return Ok(text.to_owned()),
+            _ => return Ok(ExampleId::from(text)),
         }
         let prefix = crate::core::examples::id_prefix(text)?;
         // The examples after the prefix in ID order: those that start with it come first.
@@ -235,9 +257,10 @@ impl Service for Remote {
 
     async fn examples_to_annotate(
         &self,
-        model: &str,
+        model: &ModelRef,
         query: &ToAnnotateQuery,
     ) -> Result<ToAnnotate> {
+        let model = &model.to_string();
         let mut request = Request::get(&["v1", "models", model, "examples-to-annotate"]);
         for (name, value) in query.to_pairs() {
             request = request.query(name, &value);
@@ -275,9 +298,10 @@ impl Service for Remote {
 
     async fn annotation_agreement(
         &self,
-        model: &str,
+        model: &ModelRef,
         question: Option<&str>,
     ) -> Result<AgreementReport> {
+        let model = &model.to_string();
         let mut request = Request::get(&["v1", "models", model, "annotation-agreement"]);
         if let Some(question) = question {
             request = request.query("question", &question);
@@ -285,7 +309,8 @@ impl Service for Remote {
         self.http.json(&request).await
     }
 
-    async fn create_job(&self, model: &str, request: JobRequest) -> Result<Created> {
+    async fn create_job(&self, model: &ModelRef, request: JobRequest) -> Result<Created> {
+        let model = &model.to_string();
         let (kind, request) = self.job_request(model, request)?;
         let mut request = request;
         let mut restarts = 0;

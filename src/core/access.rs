@@ -16,7 +16,7 @@ use super::requests::{
 use super::tokens::{Principal, Role, Scope};
 use super::{Context, blocking};
 use crate::error::{Error, Result};
-use crate::ids::{JobId, ModelId};
+use crate::ids::{ExampleId, JobId, ModelId, ModelRef};
 use crate::store::{ExampleFilter, IngestCounts, NewAnnotation};
 use crate::wire::agreement::AgreementReport;
 use crate::wire::decision::Checkpoint;
@@ -58,30 +58,35 @@ pub const fn role_of(kind: JobKind) -> Role {
     }
 }
 
-/// Open `model` (path or `modelId`) for `principal` with at least `role` and return its
-/// path: invisible models are not found. For work already on the blocking pool; else
-/// [`model_access`].
-pub fn authorize(ctx: &Context, principal: &Principal, model: &str, role: Role) -> Result<String> {
+/// Open `model` for `principal` with at least `role` and return it by its path (a
+/// `modelId` resolved): invisible models are not found. For work already on the blocking
+/// pool; else [`model_access`].
+pub fn authorize(
+    ctx: &Context,
+    principal: &Principal,
+    model: &ModelRef,
+    role: Role,
+) -> Result<ModelRef> {
     let repo = super::models::open(ctx, model)?;
-    let path = repo.path().to_string();
+    let path = repo.path();
     // An invisible model answers exactly like a missing one: by the ID asked for, never its path.
     principal
-        .require_role(&path, role)
+        .require_role(&path.to_string(), role)
         .map_err(|error| match error {
-            Error::ModelNotFound(_) => Error::ModelNotFound(model.to_owned()),
+            Error::ModelNotFound(_) => Error::ModelNotFound(model.to_string()),
             other => other,
         })?;
-    Ok(path)
+    Ok(ModelRef::Path(path.clone()))
 }
 
 /// [`authorize`], off the async runtime.
 pub async fn model_access(
     ctx: &Context,
     principal: &Principal,
-    model: &str,
+    model: &ModelRef,
     role: Role,
-) -> Result<String> {
-    let (ctx, principal, model) = (ctx.clone(), principal.clone(), model.to_owned());
+) -> Result<ModelRef> {
+    let (ctx, principal, model) = (ctx.clone(), principal.clone(), model.clone());
     blocking(move || authorize(&ctx, &principal, &model, role)).await
 }
 
@@ -131,7 +136,7 @@ pub async fn cancel_visible_job(
 pub struct JobListing {
     /// One model (path or `modelId`), which the token must be able to read; else every
     /// model it can see.
-    pub model: Option<String>,
+    pub model: Option<ModelRef>,
     /// Only these kinds (empty: every kind).
     pub kinds: Vec<JobKind>,
     /// Only these statuses (empty: every status).
@@ -198,12 +203,12 @@ pub async fn visible_jobs(
 pub async fn job_under(
     ctx: &Context,
     principal: &Principal,
-    model: &str,
+    model: &ModelRef,
     kind: JobKind,
     job_id: &JobId,
 ) -> Result<Job> {
     let (ctx, principal) = (ctx.clone(), principal.clone());
-    let (model, job_id) = (model.to_owned(), *job_id);
+    let (model, job_id) = (model.clone(), *job_id);
     blocking(move || {
         authorize(&ctx, &principal, &model, Role::Reader)?;
         let id = super::models::open(&ctx, &model)?.model_id();
@@ -248,7 +253,11 @@ pub async fn list_models(ctx: &Context, principal: &Principal) -> Result<ModelLi
 }
 
 /// `model`'s branches, tags, capture policy and question IDs (role `reader`).
-pub async fn show_model(ctx: &Context, principal: &Principal, model: &str) -> Result<ModelDetail> {
+pub async fn show_model(
+    ctx: &Context,
+    principal: &Principal,
+    model: &ModelRef,
+) -> Result<ModelDetail> {
     as_role(ctx, principal, model, Role::Reader, |ctx, path| {
         super::models::show(ctx, path)
     })
@@ -277,7 +286,7 @@ pub async fn log(
 pub async fn promote(
     ctx: &Context,
     principal: &Principal,
-    model: &str,
+    model: &ModelRef,
     revision: &str,
     evaluation: Option<&str>,
 ) -> Result<Checkpoint> {
@@ -293,7 +302,7 @@ pub async fn promote(
 pub async fn history(
     ctx: &Context,
     principal: &Principal,
-    model: &str,
+    model: &ModelRef,
     limit: usize,
 ) -> Result<Vec<RegistryEvent>> {
     as_role(ctx, principal, model, Role::Reader, move |ctx, path| {
@@ -307,7 +316,7 @@ pub async fn history(
 pub async fn diff(
     ctx: &Context,
     principal: &Principal,
-    model: &str,
+    model: &ModelRef,
     from: &str,
     to: &str,
 ) -> Result<ModelDiff> {
@@ -340,10 +349,10 @@ pub async fn list_examples(
 pub async fn show_example(
     ctx: &Context,
     principal: &Principal,
-    model: &str,
-    example_id: &str,
+    model: &ModelRef,
+    example_id: &ExampleId,
 ) -> Result<ExampleDetail> {
-    let example_id = example_id.to_owned();
+    let example_id = example_id.clone();
     as_role(ctx, principal, model, Role::Reader, move |ctx, path| {
         super::examples::show(ctx, path, &example_id)
     })
@@ -355,7 +364,7 @@ pub async fn show_example(
 pub async fn examples_to_annotate(
     ctx: &Context,
     principal: &Principal,
-    model: &str,
+    model: &ModelRef,
     query: &ToAnnotateQuery,
     gate: &dyn Gate,
 ) -> Result<ToAnnotate> {
@@ -368,11 +377,11 @@ pub async fn examples_to_annotate(
 pub async fn annotate_example(
     ctx: &Context,
     principal: &Principal,
-    model: &str,
-    example_id: &str,
+    model: &ModelRef,
+    example_id: &ExampleId,
     body: Value,
 ) -> Result<ExampleDetail> {
-    let (example_id, annotator) = (example_id.to_owned(), principal.name.clone());
+    let (example_id, annotator) = (example_id.clone(), principal.name.clone());
     as_role(ctx, principal, model, Role::Writer, move |ctx, path| {
         super::examples::annotate_example(ctx, path, &example_id, &annotator, &body)
     })
@@ -430,7 +439,7 @@ async fn with_progress<T, P>(
 pub async fn annotate_lines(
     ctx: &Context,
     principal: &Principal,
-    model: &str,
+    model: &ModelRef,
     annotator: Annotator,
     mut input: Input,
 ) -> Result<IngestReport> {
@@ -454,7 +463,7 @@ pub async fn annotate(
         reasoning: request.reasoning,
         annotator: request.annotator.unwrap_or_else(|| principal.name.clone()),
     };
-    let example_id = request.example_id.to_owned();
+    let example_id = request.example_id.clone();
     as_role(
         ctx,
         principal,
@@ -470,9 +479,9 @@ pub async fn annotate(
 pub async fn resolve_example(
     ctx: &Context,
     principal: &Principal,
-    model: &str,
+    model: &ModelRef,
     text: &str,
-) -> Result<String> {
+) -> Result<ExampleId> {
     let text = text.to_owned();
     as_role(ctx, principal, model, Role::Reader, move |ctx, path| {
         super::examples::resolve_id(ctx, path, &text)
@@ -486,7 +495,7 @@ pub async fn resolve_example(
 pub async fn export_examples(
     ctx: &Context,
     principal: &Principal,
-    model: &str,
+    model: &ModelRef,
     filter: &ExampleFilter,
     write: &mut (dyn for<'v> FnMut(&'v IngestExample) -> Result<()> + Send),
 ) -> Result<u64> {
@@ -498,7 +507,7 @@ pub async fn export_examples(
 pub async fn annotation_agreement(
     ctx: &Context,
     principal: &Principal,
-    model: &str,
+    model: &ModelRef,
     question: Option<String>,
 ) -> Result<AgreementReport> {
     as_role(ctx, principal, model, Role::Reader, move |ctx, path| {
@@ -513,7 +522,7 @@ pub async fn annotation_agreement(
 pub async fn create_job(
     ctx: &Context,
     principal: &Principal,
-    model: &str,
+    model: &ModelRef,
     request: JobRequest,
     origin: Option<jobs::Origin>,
 ) -> Result<(Job, jobs::JobClaim)> {
@@ -557,11 +566,11 @@ pub async fn create_job(
 async fn as_role<T: Send + 'static>(
     ctx: &Context,
     principal: &Principal,
-    model: &str,
+    model: &ModelRef,
     role: Role,
-    work: impl FnOnce(&Context, &str) -> Result<T> + Send + 'static,
+    work: impl FnOnce(&Context, &ModelRef) -> Result<T> + Send + 'static,
 ) -> Result<T> {
-    let (ctx, principal, model) = (ctx.clone(), principal.clone(), model.to_owned());
+    let (ctx, principal, model) = (ctx.clone(), principal.clone(), model.clone());
     blocking(move || {
         let path = authorize(&ctx, &principal, &model, role)?;
         work(&ctx, &path)

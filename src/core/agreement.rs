@@ -6,6 +6,7 @@ use super::Context;
 use super::kappa::{self, Agreement};
 use super::models;
 use crate::error::{Error, Result};
+use crate::ids::ModelRef;
 use crate::store::ExampleFilter;
 use crate::wire::Loc;
 use crate::wire::agreement::{AgreementReport, AnnotatorCount, KappaMethod, QuestionAgreement};
@@ -18,7 +19,11 @@ type Ratings = Vec<(String, String)>;
 
 /// The agreement of the annotators of `question` (else of every question at the default
 /// branch) of `model`.
-pub fn agreement(ctx: &Context, model: &str, question: Option<&str>) -> Result<AgreementReport> {
+pub fn agreement(
+    ctx: &Context,
+    model: &ModelRef,
+    question: Option<&str>,
+) -> Result<AgreementReport> {
     let loaded = models::load(ctx, model, None)?;
     let ids: Vec<String> = match question {
         Some(id) if loaded.questions.contains_key(id) => vec![id.to_owned()],
@@ -56,7 +61,7 @@ pub fn agreement(ctx: &Context, model: &str, question: Option<&str>) -> Result<A
             Ok(())
         })?;
     Ok(AgreementReport {
-        model: loaded.path,
+        model: loaded.path.to_string(),
         questions: ratings
             .into_iter()
             .map(|(id, examples)| (id, of_question(&examples)))

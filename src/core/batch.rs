@@ -14,6 +14,7 @@ use super::models::{self, Loaded};
 use super::requests::BatchItems;
 use super::{Context, blocking};
 use crate::error::{Error, Result};
+use crate::ids::ModelRef;
 use crate::store::{ExampleFilter, JobRecord};
 use crate::wire::decision::Revision;
 use crate::wire::jobs::BatchItems as Given;
@@ -35,7 +36,7 @@ use std::time::{Duration, Instant};
 /// A batch to create.
 pub struct NewBatch<'a> {
     /// Repository path or `modelId`.
-    pub model: &'a str,
+    pub model: &'a ModelRef,
     pub revision: Option<&'a str>,
     pub questions: Option<Questions>,
     pub capture: bool,
@@ -277,7 +278,7 @@ pub(crate) async fn execute(
     };
     let template = DecisionRequest {
         state: Value::Null,
-        model: loaded.path.clone(),
+        model: loaded.path.to_string(),
         questions,
         example_id: None,
         revision: Some(loaded.revision.commit.clone()),

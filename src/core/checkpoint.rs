@@ -3,6 +3,7 @@
 
 use crate::engine::builtin::aligned::{AlignedInstructions, outcome_keys};
 use crate::error::Error;
+use crate::ids::ModelPath;
 use crate::wire::Questions;
 pub use crate::wire::models::CapturePolicy;
 use crate::wire::problem::{FieldError, Loc, Segment};
@@ -254,7 +255,7 @@ pub fn invalid_files(errors: Vec<FieldError>) -> Error {
 }
 
 /// Validation problems in files already committed at `commit`.
-pub fn invalid_checkpoint(model: &str, commit: &str, errors: Vec<FieldError>) -> Error {
+pub fn invalid_checkpoint(model: &ModelPath, commit: &str, errors: Vec<FieldError>) -> Error {
     let summary = errors.first().map(ToString::to_string).unwrap_or_default();
     Error::InvalidCheckpoint {
         detail: format!(

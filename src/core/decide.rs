@@ -41,8 +41,9 @@ pub async fn prepare(ctx: &Context, request: &DecisionRequest) -> Result<Prepare
         request.check_base_model_fields()?;
         (request.model.clone(), Prepared::Base)
     } else {
-        let (ctx, path, revision) = (ctx.clone(), request.model.clone(), request.revision.clone());
-        let loaded = blocking(move || models::load(&ctx, &path, revision.as_deref())).await?;
+        let model = models::named_here(ctx, &request.model)?;
+        let (ctx, revision) = (ctx.clone(), request.revision.clone());
+        let loaded = blocking(move || models::load(&ctx, &model, revision.as_deref())).await?;
         (
             loaded.spec.base.clone(),
             Prepared::Repository(Box::new(loaded)),

@@ -9,12 +9,13 @@ use super::Context;
 use super::checkpoint::{invalid_checkpoint, parse_model_yaml, parse_questions_files};
 use super::models::{open, to_wire_revision};
 use crate::error::Result;
+use crate::ids::ModelRef;
 use crate::wire::problem::{FieldError, Loc, Segment};
 use crate::wire::registry::{Change, DiffStatus, FileDiff, ModelDiff};
 use crate::wire::value::parse_yaml;
 
 /// What changed in `model` from revision `from` to revision `to`.
-pub fn diff(ctx: &Context, model: &str, from: &str, to: &str) -> Result<ModelDiff> {
+pub fn diff(ctx: &Context, model: &ModelRef, from: &str, to: &str) -> Result<ModelDiff> {
     let repo = open(ctx, model)?;
     let (from, to) = (repo.resolve(Some(from))?, repo.resolve(Some(to))?);
     let (before, after) = (repo.read(&from.commit)?, repo.read(&to.commit)?);
@@ -22,12 +23,12 @@ pub fn diff(ctx: &Context, model: &str, from: &str, to: &str) -> Result<ModelDif
     // (not YAML, past a limit, not questions) are the checkpoint's fault, 422
     // `invalid_checkpoint` located in the file as a decision at that revision answers,
     // never a 500 (nor a diff of what no decision would read).
-    let path = repo.path().to_string();
+    let path = repo.path();
     for (files, commit) in [(&before, &from.commit), (&after, &to.commit)] {
         parse_model_yaml(&files.model_yaml, &|name| ctx.is_base_model(name))
-            .map_err(|errors| invalid_checkpoint(&path, commit, errors))?;
+            .map_err(|errors| invalid_checkpoint(path, commit, errors))?;
         parse_questions_files(&files.questions_yaml, &files.aligned, &files.learned)
-            .map_err(|errors| invalid_checkpoint(&path, commit, errors))?;
+            .map_err(|errors| invalid_checkpoint(path, commit, errors))?;
     }
     let parse = |file: &str, text: &str, commit: &str| -> Result<Value> {
         if text.trim().is_empty() {
@@ -36,7 +37,7 @@ pub fn diff(ctx: &Context, model: &str, from: &str, to: &str) -> Result<ModelDif
         parse_yaml(text).map_err(|e| {
             let loc = Loc(vec![Segment::Key(file.to_owned())]);
             let error = FieldError::new(loc, format!("not valid YAML: {e}"), "yaml");
-            invalid_checkpoint(&path, commit, vec![error])
+            invalid_checkpoint(path, commit, vec![error])
         })
     };
     let model_yaml = changes(

@@ -62,7 +62,7 @@ fn entry(ctx: &Context, repo: &ModelRepo) -> Result<ModelEntry> {
 /// What `models create` needs.
 #[derive(Debug, Clone)]
 pub struct CreateModel {
-    pub path: String,
+    pub path: ModelPath,
     pub base: String,
     /// `questions.yaml` text; `None` creates a model without saved questions.
     pub questions_yaml: Option<String>,
@@ -72,7 +72,7 @@ pub struct CreateModel {
 
 /// Create a repository model; the files are validated before anything is written.
 pub fn create(ctx: &Context, request: &CreateModel) -> Result<ModelDetail> {
-    let path = ModelPath::parse(&request.path).map_err(repo::RepoError::from)?;
+    let path = &request.path;
     let spec = ModelSpec {
         base: request.base.clone(),
         capture: request.capture,
@@ -88,7 +88,7 @@ pub fn create(ctx: &Context, request: &CreateModel) -> Result<ModelDetail> {
         .clone()
         .unwrap_or_else(|| format!("Create {path}"));
     let repo = ctx.repos().create(
-        &path,
+        path,
         &Files {
             model_yaml,
             questions_yaml,
@@ -101,8 +101,8 @@ pub fn create(ctx: &Context, request: &CreateModel) -> Result<ModelDetail> {
 }
 
 /// `models show`: branches, tags, capture policy and question IDs.
-pub fn show(ctx: &Context, path: &str) -> Result<ModelDetail> {
-    detail(ctx, &open(ctx, path)?)
+pub fn show(ctx: &Context, model: &ModelRef) -> Result<ModelDetail> {
+    detail(ctx, &open(ctx, model)?)
 }
 
 fn detail(ctx: &Context, repo: &ModelRepo) -> Result<ModelDetail> {
@@ -129,9 +129,9 @@ fn detail(ctx: &Context, repo: &ModelRepo) -> Result<ModelDetail> {
 }
 
 /// What `models commit` needs: new file contents (None keeps the parent's).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct CommitRequest {
-    pub path: String,
+    pub model: ModelRef,
     /// The branch to commit on [default: the default branch]; created from `start` if new.
     pub branch: Option<String>,
     pub start: Option<String>,
@@ -146,10 +146,28 @@ pub struct CommitRequest {
     pub message: String,
 }
 
+impl CommitRequest {
+    /// A commit of `model` on its default branch that changes nothing yet: set the files
+    /// it changes.
+    pub fn new(model: ModelRef, message: impl Into<String>) -> Self {
+        Self {
+            model,
+            branch: None,
+            start: None,
+            questions_yaml: None,
+            model_yaml: None,
+            aligned: Vec::new(),
+            unaligned: Vec::new(),
+            learned: None,
+            message: message.into(),
+        }
+    }
+}
+
 /// Commit a new checkpoint. The checkpoint it makes is validated first (the new files with
 /// the parent's others), so an invalid model is never committed.
 pub fn commit(ctx: &Context, request: &CommitRequest) -> Result<Checkpoint> {
-    let repo = open(ctx, &request.path)?;
+    let repo = open(ctx, &request.model)?;
     let branch = match &request.branch {
         Some(branch) => branch.clone(),
         None => repo.default_branch()?,
@@ -209,13 +227,13 @@ pub fn commit(ctx: &Context, request: &CommitRequest) -> Result<Checkpoint> {
 /// `actor`'s with the latest evaluation of the commit, unless the tag was there already.
 pub fn tag(
     ctx: &Context,
-    path: &str,
+    model: &ModelRef,
     name: &str,
     revision: &str,
     force: bool,
     actor: &str,
 ) -> Result<Revision> {
-    let repo = open(ctx, path)?;
+    let repo = open(ctx, model)?;
     let (tagged, before) = repo.set_tag(name, revision, force)?;
     if before.as_deref() != Some(tagged.commit.as_str()) {
         let model_id = repo.model_id();
@@ -239,11 +257,11 @@ pub fn tag(
 /// Checkpoints of a revision, newest first.
 pub fn log(
     ctx: &Context,
-    path: &str,
+    model: &ModelRef,
     revision: Option<&str>,
     limit: usize,
 ) -> Result<Vec<Checkpoint>> {
-    let repo = open(ctx, path)?;
+    let repo = open(ctx, model)?;
     Ok(repo
         .log(revision, limit)?
         .iter()
@@ -259,12 +277,12 @@ pub fn log(
 /// with the branch moved.
 pub fn promote(
     ctx: &Context,
-    path: &str,
+    model: &ModelRef,
     revision: &str,
     evaluation: Option<&str>,
     actor: &str,
 ) -> Result<Checkpoint> {
-    let repo = open(ctx, path)?;
+    let repo = open(ctx, model)?;
     let branch = repo.default_branch()?;
     let target = repo.resolve(Some(revision))?.commit;
     let model_id = repo.model_id();
@@ -291,7 +309,7 @@ pub fn promote(
 #[derive(Debug, Clone)]
 pub struct Loaded {
     pub model_id: ModelId,
-    pub path: String,
+    pub path: ModelPath,
     pub spec: ModelSpec,
     pub questions: Questions,
     pub revision: Revision,
@@ -367,28 +385,36 @@ pub(crate) async fn load_pinned(
     model_id: &ModelId,
     revision: &Revision,
 ) -> Result<Loaded> {
-    let (ctx, model_id, commit) = (ctx.clone(), model_id.to_string(), revision.commit.clone());
-    let mut loaded = super::blocking(move || load(&ctx, &model_id, Some(&commit))).await?;
+    let (ctx, model, commit) = (
+        ctx.clone(),
+        ModelRef::Id(*model_id),
+        revision.commit.clone(),
+    );
+    let mut loaded = super::blocking(move || load(&ctx, &model, Some(&commit))).await?;
     loaded.revision = revision.clone();
     Ok(loaded)
 }
 
-/// Open a model by path (`owner/model`) or by `modelId` (a UUID: it has no `/`, so the two
-/// never collide); anything unparsable is simply not found.
-pub fn open(ctx: &Context, model: &str) -> Result<ModelRepo> {
-    let model: ModelRef = model.parse().map_err(|_| unknown_name(ctx, model))?;
-    open_ref(ctx, &model)
+/// The repository model `text` names: its path (`owner/model`) or its `modelId` (a UUID:
+/// it has no `/`, so the two never collide). Anything else is not found, with "did you
+/// mean" when it is a likely typo of one of `base_models`. What an adapter calls on a name
+/// it was given, so core works with [`ModelRef`]s only.
+pub fn named<'n>(text: &str, base_models: impl IntoIterator<Item = &'n str>) -> Result<ModelRef> {
+    text.parse().map_err(|_| unknown_name(text, base_models))
+}
+
+/// [`named`] among this home's base models.
+pub fn named_here(ctx: &Context, text: &str) -> Result<ModelRef> {
+    named(text, ctx.engines().list().into_iter().map(|(name, _)| name))
 }
 
 /// A name that is no repository path: not found, with the base model it is closest to when
 /// it is a likely typo of one (as cargo's "did you mean"). Only base models are suggested:
 /// they are public, while naming a repository model could reveal one a token cannot see.
-fn unknown_name(ctx: &Context, model: &str) -> Error {
-    let closest = ctx
-        .engines()
-        .list()
+fn unknown_name<'n>(model: &str, base_models: impl IntoIterator<Item = &'n str>) -> Error {
+    let closest = base_models
         .into_iter()
-        .map(|(name, _)| (edit_distance(model, name), name))
+        .map(|name| (edit_distance(model, name), name))
         .min();
     match closest {
         Some((distance, name)) if distance <= (model.chars().count() / 3).max(1) => {
@@ -420,7 +446,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// Open a model by path or by `modelId`.
-pub fn open_ref(ctx: &Context, model: &ModelRef) -> Result<ModelRepo> {
+pub fn open(ctx: &Context, model: &ModelRef) -> Result<ModelRepo> {
     match model {
         ModelRef::Path(path) => Ok(ctx.repos().open(path)?),
         ModelRef::Id(id) => open_by_id(ctx, id),
@@ -433,15 +459,15 @@ pub fn open_by_id(ctx: &Context, model_id: &ModelId) -> Result<ModelRepo> {
 }
 
 /// Load the model at `revision` (default: its default branch).
-pub fn load(ctx: &Context, path: &str, revision: Option<&str>) -> Result<Loaded> {
-    let repo = open(ctx, path)?;
+pub fn load(ctx: &Context, model: &ModelRef, revision: Option<&str>) -> Result<Loaded> {
+    let repo = open(ctx, model)?;
     let resolved = repo.resolve(revision)?;
     load_resolved(ctx, &repo, resolved)
 }
 
 fn load_resolved(ctx: &Context, repo: &ModelRepo, resolved: Resolved) -> Result<Loaded> {
     let files = repo.read(&resolved.commit)?;
-    let model = repo.path().to_string();
+    let model = repo.path().clone();
     let spec = parse_model_yaml(&files.model_yaml, &|name| ctx.is_base_model(name))
         .map_err(|errors| invalid_checkpoint(&model, &resolved.commit, errors))?;
     let questions = parse_questions_files(&files.questions_yaml, &files.aligned, &files.learned)
@@ -460,7 +486,7 @@ fn load_resolved(ctx: &Context, repo: &ModelRepo, resolved: Resolved) -> Result<
 fn read_spec(ctx: &Context, repo: &ModelRepo, commit: &str) -> Result<ModelSpec> {
     let files = repo.read(commit)?;
     parse_model_yaml(&files.model_yaml, &|name| ctx.is_base_model(name))
-        .map_err(|errors| invalid_checkpoint(&repo.path().to_string(), commit, errors))
+        .map_err(|errors| invalid_checkpoint(repo.path(), commit, errors))
 }
 
 fn validate_files(

@@ -2,6 +2,7 @@
 //! [`super::service::Service`], shared by every adapter (the command line on a local home,
 //! the server, the client of a server). A leaf: it names types, and calls nothing.
 
+use crate::ids::{ExampleId, ModelRef};
 use crate::store::ExampleFilter;
 use crate::wire::Questions;
 use crate::wire::align::{AlignmentRequest, EvaluationRequest};
@@ -66,8 +67,7 @@ pub fn local_user() -> String {
 
 /// Examples to ingest ([`super::access::ingest`]).
 pub struct IngestRequest<'a> {
-    /// Repository path or `modelId`.
-    pub model: &'a str,
+    pub model: &'a ModelRef,
     pub input: Input,
     /// All or nothing: one bad line and none is written.
     pub atomic: bool,
@@ -77,9 +77,8 @@ pub struct IngestRequest<'a> {
 
 /// One annotator's answer to one question of one example ([`super::access::annotate`]).
 pub struct AnnotateRequest<'a> {
-    /// Repository path or `modelId`.
-    pub model: &'a str,
-    pub example_id: &'a str,
+    pub model: &'a ModelRef,
+    pub example_id: &'a ExampleId,
     pub question_id: String,
     pub answer: serde_json::Value,
     pub reasoning: Option<String>,
@@ -89,8 +88,7 @@ pub struct AnnotateRequest<'a> {
 /// Which examples [`super::service::Service::export_examples`] writes.
 #[derive(Debug, Clone, Copy)]
 pub struct ExportQuery<'a> {
-    /// Repository path or `modelId`.
-    pub model: &'a str,
+    pub model: &'a ModelRef,
     pub filter: &'a ExampleFilter,
 }
 
@@ -98,8 +96,7 @@ pub struct ExportQuery<'a> {
 /// default branch).
 #[derive(Debug, Clone, Copy)]
 pub struct LogQuery<'a> {
-    /// Repository path or `modelId`.
-    pub model: &'a str,
+    pub model: &'a ModelRef,
     pub revision: Option<&'a str>,
     pub limit: usize,
 }
@@ -108,8 +105,7 @@ pub struct LogQuery<'a> {
 /// `after`.
 #[derive(Debug, Clone, Copy)]
 pub struct ExamplesQuery<'a> {
-    /// Repository path or `modelId`.
-    pub model: &'a str,
+    pub model: &'a ModelRef,
     pub filter: &'a ExampleFilter,
     pub after: Option<&'a str>,
     pub limit: usize,
@@ -118,8 +114,7 @@ pub struct ExamplesQuery<'a> {
 /// Which jobs [`super::service::Service::list_jobs`] lists: of one model or all, of one status or all.
 #[derive(Debug, Clone, Copy)]
 pub struct JobsQuery<'a> {
-    /// Repository path or `modelId`.
-    pub model: Option<&'a str>,
+    pub model: Option<&'a ModelRef>,
     pub status: Option<JobStatus>,
     /// At most this many (at least one).
     pub limit: usize,

@@ -15,14 +15,14 @@ use super::jobs::{JobClaim, Observer};
 use super::tokens::Principal;
 use super::{Context, blocking};
 use crate::error::{Error, Result};
-use crate::ids::{JobId, ModelId};
+use crate::ids::{ExampleId, JobId, ModelId, ModelRef};
 use crate::store::IngestCounts;
 use crate::wire::agreement::AgreementReport;
 use crate::wire::decision::Checkpoint;
 use crate::wire::examples::{Annotation, ExampleDetail, IngestExample};
 use crate::wire::examples::{ExamplePage, IngestReport};
 use crate::wire::jobs::Job;
-use crate::wire::models::{ModelDetail, ModelList};
+use crate::wire::models::{ModelDetail, ModelKind, ModelList};
 use crate::wire::registry::{ModelDiff, RegistryEvent};
 use crate::wire::to_annotate::{ToAnnotate, ToAnnotateQuery};
 use crate::wire::{DecisionRequest, DecisionResponse};
@@ -53,22 +53,33 @@ pub trait Service: Send + Sync {
 
     /// Base models and the repository models (remotely: those the token can see).
     async fn list_models(&self) -> Result<ModelList>;
+    /// The repository model `text` names on the command line: its path or its `modelId`.
+    /// Anything else is not found, with "did you mean" among the base models listed here
+    /// ([`super::models::named`]), in the words a server answers a route with.
+    async fn model_named(&self, text: &str) -> Result<ModelRef> {
+        if let Ok(model) = text.parse() {
+            return Ok(model);
+        }
+        let list = self.list_models().await?;
+        let base_models = list.models.iter().filter(|m| m.kind == ModelKind::Base);
+        super::models::named(text, base_models.map(|m| m.name.as_str()))
+    }
     /// One repository model, by path or `modelId`.
-    async fn show_model(&self, model: &str) -> Result<ModelDetail>;
+    async fn show_model(&self, model: &ModelRef) -> Result<ModelDetail>;
     /// The checkpoints of `revision` (default: the default branch), newest first.
     async fn log(&self, query: LogQuery<'_>) -> Result<Vec<Checkpoint>>;
     /// Fast-forward the default branch to `revision`, recording it in the model's history
     /// with the evaluation it relies on (`evaluation`, else the latest of that commit).
     async fn promote(
         &self,
-        model: &str,
+        model: &ModelRef,
         revision: &str,
         evaluation: Option<&str>,
     ) -> Result<Checkpoint>;
     /// The promotions and tag moves made through arbiter, newest first.
-    async fn history(&self, model: &str, limit: usize) -> Result<Vec<RegistryEvent>>;
+    async fn history(&self, model: &ModelRef, limit: usize) -> Result<Vec<RegistryEvent>>;
     /// What changed between two revisions.
-    async fn diff(&self, model: &str, from: &str, to: &str) -> Result<ModelDiff>;
+    async fn diff(&self, model: &ModelRef, from: &str, to: &str) -> Result<ModelDiff>;
 
     /// Ingest examples from JSON Lines or a JSON array; bad lines are reported with their
     /// line numbers in the whole input. `progress` hears the running totals.
@@ -84,23 +95,24 @@ pub trait Service: Send + Sync {
     /// annotator?}`; a line without an annotator is `annotator`'s (see [`Annotator`]).
     async fn annotate_lines(
         &self,
-        model: &str,
+        model: &ModelRef,
         annotator: Annotator,
         input: Input,
     ) -> Result<IngestReport>;
     /// A page of examples in example ID order.
     async fn list_examples(&self, query: ExamplesQuery<'_>) -> Result<ExamplePage>;
     /// One example with its annotations and decisions.
-    async fn show_example(&self, model: &str, example_id: &str) -> Result<ExampleDetail>;
+    async fn show_example(&self, model: &ModelRef, example_id: &ExampleId)
+    -> Result<ExampleDetail>;
     /// The example ID that `text` names on the command line: itself when an example has
     /// it, else the one ID it starts ([`super::examples::resolve_id`]; the routes take
     /// whole IDs only).
-    async fn resolve_example(&self, model: &str, text: &str) -> Result<String>;
+    async fn resolve_example(&self, model: &ModelRef, text: &str) -> Result<ExampleId>;
     /// The examples to annotate next: unannotated ones ranked by the model's uncertainty at
     /// a revision, with a seeded random audit share.
     async fn examples_to_annotate(
         &self,
-        model: &str,
+        model: &ModelRef,
         query: &ToAnnotateQuery,
     ) -> Result<ToAnnotate>;
     /// Every matching example as an ingest line, in example ID order, to `write`; the count.
@@ -112,13 +124,13 @@ pub trait Service: Send + Sync {
     /// How far the annotators of `question` (else of every question) agree.
     async fn annotation_agreement(
         &self,
-        model: &str,
+        model: &ModelRef,
         question: Option<&str>,
     ) -> Result<AgreementReport>;
 
     /// Queue a job on `model`. Remotely the request is sent with an `Idempotency-Key`
     /// derived from it (and from the input's bytes), so sending it again returns the same job.
-    async fn create_job(&self, model: &str, request: JobRequest) -> Result<Created>;
+    async fn create_job(&self, model: &ModelRef, request: JobRequest) -> Result<Created>;
     /// A job as it is now. Here and in the other job operations that take it, `job_id` is
     /// the whole ID or a prefix that starts only this job's ([`super::jobs::resolve_id`]):
     /// remotely, the prefix is looked up in `GET /v1/jobs?idPrefix=`, since the job routes
@@ -243,7 +255,7 @@ impl Service for Local {
         access::list_models(&self.ctx, &self.owner).await
     }
 
-    async fn show_model(&self, model: &str) -> Result<ModelDetail> {
+    async fn show_model(&self, model: &ModelRef) -> Result<ModelDetail> {
         access::show_model(&self.ctx, &self.owner, model).await
     }
 
@@ -253,18 +265,18 @@ impl Service for Local {
 
     async fn promote(
         &self,
-        model: &str,
+        model: &ModelRef,
         revision: &str,
         evaluation: Option<&str>,
     ) -> Result<Checkpoint> {
         access::promote(&self.ctx, &self.owner, model, revision, evaluation).await
     }
 
-    async fn history(&self, model: &str, limit: usize) -> Result<Vec<RegistryEvent>> {
+    async fn history(&self, model: &ModelRef, limit: usize) -> Result<Vec<RegistryEvent>> {
         access::history(&self.ctx, &self.owner, model, limit).await
     }
 
-    async fn diff(&self, model: &str, from: &str, to: &str) -> Result<ModelDiff> {
+    async fn diff(&self, model: &ModelRef, from: &str, to: &str) -> Result<ModelDiff> {
         access::diff(&self.ctx, &self.owner, model, from, to).await
     }
 
@@ -282,7 +294,7 @@ impl Service for Local {
 
     async fn annotate_lines(
         &self,
-        model: &str,
+        model: &ModelRef,
         annotator: Annotator,
         input: Input,
     ) -> Result<IngestReport> {
@@ -293,17 +305,21 @@ impl Service for Local {
         access::list_examples(&self.ctx, &self.owner, query).await
     }
 
-    async fn show_example(&self, model: &str, example_id: &str) -> Result<ExampleDetail> {
+    async fn show_example(
+        &self,
+        model: &ModelRef,
+        example_id: &ExampleId,
+    ) -> Result<ExampleDetail> {
         access::show_example(&self.ctx, &self.owner, model, example_id).await
     }
 
-    async fn resolve_example(&self, model: &str, text: &str) -> Result<String> {
+    async fn resolve_example(&self, model: &ModelRef, text: &str) -> Result<ExampleId> {
         access::resolve_example(&self.ctx, &self.owner, model, text).await
     }
 
     async fn examples_to_annotate(
         &self,
-        model: &str,
+        model: &ModelRef,
         query: &ToAnnotateQuery,
     ) -> Result<ToAnnotate> {
         let gate = &super::answer_cache::Open;
@@ -320,14 +336,14 @@ impl Service for Local {
 
     async fn annotation_agreement(
         &self,
-        model: &str,
+        model: &ModelRef,
         question: Option<&str>,
     ) -> Result<AgreementReport> {
         let question = question.map(str::to_owned);
         access::annotation_agreement(&self.ctx, &self.owner, model, question).await
     }
 
-    async fn create_job(&self, model: &str, request: JobRequest) -> Result<Created> {
+    async fn create_job(&self, model: &ModelRef, request: JobRequest) -> Result<Created> {
         let (job, claim) = access::create_job(&self.ctx, &self.owner, model, request, None).await?;
         self.claims
             .lock()
@@ -346,7 +362,7 @@ impl Service for Local {
 
     async fn list_jobs(&self, query: JobsQuery<'_>) -> Result<Vec<Job>> {
         let listing = JobListing {
-            model: query.model.map(str::to_owned),
+            model: query.model.cloned(),
             statuses: query.status.into_iter().collect(),
             limit: query.limit.max(1),
             ..JobListing::default()

@@ -17,7 +17,7 @@ use super::answer_cache::{self, Asking, Gate};
 use super::models::{self, Loaded};
 use super::{Context, blocking};
 use crate::error::{Error, Result};
-use crate::ids::ModelId;
+use crate::ids::{ModelId, ModelRef};
 use crate::store::Candidate;
 use crate::wire::Loc;
 use crate::wire::answer::{Answer, Distribution};
@@ -31,7 +31,7 @@ use std::cmp::Ordering;
 /// and counted, unless none could be answered.
 pub async fn pick(
     ctx: &Context,
-    model: &str,
+    model: &ModelRef,
     query: &ToAnnotateQuery,
     gate: &dyn Gate,
 ) -> Result<ToAnnotate> {

@@ -46,6 +46,14 @@ pub(crate) struct AppState {
     pub(crate) problems_url: Arc<str>,
 }
 
+impl AppState {
+    /// The repository model a route's `{modelId}` names: not found, with "did you mean"
+    /// among the base models, when it names none ([`crate::core::models::named_here`]).
+    pub(crate) fn model(&self, text: &str) -> crate::error::Result<crate::ids::ModelRef> {
+        crate::core::models::named_here(&self.ctx, text)
+    }
+}
+
 /// The whole application: routes, auth, problem documents, request IDs, as served on
 /// `listen`.
 pub fn router(ctx: Context, listen: SocketAddr) -> Router {

@@ -434,7 +434,7 @@ async fn batch_jobs_keep_the_in_flight_limit_busy() {
     arbiter::core::models::create(
         &s.ctx,
         &CreateModel {
-            path: "acme/remote".into(),
+            path: "acme/remote".parse().unwrap(),
             base: "jev-latest".into(),
             questions_yaml: Some(QUESTIONS.into()),
             capture: CapturePolicy::default(),
@@ -451,7 +451,7 @@ async fn batch_jobs_keep_the_in_flight_limit_busy() {
         arbiter::core::batch::create(
             &ctx,
             NewBatch {
-                model: "acme/remote",
+                model: &"acme/remote".parse().unwrap(),
                 revision: None,
                 questions: None,
                 capture: false,

@@ -80,7 +80,7 @@ impl Home {
 
     pub(crate) fn model_with(&self, path: &str, capture: CapturePolicy) -> String {
         let request = CreateModel {
-            path: path.to_owned(),
+            path: path.parse().expect("model path"),
             base: "mo".to_owned(),
             questions_yaml: Some(QUESTIONS.to_owned()),
             capture,

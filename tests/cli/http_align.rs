@@ -12,7 +12,7 @@ async fn server_with_annotations(n: usize) -> (TestServer, String, String) {
     let home = Home::new(None);
     let token = home.admin_token("ci");
     let request = arbiter::core::models::CreateModel {
-        path: "acme/support".into(),
+        path: "acme/support".parse().unwrap(),
         base: "mo".into(),
         questions_yaml: Some(
             std::fs::read_to_string(

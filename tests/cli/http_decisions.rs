@@ -768,10 +768,11 @@ async fn home_model_with_numeric_options(server: &crate::http::TestServer, token
     arbiter::core::models::commit(
         server.ctx(),
         &arbiter::core::models::CommitRequest {
-            path: "acme/support".into(),
             questions_yaml: Some(questions.into()),
-            message: "numeric options".into(),
-            ..Default::default()
+            ..arbiter::core::models::CommitRequest::new(
+                "acme/support".parse().unwrap(),
+                "numeric options",
+            )
         },
     )
     .unwrap();

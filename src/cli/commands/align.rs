@@ -95,8 +95,9 @@ pub(crate) async fn run(
         "unsupervised": args.unsupervised,
     }))
     .map_err(crate::error::Error::from)?;
+    let model = service.model_named(&args.model).await?;
     let created = service
-        .create_job(&args.model, JobRequest::Alignment(request))
+        .create_job(&model, JobRequest::Alignment(request))
         .await?;
     note_replayed(&created, printer);
     let job = created.job;

@@ -92,9 +92,10 @@ pub(crate) async fn run(
 ) -> Result<ExitCode> {
     let questions = args.questions.as_deref().map(read_questions).transpose()?;
     let items = items_of(&args)?;
+    let model = service.model_named(&args.model).await?;
     let created = service
         .create_job(
-            &args.model,
+            &model,
             JobRequest::Batch {
                 revision: args.revision.clone(),
                 questions,

@@ -106,7 +106,7 @@ pub(super) fn finish(
         .collect();
     let branch = format!("alignments/{job_id}");
     let mut request = CommitRequest {
-        path: loaded.path.clone(),
+        model: loaded.path.clone().into(),
         branch: Some(branch.clone()),
         start: Some(loaded.revision.commit.clone()),
         questions_yaml: None,
@@ -133,7 +133,7 @@ fn commit_once(
     realigned: &[(String, String)],
 ) -> Result<crate::wire::decision::Checkpoint> {
     let branch = request.branch.clone().unwrap_or_default();
-    let Ok(found) = models::load(ctx, &loaded.model_id.to_string(), Some(&branch)) else {
+    let Ok(found) = models::load(ctx, &loaded.model_id.into(), Some(&branch)) else {
         request.questions_yaml = unaligned_inline(repo, loaded, realigned)?;
         return models::commit(ctx, request);
     };

@@ -34,6 +34,7 @@ use crate::engine::builtin::aligned::{
 };
 use crate::engine::builtin::{BuiltinEngine, EmbeddedState, Embedding};
 use crate::error::{Error, Result};
+use crate::ids::ModelRef;
 use crate::store::{ExampleFilter, JobRecord};
 use crate::wire::align::{AlignmentRequest, AlignmentResult, MIN_EXAMPLES, QuestionReport};
 use crate::wire::decision::Revision;
@@ -52,7 +53,7 @@ use std::time::Duration;
 /// An alignment to create.
 pub struct NewAlignment<'a> {
     /// Repository path or `modelId`.
-    pub model: &'a str,
+    pub model: &'a ModelRef,
     pub request: AlignmentRequest,
 }
 

@@ -19,6 +19,7 @@ use super::requests::BatchItems;
 use super::{Context, blocking};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
+use crate::ids::ModelRef;
 use crate::store::JobRecord;
 use crate::wire::align::EvaluationRequest;
 use crate::wire::decision::Revision;
@@ -32,7 +33,7 @@ use std::time::Instant;
 /// An evaluation to create.
 pub struct NewEvaluation<'a> {
     /// Repository path or `modelId`.
-    pub model: &'a str,
+    pub model: &'a ModelRef,
     pub request: EvaluationRequest,
 }
 

@@ -5,6 +5,7 @@ use super::values::Values;
 use crate::core::Context;
 use crate::core::models::{self};
 use crate::error::{Error, Result};
+use crate::ids::{ExampleId, ModelRef};
 use crate::store::NewAnnotation;
 use crate::wire::examples::{
     Annotation, AnnotationInput, AnnotationLine, AnnotationsPatch, ExampleDetail, IngestReport,
@@ -93,8 +94,8 @@ pub fn level_index(n: &serde_json::Number) -> Option<usize> {
 /// `--answer 2` names option `"2"`.
 pub fn annotate(
     ctx: &Context,
-    model: &str,
-    example_id: &str,
+    model: &ModelRef,
+    example_id: &ExampleId,
     mut annotation: NewAnnotation,
 ) -> Result<Annotation> {
     let loaded = models::load(ctx, model, None)?;
@@ -119,7 +120,7 @@ pub fn annotate(
     })?;
     Ok(ctx
         .store()?
-        .annotate(&loaded.model_id, example_id, &annotation)?)
+        .annotate(&loaded.model_id, example_id.as_str(), &annotation)?)
 }
 
 /// A choice answer given as a number or boolean names the option of that text: a command
@@ -139,8 +140,8 @@ fn coerce_choice_answer(questions: &Questions, question_id: &str, answer: &mut V
 /// [`annotate`], a choice answer given as a number or boolean names the option of that text.
 pub fn annotate_example(
     ctx: &Context,
-    model: &str,
-    example_id: &str,
+    model: &ModelRef,
+    example_id: &ExampleId,
     annotator: &str,
     body: &Value,
 ) -> Result<ExampleDetail> {
@@ -163,7 +164,7 @@ pub fn annotate_example(
             continue;
         }
         items.push((
-            example_id.to_owned(),
+            example_id.to_string(),
             NewAnnotation {
                 question_id,
                 answer,
@@ -185,7 +186,7 @@ pub fn annotate_example(
 /// a line that names no annotator is `annotator`'s.
 pub fn annotate_lines(
     ctx: &Context,
-    model: &str,
+    model: &ModelRef,
     annotator: &str,
     input: &mut dyn BufRead,
 ) -> Result<IngestReport> {

@@ -5,6 +5,7 @@ use super::values::Values;
 use crate::core::Context;
 use crate::core::models::{self, Loaded};
 use crate::error::Result;
+use crate::ids::ModelRef;
 use crate::store::{IngestCounts, IngestItem, StoreError};
 use crate::wire::Questions;
 use crate::wire::examples::{
@@ -20,7 +21,7 @@ use std::io::BufRead;
 /// is `annotator`'s.
 pub fn ingest(
     ctx: &Context,
-    model: &str,
+    model: &ModelRef,
     annotator: &str,
     input: &mut dyn BufRead,
     atomic: bool,

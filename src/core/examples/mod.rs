@@ -14,6 +14,7 @@ pub use ingest::ingest;
 use super::Context;
 use super::models;
 use crate::error::{Error, Result};
+use crate::ids::{ExampleId, ModelRef};
 use crate::store::{ExampleFilter, StoreError};
 use crate::wire::examples::{
     Annotation, Example, ExampleDetail, ExamplePage, IngestAnnotation, IngestAnnotations,
@@ -23,7 +24,7 @@ use crate::wire::examples::{
 /// A page of examples in example ID order.
 pub fn list(
     ctx: &Context,
-    model: &str,
+    model: &ModelRef,
     filter: &ExampleFilter,
     after: Option<&str>,
     limit: usize,
@@ -52,11 +53,11 @@ pub fn list(
 /// own answer says it is not found (after its other checks, as with a whole ID). The HTTP
 /// routes take whole IDs only; a client resolves with [`id_prefix`] and [`unique`] over the
 /// page of examples after the prefix.
-pub fn resolve_id(ctx: &Context, model: &str, text: &str) -> Result<String> {
+pub fn resolve_id(ctx: &Context, model: &ModelRef, text: &str) -> Result<ExampleId> {
     let repo = models::open(ctx, model)?;
     let store = ctx.store()?;
     if store.get_example(&repo.model_id(), text)?.is_some() {
-        return Ok(text.to_owned());
+        return Ok(ExampleId::from(text));
     }
     let prefix = id_prefix(text)?;
     let after = store.list_examples(
@@ -78,22 +79,25 @@ pub fn id_prefix(text: &str) -> Result<&str> {
 /// none does (it names no example: the operation says so); an error naming them when
 /// several do. The candidates are the first IDs after `prefix` in ID order (byte order, on
 /// either store), where the IDs that start with it come first.
-pub fn unique(prefix: &str, candidates: impl IntoIterator<Item = String>) -> Result<String> {
-    super::prefix::unique("example", prefix, candidates, || Ok(prefix.to_owned()))
+pub fn unique(prefix: &str, candidates: impl IntoIterator<Item = String>) -> Result<ExampleId> {
+    let candidates = candidates.into_iter().map(ExampleId::from);
+    super::prefix::unique("example", prefix, candidates, || {
+        Ok(ExampleId::from(prefix))
+    })
 }
 
 /// One example with its annotations and decisions.
-pub fn show(ctx: &Context, model: &str, example_id: &str) -> Result<ExampleDetail> {
+pub fn show(ctx: &Context, model: &ModelRef, example_id: &ExampleId) -> Result<ExampleDetail> {
     let repo = models::open(ctx, model)?;
     ctx.store()?
-        .get_example(&repo.model_id(), example_id)?
-        .ok_or_else(|| Error::ExampleNotFound(example_id.to_owned()))
+        .get_example(&repo.model_id(), example_id.as_str())?
+        .ok_or_else(|| Error::ExampleNotFound(example_id.to_string()))
 }
 
 /// Every example, streamed in the ingest format, so `export | ingest` round-trips.
 pub fn export(
     ctx: &Context,
-    model: &str,
+    model: &ModelRef,
     filter: &ExampleFilter,
     write: &mut dyn FnMut(&IngestExample) -> Result<()>,
 ) -> Result<u64> {

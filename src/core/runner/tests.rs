@@ -14,7 +14,7 @@ fn home_with_model() -> (tempfile::TempDir, Context) {
     create(
         &ctx,
         &CreateModel {
-            path: "acme/support".into(),
+            path: "acme/support".parse().unwrap(),
             base: "mo".into(),
             questions_yaml: Some(
                 "refund:\n  type: noul\n  instructions: The customer asks for a refund.\n".into(),
@@ -36,7 +36,7 @@ fn batch_of(
     crate::core::batch::create(
         ctx,
         NewBatch {
-            model: "acme/support",
+            model: &"acme/support".parse().unwrap(),
             revision: None,
             questions: None,
             capture,

@@ -53,8 +53,8 @@ pub(crate) async fn get_annotation_agreement(
     AppQuery(query): AppQuery<AgreementQuery>,
 ) -> ApiResult<Json<AgreementReport>> {
     principal.require_scope(Scope::ExamplesRead)?;
+    let model = state.model(&model_id)?;
     let report =
-        core::access::annotation_agreement(&state.ctx, &principal, &model_id, query.question)
-            .await?;
+        core::access::annotation_agreement(&state.ctx, &principal, &model, query.question).await?;
     Ok(Json(report))
 }

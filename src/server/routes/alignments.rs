@@ -108,9 +108,10 @@ pub(crate) async fn promote(
     request: axum::extract::Request,
 ) -> ApiResult<Json<Checkpoint>> {
     principal.require_scope(SCOPE)?;
+    let model = state.model(&model_id)?;
     // Authorized before the body is read: a token that may not promote learns nothing
     // about its request, not even whether it is JSON.
-    core::access::model_access(&state.ctx, &principal, &model_id, Role::Writer).await?;
+    core::access::model_access(&state.ctx, &principal, &model, Role::Writer).await?;
     let JsonBody(body) = JsonBody::read(request, &state).await?;
     let PromoteRequest {
         revision,
@@ -119,7 +120,7 @@ pub(crate) async fn promote(
     let checkpoint = core::access::promote(
         &state.ctx,
         &principal,
-        &model_id,
+        &model,
         &revision,
         evaluation.as_deref(),
     )

@@ -96,11 +96,12 @@ pub(crate) async fn create_batch(
     body: RawBody,
 ) -> ApiResult<Response> {
     principal.require_scope(SCOPE)?;
+    let model = state.model(&model_id)?;
     // Authorized before anything is validated.
     // One rule for capture: a reader may decide, and deciding records what the model's
     // capture policy (set by its writers) says, through a batch as through `/v1/decision`.
     let role = crate::core::access::role_of(KIND);
-    crate::core::access::model_access(&state.ctx, &principal, &model_id, role).await?;
+    crate::core::access::model_access(&state.ctx, &principal, &model, role).await?;
     let key = idempotency::key(&headers, true)?;
     let (members, items, hash) = if is_json(&body.media_type) {
         let value = parse_json(&body.bytes)?;
@@ -118,7 +119,7 @@ pub(crate) async fn create_batch(
         principal,
         info,
         path: uri.path(),
-        model_id,
+        model,
         key,
         hash,
     };
@@ -208,6 +209,6 @@ pub(crate) async fn get_results(
     AppPath(JobParams { job_id }): AppPath<JobParams>,
 ) -> ApiResult<Response> {
     principal.require_scope(SCOPE)?;
-    let job = jobs::find(&state, principal, model_id, job_id, KIND).await?;
+    let job = jobs::find(&state, principal, &model_id, job_id, KIND).await?;
     Ok(jobs::results(&state, &job).await?)
 }

@@ -82,12 +82,13 @@ pub(crate) async fn list_examples(
 ) -> ApiResult<Json<ExamplePage>> {
     principal.require_scope(crate::core::tokens::Scope::ExamplesRead)?;
     let limit = crate::server::extract::page_limit(query.limit)?;
+    let model = state.model(&model_id)?;
     let filter = ExampleFilter {
         annotated: query.annotated,
         question: query.question,
     };
     let query = ExamplesQuery {
-        model: &model_id,
+        model: &model,
         filter: &filter,
         after: query.after.as_deref(),
         limit,
@@ -130,13 +131,13 @@ pub(crate) async fn list_examples_to_annotate(
 ) -> ApiResult<Json<ToAnnotate>> {
     principal.require_scope(crate::core::tokens::Scope::ExamplesRead)?;
     principal.require_scope(crate::core::tokens::Scope::Decisions)?;
+    let model = state.model(&model_id)?;
     // Authorized before the query is read: a token that may not ask learns nothing from a 422.
-    core::access::model_access(&state.ctx, &principal, &model_id, Role::Reader).await?;
+    core::access::model_access(&state.ctx, &principal, &model, Role::Reader).await?;
     let query = ToAnnotateQuery::from_pairs(&pairs).map_err(Error::from)?;
     let gate = OneAtATime::new(&state.decisions);
     let picked =
-        core::access::examples_to_annotate(&state.ctx, &principal, &model_id, &query, &gate)
-            .await?;
+        core::access::examples_to_annotate(&state.ctx, &principal, &model, &query, &gate).await?;
     Ok(Json(picked))
 }
 
@@ -205,7 +206,8 @@ pub(crate) async fn ingest_examples(
     principal.require_scope(crate::core::tokens::Scope::ExamplesWrite)?;
     let key = idempotency::key(&headers, false)?;
     check_json_array(&body, "examples")?;
-    core::access::model_access(&state.ctx, &principal, &model_id, Role::Writer).await?;
+    let model = state.model(&model_id)?;
+    core::access::model_access(&state.ctx, &principal, &model, Role::Writer).await?;
     let hash = idempotency::raw_hash(
         &body.media_type,
         if query.atomic { "atomic" } else { "" },
@@ -220,7 +222,7 @@ pub(crate) async fn ingest_examples(
         hash,
         || async move {
             let request = IngestRequest {
-                model: &model_id,
+                model: &model,
                 input: Box::new(std::io::Cursor::new(body.bytes)),
                 atomic: query.atomic,
                 annotator: None,
@@ -303,7 +305,8 @@ pub(crate) async fn annotate_examples(
     principal.require_scope(crate::core::tokens::Scope::ExamplesWrite)?;
     let key = idempotency::key(&headers, false)?;
     check_json_array(&body, "annotations")?;
-    core::access::model_access(&state.ctx, &principal, &model_id, Role::Writer).await?;
+    let model = state.model(&model_id)?;
+    core::access::model_access(&state.ctx, &principal, &model, Role::Writer).await?;
     let hash = idempotency::raw_hash(&body.media_type, "", &body.bytes);
     let (ctx, who) = (state.ctx.clone(), principal.clone());
     idempotency::once_hashed(
@@ -314,7 +317,7 @@ pub(crate) async fn annotate_examples(
         hash,
         || async move {
             let input = Box::new(std::io::Cursor::new(body.bytes));
-            let annotated = core::access::annotate_lines(&ctx, &who, &model_id, None, input).await;
+            let annotated = core::access::annotate_lines(&ctx, &who, &model, None, input).await;
             match annotated {
                 Ok(report) => Json(report).into_response(),
                 Err(error) => ApiError(error).into_response(),
@@ -363,7 +366,9 @@ pub(crate) async fn get_example(
     AppPath(ExampleParams { example_id }): AppPath<ExampleParams>,
 ) -> ApiResult<Json<ExampleDetail>> {
     principal.require_scope(crate::core::tokens::Scope::ExamplesRead)?;
-    let detail = core::access::show_example(&state.ctx, &principal, &model_id, &example_id).await?;
+    let model = state.model(&model_id)?;
+    let detail =
+        core::access::show_example(&state.ctx, &principal, &model, &example_id.into()).await?;
     Ok(Json(detail))
 }
 
@@ -400,10 +405,11 @@ pub(crate) async fn annotate_example(
     request: axum::extract::Request,
 ) -> ApiResult<Json<ExampleDetail>> {
     principal.require_scope(crate::core::tokens::Scope::ExamplesWrite)?;
+    let model = state.model(&model_id)?;
     // The scope before the body: a token without it learns nothing of its request.
     let JsonBody(body) = JsonBody::read(request, &state).await?;
     let detail =
-        core::access::annotate_example(&state.ctx, &principal, &model_id, &example_id, body)
+        core::access::annotate_example(&state.ctx, &principal, &model, &example_id.into(), body)
             .await?;
     Ok(Json(detail))
 }

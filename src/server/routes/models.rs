@@ -59,8 +59,9 @@ pub(crate) async fn get_model(
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
 ) -> ApiResult<Json<ModelDetail>> {
     principal.require_scope(crate::core::tokens::Scope::ModelsRead)?;
+    let model = state.model(&model_id)?;
     Ok(Json(
-        core::access::show_model(&state.ctx, &principal, &model_id).await?,
+        core::access::show_model(&state.ctx, &principal, &model).await?,
     ))
 }
 
@@ -98,8 +99,9 @@ pub(crate) async fn list_checkpoints(
 ) -> ApiResult<Json<Vec<Checkpoint>>> {
     principal.require_scope(crate::core::tokens::Scope::ModelsRead)?;
     let limit = crate::server::extract::page_limit(query.limit)?;
+    let model = state.model(&model_id)?;
     let query = LogQuery {
-        model: &model_id,
+        model: &model,
         revision: query.revision.as_deref(),
         limit,
     };
@@ -142,8 +144,9 @@ pub(crate) async fn list_history(
 ) -> ApiResult<Json<Vec<RegistryEvent>>> {
     principal.require_scope(crate::core::tokens::Scope::ModelsRead)?;
     let limit = crate::server::extract::page_limit(query.limit)?;
+    let model = state.model(&model_id)?;
     Ok(Json(
-        core::access::history(&state.ctx, &principal, &model_id, limit).await?,
+        core::access::history(&state.ctx, &principal, &model, limit).await?,
     ))
 }
 
@@ -182,7 +185,8 @@ pub(crate) async fn diff_model(
     AppQuery(query): AppQuery<DiffQuery>,
 ) -> ApiResult<Json<ModelDiff>> {
     principal.require_scope(crate::core::tokens::Scope::ModelsRead)?;
+    let model = state.model(&model_id)?;
     Ok(Json(
-        core::access::diff(&state.ctx, &principal, &model_id, &query.from, &query.to).await?,
+        core::access::diff(&state.ctx, &principal, &model, &query.from, &query.to).await?,
     ))
 }

@@ -142,8 +142,9 @@ pub(crate) async fn evaluate(
     cancel_on_interrupt: bool,
     printer: &Printer,
 ) -> Result<std::result::Result<(Job, EvaluationReport), ExitCode>> {
+    let model = service.model_named(model).await?;
     let created = service
-        .create_job(model, JobRequest::Evaluation(request))
+        .create_job(&model, JobRequest::Evaluation(request))
         .await?;
     note_replayed(&created, printer);
     let job = created.job;

@@ -224,11 +224,12 @@ async fn ingest(target: &Target, args: &ExamplesIngestArgs, printer: &Printer) -
     let annotator = args.annotator.resolve(target)?;
     let bar = progress_bar(printer);
     let input = open_input(&args.file, printer, &bar)?;
+    let model = target.service().model_named(&args.model).await?;
     let report = target
         .service()
         .ingest(
             IngestRequest {
-                model: &args.model,
+                model: &model,
                 input,
                 atomic: args.atomic,
                 annotator,
@@ -255,9 +256,8 @@ async fn annotate(
     if let Some(path) = &args.file {
         let bar = progress_bar(printer);
         let input = open_input(path, printer, &bar)?;
-        let report = service
-            .annotate_lines(&args.model, annotator, input)
-            .await?;
+        let model = service.model_named(&args.model).await?;
+        let report = service.annotate_lines(&model, annotator, input).await?;
         bar.finish_and_clear();
         return print_report(&report, "annotated", printer);
     }
@@ -266,10 +266,11 @@ async fn annotate(
     else {
         anyhow::bail!("give an example ID with --question and --answer, or --file");
     };
-    let example_id = service.resolve_example(&args.model, &example_id).await?;
+    let model = service.model_named(&args.model).await?;
+    let example_id = service.resolve_example(&model, &example_id).await?;
     let annotation = service
         .annotate(AnnotateRequest {
-            model: &args.model,
+            model: &model,
             example_id: &example_id,
             question_id: question.clone(),
             answer: read_json_value_arg(&answer),
@@ -280,7 +281,7 @@ async fn annotate(
     if printer.wants_json() {
         printer.json(&annotation)?;
     } else {
-        printer.line(&annotated_line(&example_id, &question, &annotation))?;
+        printer.line(&annotated_line(example_id.as_str(), &question, &annotation))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -366,9 +367,10 @@ async fn list(
         annotated,
         question: args.question,
     };
+    let model = service.model_named(&args.model).await?;
     let page = service
         .list_examples(ExamplesQuery {
-            model: &args.model,
+            model: &model,
             filter: &filter,
             after: args.after.as_deref(),
             limit: args.limit,
@@ -415,10 +417,9 @@ async fn show(
     args: &ExamplesShowArgs,
     printer: &Printer,
 ) -> Result<ExitCode> {
-    let example_id = service
-        .resolve_example(&args.model, &args.example_id)
-        .await?;
-    let detail = service.show_example(&args.model, &example_id).await?;
+    let model = service.model_named(&args.model).await?;
+    let example_id = service.resolve_example(&model, &args.example_id).await?;
+    let detail = service.show_example(&model, &example_id).await?;
     // An example is a document: JSON on a terminal too, pretty-printed.
     printer.json(&detail)?;
     Ok(ExitCode::SUCCESS)
@@ -429,12 +430,13 @@ async fn export(service: &dyn Service, args: &ExamplesExportArgs) -> Result<Exit
         annotated: args.annotated.then_some(true),
         question: None,
     };
+    let model = service.model_named(&args.model).await?;
     let mut out = std::io::BufWriter::new(std::io::stdout());
     let mut io_error = None;
     let result = service
         .export_examples(
             ExportQuery {
-                model: &args.model,
+                model: &model,
                 filter: &filter,
             },
             &mut |line| {
@@ -462,8 +464,9 @@ async fn agreement(
     args: &ExamplesAgreementArgs,
     printer: &Printer,
 ) -> Result<ExitCode> {
+    let model = service.model_named(&args.model).await?;
     let report = service
-        .annotation_agreement(&args.model, args.question.as_deref())
+        .annotation_agreement(&model, args.question.as_deref())
         .await?;
     if printer.wants_json() {
         printer.json(&report)?;

@@ -56,7 +56,8 @@ pub(crate) async fn next(
         seed: args.seed,
         pool: args.pool,
     };
-    let picked = service.examples_to_annotate(&args.model, &query).await?;
+    let model = service.model_named(&args.model).await?;
+    let picked = service.examples_to_annotate(&model, &query).await?;
     if printer.wants_json() {
         printer.json(&picked)?;
     } else {

@@ -258,9 +258,13 @@ async fn worker(ctx: &Context, job_id: &str) -> Result<ExitCode> {
 }
 
 async fn list(service: &dyn Service, args: &JobsListArgs, printer: &Printer) -> Result<ExitCode> {
+    let model = match &args.model {
+        Some(model) => Some(service.model_named(model).await?),
+        None => None,
+    };
     let jobs = service
         .list_jobs(JobsQuery {
-            model: args.model.as_deref(),
+            model: model.as_ref(),
             status: args.status.map(Into::into),
             limit: args.limit,
         })

@@ -11,6 +11,9 @@ use crate::core::checkpoint::CapturePolicy;
 use crate::core::models::{CommitRequest, CreateModel};
 use crate::core::service::{LogQuery, Service, local_user};
 use crate::core::{self, Context};
+use crate::error::Error;
+use crate::ids::ModelPath;
+use crate::repo::RepoError;
 use crate::wire::decision::Checkpoint;
 use anyhow::Result;
 use clap::{Args, Subcommand};
@@ -222,10 +225,11 @@ async fn list(service: &dyn Service, printer: &Printer) -> Result<ExitCode> {
 
 fn create(ctx: &Context, args: ModelsCreateArgs, printer: &Printer) -> Result<ExitCode> {
     let questions_yaml = args.questions.as_deref().map(read_text).transpose()?;
+    let path = ModelPath::parse(&args.path).map_err(|e| Error::from(RepoError::from(e)))?;
     let detail = core::models::create(
         ctx,
         &CreateModel {
-            path: args.path,
+            path,
             base: args.base,
             questions_yaml,
             capture: CapturePolicy {
@@ -245,7 +249,8 @@ fn create(ctx: &Context, args: ModelsCreateArgs, printer: &Printer) -> Result<Ex
 }
 
 async fn show(service: &dyn Service, args: &ModelsShowArgs, printer: &Printer) -> Result<ExitCode> {
-    show_detail(&service.show_model(&args.model).await?, printer)
+    let model = service.model_named(&args.model).await?;
+    show_detail(&service.show_model(&model).await?, printer)
 }
 
 fn show_detail(detail: &crate::wire::models::ModelDetail, printer: &Printer) -> Result<ExitCode> {
@@ -307,7 +312,6 @@ fn commit(ctx: &Context, args: ModelsCommitArgs, printer: &Printer) -> Result<Ex
     let checkpoint = core::models::commit(
         ctx,
         &CommitRequest {
-            path: args.model,
             branch: args.branch,
             start: args.from,
             questions_yaml: args.questions.as_deref().map(read_text).transpose()?,
@@ -316,27 +320,23 @@ fn commit(ctx: &Context, args: ModelsCommitArgs, printer: &Printer) -> Result<Ex
             unaligned: Vec::new(),
             learned: None,
             message: args.message,
+            // Named last, as before: a file that cannot be read is refused first.
+            model: core::models::named_here(ctx, &args.model)?,
         },
     )?;
     print_checkpoints(std::slice::from_ref(&checkpoint), printer)
 }
 
 fn tag(ctx: &Context, args: &ModelsTagArgs, printer: &Printer) -> Result<ExitCode> {
+    let model = core::models::named_here(ctx, &args.model)?;
     let default_branch;
     let revision = if let Some(revision) = &args.revision {
         revision.as_str()
     } else {
-        default_branch = core::models::show(ctx, &args.model)?.default_branch;
+        default_branch = core::models::show(ctx, &model)?.default_branch;
         &default_branch
     };
-    let tagged = core::models::tag(
-        ctx,
-        &args.model,
-        &args.name,
-        revision,
-        args.force,
-        &local_user(),
-    )?;
+    let tagged = core::models::tag(ctx, &model, &args.name, revision, args.force, &local_user())?;
     if printer.wants_json() {
         printer.json(&tagged)?;
     } else {
@@ -350,10 +350,11 @@ fn tag(ctx: &Context, args: &ModelsTagArgs, printer: &Printer) -> Result<ExitCod
 }
 
 async fn log(service: &dyn Service, args: &ModelsLogArgs, printer: &Printer) -> Result<ExitCode> {
+    let model = service.model_named(&args.model).await?;
     print_checkpoints(
         &service
             .log(LogQuery {
-                model: &args.model,
+                model: &model,
                 revision: args.revision.as_deref(),
                 limit: args.limit,
             })
@@ -367,8 +368,9 @@ async fn promote(
     args: &ModelsPromoteArgs,
     printer: &Printer,
 ) -> Result<ExitCode> {
+    let model = service.model_named(&args.model).await?;
     let checkpoint = service
-        .promote(&args.model, &args.revision, args.evaluation.as_deref())
+        .promote(&model, &args.revision, args.evaluation.as_deref())
         .await?;
     print_checkpoints(std::slice::from_ref(&checkpoint), printer)
 }

@@ -40,7 +40,8 @@ pub(super) async fn diff(
     args: &ModelsDiffArgs,
     printer: &Printer,
 ) -> Result<ExitCode> {
-    let diff = service.diff(&args.model, &args.from, &args.to).await?;
+    let model = service.model_named(&args.model).await?;
+    let diff = service.diff(&model, &args.from, &args.to).await?;
     let evaluated = if args.eval {
         // `to` scored against the baseline `from`, on the examples neither was fitted on.
         let request = EvaluationRequest {
@@ -165,7 +166,8 @@ pub(super) async fn history(
     args: &ModelsHistoryArgs,
     printer: &Printer,
 ) -> Result<ExitCode> {
-    let events = service.history(&args.model, args.limit).await?;
+    let model = service.model_named(&args.model).await?;
+    let events = service.history(&model, args.limit).await?;
     if printer.wants_json() {
         printer.json(&events)?;
         return Ok(ExitCode::SUCCESS);

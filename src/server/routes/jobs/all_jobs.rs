@@ -72,11 +72,12 @@ pub(crate) async fn list_jobs(
         principal.require_scope(scope_of(JobKind::Batch))?;
     }
     let listing = JobListing {
-        model: query.model,
         kinds: Vec::new(),
         statuses: statuses(query.status.as_deref())?,
         id_prefix: query.id_prefix,
         limit: crate::server::extract::page_limit(query.limit)?,
+        // Named last, as before: a malformed query is refused before an unknown model.
+        model: query.model.map(|model| state.model(&model)).transpose()?,
     };
     Ok(Json(
         core::access::visible_jobs(&state.ctx, &principal, listing).await?,

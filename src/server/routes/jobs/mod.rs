@@ -20,6 +20,7 @@ use crate::core::jobs::Origin;
 use crate::core::requests::JobRequest;
 use crate::core::tokens::Principal;
 use crate::error::{Error, Result};
+use crate::ids::ModelRef;
 use crate::server::error::{ApiError, ApiResult};
 use crate::server::extract::{AppPath, AppQuery, JsonBody};
 use crate::server::request::RequestInfo;
@@ -40,7 +41,7 @@ pub(crate) struct Creation<'a> {
     pub(crate) info: RequestInfo,
     /// The request's path, part of the idempotency record's key.
     pub(crate) path: &'a str,
-    pub(crate) model_id: String,
+    pub(crate) model: ModelRef,
     /// The `Idempotency-Key`, checked.
     pub(crate) key: Option<String>,
     /// The hash of the request's body, as its idempotency record keeps it.
@@ -55,13 +56,13 @@ pub(crate) async fn create(creation: Creation<'_>, request: JobRequest) -> ApiRe
         principal,
         info,
         path,
-        model_id,
+        model,
         key,
         hash,
     } = creation;
     // Before the key is claimed: a refusal must not take the key.
     let role = core::access::role_of(request.kind());
-    core::access::model_access(&state.ctx, &principal, &model_id, role).await?;
+    core::access::model_access(&state.ctx, &principal, &model, role).await?;
     let who = principal.clone();
     idempotency::once_hashed(
         state,
@@ -75,7 +76,7 @@ pub(crate) async fn create(creation: Creation<'_>, request: JobRequest) -> ApiRe
                 request_id: info.id.clone(),
             };
             let created =
-                core::access::create_job(&state.ctx, &who, &model_id, request, Some(origin)).await;
+                core::access::create_job(&state.ctx, &who, &model, request, Some(origin)).await;
             match created {
                 Ok((job, lock)) => {
                     state.jobs.submit(lock);
@@ -107,10 +108,11 @@ pub(crate) async fn create_json<C: JsonCollection>(
     request: axum::extract::Request,
 ) -> ApiResult<Response> {
     principal.require_scope(scope_of(C::KIND))?;
+    let model = state.model(&model_id)?;
     // Authorized before the body is read, let alone validated: a token that may not create
     // the job learns nothing about its request, not even whether it is JSON.
     let role = core::access::role_of(C::KIND);
-    core::access::model_access(&state.ctx, &principal, &model_id, role).await?;
+    core::access::model_access(&state.ctx, &principal, &model, role).await?;
     let JsonBody(body) = JsonBody::read(request, &state).await?;
     let key = idempotency::key(&headers, true)?;
     let request = C::parse(&body)?;
@@ -119,7 +121,7 @@ pub(crate) async fn create_json<C: JsonCollection>(
         principal,
         info,
         path: uri.path(),
-        model_id,
+        model,
         key,
         hash: crate::wire::value::canonical_hash(&body),
     };
@@ -170,16 +172,17 @@ fn statuses(status: Option<&str>) -> Result<Vec<JobStatus>> {
 async fn list(
     state: &AppState,
     principal: Principal,
-    model_id: String,
+    model_id: &str,
     query: &ListQuery,
     kind: JobKind,
 ) -> Result<Vec<Job>> {
     let listing = JobListing {
-        model: Some(model_id),
         kinds: vec![kind],
         statuses: statuses(query.status.as_deref())?,
         id_prefix: None,
         limit: crate::server::extract::page_limit(query.limit)?,
+        // Named last: a malformed query is refused before an unknown model.
+        model: Some(state.model(model_id)?),
     };
     core::access::visible_jobs(&state.ctx, &principal, listing).await
 }
@@ -188,25 +191,21 @@ async fn list(
 pub(crate) async fn find(
     state: &AppState,
     principal: Principal,
-    model_id: String,
+    model_id: &str,
     job_id: String,
     kind: JobKind,
 ) -> Result<Job> {
-    core::access::job_under(
-        &state.ctx,
-        &principal,
-        &model_id,
-        kind,
-        &core::jobs::parse_id(&job_id)?,
-    )
-    .await
+    // The job's ID is checked first: a malformed one is refused before an unknown model.
+    let job_id = core::jobs::parse_id(&job_id)?;
+    let model = state.model(model_id)?;
+    core::access::job_under(&state.ctx, &principal, &model, kind, &job_id).await
 }
 
 /// Cancel the job (idempotent; a finished job stays as it finished).
 async fn cancel(
     state: &AppState,
     principal: Principal,
-    model_id: String,
+    model_id: &str,
     job_id: String,
     kind: JobKind,
 ) -> Result<Job> {
@@ -246,7 +245,7 @@ pub(crate) async fn list_in<C: Collection>(
 ) -> ApiResult<Json<Vec<Job>>> {
     principal.require_scope(scope_of(C::KIND))?;
     Ok(Json(
-        list(&state, principal, model_id, &query, C::KIND).await?,
+        list(&state, principal, &model_id, &query, C::KIND).await?,
     ))
 }
 
@@ -259,7 +258,7 @@ pub(crate) async fn get_in<C: Collection>(
 ) -> ApiResult<Json<Job>> {
     principal.require_scope(scope_of(C::KIND))?;
     Ok(Json(
-        find(&state, principal, model_id, job_id, C::KIND).await?,
+        find(&state, principal, &model_id, job_id, C::KIND).await?,
     ))
 }
 
@@ -272,7 +271,7 @@ pub(crate) async fn cancel_in<C: Collection>(
     AppPath(JobParams { job_id }): AppPath<JobParams>,
 ) -> ApiResult<StatusCode> {
     principal.require_scope(scope_of(C::KIND))?;
-    cancel(&state, principal, model_id, job_id, C::KIND).await?;
+    cancel(&state, principal, &model_id, job_id, C::KIND).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
