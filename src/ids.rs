@@ -232,6 +232,36 @@ impl FromStr for JobId {
     }
 }
 
+/// A job as a person names it: its whole ID, or the start of one, which the jobs there are
+/// resolve (`arbiter jobs poll 3f2a9c`, as git takes a commit's prefix).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JobRef {
+    Id(JobId),
+    Prefix(String),
+}
+
+impl From<&str> for JobRef {
+    fn from(text: &str) -> Self {
+        text.parse()
+            .map_or_else(|_| Self::Prefix(text.to_owned()), Self::Id)
+    }
+}
+
+impl From<JobId> for JobRef {
+    fn from(id: JobId) -> Self {
+        Self::Id(id)
+    }
+}
+
+impl fmt::Display for JobRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Id(id) => id.fmt(f),
+            Self::Prefix(text) => f.write_str(text),
+        }
+    }
+}
+
 /// Declares an identifier that is a string on the wire.
 macro_rules! string_id {
     ($(#[$doc:meta])* $name:ident) => {

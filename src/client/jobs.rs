@@ -6,6 +6,7 @@ use super::http::Request;
 use super::upload::NDJSON;
 use crate::core::service::{BatchItems, JobRequest};
 use crate::error::{Error, Result};
+use crate::ids::{JobId, JobRef};
 use crate::wire::jobs::{BatchMembers, BatchRequest, Job, JobKind};
 use crate::wire::value::canonical_json;
 use bytes::Bytes;
@@ -121,14 +122,15 @@ impl Remote {
         })
     }
 
-    /// The whole ID of the job `text` names: itself, or the one job the server lists as
+    /// The whole ID of the job `job` names: a prefix is the one job the server lists as
     /// starting with it (the job routes take whole IDs only).
-    pub(super) async fn resolve_job(&self, text: &str) -> Result<String> {
+    pub(super) async fn resolve_job(&self, job: &JobRef) -> Result<String> {
+        let text = match job {
+            JobRef::Id(id) => return Ok(id.to_string()),
+            JobRef::Prefix(text) => text,
+        };
         // Text that is neither a whole ID nor a prefix goes as it is: the server's own
         // not-found answer (with its request ID) says so.
-        if text.parse::<crate::ids::JobId>().is_ok() {
-            return Ok(text.to_owned());
-        }
         // A prefix too short is refused here, in the words a local command uses.
         let prefix = match crate::core::jobs::id_prefix(text) {
             Ok(prefix) => prefix,
@@ -146,11 +148,12 @@ impl Remote {
     /// The complete result lines of a job so far, chunk by chunk, to `sink`.
     pub(super) async fn results(
         &self,
-        job_id: &str,
+        job_id: &JobId,
         sink: &mut (dyn FnMut(&[u8]) -> Result<()> + Send),
     ) -> Result<()> {
+        let job_id = job_id.to_string();
         self.http
-            .stream(&Request::get(&["v1", "jobs", job_id, "results"]), sink)
+            .stream(&Request::get(&["v1", "jobs", &job_id, "results"]), sink)
             .await
     }
 }

@@ -27,7 +27,7 @@ use crate::core::service::{
 };
 use crate::error::{Error, Result};
 use crate::ids::ModelId as JobModelId;
-use crate::ids::{ExampleId, ModelRef};
+use crate::ids::{ExampleId, JobRef, ModelRef};
 use crate::store::IngestCounts;
 use crate::wire::agreement::AgreementReport;
 use crate::wire::decision::Checkpoint;
@@ -329,7 +329,7 @@ impl Service for Remote {
             let mut job: Job = reply.json()?;
             if reply.replayed {
                 // A replay is the answer of the time: the job as it was created.
-                job = self.get_job(&job.job_id.to_string()).await?;
+                job = self.get_job(&job.job_id.into()).await?;
             }
             // A retry after a failed or cancelled job wants a new one, not that ending
             // again. Its key follows from the old key and the old job, so retrying *this*
@@ -350,8 +350,8 @@ impl Service for Remote {
         }
     }
 
-    async fn get_job(&self, job_id: &str) -> Result<Job> {
-        let job_id = self.resolve_job(job_id).await?;
+    async fn get_job(&self, job: &JobRef) -> Result<Job> {
+        let job_id = self.resolve_job(job).await?;
         self.http
             .json(&Request::get(&["v1", "jobs", &job_id]))
             .await
@@ -373,12 +373,12 @@ impl Service for Remote {
         self.http.json(&request).await
     }
 
-    async fn cancel_job(&self, job_id: &str) -> Result<Job> {
-        let job_id = &self.resolve_job(job_id).await?;
+    async fn cancel_job(&self, job: &JobRef) -> Result<Job> {
+        let job_id = &self.resolve_job(job).await?;
         // Cancelling is idempotent (204 every time): repeatable.
         let request = Request::post(&["v1", "jobs", job_id, "cancel"]).repeatable();
         self.http.send(&request).await?;
-        self.get_job(job_id).await
+        self.get_job(&JobRef::from(job_id.as_str())).await
     }
 
     async fn follow_job(&self, job: &Job, observer: &dyn Observer) -> Result<Job> {
@@ -391,11 +391,11 @@ impl Service for Remote {
             }
             tokio::time::sleep(wait).await;
             wait = (wait * 3 / 2).min(Duration::from_secs(1));
-            job = self.get_job(&job.job_id.to_string()).await?;
+            job = self.get_job(&job.job_id.into()).await?;
         }
         if observer.wants_lines() {
             let mut partial: Vec<u8> = Vec::new();
-            self.results(&job.job_id.to_string(), &mut |chunk| {
+            self.results(&job.job_id, &mut |chunk| {
                 partial.extend_from_slice(chunk);
                 while let Some(end) = partial.iter().position(|b| *b == b'\n') {
                     let line: Vec<u8> = partial.drain(..=end).collect();
@@ -413,9 +413,9 @@ impl Service for Remote {
         Ok(())
     }
 
-    async fn job_results(&self, job_id: &str, out: &mut (dyn Write + Send)) -> Result<Job> {
-        let job = self.get_job(job_id).await?;
-        self.results(&job.job_id.to_string(), &mut |chunk| {
+    async fn job_results(&self, job: &JobRef, out: &mut (dyn Write + Send)) -> Result<Job> {
+        let job = self.get_job(job).await?;
+        self.results(&job.job_id, &mut |chunk| {
             out.write_all(chunk)
                 .map_err(crate::core::service::write_error)
         })

@@ -15,7 +15,7 @@ use super::jobs::{JobClaim, Observer};
 use super::tokens::Principal;
 use super::{Context, blocking};
 use crate::error::{Error, Result};
-use crate::ids::{ExampleId, JobId, ModelId, ModelRef};
+use crate::ids::{ExampleId, JobId, JobRef, ModelId, ModelRef};
 use crate::store::IngestCounts;
 use crate::wire::agreement::AgreementReport;
 use crate::wire::decision::Checkpoint;
@@ -131,15 +131,15 @@ pub trait Service: Send + Sync {
     /// Queue a job on `model`. Remotely the request is sent with an `Idempotency-Key`
     /// derived from it (and from the input's bytes), so sending it again returns the same job.
     async fn create_job(&self, model: &ModelRef, request: JobRequest) -> Result<Created>;
-    /// A job as it is now. Here and in the other job operations that take it, `job_id` is
-    /// the whole ID or a prefix that starts only this job's ([`super::jobs::resolve_id`]):
-    /// remotely, the prefix is looked up in `GET /v1/jobs?idPrefix=`, since the job routes
-    /// take whole IDs only.
-    async fn get_job(&self, job_id: &str) -> Result<Job>;
+    /// A job as it is now. Here and in the other job operations that take it, a
+    /// [`JobRef::Prefix`] must start only this job's ID ([`super::jobs::resolve_id`]):
+    /// remotely, it is looked up in `GET /v1/jobs?idPrefix=`, since the job routes take
+    /// whole IDs only.
+    async fn get_job(&self, job: &JobRef) -> Result<Job>;
     /// Jobs, newest first: of one model or all, of one status or all.
     async fn list_jobs(&self, query: JobsQuery<'_>) -> Result<Vec<Job>>;
     /// Ask a job to stop (idempotent; a finished job stays as it finished); the job after.
-    async fn cancel_job(&self, job_id: &str) -> Result<Job>;
+    async fn cancel_job(&self, job: &JobRef) -> Result<Job>;
     /// Watch `job` until it ends and return it as it ended. A job this process created and
     /// did not detach runs here. `observer` hears progress; when it
     /// [wants lines](Observer::wants_lines), every result line reaches it once, in order,
@@ -148,7 +148,7 @@ pub trait Service: Send + Sync {
     /// Let a job created here run without this process (locally: in a background worker).
     async fn detach_job(&self, job: &Job) -> Result<()>;
     /// Write the complete result lines of a job so far to `out`; the job as it was read.
-    async fn job_results(&self, job_id: &str, out: &mut (dyn Write + Send)) -> Result<Job>;
+    async fn job_results(&self, job: &JobRef, out: &mut (dyn Write + Send)) -> Result<Job>;
     /// Make sure no unfinished job is left without a runner (locally: hand orphans of dead
     /// processes to background workers; a server does this itself).
     async fn take_up_orphans(&self) -> Result<()>;
@@ -198,12 +198,16 @@ impl Local {
         blocking(move || work(&ctx)).await
     }
 
-    /// The job that `text` names: its whole ID, or a prefix that starts only its ID
-    /// ([`super::jobs::resolve_id`]).
-    async fn resolve_job(&self, text: &str) -> Result<JobId> {
-        let text = text.to_owned();
-        self.on_pool(move |ctx| super::jobs::resolve_id(ctx, &text))
-            .await
+    /// The job `job` names: a prefix must start only its ID ([`super::jobs::resolve_id`]).
+    async fn resolve_job(&self, job: &JobRef) -> Result<JobId> {
+        match job {
+            JobRef::Id(id) => Ok(*id),
+            JobRef::Prefix(text) => {
+                let text = text.clone();
+                self.on_pool(move |ctx| super::jobs::resolve_id(ctx, &text))
+                    .await
+            }
+        }
     }
 
     fn take_claim(&self, job_id: &JobId) -> Option<JobClaim> {
@@ -355,8 +359,8 @@ impl Service for Local {
         })
     }
 
-    async fn get_job(&self, job_id: &str) -> Result<Job> {
-        let job_id = self.resolve_job(job_id).await?;
+    async fn get_job(&self, job: &JobRef) -> Result<Job> {
+        let job_id = self.resolve_job(job).await?;
         access::visible_job(&self.ctx, &self.owner, &job_id).await
     }
 
@@ -370,8 +374,8 @@ impl Service for Local {
         access::visible_jobs(&self.ctx, &self.owner, listing).await
     }
 
-    async fn cancel_job(&self, job_id: &str) -> Result<Job> {
-        let job_id = self.resolve_job(job_id).await?;
+    async fn cancel_job(&self, job: &JobRef) -> Result<Job> {
+        let job_id = self.resolve_job(job).await?;
         access::cancel_visible_job(&self.ctx, &self.owner, &job_id).await
     }
 
@@ -391,8 +395,8 @@ impl Service for Local {
         (self.spawn)(&self.ctx, &job.job_id)
     }
 
-    async fn job_results(&self, job_id: &str, out: &mut (dyn Write + Send)) -> Result<Job> {
-        let id = self.resolve_job(job_id).await?;
+    async fn job_results(&self, job: &JobRef, out: &mut (dyn Write + Send)) -> Result<Job> {
+        let id = self.resolve_job(job).await?;
         let job = access::visible_job(&self.ctx, &self.owner, &id).await?;
         super::jobs::for_each_results_page(&self.ctx, &id, &mut |page| {
             out.write_all(page).map_err(write_error)

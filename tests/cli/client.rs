@@ -1820,17 +1820,20 @@ fn a_listing_limit_is_one_rule_in_both_modes() {
 }
 
 /// The same refusals, with the same words, locally and against a server: a misspelled base
-/// model name gets "did you mean", an empty batch input "input has no items", a job ID
-/// prefix shorter than the minimum "too short", and
-/// `--no-capture` is accepted with a base model.
+/// model name gets "did you mean" (in a decision, and where a repository model is named:
+/// the command line parses the name before it asks), an empty batch input "input has no
+/// items", a job ID prefix shorter than the minimum "too short", and `--no-capture` is
+/// accepted with a base model.
 #[test]
 fn rough_edges_are_refused_alike_in_both_modes() {
     let shared = Shared::start();
     let questions = questions_file(&shared);
     let state = shared.write("state.json", STATE);
     let empty = shared.write("empty.jsonl", "\n\n");
-    let cases: [&[&str]; 3] = [
+    let cases: [&[&str]; 5] = [
         &["decide", "-m", "moo", "-q", &questions, "-s", &state],
+        &["models", "show", "moo"],
+        &["examples", "list", "jev-lates"],
         &["batch", "acme/support", "--input", &empty],
         &["jobs", "poll", "abc"],
     ];
@@ -1841,6 +1844,10 @@ fn rough_edges_are_refused_alike_in_both_modes() {
         let keys = ["code", "status", "detail", "details"];
         for key in keys {
             assert_eq!(local[key], remote[key], "{args:?}: {key}");
+        }
+        if args[0] != "batch" && args[0] != "jobs" {
+            let detail = local["detail"].as_str().unwrap_or_default();
+            assert!(detail.contains("did you mean `"), "{args:?}: {detail}");
         }
     }
     let args = [

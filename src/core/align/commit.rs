@@ -58,7 +58,7 @@ pub(super) fn learned_yaml(id: &str, learned: &AlignedInstructions) -> String {
 pub(super) fn finish(
     ctx: &Context,
     loaded: &Loaded,
-    job_id: &str,
+    job_id: &JobId,
     stored: &AlignmentSpec,
     outcome: Outcome,
 ) -> Result<AlignmentResult> {
@@ -258,7 +258,7 @@ pub(super) fn unaligned_inline(
     Ok(changed.then(|| questions_to_yaml(&questions)))
 }
 
-pub(super) fn commit_message(loaded: &Loaded, job_id: &str, result: &AlignmentResult) -> String {
+pub(super) fn commit_message(loaded: &Loaded, job_id: &JobId, result: &AlignmentResult) -> String {
     let improved: Vec<&str> = result
         .questions
         .iter()

@@ -34,7 +34,7 @@ use crate::engine::builtin::aligned::{
 };
 use crate::engine::builtin::{BuiltinEngine, EmbeddedState, Embedding};
 use crate::error::{Error, Result};
-use crate::ids::ModelRef;
+use crate::ids::{JobId, ModelRef};
 use crate::store::{ExampleFilter, JobRecord};
 use crate::wire::align::{AlignmentRequest, AlignmentResult, MIN_EXAMPLES, QuestionReport};
 use crate::wire::decision::Revision;
@@ -221,7 +221,7 @@ pub(crate) async fn execute(
     let outcome = outcome?;
     observer.progress(tracker.progress());
     super::jobs::record_progress(ctx, &record.job_id, tracker.progress()).await?;
-    let (ctx2, job_id) = (ctx.clone(), record.job_id.to_string());
+    let (ctx2, job_id) = (ctx.clone(), record.job_id);
     let result = blocking(move || finish(&ctx2, &loaded, &job_id, &stored, outcome)).await?;
     Ok(Ending::Completed(JobResult::Alignment(Box::new(result))))
 }

@@ -69,7 +69,7 @@ pub(crate) async fn follow(
                 let text = format!("interrupted: cancelling job {} on the server", job.job_id);
                 bar.suspend(|| printer.status(&text));
             }
-            service.cancel_job(&job.job_id.to_string()).await?;
+            service.cancel_job(&job.job_id.into()).await?;
             Ok(Followed::Ended { job: following.await?, interrupted: true })
         }
     }

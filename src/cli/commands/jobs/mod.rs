@@ -187,7 +187,7 @@ pub(crate) async fn run(target: &Target, args: JobsArgs, printer: &Printer) -> R
     match args.command {
         JobsCommand::Worker(args) => worker(target.local("jobs worker")?, &args.job_id).await,
         JobsCommand::Cancel(args) => {
-            let mut job = service.cancel_job(&args.job_id).await?;
+            let mut job = service.cancel_job(&args.job_id.as_str().into()).await?;
             service.take_up_orphans().await?;
             if args.wait && !job.status.is_finished() {
                 // No bar: what is awaited is the stop, not the items.
@@ -310,7 +310,7 @@ async fn list(service: &dyn Service, args: &JobsListArgs, printer: &Printer) -> 
 }
 
 async fn poll(service: &dyn Service, args: &JobsPollArgs, printer: &Printer) -> Result<ExitCode> {
-    let job = service.get_job(&args.job_id).await?;
+    let job = service.get_job(&args.job_id.as_str().into()).await?;
     if !args.wait {
         print_job(service, &job, printer).await?;
         return Ok(ExitCode::SUCCESS);
@@ -372,8 +372,9 @@ async fn results(
         )),
         None => Box::new(std::io::stdout()),
     });
-    let job_id = &args.job_id;
-    let job = service.job_results(job_id, &mut out).await;
+    let job = service
+        .job_results(&args.job_id.as_str().into(), &mut out)
+        .await;
     let job = out.finish(job)?;
     if !job.status.is_finished() {
         printer.status(&format!(
