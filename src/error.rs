@@ -5,7 +5,8 @@
 use crate::repo::RepoError;
 use crate::store::StoreError;
 use crate::wire::ProblemCode;
-use crate::wire::problem::{FieldError, Problem};
+use crate::wire::problem::Problem;
+use crate::wire::validate::FieldError;
 
 /// Result with the crate [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -223,7 +224,7 @@ impl Error {
 
     /// One validation problem at `loc`.
     pub fn invalid(
-        loc: crate::wire::problem::Loc,
+        loc: crate::wire::validate::Loc,
         msg: impl Into<String>,
         kind: &'static str,
     ) -> Self {
@@ -404,7 +405,7 @@ impl From<RepoError> for Error {
                 ..
             } => {
                 let located = FieldError::new(
-                    crate::wire::Loc(vec![crate::wire::problem::Segment::Key(file.clone())]),
+                    crate::wire::Loc(vec![crate::wire::validate::Segment::Key(file.clone())]),
                     reason.clone(),
                     "unreadable_file",
                 );

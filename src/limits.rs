@@ -7,7 +7,7 @@
 //! Text is counted in characters (Unicode scalar values), as JSON Schema's `maxLength`
 //! counts, so a string the document allows is a string validation accepts.
 
-use crate::wire::problem::{FieldError, Loc};
+use crate::wire::validate::{FieldError, Loc};
 use serde_json::Value;
 
 /// Arrays and objects nest at most this deep in any JSON or YAML document arbiter reads (a

@@ -4,7 +4,8 @@
 //! stderr (`code: usage_error`, the argument at `loc`), as every other error is.
 
 use super::Cli;
-use crate::wire::problem::{FieldError, Loc, Problem, Segment, status_title};
+use crate::wire::problem::{Problem, status_title};
+use crate::wire::validate::{FieldError, Loc, Segment};
 use clap::Parser;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use std::ffi::OsString;

@@ -10,7 +10,7 @@ use crate::store::IngestCounts;
 use crate::wire::ProblemCode;
 use crate::wire::examples::ExampleDetail;
 use crate::wire::examples::{IngestReport, RejectedLine};
-use crate::wire::problem::Segment;
+use crate::wire::validate::Segment;
 use bytes::Bytes;
 use sha2::{Digest, Sha256};
 

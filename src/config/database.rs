@@ -5,7 +5,7 @@
 use super::ApiKey;
 use super::file::DatabaseConfig;
 use crate::error::{Error, Result};
-use crate::wire::problem::{FieldError, Loc, Segment};
+use crate::wire::validate::{FieldError, Loc, Segment};
 
 /// The environment variable naming the database; it wins over `database.url`.
 pub const URL_ENV: &str = "ARBITER_DATABASE_URL";

@@ -6,7 +6,7 @@
 use super::file::{ConfigFile, EngineConfig, EngineKind};
 use super::{ApiKey, http_url};
 use crate::wire::decision::BASE_MODELS;
-use crate::wire::problem::{FieldError, Loc, Segment};
+use crate::wire::validate::{FieldError, Loc, Segment};
 use indexmap::IndexMap;
 use std::time::Duration;
 

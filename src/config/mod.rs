@@ -20,7 +20,7 @@ pub use repos::{RemoteSettings, ReposSettings};
 pub use server::{RateLimit, ServerSettings};
 
 use crate::error::{Error, Result};
-use crate::wire::problem::FieldError;
+use crate::wire::validate::FieldError;
 use indexmap::IndexMap;
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -5,7 +5,7 @@
 use super::ApiKey;
 use super::file::ReposConfig;
 use crate::error::{Error, Result};
-use crate::wire::problem::{FieldError, Loc, Segment};
+use crate::wire::validate::{FieldError, Loc, Segment};
 use std::path::PathBuf;
 
 /// The environment variable naming the remote; it wins over `repos.remote`.

@@ -4,7 +4,7 @@
 
 use super::file::{RateLimitConfig, ServerConfig};
 use super::http_url;
-use crate::wire::problem::{FieldError, Loc, Segment};
+use crate::wire::validate::{FieldError, Loc, Segment};
 use std::num::{NonZeroU32, NonZeroUsize};
 use std::time::Duration;
 

@@ -22,8 +22,8 @@ use crate::wire::jobs::{
     BatchItem, BatchResultLine, BatchSummary, ExampleSet, ItemOutcome, Job, JobKind, JobResult,
     Progress,
 };
-use crate::wire::problem::Loc;
 use crate::wire::question::{parse_questions, questions_to_value};
+use crate::wire::validate::Loc;
 use crate::wire::validate::json::{self, JsonError};
 use crate::wire::value::derived_example_id;
 use crate::wire::{DecisionRequest, Questions, Usage};

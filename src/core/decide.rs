@@ -11,8 +11,8 @@ use crate::engine::builtin::aligned::outcome_keys;
 use crate::error::{Error, Result};
 use crate::store::NewDecision;
 use crate::wire::decision::{DecisionRef, ExampleRef};
-use crate::wire::problem::Loc;
 use crate::wire::question::questions_to_value;
+use crate::wire::validate::Loc;
 use crate::wire::value::derived_example_id;
 use crate::wire::{Answers, DecisionRequest, DecisionResponse, Questions};
 

@@ -10,8 +10,8 @@ use super::checkpoint::{invalid_checkpoint, parse_model_yaml, parse_questions_fi
 use super::models::{open, to_wire_revision};
 use crate::error::Result;
 use crate::ids::ModelRef;
-use crate::wire::problem::{FieldError, Loc, Segment};
 use crate::wire::registry::{Change, DiffStatus, FileDiff, ModelDiff};
+use crate::wire::validate::{FieldError, Loc, Segment};
 use crate::wire::value::parse_yaml;
 
 /// What changed in `model` from revision `from` to revision `to`.

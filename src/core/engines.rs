@@ -5,8 +5,8 @@ use crate::engine::{Configured, EngineRequest};
 use crate::error::{Error, Result};
 use crate::wire::Questions;
 use crate::wire::engines::{EngineCheck, EngineChecks, EngineInfo, EngineList};
-use crate::wire::problem::Loc;
 use crate::wire::question::parse_questions;
+use crate::wire::validate::Loc;
 use serde_json::{Value, json};
 use std::time::Instant;
 

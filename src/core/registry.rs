@@ -10,8 +10,8 @@ use crate::ids::{JobId, ModelId};
 use crate::store::{JobFilter, JobRecord, JobState, NewRegistryEvent, Outcome};
 use crate::wire::align::EvaluationReport;
 use crate::wire::jobs::{JobKind, JobStatus};
-use crate::wire::problem::{FieldError, Loc};
 use crate::wire::registry::{EvaluationSummary, QuestionSummary, RegistryEvent};
+use crate::wire::validate::{FieldError, Loc};
 
 /// How far back the latest evaluation of a commit is looked for.
 const EVALUATIONS_SEARCHED: usize = 1000;

@@ -11,7 +11,7 @@
 use crate::config::{ApiKey, EngineLimits, EngineSettings};
 use crate::error::{Error, Result};
 use crate::retry::{Next, RetryPolicy, retry_after, transport_message};
-use crate::wire::problem::{FieldError, Loc, Segment};
+use crate::wire::validate::{FieldError, Loc, Segment};
 use bytes::Bytes;
 use reqwest::StatusCode;
 use serde::Serialize;

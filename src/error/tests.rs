@@ -10,7 +10,7 @@ fn an_internal_error_keeps_what_failed_it() {
     assert_eq!(source.to_string(), "disk full");
     assert!(Error::bug("a draft recorded twice").source().is_none());
 }
-use crate::wire::problem::Loc;
+use crate::wire::validate::Loc;
 
 // Long: one row per error, kept together as the table the spec's statuses are.
 #[test]

@@ -37,7 +37,7 @@
 use super::Learned;
 use super::head::{Head, Link, Penalty};
 use super::words::Vocabulary;
-use crate::wire::problem::{FieldError, Loc, Segment};
+use crate::wire::validate::{FieldError, Loc, Segment};
 use indexmap::IndexMap;
 use safetensors::{Dtype, SafeTensors, tensor::TensorView};
 use serde::{Deserialize, Serialize};

@@ -278,8 +278,8 @@ impl<T: serde::de::DeserializeOwned + Send, S: Send + Sync> axum::extract::FromR
         if let Ok(raw) = axum::extract::RawPathParams::from_request_parts(parts, state).await {
             for (name, value) in &raw {
                 let loc = crate::wire::Loc(vec![
-                    crate::wire::problem::Segment::Key("path".into()),
-                    crate::wire::problem::Segment::Key(name.into()),
+                    crate::wire::validate::Segment::Key("path".into()),
+                    crate::wire::validate::Segment::Key(name.into()),
                 ]);
                 if let Some(error) = crate::limits::stored(value, &loc, &format!("`{name}`")) {
                     return Err(ApiError(Error::Validation(vec![error])));

@@ -1,9 +1,9 @@
 //! `POST /v1/decision` request and response bodies.
 
 use super::answer::Answers;
-use super::problem::{Loc, Validated};
 use super::question::Questions;
 use super::validate::{self, Faults, Rules, fields};
+use super::validate::{Loc, Validated};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 

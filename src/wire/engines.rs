@@ -1,6 +1,6 @@
 //! `arbiter engines`: the configured remote engines, and what checking each one found.
 
-use super::problem::FieldError;
+use super::validate::FieldError;
 use super::{Answers, Usage};
 use serde::{Deserialize, Serialize};
 

@@ -1,8 +1,8 @@
 //! Examples: ingest and annotation reports, pages of examples.
 
-use super::problem::{Invalid, Loc, Segment, Validated};
 use super::question::json_type;
 use super::validate::{self, Refusal, Rules, fields};
+use super::validate::{Invalid, Loc, Segment, Validated};
 use crate::limits::{self, MAX_ANNOTATOR_CHARS, MAX_REASONING_CHARS};
 use indexmap::IndexMap;
 use serde::de::value::MapAccessDeserializer;

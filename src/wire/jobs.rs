@@ -3,8 +3,9 @@
 //! `cancelled`, or `queued` → `cancelled`.
 
 use super::Questions;
-use super::problem::{Loc, Problem, Validated};
+use super::problem::Problem;
 use super::validate::{self, Faults, Rules, fields};
+use super::validate::{Loc, Validated};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 use utoipa::openapi::RefOr;

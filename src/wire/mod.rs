@@ -25,6 +25,7 @@ mod contract_tests;
 
 pub use answer::{Answer, Answers};
 pub use decision::{DecisionRequest, DecisionResponse, Usage};
-pub use problem::{FieldError, Invalid, Loc, Problem, Validated};
+pub use problem::Problem;
 pub use problem_code::ProblemCode;
 pub use question::{Question, QuestionKind, Questions};
+pub use validate::{FieldError, Invalid, Loc, Validated};

@@ -1,7 +1,7 @@
 //! `GET /v1/models`: base models and repository models.
 
-use super::problem::{Loc, Validated};
 use super::validate::{self, Refusal, Rules, fields};
+use super::validate::{Loc, Validated};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 

@@ -4,11 +4,10 @@
 
 use super::answer::Answer;
 use super::decision::Revision;
-use super::problem::{FieldError, Invalid, Loc, Segment, Validated};
-use super::validate::{self, Refusal, Rules};
+use super::validate::{self, Refusal, Rules, Validated};
 use indexmap::IndexMap;
 use serde::{Deserialize, Deserializer, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::str::FromStr;
 
 /// Examples picked when `n` is not given.
@@ -137,55 +136,9 @@ fn revision<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>
 impl Rules for ToAnnotateQuery {}
 
 impl ToAnnotateQuery {
-    /// The parameters the query reads; any other is ignored.
-    const PARAMETERS: [&str; 6] = ["question", "n", "revision", "audit", "seed", "pool"];
-
-    /// Read the query's `name=value` pairs: every problem at once, each at
-    /// `["query", name]`, in the order the pairs give them. A parameter given twice is
-    /// refused, never read as the last one.
+    /// Read the query's `name=value` pairs ([`validate::read_query`]).
     pub fn from_pairs(pairs: &[(String, String)]) -> Validated<Self> {
-        // Each known parameter's first value, as the object the validation pass reads;
-        // each later one, a fault where it is.
-        let mut object = Map::new();
-        let mut faults: Vec<(usize, FieldError)> = Vec::new();
-        for (at, (name, value)) in pairs.iter().enumerate() {
-            if !Self::PARAMETERS.contains(&name.as_str()) {
-                continue;
-            }
-            if object.contains_key(name) {
-                let fault = FieldError::new(
-                    Loc::query().key(name),
-                    format!("{name} is given more than once"),
-                    "duplicate",
-                );
-                faults.push((at, fault));
-                continue;
-            }
-            object.insert(name.clone(), Value::String(value.clone()));
-        }
-        let read = validate::read::<Self>(&Value::Object(object), &Loc::query());
-        let query = match read {
-            Ok(query) => Some(query),
-            Err(Invalid(errors)) => {
-                for error in errors {
-                    let at = match error.loc.0.get(1) {
-                        Some(Segment::Key(name)) => pairs.iter().position(|(n, _)| n == name),
-                        _ => None,
-                    };
-                    faults.push((at.unwrap_or(0), error));
-                }
-                None
-            }
-        };
-        match query {
-            Some(query) if faults.is_empty() => Ok(query),
-            _ => {
-                faults.sort_by_key(|(at, _)| *at);
-                Err(Invalid(
-                    faults.into_iter().map(|(_, fault)| fault).collect(),
-                ))
-            }
-        }
+        validate::read_query(pairs)
     }
 
     /// The query's pairs as a client sends them: the defaults left out.
@@ -332,6 +285,7 @@ pub struct ToAnnotateItem {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::wire::validate::Invalid;
     use serde_json::json;
 
     fn pairs(text: &[(&str, &str)]) -> Vec<(String, String)> {

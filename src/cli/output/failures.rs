@@ -3,7 +3,8 @@
 
 use crate::cli::output::Printer;
 use crate::wire::jobs::{BatchResultLine, ItemOutcome, Job};
-use crate::wire::problem::{Loc, Problem, Segment};
+use crate::wire::problem::Problem;
+use crate::wire::validate::{Loc, Segment};
 
 /// The failed items seen in the results, the first few described.
 #[derive(Default)]

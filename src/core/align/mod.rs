@@ -39,7 +39,7 @@ use crate::store::{ExampleFilter, JobRecord};
 use crate::wire::align::{AlignmentRequest, AlignmentResult, MIN_EXAMPLES, QuestionReport};
 use crate::wire::decision::Revision;
 use crate::wire::jobs::{Job, JobKind, JobResult, Progress};
-use crate::wire::problem::Loc;
+use crate::wire::validate::Loc;
 use crate::wire::{Question, Questions};
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};

@@ -20,7 +20,7 @@ pub(super) fn align_question(
     settings: &Settings,
     tracker: &Tracker,
 ) -> Result<Aligned> {
-    let loc = Loc(vec![crate::wire::problem::Segment::Key(
+    let loc = Loc(vec![crate::wire::validate::Segment::Key(
         "questions.yaml".into(),
     )])
     .key(id);

@@ -182,8 +182,8 @@ impl BuiltinEngine {
     ) -> Result<(Distribution, u64)> {
         if learned.encoder != self.head_encoder() {
             return Err(crate::error::Error::Validation(vec![
-                crate::wire::problem::FieldError::new(
-                    crate::wire::Loc(vec![crate::wire::problem::Segment::Key(format!(
+                crate::wire::validate::FieldError::new(
+                    crate::wire::Loc(vec![crate::wire::validate::Segment::Key(format!(
                         "{}/{}",
                         crate::learned::file::DIR,
                         crate::learned::file::MANIFEST

@@ -6,8 +6,8 @@ use super::{
     FOLDS_RANGE, HOLDOUT_RANGE, MIN_EXAMPLES,
 };
 use crate::limits;
-use crate::wire::problem::{Loc, Segment, Validated};
 use crate::wire::validate::{self, Refusal, Rules, fields};
+use crate::wire::validate::{Loc, Segment, Validated};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 

@@ -1,5 +1,5 @@
 use super::*;
-use crate::wire::problem::Invalid;
+use crate::wire::validate::Invalid;
 use serde_json::json;
 
 fn locs(error: &Invalid) -> Vec<String> {

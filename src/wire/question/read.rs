@@ -4,9 +4,9 @@
 
 use super::{ALIGNMENT_KEY, Question, QuestionKind, Questions, json_type};
 use crate::limits;
-use crate::wire::problem::{Loc, Segment, Validated};
 use crate::wire::validate::fields::too_many;
 use crate::wire::validate::{self, Refusal, Rules};
+use crate::wire::validate::{Loc, Segment, Validated};
 use indexmap::IndexMap;
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};

@@ -1,5 +1,5 @@
 use super::*;
-use crate::wire::problem::{FieldError, Loc};
+use crate::wire::validate::{FieldError, Loc};
 use serde_json::{Map, json};
 
 fn parse(value: &Value) -> (Questions, Vec<FieldError>) {

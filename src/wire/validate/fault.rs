@@ -2,7 +2,7 @@
 //! own code (which does not know where it is) and located by the reader that called it.
 
 use super::path::{Path, one_of};
-use crate::wire::problem::{FieldError, Loc, Segment};
+use crate::wire::validate::{FieldError, Loc, Segment};
 use serde::de::{self, Expected, Unexpected};
 use std::cell::RefCell;
 use std::fmt;

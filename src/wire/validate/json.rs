@@ -9,7 +9,7 @@
 //! [`crate::limits::MAX_NESTING`] ([`super::nesting`]), so a deep document is refused as a
 //! limit, located at its root, before any parsing.
 
-use crate::wire::problem::{FieldError, Loc, Segment};
+use crate::wire::validate::{FieldError, Loc, Segment};
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 use std::cell::RefCell;

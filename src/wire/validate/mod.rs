@@ -12,13 +12,16 @@
 mod fault;
 pub mod fields;
 pub mod json;
+mod located;
 pub mod nesting;
 mod path;
+mod query;
 mod reader;
 
 pub use fault::{Fault, Refusal};
+pub use located::{FieldError, Invalid, Loc, Segment, Validated};
+pub use query::read_query;
 
-use super::problem::{FieldError, Invalid, Loc, Segment, Validated};
 use path::Path;
 use reader::Reader;
 use serde::de::DeserializeOwned;

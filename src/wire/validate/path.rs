@@ -1,7 +1,7 @@
 //! Where the reader is in a body, kept as steps on the stack and turned into a [`Loc`] (and
 //! a name for messages) only when something there is wrong.
 
-use crate::wire::problem::Loc;
+use crate::wire::validate::Loc;
 
 /// Where a reader is: the steps from the root, newest first.
 #[derive(Clone, Copy)]

@@ -189,3 +189,39 @@ fn a_refusal_under_serde_json_is_its_text() {
     let error = serde_json::from_value::<Sample>(json!({"name": "n", "revision": ""})).unwrap_err();
     assert_eq!(error.to_string(), "may not be empty");
 }
+
+/// Query parameters: the struct's members are the parameters, found without naming them
+/// again; an undeclared one is ignored even when repeated, a declared one repeated is
+/// refused where it repeats, and faults come in the order of the pairs.
+#[test]
+fn a_query_reads_the_members_its_type_declares() {
+    #[derive(Debug, Deserialize, PartialEq)]
+    struct Query {
+        #[serde(default)]
+        name: Option<String>,
+        #[serde(default)]
+        flag: Option<String>,
+    }
+    impl Rules for Query {}
+    let pairs = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+        list.iter()
+            .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+            .collect()
+    };
+    let read = read_query::<Query>(&pairs(&[("other", "1"), ("other", "2"), ("name", "a")]));
+    assert_eq!(
+        read.unwrap(),
+        Query {
+            name: Some("a".into()),
+            flag: None
+        }
+    );
+    let refused =
+        read_query::<Query>(&pairs(&[("flag", "x"), ("name", "a"), ("flag", "y")])).unwrap_err();
+    let found: Vec<(String, String)> = refused
+        .0
+        .iter()
+        .map(|e| (e.loc.to_string(), e.kind.clone()))
+        .collect();
+    assert_eq!(found, [("query.flag".to_owned(), "duplicate".to_owned())]);
+}

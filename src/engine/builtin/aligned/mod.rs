@@ -13,7 +13,7 @@ pub mod unsupervised;
 pub use format::{ALIGNMENT_KEY, AlignedInstructions, FEATURE_NAMES, FEATURES, VERSION};
 
 use super::text::render;
-use crate::wire::problem::{FieldError, Loc};
+use crate::wire::validate::{FieldError, Loc};
 use crate::wire::{Question, QuestionKind};
 use serde_json::Value;
 

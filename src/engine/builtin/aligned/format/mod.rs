@@ -29,8 +29,8 @@
 
 use super::{answer_outcome, outcome_keys};
 use crate::wire::QuestionKind;
-use crate::wire::problem::{FieldError, Loc};
 use crate::wire::question::json_type;
+use crate::wire::validate::{FieldError, Loc};
 use indexmap::IndexMap;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize};
