@@ -200,12 +200,17 @@ fn unevaluated(report: &EvaluationReport) -> impl Iterator<Item = (&str, &str)> 
         .questions
         .iter()
         .filter(|(_, e)| e.status == EvaluationStatus::NotEvaluated)
-        .map(|(id, e)| {
-            (
-                id.as_str(),
-                e.reason.as_deref().unwrap_or("nothing to score"),
-            )
-        })
+        .map(|(id, e)| (id.as_str(), reason(e)))
+}
+
+/// Why a question was not evaluated, for people (a report may not say).
+fn reason(evaluation: &QuestionEvaluation) -> &str {
+    evaluation.reason.as_deref().unwrap_or("nothing to score")
+}
+
+/// The gates question `id` failed, in the order they were judged.
+fn failures_of<'a>(failures: &'a [Failure], id: &'a str) -> impl Iterator<Item = &'a Failure> {
+    failures.iter().filter(move |f| f.question == id)
 }
 
 /// Every gate every question fails (none when no gate was asked for). With `--strict` a
@@ -229,7 +234,7 @@ fn gates(report: &EvaluationReport, args: &EvalArgs) -> Vec<Failure> {
                     format!(
                         "not evaluated: {}; a gate needs every question measured \
                          (annotate it, leave it out with --questions, or pass --allow-unevaluated)",
-                        evaluation.reason.as_deref().unwrap_or("nothing to score")
+                        reason(evaluation)
                     ),
                 );
             }
