@@ -158,10 +158,9 @@ fn verdict(args: &EvalArgs, report: &EvaluationReport, failures: &[Failure]) -> 
         .keys()
         .filter(|id| failures_of(failures, id).next().is_some())
         .count();
-    format!(
-        "❌ **Gates failed** (exit 3): {failed} of {} questions, under {flags}.\n\n",
-        report.questions.len()
-    )
+    let all = report.questions.len();
+    let plural = if all == 1 { "" } else { "s" };
+    format!("❌ **Gates failed** (exit 3): {failed} of {all} question{plural}, under {flags}.\n\n")
 }
 
 /// A row's figures after its question, in the columns' order.
