@@ -24,7 +24,7 @@ use std::process::ExitCode;
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  arbiter eval acme/support --revision v3 --baseline main --no-regression\n  arbiter eval acme/support --min-accuracy 0.85 --format junit > eval.xml\n  arbiter eval acme/support --baseline main --no-regression --format markdown >> \"$GITHUB_STEP_SUMMARY\""
+    after_help = "Examples:\n  arbiter eval acme/support --revision v3 --baseline main --no-regression\n  arbiter eval acme/support --min-accuracy 0.85 --format junit > eval.xml\n  arbiter eval acme/support --baseline main --format markdown >> \"$GITHUB_STEP_SUMMARY\""
 )]
 #[allow(clippy::struct_excessive_bools)] // command-line switches
 pub struct EvalArgs {
