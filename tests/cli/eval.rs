@@ -7,6 +7,7 @@ use crate::align::labelled;
 use crate::common::{TestEnv, repo_root};
 use serde_json::Value;
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::process::Output;
 
 /// `acme/support` on `mo` with the labelled set's first `n` examples, annotated for intent
@@ -202,6 +203,73 @@ fn a_markdown_summary_shows_the_json_reports_figures_per_question() {
     assert!(!markdown.contains("Gate"), "{markdown}");
 }
 
+/// The rows of a summary against a baseline, each checked against its question in the JSON
+/// report: figures as baseline → revision, the changes with their intervals, the gate's
+/// verdict. The rows by header, and by position (two columns share a header).
+fn rows_held_to_the_report(
+    markdown: &str,
+    report: &Value,
+) -> (Vec<HashMap<String, String>>, Vec<Vec<String>>) {
+    let failures = report["gates"]["failures"].as_array().unwrap();
+    let (header, rows) = table(markdown);
+    assert_eq!(
+        header,
+        [
+            "Question",
+            "Examples",
+            "Accuracy",
+            "Change (95%)",
+            "Metric",
+            "Loss",
+            "Change (95%)",
+            "ECE",
+            "Change",
+            "Gate"
+        ]
+    );
+    // Two columns share a header: read the row's cells by position too.
+    let lines: Vec<Vec<String>> = markdown
+        .lines()
+        .filter(|l| l.starts_with('|'))
+        .skip(2)
+        .map(cells)
+        .collect();
+    let questions = report["questions"].as_object().unwrap();
+    for ((row, line), (id, question)) in rows.iter().zip(&lines).zip(questions) {
+        let gates: Vec<&str> = failures
+            .iter()
+            .filter(|f| f["question"] == id.as_str())
+            .map(|f| f["gate"].as_str().unwrap())
+            .fold(Vec::new(), |mut gates, gate| {
+                if gates.last() != Some(&gate) {
+                    gates.push(gate);
+                }
+                gates
+            });
+        let verdict = if gates.is_empty() {
+            "✅ pass".to_owned()
+        } else {
+            format!("❌ {}", gates.join(", "))
+        };
+        assert_eq!(row["Gate"], verdict, "{id}");
+        let Some(m) = question.get("metrics") else {
+            assert_eq!(row["Accuracy"], "not evaluated", "{id}");
+            continue;
+        };
+        let (base, delta) = (&question["baseline"], &question["delta"]);
+        let from_to = |key: &str| format!("{} → {}", fixed(&base[key]), fixed(&m[key]));
+        assert_eq!(row["Examples"], m["examples"].to_string(), "{id}");
+        assert_eq!(row["Accuracy"], from_to("accuracy"), "{id}");
+        assert_eq!(line[3], change(&delta["accuracy"], false), "{id}");
+        assert_eq!(row["Loss"], from_to("loss"), "{id}");
+        assert_eq!(line[6], change(&delta["loss"], true), "{id}");
+        assert_eq!(row["ECE"], from_to("ece"), "{id}");
+        let ece = m["ece"].as_f64().unwrap() - base["ece"].as_f64().unwrap();
+        assert_eq!(row["Change"], format!("{ece:+.3}"), "{id}");
+    }
+    (rows, lines)
+}
+
 #[test]
 fn a_markdown_summary_against_a_baseline_shows_the_changes_and_the_gates_verdicts() {
     let env = env_with_two_questions_annotated(120);
@@ -266,62 +334,7 @@ fn a_markdown_summary_against_a_baseline_shows_the_changes_and_the_gates_verdict
         "{markdown}"
     );
 
-    let (header, rows) = table(&markdown);
-    assert_eq!(
-        header,
-        [
-            "Question",
-            "Examples",
-            "Accuracy",
-            "Change (95%)",
-            "Metric",
-            "Loss",
-            "Change (95%)",
-            "ECE",
-            "Change",
-            "Gate"
-        ]
-    );
-    // Two columns share a header: read the row's cells by position too.
-    let lines: Vec<Vec<String>> = markdown
-        .lines()
-        .filter(|l| l.starts_with('|'))
-        .skip(2)
-        .map(cells)
-        .collect();
-    let questions = report["questions"].as_object().unwrap();
-    for ((row, line), (id, question)) in rows.iter().zip(&lines).zip(questions) {
-        let gates: Vec<&str> = failures
-            .iter()
-            .filter(|f| f["question"] == id.as_str())
-            .map(|f| f["gate"].as_str().unwrap())
-            .fold(Vec::new(), |mut gates, gate| {
-                if gates.last() != Some(&gate) {
-                    gates.push(gate);
-                }
-                gates
-            });
-        let verdict = if gates.is_empty() {
-            "✅ pass".to_owned()
-        } else {
-            format!("❌ {}", gates.join(", "))
-        };
-        assert_eq!(row["Gate"], verdict, "{id}");
-        let Some(m) = question.get("metrics") else {
-            assert_eq!(row["Accuracy"], "not evaluated", "{id}");
-            continue;
-        };
-        let (base, delta) = (&question["baseline"], &question["delta"]);
-        let from_to = |key: &str| format!("{} → {}", fixed(&base[key]), fixed(&m[key]));
-        assert_eq!(row["Examples"], m["examples"].to_string(), "{id}");
-        assert_eq!(row["Accuracy"], from_to("accuracy"), "{id}");
-        assert_eq!(line[3], change(&delta["accuracy"], false), "{id}");
-        assert_eq!(row["Loss"], from_to("loss"), "{id}");
-        assert_eq!(line[6], change(&delta["loss"], true), "{id}");
-        assert_eq!(row["ECE"], from_to("ece"), "{id}");
-        let ece = m["ece"].as_f64().unwrap() - base["ece"].as_f64().unwrap();
-        assert_eq!(row["Change"], format!("{ece:+.3}"), "{id}");
-    }
+    let (rows, lines) = rows_held_to_the_report(&markdown, &report);
     // What this run shows: intent, aligned, better beyond chance and above 0.8; escalate
     // unchanged and below it; urgency unmeasured.
     let verdicts: Vec<&str> = rows.iter().map(|r| r["Gate"].as_str()).collect();
@@ -330,23 +343,25 @@ fn a_markdown_summary_against_a_baseline_shows_the_changes_and_the_gates_verdict
         ["✅ pass", "❌ not-evaluated", "❌ min-accuracy", ""],
         "{markdown}"
     );
-    assert!(rows[0]["Change (95%)"].ends_with('▲'), "{markdown}");
+    assert!(
+        lines[0][3].ends_with('▲') && lines[0][6].ends_with('▲'),
+        "intent's accuracy rose and its loss fell beyond chance: {markdown}"
+    );
     assert!(
         lines[2][3] == "+0.000 [+0.000, +0.000]",
         "escalate is unchanged: {markdown}"
     );
     // Every failure, with its message, under the table; then what was not evaluated.
-    let listed: String = failures
-        .iter()
-        .map(|f| {
-            format!(
-                "\n- `{}` ({}): {}",
-                f["question"].as_str().unwrap(),
-                f["gate"].as_str().unwrap(),
-                f["message"].as_str().unwrap().replace('_', "\\_")
-            )
-        })
-        .collect();
+    let listed = failures.iter().fold(String::new(), |mut listed, f| {
+        let _ = write!(
+            listed,
+            "\n- `{}` ({}): {}",
+            f["question"].as_str().unwrap(),
+            f["gate"].as_str().unwrap(),
+            f["message"].as_str().unwrap().replace('_', "\\_")
+        );
+        listed
+    });
     assert!(
         markdown.contains(&format!("\n\n**Gate failures**\n{listed}\n\n**Not evaluated**\n\n- `urgency`: no annotated examples\n")),
         "{markdown}"
