@@ -986,6 +986,25 @@ fn unmeasured_questions_fail_the_gate_both_ways(shared: &Shared, every: &[&str])
     );
 }
 
+/// `eval --format markdown` through the server prints the summary it prints locally, with
+/// the gate's exit code: the report comes through the service alike.
+fn markdown_is_the_same_both_ways(shared: &Shared, gated: &[&str]) {
+    let markdown = [gated, &["--format", "markdown"][..]].concat();
+    let (local_code, local, _) = run(shared.local(), &markdown);
+    let (remote_code, remote, stderr) = run(shared.remote(), &markdown);
+    assert_eq!((remote_code, &remote), (local_code, &local));
+    assert_eq!(remote_code, 3, "{stderr}");
+    assert!(
+        remote.starts_with("### arbiter eval: `acme/labelled` at `alignments/")
+            && remote.contains(
+                "❌ **Gates failed** (exit 3): 1 of 1 question, under `--min-accuracy 0.99`."
+            )
+            && remote.contains("\n| `intent` | 120 | ")
+            && remote.contains("\n- `intent` (min-accuracy): accuracy "),
+        "{remote}"
+    );
+}
+
 #[test]
 fn a_ci_pipeline_aligns_evaluates_and_promotes_on_the_shared_server() {
     let shared = Shared::start();
@@ -1062,6 +1081,7 @@ fn a_ci_pipeline_aligns_evaluates_and_promotes_on_the_shared_server() {
         normalized(&local, &run_specific)
     );
     assert_eq!(remote["gates"]["passed"], false);
+    markdown_is_the_same_both_ways(&shared, &eval_json);
 
     let promoted = json(
         shared.remote(),

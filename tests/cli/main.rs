@@ -8,6 +8,7 @@ mod decide;
 mod docs;
 mod edges;
 mod engines;
+mod eval;
 mod examples;
 mod fake_upstream;
 mod faults;

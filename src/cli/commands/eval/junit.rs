@@ -1,7 +1,7 @@
 //! An evaluation report as `JUnit` XML, for CI systems.
 
 use super::report::NOT_EVALUATED;
-use super::{Failure, unevaluated};
+use super::{Failure, failures_of, reason, unevaluated};
 use crate::wire::align::{EvaluationReport, Metrics, QuestionEvaluation};
 use crate::wire::jobs::Job;
 use std::fmt::Write as _;
@@ -22,7 +22,7 @@ pub(super) fn junit(
         .questions
         .iter()
         .filter(|(_, e)| e.metrics.is_some())
-        .filter(|(id, _)| failures.iter().any(|f| &f.question == *id))
+        .filter(|(id, _)| failures_of(failures, id).next().is_some())
         .count();
     let suite = format!("{model}@{}", report.revision.name);
     let _ = writeln!(
@@ -54,20 +54,15 @@ pub(super) fn junit(
         );
         let Some(m) = &evaluation.metrics else {
             // The gate's verdict on it, if any, is in the message (and the exit code).
-            let verdict = failures.iter().find(|f| &f.question == id).map_or_else(
-                || {
-                    format!(
-                        "{NOT_EVALUATED}: {}",
-                        evaluation.reason.as_deref().unwrap_or("nothing to score")
-                    )
-                },
+            let verdict = failures_of(failures, id).next().map_or_else(
+                || format!("{NOT_EVALUATED}: {}", reason(evaluation)),
                 |f| f.message.clone(),
             );
             let _ = writeln!(out, "      <skipped message=\"{}\"/>", xml(&verdict));
             let _ = writeln!(out, "    </testcase>");
             continue;
         };
-        for failure in failures.iter().filter(|f| &f.question == id) {
+        for failure in failures_of(failures, id) {
             let _ = writeln!(
                 out,
                 "      <failure type=\"{}\" message=\"{}\"/>",

@@ -1,7 +1,8 @@
 //! `arbiter eval`: a checkpoint's figures over every annotated example (a batch job
-//! underneath), beside a baseline's, as a table, JSON or `JUnit` XML; gates exit 3.
+//! underneath), beside a baseline's, as a table, JSON, `JUnit` XML or Markdown; gates exit 3.
 
 mod junit;
+mod markdown;
 mod report;
 
 pub(crate) use report::table;
@@ -23,7 +24,7 @@ use std::process::ExitCode;
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  arbiter eval acme/support --revision v3 --baseline main --no-regression\n  arbiter eval acme/support --min-accuracy 0.85 --format junit > eval.xml"
+    after_help = "Examples:\n  arbiter eval acme/support --revision v3 --baseline main --no-regression\n  arbiter eval acme/support --min-accuracy 0.85 --format junit > eval.xml\n  arbiter eval acme/support --baseline main --format markdown >> \"$GITHUB_STEP_SUMMARY\""
 )]
 #[allow(clippy::struct_excessive_bools)] // command-line switches
 pub struct EvalArgs {
@@ -50,7 +51,7 @@ pub struct EvalArgs {
     /// Apply the gates to the 95% interval's bound, not the point estimate: --min-accuracy to the lower bound, --no-regression to the change's bound (a worsening not ruled out fails)
     #[arg(long)]
     pub strict: bool,
-    /// Output format [default: table on a terminal, json when piped]
+    /// Output format: junit is a test report for CI, markdown a summary for a pull request or a CI job summary [default: table on a terminal, json when piped]
     #[arg(long, value_enum)]
     pub format: Option<Format>,
     /// With --server, when not on a terminal: cancel the server's job on Ctrl-C (on a terminal you are asked; without --server it is always cancelled)
@@ -70,6 +71,7 @@ pub enum Format {
     Table,
     Json,
     Junit,
+    Markdown,
 }
 
 pub(crate) async fn run(
@@ -111,6 +113,7 @@ pub(crate) async fn run(
             },
         })?,
         Format::Junit => printer.line(&junit::junit(&args.model, &job, &report, &failures))?,
+        Format::Markdown => printer.line(&markdown::markdown(&args, &report, &failures))?,
         Format::Table => printer.line(&table(&report, printer))?,
     }
     for failure in &failures {
@@ -201,12 +204,17 @@ fn unevaluated(report: &EvaluationReport) -> impl Iterator<Item = (&str, &str)> 
         .questions
         .iter()
         .filter(|(_, e)| e.status == EvaluationStatus::NotEvaluated)
-        .map(|(id, e)| {
-            (
-                id.as_str(),
-                e.reason.as_deref().unwrap_or("nothing to score"),
-            )
-        })
+        .map(|(id, e)| (id.as_str(), reason(e)))
+}
+
+/// Why a question was not evaluated, for people (a report may not say).
+fn reason(evaluation: &QuestionEvaluation) -> &str {
+    evaluation.reason.as_deref().unwrap_or("nothing to score")
+}
+
+/// The gates question `id` failed, in the order they were judged.
+fn failures_of<'a>(failures: &'a [Failure], id: &'a str) -> impl Iterator<Item = &'a Failure> {
+    failures.iter().filter(move |f| f.question == id)
 }
 
 /// Every gate every question fails (none when no gate was asked for). With `--strict` a
@@ -230,7 +238,7 @@ fn gates(report: &EvaluationReport, args: &EvalArgs) -> Vec<Failure> {
                     format!(
                         "not evaluated: {}; a gate needs every question measured \
                          (annotate it, leave it out with --questions, or pass --allow-unevaluated)",
-                        evaluation.reason.as_deref().unwrap_or("nothing to score")
+                        reason(evaluation)
                     ),
                 );
             }

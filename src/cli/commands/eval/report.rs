@@ -225,7 +225,7 @@ fn uncertainty_table(report: &EvaluationReport, printer: &Printer) -> String {
 }
 
 /// `0.780 [0.710, 0.840]`, signed for a change.
-fn estimate(e: &crate::wire::align::Estimate, signed: bool) -> String {
+pub(super) fn estimate(e: &crate::wire::align::Estimate, signed: bool) -> String {
     if signed {
         format!("{:+.3} [{:+.3}, {:+.3}]", e.value, e.low, e.high)
     } else {
@@ -311,7 +311,8 @@ fn change(now: Option<f64>, then: Option<f64>, lower_is_better: bool) -> String 
     format!("{delta:+.3}{mark}")
 }
 
-fn failed_note(evaluation: &QuestionEvaluation) -> String {
+/// ` (N failed)` after an example count, when decisions failed.
+pub(super) fn failed_note(evaluation: &QuestionEvaluation) -> String {
     if evaluation.failed > 0 {
         format!(" ({} failed)", evaluation.failed)
     } else {

@@ -331,7 +331,7 @@ mod tests {
                 // What the shell would pass: words up to a redirection, quotes removed.
                 let words = std::iter::once("arbiter").chain(
                     line.split_whitespace()
-                        .take_while(|word| !matches!(*word, ">" | "<" | "|"))
+                        .take_while(|word| !matches!(*word, ">" | ">>" | "<" | "|"))
                         .map(|word| word.trim_matches('\'')),
                 );
                 if let Err(error) = Cli::try_parse_from(words) {

@@ -1,0 +1,472 @@
+//! `arbiter eval --format markdown` with the real binary: the summary a pull request shows,
+//! read back as a table and held to the JSON report of the same evaluation (answers come from
+//! the cache the first run filled, and the intervals are seeded, so both print one report);
+//! and the CI jobs of `examples/ci/`, their eval step run as their CI runs it.
+
+use crate::align::labelled;
+use crate::common::{TestEnv, repo_root};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::process::Output;
+
+/// `acme/support` on `mo` with the labelled set's first `n` examples, annotated for intent
+/// and escalate only: urgency has nothing to score.
+fn env_with_two_questions_annotated(n: usize) -> TestEnv {
+    let env = TestEnv::new();
+    env.create_model(
+        "acme/support",
+        "mo",
+        &repo_root().join("examples/support/questions.yaml"),
+    );
+    let file = env.write("examples.jsonl", &labelled(n, &["intent", "escalate"]));
+    env.cmd()
+        .args(["examples", "ingest", "acme/support", "--file"])
+        .arg(&file)
+        .assert()
+        .success();
+    env
+}
+
+/// `arbiter eval acme/support <args> --format <format>`, whatever it exits with.
+fn eval(env: &TestEnv, args: &[&str], format: &str) -> Output {
+    env.cmd()
+        .args(["eval", "acme/support"])
+        .args(args)
+        .args(["--format", format])
+        .output()
+        .unwrap()
+}
+
+/// The cells of a Markdown table line, split at the `|` not escaped, with `\|` unescaped.
+fn cells(line: &str) -> Vec<String> {
+    let mut cells = vec![String::new()];
+    let mut chars = line.trim().chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.peek() == Some(&'|') => {
+                chars.next();
+                cells.last_mut().unwrap().push('|');
+            }
+            '|' => cells.push(String::new()),
+            c => cells.last_mut().unwrap().push(c),
+        }
+    }
+    // A line starts and ends with a `|`: nothing before the first or after the last.
+    assert!(
+        cells.first().unwrap().is_empty() && cells.last().unwrap().is_empty(),
+        "{line}"
+    );
+    cells[1..cells.len() - 1]
+        .iter()
+        .map(|c| c.trim().to_owned())
+        .collect()
+}
+
+/// The one table of a summary: its header and, per row, its cells by header. Every line
+/// has as many cells as the header, and the second line is the delimiter row.
+fn table(markdown: &str) -> (Vec<String>, Vec<HashMap<String, String>>) {
+    let lines: Vec<&str> = markdown.lines().filter(|l| l.starts_with('|')).collect();
+    let header = cells(lines[0]);
+    let delimiter = cells(lines[1]);
+    assert!(
+        delimiter.iter().all(|d| d == "---" || d == "---:"),
+        "{markdown}"
+    );
+    let rows = lines[2..]
+        .iter()
+        .map(|line| {
+            let row = cells(line);
+            assert_eq!(row.len(), header.len(), "{line}");
+            header.iter().cloned().zip(row).collect()
+        })
+        .collect();
+    (header, rows)
+}
+
+/// `0.780 [0.710, 0.840]` of a JSON `{value, low, high}`, signed for a change.
+fn estimate(e: &Value, signed: bool) -> String {
+    let f = |key: &str| e[key].as_f64().unwrap();
+    if signed {
+        format!("{:+.3} [{:+.3}, {:+.3}]", f("value"), f("low"), f("high"))
+    } else {
+        format!("{:.3} [{:.3}, {:.3}]", f("value"), f("low"), f("high"))
+    }
+}
+
+fn fixed(value: &Value) -> String {
+    format!("{:.3}", value.as_f64().unwrap())
+}
+
+/// A change cell of a JSON delta figure: marked only when its interval excludes 0, ▲ when
+/// that is better.
+fn change(e: &Value, lower_is_better: bool) -> String {
+    let (low, high) = (e["low"].as_f64().unwrap(), e["high"].as_f64().unwrap());
+    let better = if lower_is_better {
+        high < 0.0
+    } else {
+        low > 0.0
+    };
+    let worse = if lower_is_better {
+        low > 0.0
+    } else {
+        high < 0.0
+    };
+    let mark = match (better, worse) {
+        (true, _) => " ▲",
+        (_, true) => " ▼",
+        _ => "",
+    };
+    format!("{}{mark}", estimate(e, true))
+}
+
+#[test]
+fn a_markdown_summary_shows_the_json_reports_figures_per_question() {
+    let env = env_with_two_questions_annotated(40);
+    let json = eval(&env, &[], "json");
+    assert_eq!(json.status.code(), Some(0));
+    let report: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let markdown = eval(&env, &[], "markdown");
+    assert_eq!(
+        markdown.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&markdown.stderr)
+    );
+    let markdown = String::from_utf8(markdown.stdout).unwrap();
+    assert!(!markdown.contains('\u{1b}'), "no colour: {markdown}");
+
+    let commit = report["revision"]["commit"].as_str().unwrap();
+    assert!(
+        markdown.starts_with(&format!(
+            "### arbiter eval: `acme/support` at `main`\n\n`main` is branch `{}`.\n\nNo gate was asked for.\n\n| Question |",
+            &commit[..12]
+        )),
+        "{markdown}"
+    );
+    let (header, rows) = table(&markdown);
+    assert_eq!(
+        header,
+        [
+            "Question",
+            "Examples",
+            "Accuracy (95%)",
+            "Metric",
+            "Loss (95%)",
+            "ECE"
+        ]
+    );
+    let questions = report["questions"].as_object().unwrap();
+    let ids: Vec<String> = questions.keys().map(|id| format!("`{id}`")).collect();
+    assert_eq!(
+        rows.iter()
+            .map(|r| r["Question"].clone())
+            .collect::<Vec<_>>(),
+        [&ids[..], &["**overall**".to_owned()]].concat()
+    );
+    for (row, (id, question)) in rows.iter().zip(questions) {
+        let Some(m) = question.get("metrics") else {
+            assert_eq!(question["status"], "not_evaluated");
+            assert_eq!(row["Examples"], "0", "{id}");
+            assert_eq!(row["Accuracy (95%)"], "not evaluated", "{id}");
+            continue;
+        };
+        assert_eq!(row["Examples"], m["examples"].to_string(), "{id}");
+        assert_eq!(
+            row["Accuracy (95%)"],
+            estimate(&m["intervals"]["accuracy"], false),
+            "{id}"
+        );
+        assert_eq!(
+            row["Metric"],
+            format!("`{}`", m["metric"].as_str().unwrap())
+        );
+        assert_eq!(
+            row["Loss (95%)"],
+            estimate(&m["intervals"]["loss"], false),
+            "{id}"
+        );
+        assert_eq!(row["ECE"], fixed(&m["ece"]), "{id}");
+    }
+    assert_eq!(questions["intent"]["metrics"]["examples"], 40);
+    // The overall row: the mean, which has no interval.
+    let overall = &report["overall"]["metrics"];
+    let last = rows.last().unwrap();
+    assert_eq!(last["Accuracy (95%)"], fixed(&overall["accuracy"]));
+    assert_eq!(last["ECE"], fixed(&overall["ece"]));
+    // The question with nothing to score is listed with why, and no gate failed.
+    assert_eq!(questions["urgency"]["reason"], "no annotated examples");
+    assert!(
+        markdown.ends_with("\n\n**Not evaluated**\n\n- `urgency`: no annotated examples\n"),
+        "{markdown}"
+    );
+    assert!(!markdown.contains("Gate"), "{markdown}");
+}
+
+/// The rows of a summary against a baseline, each checked against its question in the JSON
+/// report: figures as baseline → revision, the changes with their intervals, the gate's
+/// verdict. The rows by header, and by position (two columns share a header).
+fn rows_held_to_the_report(
+    markdown: &str,
+    report: &Value,
+) -> (Vec<HashMap<String, String>>, Vec<Vec<String>>) {
+    let failures = report["gates"]["failures"].as_array().unwrap();
+    let (header, rows) = table(markdown);
+    assert_eq!(
+        header,
+        [
+            "Question",
+            "Examples",
+            "Accuracy",
+            "Change (95%)",
+            "Metric",
+            "Loss",
+            "Change (95%)",
+            "ECE",
+            "Change",
+            "Gate"
+        ]
+    );
+    // Two columns share a header: read the row's cells by position too.
+    let lines: Vec<Vec<String>> = markdown
+        .lines()
+        .filter(|l| l.starts_with('|'))
+        .skip(2)
+        .map(cells)
+        .collect();
+    let questions = report["questions"].as_object().unwrap();
+    for ((row, line), (id, question)) in rows.iter().zip(&lines).zip(questions) {
+        let gates: Vec<&str> = failures
+            .iter()
+            .filter(|f| f["question"] == id.as_str())
+            .map(|f| f["gate"].as_str().unwrap())
+            .fold(Vec::new(), |mut gates, gate| {
+                if gates.last() != Some(&gate) {
+                    gates.push(gate);
+                }
+                gates
+            });
+        let verdict = if gates.is_empty() {
+            "✅ pass".to_owned()
+        } else {
+            format!("❌ {}", gates.join(", "))
+        };
+        assert_eq!(row["Gate"], verdict, "{id}");
+        let Some(m) = question.get("metrics") else {
+            assert_eq!(row["Accuracy"], "not evaluated", "{id}");
+            continue;
+        };
+        let (base, delta) = (&question["baseline"], &question["delta"]);
+        let from_to = |key: &str| format!("{} → {}", fixed(&base[key]), fixed(&m[key]));
+        assert_eq!(row["Examples"], m["examples"].to_string(), "{id}");
+        assert_eq!(row["Accuracy"], from_to("accuracy"), "{id}");
+        assert_eq!(line[3], change(&delta["accuracy"], false), "{id}");
+        assert_eq!(row["Loss"], from_to("loss"), "{id}");
+        assert_eq!(line[6], change(&delta["loss"], true), "{id}");
+        assert_eq!(row["ECE"], from_to("ece"), "{id}");
+        let ece = m["ece"].as_f64().unwrap() - base["ece"].as_f64().unwrap();
+        assert_eq!(row["Change"], format!("{ece:+.3}"), "{id}");
+    }
+    (rows, lines)
+}
+
+#[test]
+fn a_markdown_summary_against_a_baseline_shows_the_changes_and_the_gates_verdicts() {
+    let env = env_with_two_questions_annotated(120);
+    let aligned = env.json(&[
+        "align",
+        "acme/support",
+        "--questions",
+        "intent",
+        "--seed",
+        "3",
+    ]);
+    let branch = aligned["result"]["branch"]
+        .as_str()
+        .unwrap_or_else(|| panic!("intent improves: {aligned}"))
+        .to_owned();
+    let args = [
+        "--revision",
+        &branch,
+        "--baseline",
+        "main",
+        "--no-regression",
+        "--min-accuracy",
+        "0.8",
+    ];
+    let json = eval(&env, &args, "json");
+    let markdown = eval(&env, &args, "markdown");
+    // The gate's exit code, whatever the format.
+    assert_eq!(
+        (json.status.code(), markdown.status.code()),
+        (Some(3), Some(3))
+    );
+    // What failed is said on stderr too, alike.
+    assert_eq!(json.stderr, markdown.stderr);
+    let report: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let markdown = String::from_utf8(markdown.stdout).unwrap();
+    assert!(!markdown.contains('\u{1b}'), "no colour: {markdown}");
+
+    let (revision, baseline) = (&report["revision"], &report["baseline"]);
+    let short = |r: &Value| r["commit"].as_str().unwrap()[..12].to_owned();
+    assert!(
+        markdown.starts_with(&format!(
+            "### arbiter eval: `acme/support` at `{branch}` against `main`\n\n`{branch}` is branch `{}`; baseline `main` is branch `{}`.\n\n",
+            short(revision),
+            short(baseline)
+        )),
+        "{markdown}"
+    );
+    let failures = report["gates"]["failures"].as_array().unwrap();
+    let failed_questions: Vec<&str> = failures
+        .iter()
+        .map(|f| f["question"].as_str().unwrap())
+        .collect();
+    assert!(
+        markdown.contains(&format!(
+            "❌ **Gates failed** (exit 3): {} of 3 questions, under `--min-accuracy 0.8 --no-regression`.",
+            {
+                let mut unique = failed_questions.clone();
+                unique.dedup();
+                unique.len()
+            }
+        )),
+        "{markdown}"
+    );
+
+    let (rows, lines) = rows_held_to_the_report(&markdown, &report);
+    // What this run shows: intent, aligned, better beyond chance and above 0.8; escalate
+    // unchanged and below it; urgency unmeasured.
+    let verdicts: Vec<&str> = rows.iter().map(|r| r["Gate"].as_str()).collect();
+    assert_eq!(
+        verdicts,
+        ["✅ pass", "❌ not-evaluated", "❌ min-accuracy", ""],
+        "{markdown}"
+    );
+    assert!(
+        lines[0][3].ends_with('▲') && lines[0][6].ends_with('▲'),
+        "intent's accuracy rose and its loss fell beyond chance: {markdown}"
+    );
+    assert!(
+        lines[2][3] == "+0.000 [+0.000, +0.000]",
+        "escalate is unchanged: {markdown}"
+    );
+    // Every failure, with its message, under the table; then what was not evaluated.
+    let listed = failures.iter().fold(String::new(), |mut listed, f| {
+        let _ = write!(
+            listed,
+            "\n- `{}` ({}): {}",
+            f["question"].as_str().unwrap(),
+            f["gate"].as_str().unwrap(),
+            f["message"].as_str().unwrap().replace('_', "\\_")
+        );
+        listed
+    });
+    assert!(
+        markdown.contains(&format!("\n\n**Gate failures**\n{listed}\n\n**Not evaluated**\n\n- `urgency`: no annotated examples\n")),
+        "{markdown}"
+    );
+}
+
+/// A CI example file under `examples/ci/`, parsed.
+fn ci_example(name: &str) -> serde_yaml::Value {
+    let text = std::fs::read_to_string(repo_root().join("examples/ci").join(name)).unwrap();
+    serde_yaml::from_str(&text).unwrap_or_else(|e| panic!("examples/ci/{name}: {e}"))
+}
+
+/// Run a CI file's eval script in `shell`, as its CI would, with the real binary on the
+/// PATH and `env`'s home, in `env`'s directory (where it writes its reports): its exit code.
+fn run_ci_script(env: &TestEnv, shell: &str, script: &str, baseline: &str) -> Option<i32> {
+    let bin = assert_cmd::cargo::cargo_bin("arbiter");
+    let path = std::env::join_paths(std::iter::once(bin.parent().unwrap().to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .unwrap();
+    let output = std::process::Command::new(shell)
+        .args(["-c", script])
+        .env_clear()
+        .env("PATH", path)
+        .env("HOME", env.path())
+        .env("ARBITER_HOME", env.home())
+        .env("MODEL", "acme/support")
+        .env("REVISION", "main")
+        .env("BASELINE", baseline)
+        .env("GITHUB_STEP_SUMMARY", env.path().join("step-summary.md"))
+        .current_dir(env.path())
+        .output()
+        .unwrap();
+    output.status.code()
+}
+
+#[test]
+fn the_ci_examples_are_complete_jobs_whose_eval_step_runs_and_gates() {
+    let env = env_with_two_questions_annotated(12);
+    let read = |name: &str| std::fs::read_to_string(env.path().join(name)).unwrap_or_default();
+
+    // GitHub Actions: the JUnit report published as a check, the summary on the run's page.
+    let github = ci_example("github-actions.yml");
+    assert_eq!(github["permissions"]["checks"], "write");
+    let steps = github["jobs"]["eval"]["steps"].as_sequence().unwrap();
+    let step = |name: &str| {
+        steps
+            .iter()
+            .find(|s| s["name"].as_str().is_some_and(|n| n.starts_with(name)))
+            .unwrap_or_else(|| panic!("a step {name}: {steps:?}"))
+    };
+    let evaluate = step("Evaluate");
+    assert_eq!(evaluate["shell"], "bash");
+    let publish = step("Publish the JUnit report");
+    assert!(
+        publish["uses"]
+            .as_str()
+            .unwrap()
+            .starts_with("mikepenz/action-junit-report@")
+    );
+    assert_eq!(publish["with"]["report_paths"], "eval.xml");
+    assert_eq!(
+        publish["if"], "${{ !cancelled() }}",
+        "published when the gate fails"
+    );
+    let script = evaluate["run"].as_str().unwrap();
+    // On a dozen examples no question passes: intent and escalate fall short of the gates,
+    // and urgency has nothing to score. The step exits 3, with both reports written.
+    assert_eq!(run_ci_script(&env, "bash", script, "main"), Some(3));
+    assert!(
+        read("eval.xml").contains("tests=\"3\" failures=\"2\" skipped=\"1\""),
+        "{}",
+        read("eval.xml")
+    );
+    let summary = read("step-summary.md");
+    assert!(
+        summary.starts_with("### arbiter eval: `acme/support` at `main` against `main`\n")
+            && summary.contains(
+                "❌ **Gates failed** (exit 3): 3 of 3 questions, under \
+                 `--min-accuracy 0.8 --max-ece 0.1 --no-regression`."
+            ),
+        "{summary}"
+    );
+
+    // GitLab CI: the JUnit report, and the summary as an artifact the merge request links.
+    let gitlab = &ci_example("gitlab-ci.yml")["arbiter-eval"];
+    let artifacts = &gitlab["artifacts"];
+    assert_eq!(artifacts["reports"]["junit"], "eval.xml");
+    assert_eq!(artifacts["when"], "always");
+    assert_eq!(artifacts["paths"][0], "eval-summary.md");
+    let scripts = gitlab["script"].as_sequence().unwrap();
+    let script = scripts.last().unwrap().as_str().unwrap();
+    std::fs::remove_file(env.path().join("eval.xml")).unwrap();
+    // POSIX sh, as a runner whose image has no bash runs it; no baseline, no --no-regression.
+    assert_eq!(run_ci_script(&env, "sh", script, ""), Some(3));
+    assert!(
+        read("eval.xml").starts_with("<?xml"),
+        "{}",
+        read("eval.xml")
+    );
+    let summary = read("eval-summary.md");
+    assert!(
+        summary.starts_with("### arbiter eval: `acme/support` at `main`\n")
+            && summary.contains("under `--min-accuracy 0.8 --max-ece 0.1`.")
+            && summary.contains("\n- `urgency`: no annotated examples"),
+        "{summary}"
+    );
+}
