@@ -27,6 +27,7 @@ pub mod runner;
 pub mod service;
 pub mod to_annotate;
 pub mod tokens;
+pub mod working;
 
 use crate::config::Settings;
 use crate::engine::Engines;

@@ -75,6 +75,11 @@ pub(crate) fn relied_on(
             job.state.status()
         )));
     }
+    if working_copy_of(&job).is_some() {
+        return Err(invalid(format!(
+            "evaluation `{named}` evaluated a working copy (questions not committed), not a commit"
+        )));
+    }
     let summary = summarize(&job)
         .ok_or_else(|| Error::bug(format!("evaluation `{named}` has no readable report")))?;
     if summary.commit != commit {
@@ -86,8 +91,8 @@ pub(crate) fn relied_on(
     Ok(Some(summary))
 }
 
-/// A completed evaluation's figures as history keeps them; `None` for any other job.
-fn summarize(job: &JobRecord) -> Option<EvaluationSummary> {
+/// A completed evaluation's report; `None` for any other job.
+fn report_of(job: &JobRecord) -> Option<EvaluationReport> {
     let JobState::Finished {
         outcome: Outcome::Completed { result },
         ..
@@ -95,7 +100,22 @@ fn summarize(job: &JobRecord) -> Option<EvaluationSummary> {
     else {
         return None;
     };
-    let report: EvaluationReport = serde_json::from_value(result.clone()).ok()?;
+    serde_json::from_value(result.clone()).ok()
+}
+
+/// What a completed evaluation of a working copy says of it; `None` for any other job.
+fn working_copy_of(job: &JobRecord) -> Option<crate::wire::align::WorkingCopy> {
+    report_of(job)?.working_copy
+}
+
+/// A completed evaluation's figures as history keeps them; `None` for any other job, and
+/// for an evaluation of a working copy: its figures are not its commit's, so it is never
+/// relied on for a promotion or a tag.
+fn summarize(job: &JobRecord) -> Option<EvaluationSummary> {
+    let report = report_of(job)?;
+    if report.working_copy.is_some() {
+        return None;
+    }
     // A question not evaluated has no figures to keep.
     let figures = |evaluation: &crate::wire::align::QuestionEvaluation| {
         let metrics = evaluation.metrics.as_ref()?;

@@ -40,3 +40,4 @@ mod tables;
 mod terminal;
 mod to_annotate;
 mod usage;
+mod working;

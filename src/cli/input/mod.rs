@@ -50,3 +50,21 @@ fn display(path: &Path) -> String {
 pub(crate) fn read_json_value_arg(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_owned()))
 }
+
+/// A questions file that is not committed (`--questions-file`): question ID → question,
+/// read by the one validation pass with every fault located in the file
+/// (`draft.yaml.intent.criteria`), a validation error as a request's would be.
+pub(crate) fn read_questions_file(path: &Path) -> Result<crate::wire::Questions> {
+    use crate::error::Error;
+    use crate::wire::validate::{FieldError, Loc, Segment};
+    let text = read_text(path)?;
+    let root = Loc(vec![Segment::Key(display(path))]);
+    let value = crate::wire::value::parse_yaml(&text).map_err(|e| {
+        Error::Validation(vec![FieldError::new(
+            root.clone(),
+            format!("not valid YAML: {e}"),
+            "yaml",
+        )])
+    })?;
+    Ok(crate::wire::question::read_questions(&value, &root).map_err(|e| Error::Validation(e.0))?)
+}

@@ -16,14 +16,18 @@ use super::batch::{self, ItemResult, Pass};
 use super::jobs::{Draft, Ending, JobClaim, JobPart, Observer, Origin, Spec};
 use super::models::{self, Loaded};
 use super::requests::BatchItems;
+use super::working;
 use super::{Context, blocking};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::ids::ModelRef;
 use crate::store::JobRecord;
 use crate::wire::align::EvaluationRequest;
+use crate::wire::align::WorkingCopy;
 use crate::wire::decision::Revision;
 use crate::wire::jobs::{ExampleSet, Job, JobKind, JobResult};
+use crate::wire::question::{questions_to_value, read_questions};
+use crate::wire::validate::Loc;
 use crate::wire::{Answers, Questions, Usage};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -50,6 +54,27 @@ pub(crate) struct EvaluationSpec {
     #[serde(default)]
     include_fitted: bool,
     origin: Origin,
+    /// A working copy evaluated at `revision` instead of its questions (absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    working: Option<Working>,
+}
+
+/// A working copy's questions document, as the request gave it, and what it says of each.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Working {
+    questions: Value,
+    copy: WorkingCopy,
+}
+
+impl Working {
+    /// The working copy of a checkpoint loaded at this job's revision.
+    async fn apply(&self, ctx: &Context, loaded: Loaded) -> Result<Loaded> {
+        let draft = read_questions(&self.questions, &Loc::body().key(working::MEMBER))
+            .map_err(|_| Error::bug("a stored working copy's questions are unreadable"))?;
+        let ctx = ctx.clone();
+        blocking(move || working::apply(&ctx, loaded, &draft).map(|(loaded, _)| loaded)).await
+    }
 }
 
 impl Spec for EvaluationSpec {
@@ -67,12 +92,25 @@ pub fn create(
     origin: Option<Origin>,
 ) -> Result<(Job, JobClaim)> {
     let request = evaluation.request;
-    let loaded = models::load(ctx, evaluation.model, request.revision.as_deref())?;
-    let baseline = request
+    let mut loaded = models::load(ctx, evaluation.model, request.revision.as_deref())?;
+    let mut baseline = request
         .baseline
         .as_deref()
         .map(|revision| models::load(ctx, evaluation.model, Some(revision)))
         .transpose()?;
+    let mut working = None;
+    if let Some(draft) = &request.working_questions {
+        // The baseline defaults to the revision itself, at the same commit: draft vs committed.
+        if baseline.is_none() {
+            baseline = Some(loaded.clone());
+        }
+        let (copy, said) = working::apply(ctx, loaded, draft)?;
+        loaded = copy;
+        working = Some(Working {
+            questions: questions_to_value(draft),
+            copy: said,
+        });
+    }
     let questions = models::question_ids(&loaded, request.questions.as_deref(), "evaluate")?;
     let draft = Draft::new(ctx)?;
     let (examples, _) = batch::stage(
@@ -91,6 +129,7 @@ pub fn create(
         examples,
         include_fitted: request.include_fitted,
         origin: origin.unwrap_or_else(|| Origin::local(ctx, draft.job_id())),
+        working,
     };
     draft.record(ctx, &loaded.model_id, &stored, examples * passes)
 }
@@ -121,7 +160,10 @@ pub(crate) async fn execute(
         (JobPart::Baseline, stored.baseline.as_ref()),
     ] {
         let Some(revision) = revision else { continue };
-        let loaded = models::load_pinned(ctx, &record.model_id, revision).await?;
+        let mut loaded = models::load_pinned(ctx, &record.model_id, revision).await?;
+        if let (JobPart::Results, Some(working)) = (results, &stored.working) {
+            loaded = working.apply(ctx, loaded).await?;
+        }
         let questions: Questions = stored
             .questions
             .iter()

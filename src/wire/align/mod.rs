@@ -6,7 +6,8 @@ mod request;
 
 pub use report::{
     AlignmentResult, Coverage, Curve, CurvePoint, Delta, Estimate, EvaluationReport,
-    EvaluationStatus, Intervals, Metrics, QuestionEvaluation, QuestionReport, Verdict,
+    EvaluationStatus, Intervals, Metrics, QuestionEvaluation, QuestionOrigin, QuestionReport,
+    Verdict, WorkingCopy,
 };
 pub use request::{AlignmentRequest, EvaluationRequest, MAX_WHOLE};
 

@@ -107,6 +107,45 @@ pub struct EvaluationReport {
     pub decided: u64,
     /// Decisions it found in the answer cache (an earlier run asked the same).
     pub cached: u64,
+    /// Present when `revision` was evaluated with a questions document not committed
+    /// (`working_questions`): these figures are the working copy's, not the commit's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<WorkingCopy>, required = false)]
+    pub working_copy: Option<WorkingCopy>,
+}
+
+/// A working copy: a questions document evaluated on top of a revision, not committed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkingCopy {
+    /// The revision it is a working copy of, as requested (its commit is `revision`'s).
+    pub of: String,
+    /// Per question of the document: how it relates to the revision's.
+    #[schema(value_type = Object)]
+    pub questions: IndexMap<String, QuestionOrigin>,
+}
+
+/// How a working copy's question relates to the revision's question of that ID.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum QuestionOrigin {
+    /// The same definition (type, instructions, criteria): its learned parameters are kept.
+    Unchanged,
+    /// Its definition changed: asked zero-shot, without the revision's learned parameters.
+    Changed,
+    /// No question of this ID at the revision (new, or renamed): asked zero-shot.
+    New,
+}
+
+impl QuestionOrigin {
+    /// How the output says it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::Unchanged => "unchanged (learned parameters kept)",
+            Self::Changed => "changed (zero-shot)",
+            Self::New => "new",
+        }
+    }
 }
 
 /// Whether an evaluation measured a question.

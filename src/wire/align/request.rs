@@ -111,6 +111,17 @@ pub struct EvaluationRequest {
     #[schema(nullable = true, default = false)]
     #[serde(deserialize_with = "fields::or_default")]
     pub include_fitted: bool,
+    /// Question ID → question: a questions document not committed, evaluated as a working
+    /// copy on top of `revision` instead of its `questions.yaml` (a question whose
+    /// definition is the revision's keeps its learned parameters; a changed or new one is
+    /// zero-shot). `baseline` then defaults to `revision`. Nothing is committed, and the
+    /// evaluation does not count as one of the revision's commit.
+    #[schema(value_type = Option<crate::wire::question::QuestionsSchema>, required = false)]
+    #[serde(
+        deserialize_with = "crate::wire::question::nullable_questions",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub working_questions: Option<crate::wire::Questions>,
 }
 
 impl Rules for AlignmentRequest {}

@@ -106,6 +106,7 @@ fn a_result_read_back_is_of_the_kind_that_wrote_it() {
             overall: QuestionEvaluation::default(),
             decided: 0,
             cached: 0,
+            working_copy: None,
         })),
         JobResult::Alignment(Box::new(AlignmentResult {
             improved: false,

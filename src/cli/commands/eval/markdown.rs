@@ -46,6 +46,16 @@ pub(super) fn markdown(args: &EvalArgs, report: &EvaluationReport, failures: &[F
     }
     out.push_str(&table(&columns, &rows));
     out.push_str(legend(with_baseline));
+    if let Some(working) = &report.working_copy {
+        let _ = write!(
+            out,
+            "\n\n**Working copy** of {}, not committed\n",
+            code(&working.of)
+        );
+        for (id, origin) in &working.questions {
+            let _ = write!(out, "\n- {}: {}", code(id), origin.describe());
+        }
+    }
     if !failures.is_empty() {
         out.push_str("\n\n**Gate failures**\n");
         for failure in failures {
@@ -427,6 +437,7 @@ mod tests {
             cancel_on_interrupt: false,
             include_fitted: false,
             allow_unevaluated: false,
+            questions_file: None,
         };
         let unmeasured = QuestionEvaluation {
             status: EvaluationStatus::NotEvaluated,
@@ -446,6 +457,7 @@ mod tests {
             overall: unmeasured,
             decided: 0,
             cached: 0,
+            working_copy: None,
         };
         let failures = [Failure {
             question: "intent".into(),

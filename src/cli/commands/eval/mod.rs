@@ -10,7 +10,7 @@ pub(crate) use report::table;
 use crate::cli::commands::jobs::{
     FailedItems, Followed, finish_status, left_running, note_replayed, watch,
 };
-use crate::cli::input::values;
+use crate::cli::input::{read_questions_file, values};
 use crate::cli::output::Printer;
 use crate::core::service::{JobRequest, Service};
 use crate::wire::align::{
@@ -20,6 +20,7 @@ use crate::wire::jobs::{Job, JobResult, JobStatus};
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Debug, Args)]
@@ -63,6 +64,9 @@ pub struct EvalArgs {
     /// Let the gates pass when a question was not evaluated (no annotated example left to score); by default a gated eval exits 3 on it
     #[arg(long)]
     pub allow_unevaluated: bool,
+    /// A questions file not committed (YAML or JSON), evaluated as a working copy on top of --revision: a question unchanged from the revision's keeps its learned parameters, a changed or new one is zero-shot; --baseline defaults to --revision. Nothing is committed
+    #[arg(long, value_name = "FILE")]
+    pub questions_file: Option<PathBuf>,
 }
 
 /// `--format`.
@@ -79,11 +83,17 @@ pub(crate) async fn run(
     args: EvalArgs,
     printer: &Printer,
 ) -> Result<ExitCode> {
+    let working_questions = args
+        .questions_file
+        .as_deref()
+        .map(read_questions_file)
+        .transpose()?;
     let request = EvaluationRequest {
         revision: args.revision.clone(),
         baseline: args.baseline.clone(),
         questions: args.questions.clone(),
         include_fitted: args.include_fitted,
+        working_questions,
     };
     let (job, report) = match evaluate(
         service,
@@ -103,6 +113,8 @@ pub(crate) async fn run(
     } else {
         Format::Table
     });
+    // Figures of a working copy are labelled so wherever they are shown.
+    let shown = working_label(&report, args.questions_file.as_deref());
     match format {
         Format::Json => printer.json(&Output {
             job_id: &job.job_id,
@@ -112,9 +124,14 @@ pub(crate) async fn run(
                 failures: &failures,
             },
         })?,
-        Format::Junit => printer.line(&junit::junit(&args.model, &job, &report, &failures))?,
-        Format::Markdown => printer.line(&markdown::markdown(&args, &report, &failures))?,
-        Format::Table => printer.line(&table(&report, printer))?,
+        Format::Junit => printer.line(&junit::junit(&args.model, &job, &shown, &failures))?,
+        Format::Markdown => printer.line(&markdown::markdown(&args, &shown, &failures))?,
+        Format::Table => {
+            printer.line(&table(&shown, printer))?;
+            for line in working_lines(&report) {
+                printer.line(&line)?;
+            }
+        }
     }
     for failure in &failures {
         printer.status(&format!(
@@ -320,4 +337,25 @@ fn regressions(
             ),
         );
     }
+}
+
+/// The report as shown in a table, `JUnit` or Markdown: a working copy's revision named
+/// `working copy of main (draft.yaml)`, so its figures are never read as the commit's.
+fn working_label(report: &EvaluationReport, file: Option<&Path>) -> EvaluationReport {
+    let mut shown = report.clone();
+    if let Some(working) = &report.working_copy {
+        let file = file.map_or_else(String::new, |f| format!(" ({})", f.display()));
+        shown.revision.name = format!("working copy of {}{file}", working.of);
+    }
+    shown
+}
+
+/// What a working copy says of each question, one line each (none for a commit).
+fn working_lines(report: &EvaluationReport) -> Vec<String> {
+    report
+        .working_copy
+        .iter()
+        .flat_map(|working| &working.questions)
+        .map(|(id, origin)| format!("{id}: {}", origin.describe()))
+        .collect()
 }

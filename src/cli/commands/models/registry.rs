@@ -49,6 +49,7 @@ pub(super) async fn diff(
             baseline: Some(args.from.clone()),
             questions: None,
             include_fitted: false,
+            working_questions: None,
         };
         match evaluate(
             service,
