@@ -68,6 +68,7 @@ fn main() {
                     revision: None,
                     questions: None,
                     capture: false,
+                    working_questions: None,
                     items: BatchItems::Lines(Box::new(reader)),
                 },
                 None,

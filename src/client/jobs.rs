@@ -45,12 +45,14 @@ impl Remote {
                 revision,
                 questions,
                 capture,
+                working_questions,
                 items,
             } => {
                 let members = BatchMembers {
                     revision,
                     questions,
                     capture,
+                    working_questions,
                 };
                 (JobKind::Batch, self.batch_request(model, members, items)?)
             }

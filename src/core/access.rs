@@ -533,6 +533,7 @@ pub async fn create_job(
             revision,
             questions,
             capture,
+            working_questions,
             items,
         } => {
             let batch = NewBatch {
@@ -540,6 +541,7 @@ pub async fn create_job(
                 revision: revision.as_deref(),
                 questions,
                 capture,
+                working_questions,
                 items,
             };
             super::batch::create(&ctx, batch, origin)

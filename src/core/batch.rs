@@ -7,11 +7,16 @@
 //! and appends each result in input order; one bad item becomes an error line, not a
 //! failed job.
 
+mod blank_lines;
+
+use blank_lines::{BlankRuns, LineMap};
+
 use super::decide::{CaptureAs, decide_and_capture, effective_questions};
 use super::jobs::lines::{self, LineWriter};
 use super::jobs::{Draft, Ending, JobClaim, JobPart, Observer, Origin, Spec};
 use super::models::{self, Loaded};
 use super::requests::BatchItems;
+use super::working::Stored;
 use super::{Context, blocking};
 use crate::error::{Error, Result};
 use crate::ids::ModelRef;
@@ -40,6 +45,9 @@ pub struct NewBatch<'a> {
     pub revision: Option<&'a str>,
     pub questions: Option<Questions>,
     pub capture: bool,
+    /// A working copy's questions ([`super::working`]), asked instead of the revision's;
+    /// never with `questions` or `capture`.
+    pub working_questions: Option<Questions>,
     pub items: BatchItems,
 }
 
@@ -55,6 +63,9 @@ pub(crate) struct BatchSpec {
     /// (with [`BlankRuns`], which is also what maps an item back to its input line).
     source: Value,
     origin: Origin,
+    /// A working copy asked instead of the revision's questions (absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    working: Option<Stored>,
 }
 
 impl Spec for BatchSpec {
@@ -72,7 +83,14 @@ pub fn create(
     batch: NewBatch<'_>,
     origin: Option<Origin>,
 ) -> Result<(Job, JobClaim)> {
-    let loaded = models::load(ctx, batch.model, batch.revision)?;
+    let mut loaded = models::load(ctx, batch.model, batch.revision)?;
+    let mut working = None;
+    if let Some(draft) = &batch.working_questions {
+        super::working::refuse_beside(batch.capture, batch.questions.is_some())?;
+        let (copy, stored) = Stored::apply_new(ctx, loaded, draft)?;
+        loaded = copy;
+        working = Some(stored);
+    }
     if effective_questions(&loaded.questions, batch.questions.as_ref()).is_empty() {
         return Err(Error::invalid(
             Loc::body().key("questions"),
@@ -91,6 +109,7 @@ pub fn create(
         capture: batch.capture,
         source,
         origin: origin.unwrap_or_else(|| Origin::local(ctx, draft.job_id())),
+        working,
     };
     draft.record(ctx, &loaded.model_id, &spec, total)
 }
@@ -166,61 +185,6 @@ pub(crate) fn stage(
     Ok((out.count(), description))
 }
 
-/// The blank lines a JSON Lines input skipped, so that an item's index maps back to its
-/// line: `[index, skipped]` for each item that blank lines came before, `skipped` being how
-/// many since the previous item. One pair per run, so a million blank lines cost one.
-#[derive(Debug, Default)]
-struct BlankRuns {
-    runs: Vec<[u64; 2]>,
-    pending: u64,
-}
-
-impl BlankRuns {
-    fn skip(&mut self) {
-        self.pending += 1;
-    }
-
-    /// Item `index` is the next line.
-    fn item(&mut self, index: u64) {
-        if self.pending > 0 {
-            self.runs.push([index, self.pending]);
-            self.pending = 0;
-        }
-    }
-}
-
-/// Item index → 1-based line of a JSON Lines input, from its stored [`BlankRuns`].
-#[derive(Debug, Default)]
-pub(crate) struct LineMap {
-    /// `(index, blank lines before it and every earlier item)`, by index.
-    skipped: Vec<(u64, u64)>,
-}
-
-impl LineMap {
-    /// The map of a job's stored source description: `None` unless the items were lines
-    /// (and the job recorded its blank lines, as every job since they are recorded does).
-    fn of(source: &Value) -> Option<Self> {
-        let runs: Vec<[u64; 2]> = serde_json::from_value(source.get("blank")?.clone()).ok()?;
-        let mut total: u64 = 0;
-        let skipped = runs
-            .into_iter()
-            .map(|[index, skipped]| {
-                // Saturating: a hand-edited job record must not make this panic.
-                total = u64::saturating_add(total, skipped);
-                (index, total)
-            })
-            .collect();
-        Some(Self { skipped })
-    }
-
-    /// The line item `index` was read from, counting from 1.
-    fn line(&self, index: u64) -> u64 {
-        let before = self.skipped.partition_point(|(at, _)| *at <= index);
-        let skipped = before.checked_sub(1).map_or(0, |i| self.skipped[i].1);
-        index.saturating_add(1).saturating_add(skipped)
-    }
-}
-
 fn to_json(item: &impl Serialize) -> Result<Vec<u8>> {
     serde_json::to_vec(item).map_err(|e| Error::internal("writing an item", e))
 }
@@ -264,7 +228,10 @@ pub(crate) async fn execute(
     observer: &dyn Observer,
 ) -> Result<Ending> {
     let origin = &stored.origin;
-    let loaded = models::load_pinned(ctx, &record.model_id, &stored.revision).await?;
+    let mut loaded = models::load_pinned(ctx, &record.model_id, &stored.revision).await?;
+    if let Some(working) = &stored.working {
+        loaded = working.apply(ctx, loaded).await?;
+    }
     let questions = match &stored.questions {
         None => None,
         Some(value) => {

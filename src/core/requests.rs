@@ -19,6 +19,8 @@ pub enum JobRequest {
         revision: Option<String>,
         questions: Option<Questions>,
         capture: bool,
+        /// A working copy's questions ([`super::working`]), asked instead of the revision's.
+        working_questions: Option<Questions>,
         items: BatchItems,
     },
     /// Better questions from the annotated examples ([`super::align`]).

@@ -15,9 +15,12 @@ use super::checkpoint::parse_questions_yaml;
 use super::models::{Loaded, open_by_id};
 use crate::error::{Error, Result};
 use crate::wire::align::{QuestionOrigin, WorkingCopy};
+use crate::wire::question::{questions_to_value, read_questions};
 use crate::wire::validate::Loc;
 use crate::wire::{FieldError, Questions};
 use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// Where a request carries a working copy's questions (faults are located under it).
 pub const MEMBER: &str = "working_questions";
@@ -99,6 +102,67 @@ pub fn apply(
         questions: origins,
     };
     Ok((loaded, working))
+}
+
+/// A working copy's answers are not the revision's: they are never recorded (captured
+/// under its commit), and its questions are the whole document, not overrides of saved
+/// ones. An error at the member given beside it (`capture`, `questions`).
+pub(crate) fn refuse_beside(capture: bool, questions: bool) -> Result<()> {
+    let beside = |member: &str, why: &str| {
+        Error::invalid(
+            Loc::body().key(member),
+            format!("not with {MEMBER}: {why}"),
+            "conflict",
+        )
+    };
+    if capture {
+        return Err(beside(
+            "capture",
+            "a working copy's answers are not the commit's, so they are not recorded",
+        ));
+    }
+    if questions {
+        return Err(beside(
+            "questions",
+            "the working copy's questions are all the questions asked",
+        ));
+    }
+    Ok(())
+}
+
+/// A working copy as a job stores it: the questions document as the request gave it, and
+/// what it says of each question; the job builds the working copy again when it runs.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Stored {
+    questions: Value,
+    copy: WorkingCopy,
+}
+
+impl Stored {
+    /// [`apply`] `draft` to `loaded`, and what a job stores to do it again.
+    pub(crate) fn apply_new(
+        ctx: &Context,
+        loaded: Loaded,
+        draft: &Questions,
+    ) -> Result<(Loaded, Self)> {
+        let (loaded, copy) = apply(ctx, loaded, draft)?;
+        let questions = questions_to_value(draft);
+        Ok((loaded, Self { questions, copy }))
+    }
+
+    /// What the working copy says of each question.
+    pub(crate) fn copy(&self) -> &WorkingCopy {
+        &self.copy
+    }
+
+    /// The working copy of a checkpoint loaded at the job's revision.
+    pub(crate) async fn apply(&self, ctx: &Context, loaded: Loaded) -> Result<Loaded> {
+        let draft = read_questions(&self.questions, &Loc::body().key(MEMBER))
+            .map_err(|_| Error::bug("a stored working copy's questions are unreadable"))?;
+        let ctx = ctx.clone();
+        super::blocking(move || apply(&ctx, loaded, &draft).map(|(loaded, _)| loaded)).await
+    }
 }
 
 #[cfg(test)]

@@ -208,7 +208,7 @@ pub enum BatchItems {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BatchRequest {
-    /// As in [`BatchMembers`]: its revision, questions and capture.
+    /// As in [`BatchMembers`]: its revision, questions, capture and working questions.
     #[serde(
         default,
         deserialize_with = "fields::revision",
@@ -223,6 +223,12 @@ pub struct BatchRequest {
     pub questions: Option<Questions>,
     #[serde(default, deserialize_with = "fields::or_default")]
     pub capture: bool,
+    #[serde(
+        default,
+        deserialize_with = "super::question::nullable_questions",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub working_questions: Option<Questions>,
     /// The states, each `{example_id?, state}` (a [`BatchItem`]), checked when its turn
     /// comes, so a bad one fails only itself.
     #[serde(
@@ -273,6 +279,7 @@ impl BatchRequest {
             revision,
             questions,
             capture,
+            working_questions,
         } = members;
         let (items, examples) = match items {
             BatchItems::Inline(items) => (Some(items), None),
@@ -282,6 +289,7 @@ impl BatchRequest {
             revision,
             questions,
             capture,
+            working_questions,
             items,
             examples,
         }
@@ -298,6 +306,7 @@ impl BatchRequest {
             revision: self.revision.clone(),
             questions: self.questions.clone(),
             capture: self.capture,
+            working_questions: self.working_questions.clone(),
         }
     }
 
@@ -311,6 +320,7 @@ impl BatchRequest {
             revision: self.revision,
             questions: self.questions,
             capture: self.capture,
+            working_questions: self.working_questions,
         };
         (members, items)
     }
@@ -406,6 +416,17 @@ pub struct BatchMembers {
     #[serde(default, deserialize_with = "fields::or_default")]
     #[schema(nullable = true, default = false, required = false)]
     pub capture: bool,
+    /// Question ID → question: a questions document not committed, asked as a working
+    /// copy on top of `revision` instead of its questions (a question whose definition is
+    /// the revision's keeps its learned parameters; a changed or new one is zero-shot).
+    /// Not with `questions`, nor with `capture`: a working copy's answers are not recorded.
+    #[serde(
+        default,
+        deserialize_with = "super::question::nullable_questions",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schema(value_type = Option<super::question::QuestionsSchema>, required = false)]
+    pub working_questions: Option<Questions>,
 }
 
 impl Rules for BatchMembers {}

@@ -455,6 +455,7 @@ async fn batch_jobs_keep_the_in_flight_limit_busy() {
                 revision: None,
                 questions: None,
                 capture: false,
+                working_questions: None,
                 items: BatchItems::Lines(Box::new(reader)),
             },
             None,

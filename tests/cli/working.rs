@@ -59,6 +59,18 @@ fn figures(report: &Value) -> Value {
     report
 }
 
+/// The answers of each line of a batch's JSON Lines output, by index.
+fn answers(stdout: &[u8]) -> Vec<(u64, Value)> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|line| {
+            let line: Value = serde_json::from_str(line).unwrap();
+            assert!(line.get("error").is_none(), "{line}");
+            (line["index"].as_u64().unwrap(), line["answers"].clone())
+        })
+        .collect()
+}
+
 fn commits(env: &TestEnv) -> String {
     let repo = env.home().join("repos/acme/support.git");
     env.git_in(&repo, &["rev-list", "--all"])
@@ -145,7 +157,34 @@ fn a_working_copy_scores_as_the_same_file_committed_locally_and_through_a_server
     };
     assert_eq!(figures(&remote), figures(&working));
     assert_eq!(remote["workingCopy"], working["workingCopy"]);
+    let batch_draft = [
+        "batch",
+        "acme/support",
+        "--examples",
+        "annotated",
+        "--revision",
+        &branch,
+        "--questions-file",
+        "draft.yaml",
+    ];
+    let remote_batch = {
+        let mut cmd = env.cmd();
+        cmd.env("ARBITER_TOKEN", token["token"].as_str().unwrap())
+            .args(["--server", &served.address])
+            .args(batch_draft);
+        let output = cmd.output().unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        answers(&output.stdout)
+    };
     drop(served);
+    let local_batch = answers(&env.cmd().args(batch_draft).output().unwrap().stdout);
+    assert_eq!(local_batch.len(), 120);
+    assert_eq!(remote_batch, local_batch);
+    assert_eq!(commits(&env), before, "nothing committed");
 
     // The same file committed on a branch and evaluated there: the same figures.
     env.cmd()
@@ -168,6 +207,19 @@ fn a_working_copy_scores_as_the_same_file_committed_locally_and_through_a_server
         committed["cached"], 240,
         "every answer the working copy's: {committed}"
     );
+    let committed_batch = env
+        .cmd()
+        .args([
+            "batch",
+            "acme/support",
+            "--examples",
+            "annotated",
+            "--revision",
+            "draft",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(answers(&committed_batch.stdout), local_batch);
 
     // The unchanged question kept its learned head: its figures are the branch's own.
     let at_branch = env.json(&["eval", "acme/support", "--revision", &branch]);
@@ -237,5 +289,10 @@ fn a_draft_that_does_not_validate_is_refused_where_it_is_wrong() {
         (code, problem["details"][0]["loc"].clone()),
         (1, json!(["broken.yaml"]))
     );
+    env.cmd()
+        .args(["batch", "acme/support", "--examples", "all", "--capture"])
+        .args(["--questions-file", "bad.yaml"])
+        .assert()
+        .code(2);
     assert_eq!(env.json(&["jobs", "list"]), json!([]), "nothing ran");
 }

@@ -6,7 +6,7 @@
 use crate::cli::commands::jobs::{
     FailedItems, Followed, detach, finish_status, follow, left_running, note_replayed,
 };
-use crate::cli::input::read_yaml;
+use crate::cli::input::{read_questions_file, read_yaml};
 use crate::cli::output::Printer;
 use crate::cli::output::failures::Failures;
 use crate::cli::output::progress::JobBar;
@@ -47,6 +47,9 @@ pub struct BatchArgs {
     /// Record each decision, as the model's capture policy allows
     #[arg(long)]
     pub capture: bool,
+    /// A questions file not committed (YAML or JSON), asked as a working copy on top of --revision: a question unchanged from the revision's keeps its learned parameters, a changed or new one is zero-shot. Nothing is committed or recorded
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["questions", "capture"])]
+    pub questions_file: Option<PathBuf>,
     /// Write the results (JSON Lines, in input order) to FILE instead of stdout
     #[arg(long, short, value_name = "FILE", conflicts_with = "detach")]
     pub output: Option<PathBuf>,
@@ -91,6 +94,11 @@ pub(crate) async fn run(
     printer: &Printer,
 ) -> Result<ExitCode> {
     let questions = args.questions.as_deref().map(read_questions).transpose()?;
+    let working_questions = args
+        .questions_file
+        .as_deref()
+        .map(read_questions_file)
+        .transpose()?;
     let items = items_of(&args)?;
     let model = service.model_named(&args.model).await?;
     let created = service
@@ -100,12 +108,20 @@ pub(crate) async fn run(
                 revision: args.revision.clone(),
                 questions,
                 capture: args.capture,
+                working_questions,
                 items,
             },
         )
         .await?;
     note_replayed(&created, printer);
     let job = created.job;
+    if let Some(file) = &args.questions_file {
+        printer.status(&format!(
+            "answering as a working copy of {} ({}): not committed, not recorded",
+            args.revision.as_deref().unwrap_or("the default branch"),
+            file.display()
+        ));
+    }
     if args.detach {
         let queued = format!("{} items", job.progress.total);
         return detach(service, &job, printer, &queued).await;

@@ -16,18 +16,15 @@ use super::batch::{self, ItemResult, Pass};
 use super::jobs::{Draft, Ending, JobClaim, JobPart, Observer, Origin, Spec};
 use super::models::{self, Loaded};
 use super::requests::BatchItems;
-use super::working;
+use super::working::Stored;
 use super::{Context, blocking};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::ids::ModelRef;
 use crate::store::JobRecord;
 use crate::wire::align::EvaluationRequest;
-use crate::wire::align::WorkingCopy;
 use crate::wire::decision::Revision;
 use crate::wire::jobs::{ExampleSet, Job, JobKind, JobResult};
-use crate::wire::question::{questions_to_value, read_questions};
-use crate::wire::validate::Loc;
 use crate::wire::{Answers, Questions, Usage};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -56,25 +53,7 @@ pub(crate) struct EvaluationSpec {
     origin: Origin,
     /// A working copy evaluated at `revision` instead of its questions (absent: none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    working: Option<Working>,
-}
-
-/// A working copy's questions document, as the request gave it, and what it says of each.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct Working {
-    questions: Value,
-    copy: WorkingCopy,
-}
-
-impl Working {
-    /// The working copy of a checkpoint loaded at this job's revision.
-    async fn apply(&self, ctx: &Context, loaded: Loaded) -> Result<Loaded> {
-        let draft = read_questions(&self.questions, &Loc::body().key(working::MEMBER))
-            .map_err(|_| Error::bug("a stored working copy's questions are unreadable"))?;
-        let ctx = ctx.clone();
-        blocking(move || working::apply(&ctx, loaded, &draft).map(|(loaded, _)| loaded)).await
-    }
+    working: Option<Stored>,
 }
 
 impl Spec for EvaluationSpec {
@@ -104,12 +83,9 @@ pub fn create(
         if baseline.is_none() {
             baseline = Some(loaded.clone());
         }
-        let (copy, said) = working::apply(ctx, loaded, draft)?;
+        let (copy, stored) = Stored::apply_new(ctx, loaded, draft)?;
         loaded = copy;
-        working = Some(Working {
-            questions: questions_to_value(draft),
-            copy: said,
-        });
+        working = Some(stored);
     }
     let questions = models::question_ids(&loaded, request.questions.as_deref(), "evaluate")?;
     let draft = Draft::new(ctx)?;

@@ -84,7 +84,7 @@ pub(super) fn report(
         questions,
         decided,
         cached,
-        working_copy: stored.working.as_ref().map(|w| w.copy.clone()),
+        working_copy: stored.working.as_ref().map(|w| w.copy().clone()),
     })
 }
 

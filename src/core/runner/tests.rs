@@ -40,6 +40,7 @@ fn batch_of(
             revision: None,
             questions: None,
             capture,
+            working_questions: None,
             items: BatchItems::Given(crate::wire::jobs::BatchItems::Inline(items)),
         },
         None,

@@ -127,6 +127,7 @@ pub(crate) async fn create_batch(
         revision: members.revision,
         questions: members.questions,
         capture: members.capture,
+        working_questions: members.working_questions,
         items,
     };
     jobs::create(creation, request).await
