@@ -36,7 +36,7 @@ use crate::wire::examples::{ExamplePage, IngestReport};
 use crate::wire::jobs::{Job, JobKind, JobStatus};
 use crate::wire::models::{ModelDetail, ModelList};
 use crate::wire::registry::{ModelDiff, RegistryEvent};
-use crate::wire::to_annotate::{ToAnnotate, ToAnnotateQuery};
+use crate::wire::to_annotate::{ToAnnotate, ToAnnotateBody, ToAnnotateQuery};
 use crate::wire::{DecisionRequest, DecisionResponse};
 use examples::{counts, is_example_not_found, server_names_annotator, too_large_hint};
 use http::{Http, Request};
@@ -259,9 +259,20 @@ impl Service for Remote {
         &self,
         model: &ModelRef,
         query: &ToAnnotateQuery,
+        working: Option<&crate::wire::Questions>,
     ) -> Result<ToAnnotate> {
         let model = &model.to_string();
-        let mut request = Request::get(&["v1", "models", model, "examples-to-annotate"]);
+        let route = ["v1", "models", model, "examples-to-annotate"];
+        // A working copy's questions go in a body: the same route, `POST`.
+        let mut request = match working {
+            None => Request::get(&route),
+            // Nothing is recorded: sending it twice does no harm.
+            Some(questions) => Request::post(&route)
+                .json(&ToAnnotateBody {
+                    working_questions: questions.clone(),
+                })?
+                .repeatable(),
+        };
         for (name, value) in query.to_pairs() {
             request = request.query(name, &value);
         }

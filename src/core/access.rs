@@ -18,6 +18,7 @@ use super::{Context, blocking};
 use crate::error::{Error, Result};
 use crate::ids::{ExampleId, JobId, ModelId, ModelRef};
 use crate::store::{ExampleFilter, IngestCounts, NewAnnotation};
+use crate::wire::Questions;
 use crate::wire::agreement::AgreementReport;
 use crate::wire::decision::Checkpoint;
 use crate::wire::examples::{Annotation, ExampleDetail, ExamplePage, IngestExample, IngestReport};
@@ -366,10 +367,11 @@ pub async fn examples_to_annotate(
     principal: &Principal,
     model: &ModelRef,
     query: &ToAnnotateQuery,
+    working: Option<&Questions>,
     gate: &dyn Gate,
 ) -> Result<ToAnnotate> {
     let path = model_access(ctx, principal, model, Role::Reader).await?;
-    super::to_annotate::pick(ctx, &path, query, gate).await
+    super::to_annotate::pick(ctx, &path, query, working, gate).await
 }
 
 /// Annotate one example with several questions at once (role `writer`), `body` being

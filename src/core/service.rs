@@ -109,11 +109,13 @@ pub trait Service: Send + Sync {
     /// whole IDs only).
     async fn resolve_example(&self, model: &ModelRef, text: &str) -> Result<ExampleId>;
     /// The examples to annotate next: unannotated ones ranked by the model's uncertainty at
-    /// a revision, with a seeded random audit share.
+    /// a revision, with a seeded random audit share; with `working`, decided by that
+    /// questions document as a working copy on top of the revision ([`super::working`]).
     async fn examples_to_annotate(
         &self,
         model: &ModelRef,
         query: &ToAnnotateQuery,
+        working: Option<&crate::wire::Questions>,
     ) -> Result<ToAnnotate>;
     /// Every matching example as an ingest line, in example ID order, to `write`; the count.
     async fn export_examples(
@@ -325,9 +327,10 @@ impl Service for Local {
         &self,
         model: &ModelRef,
         query: &ToAnnotateQuery,
+        working: Option<&crate::wire::Questions>,
     ) -> Result<ToAnnotate> {
         let gate = &super::answer_cache::Open;
-        access::examples_to_annotate(&self.ctx, &self.owner, model, query, gate).await
+        access::examples_to_annotate(&self.ctx, &self.owner, model, query, working, gate).await
     }
 
     async fn export_examples(

@@ -19,9 +19,9 @@ use super::{Context, blocking};
 use crate::error::{Error, Result};
 use crate::ids::{ModelId, ModelRef};
 use crate::store::Candidate;
-use crate::wire::Loc;
 use crate::wire::answer::{Answer, Distribution};
 use crate::wire::to_annotate::{Learning, ToAnnotate, ToAnnotateItem, ToAnnotateQuery, Why};
+use crate::wire::{Loc, Questions};
 use futures_util::StreamExt;
 use indexmap::IndexMap;
 use std::cmp::Ordering;
@@ -29,21 +29,31 @@ use std::cmp::Ordering;
 /// Pick the examples of `model` to annotate next, as `query` asks. `gate` lets each engine
 /// call start (an uncached candidate's); a candidate the engine cannot answer is left out
 /// and counted, unless none could be answered.
+///
+/// With `working`, the candidates are decided by that questions document as a working
+/// copy on top of the revision ([`super::working`]), and the answer says so.
 pub async fn pick(
     ctx: &Context,
     model: &ModelRef,
     query: &ToAnnotateQuery,
+    working: Option<&Questions>,
     gate: &dyn Gate,
 ) -> Result<ToAnnotate> {
-    let (loaded, questions, candidates, unannotated) = {
+    let (loaded, working_copy, questions, candidates, unannotated) = {
         let (ctx, model, query) = (ctx.clone(), model.to_owned(), query.clone());
+        let working = working.cloned();
         blocking(move || {
-            let loaded = models::load(&ctx, &model, query.revision.as_deref())?;
+            let mut loaded = models::load(&ctx, &model, query.revision.as_deref())?;
+            let mut working_copy = None;
+            if let Some(draft) = &working {
+                let (copy, said) = super::working::apply(&ctx, loaded, draft)?;
+                (loaded, working_copy) = (copy, Some(said));
+            }
             let questions = considered(&loaded, query.question.as_deref())?;
             let (candidates, unannotated) =
                 ctx.store()?
                     .unannotated(&loaded.model_id, &questions, query.pool)?;
-            Ok((loaded, questions, candidates, unannotated))
+            Ok((loaded, working_copy, questions, candidates, unannotated))
         })
         .await?
     };
@@ -84,6 +94,7 @@ pub async fn pick(
         seed: query.seed,
         learning,
         examples,
+        working_copy,
     })
 }
 

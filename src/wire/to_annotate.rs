@@ -199,6 +199,34 @@ pub struct ToAnnotate {
     /// The picks: `uncertain` ones by margin, lowest first, with the `audit` ones spread
     /// evenly among them, so that any first k hold their share of the audit.
     pub examples: Vec<ToAnnotateItem>,
+    /// Present when the candidates were decided by a working copy (`working_questions`)
+    /// on top of `revision`, not by its commit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<super::align::WorkingCopy>, required = false)]
+    pub working_copy: Option<super::align::WorkingCopy>,
+}
+
+/// `POST …/examples-to-annotate`: the body beside the same query string as the `GET`, for
+/// a questions document too large for a URL.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ToAnnotateBody {
+    /// Question ID → question: a questions document not committed, deciding the candidates
+    /// as a working copy on top of `revision` instead of its questions (a question whose
+    /// definition is the revision's keeps its learned parameters; a changed or new one is
+    /// zero-shot).
+    #[serde(deserialize_with = "super::question::questions")]
+    #[schema(value_type = super::question::QuestionsSchema)]
+    pub working_questions: super::Questions,
+}
+
+impl Rules for ToAnnotateBody {}
+
+impl ToAnnotateBody {
+    /// Read a request body, reporting every problem at once.
+    pub fn read(body: &Value) -> Validated<Self> {
+        validate::read(body, &super::Loc::body())
+    }
 }
 
 /// What a question's learning curve says of more annotations.

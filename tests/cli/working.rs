@@ -140,6 +140,8 @@ fn a_working_copy_scores_as_the_same_file_committed_locally_and_through_a_server
         "alignments",
         "--scope",
         "examples:read",
+        "--scope",
+        "decisions",
     ]);
     let served = Served::start(&env);
     let remote = {
@@ -180,7 +182,35 @@ fn a_working_copy_scores_as_the_same_file_committed_locally_and_through_a_server
         );
         answers(&output.stdout)
     };
+    let next_draft = [
+        "examples",
+        "next",
+        "acme/support",
+        "--revision",
+        &branch,
+        "--questions-file",
+        "draft.yaml",
+        "-n",
+        "10",
+    ];
+    let remote_next = {
+        let mut cmd = env.cmd();
+        cmd.env("ARBITER_TOKEN", token["token"].as_str().unwrap())
+            .args(["--server", &served.address, "--json"])
+            .args(next_draft);
+        let output = cmd.output().unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        serde_json::from_slice::<Value>(&output.stdout).unwrap()
+    };
     drop(served);
+    let local_next = env.json(&next_draft);
+    assert_eq!(local_next["workingCopy"], working["workingCopy"]);
+    assert_eq!(remote_next["examples"], local_next["examples"]);
+    assert_eq!(local_next["examples"].as_array().unwrap().len(), 10);
     let local_batch = answers(&env.cmd().args(batch_draft).output().unwrap().stdout);
     assert_eq!(local_batch.len(), 120);
     assert_eq!(remote_batch, local_batch);
@@ -220,6 +250,21 @@ fn a_working_copy_scores_as_the_same_file_committed_locally_and_through_a_server
         .output()
         .unwrap();
     assert_eq!(answers(&committed_batch.stdout), local_batch);
+    let committed_next = env.json(&[
+        "examples",
+        "next",
+        "acme/support",
+        "--revision",
+        "draft",
+        "-n",
+        "10",
+    ]);
+    assert_eq!(committed_next.get("workingCopy"), None);
+    assert_eq!(committed_next["examples"], local_next["examples"]);
+    assert_eq!(
+        committed_next["cached"], 120,
+        "every answer the working copy's"
+    );
 
     // The unchanged question kept its learned head: its figures are the branch's own.
     let at_branch = env.json(&["eval", "acme/support", "--revision", &branch]);

@@ -12,7 +12,7 @@ use crate::server::openapi::problems;
 use crate::server::{AppState, idempotency};
 use crate::store::ExampleFilter;
 use crate::wire::examples::{AnnotationsPatch, ExampleDetail, ExamplePage, IngestReport};
-use crate::wire::to_annotate::{ToAnnotate, ToAnnotateQuery};
+use crate::wire::to_annotate::{ToAnnotate, ToAnnotateBody, ToAnnotateQuery};
 use crate::wire::{FieldError, Loc};
 use axum::extract::{OriginalUri, State};
 use axum::http::HeaderMap;
@@ -137,7 +137,58 @@ pub(crate) async fn list_examples_to_annotate(
     let query = ToAnnotateQuery::from_pairs(&pairs).map_err(Error::from)?;
     let gate = OneAtATime::new(&state.decisions);
     let picked =
-        core::access::examples_to_annotate(&state.ctx, &principal, &model, &query, &gate).await?;
+        core::access::examples_to_annotate(&state.ctx, &principal, &model, &query, None, &gate)
+            .await?;
+    Ok(Json(picked))
+}
+
+/// The `GET`'s picks with the candidates decided by a working copy: a questions document
+/// too large for a URL goes in the body; the query string is the `GET`'s.
+#[utoipa::path(
+    post,
+    path = "/v1/models/{modelId}/examples-to-annotate",
+    tag = "examples",
+    operation_id = "pickExamplesToAnnotate",
+    summary = "Examples to annotate next, by a working copy",
+    description = "As the `GET` of this path (the same query parameters, the same answer), \
+        with the candidates decided by `working_questions`, a questions document not \
+        committed, as a working copy on top of `revision`: a question whose definition is the \
+        revision's keeps its learned parameters, a changed or new one is zero-shot, and the \
+        answer's `workingCopy` says which. Nothing is committed or recorded (role `reader`).",
+    security(("bearerAuth" = ["examples:read", "decisions"])),
+    params(ModelParams, ToAnnotateQuery),
+    request_body(content = ToAnnotateBody, description = "The working copy's questions."),
+    responses(
+        (status = 200, description = "The examples to annotate next.", body = ToAnnotate),
+        problems::NotJsonBody,
+        problems::RevisionNotFound,
+        problems::TooLarge,
+        problems::NotJson,
+        ToAnnotateInvalid,
+        ToAnnotateUpstreamFailed,
+        ToAnnotateUnavailable,
+    ),
+)]
+pub(crate) async fn pick_examples_to_annotate(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    AppPath(ModelParams { model_id }): AppPath<ModelParams>,
+    AppQuery(pairs): AppQuery<Vec<(String, String)>>,
+    request: axum::extract::Request,
+) -> ApiResult<Json<ToAnnotate>> {
+    principal.require_scope(crate::core::tokens::Scope::ExamplesRead)?;
+    principal.require_scope(crate::core::tokens::Scope::Decisions)?;
+    let model = state.model(&model_id)?;
+    // Authorized before the query or the body is read, as the `GET`.
+    core::access::model_access(&state.ctx, &principal, &model, Role::Reader).await?;
+    let query = ToAnnotateQuery::from_pairs(&pairs).map_err(Error::from)?;
+    let JsonBody(body) = JsonBody::read(request, &state).await?;
+    let ToAnnotateBody { working_questions } = ToAnnotateBody::read(&body)?;
+    let gate = OneAtATime::new(&state.decisions);
+    let working = Some(&working_questions);
+    let picked =
+        core::access::examples_to_annotate(&state.ctx, &principal, &model, &query, working, &gate)
+            .await?;
     Ok(Json(picked))
 }
 

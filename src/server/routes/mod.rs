@@ -33,7 +33,10 @@ fn v1() -> OpenApiRouter<AppState> {
         .routes(routes!(models::list_history))
         .routes(routes!(models::diff_model))
         .routes(routes!(examples::list_examples, examples::ingest_examples))
-        .routes(routes!(examples::list_examples_to_annotate))
+        .routes(routes!(
+            examples::list_examples_to_annotate,
+            examples::pick_examples_to_annotate
+        ))
         .routes(routes!(examples::get_example))
         .routes(routes!(examples::annotate_example))
         .routes(routes!(examples::annotate_examples))

@@ -1,7 +1,7 @@
 //! `arbiter examples next`: which examples to annotate next, as a table on a terminal (JSON
 //! when piped), ranked by the model's uncertainty with a random audit share.
 
-use crate::cli::input::values;
+use crate::cli::input::{read_questions_file, values};
 use crate::cli::output::table::{Column, Table};
 use crate::cli::output::{Printer, score_cell};
 use crate::core::service::Service;
@@ -14,6 +14,7 @@ use anyhow::Result;
 use clap::Args;
 use clap::builder::RangedU64ValueParser;
 use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Debug, Args)]
@@ -41,6 +42,9 @@ pub struct ExamplesNextArgs {
     #[arg(long, default_value_t = DEFAULT_POOL,
           value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_POOL as u64))]
     pub pool: usize,
+    /// A questions file not committed (YAML or JSON), deciding the candidates as a working copy on top of --revision: a question unchanged from the revision's keeps its learned parameters, a changed or new one is zero-shot
+    #[arg(long, value_name = "FILE")]
+    pub questions_file: Option<PathBuf>,
 }
 
 pub(crate) async fn next(
@@ -48,6 +52,11 @@ pub(crate) async fn next(
     args: ExamplesNextArgs,
     printer: &Printer,
 ) -> Result<ExitCode> {
+    let working = args
+        .questions_file
+        .as_deref()
+        .map(read_questions_file)
+        .transpose()?;
     let query = ToAnnotateQuery {
         question: args.question,
         n: args.n,
@@ -57,16 +66,18 @@ pub(crate) async fn next(
         pool: args.pool,
     };
     let model = service.model_named(&args.model).await?;
-    let picked = service.examples_to_annotate(&model, &query).await?;
+    let picked = service
+        .examples_to_annotate(&model, &query, working.as_ref())
+        .await?;
     if printer.wants_json() {
         printer.json(&picked)?;
     } else {
-        print_table(&picked, printer)?;
+        print_table(&picked, args.questions_file.as_deref(), printer)?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_table(picked: &ToAnnotate, printer: &Printer) -> Result<()> {
+fn print_table(picked: &ToAnnotate, file: Option<&Path>, printer: &Printer) -> Result<()> {
     if picked.examples.is_empty() {
         printer.line("no examples to annotate")?;
     } else {
@@ -106,10 +117,17 @@ fn print_table(picked: &ToAnnotate, printer: &Printer) -> Result<()> {
         .iter()
         .filter(|item| item.why == Why::Audit)
         .count();
+    // A working copy's guesses are labelled so: they are not the commit's.
+    let name = match (&picked.working_copy, file) {
+        (Some(working), Some(file)) => {
+            format!("working copy of {} ({})", working.of, file.display())
+        }
+        (Some(working), None) => format!("working copy of {}", working.of),
+        (None, _) => revision.name.clone(),
+    };
     printer.footer(&[
         format!(
-            "{} ({})",
-            revision.name,
+            "{name} ({})",
             &revision.commit[..revision.commit.len().min(12)]
         ),
         counts,
