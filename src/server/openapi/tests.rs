@@ -67,6 +67,7 @@ fn lists_every_operation() {
         ("get", format!("{models}/examples")),
         ("post", format!("{models}/examples")),
         ("get", format!("{models}/examples-to-annotate")),
+        ("post", format!("{models}/examples-to-annotate")),
         ("get", format!("{models}/examples/{{exampleId}}")),
         (
             "patch",
