@@ -94,11 +94,7 @@ pub(crate) async fn run(
     printer: &Printer,
 ) -> Result<ExitCode> {
     let questions = args.questions.as_deref().map(read_questions).transpose()?;
-    let working_questions = args
-        .questions_file
-        .as_deref()
-        .map(read_questions_file)
-        .transpose()?;
+    let working_questions = read_questions_file(args.questions_file.as_deref())?;
     let items = items_of(&args)?;
     let model = service.model_named(&args.model).await?;
     let created = service
@@ -115,13 +111,7 @@ pub(crate) async fn run(
         .await?;
     note_replayed(&created, printer);
     let job = created.job;
-    if let Some(file) = &args.questions_file {
-        printer.status(&format!(
-            "answering as a working copy of {} ({}): not committed, not recorded",
-            args.revision.as_deref().unwrap_or("the default branch"),
-            file.display()
-        ));
-    }
+    note_working_copy(&args, printer);
     if args.detach {
         let queued = format!("{} items", job.progress.total);
         return detach(service, &job, printer, &queued).await;
@@ -175,6 +165,17 @@ pub(crate) async fn run(
         return Ok(ExitCode::from(130));
     }
     Ok(finish_status(&job, args.max_failed_items, printer))
+}
+
+/// With `--questions-file`: the answers are a working copy's, said so on stderr.
+fn note_working_copy(args: &BatchArgs, printer: &Printer) {
+    if let Some(file) = &args.questions_file {
+        printer.status(&format!(
+            "answering as a working copy of {} ({}): not committed, not recorded",
+            args.revision.as_deref().unwrap_or("the default branch"),
+            file.display()
+        ));
+    }
 }
 
 /// Results to the output as they finish, progress to the bar.

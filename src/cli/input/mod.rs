@@ -54,7 +54,12 @@ pub(crate) fn read_json_value_arg(text: &str) -> Value {
 /// A questions file that is not committed (`--questions-file`): question ID → question,
 /// read by the one validation pass with every fault located in the file
 /// (`draft.yaml.intent.criteria`), a validation error as a request's would be.
-pub(crate) fn read_questions_file(path: &Path) -> Result<crate::wire::Questions> {
+/// `None` without a path.
+pub(crate) fn read_questions_file(path: Option<&Path>) -> Result<Option<crate::wire::Questions>> {
+    path.map(read_questions_at).transpose()
+}
+
+fn read_questions_at(path: &Path) -> Result<crate::wire::Questions> {
     use crate::error::Error;
     use crate::wire::validate::{FieldError, Loc, Segment};
     let text = read_text(path)?;

@@ -83,11 +83,7 @@ pub(crate) async fn run(
     args: EvalArgs,
     printer: &Printer,
 ) -> Result<ExitCode> {
-    let working_questions = args
-        .questions_file
-        .as_deref()
-        .map(read_questions_file)
-        .transpose()?;
+    let working_questions = read_questions_file(args.questions_file.as_deref())?;
     let request = EvaluationRequest {
         revision: args.revision.clone(),
         baseline: args.baseline.clone(),

@@ -52,11 +52,7 @@ pub(crate) async fn next(
     args: ExamplesNextArgs,
     printer: &Printer,
 ) -> Result<ExitCode> {
-    let working = args
-        .questions_file
-        .as_deref()
-        .map(read_questions_file)
-        .transpose()?;
+    let working = read_questions_file(args.questions_file.as_deref())?;
     let query = ToAnnotateQuery {
         question: args.question,
         n: args.n,
