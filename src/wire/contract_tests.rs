@@ -9,6 +9,7 @@ use super::align::{
 };
 use super::decision::DecisionRequest;
 use super::jobs::BatchRequest;
+use super::to_annotate::ToAnnotateBody;
 use crate::limits::{
     MAX_EXAMPLE_ID_CHARS, MAX_OPTION_KEY_CHARS, MAX_OPTIONS, MAX_QUESTION_ID_CHARS, MAX_QUESTIONS,
     MAX_REVISION_CHARS, MAX_TEXT_CHARS,
@@ -178,8 +179,15 @@ fn batch_requests() {
         json!({"items": [], "revision": "x".repeat(MAX_REVISION_CHARS + 1)}),
         json!({"items": [], "revision": "ma\u{0}in"}),
         json!({"items": [], "extra": 1}),
+        json!({"items": [], "working_questions": null}),
+        json!({"items": [], "working_questions": []}),
         json!("text"),
     ]);
+    bodies.extend(
+        questions()
+            .into_iter()
+            .map(|questions| json!({"examples": "all", "working_questions": questions})),
+    );
     agree::<BatchRequest>(&bodies, |body| BatchRequest::read(body).is_ok());
 }
 
@@ -213,6 +221,31 @@ fn alignment_and_evaluation_requests() {
     ];
     agree::<AlignmentRequest>(&bodies, |body| AlignmentRequest::read(body).is_ok());
     agree::<EvaluationRequest>(&bodies, |body| EvaluationRequest::read(body).is_ok());
+    let working: Vec<Value> = questions()
+        .into_iter()
+        .map(|questions| json!({"revision": "main", "working_questions": questions}))
+        .chain([
+            json!({"working_questions": null}),
+            json!({"working_questions": 1}),
+        ])
+        .collect();
+    agree::<EvaluationRequest>(&working, |body| EvaluationRequest::read(body).is_ok());
+}
+
+/// The body of `POST …/examples-to-annotate`: a working copy's questions, required.
+#[test]
+fn to_annotate_bodies() {
+    let mut bodies: Vec<Value> = questions()
+        .into_iter()
+        .map(|questions| json!({"working_questions": questions}))
+        .collect();
+    bodies.extend([
+        json!({}),
+        json!({"working_questions": null}),
+        json!({"working_questions": {}, "extra": 1}),
+        json!([]),
+    ]);
+    agree::<ToAnnotateBody>(&bodies, |body| ToAnnotateBody::read(body).is_ok());
 }
 
 /// The defaults the document states are the ones the validators apply.
