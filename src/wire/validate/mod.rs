@@ -115,7 +115,15 @@ pub fn read<T: DeserializeOwned + Rules>(value: &Value, at: &Loc) -> Validated<T
             .filter(|error| !faults.iter().any(|old| related(&old.loc, &error.loc)))
             .collect();
         faults.extend(fresh);
-        if !prune(pruned.get_or_insert_with(|| value.clone()), at, &last) {
+        let Some(depth) = member_to_leave_out(pruned.as_ref().unwrap_or(value), at, &last) else {
+            break;
+        };
+        if !leave_out(
+            pruned.get_or_insert_with(|| value.clone()),
+            at,
+            &last,
+            depth,
+        ) {
             break;
         }
     }
@@ -135,15 +143,14 @@ fn related(a: &Loc, b: &Loc) -> bool {
     a.0.starts_with(&b.0) || b.0.starts_with(&a.0)
 }
 
-/// Leave out the deepest object member on the way to `loc` that `doc` still has: false
-/// when there is none (the fault is the root's, or at an array's element of the root).
-fn prune(doc: &mut Value, at: &Loc, loc: &Loc) -> bool {
-    let Some(under) = loc.0.strip_prefix(at.0.as_slice()) else {
-        return false;
-    };
-    // How far the way goes in `doc`, and the last object member on it.
+/// How deep the object member to leave out for a fault at `loc` lies under `at`: the
+/// deepest on the way that `doc` still has. `None` when there is none (the fault is the
+/// root's, or at an array's element of the root). Read-only, so a body is copied for
+/// pruning only when there is something to prune.
+fn member_to_leave_out(doc: &Value, at: &Loc, loc: &Loc) -> Option<usize> {
+    let under = loc.0.strip_prefix(at.0.as_slice())?;
     let mut deepest = None;
-    let mut here = &*doc;
+    let mut here = doc;
     for (depth, segment) in under.iter().enumerate() {
         let next = match (here, segment) {
             (Value::Object(members), Segment::Key(key)) => {
@@ -161,7 +168,13 @@ fn prune(doc: &mut Value, at: &Loc, loc: &Loc) -> bool {
             None => break,
         }
     }
-    let Some(depth) = deepest else {
+    deepest
+}
+
+/// Leave out the member of `doc` at `loc`'s segment `depth` under `at`
+/// ([`member_to_leave_out`]); false when it is not there.
+fn leave_out(doc: &mut Value, at: &Loc, loc: &Loc, depth: usize) -> bool {
+    let Some(under) = loc.0.strip_prefix(at.0.as_slice()) else {
         return false;
     };
     let mut parent = doc;
