@@ -144,19 +144,23 @@ fn a_working_copy_scores_as_the_same_file_committed_locally_and_through_a_server
         "decisions",
     ]);
     let served = Served::start(&env);
-    let remote = {
-        let mut cmd = env.cmd();
-        cmd.env("ARBITER_TOKEN", token["token"].as_str().unwrap())
+    // What a command prints through the server, once it succeeded.
+    let through_server = |args: &[&str]| -> Vec<u8> {
+        let output = env
+            .cmd()
+            .env("ARBITER_TOKEN", token["token"].as_str().unwrap())
             .args(["--server", &served.address])
-            .args(eval_draft);
-        let output = cmd.output().unwrap();
+            .args(args)
+            .output()
+            .unwrap();
         assert!(
             output.status.success(),
             "{}",
             String::from_utf8_lossy(&output.stderr)
         );
-        serde_json::from_slice::<Value>(&output.stdout).unwrap()
+        output.stdout
     };
+    let remote: Value = serde_json::from_slice(&through_server(&eval_draft)).unwrap();
     assert_eq!(figures(&remote), figures(&working));
     assert_eq!(remote["workingCopy"], working["workingCopy"]);
     let batch_draft = [
@@ -169,19 +173,7 @@ fn a_working_copy_scores_as_the_same_file_committed_locally_and_through_a_server
         "--questions-file",
         "draft.yaml",
     ];
-    let remote_batch = {
-        let mut cmd = env.cmd();
-        cmd.env("ARBITER_TOKEN", token["token"].as_str().unwrap())
-            .args(["--server", &served.address])
-            .args(batch_draft);
-        let output = cmd.output().unwrap();
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        answers(&output.stdout)
-    };
+    let remote_batch = answers(&through_server(&batch_draft));
     let next_draft = [
         "examples",
         "next",
@@ -193,19 +185,8 @@ fn a_working_copy_scores_as_the_same_file_committed_locally_and_through_a_server
         "-n",
         "10",
     ];
-    let remote_next = {
-        let mut cmd = env.cmd();
-        cmd.env("ARBITER_TOKEN", token["token"].as_str().unwrap())
-            .args(["--server", &served.address, "--json"])
-            .args(next_draft);
-        let output = cmd.output().unwrap();
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        serde_json::from_slice::<Value>(&output.stdout).unwrap()
-    };
+    let remote_next: Value =
+        serde_json::from_slice(&through_server(&[&["--json"][..], &next_draft].concat())).unwrap();
     drop(served);
     let local_next = env.json(&next_draft);
     assert_eq!(local_next["workingCopy"], working["workingCopy"]);
