@@ -75,13 +75,14 @@ pub(crate) fn relied_on(
             job.state.status()
         )));
     }
-    if working_copy_of(&job).is_some() {
+    let report = report_of(&job)
+        .ok_or_else(|| Error::bug(format!("evaluation `{named}` has no readable report")))?;
+    if report.working_copy.is_some() {
         return Err(invalid(format!(
             "evaluation `{named}` evaluated a working copy (questions not committed), not a commit"
         )));
     }
-    let summary = summarize(&job)
-        .ok_or_else(|| Error::bug(format!("evaluation `{named}` has no readable report")))?;
+    let summary = summary_of(&job, report);
     if summary.commit != commit {
         return Err(invalid(format!(
             "evaluation `{named}` evaluated {}, not {commit}",
@@ -103,11 +104,6 @@ fn report_of(job: &JobRecord) -> Option<EvaluationReport> {
     serde_json::from_value(result.clone()).ok()
 }
 
-/// What a completed evaluation of a working copy says of it; `None` for any other job.
-fn working_copy_of(job: &JobRecord) -> Option<crate::wire::align::WorkingCopy> {
-    report_of(job)?.working_copy
-}
-
 /// A completed evaluation's figures as history keeps them; `None` for any other job, and
 /// for an evaluation of a working copy: its figures are not its commit's, so it is never
 /// relied on for a promotion or a tag.
@@ -116,6 +112,11 @@ fn summarize(job: &JobRecord) -> Option<EvaluationSummary> {
     if report.working_copy.is_some() {
         return None;
     }
+    Some(summary_of(job, report))
+}
+
+/// What history keeps of `job`'s evaluation `report`.
+fn summary_of(job: &JobRecord, report: EvaluationReport) -> EvaluationSummary {
     // A question not evaluated has no figures to keep.
     let figures = |evaluation: &crate::wire::align::QuestionEvaluation| {
         let metrics = evaluation.metrics.as_ref()?;
@@ -134,7 +135,7 @@ fn summarize(job: &JobRecord) -> Option<EvaluationSummary> {
         .iter()
         .filter_map(|(id, evaluation)| Some((id.clone(), figures(evaluation)?)))
         .collect();
-    Some(EvaluationSummary {
+    EvaluationSummary {
         job_id: job.job_id.to_string(),
         commit: report.revision.commit,
         baseline: report.baseline.map(|b| b.commit),
@@ -146,5 +147,5 @@ fn summarize(job: &JobRecord) -> Option<EvaluationSummary> {
             delta: None,
         }),
         questions,
-    })
+    }
 }
