@@ -59,13 +59,13 @@ impl BuiltinEngine {
                 if at_least > STATE_BUDGET && !read.truncate {
                     return Err(too_large(read.model, at_least, true));
                 }
-                let (windows, count) =
+                let within =
                     self.embedder
-                        .windows_within(text, STATE_BUDGET, read.truncate)?;
-                if count > STATE_BUDGET && !read.truncate {
-                    return Err(too_large(read.model, count, false));
+                        .windows_within(text, STATE_BUDGET, read.truncate, stop)?;
+                if within.tokens > STATE_BUDGET && !read.truncate {
+                    return Err(too_large(read.model, within.tokens, !within.counted_all));
                 }
-                windows
+                within.windows
             }
         };
         let tokens = windows.iter().map(|w| w.tokens).sum();

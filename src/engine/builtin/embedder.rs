@@ -13,6 +13,7 @@ use super::state_cache::{CACHED_WINDOWS, StateCache};
 use crate::error::{Error, Result};
 use lru::LruCache;
 use std::num::NonZeroUsize;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, OnceLock};
 use tokenizers::Tokenizer;
 
@@ -24,8 +25,8 @@ pub const WINDOW_TOKENS: usize = MAX_TOKENS - 2;
 pub const WINDOW_STRIDE: usize = 96;
 /// Outcome embeddings kept (each 384 or 768 floats, ~1.5 or 3 KiB).
 pub const CACHE_ENTRIES: usize = 8192;
-/// The first-window reading tokenizes at most this much of the state up front.
-const FIRST_WINDOW_PREFIX_BYTES: usize = 16 * 1024;
+/// A text is tokenized this much at a time ([`Embedder::tokens_of`]).
+const PIECE_BYTES: usize = 16 * 1024;
 /// The longest text an encoder is given, in bytes (pocket-encoder refuses more than 64 KiB).
 /// A longer text is read from its first window, as the encoders would read it anyway (they
 /// read [`MAX_TOKENS`] tokens); a window longer than this (its words too long to read, each
@@ -189,7 +190,7 @@ impl Embedder {
         let window;
         let text = if text.len() > MAX_ENCODED_BYTES {
             window = self
-                .cut(text, text, 1)?
+                .cut(text, 1)?
                 .pop()
                 .ok_or_else(|| Error::bug("a text with nothing to read reached the encoder"))?;
             window.text.as_str()
@@ -374,54 +375,126 @@ impl Embedder {
 
     /// The first window of `text` (at most [`WINDOW_TOKENS`] tokens), or none when blank.
     pub fn first_window(&self, text: &str) -> Result<Option<Window>> {
-        let prefix = floor_char_boundary(text, FIRST_WINDOW_PREFIX_BYTES);
-        let windows = self.cut(text, prefix, usize::MAX)?;
-        if windows.is_empty() && prefix.len() < text.len() {
-            return Ok(self.cut(text, text, 1)?.into_iter().next());
-        }
-        Ok(windows.into_iter().next())
+        Ok(self.cut(text, 1)?.into_iter().next())
     }
 
     /// Overlapping windows covering all of `text`.
     pub fn all_windows(&self, text: &str) -> Result<Vec<Window>> {
-        self.cut(text, text, usize::MAX)
+        self.cut(text, usize::MAX)
     }
 
     /// Overlapping windows over the first `budget` tokens of `text`, and how many tokens
-    /// `text` has (counted only as far as it had to be: with `truncate`, a prefix long
-    /// enough for the budget).
+    /// it has: with `truncate`, counted only as far as the budget; without, exactly up to
+    /// twice the budget (worth telling a caller whose state is near it), and past that
+    /// only as "at least" (a longer count costs tokenizing and tells nothing more).
+    /// Gives up (with [`super::answer::stopped`]'s error) between pieces of the text once
+    /// `stop` is set.
     pub fn windows_within(
         &self,
         text: &str,
         budget: usize,
         truncate: bool,
-    ) -> Result<(Vec<Window>, usize)> {
-        // No token is read from more than 64 bytes of text but an unknown long word, which
-        // counts once: a prefix this long holds the budget's tokens in any ordinary text.
-        let source = if truncate {
-            floor_char_boundary(text, budget.saturating_mul(64))
+        stop: &AtomicBool,
+    ) -> Result<Within> {
+        let counted = if truncate {
+            budget
         } else {
-            text
+            budget.saturating_mul(2)
         };
-        let encoding = self
-            .tokenizer()?
-            .encode(source, false)
-            .map_err(|e| Error::internal("tokenizing", e))?;
-        let offsets = encoding.get_offsets();
-        let read = offsets.len().min(budget);
-        let tokens = (&offsets[..read], &encoding.get_tokens()[..read]);
-        Ok((windows_of(text, tokens, usize::MAX), offsets.len()))
+        let read = self.tokens_of(text, counted.saturating_add(1), stop)?;
+        let kept = read.tokens.len().min(budget);
+        Ok(Within {
+            windows: windows_of(
+                text,
+                (&read.offsets[..kept], &read.tokens[..kept]),
+                usize::MAX,
+            ),
+            tokens: read.tokens.len(),
+            counted_all: read.whole,
+        })
     }
 
-    /// Windows of `source` (a prefix of `text`), at most `limit` of them.
-    fn cut(&self, text: &str, source: &str, limit: usize) -> Result<Vec<Window>> {
-        let encoding = self
-            .tokenizer()?
-            .encode(source, false)
-            .map_err(|e| Error::internal("tokenizing", e))?;
-        let tokens = (encoding.get_offsets(), encoding.get_tokens());
-        Ok(windows_of(text, tokens, limit))
+    /// Windows of `text`, at most `limit` of them.
+    fn cut(&self, text: &str, limit: usize) -> Result<Vec<Window>> {
+        // The tokens the windows span, and one more: a window ending where the tokens read
+        // end would be taken for the text's last.
+        let enough = (limit.saturating_sub(1))
+            .saturating_mul(WINDOW_STRIDE)
+            .saturating_add(WINDOW_TOKENS + 1);
+        let read = self.tokens_of(text, enough, &AtomicBool::new(false))?;
+        Ok(windows_of(text, (&read.offsets, &read.tokens), limit))
     }
+
+    /// The tokens of `text`, read a piece at a time ([`PIECE_BYTES`]) until at least
+    /// `enough` are read or the text ends; between pieces, an error once `stop` is set.
+    /// Tokenizing costs about a second per 2 MB: a long state read only in part (truncated,
+    /// over its budget, or abandoned by its client) is tokenized only as far as it is read.
+    fn tokens_of(&self, text: &str, enough: usize, stop: &AtomicBool) -> Result<Tokenized> {
+        let tokenizer = self.tokenizer()?;
+        let mut read = Tokenized::default();
+        let mut start = 0;
+        while start < text.len() {
+            if read.tokens.len() >= enough {
+                return Ok(read);
+            }
+            super::answer::stopped(stop)?;
+            let end = piece_end(text, start);
+            let encoding = tokenizer
+                .encode(&text[start..end], false)
+                .map_err(|e| Error::internal("tokenizing", e))?;
+            read.offsets.extend(
+                encoding
+                    .get_offsets()
+                    .iter()
+                    .map(|&(from, to)| (from + start, to + start)),
+            );
+            read.tokens.extend_from_slice(encoding.get_tokens());
+            start = end;
+        }
+        read.whole = true;
+        Ok(read)
+    }
+}
+
+/// The windows of a state within its budget ([`Embedder::windows_within`]).
+pub struct Within {
+    pub windows: Vec<Window>,
+    /// The tokens counted: the text's, when [`Self::counted_all`], else at least this many.
+    pub tokens: usize,
+    pub counted_all: bool,
+}
+
+/// The tokens of a text, or of its beginning ([`Embedder::tokens_of`]): their byte
+/// offsets in the text and the tokens themselves.
+#[derive(Default)]
+struct Tokenized {
+    offsets: Vec<(usize, usize)>,
+    tokens: Vec<String>,
+    /// Whether the whole text was read.
+    whole: bool,
+}
+
+/// Where the piece of `text` from `start` ends: after the last space, line break or ASCII
+/// punctuation within [`PIECE_BYTES`] (in a run without one, after the next one, else at
+/// the end). The tokenizer splits words there and normalizes character by character, so
+/// each piece gives the tokens it gives within the whole text. Brackets are never a cut:
+/// they belong to the special tokens (`[UNK]`) it matches in the raw text.
+fn piece_end(text: &str, start: usize) -> usize {
+    let limit = start.saturating_add(PIECE_BYTES);
+    if limit >= text.len() {
+        return text.len();
+    }
+    let cut = |b: &u8| {
+        matches!(b, b' ' | b'\n') || (b.is_ascii_punctuation() && !matches!(b, b'[' | b']'))
+    };
+    let bytes = text.as_bytes();
+    if let Some(at) = bytes[start..limit].iter().rposition(cut) {
+        return start + at + 1;
+    }
+    bytes[limit..]
+        .iter()
+        .position(cut)
+        .map_or(text.len(), |at| limit + at + 1)
 }
 
 /// Windows of `text` over its tokens (their offsets, and the tokens themselves), at most
@@ -477,17 +550,6 @@ fn spelled(tokens: &[String]) -> String {
         }
     }
     text
-}
-
-fn floor_char_boundary(text: &str, max: usize) -> &str {
-    if text.len() <= max {
-        return text;
-    }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
 }
 
 /// Two unit vectors as one: concatenated, each scaled by 1/√2, so the result is a unit

@@ -126,10 +126,16 @@ async fn a_repeated_window_is_read_once() {
     let state = json!("the disk is full again ".repeat(400));
     let seen = windows_read(&engine, &state).await;
     let embedded = engine.embed_state(&state).unwrap();
-    let (windows, _) = engine
+    let windows = engine
         .embedder
-        .windows_within(&text::render(&state), STATE_BUDGET, false)
-        .unwrap();
+        .windows_within(
+            &text::render(&state),
+            STATE_BUDGET,
+            false,
+            &AtomicBool::new(false),
+        )
+        .unwrap()
+        .windows;
     assert_eq!(embedded.window_count(), windows.len());
     for (vector, window) in embedded.windows.iter().zip(&windows) {
         assert_eq!(vector, &engine.embedder.embed(&window.text).unwrap());
@@ -145,15 +151,17 @@ async fn a_repeated_window_is_read_once() {
 }
 
 /// Over the budget: refused at the state with the exact count when it had to be
-/// tokenized, with a lower bound when the cheap bound already exceeds it; read up to
-/// the budget with `truncate`. Under it: read whole either way.
+/// tokenized and has at most twice the budget's tokens, with a lower bound when it has
+/// more (tokenized only that far) or when the cheap bound already exceeds it; read up
+/// to the budget with `truncate`. Under it: read whole either way.
 #[test]
 fn a_state_over_the_budget_is_refused_or_truncated() {
     let engine = engine(Reading::AllWindows);
     let stop = AtomicBool::new(false);
     let q = questions(&json!({"angry": {"type": "noul"}}));
-    // "w123" is one word to the bound but two tokens ("w", "##123") to the tokenizer.
-    let state = json!(words(STATE_BUDGET * 3 / 4));
+    // "w123" is one word to the bound but several tokens ("w", "##12", …) to the
+    // tokenizer.
+    let state = json!(words(STATE_BUDGET / 2));
     let error = engine
         .decide_as(&state, &q, &read(false, &stop))
         .unwrap_err();
@@ -173,6 +181,22 @@ fn a_state_over_the_budget_is_refused_or_truncated() {
         "{}",
         detail.msg
     );
+
+    let long = json!(words(STATE_BUDGET));
+    let text = text::render(&long);
+    assert!(text::least_tokens(&text) <= STATE_BUDGET);
+    let count = engine.embedder.count_tokens(&text).unwrap();
+    assert!(count > STATE_BUDGET * 2, "{count}");
+    let error = engine
+        .decide_as(&long, &q, &read(false, &stop))
+        .unwrap_err();
+    let msg = &error.details()[0].msg;
+    let counted: usize = msg
+        .strip_prefix("the state has at least ")
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{msg}"));
+    assert!(counted > STATE_BUDGET * 2 && counted < count, "{msg}");
 
     let huge = json!(words(STATE_BUDGET * 4));
     let error = engine

@@ -115,3 +115,60 @@ fn cached_embedding_equals_fresh_one() {
     );
     assert_eq!(a.vector.len(), 384);
 }
+
+/// A text read a piece at a time gives exactly the tokens and offsets of reading it
+/// whole: words, punctuation, accents, CJK, emoji, literal special tokens, control
+/// characters, words longer than the tokenizer reads, and runs with no place to cut.
+#[test]
+fn a_text_read_in_pieces_reads_as_a_whole() {
+    let embedder = Embedder::new();
+    let parts = [
+        "the parcel never arrived, ",
+        "Ünïcödé café naïve ",
+        "退款请求 ",
+        "🙂🙂 ",
+        "[UNK] [CLS]x[SEP] ",
+        "a\u{0301}\u{0327}b ",
+        "tab\tcr\r\nline\u{000B}ctl\u{0085} ",
+        "https://example.com/a?b=c&d=e ",
+        "(x)[y]{z} ",
+    ];
+    let mut text = String::new();
+    let mut seed = 7_u64;
+    while text.len() < 5 * PIECE_BYTES {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        let pick = (seed >> 33) as usize % (parts.len() + 2);
+        match pick {
+            // A word longer than the tokenizer reads, and one longer than a piece.
+            p if p == parts.len() => text.push_str(&"y".repeat(150 + (seed % 7) as usize)),
+            p if p == parts.len() + 1 && seed.is_multiple_of(5) => {
+                text.push_str(&"z".repeat(PIECE_BYTES + 10));
+            }
+            p => text.push_str(parts[p % parts.len()]),
+        }
+    }
+    let whole = embedder
+        .tokenizer()
+        .unwrap()
+        .encode(text.as_str(), false)
+        .unwrap();
+    let read = embedder
+        .tokens_of(&text, usize::MAX, &AtomicBool::new(false))
+        .unwrap();
+    assert!(read.whole);
+    assert_eq!(read.tokens, whole.get_tokens());
+    assert_eq!(read.offsets, whole.get_offsets());
+    // Read only as far as needed: the first pieces, no more.
+    let some = embedder
+        .tokens_of(&text, 1_000, &AtomicBool::new(false))
+        .unwrap();
+    assert!(!some.whole && some.tokens.len() >= 1_000);
+    assert!(some.tokens.len() < whole.len());
+    assert_eq!(some.tokens[..], whole.get_tokens()[..some.tokens.len()]);
+    // Abandoned: nothing is read.
+    assert!(
+        embedder
+            .tokens_of(&text, usize::MAX, &AtomicBool::new(true))
+            .is_err()
+    );
+}
