@@ -9,6 +9,20 @@ pub(crate) struct TestEnv {
     dir: TempDir,
 }
 
+/// `arbiter` with a clean environment for the temp dir `dir` (a [`TestEnv`]'s, or a
+/// `Home`'s): only PATH, a HOME inside it, and `ARBITER_HOME` at `dir/home`.
+pub(crate) fn arbiter_command(dir: &Path) -> std::process::Command {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("arbiter"));
+    cmd.env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", dir)
+        .env("XDG_CONFIG_HOME", dir.join("xdg-config"))
+        .env("ARBITER_HOME", dir.join("home"))
+        .env("RUST_BACKTRACE", "0")
+        .current_dir(dir);
+    cmd
+}
+
 impl TestEnv {
     pub(crate) fn new() -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
@@ -117,15 +131,7 @@ impl TestEnv {
     /// `arbiter` as a plain `std::process::Command` (for spawning several at once), with the
     /// same environment as [`TestEnv::cmd`].
     pub(crate) fn std_cmd(&self) -> std::process::Command {
-        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("arbiter"));
-        cmd.env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", self.path())
-            .env("XDG_CONFIG_HOME", self.path().join("xdg-config"))
-            .env("ARBITER_HOME", self.home())
-            .env("RUST_BACKTRACE", "0")
-            .current_dir(self.path());
-        cmd
+        arbiter_command(self.path())
     }
 
     /// Run `arbiter --json args…`, expect it to fail, and return the exit code, the problem

@@ -430,10 +430,10 @@ fn sigterm_drains_in_flight_decisions() {
         .unwrap()
         .to_owned();
     let served = Served::start(&env);
-    // About six encoder windows: in flight while the health below finds them held, yet
-    // drained in a few seconds even when the machine is busy (twelve windows outlasted the
-    // 30 s stop guard under a load average of 7).
-    let text = crate::served::long_ticket_text(300);
+    // Six encoder windows (552 tokens): in flight while the health below finds them held,
+    // yet drained in a few seconds even when the machine is busy (300 entries, 35 windows
+    // each, outlasted the 30 s stop guard on CI's 2 cores).
+    let text = crate::served::long_ticket_text(50);
     let body = json!({"model": "jev-latest", "state": {"message": text}, "truncate": true,
                       "questions": {"urgent": {"type": "noul", "instructions": "Is it urgent?"}}});
     let rt = runtime();

@@ -42,6 +42,15 @@ impl Served {
     ) -> Self {
         let mut command = env.std_cmd();
         configure(&mut command);
+        Self::spawn(command)
+    }
+
+    /// `arbiter serve` on the home in the temp dir `dir` (laid out as a [`TestEnv`]'s).
+    pub(crate) fn start_in(dir: &std::path::Path) -> Self {
+        Self::spawn(crate::common::arbiter_command(dir))
+    }
+
+    fn spawn(mut command: std::process::Command) -> Self {
         let mut child = command
             .args(["serve", "--listen", "127.0.0.1:0"])
             .stdin(Stdio::null())
