@@ -123,10 +123,12 @@ pub(crate) async fn answers(
     state: &Value,
     gate: &dyn Gate,
 ) -> Result<Answered> {
+    // Hashed once for every group's key.
+    let state_hash = canonical_hash(state);
     let keys: Vec<String> = asking
         .groups
         .iter()
-        .map(|group| group_key(asking, group, example_id, state))
+        .map(|group| group_key(asking, group, example_id, &state_hash))
         .collect();
     let found = {
         let (ctx, keys) = (ctx.clone(), keys.clone());
@@ -180,7 +182,7 @@ pub(crate) async fn answers(
 /// The cache key of one group's answers about one example. The questions whose exemplars
 /// include this example are asked without it: the key names them, so a hit costs no
 /// rewriting of large aligned questions.
-fn group_key(asking: &Asking<'_>, group: &Group, example_id: &str, state: &Value) -> String {
+fn group_key(asking: &Asking<'_>, group: &Group, example_id: &str, state_hash: &str) -> String {
     let own: Vec<&String> = group
         .indices
         .iter()
@@ -194,7 +196,7 @@ fn group_key(asking: &Asking<'_>, group: &Group, example_id: &str, state: &Value
         let ids = serde_json::to_string(&own).unwrap_or_default();
         format!("{} without {example_id:?} in {ids}", group.hash)
     };
-    cache_key(asking.engine, asking.base, &questions_key, state)
+    cache_key(asking.engine, asking.base, &questions_key, state_hash)
 }
 
 /// One engine call for the questions of the `missing` groups (in request order), an aligned
@@ -285,15 +287,15 @@ async fn store_groups(
 }
 
 /// What an engine's answers depend on: the engine (and this arbiter's version of it), the
-/// base model it was asked as, the questions and the state.
-fn cache_key(engine: &dyn Engine, base: &str, questions_key: &str, state: &Value) -> String {
+/// base model it was asked as, the questions and the state (its [`canonical_hash`]).
+fn cache_key(engine: &dyn Engine, base: &str, questions_key: &str, state_hash: &str) -> String {
     let mut hasher = Sha256::new();
     for part in [
         env!("CARGO_PKG_VERSION"),
         &engine.describe(),
         base,
         questions_key,
-        &canonical_hash(state),
+        state_hash,
     ] {
         hasher.update(part.as_bytes());
         hasher.update([0]);
