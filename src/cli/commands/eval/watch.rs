@@ -154,7 +154,7 @@ impl Watcher<'_> {
         self.runs += 1;
         self.show(&job_id, &report, &draft)?;
         self.last = Some(Last {
-            report,
+            report: *report,
             draft,
             run: self.runs,
         });
@@ -197,7 +197,7 @@ impl Watcher<'_> {
         let Some(JobResult::Evaluation(report)) = job.result else {
             anyhow::bail!("the completed evaluation {} has no report", job.job_id);
         };
-        Ok(Ended::Report(job.job_id, *report))
+        Ok(Ended::Report(job.job_id, report))
     }
 
     /// Print one run: a table, or one line of JSON.
@@ -249,7 +249,7 @@ impl Watcher<'_> {
 
 /// How an evaluation job of the watch ended.
 enum Ended {
-    Report(JobId, EvaluationReport),
+    Report(JobId, Box<EvaluationReport>),
     /// Failed or cancelled by someone else: said by [`finish_status`].
     Incomplete,
     Stopped,
