@@ -1,14 +1,16 @@
 //! The answers cache evaluations and `examples next` share: a checkpoint's answers about
 //! a state, keyed by everything they depend on (this arbiter's version, the engine, the
 //! base model it is asked as, the questions, the state), so deciding a state again, by
-//! either, costs no engine call.
+//! either, costs no engine call. Entries are per group of questions the engine answers
+//! together ([`Engine::answered_together`]; for the built-in engine, mostly one question
+//! each), so a questions file with one question edited decides only that one again.
 //!
 //! What is cached is what an evaluation reads: the state truncated to what the model reads,
 //! and an aligned question never using the example as its own exemplar.
 
 use super::{Context, blocking};
 use crate::engine::{Engine, EngineRequest};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::store::CachedAnswers;
 use crate::wire::question::questions_to_value;
 use crate::wire::value::canonical_hash;
@@ -16,6 +18,7 @@ use crate::wire::{Answers, Questions, Usage};
 use futures_util::future::BoxFuture;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
+use std::sync::Arc;
 
 /// Questions to ask one engine, as one checkpoint has them.
 pub(crate) struct Asking<'a> {
@@ -23,12 +26,56 @@ pub(crate) struct Asking<'a> {
     /// The base model name the engine is asked as.
     pub(crate) base: &'a str,
     pub(crate) questions: &'a Questions,
-    /// [`questions_hash`] of `questions`, computed once for every state asked about.
-    pub(crate) questions_hash: &'a str,
+    /// [`groups`] of `questions`, computed once for every state asked about.
+    pub(crate) groups: &'a [Group],
+}
+
+/// Questions whose answers depend on one another ([`Engine::answered_together`]), cached
+/// as one entry: an edit to one question decides its group again, and no other.
+pub(crate) struct Group {
+    /// Indices into the questions, ascending.
+    indices: Vec<usize>,
+    /// [`questions_hash`] of the group's questions.
+    hash: String,
+}
+
+/// The groups `engine` answers `questions` in, each with its cache key part. Blocking: the
+/// built-in engine embeds the statements it compares (once; they are cached).
+pub(crate) async fn groups(engine: Arc<dyn Engine>, questions: Questions) -> Result<Vec<Group>> {
+    blocking(move || {
+        let mut together = engine.answered_together(&questions)?;
+        // Groups that do not cover each question once would lose or repeat answers: one
+        // group of all is always right.
+        let mut seen: Vec<usize> = together.iter().flatten().copied().collect();
+        seen.sort_unstable();
+        if seen != (0..questions.len()).collect::<Vec<_>>() {
+            tracing::warn!("an engine's groups of questions do not cover them once");
+            together = vec![(0..questions.len()).collect()];
+        }
+        Ok(together
+            .into_iter()
+            .filter(|indices| !indices.is_empty())
+            .map(|mut indices| {
+                indices.sort_unstable();
+                let hash = questions_hash(&subset(&questions, &indices));
+                Group { indices, hash }
+            })
+            .collect())
+    })
+    .await
+}
+
+/// The questions at `indices`, in that order.
+fn subset(questions: &Questions, indices: &[usize]) -> Questions {
+    indices
+        .iter()
+        .filter_map(|&i| questions.get_index(i))
+        .map(|(id, q)| (id.clone(), q.clone()))
+        .collect()
 }
 
 /// The cache key part for a set of questions as they are.
-pub(crate) fn questions_hash(questions: &Questions) -> String {
+fn questions_hash(questions: &Questions) -> String {
     let mut value = questions_to_value(questions);
     // A learned head is not part of a question's JSON, but it changes its answers.
     for (id, question) in questions {
@@ -66,8 +113,9 @@ pub(crate) struct Answered {
     pub(crate) cached: bool,
 }
 
-/// The answers to `asking` about one example's state: from the cache when they are in it,
-/// else from the engine once `gate` lets the call start (and then cached).
+/// The answers to `asking` about one example's state: each group of questions from the
+/// cache when it is in it; the groups that are not, from one engine call once `gate` lets it
+/// start (and then cached, group by group).
 pub(crate) async fn answers(
     ctx: &Context,
     asking: &Asking<'_>,
@@ -75,88 +123,179 @@ pub(crate) async fn answers(
     state: &Value,
     gate: &dyn Gate,
 ) -> Result<Answered> {
-    // The questions whose exemplars include this example: they are asked without it. The
-    // key names them, so a hit costs no rewriting of large aligned questions.
-    let own: Vec<&String> = asking
-        .questions
+    // Hashed once for every group's key.
+    let state_hash = canonical_hash(state);
+    let keys: Vec<String> = asking
+        .groups
         .iter()
+        .map(|group| group_key(asking, group, example_id, &state_hash))
+        .collect();
+    let found = {
+        let (ctx, keys) = (ctx.clone(), keys.clone());
+        blocking(move || {
+            let store = ctx.store()?;
+            keys.iter()
+                .map(|key| Ok(store.cached_answers(key)?))
+                .collect::<Result<Vec<_>>>()
+        })
+        .await?
+    };
+    let mut answers: std::collections::HashMap<String, crate::wire::Answer> =
+        std::collections::HashMap::with_capacity(asking.questions.len());
+    let mut usage = Usage::default();
+    let mut missing: Vec<(&Group, String)> = Vec::new();
+    for ((group, key), cached) in asking.groups.iter().zip(keys).zip(found) {
+        let hit = cached.and_then(|c| {
+            let read = serde_json::from_value::<Answers>(c.answers).ok()?;
+            Some((read, c.input_tokens, c.output_tokens))
+        });
+        match hit {
+            Some((hit, input_tokens, output_tokens)) => {
+                answers.extend(hit);
+                usage.input_tokens += input_tokens;
+                usage.output_tokens += output_tokens;
+            }
+            None => missing.push((group, key)),
+        }
+    }
+    let cached = missing.is_empty();
+    if !cached {
+        let output = decide_groups(asking, &missing, example_id, state, gate).await?;
+        usage.input_tokens += output.usage.input_tokens;
+        usage.output_tokens += output.usage.output_tokens;
+        store_groups(ctx, asking, missing, &output).await;
+        answers.extend(output.answers);
+    }
+    // In the questions' order, as one call would have answered them.
+    let answers = asking
+        .questions
+        .keys()
+        .filter_map(|id| answers.remove_entry(id))
+        .collect();
+    Ok(Answered {
+        answers,
+        usage,
+        cached,
+    })
+}
+
+/// The cache key of one group's answers about one example. The questions whose exemplars
+/// include this example are asked without it: the key names them, so a hit costs no
+/// rewriting of large aligned questions.
+fn group_key(asking: &Asking<'_>, group: &Group, example_id: &str, state_hash: &str) -> String {
+    let own: Vec<&String> = group
+        .indices
+        .iter()
+        .filter_map(|&i| asking.questions.get_index(i))
         .filter(|(_, q)| super::align::has_exemplar(q, example_id))
         .map(|(id, _)| id)
         .collect();
     let questions_key = if own.is_empty() {
-        asking.questions_hash.to_owned()
+        group.hash.clone()
     } else {
         let ids = serde_json::to_string(&own).unwrap_or_default();
-        format!("{} without {example_id:?} in {ids}", asking.questions_hash)
+        format!("{} without {example_id:?} in {ids}", group.hash)
     };
-    let key = cache_key(asking.engine, asking.base, &questions_key, state);
-    let cached = {
-        let (ctx, key) = (ctx.clone(), key.clone());
-        blocking(move || Ok(ctx.store()?.cached_answers(&key)?)).await?
+    cache_key(asking.engine, asking.base, &questions_key, state_hash)
+}
+
+/// One engine call for the questions of the `missing` groups (in request order), an aligned
+/// question without the example as its own exemplar.
+async fn decide_groups(
+    asking: &Asking<'_>,
+    missing: &[(&Group, String)],
+    example_id: &str,
+    state: &Value,
+    gate: &dyn Gate,
+) -> Result<crate::engine::EngineOutput> {
+    let mut indices: Vec<usize> = missing
+        .iter()
+        .flat_map(|(group, _)| group.indices.iter().copied())
+        .collect();
+    indices.sort_unstable();
+    let mut questions = if indices.len() == asking.questions.len() {
+        asking.questions.clone()
+    } else {
+        subset(asking.questions, &indices)
     };
-    if let Some(cached) = cached
-        && let Ok(answers) = serde_json::from_value::<Answers>(cached.answers)
-    {
-        let usage = Usage {
-            input_tokens: cached.input_tokens,
-            output_tokens: cached.output_tokens,
-        };
-        return Ok(Answered {
-            answers,
-            usage,
-            cached: true,
-        });
-    }
-    let mut rewritten: Option<Questions> = None;
+    let own: Vec<String> = questions
+        .iter()
+        .filter(|(_, q)| super::align::has_exemplar(q, example_id))
+        .map(|(id, _)| id.clone())
+        .collect();
     for id in own {
-        if let Some(without) = super::align::without_exemplar(&asking.questions[id], example_id) {
-            rewritten
-                .get_or_insert_with(|| asking.questions.clone())
-                .insert(id.clone(), without);
+        if let Some(without) = super::align::without_exemplar(&questions[&id], example_id) {
+            questions.insert(id, without);
         }
     }
-    let output = {
-        let _entered = gate.enter().await?;
-        asking
-            .engine
-            .decide(EngineRequest {
-                model: asking.base,
-                state,
-                questions: rewritten.as_ref().unwrap_or(asking.questions),
-                // What the model reads of a long example, as a caller opting into
-                // truncation would: the key does not name it, so it is always so.
-                truncate: true,
-            })
-            .await?
-    };
-    let entry = CachedAnswers {
-        answers: serde_json::to_value(&output.answers)
-            .map_err(|e| Error::internal("serializing answers", e))?,
-        input_tokens: output.usage.input_tokens,
-        output_tokens: output.usage.output_tokens,
-    };
+    let _entered = gate.enter().await?;
+    asking
+        .engine
+        .decide(EngineRequest {
+            model: asking.base,
+            state,
+            questions: &questions,
+            // What the model reads of a long example, as a caller opting into
+            // truncation would: the key does not name it, so it is always so.
+            truncate: true,
+        })
+        .await
+}
+
+/// Cache each computed group's answers under its key. The call's usage is recorded with
+/// the first group, so the entries of a state add up to what computing them cost. A cache
+/// that cannot be written only costs time next run.
+async fn store_groups(
+    ctx: &Context,
+    asking: &Asking<'_>,
+    missing: Vec<(&Group, String)>,
+    output: &crate::engine::EngineOutput,
+) {
+    let mut entries = Vec::with_capacity(missing.len());
+    for (k, (group, key)) in missing.into_iter().enumerate() {
+        let answers: Answers = group
+            .indices
+            .iter()
+            .filter_map(|&i| asking.questions.get_index(i))
+            .filter_map(|(id, _)| Some((id.clone(), output.answers.get(id)?.clone())))
+            .collect();
+        let Ok(answers) = serde_json::to_value(&answers) else {
+            continue;
+        };
+        let first = k == 0;
+        entries.push((
+            key,
+            CachedAnswers {
+                answers,
+                input_tokens: if first { output.usage.input_tokens } else { 0 },
+                output_tokens: if first { output.usage.output_tokens } else { 0 },
+            },
+        ));
+    }
     let ctx = ctx.clone();
-    // A cache that cannot be written only costs time next run.
-    if let Err(error) = blocking(move || Ok(ctx.store()?.cache_answers(&key, &entry)?)).await {
+    let written = blocking(move || {
+        let store = ctx.store()?;
+        for (key, entry) in &entries {
+            store.cache_answers(key, entry)?;
+        }
+        Ok(())
+    })
+    .await;
+    if let Err(error) = written {
         tracing::warn!(%error, "caching answers failed");
     }
-    Ok(Answered {
-        answers: output.answers,
-        usage: output.usage,
-        cached: false,
-    })
 }
 
 /// What an engine's answers depend on: the engine (and this arbiter's version of it), the
-/// base model it was asked as, the questions and the state.
-fn cache_key(engine: &dyn Engine, base: &str, questions_key: &str, state: &Value) -> String {
+/// base model it was asked as, the questions and the state (its [`canonical_hash`]).
+fn cache_key(engine: &dyn Engine, base: &str, questions_key: &str, state_hash: &str) -> String {
     let mut hasher = Sha256::new();
     for part in [
         env!("CARGO_PKG_VERSION"),
         &engine.describe(),
         base,
         questions_key,
-        &canonical_hash(state),
+        state_hash,
     ] {
         hasher.update(part.as_bytes());
         hasher.update([0]);

@@ -64,12 +64,12 @@ pub async fn pick(
         .cloned()
         .collect();
     let engine = loaded.engine(ctx)?;
-    let questions_hash = answer_cache::questions_hash(&loaded.questions);
+    let groups = answer_cache::groups(engine.clone(), loaded.questions.clone()).await?;
     let asking = Asking {
         engine: engine.as_ref(),
         base: &loaded.spec.base,
         questions: &loaded.questions,
-        questions_hash: &questions_hash,
+        groups: &groups,
     };
     let asked = Asked {
         questions: &questions,

@@ -51,8 +51,8 @@ pub struct EngineOutput {
 
 /// Something that answers questions about a state.
 ///
-/// Implementations must answer every question with its own ID and type, and must not let
-/// one question's answer depend on the others in the batch.
+/// Implementations must answer every question with its own ID and type. A question's answer
+/// may depend on others of the batch only as [`Engine::answered_together`] says.
 #[async_trait::async_trait]
 pub trait Engine: Send + Sync {
     /// A short description for `arbiter models`, e.g. `built-in (MiniLM-L3, first window)`.
@@ -88,6 +88,21 @@ pub trait Engine: Send + Sync {
     /// `validation_error` located in `provider_response` (its answer failed validation);
     /// never with a panic, whatever it sent.
     async fn decide(&self, request: EngineRequest<'_>) -> Result<EngineOutput>;
+
+    /// The questions of `questions` (by index) whose answers may depend on one another, as
+    /// groups that cover every index once, each in request order: asked alone (with only
+    /// the other members of its group, in the same order), a group is answered exactly as
+    /// within the whole batch. Answers are cached per group, so editing one question
+    /// decides only its group again. The default, for an engine that does not say, is one
+    /// group of all (a remote model may read the questions together). May embed text:
+    /// call it off the async workers.
+    fn answered_together(&self, questions: &Questions) -> Result<Vec<Vec<usize>>> {
+        Ok(if questions.is_empty() {
+            Vec::new()
+        } else {
+            vec![(0..questions.len()).collect()]
+        })
+    }
 
     /// The built-in engine behind this one, if it is one: alignments fit its features.
     fn as_builtin(&self) -> Option<&builtin::BuiltinEngine> {

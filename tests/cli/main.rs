@@ -40,4 +40,5 @@ mod tables;
 mod terminal;
 mod to_annotate;
 mod usage;
+mod watch;
 mod working;

@@ -60,11 +60,16 @@ pub(crate) fn read_questions_file(path: Option<&Path>) -> Result<Option<crate::w
 }
 
 fn read_questions_at(path: &Path) -> Result<crate::wire::Questions> {
+    parse_questions_file(path, &read_text(path)?)
+}
+
+/// [`read_questions_file`] of `text`, already read from `path` (`eval --watch` reads it to
+/// see whether it changed).
+pub(crate) fn parse_questions_file(path: &Path, text: &str) -> Result<crate::wire::Questions> {
     use crate::error::Error;
     use crate::wire::validate::{FieldError, Loc, Segment};
-    let text = read_text(path)?;
     let root = Loc(vec![Segment::Key(display(path))]);
-    let value = crate::wire::value::parse_yaml(&text).map_err(|e| {
+    let value = crate::wire::value::parse_yaml(text).map_err(|e| {
         Error::Validation(vec![FieldError::new(
             root.clone(),
             format!("not valid YAML: {e}"),

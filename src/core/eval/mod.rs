@@ -4,7 +4,8 @@
 //! The annotated examples are staged once; each checkpoint is one pass of decisions over
 //! them (`batch::drive`), resumable like a batch. Answers are cached by what they depend
 //! on (the engine, the questions asked, the state), so evaluating a checkpoint again, or
-//! one that shares its questions, costs no engine calls. An aligned question never uses an
+//! one that shares its questions, costs no engine calls; one that shares only some asks
+//! the engine only about the others (and those read with them). An aligned question never uses an
 //! example as its own exemplar here: a checkpoint is scored only on what it did not copy.
 
 mod report;
@@ -118,8 +119,8 @@ struct Side {
     /// The evaluated questions this checkpoint has.
     questions: Questions,
     engine: Arc<dyn Engine>,
-    /// Cache key part for the questions as they are (most examples).
-    questions_hash: String,
+    /// The groups its questions are answered and cached in.
+    groups: Vec<answer_cache::Group>,
 }
 
 /// Decide every annotated example at each checkpoint, then compute the figures.
@@ -146,13 +147,13 @@ pub(crate) async fn execute(
             .filter_map(|id| loaded.questions.get(id).map(|q| (id.clone(), q.clone())))
             .collect();
         let engine = loaded.engine(ctx)?;
-        let questions_hash = answer_cache::questions_hash(&questions);
+        let groups = answer_cache::groups(engine.clone(), questions.clone()).await?;
         sides.push(Side {
             results,
             loaded,
             questions,
             engine,
-            questions_hash,
+            groups,
         });
     }
     for (k, side) in sides.iter().enumerate() {
@@ -225,7 +226,7 @@ async fn decide_example(
 }
 
 /// The answers of one example: the checkpoint's questions, an aligned question without the
-/// example as its own exemplar; cached by (engine, questions, state).
+/// example as its own exemplar; cached by (engine, group of questions, state).
 async fn answers_for(
     ctx: &Context,
     side: &Side,
@@ -236,7 +237,7 @@ async fn answers_for(
         engine: side.engine.as_ref(),
         base: &side.loaded.spec.base,
         questions: &side.questions,
-        questions_hash: &side.questions_hash,
+        groups: &side.groups,
     };
     let answered = answer_cache::answers(ctx, &asking, example_id, state, &Open).await?;
     Ok((answered.answers, answered.usage, answered.cached))

@@ -32,45 +32,143 @@ impl BuiltinEngine {
     /// statement from its negation, so the pair is decided once: the later is one minus the
     /// earlier.
     pub(super) fn opposites(&self, meanings: &[Meaning]) -> Result<Vec<(usize, usize)>> {
-        // Each plain statement's index, polarity, numbers and vector, worked out once.
-        let plain = meanings
+        let plain = self.plain_statements(meanings)?;
+        let mut pairs = Vec::new();
+        let mut paired = std::collections::HashSet::new();
+        for (n, later) in plain.iter().enumerate() {
+            let mut best: Option<(f64, usize)> = None;
+            for earlier in &plain[..n] {
+                if paired.contains(&earlier.index) {
+                    continue;
+                }
+                if let Some(similarity) = later.may_oppose(earlier)
+                    && best.is_none_or(|(s, _)| similarity > s)
+                {
+                    best = Some((similarity, earlier.index));
+                }
+            }
+            if let Some((_, j)) = best {
+                paired.insert(later.index);
+                pairs.push((later.index, j));
+            }
+        }
+        Ok(pairs)
+    }
+
+    /// Every pair of plain statements [`Self::opposites`] could pair, whichever it picks:
+    /// its pick for a noul depends only on the candidates of the nouls before it, so a group
+    /// closed under these pairs is paired as in the whole request.
+    fn could_oppose(&self, meanings: &[Meaning]) -> Result<Vec<(usize, usize)>> {
+        let plain = self.plain_statements(meanings)?;
+        let mut pairs = Vec::new();
+        for (n, later) in plain.iter().enumerate() {
+            pairs.extend(
+                plain[..n]
+                    .iter()
+                    .filter(|earlier| later.may_oppose(earlier).is_some())
+                    .map(|earlier| (later.index, earlier.index)),
+            );
+        }
+        Ok(pairs)
+    }
+
+    /// Each plain statement's index, polarity, numbers and vector, worked out once.
+    fn plain_statements(&self, meanings: &[Meaning]) -> Result<Vec<Plain>> {
+        meanings
             .iter()
             .enumerate()
             .filter_map(|(i, m)| match m {
                 Meaning::Statement(Statement::Plain(text)) => Some((i, text.as_str())),
                 _ => None,
             })
-            .map(|(i, text)| {
-                Ok((
-                    i,
-                    meaning::reference::negative_words(text) % 2,
-                    meaning::reference::quantities(text),
-                    self.embedder.embed_cached(text)?,
-                ))
+            .map(|(index, text)| {
+                Ok(Plain {
+                    index,
+                    polarity: meaning::reference::negative_words(text) % 2,
+                    quantities: meaning::reference::quantities(text),
+                    embedded: self.embedder.embed_cached(text)?,
+                })
             })
-            .collect::<Result<Vec<_>>>()?;
-        let mut pairs = Vec::new();
-        let mut paired = std::collections::HashSet::new();
-        for (n, (i, polarity, quantities, vector)) in plain.iter().enumerate() {
-            let mut best: Option<(f64, usize)> = None;
-            for (j, earlier_polarity, earlier_quantities, earlier) in &plain[..n] {
-                if paired.contains(j)
-                    || earlier_polarity == polarity
-                    || earlier_quantities != quantities
-                {
-                    continue;
-                }
-                let similarity = dot(&vector.vector, &earlier.vector);
-                if similarity >= OPPOSITE_SIMILARITY && best.is_none_or(|(s, _)| similarity > s) {
-                    best = Some((similarity, *j));
-                }
-            }
-            if let Some((_, j)) = best {
-                paired.insert(*i);
-                pairs.push((*i, j));
-            }
+            .collect()
+    }
+
+    /// The questions whose answers depend on one another ([`Engine::answered_together`]):
+    /// the connected parts of what a noul may be read from, another question's outcome
+    /// ([`meaning::could_refer`]) or an opposite statement ([`Self::could_oppose`]).
+    /// Everything else is read question by question.
+    pub(super) fn together(&self, questions: &Questions) -> Result<Vec<Vec<usize>>> {
+        let meanings = meaning::plan(questions);
+        let mut parts = Parts::new(questions.len());
+        for (i, j) in meaning::could_refer(questions) {
+            parts.join(i, j);
         }
-        Ok(pairs)
+        for (i, j) in self.could_oppose(&meanings)? {
+            parts.join(i, j);
+        }
+        Ok(parts.groups())
+    }
+}
+
+/// A plain statement of a request, as [`BuiltinEngine::opposites`] compares them.
+struct Plain {
+    index: usize,
+    polarity: usize,
+    quantities: Vec<u64>,
+    embedded: Arc<embedder::Embedding>,
+}
+
+impl Plain {
+    /// The similarity of two statements that may be each other's opposite: negative words
+    /// of opposite parity, the same quantities, and within [`OPPOSITE_SIMILARITY`].
+    fn may_oppose(&self, earlier: &Plain) -> Option<f64> {
+        if earlier.polarity == self.polarity || earlier.quantities != self.quantities {
+            return None;
+        }
+        let similarity = dot(&self.embedded.vector, &earlier.embedded.vector);
+        (similarity >= OPPOSITE_SIMILARITY).then_some(similarity)
+    }
+}
+
+/// Disjoint sets of question indices (union-find), read back as groups in request order.
+struct Parts {
+    parent: Vec<usize>,
+}
+
+impl Parts {
+    fn new(len: usize) -> Self {
+        Self {
+            parent: (0..len).collect(),
+        }
+    }
+
+    fn root(&mut self, mut i: usize) -> usize {
+        while self.parent[i] != i {
+            self.parent[i] = self.parent[self.parent[i]];
+            i = self.parent[i];
+        }
+        i
+    }
+
+    fn join(&mut self, a: usize, b: usize) {
+        let (a, b) = (self.root(a), self.root(b));
+        if a != b {
+            self.parent[a.max(b)] = a.min(b);
+        }
+    }
+
+    /// Each group's indices ascending, groups by their first index.
+    fn groups(mut self) -> Vec<Vec<usize>> {
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        let mut at: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+        for i in 0..self.parent.len() {
+            let root = self.root(i);
+            let k = *at.entry(root).or_insert_with(|| {
+                groups.push(Vec::new());
+                groups.len() - 1
+            });
+            groups[k].push(i);
+        }
+        groups
     }
 }
 

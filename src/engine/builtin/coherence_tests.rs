@@ -332,3 +332,56 @@ fn a_question_alone_is_read_as_decide_reads_it() {
         assert_eq!(alone, decided[id], "{id}");
     }
 }
+
+/// The groups the answer cache keeps apart ([`Engine::answered_together`]): each group,
+/// asked with only its own members, is answered exactly as within the whole request, and a
+/// question read from another (its opposite, an option of a choice) is grouped with it.
+#[test]
+fn a_group_asked_alone_is_answered_as_in_the_whole_request() {
+    let value = json!({
+        "workaround": {"type": "noul", "instructions": "Does the customer have a temporary workaround that works?"},
+        "intent": {"type": "choice", "instructions": "What does the customer want?",
+                   "criteria": {"refund": "money back", "fix": "a fix for something broken"}},
+        "angry": {"type": "noul", "instructions": "Is the customer angry?"},
+        "no_workaround": {"type": "noul", "instructions": "Does the customer lack a temporary workaround that works?"},
+        "wants_refund": {"type": "noul", "instructions": "What does the customer want? The answer is refund."},
+        "urgency": {"type": "score", "criteria": ["no rush", "soon", "right now"]},
+    });
+    let mut errors = Vec::new();
+    let questions = parse_questions(&value, &Loc::body(), &mut errors);
+    assert!(errors.is_empty(), "{errors:?}");
+    let groups = engine().answered_together(&questions).unwrap();
+    let group_of = |id: &str| {
+        let i = questions.get_index_of(id).unwrap();
+        groups.iter().position(|g| g.contains(&i)).unwrap()
+    };
+    assert_eq!(
+        group_of("workaround"),
+        group_of("no_workaround"),
+        "{groups:?}"
+    );
+    assert_ne!(group_of("angry"), group_of("workaround"), "{groups:?}");
+    let mut covered: Vec<usize> = groups.iter().flatten().copied().collect();
+    covered.sort_unstable();
+    assert_eq!(covered, (0..questions.len()).collect::<Vec<_>>());
+    for state in STATES {
+        let whole = engine()
+            .decide_blocking(&json!(state), &questions)
+            .unwrap()
+            .answers;
+        for group in &groups {
+            let alone: Questions = group
+                .iter()
+                .map(|&i| questions.get_index(i).unwrap())
+                .map(|(id, q)| (id.clone(), q.clone()))
+                .collect();
+            let answers = engine()
+                .decide_blocking(&json!(state), &alone)
+                .unwrap()
+                .answers;
+            for (id, answer) in &answers {
+                assert_eq!(answer, &whole[id], "{id} in {group:?} about {state}");
+            }
+        }
+    }
+}

@@ -170,6 +170,10 @@ impl Engine for BuiltinEngine {
         Some(self)
     }
 
+    fn answered_together(&self, questions: &Questions) -> Result<Vec<Vec<usize>>> {
+        self.together(questions)
+    }
+
     fn state_budget(&self) -> Option<usize> {
         match self.reading {
             // The first window is all it reads, whatever the state's length.

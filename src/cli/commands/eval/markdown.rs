@@ -438,6 +438,7 @@ mod tests {
             include_fitted: false,
             allow_unevaluated: false,
             questions_file: None,
+            watch: false,
         };
         let unmeasured = QuestionEvaluation {
             status: EvaluationStatus::NotEvaluated,

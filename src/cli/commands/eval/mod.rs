@@ -4,6 +4,8 @@
 mod junit;
 mod markdown;
 mod report;
+mod watch;
+mod watch_table;
 
 pub(crate) use report::table;
 
@@ -67,6 +69,9 @@ pub struct EvalArgs {
     /// A questions file not committed (YAML or JSON), evaluated as a working copy on top of --revision: a question unchanged from the revision's keeps its learned parameters, a changed or new one is zero-shot; --baseline defaults to --revision. Nothing is committed
     #[arg(long, value_name = "FILE")]
     pub questions_file: Option<PathBuf>,
+    /// Evaluate --questions-file, then again each time it is saved, until Ctrl-C: per question, accuracy and loss now, at the last run and at the baseline, and the change from the baseline with its 95% interval (≈ when not beyond chance). Only what changed is decided again. A table, or with --format json one report per run (JSON Lines); a draft that does not validate is reported and the watch goes on
+    #[arg(long)]
+    pub watch: bool,
 }
 
 /// `--format`.
@@ -83,6 +88,9 @@ pub(crate) async fn run(
     args: EvalArgs,
     printer: &Printer,
 ) -> Result<ExitCode> {
+    if args.watch {
+        return watch::run(service, args, printer).await;
+    }
     let working_questions = read_questions_file(args.questions_file.as_deref())?;
     let request = EvaluationRequest {
         revision: args.revision.clone(),

@@ -65,9 +65,23 @@ pub enum Meaning {
 /// refers only to one that is not itself a reference.
 pub fn plan(questions: &Questions) -> Vec<Meaning> {
     let alone: Vec<Meaning> = questions.values().map(alone).collect();
-    // Each choice and score a noul may ask about, normalized once: a request's work is its
-    // nouls times its choices and scores, in substring searches.
-    let targets: Vec<(usize, reference::Target)> = questions
+    let targets = targets(questions);
+    alone
+        .into_iter()
+        .enumerate()
+        .map(|(i, meaning)| match &meaning {
+            Meaning::Statement(Statement::Plain(text)) if !targets.is_empty() => {
+                refers(text, i, &targets).unwrap_or(meaning)
+            }
+            _ => meaning,
+        })
+        .collect()
+}
+
+/// Each choice and score a noul may ask about, normalized once: a request's work is its
+/// nouls times its choices and scores, in substring searches.
+fn targets(questions: &Questions) -> Vec<(usize, reference::Target)> {
+    questions
         .values()
         .enumerate()
         .filter(|(_, q)| !matches!(q.kind, QuestionKind::Noul { .. }))
@@ -79,17 +93,31 @@ pub fn plan(questions: &Questions) -> Vec<Meaning> {
                 reference::Target::new(&instructions, &raw_outcome_texts(&q.kind), ordered),
             )
         })
-        .collect();
-    alone
-        .into_iter()
-        .enumerate()
-        .map(|(i, meaning)| match &meaning {
-            Meaning::Statement(Statement::Plain(text)) if !targets.is_empty() => {
-                refers(text, i, &targets).unwrap_or(meaning)
-            }
-            _ => meaning,
-        })
         .collect()
+}
+
+/// Every (noul, question) pair where [`plan`] could read the noul from that question: each
+/// question the noul's statement restates, not only the most specific one [`plan`] picks.
+/// A group closed under these pairs picks as the whole request does, since the pick is a
+/// maximum over the candidates (ties to the first asked, an order a group keeps).
+pub fn could_refer(questions: &Questions) -> Vec<(usize, usize)> {
+    let targets = targets(questions);
+    if targets.is_empty() {
+        return Vec::new();
+    }
+    let mut pairs = Vec::new();
+    for (i, question) in questions.values().enumerate() {
+        if let Meaning::Statement(Statement::Plain(text)) = alone(question) {
+            let statement = reference::normalized(&text);
+            pairs.extend(
+                targets
+                    .iter()
+                    .filter(|(j, target)| *j != i && target.reference(&statement).is_some())
+                    .map(|(j, _)| (i, *j)),
+            );
+        }
+    }
+    pairs
 }
 
 /// The most specific reference of statement `text` (question `own`) to one of `targets`:
