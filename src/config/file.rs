@@ -143,6 +143,8 @@ pub struct ServerConfig {
     pub body_min_rate: Option<u64>,
     /// Connections served at once; more wait to be accepted.
     pub max_connections: Option<usize>,
+    /// `IP:PORT` of the listener that serves `/metrics` (Prometheus); default: none.
+    pub metrics_listen: Option<String>,
 }
 
 /// `server.rate_limit` as written: requests per second refilled, and the bucket size.

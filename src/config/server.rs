@@ -5,6 +5,7 @@
 use super::file::{RateLimitConfig, ServerConfig};
 use super::http_url;
 use crate::wire::validate::{FieldError, Loc, Segment};
+use std::net::SocketAddr;
 use std::num::{NonZeroU32, NonZeroUsize};
 use std::time::Duration;
 
@@ -29,6 +30,8 @@ pub struct ServerSettings {
     /// Slow and greedy clients: how long a request head, an idle connection and a stalled
     /// body may take, and how many connections are served at once.
     pub connections: ConnectionLimits,
+    /// Where `/metrics` is served, on a listener of its own; `None`: not at all.
+    pub metrics_listen: Option<SocketAddr>,
 }
 
 /// `server.header_timeout`, `idle_timeout`, `body_timeout`, `body_min_rate`,
@@ -78,6 +81,7 @@ impl Default for ServerSettings {
             max_concurrent_decisions: Self::default_concurrent_decisions(),
             decision_queue: Self::DEFAULT_DECISION_QUEUE,
             connections: ConnectionLimits::default(),
+            metrics_listen: None,
         }
     }
 }
@@ -178,6 +182,17 @@ pub(super) fn resolve(written: &ServerConfig, errors: &mut Vec<FieldError>) -> S
             .decision_queue
             .unwrap_or(ServerSettings::DEFAULT_DECISION_QUEUE),
         connections: resolve_connections(written, &loc, errors),
+        metrics_listen: written.metrics_listen.as_deref().and_then(|text| {
+            let address = text.trim().parse().ok();
+            if address.is_none() {
+                errors.push(FieldError::new(
+                    loc.key("metrics_listen"),
+                    format!("`{text}` is not an address: expected IP:PORT, e.g. 127.0.0.1:9187"),
+                    "bad_address",
+                ));
+            }
+            address
+        }),
     }
 }
 
@@ -296,9 +311,13 @@ mod tests {
         assert_eq!(settings.rate_limit.burst.get(), 2);
         let (settings, errors) = resolve_yaml(
             "{header_timeout: 0.5, idle_timeout: 2, body_timeout: 1.5, body_min_rate: 0, \
-             max_connections: 3}",
+             max_connections: 3, metrics_listen: '127.0.0.1:9187'}",
         );
         assert_eq!(errors, Vec::<String>::new());
+        assert_eq!(
+            settings.metrics_listen,
+            Some("127.0.0.1:9187".parse().unwrap())
+        );
         assert_eq!(
             settings.connections,
             ConnectionLimits {
@@ -362,6 +381,10 @@ mod tests {
             (
                 "{rate_limit: {per_second: .inf}}",
                 "server.rate_limit.per_second: per_second is inf",
+            ),
+            (
+                "{metrics_listen: 'localhost'}",
+                "server.metrics_listen: `localhost` is not an address: expected IP:PORT",
             ),
             (
                 "{public_url: 'ftp://arbiter.example'}",

@@ -10,6 +10,8 @@ use tokio::sync::{Semaphore, SemaphorePermit};
 
 pub(crate) struct Admission {
     slots: Semaphore,
+    /// The slots there are: those not available are computing.
+    slot_count: usize,
     /// Slots plus queue: the decisions admitted at most, computing or waiting.
     capacity: usize,
     admitted: AtomicUsize,
@@ -40,6 +42,7 @@ impl Admission {
     pub(crate) fn new(slots: usize, queue: usize) -> Self {
         Self {
             slots: Semaphore::new(slots),
+            slot_count: slots,
             capacity: slots.saturating_add(queue),
             admitted: AtomicUsize::new(0),
             started: AtomicU64::new(0),
@@ -60,10 +63,20 @@ impl Admission {
         (self.admitted.load(Ordering::Acquire), self.capacity)
     }
 
+    /// Decisions computing now, and waiting for a slot now: what `/metrics` reports.
+    pub(crate) fn occupancy(&self) -> (usize, usize) {
+        let computing = self
+            .slot_count
+            .saturating_sub(self.slots.available_permits());
+        let admitted = self.admitted.load(Ordering::Acquire);
+        (computing, admitted.saturating_sub(computing))
+    }
+
     /// A slot, once one is free; `overloaded` at once when the queue is full.
     pub(crate) async fn admit(&self) -> Result<Slot<'_>, Error> {
         if self.admitted.fetch_add(1, Ordering::AcqRel) >= self.capacity {
             self.admitted.fetch_sub(1, Ordering::AcqRel);
+            super::metrics::overloaded();
             return Err(Error::Overloaded {
                 retry_after_secs: RETRY_AFTER_SECS,
             });

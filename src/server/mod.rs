@@ -13,6 +13,7 @@ mod extract;
 mod idempotency;
 mod listener;
 mod memory;
+mod metrics;
 mod openapi;
 mod rate_limit;
 mod request;
@@ -99,8 +100,28 @@ pub async fn serve(
     listener: tokio::net::TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    serve_with_metrics(ctx, listener, None, shutdown).await
+}
+
+/// [`serve`], and `/metrics` on `metrics` (`server.metrics_listen`, bound by the caller so
+/// it can say where) until the server stops. Without it nothing is recorded.
+pub async fn serve_with_metrics(
+    ctx: Context,
+    listener: tokio::net::TcpListener,
+    metrics: Option<tokio::net::TcpListener>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
     memory::limit_arenas(ctx.settings().server.max_concurrent_decisions.get());
     let state = state(ctx, listener.local_addr()?);
+    let exporter = metrics.map(|listener| {
+        metrics::install();
+        let app = metrics::router(state.decisions.clone());
+        tokio::spawn(async move {
+            if let Err(error) = axum::serve(listener, app).await {
+                tracing::error!(%error, "the metrics listener failed");
+            }
+        })
+    });
     match state.jobs.resume_orphans().await {
         Ok(0) => {}
         Ok(count) => tracing::info!(count, "resuming jobs left unfinished"),
@@ -113,6 +134,9 @@ pub async fn serve(
     connections::serve(listener, routes::router(state), limits, shutdown).await;
     watcher.abort();
     trimmer.abort();
+    if let Some(exporter) = exporter {
+        exporter.abort();
+    }
     Ok(())
 }
 

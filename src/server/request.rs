@@ -1,13 +1,32 @@
 //! Request identity and the access log: the caller's `x-request-id` (a valid UUID) or a new
 //! one, the base URL for problem `type` URIs, and one log line per request.
 
-use axum::extract::Request;
+use axum::extract::{MatchedPath, Request};
 use axum::http::{HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::Response;
 use std::time::Instant;
 
 pub const REQUEST_ID_HEADER: &str = "x-request-id";
+
+/// The route template that answered a request (`/v1/models/{modelId}`), never its path:
+/// the `route` label of the HTTP metrics.
+#[derive(Debug, Clone)]
+pub(crate) struct RouteTemplate(std::sync::Arc<str>);
+
+/// Puts the template of the route that answers on the answer, for [`identify`] to read
+/// when the route was matched by a router inside a fallback (`model_paths`).
+pub(crate) async fn tag_route(request: Request, next: Next) -> Response {
+    let matched = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map(|route| RouteTemplate(route.as_str().into()));
+    let mut response = next.run(request).await;
+    if let Some(route) = matched {
+        response.extensions_mut().insert(route);
+    }
+    response
+}
 
 /// What a response being built needs to know about its request.
 #[derive(Debug, Clone)]
@@ -71,6 +90,10 @@ pub(crate) async fn identify(
         problems_url,
     };
     let (method, path) = (request.method().clone(), request.uri().path().to_owned());
+    let matched = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map(|route| RouteTemplate(route.as_str().into()));
     request.extensions_mut().insert(info.clone());
     let mut abandoned = Abandoned {
         method: method.clone(),
@@ -85,7 +108,14 @@ pub(crate) async fn identify(
         response.headers_mut().insert(REQUEST_ID_HEADER, value);
     }
     let status = response.status();
-    let ms = started.elapsed().as_secs_f64() * 1e3;
+    let took = started.elapsed();
+    // A path taken only once its model path was encoded has its route on the answer.
+    let route = matched.or_else(|| response.extensions().get::<RouteTemplate>().cloned());
+    let route = route
+        .as_ref()
+        .map_or(super::metrics::UNMATCHED_ROUTE, |r| &r.0);
+    super::metrics::http_request(route, &method, status, took);
+    let ms = took.as_secs_f64() * 1e3;
     if status == StatusCode::INTERNAL_SERVER_ERROR {
         tracing::error!(%method, %path, status = status.as_u16(), ms = format!("{ms:.1}"), request_id = %id, "request");
     } else {

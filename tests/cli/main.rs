@@ -26,6 +26,7 @@ mod http_model_paths;
 mod http_props;
 mod jobs;
 mod layers;
+mod metrics;
 mod models;
 mod openapi;
 mod outputs;

@@ -26,6 +26,7 @@ pub(crate) struct Served {
     pub(crate) address: String,
     pub(crate) pid: u32,
     running: Running,
+    lines: mpsc::Receiver<String>,
     stdout: std::thread::JoinHandle<String>,
     stderr: std::thread::JoinHandle<String>,
 }
@@ -62,15 +63,20 @@ impl Served {
         let mut stderr = child.stderr.take().unwrap();
         let pid = child.id();
         let running = Running(Some(child));
-        let (first_line_tx, first_line_rx) = mpsc::channel();
+        let (line_tx, line_rx) = mpsc::channel();
+        // Each stdout line is sent on as it comes: the first says where it listens, a
+        // second where `/metrics` is served, when it is.
         let stdout = std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
-            let mut line = String::new();
-            let _ = reader.read_line(&mut line);
-            let _ = first_line_tx.send(line);
-            let mut rest = String::new();
-            let _ = reader.read_to_string(&mut rest);
-            rest
+            let mut all = String::new();
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                    return all;
+                }
+                all.push_str(&line);
+                let _ = line_tx.send(line);
+            }
         });
         let stderr = std::thread::spawn(move || {
             let mut log = String::new();
@@ -79,7 +85,7 @@ impl Served {
         });
         // The first stdout line says where it listens (the socket is bound before it is
         // printed).
-        let line = first_line_rx
+        let line = line_rx
             .recv_timeout(Duration::from_mins(2))
             .expect("a first stdout line within 120 s");
         let address = line
@@ -96,9 +102,17 @@ impl Served {
             address,
             pid,
             running,
+            lines: line_rx,
             stdout,
             stderr,
         }
+    }
+
+    /// The next line the server prints on stdout after `listening on …`, within 30 s.
+    pub(crate) fn next_line(&self) -> String {
+        self.lines
+            .recv_timeout(Duration::from_secs(30))
+            .expect("a stdout line within 30 s")
     }
 
     /// SIGTERM, then a clean exit within a deadline: the exit status and the whole log.

@@ -25,8 +25,21 @@ pub(crate) async fn run(ctx: Context, args: &ServeArgs, printer: &Printer) -> Re
     // Warm the store before accepting traffic, so a broken home fails here, not per request.
     ctx.store()?;
     warn_undated_engines(&ctx, printer);
+    let metrics = match ctx.settings().server.metrics_listen {
+        Some(at) => Some(
+            tokio::net::TcpListener::bind(at)
+                .await
+                .with_context(|| format!("binding server.metrics_listen {at}"))?,
+        ),
+        None => None,
+    };
     printer.line(&format!("listening on http://{address}"))?;
-    crate::server::serve(ctx, listener, shutdown_signal())
+    if let Some(metrics) = &metrics {
+        let at = metrics.local_addr()?;
+        tracing::info!(address = %at, "serving /metrics");
+        printer.line(&format!("metrics on http://{at}/metrics"))?;
+    }
+    crate::server::serve_with_metrics(ctx, listener, metrics, shutdown_signal())
         .await
         .context("serving")?;
     printer.status("stopped");

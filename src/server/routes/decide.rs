@@ -7,7 +7,7 @@ use crate::server::error::ApiResult;
 use crate::server::extract::JsonBody;
 use crate::server::openapi::problems;
 use crate::server::request::RequestInfo;
-use crate::server::{AppState, idempotency};
+use crate::server::{AppState, idempotency, metrics};
 use crate::wire::{DecisionRequest, DecisionResponse};
 use axum::extract::State;
 use axum::http::HeaderMap;
@@ -112,18 +112,53 @@ async fn decide(
             // the budget, a missing revision) is refused at once, not after the queue.
             let prepared = match core::decide::prepare(&ctx, &request).await {
                 Ok(prepared) => prepared,
-                Err(error) => return crate::server::error::ApiError(error).into_response(),
+                Err(error) => return refused(&base_model_of(&ctx, &request, None), error),
             };
+            let base = base_model_of(&ctx, &request, Some(&prepared));
             // Held while the decision computes; refused at once when the queue is full.
             let _slot = match decisions.admit().await {
                 Ok(slot) => slot,
-                Err(error) => return crate::server::error::ApiError(error).into_response(),
+                Err(error) => return refused(&base, error),
             };
+            let started = std::time::Instant::now();
             match core::decide::decide_prepared(&ctx, &request, prepared, &info.id).await {
-                Ok(response) => Json(response).into_response(),
-                Err(error) => crate::server::error::ApiError(error).into_response(),
+                Ok(response) => {
+                    let computed = (started.elapsed(), response.usage.input_tokens);
+                    metrics::decision(&base, metrics::Outcome::Answered, Some(computed));
+                    Json(response).into_response()
+                }
+                Err(error) => refused(&base, error),
             }
         },
     )
     .await
+}
+
+/// The base model a decision is counted under: the one named, or the one a repository
+/// model's checkpoint is built on; [`UNRESOLVED`] when the model could not be read. Never a
+/// repository model's path, so the label's values stay the engines' few names.
+fn base_model_of(
+    ctx: &crate::core::Context,
+    request: &DecisionRequest,
+    prepared: Option<&core::decide::Prepared>,
+) -> String {
+    match prepared {
+        Some(core::decide::Prepared::Repository(loaded)) => loaded.spec.base.clone(),
+        _ if ctx.is_base_model(&request.model) => request.model.clone(),
+        _ => UNRESOLVED.to_owned(),
+    }
+}
+
+/// The base model label of a decision whose model was not found or could not be read.
+const UNRESOLVED: &str = "unresolved";
+
+/// A decision that ended in `error`: counted, and answered with its problem.
+fn refused(base_model: &str, error: crate::error::Error) -> Response {
+    let outcome = match error.status() {
+        503 if error.code() == "overloaded" => metrics::Outcome::Overloaded,
+        400..=499 => metrics::Outcome::Refused,
+        _ => metrics::Outcome::Failed,
+    };
+    metrics::decision(base_model, outcome, None);
+    crate::server::error::ApiError(error).into_response()
 }

@@ -97,6 +97,7 @@ fn with_layers(routes: Router<AppState>, state: AppState) -> Router {
     let encoded = with_fallbacks(routes.clone(), |uri: axum::http::Uri| async move {
         model_paths::no_such_route(&uri)
     })
+    .layer(axum::middleware::from_fn(request::tag_route))
     .with_state(state.clone());
     with_fallbacks(routes, move |request| {
         model_paths::retry_encoded(encoded.clone(), request)
