@@ -748,6 +748,7 @@ guide_pages! {
     guide_client_mode => "docs/src/client-mode.md",
     guide_several_replicas => "docs/src/several-replicas.md",
     guide_reliability => "docs/src/reliability.md",
+    guide_operations => "docs/src/operations.md",
     guide_performance => "docs/src/performance.md",
     guide_quality_and_coherence => "docs/src/quality-and-coherence.md",
     guide_limits => "docs/src/limits.md",
