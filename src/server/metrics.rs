@@ -7,7 +7,6 @@
 //! and status class, base model names (built-in or configured engines, never repository
 //! model paths), and fixed outcome words.
 
-use super::admission::Admission;
 use axum::http::{Method, StatusCode};
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
@@ -15,7 +14,7 @@ use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::{Registry, Unit};
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 use std::time::Duration;
 
 static METRICS: OnceLock<Metrics> = OnceLock::new();
@@ -287,11 +286,10 @@ fn status_class(status: StatusCode) -> &'static str {
     }
 }
 
-/// The text a scrape answers, the gauges read from `admission` first; `None` when
+/// The text a scrape answers, with the decisions in flight and queued now; `None` when
 /// recording was never installed.
-fn scrape(admission: &Admission) -> Option<String> {
+fn scrape((in_flight, queued): (usize, usize)) -> Option<String> {
     let metrics = METRICS.get()?;
-    let (in_flight, queued) = admission.occupancy();
     metrics
         .in_flight
         .set(i64::try_from(in_flight).unwrap_or(i64::MAX));
@@ -330,12 +328,16 @@ fn classic(open_metrics: &str) -> String {
 }
 
 /// The metrics listener's whole application: `GET /metrics`, and 404 for anything else.
-pub(crate) fn router(admission: Arc<Admission>) -> axum::Router {
+/// `occupancy` reads the decisions in flight and queued at each scrape (the admission's,
+/// which records its refusals here: it is passed in rather than imported).
+pub(crate) fn router(
+    occupancy: impl Fn() -> (usize, usize) + Clone + Send + Sync + 'static,
+) -> axum::Router {
     use axum::response::IntoResponse;
     axum::Router::new().route(
         "/metrics",
         axum::routing::get(move || async move {
-            match scrape(&admission) {
+            match scrape(occupancy()) {
                 Some(text) => (
                     [(
                         axum::http::header::CONTENT_TYPE,
@@ -375,7 +377,7 @@ mod tests {
         decision("mo", Outcome::Answered, Some((Duration::from_millis(2), 7)));
         // A family is printed once it has a sample.
         rate_limited(Limit::Token);
-        let text = scrape(&Admission::new(1, 0)).unwrap();
+        let text = scrape((0, 0)).unwrap();
         for family in [
             "# TYPE arbiter_http_requests_total counter",
             "# TYPE arbiter_http_request_duration_seconds histogram",

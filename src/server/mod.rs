@@ -115,7 +115,10 @@ pub async fn serve_with_metrics(
     let state = state(ctx, listener.local_addr()?);
     let exporter = metrics.map(|listener| {
         metrics::install();
-        let app = metrics::router(state.decisions.clone());
+        let app = metrics::router({
+            let decisions = state.decisions.clone();
+            move || decisions.occupancy()
+        });
         tokio::spawn(async move {
             if let Err(error) = axum::serve(listener, app).await {
                 tracing::error!(%error, "the metrics listener failed");

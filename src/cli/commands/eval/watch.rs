@@ -10,7 +10,7 @@
 //! save). A draft that does not parse or validate is reported as `eval --questions-file`
 //! reports it, and the watch goes on with the last good run as "last".
 
-use super::watch_table;
+use super::watch_table::{self, Last};
 use super::{EvalArgs, Format};
 use crate::cli::commands::jobs::{FailedItems, Followed, finish_status, note_replayed, watch};
 use crate::cli::input::parse_questions_file;
@@ -110,13 +110,6 @@ enum Run {
     Refused,
     /// A signal ended the watch.
     Stopped,
-}
-
-/// The last run whose figures were shown.
-pub(super) struct Last {
-    pub(super) report: EvaluationReport,
-    pub(super) draft: Questions,
-    pub(super) run: u64,
 }
 
 struct Watcher<'a> {

@@ -3,7 +3,6 @@
 //! interval (the evaluation's own, as `eval` shows it), flagged when it is not beyond chance.
 
 use super::report::estimate;
-use super::watch::Last;
 use crate::cli::output::Printer;
 use crate::cli::output::table::{Column, Table};
 use crate::core::metrics::Metrics;
@@ -11,6 +10,13 @@ use crate::wire::Questions;
 use crate::wire::align::{Estimate, EvaluationReport, QuestionEvaluation, QuestionOrigin};
 use std::fmt::Write as _;
 use std::path::Path;
+
+/// The last run whose figures were shown.
+pub(super) struct Last {
+    pub(super) report: EvaluationReport,
+    pub(super) draft: Questions,
+    pub(super) run: u64,
+}
 
 /// The run being shown.
 pub(super) struct Now<'a> {
