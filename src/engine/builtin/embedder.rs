@@ -427,7 +427,7 @@ impl Embedder {
 
     /// The tokens of `text`, read a piece at a time ([`PIECE_BYTES`]) until at least
     /// `enough` are read or the text ends; between pieces, an error once `stop` is set.
-    /// Tokenizing costs about a second per 2 MB: a long state read only in part (truncated,
+    /// Tokenizing costs over a second per MB: a long state read only in part (truncated,
     /// over its budget, or abandoned by its client) is tokenized only as far as it is read.
     fn tokens_of(&self, text: &str, enough: usize, stop: &AtomicBool) -> Result<Tokenized> {
         let tokenizer = self.tokenizer()?;
