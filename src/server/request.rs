@@ -14,13 +14,18 @@ pub const REQUEST_ID_HEADER: &str = "x-request-id";
 #[derive(Debug, Clone)]
 pub(crate) struct RouteTemplate(std::sync::Arc<str>);
 
+impl RouteTemplate {
+    /// The template of the route `request` matched, once a router matched it.
+    fn of(request: &Request) -> Option<Self> {
+        let route = request.extensions().get::<MatchedPath>()?;
+        Some(Self(route.as_str().into()))
+    }
+}
+
 /// Puts the template of the route that answers on the answer, for [`identify`] to read
 /// when the route was matched by a router inside a fallback (`model_paths`).
 pub(crate) async fn tag_route(request: Request, next: Next) -> Response {
-    let matched = request
-        .extensions()
-        .get::<MatchedPath>()
-        .map(|route| RouteTemplate(route.as_str().into()));
+    let matched = RouteTemplate::of(&request);
     let mut response = next.run(request).await;
     if let Some(route) = matched {
         response.extensions_mut().insert(route);
@@ -90,10 +95,7 @@ pub(crate) async fn identify(
         problems_url,
     };
     let (method, path) = (request.method().clone(), request.uri().path().to_owned());
-    let matched = request
-        .extensions()
-        .get::<MatchedPath>()
-        .map(|route| RouteTemplate(route.as_str().into()));
+    let matched = RouteTemplate::of(&request);
     request.extensions_mut().insert(info.clone());
     let mut abandoned = Abandoned {
         method: method.clone(),

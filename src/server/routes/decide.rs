@@ -154,9 +154,9 @@ const UNRESOLVED: &str = "unresolved";
 
 /// A decision that ended in `error`: counted, and answered with its problem.
 fn refused(base_model: &str, error: crate::error::Error) -> Response {
-    let outcome = match error.status() {
-        503 if error.code() == "overloaded" => metrics::Outcome::Overloaded,
-        400..=499 => metrics::Outcome::Refused,
+    let outcome = match (&error, error.status()) {
+        (crate::error::Error::Overloaded { .. }, _) => metrics::Outcome::Overloaded,
+        (_, 400..=499) => metrics::Outcome::Refused,
         _ => metrics::Outcome::Failed,
     };
     metrics::decision(base_model, outcome, None);
