@@ -42,6 +42,31 @@ impl Store {
         })
     }
 
+    /// Deletes `annotator`'s answer to `question_id` of `example_id` (an undo); whether
+    /// there was one. The other annotators' answers stay.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`] on database failure.
+    pub fn unannotate(
+        &self,
+        model_id: &ModelId,
+        example_id: &str,
+        question_id: &str,
+        annotator: &str,
+    ) -> Result<bool, StoreError> {
+        let model_id = model_id.to_string();
+        self.write("unannotate", |tx| {
+            let gone = tx
+                .execute(
+                    "DELETE FROM annotations WHERE model_id = ?1 AND example_id = ?2
+                     AND question_id = ?3 AND annotator = ?4",
+                    params![model_id, example_id, question_id, annotator],
+                )
+                .ctx("delete annotation")?;
+            Ok(gone > 0)
+        })
+    }
+
     /// Upserts many annotations in one transaction. Each item gets its own
     /// result (`ExampleNotFound` for unknown examples); the others are applied.
     ///
