@@ -325,6 +325,29 @@ mod tests {
     }
 
     #[test]
+    fn unannotate_deletes_only_its_annotators_answer() {
+        let store = store_with(&["e1"]);
+        store
+            .annotate(&MODEL, "e1", &by("ann", "q", json!("yes"), None))
+            .unwrap();
+        store
+            .annotate(&MODEL, "e1", &by("bob", "q", json!("no"), None))
+            .unwrap();
+        assert!(store.unannotate(&MODEL, "e1", "q", "bob").unwrap());
+        assert!(
+            !store.unannotate(&MODEL, "e1", "q", "bob").unwrap(),
+            "gone already"
+        );
+        assert!(!store.unannotate(&MODEL, "e1", "other", "ann").unwrap());
+        let got = store.get_example(&MODEL, "e1").unwrap().unwrap();
+        let q = &got.example.annotations["q"];
+        assert_eq!((q.answer.clone(), q.votes.len()), (json!("yes"), 1));
+        assert!(store.unannotate(&MODEL, "e1", "q", "ann").unwrap());
+        let got = store.get_example(&MODEL, "e1").unwrap().unwrap();
+        assert!(got.example.annotations.is_empty());
+    }
+
+    #[test]
     fn empty_and_unicode_question_ids() {
         let store = store_with(&["é✓"]);
         for q in ["", "вопрос", "問題 🙂", "q\"'; DROP TABLE x"] {
@@ -484,6 +507,7 @@ mod tests {
         on_postgres!(
             annotate_missing_example_is_not_found,
             annotate_upserts,
+            unannotate_deletes_only_its_annotators_answer,
             empty_and_unicode_question_ids,
             annotate_many_reports_per_item,
             each_annotator_keeps_an_answer_and_the_majority_resolves,

@@ -480,13 +480,21 @@ fn two_annotators_against_one_server_never_get_the_same_example() {
         "bob was shown {held}, alice's: {bobs:?}"
     );
     assert_eq!(bobs.len(), 3, "{bobs:?}");
-    // Alice answers one question of hers, by her token's name, and leaves: released,
-    // her example is Bob's to be shown too.
+    // Alice answers one question of hers, by her token's name, undoes it (her own answer
+    // deleted on the server), answers it again and leaves: released, her example is Bob's
+    // to be shown too.
     a.send("a");
-    assert!(a.until("annotated ").ends_with("by alice"));
+    let first = a.until("annotated ");
+    assert!(first.ends_with("by alice"), "{first}");
+    a.send("u");
+    assert!(a.until("undid ").ends_with(&format!(" of {held}")));
+    assert_eq!(answers(&env, &held), json!({}), "undone on the server");
+    a.send("a");
     a.send("q");
     let (ok, seen) = a.finish();
     assert!(ok, "{seen:?}");
+    let answered = answers(&env, &held);
+    assert_eq!(answered.as_object().unwrap().len(), 1, "{answered}");
     let mut bobs = walk(client(&bob));
     bobs.sort();
     assert_eq!(bobs, ["e-00", "e-01", "e-02", "e-03"]);
