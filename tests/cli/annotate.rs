@@ -218,6 +218,11 @@ fn accept_pick_undo_skip_and_quit_write_exactly_the_keys_pressed() {
         "the state is shown:\n{screen}"
     );
     let intent = guess(&screen);
+    // NO_COLOR: bold stays, no colour is drawn.
+    let drawn = tmux.run(&["capture-pane", "-p", "-e", "-t", "0"]);
+    assert!(drawn.contains("\u{1b}[1m"), "{drawn:?}");
+    let colour = regex::Regex::new(r"\x1b\[(3[0-7]|38;|4[0-7]|48;|9[0-7])").unwrap();
+    assert!(!colour.is_match(&drawn), "{drawn:?}");
 
     // Accept intent's guess; pick level 3 of urgency, undo it, pick 1 with a reason.
     tmux.keys(&["Enter"]);
