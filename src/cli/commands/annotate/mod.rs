@@ -105,10 +105,15 @@ pub(crate) async fn run(
     };
     // The first example is claimed before the screen opens: a model that cannot be
     // annotated is an error on stderr, with its exit code.
+    let on_screen = std::io::stdout().is_terminal();
+    if on_screen {
+        // The first time, every candidate is decided: seconds to minutes on a large pool.
+        printer.status("ranking the examples to annotate…");
+    }
     let (mut flow, first) = Flow::start();
     let outcome = session.perform(&flow, &first).await?;
     flow.done(&first, outcome);
-    if std::io::stdout().is_terminal() {
+    if on_screen {
         screen::run(&mut session, &mut flow).await?;
         printer.status(&summary(&flow));
     } else {
