@@ -1,8 +1,9 @@
 //! The next example for one annotator (`arbiter annotate`, `POST …/annotation-claims`):
 //! the picks of `examples next` in their order (least certain first, the audit share
 //! spread among them), less those this annotator skipped and those other annotators hold.
-//! An `uncertain` pick is claimed for the annotator ([`CLAIM_TTL`]; released when they
-//! answer, skip or leave it), so two annotators are never shown it at once; an `audit`
+//! An `uncertain` pick is claimed for the annotator ([`CLAIM_TTL`], renewed by each of their
+//! answers to it; released when they are done with it, skip or leave it), so two annotators
+//! are never shown it at once; an `audit`
 //! pick is not held, since a second annotator answering it is how agreement is measured.
 
 use super::answer_cache::Gate;
@@ -14,9 +15,9 @@ use crate::wire::to_annotate::{MAX_N, ToAnnotateQuery, Why};
 use std::collections::HashSet;
 use std::time::Duration;
 
-/// How long a claim holds an example without being taken again: long enough to read a
-/// state and answer its questions, short enough that one left by a killed flow frees its
-/// example soon.
+/// How long a claim holds an example after it was taken or last answered: long enough to
+/// read a state and answer a question, short enough that one left by a killed flow frees
+/// its example soon.
 pub const CLAIM_TTL: Duration = Duration::from_mins(5);
 
 /// Claim the next example of `model` for `annotator`, as `query` ranks them (its `n` is

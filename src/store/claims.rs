@@ -60,6 +60,32 @@ impl Store {
         })
     }
 
+    /// Extend `annotator`'s live claim on `example_id` until `ttl` from now (they answered
+    /// one of its questions: still at work on it); whether they held one.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`] on database failure.
+    pub fn renew_claim(
+        &self,
+        model_id: &ModelId,
+        example_id: &str,
+        annotator: &str,
+        ttl: std::time::Duration,
+    ) -> Result<bool, StoreError> {
+        let (model_id, until) = (model_id.to_string(), expiry(ttl));
+        self.write("renew claim", |tx| {
+            let renewed = tx
+                .execute(
+                    "UPDATE annotation_claims SET expires_at = ?4
+                     WHERE model_id = ?1 AND example_id = ?2 AND annotator = ?3
+                     AND expires_at >= ?5",
+                    params![model_id, example_id, annotator, until, super::now()],
+                )
+                .ctx("renew claim")?;
+            Ok(renewed > 0)
+        })
+    }
+
     /// Give up `annotator`'s claim on `example_id` (answered, skipped, or the flow left);
     /// whether there was one. Another's claim is left alone.
     ///
@@ -126,6 +152,10 @@ mod tests {
         assert_eq!(store.claimed_by_others(&MODEL, "bob").unwrap(), ["e1"]);
         assert_eq!(store.claimed_by_others(&MODEL, "ann").unwrap(), ["e2"]);
         assert_eq!(store.claimed_by_others(&MODEL, "cy").unwrap(), ["e1", "e2"]);
+        // Only its live holder renews a claim.
+        assert!(store.renew_claim(&MODEL, "e1", "ann", minute).unwrap());
+        assert!(!store.renew_claim(&MODEL, "e1", "bob", minute).unwrap());
+        assert!(!store.renew_claim(&MODEL, "e9", "ann", minute).unwrap());
         // Only its holder releases a claim.
         assert!(!store.release_claim(&MODEL, "e1", "bob").unwrap());
         assert!(store.release_claim(&MODEL, "e1", "ann").unwrap());

@@ -40,8 +40,8 @@ problems::problem_responses! {
         order of `examples-to-annotate` (the same query parameters; `n` is not used): the \
         lowest margins first with the audit share spread among them, passing over the \
         examples in `skip` and those other annotators hold. An `uncertain` example is claimed \
-        for the annotator until `expiresAt` (a few minutes; claiming it again renews it) or \
-        until released, and no other annotator is offered it meanwhile; an `audit` example is \
+        for the annotator until `expiresAt` (a few minutes; claiming it again or answering it \
+        renews it) or until released, and no other annotator is offered it meanwhile; an `audit` example is \
         not held, since a second annotator answering it is how agreement is measured. With \
         the example come the model's answers to each question it is not yet annotated for. \
         `example` is null when nothing is left for this annotator (role `writer`).",
