@@ -17,7 +17,7 @@ use crate::core::Context;
 use crate::core::service::{Local, Service};
 use clap::{Args, Parser, Subcommand};
 use commands::{
-    align, batch, decide, engines, eval, examples, generate, jobs, models, serve, tokens,
+    align, annotate, batch, decide, engines, eval, examples, generate, jobs, models, serve, tokens,
 };
 use output::{Printer, UsageError};
 use std::path::PathBuf;
@@ -97,6 +97,8 @@ pub enum Command {
     Engines(engines::EnginesArgs),
     /// Ingest, annotate, list, show and export the examples of a repository model
     Examples(examples::ExamplesArgs),
+    /// Annotate examples in a keystroke: the least certain first, the model's guess shown, every answer written at once
+    Annotate(annotate::AnnotateArgs),
     /// Decide many states with a repository model, as a job (JSON Lines in, JSON Lines out)
     Batch(batch::BatchArgs),
     /// Improve a repository model's questions from its annotated examples (a new checkpoint only when better on held-out examples)
@@ -173,7 +175,19 @@ async fn dispatch(cli: Cli, printer: &Printer) -> anyhow::Result<ExitCode> {
                 Command::Engines(args) => {
                     engines::run(target.local("engines")?, args, printer).await
                 }
+                // `examples annotate --interactive` is `annotate`.
+                Command::Examples(examples::ExamplesArgs {
+                    command: examples::ExamplesCommand::Annotate(args),
+                }) if args.interactive => {
+                    let args = annotate::AnnotateArgs {
+                        model: args.model,
+                        order: annotate::OrderArgs::only(args.question),
+                        annotator: args.annotator,
+                    };
+                    annotate::run(&target, args, printer).await
+                }
                 Command::Examples(args) => examples::run(&target, args, printer).await,
+                Command::Annotate(args) => annotate::run(&target, args, printer).await,
                 Command::Batch(args) => batch::run(service, args, printer).await,
                 Command::Align(args) => align::run(service, args, printer).await,
                 Command::Eval(args) => eval::run(service, args, printer).await,

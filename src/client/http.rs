@@ -43,6 +43,7 @@ pub(crate) enum Method {
     Get,
     Post,
     Patch,
+    Delete,
 }
 
 /// One call to the server, as many times as it is sent.
@@ -81,6 +82,11 @@ impl Request {
     /// A PATCH; repeated only if [`Self::repeatable`].
     pub(crate) fn patch(segments: &[&str]) -> Self {
         Self::new(Method::Patch, segments, false)
+    }
+
+    /// A DELETE: deleting again what is gone changes nothing, so it is repeated.
+    pub(crate) fn delete(segments: &[&str]) -> Self {
+        Self::new(Method::Delete, segments, true)
     }
 
     /// A query parameter (encoded when sent).
@@ -131,6 +137,7 @@ impl Request {
             Method::Get => "GET",
             Method::Post => "POST",
             Method::Patch => "PATCH",
+            Method::Delete => "DELETE",
         };
         format!("{method} /{}", self.segments.join("/"))
     }
@@ -283,6 +290,7 @@ impl Http {
             Method::Get => reqwest::Method::GET,
             Method::Post => reqwest::Method::POST,
             Method::Patch => reqwest::Method::PATCH,
+            Method::Delete => reqwest::Method::DELETE,
         };
         let mut builder = self
             .client

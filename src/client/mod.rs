@@ -22,14 +22,15 @@ use crate::config::ClientSettings;
 use crate::core::examples::export_line;
 use crate::core::jobs::Observer;
 use crate::core::service::{
-    AnnotateRequest, Annotator, Created, ExamplesQuery, ExportQuery, IngestRequest, Input,
-    JobRequest, JobsQuery, LogQuery, Service,
+    AnnotateRequest, Annotator, ClaimNext, Created, ExamplesQuery, ExportQuery, IngestRequest,
+    Input, JobRequest, JobsQuery, LogQuery, Service,
 };
 use crate::error::{Error, Result};
 use crate::ids::ModelId as JobModelId;
 use crate::ids::{ExampleId, JobRef, ModelRef};
 use crate::store::IngestCounts;
 use crate::wire::agreement::AgreementReport;
+use crate::wire::claims::{ClaimBody, NextToAnnotate};
 use crate::wire::decision::Checkpoint;
 use crate::wire::examples::{Annotation, AnnotationInput, ExampleDetail, IngestExample};
 use crate::wire::examples::{ExamplePage, IngestReport};
@@ -277,6 +278,60 @@ impl Service for Remote {
             request = request.query(name, &value);
         }
         self.http.json(&request).await
+    }
+
+    async fn claim_next(&self, model: &ModelRef, request: ClaimNext<'_>) -> Result<NextToAnnotate> {
+        server_names_annotator(&request.annotator)?;
+        let model = &model.to_string();
+        // Claiming again what is one's own only renews it: repeatable.
+        let mut http = Request::post(&["v1", "models", model, "annotation-claims"])
+            .json(&ClaimBody {
+                skip: request.skip.to_vec(),
+            })?
+            .repeatable();
+        for (name, value) in request.query.to_pairs() {
+            http = http.query(name, &value);
+        }
+        self.http.json(&http).await
+    }
+
+    async fn release_claim(
+        &self,
+        model: &ModelRef,
+        example_id: &ExampleId,
+        annotator: Annotator,
+    ) -> Result<()> {
+        server_names_annotator(&annotator)?;
+        let model = &model.to_string();
+        let route = [
+            "v1",
+            "models",
+            model,
+            "annotation-claims",
+            example_id.as_str(),
+        ];
+        self.http.send(&Request::delete(&route)).await.map(drop)
+    }
+
+    async fn unannotate(
+        &self,
+        model: &ModelRef,
+        example_id: &ExampleId,
+        question: &str,
+        annotator: Annotator,
+    ) -> Result<()> {
+        server_names_annotator(&annotator)?;
+        let model = &model.to_string();
+        let route = [
+            "v1",
+            "models",
+            model,
+            "examples",
+            example_id.as_str(),
+            "annotations",
+            question,
+        ];
+        self.http.send(&Request::delete(&route)).await.map(drop)
     }
 
     async fn export_examples(

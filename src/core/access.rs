@@ -11,7 +11,8 @@ use super::answer_cache::Gate;
 use super::batch::NewBatch;
 use super::jobs;
 use super::requests::{
-    AnnotateRequest, Annotator, ExamplesQuery, IngestRequest, Input, JobRequest, LogQuery,
+    AnnotateRequest, Annotator, ClaimNext, ExamplesQuery, IngestRequest, Input, JobRequest,
+    LogQuery,
 };
 use super::tokens::{Principal, Role, Scope};
 use super::{Context, blocking};
@@ -20,6 +21,7 @@ use crate::ids::{ExampleId, JobId, ModelId, ModelRef};
 use crate::store::{ExampleFilter, IngestCounts, NewAnnotation};
 use crate::wire::Questions;
 use crate::wire::agreement::AgreementReport;
+use crate::wire::claims::NextToAnnotate;
 use crate::wire::decision::Checkpoint;
 use crate::wire::examples::{Annotation, ExampleDetail, ExamplePage, IngestExample, IngestReport};
 use crate::wire::jobs::{Job, JobKind, JobStatus};
@@ -372,6 +374,59 @@ pub async fn examples_to_annotate(
 ) -> Result<ToAnnotate> {
     let path = model_access(ctx, principal, model, Role::Reader).await?;
     super::to_annotate::pick(ctx, &path, query, working, gate).await
+}
+
+/// Claim the next example of `model` for `annotator` (else the caller) to annotate (role
+/// `writer`: a claim is written), passing over `skip` ([`super::claims::next`]).
+pub async fn claim_next(
+    ctx: &Context,
+    principal: &Principal,
+    model: &ModelRef,
+    request: ClaimNext<'_>,
+    gate: &dyn Gate,
+) -> Result<NextToAnnotate> {
+    let path = model_access(ctx, principal, model, Role::Writer).await?;
+    let annotator = request.annotator.unwrap_or_else(|| principal.name.clone());
+    super::claims::next(ctx, &path, &annotator, request.query, request.skip, gate).await
+}
+
+/// Give up the claim of `annotator` (else the caller) on an example (role `writer`).
+pub async fn release_claim(
+    ctx: &Context,
+    principal: &Principal,
+    model: &ModelRef,
+    example_id: &ExampleId,
+    annotator: Annotator,
+) -> Result<()> {
+    let (example_id, annotator) = (
+        example_id.clone(),
+        annotator.unwrap_or_else(|| principal.name.clone()),
+    );
+    as_role(ctx, principal, model, Role::Writer, move |ctx, path| {
+        super::claims::release(ctx, path, &example_id, &annotator)
+    })
+    .await
+}
+
+/// Delete the answer of `annotator` (else the caller) to one question of an example: an
+/// undo (role `writer`).
+pub async fn unannotate(
+    ctx: &Context,
+    principal: &Principal,
+    model: &ModelRef,
+    example_id: &ExampleId,
+    question: &str,
+    annotator: Annotator,
+) -> Result<()> {
+    let (example_id, question, annotator) = (
+        example_id.clone(),
+        question.to_owned(),
+        annotator.unwrap_or_else(|| principal.name.clone()),
+    );
+    as_role(ctx, principal, model, Role::Writer, move |ctx, path| {
+        super::claims::unannotate(ctx, path, &example_id, &question, &annotator)
+    })
+    .await
 }
 
 /// Annotate one example with several questions at once (role `writer`), `body` being

@@ -7,6 +7,7 @@ pub mod align;
 pub mod answer_cache;
 pub mod batch;
 pub mod checkpoint;
+pub mod claims;
 pub mod decide;
 pub mod diff;
 pub mod engines;

@@ -121,3 +121,13 @@ pub struct JobsQuery<'a> {
     /// At most this many (at least one).
     pub limit: usize,
 }
+
+/// The next example to claim for an annotator ([`super::access::claim_next`]).
+pub struct ClaimNext<'a> {
+    /// How the candidates are ranked (`examples next`'s query; its `n` is not used).
+    pub query: &'a crate::wire::to_annotate::ToAnnotateQuery,
+    /// Examples the annotator passed over: not offered again.
+    pub skip: &'a [String],
+    /// Who claims it (see [`Annotator`]).
+    pub annotator: Annotator,
+}

@@ -18,6 +18,7 @@ use crate::error::{Error, Result};
 use crate::ids::{ExampleId, JobId, JobRef, ModelId, ModelRef};
 use crate::store::IngestCounts;
 use crate::wire::agreement::AgreementReport;
+use crate::wire::claims::NextToAnnotate;
 use crate::wire::decision::Checkpoint;
 use crate::wire::examples::{Annotation, ExampleDetail, IngestExample};
 use crate::wire::examples::{ExamplePage, IngestReport};
@@ -32,8 +33,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 pub use super::requests::{
-    AnnotateRequest, Annotator, BatchItems, ExamplesQuery, ExportQuery, IngestRequest, Input,
-    JobRequest, JobsQuery, LOCAL_ANNOTATOR, LogQuery, local_user,
+    AnnotateRequest, Annotator, BatchItems, ClaimNext, ExamplesQuery, ExportQuery, IngestRequest,
+    Input, JobRequest, JobsQuery, LOCAL_ANNOTATOR, LogQuery, local_user,
 };
 
 /// A job just created.
@@ -117,6 +118,25 @@ pub trait Service: Send + Sync {
         query: &ToAnnotateQuery,
         working: Option<&crate::wire::Questions>,
     ) -> Result<ToAnnotate>;
+    /// Claim the next example to annotate for the annotator (in `examples next` order,
+    /// passing over what they skipped and what other annotators hold; see
+    /// [`super::claims`]), with the model's answers to its open questions.
+    async fn claim_next(&self, model: &ModelRef, request: ClaimNext<'_>) -> Result<NextToAnnotate>;
+    /// Give up the annotator's claim on an example.
+    async fn release_claim(
+        &self,
+        model: &ModelRef,
+        example_id: &ExampleId,
+        annotator: Annotator,
+    ) -> Result<()>;
+    /// Delete the annotator's own answer to one question of an example (an undo).
+    async fn unannotate(
+        &self,
+        model: &ModelRef,
+        example_id: &ExampleId,
+        question: &str,
+        annotator: Annotator,
+    ) -> Result<()>;
     /// Every matching example as an ingest line, in example ID order, to `write`; the count.
     async fn export_examples(
         &self,
@@ -331,6 +351,38 @@ impl Service for Local {
     ) -> Result<ToAnnotate> {
         let gate = &super::answer_cache::Open;
         access::examples_to_annotate(&self.ctx, &self.owner, model, query, working, gate).await
+    }
+
+    async fn claim_next(&self, model: &ModelRef, request: ClaimNext<'_>) -> Result<NextToAnnotate> {
+        let gate = &super::answer_cache::Open;
+        access::claim_next(&self.ctx, &self.owner, model, request, gate).await
+    }
+
+    async fn release_claim(
+        &self,
+        model: &ModelRef,
+        example_id: &ExampleId,
+        annotator: Annotator,
+    ) -> Result<()> {
+        access::release_claim(&self.ctx, &self.owner, model, example_id, annotator).await
+    }
+
+    async fn unannotate(
+        &self,
+        model: &ModelRef,
+        example_id: &ExampleId,
+        question: &str,
+        annotator: Annotator,
+    ) -> Result<()> {
+        access::unannotate(
+            &self.ctx,
+            &self.owner,
+            model,
+            example_id,
+            question,
+            annotator,
+        )
+        .await
     }
 
     async fn export_examples(

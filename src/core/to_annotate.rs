@@ -39,6 +39,58 @@ pub async fn pick(
     working: Option<&Questions>,
     gate: &dyn Gate,
 ) -> Result<ToAnnotate> {
+    let Ranking {
+        model_id,
+        revision,
+        questions,
+        unannotated,
+        scored,
+        cached,
+        failed,
+        learning,
+        working_copy,
+        picks,
+    } = rank(ctx, model, query, working, gate).await?;
+    let examples = with_states(ctx, &model_id, picks).await?;
+    Ok(ToAnnotate {
+        revision,
+        questions,
+        unannotated,
+        scored,
+        cached,
+        failed,
+        audit: query.audit,
+        seed: query.seed,
+        learning,
+        examples,
+        working_copy,
+    })
+}
+
+/// The picks of [`pick`] before their states are read, and what they were picked from.
+pub(crate) struct Ranking {
+    pub(crate) model_id: ModelId,
+    pub(crate) revision: crate::wire::decision::Revision,
+    pub(crate) questions: Vec<String>,
+    pub(crate) unannotated: u64,
+    scored: u64,
+    cached: u64,
+    failed: u64,
+    pub(crate) learning: IndexMap<String, Learning>,
+    working_copy: Option<crate::wire::align::WorkingCopy>,
+    /// In order: the lowest margins with the audit share spread among them.
+    pub(crate) picks: Vec<(Ranked, Why)>,
+}
+
+/// The candidates of `model` decided and ranked as `query` asks, the picks chosen
+/// ([`pick`] without the states).
+pub(crate) async fn rank(
+    ctx: &Context,
+    model: &ModelRef,
+    query: &ToAnnotateQuery,
+    working: Option<&Questions>,
+    gate: &dyn Gate,
+) -> Result<Ranking> {
     let (loaded, working_copy, questions, candidates, unannotated) = {
         let (ctx, model, query) = (ctx.clone(), model.to_owned(), query.clone());
         let working = working.cloned();
@@ -82,19 +134,17 @@ pub async fn pick(
     } = score_all(ctx, &asking, &loaded.model_id, asked, candidates, gate).await?;
     let scored = ranked.len() as u64;
     let picks = select(ranked, query.n, query.audit, query.seed);
-    let examples = with_states(ctx, &loaded.model_id, picks).await?;
-    Ok(ToAnnotate {
+    Ok(Ranking {
+        model_id: loaded.model_id,
         revision: loaded.revision,
         questions,
         unannotated,
         scored,
         cached,
         failed,
-        audit: query.audit,
-        seed: query.seed,
         learning,
-        examples,
         working_copy,
+        picks,
     })
 }
 
@@ -201,8 +251,8 @@ fn about_the_example(error: &Error) -> bool {
 /// A candidate as ranked: its least certain unannotated question still learning (else its
 /// least certain unannotated one).
 #[derive(Debug, Clone, PartialEq)]
-struct Ranked {
-    example_id: String,
+pub(crate) struct Ranked {
+    pub(crate) example_id: String,
     created_at: String,
     question: String,
     /// Whether `question` is still learning: such candidates come first.
@@ -210,6 +260,9 @@ struct Ranked {
     margin: f64,
     entropy: f64,
     answer: Answer,
+    /// The model's answers to every question asked about that the example is not yet
+    /// annotated for, in question order (`question`'s among them).
+    pub(crate) open: Vec<(String, Answer)>,
 }
 
 /// Decide one candidate (from the cache when it can) and rank it by its least certain
@@ -242,6 +295,12 @@ async fn score(
         },
     };
     let (margin, entropy) = uncertainty(&answer);
+    let open = asked
+        .questions
+        .iter()
+        .filter(|id| !candidate.annotated.contains(id))
+        .filter_map(|id| Some((id.clone(), answered.answers.get(id)?.clone())))
+        .collect();
     Ok(Some((
         Ranked {
             example_id: candidate.example_id,
@@ -251,6 +310,7 @@ async fn score(
             margin,
             entropy,
             answer,
+            open,
         },
         answered.cached,
     )))
@@ -424,6 +484,7 @@ mod tests {
             margin,
             entropy: 0.0,
             answer: noul(0.5),
+            open: Vec::new(),
         }
     }
 

@@ -42,6 +42,31 @@ impl Store {
         })
     }
 
+    /// Deletes `annotator`'s answer to `question_id` of `example_id` (an undo); whether
+    /// there was one. The other annotators' answers stay.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`] on database failure.
+    pub fn unannotate(
+        &self,
+        model_id: &ModelId,
+        example_id: &str,
+        question_id: &str,
+        annotator: &str,
+    ) -> Result<bool, StoreError> {
+        let model_id = model_id.to_string();
+        self.write("unannotate", |tx| {
+            let gone = tx
+                .execute(
+                    "DELETE FROM annotations WHERE model_id = ?1 AND example_id = ?2
+                     AND question_id = ?3 AND annotator = ?4",
+                    params![model_id, example_id, question_id, annotator],
+                )
+                .ctx("delete annotation")?;
+            Ok(gone > 0)
+        })
+    }
+
     /// Upserts many annotations in one transaction. Each item gets its own
     /// result (`ExampleNotFound` for unknown examples); the others are applied.
     ///
@@ -300,6 +325,29 @@ mod tests {
     }
 
     #[test]
+    fn unannotate_deletes_only_its_annotators_answer() {
+        let store = store_with(&["e1"]);
+        store
+            .annotate(&MODEL, "e1", &by("ann", "q", json!("yes"), None))
+            .unwrap();
+        store
+            .annotate(&MODEL, "e1", &by("bob", "q", json!("no"), None))
+            .unwrap();
+        assert!(store.unannotate(&MODEL, "e1", "q", "bob").unwrap());
+        assert!(
+            !store.unannotate(&MODEL, "e1", "q", "bob").unwrap(),
+            "gone already"
+        );
+        assert!(!store.unannotate(&MODEL, "e1", "other", "ann").unwrap());
+        let got = store.get_example(&MODEL, "e1").unwrap().unwrap();
+        let q = &got.example.annotations["q"];
+        assert_eq!((q.answer.clone(), q.votes.len()), (json!("yes"), 1));
+        assert!(store.unannotate(&MODEL, "e1", "q", "ann").unwrap());
+        let got = store.get_example(&MODEL, "e1").unwrap().unwrap();
+        assert!(got.example.annotations.is_empty());
+    }
+
+    #[test]
     fn empty_and_unicode_question_ids() {
         let store = store_with(&["é✓"]);
         for q in ["", "вопрос", "問題 🙂", "q\"'; DROP TABLE x"] {
@@ -459,6 +507,7 @@ mod tests {
         on_postgres!(
             annotate_missing_example_is_not_found,
             annotate_upserts,
+            unannotate_deletes_only_its_annotators_answer,
             empty_and_unicode_question_ids,
             annotate_many_reports_per_item,
             each_annotator_keeps_an_answer_and_the_majority_resolves,

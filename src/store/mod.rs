@@ -16,6 +16,7 @@
 
 mod annotations;
 mod caches;
+mod claims;
 mod decisions;
 mod error;
 mod example_rows;
@@ -294,6 +295,20 @@ const MIGRATIONS: &[Migration] = &[
         body   BLOB NOT NULL,
         PRIMARY KEY (job_id, part, idx)
     ) WITHOUT ROWID;
+    ",
+    ),
+    // 12: claims on examples being annotated (`claims`): while one annotator has an example
+    // on screen (`arbiter annotate`), the others' flows pass it by, until it is answered,
+    // skipped or left, or the claim expires.
+    Migration::both(
+        "
+    CREATE TABLE annotation_claims (
+        model_id   TEXT NOT NULL,
+        example_id TEXT NOT NULL,
+        annotator  TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        PRIMARY KEY (model_id, example_id)
+    );
     ",
     ),
 ];

@@ -4,6 +4,7 @@
 
 pub mod agreement;
 pub mod align;
+pub mod claims;
 /// The identifiers of the domain, shared with the layers below.
 pub use crate::ids;
 pub mod answer;

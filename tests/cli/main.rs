@@ -1,6 +1,7 @@
 //! Integration tests: the real `arbiter` binary in a temporary home.
 
 mod align;
+mod annotate;
 mod client;
 mod common;
 mod completion;

@@ -3,6 +3,7 @@
 //! through the [`Printer`](super::output::Printer).
 
 pub(super) mod align;
+pub(super) mod annotate;
 pub(super) mod batch;
 pub(super) mod decide;
 pub(super) mod engines;

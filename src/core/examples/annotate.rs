@@ -118,9 +118,24 @@ pub fn annotate(
             "answer",
         )
     })?;
-    Ok(ctx
-        .store()?
-        .annotate(&loaded.model_id, example_id.as_str(), &annotation)?)
+    let store = ctx.store()?;
+    let annotation_now = store.annotate(&loaded.model_id, example_id.as_str(), &annotation)?;
+    renew_claim(ctx, &loaded.model_id, example_id, &annotation.annotator)?;
+    Ok(annotation_now)
+}
+
+/// An annotator answering an example they hold ([`crate::core::claims`]) is still at work
+/// on it: their claim is extended, so no one else is shown it meanwhile.
+fn renew_claim(
+    ctx: &Context,
+    model_id: &crate::ids::ModelId,
+    example_id: &ExampleId,
+    annotator: &str,
+) -> Result<()> {
+    let ttl = crate::core::claims::CLAIM_TTL;
+    ctx.store()?
+        .renew_claim(model_id, example_id.as_str(), annotator, ttl)?;
+    Ok(())
 }
 
 /// A choice answer given as a number or boolean names the option of that text: a command
@@ -179,6 +194,7 @@ pub fn annotate_example(
     for result in ctx.store()?.annotate_many(&loaded.model_id, &items)? {
         result?;
     }
+    renew_claim(ctx, &loaded.model_id, example_id, annotator)?;
     show(ctx, model, example_id)
 }
 

@@ -73,8 +73,17 @@ fn lists_every_operation() {
             "patch",
             format!("{models}/examples/{{exampleId}}/annotations"),
         ),
+        (
+            "delete",
+            format!("{models}/examples/{{exampleId}}/annotations/{{questionId}}"),
+        ),
         ("post", format!("{models}/annotations")),
         ("get", format!("{models}/annotation-agreement")),
+        ("post", format!("{models}/annotation-claims")),
+        (
+            "delete",
+            format!("{models}/annotation-claims/{{exampleId}}"),
+        ),
         ("get", format!("{models}/batch-decisions")),
         ("post", format!("{models}/batch-decisions")),
         ("get", format!("{models}/batch-decisions/{{jobId}}")),

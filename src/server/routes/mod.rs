@@ -3,6 +3,7 @@
 mod agreement;
 mod alignments;
 mod batch_decisions;
+mod claims;
 mod decide;
 mod evaluations;
 mod examples;
@@ -40,6 +41,9 @@ fn v1() -> OpenApiRouter<AppState> {
         .routes(routes!(examples::get_example))
         .routes(routes!(examples::annotate_example))
         .routes(routes!(examples::annotate_examples))
+        .routes(routes!(claims::claim_example_to_annotate))
+        .routes(routes!(claims::release_example_claim))
+        .routes(routes!(claims::delete_annotation))
         .routes(routes!(agreement::get_annotation_agreement))
         .routes(routes!(
             batch_decisions::list_batches,

@@ -28,6 +28,16 @@ pub(crate) struct ExampleParams {
     pub(crate) example_id: String,
 }
 
+/// `{questionId}`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Path)]
+pub(crate) struct QuestionParams {
+    /// The question's ID.
+    #[param(min_length = 1, pattern = "^[^\\u0000]*$")]
+    pub(crate) question_id: String,
+}
+
 /// `{jobId}`.
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]

@@ -68,7 +68,7 @@ pub struct ExamplesIngestArgs {
 }
 
 /// Who annotates, on a local home.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct AnnotatorArg {
     // clap help text, shown verbatim in --help and the man page: no Markdown backticks.
     #[allow(clippy::doc_markdown)]
@@ -84,7 +84,7 @@ fn parse_annotator(name: &str) -> std::result::Result<String, String> {
 impl AnnotatorArg {
     /// The annotator to send: locally the name given, else the user's; against a server
     /// none (it records its token's name), and a name given is a usage error.
-    fn resolve(&self, target: &Target) -> Result<Annotator> {
+    pub(crate) fn resolve(&self, target: &Target) -> Result<Annotator> {
         match (&self.annotator, target.is_remote()) {
             (Some(_), true) => Err(UsageError(
                 "--annotator names the annotator on a local home; a server records the \
@@ -104,7 +104,7 @@ pub struct ExamplesAnnotateArgs {
     /// The model path, <owner>/<model>
     pub model: String,
     /// The example to annotate: its ID, or a prefix of at least 4 characters that starts no other ID
-    #[arg(required_unless_present = "file", requires_all = ["question", "answer"])]
+    #[arg(required_unless_present_any = ["file", "interactive"], requires_all = ["question", "answer"])]
     pub example_id: Option<String>,
     /// The question ID
     #[arg(long)]
@@ -120,6 +120,11 @@ pub struct ExamplesAnnotateArgs {
     /// Lines of {example_id, question, answer, reasoning?, annotator?} (- for stdin)
     #[arg(long, short, value_name = "FILE", conflicts_with = "example_id")]
     pub file: Option<PathBuf>,
+    // clap help text, shown verbatim in --help and the man page: no Markdown backticks.
+    #[allow(clippy::doc_markdown)]
+    /// Annotate in a keystroke, as arbiter annotate does (with --question: only that question)
+    #[arg(long, short = 'i', conflicts_with_all = ["example_id", "file", "answer", "reasoning"])]
+    pub interactive: bool,
     #[command(flatten)]
     pub annotator: AnnotatorArg,
 }
@@ -288,7 +293,7 @@ async fn annotate(
 
 /// What `annotate` did, in words: the answer written (the latest vote) and, when other
 /// annotators answered too, the ground truth their majority makes.
-fn annotated_line(example_id: &str, question: &str, annotation: &Annotation) -> String {
+pub(crate) fn annotated_line(example_id: &str, question: &str, annotation: &Annotation) -> String {
     let Some(mine) = annotation.votes.last() else {
         return format!("annotated {example_id}: {question} = {}", annotation.answer);
     };

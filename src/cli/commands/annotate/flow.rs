@@ -1,0 +1,800 @@
+//! The annotation flow as a state machine, with no terminal and no store: keys in, the
+//! effects to carry out (write an answer, delete one, fetch the next example, quit) out.
+//! The driver ([`super`]) carries each effect out and reports back with [`Flow::done`] or
+//! [`Flow::failed`]; only a carried-out effect moves the flow on, so an answer the store
+//! refused is shown with its reason and asked again, never taken as given.
+
+use crate::wire::answer::Answer;
+use crate::wire::claims::{ClaimedExample, NextToAnnotate};
+use crate::wire::to_annotate::{Learning, Why};
+use indexmap::IndexMap;
+use serde_json::Value;
+use std::sync::Arc;
+
+/// A key, as both the screen and line mode give them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Key {
+    Char(char),
+    Enter,
+    Esc,
+    Backspace,
+    Up,
+    Down,
+    PageUp,
+    PageDown,
+    /// Ctrl-C.
+    Interrupt,
+}
+
+/// What the driver is asked to do.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Effect {
+    /// Write one answer.
+    Write {
+        example_id: String,
+        question: String,
+        answer: Value,
+        reasoning: Option<String>,
+    },
+    /// Delete one answer written in this flow (an undo), first releasing `release`'s claim
+    /// when the undo goes back to another example.
+    Undo {
+        example_id: String,
+        question: String,
+        release: Option<String>,
+    },
+    /// Release `release`'s claim (the example is done with) and claim the next example.
+    Next { release: Option<String> },
+    /// Release `release`'s claim and leave.
+    Quit { release: Option<String> },
+}
+
+/// What a carried-out effect brought back.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Outcome {
+    /// An answer written, with what to say of it.
+    Written(String),
+    /// An answer deleted.
+    Undone,
+    /// The next example (or none left).
+    Next(Box<NextToAnnotate>),
+    /// Left.
+    Quit,
+}
+
+/// A line to show under the question.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Message {
+    Info(String),
+    Error(String),
+}
+
+/// One question of one example.
+#[derive(Debug, Clone)]
+pub(crate) struct At {
+    pub(crate) example: Arc<ClaimedExample>,
+    pub(crate) index: usize,
+}
+
+impl At {
+    /// The question asked and the model's answer to it.
+    pub(crate) fn question(&self) -> (&str, &Answer) {
+        let (id, answer) = self
+            .example
+            .answers
+            .get_index(self.index)
+            .expect("an index within the example's open questions");
+        (id.as_str(), answer)
+    }
+}
+
+/// How far along the model is, as the last claim said.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Progress {
+    /// Examples still missing an answer to a question considered.
+    pub(crate) left: u64,
+    /// Examples other annotators hold now.
+    pub(crate) claimed_by_others: u64,
+    /// The learning curves recorded at the revision (`align --curve`).
+    pub(crate) learning: IndexMap<String, Learning>,
+}
+
+/// The flow: where it is, what it wrote (to undo), and what it shows.
+#[derive(Debug, Default)]
+pub(crate) struct Flow {
+    pub(crate) current: Option<At>,
+    /// Every answer written here, oldest first: what `u` deletes, last first.
+    written: Vec<At>,
+    /// Examples left behind (answered or skipped): not offered again in this flow.
+    pub(crate) seen: Vec<String>,
+    /// A reason kept for the next answer (`r`).
+    pub(crate) reason: Option<String>,
+    /// A reason being typed.
+    pub(crate) typing: Option<String>,
+    pub(crate) message: Option<Message>,
+    /// Lines of the state scrolled past.
+    pub(crate) scroll: u16,
+    /// Answers written (less those undone) and questions skipped.
+    pub(crate) answered: u64,
+    pub(crate) skipped: u64,
+    pub(crate) progress: Progress,
+    /// The last claim found nothing left.
+    pub(crate) exhausted: bool,
+    pub(crate) finished: bool,
+}
+
+/// What the keys do, as the screen's last line shows them.
+pub(crate) const KEYS: &str =
+    "Enter/a accept · 0-9 pick · y/n · s skip · u undo · r reason · q quit";
+
+impl Flow {
+    /// The first effect: claim an example.
+    pub(crate) fn start() -> (Self, Effect) {
+        (Self::default(), Effect::Next { release: None })
+    }
+
+    /// The example shown now, to release when leaving it.
+    fn current_id(&self) -> Option<String> {
+        self.current
+            .as_ref()
+            .map(|at| at.example.example_id.clone())
+    }
+
+    /// A key pressed: what to carry out, if anything.
+    pub(crate) fn key(&mut self, key: Key) -> Option<Effect> {
+        if key == Key::Interrupt {
+            return Some(Effect::Quit {
+                release: self.current_id(),
+            });
+        }
+        if let Some(text) = &mut self.typing {
+            match key {
+                Key::Enter => {
+                    let text = text.trim().to_owned();
+                    self.typing = None;
+                    if text.is_empty() {
+                        self.reason = None;
+                        self.message = Some(Message::Info("no reason".to_owned()));
+                    } else {
+                        self.reason = Some(text);
+                        self.message = Some(Message::Info(
+                            "the reason goes with the next answer".to_owned(),
+                        ));
+                    }
+                }
+                Key::Esc => self.typing = None,
+                Key::Backspace => {
+                    text.pop();
+                }
+                Key::Char(c) => text.push(c),
+                _ => {}
+            }
+            return None;
+        }
+        match key {
+            Key::Up | Key::Char('k') => self.scroll = self.scroll.saturating_sub(1),
+            Key::Down | Key::Char('j') => self.scroll = self.scroll.saturating_add(1),
+            Key::PageUp => self.scroll = self.scroll.saturating_sub(10),
+            Key::PageDown => self.scroll = self.scroll.saturating_add(10),
+            Key::Char('q') => {
+                return Some(Effect::Quit {
+                    release: self.current_id(),
+                });
+            }
+            Key::Char('u') => return self.undo(),
+            Key::Char('r') => self.typing = Some(self.reason.clone().unwrap_or_default()),
+            _ => return self.answer_key(key),
+        }
+        None
+    }
+
+    fn undo(&mut self) -> Option<Effect> {
+        let Some(last) = self.written.last() else {
+            self.message = Some(Message::Error("nothing to undo".to_owned()));
+            return None;
+        };
+        let example_id = last.example.example_id.clone();
+        let question = last.question().0.to_owned();
+        let release = self.current_id().filter(|id| *id != example_id);
+        Some(Effect::Undo {
+            example_id,
+            question,
+            release,
+        })
+    }
+
+    /// A key that answers or skips the current question.
+    fn answer_key(&mut self, key: Key) -> Option<Effect> {
+        let Some(at) = &self.current else {
+            if matches!(key, Key::Enter | Key::Char('a')) {
+                return Some(Effect::Next { release: None });
+            }
+            self.message = Some(Message::Error(
+                "nothing to annotate here: Enter looks again, u undoes, q quits".to_owned(),
+            ));
+            return None;
+        };
+        let (question, answer) = at.question();
+        let example_id = at.example.example_id.clone();
+        let question = question.to_owned();
+        let value = match key {
+            Key::Char('s') => {
+                self.skipped += 1;
+                self.message = Some(Message::Info(format!("skipped {question}")));
+                return self.advance();
+            }
+            Key::Enter | Key::Char('a') => Ok(guess(answer)),
+            Key::Char(c @ ('y' | 'n')) => yes_no(answer, c == 'y'),
+            Key::Char(c) if c.is_ascii_digit() => pick(answer, c.to_digit(10).unwrap_or(0)),
+            Key::Char(c) => Err(format!("`{c}` does nothing here: {KEYS}")),
+            _ => return None,
+        };
+        match value {
+            Ok(value) => Some(Effect::Write {
+                example_id,
+                question,
+                answer: value,
+                reasoning: self.reason.clone(),
+            }),
+            Err(reason) => {
+                self.message = Some(Message::Error(reason));
+                None
+            }
+        }
+    }
+
+    /// On to the next question, else (the example done with) the next example.
+    fn advance(&mut self) -> Option<Effect> {
+        let at = self.current.as_mut()?;
+        at.index += 1;
+        if at.index < at.example.answers.len() {
+            return None;
+        }
+        let id = at.example.example_id.clone();
+        self.current = None;
+        self.scroll = 0;
+        if !self.seen.contains(&id) {
+            self.seen.push(id.clone());
+        }
+        Some(Effect::Next { release: Some(id) })
+    }
+
+    /// `effect` was carried out and brought `outcome`: the flow moves on (perhaps with
+    /// another effect to carry out).
+    pub(crate) fn done(&mut self, effect: &Effect, outcome: Outcome) -> Option<Effect> {
+        match (effect, outcome) {
+            (Effect::Write { .. }, Outcome::Written(said)) => {
+                if let Some(at) = &self.current {
+                    self.written.push(at.clone());
+                }
+                self.answered += 1;
+                self.reason = None;
+                self.message = Some(Message::Info(said));
+                self.advance()
+            }
+            (Effect::Undo { question, .. }, Outcome::Undone) => {
+                let at = self.written.pop()?;
+                self.answered = self.answered.saturating_sub(1);
+                let changed = self
+                    .current
+                    .as_ref()
+                    .is_none_or(|now| now.example.example_id != at.example.example_id);
+                if changed {
+                    self.scroll = 0;
+                }
+                self.message = Some(Message::Info(format!(
+                    "undid {question} of {}",
+                    at.example.example_id
+                )));
+                self.current = Some(at);
+                None
+            }
+            (Effect::Next { .. }, Outcome::Next(next)) => {
+                let NextToAnnotate {
+                    unannotated,
+                    claimed_by_others,
+                    learning,
+                    example,
+                    ..
+                } = *next;
+                self.progress = Progress {
+                    left: unannotated,
+                    claimed_by_others,
+                    learning,
+                };
+                self.scroll = 0;
+                match example {
+                    Some(example) if example.answers.is_empty() => {
+                        // Nothing open on it after all: pass it by.
+                        self.seen.push(example.example_id.clone());
+                        Some(Effect::Next {
+                            release: Some(example.example_id),
+                        })
+                    }
+                    Some(example) => {
+                        self.exhausted = false;
+                        self.current = Some(At {
+                            example: Arc::new(example),
+                            index: 0,
+                        });
+                        None
+                    }
+                    None => {
+                        self.exhausted = true;
+                        self.current = None;
+                        self.message = Some(Message::Info(
+                            "nothing left to annotate for you: q quits (u undoes)".to_owned(),
+                        ));
+                        None
+                    }
+                }
+            }
+            (Effect::Quit { .. }, _) => {
+                self.finished = true;
+                None
+            }
+            _ => None,
+        }
+    }
+
+    /// `effect` could not be carried out: the reason is shown and nothing moves on.
+    pub(crate) fn failed(&mut self, effect: &Effect, reason: &str) {
+        let what = match effect {
+            Effect::Write { question, .. } => format!("{question}: not written: "),
+            Effect::Undo { question, .. } => format!("{question}: not undone: "),
+            Effect::Next { .. } => "no next example: ".to_owned(),
+            Effect::Quit { .. } => {
+                // Leaving goes on: a claim not released lapses by itself.
+                self.finished = true;
+                "claim not released (it lapses by itself): ".to_owned()
+            }
+        };
+        self.message = Some(Message::Error(format!("{what}{reason}")));
+    }
+}
+
+/// The model's guess as ground truth: a noul's more likely side (true at 0.5), a choice's
+/// most likely option, a score's most likely level (the lower of equals).
+pub(crate) fn guess(answer: &Answer) -> Value {
+    match answer {
+        Answer::Noul { noul, .. } => Value::Bool(*noul >= 0.5),
+        Answer::Choice { probabilities, .. } => {
+            let (i, _) = answer.most_likely().unwrap_or((0, 0.0));
+            probabilities
+                .get_index(i)
+                .map_or(Value::Null, |(key, _)| Value::String(key.clone()))
+        }
+        Answer::Score { .. } => Value::from(answer.most_likely().map_or(0, |(i, _)| i)),
+    }
+}
+
+/// `y`/`n` for a noul.
+fn yes_no(answer: &Answer, yes: bool) -> Result<Value, String> {
+    match answer {
+        Answer::Noul { .. } => Ok(Value::Bool(yes)),
+        _ => Err("y and n answer a yes-or-no question; pick a number".to_owned()),
+    }
+}
+
+/// A number key: a choice's option (from 1, in order) or a score's level (from 0).
+fn pick(answer: &Answer, digit: u32) -> Result<Value, String> {
+    let digit = digit as usize;
+    match answer {
+        Answer::Noul { .. } => Err("a yes-or-no question: y or n".to_owned()),
+        Answer::Choice { probabilities, .. } => match digit
+            .checked_sub(1)
+            .and_then(|i| probabilities.get_index(i))
+        {
+            Some((key, _)) => Ok(Value::String(key.clone())),
+            None => Err(format!(
+                "no option {digit}: pick 1 to {}",
+                probabilities.len().min(9)
+            )),
+        },
+        Answer::Score { probabilities, .. } => {
+            if digit < probabilities.len() {
+                Ok(Value::from(digit))
+            } else {
+                Err(format!(
+                    "no level {digit}: pick 0 to {}",
+                    (probabilities.len().max(1) - 1).min(9)
+                ))
+            }
+        }
+    }
+}
+
+/// The outcomes of an answer as the screen lists them: the key that picks each, its label,
+/// its probability, and whether it is the guess.
+pub(crate) fn outcomes(answer: &Answer) -> Vec<(String, String, f64, bool)> {
+    let best = answer.most_likely().map(|(i, _)| i);
+    match answer {
+        Answer::Noul { noul, .. } => vec![
+            ("y".to_owned(), "yes".to_owned(), *noul, *noul >= 0.5),
+            ("n".to_owned(), "no".to_owned(), 1.0 - noul, *noul < 0.5),
+        ],
+        Answer::Choice { probabilities, .. } => probabilities
+            .iter()
+            .enumerate()
+            .map(|(i, (key, p))| {
+                let pick = if i < 9 {
+                    (i + 1).to_string()
+                } else {
+                    " ".to_owned()
+                };
+                (pick, key.clone(), *p, best == Some(i))
+            })
+            .collect(),
+        Answer::Score {
+            probabilities,
+            legend,
+            ..
+        } => probabilities
+            .iter()
+            .enumerate()
+            .map(|(i, (level, p))| {
+                let label = legend
+                    .get(level)
+                    .map_or_else(String::new, |text| match text {
+                        Value::String(text) => text.clone(),
+                        other => other.to_string(),
+                    });
+                let pick = if i < 10 {
+                    i.to_string()
+                } else {
+                    " ".to_owned()
+                };
+                (pick, label, *p, best == Some(i))
+            })
+            .collect(),
+    }
+}
+
+/// An answer's type, as the questions file names it.
+pub(crate) fn kind(answer: &Answer) -> &'static str {
+    match answer {
+        Answer::Noul { .. } => "noul",
+        Answer::Choice { .. } => "choice",
+        Answer::Score { .. } => "score",
+    }
+}
+
+/// What the learning curves say, in a few words: whether more labels will pay.
+pub(crate) fn curve_verdict(learning: &IndexMap<String, Learning>) -> String {
+    if learning.is_empty() {
+        return "last align --curve: none recorded yet".to_owned();
+    }
+    let rising: Vec<&str> = learning
+        .iter()
+        .filter(|(_, l)| l.rising)
+        .map(|(q, _)| q.as_str())
+        .collect();
+    if rising.is_empty() {
+        "last align --curve: flat, more labels gain little".to_owned()
+    } else {
+        format!(
+            "last align --curve: more labels pay ({})",
+            rising.join(", ")
+        )
+    }
+}
+
+/// Why the example was picked, in a word.
+pub(crate) fn why(example: &ClaimedExample) -> &'static str {
+    match example.why {
+        Why::Uncertain => "uncertain",
+        Why::Audit => "audit (agreement)",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire::decision::{Revision, RevisionKind};
+    use serde_json::json;
+
+    fn noul(p: f64) -> Answer {
+        Answer::Noul {
+            noul: p,
+            x_option_mass: None,
+            x_abstain: None,
+        }
+    }
+
+    fn choice(ps: &[(&str, f64)]) -> Answer {
+        Answer::Choice {
+            choice: Some(ps[0].0.to_owned()),
+            probabilities: ps.iter().map(|(k, p)| ((*k).to_owned(), *p)).collect(),
+            confidence: 0.0,
+            x_option_mass: None,
+            x_abstain: None,
+        }
+    }
+
+    fn score(ps: &[f64]) -> Answer {
+        Answer::Score {
+            score: 0.0,
+            legend: (0..ps.len())
+                .map(|i| (i.to_string(), json!(format!("level {i}"))))
+                .collect(),
+            probabilities: ps
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (i.to_string(), *p))
+                .collect(),
+            confidence: 0.0,
+            x_option_mass: None,
+            x_abstain: None,
+        }
+    }
+
+    fn example(id: &str, why: Why) -> ClaimedExample {
+        ClaimedExample {
+            example_id: id.to_owned(),
+            why,
+            annotator: "ann".to_owned(),
+            expires_at: None,
+            answers: [
+                (
+                    "intent".to_owned(),
+                    choice(&[("refund", 0.3), ("billing", 0.6), ("other", 0.1)]),
+                ),
+                ("urgency".to_owned(), score(&[0.1, 0.2, 0.5, 0.2])),
+                ("escalate".to_owned(), noul(0.7)),
+            ]
+            .into_iter()
+            .collect(),
+            state: json!({"id": id}),
+        }
+    }
+
+    fn next(example: Option<ClaimedExample>) -> Outcome {
+        Outcome::Next(Box::new(NextToAnnotate {
+            revision: Revision {
+                name: "main".into(),
+                kind: RevisionKind::Branch,
+                commit: "0".repeat(40),
+            },
+            questions: vec!["intent".into(), "urgency".into(), "escalate".into()],
+            unannotated: 5,
+            claimed_by_others: 0,
+            learning: IndexMap::new(),
+            example,
+        }))
+    }
+
+    /// A flow showing `e1`.
+    fn started() -> Flow {
+        let (mut flow, first) = Flow::start();
+        assert_eq!(first, Effect::Next { release: None });
+        assert_eq!(
+            flow.done(&first, next(Some(example("e1", Why::Uncertain)))),
+            None
+        );
+        flow
+    }
+
+    /// Press `key`, expect an effect, and report it carried out.
+    fn carry(flow: &mut Flow, key: Key, outcome: Outcome) -> (Effect, Option<Effect>) {
+        let effect = flow.key(key).expect("an effect");
+        let then = flow.done(&effect, outcome);
+        (effect, then)
+    }
+
+    fn write(id: &str, question: &str, answer: Value) -> Effect {
+        Effect::Write {
+            example_id: id.to_owned(),
+            question: question.to_owned(),
+            answer,
+            reasoning: None,
+        }
+    }
+
+    #[test]
+    fn enter_accepts_each_guess_and_the_last_answer_claims_the_next_example() {
+        let mut flow = started();
+        let said = || Outcome::Written("ok".into());
+        let (effect, then) = carry(&mut flow, Key::Enter, said());
+        assert_eq!(effect, write("e1", "intent", json!("billing")));
+        assert_eq!(then, None);
+        let (effect, _) = carry(&mut flow, Key::Char('a'), said());
+        assert_eq!(effect, write("e1", "urgency", json!(2)));
+        let (effect, then) = carry(&mut flow, Key::Enter, said());
+        assert_eq!(effect, write("e1", "escalate", json!(true)));
+        assert_eq!(
+            then,
+            Some(Effect::Next {
+                release: Some("e1".into())
+            })
+        );
+        assert_eq!(flow.seen, ["e1"]);
+        assert_eq!(flow.answered, 3);
+    }
+
+    #[test]
+    fn number_keys_pick_options_from_1_and_levels_from_0_and_y_n_answer_a_noul() {
+        let mut flow = started();
+        let said = || Outcome::Written("ok".into());
+        assert_eq!(
+            carry(&mut flow, Key::Char('3'), said()).0,
+            write("e1", "intent", json!("other"))
+        );
+        assert_eq!(
+            carry(&mut flow, Key::Char('0'), said()).0,
+            write("e1", "urgency", json!(0))
+        );
+        assert_eq!(
+            carry(&mut flow, Key::Char('n'), said()).0,
+            write("e1", "escalate", json!(false))
+        );
+    }
+
+    #[test]
+    fn a_key_that_fits_no_answer_is_refused_on_the_spot_and_nothing_is_written() {
+        let mut flow = started();
+        for key in ['0', '4', 'y', 'x'] {
+            assert_eq!(flow.key(Key::Char(key)), None, "{key}");
+            assert!(matches!(flow.message, Some(Message::Error(_))), "{key}");
+        }
+        // Still on the first question.
+        assert_eq!(flow.current.as_ref().unwrap().question().0, "intent");
+        flow.key(Key::Char('s'));
+        assert_eq!(flow.key(Key::Char('4')), None, "urgency has levels 0 to 3");
+        assert_eq!(
+            flow.key(Key::Char('3')),
+            Some(write("e1", "urgency", json!(3)))
+        );
+    }
+
+    #[test]
+    fn a_write_the_store_refuses_leaves_the_question_asked_with_the_reason() {
+        let mut flow = started();
+        let effect = flow.key(Key::Enter).unwrap();
+        flow.failed(&effect, "answer: not an option");
+        assert_eq!(
+            flow.message,
+            Some(Message::Error(
+                "intent: not written: answer: not an option".into()
+            ))
+        );
+        assert_eq!(flow.answered, 0);
+        assert_eq!(flow.current.as_ref().unwrap().question().0, "intent");
+        assert_eq!(
+            flow.key(Key::Char('u')),
+            None,
+            "nothing was written to undo"
+        );
+    }
+
+    #[test]
+    fn skip_moves_on_without_writing_and_skipping_the_last_question_leaves_the_example() {
+        let mut flow = started();
+        assert_eq!(flow.key(Key::Char('s')), None);
+        assert_eq!(flow.key(Key::Char('s')), None);
+        assert_eq!(
+            flow.key(Key::Char('s')),
+            Some(Effect::Next {
+                release: Some("e1".into())
+            })
+        );
+        assert_eq!(flow.skipped, 3);
+        assert_eq!(flow.answered, 0);
+        assert_eq!(flow.seen, ["e1"], "not offered again");
+    }
+
+    #[test]
+    fn undo_deletes_the_last_answer_and_asks_its_question_again_even_on_an_earlier_example() {
+        let mut flow = started();
+        let said = || Outcome::Written("ok".into());
+        carry(&mut flow, Key::Char('2'), said());
+        flow.key(Key::Char('s'));
+        let (_, then) = carry(&mut flow, Key::Char('y'), said());
+        let then = then.unwrap();
+        flow.done(&then, next(Some(example("e2", Why::Uncertain))));
+        assert_eq!(flow.current.as_ref().unwrap().example.example_id, "e2");
+        // Back to e1's escalate, releasing e2.
+        let (effect, _) = carry(&mut flow, Key::Char('u'), Outcome::Undone);
+        assert_eq!(
+            effect,
+            Effect::Undo {
+                example_id: "e1".into(),
+                question: "escalate".into(),
+                release: Some("e2".into()),
+            }
+        );
+        let at = flow.current.as_ref().unwrap();
+        assert_eq!(
+            (at.example.example_id.as_str(), at.question().0),
+            ("e1", "escalate")
+        );
+        assert_eq!(flow.answered, 1);
+        // Then intent (urgency was skipped, not written), then nothing.
+        let (effect, _) = carry(&mut flow, Key::Char('u'), Outcome::Undone);
+        assert!(
+            matches!(effect, Effect::Undo { ref question, release: None, .. } if question == "intent")
+        );
+        assert_eq!(flow.current.as_ref().unwrap().question().0, "intent");
+        assert_eq!(flow.key(Key::Char('u')), None);
+        assert_eq!(flow.answered, 0);
+    }
+
+    #[test]
+    fn a_reason_goes_with_the_next_answer_only() {
+        let mut flow = started();
+        assert_eq!(flow.key(Key::Char('r')), None);
+        for c in "asks twice".chars() {
+            assert_eq!(flow.key(Key::Char(c)), None, "typing is not answering");
+        }
+        flow.key(Key::Backspace);
+        flow.key(Key::Char('e'));
+        assert_eq!(flow.key(Key::Enter), None);
+        let effect = flow.key(Key::Enter).unwrap();
+        assert_eq!(
+            effect,
+            Effect::Write {
+                example_id: "e1".into(),
+                question: "intent".into(),
+                answer: json!("billing"),
+                reasoning: Some("asks twice".into()),
+            }
+        );
+        flow.done(&effect, Outcome::Written("ok".into()));
+        let Some(Effect::Write { reasoning, .. }) = flow.key(Key::Enter) else {
+            panic!("a write")
+        };
+        assert_eq!(reasoning, None);
+    }
+
+    #[test]
+    fn quit_and_ctrl_c_release_the_example_shown_and_end() {
+        let mut flow = started();
+        let quit = Effect::Quit {
+            release: Some("e1".into()),
+        };
+        assert_eq!(flow.key(Key::Char('q')), Some(quit.clone()));
+        assert_eq!(flow.key(Key::Interrupt), Some(quit.clone()));
+        flow.done(&quit, Outcome::Quit);
+        assert!(flow.finished);
+    }
+
+    #[test]
+    fn nothing_left_says_so_and_enter_looks_again() {
+        let (mut flow, first) = Flow::start();
+        flow.done(&first, next(None));
+        assert!(flow.exhausted && flow.current.is_none());
+        assert_eq!(flow.key(Key::Enter), Some(Effect::Next { release: None }));
+        assert_eq!(flow.key(Key::Char('1')), None);
+        assert_eq!(
+            flow.key(Key::Char('q')),
+            Some(Effect::Quit { release: None })
+        );
+    }
+
+    #[test]
+    fn an_audit_example_is_said_so_and_the_curve_verdict_reads_the_learning() {
+        assert_eq!(why(&example("e", Why::Audit)), "audit (agreement)");
+        let mut learning = IndexMap::new();
+        assert!(curve_verdict(&learning).ends_with("none recorded yet"));
+        learning.insert(
+            "intent".to_owned(),
+            Learning {
+                examples: 40,
+                gain: 0.0,
+                rising: false,
+            },
+        );
+        assert!(curve_verdict(&learning).contains("flat"));
+        learning.insert(
+            "urgency".to_owned(),
+            Learning {
+                examples: 40,
+                gain: 0.05,
+                rising: true,
+            },
+        );
+        assert_eq!(
+            curve_verdict(&learning),
+            "last align --curve: more labels pay (urgency)"
+        );
+    }
+}

@@ -1,0 +1,122 @@
+//! The next example for one annotator (`arbiter annotate`, `POST …/annotation-claims`):
+//! the picks of `examples next` in their order (least certain first, the audit share
+//! spread among them), less those this annotator skipped and those other annotators hold.
+//! An `uncertain` pick is claimed for the annotator ([`CLAIM_TTL`], renewed by each of their
+//! answers to it; released when they are done with it, skip or leave it), so two annotators
+//! are never shown it at once; an `audit`
+//! pick is not held, since a second annotator answering it is how agreement is measured.
+
+use super::answer_cache::Gate;
+use super::{Context, blocking};
+use crate::error::Result;
+use crate::ids::{ExampleId, ModelRef};
+use crate::wire::claims::{ClaimedExample, NextToAnnotate};
+use crate::wire::to_annotate::{MAX_N, ToAnnotateQuery, Why};
+use std::collections::HashSet;
+use std::time::Duration;
+
+/// How long a claim holds an example after it was taken or last answered: long enough to
+/// read a state and answer a question, short enough that one left by a killed flow frees
+/// its example soon.
+pub const CLAIM_TTL: Duration = Duration::from_mins(5);
+
+/// Claim the next example of `model` for `annotator`, as `query` ranks them (its `n` is
+/// not used: the whole ranking is walked), passing over `skip` and what other annotators
+/// hold. Each engine call passes `gate`.
+pub async fn next(
+    ctx: &Context,
+    model: &ModelRef,
+    annotator: &str,
+    query: &ToAnnotateQuery,
+    skip: &[String],
+    gate: &dyn Gate,
+) -> Result<NextToAnnotate> {
+    let mut query = query.clone();
+    query.n = MAX_N;
+    let ranking = super::to_annotate::rank(ctx, model, &query, None, gate).await?;
+    let (ctx, annotator) = (ctx.clone(), annotator.to_owned());
+    let skip: HashSet<String> = skip.iter().cloned().collect();
+    blocking(move || {
+        let store = ctx.store()?;
+        let model_id = ranking.model_id;
+        let others: HashSet<String> = store
+            .claimed_by_others(&model_id, &annotator)?
+            .into_iter()
+            .collect();
+        let mut example = None;
+        for (ranked, why) in ranking.picks {
+            let id = ranked.example_id;
+            if skip.contains(&id) || (why == Why::Uncertain && others.contains(&id)) {
+                continue;
+            }
+            let expires_at = match why {
+                Why::Audit => None,
+                Why::Uncertain => {
+                    match store.claim_example(&model_id, &id, &annotator, CLAIM_TTL)? {
+                        Some(until) => Some(until),
+                        // Taken by another since the claims were read.
+                        None => continue,
+                    }
+                }
+            };
+            let Some(state) = store.example_state(&model_id, &id)? else {
+                store.release_claim(&model_id, &id, &annotator)?;
+                continue;
+            };
+            example = Some(ClaimedExample {
+                example_id: id,
+                why,
+                annotator: annotator.clone(),
+                expires_at,
+                answers: ranked.open.into_iter().collect(),
+                state,
+            });
+            break;
+        }
+        Ok(NextToAnnotate {
+            revision: ranking.revision,
+            questions: ranking.questions,
+            unannotated: ranking.unannotated,
+            claimed_by_others: others.len() as u64,
+            learning: ranking.learning,
+            example,
+        })
+    })
+    .await
+}
+
+/// Give up `annotator`'s claim on `example_id` of `model` (answered, skipped or left);
+/// another's claim stays. An example that does not exist is not found.
+pub fn release(
+    ctx: &Context,
+    model: &ModelRef,
+    example_id: &ExampleId,
+    annotator: &str,
+) -> Result<()> {
+    let model_id = super::models::open(ctx, model)?.model_id();
+    let store = ctx.store()?;
+    if store.get_example(&model_id, example_id.as_str())?.is_none() {
+        return Err(crate::error::Error::ExampleNotFound(example_id.to_string()));
+    }
+    store.release_claim(&model_id, example_id.as_str(), annotator)?;
+    Ok(())
+}
+
+/// Delete `annotator`'s answer to `question` of `example_id` (an undo); the other
+/// annotators' stay. An example that does not exist is not found; an answer that does not
+/// exist is already gone.
+pub fn unannotate(
+    ctx: &Context,
+    model: &ModelRef,
+    example_id: &ExampleId,
+    question: &str,
+    annotator: &str,
+) -> Result<()> {
+    let model_id = super::models::open(ctx, model)?.model_id();
+    let store = ctx.store()?;
+    if store.get_example(&model_id, example_id.as_str())?.is_none() {
+        return Err(crate::error::Error::ExampleNotFound(example_id.to_string()));
+    }
+    store.unannotate(&model_id, example_id.as_str(), question, annotator)?;
+    Ok(())
+}

@@ -1,0 +1,506 @@
+//! `arbiter annotate` in a real terminal (tmux at 80×24: `send-keys` to type,
+//! `capture-pane` to read the screen) and in line mode (stdout not a terminal): the
+//! answers in the store afterwards are exactly the keys pressed (accept, pick, undo, skip,
+//! quit), a `kill -9` midway loses nothing already answered, and two annotators against
+//! one `arbiter serve` are never shown the same example at once.
+
+use crate::common::{QUESTIONS, TestEnv, wait_until};
+use crate::to_annotate::states;
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+/// How long a screen may take to show what is waited for (the first example is decided by
+/// the built-in engine in a debug build).
+const PATIENCE: Duration = Duration::from_mins(1);
+
+/// A model on `mo` with the common questions (intent, urgency, escalate) and `n` states.
+fn env(n: usize) -> TestEnv {
+    let env = TestEnv::new();
+    let questions = env.write("questions.yaml", QUESTIONS);
+    env.create_model("acme/support", "mo", &questions);
+    let file = env.write("states.jsonl", &states("e-", 0, n));
+    env.cmd()
+        .args(["examples", "ingest", "acme/support", "--file"])
+        .arg(&file)
+        .assert()
+        .success();
+    env
+}
+
+/// A tmux server of its own (a unique socket, so tests run in parallel), killed when
+/// dropped, running one command in a session of 80×24.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    /// `arbiter args…` in the test's environment, in a new tmux session; after it ends the
+    /// pane says `exited CODE` and stays.
+    fn start(env: &TestEnv, args: &[&str]) -> Self {
+        static COUNT: AtomicUsize = AtomicUsize::new(0);
+        let socket = format!(
+            "arbiter-annotate-{}-{}",
+            std::process::id(),
+            COUNT.fetch_add(1, Ordering::Relaxed)
+        );
+        let bin = assert_cmd::cargo::cargo_bin("arbiter");
+        let dir = env.path();
+        let command = format!(
+            "env -i PATH={path} HOME={home} ARBITER_HOME={arbiter_home} USER=ann TERM=xterm-256color \
+             NO_COLOR=1 RUST_BACKTRACE=0 {bin} {args}; code=$?; stty sane; printf '\\033[?1049l'; \
+             echo \"exited $code\"; sleep 600",
+            path = shell_quote(&std::env::var("PATH").unwrap_or_default()),
+            home = shell_quote(&dir.display().to_string()),
+            arbiter_home = shell_quote(&env.home().display().to_string()),
+            bin = shell_quote(&bin.display().to_string()),
+            args = args
+                .iter()
+                .map(|a| shell_quote(a))
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
+        let tmux = Self { socket };
+        tmux.run(&[
+            "-f",
+            "/dev/null",
+            "new-session",
+            "-d",
+            "-x",
+            "80",
+            "-y",
+            "24",
+            "-c",
+            &dir.display().to_string(),
+            &command,
+        ]);
+        tmux
+    }
+
+    fn run(&self, args: &[&str]) -> String {
+        let output = std::process::Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .expect("tmux (apt-get install tmux)");
+        assert!(
+            output.status.success(),
+            "tmux {args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+
+    /// Type keys, tmux's names (`Enter`, `C-c`) or text.
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "0"];
+        args.extend_from_slice(keys);
+        self.run(&args);
+    }
+
+    fn screen(&self) -> String {
+        self.run(&["capture-pane", "-p", "-t", "0"])
+    }
+
+    /// The screen once `seen` says yes to it.
+    fn wait(&self, what: &str, seen: impl Fn(&str) -> bool) -> String {
+        wait_until(PATIENCE, Duration::from_millis(25), || {
+            let screen = self.screen();
+            if seen(&screen) {
+                Ok(screen)
+            } else {
+                Err(format!("{what}:\n{screen}"))
+            }
+        })
+    }
+
+    fn wait_for(&self, text: &str) -> String {
+        self.wait(&format!("`{text}` on screen"), |screen| {
+            screen.contains(text)
+        })
+    }
+
+    /// The process the pane runs (`sh -c …`) and its child, `arbiter`.
+    fn arbiter_pid(&self) -> i32 {
+        let shell = self.run(&["display-message", "-p", "-t", "0", "#{pane_pid}"]);
+        let shell = shell.trim();
+        let children = std::fs::read_to_string(format!("/proc/{shell}/task/{shell}/children"))
+            .expect("the pane's children");
+        children
+            .split_whitespace()
+            .next()
+            .expect("arbiter runs")
+            .parse()
+            .unwrap()
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("tmux")
+            .args(["-L", &self.socket, "kill-server"])
+            .output();
+    }
+}
+
+fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+/// What the header shows: the example and `question i/n`.
+fn header(screen: &str) -> (String, String) {
+    let line = screen
+        .lines()
+        .find(|l| l.starts_with("annotate acme/support · "))
+        .unwrap_or_else(|| panic!("no header:\n{screen}"));
+    let parts: Vec<&str> = line.split(" · ").collect();
+    (parts[1].to_owned(), parts[3].trim().to_owned())
+}
+
+/// The label of the outcome marked as the guess (`▸ 1 refund 0.535 ███`).
+fn guess(screen: &str) -> String {
+    let line = screen
+        .lines()
+        .find_map(|l| l.split_once("│▸ ").map(|(_, rest)| rest.to_owned()))
+        .unwrap_or_else(|| panic!("no guess:\n{screen}"));
+    line.split_whitespace().nth(1).unwrap().to_owned()
+}
+
+/// Each question's answers by annotator, of one example.
+fn answers(env: &TestEnv, id: &str) -> Value {
+    let shown = env.json(&["examples", "show", "acme/support", id]);
+    let annotations = shown["annotations"]
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
+    annotations
+        .into_iter()
+        .map(|(question, a)| {
+            let votes: Vec<Value> = a["votes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| json!([v["annotator"], v["answer"], v["reasoning"]]))
+                .collect();
+            (question, Value::from(votes))
+        })
+        .collect()
+}
+
+/// The examples with any annotation.
+fn annotated(env: &TestEnv) -> Vec<String> {
+    let page = env.json(&["examples", "list", "acme/support", "--annotated"]);
+    page["examples"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["exampleId"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn accept_pick_undo_skip_and_quit_write_exactly_the_keys_pressed() {
+    let env = env(3);
+    let tmux = Tmux::start(&env, &["annotate", "acme/support", "--audit", "0"]);
+    let screen = tmux.wait_for("question 1/3");
+    let (first, _) = header(&screen);
+    assert!(screen.contains(" intent · choice "), "{screen}");
+    assert!(screen.contains("done 0 · left 3"), "{screen}");
+    assert!(
+        screen.contains("last align --curve: none recorded yet"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("\"subject\": "),
+        "the state is shown:\n{screen}"
+    );
+    let intent = guess(&screen);
+    // NO_COLOR: bold stays, no colour is drawn.
+    let drawn = tmux.run(&["capture-pane", "-p", "-e", "-t", "0"]);
+    assert!(drawn.contains("\u{1b}[1m"), "{drawn:?}");
+    let colour = regex::Regex::new(r"\x1b\[(3[0-7]|38;|4[0-7]|48;|9[0-7])").unwrap();
+    assert!(!colour.is_match(&drawn), "{drawn:?}");
+
+    // Accept intent's guess; pick level 3 of urgency, undo it, pick 1 with a reason.
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("question 2/3");
+    tmux.keys(&["3"]);
+    tmux.wait_for("question 3/3");
+    tmux.keys(&["u"]);
+    let screen = tmux.wait_for("undid urgency");
+    assert_eq!(header(&screen), (first.clone(), "question 2/3".to_owned()));
+    tmux.keys(&["r"]);
+    tmux.keys(&["-l", "two users"]);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("reason: two users");
+    tmux.keys(&["1"]);
+    tmux.wait_for("question 3/3");
+    // A key that fits no answer is refused on the spot.
+    tmux.keys(&["7"]);
+    tmux.wait_for("a yes-or-no question: y or n");
+    // Skip escalate: the next example.
+    tmux.keys(&["s"]);
+    let screen = tmux.wait("the next example", |s| {
+        s.contains("question 1/3") && !s.contains(&format!("· {first} ·"))
+    });
+    // The first example still waits for escalate: three left.
+    assert!(screen.contains("done 2 · left 3"), "{screen}");
+    tmux.keys(&["q"]);
+    tmux.wait_for("exited 0");
+
+    assert_eq!(annotated(&env), std::slice::from_ref(&first));
+    assert_eq!(
+        answers(&env, &first),
+        json!({
+            "intent": [["ann", intent, null]],
+            "urgency": [["ann", 1, "two users"]],
+        })
+    );
+}
+
+#[test]
+fn kill_9_midway_loses_nothing_answered_and_ctrl_c_quits() {
+    let env = env(1);
+    let tmux = Tmux::start(&env, &["annotate", "acme/support", "--audit", "0"]);
+    let screen = tmux.wait_for("question 1/3");
+    let (first, _) = header(&screen);
+    tmux.keys(&["y"]);
+    tmux.wait_for("y and n answer a yes-or-no question");
+    tmux.keys(&["2"]);
+    tmux.wait_for("question 2/3");
+    tmux.keys(&["0"]);
+    tmux.wait_for("question 3/3");
+    let pid = tmux.arbiter_pid();
+    // SAFETY: a signal to the process this test started.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGKILL) }, 0);
+    tmux.wait_for("exited 137");
+    let answered = answers(&env, &first);
+    assert_eq!(answered["urgency"], json!([["ann", 0, null]]), "{answered}");
+    assert_eq!(answered["intent"][0][0], "ann", "{answered}");
+    assert_eq!(answered.as_object().unwrap().len(), 2, "{answered}");
+
+    // Back again: the same example (its claim is the annotator's own), its one question
+    // left; Ctrl-C leaves.
+    let again = Tmux::start(&env, &["annotate", "acme/support", "--audit", "0"]);
+    let screen = again.wait_for("question 1/1");
+    assert_eq!(header(&screen).0, first);
+    assert!(screen.contains(" escalate · noul "), "{screen}");
+    again.keys(&["C-c"]);
+    again.wait_for("exited 0");
+    assert_eq!(answers(&env, &first).as_object().unwrap().len(), 2);
+}
+
+/// `arbiter args…` in line mode, its stdin and stdout piped.
+struct Lines {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+    seen: Vec<String>,
+}
+
+impl Lines {
+    fn start(mut cmd: std::process::Command) -> Self {
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Self {
+            child,
+            stdin,
+            stdout,
+            seen: Vec::new(),
+        }
+    }
+
+    /// Lines up to the first that starts with `prefix`, which is returned.
+    fn until(&mut self, prefix: &str) -> String {
+        loop {
+            let mut line = String::new();
+            let read = self.stdout.read_line(&mut line).unwrap();
+            assert!(read > 0, "ended before `{prefix}`: {:?}", self.seen);
+            let line = line.trim_end().to_owned();
+            self.seen.push(line.clone());
+            if line.starts_with(prefix) {
+                return line;
+            }
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin.as_mut().unwrap(), "{line}").unwrap();
+    }
+
+    /// The example a header line names (`example e-01 (uncertain) · …`).
+    fn example(header: &str) -> String {
+        header.split_whitespace().nth(1).unwrap().to_owned()
+    }
+
+    fn finish(mut self) -> (bool, Vec<String>) {
+        drop(self.stdin.take());
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut self.stdout, &mut rest).unwrap();
+        self.seen.extend(rest.lines().map(str::to_owned));
+        (self.child.wait().unwrap().success(), self.seen)
+    }
+}
+
+#[test]
+fn line_mode_reads_one_key_a_line_and_refuses_a_bad_one_on_the_spot() {
+    let env = env(2);
+    let mut cmd = env.std_cmd();
+    cmd.env("USER", "ann").args([
+        "examples",
+        "annotate",
+        "acme/support",
+        "--interactive",
+        "--question",
+        "urgency",
+    ]);
+    let mut lines = Lines::start(cmd);
+    let first = Lines::example(&lines.until("example "));
+    let state = lines.until("state: ");
+    assert!(state.starts_with("state: {\"subject\""), "{state}");
+    let question = lines.until("urgency (score): ");
+    assert!(
+        question.contains("0 A question with no time pressure."),
+        "{question}"
+    );
+    lines.send("9");
+    assert_eq!(lines.until("error: "), "error: no level 9: pick 0 to 4");
+    lines.send("r blocks a team");
+    lines.send("3");
+    let said = lines.until("annotated ");
+    assert_eq!(said, format!("annotated {first}: urgency = 3 by ann"));
+    let second = Lines::example(&lines.until("example "));
+    assert_ne!(first, second);
+    lines.send("q");
+    let (ok, seen) = lines.finish();
+    assert!(ok, "{seen:?}");
+    assert_eq!(
+        seen.last().unwrap(),
+        "answered 1, skipped 0; 1 examples left to annotate"
+    );
+    assert_eq!(
+        answers(&env, &first),
+        json!({"urgency": [["ann", 3, "blocks a team"]]})
+    );
+    assert_eq!(annotated(&env), [first]);
+}
+
+/// A real `arbiter serve` on the test's home, stopped when dropped.
+struct Serve {
+    child: Child,
+    url: String,
+}
+
+impl Serve {
+    fn start(env: &TestEnv) -> Self {
+        let mut child = env
+            .std_cmd()
+            .args(["serve", "--listen", "127.0.0.1:0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        out.read_line(&mut line).unwrap();
+        let url = line
+            .trim()
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("serve said {line:?}"))
+            .to_owned();
+        Self { child, url }
+    }
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn two_annotators_against_one_server_never_get_the_same_example() {
+    let env = env(4);
+    let token = |name: &str| {
+        let created = env.json(&[
+            "tokens",
+            "create",
+            "--name",
+            name,
+            "--scope",
+            "examples:read",
+            "--scope",
+            "examples:write",
+            "--scope",
+            "decisions",
+            "--role",
+            "acme/*=writer",
+            "--json",
+        ]);
+        created["token"].as_str().unwrap().to_owned()
+    };
+    let (alice, bob) = (token("alice"), token("bob"));
+    let server = Serve::start(&env);
+    let client = |token: &str| {
+        let mut cmd = env.std_cmd();
+        cmd.env_remove("ARBITER_HOME")
+            .env("ARBITER_SERVER", &server.url)
+            .env("ARBITER_TOKEN", token)
+            .args(["annotate", "acme/support", "--audit", "0"]);
+        Lines::start(cmd)
+    };
+    // Alice holds her first example while Bob walks through every one left to him.
+    let mut a = client(&alice);
+    let held = Lines::example(&a.until("example "));
+    let walk = |mut b: Lines| {
+        let mut shown = Vec::new();
+        loop {
+            let line = b.until("");
+            if line.starts_with("example ") {
+                shown.push(Lines::example(&line));
+                for _ in 0..3 {
+                    b.send("s");
+                }
+            } else if line.starts_with("nothing left") {
+                break;
+            }
+        }
+        let (ok, seen) = b.finish();
+        assert!(ok, "{seen:?}");
+        shown
+    };
+    let bobs = walk(client(&bob));
+    assert!(
+        !bobs.contains(&held),
+        "bob was shown {held}, alice's: {bobs:?}"
+    );
+    assert_eq!(bobs.len(), 3, "{bobs:?}");
+    // Alice answers one question of hers, by her token's name, undoes it (her own answer
+    // deleted on the server), answers it again and leaves: released, her example is Bob's
+    // to be shown too.
+    a.send("a");
+    let first = a.until("annotated ");
+    assert!(first.ends_with("by alice"), "{first}");
+    a.send("u");
+    assert!(a.until("undid ").ends_with(&format!(" of {held}")));
+    assert_eq!(answers(&env, &held), json!({}), "undone on the server");
+    a.send("a");
+    a.send("q");
+    let (ok, seen) = a.finish();
+    assert!(ok, "{seen:?}");
+    let answered = answers(&env, &held);
+    assert_eq!(answered.as_object().unwrap().len(), 1, "{answered}");
+    let mut bobs = walk(client(&bob));
+    bobs.sort();
+    assert_eq!(bobs, ["e-00", "e-01", "e-02", "e-03"]);
+}
