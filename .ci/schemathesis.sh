@@ -38,6 +38,8 @@ token="$("$bin" tokens create --name fuzz \
     --scope batches --scope alignments --role '*=admin' --role '*/*=admin' --json |
     python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')"
 
+# Created here, not by the background shell: sed must find it even before serve starts.
+: >"$work/serve.out"
 "$bin" serve --listen 127.0.0.1:0 >"$work/serve.out" 2>"$work/serve.err" &
 server_pid=$!
 addr=""
