@@ -115,8 +115,8 @@ pub(crate) async fn identify(
     let route = matched.or_else(|| response.extensions().get::<RouteTemplate>().cloned());
     let route = route
         .as_ref()
-        .map_or(super::metrics::UNMATCHED_ROUTE, |r| &r.0);
-    super::metrics::http_request(route, &method, status, took);
+        .map_or(crate::telemetry::metrics::UNMATCHED_ROUTE, |r| &r.0);
+    crate::telemetry::metrics::http_request(route, &method, status, took);
     let ms = took.as_secs_f64() * 1e3;
     if status == StatusCode::INTERNAL_SERVER_ERROR {
         tracing::error!(%method, %path, status = status.as_u16(), ms = format!("{ms:.1}"), request_id = %id, "request");
