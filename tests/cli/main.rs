@@ -26,6 +26,7 @@ mod http_model_paths;
 mod http_props;
 mod jobs;
 mod layers;
+mod logs;
 mod metrics;
 mod models;
 mod openapi;
