@@ -5,6 +5,7 @@ mod client;
 mod common;
 mod completion;
 mod decide;
+mod deploy;
 mod docs;
 mod edges;
 mod engines;

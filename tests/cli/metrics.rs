@@ -295,6 +295,8 @@ fn each_family_moves_by_what_the_requests_did() {
         assert!(!after.contains(&model_id), "no model ID is a label");
         check_process(&after);
         promtool_check(&after);
+        // What `deploy/` names is what a real scrape has.
+        crate::deploy::check_names(&after);
     });
     assert_eq!(fake.count(), 2, "one attempt, one retry");
     let (exit, _) = served.stop();
