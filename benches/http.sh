@@ -41,12 +41,11 @@ BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/arbiter"
 WORK=$(mktemp -d)
 . benches/served.sh
 
-if [ "$MODE" = metrics ]; then
-    ROUNDS=${ROUNDS:-3}
-    jq -c '.model = "mo"' examples/support/request.json >"$WORK/body.json"
-    # Each load's states are new to its server: load N numbers from N x 10^8.
-    numbered() {
-        cat >"$WORK/post$1.lua" <<EOF
+# Every request a state the server has not seen (the example's, numbered with "_n"), as
+# benches/inprocess.rs decides them, so the engine's state cache never answers. Each run
+# numbers from its own offset: post_lua N numbers from N x 10^8.
+post_lua() {
+    cat >"$WORK/post$1.lua" <<EOF
 wrk.method = "POST"
 local f = assert(io.open("$WORK/body.json", "r"))
 local body = f:read("*a")
@@ -60,8 +59,12 @@ request = function()
     return wrk.format(nil, nil, nil, numbered)
 end
 EOF
-        echo "$WORK/post$1.lua"
-    }
+    echo "$WORK/post$1.lua"
+}
+
+if [ "$MODE" = metrics ]; then
+    ROUNDS=${ROUNDS:-3}
+    jq -c '.model = "mo"' examples/support/request.json >"$WORK/body.json"
     # One run: a fresh server with the metrics listener (on) or without (off), warmed up,
     # then loaded at c=8 (and, when on, scraped halfway); prints its requests/s.
     run_once() {
@@ -73,7 +76,7 @@ EOF
             SERVER_SETTINGS='' start_server
         fi
         local url="http://$ADDR/v1/decision"
-        timeout 30 wrk -t1 -c8 -d3s -s "$(numbered $((run * 2)))" "$url" >/dev/null
+        timeout 30 wrk -t1 -c8 -d3s -s "$(post_lua $((run * 2)))" "$url" >/dev/null
         if [ "$variant" = on ]; then
             metrics=$(sed -n 's|^metrics on \(http://127\.0\.0\.1:[0-9]*/metrics\)$|\1|p' "$WORK/server.out")
             [ -n "$metrics" ] || { echo "no metrics listener in:" >&2; cat "$WORK/server.out" >&2; exit 1; }
@@ -81,7 +84,7 @@ EOF
             scraper=$!
         fi
         timeout $((DURATION + 30)) wrk -t1 -c8 -d"${DURATION}s" --timeout 10s \
-            -s "$(numbered $((run * 2 + 1)))" "$url" >"$WORK/wrk-$run.txt"
+            -s "$(post_lua $((run * 2 + 1)))" "$url" >"$WORK/wrk-$run.txt"
         if [ -n "$scraper" ]; then
             wait "$scraper"
             grep -q '^arbiter_http_requests_total{' "$WORK/scrape.txt" \
@@ -141,26 +144,6 @@ RSS_WARM=$(rss_kib)
 echo "== server on $ADDR; request: model mo, $QUESTIONS questions, $STATE_BYTES bytes of state"
 echo "   first answer: $(jq -c '.answers | map_values(.choice // .score // .noul)' "$WORK/first.json")"
 
-# Every request a state the server has not seen (the example's, numbered with "_n"), as
-# benches/inprocess.rs decides them, so the engine's state cache never answers. Each run
-# numbers from its own offset: post_lua N numbers from N x 10^8.
-post_lua() {
-    cat >"$WORK/post$1.lua" <<EOF
-wrk.method = "POST"
-local f = assert(io.open("$WORK/body.json", "r"))
-local body = f:read("*a")
-f:close()
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["Authorization"] = "Bearer $TOKEN"
-local n = $1 * 100000000
-request = function()
-    n = n + 1
-    local numbered = body:gsub('"state":{', '"state":{"_n":' .. n .. ',', 1)
-    return wrk.format(nil, nil, nil, numbered)
-end
-EOF
-    echo "$WORK/post$1.lua"
-}
 
 # Warm-up: a few seconds at c=8 so the outcome cache and connection pools are hot.
 timeout 30 wrk -t1 -c8 -d3s -s "$(post_lua 9)" "$URL" >/dev/null

@@ -22,15 +22,7 @@ fn home_with_remote(fake: &FakeUpstream) -> (TestEnv, String) {
             fake.url()
         ),
     );
-    let created = env.json(&[
-        "tokens",
-        "create",
-        "--name",
-        "t",
-        "--scope",
-        "decisions",
-        "--json",
-    ]);
+    let created = crate::served::decisions_token(&env);
     (env, created["token"].as_str().unwrap().to_owned())
 }
 
