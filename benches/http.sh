@@ -15,10 +15,19 @@
 # c=64/c=8 RSS <= 1.5, throughput c=64/c=8 >= 0.95, RSS after within 20% of post-warm-up).
 # Traffic goes to 127.0.0.1 only.
 #
-# Run from anywhere: bash benches/http.sh   (DURATION=10 by default)
+# MODE=metrics measures instead what `server.metrics_listen` costs: the same load (c=8, the
+# numbered requests below) on a server with the metrics listener and on one without, each
+# fresh, in ROUNDS rounds of DURATION seconds each way, alternating which goes first; a run
+# with metrics is scraped halfway. Prints each run's requests/s and the ratio of the totals,
+# on / off (target: within 2%, i.e. >= 0.98).
+#
+# Run from anywhere: bash benches/http.sh            (DURATION=10 by default)
+#                    MODE=metrics bash benches/http.sh   (ROUNDS=3 by default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${DURATION:-10}
+MODE=${MODE:-http}
+case "$MODE" in http|metrics) ;; *) echo "MODE is http or metrics, not $MODE" >&2; exit 2 ;; esac
 
 # --- tools --------------------------------------------------------------------------------
 apt_install() { apt-get install -y "$@" >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y "$@" >/dev/null; }; }
@@ -31,6 +40,83 @@ BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/arbiter"
 
 WORK=$(mktemp -d)
 . benches/served.sh
+
+# Every request a state the server has not seen (the example's, numbered with "_n"), as
+# benches/inprocess.rs decides them, so the engine's state cache never answers. Each run
+# numbers from its own offset: post_lua N numbers from N x 10^8.
+post_lua() {
+    cat >"$WORK/post$1.lua" <<EOF
+wrk.method = "POST"
+local f = assert(io.open("$WORK/body.json", "r"))
+local body = f:read("*a")
+f:close()
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "Bearer $TOKEN"
+local n = $1 * 100000000
+request = function()
+    n = n + 1
+    local numbered = body:gsub('"state":{', '"state":{"_n":' .. n .. ',', 1)
+    return wrk.format(nil, nil, nil, numbered)
+end
+EOF
+    echo "$WORK/post$1.lua"
+}
+
+if [ "$MODE" = metrics ]; then
+    ROUNDS=${ROUNDS:-3}
+    jq -c '.model = "mo"' examples/support/request.json >"$WORK/body.json"
+    # One run: a fresh server with the metrics listener (on) or without (off), warmed up,
+    # then loaded at c=8 (and, when on, scraped halfway); prints its requests/s.
+    run_once() {
+        local variant=$1 run=$2 scraper="" metrics bad
+        rm -rf "$WORK/home"
+        if [ "$variant" = on ]; then
+            SERVER_SETTINGS=$'  metrics_listen: 127.0.0.1:0\n' start_server
+        else
+            SERVER_SETTINGS='' start_server
+        fi
+        local url="http://$ADDR/v1/decision"
+        timeout 30 wrk -t1 -c8 -d3s -s "$(post_lua $((run * 2)))" "$url" >/dev/null
+        if [ "$variant" = on ]; then
+            metrics=$(sed -n 's|^metrics on \(http://127\.0\.0\.1:[0-9]*/metrics\)$|\1|p' "$WORK/server.out")
+            [ -n "$metrics" ] || { echo "no metrics listener in:" >&2; cat "$WORK/server.out" >&2; exit 1; }
+            (sleep $((DURATION / 2)); curl -s -m 10 "$metrics" >"$WORK/scrape.txt") &
+            scraper=$!
+        fi
+        timeout $((DURATION + 30)) wrk -t1 -c8 -d"${DURATION}s" --timeout 10s \
+            -s "$(post_lua $((run * 2 + 1)))" "$url" >"$WORK/wrk-$run.txt"
+        if [ -n "$scraper" ]; then
+            wait "$scraper"
+            grep -q '^arbiter_http_requests_total{' "$WORK/scrape.txt" \
+                || { echo "the scrape counted no request" >&2; exit 1; }
+        fi
+        stop_server
+        bad=$(awk '/Non-2xx or 3xx responses:/ {print $NF}' "$WORK/wrk-$run.txt")
+        [ -z "$bad" ] || { echo "$bad non-2xx answers in run $run ($variant)" >&2; exit 1; }
+        awk '/^Requests\/sec:/ {print $2}' "$WORK/wrk-$run.txt"
+    }
+    echo "== metrics on vs off: c=8, $ROUNDS rounds of ${DURATION} s each way, alternating"
+    ON=0; OFF=0; RUN=0
+    for round in $(seq "$ROUNDS"); do
+        if [ $((round % 2)) = 1 ]; then order="on off"; else order="off on"; fi
+        for variant in $order; do
+            RUN=$((RUN + 1))
+            rps=$(run_once "$variant" "$RUN")
+            printf 'round %d  metrics %-3s %8s req/s\n' "$round" "$variant" "$rps"
+            if [ "$variant" = on ]; then
+                ON=$(awk -v a="$ON" -v b="$rps" 'BEGIN {print a + b}')
+            else
+                OFF=$(awk -v a="$OFF" -v b="$rps" 'BEGIN {print a + b}')
+            fi
+        done
+    done
+    awk -v on="$ON" -v off="$OFF" -v n="$ROUNDS" 'BEGIN {
+        r = on / off
+        printf("metrics summary: on %.1f req/s, off %.1f req/s (means of %d runs each); on / off = %.3f (target >= 0.98: %s)\n", on / n, off / n, n, r, (r >= 0.98) ? "met" : "NOT met")
+    }'
+    exit 0
+fi
+
 
 # --- baseline: the engine in process, run before and after the HTTP runs ------------------
 cargo bench --quiet --bench inprocess --no-run
@@ -58,26 +144,6 @@ RSS_WARM=$(rss_kib)
 echo "== server on $ADDR; request: model mo, $QUESTIONS questions, $STATE_BYTES bytes of state"
 echo "   first answer: $(jq -c '.answers | map_values(.choice // .score // .noul)' "$WORK/first.json")"
 
-# Every request a state the server has not seen (the example's, numbered with "_n"), as
-# benches/inprocess.rs decides them, so the engine's state cache never answers. Each run
-# numbers from its own offset: post_lua N numbers from N x 10^8.
-post_lua() {
-    cat >"$WORK/post$1.lua" <<EOF
-wrk.method = "POST"
-local f = assert(io.open("$WORK/body.json", "r"))
-local body = f:read("*a")
-f:close()
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["Authorization"] = "Bearer $TOKEN"
-local n = $1 * 100000000
-request = function()
-    n = n + 1
-    local numbered = body:gsub('"state":{', '"state":{"_n":' .. n .. ',', 1)
-    return wrk.format(nil, nil, nil, numbered)
-end
-EOF
-    echo "$WORK/post$1.lua"
-}
 
 # Warm-up: a few seconds at c=8 so the outcome cache and connection pools are hot.
 timeout 30 wrk -t1 -c8 -d3s -s "$(post_lua 9)" "$URL" >/dev/null

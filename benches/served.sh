@@ -1,8 +1,9 @@
 # Sourced by the benches that load a real `arbiter serve` (http.sh, jevbench.sh), once BIN
 # (the release binary) and WORK (a temporary directory) are set.
 #
-# start_server: a fresh ARBITER_HOME under $WORK with the rate limit out of the way, a token
-# of scope `decisions` in TOKEN, and the server on a loopback port (ADDR, SERVER_PID).
+# start_server: a fresh ARBITER_HOME under $WORK with the rate limit out of the way (and the
+# lines of SERVER_SETTINGS, if set, added under `server:`), a token of scope `decisions` in
+# TOKEN, and the server on a loopback port (ADDR, SERVER_PID).
 # stop_server: SIGTERM, then SIGKILL if it is still there after 5 s.
 # On exit (a trap set here): a sampler in SAMPLER_PID (if a bench started one) is killed,
 # the server stopped and $WORK removed.
@@ -14,7 +15,7 @@ start_server() {
     command -v jq >/dev/null || { apt-get install -y jq >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y jq >/dev/null; }; }
     export ARBITER_HOME="$WORK/home"
     mkdir -p "$ARBITER_HOME"
-    printf 'server:\n  rate_limit:\n    per_second: 1000000\n    burst: 1000000\n' >"$ARBITER_HOME/config.yaml"
+    printf 'server:\n  rate_limit:\n    per_second: 1000000\n    burst: 1000000\n%s' "${SERVER_SETTINGS:-}" >"$ARBITER_HOME/config.yaml"
     TOKEN=$("$BIN" tokens create --name bench --scope decisions --json | jq -r .token)
     [ -n "$TOKEN" ] && [ "$TOKEN" != null ] || { echo "no token" >&2; exit 1; }
 

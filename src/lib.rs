@@ -20,5 +20,6 @@ pub mod repo;
 pub mod retry;
 pub mod server;
 pub mod store;
+pub mod telemetry;
 #[doc(hidden)]
 pub mod wire;

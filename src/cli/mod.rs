@@ -139,25 +139,15 @@ pub async fn run(cli: Cli) -> ExitCode {
 }
 
 /// Diagnostics on stderr: warnings by default (e.g. a failed capture), one line per request
-/// for `serve`; `ARBITER_LOG` (e.g. `debug`) overrides. A filter that does not parse is
-/// refused, naming the variable, rather than quietly replaced by the default.
+/// for `serve`; `ARBITER_LOG` (e.g. `debug`) overrides, `ARBITER_LOG_FORMAT=json` writes
+/// them as JSON lines ([`crate::telemetry::logs`]). A filter or format that does not parse
+/// is refused, naming the variable, rather than quietly replaced by the default.
 fn init_logging(serving: bool) -> crate::error::Result<()> {
+    use crate::telemetry::logs;
     let default = if serving { "info" } else { "warn" };
-    let bad = |msg: String| crate::error::Error::BadRequest(format!("ARBITER_LOG: {msg}"));
-    let filter = match std::env::var("ARBITER_LOG") {
-        Ok(text) if !text.trim().is_empty() => tracing_subscriber::EnvFilter::try_new(&text)
-            .map_err(|e| bad(format!("`{text}` is not a log filter: {e}")))?,
-        Err(std::env::VarError::NotUnicode(_)) => {
-            return Err(bad("not UTF-8".to_owned()));
-        }
-        _ => tracing_subscriber::EnvFilter::new(default),
-    };
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_target(false)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .try_init();
+    let filter = logs::filter_from_env(default).map_err(crate::error::Error::BadRequest)?;
+    let format = logs::Format::from_env().map_err(crate::error::Error::BadRequest)?;
+    logs::init(filter, format);
     Ok(())
 }
 

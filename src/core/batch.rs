@@ -21,6 +21,7 @@ use super::{Context, blocking};
 use crate::error::{Error, Result};
 use crate::ids::ModelRef;
 use crate::store::{ExampleFilter, JobRecord};
+use crate::telemetry::metrics as telemetry;
 use crate::wire::decision::Revision;
 use crate::wire::jobs::BatchItems as Given;
 use crate::wire::jobs::{
@@ -259,6 +260,7 @@ pub(crate) async fn execute(
     let (loaded, template) = (&loaded, &template);
     let pass = Pass {
         job_id: &record.job_id,
+        kind: JobKind::Batch,
         results: JobPart::Results,
         window: engine.max_in_flight(),
         items: total,
@@ -299,6 +301,8 @@ pub(crate) async fn execute(
 /// in its job.
 pub(crate) struct Pass<'a> {
     pub job_id: &'a crate::ids::JobId,
+    /// The job's kind, as its items are counted in the metrics.
+    pub kind: JobKind,
     /// The lines the results are written to.
     pub results: JobPart,
     /// What the engine takes at once.
@@ -366,6 +370,11 @@ where
                 observer.line(&item.line);
                 item.line.pop();
                 tally.add(item.failed, item.usage);
+                telemetry::job_item(pass.kind.as_str(), if item.failed {
+                    telemetry::ItemResult::Failed
+                } else {
+                    telemetry::ItemResult::Succeeded
+                });
                 writer.hold(item.line);
                 tally.timed += 1;
                 tally.latency += item.latency;
@@ -515,6 +524,22 @@ async fn decide_item(
     .await;
     captured?;
     stop_on_outage(outcome.as_ref().err())?;
+    let latency = started.elapsed();
+    let base_model = &loaded.spec.base;
+    match &outcome {
+        Ok(response) => telemetry::decision(
+            base_model,
+            telemetry::Source::Job,
+            telemetry::Outcome::Answered,
+            Some((latency, response.usage.input_tokens)),
+        ),
+        Err(error) => telemetry::decision(
+            base_model,
+            telemetry::Source::Job,
+            super::decide::counted_as(error),
+            None,
+        ),
+    }
     let (outcome, failed, usage) = match outcome {
         Ok(response) => (
             ItemOutcome::Answered {
@@ -546,7 +571,7 @@ async fn decide_item(
         line,
         failed,
         usage,
-        latency: started.elapsed(),
+        latency,
     })
 }
 

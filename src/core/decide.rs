@@ -10,11 +10,22 @@ use crate::engine::builtin::aligned::format::Abstain;
 use crate::engine::builtin::aligned::outcome_keys;
 use crate::error::{Error, Result};
 use crate::store::NewDecision;
+use crate::telemetry::metrics as telemetry;
 use crate::wire::decision::{DecisionRef, ExampleRef};
 use crate::wire::question::questions_to_value;
 use crate::wire::validate::Loc;
 use crate::wire::value::derived_example_id;
 use crate::wire::{Answers, DecisionRequest, DecisionResponse, Questions};
+
+/// How a decision that ended in `error` is counted in the metrics: `overloaded` by its
+/// variant, else refused when the asker is at fault (a 4xx), failed when not.
+pub fn counted_as(error: &Error) -> telemetry::Outcome {
+    match (error, error.status()) {
+        (Error::Overloaded { .. }, _) => telemetry::Outcome::Overloaded,
+        (_, 400..=499) => telemetry::Outcome::Refused,
+        _ => telemetry::Outcome::Failed,
+    }
+}
 
 /// Answer a validated request. `request_id` is recorded with a captured decision.
 pub async fn decide(
@@ -222,6 +233,7 @@ pub(crate) async fn decide_and_capture(
         decision: None,
     };
     if !wanted {
+        telemetry::capture(telemetry::Capture::Skipped);
         return Ok((response, Ok(())));
     }
     // Answered only once the capture is durable.
@@ -239,6 +251,11 @@ pub(crate) async fn decide_and_capture(
         response.recorded = Some(true);
         response.example = Some(example);
         response.decision = Some(decision);
+    });
+    telemetry::capture(if captured.is_ok() {
+        telemetry::Capture::Recorded
+    } else {
+        telemetry::Capture::Failed
     });
     Ok((response, captured))
 }

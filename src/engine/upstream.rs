@@ -11,6 +11,7 @@
 use crate::config::{ApiKey, EngineLimits, EngineSettings};
 use crate::error::{Error, Result};
 use crate::retry::{Next, RetryPolicy, retry_after, transport_message};
+use crate::telemetry::metrics::{self, EngineResult};
 use crate::wire::validate::{FieldError, Loc, Segment};
 use bytes::Bytes;
 use reqwest::StatusCode;
@@ -107,8 +108,21 @@ impl Upstream {
     /// errors and timeouts, up to `retries` times. The wait is `Retry-After` or
     /// `retry-after-ms` when given (a wait longer than `max_backoff` ends the retries),
     /// else full jitter: uniform in `[0, min(max_backoff, backoff·2ⁿ)]`. A permit is held
-    /// only while an attempt is in flight, not while waiting.
+    /// only while an attempt is in flight, not while waiting. Each call is counted in the
+    /// metrics by how it ended, each retry too.
     pub async fn post<T: Serialize + ?Sized>(&self, path: &str, body: &T) -> Result<Value> {
+        let started = std::time::Instant::now();
+        let answered = self.post_retrying(path, body).await;
+        let result = match &answered {
+            Ok(_) => EngineResult::Ok,
+            Err(Error::UpstreamUnavailable(_)) => EngineResult::Unavailable,
+            Err(_) => EngineResult::Failed,
+        };
+        metrics::engine_call(&self.name, result, started.elapsed());
+        answered
+    }
+
+    async fn post_retrying<T: Serialize + ?Sized>(&self, path: &str, body: &T) -> Result<Value> {
         let url = format!("{}{path}", self.base_url);
         if let (Some(var), None) = (&self.api_key_env, &self.api_key) {
             return Err(Error::UpstreamUnavailable(format!(
@@ -150,6 +164,7 @@ impl Upstream {
                 }
             };
             tracing::debug!(engine = %self.name, %error, retry = retry + 1, wait_ms = wait.as_millis(), "retrying upstream request");
+            metrics::engine_retry(&self.name);
             tokio::time::sleep(wait).await;
             retry += 1;
         }

@@ -214,6 +214,8 @@ fn a_refused_move_is_not_fast_forward_and_the_mirror_takes_the_winner() {
         ssh_key: None,
     });
     let stale = Oid::from_str(&root).unwrap();
+    let rejected = "arbiter_git_operations_total{operation=\"push\",result=\"rejected\"}";
+    let rejected_before = crate::telemetry::metrics::now(rejected);
     let refused = remote
         .push_ref(
             &b.repo,
@@ -232,6 +234,8 @@ fn a_refused_move_is_not_fast_forward_and_the_mirror_takes_the_winner() {
         .push_ref(&b.repo, &shared.path, "refs/tags/v1", None, stale, "test")
         .unwrap();
     assert_eq!(refused.err().map(|r| r.actual), Some(Some(stale)));
+    // Both refusals are counted (other tests running at once may add theirs).
+    assert!(crate::telemetry::metrics::now(rejected) - rejected_before >= 2.0);
     let main = shared
         .remote_repo()
         .refname_to_id("refs/heads/main")

@@ -76,7 +76,7 @@ impl Admission {
     pub(crate) async fn admit(&self) -> Result<Slot<'_>, Error> {
         if self.admitted.fetch_add(1, Ordering::AcqRel) >= self.capacity {
             self.admitted.fetch_sub(1, Ordering::AcqRel);
-            super::metrics::overloaded();
+            crate::telemetry::metrics::overloaded();
             return Err(Error::Overloaded {
                 retry_after_secs: RETRY_AFTER_SECS,
             });

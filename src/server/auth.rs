@@ -28,7 +28,7 @@ pub(crate) async fn require_token(
         .as_deref()
         .and_then(|ip| state.auth_failures.exhausted(ip))
     {
-        super::metrics::rate_limited(super::metrics::Limit::AuthFailures);
+        crate::telemetry::metrics::rate_limited(crate::telemetry::metrics::Limit::AuthFailures);
         let error = Error::RateLimited {
             limit: "too many failed authentications from this address",
             retry_after_secs,
@@ -40,7 +40,7 @@ pub(crate) async fn require_token(
         Ok(principal) => principal,
         Err(error) => {
             if error.0.status() == 401 {
-                super::metrics::auth_failure();
+                crate::telemetry::metrics::auth_failure();
             }
             if let Some(ip) = &client {
                 state.auth_failures.charge(ip);
@@ -51,7 +51,7 @@ pub(crate) async fn require_token(
     let quota = match state.limiter.check(principal.token_id.as_str()) {
         Ok(quota) => quota,
         Err(retry_after_secs) => {
-            super::metrics::rate_limited(super::metrics::Limit::Token);
+            crate::telemetry::metrics::rate_limited(crate::telemetry::metrics::Limit::Token);
             let error = Error::RateLimited {
                 limit: "this token's rate limit",
                 retry_after_secs,

@@ -114,8 +114,11 @@ pub async fn serve_with_metrics(
     memory::limit_arenas(ctx.settings().server.max_concurrent_decisions.get());
     let state = state(ctx, listener.local_addr()?);
     let exporter = metrics.map(|listener| {
-        metrics::install();
-        let app = metrics::router({
+        crate::telemetry::metrics::install();
+        if let Ok(store) = state.ctx.store() {
+            crate::telemetry::metrics::store_backend(store.dialect().backend());
+        }
+        let app = metrics::router(state.ctx.clone(), {
             let decisions = state.decisions.clone();
             move || decisions.occupancy()
         });

@@ -104,7 +104,17 @@ pub(crate) async fn identify(
         started,
         answered: false,
     };
-    let mut response = REQUEST.scope(info, next.run(request)).await;
+    // Every line logged while the request is handled carries its ID (and, once traces are
+    // exported, its trace ID: the empty field is recorded then). ERROR is the span's level
+    // only so that it is on whenever any line is: a filter of `warn` keeps the IDs.
+    let span = tracing::span!(
+        tracing::Level::ERROR,
+        "request",
+        request_id = %id,
+        trace_id = tracing::field::Empty,
+    );
+    let mut response =
+        tracing::Instrument::instrument(REQUEST.scope(info, next.run(request)), span).await;
     abandoned.answered = true;
     if let Ok(value) = HeaderValue::from_str(&id) {
         response.headers_mut().insert(REQUEST_ID_HEADER, value);
@@ -115,8 +125,8 @@ pub(crate) async fn identify(
     let route = matched.or_else(|| response.extensions().get::<RouteTemplate>().cloned());
     let route = route
         .as_ref()
-        .map_or(super::metrics::UNMATCHED_ROUTE, |r| &r.0);
-    super::metrics::http_request(route, &method, status, took);
+        .map_or(crate::telemetry::metrics::UNMATCHED_ROUTE, |r| &r.0);
+    crate::telemetry::metrics::http_request(route, &method, status, took);
     let ms = took.as_secs_f64() * 1e3;
     if status == StatusCode::INTERNAL_SERVER_ERROR {
         tracing::error!(%method, %path, status = status.as_u16(), ms = format!("{ms:.1}"), request_id = %id, "request");

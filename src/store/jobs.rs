@@ -315,6 +315,32 @@ impl Store {
         })
     }
 
+    /// How many jobs there are of each kind in each status; a pair with none is absent.
+    pub fn count_jobs(&self) -> Result<Vec<(JobKind, JobStatus, u64)>, StoreError> {
+        let mut conn = self.conn()?;
+        let rows: Vec<(String, String, i64)> = conn
+            .db()
+            .query_map(
+                "SELECT kind, status, count(*) FROM jobs GROUP BY kind, status",
+                params![],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .ctx("count jobs")?;
+        rows.into_iter()
+            .map(|(kind, status, n)| {
+                let corrupt = |what: &str, value: &str| StoreError::Corrupt {
+                    what: format!("a job's {what}"),
+                    reason: format!("unknown {what} `{value}`"),
+                };
+                Ok((
+                    kind.parse().map_err(|_| corrupt("kind", &kind))?,
+                    status.parse().map_err(|_| corrupt("status", &status))?,
+                    count(n),
+                ))
+            })
+            .collect()
+    }
+
     /// Whether a cancel has been asked for (true for a job that no longer exists).
     pub fn job_cancel_requested(&self, job_id: &JobId) -> Result<bool, StoreError> {
         let mut conn = self.conn()?;

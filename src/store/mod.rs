@@ -456,15 +456,27 @@ fn sqlite_tx<T>(
     what: &str,
     f: impl FnOnce(&mut Db<'_>) -> Result<T, StoreError>,
 ) -> Result<T, StoreError> {
+    let started = std::time::Instant::now();
     let path = conn.path().map(ToOwned::to_owned);
-    let failed = |e| sql::sqlite_failure(path.as_deref(), e);
-    let tx = conn
-        .transaction_with_behavior(behavior)
-        .map_err(failed)
-        .ctx(what)?;
-    let out = f(&mut Db::Sqlite(&tx))?;
-    tx.commit().map_err(failed).ctx(what)?;
-    Ok(out)
+    let failed = |e| {
+        crate::telemetry::metrics::store_error(Dialect::Sqlite.backend());
+        sql::sqlite_failure(path.as_deref(), e)
+    };
+    let out = (|| {
+        let tx = conn
+            .transaction_with_behavior(behavior)
+            .map_err(failed)
+            .ctx(what)?;
+        let out = f(&mut Db::Sqlite(&tx))?;
+        tx.commit().map_err(failed).ctx(what)?;
+        Ok(out)
+    })();
+    crate::telemetry::metrics::store_transaction(
+        Dialect::Sqlite.backend(),
+        started.elapsed(),
+        out.is_ok(),
+    );
+    out
 }
 
 /// `begin` + `f` + `COMMIT` on PostgreSQL; an error in `f` rolls back (and a panic leaves
@@ -475,9 +487,17 @@ fn in_transaction<T>(
     what: &str,
     f: impl FnOnce(&mut Db<'_>) -> Result<T, StoreError>,
 ) -> Result<T, StoreError> {
-    conn.begin(begin).ctx(what)?;
+    let started = std::time::Instant::now();
+    let pg = Dialect::Postgres;
+    pg.count_failure(conn.begin(begin)).ctx(what)?;
     let out = f(&mut Db::Postgres(conn));
-    let ended = conn.end_transaction(out.is_ok()).ctx(what);
+    let committed = out.is_ok();
+    let ended = pg.count_failure(conn.end_transaction(committed)).ctx(what);
+    crate::telemetry::metrics::store_transaction(
+        pg.backend(),
+        started.elapsed(),
+        committed && ended.is_ok(),
+    );
     let out = out?;
     ended?;
     Ok(out)

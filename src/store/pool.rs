@@ -229,8 +229,13 @@ impl Pool {
         }
     }
 
-    /// A connection; waits while all are lent. The in-memory store has exactly one.
+    /// A connection; waits while all are lent. The in-memory store has exactly one. A
+    /// connection not had is counted in the metrics.
     pub(super) fn get(&self) -> Result<Conn, StoreError> {
+        self.dialect().count_failure(self.connect())
+    }
+
+    fn connect(&self) -> Result<Conn, StoreError> {
         match self {
             Self::Sqlite {
                 location,

@@ -1038,13 +1038,13 @@ fn serve_warns_of_a_routed_engine_without_a_release_date() {
     );
     let (env, _, _) = env_with(&config);
     let (_, log) = crate::served::Served::start(&env).stop();
-    let warnings: Vec<&str> = log.lines().filter(|l| l.contains("warning")).collect();
-    assert_eq!(
-        warnings,
-        [
-            "warning: engine `undated` has no release_date in config.yaml, so GET /v1/models \
-          gives mo, service/mo a null release_date"
-        ],
+    let warnings: Vec<&str> = log.lines().filter(|l| l.contains(" WARN ")).collect();
+    assert_eq!(warnings.len(), 1, "{log}");
+    assert!(
+        warnings[0].ends_with(
+            " WARN engine `undated` has no release_date in config.yaml, so GET /v1/models \
+             gives mo, service/mo a null release_date"
+        ),
         "{log}"
     );
 }

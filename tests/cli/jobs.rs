@@ -392,6 +392,14 @@ fn a_server_start_resumes_a_job_whose_worker_died() {
     let job_id = detached_batch(&env, &file);
     let pid = worker_after(&env, &job_id, 5);
     kill_9(&pid);
+    // The takeover is counted (recording on in this test process; other tests running
+    // at once may count theirs).
+    let takeovers = || {
+        let scrape = arbiter::telemetry::metrics::encode().unwrap();
+        crate::metrics::sample(&scrape, "arbiter_job_takeovers_total")
+    };
+    arbiter::telemetry::metrics::install();
+    let before = takeovers();
 
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(async {
@@ -418,6 +426,10 @@ fn a_server_start_resumes_a_job_whose_worker_died() {
         .await;
         assert_eq!(job.status.as_str(), "completed");
         assert_eq!(job.progress.done, 300);
+        assert!(
+            takeovers() - before >= 1.0,
+            "the dead worker's job taken over"
+        );
         let _ = tx.send(());
         server.await.unwrap().unwrap();
     });

@@ -24,7 +24,7 @@ pub(crate) async fn run(ctx: Context, args: &ServeArgs, printer: &Printer) -> Re
     let address = listener.local_addr()?;
     // Warm the store before accepting traffic, so a broken home fails here, not per request.
     ctx.store()?;
-    warn_undated_engines(&ctx, printer);
+    warn_undated_engines(&ctx);
     let metrics = match ctx.settings().server.metrics_listen {
         Some(at) => Some(
             tokio::net::TcpListener::bind(at)
@@ -42,21 +42,23 @@ pub(crate) async fn run(ctx: Context, args: &ServeArgs, printer: &Printer) -> Re
     crate::server::serve_with_metrics(ctx, listener, metrics, shutdown_signal())
         .await
         .context("serving")?;
-    printer.status("stopped");
+    // Logged, as everything the server says on stderr, so `ARBITER_LOG_FORMAT=json` writes
+    // nothing but JSON lines.
+    tracing::info!("stopped");
     Ok(ExitCode::SUCCESS)
 }
 
 /// A remote engine whose `config.yaml` entry gives no `release_date` leaves the base models
 /// routed to it with a null `release_date` in `GET /v1/models`: nothing is guessed, so say so.
-fn warn_undated_engines(ctx: &Context, printer: &Printer) {
+fn warn_undated_engines(ctx: &Context) {
     for engine in ctx.engines().configured() {
         if engine.settings.release_date.is_none() && !engine.models.is_empty() {
-            printer.status(&format!(
-                "warning: engine `{}` has no release_date in config.yaml, so GET /v1/models \
-                 gives {} a null release_date",
+            tracing::warn!(
+                "engine `{}` has no release_date in config.yaml, so GET /v1/models gives {} a \
+                 null release_date",
                 engine.settings.name,
                 engine.models.join(", ")
-            ));
+            );
         }
     }
 }

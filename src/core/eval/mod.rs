@@ -162,6 +162,7 @@ pub(crate) async fn execute(
         }
         let pass = Pass {
             job_id: &record.job_id,
+            kind: JobKind::Evaluation,
             results: side.results,
             window: side.engine.max_in_flight(),
             items: stored.examples,

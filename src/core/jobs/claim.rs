@@ -58,25 +58,31 @@ pub fn claim_orphans(ctx: &Context) -> Result<Vec<JobClaim>> {
 fn claim_where(ctx: &Context, only: Option<&JobId>) -> Result<Vec<JobClaim>> {
     let lease = ctx.lease()?;
     let mut taken = Vec::new();
+    // Claimed from another process, whose lease had died (not released, not ours).
+    let mut taken_over = 0u64;
     let claimed = ctx
         .store()?
         .claim_jobs(lease.id(), only, &mut |job_id, owner| {
             let free = lease.take_over(job_id, owner);
             if free {
                 taken.push(*job_id);
+                taken_over += u64::from(owner.is_some_and(|owner| owner != lease.id()));
             }
             free
         });
     match claimed {
-        Ok(claimed) => Ok(claimed
-            .into_iter()
-            .inspect(|job_id| {
-                if only.is_none() {
-                    tracing::info!(job = %job_id, "taking up an orphaned job");
-                }
-            })
-            .map(|job_id| JobClaim::held(ctx, job_id))
-            .collect()),
+        Ok(claimed) => {
+            crate::telemetry::metrics::job_takeovers(taken_over);
+            Ok(claimed
+                .into_iter()
+                .inspect(|job_id| {
+                    if only.is_none() {
+                        tracing::info!(job = %job_id, "taking up an orphaned job");
+                    }
+                })
+                .map(|job_id| JobClaim::held(ctx, job_id))
+                .collect())
+        }
         Err(error) => {
             // Nothing was recorded: what was held for the claim is let go.
             for job_id in &taken {

@@ -216,6 +216,28 @@ pub fn list(
         .collect()
 }
 
+/// How many jobs of each kind are in each status, as `(kind, status, count)` with every
+/// pair (0 for none), for the metrics' `arbiter_jobs`.
+pub fn count_by_state(ctx: &Context) -> Result<Vec<(&'static str, &'static str, u64)>> {
+    use strum::VariantArray as _;
+    let stored = ctx.store()?.count_jobs()?;
+    Ok(JobKind::VARIANTS
+        .iter()
+        .flat_map(|&kind| {
+            JobStatus::VARIANTS
+                .iter()
+                .map(move |&status| (kind, status))
+        })
+        .map(|(kind, status)| {
+            let count = stored
+                .iter()
+                .find(|(k, s, _)| (*k, *s) == (kind, status))
+                .map_or(0, |&(_, _, n)| n);
+            (kind.as_str(), status.as_str(), count)
+        })
+        .collect())
+}
+
 /// Ask a job to stop, through any process on the store; idempotent, and a finished job is
 /// left as it finished. A queued job is cancelled at once; a running one stops at its next
 /// item, wherever it runs. A job whose owner died is cancelled here and now, since nobody

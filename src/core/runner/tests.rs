@@ -78,7 +78,11 @@ async fn a_captured_job_whose_captures_fail_stops_instead_of_answering_unrecorde
         .unwrap();
     let items = vec![json!({"state": "a"}), json!({"state": "b"})];
     let (job, claim) = batch_of(&ctx, items, true);
+    let failed = "arbiter_captures_total{result=\"failed\"}";
+    let failed_before = crate::telemetry::metrics::now(failed);
     let ended = run(&ctx, claim, &NoObserver).await.unwrap();
+    // Counted (other tests running at once may add theirs).
+    assert!(crate::telemetry::metrics::now(failed) - failed_before >= 1.0);
     // Not `completed` with its items answered unrecorded: a captured job's item is
     // captured, or the job stops where it could not be.
     assert_eq!(ended.status.as_str(), "failed", "{ended:?}");

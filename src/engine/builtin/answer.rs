@@ -30,15 +30,14 @@ impl BuiltinEngine {
         let key =
             |truncate| state_cache::key(self.embedder.identity(), self.reading, truncate, &text);
         let states = self.embedder.states();
-        if let Some(hit) = states.get(&key(read.truncate)) {
-            return Ok(hit);
-        }
         // A state read whole was within the budget (a longer one is refused, never kept), so
         // its windows are also what a truncating reading reads: an evaluation finds the
         // states its server decided.
-        if read.truncate
-            && let Some(hit) = states.get(&key(false))
-        {
+        let hit = states
+            .get(&key(read.truncate))
+            .or_else(|| read.truncate.then(|| states.get(&key(false))).flatten());
+        crate::telemetry::metrics::state_cache(hit.is_some());
+        if let Some(hit) = hit {
             return Ok(hit);
         }
         let key = key(read.truncate);

@@ -10,6 +10,7 @@ use git2::{AutotagOption, Direction, FetchOptions, FetchPrune, Oid, Repository};
 use super::{Fetched, MIRROR_REFSPECS, MODEL_ID_REF, Remote, looks_missing, retry_ref_contention};
 use crate::ids::ModelPath;
 use crate::repo::error::RepoError;
+use crate::telemetry::metrics::{self, GitOperation, GitResult};
 
 impl Remote {
     /// Before a read: fetch if due. A failure is logged and the mirror answers.
@@ -81,8 +82,17 @@ impl Remote {
             .remote_callbacks(self.callbacks())
             .prune(FetchPrune::On)
             .download_tags(AutotagOption::None);
-        retry_ref_contention(|| remote.fetch(refspecs, Some(&mut options), Some("arbiter: fetch")))
-            .map_err(|e| self.classify(&format!("fetching {path}"), &e))?;
+        let started = Instant::now();
+        let fetched = retry_ref_contention(|| {
+            remote.fetch(refspecs, Some(&mut options), Some("arbiter: fetch"))
+        });
+        let result = if fetched.is_ok() {
+            GitResult::Ok
+        } else {
+            GitResult::Failed
+        };
+        metrics::git(GitOperation::Fetch, result, started.elapsed());
+        fetched.map_err(|e| self.classify(&format!("fetching {path}"), &e))?;
         let head = remote.default_branch().ok().and_then(|b| {
             b.as_str()
                 .ok()

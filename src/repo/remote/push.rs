@@ -11,6 +11,7 @@ use uuid::Uuid;
 use super::{PUSH_REF_PREFIX, Rejected, Remote, retry_ref_contention};
 use crate::ids::ModelPath;
 use crate::repo::error::RepoError;
+use crate::telemetry::metrics::{self, GitOperation, GitResult};
 
 impl Remote {
     /// Moves `refname` on the remote from `expected` (None: it must not exist) to `new`,
@@ -29,6 +30,7 @@ impl Remote {
     ) -> Result<Result<(), Rejected>, RepoError> {
         let lock = self.lock_for(path);
         let _guard = lock.lock().unwrap_or_else(PoisonError::into_inner);
+        let started = std::time::Instant::now();
         let scratch = ScratchRef::create(repo, path, new)?;
         let outcome = if let Some(remote_dir) = self.local_dir_for(path) {
             self.push_file(
@@ -44,6 +46,12 @@ impl Remote {
             self.push_smart(repo, path, &scratch.name, refname, expected)
         };
         drop(scratch);
+        let result = match &outcome {
+            Ok(Ok(())) => GitResult::Ok,
+            Ok(Err(Rejected { .. })) => GitResult::Rejected,
+            Err(_) => GitResult::Failed,
+        };
+        metrics::git(GitOperation::Push, result, started.elapsed());
         if matches!(outcome, Ok(Ok(()))) {
             let moved = match expected {
                 Some(old) => repo.reference_matching(refname, new, true, old, log),

@@ -7,7 +7,8 @@ use crate::server::error::ApiResult;
 use crate::server::extract::JsonBody;
 use crate::server::openapi::problems;
 use crate::server::request::RequestInfo;
-use crate::server::{AppState, idempotency, metrics};
+use crate::server::{AppState, idempotency};
+use crate::telemetry::metrics::{self, Source};
 use crate::wire::{DecisionRequest, DecisionResponse};
 use axum::extract::State;
 use axum::http::HeaderMap;
@@ -124,7 +125,12 @@ async fn decide(
             match core::decide::decide_prepared(&ctx, &request, prepared, &info.id).await {
                 Ok(response) => {
                     let computed = (started.elapsed(), response.usage.input_tokens);
-                    metrics::decision(&base, metrics::Outcome::Answered, Some(computed));
+                    metrics::decision(
+                        &base,
+                        Source::Request,
+                        metrics::Outcome::Answered,
+                        Some(computed),
+                    );
                     Json(response).into_response()
                 }
                 Err(error) => refused(&base, error),
@@ -154,11 +160,7 @@ const UNRESOLVED: &str = "unresolved";
 
 /// A decision that ended in `error`: counted, and answered with its problem.
 fn refused(base_model: &str, error: crate::error::Error) -> Response {
-    let outcome = match (&error, error.status()) {
-        (crate::error::Error::Overloaded { .. }, _) => metrics::Outcome::Overloaded,
-        (_, 400..=499) => metrics::Outcome::Refused,
-        _ => metrics::Outcome::Failed,
-    };
-    metrics::decision(base_model, outcome, None);
+    let outcome = core::decide::counted_as(&error);
+    metrics::decision(base_model, Source::Request, outcome, None);
     crate::server::error::ApiError(error).into_response()
 }

@@ -15,6 +15,7 @@ pub(super) use value::Value;
 pub(super) use value::{FromValue, Param, Row};
 
 use super::StoreError;
+use crate::telemetry::metrics;
 
 /// Which SQL the connection speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,6 +42,25 @@ impl Dialect {
             Self::Sqlite => format!("json_group_array({expr})"),
             Self::Postgres => format!("CAST(COALESCE(json_agg({expr}), '[]') AS TEXT)"),
         }
+    }
+}
+
+impl Dialect {
+    /// The backend label of the store's metrics.
+    pub fn backend(self) -> metrics::Backend {
+        match self {
+            Self::Sqlite => metrics::Backend::Sqlite,
+            Self::Postgres => metrics::Backend::Postgres,
+        }
+    }
+
+    /// `result`, its failure counted in the metrics as one of this backend's
+    /// (`arbiter_store_errors_total`).
+    pub(super) fn count_failure<T, E>(self, result: Result<T, E>) -> Result<T, E> {
+        if result.is_err() {
+            metrics::store_error(self.backend());
+        }
+        result
     }
 }
 
@@ -118,20 +138,27 @@ impl Db<'_> {
         }
     }
 
+    /// `result`, its failure counted in the metrics (`arbiter_store_errors_total`).
+    fn counted<T>(&self, result: Result<T, DbError>) -> Result<T, DbError> {
+        self.dialect().count_failure(result)
+    }
+
     /// Runs a statement; how many rows it changed.
     pub(super) fn execute(&mut self, sql: &str, args: &[&dyn Param]) -> Result<usize, DbError> {
-        match self {
+        let done = match self {
             Self::Sqlite(conn) => sqlite::execute(conn, sql, args),
             Self::Postgres(conn) => conn.execute(sql, args),
-        }
+        };
+        self.counted(done)
     }
 
     /// Every row of a query.
     pub(super) fn query(&mut self, sql: &str, args: &[&dyn Param]) -> Result<Vec<Row>, DbError> {
-        match self {
+        let rows = match self {
             Self::Sqlite(conn) => sqlite::query(conn, sql, args),
             Self::Postgres(conn) => conn.query(sql, args),
-        }
+        };
+        self.counted(rows)
     }
 
     /// Every row of a query, each read by `read`.
@@ -175,10 +202,11 @@ impl Db<'_> {
 
     /// Several statements without parameters (a migration).
     pub(super) fn batch(&mut self, sql: &str) -> Result<(), DbError> {
-        match self {
+        let done = match self {
             Self::Sqlite(conn) => conn.execute_batch(sql).map_err(sqlite::error),
             Self::Postgres(conn) => conn.batch(sql),
-        }
+        };
+        self.counted(done)
     }
 }
 

@@ -49,6 +49,11 @@ const ENVIRONMENT: &[(&str, &str)] = &[
          info for serve.",
     ),
     (
+        "ARBITER_LOG_FORMAT",
+        "How diagnostics are written on stderr: text (the default) or json (one JSON object \
+         per line; a server's lines during a request carry its request_id).",
+    ),
+    (
         "ARBITER_RUN_ID, GITHUB_RUN_ID, CI_PIPELINE_ID",
         "The CI run a client-mode job belongs to (the first one set).",
     ),

@@ -1,0 +1,94 @@
+//! Log lines on stderr: which (`ARBITER_LOG`, a `tracing` filter) and how
+//! (`ARBITER_LOG_FORMAT`: `text`, the default, or `json`, one object per line for a log
+//! collector).
+//!
+//! Every line logged while a request is handled carries its ID: the server handles each
+//! request in a span named `request` with the field `request_id` (`server::request`),
+//! which the text format prints as a `request{request_id=…}:` prefix and the JSON format
+//! among the span's fields (`span`, and `spans` from the outermost). Its field `trace_id`
+//! is declared empty: the place for the request's trace ID once traces are exported.
+
+use tracing_subscriber::EnvFilter;
+
+/// The variable that chooses the format.
+pub const FORMAT_VAR: &str = "ARBITER_LOG_FORMAT";
+/// The variable that chooses which lines.
+pub const FILTER_VAR: &str = "ARBITER_LOG";
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// For people: one line per event, the request's span as a prefix; colored on a
+    /// terminal.
+    Text,
+    /// For machines: one JSON object per line (`timestamp`, `level`, `fields`, `span`,
+    /// `spans`), never colored.
+    Json,
+}
+
+impl Format {
+    /// The format `value` names (`text` or `json`, any case); unset or blank is `text`.
+    pub fn parse(value: Option<&str>) -> Result<Self, String> {
+        match value.map(str::trim) {
+            None | Some("") => Ok(Self::Text),
+            Some(v) if v.eq_ignore_ascii_case("text") => Ok(Self::Text),
+            Some(v) if v.eq_ignore_ascii_case("json") => Ok(Self::Json),
+            Some(other) => Err(format!(
+                "{FORMAT_VAR}: `{other}` is not a log format; use `text` or `json`"
+            )),
+        }
+    }
+
+    /// The format the environment asks for.
+    pub fn from_env() -> Result<Self, String> {
+        match std::env::var(FORMAT_VAR) {
+            Ok(value) => Self::parse(Some(&value)),
+            Err(std::env::VarError::NotPresent) => Ok(Self::Text),
+            Err(std::env::VarError::NotUnicode(_)) => Err(format!("{FORMAT_VAR}: not UTF-8")),
+        }
+    }
+}
+
+/// The filter the environment asks for, else `default` (`info`, `warn`). A filter that
+/// does not parse is refused, naming the variable, rather than quietly replaced.
+pub fn filter_from_env(default: &str) -> Result<EnvFilter, String> {
+    match std::env::var(FILTER_VAR) {
+        Ok(text) if !text.trim().is_empty() => EnvFilter::try_new(&text)
+            .map_err(|e| format!("{FILTER_VAR}: `{text}` is not a log filter: {e}")),
+        Err(std::env::VarError::NotUnicode(_)) => Err(format!("{FILTER_VAR}: not UTF-8")),
+        _ => Ok(EnvFilter::new(default)),
+    }
+}
+
+/// Log to stderr from now on, lines `filter` lets through, written as `format` says. Once
+/// per process: a later call (a test that runs twice) changes nothing.
+pub fn init(filter: EnvFilter, format: Format) {
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false);
+    let _ = match format {
+        Format::Text => builder
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .try_init(),
+        Format::Json => builder.json().with_ansi(false).try_init(),
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_is_the_default_and_an_unknown_format_is_refused_by_name() {
+        assert_eq!(Format::parse(None), Ok(Format::Text));
+        assert_eq!(Format::parse(Some(" ")), Ok(Format::Text));
+        assert_eq!(Format::parse(Some("JSON")), Ok(Format::Json));
+        assert_eq!(Format::parse(Some("text")), Ok(Format::Text));
+        let refused = Format::parse(Some("yaml")).unwrap_err();
+        assert!(
+            refused.contains("ARBITER_LOG_FORMAT") && refused.contains("`yaml`"),
+            "{refused}"
+        );
+    }
+}
