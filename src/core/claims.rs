@@ -93,11 +93,7 @@ pub fn release(
     example_id: &ExampleId,
     annotator: &str,
 ) -> Result<()> {
-    let model_id = super::models::open(ctx, model)?.model_id();
-    let store = ctx.store()?;
-    if store.get_example(&model_id, example_id.as_str())?.is_none() {
-        return Err(crate::error::Error::ExampleNotFound(example_id.to_string()));
-    }
+    let (store, model_id) = example_of(ctx, model, example_id)?;
     store.release_claim(&model_id, example_id.as_str(), annotator)?;
     Ok(())
 }
@@ -112,11 +108,21 @@ pub fn unannotate(
     question: &str,
     annotator: &str,
 ) -> Result<()> {
+    let (store, model_id) = example_of(ctx, model, example_id)?;
+    store.unannotate(&model_id, example_id.as_str(), question, annotator)?;
+    Ok(())
+}
+
+/// The store and `model`'s ID, once `example_id` is known to be one of its examples.
+fn example_of<'a>(
+    ctx: &'a Context,
+    model: &ModelRef,
+    example_id: &ExampleId,
+) -> Result<(&'a crate::store::Store, crate::ids::ModelId)> {
     let model_id = super::models::open(ctx, model)?.model_id();
     let store = ctx.store()?;
     if store.get_example(&model_id, example_id.as_str())?.is_none() {
         return Err(crate::error::Error::ExampleNotFound(example_id.to_string()));
     }
-    store.unannotate(&model_id, example_id.as_str(), question, annotator)?;
-    Ok(())
+    Ok((store, model_id))
 }
