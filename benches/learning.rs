@@ -40,7 +40,7 @@ use arbiter::core::models::CreateModel;
 use arbiter::core::{self, Context};
 use arbiter::engine::builtin::aligned::outcome_keys;
 use arbiter::learned::head::softmax;
-use arbiter::learned::lbfgs::{self, Stop};
+use arbiter::learned::lbfgs::Stop;
 use arbiter::wire::align::{AlignmentRequest, AlignmentResult};
 use arbiter::wire::{Answers, Questions};
 use serde_json::Value;
@@ -52,6 +52,8 @@ use std::time::Instant;
 
 #[path = "common/generated.rs"]
 mod generated;
+#[path = "common/logistic.rs"]
+mod logistic;
 use generated::generate;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
@@ -280,53 +282,6 @@ impl TfIdf {
     }
 }
 
-/// Multinomial logistic regression, L2 with C = 1 on the weights, intercept unpenalized.
-fn logistic(
-    rows: &[Vec<(usize, f64)>],
-    labels: &[usize],
-    features: usize,
-    classes: usize,
-) -> Vec<f64> {
-    let mut theta = vec![0.0; (features + 1) * classes];
-    let stop = Stop {
-        iterations: 100,
-        gradient: 1e-4,
-    };
-    lbfgs::minimize(&mut theta, stop, |theta, gradient| {
-        gradient.fill(0.0);
-        let mut value = 0.0;
-        for (row, &y) in rows.iter().zip(labels) {
-            let p = softmax(&scores(theta, row, features, classes));
-            value -= p[y].max(1e-300).ln();
-            for k in 0..classes {
-                let d = p[k] - f64::from(u8::from(k == y));
-                for (j, x) in row {
-                    gradient[j * classes + k] += d * x;
-                }
-                gradient[features * classes + k] += d;
-            }
-        }
-        for i in 0..features * classes {
-            value += 0.5 * theta[i] * theta[i];
-            gradient[i] += theta[i];
-        }
-        value
-    });
-    theta
-}
-
-fn scores(theta: &[f64], row: &[(usize, f64)], features: usize, classes: usize) -> Vec<f64> {
-    (0..classes)
-        .map(|k| {
-            theta[features * classes + k]
-                + row
-                    .iter()
-                    .map(|(j, x)| x * theta[j * classes + k])
-                    .sum::<f64>()
-        })
-        .collect()
-}
-
 fn text_of(state: &Value) -> String {
     arbiter::engine::builtin::text::render(state)
 }
@@ -339,11 +294,15 @@ fn tfidf_lr(fitted: &[&Row], fresh: &[&Row], questions: &Questions, q: &str) -> 
     let rows: Vec<Vec<(usize, f64)>> = texts.iter().map(|t| tfidf.row(t)).collect();
     let labels: Vec<usize> = fitted.iter().map(|r| outcome(questions, q, r)).collect();
     let features = tfidf.idf.len();
-    let theta = logistic(&rows, &labels, features, classes);
+    let stop = Stop {
+        iterations: 100,
+        gradient: 1e-4,
+    };
+    let theta = logistic::fit(&rows, &labels, features, classes, stop);
     fresh
         .iter()
         .map(|r| {
-            softmax(&scores(
+            softmax(&logistic::scores(
                 &theta,
                 &tfidf.row(&text_of(&r.state)),
                 features,

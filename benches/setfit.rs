@@ -30,8 +30,7 @@
     clippy::many_single_char_names
 )]
 
-use arbiter::learned::head::softmax;
-use arbiter::learned::lbfgs::{self, Stop};
+use arbiter::learned::lbfgs::Stop;
 use candle_core::{D, DType, Device, Tensor, Var};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW};
 use serde_json::Value;
@@ -39,6 +38,9 @@ use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::time::Instant;
 use tokenizers::Tokenizer;
+
+#[path = "common/logistic.rs"]
+mod logistic;
 
 type Result<T> = candle_core::Result<T>;
 
@@ -232,48 +234,21 @@ fn through(hidden: &Tensor, layers: &[Layer]) -> Result<Tensor> {
         .try_fold(hidden.clone(), |h, layer| layer.forward(&h))
 }
 
-/// Multinomial logistic regression, scikit-learn's default L2 (C = 1), intercept free.
+/// `SetFit`'s head: scikit-learn's default logistic regression on the embeddings.
 fn fit_head(x: &[Vec<f32>], y: &[usize], classes: usize) -> Vec<f64> {
-    let features = x[0].len();
-    let mut theta = vec![0.0; (features + 1) * classes];
     let stop = Stop {
         iterations: 200,
         gradient: 1e-5,
     };
-    lbfgs::minimize(&mut theta, stop, |theta, gradient| {
-        gradient.fill(0.0);
-        let mut value = 0.0;
-        for (row, &label) in x.iter().zip(y) {
-            let p = softmax(&scores(theta, row, classes));
-            value -= p[label].max(1e-300).ln();
-            for k in 0..classes {
-                let d = p[k] - f64::from(u8::from(k == label));
-                for (j, v) in row.iter().enumerate() {
-                    gradient[j * classes + k] += d * f64::from(*v);
-                }
-                gradient[features * classes + k] += d;
-            }
-        }
-        for i in 0..features * classes {
-            value += 0.5 * theta[i] * theta[i];
-            gradient[i] += theta[i];
-        }
-        value
-    });
-    theta
+    let rows: Vec<Vec<(usize, f64)>> = x.iter().map(|row| dense(row)).collect();
+    logistic::fit(&rows, y, x[0].len(), classes, stop)
 }
 
-fn scores(theta: &[f64], row: &[f32], classes: usize) -> Vec<f64> {
-    let features = row.len();
-    (0..classes)
-        .map(|k| {
-            theta[features * classes + k]
-                + row
-                    .iter()
-                    .enumerate()
-                    .map(|(j, v)| f64::from(*v) * theta[j * classes + k])
-                    .sum::<f64>()
-        })
+/// A dense row as the sparse rows `logistic` reads.
+fn dense(row: &[f32]) -> Vec<(usize, f64)> {
+    row.iter()
+        .enumerate()
+        .map(|(j, v)| (j, f64::from(*v)))
         .collect()
 }
 
@@ -282,7 +257,7 @@ fn accuracy(theta: &[f64], x: &[Vec<f32>], y: &[usize], classes: usize) -> f64 {
         .iter()
         .zip(y)
         .filter(|(row, label)| {
-            let s = scores(theta, row, classes);
+            let s = logistic::scores(theta, &dense(row), row.len(), classes);
             (0..classes).max_by(|a, b| s[*a].total_cmp(&s[*b])) == Some(**label)
         })
         .count();
