@@ -44,7 +44,6 @@ use arbiter::learned::lbfgs::Stop;
 use arbiter::wire::align::{AlignmentRequest, AlignmentResult};
 use arbiter::wire::{Answers, Questions};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::Cursor;
@@ -54,6 +53,8 @@ use std::time::Instant;
 mod generated;
 #[path = "common/logistic.rs"]
 mod logistic;
+#[path = "common/split.rs"]
+mod split;
 use generated::generate;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
@@ -111,14 +112,6 @@ fn rows(set: &Set) -> Vec<Row> {
             }
         })
         .collect()
-}
-
-fn key(seed: u64, salt: &str, id: &str) -> [u8; 32] {
-    let mut hasher = Sha256::new();
-    hasher.update(seed.to_le_bytes());
-    hasher.update(salt.as_bytes());
-    hasher.update(id.as_bytes());
-    hasher.finalize().into()
 }
 
 /// `path` as core names a model.
@@ -397,19 +390,9 @@ fn curve(runtime: &tokio::runtime::Runtime, ctx: &Context, wanted: &str, seeds: 
             rows.iter().map(|r| r.id.as_str()).zip(&zero).collect();
         let mut by_size: Vec<(usize, Sums)> = SIZES.iter().map(|&n| (n, Sums::default())).collect();
         for seed in 0..seeds {
-            let (pool, fresh): (Vec<&Row>, Vec<&Row>) = rows
-                .iter()
-                .partition(|r| key(seed, "split", &r.id)[0].is_multiple_of(2));
             // Development runs never see the fresh half: the pool is split again, half
             // drawn from and half scored on.
-            let (pool, fresh) = if dev {
-                pool.into_iter()
-                    .partition(|r| key(seed, "dev", &r.id)[0].is_multiple_of(2))
-            } else {
-                (pool, fresh)
-            };
-            let mut drawn = pool.clone();
-            drawn.sort_by_key(|r| key(seed, "draw", &r.id));
+            let (drawn, fresh) = split::split(rows.iter(), seed, dev, |r| r.id.as_str());
             let fresh_states: Vec<&Value> = fresh.iter().map(|r| &r.state).collect();
             for (n, sums) in &mut by_size {
                 let fitted = &drawn[..(*n).min(drawn.len())];

@@ -34,13 +34,14 @@ use arbiter::learned::lbfgs::Stop;
 use candle_core::{D, DType, Device, Tensor, Var};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::time::Instant;
 use tokenizers::Tokenizer;
 
 #[path = "common/logistic.rs"]
 mod logistic;
+#[path = "common/split.rs"]
+mod split;
 
 type Result<T> = candle_core::Result<T>;
 
@@ -53,15 +54,6 @@ fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
-}
-
-/// The learning bench's key: which half, which draw.
-fn key(seed: u64, salt: &str, id: &str) -> [u8; 32] {
-    let mut hasher = Sha256::new();
-    hasher.update(seed.to_le_bytes());
-    hasher.update(salt.as_bytes());
-    hasher.update(id.as_bytes());
-    hasher.finalize().into()
 }
 
 struct Linear {
@@ -396,14 +388,9 @@ fn main() -> Result<()> {
         let frozen_top: Vec<Layer> = (frozen..6).map(|i| weights.layer(i)).collect();
         let mut sums = Sums::default();
         for seed in 0..seeds {
-            let pool: Vec<&Value> = rows
-                .iter()
-                .filter(|r| key(seed, "split", &id(r))[0].is_multiple_of(2))
-                .collect();
-            let (mut drawn, scored): (Vec<&Value>, Vec<&Value>) = pool
-                .into_iter()
-                .partition(|r| key(seed, "dev", &id(r))[0].is_multiple_of(2));
-            drawn.sort_by_key(|r| key(seed, "draw", &id(r)));
+            let (mut drawn, scored) = split::split(rows.iter(), seed, true, |r| {
+                r["example_id"].as_str().expect("an ID")
+            });
             drawn.truncate(settings.n);
             let drawn_hidden: Vec<&Tensor> = drawn.iter().map(|r| &below[&id(r)]).collect();
             let scored_hidden: Vec<&Tensor> = scored.iter().map(|r| &below[&id(r)]).collect();
