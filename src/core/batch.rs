@@ -22,7 +22,7 @@ use crate::error::{Error, Result};
 use crate::ids::ModelRef;
 use crate::store::{ExampleFilter, JobRecord};
 use crate::telemetry::metrics as telemetry;
-use crate::wire::decision::Revision;
+use crate::wire::decision::{DecisionResponse, Revision};
 use crate::wire::jobs::BatchItems as Given;
 use crate::wire::jobs::{
     BatchItem, BatchResultLine, BatchSummary, ExampleSet, ItemOutcome, Job, JobKind, JobResult,
@@ -525,21 +525,7 @@ async fn decide_item(
     captured?;
     stop_on_outage(outcome.as_ref().err())?;
     let latency = started.elapsed();
-    let base_model = &loaded.spec.base;
-    match &outcome {
-        Ok(response) => telemetry::decision(
-            base_model,
-            telemetry::Source::Job,
-            telemetry::Outcome::Answered,
-            Some((latency, response.usage.input_tokens)),
-        ),
-        Err(error) => telemetry::decision(
-            base_model,
-            telemetry::Source::Job,
-            super::decide::counted_as(error),
-            None,
-        ),
-    }
+    count_decision(&loaded.spec.base, outcome.as_ref(), latency);
     let (outcome, failed, usage) = match outcome {
         Ok(response) => (
             ItemOutcome::Answered {
@@ -573,6 +559,24 @@ async fn decide_item(
         usage,
         latency,
     })
+}
+
+/// Count an item's decision in the metrics, as a job's.
+fn count_decision(base_model: &str, outcome: Result<&DecisionResponse, &Error>, latency: Duration) {
+    match outcome {
+        Ok(response) => telemetry::decision(
+            base_model,
+            telemetry::Source::Job,
+            telemetry::Outcome::Answered,
+            Some((latency, response.usage.input_tokens)),
+        ),
+        Err(error) => telemetry::decision(
+            base_model,
+            telemetry::Source::Job,
+            super::decide::counted_as(error),
+            None,
+        ),
+    }
 }
 
 /// An item's error that is no fault of the item, but the store's being out of reach, stops

@@ -239,3 +239,36 @@ fn lower_layers_import_nothing_above_them() {
         }
     }
 }
+
+#[test]
+fn no_file_of_src_is_over_600_lines() {
+    // A room a newcomer can read (issue 33): a file that grows past this is split by what
+    // it holds, its unit tests first (`<module>/tests.rs`).
+    const MOST: usize = 600;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut over = Vec::new();
+    let mut read = 0;
+    let mut dirs = vec![root.clone()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                read += 1;
+                let lines = std::fs::read_to_string(&path).unwrap().lines().count();
+                if lines > MOST {
+                    over.push(format!(
+                        "{} ({lines})",
+                        path.strip_prefix(&root).unwrap().display()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(read > 100, "read {read} files");
+    assert!(
+        over.is_empty(),
+        "files of src/ over {MOST} lines: {over:#?}"
+    );
+}

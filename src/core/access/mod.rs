@@ -1,0 +1,201 @@
+//! The operations of core as a caller ([`Principal`]) may run them: a token on the server,
+//! the owner on a local home ([`Principal::owner`]). Every adapter comes in here: the
+//! server's handlers, and the command line's [`super::service::Local`]; each only maps the
+//! result, and holds no rule of its own.
+//!
+//! An invisible model or job answers exactly like a missing one (by the ID asked for),
+//! so a token cannot learn what exists beyond what it may see. The operations are async:
+//! the store and repository work runs on the blocking pool inside them, once, here.
+
+use super::requests::LogQuery;
+use super::tokens::{Principal, Role, Scope};
+use super::{Context, blocking};
+use crate::error::{Error, Result};
+use crate::ids::{ModelId, ModelRef};
+use crate::wire::decision::Checkpoint;
+use crate::wire::jobs::JobKind;
+use crate::wire::models::{ModelDetail, ModelKind, ModelList};
+use crate::wire::registry::{ModelDiff, RegistryEvent};
+use std::collections::HashMap;
+
+mod examples;
+mod jobs;
+
+pub use examples::{
+    annotate, annotate_example, annotate_lines, annotation_agreement, claim_next,
+    examples_to_annotate, export_examples, ingest, list_examples, release_claim, resolve_example,
+    show_example, unannotate,
+};
+pub use jobs::{
+    JobListing, cancel_job, cancel_visible_job, create_job, job_results_page, job_under,
+    visible_job, visible_jobs,
+};
+
+/// `modelId` → path of every repository model.
+pub fn model_paths(ctx: &Context) -> Result<HashMap<ModelId, String>> {
+    Ok(ctx
+        .repos()
+        .list()?
+        .into_iter()
+        .map(|repo| (repo.model_id(), repo.path().to_string()))
+        .collect())
+}
+
+/// The scope a job of `kind` is read and cancelled under: an evaluation is a batch of
+/// decisions.
+pub const fn scope_of(kind: JobKind) -> Scope {
+    match kind {
+        JobKind::Batch | JobKind::Evaluation => Scope::Batches,
+        JobKind::Alignment => Scope::Alignments,
+    }
+}
+
+/// The role on the model that creating a job of `kind` needs: deciding is reading the model
+/// (a batch, whose captures follow the policy the model's writers set; an evaluation); an
+/// alignment commits to it.
+pub const fn role_of(kind: JobKind) -> Role {
+    match kind {
+        JobKind::Batch | JobKind::Evaluation => Role::Reader,
+        JobKind::Alignment => Role::Writer,
+    }
+}
+
+/// Open `model` for `principal` with at least `role` and return it by its path (a
+/// `modelId` resolved): invisible models are not found. For work already on the blocking
+/// pool; else [`model_access`].
+pub fn authorize(
+    ctx: &Context,
+    principal: &Principal,
+    model: &ModelRef,
+    role: Role,
+) -> Result<ModelRef> {
+    let repo = super::models::open(ctx, model)?;
+    let path = repo.path();
+    // An invisible model answers exactly like a missing one: by the ID asked for, never its path.
+    principal
+        .require_role(&path.to_string(), role)
+        .map_err(|error| match error {
+            Error::ModelNotFound(_) => Error::ModelNotFound(model.to_string()),
+            other => other,
+        })?;
+    Ok(ModelRef::Path(path.clone()))
+}
+
+/// [`authorize`], off the async runtime.
+pub async fn model_access(
+    ctx: &Context,
+    principal: &Principal,
+    model: &ModelRef,
+    role: Role,
+) -> Result<ModelRef> {
+    let (ctx, principal, model) = (ctx.clone(), principal.clone(), model.clone());
+    blocking(move || authorize(&ctx, &principal, &model, role)).await
+}
+
+// ---------------------------------------------------------------------------------------
+// Operations as a token sees them: each checks the role the operation needs on the model
+// (an invisible model is not found), then runs on the blocking pool.
+// ---------------------------------------------------------------------------------------
+
+/// Base models, and the repository models `principal` has a role on.
+pub async fn list_models(ctx: &Context, principal: &Principal) -> Result<ModelList> {
+    let (ctx, principal) = (ctx.clone(), principal.clone());
+    blocking(move || {
+        let mut list = super::models::list(&ctx)?;
+        list.models
+            .retain(|m| m.kind == ModelKind::Base || principal.role_on(&m.name).is_some());
+        Ok(list)
+    })
+    .await
+}
+
+/// `model`'s branches, tags, capture policy and question IDs (role `reader`).
+pub async fn show_model(
+    ctx: &Context,
+    principal: &Principal,
+    model: &ModelRef,
+) -> Result<ModelDetail> {
+    as_role(ctx, principal, model, Role::Reader, |ctx, path| {
+        super::models::show(ctx, path)
+    })
+    .await
+}
+
+/// Checkpoints of a revision, newest first (role `reader`).
+pub async fn log(
+    ctx: &Context,
+    principal: &Principal,
+    query: LogQuery<'_>,
+) -> Result<Vec<Checkpoint>> {
+    let (revision, limit) = (query.revision.map(str::to_owned), query.limit);
+    as_role(
+        ctx,
+        principal,
+        query.model,
+        Role::Reader,
+        move |ctx, path| super::models::log(ctx, path, revision.as_deref(), limit),
+    )
+    .await
+}
+
+/// Fast-forward `model`'s default branch to `revision` (role `writer`), recorded as the
+/// token's.
+pub async fn promote(
+    ctx: &Context,
+    principal: &Principal,
+    model: &ModelRef,
+    revision: &str,
+    evaluation: Option<&str>,
+) -> Result<Checkpoint> {
+    let (revision, evaluation) = (revision.to_owned(), evaluation.map(str::to_owned));
+    let actor = principal.name.clone();
+    as_role(ctx, principal, model, Role::Writer, move |ctx, path| {
+        super::models::promote(ctx, path, &revision, evaluation.as_deref(), &actor)
+    })
+    .await
+}
+
+/// `model`'s registry history, newest first (role `reader`).
+pub async fn history(
+    ctx: &Context,
+    principal: &Principal,
+    model: &ModelRef,
+    limit: usize,
+) -> Result<Vec<RegistryEvent>> {
+    as_role(ctx, principal, model, Role::Reader, move |ctx, path| {
+        let model_id = super::models::open(ctx, path)?.model_id();
+        super::registry::history(ctx, &model_id, limit)
+    })
+    .await
+}
+
+/// What changed in `model` between two revisions (role `reader`).
+pub async fn diff(
+    ctx: &Context,
+    principal: &Principal,
+    model: &ModelRef,
+    from: &str,
+    to: &str,
+) -> Result<ModelDiff> {
+    let (from, to) = (from.to_owned(), to.to_owned());
+    as_role(ctx, principal, model, Role::Reader, move |ctx, path| {
+        super::diff::diff(ctx, path, &from, &to)
+    })
+    .await
+}
+
+/// `work` on `model`'s path, once `principal` holds `role` on it, on the blocking pool.
+async fn as_role<T: Send + 'static>(
+    ctx: &Context,
+    principal: &Principal,
+    model: &ModelRef,
+    role: Role,
+    work: impl FnOnce(&Context, &ModelRef) -> Result<T> + Send + 'static,
+) -> Result<T> {
+    let (ctx, principal, model) = (ctx.clone(), principal.clone(), model.clone());
+    blocking(move || {
+        let path = authorize(&ctx, &principal, &model, role)?;
+        work(&ctx, &path)
+    })
+    .await
+}
