@@ -546,7 +546,7 @@ fn timing(runtime: &tokio::runtime::Runtime, ctx: &Context) {
         })
         .collect();
     let mut questions =
-        std::fs::read_to_string(format!("{DATA}/questions.yaml")).expect("questions");
+        std::fs::read_to_string(format!("{DATA}/support/questions.yaml")).expect("questions");
     questions.push_str(
         "urgent:\n  type: noul\n  instructions: Does the customer need an answer today?\n",
     );

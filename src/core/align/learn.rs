@@ -15,7 +15,7 @@ use crate::learned::{Head, Link, Penalty, Reading};
 use crate::wire::align::CurvePoint;
 
 /// The strengths tried, strongest first: from nearly zero-shot to nearly unregularized.
-pub const STRENGTHS: [f64; 7] = [100.0, 30.0, 10.0, 3.0, 1.0, 0.3, 0.1];
+pub const STRENGTHS: [f64; 9] = [100.0, 30.0, 10.0, 3.0, 1.0, 0.3, 0.1, 0.03, 0.01];
 /// The embedding block's strength relative to the words': each row of either is about
 /// unit length, but which of them carries a question's signal differs.
 pub const EMBEDDING_RATIOS: [f64; 3] = [1.0, 0.1, 10.0];
