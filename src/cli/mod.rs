@@ -133,9 +133,15 @@ pub async fn run(cli: Cli) -> ExitCode {
         Ok(traces) => traces,
         Err(error) => return printer.error(&error.into()),
     };
-    // One trace per command run: its decisions, passes and calls are children of this span
-    // (a server's requests are traces of their own). Exported only when traces are on.
-    let span = tracing::trace_span!("command", otel.name = %command_name(&cli.command));
+    // One trace per command run: its decisions, passes and calls are children of this span.
+    // Not for a server or a background worker, whose requests and jobs are traces of their
+    // own (a span as long as the process would be sent only as it stops). Exported only
+    // when traces are on.
+    let span = if background {
+        tracing::Span::none()
+    } else {
+        tracing::trace_span!("command", otel.name = %command_name(&cli.command))
+    };
     let code = match tracing::Instrument::instrument(dispatch(cli, &printer), span).await {
         Ok(code) => code,
         Err(error) => printer.error(&error),
@@ -154,7 +160,6 @@ fn command_name(command: &Command) -> String {
         Command::Align(_) => "align",
         Command::Eval(_) => "eval",
         Command::Decide(_) => "decide",
-        Command::Serve(_) => "serve",
         Command::Jobs(_) => "jobs",
         _ => return "arbiter".to_owned(),
     };
