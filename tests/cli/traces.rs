@@ -443,8 +443,12 @@ fn a_batch_on_the_command_line_is_one_trace_with_the_same_spans() {
         .collect();
     let input = env.write("states.jsonl", &(items.join("\n") + "\n"));
     let mut command = env.cmd();
+    // The signal's own variable, a full URL used as given, and a service name of its own.
     command
-        .env("OTEL_EXPORTER_OTLP_ENDPOINT", &collector.url)
+        .env(
+            "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+            format!("{}/v1/traces", collector.url),
+        )
         .env("OTEL_SERVICE_NAME", "arbiter-ci")
         .args(["batch", "acme/support", "--input"])
         .arg(&input);
