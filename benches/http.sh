@@ -25,8 +25,10 @@
 # OTEL_EXPORTER_OTLP_ENDPOINT pointed at a local sink (a python3 HTTP server that answers
 # 200 to every POST and counts the bytes) and on one without, each fresh, in ROUNDS rounds
 # of DURATION seconds each way, alternating which goes first. Prints each run's requests/s
-# and the ratio of the totals, on / off (target: within 5%, i.e. >= 0.95); a run with
-# export on must have sent the sink spans, a run with it off none.
+# and the server's CPU time per request, and the ratios of the totals, on / off (target for
+# throughput: within 5%, i.e. >= 0.95; CPU per request is the steadier figure on a machine
+# other work shares); a run with export on must have sent the sink spans, one with it off
+# none.
 #
 # Run from anywhere: bash benches/http.sh            (DURATION=10 by default)
 #                    MODE=metrics bash benches/http.sh   (ROUNDS=3 by default)
@@ -171,8 +173,11 @@ EOF
         before=$(wc -l <"$WORK/sink.txt")
         local url="http://$ADDR/v1/decision"
         timeout 30 wrk -t1 -c8 -d3s -s "$(post_lua $((run * 2)))" "$url" >/dev/null
+        local ticks_before ticks_after
+        ticks_before=$(cpu_ticks)
         timeout $((DURATION + 30)) wrk -t1 -c8 -d"${DURATION}s" --timeout 10s \
             -s "$(post_lua $((run * 2 + 1)))" "$url" >"$WORK/wrk-$run.txt"
+        ticks_after=$(cpu_ticks)
         stop_server
         after=$(wc -l <"$WORK/sink.txt")
         if [ "$variant" = on ] && [ "$after" -le "$before" ]; then
@@ -182,28 +187,40 @@ EOF
         fi
         bad=$(awk '/Non-2xx or 3xx responses:/ {print $NF}' "$WORK/wrk-$run.txt")
         [ -z "$bad" ] || { echo "$bad non-2xx answers in run $run ($variant)" >&2; exit 1; }
-        awk '/^Requests\/sec:/ {print $2}' "$WORK/wrk-$run.txt"
+        # requests/s, and the server's CPU milliseconds per request over the loaded run
+        # (user + system, 100 ticks a second): a figure that other work on the machine
+        # disturbs less than throughput.
+        awk -v t=$((ticks_after - ticks_before)) '/^Requests\/sec:/ {rps = $2} / requests in / {n = $1}
+            END {printf("%s %.2f\n", rps, t * 10 / n)}' "$WORK/wrk-$run.txt"
     }
+    # The server's CPU time so far, in clock ticks (utime + stime: fields 14 and 15 of its
+    # stat, counted after the parenthesized command).
+    cpu_ticks() { sed 's/^.*) //' "/proc/$SERVER_PID/stat" | awk '{print $12 + $13}'; }
     echo "== OTLP export on vs off: c=8, $ROUNDS rounds of ${DURATION} s each way, alternating"
-    ON=0; OFF=0; RUN=0
+    ON=0; OFF=0; ON_CPU=0; OFF_CPU=0; RUN=0
     for round in $(seq "$ROUNDS"); do
         if [ $((round % 2)) = 1 ]; then order="on off"; else order="off on"; fi
         for variant in $order; do
             RUN=$((RUN + 1))
-            rps=$(run_once "$variant" "$RUN")
-            printf 'round %d  export %-3s %8s req/s\n' "$round" "$variant" "$rps"
+            out=$(run_once "$variant" "$RUN")
+            read -r rps cpu <<<"$out"
+            printf 'round %d  export %-3s %8s req/s  %6s ms CPU per request\n' "$round" "$variant" "$rps" "$cpu"
             if [ "$variant" = on ]; then
                 ON=$(awk -v a="$ON" -v b="$rps" 'BEGIN {print a + b}')
+                ON_CPU=$(awk -v a="$ON_CPU" -v b="$cpu" 'BEGIN {print a + b}')
             else
                 OFF=$(awk -v a="$OFF" -v b="$rps" 'BEGIN {print a + b}')
+                OFF_CPU=$(awk -v a="$OFF_CPU" -v b="$cpu" 'BEGIN {print a + b}')
             fi
         done
     done
     POSTS=$(wc -l <"$WORK/sink.txt")
     BYTES=$(awk '{s += $1} END {print s + 0}' "$WORK/sink.txt")
-    awk -v on="$ON" -v off="$OFF" -v n="$ROUNDS" -v posts="$POSTS" -v bytes="$BYTES" 'BEGIN {
+    awk -v on="$ON" -v off="$OFF" -v n="$ROUNDS" -v posts="$POSTS" -v bytes="$BYTES" \
+        -v on_cpu="$ON_CPU" -v off_cpu="$OFF_CPU" 'BEGIN {
         r = on / off
         printf("otlp summary: export on %.1f req/s, off %.1f req/s (means of %d runs each); on / off = %.3f (target >= 0.95: %s); the sink received %d exports, %.1f MiB\n", on / n, off / n, n, r, (r >= 0.95) ? "met" : "NOT met", posts, bytes / 1048576)
+        printf("  server CPU per request: export on %.2f ms, off %.2f ms; on / off = %.3f\n", on_cpu / n, off_cpu / n, on_cpu / off_cpu)
     }'
     exit 0
 fi
