@@ -123,18 +123,7 @@ pub(crate) async fn identify(
     );
     let traced = crate::telemetry::traces::enabled();
     if traced {
-        // Named and kinded before it starts (the exporter takes both then): `POST
-        // /v1/decision`, or the method alone for a route known only once it answers.
-        match &matched {
-            Some(route) => span.record("otel.name", format!("{method} {}", route.0)),
-            None => span.record("otel.name", method.as_str()),
-        };
-        span.record("otel.kind", "server");
-        span.record("http.request.method", method.as_str());
-        let headers = request.headers();
-        crate::telemetry::traces::continue_from(&span, |name| {
-            headers.get(name).and_then(|v| v.to_str().ok())
-        });
+        start_trace(&span, matched.as_ref(), &method, request.headers());
     }
     let mut response =
         tracing::Instrument::instrument(REQUEST.scope(info, next.run(request)), span.clone()).await;
@@ -157,7 +146,6 @@ pub(crate) async fn identify(
             span.record("otel.status_code", "error");
         }
     }
-    drop(span);
     let ms = took.as_secs_f64() * 1e3;
     if status == StatusCode::INTERNAL_SERVER_ERROR {
         tracing::error!(%method, %path, status = status.as_u16(), ms = format!("{ms:.1}"), request_id = %id, "request");
@@ -165,4 +153,24 @@ pub(crate) async fn identify(
         tracing::info!(%method, %path, status = status.as_u16(), ms = format!("{ms:.1}"), request_id = %id, "request");
     }
     response
+}
+
+/// Make the `request` span a trace's server span: named and kinded before it starts (the
+/// exporter takes both then), `POST /v1/decision`, or the method alone for a route known
+/// only once it answers; the child of the caller's `traceparent`, if it sent one.
+fn start_trace(
+    span: &tracing::Span,
+    matched: Option<&RouteTemplate>,
+    method: &axum::http::Method,
+    headers: &axum::http::HeaderMap,
+) {
+    match matched {
+        Some(route) => span.record("otel.name", format!("{method} {}", route.0)),
+        None => span.record("otel.name", method.as_str()),
+    };
+    span.record("otel.kind", "server");
+    span.record("http.request.method", method.as_str());
+    crate::telemetry::traces::continue_from(span, |name| {
+        headers.get(name).and_then(|v| v.to_str().ok())
+    });
 }

@@ -92,11 +92,16 @@ pub fn init(filter: EnvFilter, format: Format) -> Result<Option<Traces>, String>
             .boxed(),
         Format::Json => lines.json().with_ansi(false).boxed(),
     };
-    let _ = tracing_subscriber::registry()
+    let installed = tracing_subscriber::registry()
         .with(lines.with_filter(filter))
         .with(spans)
         .try_init();
-    Ok(Some(traces))
+    if installed.is_err() {
+        // Already initialized (a second call): the first's layer, if any, exports.
+        traces.discard();
+        return Ok(None);
+    }
+    Ok(Some(traces.installed()))
 }
 
 #[cfg(test)]

@@ -71,6 +71,18 @@ impl Traces {
         }
         ON.store(false, Ordering::Relaxed);
     }
+
+    /// Its layer is installed: from now on spans are exported, and trace context read and
+    /// sent.
+    pub(super) fn installed(self) -> Self {
+        ON.store(true, Ordering::Relaxed);
+        self
+    }
+
+    /// Its layer was never installed: stop the exporter, change nothing else.
+    pub(super) fn discard(self) {
+        let _ = self.provider.shutdown();
+    }
 }
 
 /// The layer that exports this crate's spans (the coarse ones the program opens, see
@@ -104,7 +116,6 @@ where
         .with_location(false)
         .with_target(false)
         .with_filter(spans_only());
-    ON.store(true, Ordering::Relaxed);
     Ok(Some((layer, Traces { provider })))
 }
 
