@@ -21,13 +21,23 @@
 # with metrics is scraped halfway. Prints each run's requests/s and the ratio of the totals,
 # on / off (target: within 2%, i.e. >= 0.98).
 #
+# MODE=otlp measures what exporting traces costs: the same load (c=8) on a server with
+# OTEL_EXPORTER_OTLP_ENDPOINT pointed at a local sink (a python3 HTTP server that answers
+# 200 to every POST and counts the bytes) and on one without, each fresh, in ROUNDS rounds
+# of DURATION seconds each way, alternating which goes first. Prints each run's requests/s
+# and the server's CPU time per request, and the ratios of the totals, on / off (target for
+# throughput: within 5%, i.e. >= 0.95; CPU per request is the steadier figure on a machine
+# other work shares); a run with export on must have sent the sink spans, one with it off
+# none.
+#
 # Run from anywhere: bash benches/http.sh            (DURATION=10 by default)
 #                    MODE=metrics bash benches/http.sh   (ROUNDS=3 by default)
+#                    MODE=otlp bash benches/http.sh      (ROUNDS=3 by default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${DURATION:-10}
 MODE=${MODE:-http}
-case "$MODE" in http|metrics) ;; *) echo "MODE is http or metrics, not $MODE" >&2; exit 2 ;; esac
+case "$MODE" in http|metrics|otlp) ;; *) echo "MODE is http, metrics or otlp, not $MODE" >&2; exit 2 ;; esac
 
 # --- tools --------------------------------------------------------------------------------
 apt_install() { apt-get install -y "$@" >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y "$@" >/dev/null; }; }
@@ -113,6 +123,104 @@ if [ "$MODE" = metrics ]; then
     awk -v on="$ON" -v off="$OFF" -v n="$ROUNDS" 'BEGIN {
         r = on / off
         printf("metrics summary: on %.1f req/s, off %.1f req/s (means of %d runs each); on / off = %.3f (target >= 0.98: %s)\n", on / n, off / n, n, r, (r >= 0.98) ? "met" : "NOT met")
+    }'
+    exit 0
+fi
+
+if [ "$MODE" = otlp ]; then
+    ROUNDS=${ROUNDS:-3}
+    command -v python3 >/dev/null || apt_install python3
+    jq -c '.model = "mo"' examples/support/request.json >"$WORK/body.json"
+    # The sink: answers 200 to every POST and appends the size of what it received to a
+    # file; prints its port on its first line.
+    cat >"$WORK/sink.py" <<'EOF'
+import http.server, sys
+class Sink(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("content-length", 0)))
+        with open(sys.argv[1], "a") as f:
+            f.write(f"{len(body)}\n")
+        self.send_response(200)
+        self.send_header("content-type", "application/x-protobuf")
+        self.send_header("content-length", "0")
+        self.end_headers()
+    def log_message(self, *args):
+        pass
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Sink)
+print(server.server_address[1], flush=True)
+server.serve_forever()
+EOF
+    : >"$WORK/sink.txt"
+    python3 "$WORK/sink.py" "$WORK/sink.txt" >"$WORK/sink.out" &
+    SINK_PID=$!
+    trap 'kill "$SINK_PID" 2>/dev/null; served_cleanup' EXIT
+    for _ in $(seq 100); do [ -s "$WORK/sink.out" ] && break; sleep 0.1; done
+    [ -s "$WORK/sink.out" ] || { echo "the sink did not start" >&2; exit 1; }
+    SINK="http://127.0.0.1:$(head -n 1 "$WORK/sink.out")"
+    # One run: a fresh server exporting its traces to the sink (on) or not (off), warmed
+    # up, then loaded at c=8; prints its requests/s. Export on must reach the sink, off
+    # must not.
+    run_once() {
+        local variant=$1 run=$2 bad before after
+        rm -rf "$WORK/home"
+        if [ "$variant" = on ]; then
+            OTEL_EXPORTER_OTLP_ENDPOINT=$SINK start_server
+        else
+            start_server
+        fi
+        # Counted once the server listens: `tokens create` exported its own spans.
+        before=$(wc -l <"$WORK/sink.txt")
+        local url="http://$ADDR/v1/decision"
+        timeout 30 wrk -t1 -c8 -d3s -s "$(post_lua $((run * 2)))" "$url" >/dev/null
+        local ticks_before ticks_after
+        ticks_before=$(cpu_ticks)
+        timeout $((DURATION + 30)) wrk -t1 -c8 -d"${DURATION}s" --timeout 10s \
+            -s "$(post_lua $((run * 2 + 1)))" "$url" >"$WORK/wrk-$run.txt"
+        ticks_after=$(cpu_ticks)
+        stop_server
+        after=$(wc -l <"$WORK/sink.txt")
+        if [ "$variant" = on ] && [ "$after" -le "$before" ]; then
+            echo "the sink received no spans in run $run" >&2; exit 1
+        elif [ "$variant" = off ] && [ "$after" -ne "$before" ]; then
+            echo "spans were sent with export off in run $run" >&2; exit 1
+        fi
+        bad=$(awk '/Non-2xx or 3xx responses:/ {print $NF}' "$WORK/wrk-$run.txt")
+        [ -z "$bad" ] || { echo "$bad non-2xx answers in run $run ($variant)" >&2; exit 1; }
+        # requests/s, and the server's CPU milliseconds per request over the loaded run
+        # (user + system, 100 ticks a second): a figure that other work on the machine
+        # disturbs less than throughput.
+        awk -v t=$((ticks_after - ticks_before)) '/^Requests\/sec:/ {rps = $2} / requests in / {n = $1}
+            END {printf("%s %.2f\n", rps, t * 10 / n)}' "$WORK/wrk-$run.txt"
+    }
+    # The server's CPU time so far, in clock ticks (utime + stime: fields 14 and 15 of its
+    # stat, counted after the parenthesized command).
+    cpu_ticks() { sed 's/^.*) //' "/proc/$SERVER_PID/stat" | awk '{print $12 + $13}'; }
+    echo "== OTLP export on vs off: c=8, $ROUNDS rounds of ${DURATION} s each way, alternating"
+    ON=0; OFF=0; ON_CPU=0; OFF_CPU=0; RUN=0
+    for round in $(seq "$ROUNDS"); do
+        if [ $((round % 2)) = 1 ]; then order="on off"; else order="off on"; fi
+        for variant in $order; do
+            RUN=$((RUN + 1))
+            out=$(run_once "$variant" "$RUN")
+            read -r rps cpu <<<"$out"
+            printf 'round %d  export %-3s %8s req/s  %6s ms CPU per request\n' "$round" "$variant" "$rps" "$cpu"
+            if [ "$variant" = on ]; then
+                ON=$(awk -v a="$ON" -v b="$rps" 'BEGIN {print a + b}')
+                ON_CPU=$(awk -v a="$ON_CPU" -v b="$cpu" 'BEGIN {print a + b}')
+            else
+                OFF=$(awk -v a="$OFF" -v b="$rps" 'BEGIN {print a + b}')
+                OFF_CPU=$(awk -v a="$OFF_CPU" -v b="$cpu" 'BEGIN {print a + b}')
+            fi
+        done
+    done
+    POSTS=$(wc -l <"$WORK/sink.txt")
+    BYTES=$(awk '{s += $1} END {print s + 0}' "$WORK/sink.txt")
+    awk -v on="$ON" -v off="$OFF" -v n="$ROUNDS" -v posts="$POSTS" -v bytes="$BYTES" \
+        -v on_cpu="$ON_CPU" -v off_cpu="$OFF_CPU" 'BEGIN {
+        r = on / off
+        printf("otlp summary: export on %.1f req/s, off %.1f req/s (means of %d runs each); on / off = %.3f (target >= 0.95: %s); the sink received %d exports, %.1f MiB\n", on / n, off / n, n, r, (r >= 0.95) ? "met" : "NOT met", posts, bytes / 1048576)
+        printf("  server CPU per request: export on %.2f ms, off %.2f ms; on / off = %.3f\n", on_cpu / n, off_cpu / n, on_cpu / off_cpu)
     }'
     exit 0
 fi

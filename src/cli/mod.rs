@@ -129,26 +129,54 @@ pub async fn run(cli: Cli) -> ExitCode {
     // A server and a background job worker log what they do; other commands only warnings.
     let background = matches!(cli.command, Command::Serve(_))
         || matches!(&cli.command, Command::Jobs(jobs) if jobs.is_worker());
-    if let Err(error) = init_logging(background) {
-        return printer.error(&error.into());
-    }
-    match dispatch(cli, &printer).await {
+    let traces = match init_logging(background) {
+        Ok(traces) => traces,
+        Err(error) => return printer.error(&error.into()),
+    };
+    // One trace per command run: its decisions, passes and calls are children of this span.
+    // Not for a server or a background worker, whose requests and jobs are traces of their
+    // own (a span as long as the process would be sent only as it stops). Exported only
+    // when traces are on.
+    let span = if background {
+        tracing::Span::none()
+    } else {
+        tracing::trace_span!("command", otel.name = %command_name(&cli.command))
+    };
+    let code = match tracing::Instrument::instrument(dispatch(cli, &printer), span).await {
         Ok(code) => code,
         Err(error) => printer.error(&error),
+    };
+    // A short command's spans are sent before it exits; a server's once it has stopped.
+    if let Some(traces) = traces {
+        traces.shutdown();
     }
+    code
+}
+
+/// The root span's name: `arbiter` and the subcommand (`arbiter batch`).
+fn command_name(command: &Command) -> String {
+    let name = match command {
+        Command::Batch(_) => "batch",
+        Command::Align(_) => "align",
+        Command::Eval(_) => "eval",
+        Command::Decide(_) => "decide",
+        Command::Jobs(_) => "jobs",
+        _ => return "arbiter".to_owned(),
+    };
+    format!("arbiter {name}")
 }
 
 /// Diagnostics on stderr: warnings by default (e.g. a failed capture), one line per request
 /// for `serve`; `ARBITER_LOG` (e.g. `debug`) overrides, `ARBITER_LOG_FORMAT=json` writes
-/// them as JSON lines ([`crate::telemetry::logs`]). A filter or format that does not parse
+/// them as JSON lines ([`crate::telemetry::logs`]); `OTEL_EXPORTER_OTLP_ENDPOINT` exports
+/// traces ([`crate::telemetry::traces`]), to be shut down before the process exits. A filter or format that does not parse
 /// is refused, naming the variable, rather than quietly replaced by the default.
-fn init_logging(serving: bool) -> crate::error::Result<()> {
+fn init_logging(serving: bool) -> crate::error::Result<Option<crate::telemetry::traces::Traces>> {
     use crate::telemetry::logs;
     let default = if serving { "info" } else { "warn" };
     let filter = logs::filter_from_env(default).map_err(crate::error::Error::BadRequest)?;
     let format = logs::Format::from_env().map_err(crate::error::Error::BadRequest)?;
-    logs::init(filter, format);
-    Ok(())
+    logs::init(filter, format).map_err(crate::error::Error::BadRequest)
 }
 
 async fn dispatch(cli: Cli, printer: &Printer) -> anyhow::Result<ExitCode> {

@@ -47,6 +47,7 @@ pub enum Prepared {
 /// Resolve the model and check the state against its budget: everything that may refuse
 /// the request before it computes. The server prepares before a decision waits for a
 /// slot, so one that cannot run is refused at once rather than after the queue.
+#[tracing::instrument(level = "trace", name = "resolve_model", skip_all, fields(gen_ai.request.model = %request.model))]
 pub async fn prepare(ctx: &Context, request: &DecisionRequest) -> Result<Prepared> {
     let (base, prepared) = if ctx.is_base_model(&request.model) {
         request.check_base_model_fields()?;
@@ -260,6 +261,7 @@ pub(crate) async fn decide_and_capture(
     Ok((response, captured))
 }
 
+#[tracing::instrument(level = "trace", name = "capture", skip_all, fields(example_id = %example_id))]
 async fn capture(
     ctx: &Context,
     request: &DecisionRequest,

@@ -151,11 +151,13 @@ impl Context {
     }
 }
 
-/// Run blocking work (git, `SQLite`, the encoder) off the async workers.
+/// Run blocking work (git, `SQLite`, the encoder) off the async workers, in the current
+/// span (so the store's and git's spans are children of the operation that asked).
 pub async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T> + Send + 'static,
 ) -> Result<T> {
-    tokio::task::spawn_blocking(work)
+    let span = tracing::Span::current();
+    tokio::task::spawn_blocking(move || span.in_scope(work))
         .await
         .map_err(|e| Error::internal("a blocking task", e))?
 }

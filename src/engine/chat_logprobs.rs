@@ -125,6 +125,16 @@ impl Engine for ChatLogprobsEngine {
     }
 
     async fn decide(&self, request: EngineRequest<'_>) -> Result<EngineOutput> {
+        let span = super::pass_span("chat", self.upstream.name(), &request);
+        let output =
+            tracing::Instrument::instrument(self.decide_remotely(request), span.clone()).await;
+        super::record_usage(&span, &output);
+        output
+    }
+}
+
+impl ChatLogprobsEngine {
+    async fn decide_remotely(&self, request: EngineRequest<'_>) -> Result<EngineOutput> {
         let too_many: Vec<FieldError> = request
             .questions
             .iter()

@@ -28,6 +28,33 @@ pub fn remote(settings: &EngineSettings) -> Result<Arc<dyn Engine>> {
     })
 }
 
+/// The span of one engine pass (every question about one state), with the `gen_ai` semantic
+/// conventions' attributes: `gen_ai.operation.name` (`decide` for the built-in engine and
+/// a System One server, `chat` for a chat model), `gen_ai.system` (`arbiter` for the
+/// built-in engine, the configured engine's name for a remote one), `gen_ai.request.model`
+/// and, once answered, `gen_ai.usage.input_tokens`/`output_tokens` ([`record_usage`]).
+/// `trace`: exported with traces, never a log line's prefix unless `ARBITER_LOG=trace`.
+pub fn pass_span(operation: &str, system: &str, request: &EngineRequest<'_>) -> tracing::Span {
+    tracing::trace_span!(
+        "engine",
+        otel.name = %format_args!("{operation} {}", request.model),
+        gen_ai.operation.name = operation,
+        gen_ai.system = system,
+        gen_ai.request.model = request.model,
+        questions = request.questions.len(),
+        gen_ai.usage.input_tokens = tracing::field::Empty,
+        gen_ai.usage.output_tokens = tracing::field::Empty,
+    )
+}
+
+/// Record on a [`pass_span`] the tokens its pass used.
+pub fn record_usage(span: &tracing::Span, output: &Result<EngineOutput>) {
+    if let Ok(output) = output {
+        span.record("gen_ai.usage.input_tokens", output.usage.input_tokens);
+        span.record("gen_ai.usage.output_tokens", output.usage.output_tokens);
+    }
+}
+
 /// One decision as an engine sees it.
 #[derive(Debug, Clone, Copy)]
 pub struct EngineRequest<'a> {

@@ -64,6 +64,16 @@ impl Engine for SystemOneEngine {
     }
 
     async fn decide(&self, request: EngineRequest<'_>) -> Result<EngineOutput> {
+        let span = super::pass_span("decide", self.upstream.name(), &request);
+        let output =
+            tracing::Instrument::instrument(self.decide_remotely(request), span.clone()).await;
+        super::record_usage(&span, &output);
+        output
+    }
+}
+
+impl SystemOneEngine {
+    async fn decide_remotely(&self, request: EngineRequest<'_>) -> Result<EngineOutput> {
         let body = SystemOneRequest {
             state: request.state,
             model: &self.model,

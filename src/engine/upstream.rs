@@ -110,9 +110,25 @@ impl Upstream {
     /// else full jitter: uniform in `[0, min(max_backoff, backoff·2ⁿ)]`. A permit is held
     /// only while an attempt is in flight, not while waiting. Each call is counted in the
     /// metrics by how it ended, each retry too.
+    ///
+    /// The call is a client span (`upstream`) of the current trace, and each attempt
+    /// carries the trace's `traceparent` when traces are exported.
     pub async fn post<T: Serialize + ?Sized>(&self, path: &str, body: &T) -> Result<Value> {
         let started = std::time::Instant::now();
-        let answered = self.post_retrying(path, body).await;
+        let span = tracing::trace_span!(
+            "upstream",
+            otel.name = %format_args!("POST {path}"),
+            otel.kind = "client",
+            otel.status_code = tracing::field::Empty,
+            http.request.method = "POST",
+            url.full = %format_args!("{}{path}", self.base_url),
+            engine = %self.name,
+        );
+        let answered =
+            tracing::Instrument::instrument(self.post_retrying(path, body), span.clone()).await;
+        if answered.is_err() {
+            span.record("otel.status_code", "error");
+        }
         let result = match &answered {
             Ok(_) => EngineResult::Ok,
             Err(Error::UpstreamUnavailable(_)) => EngineResult::Unavailable,
@@ -181,6 +197,12 @@ impl Upstream {
         if let Some(key) = &self.api_key {
             // bearer_auth marks the header sensitive, so it is never shown by Debug.
             request = request.bearer_auth(key.expose());
+        }
+        // The trace's context, when traces are exported (empty, and no allocation, when not).
+        let mut context = Vec::new();
+        crate::telemetry::traces::inject(|name, value| context.push((name, value)));
+        for (name, value) in context {
+            request = request.header(name, value);
         }
         let response = match request.send().await {
             Ok(response) => response,

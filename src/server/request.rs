@@ -104,17 +104,29 @@ pub(crate) async fn identify(
         started,
         answered: false,
     };
-    // Every line logged while the request is handled carries its ID (and, once traces are
-    // exported, its trace ID: the empty field is recorded then). ERROR is the span's level
-    // only so that it is on whenever any line is: a filter of `warn` keeps the IDs.
+    // Every line logged while the request is handled carries its ID (and, when traces are
+    // exported, its trace ID). ERROR is the span's level only so that it is on whenever
+    // any line is: a filter of `warn` keeps the IDs. Exported, it is the trace's server
+    // span, the child of the caller's `traceparent` if it sent one; its HTTP fields are
+    // recorded only then, so the log lines stay as they were without traces.
     let span = tracing::span!(
         tracing::Level::ERROR,
         "request",
         request_id = %id,
         trace_id = tracing::field::Empty,
+        otel.name = tracing::field::Empty,
+        otel.kind = tracing::field::Empty,
+        http.request.method = tracing::field::Empty,
+        http.route = tracing::field::Empty,
+        http.response.status_code = tracing::field::Empty,
+        otel.status_code = tracing::field::Empty,
     );
+    let traced = crate::telemetry::traces::enabled();
+    if traced {
+        start_trace(&span, matched.as_ref(), &method, request.headers());
+    }
     let mut response =
-        tracing::Instrument::instrument(REQUEST.scope(info, next.run(request)), span).await;
+        tracing::Instrument::instrument(REQUEST.scope(info, next.run(request)), span.clone()).await;
     abandoned.answered = true;
     if let Ok(value) = HeaderValue::from_str(&id) {
         response.headers_mut().insert(REQUEST_ID_HEADER, value);
@@ -127,6 +139,13 @@ pub(crate) async fn identify(
         .as_ref()
         .map_or(crate::telemetry::metrics::UNMATCHED_ROUTE, |r| &r.0);
     crate::telemetry::metrics::http_request(route, &method, status, took);
+    if traced {
+        span.record("http.route", route);
+        span.record("http.response.status_code", status.as_u16());
+        if status.is_server_error() {
+            span.record("otel.status_code", "error");
+        }
+    }
     let ms = took.as_secs_f64() * 1e3;
     if status == StatusCode::INTERNAL_SERVER_ERROR {
         tracing::error!(%method, %path, status = status.as_u16(), ms = format!("{ms:.1}"), request_id = %id, "request");
@@ -134,4 +153,24 @@ pub(crate) async fn identify(
         tracing::info!(%method, %path, status = status.as_u16(), ms = format!("{ms:.1}"), request_id = %id, "request");
     }
     response
+}
+
+/// Make the `request` span a trace's server span: named and kinded before it starts (the
+/// exporter takes both then), `POST /v1/decision`, or the method alone for a route known
+/// only once it answers; the child of the caller's `traceparent`, if it sent one.
+fn start_trace(
+    span: &tracing::Span,
+    matched: Option<&RouteTemplate>,
+    method: &axum::http::Method,
+    headers: &axum::http::HeaderMap,
+) {
+    match matched {
+        Some(route) => span.record("otel.name", format!("{method} {}", route.0)),
+        None => span.record("otel.name", method.as_str()),
+    };
+    span.record("otel.kind", "server");
+    span.record("http.request.method", method.as_str());
+    crate::telemetry::traces::continue_from(span, |name| {
+        headers.get(name).and_then(|v| v.to_str().ok())
+    });
 }

@@ -456,6 +456,8 @@ fn sqlite_tx<T>(
     what: &str,
     f: impl FnOnce(&mut Db<'_>) -> Result<T, StoreError>,
 ) -> Result<T, StoreError> {
+    let _span =
+        tracing::trace_span!("store", db.system.name = "sqlite", transaction = what).entered();
     let started = std::time::Instant::now();
     let path = conn.path().map(ToOwned::to_owned);
     let failed = |e| {
@@ -487,6 +489,8 @@ fn in_transaction<T>(
     what: &str,
     f: impl FnOnce(&mut Db<'_>) -> Result<T, StoreError>,
 ) -> Result<T, StoreError> {
+    let _span =
+        tracing::trace_span!("store", db.system.name = "postgresql", transaction = what).entered();
     let started = std::time::Instant::now();
     let pg = Dialect::Postgres;
     pg.count_failure(conn.begin(begin)).ctx(what)?;

@@ -6,9 +6,13 @@
 //! request in a span named `request` with the field `request_id` (`server::request`),
 //! which the text format prints as a `request{request_id=…}:` prefix and the JSON format
 //! among the span's fields (`span`, and `spans` from the outermost). Its field `trace_id`
-//! is declared empty: the place for the request's trace ID once traces are exported.
+//! is recorded when traces are exported ([`super::traces`]): the ID of the request's
+//! trace, so a collector joins the lines to it.
 
-use tracing_subscriber::EnvFilter;
+use super::traces::Traces;
+use tracing_subscriber::layer::SubscriberExt as _;
+use tracing_subscriber::util::SubscriberInitExt as _;
+use tracing_subscriber::{EnvFilter, Layer as _};
 
 /// The variable that chooses the format.
 pub const FORMAT_VAR: &str = "ARBITER_LOG_FORMAT";
@@ -60,19 +64,44 @@ pub fn filter_from_env(default: &str) -> Result<EnvFilter, String> {
     }
 }
 
-/// Log to stderr from now on, lines `filter` lets through, written as `format` says. Once
-/// per process: a later call (a test that runs twice) changes nothing.
-pub fn init(filter: EnvFilter, format: Format) {
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
+/// Log to stderr from now on, lines `filter` lets through, written as `format` says; and,
+/// when the environment asks for traces ([`super::traces`]), export the program's spans,
+/// whatever `filter` says. Once per process: a later call (a test that runs twice)
+/// changes nothing. The [`Traces`] returned must be shut down before the process exits.
+pub fn init(filter: EnvFilter, format: Format) -> Result<Option<Traces>, String> {
+    let Some((spans, traces)) = super::traces::layer()? else {
+        // Without traces, exactly the subscriber of before: no layer, no filter per layer.
+        let builder = tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_writer(std::io::stderr)
+            .with_target(false);
+        let _ = match format {
+            Format::Text => builder
+                .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+                .try_init(),
+            Format::Json => builder.json().with_ansi(false).try_init(),
+        };
+        return Ok(None);
+    };
+    let lines = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
         .with_target(false);
-    let _ = match format {
-        Format::Text => builder
+    let lines = match format {
+        Format::Text => lines
             .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-            .try_init(),
-        Format::Json => builder.json().with_ansi(false).try_init(),
+            .boxed(),
+        Format::Json => lines.json().with_ansi(false).boxed(),
     };
+    let installed = tracing_subscriber::registry()
+        .with(lines.with_filter(filter))
+        .with(spans)
+        .try_init();
+    if installed.is_err() {
+        // Already initialized (a second call): the first's layer, if any, exports.
+        traces.discard();
+        return Ok(None);
+    }
+    Ok(Some(traces.installed()))
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! What a running program tells its operators: metrics in the Prometheus format
-//! ([`metrics`]) and its log lines ([`logs`]).
+//! ([`metrics`]), its log lines ([`logs`]) and, when asked, its traces ([`traces`]).
 //!
 //! A leaf: nothing here imports the rest of the crate, so every layer that has something
 //! to count (the store, the repositories, the engines, the jobs, the server) records into
@@ -8,3 +8,4 @@
 
 pub mod logs;
 pub mod metrics;
+pub mod traces;

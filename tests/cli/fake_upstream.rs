@@ -73,6 +73,8 @@ pub(crate) struct Seen {
     pub(crate) at: Instant,
     pub(crate) path: String,
     pub(crate) authorization: Option<String>,
+    /// The W3C trace context it was sent, if any.
+    pub(crate) traceparent: Option<String>,
     /// The JSON body (null when it was not JSON).
     pub(crate) body: Value,
 }
@@ -204,6 +206,10 @@ async fn handle(
             path: uri.path().to_owned(),
             authorization: headers
                 .get("authorization")
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned),
+            traceparent: headers
+                .get("traceparent")
                 .and_then(|v| v.to_str().ok())
                 .map(str::to_owned),
             body: body.clone(),

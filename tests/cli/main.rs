@@ -47,6 +47,7 @@ mod store_files;
 mod tables;
 mod terminal;
 mod to_annotate;
+mod traces;
 mod usage;
 mod watch;
 mod working;

@@ -21,6 +21,7 @@ use crate::wire::jobs::Job;
 /// is left to its new owner: nothing this run would record is written. A job interrupted
 /// because the store cannot be reached is no failure of the job: it is left unfinished and
 /// let go, for the next sweep to resume once the store is back, and the error is returned.
+#[tracing::instrument(level = "trace", name = "job", skip_all, fields(job_id = %claim.job_id()))]
 pub async fn run(ctx: &Context, claim: JobClaim, observer: &dyn Observer) -> Result<Job> {
     let job_id = *claim.job_id();
     let record = {

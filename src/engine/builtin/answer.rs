@@ -353,6 +353,12 @@ impl BuiltinEngine {
         let meanings = meaning::plan(questions);
         let texts = texts_read(questions, &meanings);
         let missing = self.embedder.missing(texts.iter().flatten());
+        let windows = tracing::trace_span!(
+            "windows",
+            windows = tracing::field::Empty,
+            tokens = tracing::field::Empty
+        )
+        .entered();
         let embedded = if missing.is_empty() && self.embedder.is_loaded() {
             self.embed_state_as(state, read)?
         } else {
@@ -366,6 +372,10 @@ impl BuiltinEngine {
                 embedded
             })?
         };
+        windows.record("windows", embedded.windows.len());
+        windows.record("tokens", embedded.tokens);
+        drop(windows);
+        let _questions = tracing::trace_span!("questions", questions = questions.len()).entered();
         let mut usage = Usage {
             input_tokens: embedded.tokens,
             output_tokens: 0,

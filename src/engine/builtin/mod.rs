@@ -207,6 +207,8 @@ impl Engine for BuiltinEngine {
         let _stop_on_drop = StopOnDrop(stop.clone());
         let (model, truncate) = (request.model.to_owned(), request.truncate);
         let progress = super::progress::current();
+        // The pass's span crosses into the blocking task, its windows and questions inside.
+        let span = super::pass_span("decide", "arbiter", &request);
         tokio::task::spawn_blocking(move || {
             let read = Read {
                 model: &model,
@@ -214,7 +216,11 @@ impl Engine for BuiltinEngine {
                 stop: &stop,
                 progress: progress.as_deref(),
             };
-            engine.decide_as(&state, &questions, &read)
+            span.in_scope(|| {
+                let output = engine.decide_as(&state, &questions, &read);
+                super::record_usage(&span, &output);
+                output
+            })
         })
         .await
         .map_err(|e| crate::error::Error::internal("the engine task", e))?

@@ -35,6 +35,7 @@ impl Remote {
 
     /// Mirrors the remote's branches and tags into `repo` now (refs the remote no longer
     /// has are pruned; objects never are, so a commit once seen stays readable).
+    #[tracing::instrument(level = "trace", name = "git.fetch", skip_all, fields(model = %path))]
     pub(in crate::repo) fn fetch(
         &self,
         repo: &Repository,
@@ -106,6 +107,7 @@ impl Remote {
     /// exist, and which `init` creates): every branch and tag, and the model id; also
     /// returns the remote's default branch. `None` when the remote has no arbiter
     /// repository for `path`. The caller holds [`Self::lock_model`].
+    #[tracing::instrument(level = "trace", name = "git.clone", skip_all, fields(model = %path))]
     pub(in crate::repo) fn clone_into(
         &self,
         path: &ModelPath,
@@ -191,6 +193,7 @@ impl Remote {
     }
 
     /// The remote's refs for `path` (an ls-remote), by full name.
+    #[tracing::instrument(level = "trace", name = "git.ls_remote", skip_all, fields(model = %path))]
     pub(in crate::repo) fn list_remote(
         &self,
         path: &ModelPath,

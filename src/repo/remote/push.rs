@@ -19,6 +19,7 @@ impl Remote {
     /// under a scratch ref of their own, so a concurrent fetch into the mirror cannot
     /// change what is pushed; the mirror's move is made under the lock fetches take, since
     /// libgit2 fails at once, without waiting, on a ref another writer has locked.
+    #[tracing::instrument(level = "trace", name = "git.push", skip_all, fields(model = %path, refname))]
     pub(in crate::repo) fn push_ref(
         &self,
         repo: &Repository,

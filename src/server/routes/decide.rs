@@ -117,7 +117,8 @@ async fn decide(
             };
             let base = base_model_of(&ctx, &request, Some(&prepared));
             // Held while the decision computes; refused at once when the queue is full.
-            let _slot = match decisions.admit().await {
+            let waited = tracing::trace_span!("admission_wait");
+            let _slot = match tracing::Instrument::instrument(decisions.admit(), waited).await {
                 Ok(slot) => slot,
                 Err(error) => return refused(&base, error),
             };

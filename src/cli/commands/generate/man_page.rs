@@ -54,6 +54,13 @@ const ENVIRONMENT: &[(&str, &str)] = &[
          per line; a server's lines during a request carry its request_id).",
     ),
     (
+        "OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+        "Export traces over OTLP/HTTP (protobuf) to this collector: every request of serve, \
+         and the spans of batch, align and eval; the other OTEL_* variables apply \
+         (OTEL_SERVICE_NAME, default arbiter; OTEL_SDK_DISABLED=true turns it off). Unset: \
+         no traces.",
+    ),
+    (
         "ARBITER_RUN_ID, GITHUB_RUN_ID, CI_PIPELINE_ID",
         "The CI run a client-mode job belongs to (the first one set).",
     ),

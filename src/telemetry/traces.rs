@@ -1,0 +1,239 @@
+//! Traces in OpenTelemetry's protocol (OTLP over HTTP, protobuf), sent to a collector only
+//! when the standard variables ask for it: `OTEL_EXPORTER_OTLP_ENDPOINT` (the SDK appends
+//! `/v1/traces`) or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (used as given). The SDK reads the
+//! rest (`OTEL_EXPORTER_OTLP_HEADERS`, `…_TIMEOUT`, `OTEL_RESOURCE_ATTRIBUTES`,
+//! `OTEL_BSP_*`); `OTEL_SERVICE_NAME` names the service, `arbiter` when unset;
+//! `OTEL_SDK_DISABLED=true` turns it all off.
+//!
+//! The spans are the program's own `tracing` spans (a request, the model's resolution,
+//! the admission wait, the engine's passes, the capture, the store's transactions, git,
+//! the calls to remote engines), so the server and the CLI emit the same ones. They are at
+//! level `trace`, below any log filter's default, so log lines look as they did without
+//! traces. Unset, no layer is installed: those spans are never even built, and [`inject`]
+//! and [`continue_from`] return at once.
+//!
+//! W3C trace context (`traceparent`, `tracestate`) is read from a request's headers
+//! ([`continue_from`]) and written into a remote engine's ([`inject`]); this module sees
+//! headers only through closures, never an HTTP library's types.
+
+use opentelemetry::propagation::{Extractor, Injector, TextMapPropagator};
+use opentelemetry::trace::{TraceContextExt, TracerProvider as _};
+use opentelemetry_sdk::propagation::TraceContextPropagator;
+use opentelemetry_sdk::trace::SdkTracerProvider;
+use std::sync::atomic::{AtomicBool, Ordering};
+use tracing_opentelemetry::OpenTelemetrySpanExt;
+use tracing_subscriber::Layer;
+use tracing_subscriber::filter::{FilterExt as _, Targets, filter_fn};
+use tracing_subscriber::registry::LookupSpan;
+
+/// The variables that turn traces on, either of them.
+pub const ENDPOINT_VARS: [&str; 2] = [
+    "OTEL_EXPORTER_OTLP_ENDPOINT",
+    "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+];
+/// `true` turns the SDK off whatever else is set, as the specification says.
+pub const DISABLED_VAR: &str = "OTEL_SDK_DISABLED";
+/// The service's name in the traces; [`DEFAULT_SERVICE_NAME`] when unset.
+pub const SERVICE_NAME_VAR: &str = "OTEL_SERVICE_NAME";
+pub const DEFAULT_SERVICE_NAME: &str = "arbiter";
+
+/// Set once the layer is installed: the one check [`inject`] and [`continue_from`] make.
+static ON: AtomicBool = AtomicBool::new(false);
+
+/// Whether spans are being exported by this process.
+pub fn enabled() -> bool {
+    ON.load(Ordering::Relaxed)
+}
+
+/// Whether the environment `var` reads asks for traces: an endpoint set, the SDK not
+/// disabled.
+pub fn wanted(var: impl Fn(&str) -> Option<String>) -> bool {
+    let set = |name: &str| var(name).is_some_and(|v| !v.trim().is_empty());
+    let disabled = var(DISABLED_VAR).is_some_and(|v| v.trim().eq_ignore_ascii_case("true"));
+    !disabled && ENDPOINT_VARS.iter().any(|name| set(name))
+}
+
+fn env_var(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
+/// The exporting half: flushed and shut down by [`Traces::shutdown`], so that a short
+/// command's spans are sent before it exits.
+pub struct Traces {
+    provider: SdkTracerProvider,
+}
+
+impl Traces {
+    /// Send what is queued and stop the exporter. Blocks for at most the export timeout.
+    pub fn shutdown(self) {
+        if let Err(error) = self.provider.shutdown() {
+            tracing::warn!(%error, "traces: the last spans were not all sent");
+        }
+        ON.store(false, Ordering::Relaxed);
+    }
+
+    /// Its layer is installed: from now on spans are exported, and trace context read and
+    /// sent.
+    pub(super) fn installed(self) -> Self {
+        ON.store(true, Ordering::Relaxed);
+        self
+    }
+
+    /// Its layer was never installed: stop the exporter, change nothing else.
+    pub(super) fn discard(self) {
+        let _ = self.provider.shutdown();
+    }
+}
+
+/// The layer that exports this crate's spans (the coarse ones the program opens, see
+/// [`spans_only`]), and its exporter, when the environment asks for
+/// traces; `Ok(None)` when it does not. An endpoint the exporter cannot use is refused,
+/// naming the variable.
+pub fn layer<S>() -> Result<Option<(impl Layer<S> + Send + Sync, Traces)>, String>
+where
+    S: tracing::Subscriber + for<'span> LookupSpan<'span> + Send + Sync,
+{
+    if !wanted(env_var) {
+        return Ok(None);
+    }
+    let exporter = opentelemetry_otlp::SpanExporter::builder()
+        .with_http()
+        .build()
+        .map_err(|e| format!("{}: {e}", ENDPOINT_VARS.join(" or ")))?;
+    let mut resource = opentelemetry_sdk::Resource::builder();
+    if env_var(SERVICE_NAME_VAR).is_none_or(|v| v.trim().is_empty()) {
+        resource = resource.with_service_name(DEFAULT_SERVICE_NAME);
+    }
+    let provider = SdkTracerProvider::builder()
+        .with_batch_exporter(exporter)
+        .with_resource(resource.build())
+        .build();
+    let tracer = provider.tracer(DEFAULT_SERVICE_NAME);
+    let layer = tracing_opentelemetry::layer()
+        .with_tracer(tracer)
+        .with_threads(false)
+        .with_tracked_inactivity(false)
+        .with_location(false)
+        .with_target(false)
+        .with_filter(spans_only());
+    Ok(Some((layer, Traces { provider })))
+}
+
+/// What is exported: this crate's spans, whatever their level (the program's own are at
+/// `trace`, so that log lines never carry them unless asked), and its warnings and errors
+/// as the events of the span they happen in; never a dependency's.
+fn spans_only<S>() -> impl tracing_subscriber::layer::Filter<S> {
+    let ours = Targets::new().with_target("arbiter", tracing::Level::TRACE);
+    let kept = filter_fn(|meta| meta.is_span() || *meta.level() <= tracing::Level::WARN);
+    ours.and(kept)
+}
+
+/// Make `span` (not yet entered, its `otel.name` and `otel.kind` recorded: they are fixed
+/// from here on) the child of the trace a caller's `traceparent` names,
+/// `header` reading a request header by its lowercase name, and record the trace's ID in
+/// the span's `trace_id` field, so that log lines join the trace. A missing or malformed
+/// `traceparent` starts a new trace. Does nothing when traces are off.
+pub fn continue_from<'h>(span: &tracing::Span, header: impl Fn(&str) -> Option<&'h str>) {
+    if !enabled() {
+        return;
+    }
+    let parent =
+        TraceContextPropagator::new().extract(&HeaderReader(header, std::marker::PhantomData));
+    if parent.span().span_context().is_valid() {
+        // Only refused when the span is already started or disabled: it then stays a root.
+        let _ = span.set_parent(parent);
+    }
+    let trace_id = span.context().span().span_context().trace_id();
+    span.record("trace_id", tracing::field::display(trace_id));
+}
+
+/// The W3C trace context of the current span, as headers (`traceparent`, and
+/// `tracestate` when there is one) given to `insert`, for a call to another service.
+/// Nothing when traces are off or no span is current.
+pub fn inject(mut insert: impl FnMut(&'static str, String)) {
+    if !enabled() {
+        return;
+    }
+    let context = tracing::Span::current().context();
+    if !context.span().span_context().is_valid() {
+        return;
+    }
+    let mut headers = HeaderWriter(Vec::new());
+    TraceContextPropagator::new().inject_context(&context, &mut headers);
+    for (name, value) in headers.0 {
+        insert(name, value);
+    }
+}
+
+/// The headers' lifetime is the reader's, so what it reads lives as long as it does.
+struct HeaderReader<'h, F>(F, std::marker::PhantomData<&'h ()>);
+
+impl<'h, F: Fn(&str) -> Option<&'h str>> Extractor for HeaderReader<'h, F> {
+    fn get(&self, key: &str) -> Option<&str> {
+        (self.0)(key)
+    }
+
+    fn keys(&self) -> Vec<&str> {
+        Vec::new()
+    }
+}
+
+struct HeaderWriter(Vec<(&'static str, String)>);
+
+impl Injector for HeaderWriter {
+    fn set(&mut self, key: &str, value: String) {
+        // The propagator writes only the two names of the W3C trace context.
+        let name = match key {
+            "traceparent" => "traceparent",
+            "tracestate" => "tracestate",
+            _ => return,
+        };
+        self.0.push((name, value));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |name| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| (*v).to_owned())
+        }
+    }
+
+    #[test]
+    fn only_the_w3c_names_are_written() {
+        let mut headers = HeaderWriter(Vec::new());
+        headers.set("traceparent", "00-a-b-01".to_owned());
+        headers.set("baggage", "k=v".to_owned());
+        headers.set("tracestate", "k=v".to_owned());
+        let names: Vec<_> = headers.0.iter().map(|(name, _)| *name).collect();
+        assert_eq!(names, ["traceparent", "tracestate"]);
+    }
+
+    #[test]
+    fn an_endpoint_turns_traces_on_and_the_sdk_switch_off() {
+        assert!(!wanted(env(&[])));
+        assert!(!wanted(env(&[("OTEL_EXPORTER_OTLP_ENDPOINT", " ")])));
+        assert!(wanted(env(&[(
+            "OTEL_EXPORTER_OTLP_ENDPOINT",
+            "http://127.0.0.1:4318"
+        )])));
+        assert!(wanted(env(&[(
+            "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+            "http://collector:4318/v1/traces"
+        )])));
+        assert!(!wanted(env(&[
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318"),
+            ("OTEL_SDK_DISABLED", "TRUE"),
+        ])));
+        assert!(wanted(env(&[
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318"),
+            ("OTEL_SDK_DISABLED", "false"),
+        ])));
+    }
+}
