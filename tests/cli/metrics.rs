@@ -149,6 +149,33 @@ fn each_family_moves_by_what_the_requests_did() {
         .as_str()
         .unwrap()
         .to_owned();
+    // Twelve examples annotated for `escalate`, for an alignment; a branch one checkpoint
+    // ahead of the default one, for a promote (pushed to the shared remote).
+    let annotated = env.write(
+        "annotated.jsonl",
+        &crate::align::labelled(12, &["escalate"]),
+    );
+    env.json(&[
+        "examples",
+        "ingest",
+        "acme/triage",
+        "--file",
+        annotated.to_str().unwrap(),
+    ]);
+    let mut next = crate::http::questions();
+    next["polite"] = json!({"type": "noul", "instructions": "The customer is polite."});
+    let next = env.write("next.json", &next.to_string());
+    env.json(&[
+        "models",
+        "commit",
+        "acme/triage",
+        "--branch",
+        "next",
+        "--questions",
+        next.to_str().unwrap(),
+        "--message",
+        "next",
+    ]);
     // Five requests in this token's bucket; another token for the rest.
     let token = token(&env, "t", &["decisions"], "acme/*=reader");
     let other = token_of(&env);
@@ -247,6 +274,38 @@ fn each_family_moves_by_what_the_requests_did() {
             let line: Value = serde_json::from_str(line).unwrap();
             tokens_read += line["usage"]["input_tokens"].as_u64().unwrap_or(0);
         }
+        // An alignment job: its items are its questions.
+        let created = client
+            .post(served.url(&format!("/v1/models/{model_id}/alignments")))
+            .bearer_auth(&other)
+            .header("idempotency-key", "metrics-align-0001")
+            .json(&json!({"questions": ["escalate"], "seed": 1}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(created.status(), 202);
+        wait_until_async(Duration::from_mins(2), Duration::from_millis(50), || {
+            let (client, url) = (client.clone(), metrics_url.clone());
+            let done = "arbiter_jobs{kind=\"alignment\",status=\"completed\"}";
+            async move {
+                let text = scrape(&client, &url).await;
+                if same(sample(&text, done), 1.0) {
+                    Ok(())
+                } else {
+                    Err(format!("the alignment has not completed:\n{text}"))
+                }
+            }
+        })
+        .await;
+        // A promote moves the shared remote's default branch: one push.
+        let promoted = client
+            .post(served.url(&format!("/v1/models/{model_id}/promote")))
+            .bearer_auth(&other)
+            .json(&json!({"revision": "next"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(promoted.status(), 200);
         // Seconds of encoder work hold the one slot; meanwhile a decision is overloaded.
         let mut slow = base_request("jev-latest");
         let words: Vec<String> = (0..2_000).map(|i| format!("word{i}")).collect();
@@ -303,10 +362,16 @@ fn each_family_moves_by_what_the_requests_did() {
     assert_eq!(exit.code(), Some(0));
 }
 
-/// A token for the requests past the first token's bucket: decisions, batches, a
-/// writer on `acme/*`.
+/// A token for the requests past the first token's bucket (its own five: the remote
+/// decision, the batch and its results, the alignment, the promote): decisions, batches,
+/// alignments, a writer on `acme/*`.
 fn token_of(env: &TestEnv) -> String {
-    token(env, "other", &["decisions", "batches"], "acme/*=writer")
+    token(
+        env,
+        "other",
+        &["decisions", "batches", "alignments"],
+        "acme/*=writer",
+    )
 }
 
 /// Every family's move in [`each_family_moves_by_what_the_requests_did`].
@@ -386,14 +451,15 @@ fn check_moves(moves: &Moves<'_>, tokens_read: u64) {
         ("arbiter_captures_total{result=\"skipped\"}".to_owned(), 2.0),
         ("arbiter_captures_total{result=\"failed\"}".to_owned(), 0.0),
         // The state cache: `mo`'s second request is its first's state; every other state
-        // the built-in engine read was new (the remote engine has no cache).
+        // the built-in engine read was new, the alignment's twelve too (the remote engine
+        // has no cache).
         (
             "arbiter_state_cache_lookups_total{result=\"hit\"}".to_owned(),
             1.0,
         ),
         (
             "arbiter_state_cache_lookups_total{result=\"miss\"}".to_owned(),
-            5.0,
+            5.0 + 12.0,
         ),
         // The remote engine: one call, answered after one retry.
         (
@@ -428,8 +494,21 @@ fn check_moves(moves: &Moves<'_>, tokens_read: u64) {
             "arbiter_job_items_total{kind=\"batch\",result=\"failed\"}".to_owned(),
             1.0,
         ),
+        // One alignment, completed, its one question searched.
+        (
+            "arbiter_jobs{kind=\"alignment\",status=\"completed\"}".to_owned(),
+            1.0,
+        ),
+        (
+            "arbiter_job_items_total{kind=\"alignment\",result=\"succeeded\"}".to_owned(),
+            1.0,
+        ),
+        (
+            "arbiter_job_items_total{kind=\"alignment\",result=\"failed\"}".to_owned(),
+            0.0,
+        ),
         ("arbiter_job_takeovers_total".to_owned(), 0.0),
-        // The store never failed; git never pushed.
+        // The store never failed; git pushed once (the promote), and no push was refused.
         (
             "arbiter_store_errors_total{backend=\"sqlite\"}".to_owned(),
             0.0,
@@ -440,7 +519,15 @@ fn check_moves(moves: &Moves<'_>, tokens_read: u64) {
         ),
         (
             "arbiter_git_operations_total{operation=\"push\",result=\"ok\"}".to_owned(),
+            1.0,
+        ),
+        (
+            "arbiter_git_operations_total{operation=\"push\",result=\"rejected\"}".to_owned(),
             0.0,
+        ),
+        (
+            count("arbiter_git_duration_seconds", "operation=\"push\""),
+            1.0,
         ),
     ] {
         moves.check(&series, expected);

@@ -319,6 +319,15 @@ fn align(
             "alignment: question searched"
         );
         tracker.done.fetch_add(1, Ordering::Relaxed);
+        // An alignment's items, as the metrics count them, are its questions.
+        crate::telemetry::metrics::job_item(
+            JobKind::Alignment.as_str(),
+            if aligned.is_ok() {
+                crate::telemetry::metrics::ItemResult::Succeeded
+            } else {
+                crate::telemetry::metrics::ItemResult::Failed
+            },
+        );
         aligned
     });
     tracker.check()?;

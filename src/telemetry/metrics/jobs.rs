@@ -48,14 +48,15 @@ impl Jobs {
              every replica on a shared one reports the same)",
             jobs.by_state.clone(),
         );
-        for kind in ["batch", "evaluation"] {
+        for kind in ["batch", "evaluation", "alignment"] {
             for result in ["succeeded", "failed"] {
                 drop(jobs.items.get_or_create(&ItemLabels { kind, result }));
             }
         }
         registry.register(
             "job_items",
-            "Items of batch and evaluation jobs finished by this process, by kind and result",
+            "Items of jobs finished by this process, by kind and result: a batch's or an \
+             evaluation's inputs, an alignment's questions",
             jobs.items.clone(),
         );
         registry.register(
