@@ -10,6 +10,7 @@
 //! trace, so a collector joins the lines to it.
 
 use super::traces::Traces;
+use tracing_subscriber::filter::LevelFilter;
 use tracing_subscriber::layer::SubscriberExt as _;
 use tracing_subscriber::util::SubscriberInitExt as _;
 use tracing_subscriber::{EnvFilter, Layer as _};
@@ -83,6 +84,9 @@ pub fn init(filter: EnvFilter, format: Format) -> Result<Option<Traces>, String>
         };
         return Ok(None);
     };
+    // What the lines can show at most; the exported spans are this crate's, never a
+    // dependency's `log` records (see below).
+    let most = filter.max_level_hint();
     let lines = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
         .with_target(false);
@@ -101,7 +105,24 @@ pub fn init(filter: EnvFilter, format: Format) -> Result<Option<Traces>, String>
         traces.discard();
         return Ok(None);
     }
+    // The span layer takes this crate's spans at `trace`, which raises the level every
+    // `log` record of a dependency is bridged at to `trace` as well (mio logs each poll):
+    // each would be built and filtered out one by one, at a cost measured in per cent of
+    // a decision. They are cut where they are written instead, at what the lines show.
+    log::set_max_level(log_level(most));
     Ok(Some(traces.installed()))
+}
+
+/// The `log` crate's level for `tracing`'s `most` (no hint: everything).
+fn log_level(most: Option<LevelFilter>) -> log::LevelFilter {
+    match most {
+        Some(LevelFilter::OFF) => log::LevelFilter::Off,
+        Some(LevelFilter::ERROR) => log::LevelFilter::Error,
+        Some(LevelFilter::WARN) => log::LevelFilter::Warn,
+        Some(LevelFilter::INFO) => log::LevelFilter::Info,
+        Some(LevelFilter::DEBUG) => log::LevelFilter::Debug,
+        _ => log::LevelFilter::Trace,
+    }
 }
 
 #[cfg(test)]
@@ -119,5 +140,22 @@ mod tests {
             refused.contains("ARBITER_LOG_FORMAT") && refused.contains("`yaml`"),
             "{refused}"
         );
+    }
+
+    #[test]
+    fn dependencies_log_records_stop_at_what_the_lines_show() {
+        assert_eq!(
+            log_level(EnvFilter::new("warn").max_level_hint()),
+            log::LevelFilter::Warn
+        );
+        assert_eq!(
+            log_level(EnvFilter::new("info,arbiter=debug").max_level_hint()),
+            log::LevelFilter::Debug
+        );
+        assert_eq!(
+            log_level(EnvFilter::new("off").max_level_hint()),
+            log::LevelFilter::Off
+        );
+        assert_eq!(log_level(None), log::LevelFilter::Trace);
     }
 }
