@@ -11,38 +11,49 @@ use std::path::Path;
 
 type Module = Vec<String>;
 
-/// Every module of `src/` and the source it is written in (comments stripped).
-fn modules() -> BTreeMap<Module, String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut out = BTreeMap::new();
-    let mut dirs = vec![root.clone()];
+/// The root of the sources read here.
+fn src() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// Every `.rs` file under `src/`.
+fn rust_files() -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut dirs = vec![src()];
     while let Some(dir) = dirs.pop() {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
             if path.is_dir() {
                 dirs.push(path);
-                continue;
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
             }
-            if path.extension().is_none_or(|e| e != "rs") {
-                continue;
-            }
-            let relative = path.strip_prefix(&root).unwrap().with_extension("");
-            let mut module: Module = relative
-                .iter()
-                .map(|part| part.to_string_lossy().into_owned())
-                .collect();
-            if module.last().is_some_and(|last| last == "mod") {
-                module.pop();
-            }
-            if matches!(module.as_slice(), [one] if one == "lib" || one == "main") {
-                module.clear();
-            }
-            // Unit tests moved out of a module's file are its own code, not a module.
-            if module.last().is_some_and(|last| last.ends_with("tests")) {
-                continue;
-            }
-            out.insert(module, source_of(&std::fs::read_to_string(&path).unwrap()));
         }
+    }
+    files
+}
+
+/// Every module of `src/` and the source it is written in (comments stripped).
+fn modules() -> BTreeMap<Module, String> {
+    let root = src();
+    let mut out = BTreeMap::new();
+    for path in rust_files() {
+        let relative = path.strip_prefix(&root).unwrap().with_extension("");
+        let mut module: Module = relative
+            .iter()
+            .map(|part| part.to_string_lossy().into_owned())
+            .collect();
+        if module.last().is_some_and(|last| last == "mod") {
+            module.pop();
+        }
+        if matches!(module.as_slice(), [one] if one == "lib" || one == "main") {
+            module.clear();
+        }
+        // Unit tests moved out of a module's file are its own code, not a module.
+        if module.last().is_some_and(|last| last.ends_with("tests")) {
+            continue;
+        }
+        out.insert(module, source_of(&std::fs::read_to_string(&path).unwrap()));
     }
     out
 }
@@ -245,28 +256,18 @@ fn no_file_of_src_is_over_600_lines() {
     // A room a newcomer can read (issue 33): a file that grows past this is split by what
     // it holds, its unit tests first (`<module>/tests.rs`).
     const MOST: usize = 600;
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut over = Vec::new();
-    let mut read = 0;
-    let mut dirs = vec![root.clone()];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                read += 1;
-                let lines = std::fs::read_to_string(&path).unwrap().lines().count();
-                if lines > MOST {
-                    over.push(format!(
-                        "{} ({lines})",
-                        path.strip_prefix(&root).unwrap().display()
-                    ));
-                }
-            }
-        }
-    }
-    assert!(read > 100, "read {read} files");
+    let files = rust_files();
+    assert!(files.len() > 100, "read {} files", files.len());
+    let over: Vec<String> = files
+        .iter()
+        .filter_map(|path| {
+            let lines = std::fs::read_to_string(path).unwrap().lines().count();
+            (lines > MOST).then(|| {
+                let shown = path.strip_prefix(src()).unwrap().display().to_string();
+                format!("{shown} ({lines})")
+            })
+        })
+        .collect();
     assert!(
         over.is_empty(),
         "files of src/ over {MOST} lines: {over:#?}"

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 /// A home whose `mo-reasoning` is a remote engine that fails once (503) and then answers:
 /// a decision on it logs a line deep inside the request (the retry, at debug), besides
 /// the access log's; and a token for it.
-fn home_with_remote(fake: &FakeUpstream) -> (TestEnv, String) {
+pub(crate) fn home_with_remote(fake: &FakeUpstream) -> (TestEnv, String) {
     let env = TestEnv::new();
     env.write(
         "home/config.yaml",

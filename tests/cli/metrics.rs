@@ -246,21 +246,7 @@ fn each_family_moves_by_what_the_requests_did() {
         assert_eq!(created.status(), 202);
         let job: Value = created.json().await.unwrap();
         let job_id = job["jobId"].as_str().unwrap().to_owned();
-        // Followed through the scrape, which is neither rate limited nor a request to
-        // the API.
-        wait_until_async(Duration::from_mins(2), Duration::from_millis(50), || {
-            let (client, url) = (client.clone(), metrics_url.clone());
-            let done = "arbiter_jobs{kind=\"batch\",status=\"completed\"}";
-            async move {
-                let text = scrape(&client, &url).await;
-                if same(sample(&text, done), 1.0) {
-                    Ok(())
-                } else {
-                    Err(format!("the batch job has not completed:\n{text}"))
-                }
-            }
-        })
-        .await;
+        one_completed(&client, &metrics_url, "batch").await;
         let results = client
             .get(served.url(&format!(
                 "/v1/models/{model_id}/batch-decisions/{job_id}/results"
@@ -284,19 +270,7 @@ fn each_family_moves_by_what_the_requests_did() {
             .await
             .unwrap();
         assert_eq!(created.status(), 202);
-        wait_until_async(Duration::from_mins(2), Duration::from_millis(50), || {
-            let (client, url) = (client.clone(), metrics_url.clone());
-            let done = "arbiter_jobs{kind=\"alignment\",status=\"completed\"}";
-            async move {
-                let text = scrape(&client, &url).await;
-                if same(sample(&text, done), 1.0) {
-                    Ok(())
-                } else {
-                    Err(format!("the alignment has not completed:\n{text}"))
-                }
-            }
-        })
-        .await;
+        one_completed(&client, &metrics_url, "alignment").await;
         // A promote moves the shared remote's default branch: one push.
         let promoted = client
             .post(served.url(&format!("/v1/models/{model_id}/promote")))
@@ -360,6 +334,24 @@ fn each_family_moves_by_what_the_requests_did() {
     assert_eq!(fake.count(), 2, "one attempt, one retry");
     let (exit, _) = served.stop();
     assert_eq!(exit.code(), Some(0));
+}
+
+/// Until the scrape at `metrics_url` counts one completed job of `kind`; followed through
+/// the scrape, which is neither rate limited nor a request to the API.
+async fn one_completed(client: &reqwest::Client, metrics_url: &str, kind: &str) {
+    let done = format!("arbiter_jobs{{kind=\"{kind}\",status=\"completed\"}}");
+    wait_until_async(Duration::from_mins(2), Duration::from_millis(50), || {
+        let (client, url, done) = (client.clone(), metrics_url.to_owned(), done.clone());
+        async move {
+            let text = scrape(&client, &url).await;
+            if same(sample(&text, &done), 1.0) {
+                Ok(())
+            } else {
+                Err(format!("no {kind} job has completed:\n{text}"))
+            }
+        }
+    })
+    .await;
 }
 
 /// A token for the requests past the first token's bucket (its own five: the remote

@@ -337,17 +337,7 @@ fn a_remote_engine_is_sent_the_trace_context_and_log_lines_carry_the_trace_id() 
         0 => FakeReply::json(503, &serde_json::json!({"error": "busy"})),
         _ => FakeReply::ok(&systemone_answers(body)),
     });
-    let env = TestEnv::new();
-    env.write(
-        "home/config.yaml",
-        &format!(
-            "engines:\n  remote: {{kind: systemone, url: '{}', model: jev-remote, \
-             release_date: '2025-01-01', retries: 2, backoff: 0.01, max_backoff: 0.05}}\n\
-             models:\n  mo-reasoning: remote\n",
-            fake.url()
-        ),
-    );
-    let token = decisions_token(&env)["token"].as_str().unwrap().to_owned();
+    let (env, token) = crate::logs::home_with_remote(&fake);
     let served = Served::start_with(&env, |command| {
         pointed_at(command, &collector);
         command
