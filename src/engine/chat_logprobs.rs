@@ -126,10 +126,7 @@ impl Engine for ChatLogprobsEngine {
 
     async fn decide(&self, request: EngineRequest<'_>) -> Result<EngineOutput> {
         let span = super::pass_span("chat", self.upstream.name(), &request);
-        let output =
-            tracing::Instrument::instrument(self.decide_remotely(request), span.clone()).await;
-        super::record_usage(&span, &output);
-        output
+        super::traced_pass(span, self.decide_remotely(request)).await
     }
 }
 

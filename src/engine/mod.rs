@@ -47,6 +47,16 @@ pub fn pass_span(operation: &str, system: &str, request: &EngineRequest<'_>) -> 
     )
 }
 
+/// A remote engine's `pass` inside its [`pass_span`], the tokens it used recorded there.
+pub async fn traced_pass(
+    span: tracing::Span,
+    pass: impl std::future::Future<Output = Result<EngineOutput>>,
+) -> Result<EngineOutput> {
+    let output = tracing::Instrument::instrument(pass, span.clone()).await;
+    record_usage(&span, &output);
+    output
+}
+
 /// Record on a [`pass_span`] the tokens its pass used.
 pub fn record_usage(span: &tracing::Span, output: &Result<EngineOutput>) {
     if let Ok(output) = output {

@@ -65,10 +65,7 @@ impl Engine for SystemOneEngine {
 
     async fn decide(&self, request: EngineRequest<'_>) -> Result<EngineOutput> {
         let span = super::pass_span("decide", self.upstream.name(), &request);
-        let output =
-            tracing::Instrument::instrument(self.decide_remotely(request), span.clone()).await;
-        super::record_usage(&span, &output);
-        output
+        super::traced_pass(span, self.decide_remotely(request)).await
     }
 }
 
