@@ -32,18 +32,8 @@ fn env_with_examples(n: usize, keep: &[&str]) -> TestEnv {
     let env = TestEnv::new();
     let questions = repo_root().join("examples/support/questions.yaml");
     env.create_model("acme/support", "mo", &questions);
-    ingest(&env, &labelled(n, keep));
+    env.ingest("acme/support", &labelled(n, keep));
     env
-}
-
-/// Ingest JSON lines of examples into `acme/support`.
-fn ingest(env: &TestEnv, lines: &str) {
-    let file = env.write("examples.jsonl", lines);
-    env.cmd()
-        .args(["examples", "ingest", "acme/support", "--file"])
-        .arg(&file)
-        .assert()
-        .success();
 }
 
 fn repo(env: &TestEnv) -> std::path::PathBuf {
@@ -329,7 +319,7 @@ fn align_commits_a_learned_head_on_its_branch_and_eval_and_promote_use_it() {
 
     // Eval: the 120 fitted examples by their out-of-fold answers (the alignment's own
     // figure, exactly), and 30 annotated since, fresh.
-    ingest(&env, &labelled(150, &["intent"]));
+    env.ingest("acme/support", &labelled(150, &["intent"]));
     let report = env.json(&[
         "eval",
         "acme/support",
@@ -650,7 +640,7 @@ fn realigning_an_inline_aligned_question_gives_it_a_learned_head_instead() {
     assert_ne!(inline, base);
     let questions = env.write("questions.yaml", &inline);
     env.create_model("acme/support", "mo", &questions);
-    ingest(&env, &labelled(120, &["intent"]));
+    env.ingest("acme/support", &labelled(120, &["intent"]));
     let job = env.json(&["align", "acme/support", "-q", "intent", "--seed", "3"]);
     let branch = job["result"]["branch"]
         .as_str()
@@ -998,7 +988,7 @@ fn unsupervised_alignment_removes_each_outcomes_pull_over_the_captured_states() 
 #[test]
 fn a_question_with_too_few_annotations_keeps_zero_shot_unless_corrected_without_them() {
     let env = env_with_examples(30, &[]);
-    ingest(&env, &labelled(4, &["intent"]));
+    env.ingest("acme/support", &labelled(4, &["intent"]));
     let job = env.json(&["align", "acme/support", "--questions", "intent"]);
     let intent = &job["result"]["questions"]["intent"];
     assert_eq!(intent["improved"], false, "{intent}");
@@ -1032,7 +1022,7 @@ fn a_question_with_too_few_annotations_keeps_zero_shot_unless_corrected_without_
 #[test]
 fn a_curve_is_printed_recorded_and_read_by_examples_next() {
     let env = env_with_examples(40, &["intent"]);
-    ingest(&env, &crate::to_annotate::states("new-", 40, 56));
+    env.ingest("acme/support", &crate::to_annotate::states("new-", 40, 56));
     let out = env
         .cmd()
         .arg("--table")

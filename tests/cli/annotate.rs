@@ -21,12 +21,7 @@ fn env(n: usize) -> TestEnv {
     let env = TestEnv::new();
     let questions = env.write("questions.yaml", QUESTIONS);
     env.create_model("acme/support", "mo", &questions);
-    let file = env.write("states.jsonl", &states("e-", 0, n));
-    env.cmd()
-        .args(["examples", "ingest", "acme/support", "--file"])
-        .arg(&file)
-        .assert()
-        .success();
+    env.ingest("acme/support", &states("e-", 0, n));
     env
 }
 

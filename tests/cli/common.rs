@@ -67,6 +67,17 @@ impl TestEnv {
         path
     }
 
+    /// Ingest `lines` (JSON lines of examples) into `model` with `examples ingest`, and
+    /// expect success.
+    pub(crate) fn ingest(&self, model: &str, lines: &str) {
+        let file = self.write("ingest.jsonl", lines);
+        self.cmd()
+            .args(["examples", "ingest", model, "--file"])
+            .arg(&file)
+            .assert()
+            .success();
+    }
+
     /// Run `arbiter args…`, expect success, and parse stdout as JSON.
     pub(crate) fn json(&self, args: &[&str]) -> Value {
         let output = self.cmd().args(args).output().unwrap();

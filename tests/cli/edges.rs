@@ -485,12 +485,7 @@ fn example_ids_take_unique_prefixes() {
         }
         let questions = env.write("questions.yaml", QUESTIONS);
         env.create_model("acme/support", "mo", &questions);
-        let input = env.write("examples.jsonl", PREFIX_EXAMPLES);
-        env.cmd()
-            .args(["examples", "ingest", "acme/support", "--file"])
-            .arg(&input)
-            .assert()
-            .success();
+        env.ingest("acme/support", PREFIX_EXAMPLES);
         check_prefix_cases(&|| env.cmd());
     }
 }

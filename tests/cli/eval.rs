@@ -19,12 +19,7 @@ fn env_with_two_questions_annotated(n: usize) -> TestEnv {
         "mo",
         &repo_root().join("examples/support/questions.yaml"),
     );
-    let file = env.write("examples.jsonl", &labelled(n, &["intent", "escalate"]));
-    env.cmd()
-        .args(["examples", "ingest", "acme/support", "--file"])
-        .arg(&file)
-        .assert()
-        .success();
+    env.ingest("acme/support", &labelled(n, &["intent", "escalate"]));
     env
 }
 

@@ -233,12 +233,7 @@ fn batch_over_examples_writes_to_a_file_and_captures_when_asked() {
                 writeln!(out, "{line}").unwrap();
                 out
             });
-    let file = env.write("examples.jsonl", &ingest);
-    env.cmd()
-        .args(["examples", "ingest", "acme/support", "--file"])
-        .arg(&file)
-        .assert()
-        .success();
+    env.ingest("acme/support", &ingest);
     let out = env.path().join("answers.jsonl");
     let job = env.json(&[
         "batch",

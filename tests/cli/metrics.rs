@@ -151,17 +151,7 @@ fn each_family_moves_by_what_the_requests_did() {
         .to_owned();
     // Twelve examples annotated for `escalate`, for an alignment; a branch one checkpoint
     // ahead of the default one, for a promote (pushed to the shared remote).
-    let annotated = env.write(
-        "annotated.jsonl",
-        &crate::align::labelled(12, &["escalate"]),
-    );
-    env.json(&[
-        "examples",
-        "ingest",
-        "acme/triage",
-        "--file",
-        annotated.to_str().unwrap(),
-    ]);
+    env.ingest("acme/triage", &crate::align::labelled(12, &["escalate"]));
     let mut next = crate::http::questions();
     next["polite"] = json!({"type": "noul", "instructions": "The customer is polite."});
     let next = env.write("next.json", &next.to_string());

@@ -11,12 +11,7 @@ fn evaluated() -> (TestEnv, Value) {
     let env = TestEnv::new();
     let questions = repo_root().join("examples/support/questions.yaml");
     env.create_model("acme/support", "mo", &questions);
-    let file = env.write("examples.jsonl", &labelled(40, &["intent"]));
-    env.cmd()
-        .args(["examples", "ingest", "acme/support", "--file"])
-        .arg(&file)
-        .assert()
-        .success();
+    env.ingest("acme/support", &labelled(40, &["intent"]));
     let report = env.json(&["eval", "acme/support", "--baseline", "main"]);
     (env, report)
 }

@@ -34,15 +34,6 @@ fn env() -> TestEnv {
     env
 }
 
-fn ingest(env: &TestEnv, name: &str, lines: &str) {
-    let file = env.write(name, lines);
-    env.cmd()
-        .args(["examples", "ingest", "acme/support", "--file"])
-        .arg(&file)
-        .assert()
-        .success();
-}
-
 fn next(env: &TestEnv, args: &[&str]) -> Value {
     let mut all = vec!["examples", "next", "acme/support"];
     all.extend_from_slice(args);
@@ -88,7 +79,7 @@ fn margin_of(answer: &Value) -> f64 {
 #[test]
 fn examples_next_ranks_unannotated_examples_by_the_margin_decide_gives_them() {
     let env = env();
-    ingest(&env, "states.jsonl", &states("e-", 0, 16));
+    env.ingest("acme/support", &states("e-", 0, 16));
     // e-00..e-03 are annotated for every question: never candidates. e-04 and e-05 for
     // intent only: candidates for the other two.
     let mut annotations = String::new();
@@ -202,7 +193,7 @@ fn examples_next_ranks_unannotated_examples_by_the_margin_decide_gives_them() {
 #[test]
 fn the_table_guesses_a_score_as_decide_reads_it() {
     let env = env();
-    ingest(&env, "states.jsonl", &states("e-", 0, 8));
+    env.ingest("acme/support", &states("e-", 0, 8));
     for question in ["urgency", "intent"] {
         let args = [
             "examples",
@@ -244,9 +235,9 @@ fn the_table_guesses_a_score_as_decide_reads_it() {
 #[test]
 fn the_audit_share_is_seeded_and_the_pool_is_the_newest_candidates() {
     let env = env();
-    ingest(&env, "old.jsonl", &states("e-", 0, 24));
+    env.ingest("acme/support", &states("e-", 0, 24));
     // A later ingest: these six are the most recently created.
-    ingest(&env, "new.jsonl", &states("n-", 24, 30));
+    env.ingest("acme/support", &states("n-", 24, 30));
     let full = next(&env, &["-n", "1000", "--audit", "0"]);
     assert_eq!(full["scored"], 30);
     let ranking = ids(&full);
@@ -438,9 +429,8 @@ fn a_candidate_the_engine_refuses_is_left_out_and_counted() {
     std::fs::write(env.home().join("config.yaml"), config).unwrap();
     let questions = env.write("questions.yaml", QUESTIONS);
     env.create_model("acme/support", "mo", &questions);
-    ingest(
-        &env,
-        "states.jsonl",
+    env.ingest(
+        "acme/support",
         concat!(
             "{\"example_id\": \"a\", \"state\": \"refund my order\"}\n",
             "{\"example_id\": \"b\", \"state\": \"poison\"}\n",
@@ -455,9 +445,8 @@ fn a_candidate_the_engine_refuses_is_left_out_and_counted() {
     assert_eq!(picked_ids, ["a", "c"]);
     // Refusing every candidate: the engine's error, not an empty list. (The two it
     // answered come from the cache: the pool is the newest example alone.)
-    ingest(
-        &env,
-        "more.jsonl",
+    env.ingest(
+        "acme/support",
         "{\"example_id\": \"d\", \"state\": \"my card was charged twice\"}\n",
     );
     refusing.store(true, std::sync::atomic::Ordering::SeqCst);

@@ -23,15 +23,10 @@ fn env() -> TestEnv {
     let env = TestEnv::new();
     let questions = repo_root().join("examples/support/questions.yaml");
     env.create_model("acme/support", "mo", &questions);
-    let file = env.write(
-        "examples.jsonl",
+    env.ingest(
+        "acme/support",
         &labelled(24, &["intent", "urgency", "escalate"]),
     );
-    env.cmd()
-        .args(["examples", "ingest", "acme/support", "--file"])
-        .arg(&file)
-        .assert()
-        .success();
     env.write("draft.yaml", &committed());
     env
 }

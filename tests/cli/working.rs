@@ -30,12 +30,7 @@ fn aligned_env() -> (TestEnv, String) {
         "mo",
         &repo_root().join("examples/support/questions.yaml"),
     );
-    let file = env.write("examples.jsonl", &labelled(120, &["intent", "urgency"]));
-    env.cmd()
-        .args(["examples", "ingest", "acme/support", "--file"])
-        .arg(&file)
-        .assert()
-        .success();
+    env.ingest("acme/support", &labelled(120, &["intent", "urgency"]));
     let job = env.json(&["align", "acme/support", "-q", "intent", "--seed", "3"]);
     assert_eq!(job["result"]["improved"], true, "{job}");
     let branch = job["result"]["branch"].as_str().unwrap().to_owned();
