@@ -23,12 +23,14 @@
 //! accuracy of the questions the alignment improved (its out-of-fold figure against what it
 //! then scores: how far the figure `align` reports is from what a user then sees); and the
 //! same over every question ("reported − fresh"), a question the gate kept counted by the
-//! zero-shot figure `align` reports for it.
+//! zero-shot figure `align` reports for it, with its standard error over the draws (a set
+//! and a seed: its questions share their examples, so they are not independent).
 //! Then the wall time of aligning 500 annotated examples × 4 questions, and the cost of a
 //! decision at an aligned checkpoint against a zero-shot one.
 //!
 //! Run: `cargo bench --bench learning` (`LEARNING_SETS=support,spam` for some sets,
-//! `LEARNING_SEEDS=2` for fewer seeds, `LEARNING_PARTS=curve` or `time` for one part).
+//! `LEARNING_SEEDS=2` for fewer seeds, `LEARNING_SIZES=8,16` for some sizes,
+//! `LEARNING_PARTS=curve` or `time` for one part).
 //! `LEARNING_DEV=1` is for developing the learner: it scores on half of the pool instead,
 //! so that choices are never made on the examples the figures are reported on.
 #![allow(clippy::print_stdout, clippy::print_stderr, clippy::too_many_lines)]
@@ -59,6 +61,18 @@ use generated::generate;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
 const SIZES: [usize; 5] = [8, 16, 32, 64, 128];
+
+/// The sizes of the curve: `LEARNING_SIZES=8,16` for some, else [`SIZES`].
+fn sizes() -> Vec<usize> {
+    std::env::var("LEARNING_SIZES").map_or_else(
+        |_| SIZES.to_vec(),
+        |v| {
+            v.split(',')
+                .map(|n| n.trim().parse().expect("LEARNING_SIZES: numbers"))
+                .collect()
+        },
+    )
+}
 
 struct Set {
     name: &'static str,
@@ -329,6 +343,28 @@ struct Sums {
     /// checkpoint answers (out of fold for a head it committed, zero-shot's for a question
     /// it kept), against what that question then scores.
     reported_gap: f64,
+    /// Per draw (a set and a seed, whose questions share their examples): the mean
+    /// (reported − fresh) over its questions. The draws are independent, so their spread
+    /// is the figure's noise.
+    reported_draws: Vec<f64>,
+}
+
+impl Sums {
+    /// The standard error of the mean (reported − fresh), from the draws' spread.
+    fn reported_error(&self) -> f64 {
+        let n = self.reported_draws.len() as f64;
+        if n < 2.0 {
+            return f64::NAN;
+        }
+        let mean = self.reported_draws.iter().sum::<f64>() / n;
+        let var = self
+            .reported_draws
+            .iter()
+            .map(|d| (d - mean).powi(2))
+            .sum::<f64>()
+            / (n - 1.0);
+        (var / n).sqrt()
+    }
 }
 
 fn main() {
@@ -388,7 +424,8 @@ fn curve(runtime: &tokio::runtime::Runtime, ctx: &Context, wanted: &str, seeds: 
         );
         let zero_of: HashMap<&str, &Answers> =
             rows.iter().map(|r| r.id.as_str()).zip(&zero).collect();
-        let mut by_size: Vec<(usize, Sums)> = SIZES.iter().map(|&n| (n, Sums::default())).collect();
+        let mut by_size: Vec<(usize, Sums)> =
+            sizes().into_iter().map(|n| (n, Sums::default())).collect();
         for seed in 0..seeds {
             // Development runs never see the fresh half: the pool is split again, half
             // drawn from and half scored on.
@@ -406,6 +443,7 @@ fn curve(runtime: &tokio::runtime::Runtime, ctx: &Context, wanted: &str, seeds: 
                     .as_deref()
                     .map(|branch| decide(ctx, &path, Some(branch), &fresh_states));
                 let mut line = format!("{:<10} seed {seed} n {n:>3}:", set.name);
+                let mut draw_gap = 0.0;
                 for q in &ids {
                     let outcomes = outcome_keys(&questions[*q].kind).len();
                     let zero_p: Vec<Vec<f64>> = fresh
@@ -446,6 +484,7 @@ fn curve(runtime: &tokio::runtime::Runtime, ctx: &Context, wanted: &str, seeds: 
                         report.before.as_ref()
                     };
                     sums.reported_gap += reported.map_or(0.0, |m| m.accuracy - a);
+                    draw_gap += reported.map_or(0.0, |m| m.accuracy - a);
                     let gain = sums.gains.entry(format!("{}/{q}", set.name)).or_default();
                     gain.0 += a - z;
                     gain.1 += 1.0;
@@ -468,6 +507,7 @@ fn curve(runtime: &tokio::runtime::Runtime, ctx: &Context, wanted: &str, seeds: 
                         if report.improved { "" } else { ", kept" }
                     );
                 }
+                sums.reported_draws.push(draw_gap / ids.len() as f64);
                 eprintln!("{line}");
             }
         }
@@ -489,6 +529,7 @@ fn curve(runtime: &tokio::runtime::Runtime, ctx: &Context, wanted: &str, seeds: 
             total.cv_gap += sums.cv_gap;
             total.cv_n += sums.cv_n;
             total.reported_gap += sums.reported_gap;
+            total.reported_draws.extend(sums.reported_draws);
         }
     }
     let mut all: Vec<(usize, Sums)> = overall.into_iter().collect();
@@ -499,7 +540,7 @@ fn curve(runtime: &tokio::runtime::Runtime, ctx: &Context, wanted: &str, seeds: 
 
 fn print_table(rows: &[(usize, Sums)]) {
     println!(
-        "{:>9} {:>9} {:>12} {:>10} {:>9} {:>15} {:>13} {:>17}",
+        "{:>9} {:>9} {:>12} {:>10} {:>9} {:>15} {:>13} {:>17} {:>7}",
         "annotated",
         "aligned",
         "tfidf+logreg",
@@ -507,12 +548,13 @@ fn print_table(rows: &[(usize, Sums)]) {
         "majority",
         "worst question",
         "cv − fresh",
-        "reported − fresh"
+        "reported − fresh",
+        "± s.e."
     );
     for (n, s) in rows {
         let d = s.n.max(1.0);
         println!(
-            "{:>9} {:>9.3} {:>12.3} {:>10.3} {:>9.3} {:>+15.3} {:>+13.3} {:>+17.3}",
+            "{:>9} {:>9.3} {:>12.3} {:>10.3} {:>9.3} {:>+15.3} {:>+13.3} {:>+17.3} {:>7.3}",
             n,
             s.aligned / d,
             s.tfidf / d,
@@ -523,7 +565,8 @@ fn print_table(rows: &[(usize, Sums)]) {
                 .map(|(sum, n)| sum / n)
                 .fold(f64::INFINITY, f64::min),
             s.cv_gap / s.cv_n.max(1.0),
-            s.reported_gap / d
+            s.reported_gap / d,
+            s.reported_error()
         );
     }
 }
