@@ -23,29 +23,52 @@ pub enum JobPart {
 }
 
 impl JobPart {
-    fn as_str(self) -> &'static str {
+    pub(super) fn as_str(self) -> &'static str {
         match self {
             Self::Input => "input",
             Self::Results => "results",
             Self::Baseline => "baseline",
         }
     }
+
+    pub(super) fn parse(text: &str) -> Option<Self> {
+        [Self::Input, Self::Results, Self::Baseline]
+            .into_iter()
+            .find(|part| part.as_str() == text)
+    }
+}
+
+/// Who may write lines, checked in the transaction that writes them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fence<'a> {
+    /// Anyone (the input, staged before the job exists).
+    None,
+    /// The lease that owns the job (a job run whole).
+    Job(&'a str),
+    /// The lease that owns shard `shard` of the running job (a sharded job): a shard taken
+    /// over, or a job that ended (cancelled, failed), takes no more lines from it.
+    Shard { shard: u64, owner: &'a str },
 }
 
 impl Store {
-    /// Write `lines` (line number, body without its newline) of `part`. With `owner`, only
-    /// while that lease owns the job: false, and nothing written, when it no longer does.
+    /// Write `lines` (line number, body without its newline) of `part`, while `fence`
+    /// holds: false, and nothing written, when it no longer does.
     pub fn put_job_lines(
         &self,
         job_id: &JobId,
         part: JobPart,
-        owner: Option<&str>,
+        fence: Fence<'_>,
         lines: &[(u64, Vec<u8>)],
     ) -> Result<bool, StoreError> {
         self.write("write job lines", |tx| {
-            if let Some(owner) = owner
-                && !owns(tx, job_id, owner)?
-            {
+            let allowed = match fence {
+                Fence::None => true,
+                Fence::Job(owner) => owns(tx, job_id, owner)?,
+                Fence::Shard { shard, owner } => {
+                    super::job_shards::owns_shard(tx, job_id, shard, owner)?
+                }
+            };
+            if !allowed {
                 return Ok(false);
             }
             for (index, body) in lines {
@@ -129,14 +152,14 @@ mod tests {
         let job = JobId::new_v4();
         assert!(
             store
-                .put_job_lines(&job, JobPart::Input, None, &lines(0..5))
+                .put_job_lines(&job, JobPart::Input, Fence::None, &lines(0..5))
                 .unwrap()
         );
         // A line number already taken keeps its first body.
         let again = vec![(4, b"other".to_vec()), (5, b"{\"i\":5}".to_vec())];
         assert!(
             store
-                .put_job_lines(&job, JobPart::Input, None, &again)
+                .put_job_lines(&job, JobPart::Input, Fence::None, &again)
                 .unwrap()
         );
         let first = store.job_lines(&job, JobPart::Input, 0, 4).unwrap();
@@ -170,11 +193,12 @@ mod tests {
                 request: &serde_json::json!({}),
                 total: 2,
                 owner: Some("lease-a"),
+                shards: &[],
             })
             .unwrap();
         let put = |owner, range| {
             store
-                .put_job_lines(&job, JobPart::Results, Some(owner), &lines(range))
+                .put_job_lines(&job, JobPart::Results, Fence::Job(owner), &lines(range))
                 .unwrap()
         };
         assert!(put("lease-a", 0..1));
