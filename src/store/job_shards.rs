@@ -450,6 +450,36 @@ impl Store {
         rows.into_iter().map(finish).collect()
     }
 
+    /// The unfinished jobs that have shards not yet done, oldest first, each with the
+    /// owners of its shards that are running (alive or not).
+    pub fn open_sharded_jobs(&self) -> Result<Vec<(JobId, Vec<String>)>, StoreError> {
+        let mut conn = self.conn()?;
+        let rows: Vec<(String, Option<String>)> = conn
+            .db()
+            .query_map(
+                "SELECT s.job_id, CASE WHEN s.status = 'running' THEN s.owner END
+                 FROM job_shards s JOIN jobs j ON j.job_id = s.job_id
+                 WHERE j.status IN ('queued', 'running') AND s.status <> 'done'
+                 ORDER BY j.created_at, s.job_id, s.shard",
+                params![],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )
+            .ctx("find open shards")?;
+        let mut jobs: Vec<(JobId, Vec<String>)> = Vec::new();
+        for (id, owner) in rows {
+            let Ok(job_id) = id.parse::<JobId>() else {
+                continue;
+            };
+            if jobs.last().is_none_or(|(last, _)| *last != job_id) {
+                jobs.push((job_id, Vec::new()));
+            }
+            if let (Some(owner), Some((_, owners))) = (owner, jobs.last_mut()) {
+                owners.push(owner);
+            }
+        }
+        Ok(jobs)
+    }
+
     /// Whether the job is recorded with shards.
     pub fn is_sharded(&self, job_id: &JobId) -> Result<bool, StoreError> {
         let mut conn = self.conn()?;

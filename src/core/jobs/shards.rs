@@ -134,6 +134,20 @@ pub fn release(ctx: &Context, claim: ShardClaim) -> Result<()> {
     Ok(())
 }
 
+/// The unfinished sharded jobs that no live process works on: none of their shards runs
+/// under a live lease (their workers died, or none has claimed one yet), oldest first.
+/// For a process without workers of its own (a command) to start one.
+pub fn unattended(ctx: &Context) -> Result<Vec<JobId>> {
+    let lease = ctx.lease()?;
+    Ok(ctx
+        .store()?
+        .open_sharded_jobs()?
+        .into_iter()
+        .filter(|(_, owners)| !owners.iter().any(|owner| lease.is_alive(owner)))
+        .map(|(job_id, _)| job_id)
+        .collect())
+}
+
 /// Whether job `job_id` has shards not yet done (then its shards are what is claimed).
 pub fn has_open_shards(ctx: &Context, job_id: &JobId) -> Result<bool> {
     Ok(ctx

@@ -46,7 +46,7 @@ pub async fn run_shard(ctx: &Context, claim: ShardClaim) -> Result<()> {
     let stats = match worked {
         Err(error @ Error::StoreUnavailable(_)) => {
             tracing::warn!(job = %job_id, shard = shard.index, %error,
-                "shard interrupted; it resumes once the store is back");
+                "job interrupted; it resumes once the store is back");
             return Err(error);
         }
         Err(error) => {
