@@ -7,7 +7,7 @@
 
 use crate::common::{QUESTIONS, TestEnv, runtime, wait_until};
 use crate::served::Served;
-use crate::shared_store::{MODEL, Shared, assert_once_per_item, homes_on, poll_until, start_batch};
+use crate::shared_store::{MODEL, assert_once_per_item, homes_on, poll_until, start_batch};
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::process::Stdio;

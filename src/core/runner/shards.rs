@@ -238,22 +238,24 @@ async fn show(
         let mut lines = Vec::new();
         // The lines written from `from` on, up to the first one not yet written.
         let mut next = from;
-        while wants {
-            let page = ctx
-                .store()?
-                .job_lines(&id, JobPart::Results, next, jobs::lines::CHUNK)?;
-            let full = page.len() == jobs::lines::CHUNK;
-            let mut gap = false;
-            for (index, line) in page {
-                if index != next {
-                    gap = true;
+        if wants {
+            loop {
+                let page =
+                    ctx.store()?
+                        .job_lines(&id, JobPart::Results, next, jobs::lines::CHUNK)?;
+                let full = page.len() == jobs::lines::CHUNK;
+                let mut gap = false;
+                for (index, line) in page {
+                    if index != next {
+                        gap = true;
+                        break;
+                    }
+                    lines.push(line);
+                    next += 1;
+                }
+                if gap || !full {
                     break;
                 }
-                lines.push(line);
-                next += 1;
-            }
-            if gap || !full {
-                break;
             }
         }
         Ok((job, lines))

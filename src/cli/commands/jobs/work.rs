@@ -16,7 +16,7 @@ const ORPHAN_SWEEP: std::time::Duration = std::time::Duration::from_secs(5);
 
 #[derive(Debug, Args)]
 pub struct JobsWorkArgs {
-    /// Shards run at once [default: server.max_running_jobs, 2]
+    /// Shards run at once [default: `server.max_running_jobs`, 2]
     #[arg(long, value_name = "N")]
     pub slots: Option<NonZeroUsize>,
 }
