@@ -6,9 +6,8 @@
 //! in the same transaction, so a replica that lost its job (its lease expired while it
 //! was cut off) can no longer add to the results the new owner writes.
 
-use super::jobs::{count, int};
 use super::sql::{Db, SqlContext, params};
-use super::{Store, StoreError};
+use super::{Store, StoreError, count, int};
 use crate::ids::JobId;
 
 /// Which lines of a job.
@@ -64,9 +63,7 @@ impl Store {
             let allowed = match fence {
                 Fence::None => true,
                 Fence::Job(owner) => owns(tx, job_id, owner)?,
-                Fence::Shard { shard, owner } => {
-                    super::job_shards::owns_shard(tx, job_id, shard, owner)?
-                }
+                Fence::Shard { shard, owner } => owns_shard(tx, job_id, shard, owner)?,
             };
             if !allowed {
                 return Ok(false);
@@ -130,6 +127,25 @@ pub(super) fn owns(tx: &mut Db<'_>, job_id: &JobId, owner: &str) -> Result<bool,
         )
         .ctx("read job owner")?;
     Ok(current.flatten().as_deref() == Some(owner))
+}
+
+/// Whether lease `owner` runs shard `shard` of a running job, read inside the caller's
+/// write transaction.
+fn owns_shard(
+    tx: &mut Db<'_>,
+    job_id: &JobId,
+    shard: u64,
+    owner: &str,
+) -> Result<bool, StoreError> {
+    tx.query_opt(
+        "SELECT 1 FROM job_shards s JOIN jobs j ON j.job_id = s.job_id
+         WHERE s.job_id = ?1 AND s.shard = ?2 AND s.owner = ?3 AND s.status = 'running'
+           AND j.status = 'running'",
+        params![job_id.to_string(), int(shard), owner],
+        |_| Ok(()),
+    )
+    .map(|found| found.is_some())
+    .ctx("read shard owner")
 }
 
 #[cfg(test)]

@@ -12,9 +12,8 @@
 //! the job; should it die first, the job is an ordinary orphan (`Store::claim_jobs`).
 
 use super::job_lines::JobPart;
-use super::jobs::{count, int};
 use super::sql::{Db, DbError, Row, SqlContext, params};
-use super::{Store, StoreError, now};
+use super::{Store, StoreError, count, int, now};
 use crate::ids::JobId;
 
 /// A shard to record with its job.
@@ -190,25 +189,6 @@ pub(super) fn insert(
         .ctx("insert job shard")?;
     }
     Ok(())
-}
-
-/// Whether lease `owner` runs shard `shard` of a running job, read inside the caller's
-/// write transaction.
-pub(super) fn owns_shard(
-    tx: &mut Db<'_>,
-    job_id: &JobId,
-    shard: u64,
-    owner: &str,
-) -> Result<bool, StoreError> {
-    tx.query_opt(
-        "SELECT 1 FROM job_shards s JOIN jobs j ON j.job_id = s.job_id
-         WHERE s.job_id = ?1 AND s.shard = ?2 AND s.owner = ?3 AND s.status = 'running'
-           AND j.status = 'running'",
-        params![job_id.to_string(), int(shard), owner],
-        |_| Ok(()),
-    )
-    .map(|found| found.is_some())
-    .ctx("read shard owner")
 }
 
 /// The job's progress, the sum of its shards', written into its row.

@@ -53,14 +53,7 @@ pub struct JobRecord {
 const COLUMNS: &str = "job_id, model_id, kind, status, request, created_at, started_at, \
      finished_at, total, done, failed, cancel_requested, error, result, owner";
 
-/// Counts are `u64` in Rust and `INTEGER` (i64) in SQLite.
-pub(super) fn count(value: i64) -> u64 {
-    u64::try_from(value).unwrap_or(0)
-}
-
-pub(super) fn int(value: u64) -> i64 {
-    i64::try_from(value).unwrap_or(i64::MAX)
-}
+use super::{count, int};
 
 /// A row's columns as SQLite has them, before they are checked into a [`JobRecord`].
 struct RawJob {

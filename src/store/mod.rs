@@ -538,6 +538,15 @@ fn in_transaction<T>(
     Ok(out)
 }
 
+/// Counts are `u64` in Rust and `INTEGER` (i64) in SQLite.
+fn count(value: i64) -> u64 {
+    u64::try_from(value).unwrap_or(0)
+}
+
+fn int(value: u64) -> i64 {
+    i64::try_from(value).unwrap_or(i64::MAX)
+}
+
 /// Current time as stored: RFC 3339, UTC, milliseconds (`2024-05-01T12:00:00.123Z`).
 fn now() -> String {
     Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true)

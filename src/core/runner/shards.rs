@@ -141,13 +141,15 @@ pub(super) async fn conclude(ctx: &Context, claim: JobClaim) -> Result<Job> {
             },
         };
         let ctx = ctx.clone();
-        blocking(move || {
-            ctx.store()?
-                .finish_job(&job_id, ctx.lease()?.id(), &outcome, None)?;
-            Ok(())
+        let ended = blocking(move || {
+            Ok(ctx
+                .store()?
+                .finish_job(&job_id, ctx.lease()?.id(), &outcome, None)?)
         })
         .await?;
-        tracing::info!(job = %job_id, "job ended by the worker of its last shard");
+        if ended {
+            tracing::info!(job = %job_id, "job ended by the worker of its last shard");
+        }
     }
     drop(claim);
     let ctx = ctx.clone();
