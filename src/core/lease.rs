@@ -129,6 +129,11 @@ impl Lease {
         free && self.shards().insert((*job_id, shard))
     }
 
+    /// Whether something here runs shard `shard` of job `job_id`.
+    pub fn holds_shard(&self, job_id: &JobId, shard: u64) -> bool {
+        self.shards().contains(&(*job_id, shard))
+    }
+
     /// The shard is no longer run by this process.
     pub fn let_go_shard(&self, job_id: &JobId, shard: u64) {
         self.shards().remove(&(*job_id, shard));

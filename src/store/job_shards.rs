@@ -93,6 +93,16 @@ pub enum TakenShard {
     Cancelled(JobId),
 }
 
+/// An unfinished job with shards not yet done ([`Store::open_sharded_jobs`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenJob {
+    pub job_id: JobId,
+    /// Shards never claimed, or given back.
+    pub pending: u64,
+    /// Its running shards' owners, with each shard's number.
+    pub owners: Vec<(String, u64)>,
+}
+
 /// How completing a shard went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ShardEnd {
@@ -430,31 +440,38 @@ impl Store {
         rows.into_iter().map(finish).collect()
     }
 
-    /// The unfinished jobs that have shards not yet done, oldest first, each with the
-    /// owners of its shards that are running (alive or not).
-    pub fn open_sharded_jobs(&self) -> Result<Vec<(JobId, Vec<String>)>, StoreError> {
+    /// The unfinished jobs that have shards not yet done, oldest first: each with how
+    /// many of them are pending, and the owners of those running (alive or not).
+    pub fn open_sharded_jobs(&self) -> Result<Vec<OpenJob>, StoreError> {
         let mut conn = self.conn()?;
-        let rows: Vec<(String, Option<String>)> = conn
+        let rows: Vec<(String, i64, Option<String>)> = conn
             .db()
             .query_map(
-                "SELECT s.job_id, CASE WHEN s.status = 'running' THEN s.owner END
+                "SELECT s.job_id, s.shard, CASE WHEN s.status = 'running' THEN s.owner END
                  FROM job_shards s JOIN jobs j ON j.job_id = s.job_id
                  WHERE j.status IN ('queued', 'running') AND s.status <> 'done'
                  ORDER BY j.created_at, s.job_id, s.shard",
                 params![],
-                |row| Ok((row.get(0)?, row.get(1)?)),
+                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
             )
             .ctx("find open shards")?;
-        let mut jobs: Vec<(JobId, Vec<String>)> = Vec::new();
-        for (id, owner) in rows {
+        let mut jobs: Vec<OpenJob> = Vec::new();
+        for (id, shard, owner) in rows {
             let Ok(job_id) = id.parse::<JobId>() else {
                 continue;
             };
-            if jobs.last().is_none_or(|(last, _)| *last != job_id) {
-                jobs.push((job_id, Vec::new()));
+            if jobs.last().is_none_or(|last| last.job_id != job_id) {
+                jobs.push(OpenJob {
+                    job_id,
+                    pending: 0,
+                    owners: Vec::new(),
+                });
             }
-            if let (Some(owner), Some((_, owners))) = (owner, jobs.last_mut()) {
-                owners.push(owner);
+            if let Some(job) = jobs.last_mut() {
+                match owner {
+                    Some(owner) => job.owners.push((owner, count(shard))),
+                    None => job.pending += 1,
+                }
             }
         }
         Ok(jobs)

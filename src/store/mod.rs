@@ -49,7 +49,7 @@ pub use caches::CachedAnswers;
 pub use error::StoreError;
 pub use idempotency::{Claim, Key as IdempotencyKey, StoredResponse};
 pub use job_lines::{Fence, JobPart};
-pub use job_shards::{NewShard, Shard, ShardEnd, ShardStats, ShardStatus, TakenShard};
+pub use job_shards::{NewShard, OpenJob, Shard, ShardEnd, ShardStats, ShardStatus, TakenShard};
 pub use job_state::{JobState, Outcome};
 pub use jobs::{JobFilter, JobRecord, NewJob};
 use pool::{Conn, Location, Pool};

@@ -78,6 +78,21 @@ impl Drop for ShardClaim {
 /// way (and the search goes on).
 pub fn claim_next(ctx: &Context, only: Option<&JobId>) -> Result<Option<ShardClaim>> {
     let lease = ctx.lease()?;
+    // Read first: an idle worker looking every second costs no write transaction.
+    let anything = ctx.store()?.open_sharded_jobs()?.iter().any(|job| {
+        only.is_none_or(|only| *only == job.job_id)
+            && (job.pending > 0
+                || job.owners.iter().any(|(owner, shard)| {
+                    if owner == lease.id() {
+                        !lease.holds_shard(&job.job_id, *shard)
+                    } else {
+                        !lease.is_alive(owner)
+                    }
+                }))
+    });
+    if !anything {
+        return Ok(None);
+    }
     let worker = worker_name();
     loop {
         let mut held = None;
@@ -143,8 +158,8 @@ pub fn unattended(ctx: &Context) -> Result<Vec<JobId>> {
         .store()?
         .open_sharded_jobs()?
         .into_iter()
-        .filter(|(_, owners)| !owners.iter().any(|owner| lease.is_alive(owner)))
-        .map(|(job_id, _)| job_id)
+        .filter(|job| !job.owners.iter().any(|(owner, _)| lease.is_alive(owner)))
+        .map(|job| job.job_id)
         .collect())
 }
 

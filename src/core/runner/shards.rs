@@ -71,8 +71,12 @@ pub async fn run_shard(ctx: &Context, claim: ShardClaim) -> Result<()> {
         let (ctx, at) = (ctx.clone(), at.clone());
         blocking(move || Ok(ctx.store()?.complete_shard((&at.0, at.1, &at.2), &stats)?)).await?
     };
-    tracing::info!(job = %job_id, shard = shard.index, first_line = shard.first,
-        items = shard.lines, worker = %shards::worker_name(), "shard done");
+    if ended == ShardEnd::Lost {
+        tracing::info!(job = %job_id, shard = shard.index, "shard no longer this process's");
+    } else {
+        tracing::info!(job = %job_id, shard = shard.index, first_line = shard.first,
+            items = shard.lines, worker = %shards::worker_name(), "shard done");
+    }
     drop(claim);
     if ended == ShardEnd::Last {
         let held = {

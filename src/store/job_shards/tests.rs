@@ -243,6 +243,30 @@ fn a_released_shard_is_claimed_again() {
 }
 
 #[test]
+fn open_jobs_count_their_pending_shards_and_name_the_running_ones_owners() {
+    let store = store();
+    let job_id = sharded_job(&store, 3);
+    claim(&store, "a", &[]).unwrap();
+    let open = store.open_sharded_jobs().unwrap();
+    assert_eq!(
+        open,
+        vec![OpenJob {
+            job_id,
+            pending: 2,
+            owners: vec![("a".to_owned(), 0)],
+        }]
+    );
+    for shard in 1..3 {
+        claim(&store, "a", &[]).unwrap();
+        store
+            .complete_shard((&job_id, shard, "a"), &stats(10, 0))
+            .unwrap();
+    }
+    store.complete_shard((&job_id, 0, "a"), &stats(10, 0)).unwrap();
+    assert!(store.open_sharded_jobs().unwrap().is_empty());
+}
+
+#[test]
 fn the_same_tests_on_postgres() {
     on_postgres!(
         two_claimers_never_get_the_same_shard,
@@ -251,6 +275,7 @@ fn the_same_tests_on_postgres() {
         the_last_shard_done_ends_the_job_exactly_once,
         an_orphan_whose_shards_are_done_is_claimed_whole_to_end_it,
         a_cancel_stops_every_shard_and_is_ended_by_whoever_finds_it,
-        a_released_shard_is_claimed_again
+        a_released_shard_is_claimed_again,
+        open_jobs_count_their_pending_shards_and_name_the_running_ones_owners
     );
 }
