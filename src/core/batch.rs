@@ -241,15 +241,11 @@ async fn prepare(ctx: &Context, record: &JobRecord, stored: &BatchSpec) -> Resul
 /// Decide the items of `pass` (the whole job, or one shard); `None` when stopped.
 async fn decide_pass(
     ctx: &Context,
-    record: &JobRecord,
-    stored: &BatchSpec,
+    (record, stored, prepared): (&JobRecord, &BatchSpec, &Prepared),
     pass: &Pass<'_>,
     observer: &dyn Observer,
 ) -> Result<Option<Tally>> {
-    let Prepared {
-        loaded, template, ..
-    } = prepare(ctx, record, stored).await?;
-    let (loaded, template, origin) = (&loaded, &template, &stored.origin);
+    let (loaded, template, origin) = (&prepared.loaded, &prepared.template, &stored.origin);
     let job_id = &record.job_id;
     let lines = LineMap::of(&stored.source);
     let lines = lines.as_ref();
@@ -272,19 +268,20 @@ pub(crate) async fn execute(
     stored: BatchSpec,
     observer: &dyn Observer,
 ) -> Result<Ending> {
-    let window = prepare(ctx, record, &stored).await?.window;
+    let prepared = prepare(ctx, record, &stored).await?;
     let pass = Pass {
         job_id: &record.job_id,
         kind: JobKind::Batch,
         results: JobPart::Results,
-        window,
+        window: prepared.window,
         first: 0,
         items: record.total,
         done_before: 0,
         total: record.total,
         shard: None,
     };
-    let Some(tally) = decide_pass(ctx, record, &stored, &pass, observer).await? else {
+    let decided = decide_pass(ctx, (record, &stored, &prepared), &pass, observer).await?;
+    let Some(tally) = decided else {
         return Ok(Ending::Cancelled);
     };
     Ok(Ending::Completed(summary(&tally.stats())))
@@ -297,19 +294,19 @@ pub(crate) async fn work_shard(
     stored: &BatchSpec,
     shard: &Shard,
 ) -> Result<Option<ShardStats>> {
-    let window = prepare(ctx, record, stored).await?.window;
+    let prepared = prepare(ctx, record, stored).await?;
     let pass = Pass {
         job_id: &record.job_id,
         kind: JobKind::Batch,
         results: shard.part,
-        window,
+        window: prepared.window,
         first: shard.first,
         items: shard.lines,
         done_before: 0,
         total: record.total,
         shard: Some(shard.index),
     };
-    let tally = decide_pass(ctx, record, stored, &pass, &NoObserver).await?;
+    let tally = decide_pass(ctx, (record, stored, &prepared), &pass, &NoObserver).await?;
     Ok(tally.map(|tally| tally.stats()))
 }
 

@@ -262,7 +262,9 @@ fn open_jobs_count_their_pending_shards_and_name_the_running_ones_owners() {
             .complete_shard((&job_id, shard, "a"), &stats(10, 0))
             .unwrap();
     }
-    store.complete_shard((&job_id, 0, "a"), &stats(10, 0)).unwrap();
+    store
+        .complete_shard((&job_id, 0, "a"), &stats(10, 0))
+        .unwrap();
     assert!(store.open_sharded_jobs().unwrap().is_empty());
 }
 
