@@ -45,7 +45,8 @@ pub enum Fence<'a> {
     /// The lease that owns the job (a job run whole).
     Job(&'a str),
     /// The lease that owns shard `shard` of the running job (a sharded job): a shard taken
-    /// over, or a job that ended (cancelled, failed), takes no more lines from it.
+    /// over, or a job that completed or failed, takes no more lines from it; a cancelled
+    /// job keeps what its running shards finish before they stop.
     Shard { shard: u64, owner: &'a str },
 }
 
@@ -129,7 +130,7 @@ pub(super) fn owns(tx: &mut Db<'_>, job_id: &JobId, owner: &str) -> Result<bool,
     Ok(current.flatten().as_deref() == Some(owner))
 }
 
-/// Whether lease `owner` runs shard `shard` of a running job, read inside the caller's
+/// Whether lease `owner` runs shard `shard` of a running (or cancelled) job, read inside the caller's
 /// write transaction.
 fn owns_shard(
     tx: &mut Db<'_>,
@@ -140,7 +141,7 @@ fn owns_shard(
     tx.query_opt(
         "SELECT 1 FROM job_shards s JOIN jobs j ON j.job_id = s.job_id
          WHERE s.job_id = ?1 AND s.shard = ?2 AND s.owner = ?3 AND s.status = 'running'
-           AND j.status = 'running'",
+           AND j.status IN ('running', 'cancelled')",
         params![job_id.to_string(), int(shard), owner],
         |_| Ok(()),
     )

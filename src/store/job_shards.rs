@@ -5,7 +5,8 @@
 //!
 //! A shard is owned by the lease of the process running it, as a job run whole is: its
 //! result lines and progress are written only while that lease owns it and the job is
-//! running, each checked in the statement that writes. A shard whose owner's lease died is
+//! running (or cancelled: what finished is kept), each checked in the statement that
+//! writes. A shard whose owner's lease died is
 //! claimed again ([`Store::claim_shard`]) and resumed from its first line without a
 //! result; the others keep theirs. The worker that completes the last shard becomes the
 //! job's owner in the same transaction ([`ShardEnd::Last`]), so exactly one process ends
@@ -207,7 +208,7 @@ fn add_up(tx: &mut Db<'_>, job_id: &JobId) -> Result<(), StoreError> {
         "UPDATE jobs SET
             done = (SELECT COALESCE(SUM(done), 0) FROM job_shards WHERE job_id = ?1),
             failed = (SELECT COALESCE(SUM(failed), 0) FROM job_shards WHERE job_id = ?1)
-         WHERE job_id = ?1 AND status = 'running'",
+         WHERE job_id = ?1 AND status IN ('running', 'cancelled')",
         params![job_id.to_string()],
     )
     .ctx("add up job progress")?;
@@ -228,7 +229,8 @@ fn write_stats(
                     finished_at = CASE WHEN CAST(?10 AS TEXT) = 'done' THEN CAST(?11 AS TEXT)
                                        ELSE finished_at END
              WHERE job_id = ?1 AND shard = ?2 AND owner = ?3 AND status = 'running'
-               AND EXISTS (SELECT 1 FROM jobs j WHERE j.job_id = ?1 AND j.status = 'running')",
+               AND EXISTS (SELECT 1 FROM jobs j WHERE j.job_id = ?1
+                           AND j.status IN ('running', 'cancelled'))",
             params![
                 job_id.to_string(),
                 int(shard),
@@ -374,12 +376,18 @@ impl Store {
             if open > 0 {
                 return Ok(ShardEnd::Done);
             }
-            tx.execute(
-                "UPDATE jobs SET owner = ?2 WHERE job_id = ?1 AND status = 'running'",
-                params![job_id.to_string(), me],
-            )
-            .ctx("take the job to end it")?;
-            Ok(ShardEnd::Last)
+            let taken = tx
+                .execute(
+                    "UPDATE jobs SET owner = ?2 WHERE job_id = ?1 AND status = 'running'",
+                    params![job_id.to_string(), me],
+                )
+                .ctx("take the job to end it")?;
+            // A cancelled job keeps what its shards finished, and is ended already.
+            Ok(if taken == 1 {
+                ShardEnd::Last
+            } else {
+                ShardEnd::Done
+            })
         })
     }
 

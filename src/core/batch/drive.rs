@@ -180,7 +180,8 @@ where
     };
     // What finished is kept, cancelled or not (a job no longer ours keeps its new owner's).
     let ours = writer.flush_async().await?;
-    if ours && pass.shard.is_none() {
+    // A shard that runs to its end records its figures as it completes.
+    if ours && (pass.shard.is_none() || stopped) {
         pass.record(ctx, &tally).await?;
         observer.progress(pass.progress(&tally));
     }
