@@ -127,8 +127,10 @@ pub struct ServerConfig {
     pub rate_limit: RateLimitConfig,
     /// Failed authentications per client address (token bucket).
     pub auth_failures: RateLimitConfig,
-    /// Jobs the server runs at once; more wait, `queued`.
+    /// Shards (and jobs run whole) a process runs at once; more wait, `queued`.
     pub max_running_jobs: Option<usize>,
+    /// Items per shard of a batch or an evaluation (default 256).
+    pub shard_size: Option<usize>,
     /// Decisions (`POST /v1/decision`) computed at once; default: the cores.
     pub max_concurrent_decisions: Option<usize>,
     /// Decisions that may wait for a slot; beyond them the answer is 503 `overloaded`.

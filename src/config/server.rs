@@ -21,8 +21,12 @@ pub struct ServerSettings {
     pub rate_limit: RateLimit,
     /// Failed authentications allowed per client address (token bucket); past them, 429.
     pub auth_failures: RateLimit,
-    /// Jobs the server runs at once; more wait, `queued`. Each job already uses every core.
+    /// Shards (and jobs run whole) this process runs at once; more wait, `queued`. Each
+    /// already uses every core.
     pub max_running_jobs: NonZeroUsize,
+    /// Items per shard of a batch or an evaluation: the unit any worker of any process
+    /// claims.
+    pub shard_size: NonZeroUsize,
     /// Decisions computed at once; more wait, up to `decision_queue`.
     pub max_concurrent_decisions: NonZeroUsize,
     /// Decisions waiting for a slot at most; one more is refused (503 `overloaded`).
@@ -68,6 +72,7 @@ impl Default for ConnectionLimits {
 impl ServerSettings {
     pub const DEFAULT_MAX_BODY_BYTES: usize = 10 * 1024 * 1024;
     pub const DEFAULT_MAX_RUNNING_JOBS: NonZeroUsize = NonZeroUsize::new(2).unwrap();
+    pub const DEFAULT_SHARD_SIZE: NonZeroUsize = NonZeroUsize::new(256).unwrap();
 }
 
 impl Default for ServerSettings {
@@ -78,6 +83,7 @@ impl Default for ServerSettings {
             rate_limit: RateLimit::default(),
             auth_failures: RateLimit::AUTH_FAILURES,
             max_running_jobs: Self::DEFAULT_MAX_RUNNING_JOBS,
+            shard_size: Self::DEFAULT_SHARD_SIZE,
             max_concurrent_decisions: Self::default_concurrent_decisions(),
             decision_queue: Self::DEFAULT_DECISION_QUEUE,
             connections: ConnectionLimits::default(),
@@ -153,6 +159,14 @@ pub(super) fn resolve(written: &ServerConfig, errors: &mut Vec<FieldError>) -> S
             defaults.max_running_jobs
         }
     };
+    let shard_size = match written.shard_size.map(NonZeroUsize::new) {
+        None => defaults.shard_size,
+        Some(Some(size)) => size,
+        Some(None) => {
+            errors.push(at_least_one(loc.key("shard_size")));
+            defaults.shard_size
+        }
+    };
     let max_concurrent_decisions = match written.max_concurrent_decisions.map(NonZeroUsize::new) {
         None => defaults.max_concurrent_decisions,
         Some(Some(decisions)) => decisions,
@@ -177,6 +191,7 @@ pub(super) fn resolve(written: &ServerConfig, errors: &mut Vec<FieldError>) -> S
             errors,
         ),
         max_running_jobs,
+        shard_size,
         max_concurrent_decisions,
         decision_queue: written
             .decision_queue
@@ -291,6 +306,7 @@ mod tests {
         assert_eq!(settings, ServerSettings::default());
         assert_eq!(settings.max_body_bytes, 10 * 1024 * 1024);
         assert_eq!(settings.max_running_jobs.get(), 2);
+        assert_eq!(settings.shard_size.get(), 256);
         assert_eq!(settings.rate_limit.burst.get(), 200);
         assert!((settings.rate_limit.per_second - 100.0).abs() < f64::EPSILON);
     }
@@ -299,9 +315,10 @@ mod tests {
     fn values_written_are_kept_and_the_public_url_loses_its_trailing_slash() {
         let (settings, errors) = resolve_yaml(
             "{public_url: 'https://arbiter.example/team/', max_body_bytes: 1000, \
-             max_running_jobs: 1, rate_limit: {per_second: 0.001, burst: 2}}",
+             max_running_jobs: 1, shard_size: 50, rate_limit: {per_second: 0.001, burst: 2}}",
         );
         assert_eq!(errors, Vec::<String>::new());
+        assert_eq!(settings.shard_size.get(), 50);
         assert_eq!(
             settings.public_url.as_deref(),
             Some("https://arbiter.example/team")
@@ -341,6 +358,7 @@ mod tests {
                 "{max_running_jobs: 0}",
                 "server.max_running_jobs: must be at least 1",
             ),
+            ("{shard_size: 0}", "server.shard_size: must be at least 1"),
             (
                 "{max_connections: 0}",
                 "server.max_connections: must be at least 1",

@@ -12,28 +12,29 @@ mod blank_lines;
 use blank_lines::{BlankRuns, LineMap};
 
 use super::decide::{CaptureAs, decide_and_capture, effective_questions};
-use super::jobs::lines::{self, LineWriter};
-use super::jobs::{Draft, Ending, JobClaim, JobPart, Observer, Origin, Spec};
+mod drive;
+
+pub(crate) use drive::{ItemResult, Pass, Tally, drive};
+
+use super::Context;
+use super::jobs::{Draft, Ending, JobClaim, JobPart, NoObserver, Observer, Origin, Spec};
 use super::models::{self, Loaded};
 use super::requests::BatchItems;
 use super::working::Stored;
-use super::{Context, blocking};
 use crate::error::{Error, Result};
 use crate::ids::ModelRef;
-use crate::store::{ExampleFilter, JobRecord};
+use crate::store::{ExampleFilter, JobRecord, Shard, ShardStats};
 use crate::telemetry::metrics as telemetry;
 use crate::wire::decision::{DecisionResponse, Revision};
 use crate::wire::jobs::BatchItems as Given;
 use crate::wire::jobs::{
     BatchItem, BatchResultLine, BatchSummary, ExampleSet, ItemOutcome, Job, JobKind, JobResult,
-    Progress,
 };
 use crate::wire::question::{parse_questions, questions_to_value};
 use crate::wire::validate::Loc;
 use crate::wire::validate::json::{self, JsonError};
 use crate::wire::value::derived_example_id;
 use crate::wire::{DecisionRequest, Questions, Usage};
-use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::io::BufRead;
@@ -74,6 +75,10 @@ impl Spec for BatchSpec {
 
     fn origin(&self) -> &Origin {
         &self.origin
+    }
+
+    fn sharded(&self, total: u64) -> Vec<(JobPart, u64)> {
+        vec![(JobPart::Results, total)]
     }
 }
 
@@ -190,45 +195,15 @@ fn to_json(item: &impl Serialize) -> Result<Vec<u8>> {
     serde_json::to_vec(item).map_err(|e| Error::internal("writing an item", e))
 }
 
-/// One finished item, ready to append.
-pub(crate) struct ItemResult {
-    /// The result line, without its newline.
-    pub line: Vec<u8>,
-    pub failed: bool,
-    pub usage: Usage,
-    pub latency: Duration,
+/// What a batch's items are decided with: the pinned checkpoint (or working copy), the
+/// request every item fills in, and the engine's parallelism.
+struct Prepared {
+    loaded: Loaded,
+    template: DecisionRequest,
+    window: usize,
 }
 
-/// Results so far: what a resumed job starts from.
-#[derive(Default)]
-pub(crate) struct Tally {
-    pub done: u64,
-    pub failed: u64,
-    pub usage: Usage,
-    timed: u64,
-    latency: Duration,
-}
-
-impl Tally {
-    fn add(&mut self, failed: bool, usage: Usage) {
-        self.done += 1;
-        self.failed += u64::from(failed);
-        self.usage.input_tokens += usage.input_tokens;
-        self.usage.output_tokens += usage.output_tokens;
-    }
-}
-
-/// How often progress is recorded, output flushed and a cancel looked for.
-const TICK: Duration = Duration::from_millis(200);
-
-/// Decide every item of a running batch job that has no result yet.
-pub(crate) async fn execute(
-    ctx: &Context,
-    record: &JobRecord,
-    stored: BatchSpec,
-    observer: &dyn Observer,
-) -> Result<Ending> {
-    let origin = &stored.origin;
+async fn prepare(ctx: &Context, record: &JobRecord, stored: &BatchSpec) -> Result<Prepared> {
     let mut loaded = models::load_pinned(ctx, &record.model_id, &stored.revision).await?;
     if let Some(working) = &stored.working {
         loaded = working.apply(ctx, loaded).await?;
@@ -255,22 +230,26 @@ pub(crate) async fn execute(
         // An item longer than the model reads fails alone, with `state_too_large`.
         truncate: None,
     };
-    let engine = loaded.engine(ctx)?;
-    let total = record.total;
-    let (loaded, template) = (&loaded, &template);
-    let pass = Pass {
-        job_id: &record.job_id,
-        kind: JobKind::Batch,
-        results: JobPart::Results,
-        window: engine.max_in_flight(),
-        items: total,
-        done_before: 0,
-        total,
-    };
+    let window = loaded.engine(ctx)?.max_in_flight();
+    Ok(Prepared {
+        loaded,
+        template,
+        window,
+    })
+}
+
+/// Decide the items of `pass` (the whole job, or one shard); `None` when stopped.
+async fn decide_pass(
+    ctx: &Context,
+    (record, stored, prepared): (&JobRecord, &BatchSpec, &Prepared),
+    pass: &Pass<'_>,
+    observer: &dyn Observer,
+) -> Result<Option<Tally>> {
+    let (loaded, template, origin) = (&prepared.loaded, &prepared.template, &stored.origin);
     let job_id = &record.job_id;
     let lines = LineMap::of(&stored.source);
     let lines = lines.as_ref();
-    let Some(tally) = drive(ctx, &pass, observer, |index, line| async move {
+    drive(ctx, pass, observer, |index, line| async move {
         let item = Item {
             job_id,
             index,
@@ -279,173 +258,74 @@ pub(crate) async fn execute(
         };
         decide_item(ctx, loaded, template, origin, item).await
     })
-    .await?
-    else {
+    .await
+}
+
+/// Decide every item of a running batch job run whole that has no result yet.
+pub(crate) async fn execute(
+    ctx: &Context,
+    record: &JobRecord,
+    stored: BatchSpec,
+    observer: &dyn Observer,
+) -> Result<Ending> {
+    let prepared = prepare(ctx, record, &stored).await?;
+    let pass = Pass {
+        job_id: &record.job_id,
+        kind: JobKind::Batch,
+        results: JobPart::Results,
+        window: prepared.window,
+        first: 0,
+        items: record.total,
+        done_before: 0,
+        total: record.total,
+        shard: None,
+    };
+    let decided = decide_pass(ctx, (record, &stored, &prepared), &pass, observer).await?;
+    let Some(tally) = decided else {
         return Ok(Ending::Cancelled);
     };
-    let summary = BatchSummary {
-        items: tally.done,
-        succeeded: tally.done - tally.failed,
-        failed: tally.failed,
-        mean_latency_ms: if tally.timed == 0 {
+    Ok(Ending::Completed(summary(&tally.stats())))
+}
+
+/// Decide the items of one shard of a batch; its figures, `None` when stopped.
+pub(crate) async fn work_shard(
+    ctx: &Context,
+    record: &JobRecord,
+    stored: &BatchSpec,
+    shard: &Shard,
+) -> Result<Option<ShardStats>> {
+    let prepared = prepare(ctx, record, stored).await?;
+    let pass = Pass {
+        job_id: &record.job_id,
+        kind: JobKind::Batch,
+        results: shard.part,
+        window: prepared.window,
+        first: shard.first,
+        items: shard.lines,
+        done_before: 0,
+        total: record.total,
+        shard: Some(shard.index),
+    };
+    let tally = decide_pass(ctx, (record, stored, &prepared), &pass, &NoObserver).await?;
+    Ok(tally.map(|tally| tally.stats()))
+}
+
+/// A batch's summary from what its shards (or its one pass) added up.
+pub(crate) fn summary(stats: &ShardStats) -> JobResult {
+    JobResult::Batch(BatchSummary {
+        items: stats.done,
+        succeeded: stats.done - stats.failed,
+        failed: stats.failed,
+        mean_latency_ms: if stats.timed == 0 {
             0.0
         } else {
-            tally.latency.as_secs_f64() * 1000.0 / tally.timed as f64
+            stats.latency_us as f64 / 1000.0 / stats.timed as f64
         },
-        usage: tally.usage,
-    };
-    Ok(Ending::Completed(JobResult::Batch(summary)))
-}
-
-/// One pass of decisions over a job's input: where its results go, and where it stands
-/// in its job.
-pub(crate) struct Pass<'a> {
-    pub job_id: &'a crate::ids::JobId,
-    /// The job's kind, as its items are counted in the metrics.
-    pub kind: JobKind,
-    /// The lines the results are written to.
-    pub results: JobPart,
-    /// What the engine takes at once.
-    pub window: usize,
-    /// Items this pass decides: the job's staged input lines.
-    pub items: u64,
-    /// Items of the job finished by earlier passes (progress counts them).
-    pub done_before: u64,
-    /// Items of the whole job.
-    pub total: u64,
-}
-
-/// Decide every input line of a pass that has no result yet (resuming after the last
-/// result written), appending results in input order. `None` when it was stopped: a
-/// cancel, or the job is no longer this process's (another replica claimed it).
-pub(crate) async fn drive<F, Fut>(
-    ctx: &Context,
-    pass: &Pass<'_>,
-    observer: &dyn Observer,
-    decide: F,
-) -> Result<Option<Tally>>
-where
-    F: Fn(u64, Vec<u8>) -> Fut,
-    Fut: std::future::Future<Output = Result<ItemResult>>,
-{
-    // Twice the engine's parallelism: results are written in order, so one slow item must
-    // not leave the cores idle behind it.
-    let window = pass.window.max(1) * 2;
-    let (job_id, part) = (*pass.job_id, pass.results);
-    let mut tally = {
-        let ctx = ctx.clone();
-        blocking(move || resume(&ctx, &job_id, part)).await?
-    };
-    let owner = ctx.lease()?.id().to_owned();
-    let mut writer = LineWriter::new(ctx, job_id, part, Some(owner), tally.done);
-    let progress = |tally: &Tally| Progress {
-        total: pass.total,
-        done: pass.done_before + tally.done,
-        failed: tally.failed,
-    };
-    if super::jobs::record_progress(ctx, pass.job_id, progress(&tally)).await? {
-        return Ok(None);
-    }
-    observer.progress(progress(&tally));
-
-    let decide = &decide;
-    let mut results = std::pin::pin!(
-        input_lines(ctx, job_id, tally.done)
-            .map(|line| async move {
-                let (index, line) = line?;
-                decide(index, line).await
-            })
-            .buffered(window)
-    );
-
-    let mut ticker = tokio::time::interval(TICK);
-    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let stopped = loop {
-        tokio::select! {
-            next = results.next() => {
-                let Some(item) = next else { break false };
-                let mut item = item?;
-                // The observer takes the line with its newline, the store without.
-                item.line.push(b'\n');
-                observer.line(&item.line);
-                item.line.pop();
-                tally.add(item.failed, item.usage);
-                telemetry::job_item(pass.kind.as_str(), if item.failed {
-                    telemetry::ItemResult::Failed
-                } else {
-                    telemetry::ItemResult::Succeeded
-                });
-                writer.hold(item.line);
-                tally.timed += 1;
-                tally.latency += item.latency;
-            }
-            _ = ticker.tick() => {
-                let ours = writer.flush_async().await?;
-                observer.progress(progress(&tally));
-                if !ours || super::jobs::record_progress(ctx, pass.job_id, progress(&tally)).await? {
-                    break true;
-                }
-            }
-        }
-    };
-    // What finished is kept, cancelled or not (a job no longer ours keeps its new owner's).
-    let ours = writer.flush_async().await?;
-    if ours {
-        super::jobs::record_progress(ctx, pass.job_id, progress(&tally)).await?;
-        observer.progress(progress(&tally));
-    }
-    if ours && !stopped && tally.done != pass.items {
-        // Lines staged are never removed while the job lives: this store lost some.
-        return Err(Error::bug(format!(
-            "job {job_id}: {} of its {} staged input lines are in the store",
-            tally.done, pass.items
-        )));
-    }
-    Ok((ours && !stopped).then_some(tally))
-}
-
-/// The job's input lines from line `from` on, read a page at a time as they are taken.
-fn input_lines(
-    ctx: &Context,
-    job_id: crate::ids::JobId,
-    from: u64,
-) -> impl futures_util::Stream<Item = Result<(u64, Vec<u8>)>> + '_ {
-    futures_util::stream::try_unfold(
-        (std::collections::VecDeque::new(), from, false),
-        move |(mut page, next, mut last): (
-            std::collections::VecDeque<(u64, Vec<u8>)>,
-            u64,
-            bool,
-        )| async move {
-            if page.is_empty() && !last {
-                let ctx = ctx.clone();
-                let read = blocking(move || {
-                    Ok(ctx
-                        .store()?
-                        .job_lines(&job_id, JobPart::Input, next, lines::CHUNK)?)
-                })
-                .await?;
-                last = read.len() < lines::CHUNK;
-                page.extend(read);
-            }
-            let Some((index, line)) = page.pop_front() else {
-                return Ok(None);
-            };
-            Ok(Some(((index, line), (page, index + 1, last))))
+        usage: Usage {
+            input_tokens: stats.input_tokens,
+            output_tokens: stats.output_tokens,
         },
-    )
-}
-
-/// Count the results earlier runs wrote: what a resumed pass starts from.
-fn resume(ctx: &Context, job_id: &crate::ids::JobId, part: JobPart) -> Result<Tally> {
-    let mut tally = Tally::default();
-    lines::for_each(ctx, job_id, part, 0, &mut |_, line| {
-        let value: Value = serde_json::from_slice(line).unwrap_or(Value::Null);
-        let usage = serde_json::from_value(value["usage"].clone()).unwrap_or_default();
-        tally.add(value.get("error").is_some(), usage);
-        Ok(())
-    })?;
-    Ok(tally)
+    })
 }
 
 /// One input line of a job.

@@ -34,6 +34,8 @@ pub struct Lease {
     kind: Kind,
     /// The jobs this process runs (or has queued) under this lease.
     held: Mutex<HashSet<JobId>>,
+    /// The shards this process runs under this lease.
+    held_shards: Mutex<HashSet<(JobId, u64)>>,
 }
 
 enum Kind {
@@ -61,6 +63,7 @@ impl Lease {
                 _file: file,
             },
             held: Mutex::default(),
+            held_shards: Mutex::default(),
         })
     }
 
@@ -81,6 +84,7 @@ impl Lease {
             id,
             kind: Kind::Shared { store, stop },
             held: Mutex::default(),
+            held_shards: Mutex::default(),
         })
     }
 
@@ -112,6 +116,33 @@ impl Lease {
             Some(owner) => !self.is_alive(owner),
         };
         free && self.hold(job_id)
+    }
+
+    /// Whether shard `shard` of job `job_id`, owned by lease `owner` (none: nobody), may be
+    /// claimed by this process, and if so, hold it: as [`Self::take_over`] for a job.
+    pub fn take_over_shard(&self, job_id: &JobId, shard: u64, owner: Option<&str>) -> bool {
+        let free = match owner {
+            None => true,
+            Some(owner) if owner == self.id => true,
+            Some(owner) => !self.is_alive(owner),
+        };
+        free && self.shards().insert((*job_id, shard))
+    }
+
+    /// Whether something here runs shard `shard` of job `job_id`.
+    pub fn holds_shard(&self, job_id: &JobId, shard: u64) -> bool {
+        self.shards().contains(&(*job_id, shard))
+    }
+
+    /// The shard is no longer run by this process.
+    pub fn let_go_shard(&self, job_id: &JobId, shard: u64) {
+        self.shards().remove(&(*job_id, shard));
+    }
+
+    fn shards(&self) -> std::sync::MutexGuard<'_, HashSet<(JobId, u64)>> {
+        self.held_shards
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Whether the process holding lease `id` still runs. A lease whose state cannot be

@@ -469,6 +469,11 @@ impl Service for Local {
                 .await?;
             (self.spawn)(&self.ctx, &job_id)?;
         }
+        // A sharded job nobody works on gets a worker too (which shares it with any other).
+        for job_id in self.on_pool(super::jobs::shards::unattended).await? {
+            tracing::info!(job = %job_id, "taking up a sharded job nobody works on");
+            (self.spawn)(&self.ctx, &job_id)?;
+        }
         Ok(())
     }
 

@@ -134,11 +134,15 @@ pub async fn serve_with_metrics(
         Err(error) => tracing::error!(%error, "looking for unfinished jobs failed"),
     }
     let watcher = state.jobs.watch_orphans(ORPHAN_SWEEP);
+    let shard_workers = state.jobs.work_shards();
     let trimmer = memory::watch(state.decisions.clone());
     let listener = listener::ProblemListener::new(listener, state.problems_url.clone());
     let limits = state.ctx.settings().server.connections;
     connections::serve(listener, routes::router(state), limits, shutdown).await;
     watcher.abort();
+    for worker in shard_workers {
+        worker.abort();
+    }
     trimmer.abort();
     if let Some(exporter) = exporter {
         exporter.abort();

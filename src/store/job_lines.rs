@@ -6,9 +6,8 @@
 //! in the same transaction, so a replica that lost its job (its lease expired while it
 //! was cut off) can no longer add to the results the new owner writes.
 
-use super::jobs::{count, int};
 use super::sql::{Db, SqlContext, params};
-use super::{Store, StoreError};
+use super::{Store, StoreError, count, int};
 use crate::ids::JobId;
 
 /// Which lines of a job.
@@ -23,29 +22,51 @@ pub enum JobPart {
 }
 
 impl JobPart {
-    fn as_str(self) -> &'static str {
+    pub(super) fn as_str(self) -> &'static str {
         match self {
             Self::Input => "input",
             Self::Results => "results",
             Self::Baseline => "baseline",
         }
     }
+
+    pub(super) fn parse(text: &str) -> Option<Self> {
+        [Self::Input, Self::Results, Self::Baseline]
+            .into_iter()
+            .find(|part| part.as_str() == text)
+    }
+}
+
+/// Who may write lines, checked in the transaction that writes them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fence<'a> {
+    /// Anyone (the input, staged before the job exists).
+    None,
+    /// The lease that owns the job (a job run whole).
+    Job(&'a str),
+    /// The lease that owns shard `shard` of the running job (a sharded job): a shard taken
+    /// over, or a job that completed or failed, takes no more lines from it; a cancelled
+    /// job keeps what its running shards finish before they stop.
+    Shard { shard: u64, owner: &'a str },
 }
 
 impl Store {
-    /// Write `lines` (line number, body without its newline) of `part`. With `owner`, only
-    /// while that lease owns the job: false, and nothing written, when it no longer does.
+    /// Write `lines` (line number, body without its newline) of `part`, while `fence`
+    /// holds: false, and nothing written, when it no longer does.
     pub fn put_job_lines(
         &self,
         job_id: &JobId,
         part: JobPart,
-        owner: Option<&str>,
+        fence: Fence<'_>,
         lines: &[(u64, Vec<u8>)],
     ) -> Result<bool, StoreError> {
         self.write("write job lines", |tx| {
-            if let Some(owner) = owner
-                && !owns(tx, job_id, owner)?
-            {
+            let allowed = match fence {
+                Fence::None => true,
+                Fence::Job(owner) => owns(tx, job_id, owner)?,
+                Fence::Shard { shard, owner } => owns_shard(tx, job_id, shard, owner)?,
+            };
+            if !allowed {
                 return Ok(false);
             }
             for (index, body) in lines {
@@ -109,6 +130,25 @@ pub(super) fn owns(tx: &mut Db<'_>, job_id: &JobId, owner: &str) -> Result<bool,
     Ok(current.flatten().as_deref() == Some(owner))
 }
 
+/// Whether lease `owner` runs shard `shard` of a running (or cancelled) job, read inside the caller's
+/// write transaction.
+fn owns_shard(
+    tx: &mut Db<'_>,
+    job_id: &JobId,
+    shard: u64,
+    owner: &str,
+) -> Result<bool, StoreError> {
+    tx.query_opt(
+        "SELECT 1 FROM job_shards s JOIN jobs j ON j.job_id = s.job_id
+         WHERE s.job_id = ?1 AND s.shard = ?2 AND s.owner = ?3 AND s.status = 'running'
+           AND j.status IN ('running', 'cancelled')",
+        params![job_id.to_string(), int(shard), owner],
+        |_| Ok(()),
+    )
+    .map(|found| found.is_some())
+    .ctx("read shard owner")
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::test_support::{on_postgres, store};
@@ -129,14 +169,14 @@ mod tests {
         let job = JobId::new_v4();
         assert!(
             store
-                .put_job_lines(&job, JobPart::Input, None, &lines(0..5))
+                .put_job_lines(&job, JobPart::Input, Fence::None, &lines(0..5))
                 .unwrap()
         );
         // A line number already taken keeps its first body.
         let again = vec![(4, b"other".to_vec()), (5, b"{\"i\":5}".to_vec())];
         assert!(
             store
-                .put_job_lines(&job, JobPart::Input, None, &again)
+                .put_job_lines(&job, JobPart::Input, Fence::None, &again)
                 .unwrap()
         );
         let first = store.job_lines(&job, JobPart::Input, 0, 4).unwrap();
@@ -170,11 +210,12 @@ mod tests {
                 request: &serde_json::json!({}),
                 total: 2,
                 owner: Some("lease-a"),
+                shards: &[],
             })
             .unwrap();
         let put = |owner, range| {
             store
-                .put_job_lines(&job, JobPart::Results, Some(owner), &lines(range))
+                .put_job_lines(&job, JobPart::Results, Fence::Job(owner), &lines(range))
                 .unwrap()
         };
         assert!(put("lease-a", 0..1));

@@ -29,6 +29,8 @@ pub struct NewJob<'a> {
     pub total: u64,
     /// The lease of the process that will run it.
     pub owner: Option<&'a str>,
+    /// Its shards, recorded with it; none: it runs whole.
+    pub shards: &'a [super::NewShard],
 }
 
 /// A job as stored, read into types: a row that does not fit them is a corrupt store.
@@ -51,14 +53,7 @@ pub struct JobRecord {
 const COLUMNS: &str = "job_id, model_id, kind, status, request, created_at, started_at, \
      finished_at, total, done, failed, cancel_requested, error, result, owner";
 
-/// Counts are `u64` in Rust and `INTEGER` (i64) in SQLite.
-pub(super) fn count(value: i64) -> u64 {
-    u64::try_from(value).unwrap_or(0)
-}
-
-pub(super) fn int(value: u64) -> i64 {
-    i64::try_from(value).unwrap_or(i64::MAX)
-}
+use super::{count, int};
 
 /// A row's columns as SQLite has them, before they are checked into a [`JobRecord`].
 struct RawJob {
@@ -199,7 +194,7 @@ impl Store {
                 ],
             )
             .ctx("insert job")?;
-            Ok(())
+            super::job_shards::insert(tx, job.job_id, job.shards)
         })?;
         self.get_job(job.job_id)?
             .ok_or_else(|| StoreError::NotFound(format!("job {} vanished", job.job_id)))
@@ -399,7 +394,9 @@ impl Store {
     }
 
     /// Claim for lease `me` the unfinished jobs (all, or only `only`) that `claimable`
-    /// lets it have, given each one's owner, oldest first; returns the claimed. Jobs that
+    /// lets it have, given each one's owner, oldest first; returns the claimed. A sharded
+    /// job is claimed only once its shards are all done (to end it): until then its
+    /// shards are what is claimed (`Store::claim_shard`). Jobs that
     /// another transaction has locked are skipped (PostgreSQL's `SKIP LOCKED`), not waited
     /// for: a job being claimed elsewhere is someone else's.
     pub fn claim_jobs(
@@ -420,6 +417,8 @@ impl Store {
                         "SELECT job_id, owner FROM jobs
                          WHERE status IN ('queued', 'running')
                            AND (CAST(?1 AS TEXT) IS NULL OR job_id = CAST(?1 AS TEXT))
+                           AND NOT EXISTS (SELECT 1 FROM job_shards s
+                                           WHERE s.job_id = jobs.job_id AND s.status <> 'done')
                          ORDER BY created_at, job_id{skip_locked}"
                     ),
                     params![only],

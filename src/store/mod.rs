@@ -24,6 +24,7 @@ mod examples;
 mod fitted;
 mod idempotency;
 mod job_lines;
+mod job_shards;
 mod job_state;
 mod jobs;
 mod leases;
@@ -47,7 +48,8 @@ pub use annotations::UNKNOWN_ANNOTATOR;
 pub use caches::CachedAnswers;
 pub use error::StoreError;
 pub use idempotency::{Claim, Key as IdempotencyKey, StoredResponse};
-pub use job_lines::JobPart;
+pub use job_lines::{Fence, JobPart};
+pub use job_shards::{NewShard, OpenJob, Shard, ShardEnd, ShardStats, ShardStatus, TakenShard};
 pub use job_state::{JobState, Outcome};
 pub use jobs::{JobFilter, JobRecord, NewJob};
 use pool::{Conn, Location, Pool};
@@ -311,6 +313,35 @@ const MIGRATIONS: &[Migration] = &[
     );
     ",
     ),
+    // 13: shards of a batch or an evaluation (`job_shards`): runs of its lines that any
+    // process's workers claim, each owned by the lease of the process running it, with what
+    // it has done so far and who ran it (`worker`, for people). A job without shards (an
+    // alignment, a job of an older arbiter) runs whole.
+    Migration::both(
+        "
+    CREATE TABLE job_shards (
+        job_id        TEXT NOT NULL,
+        shard         INTEGER NOT NULL,
+        part          TEXT NOT NULL,
+        first_line    INTEGER NOT NULL,
+        lines         INTEGER NOT NULL,
+        status        TEXT NOT NULL,
+        owner         TEXT,
+        worker        TEXT,
+        attempts      INTEGER NOT NULL DEFAULT 0,
+        done          INTEGER NOT NULL DEFAULT 0,
+        failed        INTEGER NOT NULL DEFAULT 0,
+        input_tokens  INTEGER NOT NULL DEFAULT 0,
+        output_tokens INTEGER NOT NULL DEFAULT 0,
+        timed         INTEGER NOT NULL DEFAULT 0,
+        latency_us    INTEGER NOT NULL DEFAULT 0,
+        started_at    TEXT,
+        finished_at   TEXT,
+        PRIMARY KEY (job_id, shard)
+    );
+    CREATE INDEX job_shards_open ON job_shards (status, job_id, shard);
+    ",
+    ),
 ];
 
 /// Schema version this code writes and understands.
@@ -505,6 +536,15 @@ fn in_transaction<T>(
     let out = out?;
     ended?;
     Ok(out)
+}
+
+/// Counts are `u64` in Rust and `INTEGER` (i64) in SQLite.
+fn count(value: i64) -> u64 {
+    u64::try_from(value).unwrap_or(0)
+}
+
+fn int(value: u64) -> i64 {
+    i64::try_from(value).unwrap_or(i64::MAX)
 }
 
 /// Current time as stored: RFC 3339, UTC, milliseconds (`2024-05-01T12:00:00.123Z`).

@@ -125,6 +125,26 @@ pub struct Job {
     /// The job's summary, when `completed` (for a batch: [`BatchSummary`]); null until then.
     #[schema(required = true, nullable, value_type = Object)]
     pub result: Option<JobResult>,
+    /// A batch's or an evaluation's shards, when it is polled by its ID (absent in lists,
+    /// and for a job run whole: an alignment).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shards: Option<ShardSummary>,
+}
+
+/// The shards of a job: runs of its items that the workers of every process on the
+/// store claim, and who ran them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ShardSummary {
+    /// Shards in all (`server.shard_size` items each, the last fewer).
+    pub total: u64,
+    pub done: u64,
+    /// Being run now (or left by a process that died, until another takes them over).
+    pub running: u64,
+    /// Shards run more than once: taken over from a process that died, or given back.
+    pub taken_over: u64,
+    /// Shards per worker (`host:pid`) that runs or last ran them.
+    pub workers: std::collections::BTreeMap<String, u64>,
 }
 
 /// What a completed job produced: one type per kind of job.

@@ -42,6 +42,7 @@ mod registry;
 mod replicas;
 mod repository;
 mod served;
+mod shards;
 mod shared_store;
 mod store_files;
 mod tables;

@@ -14,22 +14,22 @@ use crate::served::Served;
 use serde_json::{Value, json};
 use std::time::Duration;
 
-const MODEL: &str = "acme/support";
+pub(crate) const MODEL: &str = "acme/support";
 
-struct Shared {
-    database: String,
-    remote: String,
+pub(crate) struct Shared {
+    pub(crate) database: String,
+    pub(crate) remote: String,
 }
 
 impl Shared {
-    fn configure(&self, command: &mut std::process::Command) {
+    pub(crate) fn configure(&self, command: &mut std::process::Command) {
         command
             .env("ARBITER_DATABASE_URL", &self.database)
             .env("ARBITER_REPOS_REMOTE", &self.remote);
     }
 
     /// A token made through home `env`: in the shared store, so every replica takes it.
-    fn token(&self, env: &TestEnv, name: &str, scopes: &[&str], role: &str) -> String {
+    pub(crate) fn token(&self, env: &TestEnv, name: &str, scopes: &[&str], role: &str) -> String {
         let mut args = vec!["tokens", "create", "--name", name, "--role", role];
         for scope in scopes {
             args.extend(["--scope", scope]);
@@ -59,7 +59,7 @@ fn two_homes() -> Option<(TestEnv, TestEnv, Shared, String)> {
 
 /// Two homes on `database` and a bare remote, with the test model created through the
 /// first: the homes, the shared parts, and the model's ID.
-fn homes_on(database: String) -> (TestEnv, TestEnv, Shared, String) {
+pub(crate) fn homes_on(database: String) -> (TestEnv, TestEnv, Shared, String) {
     let (a, b) = (TestEnv::new(), TestEnv::new());
     let remote = a.path().join("remote");
     std::fs::create_dir_all(&remote).unwrap();
@@ -231,7 +231,7 @@ fn items(prefix: &str, n: usize) -> Vec<Value> {
 
 /// Start a captured batch of `n` items through `served` with Idempotency-Key `key` (also
 /// its items' example ID prefix); its job ID.
-async fn start_batch(
+pub(crate) async fn start_batch(
     client: &reqwest::Client,
     served: &Served,
     token: &str,
@@ -253,7 +253,7 @@ async fn start_batch(
 }
 
 /// Poll job `job_id` through `served` until `done(job)` holds (at most `within`).
-async fn poll_until(
+pub(crate) async fn poll_until(
     client: &reqwest::Client,
     served: &Served,
     token: &str,
@@ -283,7 +283,7 @@ async fn poll_until(
 /// Each of the `total` items of the captured batch at `path` (started with key `key`, see
 /// [`start_batch`]) has exactly one result line, in order, read through `served`, and one
 /// captured decision in the shared store: none lost, none twice.
-fn assert_once_per_item(
+pub(crate) fn assert_once_per_item(
     runtime: &tokio::runtime::Runtime,
     served: &Served,
     token: &str,
@@ -386,7 +386,11 @@ fn a_job_is_cancelled_through_any_replica_and_taken_over_when_its_replica_is_kil
     drop(runtime);
     let (exit, log) = served_b.stop();
     assert_eq!(exit.code(), Some(0), "{log}");
-    assert!(log.contains("taking up an orphaned job"), "{log}");
+    // The job's shard that `a` was running is what `b` took over (the job is sharded).
+    assert!(
+        log.contains("taking over a shard whose worker died"),
+        "{log}"
+    );
 }
 
 #[test]

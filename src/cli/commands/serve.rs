@@ -63,7 +63,7 @@ fn warn_undated_engines(ctx: &Context) {
     }
 }
 
-async fn shutdown_signal() {
+pub(crate) async fn shutdown_signal() {
     let interrupt = async {
         let _ = tokio::signal::ctrl_c().await;
     };

@@ -14,7 +14,7 @@ use report::report;
 
 use super::answer_cache::{self, Asking, Open};
 use super::batch::{self, ItemResult, Pass};
-use super::jobs::{Draft, Ending, JobClaim, JobPart, Observer, Origin, Spec};
+use super::jobs::{Draft, Ending, JobClaim, JobPart, NoObserver, Observer, Origin, Spec};
 use super::models::{self, Loaded};
 use super::requests::BatchItems;
 use super::working::Stored;
@@ -22,7 +22,7 @@ use super::{Context, blocking};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::ids::ModelRef;
-use crate::store::JobRecord;
+use crate::store::{JobRecord, Shard, ShardStats};
 use crate::wire::align::EvaluationRequest;
 use crate::wire::decision::Revision;
 use crate::wire::jobs::{ExampleSet, Job, JobKind, JobResult};
@@ -62,6 +62,14 @@ impl Spec for EvaluationSpec {
 
     fn origin(&self) -> &Origin {
         &self.origin
+    }
+
+    fn sharded(&self, _total: u64) -> Vec<(JobPart, u64)> {
+        let mut parts = vec![(JobPart::Results, self.examples)];
+        if self.baseline.is_some() {
+            parts.push((JobPart::Baseline, self.examples));
+        }
+        parts
     }
 }
 
@@ -123,14 +131,8 @@ struct Side {
     groups: Vec<answer_cache::Group>,
 }
 
-/// Decide every annotated example at each checkpoint, then compute the figures.
-pub(crate) async fn execute(
-    ctx: &Context,
-    record: &JobRecord,
-    stored: EvaluationSpec,
-    observer: &dyn Observer,
-) -> Result<Ending> {
-    let origin = &stored.origin;
+/// Each checkpoint the evaluation decides at, loaded.
+async fn sides(ctx: &Context, record: &JobRecord, stored: &EvaluationSpec) -> Result<Vec<Side>> {
     let mut sides = Vec::new();
     for (results, revision) in [
         (JobPart::Results, Some(&stored.revision)),
@@ -156,6 +158,19 @@ pub(crate) async fn execute(
             groups,
         });
     }
+    Ok(sides)
+}
+
+/// Decide every annotated example at each checkpoint, then compute the figures (a job
+/// run whole: one recorded before evaluations had shards).
+pub(crate) async fn execute(
+    ctx: &Context,
+    record: &JobRecord,
+    stored: EvaluationSpec,
+    observer: &dyn Observer,
+) -> Result<Ending> {
+    let origin = &stored.origin;
+    let sides = sides(ctx, record, &stored).await?;
     for (k, side) in sides.iter().enumerate() {
         if side.questions.is_empty() {
             continue;
@@ -165,9 +180,11 @@ pub(crate) async fn execute(
             kind: JobKind::Evaluation,
             results: side.results,
             window: side.engine.max_in_flight(),
+            first: 0,
             items: stored.examples,
             done_before: stored.examples * k as u64,
             total: record.total,
+            shard: None,
         };
         let finished = batch::drive(ctx, &pass, observer, |index, line| async move {
             decide_example(ctx, side, origin, index, &line).await
@@ -180,6 +197,55 @@ pub(crate) async fn execute(
     let (ctx2, job_id, model_id) = (ctx.clone(), record.job_id, record.model_id);
     let report = blocking(move || report(&ctx2, &job_id, &model_id, &stored, &sides)).await?;
     Ok(Ending::Completed(JobResult::Evaluation(Box::new(report))))
+}
+
+/// Decide the examples of one shard at its checkpoint; its figures, `None` when stopped.
+pub(crate) async fn work_shard(
+    ctx: &Context,
+    record: &JobRecord,
+    stored: &EvaluationSpec,
+    shard: &Shard,
+) -> Result<Option<ShardStats>> {
+    let sides = sides(ctx, record, stored).await?;
+    let Some(side) = sides.iter().find(|side| side.results == shard.part) else {
+        return Err(Error::bug(format!(
+            "evaluation {} has a shard of a checkpoint it does not evaluate",
+            record.job_id
+        )));
+    };
+    if side.questions.is_empty() {
+        // Nothing to ask at this checkpoint: the shard is done as it is.
+        return Ok(Some(ShardStats::default()));
+    }
+    let pass = Pass {
+        job_id: &record.job_id,
+        kind: JobKind::Evaluation,
+        results: side.results,
+        window: side.engine.max_in_flight(),
+        first: shard.first,
+        items: shard.lines,
+        done_before: 0,
+        total: record.total,
+        shard: Some(shard.index),
+    };
+    let origin = &stored.origin;
+    let tally = batch::drive(ctx, &pass, &NoObserver, |index, line| async move {
+        decide_example(ctx, side, origin, index, &line).await
+    })
+    .await?;
+    Ok(tally.map(|tally| tally.stats()))
+}
+
+/// The figures of an evaluation whose shards are all done, from the answers they stored.
+pub(crate) async fn conclude(
+    ctx: &Context,
+    record: &JobRecord,
+    stored: EvaluationSpec,
+) -> Result<JobResult> {
+    let sides = sides(ctx, record, &stored).await?;
+    let (ctx, job_id, model_id) = (ctx.clone(), record.job_id, record.model_id);
+    let report = blocking(move || report(&ctx, &job_id, &model_id, &stored, &sides)).await?;
+    Ok(JobResult::Evaluation(Box::new(report)))
 }
 
 /// Decide one staged example at one checkpoint, from the cache when it can.

@@ -44,6 +44,16 @@ impl Drop for JobClaim {
     }
 }
 
+/// Hold job `job_id`, which this process's lease owns in the store already (it completed
+/// the job's last shard), so that nothing else here takes it up meanwhile; `None` when
+/// something here already holds it.
+pub fn hold(ctx: &Context, job_id: &JobId) -> Result<Option<JobClaim>> {
+    Ok(ctx
+        .lease()?
+        .hold(job_id)
+        .then(|| JobClaim::held(ctx, *job_id)))
+}
+
 /// Claim job `job_id` if nobody alive runs it.
 pub fn claim(ctx: &Context, job_id: &JobId) -> Result<Option<JobClaim>> {
     Ok(claim_where(ctx, Some(job_id))?.pop())

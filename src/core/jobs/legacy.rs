@@ -91,6 +91,7 @@ mod tests {
                 request: &serde_json::json!({}),
                 total: 3,
                 owner: None,
+                shards: &[],
             })
             .unwrap();
         let dir = files(&ctx, &job_id).dir().to_owned();

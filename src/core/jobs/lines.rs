@@ -4,7 +4,7 @@
 use crate::core::Context;
 use crate::error::Result;
 use crate::ids::JobId;
-use crate::store::JobPart;
+use crate::store::{Fence, JobPart};
 
 /// Lines per transaction when writing, and per query when reading.
 pub const CHUNK: usize = 256;
@@ -16,8 +16,19 @@ pub struct LineWriter {
     part: JobPart,
     /// Whose lines they are: result lines are written only while this lease owns the job.
     owner: Option<String>,
+    /// The shard the lines are of: then `owner` must own that shard, not the job.
+    shard: Option<u64>,
     next: u64,
     pending: Vec<(u64, Vec<u8>)>,
+}
+
+/// Who may write, as the store checks it.
+fn fence(owner: Option<&str>, shard: Option<u64>) -> Fence<'_> {
+    match (owner, shard) {
+        (None, _) => Fence::None,
+        (Some(owner), None) => Fence::Job(owner),
+        (Some(owner), Some(shard)) => Fence::Shard { shard, owner },
+    }
 }
 
 impl LineWriter {
@@ -35,9 +46,16 @@ impl LineWriter {
             job_id,
             part,
             owner,
+            shard: None,
             next,
             pending: Vec::new(),
         }
+    }
+
+    /// The same writer, writing the lines of shard `shard` (when some) of the job.
+    #[must_use]
+    pub fn in_shard(self, shard: Option<u64>) -> Self {
+        Self { shard, ..self }
     }
 
     /// Add a line (without its newline); written once a chunk of [`CHUNK`] is full. False
@@ -64,12 +82,20 @@ impl LineWriter {
             return Ok(true);
         }
         let pending = std::mem::take(&mut self.pending);
-        let (ctx, job_id, part, owner) =
-            (self.ctx.clone(), self.job_id, self.part, self.owner.clone());
+        let (ctx, job_id, part, owner, shard) = (
+            self.ctx.clone(),
+            self.job_id,
+            self.part,
+            self.owner.clone(),
+            self.shard,
+        );
         crate::core::blocking(move || {
-            Ok(ctx
-                .store()?
-                .put_job_lines(&job_id, part, owner.as_deref(), &pending)?)
+            Ok(ctx.store()?.put_job_lines(
+                &job_id,
+                part,
+                fence(owner.as_deref(), shard),
+                &pending,
+            )?)
         })
         .await
     }
@@ -82,7 +108,7 @@ impl LineWriter {
         let written = self.ctx.store()?.put_job_lines(
             &self.job_id,
             self.part,
-            self.owner.as_deref(),
+            fence(self.owner.as_deref(), self.shard),
             &self.pending,
         )?;
         self.pending.clear();

@@ -12,6 +12,7 @@ pub mod files;
 mod legacy;
 pub mod lines;
 mod observer;
+pub mod shards;
 
 pub use crate::store::{JobPart, JobState, Outcome};
 pub use claim::{JobClaim, claim, release};
@@ -61,6 +62,11 @@ pub(crate) trait Spec: Serialize + DeserializeOwned {
     /// The kind of job that runs from this.
     const KIND: JobKind;
     fn origin(&self) -> &Origin;
+    /// The parts of its results and the input lines each decides, when the job is split
+    /// into shards any process's workers claim ([`mod@shards`]); none: it runs whole.
+    fn sharded(&self, _total: u64) -> Vec<(JobPart, u64)> {
+        Vec::new()
+    }
 }
 
 /// A job being created: its ID, claimed by this process, and its staged input, not yet
@@ -106,6 +112,7 @@ impl Draft {
     ) -> Result<(Job, JobClaim)> {
         let request =
             serde_json::to_value(spec).map_err(|e| Error::internal("serializing a job", e))?;
+        let plan = shards::plan(&spec.sharded(total), ctx.settings().server.shard_size);
         let record = ctx.store()?.insert_job(&crate::store::NewJob {
             job_id: &self.job_id,
             model_id,
@@ -113,6 +120,7 @@ impl Draft {
             request: &request,
             total,
             owner: Some(ctx.lease()?.id()),
+            shards: &plan,
         })?;
         let claim = self
             .claim
@@ -182,9 +190,11 @@ pub fn unique(prefix: &str, candidates: impl IntoIterator<Item = JobId>) -> Resu
     })
 }
 
-/// A job as polled.
+/// A job as polled, with its shards' summary when it has shards.
 pub fn get(ctx: &Context, job_id: &JobId) -> Result<Job> {
-    to_wire(record(ctx, job_id)?)
+    let mut job = to_wire(record(ctx, job_id)?)?;
+    job.shards = shards::summary(ctx, job_id)?;
+    Ok(job)
 }
 
 /// Job `job_id` of kind `kind` on model `model_id`, or `job_not_found`: a job is only found
@@ -252,6 +262,13 @@ pub fn cancel(ctx: &Context, job_id: &JobId) -> Result<Job> {
     {
         ctx.store()?
             .finish_job(job_id, ctx.lease()?.id(), &Outcome::Cancelled, None)?;
+    }
+    if matches!(record.state, JobState::Running { .. }) {
+        // A shard nobody alive runs is claimable: claiming it ends the job cancelled.
+        // Shards that live workers run stop at their next chunk, and they end it.
+        if let Some(taken) = shards::claim_next(ctx, Some(job_id))? {
+            shards::release(ctx, taken)?;
+        }
     }
     get(ctx, job_id)
 }
@@ -336,6 +353,7 @@ pub fn to_wire(record: JobRecord) -> Result<Job> {
         cancel_requested: record.cancel_requested && !state.status().is_finished(),
         error,
         result,
+        shards: None,
     })
 }
 

@@ -3,9 +3,11 @@
 //! know nothing of this module: it calls them, never the other way round.
 
 mod queue;
+pub mod shards;
 mod spec;
 
 pub use queue::JobQueue;
+pub use shards::{drive, run_shard};
 pub(crate) use spec::JobSpec;
 
 use crate::core::jobs::{Ending, JobClaim, Observer, Origin, Outcome, get};
@@ -30,6 +32,23 @@ pub async fn run(ctx: &Context, claim: JobClaim, observer: &dyn Observer) -> Res
     };
     if record.state.is_finished() {
         return crate::core::jobs::to_wire(record);
+    }
+    let sharded = {
+        let ctx = ctx.clone();
+        blocking(move || Ok(ctx.store()?.is_sharded(&job_id)?)).await?
+    };
+    if sharded {
+        // Its shards are what is run, by any process; claimed whole, it is one whose
+        // shards are all done, to end.
+        let open = {
+            let ctx = ctx.clone();
+            blocking(move || crate::core::jobs::shards::has_open_shards(&ctx, &job_id)).await?
+        };
+        if open {
+            drop(claim);
+            return shards::drive(ctx, job_id, observer).await;
+        }
+        return shards::conclude(ctx, claim).await;
     }
     // A request this build cannot read fails the job, with problems as a local job's.
     let (ending, origin) = match JobSpec::read(&record) {

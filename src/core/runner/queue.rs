@@ -1,17 +1,27 @@
-//! The server's jobs: run in-process, at most `server.max_running_jobs` at a time, the
-//! rest waiting `queued` in submission order.
+//! The jobs of a process that serves them (`arbiter serve`, `arbiter jobs work`): shards
+//! of any process's batches and evaluations, claimed by this process's workers, and jobs
+//! run whole (alignments), in-process; at most `server.max_running_jobs` of them at a
+//! time, the rest waiting `queued`.
 
-use super::run;
-use crate::core::Context;
+use super::{run, run_shard};
 use crate::core::jobs::{JobClaim, NoObserver};
+use crate::core::{Context, blocking};
 use std::sync::Arc;
-use tokio::sync::Semaphore;
+use std::time::Duration;
+use tokio::sync::{Notify, Semaphore};
 
-/// Runs submitted jobs in the background of this process.
+/// How often an idle worker looks for a shard nobody runs, besides being woken when a job
+/// is submitted here.
+const IDLE_LOOK: Duration = Duration::from_secs(1);
+
+/// Runs submitted jobs and claimed shards in the background of this process.
 #[derive(Clone)]
 pub struct JobQueue {
     ctx: Context,
     slots: Arc<Semaphore>,
+    /// Wakes the idle workers: a job with shards was submitted here.
+    work: Arc<Notify>,
+    workers: usize,
 }
 
 impl JobQueue {
@@ -19,23 +29,75 @@ impl JobQueue {
         Self {
             ctx,
             slots: Arc::new(Semaphore::new(max_running.max(1))),
+            work: Arc::new(Notify::new()),
+            workers: max_running.max(1),
         }
     }
 
     /// Run the job `claim` holds once a slot is free; returns at once. The claim is held
-    /// while the job waits, so no other process takes it up as orphaned.
+    /// while the job waits, so no other process takes it up as orphaned. A job with shards
+    /// is handed to the workers ([`Self::work_shards`]) of every process instead.
     pub fn submit(&self, claim: JobClaim) {
-        let (ctx, slots) = (self.ctx.clone(), self.slots.clone());
+        let (ctx, slots, work) = (self.ctx.clone(), self.slots.clone(), self.work.clone());
         tokio::spawn(async move {
+            let job_id = claim.job_id().to_owned();
+            let open = {
+                let ctx = ctx.clone();
+                blocking(move || crate::core::jobs::shards::has_open_shards(&ctx, &job_id)).await
+            };
+            if matches!(open, Ok(true)) {
+                drop(claim);
+                work.notify_waiters();
+                return;
+            }
             // The semaphore is never closed, so acquiring only fails if it were.
             let Ok(_slot) = slots.acquire_owned().await else {
                 return;
             };
-            let job_id = claim.job_id().to_owned();
             if let Err(error) = run(&ctx, claim, &NoObserver).await {
                 tracing::error!(job = %job_id, %error, "the job stopped before its end was recorded; the next sweep resumes it");
             }
         });
+    }
+
+    /// Start this process's shard workers, one per slot: each claims the next shard that
+    /// nobody alive runs, of any job on the store, runs it, and looks again; until the
+    /// returned tasks are aborted.
+    pub fn work_shards(&self) -> Vec<tokio::task::JoinHandle<()>> {
+        (0..self.workers)
+            .map(|_| {
+                let queue = self.clone();
+                tokio::spawn(async move { queue.shard_worker().await })
+            })
+            .collect()
+    }
+
+    async fn shard_worker(&self) {
+        loop {
+            // Registered before looking, so a submit while looking is not missed.
+            let woken = self.work.notified();
+            let Ok(slot) = self.slots.clone().acquire_owned().await else {
+                return;
+            };
+            let ctx = self.ctx.clone();
+            let claimed = blocking(move || crate::core::jobs::shards::claim_next(&ctx, None)).await;
+            match claimed {
+                Ok(Some(claim)) => {
+                    let shard = claim.shard().clone();
+                    if let Err(error) = run_shard(&self.ctx, claim).await {
+                        tracing::error!(job = %shard.job_id, shard = shard.index, %error,
+                            "the shard stopped before its end was recorded; it is resumed later");
+                        drop(slot);
+                        tokio::time::sleep(IDLE_LOOK).await;
+                    }
+                    continue;
+                }
+                Ok(None) => {}
+                Err(error) => tracing::warn!(%error, "looking for shards to run failed"),
+            }
+            drop(slot);
+            let _ = tokio::time::timeout(IDLE_LOOK, woken).await;
+        }
     }
 
     /// Keep taking up orphans every `every` (a detached command-line worker killed while

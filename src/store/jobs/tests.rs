@@ -24,6 +24,7 @@ fn job(store: &Store, name: &str) -> JobRecord {
             request: &json!({"revision": "main"}),
             total: 3,
             owner: Some(ME),
+            shards: &[],
         })
         .unwrap()
 }
@@ -109,6 +110,7 @@ fn jobs_are_listed_newest_first_by_model_and_status() {
             request: &json!({}),
             total: 0,
             owner: Some(ME),
+            shards: &[],
         })
         .unwrap();
     store.start_job(&id("b"), ME, 3).unwrap();

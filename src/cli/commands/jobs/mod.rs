@@ -6,6 +6,7 @@
 //! they create, here or on a server: [`follow()`].
 
 mod follow;
+mod work;
 
 pub(crate) use follow::{
     Followed, detach, finish_status, follow, left_running, note_replayed, watch,
@@ -41,9 +42,10 @@ pub struct JobsArgs {
 }
 
 impl JobsArgs {
-    /// `jobs worker`: a background process whose log is its job's `worker.log`.
+    /// `jobs worker` (a background process whose log is its job's `worker.log`) and
+    /// `jobs work`: processes that log what they do.
     pub(crate) fn is_worker(&self) -> bool {
-        matches!(self.command, JobsCommand::Worker(_))
+        matches!(self.command, JobsCommand::Worker(_) | JobsCommand::Work(_))
     }
 }
 
@@ -60,6 +62,12 @@ pub enum JobsCommand {
     /// Run a job in this process (what `--detach` starts in the background)
     #[command(hide = true)]
     Worker(JobIdArg),
+    /// Work on the shards of every batch and evaluation on the store until interrupted, as a server's workers do, without serving HTTP
+    #[command(
+        long_about = "Work on the shards of every batch and evaluation on the store until interrupted, as a server's workers do, without serving HTTP.\n\nA batch or an evaluation is split into shards of `server.shard_size` items (default 256) that every process on the store claims, one at a time per slot: `arbiter serve` replicas, `arbiter jobs work` processes, the command that created the job. On one machine, several processes share one job through the home's SQLite file; replicas share it through one PostgreSQL database (ARBITER_DATABASE_URL). A shard whose process dies is taken over by another, alone, and resumed from its first item without a result: each item gets one result line and one capture. `jobs poll JOB` shows the shards and the workers (host:pid) that ran them.",
+        after_help = "Examples:\n  arbiter jobs work\n  arbiter jobs work --slots 1\n  ARBITER_DATABASE_URL=postgres://arbiter@db/arbiter arbiter jobs work"
+    )]
+    Work(work::JobsWorkArgs),
 }
 
 #[derive(Debug, Args)]
@@ -186,6 +194,7 @@ pub(crate) async fn run(target: &Target, args: JobsArgs, printer: &Printer) -> R
     let service = target.service();
     match args.command {
         JobsCommand::Worker(args) => worker(target.local("jobs worker")?, &args.job_id).await,
+        JobsCommand::Work(args) => work::work(target.local("jobs work")?, &args, printer).await,
         JobsCommand::Cancel(args) => {
             let mut job = service.cancel_job(&args.job_id.as_str().into()).await?;
             service.take_up_orphans().await?;
@@ -202,7 +211,9 @@ pub(crate) async fn run(target: &Target, args: JobsArgs, printer: &Printer) -> R
                 JobsCommand::List(args) => list(service, &args, printer).await,
                 JobsCommand::Poll(args) => poll(service, &args, printer).await,
                 JobsCommand::Results(args) => results(service, &args, printer).await,
-                JobsCommand::Cancel(_) | JobsCommand::Worker(_) => unreachable!("handled above"),
+                JobsCommand::Cancel(_) | JobsCommand::Worker(_) | JobsCommand::Work(_) => {
+                    unreachable!("handled above")
+                }
             }
         }
     }
@@ -244,7 +255,21 @@ async fn worker(ctx: &Context, job_id: &str) -> Result<ExitCode> {
         core::blocking(move || core::jobs::claim(&ctx, &id)).await?
     };
     let Some(claim) = claimed else {
-        tracing::info!(job = job_id, "another process runs this job");
+        let sharded = {
+            let ctx = ctx.clone();
+            core::blocking(move || core::jobs::shards::has_open_shards(&ctx, &id)).await?
+        };
+        if sharded {
+            // Its shards are claimed one at a time, by this worker and any other process.
+            let job = core::runner::drive(ctx, id, &NoObserver).await?;
+            tracing::info!(
+                job = job_id,
+                status = job.status.as_str(),
+                "worker finished"
+            );
+        } else {
+            tracing::info!(job = job_id, "another process runs this job");
+        }
         return Ok(ExitCode::SUCCESS);
     };
     tracing::info!(job = job_id, pid = std::process::id(), "worker started");
@@ -449,6 +474,25 @@ async fn print_job(service: &dyn Service, job: &Job, printer: &Printer) -> Resul
     }
     if let Some(at) = &job.finished_at {
         lines.push(format!("finished  {}", timestamp(at)));
+    }
+    if let Some(shards) = &job.shards {
+        let workers: Vec<String> = shards
+            .workers
+            .iter()
+            .map(|(worker, n)| format!("{worker} ({n})"))
+            .collect();
+        lines.push(format!(
+            "shards    {} of {} done, {} running, {} taken over; run by {}",
+            shards.done,
+            shards.total,
+            shards.running,
+            shards.taken_over,
+            if workers.is_empty() {
+                "nobody yet".to_owned()
+            } else {
+                workers.join(", ")
+            }
+        ));
     }
     if let Some(error) = &job.error {
         lines.push(format!("error     {} ({})", error.detail, error.code));

@@ -1,0 +1,217 @@
+//! Shards: a batch split into runs of items that every process on the store claims. Three
+//! `arbiter serve` replicas on one PostgreSQL database share one captured batch, each
+//! running some of its shards, and one of them is killed (`kill -9`) in the middle of a
+//! shard: the others take that shard over, alone, and the job completes once, with one
+//! result line per item in input order and one capture per item. On one machine, with
+//! the home's SQLite file, `arbiter serve` and `arbiter jobs work` share a job the same way.
+
+use crate::common::{QUESTIONS, TestEnv, runtime, wait_until};
+use crate::served::Served;
+use crate::shared_store::{MODEL, assert_once_per_item, homes_on, poll_until, start_batch};
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::process::Stdio;
+use std::time::Duration;
+
+/// Small shards, so a job of a few thousand items has dozens of them.
+fn shard_config(env: &TestEnv, size: usize) {
+    std::fs::write(
+        env.home().join("config.yaml"),
+        format!("server:\n  shard_size: {size}\n"),
+    )
+    .unwrap();
+}
+
+/// The worker name (`host:pid`) each process gives itself: its pid after the colon.
+fn pid_of(worker: &str) -> u32 {
+    worker.rsplit(':').next().unwrap().parse().unwrap()
+}
+
+/// `(done, running and started)` shards of `job_id` that the process `pid` runs or ran,
+/// read from the shared database.
+fn shards_of(database: &str, job_id: &str, pid: u32) -> (i64, i64) {
+    let mut db = postgres::Client::connect(database, postgres::NoTls).unwrap();
+    let row = db
+        .query_one(
+            "SELECT count(*) FILTER (WHERE status = 'done'),
+                    count(*) FILTER (WHERE status = 'running' AND done > 0)
+             FROM job_shards WHERE job_id = $1 AND worker LIKE $2",
+            &[&job_id, &format!("%:{pid}")],
+        )
+        .unwrap();
+    (row.get(0), row.get(1))
+}
+
+#[test]
+fn three_replicas_share_a_captured_batch_and_one_killed_mid_shard_loses_nothing() {
+    let Some(database) = arbiter_testing::postgres::database() else {
+        return;
+    };
+    let (a, b, shared, model_id) = homes_on(database);
+    let c = TestEnv::new();
+    for env in [&a, &b, &c] {
+        shard_config(env, 100);
+    }
+    let token = shared.token(&a, "shards", &["batches"], "acme/*=writer");
+    let served_a = Served::start_with(&a, |cmd| shared.configure(cmd));
+    let served_b = Served::start_with(&b, |cmd| shared.configure(cmd));
+    let served_c = Served::start_with(&c, |cmd| shared.configure(cmd));
+    let runtime = runtime();
+    let client = Served::client();
+    let total = 3000;
+    let key = "shard-0001";
+    let job_id = runtime.block_on(start_batch(
+        &client, &served_a, &token, &model_id, total, key,
+    ));
+    let path = format!("/v1/models/{model_id}/batch-decisions/{job_id}");
+    // Replica `c` (not the one the job was submitted to) has finished a shard and is in
+    // the middle of another: it is killed there.
+    let victim = served_c.pid;
+    wait_until(
+        Duration::from_mins(3),
+        Duration::from_millis(50),
+        || match shards_of(&shared.database, &job_id, victim) {
+            (done, started) if done >= 1 && started >= 1 => Ok(()),
+            counts => Err(format!("replica c has (done, started) shards {counts:?}")),
+        },
+    );
+    let log_c = served_c.kill_9();
+    let job = runtime.block_on(poll_until(
+        &client,
+        &served_b,
+        &token,
+        &path,
+        Duration::from_mins(4),
+        |job| job["status"] != "running" && job["status"] != "queued",
+    ));
+    assert_eq!(job["status"], "completed", "{job}\nreplica c:\n{log_c}");
+    assert_eq!(job["progress"]["done"], total, "{job}");
+    assert_eq!(job["result"]["items"], total, "{job}");
+    // Every replica ran shards, the killed one included (those it completed stay its),
+    // and the shard it was killed in was taken over.
+    let shards = &job["shards"];
+    assert_eq!(shards["total"], 30, "{job}");
+    assert_eq!(shards["done"], 30, "{job}");
+    assert!(shards["takenOver"].as_u64() >= Some(1), "{job}");
+    let workers: BTreeMap<u32, u64> = shards["workers"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(worker, n)| (pid_of(worker), n.as_u64().unwrap()))
+        .collect();
+    for served in [served_a.pid, served_b.pid, victim] {
+        assert!(workers.get(&served) >= Some(&1), "{served}: {job}");
+    }
+    // Results once each, in input order, through either survivor; one capture per item.
+    assert_once_per_item(&runtime, &served_a, &token, &path, (&shared, key, total));
+    drop(runtime);
+    let mut logs = String::new();
+    for served in [served_a, served_b] {
+        let (exit, log) = served.stop();
+        assert_eq!(exit.code(), Some(0), "{log}");
+        logs.push_str(&log);
+    }
+    assert!(
+        logs.contains("taking over a shard whose worker died"),
+        "{logs}"
+    );
+    // Ended once, by the worker that completed its last shard.
+    let ended = logs
+        .matches("job ended by the worker of its last shard")
+        .count();
+    assert_eq!(ended, 1, "{logs}");
+}
+
+#[test]
+fn serve_and_jobs_work_share_one_job_through_the_sqlite_file() {
+    let env = TestEnv::new();
+    shard_config(&env, 20);
+    let questions = env.write("questions.yaml", QUESTIONS);
+    env.create_model(MODEL, "mo", &questions);
+    let token = env.json(&[
+        "tokens",
+        "create",
+        "--name",
+        "t",
+        "--scope",
+        "batches",
+        "--role",
+        "acme/*=writer",
+    ])["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let model_id = env.json(&["models", "show", MODEL])["modelId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let served = Served::start(&env);
+    let mut worker = env
+        .std_cmd()
+        .args(["jobs", "work", "--slots", "1"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let total = 300;
+    let key = "local-0001";
+    let runtime = runtime();
+    let client = Served::client();
+    let job_id = runtime.block_on(start_batch(&client, &served, &token, &model_id, total, key));
+    let path = format!("/v1/models/{model_id}/batch-decisions/{job_id}");
+    let job = runtime.block_on(poll_until(
+        &client,
+        &served,
+        &token,
+        &path,
+        Duration::from_mins(3),
+        |job| job["status"] != "running" && job["status"] != "queued",
+    ));
+    assert_eq!(job["status"], "completed", "{job}");
+    assert_eq!(job["shards"]["done"], 15, "{job}");
+    let workers: Vec<u32> = job["shards"]["workers"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|worker| pid_of(worker))
+        .collect();
+    assert!(workers.contains(&served.pid), "{job}");
+    assert!(workers.contains(&worker.id()), "{job}");
+    let indexes = runtime.block_on(served.result_indexes(&token, &path));
+    assert_eq!(indexes, (0..total as u64).collect::<Vec<_>>());
+    let db = rusqlite::Connection::open(env.home().join("arbiter.db")).unwrap();
+    let (decisions, examples): (i64, i64) = db
+        .query_row(
+            "SELECT count(*), count(DISTINCT example_id) FROM decisions
+             WHERE example_id LIKE ?1",
+            [format!("{key}-%")],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!((decisions, examples), (300, 300), "one capture per item");
+    // `jobs poll` shows the shards and who ran them.
+    let polled = env.json(&["jobs", "poll", &job_id]);
+    assert_eq!(polled["shards"], job["shards"], "{polled}");
+    drop(runtime);
+    let _ = std::process::Command::new("kill")
+        .args(["-TERM", &worker.id().to_string()])
+        .status();
+    let exit = wait_until(Duration::from_secs(30), Duration::from_millis(50), || {
+        worker
+            .try_wait()
+            .unwrap()
+            .ok_or_else(|| "jobs work has not exited".to_owned())
+    });
+    let mut log = String::new();
+    worker
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut log)
+        .unwrap();
+    assert_eq!(exit.code(), Some(0), "{log}");
+    assert!(log.contains("working on the shards"), "{log}");
+    let (exit, log) = served.stop();
+    assert_eq!(exit.code(), Some(0), "{log}");
+}
