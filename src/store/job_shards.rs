@@ -253,10 +253,11 @@ fn write_stats(
 }
 
 impl Store {
-    /// Claim for lease `me` (a worker that names itself `worker`) the first shard, of job
-    /// `only` or of any unfinished job (oldest job first), that `claimable` lets it have
-    /// given its owner: a pending shard has none, a running one the lease that runs it (or
-    /// ran it and died). The job is marked running with it. Shards another transaction
+    /// Claim for lease `me` (a worker that names itself `worker`) a shard, of job `only` or
+    /// of any unfinished job (oldest job first), that `claimable` lets it have given its
+    /// owner: a running one's is the lease that runs it (or ran it and died), and these
+    /// come first; else the first pending one, which has none. The job is marked running
+    /// with it. Shards another transaction
     /// has locked are skipped (PostgreSQL's `SKIP LOCKED`), not waited for.
     ///
     /// A claimable shard of a job that has a cancel asked for is not run: the job is ended
@@ -274,20 +275,26 @@ impl Store {
                 super::Dialect::Sqlite => "",
             };
             let only = only.map(ToString::to_string);
-            let candidates: Vec<(String, i64, Option<String>, bool)> = tx
-                .query_map(
-                    &format!(
-                        "SELECT s.job_id, s.shard, s.owner, j.cancel_requested
-                         FROM job_shards s JOIN jobs j ON j.job_id = s.job_id
-                         WHERE s.status IN ('pending', 'running')
-                           AND j.status IN ('queued', 'running')
-                           AND (CAST(?1 AS TEXT) IS NULL OR s.job_id = CAST(?1 AS TEXT))
-                         ORDER BY j.created_at, s.job_id, s.shard{skip_locked}"
-                    ),
-                    params![only],
-                    |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
-                )
-                .ctx("find claimable shards")?;
+            // The running shards (one per live worker at most, or left by a dead one), then
+            // the first pending one: a claim reads a few rows however many shards a job has.
+            let mut candidates: Vec<(String, i64, Option<String>, bool)> = Vec::new();
+            for (status, limit) in [("running", ""), ("pending", " LIMIT 1")] {
+                candidates.extend(
+                    tx.query_map(
+                        &format!(
+                            "SELECT s.job_id, s.shard, s.owner, j.cancel_requested
+                             FROM job_shards s JOIN jobs j ON j.job_id = s.job_id
+                             WHERE s.status = '{status}'
+                               AND j.status IN ('queued', 'running')
+                               AND (CAST(?1 AS TEXT) IS NULL OR s.job_id = CAST(?1 AS TEXT))
+                             ORDER BY j.created_at, s.job_id, s.shard{limit}{skip_locked}"
+                        ),
+                        params![only],
+                        |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
+                    )
+                    .ctx("find claimable shards")?,
+                );
+            }
             for (id, index, owner, cancel) in candidates {
                 let Ok(job_id) = id.parse::<JobId>() else {
                     continue;
