@@ -10,7 +10,13 @@
 //!
 //! Also prints the engine on as many threads as cores, since the encoder does not scale
 //! perfectly by itself; the batch cannot beat that.
-//! Run: `cargo bench --bench batch` (`BATCH_ITEMS=N` to change the 10,000).
+//!
+//! Then shards across processes: 1,200 distinct states, `arbiter batch` pinned to one core
+//! (`taskset`) alone, then the same with an `arbiter jobs work` pinned to the other core
+//! sharing the job through the home's `SQLite` file (`server.shard_size: 100`, so each
+//! process takes its share). Target: two processes take <= 0.55 x the time of one.
+//! Run: `cargo bench --bench batch` (`BATCH_ITEMS=N` to change the 10,000;
+//! `BATCH_PARTS=engine` or `shards` for one part).
 #![allow(clippy::print_stdout)]
 
 use arbiter::config::Settings;
@@ -78,6 +84,16 @@ fn engine_rate_threads(
 }
 
 fn main() {
+    let parts = std::env::var("BATCH_PARTS").unwrap_or_else(|_| "engine,shards".into());
+    if parts.contains("engine") {
+        in_process();
+    }
+    if parts.contains("shards") {
+        across_processes();
+    }
+}
+
+fn in_process() {
     let items: usize = std::env::var("BATCH_ITEMS")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -157,5 +173,93 @@ fn main() {
     println!(
         "ratio batch / engine on {cores} threads   = {:.3}",
         batch / threaded
+    );
+}
+
+/// The release binary cargo built beside this bench.
+const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
+/// Items of the shards part: each process's share is a few shards of 100.
+const SHARED_ITEMS: usize = 1200;
+
+/// Seconds `arbiter batch` pinned to core 0 takes over `input` in `home` (with whatever
+/// other process works on the home's jobs), and the finished job's record.
+fn pinned_batch(home: &std::path::Path, input: &std::path::Path, tag: &str) -> (f64, Value) {
+    let output = home.join(format!("out-{tag}.jsonl"));
+    let started = Instant::now();
+    let out = std::process::Command::new("taskset")
+        .args(["-c", "0", ARBITER, "--quiet", "batch", "bench/support", "--input"])
+        .arg(input)
+        .arg("--output")
+        .arg(&output)
+        .env("ARBITER_HOME", home)
+        .output()
+        .expect("run arbiter batch");
+    let secs = started.elapsed().as_secs_f64();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let lines = std::fs::read_to_string(&output).expect("results").lines().count();
+    assert_eq!(lines, SHARED_ITEMS, "one result per item");
+    let job: Value = serde_json::from_slice(&out.stdout).expect("the finished job");
+    (secs, job)
+}
+
+fn across_processes() {
+    if std::process::Command::new("taskset").arg("-V").output().is_err() {
+        println!("shards: skipped (no taskset; it is util-linux's)");
+        return;
+    }
+    let request: Value =
+        serde_json::from_str(&std::fs::read_to_string(REQUEST).expect("request.json"))
+            .expect("json");
+    let base = request["state"].clone();
+    let home = tempfile::tempdir().expect("temp home");
+    std::fs::write(home.path().join("config.yaml"), "server:\n  shard_size: 100\n")
+        .expect("config");
+    let questions = home.path().join("questions.yaml");
+    std::fs::write(&questions, serde_yaml::to_string(&request["questions"]).expect("yaml"))
+        .expect("questions");
+    let created = std::process::Command::new(ARBITER)
+        .args(["models", "create", "bench/support", "--base", "mo", "--questions"])
+        .arg(&questions)
+        .env("ARBITER_HOME", home.path())
+        .output()
+        .expect("create model");
+    assert!(created.status.success(), "{created:?}");
+    // Distinct states per run: no process finds another's in a cache.
+    let input = |offset: usize| {
+        let path = home.path().join(format!("in-{offset}.jsonl"));
+        let text = (0..SHARED_ITEMS).fold(String::new(), |mut out, i| {
+            writeln!(out, "{}", json!({"state": state(&base, offset + i)})).unwrap();
+            out
+        });
+        std::fs::write(&path, text).expect("input");
+        path
+    };
+    let (one, _) = pinned_batch(home.path(), &input(3_000_000), "one");
+    let mut worker = std::process::Command::new("taskset")
+        .args(["-c", "1", ARBITER, "jobs", "work", "--slots", "1"])
+        .env("ARBITER_HOME", home.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start arbiter jobs work");
+    // Started and looking for work, as a worker that was waiting for it.
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let (two, job) = pinned_batch(home.path(), &input(4_000_000), "two");
+    let _ = std::process::Command::new("kill")
+        .args(["-TERM", &worker.id().to_string()])
+        .status();
+    let _ = worker.wait();
+    let workers = &job["shards"]["workers"];
+    assert_eq!(
+        workers.as_object().map(serde_json::Map::len),
+        Some(2),
+        "both processes ran shards: {job}"
+    );
+    println!(
+        "shards: {SHARED_ITEMS} items, one process on one core {one:.2} s, two on one core each {two:.2} s ({workers})"
+    );
+    println!(
+        "ratio two processes / one = {:.3}   (target <= 0.55)",
+        two / one
     );
 }
