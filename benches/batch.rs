@@ -187,7 +187,15 @@ fn pinned_batch(home: &std::path::Path, input: &std::path::Path, tag: &str) -> (
     let output = home.join(format!("out-{tag}.jsonl"));
     let started = Instant::now();
     let out = std::process::Command::new("taskset")
-        .args(["-c", "0", ARBITER, "--quiet", "batch", "bench/support", "--input"])
+        .args([
+            "-c",
+            "0",
+            ARBITER,
+            "--quiet",
+            "batch",
+            "bench/support",
+            "--input",
+        ])
         .arg(input)
         .arg("--output")
         .arg(&output)
@@ -195,15 +203,26 @@ fn pinned_batch(home: &std::path::Path, input: &std::path::Path, tag: &str) -> (
         .output()
         .expect("run arbiter batch");
     let secs = started.elapsed().as_secs_f64();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let lines = std::fs::read_to_string(&output).expect("results").lines().count();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines = std::fs::read_to_string(&output)
+        .expect("results")
+        .lines()
+        .count();
     assert_eq!(lines, SHARED_ITEMS, "one result per item");
     let job: Value = serde_json::from_slice(&out.stdout).expect("the finished job");
     (secs, job)
 }
 
 fn across_processes() {
-    if std::process::Command::new("taskset").arg("-V").output().is_err() {
+    if std::process::Command::new("taskset")
+        .arg("-V")
+        .output()
+        .is_err()
+    {
         println!("shards: skipped (no taskset; it is util-linux's)");
         return;
     }
@@ -212,13 +231,26 @@ fn across_processes() {
             .expect("json");
     let base = request["state"].clone();
     let home = tempfile::tempdir().expect("temp home");
-    std::fs::write(home.path().join("config.yaml"), "server:\n  shard_size: 100\n")
-        .expect("config");
+    std::fs::write(
+        home.path().join("config.yaml"),
+        "server:\n  shard_size: 100\n",
+    )
+    .expect("config");
     let questions = home.path().join("questions.yaml");
-    std::fs::write(&questions, serde_yaml::to_string(&request["questions"]).expect("yaml"))
-        .expect("questions");
+    std::fs::write(
+        &questions,
+        serde_yaml::to_string(&request["questions"]).expect("yaml"),
+    )
+    .expect("questions");
     let created = std::process::Command::new(ARBITER)
-        .args(["models", "create", "bench/support", "--base", "mo", "--questions"])
+        .args([
+            "models",
+            "create",
+            "bench/support",
+            "--base",
+            "mo",
+            "--questions",
+        ])
         .arg(&questions)
         .env("ARBITER_HOME", home.path())
         .output()

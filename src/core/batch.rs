@@ -279,6 +279,7 @@ pub(crate) async fn execute(
         done_before: 0,
         total: record.total,
         shard: None,
+        all_taken: None,
     };
     let decided = decide_pass(ctx, (record, &stored, &prepared), &pass, observer).await?;
     let Some(tally) = decided else {
@@ -292,7 +293,7 @@ pub(crate) async fn work_shard(
     ctx: &Context,
     record: &JobRecord,
     stored: &BatchSpec,
-    shard: &Shard,
+    (shard, all_taken): (&Shard, &tokio::sync::Notify),
 ) -> Result<Option<ShardStats>> {
     let prepared = prepare(ctx, record, stored).await?;
     let pass = Pass {
@@ -305,6 +306,7 @@ pub(crate) async fn work_shard(
         done_before: 0,
         total: record.total,
         shard: Some(shard.index),
+        all_taken: Some(all_taken),
     };
     let tally = decide_pass(ctx, (record, stored, &prepared), &pass, &NoObserver).await?;
     Ok(tally.map(|tally| tally.stats()))

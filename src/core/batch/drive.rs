@@ -79,6 +79,8 @@ pub(crate) struct Pass<'a> {
     pub total: u64,
     /// The shard this pass is, whose owner fences its writes; `None`: a job run whole.
     pub shard: Option<u64>,
+    /// Notified once every item of the pass is taken into the window.
+    pub all_taken: Option<&'a tokio::sync::Notify>,
 }
 
 impl Pass<'_> {
@@ -138,9 +140,17 @@ where
 
     let decide = &decide;
     let left = usize::try_from(pass.items - tally.done).unwrap_or(usize::MAX);
+    let all_taken = pass.all_taken;
     let mut results = std::pin::pin!(
         input_lines(ctx, job_id, next)
             .take(left)
+            // Polled once the last line is taken: the pass's tail is in the window.
+            .chain(futures_util::stream::poll_fn(move |_| {
+                if let Some(notice) = all_taken {
+                    notice.notify_one();
+                }
+                std::task::Poll::Ready(None)
+            }))
             .map(|line| async move {
                 let (index, line) = line?;
                 decide(index, line).await

@@ -185,6 +185,7 @@ pub(crate) async fn execute(
             done_before: stored.examples * k as u64,
             total: record.total,
             shard: None,
+            all_taken: None,
         };
         let finished = batch::drive(ctx, &pass, observer, |index, line| async move {
             decide_example(ctx, side, origin, index, &line).await
@@ -204,7 +205,7 @@ pub(crate) async fn work_shard(
     ctx: &Context,
     record: &JobRecord,
     stored: &EvaluationSpec,
-    shard: &Shard,
+    (shard, all_taken): (&Shard, &tokio::sync::Notify),
 ) -> Result<Option<ShardStats>> {
     let sides = sides(ctx, record, stored).await?;
     let Some(side) = sides.iter().find(|side| side.results == shard.part) else {
@@ -227,6 +228,7 @@ pub(crate) async fn work_shard(
         done_before: 0,
         total: record.total,
         shard: Some(shard.index),
+        all_taken: Some(all_taken),
     };
     let origin = &stored.origin;
     let tally = batch::drive(ctx, &pass, &NoObserver, |index, line| async move {

@@ -12,6 +12,8 @@ use crate::store::{JobPart, NewShard, Shard, ShardStatus, TakenShard};
 use crate::wire::jobs::ShardSummary;
 use std::collections::BTreeMap;
 use std::num::NonZeroUsize;
+use std::sync::Arc;
+use tokio::sync::Notify;
 
 /// `parts` (each: the results it is, and the input lines it decides) cut into shards of
 /// at most `size` lines, in order.
@@ -48,11 +50,19 @@ pub fn worker_name() -> String {
 pub struct ShardClaim {
     ctx: Context,
     shard: Shard,
+    all_taken: Arc<Notify>,
 }
 
 impl ShardClaim {
     pub fn shard(&self) -> &Shard {
         &self.shard
+    }
+
+    /// Notified once every item of the shard is in the engine's window, only the last few
+    /// still deciding: when a process that follows a job claims its next shard, so that
+    /// the window stays full across the boundary.
+    pub fn all_taken(&self) -> Arc<Notify> {
+        self.all_taken.clone()
     }
 }
 
@@ -134,6 +144,7 @@ pub fn claim_next(ctx: &Context, only: Option<&JobId>) -> Result<Option<ShardCla
                 return Ok(Some(ShardClaim {
                     ctx: ctx.clone(),
                     shard,
+                    all_taken: Arc::new(Notify::new()),
                 }));
             }
         }

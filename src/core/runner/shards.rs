@@ -10,7 +10,11 @@ use crate::error::{Error, Result};
 use crate::ids::JobId;
 use crate::store::{JobRecord, ShardEnd, ShardStats};
 use crate::wire::jobs::{Job, JobResult};
+use futures_util::StreamExt;
+use futures_util::stream::FuturesUnordered;
+use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::Notify;
 
 /// How often a job followed here is looked at (its progress, its new result lines).
 const TICK: Duration = Duration::from_millis(200);
@@ -21,6 +25,7 @@ const TICK: Duration = Duration::from_millis(200);
 /// as it is, for this process or another to resume.
 pub async fn run_shard(ctx: &Context, claim: ShardClaim) -> Result<()> {
     let shard = claim.shard().clone();
+    let all_taken = claim.all_taken();
     let job_id = shard.job_id;
     let record = {
         let ctx = ctx.clone();
@@ -39,8 +44,10 @@ pub async fn run_shard(ctx: &Context, claim: ShardClaim) -> Result<()> {
         }
     };
     let worked = match &spec {
-        JobSpec::Batch(spec) => batch::work_shard(ctx, &record, spec, &shard).await,
-        JobSpec::Evaluation(spec) => eval::work_shard(ctx, &record, spec, &shard).await,
+        JobSpec::Batch(spec) => batch::work_shard(ctx, &record, spec, (&shard, &all_taken)).await,
+        JobSpec::Evaluation(spec) => {
+            eval::work_shard(ctx, &record, spec, (&shard, &all_taken)).await
+        }
         JobSpec::Alignment(_) => Err(Error::bug(format!("alignment {job_id} has shards"))),
     };
     let stats = match worked {
@@ -186,35 +193,49 @@ async fn outcome(ctx: &Context, record: &JobRecord) -> Result<JobResult> {
     }
 }
 
-/// Follow a sharded job from here to its end: run its shards that nobody else runs, one
-/// at a time, and hand `observer` its progress and (when it wants them) its result lines
-/// in input order, whichever process wrote them. Ends the job should the worker of its
-/// last shard have died before doing so.
+/// Follow a sharded job from here to its end: run its shards that nobody else runs, and
+/// hand `observer` its progress and (when it wants them) its result lines in input order,
+/// whichever process wrote them. A shard is claimed when the last one claimed here has
+/// every item in the engine's window ([`ShardClaim::all_taken`]), so at most two run here
+/// at once, the second only while the first finishes its last few: the window stays full
+/// across a boundary, and a process does not hold a shard it is not yet deciding. Ends the
+/// job should the worker of its last shard have died before doing so.
 pub async fn drive(ctx: &Context, job_id: JobId, observer: &dyn Observer) -> Result<Job> {
     let mut shown = 0u64;
+    let mut running = FuturesUnordered::new();
+    // The notice of the last shard claimed here, until its items are all taken.
+    let mut filling: Option<Arc<Notify>> = None;
+    let mut ticker = tokio::time::interval(TICK);
     loop {
-        let claimed = {
-            let ctx = ctx.clone();
-            blocking(move || shards::claim_next(&ctx, Some(&job_id))).await?
-        };
-        if let Some(claim) = claimed {
-            let work = run_shard(ctx, claim);
-            tokio::pin!(work);
-            let mut ticker = tokio::time::interval(TICK);
-            loop {
-                tokio::select! {
-                    worked = &mut work => { worked?; break; }
-                    _ = ticker.tick() => { show(ctx, &job_id, observer, &mut shown).await?; }
+        if filling.is_none() {
+            let claimed = {
+                let ctx = ctx.clone();
+                blocking(move || shards::claim_next(&ctx, Some(&job_id))).await?
+            };
+            if let Some(claim) = claimed {
+                filling = Some(claim.all_taken());
+                running.push(run_shard(ctx, claim));
+            }
+        }
+        tokio::select! {
+            Some(worked) = running.next(), if !running.is_empty() => {
+                worked?;
+                if running.is_empty() {
+                    filling = None;
                 }
             }
-        } else {
-            tokio::time::sleep(TICK).await;
+            () = taken(filling.clone()) => filling = None,
+            _ = ticker.tick() => {}
         }
         let job = show(ctx, &job_id, observer, &mut shown).await?;
         if job.status.is_finished() {
+            // A shard still running here sees the end at its next tick; wait for it.
+            while let Some(worked) = running.next().await {
+                worked?;
+            }
             return Ok(job);
         }
-        if job.shards.as_ref().is_some_and(|s| s.done == s.total) {
+        if running.is_empty() && job.shards.as_ref().is_some_and(|s| s.done == s.total) {
             // Every shard is done and the job is not ended: its last worker is ending it,
             // or died first (then it is this process's to end).
             let orphan = {
@@ -225,6 +246,14 @@ pub async fn drive(ctx: &Context, job_id: JobId, observer: &dyn Observer) -> Res
                 conclude(ctx, claim).await?;
             }
         }
+    }
+}
+
+/// Once `notice` is given: every item of the shard it is of is taken. Never, without one.
+async fn taken(notice: Option<Arc<Notify>>) {
+    match notice {
+        Some(notice) => notice.notified().await,
+        None => std::future::pending().await,
     }
 }
 
