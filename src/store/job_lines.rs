@@ -118,6 +118,19 @@ impl Store {
     }
 }
 
+/// Whether a cancel has been asked for job `job_id`, read in `db` (true for a job that no
+/// longer exists).
+pub(super) fn cancel_requested(db: &mut Db<'_>, job_id: &JobId) -> Result<bool, StoreError> {
+    let cancel: Option<bool> = db
+        .query_opt(
+            "SELECT cancel_requested FROM jobs WHERE job_id = ?1",
+            params![job_id.to_string()],
+            |r| r.get(0),
+        )
+        .ctx("read cancel request")?;
+    Ok(cancel.unwrap_or(true))
+}
+
 /// Whether lease `owner` owns the job, read inside the caller's write transaction.
 pub(super) fn owns(tx: &mut Db<'_>, job_id: &JobId, owner: &str) -> Result<bool, StoreError> {
     let current: Option<Option<String>> = tx

@@ -252,6 +252,29 @@ fn write_stats(
     Ok(changed == 1)
 }
 
+/// End job `job_id` `cancelled` when no shard of it is running under a worker (each that
+/// stops lets go of its shard first): the last to stop ends it. Whether this ended it.
+fn end_if_cancelled_and_idle(tx: &mut Db<'_>, job_id: &JobId) -> Result<bool, StoreError> {
+    let running: i64 = tx
+        .query_value(
+            "SELECT count(*) FROM job_shards
+             WHERE job_id = ?1 AND status = 'running' AND owner IS NOT NULL",
+            params![job_id.to_string()],
+        )
+        .ctx("count running shards")?;
+    if running > 0 {
+        return Ok(false);
+    }
+    let ended = tx
+        .execute(
+            "UPDATE jobs SET status = 'cancelled', finished_at = ?2
+             WHERE job_id = ?1 AND status IN ('queued', 'running')",
+            params![job_id.to_string(), now()],
+        )
+        .ctx("end a cancelled job")?;
+    Ok(ended == 1)
+}
+
 impl Store {
     /// Claim for lease `me` (a worker that names itself `worker`) a shard, of job `only` or
     /// of any unfinished job (oldest job first), that `claimable` lets it have given its
@@ -303,13 +326,15 @@ impl Store {
                     continue;
                 }
                 if cancel {
+                    // Nothing more runs: let go of it (a dead worker's), and end the job
+                    // unless a live worker is still writing what its shard finished.
                     tx.execute(
-                        "UPDATE jobs SET status = 'cancelled', finished_at = ?2
-                         WHERE job_id = ?1 AND status IN ('queued', 'running')",
-                        params![id, now()],
+                        "UPDATE job_shards SET owner = NULL WHERE job_id = ?1 AND shard = ?2",
+                        params![id, index],
                     )
-                    .ctx("end a cancelled job")?;
-                    return Ok(Some(TakenShard::Cancelled(job_id)));
+                    .ctx("let go of a cancelled job's shard")?;
+                    return Ok(end_if_cancelled_and_idle(tx, &job_id)?
+                        .then_some(TakenShard::Cancelled(job_id)));
                 }
                 tx.execute(
                     "UPDATE job_shards SET owner = ?3, worker = ?4, status = 'running',
@@ -351,14 +376,7 @@ impl Store {
             if !write_stats(tx, (job_id, shard, me), stats, false)? {
                 return Ok(true);
             }
-            let cancel: Option<bool> = tx
-                .query_opt(
-                    "SELECT cancel_requested FROM jobs WHERE job_id = ?1",
-                    params![job_id.to_string()],
-                    |r| r.get(0),
-                )
-                .ctx("read cancel request")?;
-            Ok(cancel.unwrap_or(true))
+            super::job_lines::cancel_requested(tx, job_id)
         })
     }
 
@@ -398,9 +416,10 @@ impl Store {
         })
     }
 
-    /// End a running job from one of its shards, which `me` runs: `cancelled` (a cancel
-    /// was asked for) or `failed` with `problem` (its work cannot go on). False when the
-    /// job had already ended or the shard is no longer `me`'s.
+    /// End a running job from one of its shards, which `me` runs: `failed` with `problem`
+    /// (its work cannot go on), or, without one, `cancelled` (a cancel was asked for) once
+    /// no other shard of it runs, the last to stop ending it. False when the job had
+    /// already ended, others still run, or the shard is no longer `me`'s.
     pub fn end_job_from_shard(
         &self,
         (job_id, shard, me): (&JobId, u64, &str),
@@ -412,6 +431,18 @@ impl Store {
             "cancelled"
         };
         self.write("end job from a shard", |tx| {
+            if problem.is_none() {
+                // This shard stops; the job is cancelled once no shard runs any more, so
+                // that its figures are final when it reads `cancelled`.
+                let mine = tx
+                    .execute(
+                        "UPDATE job_shards SET owner = NULL
+                         WHERE job_id = ?1 AND shard = ?2 AND owner = ?3 AND status = 'running'",
+                        params![job_id.to_string(), int(shard), me],
+                    )
+                    .ctx("let go of a cancelled shard")?;
+                return Ok(mine == 1 && end_if_cancelled_and_idle(tx, job_id)?);
+            }
             let changed = tx
                 .execute(
                     "UPDATE jobs SET status = ?4, finished_at = ?5, error = ?6

@@ -339,15 +339,7 @@ impl Store {
     /// Whether a cancel has been asked for (true for a job that no longer exists).
     pub fn job_cancel_requested(&self, job_id: &JobId) -> Result<bool, StoreError> {
         let mut conn = self.conn()?;
-        let cancel: Option<bool> = conn
-            .db()
-            .query_opt(
-                "SELECT cancel_requested FROM jobs WHERE job_id = ?1",
-                params![job_id.to_string()],
-                |r| r.get(0),
-            )
-            .ctx("read cancel request")?;
-        Ok(cancel.unwrap_or(true))
+        super::job_lines::cancel_requested(&mut conn.db(), job_id)
     }
 
     /// End an unfinished job that `owner` owns with `outcome` and its final progress. False

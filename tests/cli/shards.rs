@@ -7,7 +7,9 @@
 
 use crate::common::{QUESTIONS, TestEnv, runtime, wait_until};
 use crate::served::Served;
-use crate::shared_store::{MODEL, assert_once_per_item, homes_on, poll_until, start_batch};
+use crate::shared_store::{
+    MODEL, assert_once_per_item, homes_on, poll_until_finished, start_batch,
+};
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::process::Stdio;
@@ -76,13 +78,12 @@ fn three_replicas_share_a_captured_batch_and_one_killed_mid_shard_loses_nothing(
         },
     );
     let log_c = served_c.kill_9();
-    let job = runtime.block_on(poll_until(
+    let job = runtime.block_on(poll_until_finished(
         &client,
         &served_b,
         &token,
         &path,
         Duration::from_mins(4),
-        |job| job["status"] != "running" && job["status"] != "queued",
     ));
     assert_eq!(job["status"], "completed", "{job}\nreplica c:\n{log_c}");
     assert_eq!(job["progress"]["done"], total, "{job}");
@@ -160,13 +161,12 @@ fn serve_and_jobs_work_share_one_job_through_the_sqlite_file() {
     let client = Served::client();
     let job_id = runtime.block_on(start_batch(&client, &served, &token, &model_id, total, key));
     let path = format!("/v1/models/{model_id}/batch-decisions/{job_id}");
-    let job = runtime.block_on(poll_until(
+    let job = runtime.block_on(poll_until_finished(
         &client,
         &served,
         &token,
         &path,
         Duration::from_mins(3),
-        |job| job["status"] != "running" && job["status"] != "queued",
     ));
     assert_eq!(job["status"], "completed", "{job}");
     assert_eq!(job["shards"]["done"], 15, "{job}");

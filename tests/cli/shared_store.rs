@@ -252,6 +252,20 @@ pub(crate) async fn start_batch(
     job["jobId"].as_str().unwrap().to_owned()
 }
 
+/// Poll `path` until its job has finished: neither queued nor running.
+pub(crate) async fn poll_until_finished(
+    client: &reqwest::Client,
+    served: &Served,
+    token: &str,
+    path: &str,
+    within: Duration,
+) -> Value {
+    poll_until(client, served, token, path, within, |job| {
+        job["status"] != "running" && job["status"] != "queued"
+    })
+    .await
+}
+
 /// Poll job `job_id` through `served` until `done(job)` holds (at most `within`).
 pub(crate) async fn poll_until(
     client: &reqwest::Client,
@@ -366,13 +380,12 @@ fn a_job_is_cancelled_through_any_replica_and_taken_over_when_its_replica_is_kil
     });
     let log_a = served_a.kill_9();
     let path = format!("{jobs}/{job_id}");
-    let job = runtime.block_on(poll_until(
+    let job = runtime.block_on(poll_until_finished(
         &client,
         &served_b,
         &token,
         &path,
         Duration::from_mins(3),
-        |job| job["status"] != "running" && job["status"] != "queued",
     ));
     assert_eq!(
         job["status"], "completed",

@@ -86,17 +86,28 @@ pub(crate) struct Pass<'a> {
 impl Pass<'_> {
     /// Record progress (the job's, or the shard's); whether the pass must stop.
     async fn record(&self, ctx: &Context, tally: &Tally) -> Result<bool> {
-        let Some(shard) = self.shard else {
-            return super::super::jobs::record_progress(ctx, self.job_id, self.progress(tally))
-                .await;
-        };
-        let (ctx, job_id, stats) = (ctx.clone(), *self.job_id, tally.stats());
-        blocking(move || {
-            Ok(ctx
-                .store()?
-                .record_shard((&job_id, shard, ctx.lease()?.id()), &stats)?)
-        })
-        .await
+        self.start_record(ctx, tally).await
+    }
+
+    /// [`Self::record`] as of `tally` now, done when the returned future is awaited.
+    fn start_record(
+        &self,
+        ctx: &Context,
+        tally: &Tally,
+    ) -> impl Future<Output = Result<bool>> + Send + 'static {
+        let (ctx, job_id, shard) = (ctx.clone(), *self.job_id, self.shard);
+        let (progress, stats) = (self.progress(tally), tally.stats());
+        async move {
+            let Some(shard) = shard else {
+                return super::super::jobs::record_progress(&ctx, &job_id, progress).await;
+            };
+            blocking(move || {
+                Ok(ctx
+                    .store()?
+                    .record_shard((&job_id, shard, ctx.lease()?.id()), &stats)?)
+            })
+            .await
+        }
     }
 
     fn progress(&self, tally: &Tally) -> Progress {
@@ -160,34 +171,40 @@ where
 
     let mut ticker = tokio::time::interval(TICK);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let stopped = loop {
+    // The results and progress of the last tick being written, while the window goes on
+    // deciding: awaiting the store here would leave the window unpolled (a remote
+    // engine's finished requests unanswered, no new ones sent) for as long as it takes.
+    let mut writing: Option<std::pin::Pin<Box<dyn Future<Output = Result<bool>> + Send>>> = None;
+    let mut stopped = loop {
         tokio::select! {
             next = results.next() => {
                 let Some(item) = next else { break false };
-                let mut item = item?;
-                // The observer takes the line with its newline, the store without.
-                item.line.push(b'\n');
-                observer.line(&item.line);
-                item.line.pop();
-                tally.add(item.failed, item.usage);
-                telemetry::job_item(pass.kind.as_str(), if item.failed {
-                    telemetry::ItemResult::Failed
-                } else {
-                    telemetry::ItemResult::Succeeded
-                });
-                writer.hold(item.line);
-                tally.timed += 1;
-                tally.latency += item.latency;
+                keep(item?, pass.kind, observer, &mut tally, &mut writer);
             }
-            _ = ticker.tick() => {
-                let ours = writer.flush_async().await?;
-                observer.progress(pass.progress(&tally));
-                if !ours || pass.record(ctx, &tally).await? {
+            stop = async {
+                match writing.as_mut() {
+                    Some(write) => write.await,
+                    None => std::future::pending().await,
+                }
+            }, if writing.is_some() => {
+                writing = None;
+                if stop? {
                     break true;
                 }
             }
+            _ = ticker.tick(), if writing.is_none() => {
+                observer.progress(pass.progress(&tally));
+                let (flush, record) = (writer.start_flush(), pass.start_record(ctx, &tally));
+                writing = Some(Box::pin(async move {
+                    // Lines no longer ours: stop; else record progress, which says.
+                    Ok(!flush.await? || record.await?)
+                }));
+            }
         }
     };
+    if let Some(write) = writing.take() {
+        stopped |= write.await?;
+    }
     // What finished is kept, cancelled or not (a job no longer ours keeps its new owner's).
     let ours = writer.flush_async().await?;
     // A shard that runs to its end records its figures as it completes.
@@ -203,6 +220,32 @@ where
         )));
     }
     Ok((ours && !stopped).then_some(tally))
+}
+
+/// A finished item: shown to `observer`, counted, and held for the next write.
+fn keep(
+    mut item: ItemResult,
+    kind: JobKind,
+    observer: &dyn Observer,
+    tally: &mut Tally,
+    writer: &mut LineWriter,
+) {
+    // The observer takes the line with its newline, the store without.
+    item.line.push(b'\n');
+    observer.line(&item.line);
+    item.line.pop();
+    tally.add(item.failed, item.usage);
+    telemetry::job_item(
+        kind.as_str(),
+        if item.failed {
+            telemetry::ItemResult::Failed
+        } else {
+            telemetry::ItemResult::Succeeded
+        },
+    );
+    writer.hold(item.line);
+    tally.timed += 1;
+    tally.latency += item.latency;
 }
 
 /// The job's input lines from line `from` on, read a page at a time as they are taken.

@@ -76,11 +76,13 @@ impl LineWriter {
 
     /// [`Self::flush`] from async code, on the blocking pool.
     pub async fn flush_async(&mut self) -> Result<bool> {
-        // Nothing to write is no transaction: a tick with no new result costs nothing here
-        // (the progress record that follows it still checks the job is ours).
-        if self.pending.is_empty() {
-            return Ok(true);
-        }
+        self.start_flush().await
+    }
+
+    /// Take what is pending, and write it when the returned future is awaited (on the
+    /// blocking pool): lines held meanwhile wait for the next flush. True when written or
+    /// nothing was pending; false when the job is no longer the owner's.
+    pub fn start_flush(&mut self) -> impl Future<Output = Result<bool>> + Send + 'static {
         let pending = std::mem::take(&mut self.pending);
         let (ctx, job_id, part, owner, shard) = (
             self.ctx.clone(),
@@ -89,15 +91,22 @@ impl LineWriter {
             self.owner.clone(),
             self.shard,
         );
-        crate::core::blocking(move || {
-            Ok(ctx.store()?.put_job_lines(
-                &job_id,
-                part,
-                fence(owner.as_deref(), shard),
-                &pending,
-            )?)
-        })
-        .await
+        async move {
+            // Nothing to write is no transaction: a tick with no new result costs nothing
+            // here (the progress record that follows it still checks the job is ours).
+            if pending.is_empty() {
+                return Ok(true);
+            }
+            crate::core::blocking(move || {
+                Ok(ctx.store()?.put_job_lines(
+                    &job_id,
+                    part,
+                    fence(owner.as_deref(), shard),
+                    &pending,
+                )?)
+            })
+            .await
+        }
     }
 
     /// Write what is pending. False when the job is no longer the owner's.

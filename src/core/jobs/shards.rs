@@ -128,7 +128,13 @@ pub fn claim_next(ctx: &Context, only: Option<&JobId>) -> Result<Option<ShardCla
             }
         };
         match taken {
-            None => return Ok(None),
+            None => {
+                // A shard of a cancelled job a live worker still finishes: none this time.
+                if let Some((job_id, shard)) = held {
+                    lease.let_go_shard(&job_id, shard);
+                }
+                return Ok(None);
+            }
             Some(TakenShard::Cancelled(job_id)) => {
                 if let Some((job_id, shard)) = held {
                     lease.let_go_shard(&job_id, shard);

@@ -202,13 +202,12 @@ fn a_cancel_stops_every_shard_and_is_ended_by_whoever_finds_it() {
     claim(&store, "b", &["a"]).unwrap();
     store.cancel_job(&job_id).unwrap();
     assert!(store.record_shard((&job_id, 0, "a"), &stats(1, 0)).unwrap());
-    // A worker that sees the cancel ends the job.
-    assert!(store.end_job_from_shard((&job_id, 0, "a"), None).unwrap());
-    assert!(!store.end_job_from_shard((&job_id, 1, "b"), None).unwrap());
+    // `a` sees the cancel and stops; the job is not ended while `b` still runs.
+    assert!(!store.end_job_from_shard((&job_id, 0, "a"), None).unwrap());
     let job = store.get_job(&job_id).unwrap().unwrap();
-    assert_eq!(job.state.status(), JobStatus::Cancelled);
-    // What the other shard finished before it stopped is kept, and counted; the job
-    // stays cancelled, and nobody is told to end it again.
+    assert_eq!(job.state.status(), JobStatus::Running);
+    // What `b` finished before it stopped is kept and counted; the last to stop ends the
+    // job, whose figures are then final.
     let fence = Fence::Shard {
         shard: 1,
         owner: "b",
@@ -220,14 +219,17 @@ fn a_cancel_stops_every_shard_and_is_ended_by_whoever_finds_it() {
             .unwrap()
     );
     assert!(store.record_shard((&job_id, 1, "b"), &stats(1, 0)).unwrap());
-    assert_eq!(
-        store
-            .complete_shard((&job_id, 1, "b"), &stats(10, 0))
-            .unwrap(),
-        ShardEnd::Done
-    );
+    assert!(store.end_job_from_shard((&job_id, 1, "b"), None).unwrap());
     let job = store.get_job(&job_id).unwrap().unwrap();
-    assert_eq!((job.state.status(), job.done), (JobStatus::Cancelled, 11));
+    assert_eq!((job.state.status(), job.done), (JobStatus::Cancelled, 2));
+    // Nothing is added once it is: the shards are no longer anyone's.
+    let late = vec![(11, b"{\"index\":11}".to_vec())];
+    assert!(
+        !store
+            .put_job_lines(&job_id, JobPart::Results, fence, &late)
+            .unwrap()
+    );
+    assert!(!store.end_job_from_shard((&job_id, 1, "b"), None).unwrap());
     // A cancelled job whose workers all died is ended by the next claimer.
     let other = sharded_job(&store, 2);
     claim(&store, "a", &[]).unwrap();
