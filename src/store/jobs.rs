@@ -299,14 +299,7 @@ impl Store {
             if changed == 0 {
                 return Ok(true);
             }
-            let cancel: Option<bool> = tx
-                .query_opt(
-                    "SELECT cancel_requested FROM jobs WHERE job_id = ?1",
-                    params![job_id.to_string()],
-                    |r| r.get(0),
-                )
-                .ctx("read cancel request")?;
-            Ok(cancel.unwrap_or(true))
+            super::job_lines::cancel_requested(tx, job_id)
         })
     }
 
