@@ -296,18 +296,7 @@ pub(crate) async fn work_shard(
     (shard, all_taken): (&Shard, &tokio::sync::Notify),
 ) -> Result<Option<ShardStats>> {
     let prepared = prepare(ctx, record, stored).await?;
-    let pass = Pass {
-        job_id: &record.job_id,
-        kind: JobKind::Batch,
-        results: shard.part,
-        window: prepared.window,
-        first: shard.first,
-        items: shard.lines,
-        done_before: 0,
-        total: record.total,
-        shard: Some(shard.index),
-        all_taken: Some(all_taken),
-    };
+    let pass = Pass::of_shard(record, JobKind::Batch, prepared.window, (shard, all_taken));
     let tally = decide_pass(ctx, (record, stored, &prepared), &pass, &NoObserver).await?;
     Ok(tally.map(|tally| tally.stats()))
 }

@@ -83,7 +83,29 @@ pub(crate) struct Pass<'a> {
     pub all_taken: Option<&'a tokio::sync::Notify>,
 }
 
-impl Pass<'_> {
+impl<'a> Pass<'a> {
+    /// The pass of one shard of the job `record` is of: its lines, decided `window` at a
+    /// time, its results fenced by the shard's owner.
+    pub(crate) fn of_shard(
+        record: &'a crate::store::JobRecord,
+        kind: JobKind,
+        window: usize,
+        (shard, all_taken): (&crate::store::Shard, &'a tokio::sync::Notify),
+    ) -> Self {
+        Self {
+            job_id: &record.job_id,
+            kind,
+            results: shard.part,
+            window,
+            first: shard.first,
+            items: shard.lines,
+            done_before: 0,
+            total: record.total,
+            shard: Some(shard.index),
+            all_taken: Some(all_taken),
+        }
+    }
+
     /// Record progress (the job's, or the shard's); whether the pass must stop.
     async fn record(&self, ctx: &Context, tally: &Tally) -> Result<bool> {
         self.start_record(ctx, tally).await

@@ -218,18 +218,9 @@ pub(crate) async fn work_shard(
         // Nothing to ask at this checkpoint: the shard is done as it is.
         return Ok(Some(ShardStats::default()));
     }
-    let pass = Pass {
-        job_id: &record.job_id,
-        kind: JobKind::Evaluation,
-        results: side.results,
-        window: side.engine.max_in_flight(),
-        first: shard.first,
-        items: shard.lines,
-        done_before: 0,
-        total: record.total,
-        shard: Some(shard.index),
-        all_taken: Some(all_taken),
-    };
+    // `side` is the one whose results the shard is (`side.results == shard.part`).
+    let window = side.engine.max_in_flight();
+    let pass = Pass::of_shard(record, JobKind::Evaluation, window, (shard, all_taken));
     let origin = &stored.origin;
     let tally = batch::drive(ctx, &pass, &NoObserver, |index, line| async move {
         decide_example(ctx, side, origin, index, &line).await
