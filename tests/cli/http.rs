@@ -407,6 +407,37 @@ pub(crate) fn state() -> Value {
     serde_json::from_str(STATE).unwrap()
 }
 
+/// Starts a decision of seconds of encoder work on a server with one decision slot, and
+/// returns once `/healthz` says the slot is taken, so a test asserts what happens while it
+/// is held without guessing how long the start takes. Its words differ, so no window
+/// repeats another (a repeated window is read once and would end the decision early).
+pub(crate) async fn hold_the_one_decision_slot(
+    server: &std::sync::Arc<TestServer>,
+    token: &str,
+) -> tokio::task::JoinHandle<Reply> {
+    let mut slow = base_request("jev-latest");
+    let words: Vec<String> = (0..2_000).map(|i| format!("word{i}")).collect();
+    slow["state"] = json!({ "message": words.join(" ") });
+    let first = {
+        let (server, token) = (server.clone(), token.to_owned());
+        tokio::spawn(async move { server.post_json("/v1/decision", Some(&token), &slow).await })
+    };
+    crate::common::wait_until_async(
+        std::time::Duration::from_mins(1),
+        std::time::Duration::from_millis(10),
+        || async {
+            let health = server.get("/healthz", None).await.ok();
+            if health["decisions"]["inFlight"] == 1 {
+                Ok(())
+            } else {
+                Err(format!("the slow decision holds no slot yet: {health}"))
+            }
+        },
+    )
+    .await;
+    first
+}
+
 /// A base-model decision request with the common questions.
 pub(crate) fn base_request(model: &str) -> Value {
     json!({"model": model, "state": state(), "questions": questions()})
@@ -1328,17 +1359,7 @@ async fn status_503_overloaded_when_the_decision_queue_is_full() {
     ));
     let token = home.token("t", &["decisions"], &[]);
     let server = std::sync::Arc::new(home.serve().await);
-    // Seconds of encoder work: the first decision holds the one slot meanwhile. Its words
-    // differ, so no window repeats another (a repeated window is read once).
-    let mut slow = base_request("jev-latest");
-    let words: Vec<String> = (0..2_000).map(|i| format!("word{i}")).collect();
-    let words = words.join(" ");
-    slow["state"] = json!({ "message": words });
-    let first = {
-        let (server, token) = (server.clone(), token.clone());
-        tokio::spawn(async move { server.post_json("/v1/decision", Some(&token), &slow).await })
-    };
-    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let first = hold_the_one_decision_slot(&server, &token).await;
     // Health says what the server holds.
     let health = server.get("/healthz", None).await.ok();
     assert_eq!(health["decisions"], json!({"inFlight": 1, "capacity": 1}));

@@ -371,17 +371,7 @@ async fn the_route_authorizes_validates_and_takes_decision_slots() {
     );
 
     // The one slot held by a long decision: deciding a candidate is refused at once.
-    let mut slow = crate::http::base_request("jev-latest");
-    slow["state"] = json!({ "message": "word ".repeat(30_000) });
-    let first = {
-        let (server, deciding) = (server.clone(), deciding.clone());
-        tokio::spawn(async move {
-            server
-                .post_json("/v1/decision", Some(&deciding), &slow)
-                .await
-        })
-    };
-    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let first = crate::http::hold_the_one_decision_slot(&server, &deciding).await;
     let refused = server.get(&format!("{path}?n=3"), Some(&reader)).await;
     assert_eq!(refused.status, 503, "{}", refused.text());
     assert_eq!(refused.json()["code"], "overloaded");
