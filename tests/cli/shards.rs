@@ -3,7 +3,8 @@
 //! running some of its shards, and one of them is killed (`kill -9`) in the middle of a
 //! shard: the others take that shard over, alone, and the job completes once, with one
 //! result line per item in input order and one capture per item. On one machine, with
-//! the home's SQLite file, `arbiter serve` and `arbiter jobs work` share a job the same way.
+//! the home's SQLite file, `arbiter serve` and `arbiter jobs work` share a job the same way,
+//! and a `jobs work` killed mid-shard loses nothing either.
 
 use crate::common::{QUESTIONS, TestEnv, runtime, wait_until};
 use crate::served::Served;
@@ -29,14 +30,15 @@ fn pid_of(worker: &str) -> u32 {
     worker.rsplit(':').next().unwrap().parse().unwrap()
 }
 
-/// `(done, running and started)` shards of `job_id` that the process `pid` runs or ran,
-/// read from the shared database.
+/// `(done, running and in their first half)` shards of `job_id` (of 100 items) that the
+/// process `pid` runs or ran, read from the shared database: a process killed in the first
+/// half of a shard is killed in it, not between two.
 fn shards_of(database: &str, job_id: &str, pid: u32) -> (i64, i64) {
     let mut db = postgres::Client::connect(database, postgres::NoTls).unwrap();
     let row = db
         .query_one(
             "SELECT count(*) FILTER (WHERE status = 'done'),
-                    count(*) FILTER (WHERE status = 'running' AND done > 0)
+                    count(*) FILTER (WHERE status = 'running' AND done BETWEEN 1 AND 50)
              FROM job_shards WHERE job_id = $1 AND worker LIKE $2",
             &[&job_id, &format!("%:{pid}")],
         )
@@ -123,10 +125,10 @@ fn three_replicas_share_a_captured_batch_and_one_killed_mid_shard_loses_nothing(
     assert_eq!(ended, 1, "{logs}");
 }
 
-#[test]
-fn serve_and_jobs_work_share_one_job_through_the_sqlite_file() {
+/// A home with small shards, the model, a `batches` token for it and the model's ID.
+fn local_home(shard_size: usize) -> (TestEnv, String, String) {
     let env = TestEnv::new();
-    shard_config(&env, 20);
+    shard_config(&env, shard_size);
     let questions = env.write("questions.yaml", QUESTIONS);
     env.create_model(MODEL, "mo", &questions);
     let token = env.json(&[
@@ -146,15 +148,132 @@ fn serve_and_jobs_work_share_one_job_through_the_sqlite_file() {
         .as_str()
         .unwrap()
         .to_owned();
-    let served = Served::start(&env);
-    let mut worker = env
-        .std_cmd()
+    (env, token, model_id)
+}
+
+/// `arbiter jobs work --slots 1` in `env`, its log piped.
+fn jobs_work(env: &TestEnv) -> std::process::Child {
+    env.std_cmd()
         .args(["jobs", "work", "--slots", "1"])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
+        .unwrap()
+}
+
+/// Stop a `jobs work` process with SIGTERM: its exit status and its log.
+fn stop_worker(mut worker: std::process::Child) -> (std::process::ExitStatus, String) {
+    let _ = std::process::Command::new("kill")
+        .args(["-TERM", &worker.id().to_string()])
+        .status();
+    let exit = wait_until(Duration::from_secs(30), Duration::from_millis(50), || {
+        worker
+            .try_wait()
+            .unwrap()
+            .ok_or_else(|| "jobs work has not exited".to_owned())
+    });
+    let mut log = String::new();
+    worker
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut log)
         .unwrap();
+    (exit, log)
+}
+
+/// `(decisions, distinct examples)` captured for the batch keyed `key`, in `env`'s store.
+fn captures(env: &TestEnv, key: &str) -> (i64, i64) {
+    let db = rusqlite::Connection::open(env.home().join("arbiter.db")).unwrap();
+    db.query_row(
+        "SELECT count(*), count(DISTINCT example_id) FROM decisions WHERE example_id LIKE ?1",
+        [format!("{key}-%")],
+        |row| Ok((row.get(0)?, row.get(1)?)),
+    )
+    .unwrap()
+}
+
+/// On one machine: `arbiter serve` and two `arbiter jobs work` share a captured batch
+/// through the home's SQLite file; one worker is killed (`kill -9`) in the middle of a
+/// shard. The others take that shard over once its lease lapses, and the job completes
+/// once, with every item's result once, in input order, and one capture each.
+#[test]
+fn a_local_worker_killed_mid_shard_loses_nothing() {
+    let (env, token, model_id) = local_home(30);
+    let served = Served::start(&env);
+    let (victim, survivor) = (jobs_work(&env), jobs_work(&env));
+    let total = 300;
+    let key = "local-kill-0001";
+    let runtime = runtime();
+    let client = Served::client();
+    let job_id = runtime.block_on(start_batch(&client, &served, &token, &model_id, total, key));
+    let path = format!("/v1/models/{model_id}/batch-decisions/{job_id}");
+    let db = rusqlite::Connection::open(env.home().join("arbiter.db")).unwrap();
+    wait_until(Duration::from_mins(3), Duration::from_millis(20), || {
+        let counts: (i64, i64) = db
+            .query_row(
+                "SELECT count(*) FILTER (WHERE status = 'done'),
+                        count(*) FILTER (WHERE status = 'running' AND done BETWEEN 1 AND 15)
+                 FROM job_shards WHERE job_id = ?1 AND worker LIKE ?2",
+                [job_id.clone(), format!("%:{}", victim.id())],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )
+            .unwrap();
+        // In the first half of a shard, so that it is killed there and not between two.
+        match counts {
+            (done, started) if done >= 1 && started >= 1 => Ok(()),
+            counts => Err(format!(
+                "the victim has (done, half-started) shards {counts:?}"
+            )),
+        }
+    });
+    let victim_pid = victim.id();
+    let mut victim = victim;
+    victim.kill().unwrap();
+    victim.wait().unwrap();
+    let job = runtime.block_on(poll_until_finished(
+        &client,
+        &served,
+        &token,
+        &path,
+        Duration::from_mins(3),
+    ));
+    assert_eq!(job["status"], "completed", "{job}");
+    assert_eq!(job["progress"]["done"], total, "{job}");
+    assert_eq!(job["shards"]["done"], 10, "{job}");
+    assert!(job["shards"]["takenOver"].as_u64() >= Some(1), "{job}");
+    let workers: Vec<u32> = job["shards"]["workers"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|worker| pid_of(worker))
+        .collect();
+    assert!(workers.contains(&victim_pid), "{job}");
+    let indexes = runtime.block_on(served.result_indexes(&token, &path));
+    assert_eq!(indexes, (0..total as u64).collect::<Vec<_>>());
+    assert_eq!(captures(&env, key), (300, 300), "one capture per item");
+    drop(runtime);
+    let (exit, worker_log) = stop_worker(survivor);
+    assert_eq!(exit.code(), Some(0), "{worker_log}");
+    let (exit, served_log) = served.stop();
+    assert_eq!(exit.code(), Some(0), "{served_log}");
+    let logs = format!("{worker_log}{served_log}");
+    assert!(
+        logs.contains("taking over a shard whose worker died"),
+        "{logs}"
+    );
+    let ended = logs
+        .matches("job ended by the worker of its last shard")
+        .count();
+    assert_eq!(ended, 1, "{logs}");
+}
+
+#[test]
+fn serve_and_jobs_work_share_one_job_through_the_sqlite_file() {
+    let (env, token, model_id) = local_home(20);
+    let served = Served::start(&env);
+    let worker = jobs_work(&env);
     let total = 300;
     let key = "local-0001";
     let runtime = runtime();
@@ -180,36 +299,12 @@ fn serve_and_jobs_work_share_one_job_through_the_sqlite_file() {
     assert!(workers.contains(&worker.id()), "{job}");
     let indexes = runtime.block_on(served.result_indexes(&token, &path));
     assert_eq!(indexes, (0..total as u64).collect::<Vec<_>>());
-    let db = rusqlite::Connection::open(env.home().join("arbiter.db")).unwrap();
-    let (decisions, examples): (i64, i64) = db
-        .query_row(
-            "SELECT count(*), count(DISTINCT example_id) FROM decisions
-             WHERE example_id LIKE ?1",
-            [format!("{key}-%")],
-            |row| Ok((row.get(0)?, row.get(1)?)),
-        )
-        .unwrap();
-    assert_eq!((decisions, examples), (300, 300), "one capture per item");
+    assert_eq!(captures(&env, key), (300, 300), "one capture per item");
     // `jobs poll` shows the shards and who ran them.
     let polled = env.json(&["jobs", "poll", &job_id]);
     assert_eq!(polled["shards"], job["shards"], "{polled}");
     drop(runtime);
-    let _ = std::process::Command::new("kill")
-        .args(["-TERM", &worker.id().to_string()])
-        .status();
-    let exit = wait_until(Duration::from_secs(30), Duration::from_millis(50), || {
-        worker
-            .try_wait()
-            .unwrap()
-            .ok_or_else(|| "jobs work has not exited".to_owned())
-    });
-    let mut log = String::new();
-    worker
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut log)
-        .unwrap();
+    let (exit, log) = stop_worker(worker);
     assert_eq!(exit.code(), Some(0), "{log}");
     assert!(log.contains("working on the shards"), "{log}");
     let (exit, log) = served.stop();
