@@ -523,17 +523,20 @@ impl Store {
         Ok(jobs)
     }
 
-    /// Whether the job is recorded with shards.
-    pub fn is_sharded(&self, job_id: &JobId) -> Result<bool, StoreError> {
+    /// How many of the job's shards are not done yet; `None` when it is recorded whole,
+    /// without shards. One query, however many shards the job has.
+    pub fn open_shards(&self, job_id: &JobId) -> Result<Option<u64>, StoreError> {
         let mut conn = self.conn()?;
-        conn.db()
-            .query_opt(
-                "SELECT 1 FROM job_shards WHERE job_id = ?1 LIMIT 1",
+        let (total, open): (i64, i64) = conn
+            .db()
+            .query_row(
+                "SELECT count(*), COALESCE(SUM(CASE WHEN status <> 'done' THEN 1 ELSE 0 END), 0)
+                 FROM job_shards WHERE job_id = ?1",
                 params![job_id.to_string()],
-                |_| Ok(()),
+                |row| Ok((row.get(0)?, row.get(1)?)),
             )
-            .map(|found| found.is_some())
-            .ctx("read job shards")
+            .ctx("count job shards")?;
+        Ok((total > 0).then(|| count(open)))
     }
 }
 

@@ -184,9 +184,8 @@ pub fn unattended(ctx: &Context) -> Result<Vec<JobId>> {
 pub fn has_open_shards(ctx: &Context, job_id: &JobId) -> Result<bool> {
     Ok(ctx
         .store()?
-        .job_shards(job_id)?
-        .iter()
-        .any(|shard| shard.status != ShardStatus::Done))
+        .open_shards(job_id)?
+        .is_some_and(|open| open > 0))
 }
 
 /// A sharded job's shards for people: how many, how many are done and running, and the

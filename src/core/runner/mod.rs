@@ -33,22 +33,19 @@ pub async fn run(ctx: &Context, claim: JobClaim, observer: &dyn Observer) -> Res
     if record.state.is_finished() {
         return crate::core::jobs::to_wire(record);
     }
-    let sharded = {
+    let open_shards = {
         let ctx = ctx.clone();
-        blocking(move || Ok(ctx.store()?.is_sharded(&job_id)?)).await?
+        blocking(move || Ok(ctx.store()?.open_shards(&job_id)?)).await?
     };
-    if sharded {
-        // Its shards are what is run, by any process; claimed whole, it is one whose
-        // shards are all done, to end.
-        let open = {
-            let ctx = ctx.clone();
-            blocking(move || crate::core::jobs::shards::has_open_shards(&ctx, &job_id)).await?
-        };
-        if open {
+    // Its shards are what is run, by any process; claimed whole, it is one whose shards
+    // are all done, to end.
+    match open_shards {
+        Some(0) => return shards::conclude(ctx, claim).await,
+        Some(_) => {
             drop(claim);
             return shards::drive(ctx, job_id, observer).await;
         }
-        return shards::conclude(ctx, claim).await;
+        None => {}
     }
     // A request this build cannot read fails the job, with problems as a local job's.
     let (ending, origin) = match JobSpec::read(&record) {

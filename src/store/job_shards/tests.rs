@@ -67,7 +67,7 @@ fn two_claimers_never_get_the_same_shard() {
     assert!(claim(&store, "b", &["a"]).is_none(), "every shard is taken");
     let shards = store.job_shards(&job_id).unwrap();
     assert!(shards.iter().all(|s| s.status == ShardStatus::Running));
-    assert!(store.is_sharded(&job_id).unwrap());
+    assert_eq!(store.open_shards(&job_id).unwrap(), Some(3));
 }
 
 #[test]
@@ -145,6 +145,7 @@ fn the_last_shard_done_ends_the_job_exactly_once() {
     let job_id = sharded_job(&store, 2);
     claim(&store, "a", &[]).unwrap();
     claim(&store, "b", &["a"]).unwrap();
+    assert_eq!(store.open_shards(&job_id).unwrap(), Some(2));
     // Until every shard is done, the job is no orphan to claim whole.
     let orphans = store.claim_jobs("c", None, &mut |_, _| true).unwrap();
     assert!(orphans.is_empty(), "{orphans:?}");
@@ -167,6 +168,7 @@ fn the_last_shard_done_ends_the_job_exactly_once() {
             .unwrap(),
         ShardEnd::Last
     );
+    assert_eq!(store.open_shards(&job_id).unwrap(), Some(0));
     let job = store.get_job(&job_id).unwrap().unwrap();
     assert_eq!(job.owner.as_deref(), Some("a"), "the last one ends it");
     assert_eq!((job.done, job.failed), (20, 1));
@@ -189,6 +191,9 @@ fn an_orphan_whose_shards_are_done_is_claimed_whole_to_end_it() {
             .unwrap(),
         ShardEnd::Last
     );
+    // A job with no shards recorded (run whole) has none to count.
+    let whole = JobId::new_v4();
+    assert_eq!(store.open_shards(&whole).unwrap(), None);
     // `a` died before ending the job: anyone claims it, as any orphan.
     let claimed = store.claim_jobs("b", None, &mut |_, _| true).unwrap();
     assert_eq!(claimed, vec![job_id]);
