@@ -202,16 +202,20 @@ pub(super) fn insert(
     Ok(())
 }
 
-/// The job's progress, the sum of its shards', written into its row.
-fn add_up(tx: &mut Db<'_>, job_id: &JobId) -> Result<(), StoreError> {
+/// Add what a shard's figures moved by (`done`, `failed`) to its job's row, which so stays
+/// the sum of its shards' without reading them: a write costs the same for a job of ten
+/// shards or of thousands.
+fn add_to_job(
+    tx: &mut Db<'_>,
+    job_id: &JobId,
+    (done, failed): (i64, i64),
+) -> Result<(), StoreError> {
     tx.execute(
-        "UPDATE jobs SET
-            done = (SELECT COALESCE(SUM(done), 0) FROM job_shards WHERE job_id = ?1),
-            failed = (SELECT COALESCE(SUM(failed), 0) FROM job_shards WHERE job_id = ?1)
+        "UPDATE jobs SET done = done + ?2, failed = failed + ?3
          WHERE job_id = ?1 AND status IN ('running', 'cancelled')",
-        params![job_id.to_string()],
+        params![job_id.to_string(), done, failed],
     )
-    .ctx("add up job progress")?;
+    .ctx("add to job progress")?;
     Ok(())
 }
 
@@ -221,6 +225,18 @@ fn write_stats(
     stats: &ShardStats,
     done: bool,
 ) -> Result<bool, StoreError> {
+    // What the shard's row says before this write: the job's row moves by the difference.
+    let before: Option<(i64, i64)> = tx
+        .query_opt(
+            "SELECT done, failed FROM job_shards
+             WHERE job_id = ?1 AND shard = ?2 AND owner = ?3 AND status = 'running'",
+            params![job_id.to_string(), int(shard), owner],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .ctx("read shard progress")?;
+    let Some((done_before, failed_before)) = before else {
+        return Ok(false);
+    };
     let changed = tx
         .execute(
             "UPDATE job_shards SET done = ?4, failed = ?5, input_tokens = ?6,
@@ -247,7 +263,14 @@ fn write_stats(
         )
         .ctx("record shard progress")?;
     if changed == 1 {
-        add_up(tx, job_id)?;
+        add_to_job(
+            tx,
+            job_id,
+            (
+                int(stats.done) - done_before,
+                int(stats.failed) - failed_before,
+            ),
+        )?;
     }
     Ok(changed == 1)
 }
