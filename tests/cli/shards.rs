@@ -46,6 +46,38 @@ fn shards_of(database: &str, job_id: &str, pid: u32) -> (i64, i64) {
     (row.get(0), row.get(1))
 }
 
+/// Ready once a process has `(done, in the first half)` shards of at least one each: it is
+/// then in the middle of a shard, and killed there, not between two.
+fn in_a_shard(counts: (i64, i64), who: &str) -> Result<(), String> {
+    match counts {
+        (done, started) if done >= 1 && started >= 1 => Ok(()),
+        counts => Err(format!("{who} has (done, half-started) shards {counts:?}")),
+    }
+}
+
+/// The job completed with every item done and every one of its `shards` done, one of them
+/// taken over from the killed process.
+fn assert_completed_with_a_takeover(job: &serde_json::Value, total: usize, shards: u64) {
+    assert_eq!(job["status"], "completed", "{job}");
+    assert_eq!(job["progress"]["done"], total, "{job}");
+    assert_eq!(job["shards"]["total"], shards, "{job}");
+    assert_eq!(job["shards"]["done"], shards, "{job}");
+    assert!(job["shards"]["takenOver"].as_u64() >= Some(1), "{job}");
+}
+
+/// The survivors' `logs`: a dead worker's shard was taken over, and the job was ended
+/// once, by the worker that completed its last shard.
+fn assert_taken_over_and_ended_once(logs: &str) {
+    assert!(
+        logs.contains("taking over a shard whose worker died"),
+        "{logs}"
+    );
+    let ended = logs
+        .matches("job ended by the worker of its last shard")
+        .count();
+    assert_eq!(ended, 1, "{logs}");
+}
+
 #[test]
 fn three_replicas_share_a_captured_batch_and_one_killed_mid_shard_loses_nothing() {
     let Some(database) = arbiter_testing::postgres::database() else {
@@ -71,14 +103,9 @@ fn three_replicas_share_a_captured_batch_and_one_killed_mid_shard_loses_nothing(
     // Replica `c` (not the one the job was submitted to) has finished a shard and is in
     // the middle of another: it is killed there.
     let victim = served_c.pid;
-    wait_until(
-        Duration::from_mins(3),
-        Duration::from_millis(50),
-        || match shards_of(&shared.database, &job_id, victim) {
-            (done, started) if done >= 1 && started >= 1 => Ok(()),
-            counts => Err(format!("replica c has (done, started) shards {counts:?}")),
-        },
-    );
+    wait_until(Duration::from_mins(3), Duration::from_millis(50), || {
+        in_a_shard(shards_of(&shared.database, &job_id, victim), "replica c")
+    });
     let log_c = served_c.kill_9();
     let job = runtime.block_on(poll_until_finished(
         &client,
@@ -88,14 +115,11 @@ fn three_replicas_share_a_captured_batch_and_one_killed_mid_shard_loses_nothing(
         Duration::from_mins(4),
     ));
     assert_eq!(job["status"], "completed", "{job}\nreplica c:\n{log_c}");
-    assert_eq!(job["progress"]["done"], total, "{job}");
     assert_eq!(job["result"]["items"], total, "{job}");
     // Every replica ran shards, the killed one included (those it completed stay its),
     // and the shard it was killed in was taken over.
+    assert_completed_with_a_takeover(&job, total, 30);
     let shards = &job["shards"];
-    assert_eq!(shards["total"], 30, "{job}");
-    assert_eq!(shards["done"], 30, "{job}");
-    assert!(shards["takenOver"].as_u64() >= Some(1), "{job}");
     let workers: BTreeMap<u32, u64> = shards["workers"]
         .as_object()
         .unwrap()
@@ -114,15 +138,7 @@ fn three_replicas_share_a_captured_batch_and_one_killed_mid_shard_loses_nothing(
         assert_eq!(exit.code(), Some(0), "{log}");
         logs.push_str(&log);
     }
-    assert!(
-        logs.contains("taking over a shard whose worker died"),
-        "{logs}"
-    );
-    // Ended once, by the worker that completed its last shard.
-    let ended = logs
-        .matches("job ended by the worker of its last shard")
-        .count();
-    assert_eq!(ended, 1, "{logs}");
+    assert_taken_over_and_ended_once(&logs);
 }
 
 /// A home with small shards, the model, a `batches` token for it and the model's ID.
@@ -220,13 +236,7 @@ fn a_local_worker_killed_mid_shard_loses_nothing() {
                 |row| Ok((row.get(0)?, row.get(1)?)),
             )
             .unwrap();
-        // In the first half of a shard, so that it is killed there and not between two.
-        match counts {
-            (done, started) if done >= 1 && started >= 1 => Ok(()),
-            counts => Err(format!(
-                "the victim has (done, half-started) shards {counts:?}"
-            )),
-        }
+        in_a_shard(counts, "the victim")
     });
     let victim_pid = victim.id();
     let mut victim = victim;
@@ -239,10 +249,7 @@ fn a_local_worker_killed_mid_shard_loses_nothing() {
         &path,
         Duration::from_mins(3),
     ));
-    assert_eq!(job["status"], "completed", "{job}");
-    assert_eq!(job["progress"]["done"], total, "{job}");
-    assert_eq!(job["shards"]["done"], 10, "{job}");
-    assert!(job["shards"]["takenOver"].as_u64() >= Some(1), "{job}");
+    assert_completed_with_a_takeover(&job, total, 10);
     let workers: Vec<u32> = job["shards"]["workers"]
         .as_object()
         .unwrap()
@@ -258,15 +265,7 @@ fn a_local_worker_killed_mid_shard_loses_nothing() {
     assert_eq!(exit.code(), Some(0), "{worker_log}");
     let (exit, served_log) = served.stop();
     assert_eq!(exit.code(), Some(0), "{served_log}");
-    let logs = format!("{worker_log}{served_log}");
-    assert!(
-        logs.contains("taking over a shard whose worker died"),
-        "{logs}"
-    );
-    let ended = logs
-        .matches("job ended by the worker of its last shard")
-        .count();
-    assert_eq!(ended, 1, "{logs}");
+    assert_taken_over_and_ended_once(&format!("{worker_log}{served_log}"));
 }
 
 #[test]
