@@ -46,6 +46,16 @@ fn shards_of(database: &str, job_id: &str, pid: u32) -> (i64, i64) {
     (row.get(0), row.get(1))
 }
 
+/// The pids of the processes that ran the job's shards.
+fn worker_pids(job: &serde_json::Value) -> Vec<u32> {
+    job["shards"]["workers"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|worker| pid_of(worker))
+        .collect()
+}
+
 /// Ready once a process has `(done, in the first half)` shards of at least one each: it is
 /// then in the middle of a shard, and killed there, not between two.
 fn in_a_shard(counts: (i64, i64), who: &str) -> Result<(), String> {
@@ -250,12 +260,7 @@ fn a_local_worker_killed_mid_shard_loses_nothing() {
         Duration::from_mins(3),
     ));
     assert_completed_with_a_takeover(&job, total, 10);
-    let workers: Vec<u32> = job["shards"]["workers"]
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(|worker| pid_of(worker))
-        .collect();
+    let workers = worker_pids(&job);
     assert!(workers.contains(&victim_pid), "{job}");
     let indexes = runtime.block_on(served.result_indexes(&token, &path));
     assert_eq!(indexes, (0..total as u64).collect::<Vec<_>>());
@@ -288,12 +293,7 @@ fn serve_and_jobs_work_share_one_job_through_the_sqlite_file() {
     ));
     assert_eq!(job["status"], "completed", "{job}");
     assert_eq!(job["shards"]["done"], 15, "{job}");
-    let workers: Vec<u32> = job["shards"]["workers"]
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(|worker| pid_of(worker))
-        .collect();
+    let workers = worker_pids(&job);
     assert!(workers.contains(&served.pid), "{job}");
     assert!(workers.contains(&worker.id()), "{job}");
     let indexes = runtime.block_on(served.result_indexes(&token, &path));
