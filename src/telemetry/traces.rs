@@ -18,8 +18,9 @@
 
 use opentelemetry::propagation::{Extractor, Injector, TextMapPropagator};
 use opentelemetry::trace::{TraceContextExt, TracerProvider as _};
+use opentelemetry_sdk::error::OTelSdkResult;
 use opentelemetry_sdk::propagation::TraceContextPropagator;
-use opentelemetry_sdk::trace::SdkTracerProvider;
+use opentelemetry_sdk::trace::{SdkTracerProvider, SpanExporter};
 use std::sync::atomic::{AtomicBool, Ordering};
 use tracing_opentelemetry::OpenTelemetrySpanExt;
 use tracing_subscriber::Layer;
@@ -105,7 +106,7 @@ where
         resource = resource.with_service_name(DEFAULT_SERVICE_NAME);
     }
     let provider = SdkTracerProvider::builder()
-        .with_batch_exporter(exporter)
+        .with_batch_exporter(Reported::new(exporter))
         .with_resource(resource.build())
         .build();
     let tracer = provider.tracer(DEFAULT_SERVICE_NAME);
@@ -117,6 +118,68 @@ where
         .with_target(false)
         .with_filter(spans_only());
     Ok(Some((layer, Traces { provider })))
+}
+
+/// An exporter that says when its exports fail: the SDK's own reports are a dependency's
+/// log lines, which are filtered out, so a wrong endpoint or a collector that is down went
+/// unseen. One warning when exports start failing and one line when they reach the
+/// collector again: a collector down for an hour is two lines, not thousands.
+#[derive(Debug)]
+struct Reported<E> {
+    inner: E,
+    failing: AtomicBool,
+}
+
+impl<E> Reported<E> {
+    fn new(inner: E) -> Self {
+        Self {
+            inner,
+            failing: AtomicBool::new(false),
+        }
+    }
+}
+
+impl<E: SpanExporter> SpanExporter for Reported<E> {
+    fn export(
+        &self,
+        batch: Vec<opentelemetry_sdk::trace::SpanData>,
+    ) -> impl std::future::Future<Output = OTelSdkResult> + Send {
+        let spans = batch.len();
+        let exported = self.inner.export(batch);
+        async move {
+            let result = exported.await;
+            match &result {
+                Err(error) => {
+                    if !self.failing.swap(true, Ordering::Relaxed) {
+                        tracing::warn!(
+                            %error,
+                            spans,
+                            "traces: spans could not be sent to the collector (further \
+                             failures are not logged until an export succeeds)"
+                        );
+                    }
+                }
+                Ok(()) => {
+                    if self.failing.swap(false, Ordering::Relaxed) {
+                        tracing::info!("traces: spans reach the collector again");
+                    }
+                }
+            }
+            result
+        }
+    }
+
+    fn shutdown_with_timeout(&self, timeout: std::time::Duration) -> OTelSdkResult {
+        self.inner.shutdown_with_timeout(timeout)
+    }
+
+    fn force_flush(&self) -> OTelSdkResult {
+        self.inner.force_flush()
+    }
+
+    fn set_resource(&mut self, resource: &opentelemetry_sdk::Resource) {
+        self.inner.set_resource(resource);
+    }
 }
 
 /// What is exported: this crate's spans, whatever their level (the program's own are at
@@ -195,6 +258,73 @@ impl Injector for HeaderWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::{Arc, Mutex};
+
+    /// An exporter whose exports succeed or fail as `script` says, one entry each.
+    #[derive(Debug)]
+    struct Scripted(Mutex<std::collections::VecDeque<bool>>);
+
+    impl SpanExporter for Scripted {
+        fn export(
+            &self,
+            _batch: Vec<opentelemetry_sdk::trace::SpanData>,
+        ) -> impl std::future::Future<Output = OTelSdkResult> + Send {
+            let ok = self.0.lock().unwrap().pop_front().unwrap_or(true);
+            async move {
+                if ok {
+                    Ok(())
+                } else {
+                    Err(opentelemetry_sdk::error::OTelSdkError::InternalFailure(
+                        "connection refused".into(),
+                    ))
+                }
+            }
+        }
+    }
+
+    /// What a subscriber wrote, for a test to read.
+    #[derive(Clone, Default)]
+    struct Written(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Written {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn failed_exports_are_said_once_until_one_succeeds() {
+        let script = [false, false, false, true, true, false, false];
+        let exporter = Reported::new(Scripted(Mutex::new(script.into_iter().collect())));
+        let written = Written::default();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer({
+                let written = written.clone();
+                move || written.clone()
+            })
+            .with_ansi(false)
+            .finish();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let results: Vec<bool> = tracing::subscriber::with_default(subscriber, || {
+            script
+                .iter()
+                .map(|_| runtime.block_on(exporter.export(Vec::new())).is_ok())
+                .collect()
+        });
+        // Every result goes back to the SDK as it was.
+        assert_eq!(results, script);
+        let log = String::from_utf8(written.0.lock().unwrap().clone()).unwrap();
+        let failed = log.matches("spans could not be sent").count();
+        let again = log.matches("spans reach the collector again").count();
+        assert_eq!((failed, again), (2, 1), "{log}");
+        assert!(log.contains("connection refused"), "{log}");
+    }
 
     fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
         move |name| {

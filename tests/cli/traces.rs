@@ -474,3 +474,35 @@ fn a_batch_on_the_command_line_is_one_trace_with_the_same_spans() {
         );
     }
 }
+
+/// A collector that cannot be reached is said on stderr, once, and the command still
+/// succeeds: traces never fail the work they describe.
+#[test]
+fn a_collector_out_of_reach_is_said_once_and_fails_nothing() {
+    // A port nothing listens on any more.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let (env, _) = home_with_model();
+    let input = env.write(
+        "states.jsonl",
+        "{\"state\": {\"text\": \"my parcel is late\"}}\n",
+    );
+    let output = env
+        .cmd()
+        .env("OTEL_EXPORTER_OTLP_ENDPOINT", format!("http://{closed}"))
+        .args(["batch", "acme/support", "--input"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert_eq!(
+        stderr
+            .matches("traces: spans could not be sent to the collector")
+            .count(),
+        1,
+        "{stderr}"
+    );
+}
