@@ -301,6 +301,10 @@ impl Http {
         if let Some(key) = &request.key {
             builder = builder.header("idempotency-key", key);
         }
+        // The command's trace goes on in the server's, when traces are exported.
+        for (name, value) in crate::telemetry::traces::context_headers() {
+            builder = builder.header(name, value);
+        }
         if let Some((content_type, body)) = &request.body {
             builder = builder
                 .header(reqwest::header::CONTENT_TYPE, *content_type)

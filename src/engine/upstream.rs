@@ -198,10 +198,8 @@ impl Upstream {
             // bearer_auth marks the header sensitive, so it is never shown by Debug.
             request = request.bearer_auth(key.expose());
         }
-        // The trace's context, when traces are exported (empty, and no allocation, when not).
-        let mut context = Vec::new();
-        crate::telemetry::traces::inject(|name, value| context.push((name, value)));
-        for (name, value) in context {
+        // The trace's context, when traces are exported.
+        for (name, value) in crate::telemetry::traces::context_headers() {
             request = request.header(name, value);
         }
         let response = match request.send().await {

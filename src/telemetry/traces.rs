@@ -9,12 +9,13 @@
 //! the admission wait, the engine's passes, the capture, the store's transactions, git,
 //! the calls to remote engines), so the server and the CLI emit the same ones. They are at
 //! level `trace`, below any log filter's default, so log lines look as they did without
-//! traces. Unset, no layer is installed: those spans are never even built, and [`inject`]
-//! and [`continue_from`] return at once.
+//! traces. Unset, no layer is installed: those spans are never even built, and
+//! [`context_headers`] and [`continue_from`] return at once.
 //!
 //! W3C trace context (`traceparent`, `tracestate`) is read from a request's headers
-//! ([`continue_from`]) and written into a remote engine's ([`inject`]); this module sees
-//! headers only through closures, never an HTTP library's types.
+//! ([`continue_from`]) and written into a remote engine's, or the server's a command in
+//! client mode calls ([`context_headers`]); this module sees headers only as names and
+//! strings, never an HTTP library's types.
 
 use opentelemetry::propagation::{Extractor, Injector, TextMapPropagator};
 use opentelemetry::trace::{TraceContextExt, TracerProvider as _};
@@ -38,7 +39,7 @@ pub const DISABLED_VAR: &str = "OTEL_SDK_DISABLED";
 pub const SERVICE_NAME_VAR: &str = "OTEL_SERVICE_NAME";
 pub const DEFAULT_SERVICE_NAME: &str = "arbiter";
 
-/// Set once the layer is installed: the one check [`inject`] and [`continue_from`] make.
+/// Set once the layer is installed: the one check [`context_headers`] and [`continue_from`] make.
 static ON: AtomicBool = AtomicBool::new(false);
 
 /// Whether spans are being exported by this process.
@@ -210,22 +211,21 @@ pub fn continue_from<'h>(span: &tracing::Span, header: impl Fn(&str) -> Option<&
     span.record("trace_id", tracing::field::display(trace_id));
 }
 
-/// The W3C trace context of the current span, as headers (`traceparent`, and
-/// `tracestate` when there is one) given to `insert`, for a call to another service.
-/// Nothing when traces are off or no span is current.
-pub fn inject(mut insert: impl FnMut(&'static str, String)) {
+/// The W3C trace context of the current span, as the headers (`traceparent`, and
+/// `tracestate` when there is one) of a call to another service: a remote engine, or the
+/// server a command in client mode talks to. None when traces are off or no span is
+/// current (and then no allocation).
+pub fn context_headers() -> Vec<(&'static str, String)> {
     if !enabled() {
-        return;
+        return Vec::new();
     }
     let context = tracing::Span::current().context();
     if !context.span().span_context().is_valid() {
-        return;
+        return Vec::new();
     }
     let mut headers = HeaderWriter(Vec::new());
     TraceContextPropagator::new().inject_context(&context, &mut headers);
-    for (name, value) in headers.0 {
-        insert(name, value);
-    }
+    headers.0
 }
 
 /// The headers' lifetime is the reader's, so what it reads lives as long as it does.

@@ -506,3 +506,52 @@ fn a_collector_out_of_reach_is_said_once_and_fails_nothing() {
         "{stderr}"
     );
 }
+
+/// A command in client mode sends its trace's context: the server's request is part of
+/// the command's trace, its root a child of the command's span.
+#[test]
+fn a_command_in_client_mode_and_the_server_make_one_trace() {
+    let collector = Collector::start();
+    let (env, token) = home_with_model();
+    let served = Served::start_with(&env, |command| pointed_at(command, &collector));
+    let state = env.write("state.json", r#"{"text": "my parcel is late"}"#);
+    let client_home = env.path().join("client-home");
+    let mut command = env.std_cmd();
+    pointed_at(&mut command, &collector);
+    let output = command
+        .env("ARBITER_HOME", &client_home)
+        .env("ARBITER_TOKEN", &token)
+        .args([
+            "--server",
+            &served.url(""),
+            "decide",
+            "--model",
+            "acme/support",
+        ])
+        .arg("--state")
+        .arg(&state)
+        .arg("--no-capture")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let spans = stopped_spans(served, &collector);
+    let command_span = spans
+        .iter()
+        .find(|s| s.name == "arbiter decide")
+        .unwrap_or_else(|| panic!("the command's span: {spans:#?}"));
+    let request = one(&spans, "POST /v1/decision");
+    assert_eq!(request.trace, command_span.trace, "{spans:#?}");
+    let trace: Vec<Span> = spans
+        .iter()
+        .filter(|s| s.trace == command_span.trace)
+        .cloned()
+        .collect();
+    assert!(
+        descends(&trace, request, command_span),
+        "the server's request under the command: {trace:#?}"
+    );
+}
