@@ -114,7 +114,7 @@ pub fn create(
         questions: batch.questions.as_ref().map(questions_to_value),
         capture: batch.capture,
         source,
-        origin: origin.unwrap_or_else(|| Origin::local(ctx, draft.job_id())),
+        origin: Origin::of_creation(ctx, origin, draft.job_id()),
         working,
     };
     draft.record(ctx, &loaded.model_id, &spec, total)

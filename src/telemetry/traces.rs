@@ -211,6 +211,32 @@ pub fn continue_from<'h>(span: &tracing::Span, header: impl Fn(&str) -> Option<&
     span.record("trace_id", tracing::field::display(trace_id));
 }
 
+/// The current span's `traceparent`, to keep with work that runs later, elsewhere (a
+/// job its creating request or command asked for); `None` when traces are off.
+pub fn current_traceparent() -> Option<String> {
+    context_headers()
+        .into_iter()
+        .find(|(name, _)| *name == "traceparent")
+        .map(|(_, value)| value)
+}
+
+/// Link `span` to the span a kept `traceparent` names ([`current_traceparent`]): work
+/// that runs apart from what asked for it (a job, each shard of it) is a trace of its own,
+/// and the link leads from it to the request or command that asked. A malformed one is
+/// ignored. Does nothing when traces are off.
+pub fn link_to(span: &tracing::Span, traceparent: &str) {
+    if !enabled() {
+        return;
+    }
+    let header = |name: &str| (name == "traceparent").then_some(traceparent);
+    let asked =
+        TraceContextPropagator::new().extract(&HeaderReader(header, std::marker::PhantomData));
+    let asked = asked.span().span_context().clone();
+    if asked.is_valid() {
+        span.add_link(asked);
+    }
+}
+
 /// The W3C trace context of the current span, as the headers (`traceparent`, and
 /// `tracestate` when there is one) of a call to another service: a remote engine, or the
 /// server a command in client mode talks to. None when traces are off or no span is

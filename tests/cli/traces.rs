@@ -3,7 +3,9 @@
 //! on 127.0.0.1 that decodes what it is sent. Every decision is one trace: the HTTP span,
 //! then the model's resolution, the admission wait, the engine's pass (its windows and
 //! questions), the capture and the store; a caller's `traceparent` is honoured, and a
-//! remote engine is sent the trace's. Unset, nothing is sent.
+//! remote engine is sent the trace's, as is the server by a command in client mode; a
+//! job's shards are traces of their own, linked to the request that created the job.
+//! Unset, nothing is sent.
 
 use crate::common::{TestEnv, runtime};
 use crate::fake_upstream::{FakeReply, FakeUpstream, systemone_answers};
@@ -29,6 +31,8 @@ struct Span {
     parent: String,
     name: String,
     attributes: BTreeMap<String, String>,
+    /// The spans it links to: (trace, span) in hex.
+    links: Vec<(String, String)>,
 }
 
 impl Span {
@@ -128,6 +132,11 @@ async fn receive(State(received): State<Arc<Mutex<Received>>>, body: Bytes) -> S
                     .filter_map(|kv| {
                         Some((kv.key.clone(), text(kv.value.as_ref()?.value.as_ref()?)?))
                     })
+                    .collect(),
+                links: span
+                    .links
+                    .iter()
+                    .map(|link| (hex::encode(&link.trace_id), hex::encode(&link.span_id)))
                     .collect(),
             });
         }
@@ -553,5 +562,68 @@ fn a_command_in_client_mode_and_the_server_make_one_trace() {
     assert!(
         descends(&trace, request, command_span),
         "the server's request under the command: {trace:#?}"
+    );
+}
+
+/// A job asked for over HTTP runs apart from its request, as a trace of its own (each
+/// shard of it, in whichever worker), linked to the request that asked for it.
+#[test]
+fn a_jobs_shards_are_linked_to_the_request_that_created_it() {
+    let collector = Collector::start();
+    let (env, _) = home_with_model();
+    let token = env.json(&[
+        "tokens",
+        "create",
+        "--name",
+        "b",
+        "--scope",
+        "batches",
+        "--role",
+        "acme/support=writer",
+    ])["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let model_id = env.json(&["models", "show", "acme/support"])["modelId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let served = Served::start_with(&env, |command| pointed_at(command, &collector));
+    let runtime = runtime();
+    let client = Served::client();
+    let job_id = runtime.block_on(crate::shared_store::start_batch(
+        &client,
+        &served,
+        &token,
+        &model_id,
+        3,
+        "traced-0001",
+    ));
+    let path = format!("/v1/models/{model_id}/batch-decisions/{job_id}");
+    let job = runtime.block_on(crate::shared_store::poll_until_finished(
+        &client,
+        &served,
+        &token,
+        &path,
+        std::time::Duration::from_mins(2),
+    ));
+    assert_eq!(job["status"], "completed", "{job}");
+    drop(runtime);
+    let spans = stopped_spans(served, &collector);
+    let created = spans
+        .iter()
+        .find(|s| s.name.starts_with("POST ") && s.name.ends_with("/batch-decisions"))
+        .unwrap_or_else(|| panic!("the creating request's span: {spans:#?}"));
+    let shard = one(&spans, "shard");
+    assert_ne!(shard.trace, created.trace, "a trace of its own");
+    assert_eq!(shard.attributes.get("job_id"), Some(&job_id), "{shard:?}");
+    let [(trace, span)] = shard.links.as_slice() else {
+        panic!("one link: {shard:?}");
+    };
+    assert_eq!(trace, &created.trace, "{shard:?}");
+    let request: Vec<&Span> = spans.iter().filter(|s| s.trace == created.trace).collect();
+    assert!(
+        request.iter().any(|s| &s.id == span),
+        "the link names a span of the request's trace: {request:#?}"
     );
 }

@@ -119,7 +119,7 @@ pub fn create(
         folds: request.folds,
         curve: request.curve,
         unsupervised: request.unsupervised,
-        origin: origin.unwrap_or_else(|| Origin::local(ctx, draft.job_id())),
+        origin: Origin::of_creation(ctx, origin, draft.job_id()),
     };
     draft.record(ctx, &loaded.model_id, &stored, 0)
 }

@@ -113,7 +113,7 @@ pub fn create(
         questions,
         examples,
         include_fitted: request.include_fitted,
-        origin: origin.unwrap_or_else(|| Origin::local(ctx, draft.job_id())),
+        origin: Origin::of_creation(ctx, origin, draft.job_id()),
         working,
     };
     draft.record(ctx, &loaded.model_id, &stored, examples * passes)

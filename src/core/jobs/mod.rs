@@ -38,6 +38,10 @@ pub struct Origin {
     pub problems_url: String,
     /// The request ID of the creating request (the job ID for a command-line job).
     pub request_id: String,
+    /// The creating request's or command's span (W3C `traceparent`), when traces were
+    /// exported: the job's spans link to it ([`crate::telemetry::traces::link_to`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub traceparent: Option<String>,
 }
 
 impl Origin {
@@ -48,6 +52,28 @@ impl Origin {
         Self {
             problems_url: format!("{}/problems", base.trim_end_matches('/')),
             request_id: job_id.to_string(),
+            traceparent: None,
+        }
+    }
+
+    /// The origin of a job being created: `given` (a server's request) or
+    /// [`Origin::local`], with the current span's `traceparent` kept for the job's spans
+    /// to link to.
+    pub(crate) fn of_creation(
+        ctx: &Context,
+        given: Option<Self>,
+        job_id: &impl std::fmt::Display,
+    ) -> Self {
+        Self {
+            traceparent: crate::telemetry::traces::current_traceparent(),
+            ..given.unwrap_or_else(|| Self::local(ctx, job_id))
+        }
+    }
+
+    /// Link `span` (the job's run, or a shard's) to what asked for the job.
+    pub(crate) fn link(&self, span: &tracing::Span) {
+        if let Some(traceparent) = &self.traceparent {
+            crate::telemetry::traces::link_to(span, traceparent);
         }
     }
 

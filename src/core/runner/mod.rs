@@ -52,6 +52,7 @@ pub async fn run(ctx: &Context, claim: JobClaim, observer: &dyn Observer) -> Res
         Err(error) => (Err(error), Origin::local(ctx, &job_id)),
         Ok(spec) => {
             let origin = spec.origin().clone();
+            origin.link(&tracing::Span::current());
             let ending = if record.cancel_requested {
                 Ok(Some(Ending::Cancelled))
             } else {

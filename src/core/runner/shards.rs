@@ -23,6 +23,8 @@ const TICK: Duration = Duration::from_millis(200);
 /// fails, or the shard stops being this process's. The worker that completes a job's
 /// last shard ends the job. Only a store out of reach is an error here: the shard is left
 /// as it is, for this process or another to resume.
+#[tracing::instrument(level = "trace", name = "shard", skip_all,
+    fields(job_id = %claim.shard().job_id, shard = claim.shard().index))]
 pub async fn run_shard(ctx: &Context, claim: ShardClaim) -> Result<()> {
     let shard = claim.shard().clone();
     let all_taken = claim.all_taken();
@@ -43,6 +45,7 @@ pub async fn run_shard(ctx: &Context, claim: ShardClaim) -> Result<()> {
             return fail_from_shard(ctx, at, &error, &problem).await;
         }
     };
+    spec.origin().link(&tracing::Span::current());
     let worked = match &spec {
         JobSpec::Batch(spec) => batch::work_shard(ctx, &record, spec, (&shard, &all_taken)).await,
         JobSpec::Evaluation(spec) => {

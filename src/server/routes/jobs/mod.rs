@@ -74,6 +74,7 @@ pub(crate) async fn create(creation: Creation<'_>, request: JobRequest) -> ApiRe
             let origin = Origin {
                 problems_url: info.problems_url.to_string(),
                 request_id: info.id.clone(),
+                traceparent: None,
             };
             let created =
                 core::access::create_job(&state.ctx, &who, &model, request, Some(origin)).await;
