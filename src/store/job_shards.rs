@@ -98,10 +98,25 @@ pub enum TakenShard {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OpenJob {
     pub job_id: JobId,
-    /// Shards never claimed, or given back.
-    pub pending: u64,
+    /// Whether some of its shards were never claimed, or were given back (or let go of,
+    /// unowned): there is one to claim.
+    pub pending: bool,
     /// Its running shards' owners, with each shard's number.
     pub owners: Vec<(String, u64)>,
+}
+
+/// Open jobs by (creation time, ID): oldest first.
+type ByAge = std::collections::BTreeMap<(String, String), OpenJob>;
+
+/// The open job `id` in `open`, added when it is not there yet; `None` for an ID that is
+/// not one.
+fn entry(open: &mut ByAge, created: String, id: String) -> Option<&mut OpenJob> {
+    let job_id = id.parse::<JobId>().ok()?;
+    Some(open.entry((created, id)).or_insert_with(|| OpenJob {
+        job_id,
+        pending: false,
+        owners: Vec::new(),
+    }))
 }
 
 /// How completing a shard went.
@@ -510,39 +525,52 @@ impl Store {
         rows.into_iter().map(finish).collect()
     }
 
-    /// The unfinished jobs that have shards not yet done, oldest first: each with how
-    /// many of them are pending, and the owners of those running (alive or not).
+    /// The unfinished jobs that have shards not yet done, oldest first: each with whether
+    /// some are pending, and the owners of those running (alive or not). It reads the
+    /// running shards (one per worker at most, or left by a dead one) and asks of each open
+    /// job whether a pending shard exists, so a job of thousands of shards costs a few
+    /// rows, as a claim does; every idle worker asks this once a second.
     pub fn open_sharded_jobs(&self) -> Result<Vec<OpenJob>, StoreError> {
         let mut conn = self.conn()?;
-        let rows: Vec<(String, i64, Option<String>)> = conn
-            .db()
+        let mut db = conn.db();
+        let running: Vec<(String, String, i64, Option<String>)> = db
             .query_map(
-                "SELECT s.job_id, s.shard, CASE WHEN s.status = 'running' THEN s.owner END
+                "SELECT j.created_at, s.job_id, s.shard, s.owner
                  FROM job_shards s JOIN jobs j ON j.job_id = s.job_id
-                 WHERE j.status IN ('queued', 'running') AND s.status <> 'done'
-                 ORDER BY j.created_at, s.job_id, s.shard",
+                 WHERE s.status = 'running' AND j.status IN ('queued', 'running')",
                 params![],
-                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
             )
-            .ctx("find open shards")?;
-        let mut jobs: Vec<OpenJob> = Vec::new();
-        for (id, shard, owner) in rows {
-            let Ok(job_id) = id.parse::<JobId>() else {
-                continue;
-            };
-            if jobs.last().is_none_or(|last| last.job_id != job_id) {
-                jobs.push(OpenJob {
-                    job_id,
-                    pending: 0,
-                    owners: Vec::new(),
-                });
+            .ctx("find running shards")?;
+        let pending: Vec<(String, String)> = db
+            .query_map(
+                "SELECT j.created_at, j.job_id FROM jobs j
+                 WHERE j.status IN ('queued', 'running')
+                   AND EXISTS (SELECT 1 FROM job_shards s
+                               WHERE s.status = 'pending' AND s.job_id = j.job_id)",
+                params![],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )
+            .ctx("find pending shards")?;
+        // By job, oldest first (creation time, then ID), then by shard.
+        let mut open = ByAge::new();
+        for (created, id) in pending {
+            if let Some(job) = entry(&mut open, created, id) {
+                job.pending = true;
             }
-            if let Some(job) = jobs.last_mut() {
+        }
+        for (created, id, shard, owner) in running {
+            if let Some(job) = entry(&mut open, created, id) {
                 match owner {
                     Some(owner) => job.owners.push((owner, count(shard))),
-                    None => job.pending += 1,
+                    // Let go of (a cancelled job's): anyone may claim it, to end the job.
+                    None => job.pending = true,
                 }
             }
+        }
+        let mut jobs: Vec<OpenJob> = open.into_values().collect();
+        for job in &mut jobs {
+            job.owners.sort_by_key(|(_, shard)| *shard);
         }
         Ok(jobs)
     }

@@ -91,7 +91,7 @@ pub fn claim_next(ctx: &Context, only: Option<&JobId>) -> Result<Option<ShardCla
     // Read first: an idle worker looking every second costs no write transaction.
     let anything = ctx.store()?.open_sharded_jobs()?.iter().any(|job| {
         only.is_none_or(|only| *only == job.job_id)
-            && (job.pending > 0
+            && (job.pending
                 || job.owners.iter().any(|(owner, shard)| {
                     if owner == lease.id() {
                         !lease.holds_shard(&job.job_id, *shard)

@@ -269,15 +269,32 @@ fn open_jobs_count_their_pending_shards_and_name_the_running_ones_owners() {
     let store = store();
     let job_id = sharded_job(&store, 3);
     claim(&store, "a", &[]).unwrap();
+    // A later job, all of whose shards are running: none pending; the oldest comes first.
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    let later = sharded_job(&store, 1);
+    let taken = store
+        .claim_shard(("b", "worker-b"), Some(&later), &mut |_, _, _| true)
+        .unwrap();
+    assert!(matches!(taken, Some(TakenShard::Shard(_))), "{taken:?}");
     let open = store.open_sharded_jobs().unwrap();
     assert_eq!(
         open,
-        vec![OpenJob {
-            job_id,
-            pending: 2,
-            owners: vec![("a".to_owned(), 0)],
-        }]
+        vec![
+            OpenJob {
+                job_id,
+                pending: true,
+                owners: vec![("a".to_owned(), 0)],
+            },
+            OpenJob {
+                job_id: later,
+                pending: false,
+                owners: vec![("b".to_owned(), 0)],
+            },
+        ]
     );
+    store
+        .complete_shard((&later, 0, "b"), &stats(10, 0))
+        .unwrap();
     for shard in 1..3 {
         claim(&store, "a", &[]).unwrap();
         store
