@@ -90,7 +90,10 @@ fn main() {
     // The pipe's own limit: a bare client keeping the same number of the same requests in
     // flight against the same fake, so the fake's real service time (its timer rounds up
     // to the next millisecond) and the loopback are measured, not assumed.
-    let pipe_secs = runtime.block_on(pipe_limit(&url, &request_bodies(items), in_flight));
+    let bodies = request_bodies(items);
+    let pipe_cpu_before = cpu_time(libc::RUSAGE_SELF);
+    let pipe_secs = runtime.block_on(pipe_limit(&url, &bodies, in_flight));
+    let pipe_cpu = cpu_time(libc::RUSAGE_SELF) - pipe_cpu_before;
 
     // Stop the fake (it exits when its stdin closes) and collect its CPU.
     drop(child.stdin.take());
@@ -112,6 +115,10 @@ fn main() {
         in_flight as f64 * 1000.0 / pipe
     );
     println!("ratio achieved / pipe = {:.3}", achieved / pipe);
+    println!(
+        "bare_client_cpu_per_request_us={:.0}   (the same process's CPU while the bare client ran)",
+        pipe_cpu * 1e6 / items as f64
+    );
     println!(
         "ratio while running (after staging) = {:.3}",
         items as f64 / (secs - staged_secs) / ideal
