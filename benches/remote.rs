@@ -90,10 +90,8 @@ fn main() {
     // The pipe's own limit: a bare client keeping the same number of the same requests in
     // flight against the same fake, so the fake's real service time (its timer rounds up
     // to the next millisecond) and the loopback are measured, not assumed.
-    let bodies = request_bodies(items);
-    let pipe_cpu_before = cpu_time(libc::RUSAGE_SELF);
-    let pipe_secs = runtime.block_on(pipe_limit(&url, &bodies, in_flight));
-    let pipe_cpu = cpu_time(libc::RUSAGE_SELF) - pipe_cpu_before;
+    let (pipe_secs, pipe_cpu) =
+        runtime.block_on(pipe_limit(&url, &request_bodies(items), in_flight));
 
     // Stop the fake (it exits when its stdin closes) and collect its CPU.
     drop(child.stdin.take());
@@ -207,9 +205,11 @@ fn request_bodies(items: usize) -> Vec<Value> {
         .collect()
 }
 
-/// Seconds a bare pooled client takes to send `bodies` with `in_flight` always in flight.
-async fn pipe_limit(url: &str, bodies: &[Value], in_flight: u64) -> f64 {
+/// Seconds a bare pooled client takes to send `bodies` with `in_flight` always in flight,
+/// and the CPU seconds this process spent meanwhile.
+async fn pipe_limit(url: &str, bodies: &[Value], in_flight: u64) -> (f64, f64) {
     use futures_util::StreamExt;
+    let cpu_before = cpu_time(libc::RUSAGE_SELF);
     let client = reqwest::Client::new();
     let endpoint = format!("{url}/v1/systemone");
     let started = Instant::now();
@@ -226,7 +226,10 @@ async fn pipe_limit(url: &str, bodies: &[Value], in_flight: u64) -> f64 {
         .count()
         .await;
     assert_eq!(answered, bodies.len());
-    started.elapsed().as_secs_f64()
+    (
+        started.elapsed().as_secs_f64(),
+        cpu_time(libc::RUSAGE_SELF) - cpu_before,
+    )
 }
 
 /// User + system CPU seconds of this process (`RUSAGE_SELF`) or of its waited-for
