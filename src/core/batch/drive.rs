@@ -106,13 +106,9 @@ impl<'a> Pass<'a> {
         }
     }
 
-    /// Record progress (the job's, or the shard's); whether the pass must stop.
-    async fn record(&self, ctx: &Context, tally: &Tally) -> Result<bool> {
-        self.start_record(ctx, tally).await
-    }
-
-    /// [`Self::record`] as of `tally` now, done when the returned future is awaited.
-    fn start_record(
+    /// Record progress (the job's, or the shard's) as of `tally` now, done when the
+    /// returned future is awaited; whether the pass must stop.
+    fn record(
         &self,
         ctx: &Context,
         tally: &Tally,
@@ -216,7 +212,7 @@ where
             }
             _ = ticker.tick(), if writing.is_none() => {
                 observer.progress(pass.progress(&tally));
-                let (flush, record) = (writer.start_flush(), pass.start_record(ctx, &tally));
+                let (flush, record) = (writer.flush_async(), pass.record(ctx, &tally));
                 writing = Some(Box::pin(async move {
                     // Lines no longer ours: stop; else record progress, which says.
                     Ok(!flush.await? || record.await?)

@@ -74,15 +74,11 @@ impl LineWriter {
         self.next += 1;
     }
 
-    /// [`Self::flush`] from async code, on the blocking pool.
-    pub async fn flush_async(&mut self) -> Result<bool> {
-        self.start_flush().await
-    }
-
-    /// Take what is pending, and write it when the returned future is awaited (on the
-    /// blocking pool): lines held meanwhile wait for the next flush. True when written or
-    /// nothing was pending; false when the job is no longer the owner's.
-    pub fn start_flush(&mut self) -> impl Future<Output = Result<bool>> + Send + 'static {
+    /// [`Self::flush`] from async code: take what is pending, and write it on the blocking
+    /// pool when the returned future is awaited (lines held meanwhile wait for the next
+    /// flush), so the caller may go on while it is written. True when written or nothing
+    /// was pending; false when the job is no longer the owner's.
+    pub fn flush_async(&mut self) -> impl Future<Output = Result<bool>> + Send + 'static {
         let pending = std::mem::take(&mut self.pending);
         let (ctx, job_id, part, owner, shard) = (
             self.ctx.clone(),
