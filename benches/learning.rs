@@ -19,7 +19,8 @@
 //!   L2 penalty of C = 1 and an unpenalized intercept, by L-BFGS (`LogisticRegression()`).
 //!
 //! Printed per set and size: mean accuracy over seeds and questions of each; the worst
-//! question's (aligned − zero-shot), averaged over seeds; and the mean (cross-validated − fresh)
+//! question's (aligned − zero-shot), averaged over seeds, with its standard error over them
+//! (is a dip more than the draws' noise?) and its name; and the mean (cross-validated − fresh)
 //! accuracy of the questions the alignment improved (its out-of-fold figure against what it
 //! then scores: how far the figure `align` reports is from what a user then sees); and the
 //! same over every question ("reported − fresh"), a question the gate kept counted by the
@@ -335,8 +336,8 @@ struct Sums {
     zero: f64,
     majority: f64,
     n: f64,
-    /// Per question: the sum over seeds of (aligned − zero-shot), and the seeds.
-    gains: HashMap<String, (f64, f64)>,
+    /// Per question: (aligned − zero-shot) over seeds.
+    gains: HashMap<String, Gain>,
     cv_gap: f64,
     cv_n: f64,
     /// (reported − fresh) over every question: the figure `align` reports for what the
@@ -349,7 +350,45 @@ struct Sums {
     reported_draws: Vec<f64>,
 }
 
+/// One question's (aligned − zero-shot) accuracy over the seeds.
+#[derive(Default)]
+struct Gain {
+    sum: f64,
+    squares: f64,
+    n: f64,
+}
+
+impl Gain {
+    fn add(&mut self, gain: f64) {
+        self.sum += gain;
+        self.squares += gain * gain;
+        self.n += 1.0;
+    }
+
+    fn mean(&self) -> f64 {
+        self.sum / self.n.max(1.0)
+    }
+
+    /// The standard error of the mean over the seeds: whether a dip is more than the
+    /// seeds' noise.
+    fn error(&self) -> f64 {
+        if self.n < 2.0 {
+            return f64::NAN;
+        }
+        let var = (self.squares - self.sum * self.sum / self.n) / (self.n - 1.0);
+        (var.max(0.0) / self.n).sqrt()
+    }
+}
+
 impl Sums {
+    /// The question whose mean (aligned − zero-shot) is the lowest.
+    fn worst(&self) -> Option<(&str, &Gain)> {
+        self.gains
+            .iter()
+            .min_by(|a, b| a.1.mean().total_cmp(&b.1.mean()))
+            .map(|(q, g)| (q.as_str(), g))
+    }
+
     /// The standard error of the mean (reported − fresh), from the draws' spread.
     fn reported_error(&self) -> f64 {
         let n = self.reported_draws.len() as f64;
@@ -485,9 +524,10 @@ fn curve(runtime: &tokio::runtime::Runtime, ctx: &Context, wanted: &str, seeds: 
                     };
                     sums.reported_gap += reported.map_or(0.0, |m| m.accuracy - a);
                     draw_gap += reported.map_or(0.0, |m| m.accuracy - a);
-                    let gain = sums.gains.entry(format!("{}/{q}", set.name)).or_default();
-                    gain.0 += a - z;
-                    gain.1 += 1.0;
+                    sums.gains
+                        .entry(format!("{}/{q}", set.name))
+                        .or_default()
+                        .add(a - z);
                     sums.aligned += a;
                     sums.tfidf += t;
                     sums.zero += z;
@@ -540,33 +580,36 @@ fn curve(runtime: &tokio::runtime::Runtime, ctx: &Context, wanted: &str, seeds: 
 
 fn print_table(rows: &[(usize, Sums)]) {
     println!(
-        "{:>9} {:>9} {:>12} {:>10} {:>9} {:>15} {:>13} {:>17} {:>7}",
+        "{:>9} {:>9} {:>12} {:>10} {:>9} {:>15} {:>7} {:>13} {:>17} {:>7}  (the worst question)",
         "annotated",
         "aligned",
         "tfidf+logreg",
         "zero-shot",
         "majority",
         "worst question",
+        "± s.e.",
         "cv − fresh",
         "reported − fresh",
         "± s.e."
     );
     for (n, s) in rows {
         let d = s.n.max(1.0);
+        let (worst, gain) = s.worst().map_or(("-", (f64::NAN, f64::NAN)), |(q, g)| {
+            (q, (g.mean(), g.error()))
+        });
         println!(
-            "{:>9} {:>9.3} {:>12.3} {:>10.3} {:>9.3} {:>+15.3} {:>+13.3} {:>+17.3} {:>7.3}",
+            "{:>9} {:>9.3} {:>12.3} {:>10.3} {:>9.3} {:>+15.3} {:>7.3} {:>+13.3} {:>+17.3} {:>7.3}  {}",
             n,
             s.aligned / d,
             s.tfidf / d,
             s.zero / d,
             s.majority / d,
-            s.gains
-                .values()
-                .map(|(sum, n)| sum / n)
-                .fold(f64::INFINITY, f64::min),
+            gain.0,
+            gain.1,
             s.cv_gap / s.cv_n.max(1.0),
             s.reported_gap / d,
-            s.reported_error()
+            s.reported_error(),
+            worst
         );
     }
 }
