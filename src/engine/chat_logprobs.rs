@@ -48,7 +48,7 @@ pub struct ChatLogprobsEngine {
 impl ChatLogprobsEngine {
     pub fn new(settings: &EngineSettings) -> Result<Self> {
         Ok(Self {
-            upstream: Upstream::new(settings)?,
+            upstream: Upstream::new(settings, "/chat/completions")?,
             model: settings.model.clone(),
             top_logprobs: settings.top_logprobs,
             reasoning_max_tokens: settings.reasoning_max_tokens,
@@ -87,10 +87,7 @@ impl ChatLogprobsEngine {
             return Ok((answer, Usage::default()));
         }
         let prompt = render_prompt(state, question);
-        let response = self
-            .upstream
-            .post("/chat/completions", &self.body(&prompt, reasoning))
-            .await?;
+        let response = self.upstream.post(&self.body(&prompt, reasoning)).await?;
         let loc = response_loc().key(id);
         let read = read_completion(&response, count, reasoning, &loc).map_err(|details| {
             Error::ProviderResponse {

@@ -38,7 +38,7 @@ struct SystemOneRequest<'a> {
 impl SystemOneEngine {
     pub fn new(settings: &EngineSettings) -> Result<Self> {
         Ok(Self {
-            upstream: Upstream::new(settings)?,
+            upstream: Upstream::new(settings, "/v1/systemone")?,
             model: settings.model.clone(),
         })
     }
@@ -76,7 +76,7 @@ impl SystemOneEngine {
             model: &self.model,
             questions: request.questions,
         };
-        let response = self.upstream.post("/v1/systemone", &body).await?;
+        let response = self.upstream.post(&body).await?;
         parse_response(&response, request.questions).map_err(|details| Error::ProviderResponse {
             engine: self.upstream.name().to_owned(),
             details,

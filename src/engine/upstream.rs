@@ -39,6 +39,11 @@ pub fn response_loc() -> Loc {
 pub struct Upstream {
     name: String,
     base_url: String,
+    /// What every request is posted to: the base URL and the engine's path, parsed once
+    /// (a request given a string parses it again, host and all).
+    endpoint: reqwest::Url,
+    /// The engine's path, as spans name the request.
+    path: &'static str,
     client: reqwest::Client,
     api_key: Option<ApiKey>,
     api_key_env: Option<String>,
@@ -60,7 +65,11 @@ enum Attempt {
 }
 
 impl Upstream {
-    pub fn new(settings: &EngineSettings) -> Result<Self> {
+    /// The connection of the engine `settings` describe, whose requests go to `path` under
+    /// its URL.
+    pub fn new(settings: &EngineSettings, path: &'static str) -> Result<Self> {
+        let endpoint = reqwest::Url::parse(&format!("{}{path}", settings.url))
+            .map_err(|e| Error::internal(&format!("the URL of engine `{}`", settings.name), e))?;
         let client = reqwest::Client::builder()
             .connect_timeout(settings.limits.connect_timeout)
             .pool_idle_timeout(Duration::from_secs(90))
@@ -75,6 +84,8 @@ impl Upstream {
         Ok(Self {
             name: settings.name.clone(),
             base_url: settings.url.clone(),
+            endpoint,
+            path,
             client,
             api_key: settings.api_key.clone(),
             api_key_env: settings.api_key_env.clone(),
@@ -101,7 +112,7 @@ impl Upstream {
         self.limits.max_in_flight
     }
 
-    /// POST `body` as JSON to `{url}{path}` and return the parsed JSON of a 2xx response.
+    /// POST `body` as JSON to the endpoint and return the parsed JSON of a 2xx response.
     ///
     /// These requests are pure reads (a decision has no side effect upstream), so every
     /// attempt may be repeated: on 408, 429, 500, 502, 503, 504, 529 and on connection
@@ -113,19 +124,19 @@ impl Upstream {
     ///
     /// The call is a client span (`upstream`) of the current trace, and each attempt
     /// carries the trace's `traceparent` when traces are exported.
-    pub async fn post<T: Serialize + ?Sized>(&self, path: &str, body: &T) -> Result<Value> {
+    pub async fn post<T: Serialize + ?Sized>(&self, body: &T) -> Result<Value> {
         let started = std::time::Instant::now();
         let span = tracing::trace_span!(
             "upstream",
-            otel.name = %format_args!("POST {path}"),
+            otel.name = %format_args!("POST {}", self.path),
             otel.kind = "client",
             otel.status_code = tracing::field::Empty,
             http.request.method = "POST",
-            url.full = %format_args!("{}{path}", self.base_url),
+            url.full = %self.endpoint,
             engine = %self.name,
         );
         let answered =
-            tracing::Instrument::instrument(self.post_retrying(path, body), span.clone()).await;
+            tracing::Instrument::instrument(self.post_retrying(body), span.clone()).await;
         if answered.is_err() {
             span.record("otel.status_code", "error");
         }
@@ -138,8 +149,7 @@ impl Upstream {
         answered
     }
 
-    async fn post_retrying<T: Serialize + ?Sized>(&self, path: &str, body: &T) -> Result<Value> {
-        let url = format!("{}{path}", self.base_url);
+    async fn post_retrying<T: Serialize + ?Sized>(&self, body: &T) -> Result<Value> {
         if let (Some(var), None) = (&self.api_key_env, &self.api_key) {
             return Err(Error::UpstreamUnavailable(format!(
                 "engine `{}` has no API key: set the environment variable {var}",
@@ -158,7 +168,7 @@ impl Upstream {
                     .acquire()
                     .await
                     .map_err(|e| Error::internal("the in-flight limit", e))?;
-                self.attempt(&url, body.clone()).await
+                self.attempt(body.clone()).await
             };
             let (error, retry_after) = match attempt {
                 Attempt::Done(value) => return Ok(value),
@@ -186,10 +196,11 @@ impl Upstream {
         }
     }
 
-    async fn attempt(&self, url: &str, body: Bytes) -> Attempt {
+    async fn attempt(&self, body: Bytes) -> Attempt {
+        let url = &self.endpoint;
         let mut request = self
             .client
-            .post(url)
+            .post(url.clone())
             .timeout(self.limits.timeout)
             .header(reqwest::header::CONTENT_TYPE, "application/json")
             .header(reqwest::header::ACCEPT, "application/json")
@@ -206,7 +217,7 @@ impl Upstream {
             Ok(response) => response,
             Err(error) => {
                 return Attempt::Retry {
-                    error: self.unavailable(url, &error),
+                    error: self.unavailable(&error),
                     retry_after: None,
                 };
             }
@@ -217,7 +228,7 @@ impl Upstream {
             Ok(body) => body,
             Err(BodyError::Transport(error)) => {
                 return Attempt::Retry {
-                    error: self.unavailable(url, &error),
+                    error: self.unavailable(&error),
                     retry_after: None,
                 };
             }
@@ -258,15 +269,16 @@ impl Upstream {
         }
     }
 
-    fn unavailable(&self, url: &str, error: &reqwest::Error) -> Error {
+    fn unavailable(&self, error: &reqwest::Error) -> Error {
         let what = if error.is_timeout() {
             format!("timed out after {:.1} s", self.limits.timeout.as_secs_f64())
         } else {
             transport_message(error)
         };
         Error::UpstreamUnavailable(format!(
-            "engine `{}` ({url}): {}",
+            "engine `{}` ({}): {}",
             self.name,
+            self.endpoint,
             self.redact(&what)
         ))
     }
@@ -408,7 +420,7 @@ mod tests {
             reasoning_max_tokens: 2048,
             release_date: None,
         };
-        let upstream = Upstream::new(&settings).unwrap();
+        let upstream = Upstream::new(&settings, "/v1/systemone").unwrap();
         assert_eq!(
             upstream.message(br#"{"error": {"message": "bad key sk-secret-123", "type": "auth"}}"#),
             "bad key <redacted>"
