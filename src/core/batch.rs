@@ -388,7 +388,7 @@ async fn decide_item(
             decision_id: Some(&decision_id),
         };
         let (response, capture) =
-            decide_and_capture(ctx, &request, loaded.clone(), capture_as).await?;
+            decide_and_capture(ctx, &request, loaded, capture_as).await?;
         captured = capture;
         Ok(response)
     }

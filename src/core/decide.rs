@@ -89,7 +89,7 @@ pub async fn decide_prepared(
                 request_id,
                 decision_id: None,
             };
-            decide_repository(ctx, request, *loaded, capture_as).await
+            decide_repository(ctx, request, &loaded, capture_as).await
         }
     }
 }
@@ -149,12 +149,20 @@ pub fn mark_abstentions(questions: &Questions, mut answers: Answers) -> Answers 
 }
 
 /// The checkpoint's questions, overridden and extended by the request's for this call only.
-pub fn effective_questions(saved: &Questions, supplied: Option<&Questions>) -> Questions {
+pub fn effective_questions<'a>(
+    saved: &'a Questions,
+    supplied: Option<&Questions>,
+) -> std::borrow::Cow<'a, Questions> {
+    // The saved questions alone, as most decisions (and every item of a batch without
+    // questions of its own) ask, are not copied.
+    let Some(supplied) = supplied.filter(|supplied| !supplied.is_empty()) else {
+        return std::borrow::Cow::Borrowed(saved);
+    };
     let mut questions = saved.clone();
-    for (id, question) in supplied.into_iter().flatten() {
+    for (id, question) in supplied {
         questions.insert(id.clone(), question.clone());
     }
-    questions
+    std::borrow::Cow::Owned(questions)
 }
 
 /// How a captured decision is recorded.
@@ -171,7 +179,7 @@ pub(crate) struct CaptureAs<'a> {
 pub(crate) async fn decide_repository(
     ctx: &Context,
     request: &DecisionRequest,
-    loaded: Loaded,
+    loaded: &Loaded,
     capture_as: CaptureAs<'_>,
 ) -> Result<DecisionResponse> {
     let (response, captured) = decide_and_capture(ctx, request, loaded, capture_as).await?;
@@ -193,7 +201,7 @@ pub(crate) async fn decide_repository(
 pub(crate) async fn decide_and_capture(
     ctx: &Context,
     request: &DecisionRequest,
-    loaded: Loaded,
+    loaded: &Loaded,
     capture_as: CaptureAs<'_>,
 ) -> Result<(DecisionResponse, Result<()>)> {
     let questions = effective_questions(&loaded.questions, request.questions.as_ref());
@@ -241,7 +249,7 @@ pub(crate) async fn decide_and_capture(
     let captured = capture(
         ctx,
         request,
-        &loaded,
+        loaded,
         &questions,
         &response,
         &example_id,
