@@ -18,6 +18,7 @@ pub mod limits;
 pub mod parallel;
 pub mod repo;
 pub mod retry;
+pub mod runtime;
 pub mod server;
 pub mod store;
 pub mod telemetry;

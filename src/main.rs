@@ -10,10 +10,7 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(code) => return code,
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match arbiter::runtime::build() {
         Ok(runtime) => runtime,
         Err(error) => {
             #[allow(clippy::print_stderr)]

@@ -7,6 +7,11 @@
 //! - [`limit_arenas`]: as many arenas as decisions compute at once;
 //! - [`watch`]: once no decision has been admitted for a quiet period after some were, the
 //!   allocator returns its free pages (`malloc_trim`).
+//!
+//! A burst's decisions also start threads in the blocking pool, each keeping buffers of its
+//! own while it lives; they end a second after their last task
+//! ([`crate::runtime::BLOCKING_KEEP_ALIVE`]), before the quiet period is over, so what
+//! they kept is returned by the same trim.
 
 use super::admission::Admission;
 use std::sync::Arc;
@@ -14,6 +19,10 @@ use std::time::Duration;
 
 /// How long the server must be idle before it trims.
 const QUIET: Duration = Duration::from_secs(5);
+
+// The threads a burst started have ended when the trim runs (a trim before would leave
+// what they free afterwards in place until the next burst).
+const _: () = assert!(crate::runtime::BLOCKING_KEEP_ALIVE.as_millis() < QUIET.as_millis());
 
 /// Watch `decisions` and trim after each burst, until aborted.
 pub(crate) fn watch(decisions: Arc<Admission>) -> tokio::task::JoinHandle<()> {
