@@ -387,8 +387,7 @@ async fn decide_item(
             request_id: &origin.request_id,
             decision_id: Some(&decision_id),
         };
-        let (response, capture) =
-            decide_and_capture(ctx, &request, loaded, capture_as).await?;
+        let (response, capture) = decide_and_capture(ctx, &request, loaded, capture_as).await?;
         captured = capture;
         Ok(response)
     }
