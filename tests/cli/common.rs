@@ -95,6 +95,17 @@ impl TestEnv {
     }
 }
 
+/// Assert that a command exited 0; when it did not, its stderr says why. The failure is
+/// reported at the caller's line.
+#[track_caller]
+pub(crate) fn assert_succeeded(output: &std::process::Output) {
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 /// A score answer's table cell, worked out here from its JSON: its most likely level (the
 /// first of equals, the lower level) with that probability, beside its expected level.
 pub(crate) fn score_cell(answer: &Value) -> String {

@@ -1,4 +1,4 @@
-use crate::common::{QUESTIONS, STATE, TestEnv, score_cell};
+use crate::common::{QUESTIONS, STATE, TestEnv, assert_succeeded, score_cell};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 
@@ -68,11 +68,7 @@ fn state_from_stdin() {
         .write_stdin(STATE)
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_succeeded(&output);
     let from_file = env.json(&[
         "decide",
         "-m",

@@ -3,7 +3,7 @@
 //! model names and example ID prefixes. What must also hold against a server is in
 //! `client.rs` ("Rough edges").
 
-use crate::common::{QUESTIONS, STATE, TestEnv};
+use crate::common::{QUESTIONS, STATE, TestEnv, assert_succeeded};
 use serde_json::json;
 
 fn env_with_model() -> TestEnv {
@@ -456,11 +456,7 @@ pub(crate) fn check_prefix_cases(cmd: &dyn Fn() -> assert_cmd::Command) {
         .args(["--question", "escalate", "--answer", "true"])
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_succeeded(&output);
     let output = cmd()
         .args(["--json", "examples", "show", "acme/support", "a%_y2"])
         .output()

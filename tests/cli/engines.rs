@@ -3,7 +3,7 @@
 //! code, retries and their waits, the in-flight limit, routing of base and repository
 //! models, `arbiter engines`, and the server's problem documents.
 
-use crate::common::{QUESTIONS, STATE, TestEnv};
+use crate::common::{QUESTIONS, STATE, TestEnv, assert_succeeded};
 use crate::fake_upstream::{
     FakeReply, FakeUpstream, chat_completion, refused_url, systemone_answers,
 };
@@ -750,11 +750,7 @@ fn decide_routes_a_base_model_to_its_engine() {
         .args(["decide", "--model", "jev-latest", "-q", &q, "-s", &s])
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_succeeded(&output);
     let response: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(response["model"], "jev-latest");
     assert_eq!(response["answers"]["escalate"]["noul"], 0.8);

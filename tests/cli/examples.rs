@@ -1,7 +1,7 @@
 //! Examples of a repository model: ingest (JSON Lines, JSON array, stdin), bad lines,
 //! atomic ingest, annotation, listing with filters and pagination, show, export.
 
-use crate::common::{TestEnv, support_file};
+use crate::common::{TestEnv, assert_succeeded, support_file};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -224,11 +224,7 @@ fn ingests_a_json_array_and_stdin() {
         .write_stdin("{\"example_id\":\"s-1\",\"state\":1}\n{\"example_id\":\"s-2\",\"state\":2}\n{\"example_id\":\"a-1\",\"state\":{}}\n")
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_succeeded(&output);
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(report["created"], 2, "{report}");
     assert_eq!(report["existing"], 1, "{report}");
@@ -778,11 +774,7 @@ fn export_round_trips_through_ingest() {
         .args(["examples", "export", MODEL])
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_succeeded(&output);
     let text = String::from_utf8(output.stdout).unwrap();
     let lines: Vec<Value> = text
         .lines()
@@ -820,11 +812,7 @@ fn export_round_trips_through_ingest() {
         .write_stdin(text)
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_succeeded(&output);
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(report["created"], 41, "{report}");
     assert_eq!(report["rejected"], json!([]));
@@ -1084,11 +1072,7 @@ fn the_default_annotator_is_the_local_user() {
         ])
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_succeeded(&output);
     let dana: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(dana["annotator"], "dana");
     let local = annotate_as(&env, None, "e-1", "urgency", "3");

@@ -6,7 +6,8 @@
 #![allow(clippy::print_stderr)]
 
 use crate::common::{
-    QUESTIONS, TestEnv, job_finished, repo_root, runtime, wait_until, wait_until_async,
+    QUESTIONS, TestEnv, assert_succeeded, job_finished, repo_root, runtime, wait_until,
+    wait_until_async,
 };
 use crate::served::Served;
 use serde_json::{Value, json};
@@ -408,11 +409,7 @@ fn kill_9_during_an_alignment_leaves_one_sound_commit() {
         .args(["fsck", "--strict", "--no-dangling"])
         .output()
         .unwrap();
-    assert!(
-        fsck.status.success(),
-        "{}",
-        String::from_utf8_lossy(&fsck.stderr)
-    );
+    assert_succeeded(&fsck);
     let branch = format!("alignments/{job_id}");
     let on_branch = env.git_in(&repo, &["rev-list", "--count", &format!("main..{branch}")]);
     assert_eq!(on_branch.trim(), "1", "one alignment commit on {branch}");

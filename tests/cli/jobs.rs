@@ -1,7 +1,7 @@
 //! `arbiter batch` and `arbiter jobs` with the real binary: results in input order, jobs
 //! that survive `kill -9` of their worker, cancel, and the errors.
 
-use crate::common::{QUESTIONS, TestEnv};
+use crate::common::{QUESTIONS, TestEnv, assert_succeeded};
 use crate::common::{wait_until, wait_until_async};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -53,11 +53,7 @@ fn wait_completed(env: &TestEnv, job_id: &str) -> Value {
         .args(["jobs", "poll", job_id, "--wait"])
         .output()
         .unwrap();
-    assert!(
-        waited.status.success(),
-        "{}",
-        String::from_utf8_lossy(&waited.stderr)
-    );
+    assert_succeeded(&waited);
     let job: Value = serde_json::from_slice(&waited.stdout).unwrap();
     assert_eq!(job["status"], "completed", "{job}");
     job
@@ -96,11 +92,7 @@ fn batch_writes_one_result_per_line_in_order_and_the_job_is_kept() {
         .arg(&file)
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_succeeded(&output);
     let results = lines(&String::from_utf8(output.stdout).unwrap());
     assert_eq!(
         indexes(&results),

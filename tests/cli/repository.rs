@@ -1,7 +1,7 @@
 //! Repository models: create, show, commit, tag, log, promote; decisions on them (saved
 //! questions, revisions, capture); plain git clone/push; concurrent writers.
 
-use crate::common::{TestEnv, support_file};
+use crate::common::{TestEnv, assert_succeeded, support_file};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -1237,11 +1237,7 @@ fn concurrent_decisions_on_one_state_create_one_example() {
                         .args(["decide", "--model", MODEL, "--state", s])
                         .output()
                         .unwrap();
-                    assert!(
-                        output.status.success(),
-                        "{}",
-                        String::from_utf8_lossy(&output.stderr)
-                    );
+                    assert_succeeded(&output);
                     serde_json::from_slice::<Value>(&output.stdout).unwrap()
                 })
             })
@@ -1386,11 +1382,7 @@ fn commits_are_validated_and_never_empty() {
         .write_stdin("{\"only\": {\"type\": \"noul\"}}\n")
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_succeeded(&output);
     assert_eq!(
         env.json(&["models", "show", MODEL])["questions"],
         json!(["only"])
@@ -1434,11 +1426,7 @@ fn one_model_without_its_default_branch_does_not_break_discovery() {
         .args(["update-ref", "-d", "refs/heads/main"])
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_succeeded(&output);
 
     let output = env.cmd().args(["models"]).output().unwrap();
     assert!(

@@ -5,7 +5,7 @@
 //! no evaluation of it counts as one of the commit.
 
 use crate::align::labelled;
-use crate::common::{TestEnv, repo_root};
+use crate::common::{TestEnv, assert_succeeded, repo_root};
 use crate::served::Served;
 use serde_json::{Value, json};
 
@@ -148,11 +148,7 @@ fn a_working_copy_scores_as_the_same_file_committed_locally_and_through_a_server
             .args(args)
             .output()
             .unwrap();
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        assert_succeeded(&output);
         output.stdout
     };
     let remote: Value = serde_json::from_slice(&through_server(&eval_draft)).unwrap();
