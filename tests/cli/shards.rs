@@ -9,7 +9,7 @@
 use crate::common::{QUESTIONS, TestEnv, runtime, wait_until};
 use crate::served::Served;
 use crate::shared_store::{
-    MODEL, assert_once_per_item, homes_on, poll_until_finished, start_batch,
+    MODEL, StartedBatch, assert_once_per_item, homes_on, poll_until_finished, start_batch,
 };
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -106,10 +106,9 @@ fn three_replicas_share_a_captured_batch_and_one_killed_mid_shard_loses_nothing(
     let client = Served::client();
     let total = 3000;
     let key = "shard-0001";
-    let job_id = runtime.block_on(start_batch(
+    let StartedBatch { id: job_id, path } = runtime.block_on(start_batch(
         &client, &served_a, &token, &model_id, total, key,
     ));
-    let path = format!("/v1/models/{model_id}/batch-decisions/{job_id}");
     // Replica `c` (not the one the job was submitted to) has finished a shard and is in
     // the middle of another: it is killed there.
     let victim = served_c.pid;
@@ -233,8 +232,8 @@ fn a_local_worker_killed_mid_shard_loses_nothing() {
     let key = "local-kill-0001";
     let runtime = runtime();
     let client = Served::client();
-    let job_id = runtime.block_on(start_batch(&client, &served, &token, &model_id, total, key));
-    let path = format!("/v1/models/{model_id}/batch-decisions/{job_id}");
+    let StartedBatch { id: job_id, path } =
+        runtime.block_on(start_batch(&client, &served, &token, &model_id, total, key));
     let db = rusqlite::Connection::open(env.home().join("arbiter.db")).unwrap();
     wait_until(Duration::from_mins(3), Duration::from_millis(20), || {
         let counts: (i64, i64) = db
@@ -282,8 +281,8 @@ fn serve_and_jobs_work_share_one_job_through_the_sqlite_file() {
     let key = "local-0001";
     let runtime = runtime();
     let client = Served::client();
-    let job_id = runtime.block_on(start_batch(&client, &served, &token, &model_id, total, key));
-    let path = format!("/v1/models/{model_id}/batch-decisions/{job_id}");
+    let StartedBatch { id: job_id, path } =
+        runtime.block_on(start_batch(&client, &served, &token, &model_id, total, key));
     let job = runtime.block_on(poll_until_finished(
         &client,
         &served,

@@ -229,8 +229,14 @@ fn items(prefix: &str, n: usize) -> Vec<Value> {
         .collect()
 }
 
+/// A batch job started over HTTP: its ID, and the path its `Location` names.
+pub(crate) struct StartedBatch {
+    pub(crate) id: String,
+    pub(crate) path: String,
+}
+
 /// Start a captured batch of `n` items through `served` with Idempotency-Key `key` (also
-/// its items' example ID prefix); its job ID.
+/// its items' example ID prefix).
 pub(crate) async fn start_batch(
     client: &reqwest::Client,
     served: &Served,
@@ -238,7 +244,7 @@ pub(crate) async fn start_batch(
     model_id: &str,
     n: usize,
     key: &str,
-) -> String {
+) -> StartedBatch {
     let response = client
         .post(served.url(&format!("/v1/models/{model_id}/batch-decisions")))
         .bearer_auth(token)
@@ -248,8 +254,15 @@ pub(crate) async fn start_batch(
         .await
         .unwrap();
     assert_eq!(response.status(), 202, "{}", response.text().await.unwrap());
+    let path = response.headers()[reqwest::header::LOCATION]
+        .to_str()
+        .unwrap()
+        .to_owned();
     let job: Value = response.json().await.unwrap();
-    job["jobId"].as_str().unwrap().to_owned()
+    StartedBatch {
+        id: job["jobId"].as_str().unwrap().to_owned(),
+        path,
+    }
 }
 
 /// Poll `path` until its job has finished: neither queued nor running.
@@ -337,13 +350,13 @@ fn a_job_is_cancelled_through_any_replica_and_taken_over_when_its_replica_is_kil
     let served_b = Served::start_with(&b, |cmd| shared.configure(cmd));
     let runtime = runtime();
     let client = Served::client();
-    let jobs = format!("/v1/models/{model_id}/batch-decisions");
     let total = 400;
-    let (job_id, killed_at_done) = runtime.block_on(async {
+    let (path, killed_at_done) = runtime.block_on(async {
         // A job running on `a` is cancelled through `b`: `a` sees the request at its next
         // item and stops.
-        let long = start_batch(&client, &served_a, &token, &model_id, 3000, "long-0001").await;
-        let path = format!("{jobs}/{long}");
+        let path = start_batch(&client, &served_a, &token, &model_id, 3000, "long-0001")
+            .await
+            .path;
         let within = Duration::from_mins(2);
         poll_until(&client, &served_b, &token, &path, within, |job| {
             job["progress"]["done"].as_u64() > Some(0)
@@ -370,16 +383,16 @@ fn a_job_is_cancelled_through_any_replica_and_taken_over_when_its_replica_is_kil
         );
 
         // A captured job on `a`, killed part-way.
-        let job_id = start_batch(&client, &served_a, &token, &model_id, total, "take-0001").await;
-        let path = format!("{jobs}/{job_id}");
+        let path = start_batch(&client, &served_a, &token, &model_id, total, "take-0001")
+            .await
+            .path;
         let running = poll_until(&client, &served_b, &token, &path, within, |job| {
             job["progress"]["done"].as_u64() >= Some(40)
         })
         .await;
-        (job_id, running["progress"]["done"].as_u64().unwrap())
+        (path, running["progress"]["done"].as_u64().unwrap())
     });
     let log_a = served_a.kill_9();
-    let path = format!("{jobs}/{job_id}");
     let job = runtime.block_on(poll_until_finished(
         &client,
         &served_b,
@@ -419,8 +432,9 @@ fn a_job_interrupted_by_a_database_outage_finishes_once_the_database_is_back() {
     let client = Served::client();
     let total = 300;
     let path = runtime.block_on(async {
-        let job_id = start_batch(&client, &served, &token, &model_id, total, "down-0001").await;
-        let path = format!("/v1/models/{model_id}/batch-decisions/{job_id}");
+        let path = start_batch(&client, &served, &token, &model_id, total, "down-0001")
+            .await
+            .path;
         poll_until(
             &client,
             &served,

@@ -7,7 +7,7 @@
 //! job's shards are traces of their own, linked to the request that created the job.
 //! Unset, nothing is sent.
 
-use crate::common::{TestEnv, runtime};
+use crate::common::{TestEnv, assert_succeeded, runtime};
 use crate::fake_upstream::{FakeReply, FakeUpstream, systemone_answers};
 use crate::http::{base_request, repo_request};
 use crate::served::{Served, decisions_token};
@@ -452,11 +452,7 @@ fn a_batch_on_the_command_line_is_one_trace_with_the_same_spans() {
         .args(["batch", "acme/support", "--input"])
         .arg(&input);
     let output = command.output().unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_succeeded(&output);
     // The command flushed its spans before it exited (the batch processor's default
     // delay, 5 s, is longer than the run): all are here.
     let spans = collector.spans();
@@ -542,11 +538,7 @@ fn a_command_in_client_mode_and_the_server_make_one_trace() {
         .arg("--no-capture")
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_succeeded(&output);
     let spans = stopped_spans(served, &collector);
     let command_span = spans
         .iter()
@@ -591,15 +583,9 @@ fn a_jobs_shards_are_linked_to_the_request_that_created_it() {
     let served = Served::start_with(&env, |command| pointed_at(command, &collector));
     let runtime = runtime();
     let client = Served::client();
-    let job_id = runtime.block_on(crate::shared_store::start_batch(
-        &client,
-        &served,
-        &token,
-        &model_id,
-        3,
-        "traced-0001",
-    ));
-    let path = format!("/v1/models/{model_id}/batch-decisions/{job_id}");
+    let crate::shared_store::StartedBatch { id: job_id, path } = runtime.block_on(
+        crate::shared_store::start_batch(&client, &served, &token, &model_id, 3, "traced-0001"),
+    );
     let job = runtime.block_on(crate::shared_store::poll_until_finished(
         &client,
         &served,
