@@ -6,6 +6,7 @@ pub mod agreement;
 pub mod align;
 pub mod answer_cache;
 pub mod batch;
+mod checkouts;
 pub mod checkpoint;
 pub mod claims;
 pub mod decide;
@@ -47,6 +48,8 @@ struct Inner {
     settings: Settings,
     engines: Engines,
     repos: Repos,
+    /// Checkpoints read, by model and commit ([`checkouts`]).
+    checkouts: checkouts::Checkouts,
     /// Opened on first use, so commands that never touch examples never create a database.
     store: OnceLock<Arc<Store>>,
     /// Taken on first claim (`lease`).
@@ -77,6 +80,7 @@ impl Context {
                 settings,
                 engines,
                 repos,
+                checkouts: checkouts::Checkouts::new(),
                 store: OnceLock::new(),
                 lease: OnceLock::new(),
             }),
@@ -93,6 +97,10 @@ impl Context {
 
     pub fn repos(&self) -> &Repos {
         &self.inner.repos
+    }
+
+    pub(crate) fn checkouts(&self) -> &checkouts::Checkouts {
+        &self.inner.checkouts
     }
 
     /// The example store, opened on first use: the shared PostgreSQL database when one is

@@ -2,6 +2,7 @@
 //! checkpoint for a decision.
 
 use super::Context;
+use super::checkouts::Checkout;
 use super::checkpoint::{
     CapturePolicy, ModelSpec, invalid_checkpoint, invalid_files, parse_model_yaml,
     parse_questions_files,
@@ -466,20 +467,33 @@ pub fn load(ctx: &Context, model: &ModelRef, revision: Option<&str>) -> Result<L
 }
 
 fn load_resolved(ctx: &Context, repo: &ModelRepo, resolved: Resolved) -> Result<Loaded> {
-    let files = repo.read(&resolved.commit)?;
-    let model = repo.path().clone();
-    let spec = parse_model_yaml(&files.model_yaml, &|name| ctx.is_base_model(name))
-        .map_err(|errors| invalid_checkpoint(&model, &resolved.commit, errors))?;
-    let questions = parse_questions_files(&files.questions_yaml, &files.aligned, &files.learned)
-        .map_err(|errors| invalid_checkpoint(&model, &resolved.commit, errors))?;
-    let checkpoint = to_wire_checkpoint(&repo.checkpoint(&resolved.commit)?);
+    let checkout = ctx
+        .checkouts()
+        .get_or_read(repo.model_id(), &resolved.commit, || {
+            read_checkout(ctx, repo, &resolved.commit)
+        })?;
     Ok(Loaded {
         model_id: repo.model_id(),
-        path: model,
+        path: repo.path().clone(),
+        spec: checkout.spec.clone(),
+        questions: checkout.questions.clone(),
+        revision: to_wire_revision(resolved),
+        checkpoint: checkout.checkpoint.clone(),
+    })
+}
+
+/// Read and parse what `commit` of `repo` holds.
+fn read_checkout(ctx: &Context, repo: &ModelRepo, commit: &str) -> Result<Checkout> {
+    let files = repo.read(commit)?;
+    let model = repo.path();
+    let spec = parse_model_yaml(&files.model_yaml, &|name| ctx.is_base_model(name))
+        .map_err(|errors| invalid_checkpoint(model, commit, errors))?;
+    let questions = parse_questions_files(&files.questions_yaml, &files.aligned, &files.learned)
+        .map_err(|errors| invalid_checkpoint(model, commit, errors))?;
+    Ok(Checkout {
         spec,
         questions,
-        revision: to_wire_revision(resolved),
-        checkpoint,
+        checkpoint: to_wire_checkpoint(&repo.checkpoint(commit)?),
     })
 }
 

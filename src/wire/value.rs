@@ -242,7 +242,16 @@ mod tests {
 
     #[test]
     fn canonical_numbers_are_ecmascript_doubles() {
-        let v = json!([0, -0.0, 1e21, 1e-7, 123.456, 9_007_199_254_740_993_u64, -5, 1.5e300]);
+        let v = json!([
+            0,
+            -0.0,
+            1e21,
+            1e-7,
+            123.456,
+            9_007_199_254_740_993_u64,
+            -5,
+            1.5e300
+        ]);
         assert_eq!(
             canonical_json(&v),
             "[0,0,1e+21,1e-7,123.456,9007199254740992,-5,1.5e+300]"
