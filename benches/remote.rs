@@ -14,7 +14,8 @@
 //! only (client, JSON, validation, job machinery, tokio), not the fake's, which runs in the
 //! child and is reported apart (`RUSAGE_CHILDREN` once it has exited).
 //! Run: `cargo bench --bench remote` (`REMOTE_ITEMS=N`, `REMOTE_IN_FLIGHT=N`,
-//! `REMOTE_DELAY_MS=N` to change 5,000 / 64 / 20).
+//! `REMOTE_DELAY_MS=N` to change 5,000 / 64 / 20; `REMOTE_SHARD_SIZE=N` for shards of N
+//! items instead of the default 256, e.g. 5,000 for a job of one shard).
 #![allow(clippy::print_stdout)]
 
 use arbiter::config::Settings;
@@ -51,7 +52,8 @@ fn main() {
     let delay_ms = env_number("REMOTE_DELAY_MS", 20);
 
     let (mut child, url) = start_fake(delay_ms);
-    let (_home, ctx, input) = prepare(&url, items, in_flight);
+    let shard_size = env_number("REMOTE_SHARD_SIZE", 256);
+    let (_home, ctx, input) = prepare(&url, items, (in_flight, shard_size));
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -100,7 +102,9 @@ fn main() {
 
     let ideal = in_flight as f64 / (delay_ms as f64 / 1000.0);
     let achieved = items as f64 / secs;
-    println!("items={items} in_flight={in_flight} upstream_delay_ms={delay_ms} seconds={secs:.2}");
+    println!(
+        "items={items} in_flight={in_flight} upstream_delay_ms={delay_ms} shard_size={shard_size} seconds={secs:.2}"
+    );
     println!("achieved_dps={achieved:.0} ideal_dps={ideal:.0}");
     println!(
         "ratio achieved / ideal = {:.3}   (target >= 0.9; staging the input took {staged_secs:.2} s of it)",
@@ -153,8 +157,13 @@ fn start_fake(delay_ms: u64) -> (std::process::Child, String) {
     (child, url)
 }
 
-/// A home whose `mo` is routed to the fake, a repository model on it, and the input lines.
-fn prepare(url: &str, items: usize, in_flight: u64) -> (tempfile::TempDir, Context, String) {
+/// A home whose `mo` is routed to the fake (its jobs split in shards of `shard_size`), a
+/// repository model on it, and the input lines.
+fn prepare(
+    url: &str,
+    items: usize,
+    (in_flight, shard_size): (u64, u64),
+) -> (tempfile::TempDir, Context, String) {
     let request: Value =
         serde_json::from_str(&std::fs::read_to_string(REQUEST).expect("request.json"))
             .expect("json");
@@ -162,7 +171,7 @@ fn prepare(url: &str, items: usize, in_flight: u64) -> (tempfile::TempDir, Conte
     std::fs::write(
         home.path().join("config.yaml"),
         format!(
-            "engines:\n  fake: {{kind: systemone, url: '{url}', model: bench, max_in_flight: {in_flight}, timeout: 30, retries: 0}}\nmodels:\n  mo: fake\n"
+            "engines:\n  fake: {{kind: systemone, url: '{url}', model: bench, max_in_flight: {in_flight}, timeout: 30, retries: 0}}\nmodels:\n  mo: fake\nserver:\n  shard_size: {shard_size}\n"
         ),
     )
     .expect("config");
