@@ -183,6 +183,10 @@ mod tests {
             canonical_json(&v),
             "{\"a\":\"x\u{2028}\",\"z\":[{\"e\":2,\"é\":1}]}"
         );
+        // U+10000 is a surrogate pair (D800 DC00) in UTF-16: before U+E000, which its
+        // UTF-8 bytes (F0 ... against EE ...) are not.
+        let astral = json!({"\u{e000}": 1, "\u{10000}": 2});
+        assert_eq!(canonical_json(&astral), "{\"\u{10000}\":2,\"\u{e000}\":1}");
     }
 
     /// Any JSON value: unicode keys (astral ones sort apart in UTF-16), control
