@@ -86,6 +86,21 @@ mod tests {
         }
     }
 
+    /// The base model of what `checkouts` gives for `commit` of `model`.
+    fn base(
+        checkouts: &Checkouts,
+        model: ModelId,
+        commit: &str,
+        read: impl FnOnce() -> Result<Checkout>,
+    ) -> String {
+        checkouts
+            .get_or_read(model, commit, read)
+            .unwrap()
+            .spec
+            .base
+            .clone()
+    }
+
     #[test]
     fn a_commit_is_read_once_and_an_error_is_not_kept() {
         let checkouts = Checkouts::new();
@@ -98,54 +113,19 @@ mod tests {
                 Ok(checkout(title))
             }
         };
-        assert_eq!(
-            checkouts
-                .get_or_read(model, "c1", read("a"))
-                .unwrap()
-                .spec
-                .base,
-            "a"
-        );
+        assert_eq!(base(&checkouts, model, "c1", read("a")), "a");
         // The same commit again: the first content, not read again.
-        assert_eq!(
-            checkouts
-                .get_or_read(model, "c1", read("b"))
-                .unwrap()
-                .spec
-                .base,
-            "a"
-        );
+        assert_eq!(base(&checkouts, model, "c1", read("b")), "a");
         assert_eq!(reads.get(), 1);
         // Another commit, or the same commit of another model: read.
-        assert_eq!(
-            checkouts
-                .get_or_read(model, "c2", read("c"))
-                .unwrap()
-                .spec
-                .base,
-            "c"
-        );
+        assert_eq!(base(&checkouts, model, "c2", read("c")), "c");
         let other = ModelId::from(uuid::Uuid::new_v4());
-        assert_eq!(
-            checkouts
-                .get_or_read(other, "c1", read("d"))
-                .unwrap()
-                .spec
-                .base,
-            "d"
-        );
+        assert_eq!(base(&checkouts, other, "c1", read("d")), "d");
         assert_eq!(reads.get(), 3);
 
         let failed = checkouts.get_or_read(model, "c3", || Err(Error::bug("unreadable")));
         assert!(failed.is_err());
-        assert_eq!(
-            checkouts
-                .get_or_read(model, "c3", read("e"))
-                .unwrap()
-                .spec
-                .base,
-            "e"
-        );
+        assert_eq!(base(&checkouts, model, "c3", read("e")), "e");
     }
 
     /// Through `models::load`, as every decision loads: a branch is resolved on every load,
