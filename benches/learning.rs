@@ -336,8 +336,8 @@ struct Sums {
     zero: f64,
     majority: f64,
     n: f64,
-    /// Per question: (aligned − zero-shot) over seeds.
-    gains: HashMap<String, Gain>,
+    /// Per question: (aligned − zero-shot), one per seed.
+    gains: HashMap<String, Vec<f64>>,
     cv_gap: f64,
     cv_n: f64,
     /// (reported − fresh) over every question: the figure `align` reports for what the
@@ -350,59 +350,34 @@ struct Sums {
     reported_draws: Vec<f64>,
 }
 
-/// One question's (aligned − zero-shot) accuracy over the seeds.
-#[derive(Default)]
-struct Gain {
-    sum: f64,
-    squares: f64,
-    n: f64,
+/// The mean of `draws` (0 without any).
+fn mean(draws: &[f64]) -> f64 {
+    draws.iter().sum::<f64>() / (draws.len() as f64).max(1.0)
 }
 
-impl Gain {
-    fn add(&mut self, gain: f64) {
-        self.sum += gain;
-        self.squares += gain * gain;
-        self.n += 1.0;
+/// The standard error of the mean of `draws`, from their spread (NaN under two).
+fn standard_error(draws: &[f64]) -> f64 {
+    let n = draws.len() as f64;
+    if n < 2.0 {
+        return f64::NAN;
     }
-
-    fn mean(&self) -> f64 {
-        self.sum / self.n.max(1.0)
-    }
-
-    /// The standard error of the mean over the seeds: whether a dip is more than the
-    /// seeds' noise.
-    fn error(&self) -> f64 {
-        if self.n < 2.0 {
-            return f64::NAN;
-        }
-        let var = (self.squares - self.sum * self.sum / self.n) / (self.n - 1.0);
-        (var.max(0.0) / self.n).sqrt()
-    }
+    let mean = mean(draws);
+    let var = draws.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (var / n).sqrt()
 }
 
 impl Sums {
     /// The question whose mean (aligned − zero-shot) is the lowest.
-    fn worst(&self) -> Option<(&str, &Gain)> {
+    fn worst(&self) -> Option<(&str, &[f64])> {
         self.gains
             .iter()
-            .min_by(|a, b| a.1.mean().total_cmp(&b.1.mean()))
-            .map(|(q, g)| (q.as_str(), g))
+            .min_by(|a, b| mean(a.1).total_cmp(&mean(b.1)))
+            .map(|(q, g)| (q.as_str(), g.as_slice()))
     }
 
     /// The standard error of the mean (reported − fresh), from the draws' spread.
     fn reported_error(&self) -> f64 {
-        let n = self.reported_draws.len() as f64;
-        if n < 2.0 {
-            return f64::NAN;
-        }
-        let mean = self.reported_draws.iter().sum::<f64>() / n;
-        let var = self
-            .reported_draws
-            .iter()
-            .map(|d| (d - mean).powi(2))
-            .sum::<f64>()
-            / (n - 1.0);
-        (var / n).sqrt()
+        standard_error(&self.reported_draws)
     }
 }
 
@@ -527,7 +502,7 @@ fn curve(runtime: &tokio::runtime::Runtime, ctx: &Context, wanted: &str, seeds: 
                     sums.gains
                         .entry(format!("{}/{q}", set.name))
                         .or_default()
-                        .add(a - z);
+                        .push(a - z);
                     sums.aligned += a;
                     sums.tfidf += t;
                     sums.zero += z;
@@ -595,7 +570,7 @@ fn print_table(rows: &[(usize, Sums)]) {
     for (n, s) in rows {
         let d = s.n.max(1.0);
         let (worst, gain) = s.worst().map_or(("-", (f64::NAN, f64::NAN)), |(q, g)| {
-            (q, (g.mean(), g.error()))
+            (q, (mean(g), standard_error(g)))
         });
         println!(
             "{:>9} {:>9.3} {:>12.3} {:>10.3} {:>9.3} {:>+15.3} {:>7.3} {:>+13.3} {:>+17.3} {:>7.3}  {}",
