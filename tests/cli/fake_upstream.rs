@@ -26,6 +26,23 @@ pub(crate) struct FakeReply {
     pub(crate) body: String,
     /// How long to wait before answering.
     pub(crate) delay: Duration,
+    /// A gate the answer waits for, when the test decides when it goes.
+    pub(crate) until: Option<Gate>,
+}
+
+/// A latch a test opens to let the replies held behind it go; it stays open.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Gate(Arc<tokio::sync::watch::Sender<bool>>);
+
+impl Gate {
+    pub(crate) fn open(&self) {
+        self.0.send_replace(true);
+    }
+
+    async fn opened(&self) {
+        // The sender lives in `self`, so the wait ends only when the gate opens.
+        let _ = self.0.subscribe().wait_for(|open| *open).await;
+    }
 }
 
 impl FakeReply {
@@ -35,6 +52,7 @@ impl FakeReply {
             headers: vec![("content-type".into(), "application/json".into())],
             body: body.to_string(),
             delay: Duration::ZERO,
+            until: None,
         }
     }
 
@@ -48,6 +66,7 @@ impl FakeReply {
             headers: vec![("content-type".into(), "text/plain".into())],
             body: body.to_owned(),
             delay: Duration::ZERO,
+            until: None,
         }
     }
 
@@ -63,6 +82,12 @@ impl FakeReply {
 
     pub(crate) fn after(mut self, delay: Duration) -> Self {
         self.delay = delay;
+        self
+    }
+
+    /// Answer only once `gate` is open.
+    pub(crate) fn held_until(mut self, gate: &Gate) -> Self {
+        self.until = Some(gate.clone());
         self
     }
 }
@@ -217,6 +242,9 @@ async fn handle(
         seen.len() - 1
     };
     let reply = (shared.script)(index, &body);
+    if let Some(gate) = &reply.until {
+        gate.opened().await;
+    }
     if !reply.delay.is_zero() {
         tokio::time::sleep(reply.delay).await;
     }

@@ -407,35 +407,67 @@ pub(crate) fn state() -> Value {
     serde_json::from_str(STATE).unwrap()
 }
 
-/// Starts a decision of seconds of encoder work on a server with one decision slot, and
-/// returns once `/healthz` says the slot is taken, so a test asserts what happens while it
-/// is held without guessing how long the start takes. Its words differ, so no window
-/// repeats another (a repeated window is read once and would end the decision early).
-pub(crate) async fn hold_the_one_decision_slot(
-    server: &std::sync::Arc<TestServer>,
-    token: &str,
-) -> tokio::task::JoinHandle<Reply> {
-    let mut slow = base_request("jev-latest");
-    let words: Vec<String> = (0..2_000).map(|i| format!("word{i}")).collect();
-    slow["state"] = json!({ "message": words.join(" ") });
-    let first = {
-        let (server, token) = (server.clone(), token.to_owned());
-        tokio::spawn(async move { server.post_json("/v1/decision", Some(&token), &slow).await })
-    };
-    crate::common::wait_until_async(
-        std::time::Duration::from_mins(1),
-        std::time::Duration::from_millis(10),
-        || async {
-            let health = server.get("/healthz", None).await.ok();
-            if health["decisions"]["inFlight"] == 1 {
-                Ok(())
-            } else {
-                Err(format!("the slow decision holds no slot yet: {health}"))
-            }
-        },
-    )
-    .await;
-    first
+/// A remote engine whose answers wait until the test lets them go: it holds a decision
+/// slot for exactly as long as a test needs, where a long local decision would hold it only
+/// for as long as it happens to take on a loaded machine.
+pub(crate) struct HeldEngine {
+    fake: crate::fake_upstream::FakeUpstream,
+    gate: crate::fake_upstream::Gate,
+}
+
+impl HeldEngine {
+    pub(crate) fn start() -> Self {
+        use crate::fake_upstream::{FakeReply, FakeUpstream, Gate, systemone_answers};
+        let gate = Gate::default();
+        let held = gate.clone();
+        let fake = FakeUpstream::start(move |_, body| {
+            FakeReply::ok(&systemone_answers(body)).held_until(&held)
+        });
+        Self { fake, gate }
+    }
+
+    /// `config.yaml`: `server` (its YAML) plus base model `mo-reasoning` routed here.
+    pub(crate) fn config(&self, server: &str) -> String {
+        format!(
+            "{server}engines:\n  held: {{kind: systemone, url: '{}', model: held}}\nmodels:\n  mo-reasoning: held\n",
+            self.fake.url()
+        )
+    }
+
+    /// Start a decision at `mo-reasoning` and wait until it holds a slot; it answers once
+    /// [`HeldEngine::release`] is called.
+    pub(crate) async fn hold_a_decision_slot(
+        &self,
+        server: &std::sync::Arc<TestServer>,
+        token: &str,
+    ) -> tokio::task::JoinHandle<Reply> {
+        let first = {
+            let (server, token) = (server.clone(), token.to_owned());
+            tokio::spawn(async move {
+                server
+                    .post_json("/v1/decision", Some(&token), &base_request("mo-reasoning"))
+                    .await
+            })
+        };
+        crate::common::wait_until_async(
+            std::time::Duration::from_mins(1),
+            std::time::Duration::from_millis(10),
+            || async {
+                let health = server.get("/healthz", None).await.ok();
+                if health["decisions"]["inFlight"] == 1 && self.fake.count() == 1 {
+                    Ok(())
+                } else {
+                    Err(format!("the held decision holds no slot yet: {health}"))
+                }
+            },
+        )
+        .await;
+        first
+    }
+
+    pub(crate) fn release(&self) {
+        self.gate.open();
+    }
 }
 
 /// A base-model decision request with the common questions.
@@ -1354,12 +1386,13 @@ async fn status_422_state_too_large_unless_truncated() {
 /// refused at once: 503 `overloaded` with `Retry-After`, and the first still answers.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_503_overloaded_when_the_decision_queue_is_full() {
+    let held = HeldEngine::start();
     let home = Home::new(Some(
-        "server:\n  max_concurrent_decisions: 1\n  decision_queue: 0\n",
+        &held.config("server:\n  max_concurrent_decisions: 1\n  decision_queue: 0\n"),
     ));
     let token = home.token("t", &["decisions"], &[]);
     let server = std::sync::Arc::new(home.serve().await);
-    let first = hold_the_one_decision_slot(&server, &token).await;
+    let first = held.hold_a_decision_slot(&server, &token).await;
     // Health says what the server holds.
     let health = server.get("/healthz", None).await.ok();
     assert_eq!(health["decisions"], json!({"inFlight": 1, "capacity": 1}));
@@ -1376,7 +1409,7 @@ async fn status_503_overloaded_when_the_decision_queue_is_full() {
     let too_large = server.post_json("/v1/decision", Some(&token), &huge).await;
     assert_eq!(too_large.status, 422, "{}", too_large.text());
     assert_eq!(too_large.json()["code"], "state_too_large");
-    assert!(!first.is_finished(), "the slot was held throughout");
+    held.release();
     first.await.unwrap().ok();
     let health = server.get("/healthz", None).await.ok();
     assert_eq!(

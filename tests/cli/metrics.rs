@@ -2,7 +2,7 @@
 //! each family moves by exactly what the requests made to the API listener should move it.
 
 use crate::common::{TestEnv, wait_until_async};
-use crate::fake_upstream::{FakeReply, FakeUpstream, systemone_answers};
+use crate::fake_upstream::{FakeReply, FakeUpstream, Gate, systemone_answers};
 use crate::http::{base_request, questions};
 use crate::served::Served;
 use serde_json::{Value, json};
@@ -82,16 +82,17 @@ fn token(env: &TestEnv, name: &str, scopes: &[&str], role: &str) -> String {
 
 /// The server's config: one decision slot and no queue, so a second decision while one
 /// computes is overloaded; a token bucket of 5 requests; one failed authentication per
-/// address, then 429; `mo-reasoning` on the fake remote engine at `remote`; the models
-/// shared through the `file://` remote `repos`.
-fn config(remote: &str, repos: &std::path::Path) -> String {
+/// address, then 429; `mo-reasoning` on the fake remote engine at `remote`, `jev-latest` on
+/// the one at `held`; the models shared through the `file://` remote `repos`.
+fn config(remote: &str, held: &str, repos: &std::path::Path) -> String {
     format!(
         "server:\n  metrics_listen: 127.0.0.1:0\n  max_concurrent_decisions: 1\n  \
          decision_queue: 0\n  rate_limit: {{burst: 5, per_second: 0.001}}\n  \
          auth_failures: {{burst: 1, per_second: 0.001}}\n\
          engines:\n  remote: {{kind: systemone, url: '{remote}', model: jev-remote, \
-         release_date: '2025-01-01', retries: 2, backoff: 0.01, max_backoff: 0.05}}\n\
-         models:\n  mo-reasoning: remote\n\
+         release_date: '2025-01-01', retries: 2, backoff: 0.01, max_backoff: 0.05}}\n  \
+         held: {{kind: systemone, url: '{held}', model: jev-held}}\n\
+         models:\n  mo-reasoning: remote\n  jev-latest: held\n\
          repos:\n  remote: 'file://{}'\n",
         repos.display()
     )
@@ -140,9 +141,17 @@ fn each_family_moves_by_what_the_requests_did() {
         0 => FakeReply::json(503, &json!({"error": "busy"})),
         _ => FakeReply::ok(&systemone_answers(body)),
     });
+    // The other answers only when the test lets it: it holds the one decision slot.
+    let gate = Gate::default();
+    let held = {
+        let gate = gate.clone();
+        FakeUpstream::start(move |_, body| {
+            FakeReply::ok(&systemone_answers(body)).held_until(&gate)
+        })
+    };
     let repos = env.path().join("remote-repos");
     std::fs::create_dir_all(&repos).unwrap();
-    env.write("home/config.yaml", &config(fake.url(), &repos));
+    env.write("home/config.yaml", &config(fake.url(), held.url(), &repos));
     let questions = env.write("questions.json", &questions().to_string());
     env.create_model("acme/triage", "mo", &questions);
     let model_id = env.json(&["models", "show", "acme/triage", "--json"])["modelId"]
@@ -270,11 +279,8 @@ fn each_family_moves_by_what_the_requests_did() {
             .await
             .unwrap();
         assert_eq!(promoted.status(), 200);
-        // Seconds of encoder work hold the one slot; meanwhile a decision is overloaded.
-        let mut slow = base_request("jev-latest");
-        let words: Vec<String> = (0..2_000).map(|i| format!("word{i}")).collect();
-        slow["state"] = json!({ "message": words.join(" ") });
-        let slow = tokio::spawn(decide(slow, token.clone()));
+        // A held remote decision holds the one slot; meanwhile a decision is overloaded.
+        let slow = tokio::spawn(decide(base_request("jev-latest"), token.clone()));
         let during = wait_until_async(Duration::from_mins(1), Duration::from_millis(20), || {
             let (client, url) = (client.clone(), metrics_url.clone());
             async move {
@@ -290,6 +296,7 @@ fn each_family_moves_by_what_the_requests_did() {
         assert!(same(sample(&during, "arbiter_decisions_queued"), 0.0));
         let refused = decide(base_request("mo"), token.clone()).await;
         assert_eq!(refused.status(), 503);
+        gate.open();
         assert_eq!(slow.await.unwrap().status(), 200);
         // The token's sixth request is past its bucket of five.
         let limited = decide(base_request("mo"), token.clone()).await;
@@ -433,17 +440,21 @@ fn check_moves(moves: &Moves<'_>, tokens_read: u64) {
         ("arbiter_captures_total{result=\"skipped\"}".to_owned(), 2.0),
         ("arbiter_captures_total{result=\"failed\"}".to_owned(), 0.0),
         // The state cache: `mo`'s second request is its first's state; every other state
-        // the built-in engine read was new, the alignment's twelve too (the remote engine
-        // has no cache).
+        // the built-in engine read was new, the alignment's twelve too (the remote engines
+        // have no cache).
         (
             "arbiter_state_cache_lookups_total{result=\"hit\"}".to_owned(),
             1.0,
         ),
         (
             "arbiter_state_cache_lookups_total{result=\"miss\"}".to_owned(),
-            5.0 + 12.0,
+            4.0 + 12.0,
         ),
-        // The remote engine: one call, answered after one retry.
+        // The remote engines: one call each, `remote`'s answered after one retry.
+        (
+            "arbiter_engine_requests_total{engine=\"held\",result=\"ok\"}".to_owned(),
+            1.0,
+        ),
         (
             "arbiter_engine_requests_total{engine=\"remote\",result=\"ok\"}".to_owned(),
             1.0,

@@ -323,8 +323,9 @@ fn the_audit_share_is_seeded_and_the_pool_is_the_newest_candidates() {
 /// an invisible model not found; each engine call takes a decision slot.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_route_authorizes_validates_and_takes_decision_slots() {
+    let held = crate::http::HeldEngine::start();
     let home = Home::new(Some(
-        "server:\n  max_concurrent_decisions: 1\n  decision_queue: 0\n",
+        &held.config("server:\n  max_concurrent_decisions: 1\n  decision_queue: 0\n"),
     ));
     home.model("acme/support");
     let reader = home.token("r", &["examples:read", "decisions"], &["acme/*=reader"]);
@@ -371,12 +372,12 @@ async fn the_route_authorizes_validates_and_takes_decision_slots() {
     );
 
     // The one slot held by a long decision: deciding a candidate is refused at once.
-    let first = crate::http::hold_the_one_decision_slot(&server, &deciding).await;
+    let first = held.hold_a_decision_slot(&server, &deciding).await;
     let refused = server.get(&format!("{path}?n=3"), Some(&reader)).await;
     assert_eq!(refused.status, 503, "{}", refused.text());
     assert_eq!(refused.json()["code"], "overloaded");
     assert_eq!(refused.header("retry-after"), Some("1"));
-    assert!(!first.is_finished(), "the slot was held throughout");
+    held.release();
     first.await.unwrap().ok();
 
     let picked = server
