@@ -6,7 +6,12 @@
 # in a home that has decided those questions before (a new process; the outcomes'
 # embeddings are in its arbiter.db), as a script calling `decide` repeatedly runs.
 #
-# Run from anywhere: bash benches/cold.sh
+# AGAINST=/path/to/another/arbiter runs every arm with that build too, interleaved with
+# this one's in each round (which goes first turns each round), and prints this build's
+# median over that one's per arm: whether a change made a cold decide slower (e.g. build
+# the commit before it with `git worktree add` and `cargo build --release`).
+#
+# Run from anywhere: bash benches/cold.sh          AGAINST=../before/target/release/arbiter bash benches/cold.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,42 +39,54 @@ run() {
 }
 
 args=(--questions examples/support/questions.yaml --state examples/support/states/refund.json)
-mo=("$BIN" decide --model mo "${args[@]}")
-jev=("$BIN" decide --model jev-latest "${args[@]}")
-version=("$BIN" --version)
+# The arms of one build: name, then the command after the binary.
+arms() {
+    local bin=$1 tag=$2
+    case "$3" in
+        version) run "$bin" --version ;;
+        mo) run "$bin" decide --model mo "${args[@]}" ;;
+        jev) run "$bin" decide --model jev-latest "${args[@]}" ;;
+        kept) KEEP_HOME="$WORK/kept$tag" run "$bin" decide --model jev-latest "${args[@]}" ;;
+    esac
+}
+builds=("$BIN")
+[ -z "${AGAINST:-}" ] || builds+=("$(realpath "$AGAINST")")
 
 # Untimed warm-up of each, so the binary is in the page cache for every arm.
-run "${version[@]}" >/dev/null
-run "${mo[@]}" >/dev/null
-run "${jev[@]}" >/dev/null
-KEEP_HOME="$WORK/kept" run "${jev[@]}" >/dev/null
+for b in "${!builds[@]}"; do
+    for arm in version mo jev kept; do arms "${builds[$b]}" "$b" "$arm" >/dev/null; done
+done
 
-: >"$WORK/version.txt"
-: >"$WORK/mo.txt"
-: >"$WORK/jev.txt"
-: >"$WORK/kept.txt"
-for _ in $(seq "$RUNS"); do
-    run "${version[@]}" >>"$WORK/version.txt"
-    run "${mo[@]}" >>"$WORK/mo.txt"
-    run "${jev[@]}" >>"$WORK/jev.txt"
-    KEEP_HOME="$WORK/kept" run "${jev[@]}" >>"$WORK/kept.txt"
+for b in "${!builds[@]}"; do
+    for arm in version mo jev kept; do : >"$WORK/$arm$b.txt"; done
+done
+for round in $(seq "$RUNS"); do
+    for k in "${!builds[@]}"; do
+        b=$(((k + round) % ${#builds[@]}))
+        for arm in version mo jev kept; do arms "${builds[$b]}" "$b" "$arm" >>"$WORK/$arm$b.txt"; done
+    done
 done
 
 median() { sort -n | awk '{a[NR]=$1} END {if (NR % 2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
-v_ms=$(awk '{print $1/1e6}' "$WORK/version.txt" | median)
-d_ms=$(awk '{print $1/1e6}' "$WORK/mo.txt" | median)
-j_ms=$(awk '{print $1/1e6}' "$WORK/jev.txt" | median)
-v_kib=$(awk '{print $2}' "$WORK/version.txt" | median)
-d_kib=$(awk '{print $2}' "$WORK/mo.txt" | median)
-j_kib=$(awk '{print $2}' "$WORK/jev.txt" | median)
-k_ms=$(awk '{print $1/1e6}' "$WORK/kept.txt" | median)
-k_kib=$(awk '{print $2}' "$WORK/kept.txt" | median)
+# Medians of one build's arm: milliseconds, then MiB.
+ms() { awk '{print $1/1e6}' "$WORK/$1.txt" | median; }
+mib() { awk '{print $2/1024}' "$WORK/$1.txt" | median; }
 
-awk -v runs="$RUNS" -v vms="$v_ms" -v dms="$d_ms" -v jms="$j_ms" -v kms="$k_ms" -v vk="$v_kib" -v dk="$d_kib" -v jk="$j_kib" -v kk="$k_kib" 'BEGIN {
-    printf "cold: median of %d runs each, fresh ARBITER_HOME per run\n", runs
-    printf "  arbiter --version (baseline):        %8.1f ms  %7.1f MiB peak RSS\n", vms, vk / 1024
-    printf "  arbiter decide --model mo:           %8.1f ms  %7.1f MiB peak RSS\n", dms, dk / 1024
-    printf "  arbiter decide --model jev-latest:   %8.1f ms  %7.1f MiB peak RSS\n", jms, jk / 1024
-    printf "  the same, in a home that decided before: %4.1f ms  %7.1f MiB peak RSS\n", kms, kk / 1024
-    printf "cold summary: mo %.1f ms, jev-latest %.1f ms, jev-latest in a used home %.1f ms (target <= 400 ms: %s)\n", dms, jms, kms, (dms <= 400 && jms <= 400) ? "met" : "NOT met in a fresh home"
+printf "cold: median of %d runs each, fresh ARBITER_HOME per run\n" "$RUNS"
+for b in "${!builds[@]}"; do
+    [ "${#builds[@]}" = 1 ] || echo "  ${builds[$b]}:"
+    printf "  arbiter --version (baseline):        %8.1f ms  %7.1f MiB peak RSS\n" "$(ms version$b)" "$(mib version$b)"
+    printf "  arbiter decide --model mo:           %8.1f ms  %7.1f MiB peak RSS\n" "$(ms mo$b)" "$(mib mo$b)"
+    printf "  arbiter decide --model jev-latest:   %8.1f ms  %7.1f MiB peak RSS\n" "$(ms jev$b)" "$(mib jev$b)"
+    printf "  the same, in a home that decided before: %4.1f ms  %7.1f MiB peak RSS\n" "$(ms kept$b)" "$(mib kept$b)"
+done
+awk -v d="$(ms mo0)" -v j="$(ms jev0)" -v k="$(ms kept0)" 'BEGIN {
+    printf "cold summary: mo %.1f ms, jev-latest %.1f ms, jev-latest in a used home %.1f ms (target <= 400 ms: %s)\n", d, j, k, (d <= 400 && j <= 400) ? "met" : "NOT met in a fresh home"
 }'
+if [ -n "${AGAINST:-}" ]; then
+    for arm in version mo jev kept; do
+        awk -v arm="$arm" -v a="$(ms "${arm}0")" -v b="$(ms "${arm}1")" 'BEGIN {
+            printf "against: %-7s this build / AGAINST = %.3f (%.1f / %.1f ms)\n", arm, a / b, a, b
+        }'
+    done
+fi

@@ -30,14 +30,24 @@
 # other work shares); a run with export on must have sent the sink spans, one with it off
 # none.
 #
+# MODE=against measures whether a change made the server slower: a fresh server of this
+# build and one of the build at AGAINST (e.g. the commit before the change, built in a
+# `git worktree`), each warmed up, then loaded at c=1 and at c=8 for DURATION seconds each,
+# in ROUNDS rounds alternating which goes first. Prints each run's requests/s and the ratios
+# of the totals, this build / AGAINST (the issue's bound: no worse than 0.97).
+#
 # Run from anywhere: bash benches/http.sh            (DURATION=10 by default)
 #                    MODE=metrics bash benches/http.sh   (ROUNDS=3 by default)
 #                    MODE=otlp bash benches/http.sh      (ROUNDS=3 by default)
+#                    MODE=against AGAINST=path/to/arbiter bash benches/http.sh  (ROUNDS=3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${DURATION:-10}
 MODE=${MODE:-http}
-case "$MODE" in http|metrics|otlp) ;; *) echo "MODE is http, metrics or otlp, not $MODE" >&2; exit 2 ;; esac
+case "$MODE" in http|metrics|otlp|against) ;; *) echo "MODE is http, metrics, otlp or against, not $MODE" >&2; exit 2 ;; esac
+if [ "$MODE" = against ] && [ ! -x "${AGAINST:-}" ]; then
+    echo "MODE=against needs AGAINST, the other build's arbiter binary" >&2; exit 2
+fi
 
 # --- tools --------------------------------------------------------------------------------
 apt_install() { apt-get install -y "$@" >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y "$@" >/dev/null; }; }
@@ -221,6 +231,53 @@ EOF
         r = on / off
         printf("otlp summary: export on %.1f req/s, off %.1f req/s (means of %d runs each); on / off = %.3f (target >= 0.95: %s); the sink received %d exports, %.1f MiB\n", on / n, off / n, n, r, (r >= 0.95) ? "met" : "NOT met", posts, bytes / 1048576)
         printf("  server CPU per request: export on %.2f ms, off %.2f ms; on / off = %.3f\n", on_cpu / n, off_cpu / n, on_cpu / off_cpu)
+    }'
+    exit 0
+fi
+
+
+if [ "$MODE" = against ]; then
+    ROUNDS=${ROUNDS:-3}
+    AGAINST=$(realpath "$AGAINST")
+    THIS=$BIN
+    jq -c '.model = "mo"' examples/support/request.json >"$WORK/body.json"
+    # One run: a fresh server of build $1, warmed up, then c=1 and c=8; prints both
+    # requests/s.
+    run_once() {
+        local run=$2 bad c k=0 rps=()
+        rm -rf "$WORK/home"
+        BIN=$1 start_server
+        local url="http://$ADDR/v1/decision"
+        timeout 30 wrk -t1 -c8 -d3s -s "$(post_lua $((run * 3)))" "$url" >/dev/null
+        for c in 1 8; do
+            k=$((k + 1))
+            timeout $((DURATION + 30)) wrk -t1 -c"$c" -d"${DURATION}s" --timeout 10s \
+                -s "$(post_lua $((run * 3 + k)))" "$url" >"$WORK/wrk-$run-$c.txt"
+            bad=$(awk '/Non-2xx or 3xx responses:/ {print $NF}' "$WORK/wrk-$run-$c.txt")
+            [ -z "$bad" ] || { echo "$bad non-2xx answers in run $run (c=$c)" >&2; exit 1; }
+            rps+=("$(awk '/^Requests\/sec:/ {print $2}' "$WORK/wrk-$run-$c.txt")")
+        done
+        stop_server
+        echo "${rps[*]}"
+    }
+    echo "== this build vs $AGAINST: c=1 and c=8, $ROUNDS rounds of ${DURATION} s each, alternating"
+    T1=0; T8=0; A1=0; A8=0; RUN=0
+    for round in $(seq "$ROUNDS"); do
+        if [ $((round % 2)) = 1 ]; then order="this against"; else order="against this"; fi
+        for build in $order; do
+            RUN=$((RUN + 1))
+            if [ "$build" = this ]; then bin=$THIS; else bin=$AGAINST; fi
+            read -r c1 c8 <<<"$(run_once "$bin" "$RUN")"
+            printf 'round %d  %-7s c=1 %8s req/s  c=8 %8s req/s\n' "$round" "$build" "$c1" "$c8"
+            if [ "$build" = this ]; then
+                T1=$(awk -v a="$T1" -v b="$c1" 'BEGIN {print a + b}'); T8=$(awk -v a="$T8" -v b="$c8" 'BEGIN {print a + b}')
+            else
+                A1=$(awk -v a="$A1" -v b="$c1" 'BEGIN {print a + b}'); A8=$(awk -v a="$A8" -v b="$c8" 'BEGIN {print a + b}')
+            fi
+        done
+    done
+    awk -v t1="$T1" -v t8="$T8" -v a1="$A1" -v a8="$A8" -v n="$ROUNDS" 'BEGIN {
+        printf("against summary: c=1 this %.1f, against %.1f req/s: %.3f; c=8 this %.1f, against %.1f req/s: %.3f (means of %d runs each; bound >= 0.97: %s)\n", t1 / n, a1 / n, t1 / a1, t8 / n, a8 / n, t8 / a8, n, (t1 / a1 >= 0.97 && t8 / a8 >= 0.97) ? "met" : "NOT met")
     }'
     exit 0
 fi
