@@ -11,7 +11,7 @@
 //! Target: batch / (engine on one core x cores) >= 0.8.
 //!
 //! Also prints the engine on one thread with its products split over the cores, and on as
-//! many threads as cores: the batch cannot beat the latter.
+//! many tasks of rayon's pool as cores (as a job runs its decisions): the batch's ceiling.
 //!
 //! Then shards across processes: 1,200 distinct states, `arbiter batch` pinned to one core
 //! (`taskset`) alone, then the same with an `arbiter jobs work` pinned to the other core
@@ -107,7 +107,8 @@ fn engine_rate_on_one_core() -> Option<f64> {
     )
 }
 
-/// Engine decisions/s on `threads` threads sharing one embedder, `n` states each.
+/// Engine decisions/s on `threads` tasks of rayon's pool (where jobs run their decisions,
+/// and the encoder splits its products) sharing one embedder, `n` states each.
 fn engine_rate_threads(
     embedder: &Arc<Embedder>,
     base: &Value,
@@ -116,10 +117,10 @@ fn engine_rate_threads(
     n: usize,
 ) -> f64 {
     let started = Instant::now();
-    std::thread::scope(|scope| {
+    rayon::scope(|scope| {
         for t in 0..threads {
             let engine = BuiltinEngine::new(embedder.clone(), Reading::FirstWindow);
-            scope.spawn(move || {
+            scope.spawn(move |_| {
                 for i in 0..n {
                     let state = state(base, 2_000_000 + t * n + i);
                     black_box(engine.decide_blocking(&state, questions).expect("decide"));

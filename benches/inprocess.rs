@@ -4,9 +4,10 @@
 //! Every decision reads a state not seen before (the request's, numbered), as
 //! `benches/http.sh` sends them, so the engine's state cache never answers.
 //!
-//! Also on 8 threads (the HTTP run's c=8). "Threads" are calling threads: the encoder (candle)
-//! runs its matmuls on its own rayon pool (`RAYON_NUM_THREADS`, default all cores), in this
-//! bench and in the server alike.
+//! The one and the per-core loops run on rayon's pool, as the server and jobs run their
+//! decisions (`arbiter::parallel::on_the_pool`): the encoder (candle) splits its matmuls
+//! over that pool (`RAYON_NUM_THREADS`, default all cores). Also on 8 calling threads of
+//! their own (the HTTP run's c=8 in flight), which hand their matmuls to the pool and wait.
 //!
 //! Prints `inprocess_1_dps=X`, `inprocess_n_dps=Y threads=N` and `inprocess_8_dps=Z` for
 //! scripts, and the scaling ratio (N threads / (N x 1 thread)) for people.
@@ -47,6 +48,34 @@ fn run(engine: &BuiltinEngine, state: &Value, questions: &Questions) -> (u64, f6
     (count, started.elapsed().as_secs_f64())
 }
 
+/// Decisions/s of `loops` loops on rayon's pool, each a task of it, sharing one embedder.
+fn run_on_pool(
+    loops: usize,
+    embedder: &Arc<Embedder>,
+    state: &Value,
+    questions: &Questions,
+) -> f64 {
+    let results = std::sync::Mutex::new(Vec::new());
+    rayon::scope(|scope| {
+        for _ in 0..loops {
+            let engine = BuiltinEngine::new(embedder.clone(), Reading::FirstWindow);
+            let results = &results;
+            scope.spawn(move |_| {
+                let ran = run(&engine, state, questions);
+                results.lock().expect("results").push(ran);
+            });
+        }
+    });
+    rate(&results.into_inner().expect("results"))
+}
+
+/// Decisions/s of loops that each ran (count, seconds) at once.
+fn rate(results: &[(u64, f64)]) -> f64 {
+    let total: u64 = results.iter().map(|r| r.0).sum();
+    let wall = results.iter().map(|r| r.1).fold(0.0, f64::max);
+    total as f64 / wall
+}
+
 /// Decisions/s of `threads` calling threads, each its own loop, sharing one embedder.
 fn run_threads(
     threads: usize,
@@ -66,9 +95,7 @@ fn run_threads(
             .map(|h| h.join().expect("thread"))
             .collect()
     });
-    let total: u64 = results.iter().map(|r| r.0).sum();
-    let wall = results.iter().map(|r| r.1).fold(0.0, f64::max);
-    total as f64 / wall
+    rate(&results)
 }
 
 fn main() {
@@ -90,17 +117,15 @@ fn main() {
         );
     }
 
-    let (count, secs) = run(&engine, &state, &questions);
-    let one = count as f64 / secs;
-    let many = run_threads(threads, &embedder, &state, &questions);
-    // As many calling threads as the HTTP run's c=8 has requests in flight: the encoder's
-    // matmuls run on its own rayon pool, so more callers than cores can keep the cores busier.
+    let one = run_on_pool(1, &embedder, &state, &questions);
+    let many = run_on_pool(threads, &embedder, &state, &questions);
+    // As many calling threads as the HTTP run's c=8 has requests in flight.
     let eight = run_threads(8, &embedder, &state, &questions);
     println!(
         "inprocess: mo, {} questions, {} bytes of state, {}s per run\n\
          1 thread:   {one:.1} decisions/s ({:.3} ms each)\n\
          {threads} threads:  {many:.1} decisions/s (scaling {:.2} of linear)\n\
-         8 threads:  {eight:.1} decisions/s\n\
+         8 calling threads:  {eight:.1} decisions/s\n\
          inprocess_1_dps={one:.2}\n\
          inprocess_n_dps={many:.2} threads={threads}\n\
          inprocess_8_dps={eight:.2}",

@@ -362,15 +362,19 @@ impl BuiltinEngine {
         let embedded = if missing.is_empty() && self.embedder.is_loaded() {
             self.embed_state_as(state, read)?
         } else {
-            std::thread::scope(|scope| {
-                scope.spawn(|| self.embedder.load());
-                let outcomes = scope.spawn(|| self.embedder.cache_all(&missing));
-                let embedded = self.embed_state_as(state, read);
-                outcomes.join().unwrap_or_else(|_| {
-                    Err(crate::error::Error::bug("embedding outcomes panicked"))
-                })?;
-                embedded
-            })?
+            // On rayon's pool, not threads of their own: a decision runs on that pool, and
+            // a thread of it blocked joining threads that wait for the pool can deadlock it.
+            let ((), (outcomes, embedded)) = rayon::join(
+                || self.embedder.load(),
+                || {
+                    rayon::join(
+                        || self.embedder.cache_all(&missing),
+                        || self.embed_state_as(state, read),
+                    )
+                },
+            );
+            outcomes?;
+            embedded?
         };
         windows.record("windows", embedded.windows.len());
         windows.record("tokens", embedded.tokens);

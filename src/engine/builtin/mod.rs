@@ -194,22 +194,23 @@ impl Engine for BuiltinEngine {
     }
 
     async fn decide(&self, request: EngineRequest<'_>) -> Result<EngineOutput> {
-        // Encoder work is CPU-bound: keep it off the async workers.
+        // Encoder work is CPU-bound: keep it off the async workers, on the pool its matrix
+        // products split over.
         let engine = Self {
             embedder: self.embedder.clone(),
             reading: self.reading,
         };
         let state = request.state.clone();
         let questions = request.questions.clone();
-        // The blocking task outlives this future: when the future is dropped (the client
-        // went away), the flag stops it at its next window or question.
+        // The pool's task outlives this future: when the future is dropped (the client went
+        // away), the flag stops it at its next window or question.
         let stop = Arc::new(AtomicBool::new(false));
         let _stop_on_drop = StopOnDrop(stop.clone());
         let (model, truncate) = (request.model.to_owned(), request.truncate);
         let progress = super::progress::current();
-        // The pass's span crosses into the blocking task, its windows and questions inside.
+        // The pass's span crosses into the pool's task, its windows and questions inside.
         let span = super::pass_span("decide", "arbiter", &request);
-        tokio::task::spawn_blocking(move || {
+        crate::parallel::on_the_pool(move || {
             let read = Read {
                 model: &model,
                 truncate,
@@ -223,7 +224,7 @@ impl Engine for BuiltinEngine {
             })
         })
         .await
-        .map_err(|e| crate::error::Error::internal("the engine task", e))?
+        .map_err(|_| crate::error::Error::internal("the engine task", "it panicked"))?
     }
 }
 

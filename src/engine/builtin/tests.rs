@@ -40,6 +40,36 @@ fn read(truncate: bool, stop: &AtomicBool) -> Read<'_> {
     }
 }
 
+/// More decisions at once than the pool has threads, each on an embedder of its own (its
+/// encoders not loaded, its outcomes not embedded): each loads and embeds on the pool it
+/// runs on, so none waits forever on threads that wait for the pool.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cold_decisions_at_once_on_the_pool_all_finish() {
+    let q = questions(&sample());
+    let n = rayon::current_num_threads() * 2;
+    let engines: Vec<BuiltinEngine> = (0..n).map(|_| engine(Reading::AllWindows)).collect();
+    let states: Vec<Value> = (0..n)
+        .map(|i| json!(format!("ticket {i}: {}", words(300))))
+        .collect();
+    let decisions = engines.iter().zip(&states).map(|(engine, state)| {
+        engine.decide(EngineRequest {
+            model: "jev-latest",
+            state,
+            questions: &q,
+            truncate: false,
+        })
+    });
+    let all = tokio::time::timeout(
+        std::time::Duration::from_mins(2),
+        futures_util::future::join_all(decisions),
+    )
+    .await
+    .expect("every decision finished");
+    for answered in all {
+        answered.expect("answered");
+    }
+}
+
 /// A state decided again is read from the cache: the same answers and usage, and no
 /// window read (nothing for a watcher to count).
 #[tokio::test]
