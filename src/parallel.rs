@@ -38,16 +38,27 @@ pub fn map_on_all_cores<R: Send>(
 /// products then split over the same threads it runs on, and when every core already runs
 /// a decision (a batch's window, a loaded server) the halves stay on the thread that made
 /// them instead of going through the pool and back; each of a few decisions at once from
-/// threads outside the pool cost a batch 12% of its items/s. Decisions beyond the cores
-/// wait in the pool's queue, and the threads that compute are as many as the cores, however
-/// many decisions wait.
+/// threads outside the pool cost a batch 12% of its items/s. At most as many works as the
+/// pool has threads are given to it at once; the others wait here, not in the pool's queue,
+/// where a thread waiting for a product's half would take up a whole other decision.
 pub async fn on_the_pool<R: Send + 'static>(
     work: impl FnOnce() -> R + Send + 'static,
 ) -> std::thread::Result<R> {
+    static TURNS: std::sync::OnceLock<std::sync::Arc<tokio::sync::Semaphore>> =
+        std::sync::OnceLock::new();
+    let turns = TURNS
+        .get_or_init(|| {
+            std::sync::Arc::new(tokio::sync::Semaphore::new(rayon::current_num_threads()))
+        })
+        .clone();
+    let Ok(turn) = turns.acquire_owned().await else {
+        return Err(Box::new("the pool's turns were closed"));
+    };
     let (done, result) = tokio::sync::oneshot::channel();
     rayon::spawn(move || {
         // A panic is sent back, not left to rayon (which would abort the process).
         let _ = done.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)));
+        drop(turn);
     });
     result
         .await
