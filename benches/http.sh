@@ -3,14 +3,15 @@
 # decisions/s, measured in the same run.
 #
 # 1. `cargo bench --bench inprocess`: decisions/s of BuiltinEngine::decide_blocking on the same
-#    request, on 1 thread and on one thread per core (the baseline), run before and after the
-#    HTTP runs; the mean of the two is the baseline, so load drift on a shared machine hits both.
+#    request, as 1 and as one task per core of rayon's pool (the baseline: where the server
+#    runs its decisions), and on 8 calling threads, run before and after the HTTP runs; the
+#    mean of the two is the baseline, so load drift on a shared machine hits both.
 # 2. `arbiter serve --listen 127.0.0.1:0` on a fresh ARBITER_HOME (rate limit raised), driven
 #    by wrk with the 3-question request of examples/support/request.json (model mo) at
 #    concurrency 1, 8 and 64 for DURATION seconds each.
 # Reports requests/s, p50/p99, the ratios HTTP / in-process at the same parallelism (c=1 vs
-# 1 thread, c=8 and c=64 vs all cores; target >= 0.9 at c=8; c=8 also vs 8 in-process
-# threads, the same number in flight), p99/p50 (target < 3), and the
+# 1 task, c=8 and c=64 vs all cores; target >= 0.9 at c=8; c=8 also vs 8 in-process
+# calling threads, the same number in flight), p99/p50 (target < 3), and the
 # server's VmRSS idle, under c=8 and c=64 and a minute after the load (bounded concurrency:
 # c=64/c=8 RSS <= 1.5, throughput c=64/c=8 >= 0.95, RSS after within 20% of post-warm-up).
 # Traffic goes to 127.0.0.1 only.
