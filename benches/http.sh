@@ -83,13 +83,44 @@ EOF
     echo "$WORK/post$1.lua"
 }
 
+# answered_rps FILE WHAT: the requests/s of the wrk run in FILE; the bench stops if any
+# answer was not 2xx.
+answered_rps() {
+    local bad
+    bad=$(awk '/Non-2xx or 3xx responses:/ {print $NF}' "$1")
+    [ -z "$bad" ] || { echo "$bad non-2xx answers in $2" >&2; exit 1; }
+    awk '/^Requests\/sec:/ {print $2}' "$1"
+}
+
+# alternate A B FORMAT: ROUNDS rounds of `run_once VARIANT RUN` for variants A and B, in an
+# order that turns each round; prints each run as "round N  " then FORMAT of the variant
+# and the run's fields, and keeps them in $WORK/runs.txt for `total`.
+alternate() {
+    local round variant order out run=0
+    : >"$WORK/runs.txt"
+    for round in $(seq "$ROUNDS"); do
+        if [ $((round % 2)) = 1 ]; then order="$1 $2"; else order="$2 $1"; fi
+        for variant in $order; do
+            run=$((run + 1))
+            # Explicitly: a command substitution's shell runs without `set -e`.
+            out=$(run_once "$variant" "$run") || exit 1
+            # shellcheck disable=SC2086,SC2059 # the fields are words; FORMAT is the caller's
+            printf "round %d  $3\n" "$round" "$variant" $out
+            echo "$variant $out" >>"$WORK/runs.txt"
+        done
+    done
+}
+
+# total VARIANT N: the sum of the Nth field of VARIANT's runs.
+total() { awk -v v="$1" -v f="$(($2 + 1))" '$1 == v {s += $f} END {print s + 0}' "$WORK/runs.txt"; }
+
 if [ "$MODE" = metrics ]; then
     ROUNDS=${ROUNDS:-3}
     jq -c '.model = "mo"' examples/support/request.json >"$WORK/body.json"
     # One run: a fresh server with the metrics listener (on) or without (off), warmed up,
     # then loaded at c=8 (and, when on, scraped halfway); prints its requests/s.
     run_once() {
-        local variant=$1 run=$2 scraper="" metrics bad
+        local variant=$1 run=$2 scraper="" metrics
         rm -rf "$WORK/home"
         if [ "$variant" = on ]; then
             SERVER_SETTINGS=$'  metrics_listen: 127.0.0.1:0\n' start_server
@@ -112,26 +143,11 @@ if [ "$MODE" = metrics ]; then
                 || { echo "the scrape counted no request" >&2; exit 1; }
         fi
         stop_server
-        bad=$(awk '/Non-2xx or 3xx responses:/ {print $NF}' "$WORK/wrk-$run.txt")
-        [ -z "$bad" ] || { echo "$bad non-2xx answers in run $run ($variant)" >&2; exit 1; }
-        awk '/^Requests\/sec:/ {print $2}' "$WORK/wrk-$run.txt"
+        answered_rps "$WORK/wrk-$run.txt" "run $run ($variant)"
     }
     echo "== metrics on vs off: c=8, $ROUNDS rounds of ${DURATION} s each way, alternating"
-    ON=0; OFF=0; RUN=0
-    for round in $(seq "$ROUNDS"); do
-        if [ $((round % 2)) = 1 ]; then order="on off"; else order="off on"; fi
-        for variant in $order; do
-            RUN=$((RUN + 1))
-            rps=$(run_once "$variant" "$RUN")
-            printf 'round %d  metrics %-3s %8s req/s\n' "$round" "$variant" "$rps"
-            if [ "$variant" = on ]; then
-                ON=$(awk -v a="$ON" -v b="$rps" 'BEGIN {print a + b}')
-            else
-                OFF=$(awk -v a="$OFF" -v b="$rps" 'BEGIN {print a + b}')
-            fi
-        done
-    done
-    awk -v on="$ON" -v off="$OFF" -v n="$ROUNDS" 'BEGIN {
+    alternate on off 'metrics %-3s %8s req/s'
+    awk -v on="$(total on 1)" -v off="$(total off 1)" -v n="$ROUNDS" 'BEGIN {
         r = on / off
         printf("metrics summary: on %.1f req/s, off %.1f req/s (means of %d runs each); on / off = %.3f (target >= 0.98: %s)\n", on / n, off / n, n, r, (r >= 0.98) ? "met" : "NOT met")
     }'
@@ -173,7 +189,7 @@ EOF
     # up, then loaded at c=8; prints its requests/s. Export on must reach the sink, off
     # must not.
     run_once() {
-        local variant=$1 run=$2 bad before after
+        local variant=$1 run=$2 before after rps
         rm -rf "$WORK/home"
         if [ "$variant" = on ]; then
             OTEL_EXPORTER_OTLP_ENDPOINT=$SINK start_server
@@ -196,39 +212,22 @@ EOF
         elif [ "$variant" = off ] && [ "$after" -ne "$before" ]; then
             echo "spans were sent with export off in run $run" >&2; exit 1
         fi
-        bad=$(awk '/Non-2xx or 3xx responses:/ {print $NF}' "$WORK/wrk-$run.txt")
-        [ -z "$bad" ] || { echo "$bad non-2xx answers in run $run ($variant)" >&2; exit 1; }
+        rps=$(answered_rps "$WORK/wrk-$run.txt" "run $run ($variant)") || exit 1
         # requests/s, and the server's CPU milliseconds per request over the loaded run
         # (user + system, 100 ticks a second): a figure that other work on the machine
         # disturbs less than throughput.
-        awk -v t=$((ticks_after - ticks_before)) '/^Requests\/sec:/ {rps = $2} / requests in / {n = $1}
+        awk -v rps="$rps" -v t=$((ticks_after - ticks_before)) '/ requests in / {n = $1}
             END {printf("%s %.2f\n", rps, t * 10 / n)}' "$WORK/wrk-$run.txt"
     }
     # The server's CPU time so far, in clock ticks (utime + stime: fields 14 and 15 of its
     # stat, counted after the parenthesized command).
     cpu_ticks() { sed 's/^.*) //' "/proc/$SERVER_PID/stat" | awk '{print $12 + $13}'; }
     echo "== OTLP export on vs off: c=8, $ROUNDS rounds of ${DURATION} s each way, alternating"
-    ON=0; OFF=0; ON_CPU=0; OFF_CPU=0; RUN=0
-    for round in $(seq "$ROUNDS"); do
-        if [ $((round % 2)) = 1 ]; then order="on off"; else order="off on"; fi
-        for variant in $order; do
-            RUN=$((RUN + 1))
-            out=$(run_once "$variant" "$RUN")
-            read -r rps cpu <<<"$out"
-            printf 'round %d  export %-3s %8s req/s  %6s ms CPU per request\n' "$round" "$variant" "$rps" "$cpu"
-            if [ "$variant" = on ]; then
-                ON=$(awk -v a="$ON" -v b="$rps" 'BEGIN {print a + b}')
-                ON_CPU=$(awk -v a="$ON_CPU" -v b="$cpu" 'BEGIN {print a + b}')
-            else
-                OFF=$(awk -v a="$OFF" -v b="$rps" 'BEGIN {print a + b}')
-                OFF_CPU=$(awk -v a="$OFF_CPU" -v b="$cpu" 'BEGIN {print a + b}')
-            fi
-        done
-    done
+    alternate on off 'export %-3s %8s req/s  %6s ms CPU per request'
     POSTS=$(wc -l <"$WORK/sink.txt")
     BYTES=$(awk '{s += $1} END {print s + 0}' "$WORK/sink.txt")
-    awk -v on="$ON" -v off="$OFF" -v n="$ROUNDS" -v posts="$POSTS" -v bytes="$BYTES" \
-        -v on_cpu="$ON_CPU" -v off_cpu="$OFF_CPU" 'BEGIN {
+    awk -v on="$(total on 1)" -v off="$(total off 1)" -v n="$ROUNDS" -v posts="$POSTS" -v bytes="$BYTES" \
+        -v on_cpu="$(total on 2)" -v off_cpu="$(total off 2)" 'BEGIN {
         r = on / off
         printf("otlp summary: export on %.1f req/s, off %.1f req/s (means of %d runs each); on / off = %.3f (target >= 0.95: %s); the sink received %d exports, %.1f MiB\n", on / n, off / n, n, r, (r >= 0.95) ? "met" : "NOT met", posts, bytes / 1048576)
         printf("  server CPU per request: export on %.2f ms, off %.2f ms; on / off = %.3f\n", on_cpu / n, off_cpu / n, on_cpu / off_cpu)
@@ -242,42 +241,28 @@ if [ "$MODE" = against ]; then
     AGAINST=$(realpath "$AGAINST")
     THIS=$BIN
     jq -c '.model = "mo"' examples/support/request.json >"$WORK/body.json"
-    # One run: a fresh server of build $1, warmed up, then c=1 and c=8; prints both
-    # requests/s.
+    # One run: a fresh server of build $1 (`this` or `against`), warmed up, then c=1 and
+    # c=8; prints both requests/s.
     run_once() {
-        local run=$2 bad c k=0 rps=()
+        local run=$2 bin=$THIS c k=0 answered rps=()
+        [ "$1" = this ] || bin=$AGAINST
         rm -rf "$WORK/home"
-        BIN=$1 start_server
+        BIN=$bin start_server
         local url="http://$ADDR/v1/decision"
         timeout 30 wrk -t1 -c8 -d3s -s "$(post_lua $((run * 3)))" "$url" >/dev/null
         for c in 1 8; do
             k=$((k + 1))
             timeout $((DURATION + 30)) wrk -t1 -c"$c" -d"${DURATION}s" --timeout 10s \
                 -s "$(post_lua $((run * 3 + k)))" "$url" >"$WORK/wrk-$run-$c.txt"
-            bad=$(awk '/Non-2xx or 3xx responses:/ {print $NF}' "$WORK/wrk-$run-$c.txt")
-            [ -z "$bad" ] || { echo "$bad non-2xx answers in run $run (c=$c)" >&2; exit 1; }
-            rps+=("$(awk '/^Requests\/sec:/ {print $2}' "$WORK/wrk-$run-$c.txt")")
+            answered=$(answered_rps "$WORK/wrk-$run-$c.txt" "run $run ($1, c=$c)") || exit 1
+            rps+=("$answered")
         done
         stop_server
         echo "${rps[*]}"
     }
     echo "== this build vs $AGAINST: c=1 and c=8, $ROUNDS rounds of ${DURATION} s each, alternating"
-    T1=0; T8=0; A1=0; A8=0; RUN=0
-    for round in $(seq "$ROUNDS"); do
-        if [ $((round % 2)) = 1 ]; then order="this against"; else order="against this"; fi
-        for build in $order; do
-            RUN=$((RUN + 1))
-            if [ "$build" = this ]; then bin=$THIS; else bin=$AGAINST; fi
-            read -r c1 c8 <<<"$(run_once "$bin" "$RUN")"
-            printf 'round %d  %-7s c=1 %8s req/s  c=8 %8s req/s\n' "$round" "$build" "$c1" "$c8"
-            if [ "$build" = this ]; then
-                T1=$(awk -v a="$T1" -v b="$c1" 'BEGIN {print a + b}'); T8=$(awk -v a="$T8" -v b="$c8" 'BEGIN {print a + b}')
-            else
-                A1=$(awk -v a="$A1" -v b="$c1" 'BEGIN {print a + b}'); A8=$(awk -v a="$A8" -v b="$c8" 'BEGIN {print a + b}')
-            fi
-        done
-    done
-    awk -v t1="$T1" -v t8="$T8" -v a1="$A1" -v a8="$A8" -v n="$ROUNDS" 'BEGIN {
+    alternate this against '%-7s c=1 %8s req/s  c=8 %8s req/s'
+    awk -v t1="$(total this 1)" -v t8="$(total this 2)" -v a1="$(total against 1)" -v a8="$(total against 2)" -v n="$ROUNDS" 'BEGIN {
         printf("against summary: c=1 this %.1f, against %.1f req/s: %.3f; c=8 this %.1f, against %.1f req/s: %.3f (means of %d runs each; bound >= 0.97: %s)\n", t1 / n, a1 / n, t1 / a1, t8 / n, a8 / n, t8 / a8, n, (t1 / a1 >= 0.97 && t8 / a8 >= 0.97) ? "met" : "NOT met")
     }'
     exit 0
