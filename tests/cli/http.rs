@@ -426,11 +426,16 @@ impl HeldEngine {
         Self { fake, gate }
     }
 
+    /// `http://127.0.0.1:PORT`.
+    pub(crate) fn url(&self) -> &str {
+        self.fake.url()
+    }
+
     /// `config.yaml`: `server` (its YAML) plus base model `mo-reasoning` routed here.
     pub(crate) fn config(&self, server: &str) -> String {
         format!(
             "{server}engines:\n  held: {{kind: systemone, url: '{}', model: held}}\nmodels:\n  mo-reasoning: held\n",
-            self.fake.url()
+            self.url()
         )
     }
 

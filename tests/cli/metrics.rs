@@ -2,7 +2,7 @@
 //! each family moves by exactly what the requests made to the API listener should move it.
 
 use crate::common::{TestEnv, wait_until_async};
-use crate::fake_upstream::{FakeReply, FakeUpstream, Gate, systemone_answers};
+use crate::fake_upstream::{FakeReply, FakeUpstream, systemone_answers};
 use crate::http::{base_request, questions};
 use crate::served::Served;
 use serde_json::{Value, json};
@@ -142,13 +142,7 @@ fn each_family_moves_by_what_the_requests_did() {
         _ => FakeReply::ok(&systemone_answers(body)),
     });
     // The other answers only when the test lets it: it holds the one decision slot.
-    let gate = Gate::default();
-    let held = {
-        let gate = gate.clone();
-        FakeUpstream::start(move |_, body| {
-            FakeReply::ok(&systemone_answers(body)).held_until(&gate)
-        })
-    };
+    let held = crate::http::HeldEngine::start();
     let repos = env.path().join("remote-repos");
     std::fs::create_dir_all(&repos).unwrap();
     env.write("home/config.yaml", &config(fake.url(), held.url(), &repos));
@@ -296,7 +290,7 @@ fn each_family_moves_by_what_the_requests_did() {
         assert!(same(sample(&during, "arbiter_decisions_queued"), 0.0));
         let refused = decide(base_request("mo"), token.clone()).await;
         assert_eq!(refused.status(), 503);
-        gate.open();
+        held.release();
         assert_eq!(slow.await.unwrap().status(), 200);
         // The token's sixth request is past its bucket of five.
         let limited = decide(base_request("mo"), token.clone()).await;
