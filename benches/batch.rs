@@ -43,6 +43,17 @@ use std::time::Instant;
 
 const REQUEST: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/support/request.json");
 
+/// `examples/support/request.json` and its questions, parsed.
+fn request() -> (Value, Questions) {
+    let request: Value =
+        serde_json::from_str(&std::fs::read_to_string(REQUEST).expect("request.json"))
+            .expect("json");
+    let mut errors = Vec::new();
+    let questions = parse_questions(&request["questions"], &Loc::body(), &mut errors);
+    assert!(errors.is_empty(), "{errors:?}");
+    (request, questions)
+}
+
 /// State `i`: the support conversation with a distinct first message, so no two states
 /// share text (the engine never caches a state's embedding, but be sure).
 fn state(base: &Value, i: usize) -> Value {
@@ -68,12 +79,7 @@ fn engine_rate(engine: &BuiltinEngine, base: &Value, questions: &Questions, n: u
 /// The engine's decisions/s in this process, its products not split: run by the child
 /// that [`engine_rate_on_one_core`] starts.
 fn one_core_rate() -> f64 {
-    let request: Value =
-        serde_json::from_str(&std::fs::read_to_string(REQUEST).expect("request.json"))
-            .expect("json");
-    let mut errors = Vec::new();
-    let questions = parse_questions(&request["questions"], &Loc::body(), &mut errors);
-    assert!(errors.is_empty(), "{errors:?}");
+    let (request, questions) = request();
     let engine = BuiltinEngine::new(Arc::new(Embedder::new()), Reading::FirstWindow);
     engine_rate(&engine, &request["state"], &questions, 50); // warm up
     engine_rate(&engine, &request["state"], &questions, 1000)
@@ -150,13 +156,8 @@ fn in_process() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(10_000);
-    let request: Value =
-        serde_json::from_str(&std::fs::read_to_string(REQUEST).expect("request.json"))
-            .expect("json");
+    let (request, questions) = request();
     let base = request["state"].clone();
-    let mut errors = Vec::new();
-    let questions = parse_questions(&request["questions"], &Loc::body(), &mut errors);
-    assert!(errors.is_empty(), "{errors:?}");
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
 
     let home = tempfile::tempdir().expect("temp home");
@@ -318,9 +319,7 @@ fn across_processes() {
         println!("shards: skipped (no taskset; it is util-linux's)");
         return;
     }
-    let request: Value =
-        serde_json::from_str(&std::fs::read_to_string(REQUEST).expect("request.json"))
-            .expect("json");
+    let (request, _) = request();
     let base = request["state"].clone();
     let home = shared_home(&request);
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
