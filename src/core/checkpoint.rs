@@ -184,22 +184,13 @@ pub fn parse_questions_files(
 ) -> std::result::Result<Questions, Vec<FieldError>> {
     let mut questions = parse_questions_yaml(questions_yaml)?;
     let mut errors = Vec::new();
-    // Learned parameters first: a question that has them has no `aligned/` file.
+    // Learned parameters first. A question that has them may have an `aligned/` file too,
+    // only to correct the zero-shot answer its head reads as its prior: no exemplar, no cue.
     let outcomes_of =
         |id: &str| -> Option<Vec<String>> { questions.get(id).map(|q| outcome_keys(&q.kind)) };
     match crate::learned::file::read(learned, &outcomes_of) {
         Ok(heads) => {
             for (id, head) in heads {
-                if aligned.iter().any(|(other, _)| *other == id) {
-                    errors.push(FieldError::new(
-                        Loc(vec![Segment::Key(format!(
-                            "{}/{id}.yaml",
-                            crate::repo::ALIGNED_DIR
-                        ))]),
-                        format!("question `{id}` has learned parameters in learned/ already"),
-                        "aligned_twice",
-                    ));
-                }
                 if let Some(question) = questions.get_mut(&id) {
                     question.learned = Some(head);
                 }
@@ -228,6 +219,20 @@ pub fn parse_questions_files(
             continue;
         }
         match AlignedInstructions::read_learned(&value, &question.kind, &loc) {
+            Ok(learned)
+                if question.learned.is_some()
+                    && (!learned.examples.is_empty() || !learned.cues.is_empty()) =>
+            {
+                errors.push(FieldError::new(
+                    loc,
+                    format!(
+                        "question `{id}` has learned parameters in learned/ already: beside \
+                         them its aligned file may only correct the zero-shot answer, with no \
+                         examples or cues"
+                    ),
+                    "aligned_twice",
+                ));
+            }
             Ok(mut learned) => {
                 learned.task = question.instructions.take();
                 question.instructions = Some(learned.to_value());
@@ -403,6 +408,30 @@ mod tests {
             shown(&[("r", "cues: {}\n")]),
             ["aligned/r.yaml.arbiter_alignment: is required"]
         );
+    }
+
+    #[test]
+    fn a_head_sits_beside_a_correction_of_its_prior_but_not_beside_exemplars() {
+        use crate::learned::file::{VERSION, test_files, test_head};
+        let questions = "q: {type: noul, instructions: Is it urgent?}\n";
+        let learned = test_files(&test_head(), VERSION);
+        let aligned = |text: &str| vec![("q".to_owned(), text.to_owned())];
+        let correction =
+            "arbiter_alignment: {version: 1, weights: {similarity: 3.5}, bias: {'true': -0.2}}\n";
+        let parsed = parse_questions_files(questions, &aligned(correction), &learned).unwrap();
+        assert!(parsed["q"].learned.is_some());
+        let instructions = parsed["q"].instructions.as_ref().unwrap();
+        assert_eq!(instructions["task"], "Is it urgent?");
+        assert_eq!(
+            instructions["arbiter_alignment"]["bias"]["true"],
+            serde_json::json!(-0.2)
+        );
+        let exemplars = "arbiter_alignment: {version: 1, weights: {similarity: 3.5}}\n\
+                         examples: [{example_id: e1, answer: true, text: now please}]\n";
+        let errors = parse_questions_files(questions, &aligned(exemplars), &learned).unwrap_err();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors[0].kind, "aligned_twice");
+        assert_eq!(errors[0].loc.to_string(), "aligned/q.yaml");
     }
 
     #[test]

@@ -25,6 +25,9 @@
 //!       s-0001: {fold: 2, answer: [0.1, 0.7, 0.2]}   # out-of-fold answer, per outcome
 //!     curve:                             # optional (align --curve): out-of-fold figures
 //!       - {examples: 8, accuracy: 0.5, logLoss: 0.98}   # at 8, 16, 32, … examples
+//!     chosen: head                       # or majority: what cross-validation chose
+//!     candidates:                        # each candidate's out-of-fold figures
+//!       zero_shot: {examples: 40, accuracy: 0.6, logLoss: 0.9}
 //! ```
 //!
 //! The tensors (little-endian, safetensors): `prior_weight` F64 \[1\], `bias` F64 \[K\],
@@ -85,6 +88,13 @@ pub struct Entry {
     /// questions still learning first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub curve: Option<Vec<crate::wire::align::CurvePoint>>,
+    /// What the alignment chose for the question (`head`, or `majority`: a head that
+    /// answers the annotated answers' frequencies), by cross-validated log loss and accuracy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chosen: Option<String>,
+    /// Each candidate's out-of-fold figures, which the choice compared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<IndexMap<String, crate::wire::align::CurvePoint>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -433,67 +443,75 @@ pub fn entry(
         abstain,
         fitted,
         curve: None,
+        chosen: None,
+        candidates: None,
     }
+}
+
+/// A head of question `q` (outcomes `true`, `false`) fitted on three tiny states, for tests.
+#[cfg(test)]
+pub(crate) fn test_head() -> Head {
+    use super::head::fit_path;
+    use super::words::counts;
+    use arbiter_learn::Reading;
+    let pooled = [vec![0.6, 0.8], vec![1.0, 0.0], vec![0.0, 1.0]];
+    let texts = [
+        counts("late parcel"),
+        counts("refund please"),
+        counts("late"),
+    ];
+    let prior = [vec![0.5, 0.5], vec![0.4, 0.6], vec![0.5, 0.5]];
+    let readings: Vec<Reading<'_>> = (0..3)
+        .map(|i| Reading {
+            pooled: &pooled[i],
+            counts: &texts[i],
+            prior: &prior[i],
+        })
+        .collect();
+    let penalty = Penalty {
+        embedding: 1.0,
+        words: 1.0,
+    };
+    fit_path(Link::Multinomial, 2, &readings, &[0, 1, 0], &[penalty])
+        .pop()
+        .unwrap()
+}
+
+/// The learned files of `head` as question `q`, for tests.
+#[cfg(test)]
+pub(crate) fn test_files(head: &Head, version: u64) -> Vec<(String, Vec<u8>)> {
+    let bytes = tensors(head);
+    let penalty = Penalty {
+        embedding: 1.0,
+        words: 1.0,
+    };
+    let outcomes = vec!["true".to_owned(), "false".to_owned()];
+    let entry = entry(
+        "q",
+        head,
+        outcomes,
+        penalty,
+        (1, 3),
+        None,
+        IndexMap::new(),
+        &bytes,
+    );
+    let manifest = Manifest {
+        format: FORMAT.into(),
+        version,
+        encoder: "e".into(),
+        questions: [("q".to_owned(), entry)].into_iter().collect(),
+    };
+    vec![
+        (MANIFEST.into(), manifest_yaml(&manifest).into_bytes()),
+        (tensors_name("q"), bytes),
+    ]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::learned::words::counts;
-    use crate::learned::{Reading, head::fit_path};
-
-    fn head() -> Head {
-        let pooled = [vec![0.6, 0.8], vec![1.0, 0.0], vec![0.0, 1.0]];
-        let texts = [
-            counts("late parcel"),
-            counts("refund please"),
-            counts("late"),
-        ];
-        let prior = [vec![0.5, 0.5], vec![0.4, 0.6], vec![0.5, 0.5]];
-        let readings: Vec<Reading<'_>> = (0..3)
-            .map(|i| Reading {
-                pooled: &pooled[i],
-                counts: &texts[i],
-                prior: &prior[i],
-            })
-            .collect();
-        let penalty = Penalty {
-            embedding: 1.0,
-            words: 1.0,
-        };
-        fit_path(Link::Multinomial, 2, &readings, &[0, 1, 0], &[penalty])
-            .pop()
-            .unwrap()
-    }
-
-    fn files(head: &Head, version: u64) -> Vec<(String, Vec<u8>)> {
-        let bytes = tensors(head);
-        let penalty = Penalty {
-            embedding: 1.0,
-            words: 1.0,
-        };
-        let outcomes = vec!["true".to_owned(), "false".to_owned()];
-        let entry = entry(
-            "q",
-            head,
-            outcomes,
-            penalty,
-            (1, 3),
-            None,
-            IndexMap::new(),
-            &bytes,
-        );
-        let manifest = Manifest {
-            format: FORMAT.into(),
-            version,
-            encoder: "e".into(),
-            questions: [("q".to_owned(), entry)].into_iter().collect(),
-        };
-        vec![
-            (MANIFEST.into(), manifest_yaml(&manifest).into_bytes()),
-            (tensors_name("q"), bytes),
-        ]
-    }
+    use super::{test_files as files, test_head as head};
 
     fn outcomes(id: &str) -> Option<Vec<String>> {
         (id == "q").then(|| vec!["true".to_owned(), "false".to_owned()])

@@ -329,6 +329,7 @@ mod tests {
             examples,
             accuracy,
             log_loss: 0.5,
+            interval: None,
         };
         let rising = Learning::of(&[point(8, 0.5), point(16, 0.6), point(32, 0.7)]).unwrap();
         assert_eq!(rising.examples, 32);

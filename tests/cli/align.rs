@@ -79,6 +79,7 @@ fn align_commits_a_learned_head_on_its_branch_and_eval_and_promote_use_it() {
     );
     assert_eq!(intent["gate"]["passed"], true);
     assert!(intent["gate"]["lowerBound"].as_f64().unwrap() > 0.0);
+    assert_eq!(intent["chosen"], "head", "{intent}");
     assert!(
         result["questions"].get("urgency").is_none(),
         "only the asked question"
@@ -100,6 +101,8 @@ fn align_commits_a_learned_head_on_its_branch_and_eval_and_promote_use_it() {
 
     // The new checkpoint: parent the base, the figures in its message, and only learned
     // parameters added: questions.yaml is the user's, byte for byte, comments included.
+    // The 120 states are the model's captured states too: the head's prior is zero-shot
+    // corrected over them, and the correction is kept beside the head.
     let tip = result["checkpoint"]["checkpointId"].as_str().unwrap();
     assert_eq!(
         env.git_in(&repo(&env), &["rev-parse", &format!("{tip}^")]),
@@ -111,8 +114,20 @@ fn align_commits_a_learned_head_on_its_branch_and_eval_and_promote_use_it() {
         message.contains("log_loss") && message.contains("->") && message.contains("120 fitted"),
         "{message}"
     );
+    assert_eq!(intent["states"], 120, "{intent}");
     let changed = env.git_in(&repo(&env), &["diff", "--name-only", "main", &branch]);
-    assert_eq!(changed, "learned/intent.safetensors\nlearned/manifest.yaml");
+    assert_eq!(
+        changed,
+        "aligned/intent.yaml\nlearned/intent.safetensors\nlearned/manifest.yaml"
+    );
+    let correction = env.git_in(
+        &repo(&env),
+        &["show", &format!("{branch}:aligned/intent.yaml")],
+    );
+    assert!(
+        correction.contains("method: unsupervised") && !correction.contains("examples:"),
+        "{correction}"
+    );
     let questions_yaml = env.git_in(&repo(&env), &["show", &format!("{branch}:questions.yaml")]);
     assert_eq!(
         questions_yaml,
@@ -705,6 +720,84 @@ fn when_nothing_improves_nothing_is_committed() {
     assert_eq!(refs, "refs/heads/main", "nothing but main");
 }
 
+/// Eight labels that contradict zero-shot move it: a noul the engine answers "no" for
+/// every ticket (each below 0.3), annotated "yes" for seven of eight, answers "yes" at the
+/// aligned checkpoint. No test of chance holds it back; the figures say what the choice is
+/// worth, with their intervals.
+#[test]
+fn eight_labels_that_contradict_zero_shot_move_it() {
+    let env = TestEnv::new();
+    let questions = env.write(
+        "q.yaml",
+        "happy:\n  type: noul\n  instructions: The customer is happy and thanks the team.\n",
+    );
+    env.create_model("acme/few", "mo", &questions);
+    let texts = [
+        "my order is late",
+        "the app crashed",
+        "I was charged twice",
+        "please reset my password",
+    ];
+    let lines = (0..8).fold(String::new(), |mut out, i| {
+        let state = format!("ticket {i}: {}", texts[i % 4]);
+        let annotations = json!({"happy": {"answer": i != 3}});
+        writeln!(
+            out,
+            "{}",
+            json!({"example_id": format!("t-{i}"), "state": state, "annotations": annotations})
+        )
+        .unwrap();
+        out
+    });
+    env.ingest("acme/few", &lines);
+    let job = env.json(&["align", "acme/few"]);
+    assert_eq!(job["status"], "completed", "{job}");
+    let happy = &job["result"]["questions"]["happy"];
+    assert_eq!(happy["improved"], true, "{happy}");
+    assert_ne!(happy["chosen"], "zero_shot", "{happy}");
+    let accuracy = |candidate: &str| happy["candidates"][candidate]["accuracy"].as_f64().unwrap();
+    assert!(accuracy("zero_shot") < 0.5, "{happy}");
+    assert!(accuracy("majority") > 0.8, "{happy}");
+    // The figure is the whole choice's, out of fold (each fold answered by the choice made
+    // on the others alone), and its interval is reported.
+    let after = happy["after"]["accuracy"].as_f64().unwrap();
+    assert!(
+        after >= 0.75 && after > accuracy("zero_shot") + 0.5,
+        "{happy}"
+    );
+    let interval = &happy["candidates"]["majority"]["interval"];
+    assert!(interval[0].as_f64().unwrap() < 0.875 && interval[1].as_f64().unwrap() > 0.875);
+    assert!(happy["gate"]["lowerBound"].is_number() && happy["gate"]["upperBound"].is_number());
+    let branch = job["result"]["branch"].as_str().unwrap();
+    let state = env.write("s.json", "\"ticket 9: where is my parcel?\"");
+    let answer = |revision: &str| {
+        env.json(&[
+            "decide",
+            "-m",
+            "acme/few",
+            "--revision",
+            revision,
+            "-s",
+            state.to_str().unwrap(),
+            "--no-capture",
+        ])["answers"]["happy"]["noul"]
+            .as_f64()
+            .unwrap()
+    };
+    assert!(answer("main") < 0.5);
+    assert!(answer(branch) > 0.5);
+    // A cautious user's gate holds the same eight back: the whole choice, out of fold, is
+    // not better than zero-shot by the margin.
+    let gated = env.json(&["align", "acme/few", "--margin", "0.02"]);
+    let happy = &gated["result"]["questions"]["happy"];
+    assert_eq!(happy["improved"], false, "{happy}");
+    assert!(
+        happy["reason"].as_str().unwrap().contains("margin"),
+        "{happy}"
+    );
+    assert_eq!(gated["result"]["branch"], Value::Null);
+}
+
 #[test]
 fn too_few_annotations_are_reported_not_aligned() {
     // Four annotations for six options, and none at all for the others: each keeps its
@@ -992,11 +1085,10 @@ fn a_question_with_too_few_annotations_keeps_zero_shot_unless_corrected_without_
     let job = env.json(&["align", "acme/support", "--questions", "intent"]);
     let intent = &job["result"]["questions"]["intent"];
     assert_eq!(intent["improved"], false, "{intent}");
-    assert!(
-        intent["reason"]
-            .as_str()
-            .unwrap()
-            .ends_with("the zero-shot answer stays"),
+    assert_eq!(
+        intent["reason"],
+        "too few annotated examples (4 for 6 outcomes); the zero-shot answer stays; `align \
+         --unsupervised` would correct it without annotations over the 30 captured states",
         "{intent}"
     );
     // Asked for, the correction without annotations is made over the captured states.

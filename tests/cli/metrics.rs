@@ -263,7 +263,13 @@ fn each_family_moves_by_what_the_requests_did() {
             .await
             .unwrap();
         assert_eq!(created.status(), 202);
+        let location = created.headers()["location"].to_str().unwrap().to_owned();
         one_completed(&client, &metrics_url, "alignment").await;
+        // Twelve labels change escalate: the alignment commits its branch, one push. (Read
+        // from the home: the token's bucket holds exactly the requests counted below.)
+        let job_id = location.rsplit('/').next().unwrap();
+        let aligned = env.json(&["jobs", "poll", job_id]);
+        assert_eq!(aligned["result"]["improved"], true, "{aligned}");
         // A promote moves the shared remote's default branch: one push.
         let promoted = client
             .post(served.url(&format!("/v1/models/{model_id}/promote")))
@@ -495,7 +501,8 @@ fn check_moves(moves: &Moves<'_>, tokens_read: u64) {
             0.0,
         ),
         ("arbiter_job_takeovers_total".to_owned(), 0.0),
-        // The store never failed; git pushed once (the promote), and no push was refused.
+        // The store never failed; git pushed twice (the alignment's branch, the promote),
+        // and no push was refused.
         (
             "arbiter_store_errors_total{backend=\"sqlite\"}".to_owned(),
             0.0,
@@ -506,7 +513,7 @@ fn check_moves(moves: &Moves<'_>, tokens_read: u64) {
         ),
         (
             "arbiter_git_operations_total{operation=\"push\",result=\"ok\"}".to_owned(),
-            1.0,
+            2.0,
         ),
         (
             "arbiter_git_operations_total{operation=\"push\",result=\"rejected\"}".to_owned(),
@@ -514,7 +521,7 @@ fn check_moves(moves: &Moves<'_>, tokens_read: u64) {
         ),
         (
             count("arbiter_git_duration_seconds", "operation=\"push\""),
-            1.0,
+            2.0,
         ),
     ] {
         moves.check(&series, expected);

@@ -35,7 +35,7 @@ pub struct AlignArgs {
     /// Seed of the folds, draws and bootstrap: the same examples, seed and checkpoint give the same result
     #[arg(long, default_value_t = 0, value_parser = RangedU64ValueParser::<u64>::new().range(0..=MAX_WHOLE))]
     pub seed: u64,
-    /// The held-out gain a question needs, relative to its current loss (0.02: 2% lower)
+    /// A gate for the cautious, off at 0: a question then changes only when its held-out loss beats zero-shot's by this share (0.02: 2% lower) beyond chance. At 0 each question keeps what scores best out of fold
     #[arg(long, default_value_t = DEFAULT_MARGIN, value_name = "FRACTION", value_parser = margin)]
     pub margin: f64,
     /// Annotated examples used per question, at most (a seeded sample)
@@ -221,6 +221,7 @@ fn print_curve(id: &str, curve: &Curve, printer: &Printer) -> Result<()> {
     let mut table = Table::new(vec![
         Column::number("Annotated").always(),
         Column::number("Accuracy").always(),
+        Column::number("95% Interval").priority(4),
         Column::number("Log Loss").priority(3),
         Column::text("").priority(2),
     ]);
@@ -236,6 +237,10 @@ fn print_curve(id: &str, curve: &Curve, printer: &Printer) -> Result<()> {
         table.row(vec![
             point.examples.to_string(),
             format!("{:.3}", point.accuracy),
+            point.interval.map_or_else(
+                || "-".to_owned(),
+                |[low, high]| format!("{low:.3}–{high:.3}"),
+            ),
             format!("{:.3}", point.log_loss),
             bar,
         ]);
@@ -245,5 +250,29 @@ fn print_curve(id: &str, curve: &Curve, printer: &Printer) -> Result<()> {
         curve.zero_shot.accuracy, curve.majority.accuracy
     ));
     printer.table(&table)?;
+    if let Some(words) = curve_in_words(curve) {
+        printer.wrapped(&words)?;
+    }
     Ok(())
+}
+
+/// What a curve says of more labels, in words: still rising (and about how many more the
+/// next step takes: as many again as it has), or flat.
+fn curve_in_words(curve: &Curve) -> Option<String> {
+    let learning = crate::wire::to_annotate::Learning::of(&curve.points)?;
+    let n = learning.examples;
+    Some(if learning.rising {
+        format!(
+            "still rising: {:+.1} points of accuracy per doubling of the labels; the next \
+             step takes about {n} more (to {})",
+            learning.gain * 100.0,
+            n * 2
+        )
+    } else {
+        format!(
+            "flat at {n} labels ({:+.1} points over the last doubling): more labels of the \
+             same kind are unlikely to move it much",
+            learning.gain * 100.0
+        )
+    })
 }

@@ -93,11 +93,13 @@ pub(super) fn finish(
         .filter_map(|(id, learned)| Some((id, learned.head.as_ref()?)))
         .collect();
     let learned_dir = learned_dir(ctx, loaded, &base.learned, &heads, &files);
-    // A question with a head has no other alignment: its `aligned/` file goes.
+    // A question with a head has no other alignment than the correction of its prior: an
+    // `aligned/` file of the base it does not write again goes.
     let unaligned: Vec<String> = heads
         .iter()
         .map(|(id, _)| (*id).clone())
         .filter(|id| base.aligned.iter().any(|(other, _)| other == id))
+        .filter(|id| !files.iter().any(|(other, _)| other == id))
         .collect();
     let realigned: Vec<(String, String)> = outcome
         .learned

@@ -1,5 +1,6 @@
-//! The gate: a new checkpoint only when it is better on held-out examples, by a margin and
-//! beyond chance.
+//! The gain over zero-shot and its interval; with a margin (`align --margin`, off by
+//! default), the gate: a question changes only when it is better by the margin and beyond
+//! chance.
 //!
 //! Both checkpoints are scored on the same examples (the aligned one only on examples it
 //! was not built from), so the comparison is paired: the bootstrap resamples examples and

@@ -113,27 +113,60 @@ pub(super) fn not_run(what: &str) -> Error {
 }
 
 /// The model's captured states, annotated or not: a seeded sample of at most
-/// `max_examples`, in a stable order.
+/// `max_examples`, in a stable order. Only the sample is held while the store is read.
 pub(super) fn read_captured(
     ctx: &Context,
     loaded: &Loaded,
     settings: &Settings,
 ) -> Result<Vec<Value>> {
-    let mut all: Vec<(String, Value)> = Vec::new();
+    // The `max_examples` least keys seen so far, the greatest on top to be let go.
+    let mut sample: std::collections::BinaryHeap<(u64, String, SampledState)> =
+        std::collections::BinaryHeap::new();
     ctx.store()?.for_each_example(
         &loaded.model_id,
         &ExampleFilter::default(),
         &mut |example| {
-            all.push((example.example_id.clone(), example.state));
+            let key = folds::key(settings.seed, "sample", &example.example_id);
+            if sample.len() < settings.max_examples
+                || sample.peek().is_some_and(|(top, _, _)| key < *top)
+            {
+                sample.push((key, example.example_id.clone(), SampledState(example.state)));
+                if sample.len() > settings.max_examples {
+                    sample.pop();
+                }
+            }
             Ok(())
         },
     )?;
-    if all.len() > settings.max_examples {
-        all.sort_by_key(|(example_id, _)| folds::key(settings.seed, "sample", example_id));
-        all.truncate(settings.max_examples);
-    }
+    let mut all: Vec<(String, Value)> = sample
+        .into_iter()
+        .map(|(_, id, SampledState(state))| (id, state))
+        .collect();
     all.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(all.into_iter().map(|(_, state)| state).collect())
+}
+
+/// A state in the sample's heap, ordered by nothing (its key and ID order it).
+struct SampledState(Value);
+
+impl PartialEq for SampledState {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for SampledState {}
+
+impl PartialOrd for SampledState {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for SampledState {
+    fn cmp(&self, _: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
 }
 
 pub(super) fn examples_count(examples: &Examples, id: &str) -> usize {

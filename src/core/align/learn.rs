@@ -178,44 +178,10 @@ pub fn cross_validate(
     }
 }
 
-/// Below this many examples, the figures come from nested cross-validation: choosing
-/// among the candidates on a few examples flatters the one chosen.
+/// Below this many examples, the figures come from nested cross-validation
+/// ([`super::select`]): choosing among the candidates on a few examples flatters the one
+/// chosen.
 pub const NESTED_BELOW: usize = 100;
-
-/// Out-of-fold answers whose every head was chosen without the example: for each fold, the
-/// candidate is chosen by cross-validation of the other folds alone
-/// ([`cross_validate`] within them), fitted on them, and answers the fold. Below
-/// [`NESTED_BELOW`] examples these replace the plain cross-validation's answers.
-pub fn nested_out_of_fold(
-    problem: &Problem<'_>,
-    subset: &[usize],
-    cv: &CrossValidated,
-    seed: u64,
-    cancelled: &dyn Fn() -> bool,
-) -> Vec<Vec<f64>> {
-    let mut answers = cv.out_of_fold.clone();
-    for fold in 0..cv.folds {
-        if cancelled() {
-            break;
-        }
-        let train: Vec<usize> = (0..subset.len())
-            .filter(|&j| cv.fold_of[j] != fold)
-            .map(|j| subset[j])
-            .collect();
-        let held: Vec<usize> = (0..subset.len())
-            .filter(|&j| cv.fold_of[j] == fold)
-            .collect();
-        if train.len() < 2 || held.is_empty() {
-            continue;
-        }
-        let inner = cross_validate(problem, &train, cv.folds, seed, cancelled);
-        let fitted_head = fit(problem, &train, inner.link, inner.penalty);
-        for j in held {
-            answers[j] = fitted_head.probabilities(&problem.readings[subset[j]]);
-        }
-    }
-    answers
-}
 
 /// The head of `link` fitted on every example of `subset` at `penalty`.
 pub fn fit(problem: &Problem<'_>, subset: &[usize], link: Link, penalty: Penalty) -> Head {
@@ -264,11 +230,24 @@ pub fn figures(answers: &[Vec<f64>], labels: &[usize], outcomes: usize) -> Curve
         onehot[y] = 1.0;
         loss += log_loss(p, &onehot);
     }
+    let accuracy = correct as f64 / n;
+    let (low, high) = wilson(accuracy, n);
     CurvePoint {
         examples: answers.len() as u64,
-        accuracy: round(correct as f64 / n),
+        accuracy: round(accuracy),
         log_loss: round(loss / n),
+        interval: Some([round(low), round(high)]),
     }
+}
+
+/// Wilson's 95% interval of a proportion `p` observed over `n` trials: unlike p ± 1.96·s.e.,
+/// it stays within [0, 1] and is not of width 0 at 8 of 8.
+pub fn wilson(p: f64, n: f64) -> (f64, f64) {
+    const Z: f64 = 1.959_964;
+    let z2 = Z * Z / n;
+    let center = (p + z2 / 2.0) / (1.0 + z2);
+    let half = Z * (p * (1.0 - p) / n + z2 / (4.0 * n)).sqrt() / (1.0 + z2);
+    ((center - half).max(0.0), (center + half).min(1.0))
 }
 
 fn round(x: f64) -> f64 {
@@ -287,35 +266,6 @@ pub fn curve_sizes(n: usize) -> Vec<usize> {
         sizes.push(n);
     }
     sizes
-}
-
-/// The learning curve: at each size, a stratified seeded draw of that many examples is
-/// cross-validated, and its out-of-fold figures are the point.
-pub fn curve(
-    problem: &Problem<'_>,
-    k: usize,
-    seed: u64,
-    cancelled: &dyn Fn() -> bool,
-) -> Vec<CurvePoint> {
-    let n = problem.ids.len();
-    // One stratified order, cut at each size: a smaller draw is part of every larger one.
-    let all: Vec<usize> = (0..n).collect();
-    let order = stratified_order(problem, &all, seed);
-    curve_sizes(n)
-        .into_iter()
-        .filter(|_| !cancelled())
-        .map(|size| {
-            let subset: Vec<usize> = order[..size].to_vec();
-            let cv = cross_validate(problem, &subset, k, seed, cancelled);
-            let answers = if size < NESTED_BELOW {
-                nested_out_of_fold(problem, &subset, &cv, seed, cancelled)
-            } else {
-                cv.out_of_fold
-            };
-            let labels: Vec<usize> = subset.iter().map(|&i| problem.labels[i]).collect();
-            figures(&answers, &labels, problem.outcomes)
-        })
-        .collect()
 }
 
 /// The examples in an order whose every prefix holds each label in its share: dealt as
@@ -371,6 +321,20 @@ pub fn majority(problem: &Problem<'_>, k: usize, seed: u64) -> CurvePoint {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wilson_intervals_hold_the_proportion_and_stay_in_bounds() {
+        let (low, high) = wilson(1.0, 8.0);
+        assert!(
+            (0.67..0.69).contains(&low) && (high - 1.0).abs() < 1e-6,
+            "{low} {high}"
+        );
+        let (low, high) = wilson(0.5, 100.0);
+        assert!(
+            (low - 0.404).abs() < 1e-3 && (high - 0.596).abs() < 1e-3,
+            "{low} {high}"
+        );
+    }
 
     #[test]
     fn curve_sizes_double_from_eight_and_end_at_all() {

@@ -1,23 +1,26 @@
-//! Alignment: a learned head per question from its annotated examples, as a job,
-//! committed only when it is better than zero-shot on examples it was not fitted on.
+//! Alignment: what each question answers with, chosen from its annotated examples, as a
+//! job; committed when some question is better answered otherwise than zero-shot.
 //!
 //! For each question: its annotated examples (a seeded sample of at most `max_examples`)
-//! are embedded once, and the question's zero-shot answers are its prior. [`learn`]
-//! cross-validates a head ([`crate::learned`]) over stratified seeded folds, choosing its
-//! strength by out-of-fold log loss, and fits the kept head on every example (or on those
-//! not held out, with `holdout`). `gate::judge` compares the out-of-fold (or held-out)
-//! answers with zero-shot. A question that passes gets its head written to `learned/`
+//! are embedded once, and the question's zero-shot answers are its prior. [`select`]
+//! scores the candidates (zero-shot, the majority prior, a learned head whose strength
+//! [`learn`] cross-validates over stratified seeded folds) out of fold, keeps the one with
+//! the least log loss (then the best accuracy), and reports the whole choice's figures,
+//! nested below 100 examples. A question whose choice is not zero-shot gets its head written to `learned/`
 //! (tensors and manifest, with each fitted example's out-of-fold answer for `eval`);
-//! `questions.yaml` is left as it is. The files go on `alignments/<jobId>`, its parent the
-//! base checkpoint. Nothing is committed when no question passes. The same examples, seed
-//! and base checkpoint give the same tree.
+//! `questions.yaml` is left as it is. With a `margin`, `gate::judge` must also find the
+//! gain over zero-shot beyond chance. The files go on `alignments/<jobId>`, its parent the
+//! base checkpoint. Nothing is committed when every question keeps zero-shot. The same
+//! examples, seed and base checkpoint give the same tree.
 
 mod commit;
+mod correction;
 pub(crate) mod folds;
 mod gate;
 mod inputs;
 pub mod learn;
 mod question;
+mod select;
 
 use commit::{finish, fit_id, learned_yaml};
 pub(crate) use commit::{has_exemplar, without_exemplar};
@@ -40,7 +43,7 @@ use crate::wire::align::{AlignmentRequest, AlignmentResult, MIN_EXAMPLES, Questi
 use crate::wire::decision::Revision;
 use crate::wire::jobs::{Job, JobKind, JobResult, Progress};
 use crate::wire::validate::Loc;
-use crate::wire::{Question, Questions};
+use crate::wire::{Question, QuestionKind, Questions};
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -269,9 +272,14 @@ fn align(
     tracker: &Tracker,
 ) -> Result<Outcome> {
     let examples = read_examples(ctx, loaded, settings)?;
-    // Captured states are read only when a question is to be corrected without
-    // annotations: asked for, or too few annotated examples to align it.
-    let captured_states = if settings.unsupervised {
+    // Captured states are read for the corrected prior a choice or a score starts from
+    // (a noul has none), and for a correction without annotations.
+    let corrects = settings.unsupervised
+        || settings
+            .questions
+            .iter()
+            .any(|id| !matches!(loaded.questions[id].kind, QuestionKind::Noul { .. }));
+    let captured_states = if corrects {
         read_captured(ctx, loaded, settings)?
     } else {
         Vec::new()

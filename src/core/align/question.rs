@@ -1,9 +1,11 @@
-//! One question's alignment: its head cross-validated, fitted and judged by the gate, or
-//! its correction without annotations.
+//! One question's alignment: what it answers with chosen by cross-validation ([`select`])
+//! and fitted, or its correction without annotations.
 
 #[allow(clippy::wildcard_imports)]
 use super::*;
 use crate::wire::QuestionKind;
+use correction::{Correction, correct_unsupervised};
+use select::Candidate;
 
 // One question's alignment in order (filter, baseline, search, gate, write), over
 // locals that every step shares.
@@ -49,6 +51,8 @@ pub(super) fn align_question(
         reason: None,
         figures: None,
         curve: None,
+        chosen: None,
+        candidates: None,
     };
     let outcomes = outcome_keys(&question.kind).len();
     let present: std::collections::BTreeSet<usize> = items.iter().map(|it| it.outcome).collect();
@@ -74,37 +78,76 @@ pub(super) fn align_question(
             report,
         );
     }
-    if let Some(reason) = too_few {
+    if let Some(mut reason) = too_few {
+        // Captured states could still correct it, without a label: say so.
+        let states = captured.iter().filter(|s| !s.is_blank()).count();
+        if !matches!(base.kind, QuestionKind::Noul { .. }) && states >= MIN_EXAMPLES {
+            let _ = write!(
+                reason,
+                "; `align --unsupervised` would correct it without annotations over the \
+                 {states} captured states"
+            );
+        }
         report.reason = Some(reason);
         return Ok((report, None));
     }
-    learn_question(
-        engine, id, &base, examples, embedded, &items, settings, tracker, report,
-    )
+    // The best prior there is: zero-shot without each outcome's pull over the captured
+    // states, where there are enough of them (learn_question keeps it where it does at
+    // least as well on the annotated examples).
+    let correction = Correction::of(engine, &base, captured, settings.seed)?.ok();
+    let inputs = Inputs {
+        engine,
+        examples,
+        embedded,
+        items: &items,
+        settings,
+        tracker,
+    };
+    learn_question(&inputs, id, &base, correction.as_ref(), report)
 }
 
-/// Fit a question's learned head on its annotated `items` ([`learn`]), gate it on
-/// out-of-fold (or held-out) answers against zero-shot, and write it when it passes.
-#[allow(clippy::too_many_arguments)] // the alignment's state, passed down as it is
+/// What every question's alignment reads, as it is.
+pub(super) struct Inputs<'a> {
+    engine: &'a BuiltinEngine,
+    examples: &'a Examples,
+    embedded: &'a [EmbeddedState],
+    items: &'a [&'a Item],
+    settings: &'a Settings,
+    tracker: &'a Tracker,
+}
+
+/// Choose what a question answers with from its annotated `items` ([`select`]): zero-shot,
+/// the majority prior or a learned head, by cross-validated log loss and accuracy; write it when it is
+/// not zero-shot (and, with a `margin`, when it also passes the gate against zero-shot).
+// One question's choice in order (readings, curve, split, choice, figures, verdict, write),
+// over locals that every step shares.
+#[allow(clippy::too_many_lines)]
 pub(super) fn learn_question(
-    engine: &BuiltinEngine,
+    inputs: &Inputs<'_>,
     id: &str,
     base: &Question,
-    examples: &Examples,
-    embedded: &[EmbeddedState],
-    items: &[&Item],
-    settings: &Settings,
-    tracker: &Tracker,
+    correction: Option<&Correction>,
     mut report: QuestionReport,
 ) -> Result<Aligned> {
+    let Inputs {
+        examples,
+        items,
+        settings,
+        tracker,
+        ..
+    } = *inputs;
     let kind = &base.kind;
-    let readings = Readings::of(engine, base, examples, embedded, items)?;
+    let readings = Readings::of(inputs, base, correction)?;
     tracker.check()?;
+    let correction = correction.filter(|_| readings.corrected);
+    if let Some(correction) = correction {
+        report.states = Some(correction.states);
+    }
     let problem = readings.problem(kind, examples, items);
     let cancelled = || tracker.cancelled();
     if settings.curve {
         report.curve = Some(crate::wire::align::Curve {
-            points: learn::curve(&problem, settings.folds, settings.seed, &cancelled),
+            points: select::curve(&problem, settings.folds, settings.seed, &cancelled),
             zero_shot: learn::figures(&readings.priors, &problem.labels, problem.outcomes),
             majority: learn::majority(&problem, settings.folds, settings.seed),
         });
@@ -122,80 +165,149 @@ pub(super) fn learn_question(
     };
     let fitted: Vec<usize> = (0..n).filter(|&i| !held_out[i]).collect();
     let held: Vec<usize> = (0..n).filter(|&i| held_out[i]).collect();
-    let mut cv =
-        learn::cross_validate(&problem, &fitted, settings.folds, settings.seed, &cancelled);
-    if fitted.len() < learn::NESTED_BELOW {
-        cv.out_of_fold =
-            learn::nested_out_of_fold(&problem, &fitted, &cv, settings.seed, &cancelled);
-    }
+    let mut selection =
+        select::select(&problem, &fitted, settings.folds, settings.seed, &cancelled);
     tracker.check()?;
     // As the manifest records them, so that `eval` scores exactly these.
-    for answer in &mut cv.out_of_fold {
+    for answer in &mut selection.out_of_fold {
         for p in answer.iter_mut() {
             *p = round(*p);
         }
     }
-    let fitted_head = learn::fit(&problem, &fitted, cv.link, cv.penalty);
+    let changed = selection.chosen != Candidate::ZeroShot || correction.is_some();
+    let kept = match selection.chosen {
+        Candidate::ZeroShot => None,
+        Candidate::Majority => Some(select::majority_head(&problem, &fitted)),
+        Candidate::Head => Some(learn::fit(
+            &problem,
+            &fitted,
+            selection.cv.link,
+            selection.cv.penalty,
+        )),
+    };
     report.fitted = fitted.len() as u64;
     report.held_out = held.len() as u64;
-    // What the gate and the figures are on: the held-out examples when some are, else
-    // every fitted one, answered out of fold.
+    report.chosen = Some(selection.chosen.name().to_owned());
+    report.candidates = Some(
+        selection
+            .scores
+            .iter()
+            .map(|(candidate, point)| (candidate.name().to_owned(), *point))
+            .collect(),
+    );
+    // What the figures are on: the held-out examples when some are, else every fitted
+    // one, answered out of fold by the whole choice.
     let (on, after): (Vec<usize>, Vec<Vec<f64>>) = if held.is_empty() {
         report.figures = Some("out_of_fold".into());
-        (fitted.clone(), cv.out_of_fold.clone())
+        (fitted.clone(), selection.out_of_fold.clone())
     } else {
         report.figures = Some("held_out".into());
         let answers = held
             .iter()
-            .map(|&i| fitted_head.probabilities(&problem.readings[i]))
+            .map(|&i| match &kept {
+                Some(head) => head.probabilities(&problem.readings[i]),
+                None => readings.priors[i].clone(),
+            })
             .collect();
         (held.clone(), answers)
     };
     let labels: Vec<Vec<f64>> = on.iter().map(|&i| items[i].label.clone()).collect();
-    let before: Vec<Vec<f64>> = on.iter().map(|&i| readings.priors[i].clone()).collect();
+    let before: Vec<Vec<f64>> = on.iter().map(|&i| readings.zero_shot[i].clone()).collect();
     let (before, after) = (scored(&before, &labels), scored(&after, &labels));
-    if !judge(id, kind, &before, &after, settings, &mut report) {
+    let judged = Judged {
+        id,
+        kind,
+        changed,
+        scores: &selection.scores,
+    };
+    if !judged.judge(&before, &after, settings, &mut report) {
         return Ok((report, None));
     }
+    let Some(head) = kept else {
+        // Zero-shot, corrected: the correction alone is kept.
+        let correction = correction.ok_or_else(|| Error::bug("a change with nothing to keep"))?;
+        report.improved = true;
+        report.candidate = Some(format!(
+            "the zero-shot answer corrected over {} captured states ({}); out of fold: {}",
+            correction.states,
+            unsupervised::METHOD,
+            describe_scores(&selection.scores)
+        ));
+        return Ok((report, Some(correction.learned(id))));
+    };
     let fit = Fit {
-        head: fitted_head,
-        cv,
+        head,
+        selection,
         fitted,
         ids: problem.ids,
     };
-    let learned = fit.learned(id, kind, settings, &after, &mut report);
+    let mut learned = fit.learned(id, kind, settings, &after, &mut report);
+    // A head reads the prior it was fitted on: the corrected one, kept beside it. (The
+    // majority prior reads none.)
+    if let Some(correction) = correction.filter(|_| learned_reads_prior(&report)) {
+        learned.file = correction.learned(id).file;
+        if let Some(candidate) = &mut report.candidate {
+            let _ = write!(
+                candidate,
+                "; its prior zero-shot corrected over {} captured states",
+                correction.states
+            );
+        }
+    }
     Ok((report, Some(learned)))
 }
 
-/// What a question's head reads of each annotated example: its zero-shot answer (the
-/// prior), its pooled embedding and its words' counts.
+/// Whether the head a report chose reads the zero-shot prior (the majority prior does not).
+fn learned_reads_prior(report: &QuestionReport) -> bool {
+    report.chosen.as_deref() == Some(Candidate::Head.name())
+}
+
+/// What a question's candidates read of each annotated example: its prior (the zero-shot
+/// answer, corrected where that does at least as well), its pooled embedding and its
+/// words' counts; and the zero-shot answer as the current checkpoint gives it.
 struct Readings {
     priors: Vec<Vec<f64>>,
+    zero_shot: Vec<Vec<f64>>,
+    /// Whether `priors` are the corrected answers.
+    corrected: bool,
     pooled: Vec<Vec<f32>>,
     counts: Vec<crate::learned::words::Counts>,
 }
 
 impl Readings {
-    fn of(
-        engine: &BuiltinEngine,
-        base: &Question,
-        examples: &Examples,
-        embedded: &[EmbeddedState],
-        items: &[&Item],
-    ) -> Result<Self> {
+    fn of(inputs: &Inputs<'_>, base: &Question, correction: Option<&Correction>) -> Result<Self> {
+        let items = inputs.items;
         let n = items.len();
         let mut readings = Self {
             priors: Vec::with_capacity(n),
+            zero_shot: Vec::with_capacity(n),
+            corrected: false,
             pooled: Vec::with_capacity(n),
             counts: Vec::with_capacity(n),
         };
         for it in items {
-            let state = &embedded[it.example];
-            readings.priors.push(engine.zero_shot(state, base)?.0);
+            let state = &inputs.embedded[it.example];
+            readings
+                .zero_shot
+                .push(inputs.engine.zero_shot(state, base)?.0);
+            if let Some(correction) = correction {
+                let corrected = inputs.engine.zero_shot(state, &correction.question)?.0;
+                readings.priors.push(corrected);
+            }
             readings.pooled.push(state.pooled());
             readings.counts.push(crate::learned::words::counts(
-                &crate::engine::builtin::text::render(&examples.states[it.example]),
+                &crate::engine::builtin::text::render(&inputs.examples.states[it.example]),
             ));
+        }
+        let labels: Vec<usize> = items.iter().map(|it| it.outcome).collect();
+        let outcomes = outcome_keys(&base.kind).len();
+        let figures = |answers: &[Vec<f64>]| learn::figures(answers, &labels, outcomes);
+        // The correction is estimated without a label; whether it is kept is the labels'
+        // say: where it scores worse than zero-shot on them, zero-shot stays the prior.
+        readings.corrected = correction.is_some()
+            && select::at_least_as_good(&figures(&readings.priors), &figures(&readings.zero_shot));
+        if !readings.corrected {
+            readings.priors.clone_from(&readings.zero_shot);
         }
         Ok(readings)
     }
@@ -238,52 +350,93 @@ fn scored(answers: &[Vec<f64>], labels: &[Vec<f64>]) -> Vec<Scored> {
         .collect()
 }
 
-/// Whether the head's answers (`after`) beat zero-shot's (`before`) on the same examples:
-/// the gate on their losses, and never a lower accuracy. The figures and the verdict go
-/// into `report`.
-fn judge(
-    id: &str,
-    kind: &QuestionKind,
-    before: &[Scored],
-    after: &[Scored],
-    settings: &Settings,
-    report: &mut QuestionReport,
-) -> bool {
-    let (scale, outcomes) = (scale_of(kind), outcome_keys(kind).len());
-    let metrics =
-        |s: &[Scored]| Metrics::compute(scale, outcomes, s).with_uncertainty(scale, s, id);
-    let losses = |s: &[Scored]| -> Vec<f64> {
-        s.iter()
-            .map(|s| loss(scale, &s.predicted, &s.label))
-            .collect()
-    };
-    let (before_metrics, after_metrics) = (metrics(before), metrics(after));
-    let mut verdict = gate::judge(
-        &losses(before),
-        &losses(after),
-        settings.margin,
-        settings.seed,
-        id,
-    );
-    if verdict.passed && after_metrics.accuracy < before_metrics.accuracy {
-        verdict.passed = false;
-        verdict.reason = Some(format!(
-            "the accuracy would fall from {:.3} to {:.3}",
-            before_metrics.accuracy, after_metrics.accuracy
-        ));
-    }
-    report.before = Some(before_metrics);
-    report.after = Some(after_metrics);
-    report.reason.clone_from(&verdict.reason);
-    let passed = verdict.passed;
-    report.gate = Some(verdict);
-    passed
+/// A question's choice, as the report judges it.
+struct Judged<'a> {
+    id: &'a str,
+    kind: &'a QuestionKind,
+    /// Whether the choice answers otherwise than the current zero-shot.
+    changed: bool,
+    scores: &'a select::Scores,
 }
 
-/// A head that passed the gate, with how it was chosen and what it was fitted on.
+impl Judged<'_> {
+    /// Whether the choice is kept: it answers otherwise than zero-shot and, when the user set a
+    /// `margin`, its answers (`after`) also pass the gate against zero-shot's (`before`) on
+    /// the same examples, at no lower accuracy. The figures, the interval of the gain and
+    /// the verdict go into `report` either way.
+    fn judge(
+        &self,
+        before: &[Scored],
+        after: &[Scored],
+        settings: &Settings,
+        report: &mut QuestionReport,
+    ) -> bool {
+        let (scale, outcomes) = (scale_of(self.kind), outcome_keys(self.kind).len());
+        let metrics =
+            |s: &[Scored]| Metrics::compute(scale, outcomes, s).with_uncertainty(scale, s, self.id);
+        let losses = |s: &[Scored]| -> Vec<f64> {
+            s.iter()
+                .map(|s| loss(scale, &s.predicted, &s.label))
+                .collect()
+        };
+        let (before_metrics, after_metrics) = (metrics(before), metrics(after));
+        let mut verdict = gate::judge(
+            &losses(before),
+            &losses(after),
+            settings.margin,
+            settings.seed,
+            self.id,
+        );
+        if !self.changed {
+            verdict.passed = false;
+            verdict.reason = Some(format!(
+                "zero-shot scored best out of fold ({})",
+                describe_scores(self.scores)
+            ));
+        } else if settings.margin > 0.0 {
+            if verdict.passed && after_metrics.accuracy < before_metrics.accuracy {
+                verdict.passed = false;
+                verdict.reason = Some(format!(
+                    "the accuracy would fall from {:.3} to {:.3}",
+                    before_metrics.accuracy, after_metrics.accuracy
+                ));
+            }
+        } else {
+            // No gate asked for: the choice stands, and the bootstrap's bounds are the
+            // interval of its gain, reported as they are.
+            verdict.passed = true;
+            verdict.required_gain = 0.0;
+            verdict.reason = None;
+        }
+        report.before = Some(before_metrics);
+        report.after = Some(after_metrics);
+        report.reason.clone_from(&verdict.reason);
+        let passed = verdict.passed;
+        report.gate = Some(verdict);
+        passed
+    }
+}
+
+/// The candidates' out-of-fold accuracies, for people: `head 0.750, zero-shot 0.500, …`.
+fn describe_scores(scores: &select::Scores) -> String {
+    scores
+        .iter()
+        .map(|(candidate, point)| {
+            format!(
+                "{} {:.3}",
+                candidate.name().replace('_', "-"),
+                point.accuracy
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The head kept (the learned one, or the majority prior as a head), with how it was
+/// chosen and what it was fitted on.
 struct Fit<'a> {
     head: crate::learned::Head,
-    cv: learn::CrossValidated,
+    selection: select::Selection,
     /// The fitted examples, as indices into `ids`.
     fitted: Vec<usize>,
     ids: Vec<&'a str>,
@@ -302,22 +455,43 @@ impl Fit<'_> {
     ) -> Learned {
         let Self {
             head,
-            cv,
+            selection,
             fitted,
             ids,
         } = self;
+        let cv = &selection.cv;
         report.improved = true;
+        let (what, penalty) = match selection.chosen {
+            Candidate::Majority => (
+                format!(
+                    "the majority prior (the {} annotated answers' frequencies, whatever the \
+                     state)",
+                    fitted.len()
+                ),
+                crate::learned::Penalty {
+                    embedding: 0.0,
+                    words: 0.0,
+                },
+            ),
+            _ => (
+                format!(
+                    "{} head over the pooled embedding and word 1-2-grams (penalty {} on \
+                     words, {} on the embedding)",
+                    head.link.name(),
+                    round(cv.penalty.words),
+                    round(cv.penalty.embedding),
+                ),
+                cv.penalty,
+            ),
+        };
         report.candidate = Some(format!(
-            "{} head over the pooled embedding and word 1-2-grams (penalty {} on words, {} on \
-             the embedding; {} folds)",
-            head.link.name(),
-            round(cv.penalty.words),
-            round(cv.penalty.embedding),
-            cv.folds
+            "{what}; out of fold over {} folds: {}",
+            cv.folds,
+            describe_scores(&selection.scores)
         ));
         let out_of_fold: IndexMap<String, crate::learned::file::Fitted> = fitted
             .iter()
-            .zip(cv.fold_of.iter().zip(&cv.out_of_fold))
+            .zip(cv.fold_of.iter().zip(&selection.out_of_fold))
             .map(|(&i, (&fold, answer))| {
                 let fitted = crate::learned::file::Fitted {
                     fold,
@@ -331,7 +505,7 @@ impl Fit<'_> {
             id,
             &head,
             outcome_keys(kind),
-            cv.penalty,
+            penalty,
             (settings.seed, cv.folds),
             abstain_rule(after),
             out_of_fold,
@@ -339,6 +513,8 @@ impl Fit<'_> {
         );
         let entry = crate::learned::file::Entry {
             curve: report.curve.as_ref().map(|curve| curve.points.clone()),
+            chosen: report.chosen.clone(),
+            candidates: report.candidates.clone(),
             ..entry
         };
         let mut fitted_ids: Vec<String> = fitted.iter().map(|&i| ids[i].to_owned()).collect();
@@ -351,66 +527,6 @@ impl Fit<'_> {
             documents: Vec::new(),
         }
     }
-}
-
-/// Correct a question without annotations ([`unsupervised`]) from the `captured` states,
-/// given its current alignment (as [`align_question`] parsed it) and its base question;
-/// `why` says why it was not aligned on annotations instead (when it was not asked for).
-pub(super) fn correct_unsupervised(
-    engine: &BuiltinEngine,
-    id: &str,
-    (current, base): (Option<&aligned::Alignment>, &Question),
-    has_head: bool,
-    captured: &[EmbeddedState],
-    settings: &Settings,
-    mut report: QuestionReport,
-) -> Result<Aligned> {
-    // An alignment learned from annotations is worth more than a correction without them.
-    if has_head
-        || current.is_some_and(|alignment| {
-            !alignment.exemplars.is_empty() || alignment.cues.iter().any(Option::is_some)
-        })
-    {
-        report.reason = Some("aligned on annotated examples already; left as it is".to_owned());
-        return Ok((report, None));
-    }
-    let similarities = captured
-        .iter()
-        .map(|state| engine.similarities(state, base))
-        .collect::<Result<Vec<_>>>()?;
-    let mut calibration = match unsupervised::correction(base, &similarities, MIN_EXAMPLES) {
-        Ok(calibration) => calibration,
-        Err(not) => {
-            report.reason = Some(not.to_string());
-            return Ok((report, None));
-        }
-    };
-    calibration.seed = Some(settings.seed);
-    calibration
-        .weights
-        .values_mut()
-        .for_each(|w| *w = round(*w));
-    calibration.bias.values_mut().for_each(|b| *b = round(*b));
-    let states = captured.iter().filter(|s| !s.is_blank()).count() as u64;
-    report.improved = true;
-    report.candidate = Some(unsupervised::METHOD.to_owned());
-    report.states = Some(states);
-    let learned = AlignedInstructions {
-        task: None,
-        examples: Vec::new(),
-        cues: IndexMap::new(),
-        arbiter_alignment: calibration,
-    };
-    Ok((
-        report,
-        Some(Learned {
-            file: Some(learned_yaml(id, &learned)),
-            head: None,
-            fit_id: None,
-            fitted: Vec::new(),
-            documents: Vec::new(),
-        }),
-    ))
 }
 
 /// The error rate an aligned question's abstain threshold is chosen for.

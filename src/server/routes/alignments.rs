@@ -67,10 +67,11 @@ jobs::json_job_create!(
     create: create_alignment,
     summary: "Start an alignment",
     description: "Queues a job that improves the questions of a checkpoint from the model's \
-        annotated examples (role `writer`: it commits a branch). Candidates (exemplars, cues, a \
-        calibration) are chosen and scored by nested cross-validation; a question changes only \
-        when its held-out loss improves by the margin and a seeded paired bootstrap's lower \
-        bound is above zero. The improved questions are committed on `alignments/<jobId>`, \
+        annotated examples (role `writer`: it commits a branch). For each question the \
+        candidates (zero-shot, the majority prior, a learned head) are scored by \
+        cross-validation, nested below 100 examples, and the one with the best expected \
+        accuracy is kept; with a `margin` above 0, a change must also improve the held-out \
+        loss by it with a seeded paired bootstrap's lower bound above zero. The improved questions are committed on `alignments/<jobId>`, \
         parent the base checkpoint; when nothing improves, nothing is committed. The \
         `Idempotency-Key` is required.",
     body: AlignmentRequest,

@@ -43,6 +43,16 @@ pub struct QuestionReport {
     /// The candidate chosen, e.g. `exemplars (coverage, 16 per outcome) + cues + calibration`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub candidate: Option<String>,
+    /// What the question answers with after this alignment, chosen by cross-validated
+    /// log loss (then accuracy): `zero_shot`, `majority` (the annotated answers'
+    /// frequencies) or `head` (the learned head).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chosen: Option<String>,
+    /// Each candidate's out-of-fold figures on the fitted examples: what the choice
+    /// compared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub candidates: Option<IndexMap<String, CurvePoint>>,
     /// The current checkpoint on the held-out examples.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub before: Option<Metrics>,
@@ -86,6 +96,9 @@ pub struct CurvePoint {
     pub examples: u64,
     pub accuracy: f64,
     pub log_loss: f64,
+    /// The accuracy's 95% interval over the examples scored (Wilson's), `[low, high]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interval: Option<[f64; 2]>,
 }
 
 /// What a completed evaluation reports.

@@ -30,13 +30,11 @@ pub struct AlignmentRequest {
     #[schema(nullable = true, default = 0, maximum = 9_007_199_254_740_991_u64)]
     #[serde(deserialize_with = "seed")]
     pub seed: u64,
-    /// The held-out gain a question needs, relative to its loss.
-    #[schema(
-        nullable = true,
-        minimum = 0.0,
-        exclusive_maximum = 1.0,
-        default = 0.02
-    )]
+    /// A gate for the cautious, off at 0 (the default): a question then changes only when
+    /// its held-out loss is lower than zero-shot's by this share of it, and a seeded paired
+    /// bootstrap's lower bound of the gain is above zero. At 0 each question keeps the
+    /// candidate that scores best out of fold (log loss, then accuracy).
+    #[schema(nullable = true, minimum = 0.0, exclusive_maximum = 1.0, default = 0.0)]
     #[serde(deserialize_with = "margin")]
     pub margin: f64,
     /// Annotated examples used per question, at most (a seeded sample).
