@@ -13,10 +13,15 @@
 //! ones:
 //! - zero-shot: the base checkpoint's answers;
 //! - majority: the most frequent annotated answer among the n;
-//! - TF-IDF + logistic regression: scikit-learn's defaults, in Rust: lowercased words of
-//!   two or more word characters, 1- and 2-grams, smoothed IDF, unit rows
-//!   (`TfidfVectorizer(ngram_range=(1, 2))`), then multinomial logistic regression with an
-//!   L2 penalty of C = 1 and an unpenalized intercept, by L-BFGS (`LogisticRegression()`).
+//! - TF-IDF + logistic regression as a data scientist fits it, with scikit-learn
+//!   (`benches/baselines.py`, in a virtualenv this bench makes under `target/`): word
+//!   1-2-grams with sublinear TF, then `LogisticRegressionCV` (C chosen by stratified
+//!   cross-validation on the n alone, refitted on all of them);
+//! - the frozen encoder + logistic regression: the same `LogisticRegressionCV` on the
+//!   pooled embedding the built-in engine computes, of `mo`'s encoder (`MiniLM-L3`, what the
+//!   aligned checkpoint reads) and of `jev-latest`'s (`MiniLM-L3` with `all-MiniLM-L6-v2`);
+//! - the Rust proxy of scikit-learn's defaults (C = 1 on unit TF-IDF rows, as before): a
+//!   fast line kept for comparison with earlier runs, not the bar.
 //!
 //! Printed per set and size: mean accuracy over seeds and questions of each; the worst
 //! question's (aligned − zero-shot), averaged over seeds, with its standard error over them
@@ -32,6 +37,10 @@
 //! Run: `cargo bench --bench learning` (`LEARNING_SETS=support,spam` for some sets,
 //! `LEARNING_SEEDS=2` for fewer seeds, `LEARNING_SIZES=8,16` for some sizes,
 //! `LEARNING_PARTS=curve` or `time` for one part).
+//! `LEARNING_PYTHON=<python with scikit-learn>` uses that interpreter instead of the
+//! virtualenv. `LEARNING_CAPTURED=100` gives each model that many captured states besides
+//! the annotated ones (the pool's next, never annotated), as a team's model has: the
+//! alignment's corrected prior is estimated on them.
 //! `LEARNING_DEV=1` is for developing the learner: it scores on half of the pool instead,
 //! so that choices are never made on the examples the figures are reported on.
 #![allow(clippy::print_stdout, clippy::print_stderr, clippy::too_many_lines)]
@@ -56,6 +65,8 @@ use std::time::Instant;
 mod generated;
 #[path = "common/logistic.rs"]
 mod logistic;
+#[path = "common/sklearn.rs"]
+mod sklearn;
 #[path = "common/split.rs"]
 mod split;
 use generated::generate;
@@ -135,11 +146,15 @@ fn model(path: &str) -> arbiter::ids::ModelRef {
 }
 
 fn create(ctx: &Context, path: &str, questions: &str) {
+    create_on(ctx, path, "mo", questions);
+}
+
+fn create_on(ctx: &Context, path: &str, base: &str, questions: &str) {
     core::models::create(
         ctx,
         &CreateModel {
             path: path.parse().expect("model path"),
-            base: "mo".into(),
+            base: base.into(),
             questions_yaml: Some(questions.to_owned()),
             capture: CapturePolicy::default(),
             message: None,
@@ -329,20 +344,42 @@ fn majority(fitted: &[&Row], fresh: usize, questions: &Questions, q: &str) -> Ve
     vec![counts; fresh]
 }
 
+/// The scikit-learn baselines, in the order printed: the name `baselines.py` gives each.
+const SKLEARN: [(&str, &str); 3] = [
+    ("tfidf", "tfidf+LR-CV"),
+    ("frozen/mo", "frozen mo+LR"),
+    ("frozen/l6", "frozen L6+LR"),
+];
+/// The encoders of the frozen baselines: their name there, and the base model whose engine
+/// embeds the rows.
+const FROZEN: [(&str, &str); 2] = [("mo", "mo"), ("l6", "jev-latest")];
+
+#[derive(Default, Clone)]
+struct Draw {
+    aligned: f64,
+    majority: f64,
+    sklearn: [f64; 3],
+    n: f64,
+}
+
 #[derive(Default)]
 struct Sums {
     aligned: f64,
     tfidf: f64,
     zero: f64,
     majority: f64,
+    sklearn: [f64; 3],
     n: f64,
+    /// Per draw (a set and a seed): the sums of its questions, for the spread of
+    /// (aligned − a baseline) over draws.
+    draws: HashMap<String, Draw>,
     /// Per question: (aligned − zero-shot), one per seed.
     gains: HashMap<String, Vec<f64>>,
     cv_gap: f64,
     cv_n: f64,
     /// (reported − fresh) over every question: the figure `align` reports for what the
-    /// checkpoint answers (out of fold for a head it committed, zero-shot's for a question
-    /// it kept), against what that question then scores.
+    /// checkpoint answers (out of fold for a question it changed, zero-shot's for a
+    /// question it kept), against what that question then scores.
     reported_gap: f64,
     /// Per draw (a set and a seed, whose questions share their examples): the mean
     /// (reported − fresh) over its questions. The draws are independent, so their spread
@@ -379,6 +416,52 @@ impl Sums {
     fn reported_error(&self) -> f64 {
         standard_error(&self.reported_draws)
     }
+
+    /// The strongest of the baselines fitted on the labels (scikit-learn's and the
+    /// majority), and per draw (aligned − it): its name, mean and standard error.
+    fn against_best(&self) -> (&'static str, f64, f64) {
+        let d = self.n.max(1.0);
+        let mut lines: Vec<(&'static str, f64, Box<dyn Fn(&Draw) -> f64>)> = SKLEARN
+            .iter()
+            .enumerate()
+            .map(|(b, (_, name))| {
+                let line: Box<dyn Fn(&Draw) -> f64> = Box::new(move |draw: &Draw| draw.sklearn[b]);
+                (*name, self.sklearn[b] / d, line)
+            })
+            .collect();
+        lines.push((
+            "majority",
+            self.majority / d,
+            Box::new(|draw: &Draw| draw.majority),
+        ));
+        let (name, _, line) = lines
+            .into_iter()
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .expect("baselines");
+        let diffs: Vec<f64> = self
+            .draws
+            .values()
+            .map(|draw| (draw.aligned - line(draw)) / draw.n.max(1.0))
+            .collect();
+        (name, mean(&diffs), standard_error(&diffs))
+    }
+
+    fn add(&mut self, other: Sums) {
+        self.aligned += other.aligned;
+        self.tfidf += other.tfidf;
+        self.zero += other.zero;
+        self.majority += other.majority;
+        for b in 0..SKLEARN.len() {
+            self.sklearn[b] += other.sklearn[b];
+        }
+        self.n += other.n;
+        self.draws.extend(other.draws);
+        self.gains.extend(other.gains);
+        self.cv_gap += other.cv_gap;
+        self.cv_n += other.cv_n;
+        self.reported_gap += other.reported_gap;
+        self.reported_draws.extend(other.reported_draws);
+    }
 }
 
 fn main() {
@@ -407,10 +490,36 @@ fn main() {
     }
 }
 
+/// Every row's pooled embedding by the engine of `base`.
+fn pooled(ctx: &Context, path: &str, rows: &[Row]) -> Vec<Vec<f32>> {
+    use rayon::prelude::*;
+    let loaded = core::models::load(ctx, &model(path), None).expect("load");
+    let engine = loaded.engine(ctx).expect("engine");
+    let builtin = engine.as_builtin().expect("the built-in engine");
+    rows.par_iter()
+        .map(|r| builtin.embed_state(&r.state).expect("embed").pooled())
+        .collect()
+}
+
+/// A fit the scikit-learn baselines make, and where its accuracy goes.
+struct Pending {
+    n: usize,
+    draw: String,
+    question: String,
+    truth: Vec<usize>,
+}
+
 fn curve(runtime: &tokio::runtime::Runtime, ctx: &Context, wanted: &str, seeds: u64) {
     let dev = std::env::var("LEARNING_DEV").is_ok_and(|v| v == "1");
     if dev {
         println!("(development run: scored on half of the pool, never on the fresh half)");
+    }
+    let captured: usize = std::env::var("LEARNING_CAPTURED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    if captured > 0 {
+        println!("(each model also holds {captured} captured states never annotated)");
     }
     let mut overall: HashMap<usize, Sums> = HashMap::new();
     for set in SETS
@@ -438,6 +547,13 @@ fn curve(runtime: &tokio::runtime::Runtime, ctx: &Context, wanted: &str, seeds: 
         );
         let zero_of: HashMap<&str, &Answers> =
             rows.iter().map(|r| r.id.as_str()).zip(&zero).collect();
+        let index_of: HashMap<&str, usize> = rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.id.as_str(), i))
+            .collect();
+        let mut tasks: Vec<sklearn::Task> = Vec::new();
+        let mut pending: Vec<Pending> = Vec::new();
         let mut by_size: Vec<(usize, Sums)> =
             sizes().into_iter().map(|n| (n, Sums::default())).collect();
         for seed in 0..seeds {
@@ -449,13 +565,19 @@ fn curve(runtime: &tokio::runtime::Runtime, ctx: &Context, wanted: &str, seeds: 
                 let fitted = &drawn[..(*n).min(drawn.len())];
                 let path = format!("bench/{}-{seed}-{n}", set.name);
                 create(ctx, &path, &questions_yaml);
-                let lines: Vec<&str> = fitted.iter().map(|r| r.line.as_str()).collect();
+                let mut lines: Vec<String> = fitted.iter().map(|r| r.line.clone()).collect();
+                // Captured states never annotated: the pool's next ones, their labels dropped.
+                lines.extend(drawn.iter().skip(fitted.len()).take(captured).map(|r| {
+                    serde_json::json!({"example_id": r.id, "state": r.state}).to_string()
+                }));
+                let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
                 ingest(ctx, &path, &lines);
                 let result = align(runtime, ctx, &path, seed);
                 let aligned = result
                     .branch
                     .as_deref()
                     .map(|branch| decide(ctx, &path, Some(branch), &fresh_states));
+                let draw_key = format!("{}/{seed}", set.name);
                 let mut line = format!("{:<10} seed {seed} n {n:>3}:", set.name);
                 let mut draw_gap = 0.0;
                 for q in &ids {
@@ -485,6 +607,18 @@ fn curve(runtime: &tokio::runtime::Runtime, ctx: &Context, wanted: &str, seeds: 
                         &fresh,
                         &majority(fitted, fresh.len(), &questions, q),
                     );
+                    tasks.push(sklearn::Task {
+                        train: fitted.iter().map(|r| index_of[r.id.as_str()]).collect(),
+                        labels: fitted.iter().map(|r| outcome(&questions, q, r)).collect(),
+                        test: fresh.iter().map(|r| index_of[r.id.as_str()]).collect(),
+                        seed,
+                    });
+                    pending.push(Pending {
+                        n: *n,
+                        draw: draw_key.clone(),
+                        question: (*q).clone(),
+                        truth: fresh.iter().map(|r| outcome(&questions, q, r)).collect(),
+                    });
                     let report = &result.questions[*q];
                     if report.improved
                         && let Some(after) = &report.after
@@ -508,22 +642,54 @@ fn curve(runtime: &tokio::runtime::Runtime, ctx: &Context, wanted: &str, seeds: 
                     sums.zero += z;
                     sums.majority += m;
                     sums.n += 1.0;
-                    let chosen = report
-                        .candidate
-                        .as_deref()
-                        .and_then(|c| c.split_once(" (penalty "))
-                        .map(|(link, rest)| {
-                            format!(" {} {}", &link[..3], rest.split(';').next().unwrap_or(""))
-                        })
-                        .unwrap_or_default();
+                    let draw = sums.draws.entry(draw_key.clone()).or_default();
+                    draw.aligned += a;
+                    draw.majority += m;
+                    draw.n += 1.0;
+                    let chosen = report.chosen.as_deref().unwrap_or("-");
                     let _ = write!(
                         line,
-                        "  {q} {a:.3} (tfidf {t:.3}, zero {z:.3}{}{chosen})",
+                        "  {q} {a:.3} (zero {z:.3}, {chosen}{})",
                         if report.improved { "" } else { ", kept" }
                     );
                 }
                 sums.reported_draws.push(draw_gap / ids.len() as f64);
                 eprintln!("{line}");
+            }
+        }
+        // The scikit-learn baselines of every draw, size and question, in one run.
+        let started = Instant::now();
+        let texts: Vec<String> = rows.iter().map(|r| text_of(&r.state)).collect();
+        let embeddings: Vec<(&str, Vec<Vec<f32>>)> = FROZEN
+            .iter()
+            .map(|(name, base_model)| {
+                let path = format!("bench/{}-{name}", set.name);
+                create_on(ctx, &path, base_model, &questions_yaml);
+                (*name, pooled(ctx, &path, &rows))
+            })
+            .collect();
+        let predicted = sklearn::run(set.name, &texts, &embeddings, &tasks);
+        eprintln!(
+            "{}: {} scikit-learn fits of each baseline in {:.1} s",
+            set.name,
+            tasks.len(),
+            started.elapsed().as_secs_f64()
+        );
+        for (fit, predicted) in pending.iter().zip(&predicted) {
+            let sums = &mut by_size
+                .iter_mut()
+                .find(|(n, _)| *n == fit.n)
+                .expect("a size")
+                .1;
+            for (b, (name, _)) in SKLEARN.iter().enumerate() {
+                let p = &predicted[*name];
+                let right = p.iter().zip(&fit.truth).filter(|(p, t)| p == t).count();
+                let acc = right as f64 / fit.truth.len().max(1) as f64;
+                sums.sklearn[b] += acc;
+                sums.draws.get_mut(&fit.draw).expect("a draw").sklearn[b] += acc;
+                if std::env::var("LEARNING_VERBOSE").is_ok() {
+                    eprintln!("{} n {} {}: {name} {acc:.3}", fit.draw, fit.n, fit.question);
+                }
             }
         }
         println!(
@@ -534,17 +700,7 @@ fn curve(runtime: &tokio::runtime::Runtime, ctx: &Context, wanted: &str, seeds: 
         );
         print_table(&by_size);
         for (n, sums) in by_size {
-            let total = overall.entry(n).or_default();
-            total.aligned += sums.aligned;
-            total.tfidf += sums.tfidf;
-            total.zero += sums.zero;
-            total.majority += sums.majority;
-            total.n += sums.n;
-            total.gains.extend(sums.gains);
-            total.cv_gap += sums.cv_gap;
-            total.cv_n += sums.cv_n;
-            total.reported_gap += sums.reported_gap;
-            total.reported_draws.extend(sums.reported_draws);
+            overall.entry(n).or_default().add(sums);
         }
     }
     let mut all: Vec<(usize, Sums)> = overall.into_iter().collect();
@@ -555,14 +711,17 @@ fn curve(runtime: &tokio::runtime::Runtime, ctx: &Context, wanted: &str, seeds: 
 
 fn print_table(rows: &[(usize, Sums)]) {
     println!(
-        "{:>9} {:>9} {:>12} {:>10} {:>9} {:>15} {:>7} {:>13} {:>17} {:>7}  (the worst question)",
+        "{:>9} {:>8} {:>12} {:>13} {:>13} {:>9} {:>10} {:>12} {:>30} {:>16} {:>14} {:>17} {:>7}  (the worst question)",
         "annotated",
         "aligned",
-        "tfidf+logreg",
-        "zero-shot",
+        SKLEARN[0].1,
+        SKLEARN[1].1,
+        SKLEARN[2].1,
         "majority",
+        "zero-shot",
+        "tfidf C=1",
+        "aligned − best line ± s.e.",
         "worst question",
-        "± s.e.",
         "cv − fresh",
         "reported − fresh",
         "± s.e."
@@ -572,13 +731,18 @@ fn print_table(rows: &[(usize, Sums)]) {
         let (worst, gain) = s.worst().map_or(("-", (f64::NAN, f64::NAN)), |(q, g)| {
             (q, (mean(g), standard_error(g)))
         });
+        let (best, diff, diff_error) = s.against_best();
         println!(
-            "{:>9} {:>9.3} {:>12.3} {:>10.3} {:>9.3} {:>+15.3} {:>7.3} {:>+13.3} {:>+17.3} {:>7.3}  {}",
+            "{:>9} {:>8.3} {:>12.3} {:>13.3} {:>13.3} {:>9.3} {:>10.3} {:>12.3} {:>30} {:>+8.3} ± {:>5.3} {:>+14.3} {:>+17.3} {:>7.3}  {}",
             n,
             s.aligned / d,
-            s.tfidf / d,
-            s.zero / d,
+            s.sklearn[0] / d,
+            s.sklearn[1] / d,
+            s.sklearn[2] / d,
             s.majority / d,
+            s.zero / d,
+            s.tfidf / d,
+            format!("{diff:+.3} ± {diff_error:.3} ({best})"),
             gain.0,
             gain.1,
             s.cv_gap / s.cv_n.max(1.0),
