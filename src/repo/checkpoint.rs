@@ -196,10 +196,20 @@ impl ModelRepo {
         if !is_regular_file(entry) {
             return Ok(None);
         }
-        let blob = self
-            .repo
-            .find_blob(entry.id())
-            .map_err(self.git_err("reading a file"))?;
+        // A missing or damaged object (deleted, truncated: libgit2 is patched so that a
+        // truncated one is an error, not a spinning thread) is the file's problem, located.
+        let blob = self.repo.find_blob(entry.id()).map_err(|e| {
+            self.invalid(
+                commit,
+                name,
+                format!(
+                    "its git object {} cannot be read ({}); the repository is damaged: \
+                     restore it from a clone",
+                    entry.id(),
+                    e.message()
+                ),
+            )
+        })?;
         String::from_utf8(blob.content().to_vec())
             .map(Some)
             .map_err(|e| self.invalid(commit, name, format!("not valid UTF-8 ({e})")))
@@ -241,6 +251,72 @@ mod tests {
             model.read("main"),
             Err(RepoError::RevisionNotFound { .. })
         ));
+    }
+
+    /// A loose object's file in `model`'s repository.
+    fn object_file(model: &ModelRepo, id: git2::Oid) -> std::path::PathBuf {
+        let hex = id.to_string();
+        model
+            .repo
+            .path()
+            .join("objects")
+            .join(&hex[..2])
+            .join(&hex[2..])
+    }
+
+    /// `read` on another thread, answered within `bound` (a hang fails the test instead
+    /// of holding it).
+    fn read_within(
+        model: &ModelRepo,
+        commit: &str,
+        bound: std::time::Duration,
+    ) -> Result<Files, RepoError> {
+        let (path, commit) = (model.repo.path().to_owned(), commit.to_owned());
+        let model_path = model.path.clone();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let repo = ModelRepo::open_dir(model_path, &path).expect("open");
+            let _ = tx.send(repo.read(&commit));
+        });
+        rx.recv_timeout(bound).expect("the read answered in time")
+    }
+
+    #[test]
+    fn a_truncated_or_deleted_object_is_a_located_error_within_seconds() {
+        let (_dir, _repos, model) = setup();
+        let head = model.resolve(None).unwrap().commit;
+        let tree = model
+            .repo
+            .find_commit(head.parse().unwrap())
+            .unwrap()
+            .tree()
+            .unwrap();
+        let blob = tree.get_name(QUESTIONS_FILE).unwrap().id();
+        let file = object_file(&model, blob);
+        let bytes = std::fs::read(&file).unwrap();
+        // As `head -c20` leaves it: libgit2 1.9.7 unpatched spins on this forever.
+        let mut permissions = std::fs::metadata(&file).unwrap().permissions();
+        #[allow(clippy::permissions_set_readonly_false)]
+        permissions.set_readonly(false);
+        std::fs::set_permissions(&file, permissions).unwrap();
+        std::fs::write(&file, &bytes[..20]).unwrap();
+        let bound = std::time::Duration::from_secs(5);
+        match read_within(&model, &head, bound) {
+            Err(RepoError::InvalidCheckpoint { file, reason, .. }) => {
+                assert_eq!(file, QUESTIONS_FILE);
+                assert!(reason.contains(&blob.to_string()), "{reason}");
+                assert!(reason.contains("truncated"), "{reason}");
+            }
+            other => panic!("a located error, not {other:?}"),
+        }
+        std::fs::remove_file(&file).unwrap();
+        match read_within(&model, &head, bound) {
+            Err(RepoError::InvalidCheckpoint { file, reason, .. }) => {
+                assert_eq!(file, QUESTIONS_FILE);
+                assert!(reason.contains(&blob.to_string()), "{reason}");
+            }
+            other => panic!("a located error, not {other:?}"),
+        }
     }
 
     /// Tree entries as (name, content, file mode).

@@ -1,0 +1,3 @@
+#include <git2.h>
+
+#include "common.h"
