@@ -235,6 +235,7 @@ pub(super) fn learn_question(
         ));
         return Ok((report, Some(correction.learned(id))));
     };
+    let chosen = selection.chosen;
     let fit = Fit {
         head,
         selection,
@@ -244,7 +245,7 @@ pub(super) fn learn_question(
     let mut learned = fit.learned(id, kind, settings, &after, &mut report);
     // A head reads the prior it was fitted on: the corrected one, kept beside it. (The
     // majority prior reads none.)
-    if let Some(correction) = correction.filter(|_| learned_reads_prior(&report)) {
+    if let Some(correction) = correction.filter(|_| chosen == Candidate::Head) {
         learned.file = correction.learned(id).file;
         if let Some(candidate) = &mut report.candidate {
             let _ = write!(
@@ -255,11 +256,6 @@ pub(super) fn learn_question(
         }
     }
     Ok((report, Some(learned)))
-}
-
-/// Whether the head a report chose reads the zero-shot prior (the majority prior does not).
-fn learned_reads_prior(report: &QuestionReport) -> bool {
-    report.chosen.as_deref() == Some(Candidate::Head.name())
 }
 
 /// What a question's candidates read of each annotated example: its prior (the zero-shot

@@ -324,6 +324,16 @@ mod tests {
         }
     }
 
+    /// How many of `labels` the whole choice answers right, out of fold.
+    fn right_out_of_fold(selection: &Selection, labels: &[usize]) -> usize {
+        selection
+            .out_of_fold
+            .iter()
+            .zip(labels)
+            .filter(|(p, y)| crate::core::metrics::argmax(p) == **y)
+            .count()
+    }
+
     fn chosen(fixture: &Fixture) -> Selection {
         let problem = fixture.problem();
         let all: Vec<usize> = (0..problem.ids.len()).collect();
@@ -388,12 +398,7 @@ mod tests {
         );
         // The head keeps the prior (and may sharpen it): either answers every example right.
         assert_ne!(selection.chosen, Candidate::Majority);
-        let right = selection
-            .out_of_fold
-            .iter()
-            .zip(&labels)
-            .filter(|(p, y)| crate::core::metrics::argmax(p) == **y)
-            .count();
+        let right = right_out_of_fold(&selection, &labels);
         assert_eq!(right, labels.len(), "{:?}", selection.out_of_fold);
     }
 
@@ -413,12 +418,7 @@ mod tests {
         assert!(selection.scores[1].1.accuracy > selection.scores[0].1.accuracy);
         // The whole choice's figure, nested: one fold of the eight answers with outcome 1
         // wherever the other folds chose the majority.
-        let right = selection
-            .out_of_fold
-            .iter()
-            .zip(&labels)
-            .filter(|(p, y)| crate::core::metrics::argmax(p) == **y)
-            .count();
+        let right = right_out_of_fold(&selection, &labels);
         assert!(right >= 6, "{:?}", selection.out_of_fold);
     }
 
