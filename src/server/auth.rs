@@ -39,11 +39,13 @@ pub(crate) async fn require_token(
     let principal = match principal(&state, authorization).await {
         Ok(principal) => principal,
         Err(error) => {
+            // Only a failed authentication counts against the address: a store that cannot
+            // be read (503) says nothing of the token, and must not lock its callers out.
             if error.0.status() == 401 {
                 crate::telemetry::metrics::auth_failure();
-            }
-            if let Some(ip) = &client {
-                state.auth_failures.charge(ip);
+                if let Some(ip) = &client {
+                    state.auth_failures.charge(ip);
+                }
             }
             return error.into_response();
         }

@@ -459,15 +459,30 @@ fn a_job_interrupted_by_a_database_outage_finishes_once_the_database_is_back() {
             .send()
             .await
             .unwrap();
+        // More requests with the valid token than the address's allowance of failed
+        // authentications (20): a store that cannot be read is no failed authentication,
+        // so each is 503, never 429.
+        let mut statuses = Vec::new();
+        for _ in 0..30 {
+            let reply = client
+                .get(served.url(&path))
+                .bearer_auth(&token)
+                .send()
+                .await
+                .unwrap();
+            statuses.push(reply.status().as_u16());
+        }
         (
             status,
             body,
             job.status().as_u16(),
             job.json::<Value>().await.unwrap(),
+            statuses,
         )
     });
     database_server.start_again();
-    let (health_status, health, job_status, job_problem) = during;
+    let (health_status, health, job_status, job_problem, statuses) = during;
+    assert!(statuses.iter().all(|&s| s == 503), "{statuses:?}");
     assert_eq!(health_status, 503, "{health}");
     assert_eq!(health["code"], "store_unavailable", "{health}");
     assert_eq!(job_status, 503, "{job_problem}");
