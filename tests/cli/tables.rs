@@ -131,3 +131,45 @@ fn a_unique_prefix_names_a_job_and_full_ids_shows_it_whole() {
         )
     );
 }
+
+/// An example ID holding terminal escapes (stored by a token with only the `decisions`
+/// scope, as a probe did) is shown escaped in `examples list`, never sent to the terminal:
+/// no screen cleared, no window title set. Question IDs in `decide`'s table alike.
+#[test]
+fn terminal_escapes_in_stored_ids_are_shown_not_obeyed() {
+    let env = TestEnv::new();
+    let questions = env.write("q.yaml", "\"a\\e]0;TITLE\\a\": {type: noul}\n");
+    env.create_model("acme/esc", "mo", &questions);
+    let hostile = "r\u{1b}[2J\u{1b}]0;HIJACK\u{7}";
+    let line = serde_json::json!({"example_id": hostile, "state": "where is my parcel?"});
+    env.ingest("acme/esc", &format!("{line}\n"));
+    let (list, _) = at_width(
+        &env,
+        200,
+        &["examples", "list", "acme/esc", "--table", "--full-ids"],
+    );
+    assert!(
+        !list.contains('\u{1b}') && !list.contains('\u{7}'),
+        "{list:?}"
+    );
+    assert!(list.contains(r"r\u{1b}[2J\u{1b}]0;HIJACK\u{7}"), "{list}");
+    let state = env.write("s.json", "\"where is my parcel?\"");
+    let (decided, _) = at_width(
+        &env,
+        200,
+        &[
+            "decide",
+            "-m",
+            "acme/esc",
+            "-s",
+            state.to_str().unwrap(),
+            "--no-capture",
+            "--table",
+        ],
+    );
+    assert!(
+        !decided.contains('\u{1b}') && !decided.contains('\u{7}'),
+        "{decided:?}"
+    );
+    assert!(decided.contains(r"a\u{1b}]0;TITLE\u{7}"), "{decided}");
+}

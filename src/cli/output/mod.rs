@@ -82,10 +82,11 @@ impl Printer {
         out.flush()
     }
 
-    /// A status line on stderr (suppressed by `--quiet`).
+    /// A status line on stderr (suppressed by `--quiet`), its control characters escaped
+    /// ([`escape_controls`]): it may name what a caller stored.
     pub fn status(&self, text: &str) {
         if !self.quiet {
-            let _ = writeln!(std::io::stderr().lock(), "{text}");
+            let _ = writeln!(std::io::stderr().lock(), "{}", escape_controls(text));
         }
     }
 
@@ -99,7 +100,7 @@ impl Printer {
     /// A line of text on stdout, wrapped between words to the width (continuation lines
     /// indented two spaces), so that a terminal never splits a word.
     pub(crate) fn wrapped(&self, text: &str) -> std::io::Result<()> {
-        self.line(&wrap_words(text, self.width))
+        self.line(&wrap_words(&escape_controls(text), self.width))
     }
 
     /// A table on stdout, fitted to the width; what it had to hide is said on stderr.
@@ -273,6 +274,26 @@ pub fn score_cell(answer: &Answer) -> Option<String> {
     };
     let (level, p) = answer.most_likely()?;
     Some(format!("level {level} ({}) · mean {score:.2}", prob(p)))
+}
+
+/// `text` with its control characters shown, not obeyed: a terminal given ESC, BEL, a
+/// carriage return or a C1 control from a stored ID or text (`\u{1b}[2J` clears the
+/// screen, `\u{1b}]0;…\u{7}` sets the window's title) would act on it. Each becomes its
+/// escape as Rust writes it (`\u{1b}`); line breaks and tabs stay.
+pub(crate) fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    let shown = |c: char| c == '\n' || c == '\t' || !c.is_control();
+    if text.chars().all(shown) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if shown(c) {
+            out.push(c);
+        } else {
+            out.push_str(&c.escape_unicode().to_string());
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 #[cfg(test)]

@@ -259,11 +259,12 @@ pub(crate) fn display_width(text: &str) -> usize {
 
 /// A cell's text on one line.
 fn one_line(text: &str) -> String {
-    if text.contains(['\n', '\r', '\t']) {
+    let spaced = if text.contains(['\n', '\r', '\t']) {
         text.replace(['\n', '\r', '\t'], " ")
     } else {
         text.to_owned()
-    }
+    };
+    super::escape_controls(&spaced).into_owned()
 }
 
 /// Unique prefixes of `ids`, at least `min` characters long (git's rule): where two IDs
@@ -292,6 +293,25 @@ fn common_prefix(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cell_shows_control_characters_and_never_sends_them() {
+        // An example ID a `decisions` token stored: clear the screen, set the window title.
+        let hostile = "r\u{1b}[2J\u{1b}]0;HIJACK\u{7}\u{9b}x";
+        let mut table = Table::new(vec![Column::whole("Example").always()]);
+        table.row(vec![hostile.to_owned()]);
+        let text = table.render(Some(80)).text;
+        assert!(
+            !text.chars().any(|c| c.is_control() && c != '\n'),
+            "{text:?}"
+        );
+        assert!(
+            text.contains(r"r\u{1b}[2J\u{1b}]0;HIJACK\u{7}\u{9b}x"),
+            "{text}"
+        );
+        assert_eq!(super::super::escape_controls("a\tb\nc"), "a\tb\nc");
+        assert_eq!(super::super::escape_controls("a\rb"), r"a\u{d}b");
+    }
 
     #[test]
     fn a_timestamp_is_written_one_way_whatever_its_precision_or_offset() {
