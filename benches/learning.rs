@@ -420,30 +420,19 @@ impl Sums {
     /// The strongest of the baselines fitted on the labels (scikit-learn's and the
     /// majority), and per draw (aligned − it): its name, mean and standard error.
     fn against_best(&self) -> (&'static str, f64, f64) {
-        let d = self.n.max(1.0);
-        let mut lines: Vec<(&'static str, f64, Box<dyn Fn(&Draw) -> f64>)> = SKLEARN
-            .iter()
-            .enumerate()
-            .map(|(b, (_, name))| {
-                let line: Box<dyn Fn(&Draw) -> f64> = Box::new(move |draw: &Draw| draw.sklearn[b]);
-                (*name, self.sklearn[b] / d, line)
-            })
-            .collect();
-        lines.push((
-            "majority",
-            self.majority / d,
-            Box::new(|draw: &Draw| draw.majority),
-        ));
-        let (name, _, line) = lines
-            .into_iter()
-            .max_by(|a, b| a.1.total_cmp(&b.1))
-            .expect("baselines");
+        // The lines: scikit-learn's, then the majority (index `SKLEARN.len()`).
+        let line = |draw: &Draw, b: usize| draw.sklearn.get(b).copied().unwrap_or(draw.majority);
+        let name = |b: usize| SKLEARN.get(b).map_or("majority", |(_, name)| *name);
+        let mean_of = |b: usize| self.sklearn.get(b).copied().unwrap_or(self.majority);
+        let best = (0..=SKLEARN.len())
+            .max_by(|&a, &b| mean_of(a).total_cmp(&mean_of(b)))
+            .unwrap_or(0);
         let diffs: Vec<f64> = self
             .draws
             .values()
-            .map(|draw| (draw.aligned - line(draw)) / draw.n.max(1.0))
+            .map(|draw| (draw.aligned - line(draw, best)) / draw.n.max(1.0))
             .collect();
-        (name, mean(&diffs), standard_error(&diffs))
+        (name(best), mean(&diffs), standard_error(&diffs))
     }
 
     fn add(&mut self, other: Sums) {

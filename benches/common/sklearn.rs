@@ -13,7 +13,7 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const SCIKIT_LEARN: &str = "scikit-learn==1.7.2";
 
 /// A Python with scikit-learn: `LEARNING_PYTHON`, else the bench's own virtualenv, made
-/// (and scikit-learn installed into it from PyPI) when it is missing.
+/// (and scikit-learn installed into it from `PyPI`) when it is missing.
 pub(crate) fn python() -> PathBuf {
     if let Ok(python) = std::env::var("LEARNING_PYTHON") {
         return PathBuf::from(python);

@@ -164,7 +164,7 @@ pub(super) fn learn_question(
         vec![false; n]
     };
     let fitted: Vec<usize> = (0..n).filter(|&i| !held_out[i]).collect();
-    let held: Vec<usize> = (0..n).filter(|&i| held_out[i]).collect();
+    let set_aside: Vec<usize> = (0..n).filter(|&i| held_out[i]).collect();
     let mut selection =
         select::select(&problem, &fitted, settings.folds, settings.seed, &cancelled);
     tracker.check()?;
@@ -186,7 +186,7 @@ pub(super) fn learn_question(
         )),
     };
     report.fitted = fitted.len() as u64;
-    report.held_out = held.len() as u64;
+    report.held_out = set_aside.len() as u64;
     report.chosen = Some(selection.chosen.name().to_owned());
     report.candidates = Some(
         selection
@@ -195,21 +195,21 @@ pub(super) fn learn_question(
             .map(|(candidate, point)| (candidate.name().to_owned(), *point))
             .collect(),
     );
-    // What the figures are on: the held-out examples when some are, else every fitted
+    // What the figures are on: the set_aside-out examples when some are, else every fitted
     // one, answered out of fold by the whole choice.
-    let (on, after): (Vec<usize>, Vec<Vec<f64>>) = if held.is_empty() {
+    let (on, after): (Vec<usize>, Vec<Vec<f64>>) = if set_aside.is_empty() {
         report.figures = Some("out_of_fold".into());
         (fitted.clone(), selection.out_of_fold.clone())
     } else {
         report.figures = Some("held_out".into());
-        let answers = held
+        let answers = set_aside
             .iter()
             .map(|&i| match &kept {
                 Some(head) => head.probabilities(&problem.readings[i]),
                 None => readings.priors[i].clone(),
             })
             .collect();
-        (held.clone(), answers)
+        (set_aside.clone(), answers)
     };
     let labels: Vec<Vec<f64>> = on.iter().map(|&i| items[i].label.clone()).collect();
     let before: Vec<Vec<f64>> = on.iter().map(|&i| readings.zero_shot[i].clone()).collect();

@@ -173,7 +173,7 @@ fn nested(
     seed: u64,
     cancelled: &dyn Fn() -> bool,
 ) -> (Vec<Vec<f64>>, Vec<Vec<f64>>) {
-    let mut head = cv.out_of_fold.clone();
+    let mut head_answers = cv.out_of_fold.clone();
     let mut procedure = cv.out_of_fold.clone();
     for fold in 0..cv.folds {
         if cancelled() {
@@ -206,15 +206,15 @@ fn nested(
         let majority = frequencies(problem, &train);
         for j in held {
             let reading = &problem.readings[subset[j]];
-            head[j] = fitted.probabilities(reading);
+            head_answers[j] = fitted.probabilities(reading);
             procedure[j] = match inner_choice {
                 Candidate::ZeroShot => reading.prior.to_vec(),
                 Candidate::Majority => majority.clone(),
-                Candidate::Head => head[j].clone(),
+                Candidate::Head => head_answers[j].clone(),
             };
         }
     }
-    (head, procedure)
+    (head_answers, procedure)
 }
 
 /// The majority prior as a head: no weight on zero-shot or on any feature, the
@@ -302,7 +302,7 @@ mod tests {
                         counts(&text)
                     })
                     .collect(),
-                priors: (0..n).map(|i| prior(i)).collect(),
+                priors: (0..n).map(prior).collect(),
                 labels: labels.to_vec(),
             }
         }
