@@ -117,8 +117,9 @@ pub(super) struct Inputs<'a> {
 }
 
 /// Choose what a question answers with from its annotated `items` ([`select`]): zero-shot,
-/// the majority prior or a learned head, by cross-validated log loss and accuracy; write it when it is
-/// not zero-shot (and, with a `margin`, when it also passes the gate against zero-shot).
+/// the majority prior or a learned head, by cross-validated log loss and accuracy; write it
+/// when it is not zero-shot (and, with a `margin`, when it also passes the gate against
+/// zero-shot).
 // One question's choice in order (readings, curve, split, choice, figures, verdict, write),
 // over locals that every step shares.
 #[allow(clippy::too_many_lines)]
@@ -140,9 +141,6 @@ pub(super) fn learn_question(
     let readings = Readings::of(inputs, base, correction)?;
     tracker.check()?;
     let correction = correction.filter(|_| readings.corrected);
-    if let Some(correction) = correction {
-        report.states = Some(correction.states);
-    }
     let problem = readings.problem(kind, examples, items);
     let cancelled = || tracker.cancelled();
     if settings.curve {
@@ -195,7 +193,7 @@ pub(super) fn learn_question(
             .map(|(candidate, point)| (candidate.name().to_owned(), *point))
             .collect(),
     );
-    // What the figures are on: the set_aside-out examples when some are, else every fitted
+    // What the figures are on: the held-out examples when some are, else every fitted
     // one, answered out of fold by the whole choice.
     let (on, after): (Vec<usize>, Vec<Vec<f64>>) = if set_aside.is_empty() {
         report.figures = Some("out_of_fold".into());
@@ -227,6 +225,7 @@ pub(super) fn learn_question(
         // Zero-shot, corrected: the correction alone is kept.
         let correction = correction.ok_or_else(|| Error::bug("a change with nothing to keep"))?;
         report.improved = true;
+        report.states = Some(correction.states);
         report.candidate = Some(format!(
             "the zero-shot answer corrected over {} captured states ({}); out of fold: {}",
             correction.states,
@@ -247,6 +246,7 @@ pub(super) fn learn_question(
     // majority prior reads none.)
     if let Some(correction) = correction.filter(|_| chosen == Candidate::Head) {
         learned.file = correction.learned(id).file;
+        report.states = Some(correction.states);
         if let Some(candidate) = &mut report.candidate {
             let _ = write!(
                 candidate,
