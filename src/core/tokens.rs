@@ -78,7 +78,7 @@ pub struct NewToken {
 
 /// Create a token; returns the record and the secret, which is never shown again.
 pub fn create(ctx: &Context, request: &NewToken) -> Result<(TokenRecord, String)> {
-    if request.name.trim().is_empty() {
+    if crate::wire::validate::is_blank(&request.name) {
         return Err(Error::BadRequest("a token needs a name".into()));
     }
     for scope in &request.scopes {

@@ -71,7 +71,7 @@ pub fn reason(invalid: &Invalid) -> String {
 
 /// What is wrong with `name` as an annotator's name, and its `type` code.
 fn annotator_fault(name: &str) -> Option<(String, &'static str)> {
-    if name.trim().is_empty() {
+    if super::validate::is_blank(name) {
         return Some(("an annotator's name may not be empty".into(), "empty"));
     }
     let chars = name.chars().count();

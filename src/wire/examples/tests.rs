@@ -69,6 +69,15 @@ fn an_annotation_line_says_every_fault_where_it_is() {
         reason_of(AnnotationLine::read(&json!("e"))),
         "an annotation line must be an object, not a string"
     );
+    // A name that only looks blank is blank: a zero-width space, a joiner, a BOM.
+    for looks_blank in ["\u{200b}", " \u{200d}\u{feff} ", "\u{2060}"] {
+        let read = AnnotationLine::read(&json!({"example_id": "e", "question": "q",
+            "answer": 1, "annotator": looks_blank}));
+        assert!(
+            reason_of(read).contains("an annotator's name may not be empty"),
+            "{looks_blank:?}"
+        );
+    }
 }
 
 #[test]

@@ -75,6 +75,19 @@ impl Faults {
     }
 }
 
+/// Whether `text` shows nothing: only whitespace and invisible format characters (the
+/// zero-width space, joiners and non-joiners, the word joiner, a byte-order mark, a soft
+/// hyphen), which `str::trim` keeps. A name made of them looks empty wherever it is shown.
+pub fn is_blank(text: &str) -> bool {
+    text.chars().all(|c| {
+        c.is_whitespace()
+            || matches!(
+                c,
+                '\u{00AD}' | '\u{180E}' | '\u{200B}'..='\u{200D}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}'
+            )
+    })
+}
+
 /// Read `value`, which sits at `at` (`["body"]` for a request body), as a `T`: every fault
 /// at once, each at its location.
 pub fn read<T: DeserializeOwned + Rules>(value: &Value, at: &Loc) -> Validated<T> {
