@@ -160,11 +160,51 @@ pub struct RateLimitConfig {
 /// The file at `path`; none, or an empty one, is all defaults. A syntax error or an unknown
 /// member names the file and the member's path.
 pub fn read(path: &Path) -> Result<ConfigFile> {
-    match std::fs::read_to_string(path) {
-        Ok(text) if text.trim().is_empty() => Ok(ConfigFile::default()),
-        Ok(text) => crate::wire::value::from_yaml(&text)
-            .map_err(|e| Error::BadRequest(format!("{}: {e}", path.display()))),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(ConfigFile::default()),
-        Err(e) => Err(Error::internal(&format!("reading {}", path.display()), e)),
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(ConfigFile::default()),
+        Err(e) => return Err(Error::internal(&format!("reading {}", path.display()), e)),
+    };
+    let text = String::from_utf8(bytes).map_err(|e| {
+        Error::BadRequest(format!(
+            "{}: {}",
+            path.display(),
+            not_utf8(e.as_bytes(), &e.utf8_error())
+        ))
+    })?;
+    if text.trim().is_empty() {
+        return Ok(ConfigFile::default());
+    }
+    crate::wire::value::from_yaml(&text)
+        .map_err(|e| Error::BadRequest(format!("{}: {e}", path.display())))
+}
+
+/// Where `bytes` stop being UTF-8, as a person finds it: line and column (in characters).
+fn not_utf8(bytes: &[u8], error: &std::str::Utf8Error) -> String {
+    let valid = String::from_utf8_lossy(&bytes[..error.valid_up_to()]);
+    let line = valid.matches('\n').count() + 1;
+    let column = valid.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    format!("not UTF-8 text: line {line}, column {column} holds an invalid byte")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_file_that_is_not_utf8_is_refused_at_its_line_and_column() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.yaml");
+        std::fs::write(&path, b"server:\n  listen: \"a\xff\"\n").unwrap();
+        let error = super::read(&path).unwrap_err();
+        assert!(
+            matches!(error, crate::error::Error::BadRequest(_)),
+            "{error:?}"
+        );
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "{}: not UTF-8 text: line 2, column 13 holds an invalid byte",
+                path.display()
+            )
+        );
     }
 }
