@@ -303,19 +303,41 @@ pub fn majority(problem: &Problem<'_>, k: usize, seed: u64) -> CurvePoint {
     let n = problem.ids.len();
     let k = fold_count(n, k);
     let fold_of = folds::assign(&problem.ids, &problem.labels, k, seed);
-    let mut answers = vec![Vec::new(); n];
-    for fold in 0..k {
-        let mut counts = vec![1.0; problem.outcomes];
-        for i in (0..n).filter(|&i| fold_of[i] != fold) {
-            counts[problem.labels[i]] += 1.0;
-        }
-        let total: f64 = counts.iter().sum();
-        let p: Vec<f64> = counts.iter().map(|c| c / total).collect();
-        for i in (0..n).filter(|&i| fold_of[i] == fold) {
-            answers[i].clone_from(&p);
+    let all: Vec<usize> = (0..n).collect();
+    let answers = majority_out_of_fold(problem, &all, &fold_of, k);
+    figures(&answers, &problem.labels, problem.outcomes)
+}
+
+/// The majority prior fitted on `subset`: its answers' frequencies, smoothed by one per
+/// outcome (so an answer never seen is not impossible).
+pub fn frequencies(problem: &Problem<'_>, subset: &[usize]) -> Vec<f64> {
+    let mut counts = vec![1.0; problem.outcomes];
+    for &i in subset {
+        counts[problem.labels[i]] += 1.0;
+    }
+    let total: f64 = counts.iter().sum();
+    counts.iter().map(|c| c / total).collect()
+}
+
+/// Each example of `subset` answered by the frequencies of the other folds.
+pub fn majority_out_of_fold(
+    problem: &Problem<'_>,
+    subset: &[usize],
+    fold_of: &[usize],
+    folds: usize,
+) -> Vec<Vec<f64>> {
+    let mut answers = vec![Vec::new(); subset.len()];
+    for fold in 0..folds {
+        let train: Vec<usize> = (0..subset.len())
+            .filter(|&j| fold_of[j] != fold)
+            .map(|j| subset[j])
+            .collect();
+        let p = frequencies(problem, &train);
+        for j in (0..subset.len()).filter(|&j| fold_of[j] == fold) {
+            answers[j].clone_from(&p);
         }
     }
-    figures(&answers, &problem.labels, problem.outcomes)
+    answers
 }
 
 #[cfg(test)]

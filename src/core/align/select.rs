@@ -65,7 +65,7 @@ pub(super) fn select(
 ) -> Selection {
     let mut cv = learn::cross_validate(problem, subset, k, seed, cancelled);
     let zero = priors(problem, subset);
-    let majority = majority_out_of_fold(problem, subset, &cv.fold_of, cv.folds);
+    let majority = learn::majority_out_of_fold(problem, subset, &cv.fold_of, cv.folds);
     let nested = if subset.len() < learn::NESTED_BELOW {
         let (head, procedure) = nested(problem, subset, &cv, seed, cancelled);
         cv.out_of_fold = head;
@@ -132,38 +132,6 @@ fn priors(problem: &Problem<'_>, subset: &[usize]) -> Vec<Vec<f64>> {
         .collect()
 }
 
-/// The majority prior fitted on `subset`: its answers' frequencies, smoothed by one per
-/// outcome (so an answer never seen is not impossible).
-fn frequencies(problem: &Problem<'_>, subset: &[usize]) -> Vec<f64> {
-    let mut counts = vec![1.0; problem.outcomes];
-    for &i in subset {
-        counts[problem.labels[i]] += 1.0;
-    }
-    let total: f64 = counts.iter().sum();
-    counts.iter().map(|c| c / total).collect()
-}
-
-/// Each example of `subset` answered by the frequencies of the other folds.
-fn majority_out_of_fold(
-    problem: &Problem<'_>,
-    subset: &[usize],
-    fold_of: &[usize],
-    folds: usize,
-) -> Vec<Vec<f64>> {
-    let mut answers = vec![Vec::new(); subset.len()];
-    for fold in 0..folds {
-        let train: Vec<usize> = (0..subset.len())
-            .filter(|&j| fold_of[j] != fold)
-            .map(|j| subset[j])
-            .collect();
-        let p = frequencies(problem, &train);
-        for j in (0..subset.len()).filter(|&j| fold_of[j] == fold) {
-            answers[j].clone_from(&p);
-        }
-    }
-    answers
-}
-
 /// The nested answers: for each fold of `cv`, the head and the choice made on the other
 /// folds alone answer it. Returns the head's answers and the procedure's.
 fn nested(
@@ -198,12 +166,12 @@ fn nested(
             &train,
             [
                 &priors(problem, &train),
-                &majority_out_of_fold(problem, &train, &inner.fold_of, inner.folds),
+                &learn::majority_out_of_fold(problem, &train, &inner.fold_of, inner.folds),
                 &inner.out_of_fold,
             ],
         ));
         let fitted = learn::fit(problem, &train, inner.link, inner.penalty);
-        let majority = frequencies(problem, &train);
+        let majority = learn::frequencies(problem, &train);
         for j in held {
             let reading = &problem.readings[subset[j]];
             head_answers[j] = fitted.probabilities(reading);
@@ -231,7 +199,7 @@ pub(super) fn majority_head(problem: &Problem<'_>, subset: &[usize]) -> Head {
         link: Link::Multinomial,
         outcomes,
         prior_weight: 0.0,
-        bias: frequencies(problem, subset)
+        bias: learn::frequencies(problem, subset)
             .iter()
             .map(|p| p.ln())
             .collect(),
