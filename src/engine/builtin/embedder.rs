@@ -36,7 +36,7 @@ pub const MAX_ENCODED_BYTES: usize = 16 * 1024;
 
 /// The bundled tokenizer, byte-identical to the one inside pocket-encoder (a test checks the
 /// hash against `pocket_encoder::model_info()`), so windows cut here are what the encoder reads.
-const TOKENIZER_JSON: &[u8] = include_bytes!("../../../assets/tokenizer.json");
+pub(super) const TOKENIZER_JSON: &[u8] = include_bytes!("../../../assets/tokenizer.json");
 
 /// A unit vector and the number of tokens read to make it.
 #[derive(Debug, Clone, PartialEq)]

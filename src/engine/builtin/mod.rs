@@ -19,6 +19,7 @@ pub mod outcomes;
 pub mod scoring;
 pub mod state_cache;
 pub mod text;
+pub mod tuned;
 
 use answer::{Read, StopOnDrop, too_large};
 pub use embedder::{Embedder, Embedding, EmbeddingStore, Encoders, Window};
