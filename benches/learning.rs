@@ -28,8 +28,9 @@
 //! (is a dip more than the draws' noise?) and its name; and the mean (cross-validated − fresh)
 //! accuracy of the questions the alignment improved (its out-of-fold figure against what it
 //! then scores: how far the figure `align` reports is from what a user then sees); and the
-//! same over every question ("reported − fresh"), a question the gate kept counted by the
-//! zero-shot figure `align` reports for it, with its standard error over the draws (a set
+//! same over every question ("reported − fresh"): the figure `align` reports as expected
+//! (its `after`, the whole choice's out of fold, whatever it chose; zero-shot's where
+//! nothing was fitted), with its standard error over the draws (a set
 //! and a seed: its questions share their examples, so they are not independent).
 //! Then the wall time of aligning 64 and 500 annotated examples × 4 questions, and the cost of a
 //! decision at an aligned checkpoint against a zero-shot one.
@@ -41,6 +42,7 @@
 //! virtualenv. `LEARNING_CAPTURED=100` gives each model that many captured states besides
 //! the annotated ones (the pool's next, never annotated), as a team's model has: the
 //! alignment's corrected prior is estimated on them.
+//! `LEARNING_TUNE=1` aligns with the encoder's fine-tune (`--tune`), for A/B runs.
 //! `LEARNING_DEV=1` is for developing the learner: it scores on half of the pool instead,
 //! so that choices are never made on the examples the figures are reported on.
 #![allow(clippy::print_stdout, clippy::print_stderr, clippy::too_many_lines)]
@@ -188,6 +190,8 @@ fn align(
                 model: &model(path),
                 request: AlignmentRequest {
                     seed,
+                    // `LEARNING_TUNE=1`: the alignment with its fine-tune (`--tune`), for A/B.
+                    tune: std::env::var("LEARNING_TUNE").is_ok_and(|v| v == "1"),
                     ..AlignmentRequest::default()
                 },
             },
@@ -615,11 +619,10 @@ fn curve(runtime: &tokio::runtime::Runtime, ctx: &Context, wanted: &str, seeds: 
                         sums.cv_gap += after.accuracy - a;
                         sums.cv_n += 1.0;
                     }
-                    let reported = if report.improved {
-                        report.after.as_ref()
-                    } else {
-                        report.before.as_ref()
-                    };
+                    // What `align` reports it expects: the whole procedure's out-of-fold
+                    // figure, whatever it chose (zero-shot's own figure only where it has
+                    // nothing else).
+                    let reported = report.after.as_ref().or(report.before.as_ref());
                     sums.reported_gap += reported.map_or(0.0, |m| m.accuracy - a);
                     draw_gap += reported.map_or(0.0, |m| m.accuracy - a);
                     sums.gains
@@ -643,6 +646,13 @@ fn curve(runtime: &tokio::runtime::Runtime, ctx: &Context, wanted: &str, seeds: 
                     );
                 }
                 sums.reported_draws.push(draw_gap / ids.len() as f64);
+                if let Some(tuning) = &result.tuning {
+                    let _ = write!(
+                        line,
+                        "  [tuned: {}]",
+                        if tuning.used { "kept" } else { "not kept" }
+                    );
+                }
                 eprintln!("{line}");
             }
         }

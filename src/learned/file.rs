@@ -4,12 +4,20 @@
 //! ```text
 //! learned/manifest.yaml          what was fitted, how, on which examples (below)
 //! learned/<question>.safetensors the head's tensors
+//! learned/encoder.safetensors    the fine-tuned encoder's delta, when a head reads it
 //! ```
 //!
 //! ```yaml
 //! format: arbiter-learned
 //! version: 1
 //! encoder: pocket-encoder/minilm-l3…|first-window   # the encoder and how much of the state it reads
+//! tuned:                             # optional: the encoder's top layer fine-tuned (SetFit)
+//!   file: encoder.safetensors
+//!   sha256: 3c…
+//!   layer: 2
+//!   rank: 8
+//!   examples: 64                     # the annotated states its pairs were drawn from
+//!   steps: 60                        # pair steps of 16 pairs
 //! questions:
 //!   intent:
 //!     file: intent.safetensors
@@ -17,6 +25,7 @@
 //!     learner: multinomial               # or ordinal (scores)
 //!     outcomes: [refund, shipping, other]
 //!     features: {embedding: pooled, dim: 384, words: word-1-2-grams-hashed-tfidf, vocabulary: 5120}
+//!                                        # embedding: pooled-tuned reads the tuned encoder
 //!     penalty: {embedding: 1.0, words: 0.3}   # chosen by cross-validation
 //!     seed: 7
 //!     folds: 5
@@ -64,8 +73,28 @@ pub struct Manifest {
     pub format: String,
     pub version: u64,
     pub encoder: String,
+    /// The fine-tuned encoder the `pooled-tuned` heads read, when one does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tuned: Option<TunedEntry>,
     pub questions: IndexMap<String, Entry>,
 }
+
+/// The manifest's record of the fine-tuned encoder ([`crate::engine::builtin::tuned`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TunedEntry {
+    pub file: String,
+    pub sha256: String,
+    pub layer: usize,
+    pub rank: usize,
+    /// The annotated states its pairs were drawn from.
+    pub examples: usize,
+    /// Pair steps taken.
+    pub steps: usize,
+}
+
+/// The name of the fine-tuned encoder's file in [`DIR`].
+pub const TUNED_FILE: &str = "encoder.safetensors";
 
 /// One question's part of the manifest.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -108,6 +137,8 @@ pub struct Features {
 
 /// What the features are, as this version computes them.
 pub const POOLED: &str = "pooled";
+/// The pooled embedding of the fine-tuned encoder ([`Manifest::tuned`]).
+pub const POOLED_TUNED: &str = "pooled-tuned";
 pub const WORDS: &str = "word-1-2-grams-hashed-tfidf";
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -241,6 +272,13 @@ pub fn read(
         )]);
     }
     let mut errors = Vec::new();
+    let tuning = match &manifest.tuned {
+        Some(tuned) => match read_tuned(files, tuned, &manifest_loc.key("tuned")) {
+            Ok(tuning) => Some(Arc::new(tuning)),
+            Err(found) => return Err(found),
+        },
+        None => None,
+    };
     for (question, entry) in &manifest.questions {
         let loc = manifest_loc.key("questions").key(question);
         let Some(outcomes) = outcomes_of(question) else {
@@ -253,7 +291,14 @@ pub fn read(
             ));
             continue;
         };
-        match read_entry(files, &manifest.encoder, question, entry, &outcomes, &loc) {
+        match read_entry(
+            files,
+            (&manifest.encoder, tuning.as_ref()),
+            question,
+            entry,
+            &outcomes,
+            &loc,
+        ) {
             Ok(learned) => {
                 out.insert(question.clone(), Arc::new(learned));
             }
@@ -271,9 +316,42 @@ fn file_loc(name: &str) -> Loc {
     Loc(vec![Segment::Key(format!("{DIR}/{name}"))])
 }
 
+/// The fine-tuned encoder's delta, checked against its manifest record.
+fn read_tuned(
+    files: &[(String, Vec<u8>)],
+    tuned: &TunedEntry,
+    loc: &Loc,
+) -> Result<crate::engine::builtin::tuned::Tuning, Vec<FieldError>> {
+    let Some((_, bytes)) = files.iter().find(|(name, _)| *name == tuned.file) else {
+        return Err(vec![FieldError::new(
+            loc.key("file"),
+            format!(
+                "{DIR}/{} is missing: the tuned heads cannot be read without it",
+                tuned.file
+            ),
+            "missing",
+        )]);
+    };
+    let here = file_loc(&tuned.file);
+    let invalid = |detail: String| vec![FieldError::new(here.clone(), detail, "invalid")];
+    if sha256(bytes) != tuned.sha256 {
+        return Err(invalid(format!(
+            "{DIR}/{} does not match the sha256 its manifest records: it was changed after \
+             alignment",
+            tuned.file
+        )));
+    }
+    let delta = crate::engine::builtin::tuned::Delta::from_bytes(bytes)
+        .map_err(|detail| invalid(format!("{DIR}/{}: {detail}", tuned.file)))?;
+    Ok(crate::engine::builtin::tuned::Tuning {
+        digest: tuned.sha256.clone(),
+        delta,
+    })
+}
+
 fn read_entry(
     files: &[(String, Vec<u8>)],
-    encoder: &str,
+    (encoder, tuning): (&str, Option<&Arc<crate::engine::builtin::tuned::Tuning>>),
     question: &str,
     entry: &Entry,
     outcomes: &[String],
@@ -298,12 +376,23 @@ fn read_entry(
             ),
         ));
     };
-    if entry.features.embedding != POOLED || entry.features.words != WORDS {
+    let reads_tuned = entry.features.embedding == POOLED_TUNED;
+    if !(entry.features.embedding == POOLED || reads_tuned) || entry.features.words != WORDS {
         return Err(invalid(
             loc.key("features"),
             format!(
-                "features `{}` + `{}`; this arbiter computes `{POOLED}` + `{WORDS}`",
+                "features `{}` + `{}`; this arbiter computes `{POOLED}` or `{POOLED_TUNED}` + \
+                 `{WORDS}`",
                 entry.features.embedding, entry.features.words
+            ),
+        ));
+    }
+    if reads_tuned && tuning.is_none() {
+        return Err(invalid(
+            loc.key("features").key("embedding"),
+            format!(
+                "the head reads the tuned encoder (`{POOLED_TUNED}`), and the manifest records \
+                 none (`tuned`)"
             ),
         ));
     }
@@ -333,6 +422,7 @@ fn read_entry(
         encoder: encoder.to_owned(),
         digest: entry.sha256.clone(),
         entry: entry.clone(),
+        tuned: tuning.filter(|_| reads_tuned).cloned(),
     })
 }
 
@@ -500,6 +590,7 @@ pub(crate) fn test_files(head: &Head, version: u64) -> Vec<(String, Vec<u8>)> {
         format: FORMAT.into(),
         version,
         encoder: "e".into(),
+        tuned: None,
         questions: [("q".to_owned(), entry)].into_iter().collect(),
     };
     vec![

@@ -18,6 +18,8 @@ pub struct Learned {
     pub digest: String,
     /// The manifest's entry: what was fitted, how, and the out-of-fold answers.
     pub entry: file::Entry,
+    /// The fine-tuned encoder whose pooled embedding the head reads (none: the base one).
+    pub tuned: Option<std::sync::Arc<crate::engine::builtin::tuned::Tuning>>,
 }
 
 impl PartialEq for Learned {

@@ -1219,3 +1219,237 @@ fn the_reason_a_question_is_unchanged_is_readable_at_80_columns() {
     );
     assert!(shown.contains(" unchanged "), "{shown}");
 }
+
+/// A checkpoint whose head reads a fine-tuned encoder (`align --tune`), made here from an
+/// aligned one by hand, since whether an alignment keeps its fine-tune is cross-validation's
+/// say and no small fixture is sure to: its delta file, the manifest's `tuned` record, the
+/// head's `pooled-tuned` features. It answers through the delta, the same after a plain git
+/// clone, and a delta that is missing, changed or of another encoder is a located error at
+/// decide, never a silent base answer.
+// One scenario (make, clone, break three ways): splitting it would repeat the making.
+#[allow(clippy::too_many_lines)]
+#[test]
+fn a_fine_tuned_checkpoint_answers_through_its_delta_and_survives_a_clone() {
+    use arbiter::engine::builtin::tuned::{Budget, Layered, fine_tune};
+    let env = env_with_annotations(60);
+    let job = env.json(&["align", "acme/support", "--questions", "intent"]);
+    let branch = job["result"]["branch"]
+        .as_str()
+        .expect("aligned")
+        .to_owned();
+    // A delta tuned on six states of two answers.
+    let layered = Layered::load().unwrap();
+    let texts = [
+        "I was charged twice, please refund one payment",
+        "refund my order, the item arrived broken",
+        "I want my money back",
+        "where is my parcel? it has not arrived",
+        "the delivery is a week late",
+        "tracking says my package is lost",
+    ];
+    let inputs: Vec<_> = texts
+        .iter()
+        .map(|t| layered.top_inputs(t).unwrap())
+        .collect();
+    let refs: Vec<_> = inputs.iter().collect();
+    let pairs: Vec<(usize, usize, f64)> = (0..6)
+        .flat_map(|i| {
+            (0..6)
+                .filter(move |&j| j != i)
+                .map(move |j| (i, j, f64::from(u8::from(i / 3 == j / 3))))
+        })
+        .collect();
+    let delta = fine_tune(&layered, &refs, &pairs, Budget::DEFAULT, 7, &mut |_, _| {
+        true
+    })
+    .unwrap();
+    let bytes = delta.to_bytes().unwrap();
+    let sha = arbiter::learned::file::sha256(&bytes);
+    let work = env.path().join("tuned");
+    env.git_in(
+        env.path(),
+        &[
+            "clone",
+            "-q",
+            "--branch",
+            &branch,
+            repo(&env).to_str().unwrap(),
+            "tuned",
+        ],
+    );
+    let commit_and_push = |message: &str, to: &str| {
+        env.git_in(&work, &["add", "-A"]);
+        env.git_in(
+            &work,
+            &[
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@example.com",
+                "commit",
+                "-qm",
+                message,
+            ],
+        );
+        env.git_in(
+            &work,
+            &["push", "-q", "origin", &format!("HEAD:refs/heads/{to}")],
+        );
+    };
+    let manifest_path = work.join("learned/manifest.yaml");
+    let manifest = std::fs::read_to_string(&manifest_path).unwrap();
+    let tuned_manifest = manifest
+        .replacen(
+            "\nquestions:",
+            &format!(
+                "\ntuned:\n  file: encoder.safetensors\n  sha256: {sha}\n  layer: 2\n  rank: 8\n  \
+                 examples: 6\n  steps: {}\nquestions:",
+                Budget::DEFAULT.steps
+            ),
+            1,
+        )
+        .replacen("embedding: pooled\n", "embedding: pooled-tuned\n", 1);
+    assert_ne!(tuned_manifest, manifest);
+    std::fs::write(&manifest_path, &tuned_manifest).unwrap();
+    std::fs::write(work.join("learned/encoder.safetensors"), &bytes).unwrap();
+    commit_and_push("tuned", "tuned");
+
+    let state = env.write(
+        "state.json",
+        &json!({"subject": "Refund", "body": "I was charged twice, please return one payment."})
+            .to_string(),
+    );
+    let state_path = state.to_str().unwrap();
+    let decide_at = |revision: &str| env.json(&decide_args(revision, state_path));
+    let tuned = decide_at("tuned");
+    assert_ne!(
+        tuned["answers"]["intent"]["probabilities"],
+        decide_at(&branch)["answers"]["intent"]["probabilities"],
+        "the head reads the tuned encoder: {tuned}"
+    );
+    // The same answers to every annotated example after a plain git round trip.
+    env.git_in(
+        env.path(),
+        &[
+            "clone",
+            "-q",
+            "--branch",
+            "tuned",
+            repo(&env).to_str().unwrap(),
+            "again",
+        ],
+    );
+    env.git_in(
+        &env.path().join("again"),
+        &["push", "-q", "origin", "HEAD:refs/heads/tuned-roundtrip"],
+    );
+    let batch_at = |revision: &str| {
+        let output = env.path().join(format!("{revision}.ndjson"));
+        env.cmd()
+            .args([
+                "batch",
+                "acme/support",
+                "--examples",
+                "annotated",
+                "--revision",
+                revision,
+            ])
+            .arg("--output")
+            .arg(&output)
+            .assert()
+            .success();
+        let mut lines: Vec<String> = std::fs::read_to_string(&output)
+            .unwrap()
+            .lines()
+            .map(|line| {
+                let line: Value = serde_json::from_str(line).unwrap();
+                format!("{} {}", line["example_id"], line["answers"])
+            })
+            .collect();
+        lines.sort();
+        lines
+    };
+    let before = batch_at("tuned");
+    assert_eq!(before.len(), 60);
+    assert_eq!(
+        before,
+        batch_at("tuned-roundtrip"),
+        "the same answers after git clone"
+    );
+
+    // Broken three ways, each refused at decide where it is.
+    std::fs::remove_file(work.join("learned/encoder.safetensors")).unwrap();
+    commit_and_push("lost", "tuned-lost");
+    let mut changed = bytes.clone();
+    let last = changed.len() - 1;
+    changed[last] ^= 1;
+    std::fs::write(work.join("learned/encoder.safetensors"), &changed).unwrap();
+    commit_and_push("changed", "tuned-changed");
+    let at = bytes
+        .windows(b"minilm-l3".len())
+        .position(|w| w == b"minilm-l3")
+        .unwrap();
+    let mut other = bytes.clone();
+    other[at..at + 9].copy_from_slice(b"minilm-l9");
+    let other_sha = arbiter::learned::file::sha256(&other);
+    std::fs::write(work.join("learned/encoder.safetensors"), &other).unwrap();
+    std::fs::write(&manifest_path, tuned_manifest.replacen(&sha, &other_sha, 1)).unwrap();
+    commit_and_push("other encoder", "tuned-other");
+    for (revision, says) in [
+        ("tuned-lost", "learned/encoder.safetensors is missing"),
+        (
+            "tuned-changed",
+            "learned/encoder.safetensors does not match the sha256",
+        ),
+        ("tuned-other", "tunes encoder `pocket-encoder/minilm-l9"),
+    ] {
+        let (code, problem, _) = env.problem(&decide_args(revision, state_path));
+        assert_ne!(code, 0);
+        assert!(
+            problem["detail"].as_str().unwrap().contains(says),
+            "{revision}: {problem}"
+        );
+    }
+}
+
+/// `align --tune` fine-tunes the encoder, says whether the heads read it and why (out-of-fold
+/// log loss both ways), and says why not where it cannot tune.
+#[test]
+fn align_with_tune_reports_its_fine_tune_and_why_it_was_kept_or_not() {
+    let env = env_with_annotations(30);
+    let job = env.json(&["align", "acme/support", "--questions", "intent", "--tune"]);
+    let tuning = &job["result"]["tuning"];
+    assert_eq!(tuning["examples"], 30, "{job}");
+    assert!(tuning["steps"].as_u64().unwrap() > 0, "{job}");
+    let (tuned, base) = (
+        tuning["logLossTuned"].as_f64().unwrap(),
+        tuning["logLossBase"].as_f64().unwrap(),
+    );
+    assert_eq!(tuning["used"], tuned < base, "{job}");
+    assert!(
+        tuning["reason"].as_str().unwrap().contains("log loss"),
+        "{job}"
+    );
+    // The fine-tunes' steps are part of the job's progress.
+    assert!(job["progress"]["total"].as_u64().unwrap() > 30 + 1, "{job}");
+    let job = env.json(&[
+        "align",
+        "acme/support",
+        "--questions",
+        "intent",
+        "--tune",
+        "--holdout",
+        "0.3",
+    ]);
+    let tuning = &job["result"]["tuning"];
+    assert_eq!(tuning["used"], false, "{job}");
+    assert!(
+        tuning["reason"].as_str().unwrap().contains("--holdout"),
+        "{job}"
+    );
+    let job = env.json(&["align", "acme/support", "--questions", "intent"]);
+    assert!(
+        job["result"].get("tuning").is_none(),
+        "not asked for: {job}"
+    );
+}

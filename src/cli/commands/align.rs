@@ -55,6 +55,9 @@ pub struct AlignArgs {
     /// Correct each choice and score question without annotations instead: remove each outcome's average pull over the model's captured states (at most --max-examples); nouls are left as they are
     #[arg(long)]
     pub unsupervised: bool,
+    /// Also fine-tune the encoder (`SetFit`: its top layer, on pairs of the annotated states), kept where cross-validation says the questions' choices do better on it (`mo` only; about twice the time)
+    #[arg(long)]
+    pub tune: bool,
     /// Print the job ID (the job with --json) and return at once; the job runs in a background process (or on the server)
     #[arg(long)]
     pub detach: bool,
@@ -93,6 +96,7 @@ pub(crate) async fn run(
         "folds": args.folds,
         "curve": args.curve,
         "unsupervised": args.unsupervised,
+        "tune": args.tune,
     }))
     .map_err(crate::error::Error::from)?;
     let model = service.model_named(&args.model).await?;
@@ -135,6 +139,12 @@ pub(crate) fn print_alignment(job: &Job, model: &str, printer: &Printer) -> Resu
         printer.wrapped(&format!(
             "{id} unchanged: {}",
             report.reason.as_deref().unwrap_or("no reason recorded")
+        ))?;
+    }
+    if let Some(tuning) = &result.tuning {
+        printer.wrapped(&format!(
+            "fine-tuned encoder ({} states, {} steps): {}",
+            tuning.examples, tuning.steps, tuning.reason
         ))?;
     }
     for (id, report) in &result.questions {

@@ -69,7 +69,10 @@ pub(super) fn finish(
         checkpoint: None,
         seed: stored.seed,
         questions: outcome.reports,
+        tuning: None,
     };
+    let (tuning, delta) = outcome.tuning.map_or((None, None), |(r, d)| (Some(r), d));
+    result.tuning = tuning;
     if outcome.learned.is_empty() {
         return Ok(result);
     }
@@ -92,7 +95,17 @@ pub(super) fn finish(
         .iter()
         .filter_map(|(id, learned)| Some((id, learned.head.as_ref()?)))
         .collect();
-    let learned_dir = learned_dir(ctx, loaded, &base.learned, &heads, &files);
+    let tuned = match (&delta, &result.tuning) {
+        (Some(delta), Some(report)) => Some((delta.to_bytes()?, report)),
+        _ => None,
+    };
+    let learned_dir = learned_dir(
+        ctx,
+        loaded,
+        &base.learned,
+        (&heads, tuned.as_ref().map(|(b, r)| (b.as_slice(), *r))),
+        &files,
+    );
     // A question with a head has no other alignment than the correction of its prior: an
     // `aligned/` file of the base it does not write again goes.
     let unaligned: Vec<String> = heads
@@ -175,11 +188,14 @@ fn warm_encoder(ctx: &Context, loaded: &Loaded, learned: IndexMap<String, Learne
 /// The new checkpoint's `learned/`: the base's heads of questions not aligned now, and
 /// the new `heads`; `None` when neither changes it. A question corrected without
 /// annotations now (`files`) loses its head.
+/// A fine-tune to commit: its delta file's bytes, and what the alignment reported of it.
+pub(super) type TunedFile<'a> = (&'a [u8], &'a crate::wire::align::TuningReport);
+
 pub(super) fn learned_dir(
     ctx: &Context,
     loaded: &Loaded,
     base: &[(String, Vec<u8>)],
-    heads: &[(&String, &LearnedHead)],
+    (heads, tuned): (&[(&String, &LearnedHead)], Option<TunedFile<'_>>),
     files: &[(String, String)],
 ) -> Option<crate::repo::LearnedFiles> {
     use crate::learned::file::{self, Manifest};
@@ -209,6 +225,7 @@ pub(super) fn learned_dir(
         format: file::FORMAT.to_owned(),
         version: file::VERSION,
         encoder,
+        tuned: None,
         questions: IndexMap::new(),
     };
     let mut dir: Vec<(String, Vec<u8>)> = Vec::new();
@@ -216,6 +233,35 @@ pub(super) fn learned_dir(
         if let Some((_, bytes)) = base.iter().find(|(name, _)| *name == entry.file) {
             dir.push((entry.file.clone(), bytes.clone()));
             manifest.questions.insert(id, entry.clone());
+        }
+    }
+    // The fine-tune the heads read: this alignment's, or the base's that a kept head still
+    // reads (an alignment never tunes while one does: `tuned_elsewhere`).
+    if let Some((bytes, report)) = tuned {
+        dir.push((file::TUNED_FILE.to_owned(), bytes.to_vec()));
+        manifest.tuned = Some(file::TunedEntry {
+            file: file::TUNED_FILE.to_owned(),
+            sha256: file::sha256(bytes),
+            layer: crate::engine::builtin::tuned::LAYER,
+            rank: crate::engine::builtin::tuned::RANK,
+            examples: usize::try_from(report.examples).unwrap_or(usize::MAX),
+            steps: usize::try_from(report.steps).unwrap_or(usize::MAX),
+        });
+    } else if manifest
+        .questions
+        .values()
+        .any(|entry| entry.features.embedding == file::POOLED_TUNED)
+    {
+        let base_manifest = base
+            .iter()
+            .find(|(name, _)| name == file::MANIFEST)
+            .and_then(|(_, text)| std::str::from_utf8(text).ok())
+            .and_then(|text| crate::wire::value::from_yaml::<Manifest>(text).ok());
+        if let Some(entry) = base_manifest.and_then(|m| m.tuned)
+            && let Some((_, bytes)) = base.iter().find(|(name, _)| *name == entry.file)
+        {
+            dir.push((entry.file.clone(), bytes.clone()));
+            manifest.tuned = Some(entry);
         }
     }
     for (id, head) in heads {

@@ -21,6 +21,7 @@ mod inputs;
 pub mod learn;
 mod question;
 mod select;
+mod tune;
 
 use commit::{finish, fit_id, learned_yaml};
 pub(crate) use commit::{has_exemplar, without_exemplar};
@@ -81,6 +82,9 @@ pub(crate) struct AlignmentSpec {
     /// Absent in jobs recorded before unsupervised corrections: false.
     #[serde(default)]
     unsupervised: bool,
+    /// Absent in jobs recorded before fine-tunes: false, the default.
+    #[serde(default)]
+    tune: bool,
     origin: Origin,
 }
 
@@ -122,6 +126,7 @@ pub fn create(
         folds: request.folds,
         curve: request.curve,
         unsupervised: request.unsupervised,
+        tune: request.tune,
         origin: Origin::of_creation(ctx, origin, draft.job_id()),
     };
     draft.record(ctx, &loaded.model_id, &stored, 0)
@@ -196,6 +201,7 @@ pub(crate) async fn execute(
             folds: stored.folds,
             curve: stored.curve,
             unsupervised: stored.unsupervised,
+            tune: stored.tune,
         };
         tokio::task::spawn_blocking(move || {
             let builtin = engine
@@ -240,6 +246,8 @@ struct Settings {
     curve: bool,
     /// Every question corrected without annotations ([`unsupervised`]).
     unsupervised: bool,
+    /// Fine-tune the encoder where it pays ([`tune`]).
+    tune: bool,
 }
 
 /// What the blocking part found.
@@ -247,6 +255,11 @@ struct Outcome {
     reports: IndexMap<String, QuestionReport>,
     /// What the questions that passed the gate learned.
     learned: IndexMap<String, Learned>,
+    /// The fine-tune tried, and its delta when the heads read it.
+    tuning: Option<(
+        crate::wire::align::TuningReport,
+        Option<crate::engine::builtin::tuned::Delta>,
+    )>,
 }
 
 /// One annotated example of one question.
@@ -296,10 +309,153 @@ fn align(
         seconds = started.elapsed().as_secs_f64(),
         "alignment: states embedded"
     );
+    let refused = tune::not_tuned(engine, settings)
+        .or_else(|| tuned_elsewhere(loaded, settings))
+        .filter(|_| !settings.unsupervised);
+    let tuned = match refused {
+        None if !settings.unsupervised => {
+            let started = std::time::Instant::now();
+            let tuned = tune::tune(engine, &examples, &embedded, settings, tracker)?;
+            tracing::info!(
+                seconds = started.elapsed().as_secs_f64(),
+                "alignment: encoder fine-tuned"
+            );
+            tuned
+        }
+        _ => None,
+    };
+    let inputs = (&examples, &embedded[..], &captured[..]);
+    let mut base = search(loaded, engine, inputs, settings, tracker, None)?;
+    let Some(tuned) = tuned else {
+        // Asked for and not run: say why.
+        if settings.tune && !settings.unsupervised {
+            base.tuning = Some((
+                crate::wire::align::TuningReport {
+                    used: false,
+                    examples: 0,
+                    steps: 0,
+                    log_loss_tuned: None,
+                    log_loss_base: None,
+                    reason: refused.unwrap_or_else(|| "fewer than two states to tune on".into()),
+                },
+                None,
+            ));
+        }
+        return Ok(base);
+    };
+    tracker
+        .total
+        .fetch_add(settings.questions.len() as u64, Ordering::Relaxed);
+    let over_tuned = search(loaded, engine, inputs, settings, tracker, Some(&tuned))?;
+    Ok(choose_encoder(base, over_tuned, tuned))
+}
+
+/// Why the alignment cannot fine-tune because of a question it leaves as it is: a head of
+/// the base checkpoint that reads its fine-tune, which a new one would replace.
+fn tuned_elsewhere(loaded: &Loaded, settings: &Settings) -> Option<String> {
+    let kept: Vec<&String> = loaded
+        .questions
+        .iter()
+        .filter(|(id, q)| {
+            q.learned.as_ref().is_some_and(|l| l.tuned.is_some())
+                && !settings.questions.contains(id)
+        })
+        .map(|(id, _)| id)
+        .collect();
+    (!kept.is_empty()).then(|| {
+        format!(
+            "{} read{} the base checkpoint's fine-tune: align {} with these questions to tune \
+             again",
+            kept.iter()
+                .map(|id| format!("`{id}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            if kept.len() == 1 { "s" } else { "" },
+            if kept.len() == 1 { "it" } else { "them" },
+        )
+    })
+}
+
+/// The questions' mean out-of-fold log loss of what each chose (over those that chose).
+fn chosen_loss(outcome: &Outcome) -> Option<f64> {
+    let losses: Vec<f64> = outcome
+        .reports
+        .values()
+        .filter_map(|report| {
+            let chosen = report.chosen.as_ref()?;
+            Some(report.candidates.as_ref()?.get(chosen)?.log_loss)
+        })
+        .collect();
+    (!losses.is_empty()).then(|| losses.iter().sum::<f64>() / losses.len() as f64)
+}
+
+/// The alignment over the fine-tuned encoder where its choices do better out of fold than
+/// over the base one (and some question's head reads it), else over the base.
+fn choose_encoder(base: Outcome, over_tuned: Outcome, tuned: tune::Tuned) -> Outcome {
+    let (tuned_loss, base_loss) = (chosen_loss(&over_tuned), chosen_loss(&base));
+    let reads = over_tuned
+        .reports
+        .values()
+        .any(|report| report.improved && report.chosen.as_deref() == Some("head"));
+    let (used, reason) = match (tuned_loss, base_loss) {
+        (Some(t), Some(b)) if t < b - 1e-9 && reads => (
+            true,
+            format!(
+                "kept: the questions' choices score a mean out-of-fold log loss of {t:.3} over \
+                 the fine-tuned encoder, {b:.3} over the base one"
+            ),
+        ),
+        (Some(t), Some(b)) if t < b - 1e-9 => (
+            false,
+            "not kept: no question's head would read it".to_owned(),
+        ),
+        (Some(t), Some(b)) => (
+            false,
+            format!(
+                "not kept: the questions' choices score a mean out-of-fold log loss of {t:.3} \
+                 over the fine-tuned encoder, {b:.3} over the base one"
+            ),
+        ),
+        _ => (
+            false,
+            "not kept: no question had a choice to make".to_owned(),
+        ),
+    };
+    let report = crate::wire::align::TuningReport {
+        used,
+        examples: tuned.examples as u64,
+        steps: tuned.steps as u64,
+        log_loss_tuned: tuned_loss.map(round),
+        log_loss_base: base_loss.map(round),
+        reason,
+    };
+    if used {
+        Outcome {
+            tuning: Some((report, Some(tuned.delta))),
+            ..over_tuned
+        }
+    } else {
+        Outcome {
+            tuning: Some((report, None)),
+            ..base
+        }
+    }
+}
+
+/// Every question's alignment, over the base encoder or over `tuned`.
+fn search(
+    loaded: &Loaded,
+    engine: &BuiltinEngine,
+    (examples, embedded, captured): (&Examples, &[EmbeddedState], &[EmbeddedState]),
+    settings: &Settings,
+    tracker: &Tracker,
+    tuned: Option<&tune::Tuned>,
+) -> Result<Outcome> {
+    let started = std::time::Instant::now();
     // Questions are fitted at once, one thread each up to the cores, the costliest first
     // (so that none starts last and runs alone); the results are gathered in question
     // order, so the outcome does not depend on which finished first.
-    let order = costliest_first(loaded, settings, &examples);
+    let order = costliest_first(loaded, settings, examples);
     let searched: Vec<Option<Result<Aligned>>> = parallel_map(order.len(), tracker, |at| {
         let q = order[at];
         let id = &settings.questions[q];
@@ -313,13 +469,14 @@ fn align(
             engine,
             id,
             &loaded.questions[id],
-            &examples,
-            &embedded,
-            &captured,
+            examples,
+            embedded,
+            captured,
             items,
             skipped,
             settings,
             tracker,
+            tuned,
         );
         tracing::info!(
             question = %id,
@@ -366,6 +523,7 @@ fn in_question_order(
     let mut outcome = Outcome {
         reports: IndexMap::new(),
         learned: IndexMap::new(),
+        tuning: None,
     };
     for (q, aligned) in in_order.into_iter().enumerate() {
         let (report, learned) = aligned.unwrap_or_else(|| Err(not_run("a question")))?;

@@ -21,6 +21,7 @@ pub(super) fn align_question(
     mut skipped: u64,
     settings: &Settings,
     tracker: &Tracker,
+    tuned: Option<&tune::Tuned>,
 ) -> Result<Aligned> {
     let loc = Loc(vec![crate::wire::validate::Segment::Key(
         "questions.yaml".into(),
@@ -102,6 +103,7 @@ pub(super) fn align_question(
         items: &items,
         settings,
         tracker,
+        tuned,
     };
     learn_question(&inputs, id, &base, correction.as_ref(), report)
 }
@@ -114,6 +116,8 @@ pub(super) struct Inputs<'a> {
     items: &'a [&'a Item],
     settings: &'a Settings,
     tracker: &'a Tracker,
+    /// The fine-tuned encoder the head reads, in the alignment's tuned variant.
+    tuned: Option<&'a tune::Tuned>,
 }
 
 /// Choose what a question answers with from its annotated `items` ([`select`]): zero-shot,
@@ -144,8 +148,11 @@ pub(super) fn learn_question(
     let problem = readings.problem(kind, examples, items);
     let cancelled = || tracker.cancelled();
     if settings.curve {
+        // Over the base encoder: a fine-tune per size and fold would cost more than the
+        // alignment (the tuned variant's own figure ends it, below).
+        let base = readings.problem_over(kind, examples, items, readings.base());
         report.curve = Some(crate::wire::align::Curve {
-            points: select::curve(&problem, settings.folds, settings.seed, &cancelled),
+            points: select::curve(&base, settings.folds, settings.seed, &cancelled),
             zero_shot: learn::figures(&readings.priors, &problem.labels, problem.outcomes),
             majority: learn::majority(&problem, settings.folds, settings.seed),
         });
@@ -163,9 +170,39 @@ pub(super) fn learn_question(
     };
     let fitted: Vec<usize> = (0..n).filter(|&i| !held_out[i]).collect();
     let set_aside: Vec<usize> = (0..n).filter(|&i| held_out[i]).collect();
-    let mut selection =
-        select::select(&problem, &fitted, settings.folds, settings.seed, &cancelled);
+    let mut selection = match (&readings.by_fold, inputs.tuned) {
+        (Some(by_fold), Some(tuned)) => {
+            let problems: Vec<learn::Problem<'_>> = by_fold
+                .iter()
+                .map(|pooled| readings.problem_over(kind, examples, items, pooled))
+                .collect();
+            let fold_of: Vec<usize> = fitted
+                .iter()
+                .map(|&i| tuned.fold_of[items[i].example])
+                .collect();
+            select::select_tuned(
+                &problems,
+                &problem,
+                &fitted,
+                &fold_of,
+                (settings.folds, settings.seed),
+                &cancelled,
+            )
+        }
+        _ => select::select(&problem, &fitted, settings.folds, settings.seed, &cancelled),
+    };
     tracker.check()?;
+    // The curve ends at every example: there, the figure of what is kept.
+    if let Some(curve) = &mut report.curve
+        && let Some(last) = curve.points.last_mut()
+        && last.examples == fitted.len() as u64
+    {
+        let labels: Vec<usize> = fitted.iter().map(|&i| problem.labels[i]).collect();
+        *last = crate::wire::align::CurvePoint {
+            examples: last.examples,
+            ..learn::figures(&selection.out_of_fold, &labels, problem.outcomes)
+        };
+    }
     // As the manifest records them, so that `eval` scores exactly these.
     for answer in &mut selection.out_of_fold {
         for p in answer.iter_mut() {
@@ -240,6 +277,7 @@ pub(super) fn learn_question(
         selection,
         fitted,
         ids: problem.ids,
+        tuned: inputs.tuned.is_some(),
     };
     let mut learned = fit.learned(id, kind, settings, &after, &mut report);
     // A head reads the prior it was fitted on: the corrected one, kept beside it. (The
@@ -266,7 +304,12 @@ struct Readings {
     zero_shot: Vec<Vec<f64>>,
     /// Whether `priors` are the corrected answers.
     corrected: bool,
+    /// What the head reads: the base encoder's pooled embedding, or the tuned one's.
     pooled: Vec<Vec<f32>>,
+    /// With a fine-tune: the base encoder's (for the curve), and per fold the encoder's
+    /// tuned without that fold's labels.
+    base_pooled: Option<Vec<Vec<f32>>>,
+    by_fold: Option<Vec<Vec<Vec<f32>>>>,
     counts: Vec<crate::learned::words::Counts>,
 }
 
@@ -279,6 +322,8 @@ impl Readings {
             zero_shot: Vec::with_capacity(n),
             corrected: false,
             pooled: Vec::with_capacity(n),
+            base_pooled: None,
+            by_fold: None,
             counts: Vec::with_capacity(n),
         };
         for it in items {
@@ -295,6 +340,14 @@ impl Readings {
                 &crate::engine::builtin::text::render(&inputs.examples.states[it.example]),
             ));
         }
+        if let Some(tuned) = inputs.tuned {
+            let of = |vectors: &[Vec<f32>]| -> Vec<Vec<f32>> {
+                items.iter().map(|it| vectors[it.example].clone()).collect()
+            };
+            let base_pooled = std::mem::replace(&mut readings.pooled, of(&tuned.full));
+            readings.base_pooled = Some(base_pooled);
+            readings.by_fold = Some(tuned.by_fold.iter().map(|v| of(v)).collect());
+        }
         let labels: Vec<usize> = items.iter().map(|it| it.outcome).collect();
         let outcomes = outcome_keys(&base.kind).len();
         let figures = |answers: &[Vec<f64>]| learn::figures(answers, &labels, outcomes);
@@ -308,12 +361,28 @@ impl Readings {
         Ok(readings)
     }
 
+    /// The base encoder's pooled embeddings (what the head reads without a fine-tune).
+    fn base(&self) -> &[Vec<f32>] {
+        self.base_pooled.as_deref().unwrap_or(&self.pooled)
+    }
+
     /// The learning problem these readings and the items' labels make.
     fn problem<'a>(
         &'a self,
         kind: &QuestionKind,
         examples: &'a Examples,
         items: &[&Item],
+    ) -> learn::Problem<'a> {
+        self.problem_over(kind, examples, items, &self.pooled)
+    }
+
+    /// [`Self::problem`] with the head reading `pooled` (per item).
+    fn problem_over<'a>(
+        &'a self,
+        kind: &QuestionKind,
+        examples: &'a Examples,
+        items: &[&Item],
+        pooled: &'a [Vec<f32>],
     ) -> learn::Problem<'a> {
         learn::Problem {
             link: learn::link_of(kind),
@@ -324,7 +393,7 @@ impl Readings {
                 .collect(),
             readings: (0..items.len())
                 .map(|i| crate::learned::Reading {
-                    pooled: &self.pooled[i],
+                    pooled: &pooled[i],
                     counts: &self.counts[i],
                     prior: &self.priors[i],
                 })
@@ -436,6 +505,8 @@ struct Fit<'a> {
     /// The fitted examples, as indices into `ids`.
     fitted: Vec<usize>,
     ids: Vec<&'a str>,
+    /// Whether the head reads the fine-tuned encoder.
+    tuned: bool,
 }
 
 impl Fit<'_> {
@@ -454,6 +525,7 @@ impl Fit<'_> {
             selection,
             fitted,
             ids,
+            tuned,
         } = self;
         let cv = &selection.cv;
         report.improved = true;
@@ -471,9 +543,10 @@ impl Fit<'_> {
             ),
             _ => (
                 format!(
-                    "{} head over the pooled embedding and word 1-2-grams (penalty {} on \
+                    "{} head over the {}pooled embedding and word 1-2-grams (penalty {} on \
                      words, {} on the embedding)",
                     head.link.name(),
+                    if tuned { "fine-tuned encoder's " } else { "" },
                     round(cv.penalty.words),
                     round(cv.penalty.embedding),
                 ),
@@ -507,7 +580,12 @@ impl Fit<'_> {
             out_of_fold,
             &tensors,
         );
+        let mut features = entry.features.clone();
+        if tuned && selection.chosen == Candidate::Head {
+            crate::learned::file::POOLED_TUNED.clone_into(&mut features.embedding);
+        }
         let entry = crate::learned::file::Entry {
+            features,
             curve: report.curve.as_ref().map(|curve| curve.points.clone()),
             chosen: report.chosen.clone(),
             candidates: report.candidates.clone(),

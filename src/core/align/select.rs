@@ -88,6 +88,72 @@ pub(super) fn select(
     }
 }
 
+/// [`select`] over a fine-tuned encoder. Fold `f`'s examples are answered over the
+/// encoder tuned without any label of theirs (`by_fold[f]`, folds of the model's examples,
+/// `fold_of` per position in `subset`), by a head fitted on the other folds, and by the
+/// candidate chosen on those folds alone (as [`nested`] chooses): no answer comes from an
+/// encoder or a choice that saw its label. `full` (the encoder tuned on every label) gives
+/// the kept head's family and strength.
+pub(super) fn select_tuned(
+    by_fold: &[Problem<'_>],
+    full: &Problem<'_>,
+    subset: &[usize],
+    fold_of: &[usize],
+    (k, seed): (usize, u64),
+    cancelled: &dyn Fn() -> bool,
+) -> Selection {
+    let mut cv = learn::cross_validate(full, subset, k, seed, cancelled);
+    let zero = priors(full, subset);
+    let mut head_answers = zero.clone();
+    let mut majority = zero.clone();
+    let mut procedure = zero.clone();
+    for (fold, problem) in by_fold.iter().enumerate() {
+        if cancelled() {
+            break;
+        }
+        let train: Vec<usize> = (0..subset.len())
+            .filter(|&j| fold_of[j] != fold)
+            .map(|j| subset[j])
+            .collect();
+        let held: Vec<usize> = (0..subset.len()).filter(|&j| fold_of[j] == fold).collect();
+        if train.len() < 2 || held.is_empty() {
+            continue;
+        }
+        let inner = learn::cross_validate(problem, &train, k, seed, cancelled);
+        let inner_choice = best(&scores(
+            problem,
+            &train,
+            [
+                &priors(problem, &train),
+                &learn::majority_out_of_fold(problem, &train, &inner.fold_of, inner.folds),
+                &inner.out_of_fold,
+            ],
+        ));
+        let fitted = learn::fit(problem, &train, inner.link, inner.penalty);
+        let frequencies = learn::frequencies(problem, &train);
+        for j in held {
+            let reading = &problem.readings[subset[j]];
+            head_answers[j] = fitted.probabilities(reading);
+            majority[j].clone_from(&frequencies);
+            procedure[j] = match inner_choice {
+                Candidate::ZeroShot => reading.prior.to_vec(),
+                Candidate::Majority => frequencies.clone(),
+                Candidate::Head => head_answers[j].clone(),
+            };
+        }
+    }
+    let scores = scores(full, subset, [&zero, &majority, &head_answers]);
+    cv.out_of_fold = head_answers;
+    cv.fold_of = fold_of.to_vec();
+    cv.folds = by_fold.len();
+    Selection {
+        chosen: best(&scores),
+        cv,
+        scores,
+        out_of_fold: procedure,
+    }
+}
+
 /// The best of `scores`: the lowest log loss, then the highest accuracy; a tie goes to
 /// the earlier (simpler) candidate.
 fn best(scores: &Scores) -> Candidate {

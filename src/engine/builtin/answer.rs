@@ -105,7 +105,84 @@ impl BuiltinEngine {
             tokens,
             first_tokens,
             words: Arc::new(crate::learned::words::counts(text)),
+            tuned: None,
         })
+    }
+
+    /// Whether its encoder can be fine-tuned: the fast encoder alone, reading the first
+    /// window (`mo`).
+    pub fn tunable(&self) -> bool {
+        self.reading == Reading::FirstWindow && self.embedder.encoders() == Encoders::MiniLmL3
+    }
+
+    /// What the tuned layer reads of a state's first window (none when it has nothing to
+    /// read): computed once per annotated state by an alignment that fine-tunes.
+    pub fn top_inputs(&self, state: &Value) -> Result<Option<tuned::TopInputs>> {
+        let Some(window) = self.embedder.first_window(&text::render(state))? else {
+            return Ok(None);
+        };
+        Ok(Some(self.embedder.layered()?.top_inputs(&window.text)?))
+    }
+
+    /// A state's tuned vector from its top inputs: what a tuned head reads.
+    pub fn tuned_vector(
+        &self,
+        inputs: &tuned::TopInputs,
+        delta: &tuned::Delta,
+    ) -> Result<Vec<f32>> {
+        self.embedder.layered()?.tuned(inputs, delta)
+    }
+
+    /// [`Self::embed_state_as`] for a checkpoint with a fine-tuned encoder: one pass gives
+    /// the base vector (bit for bit the one [`Self::embed_state_as`] gives, for zero-shot)
+    /// and the tuned one. Cached apart, under the fine-tune's digest.
+    pub(super) fn embed_state_tuned(
+        &self,
+        state: &Value,
+        read: &Read<'_>,
+        tuning: &tuned::Tuning,
+    ) -> Result<EmbeddedState> {
+        if !self.tunable() {
+            return Err(crate::error::Error::bug(
+                "a tuned checkpoint on an encoder that is not tunable",
+            ));
+        }
+        let text = text::render(state);
+        let identity = format!("{}|tuned|{}", self.embedder.identity(), tuning.digest);
+        let key = state_cache::key(&identity, self.reading, true, &text);
+        let states = self.embedder.states();
+        let hit = states.get(&key);
+        crate::telemetry::metrics::state_cache(hit.is_some());
+        if let Some(hit) = hit {
+            return Ok(hit);
+        }
+        let words = Arc::new(crate::learned::words::counts(&text));
+        let Some(window) = self.embedder.first_window(&text)? else {
+            return Ok(EmbeddedState {
+                windows: Vec::new().into(),
+                tokens: 0,
+                first_tokens: 0,
+                words,
+                tuned: None,
+            });
+        };
+        if let Some(progress) = read.progress {
+            progress.planned(1);
+        }
+        let layered = self.embedder.layered()?;
+        let inputs = layered.top_inputs(&window.text)?;
+        let embedded = EmbeddedState {
+            windows: vec![layered.base(&inputs)?].into(),
+            tokens: window.tokens,
+            first_tokens: window.tokens,
+            words,
+            tuned: Some(layered.tuned(&inputs, &tuning.delta)?.into()),
+        };
+        if let Some(progress) = read.progress {
+            progress.window_read();
+        }
+        states.put(key, embedded.clone());
+        Ok(embedded)
     }
 
     /// Answer one question about an embedded state, with the tokens read for its outcomes
@@ -200,7 +277,17 @@ impl BuiltinEngine {
             ]));
         }
         let (prior, tokens) = self.zero_shot(state, question)?;
-        let pooled = state.pooled();
+        let pooled = match (&learned.tuned, &state.tuned) {
+            (None, _) => state.pooled(),
+            (Some(_), Some(tuned)) => tuned.to_vec(),
+            // A blank state has no window to tune: its head reads what it reads untuned.
+            (Some(_), None) if state.is_blank() => state.pooled(),
+            (Some(_), None) => {
+                return Err(crate::error::Error::bug(
+                    "a tuned head was given a state embedded without its encoder",
+                ));
+            }
+        };
         let ps = learned.head.probabilities(&crate::learned::Reading {
             pooled: &pooled,
             counts: &state.words,
@@ -359,19 +446,22 @@ impl BuiltinEngine {
             tokens = tracing::field::Empty
         )
         .entered();
+        // A checkpoint's tuned heads all read its one fine-tuned encoder.
+        let tuning = questions
+            .values()
+            .find_map(|q| q.learned.as_ref()?.tuned.clone());
+        let embed = || match &tuning {
+            Some(tuning) => self.embed_state_tuned(state, read, tuning),
+            None => self.embed_state_as(state, read),
+        };
         let embedded = if missing.is_empty() && self.embedder.is_loaded() {
-            self.embed_state_as(state, read)?
+            embed()?
         } else {
             // On rayon's pool, not threads of their own: a decision runs on that pool, and
             // a thread of it blocked joining threads that wait for the pool can deadlock it.
             let ((), (outcomes, embedded)) = rayon::join(
                 || self.embedder.load(),
-                || {
-                    rayon::join(
-                        || self.embedder.cache_all(&missing),
-                        || self.embed_state_as(state, read),
-                    )
-                },
+                || rayon::join(|| self.embedder.cache_all(&missing), embed),
             );
             outcomes?;
             embedded?

@@ -101,6 +101,8 @@ pub struct Embedder {
     identity: String,
     encoder: OnceLock<std::result::Result<pocket_encoder::Encoder, String>>,
     l6: OnceLock<std::result::Result<super::bert::MiniLmL6, String>>,
+    /// L3 with its top layer run here, loaded only for a fine-tuned checkpoint.
+    layered: OnceLock<std::result::Result<super::tuned::Layered, String>>,
     tokenizer: OnceLock<std::result::Result<Tokenizer, String>>,
     cache: Mutex<LruCache<(CacheKind, String), Arc<Embedding>>>,
     store: OnceLock<Arc<dyn EmbeddingStore>>,
@@ -126,6 +128,7 @@ impl Embedder {
             identity: encoders.identity(),
             encoder: OnceLock::new(),
             l6: OnceLock::new(),
+            layered: OnceLock::new(),
             tokenizer: OnceLock::new(),
             cache: Mutex::new(LruCache::new(
                 NonZeroUsize::new(CACHE_ENTRIES).unwrap_or(NonZeroUsize::MIN),
@@ -166,6 +169,18 @@ impl Embedder {
     fn l6(&self) -> Result<&super::bert::MiniLmL6> {
         self.l6
             .get_or_init(|| super::bert::MiniLmL6::load().map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(|e| Error::internal("loading the built-in encoder", e.as_str()))
+    }
+
+    /// The fast encoder layer by layer, for fine-tuning it and for the checkpoints that
+    /// carry a fine-tune ([`super::tuned`]); only [`Encoders::MiniLmL3`] is tunable.
+    pub fn layered(&self) -> Result<&super::tuned::Layered> {
+        if self.encoders != Encoders::MiniLmL3 {
+            return Err(Error::bug("only the fast encoder alone is tunable"));
+        }
+        self.layered
+            .get_or_init(|| super::tuned::Layered::load().map_err(|e| e.to_string()))
             .as_ref()
             .map_err(|e| Error::internal("loading the built-in encoder", e.as_str()))
     }

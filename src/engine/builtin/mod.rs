@@ -65,6 +65,9 @@ pub struct EmbeddedState {
     first_tokens: u64,
     /// The state's words ([`crate::learned::words::counts`]), for learned heads.
     words: Arc<crate::learned::words::Counts>,
+    /// Its first window through a fine-tuned encoder, when it was embedded for a checkpoint
+    /// that carries one ([`tuned`]): what that checkpoint's tuned heads read.
+    tuned: Option<Arc<[f32]>>,
 }
 
 impl EmbeddedState {

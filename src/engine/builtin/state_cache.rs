@@ -93,6 +93,7 @@ mod tests {
             tokens: windows as u64,
             first_tokens: 1,
             words: Arc::default(),
+            tuned: None,
         }
     }
 

@@ -7,7 +7,7 @@ mod request;
 pub use report::{
     AlignmentResult, Coverage, Curve, CurvePoint, Delta, Estimate, EvaluationReport,
     EvaluationStatus, Intervals, Metrics, QuestionEvaluation, QuestionOrigin, QuestionReport,
-    Verdict, WorkingCopy,
+    TuningReport, Verdict, WorkingCopy,
 };
 pub use request::{AlignmentRequest, EvaluationRequest, MAX_WHOLE};
 

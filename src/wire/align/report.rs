@@ -21,6 +21,29 @@ pub struct AlignmentResult {
     /// Per question: the held-out figures before and after, and the gate's verdict.
     #[schema(value_type = Object)]
     pub questions: IndexMap<String, QuestionReport>,
+    /// The encoder's fine-tune, when one was tried: whether the heads read it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tuning: Option<TuningReport>,
+}
+
+/// An alignment's fine-tune of the encoder (`SetFit`) and whether it was kept.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TuningReport {
+    /// Whether the new checkpoint's heads read the tuned encoder.
+    pub used: bool,
+    /// Annotated states its pairs were drawn from.
+    pub examples: u64,
+    /// Pair steps per fine-tune (one per fold, and one on every label).
+    pub steps: u64,
+    /// Mean out-of-fold log loss of the questions' choices over the tuned encoder, and
+    /// over the base one: what decided (absent when no question had a choice to make).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_loss_tuned: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_loss_base: Option<f64>,
+    /// Why it was or was not kept, for people.
+    pub reason: String,
 }
 
 /// One question of an alignment.

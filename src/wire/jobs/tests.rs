@@ -115,6 +115,14 @@ fn a_result_read_back_is_of_the_kind_that_wrote_it() {
             checkpoint: None,
             seed: 0,
             questions: indexmap::IndexMap::default(),
+            tuning: Some(crate::wire::align::TuningReport {
+                used: true,
+                examples: 40,
+                steps: 60,
+                log_loss_tuned: Some(0.5),
+                log_loss_base: None,
+                reason: "kept".into(),
+            }),
         })),
     ];
     for result in results {
