@@ -15,6 +15,7 @@
 
 mod commit;
 mod correction;
+mod fit;
 pub(crate) mod folds;
 mod gate;
 mod inputs;

@@ -5,6 +5,7 @@
 use super::*;
 use crate::wire::QuestionKind;
 use correction::{Correction, correct_unsupervised};
+use fit::Fit;
 use select::Candidate;
 
 // One question's alignment in order (filter, baseline, search, gate, write), over
@@ -483,7 +484,7 @@ impl Judged<'_> {
 }
 
 /// The candidates' out-of-fold accuracies, for people: `head 0.750, zero-shot 0.500, …`.
-fn describe_scores(scores: &select::Scores) -> String {
+pub(super) fn describe_scores(scores: &select::Scores) -> String {
     scores
         .iter()
         .map(|(candidate, point)| {
@@ -495,126 +496,4 @@ fn describe_scores(scores: &select::Scores) -> String {
         })
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// The head kept (the learned one, or the majority prior as a head), with how it was
-/// chosen and what it was fitted on.
-struct Fit<'a> {
-    head: crate::learned::Head,
-    selection: select::Selection,
-    /// The fitted examples, as indices into `ids`.
-    fitted: Vec<usize>,
-    ids: Vec<&'a str>,
-    /// Whether the head reads the fine-tuned encoder.
-    tuned: bool,
-}
-
-impl Fit<'_> {
-    /// The head as the checkpoint keeps it (tensors and manifest entry, each fitted
-    /// example's out-of-fold answer), and what `report` says of it.
-    fn learned(
-        self,
-        id: &str,
-        kind: &QuestionKind,
-        settings: &Settings,
-        after: &[Scored],
-        report: &mut QuestionReport,
-    ) -> Learned {
-        let Self {
-            head,
-            selection,
-            fitted,
-            ids,
-            tuned,
-        } = self;
-        let cv = &selection.cv;
-        report.improved = true;
-        let (what, penalty) = match selection.chosen {
-            Candidate::Majority => (
-                format!(
-                    "the majority prior (the {} annotated answers' frequencies, whatever the \
-                     state)",
-                    fitted.len()
-                ),
-                crate::learned::Penalty {
-                    embedding: 0.0,
-                    words: 0.0,
-                },
-            ),
-            _ => (
-                format!(
-                    "{} head over the {}pooled embedding and word 1-2-grams (penalty {} on \
-                     words, {} on the embedding)",
-                    head.link.name(),
-                    if tuned { "fine-tuned encoder's " } else { "" },
-                    round(cv.penalty.words),
-                    round(cv.penalty.embedding),
-                ),
-                cv.penalty,
-            ),
-        };
-        report.candidate = Some(format!(
-            "{what}; out of fold over {} folds: {}",
-            cv.folds,
-            describe_scores(&selection.scores)
-        ));
-        let out_of_fold: IndexMap<String, crate::learned::file::Fitted> = fitted
-            .iter()
-            .zip(cv.fold_of.iter().zip(&selection.out_of_fold))
-            .map(|(&i, (&fold, answer))| {
-                let fitted = crate::learned::file::Fitted {
-                    fold,
-                    answer: answer.clone(),
-                };
-                (ids[i].to_owned(), fitted)
-            })
-            .collect();
-        let tensors = crate::learned::file::tensors(&head);
-        let entry = crate::learned::file::entry(
-            id,
-            &head,
-            outcome_keys(kind),
-            penalty,
-            (settings.seed, cv.folds),
-            abstain_rule(after),
-            out_of_fold,
-            &tensors,
-        );
-        let mut features = entry.features.clone();
-        if tuned && selection.chosen == Candidate::Head {
-            crate::learned::file::POOLED_TUNED.clone_into(&mut features.embedding);
-        }
-        let entry = crate::learned::file::Entry {
-            features,
-            curve: report.curve.as_ref().map(|curve| curve.points.clone()),
-            chosen: report.chosen.clone(),
-            candidates: report.candidates.clone(),
-            ..entry
-        };
-        let mut fitted_ids: Vec<String> = fitted.iter().map(|&i| ids[i].to_owned()).collect();
-        fitted_ids.sort();
-        Learned {
-            file: None,
-            head: Some(LearnedHead { tensors, entry }),
-            fit_id: Some(fit_id(id, &fitted_ids)),
-            fitted: fitted_ids,
-            documents: Vec::new(),
-        }
-    }
-}
-
-/// The error rate an aligned question's abstain threshold is chosen for.
-pub(super) const ABSTAIN_TARGET: f64 = 0.05;
-
-/// The abstain rule of an aligned question: the threshold under which its held-out error is
-/// at most [`ABSTAIN_TARGET`] with 95% confidence ([`metrics::bounded_coverage`]); none when
-/// the held-out examples are too few, or too often wrong, to show that.
-pub(super) fn abstain_rule(held_out: &[Scored]) -> Option<format::Abstain> {
-    let at = metrics::bounded_coverage(held_out, ABSTAIN_TARGET);
-    Some(format::Abstain {
-        // Down, so the examples the threshold kept are kept by the rounded one too.
-        below: (at.threshold? * 1e6).floor() / 1e6,
-        target_error: Some(ABSTAIN_TARGET),
-        coverage: Some(round(at.coverage)),
-    })
 }

@@ -93,7 +93,8 @@ fn truncated(ids: &[u32], max: usize) -> Vec<u32> {
     cut
 }
 
-fn normalized(pooled: Vec<f32>) -> Result<Vec<f32>> {
+/// `pooled` at unit length, as pocket-encoder scales its vectors (in f64).
+pub(super) fn normalized(pooled: Vec<f32>) -> Result<Vec<f32>> {
     let norm = pooled
         .iter()
         .map(|v| f64::from(*v).powi(2))

@@ -17,8 +17,8 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, OnceLock};
 use tokenizers::Tokenizer;
 
-/// Tokens the encoder reads per text, special tokens included.
-pub const MAX_TOKENS: usize = 128;
+pub use super::vocabulary::MAX_TOKENS;
+use super::vocabulary::TOKENIZER_JSON;
 /// Tokens of text per window: the encoder's limit less `[CLS]` and `[SEP]`.
 pub const WINDOW_TOKENS: usize = MAX_TOKENS - 2;
 /// Windows of the whole-state reading start this many tokens apart (30 tokens overlap).
@@ -33,10 +33,6 @@ const PIECE_BYTES: usize = 16 * 1024;
 /// one `[UNK]` however long) is written as its tokens. The one rule for every built-in
 /// model, so no text reaches an encoder that it cannot read.
 pub const MAX_ENCODED_BYTES: usize = 16 * 1024;
-
-/// The bundled tokenizer, byte-identical to the one inside pocket-encoder (a test checks the
-/// hash against `pocket_encoder::model_info()`), so windows cut here are what the encoder reads.
-pub(super) const TOKENIZER_JSON: &[u8] = include_bytes!("../../../assets/tokenizer.json");
 
 /// A unit vector and the number of tokens read to make it.
 #[derive(Debug, Clone, PartialEq)]

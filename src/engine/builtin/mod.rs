@@ -20,6 +20,7 @@ pub mod scoring;
 pub mod state_cache;
 pub mod text;
 pub mod tuned;
+mod vocabulary;
 
 use answer::{Read, StopOnDrop, too_large};
 pub use embedder::{Embedder, Embedding, EmbeddingStore, Encoders, Window};

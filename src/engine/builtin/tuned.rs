@@ -168,40 +168,31 @@ impl Layered {
 
     /// The base encoder's unit vector: what pocket-encoder's `embed` gives, bit for bit.
     pub fn base(&self, inputs: &TopInputs) -> Result<Vec<f32>> {
-        self.pooled(&inputs.pre).map_err(candle("the encoder"))
+        let summed = self.summed(&inputs.pre).map_err(candle("the encoder"))?;
+        super::bert::normalized(summed)
     }
 
     /// The tuned encoder's unit vector.
     pub fn tuned(&self, inputs: &TopInputs, delta: &Delta) -> Result<Vec<f32>> {
-        (|| {
+        let summed = (|| {
             let lifted = inputs
                 .act
                 .broadcast_matmul(&delta.a)?
                 .broadcast_matmul(&delta.b)?;
-            self.pooled(&(&inputs.pre + lifted)?)
+            self.summed(&(&inputs.pre + lifted)?)
         })()
-        .map_err(candle("the tuned encoder"))
+        .map_err(candle("the tuned encoder"))?;
+        super::bert::normalized(summed)
     }
 
-    /// `LayerNorm`, summed over the tokens (pocket-encoder's pooling), unit length.
-    fn pooled(&self, pre: &Tensor) -> candle_core::Result<Vec<f32>> {
-        let hidden = self.top.out_norm.forward(pre)?;
-        let summed = hidden.sum(1)?.squeeze(0)?.to_vec1::<f32>()?;
-        let norm = summed
-            .iter()
-            .map(|v| f64::from(*v).powi(2))
-            .sum::<f64>()
-            .sqrt();
-        if !norm.is_finite() || norm <= 0.0 {
-            return Err(candle_core::Error::Msg(
-                "a non-finite or zero embedding".into(),
-            ));
-        }
-        #[allow(clippy::cast_possible_truncation)]
-        Ok(summed
-            .into_iter()
-            .map(|v| (f64::from(v) / norm) as f32)
-            .collect())
+    /// `LayerNorm`, summed over the tokens (pocket-encoder's pooling, before its scaling).
+    fn summed(&self, pre: &Tensor) -> candle_core::Result<Vec<f32>> {
+        self.top
+            .out_norm
+            .forward(pre)?
+            .sum(1)?
+            .squeeze(0)?
+            .to_vec1::<f32>()
     }
 
     /// The layer's output normalization, from differentiable operations (candle's fused
@@ -224,12 +215,12 @@ impl Layered {
 
 /// pocket-encoder's tokenizer, as it configures it: no padding, right truncation to 128.
 fn tokenizer() -> Result<Tokenizer> {
-    let mut tokenizer = Tokenizer::from_bytes(super::embedder::TOKENIZER_JSON)
+    let mut tokenizer = Tokenizer::from_bytes(super::vocabulary::TOKENIZER_JSON)
         .map_err(|e| Error::internal("loading the tokenizer", e))?;
     tokenizer.with_padding(None);
     tokenizer
         .with_truncation(Some(TruncationParams {
-            max_length: super::embedder::MAX_TOKENS,
+            max_length: super::vocabulary::MAX_TOKENS,
             ..TruncationParams::default()
         }))
         .map_err(|e| Error::internal("loading the tokenizer", e))?;
@@ -393,28 +384,16 @@ impl Delta {
             b.map_err(candle("the tuned delta"))?,
         );
         let bytes = |v: &[f32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
-        let (a_bytes, b_bytes) = (bytes(&a), bytes(&b));
-        let views = [
-            (
-                "a",
-                safetensors::tensor::TensorView::new(
-                    safetensors::Dtype::F32,
-                    vec![INTERMEDIATE, RANK],
-                    &a_bytes,
-                ),
-            ),
-            (
-                "b",
-                safetensors::tensor::TensorView::new(
-                    safetensors::Dtype::F32,
-                    vec![RANK, HIDDEN],
-                    &b_bytes,
-                ),
-            ),
+        let tensors = [
+            ("a", vec![INTERMEDIATE, RANK], bytes(&a)),
+            ("b", vec![RANK, HIDDEN], bytes(&b)),
         ];
-        let views: Vec<(&str, safetensors::tensor::TensorView<'_>)> = views
-            .into_iter()
-            .map(|(name, view)| view.map(|view| (name, view)))
+        let views: Vec<(&str, safetensors::tensor::TensorView<'_>)> = tensors
+            .iter()
+            .map(|(name, shape, data)| {
+                safetensors::tensor::TensorView::new(safetensors::Dtype::F32, shape.clone(), data)
+                    .map(|view| (*name, view))
+            })
             .collect::<std::result::Result<_, _>>()
             .map_err(|e| Error::internal("the tuned delta", e))?;
         let metadata = HashMap::from([

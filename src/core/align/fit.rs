@@ -1,0 +1,130 @@
+//! The head a question keeps, as a checkpoint keeps it: its tensors and manifest entry,
+//! with how it was chosen and what it was fitted on; and its abstain rule.
+
+#[allow(clippy::wildcard_imports)]
+use super::*;
+use crate::wire::QuestionKind;
+use question::describe_scores;
+use select::Candidate;
+
+/// The head kept (the learned one, or the majority prior as a head), with how it was
+/// chosen and what it was fitted on.
+pub(super) struct Fit<'a> {
+    pub(super) head: crate::learned::Head,
+    pub(super) selection: select::Selection,
+    /// The fitted examples, as indices into `ids`.
+    pub(super) fitted: Vec<usize>,
+    pub(super) ids: Vec<&'a str>,
+    /// Whether the head reads the fine-tuned encoder.
+    pub(super) tuned: bool,
+}
+
+impl Fit<'_> {
+    /// The head as the checkpoint keeps it (tensors and manifest entry, each fitted
+    /// example's out-of-fold answer), and what `report` says of it.
+    pub(super) fn learned(
+        self,
+        id: &str,
+        kind: &QuestionKind,
+        settings: &Settings,
+        after: &[Scored],
+        report: &mut QuestionReport,
+    ) -> Learned {
+        let Self {
+            head,
+            selection,
+            fitted,
+            ids,
+            tuned,
+        } = self;
+        let cv = &selection.cv;
+        report.improved = true;
+        let (what, penalty) = match selection.chosen {
+            Candidate::Majority => (
+                format!(
+                    "the majority prior (the {} annotated answers' frequencies, whatever the \
+                     state)",
+                    fitted.len()
+                ),
+                crate::learned::Penalty {
+                    embedding: 0.0,
+                    words: 0.0,
+                },
+            ),
+            _ => (
+                format!(
+                    "{} head over the {}pooled embedding and word 1-2-grams (penalty {} on \
+                     words, {} on the embedding)",
+                    head.link.name(),
+                    if tuned { "fine-tuned encoder's " } else { "" },
+                    round(cv.penalty.words),
+                    round(cv.penalty.embedding),
+                ),
+                cv.penalty,
+            ),
+        };
+        report.candidate = Some(format!(
+            "{what}; out of fold over {} folds: {}",
+            cv.folds,
+            describe_scores(&selection.scores)
+        ));
+        let out_of_fold: IndexMap<String, crate::learned::file::Fitted> = fitted
+            .iter()
+            .zip(cv.fold_of.iter().zip(&selection.out_of_fold))
+            .map(|(&i, (&fold, answer))| {
+                let fitted = crate::learned::file::Fitted {
+                    fold,
+                    answer: answer.clone(),
+                };
+                (ids[i].to_owned(), fitted)
+            })
+            .collect();
+        let tensors = crate::learned::file::tensors(&head);
+        let entry = crate::learned::file::entry(
+            id,
+            &head,
+            outcome_keys(kind),
+            penalty,
+            (settings.seed, cv.folds),
+            abstain_rule(after),
+            out_of_fold,
+            &tensors,
+        );
+        let mut features = entry.features.clone();
+        if tuned && selection.chosen == Candidate::Head {
+            crate::learned::file::POOLED_TUNED.clone_into(&mut features.embedding);
+        }
+        let entry = crate::learned::file::Entry {
+            features,
+            curve: report.curve.as_ref().map(|curve| curve.points.clone()),
+            chosen: report.chosen.clone(),
+            candidates: report.candidates.clone(),
+            ..entry
+        };
+        let mut fitted_ids: Vec<String> = fitted.iter().map(|&i| ids[i].to_owned()).collect();
+        fitted_ids.sort();
+        Learned {
+            file: None,
+            head: Some(LearnedHead { tensors, entry }),
+            fit_id: Some(fit_id(id, &fitted_ids)),
+            fitted: fitted_ids,
+            documents: Vec::new(),
+        }
+    }
+}
+
+/// The error rate an aligned question's abstain threshold is chosen for.
+pub(super) const ABSTAIN_TARGET: f64 = 0.05;
+
+/// The abstain rule of an aligned question: the threshold under which its held-out error is
+/// at most [`ABSTAIN_TARGET`] with 95% confidence ([`metrics::bounded_coverage`]); none when
+/// the held-out examples are too few, or too often wrong, to show that.
+pub(super) fn abstain_rule(held_out: &[Scored]) -> Option<format::Abstain> {
+    let at = metrics::bounded_coverage(held_out, ABSTAIN_TARGET);
+    Some(format::Abstain {
+        // Down, so the examples the threshold kept are kept by the rounded one too.
+        below: (at.threshold? * 1e6).floor() / 1e6,
+        target_error: Some(ABSTAIN_TARGET),
+        coverage: Some(round(at.coverage)),
+    })
+}
