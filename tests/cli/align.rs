@@ -207,39 +207,11 @@ fn align_commits_a_learned_head_on_its_branch_and_eval_and_promote_use_it() {
         &work,
         &["push", "-q", "origin", "HEAD:refs/heads/roundtrip"],
     );
-    let batch_at = |revision: &str| {
-        let output = env
-            .path()
-            .join(format!("{}.ndjson", revision.replace('/', "-")));
-        env.cmd()
-            .args([
-                "batch",
-                "acme/support",
-                "--examples",
-                "annotated",
-                "--revision",
-                revision,
-            ])
-            .arg("--output")
-            .arg(&output)
-            .assert()
-            .success();
-        let mut answers: Vec<(String, Value)> = std::fs::read_to_string(&output)
-            .unwrap()
-            .lines()
-            .map(|line| {
-                let line: Value = serde_json::from_str(line).unwrap();
-                (line["example_id"].to_string(), line["answers"].clone())
-            })
-            .collect();
-        answers.sort_by(|a, b| a.0.cmp(&b.0));
-        answers
-    };
-    let before = batch_at(&branch);
+    let before = batch_answers(&env, &branch);
     assert_eq!(before.len(), 120);
     assert_eq!(
         before,
-        batch_at("roundtrip"),
+        batch_answers(&env, "roundtrip"),
         "the same answers after git clone and push"
     );
     // The recorded abstain rule, chosen on the out-of-fold answers, marks answers less
@@ -581,6 +553,37 @@ fn align_commits_a_learned_head_on_its_branch_and_eval_and_promote_use_it() {
         .assert()
         .success();
     assert_eq!(env.git_in(&repo(&env), &["rev-parse", "main"]), tip);
+}
+
+/// `arbiter batch` of `acme/support`'s annotated examples at `revision`: each example's
+/// answers, by example ID.
+fn batch_answers(env: &TestEnv, revision: &str) -> Vec<(String, Value)> {
+    let output = env
+        .path()
+        .join(format!("{}.ndjson", revision.replace('/', "-")));
+    env.cmd()
+        .args([
+            "batch",
+            "acme/support",
+            "--examples",
+            "annotated",
+            "--revision",
+            revision,
+        ])
+        .arg("--output")
+        .arg(&output)
+        .assert()
+        .success();
+    let mut answers: Vec<(String, Value)> = std::fs::read_to_string(&output)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let line: Value = serde_json::from_str(line).unwrap();
+            (line["example_id"].to_string(), line["answers"].clone())
+        })
+        .collect();
+    answers.sort_by(|a, b| a.0.cmp(&b.0));
+    answers
 }
 
 /// `arbiter decide` of the state file `state` at `revision` of `acme/support`, uncaptured.
@@ -1343,37 +1346,11 @@ fn a_fine_tuned_checkpoint_answers_through_its_delta_and_survives_a_clone() {
         &env.path().join("again"),
         &["push", "-q", "origin", "HEAD:refs/heads/tuned-roundtrip"],
     );
-    let batch_at = |revision: &str| {
-        let output = env.path().join(format!("{revision}.ndjson"));
-        env.cmd()
-            .args([
-                "batch",
-                "acme/support",
-                "--examples",
-                "annotated",
-                "--revision",
-                revision,
-            ])
-            .arg("--output")
-            .arg(&output)
-            .assert()
-            .success();
-        let mut lines: Vec<String> = std::fs::read_to_string(&output)
-            .unwrap()
-            .lines()
-            .map(|line| {
-                let line: Value = serde_json::from_str(line).unwrap();
-                format!("{} {}", line["example_id"], line["answers"])
-            })
-            .collect();
-        lines.sort();
-        lines
-    };
-    let before = batch_at("tuned");
+    let before = batch_answers(&env, "tuned");
     assert_eq!(before.len(), 60);
     assert_eq!(
         before,
-        batch_at("tuned-roundtrip"),
+        batch_answers(&env, "tuned-roundtrip"),
         "the same answers after git clone"
     );
 

@@ -119,27 +119,10 @@ pub(super) fn select_tuned(
         if train.len() < 2 || held.is_empty() {
             continue;
         }
-        let inner = learn::cross_validate(problem, &train, k, seed, cancelled);
-        let inner_choice = best(&scores(
-            problem,
-            &train,
-            [
-                &priors(problem, &train),
-                &learn::majority_out_of_fold(problem, &train, &inner.fold_of, inner.folds),
-                &inner.out_of_fold,
-            ],
-        ));
-        let fitted = learn::fit(problem, &train, inner.link, inner.penalty);
-        let frequencies = learn::frequencies(problem, &train);
+        let answered = FoldChoice::of(problem, &train, k, seed, cancelled);
         for j in held {
-            let reading = &problem.readings[subset[j]];
-            head_answers[j] = fitted.probabilities(reading);
-            majority[j].clone_from(&frequencies);
-            procedure[j] = match inner_choice {
-                Candidate::ZeroShot => reading.prior.to_vec(),
-                Candidate::Majority => frequencies.clone(),
-                Candidate::Head => head_answers[j].clone(),
-            };
+            (head_answers[j], procedure[j]) = answered.answer(&problem.readings[subset[j]]);
+            majority[j].clone_from(&answered.majority);
         }
     }
     let scores = scores(full, subset, [&zero, &majority, &head_answers]);
@@ -223,32 +206,59 @@ fn nested(
         if train.len() < 2 || held.is_empty() {
             continue;
         }
-        // The choice within the other folds, on their plain out-of-fold figures (a level
-        // deeper would cost a cross-validation per inner fold, for a choice that is
-        // already never made on the fold it answers).
-        let inner = learn::cross_validate(problem, &train, cv.folds, seed, cancelled);
-        let inner_choice = best(&scores(
-            problem,
-            &train,
-            [
-                &priors(problem, &train),
-                &learn::majority_out_of_fold(problem, &train, &inner.fold_of, inner.folds),
-                &inner.out_of_fold,
-            ],
-        ));
-        let fitted = learn::fit(problem, &train, inner.link, inner.penalty);
-        let majority = learn::frequencies(problem, &train);
+        let answered = FoldChoice::of(problem, &train, cv.folds, seed, cancelled);
         for j in held {
-            let reading = &problem.readings[subset[j]];
-            head_answers[j] = fitted.probabilities(reading);
-            procedure[j] = match inner_choice {
-                Candidate::ZeroShot => reading.prior.to_vec(),
-                Candidate::Majority => majority.clone(),
-                Candidate::Head => head_answers[j].clone(),
-            };
+            (head_answers[j], procedure[j]) = answered.answer(&problem.readings[subset[j]]);
         }
     }
     (head_answers, procedure)
+}
+
+/// What the examples `train` choose and fit, to answer a fold held out of them: the
+/// candidate chosen on their plain out-of-fold figures (a level deeper would cost a
+/// cross-validation per inner fold, for a choice that is already never made on the fold it
+/// answers), the head fitted on them, and their majority prior.
+struct FoldChoice {
+    choice: Candidate,
+    head: Head,
+    majority: Vec<f64>,
+}
+
+impl FoldChoice {
+    fn of(
+        problem: &Problem<'_>,
+        train: &[usize],
+        k: usize,
+        seed: u64,
+        cancelled: &dyn Fn() -> bool,
+    ) -> Self {
+        let inner = learn::cross_validate(problem, train, k, seed, cancelled);
+        let choice = best(&scores(
+            problem,
+            train,
+            [
+                &priors(problem, train),
+                &learn::majority_out_of_fold(problem, train, &inner.fold_of, inner.folds),
+                &inner.out_of_fold,
+            ],
+        ));
+        Self {
+            choice,
+            head: learn::fit(problem, train, inner.link, inner.penalty),
+            majority: learn::frequencies(problem, train),
+        }
+    }
+
+    /// A held-out example's answers: the head's, and the chosen candidate's.
+    fn answer(&self, reading: &crate::learned::Reading<'_>) -> (Vec<f64>, Vec<f64>) {
+        let head = self.head.probabilities(reading);
+        let chosen = match self.choice {
+            Candidate::ZeroShot => reading.prior.to_vec(),
+            Candidate::Majority => self.majority.clone(),
+            Candidate::Head => head.clone(),
+        };
+        (head, chosen)
+    }
 }
 
 /// The majority prior as a head: no weight on zero-shot or on any feature, the
