@@ -8,7 +8,7 @@ use super::error::ApiError;
 use crate::error::Error;
 use crate::wire::Loc;
 use crate::wire::validate::json::{self, JsonError};
-use axum::extract::{FromRequest, Request};
+use axum::extract::Request;
 use axum::http::header;
 use bytes::{Bytes, BytesMut};
 use futures_util::StreamExt;
@@ -166,18 +166,50 @@ pub(crate) fn parse_json(bytes: &[u8]) -> Result<Value, ApiError> {
     })
 }
 
-impl JsonBody {
-    /// The body of `request`, read where the handler chooses: after its authorization, so
-    /// a token that may not make the request learns nothing of its body.
-    pub(crate) async fn read(request: Request, state: &AppState) -> Result<Self, ApiError> {
-        <Self as FromRequest<AppState>>::from_request(request, state).await
+/// A model route's model, the token's role on it checked ([`AppState::authorize`]). A model
+/// route's body is read only with one ([`JsonBody::read`], [`RawBody::read`]): no route
+/// reads a body, let alone parses it, for a token that may not act on its model, which
+/// learns nothing of how its request would be read (404 or 403 first, whatever its body,
+/// content type or headers).
+pub(crate) struct Authorized(crate::ids::ModelRef);
+
+impl Authorized {
+    pub(crate) fn into_model(self) -> crate::ids::ModelRef {
+        self.0
     }
 }
 
-impl FromRequest<AppState> for JsonBody {
-    type Rejection = ApiError;
+impl AppState {
+    /// The repository model a route's `{modelId}` names, once `principal`'s `role` on it
+    /// is checked: invisible is not found (404), visible without the role is 403.
+    pub(crate) async fn authorize(
+        &self,
+        principal: &crate::core::tokens::Principal,
+        model_id: &str,
+        role: crate::core::tokens::Role,
+    ) -> Result<Authorized, ApiError> {
+        let model = self.model(model_id)?;
+        let model = crate::core::access::model_access(&self.ctx, principal, &model, role).await?;
+        Ok(Authorized(model))
+    }
+}
 
-    async fn from_request(request: Request, state: &AppState) -> Result<Self, Self::Rejection> {
+impl JsonBody {
+    /// The body of a request on `_model`, read once the token's role on it is checked.
+    pub(crate) async fn read(
+        request: Request,
+        state: &AppState,
+        _model: &Authorized,
+    ) -> Result<Self, ApiError> {
+        Self::read_naming_its_model(request, state).await
+    }
+
+    /// The body of a request whose model the body names (`/v1/decision`): what it may
+    /// see is known only once it is read. Its scope is checked first all the same.
+    pub(crate) async fn read_naming_its_model(
+        request: Request,
+        state: &AppState,
+    ) -> Result<Self, ApiError> {
         refuse_content_coding(&request)?;
         let media_type = media_type(&request);
         if !is_json(&media_type) {
@@ -195,10 +227,14 @@ impl FromRequest<AppState> for JsonBody {
     }
 }
 
-impl FromRequest<AppState> for RawBody {
-    type Rejection = ApiError;
-
-    async fn from_request(request: Request, state: &AppState) -> Result<Self, Self::Rejection> {
+impl RawBody {
+    /// The body (JSON or JSON Lines) of a request on `_model`, read once the token's role
+    /// on it is checked.
+    pub(crate) async fn read(
+        request: Request,
+        state: &AppState,
+        _model: &Authorized,
+    ) -> Result<Self, ApiError> {
         refuse_content_coding(&request)?;
         let media_type = media_type(&request);
         if !is_json(&media_type)
@@ -258,6 +294,34 @@ impl<T: serde::de::DeserializeOwned, S: Send + Sync> axum::extract::FromRequestP
                     "query",
                 ))
             })
+    }
+}
+
+/// [`AppQuery`] on a model route: read with the request's other parts, but what is wrong
+/// with it is told only to a token with its role on the model ([`ModelQuery::read`]), as
+/// a body is read only then.
+pub(crate) struct ModelQuery<T>(Result<T, ApiError>);
+
+impl<T> ModelQuery<T> {
+    pub(crate) fn read(self, _model: &Authorized) -> Result<T, ApiError> {
+        self.0
+    }
+}
+
+impl<T: serde::de::DeserializeOwned, S: Send + Sync> axum::extract::FromRequestParts<S>
+    for ModelQuery<T>
+{
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, Self::Rejection> {
+        Ok(Self(
+            AppQuery::<T>::from_request_parts(parts, state)
+                .await
+                .map(|AppQuery(query)| query),
+        ))
     }
 }
 

@@ -821,3 +821,61 @@ async fn a_missing_scope_is_403_before_a_malformed_body_is_400() {
         server.problem(&reply, 400, "bad_request").await;
     }
 }
+
+/// Every route on a model, from the route table itself (the `OpenAPI` document): a token
+/// that may not see the model gets the same 404 whatever is wrong with its query, headers
+/// or body, and one that sees it without the role asked gets 403 first. Nothing of how the
+/// request would be read is told to a token that may not make it (POST `…/examples` and
+/// PATCH `…/annotations` parsed their bodies first, and every query was read first).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_model_route_checks_visibility_and_role_before_reading_anything() {
+    let home = Home::new(None);
+    let model_id = home.model("acme/support");
+    let every_scope: Vec<&str> = arbiter::core::tokens::Scope::names().collect();
+    let stranger = home.token("stranger", &every_scope, &["other/*=admin"]);
+    let reader = home.token("reader", &every_scope, &["acme/*=reader"]);
+    let server = home.serve().await;
+    let document: Value = serde_json::from_str(&arbiter::server::openapi_json()).unwrap();
+    let mut checked = 0;
+    for (template, operations) in document["paths"].as_object().unwrap() {
+        if !template.contains("{modelId}") {
+            continue;
+        }
+        let path = template
+            .replace("{modelId}", &model_id)
+            .replace("{exampleId}", "e1")
+            .replace("{jobId}", &uuid::Uuid::new_v4().to_string())
+            .replace("{questionId}", "intent");
+        assert!(!path.contains('{'), "a path parameter left to fill: {path}");
+        for (method, operation) in operations.as_object().unwrap() {
+            let Ok(method) = method.to_uppercase().parse::<Method>() else {
+                continue;
+            };
+            // Everything wrong at once: the query, the key, the media type and the body.
+            let malformed = |token: &str| {
+                server
+                    .request(
+                        method.clone(),
+                        &format!(
+                            "{path}?limit=zero&status=nope&annotated=perhaps&from=&question=%00"
+                        ),
+                        Some(token),
+                    )
+                    .header("content-type", "text/csv")
+                    .header("idempotency-key", "k".repeat(10_000))
+                    .body("{\"not json")
+            };
+            let reply = server.send(malformed(&stranger)).await;
+            server.problem(&reply, 404, "model_not_found").await;
+            let writes = operation["description"]
+                .as_str()
+                .is_some_and(|d| d.contains("role `writer`"));
+            if writes {
+                let reply = server.send(malformed(&reader)).await;
+                server.problem(&reply, 403, "forbidden").await;
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "only {checked} model routes in the document");
+}

@@ -1,11 +1,11 @@
 //! How far a model's annotators agree: Cohen's or Fleiss' kappa per question.
 
 use super::params::ModelParams;
-use crate::core::tokens::{Principal, Scope};
+use crate::core::tokens::{Principal, Role, Scope};
 use crate::core::{self};
 use crate::server::AppState;
 use crate::server::error::ApiResult;
-use crate::server::extract::{AppPath, AppQuery};
+use crate::server::extract::{AppPath, ModelQuery};
 use crate::server::openapi::problems;
 use crate::wire::agreement::AgreementReport;
 use axum::extract::State;
@@ -50,10 +50,12 @@ pub(crate) async fn get_annotation_agreement(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
-    AppQuery(query): AppQuery<AgreementQuery>,
+    query: ModelQuery<AgreementQuery>,
 ) -> ApiResult<Json<AgreementReport>> {
     principal.require_scope(Scope::ExamplesRead)?;
-    let model = state.model(&model_id)?;
+    let authorized = state.authorize(&principal, &model_id, Role::Reader).await?;
+    let query = query.read(&authorized)?;
+    let model = authorized.into_model();
     let report =
         core::access::annotation_agreement(&state.ctx, &principal, &model, query.question).await?;
     Ok(Json(report))

@@ -109,11 +109,11 @@ pub(crate) async fn promote(
     request: axum::extract::Request,
 ) -> ApiResult<Json<Checkpoint>> {
     principal.require_scope(SCOPE)?;
-    let model = state.model(&model_id)?;
     // Authorized before the body is read: a token that may not promote learns nothing
     // about its request, not even whether it is JSON.
-    core::access::model_access(&state.ctx, &principal, &model, Role::Writer).await?;
-    let JsonBody(body) = JsonBody::read(request, &state).await?;
+    let authorized = state.authorize(&principal, &model_id, Role::Writer).await?;
+    let JsonBody(body) = JsonBody::read(request, &state, &authorized).await?;
+    let model = authorized.into_model();
     let PromoteRequest {
         revision,
         evaluation,

@@ -93,15 +93,16 @@ pub(crate) async fn create_batch(
     OriginalUri(uri): OriginalUri,
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
     headers: HeaderMap,
-    body: RawBody,
+    request: axum::extract::Request,
 ) -> ApiResult<Response> {
     principal.require_scope(SCOPE)?;
-    let model = state.model(&model_id)?;
-    // Authorized before anything is validated.
+    // Authorized before anything is read or validated.
     // One rule for capture: a reader may decide, and deciding records what the model's
     // capture policy (set by its writers) says, through a batch as through `/v1/decision`.
     let role = crate::core::access::role_of(KIND);
-    crate::core::access::model_access(&state.ctx, &principal, &model, role).await?;
+    let authorized = state.authorize(&principal, &model_id, role).await?;
+    let body = RawBody::read(request, &state, &authorized).await?;
+    let model = authorized.into_model();
     let key = idempotency::key(&headers, true)?;
     let (members, items, hash) = if is_json(&body.media_type) {
         let value = parse_json(&body.bytes)?;

@@ -10,7 +10,7 @@ use crate::error::Error;
 use crate::server::AppState;
 use crate::server::admission::OneAtATime;
 use crate::server::error::ApiResult;
-use crate::server::extract::{AppPath, AppQuery, JsonBody};
+use crate::server::extract::{AppPath, JsonBody, ModelQuery};
 use crate::server::openapi::problems;
 use crate::wire::claims::{ClaimBody, NextToAnnotate};
 use crate::wire::to_annotate::ToAnnotateQuery;
@@ -63,17 +63,17 @@ pub(crate) async fn claim_example_to_annotate(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
-    AppQuery(pairs): AppQuery<Vec<(String, String)>>,
+    pairs: ModelQuery<Vec<(String, String)>>,
     request: axum::extract::Request,
 ) -> ApiResult<Json<NextToAnnotate>> {
     principal.require_scope(Scope::ExamplesWrite)?;
     principal.require_scope(Scope::Decisions)?;
-    let model = state.model(&model_id)?;
     // Authorized before the query or the body is read: a token that may not claim learns
     // nothing from a 422.
-    core::access::model_access(&state.ctx, &principal, &model, Role::Writer).await?;
-    let query = ToAnnotateQuery::from_pairs(&pairs).map_err(Error::from)?;
-    let JsonBody(body) = JsonBody::read(request, &state).await?;
+    let authorized = state.authorize(&principal, &model_id, Role::Writer).await?;
+    let query = ToAnnotateQuery::from_pairs(&pairs.read(&authorized)?).map_err(Error::from)?;
+    let JsonBody(body) = JsonBody::read(request, &state, &authorized).await?;
+    let model = authorized.into_model();
     let ClaimBody { skip } = ClaimBody::read(&body)?;
     let gate = OneAtATime::new(&state.decisions);
     let request = ClaimNext {

@@ -66,9 +66,9 @@ macro_rules! decision_route {
             principal: Extension<Principal>,
             info: Extension<RequestInfo>,
             headers: HeaderMap,
-            body: JsonBody,
+            request: axum::extract::Request,
         ) -> ApiResult<Response> {
-            decide(state, principal, info, headers, body).await
+            decide(state, principal, info, headers, request).await
         }
     };
 }
@@ -91,9 +91,11 @@ async fn decide(
     Extension(principal): Extension<Principal>,
     Extension(info): Extension<RequestInfo>,
     headers: HeaderMap,
-    JsonBody(body): JsonBody,
+    request: axum::extract::Request,
 ) -> ApiResult<Response> {
     principal.require_scope(crate::core::tokens::Scope::Decisions)?;
+    // The scope before the body; the model's role once the body names it.
+    let JsonBody(body) = JsonBody::read_naming_its_model(request, &state).await?;
     let key = idempotency::key(&headers, false)?;
     let request = DecisionRequest::read(&body)?;
     if !state.ctx.is_base_model(&request.model) {

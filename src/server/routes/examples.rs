@@ -7,7 +7,7 @@ use crate::core::{self};
 use crate::error::Error;
 use crate::server::admission::OneAtATime;
 use crate::server::error::{ApiError, ApiResult};
-use crate::server::extract::{AppPath, AppQuery, JsonBody, RawBody};
+use crate::server::extract::{AppPath, JsonBody, ModelQuery, RawBody};
 use crate::server::openapi::problems;
 use crate::server::{AppState, idempotency};
 use crate::store::ExampleFilter;
@@ -78,11 +78,13 @@ pub(crate) async fn list_examples(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
-    AppQuery(query): AppQuery<ListQuery>,
+    query: ModelQuery<ListQuery>,
 ) -> ApiResult<Json<ExamplePage>> {
     principal.require_scope(crate::core::tokens::Scope::ExamplesRead)?;
+    let authorized = state.authorize(&principal, &model_id, Role::Reader).await?;
+    let query = query.read(&authorized)?;
     let limit = crate::server::extract::page_limit(query.limit)?;
-    let model = state.model(&model_id)?;
+    let model = authorized.into_model();
     let filter = ExampleFilter {
         annotated: query.annotated,
         question: query.question,
@@ -127,14 +129,14 @@ pub(crate) async fn list_examples_to_annotate(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
-    AppQuery(pairs): AppQuery<Vec<(String, String)>>,
+    pairs: ModelQuery<Vec<(String, String)>>,
 ) -> ApiResult<Json<ToAnnotate>> {
     principal.require_scope(crate::core::tokens::Scope::ExamplesRead)?;
     principal.require_scope(crate::core::tokens::Scope::Decisions)?;
-    let model = state.model(&model_id)?;
     // Authorized before the query is read: a token that may not ask learns nothing from a 422.
-    core::access::model_access(&state.ctx, &principal, &model, Role::Reader).await?;
-    let query = ToAnnotateQuery::from_pairs(&pairs).map_err(Error::from)?;
+    let authorized = state.authorize(&principal, &model_id, Role::Reader).await?;
+    let query = ToAnnotateQuery::from_pairs(&pairs.read(&authorized)?).map_err(Error::from)?;
+    let model = authorized.into_model();
     let gate = OneAtATime::new(&state.decisions);
     let picked =
         core::access::examples_to_annotate(&state.ctx, &principal, &model, &query, None, &gate)
@@ -173,16 +175,16 @@ pub(crate) async fn pick_examples_to_annotate(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
-    AppQuery(pairs): AppQuery<Vec<(String, String)>>,
+    pairs: ModelQuery<Vec<(String, String)>>,
     request: axum::extract::Request,
 ) -> ApiResult<Json<ToAnnotate>> {
     principal.require_scope(crate::core::tokens::Scope::ExamplesRead)?;
     principal.require_scope(crate::core::tokens::Scope::Decisions)?;
-    let model = state.model(&model_id)?;
     // Authorized before the query or the body is read, as the `GET`.
-    core::access::model_access(&state.ctx, &principal, &model, Role::Reader).await?;
-    let query = ToAnnotateQuery::from_pairs(&pairs).map_err(Error::from)?;
-    let JsonBody(body) = JsonBody::read(request, &state).await?;
+    let authorized = state.authorize(&principal, &model_id, Role::Reader).await?;
+    let query = ToAnnotateQuery::from_pairs(&pairs.read(&authorized)?).map_err(Error::from)?;
+    let JsonBody(body) = JsonBody::read(request, &state, &authorized).await?;
+    let model = authorized.into_model();
     let ToAnnotateBody { working_questions } = ToAnnotateBody::read(&body)?;
     let gate = OneAtATime::new(&state.decisions);
     let working = Some(&working_questions);
@@ -250,15 +252,18 @@ pub(crate) async fn ingest_examples(
     Extension(principal): Extension<Principal>,
     OriginalUri(uri): OriginalUri,
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
-    AppQuery(query): AppQuery<IngestQuery>,
+    query: ModelQuery<IngestQuery>,
     headers: HeaderMap,
-    body: RawBody,
+    request: axum::extract::Request,
 ) -> ApiResult<Response> {
     principal.require_scope(crate::core::tokens::Scope::ExamplesWrite)?;
+    // Authorized before the query, the key or the body is read.
+    let authorized = state.authorize(&principal, &model_id, Role::Writer).await?;
+    let query = query.read(&authorized)?;
     let key = idempotency::key(&headers, false)?;
+    let body = RawBody::read(request, &state, &authorized).await?;
     check_json_array(&body, "examples")?;
-    let model = state.model(&model_id)?;
-    core::access::model_access(&state.ctx, &principal, &model, Role::Writer).await?;
+    let model = authorized.into_model();
     let hash = idempotency::raw_hash(
         &body.media_type,
         if query.atomic { "atomic" } else { "" },
@@ -351,13 +356,15 @@ pub(crate) async fn annotate_examples(
     OriginalUri(uri): OriginalUri,
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
     headers: HeaderMap,
-    body: RawBody,
+    request: axum::extract::Request,
 ) -> ApiResult<Response> {
     principal.require_scope(crate::core::tokens::Scope::ExamplesWrite)?;
+    // Authorized before the key or the body is read.
+    let authorized = state.authorize(&principal, &model_id, Role::Writer).await?;
     let key = idempotency::key(&headers, false)?;
+    let body = RawBody::read(request, &state, &authorized).await?;
     check_json_array(&body, "annotations")?;
-    let model = state.model(&model_id)?;
-    core::access::model_access(&state.ctx, &principal, &model, Role::Writer).await?;
+    let model = authorized.into_model();
     let hash = idempotency::raw_hash(&body.media_type, "", &body.bytes);
     let (ctx, who) = (state.ctx.clone(), principal.clone());
     idempotency::once_hashed(
@@ -456,9 +463,11 @@ pub(crate) async fn annotate_example(
     request: axum::extract::Request,
 ) -> ApiResult<Json<ExampleDetail>> {
     principal.require_scope(crate::core::tokens::Scope::ExamplesWrite)?;
-    let model = state.model(&model_id)?;
-    // The scope before the body: a token without it learns nothing of its request.
-    let JsonBody(body) = JsonBody::read(request, &state).await?;
+    // The scope and the role before the body: a token without them learns nothing of its
+    // request.
+    let authorized = state.authorize(&principal, &model_id, Role::Writer).await?;
+    let JsonBody(body) = JsonBody::read(request, &state, &authorized).await?;
+    let model = authorized.into_model();
     let detail =
         core::access::annotate_example(&state.ctx, &principal, &model, &example_id.into(), body)
             .await?;

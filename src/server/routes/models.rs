@@ -4,10 +4,10 @@
 use super::params::ModelParams;
 use crate::core;
 use crate::core::requests::LogQuery;
-use crate::core::tokens::Principal;
+use crate::core::tokens::{Principal, Role};
 use crate::server::AppState;
 use crate::server::error::ApiResult;
-use crate::server::extract::{AppPath, AppQuery};
+use crate::server::extract::{AppPath, ModelQuery};
 use crate::server::openapi::problems;
 use crate::wire::decision::Checkpoint;
 use crate::wire::models::{ModelDetail, ModelList};
@@ -95,11 +95,13 @@ pub(crate) async fn list_checkpoints(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
-    AppQuery(query): AppQuery<CheckpointQuery>,
+    query: ModelQuery<CheckpointQuery>,
 ) -> ApiResult<Json<Vec<Checkpoint>>> {
     principal.require_scope(crate::core::tokens::Scope::ModelsRead)?;
+    let authorized = state.authorize(&principal, &model_id, Role::Reader).await?;
+    let query = query.read(&authorized)?;
     let limit = crate::server::extract::page_limit(query.limit)?;
-    let model = state.model(&model_id)?;
+    let model = authorized.into_model();
     let query = LogQuery {
         model: &model,
         revision: query.revision.as_deref(),
@@ -140,11 +142,13 @@ pub(crate) async fn list_history(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
-    AppQuery(query): AppQuery<HistoryQuery>,
+    query: ModelQuery<HistoryQuery>,
 ) -> ApiResult<Json<Vec<RegistryEvent>>> {
     principal.require_scope(crate::core::tokens::Scope::ModelsRead)?;
+    let authorized = state.authorize(&principal, &model_id, Role::Reader).await?;
+    let query = query.read(&authorized)?;
     let limit = crate::server::extract::page_limit(query.limit)?;
-    let model = state.model(&model_id)?;
+    let model = authorized.into_model();
     Ok(Json(
         core::access::history(&state.ctx, &principal, &model, limit).await?,
     ))
@@ -182,10 +186,12 @@ pub(crate) async fn diff_model(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
-    AppQuery(query): AppQuery<DiffQuery>,
+    query: ModelQuery<DiffQuery>,
 ) -> ApiResult<Json<ModelDiff>> {
     principal.require_scope(crate::core::tokens::Scope::ModelsRead)?;
-    let model = state.model(&model_id)?;
+    let authorized = state.authorize(&principal, &model_id, Role::Reader).await?;
+    let query = query.read(&authorized)?;
+    let model = authorized.into_model();
     Ok(Json(
         core::access::diff(&state.ctx, &principal, &model, &query.from, &query.to).await?,
     ))

@@ -41,7 +41,7 @@ macro_rules! job_collection {
             state: axum::extract::State<crate::server::AppState>,
             principal: axum::Extension<crate::core::tokens::Principal>,
             model: crate::server::extract::AppPath<crate::server::routes::params::ModelParams>,
-            query: crate::server::extract::AppQuery<crate::server::routes::jobs::ListQuery>,
+            query: crate::server::extract::ModelQuery<crate::server::routes::jobs::ListQuery>,
         ) -> crate::server::error::ApiResult<axum::Json<Vec<crate::wire::jobs::Job>>> {
             crate::server::routes::jobs::list_in::<$collection>(state, principal, model, query)
                 .await

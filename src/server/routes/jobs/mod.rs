@@ -22,7 +22,7 @@ use crate::core::tokens::Principal;
 use crate::error::{Error, Result};
 use crate::ids::ModelRef;
 use crate::server::error::{ApiError, ApiResult};
-use crate::server::extract::{AppPath, AppQuery, JsonBody};
+use crate::server::extract::{AppPath, JsonBody, ModelQuery};
 use crate::server::request::RequestInfo;
 use crate::server::{AppState, idempotency};
 use crate::wire::jobs::{Job, JobKind, JobStatus};
@@ -109,12 +109,11 @@ pub(crate) async fn create_json<C: JsonCollection>(
     request: axum::extract::Request,
 ) -> ApiResult<Response> {
     principal.require_scope(scope_of(C::KIND))?;
-    let model = state.model(&model_id)?;
-    // Authorized before the body is read, let alone validated: a token that may not create
-    // the job learns nothing about its request, not even whether it is JSON.
-    let role = core::access::role_of(C::KIND);
-    core::access::model_access(&state.ctx, &principal, &model, role).await?;
-    let JsonBody(body) = JsonBody::read(request, &state).await?;
+    let authorized = state
+        .authorize(&principal, &model_id, core::access::role_of(C::KIND))
+        .await?;
+    let JsonBody(body) = JsonBody::read(request, &state, &authorized).await?;
+    let model = authorized.into_model();
     let key = idempotency::key(&headers, true)?;
     let request = C::parse(&body)?;
     let creation = Creation {
@@ -173,7 +172,7 @@ fn statuses(status: Option<&str>) -> Result<Vec<JobStatus>> {
 async fn list(
     state: &AppState,
     principal: Principal,
-    model_id: &str,
+    model: ModelRef,
     query: &ListQuery,
     kind: JobKind,
 ) -> Result<Vec<Job>> {
@@ -182,8 +181,7 @@ async fn list(
         statuses: statuses(query.status.as_deref())?,
         id_prefix: None,
         limit: crate::server::extract::page_limit(query.limit)?,
-        // Named last: a malformed query is refused before an unknown model.
-        model: Some(state.model(model_id)?),
+        model: Some(model),
     };
     core::access::visible_jobs(&state.ctx, &principal, listing).await
 }
@@ -242,11 +240,15 @@ pub(crate) async fn list_in<C: Collection>(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
-    AppQuery(query): AppQuery<ListQuery>,
+    query: ModelQuery<ListQuery>,
 ) -> ApiResult<Json<Vec<Job>>> {
     principal.require_scope(scope_of(C::KIND))?;
+    let authorized = state
+        .authorize(&principal, &model_id, core::tokens::Role::Reader)
+        .await?;
+    let query = query.read(&authorized)?;
     Ok(Json(
-        list(&state, principal, &model_id, &query, C::KIND).await?,
+        list(&state, principal, authorized.into_model(), &query, C::KIND).await?,
     ))
 }
 
