@@ -707,3 +707,137 @@ fn eight_writer_processes_on_one_home_all_land() {
     assert_eq!(count(&db, "SELECT count(*) FROM examples"), 40 + 1_200);
     assert_eq!(count(&db, "SELECT count(*) FROM annotations"), 1_200);
 }
+
+/// Damage the loose object of `model`'s `questions.yaml` at its default branch with
+/// `damage` (given the object's file); returns the object's ID.
+fn damage_questions_object(
+    env: &TestEnv,
+    model: &str,
+    damage: impl FnOnce(&std::path::Path),
+) -> String {
+    let repo = git2::Repository::open_bare(env.home().join(format!("repos/{model}.git"))).unwrap();
+    let tree = repo.head().unwrap().peel_to_tree().unwrap();
+    let blob = tree.get_name("questions.yaml").unwrap().id().to_string();
+    let file = repo
+        .path()
+        .join("objects")
+        .join(&blob[..2])
+        .join(&blob[2..]);
+    let mut permissions = std::fs::metadata(&file).unwrap().permissions();
+    #[allow(clippy::permissions_set_readonly_false)]
+    permissions.set_readonly(false);
+    std::fs::set_permissions(&file, permissions).unwrap();
+    damage(&file);
+    blob
+}
+
+/// One model's repository with an object truncated as `head -c20` leaves it (which once
+/// spun a thread at 100% CPU forever per request, and hung `GET /v1/models` and SIGTERM),
+/// another's with the object deleted (once a 500): every operation that reads either is a
+/// located error within 5 s, no thread spins on after its request, the healthy model is
+/// answered throughout, and SIGTERM stops the server.
+#[test]
+fn a_truncated_or_deleted_object_is_located_within_5s_and_sigterm_still_stops_the_server() {
+    let (env, token) = env_with_model(None);
+    let questions = env.write("questions.yaml", QUESTIONS);
+    for model in ["acme/truncated", "acme/deleted"] {
+        env.create_model(model, "mo", &questions);
+    }
+    let truncated = damage_questions_object(&env, "acme/truncated", |file| {
+        let bytes = std::fs::read(file).unwrap();
+        std::fs::write(file, &bytes[..20]).unwrap();
+    });
+    let deleted = damage_questions_object(&env, "acme/deleted", |file| {
+        std::fs::remove_file(file).unwrap();
+    });
+    let served = Served::start(&env);
+    let client = reqwest::Client::builder()
+        .no_proxy()
+        .timeout(Duration::from_secs(5))
+        .build()
+        .unwrap();
+    let send = |method: reqwest::Method, path: String, body: Option<Value>| {
+        let mut request = client
+            .request(method.clone(), served.url(&path))
+            .bearer_auth(&token)
+            .header("idempotency-key", uuid::Uuid::new_v4().to_string());
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        async move {
+            let reply = request
+                .send()
+                .await
+                .unwrap_or_else(|e| panic!("{method} {path}: no answer within 5 s: {e}"));
+            let status = reply.status().as_u16();
+            (status, reply.json::<Value>().await.unwrap_or(Value::Null))
+        }
+    };
+    runtime().block_on(async {
+        for (model, object) in [("acme/truncated", &truncated), ("acme/deleted", &deleted)] {
+            let at = format!("/v1/models/{}", model.replace('/', "%2F"));
+            let decision = json!({"model": model, "state": "I was charged twice"});
+            let (status, problem) =
+                send(reqwest::Method::POST, "/v1/decision".into(), Some(decision)).await;
+            assert_eq!(status, 422, "{model}: {problem}");
+            assert_eq!(problem["code"], "invalid_checkpoint", "{problem}");
+            let detail = problem["detail"].as_str().unwrap();
+            assert!(
+                detail.contains("questions.yaml") && detail.contains(object.as_str()),
+                "{model}: the problem names the file and the object: {problem}"
+            );
+            for (method, path, body) in [
+                (reqwest::Method::GET, at.clone(), None),
+                (
+                    reqwest::Method::GET,
+                    format!("{at}/examples-to-annotate"),
+                    None,
+                ),
+                (
+                    reqwest::Method::GET,
+                    format!("{at}/diff?from=main&to=main"),
+                    None,
+                ),
+                (
+                    reqwest::Method::POST,
+                    format!("{at}/alignments"),
+                    Some(json!({})),
+                ),
+                (
+                    reqwest::Method::POST,
+                    format!("{at}/evaluations"),
+                    Some(json!({})),
+                ),
+                (
+                    reqwest::Method::POST,
+                    format!("{at}/batch-decisions"),
+                    Some(json!({"items": [{"state": "hi"}]})),
+                ),
+            ] {
+                let (status, problem) = send(method.clone(), path.clone(), body).await;
+                assert!(
+                    status == 422 && problem["code"] == "invalid_checkpoint",
+                    "{method} {path}: a located invalid_checkpoint, not {status}: {problem}"
+                );
+            }
+            // The listing reads no question: it answers, the damaged model in it.
+            let (status, list) = send(reqwest::Method::GET, "/v1/models".into(), None).await;
+            assert_eq!(status, 200, "{list}");
+            // The healthy model is answered all along.
+            let decision = json!({"model": MODEL, "state": "I was charged twice"});
+            let (status, answer) =
+                send(reqwest::Method::POST, "/v1/decision".into(), Some(decision)).await;
+            assert_eq!(status, 200, "{answer}");
+        }
+    });
+    // No thread spins on after its request: the idle server uses next to no CPU.
+    let before = served.cpu_time();
+    std::thread::sleep(Duration::from_secs(2));
+    let spent = served.cpu_time() - before;
+    assert!(
+        spent < Duration::from_millis(500),
+        "the idle server spent {spent:?} of CPU in 2 s: a thread spins"
+    );
+    let (exit, log) = served.stop();
+    assert_eq!(exit.code(), Some(0), "exit after SIGTERM: {exit:?}\n{log}");
+}
