@@ -641,8 +641,9 @@ fn curve(runtime: &tokio::runtime::Runtime, ctx: &Context, wanted: &str, seeds: 
                     let chosen = report.chosen.as_deref().unwrap_or("-");
                     let _ = write!(
                         line,
-                        "  {q} {a:.3} (zero {z:.3}, {chosen}{})",
-                        if report.improved { "" } else { ", kept" }
+                        "  {q} {a:.3} (zero {z:.3}, {chosen}{}, reported {})",
+                        if report.improved { "" } else { ", kept" },
+                        reported.map_or("-".into(), |m| format!("{:.3}", m.accuracy))
                     );
                 }
                 sums.reported_draws.push(draw_gap / ids.len() as f64);
@@ -847,7 +848,7 @@ fn tuned_checkpoint(home: &std::path::Path, path: &str, branch: &str, states: &[
     let repo = home.join(format!("repos/{path}.git"));
     let work = home.join("tuned-work");
     let git = |dir: &std::path::Path, args: &[&str]| {
-        let status = std::process::Command::new("git")
+        let exit = std::process::Command::new("git")
             .current_dir(dir)
             .args([
                 "-c",
@@ -858,7 +859,7 @@ fn tuned_checkpoint(home: &std::path::Path, path: &str, branch: &str, states: &[
             .args(args)
             .status()
             .expect("git");
-        assert!(status.success(), "git {args:?}");
+        assert!(exit.success(), "git {args:?}");
     };
     let repo = repo.to_str().expect("a UTF-8 path");
     git(
