@@ -1,5 +1,6 @@
 //! CPU-bound work spread over the cores: the engine's windows and outcome texts, an
-//! alignment's states and questions.
+//! alignment's states and questions; decisions on one pool, background work on another
+//! that yields the cores to them ([`Pool`]).
 
 /// `work(i)` for every index below `n`, spread over the cores, in index order. Once `stop()`
 /// is true no new index is taken: an index left undone, or (of several) whose work panicked,
@@ -32,7 +33,8 @@ pub fn map_on_all_cores<R: Send>(
         .collect()
 }
 
-/// `work` run on rayon's global pool, awaited from async code; `Err` when it panicked.
+/// `work` run on rayon's global pool (in the background: on [`Pool::Background`]'s),
+/// awaited from async code; `Err` when it panicked.
 ///
 /// A decision runs here rather than on a thread of tokio's blocking pool: its matrix
 /// products then split over the same threads it runs on, and when every core already runs
@@ -44,9 +46,10 @@ pub fn map_on_all_cores<R: Send>(
 pub async fn on_the_pool<R: Send + 'static>(
     work: impl FnOnce() -> R + Send + 'static,
 ) -> std::thread::Result<R> {
-    static TURNS: std::sync::OnceLock<std::sync::Arc<tokio::sync::Semaphore>> =
-        std::sync::OnceLock::new();
-    let turns = TURNS
+    static TURNS: [std::sync::OnceLock<std::sync::Arc<tokio::sync::Semaphore>>; 2] =
+        [const { std::sync::OnceLock::new() }; 2];
+    let pool = Pool::current();
+    let turns = TURNS[pool as usize]
         .get_or_init(|| {
             std::sync::Arc::new(tokio::sync::Semaphore::new(rayon::current_num_threads()))
         })
@@ -55,7 +58,7 @@ pub async fn on_the_pool<R: Send + 'static>(
         return Err(Box::new("the pool's turns were closed"));
     };
     let (done, result) = tokio::sync::oneshot::channel();
-    rayon::spawn(move || {
+    pool.spawn(move || {
         // A panic is sent back, not left to rayon (which would abort the process).
         let _ = done.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)));
         drop(turn);
@@ -63,6 +66,113 @@ pub async fn on_the_pool<R: Send + 'static>(
     result
         .await
         .unwrap_or_else(|_| Err(Box::new("the pool dropped the work")))
+}
+
+/// Where CPU-bound work computes: decisions on rayon's global pool, background work
+/// (alignments, evaluations, batches run by the server's job queue) on a pool of its own
+/// whose threads yield the cores to decisions, so that a running alignment costs a
+/// decision little of its latency (it once made a 0.03 s decision take 11 to 76 s: its
+/// tasks filled the global pool's queues ahead of the decision's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pool {
+    Foreground = 0,
+    Background = 1,
+}
+
+tokio::task_local! {
+    static BACKGROUND: ();
+}
+
+/// Background work running now in this process (jobs and shards).
+static RUNNING: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The nice value of the background pool's threads, as `nice -n 19` gives batch work: a
+/// thread at 0 gets about 68 times the CPU of one at 19 when both want it (Linux's nice is
+/// per thread; at 10, a decision during a 20-fold alignment took 1.76 × its time alone).
+const BACKGROUND_NICE: i32 = 19;
+
+impl Pool {
+    /// The pool of the calling task: background inside [`in_the_background`].
+    pub fn current() -> Self {
+        if BACKGROUND.try_with(|()| ()).is_ok() {
+            Self::Background
+        } else {
+            Self::Foreground
+        }
+    }
+
+    /// `work` on this pool, every rayon call inside it (candle's products included) too;
+    /// the calling thread waits.
+    pub fn install<R: Send>(self, work: impl FnOnce() -> R + Send) -> R {
+        match self.threads() {
+            Some(pool) => pool.install(work),
+            None => work(),
+        }
+    }
+
+    fn spawn(self, work: impl FnOnce() + Send + 'static) {
+        match self.threads() {
+            Some(pool) => pool.spawn(work),
+            None => rayon::spawn(work),
+        }
+    }
+
+    /// The background pool, made on first use (`None`: the global pool's turn, also when
+    /// the background threads could not be started, which is logged once).
+    fn threads(self) -> Option<&'static rayon::ThreadPool> {
+        static THREADS: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
+        if self == Self::Foreground {
+            return None;
+        }
+        THREADS
+            .get_or_init(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(rayon::current_num_threads())
+                    .thread_name(|i| format!("arbiter-background-{i}"))
+                    .start_handler(|_| yield_to_decisions())
+                    .build()
+                    .inspect_err(|error| {
+                        tracing::warn!(%error, "the background pool could not be started; background work computes beside decisions");
+                    })
+                    .ok()
+            })
+            .as_ref()
+    }
+}
+
+/// Lower the calling thread's priority to [`BACKGROUND_NICE`].
+fn yield_to_decisions() {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: gettid and setpriority read and write only the calling thread's
+        // scheduling attributes; a failure (e.g. a seccomp filter) leaves it as it was.
+        let changed = unsafe {
+            let tid = libc::gettid();
+            libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, BACKGROUND_NICE)
+        };
+        if changed != 0 {
+            tracing::debug!("a background thread kept its priority");
+        }
+    }
+}
+
+/// Run `work` as background work: its decisions and alignments compute on
+/// [`Pool::Background`], and [`background_running`] counts it while it runs.
+pub async fn in_the_background<F: std::future::Future>(work: F) -> F::Output {
+    struct Counted;
+    impl Drop for Counted {
+        fn drop(&mut self) {
+            RUNNING.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+    RUNNING.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let _counted = Counted;
+    BACKGROUND.scope((), work).await
+}
+
+/// Jobs and shards this process runs in the background now.
+pub fn background_running() -> usize {
+    RUNNING.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 #[cfg(test)]
@@ -95,6 +205,52 @@ mod tests {
         assert!(panicked.is_err());
         // The pool goes on.
         assert_eq!(on_the_pool(|| 2 + 2).await.expect("no panic"), 4);
+    }
+
+    #[tokio::test]
+    async fn background_work_computes_on_its_own_pool_at_a_lower_priority() {
+        let foreground = on_the_pool(|| std::thread::current().name().map(str::to_owned))
+            .await
+            .unwrap();
+        assert!(
+            !foreground
+                .unwrap_or_default()
+                .starts_with("arbiter-background"),
+            "a decision outside the background runs on the global pool"
+        );
+        assert_eq!(background_running(), 0);
+        let (name, nice, running) = in_the_background(async {
+            let running = background_running();
+            let seen = on_the_pool(|| {
+                // The products inside go where the work is: this pool.
+                let inner = rayon::join(|| std::thread::current().name().map(str::to_owned), || ());
+                (inner.0, nice_of_this_thread())
+            })
+            .await
+            .unwrap();
+            (seen.0, seen.1, running)
+        })
+        .await;
+        assert_eq!(running, 1, "counted while it runs");
+        assert_eq!(background_running(), 0, "and not after");
+        assert!(name.unwrap().starts_with("arbiter-background"));
+        #[cfg(target_os = "linux")]
+        assert_eq!(nice, BACKGROUND_NICE);
+        let _ = nice;
+        // A blocking section installed on the pool it was started from.
+        let installed =
+            Pool::Background.install(|| std::thread::current().name().map(str::to_owned));
+        assert!(installed.unwrap().starts_with("arbiter-background"));
+    }
+
+    fn nice_of_this_thread() -> i32 {
+        #[cfg(target_os = "linux")]
+        {
+            // SAFETY: reads the calling thread's nice value only.
+            unsafe { libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t) }
+        }
+        #[cfg(not(target_os = "linux"))]
+        0
     }
 
     #[test]

@@ -6,6 +6,7 @@
 
 mod align;
 mod annotate;
+mod background;
 mod client;
 mod common;
 mod completion;

@@ -204,11 +204,13 @@ pub(crate) async fn execute(
             unsupervised: stored.unsupervised,
             tune: stored.tune,
         };
+        // On the pool of the job's task: in a server, the one that yields to decisions.
+        let pool = crate::parallel::Pool::current();
         tokio::task::spawn_blocking(move || {
             let builtin = engine
                 .as_builtin()
                 .ok_or_else(|| Error::bug("the engine is no longer built-in"))?;
-            align(&ctx, &loaded, builtin, &settings, &tracker)
+            pool.install(|| align(&ctx, &loaded, builtin, &settings, &tracker))
         })
     };
     tokio::pin!(work);

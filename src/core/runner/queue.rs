@@ -34,6 +34,11 @@ impl JobQueue {
         }
     }
 
+    /// Jobs and shards run at once at most (`server.max_running_jobs`).
+    pub fn capacity(&self) -> usize {
+        self.workers
+    }
+
     /// Run the job `claim` holds once a slot is free; returns at once. The claim is held
     /// while the job waits, so no other process takes it up as orphaned. A job with shards
     /// is handed to the workers ([`Self::work_shards`]) of every process instead.
@@ -54,7 +59,9 @@ impl JobQueue {
             let Ok(_slot) = slots.acquire_owned().await else {
                 return;
             };
-            if let Err(error) = run(&ctx, claim, &NoObserver).await {
+            // Background work: it computes on the pool that yields the cores to decisions.
+            let ran = crate::parallel::in_the_background(run(&ctx, claim, &NoObserver)).await;
+            if let Err(error) = ran {
                 tracing::error!(job = %job_id, %error, "the job stopped before its end was recorded; the next sweep resumes it");
             }
         });
@@ -84,7 +91,8 @@ impl JobQueue {
             match claimed {
                 Ok(Some(claim)) => {
                     let shard = claim.shard().clone();
-                    if let Err(error) = run_shard(&self.ctx, claim).await {
+                    let ran = crate::parallel::in_the_background(run_shard(&self.ctx, claim)).await;
+                    if let Err(error) = ran {
                         tracing::error!(job = %shard.job_id, shard = shard.index, %error,
                             "the shard stopped before its end was recorded; it is resumed later");
                         drop(slot);

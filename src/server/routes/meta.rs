@@ -44,6 +44,7 @@ pub(crate) struct Health {
     /// The server's version.
     version: &'static str,
     decisions: DecisionLoad,
+    background: BackgroundLoad,
     /// The example store: the home's SQLite file, or the PostgreSQL database replicas share.
     store: Component,
     /// The git remote the model repositories are shared through; `not_configured` on a
@@ -59,6 +60,18 @@ pub(crate) struct Health {
 pub(crate) struct DecisionLoad {
     /// Computing or waiting for a slot.
     in_flight: usize,
+    capacity: usize,
+}
+
+/// Background work (alignments, evaluations, batch shards) this replica runs now. It
+/// computes on threads of its own at a lower priority, so it slows decisions little; it is
+/// bounded by `server.max_running_jobs`.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct BackgroundLoad {
+    /// Jobs and shards running.
+    running: usize,
+    /// At most this many at once (`server.max_running_jobs`).
     capacity: usize,
 }
 
@@ -123,6 +136,10 @@ pub(crate) async fn healthz(State(state): State<AppState>) -> ApiResult<Json<Hea
         decisions: DecisionLoad {
             in_flight,
             capacity,
+        },
+        background: BackgroundLoad {
+            running: crate::parallel::background_running(),
+            capacity: state.jobs.capacity(),
         },
         store,
         remote,
