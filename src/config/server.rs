@@ -25,8 +25,8 @@ pub struct ServerSettings {
     /// already uses every core.
     pub max_running_jobs: NonZeroUsize,
     /// Items per shard of a batch or an evaluation: the unit any worker of any process
-    /// claims.
-    pub shard_size: NonZeroUsize,
+    /// claims. `None`: sized to the job ([`crate::core::jobs::shards::size_for`]).
+    pub shard_size: Option<NonZeroUsize>,
     /// Decisions computed at once; more wait, up to `decision_queue`.
     pub max_concurrent_decisions: NonZeroUsize,
     /// Decisions waiting for a slot at most; one more is refused (503 `overloaded`).
@@ -72,7 +72,6 @@ impl Default for ConnectionLimits {
 impl ServerSettings {
     pub const DEFAULT_MAX_BODY_BYTES: usize = 10 * 1024 * 1024;
     pub const DEFAULT_MAX_RUNNING_JOBS: NonZeroUsize = NonZeroUsize::new(2).unwrap();
-    pub const DEFAULT_SHARD_SIZE: NonZeroUsize = NonZeroUsize::new(256).unwrap();
 }
 
 impl Default for ServerSettings {
@@ -83,7 +82,7 @@ impl Default for ServerSettings {
             rate_limit: RateLimit::default(),
             auth_failures: RateLimit::AUTH_FAILURES,
             max_running_jobs: Self::DEFAULT_MAX_RUNNING_JOBS,
-            shard_size: Self::DEFAULT_SHARD_SIZE,
+            shard_size: None,
             max_concurrent_decisions: Self::default_concurrent_decisions(),
             decision_queue: Self::DEFAULT_DECISION_QUEUE,
             connections: ConnectionLimits::default(),
@@ -161,7 +160,7 @@ pub(super) fn resolve(written: &ServerConfig, errors: &mut Vec<FieldError>) -> S
     };
     let shard_size = match written.shard_size.map(NonZeroUsize::new) {
         None => defaults.shard_size,
-        Some(Some(size)) => size,
+        Some(Some(size)) => Some(size),
         Some(None) => {
             errors.push(at_least_one(loc.key("shard_size")));
             defaults.shard_size
@@ -306,7 +305,7 @@ mod tests {
         assert_eq!(settings, ServerSettings::default());
         assert_eq!(settings.max_body_bytes, 10 * 1024 * 1024);
         assert_eq!(settings.max_running_jobs.get(), 2);
-        assert_eq!(settings.shard_size.get(), 256);
+        assert_eq!(settings.shard_size, None, "sized to each job");
         assert_eq!(settings.rate_limit.burst.get(), 200);
         assert!((settings.rate_limit.per_second - 100.0).abs() < f64::EPSILON);
     }
@@ -318,7 +317,7 @@ mod tests {
              max_running_jobs: 1, shard_size: 50, rate_limit: {per_second: 0.001, burst: 2}}",
         );
         assert_eq!(errors, Vec::<String>::new());
-        assert_eq!(settings.shard_size.get(), 50);
+        assert_eq!(settings.shard_size.map(NonZeroUsize::get), Some(50));
         assert_eq!(
             settings.public_url.as_deref(),
             Some("https://arbiter.example/team")

@@ -136,7 +136,8 @@ pub struct Job {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ShardSummary {
-    /// Shards in all (`server.shard_size` items each, the last fewer).
+    /// Shards in all (of equal size, the last fewer: about 16 a job, or
+    /// `server.shard_size` items each).
     pub total: u64,
     pub done: u64,
     /// Being run now (or left by a process that died, until another takes them over).

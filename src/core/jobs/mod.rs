@@ -138,7 +138,8 @@ impl Draft {
     ) -> Result<(Job, JobClaim)> {
         let request =
             serde_json::to_value(spec).map_err(|e| Error::internal("serializing a job", e))?;
-        let plan = shards::plan(&spec.sharded(total), ctx.settings().server.shard_size);
+        let size = shards::size_for(total, ctx.settings().server.shard_size);
+        let plan = shards::plan(&spec.sharded(total), size);
         let record = ctx.store()?.insert_job(&crate::store::NewJob {
             job_id: &self.job_id,
             model_id,
