@@ -44,6 +44,8 @@ pub fn counts(text: &str) -> Counts {
             _ => counts.push((b, 1.0)),
         }
     }
+    // Kept with the state in caches: no room beyond what it holds.
+    counts.shrink_to_fit();
     counts
 }
 

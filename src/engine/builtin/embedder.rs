@@ -9,7 +9,7 @@
 //! `arbiter decide` must not embed them all again); states are kept in memory only
 //! ([`StateCache`]).
 
-use super::state_cache::{CACHED_WINDOWS, StateCache};
+use super::state_cache::{CACHED_BYTES, StateCache};
 use crate::error::{Error, Result};
 use lru::LruCache;
 use std::num::NonZeroUsize;
@@ -130,7 +130,7 @@ impl Embedder {
                 NonZeroUsize::new(CACHE_ENTRIES).unwrap_or(NonZeroUsize::MIN),
             )),
             store: OnceLock::new(),
-            states: StateCache::new(CACHED_WINDOWS),
+            states: StateCache::new(CACHED_BYTES),
         }
     }
 

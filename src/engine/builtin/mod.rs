@@ -124,6 +124,21 @@ impl EmbeddedState {
     pub fn window_count(&self) -> usize {
         self.windows.len()
     }
+
+    /// The bytes it holds on the heap: its windows' vectors, its words' counts and its
+    /// tuned vector. What the state cache is bounded by: the words of a long state of
+    /// varied text alone are megabytes, whatever its windows.
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let windows: usize = self
+            .windows
+            .iter()
+            .map(|w| size_of::<Vec<f32>>() + w.capacity() * size_of::<f32>())
+            .sum();
+        let words = self.words.capacity() * size_of::<(u32, f32)>();
+        let tuned = self.tuned.as_ref().map_or(0, |t| t.len() * size_of::<f32>());
+        size_of::<Self>() + windows + words + tuned
+    }
 }
 
 /// The distinct texts of `windows` in order of first appearance, and for each window the

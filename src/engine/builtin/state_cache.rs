@@ -4,16 +4,19 @@
 //! The key is the SHA-256 of what the encoder reads: the encoder, the reading, whether a
 //! long state was cut at the budget, and the state rendered to text. Not the state's JCS
 //! hash: two states that differ only in key order render (and so embed) differently. The
-//! cache is bounded by the windows it holds, since one long state can hold hundreds.
+//! cache is bounded by the bytes its states hold ([`EmbeddedState::heap_bytes`]): one long
+//! state can hold hundreds of windows, and the words of a long state of varied text are
+//! megabytes (bounded by windows, each ~1 MB state on `mo` kept about 0.9 MiB: 123 to 611
+//! MiB over four rounds of 128, with no plateau).
 
 use super::{EmbeddedState, Reading};
 use lru::LruCache;
 use sha2::{Digest, Sha256};
 use std::sync::Mutex;
 
-/// Windows kept per encoder: about 1.5 KiB each (24 MiB) for the first-window models, 3 KiB
-/// (48 MiB) for the whole-state models' paired vectors.
-pub const CACHED_WINDOWS: usize = 16_384;
+/// Bytes kept per encoder: about 32,000 windows of `mo` (1.5 KiB each), or 16,000 of the
+/// whole-state models' paired vectors (3 KiB), fewer with their states' words.
+pub const CACHED_BYTES: usize = 48 << 20;
 
 pub struct StateCache {
     inner: Mutex<Inner>,
@@ -21,17 +24,17 @@ pub struct StateCache {
 
 struct Inner {
     states: LruCache<[u8; 32], EmbeddedState>,
-    windows: usize,
+    bytes: usize,
     limit: usize,
 }
 
 impl StateCache {
-    /// A cache holding at most `limit` windows in all.
+    /// A cache holding at most `limit` bytes of states in all.
     pub fn new(limit: usize) -> Self {
         Self {
             inner: Mutex::new(Inner {
                 states: LruCache::unbounded(),
-                windows: 0,
+                bytes: 0,
                 limit,
             }),
         }
@@ -41,24 +44,30 @@ impl StateCache {
         self.lock().states.get(key).cloned()
     }
 
-    /// Keep `state`, dropping the least recently used until the windows fit. A state
+    /// Keep `state`, dropping the least recently used until the bytes fit. A state
     /// larger than the whole cache is not kept.
     pub fn put(&self, key: [u8; 32], state: EmbeddedState) {
         let mut inner = self.lock();
-        let size = state.window_count();
+        let size = state.heap_bytes();
         if size > inner.limit {
             return;
         }
         if let Some(old) = inner.states.put(key, state) {
-            inner.windows -= old.window_count();
+            inner.bytes -= old.heap_bytes();
         }
-        inner.windows += size;
-        while inner.windows > inner.limit {
+        inner.bytes += size;
+        while inner.bytes > inner.limit {
             let Some((_, dropped)) = inner.states.pop_lru() else {
                 break;
             };
-            inner.windows -= dropped.window_count();
+            inner.bytes -= dropped.heap_bytes();
         }
+    }
+
+    /// The bytes held now.
+    #[cfg(test)]
+    fn bytes(&self) -> usize {
+        self.lock().bytes
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
@@ -87,30 +96,43 @@ mod tests {
     use super::*;
     use std::sync::Arc;
 
-    fn state(windows: usize) -> EmbeddedState {
+    fn state(windows: usize, words: usize) -> EmbeddedState {
         EmbeddedState {
-            windows: Arc::from(vec![vec![0.0_f32; 2]; windows]),
+            windows: Arc::from(vec![vec![0.0_f32; 384]; windows]),
             tokens: windows as u64,
             first_tokens: 1,
-            words: Arc::default(),
+            words: Arc::new((0..words as u32).map(|b| (b, 1.0)).collect()),
             tuned: None,
         }
     }
 
     #[test]
-    fn the_least_recently_used_go_first_until_the_windows_fit() {
-        let cache = StateCache::new(5);
-        cache.put([1; 32], state(2));
-        cache.put([2; 32], state(2));
+    fn the_least_recently_used_go_first_until_the_bytes_fit() {
+        let one = state(2, 0).heap_bytes();
+        let cache = StateCache::new(5 * one / 2);
+        cache.put([1; 32], state(2, 0));
+        cache.put([2; 32], state(2, 0));
         assert!(cache.get(&[1; 32]).is_some(), "now the most recent");
-        cache.put([3; 32], state(2));
+        cache.put([3; 32], state(2, 0));
         assert!(cache.get(&[2; 32]).is_none(), "dropped to fit");
         assert!(cache.get(&[1; 32]).is_some() && cache.get(&[3; 32]).is_some());
-        cache.put([4; 32], state(6));
+        cache.put([4; 32], state(6, 0));
         assert!(cache.get(&[4; 32]).is_none(), "larger than the cache");
-        cache.put([3; 32], state(1));
-        cache.put([5; 32], state(2));
-        assert_eq!(cache.lock().windows, 5);
+        assert_eq!(cache.bytes(), 2 * one);
+    }
+
+    #[test]
+    fn a_state_s_words_count_as_much_as_its_windows() {
+        // One window and the words of a long text of varied words: the words are what
+        // weigh, and a cache of many such states stops at its bytes, not its windows.
+        let long = state(1, 300_000);
+        assert!(long.heap_bytes() > 2_000_000, "{}", long.heap_bytes());
+        let cache = StateCache::new(CACHED_BYTES);
+        for i in 0..100_u8 {
+            cache.put([i; 32], state(1, 300_000));
+        }
+        assert!(cache.bytes() <= CACHED_BYTES, "{}", cache.bytes());
+        assert!(cache.get(&[99; 32]).is_some() && cache.get(&[0; 32]).is_none());
     }
 
     #[test]
