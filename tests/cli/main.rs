@@ -9,6 +9,7 @@ mod annotate;
 mod client;
 mod common;
 mod completion;
+mod connections;
 mod decide;
 mod deploy;
 mod docs;
