@@ -145,6 +145,8 @@ pub struct ServerConfig {
     pub body_min_rate: Option<u64>,
     /// Connections served at once; more wait to be accepted.
     pub max_connections: Option<usize>,
+    /// Connections served at once from one client address (IP); more are refused, 503.
+    pub max_connections_per_address: Option<usize>,
     /// `IP:PORT` of the listener that serves `/metrics` (Prometheus); default: none.
     pub metrics_listen: Option<String>,
 }

@@ -39,13 +39,15 @@ pub struct ServerSettings {
 }
 
 /// `server.header_timeout`, `idle_timeout`, `body_timeout`, `body_min_rate`,
-/// `max_connections`, resolved.
+/// `max_connections`, `max_connections_per_address`, resolved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ConnectionLimits {
     /// A request's head must arrive whole within this, counted from the connection's
     /// accept (its first request) or from its first byte (a kept-alive connection's next).
     pub header_timeout: Duration,
-    /// A kept-alive connection with no request in progress is closed after this long.
+    /// A kept-alive connection with no request in progress is closed this long after its
+    /// accept or its last request with a valid token, whichever is later: a request without
+    /// one does not keep it open.
     pub idle_timeout: Duration,
     /// A request body may stall this long between its bytes, and has this long before
     /// [`Self::body_min_rate`] counts.
@@ -53,8 +55,18 @@ pub struct ConnectionLimits {
     /// Past [`Self::body_timeout`], a body must have arrived at this many bytes a second
     /// on average (0: no minimum rate).
     pub body_min_rate: u64,
-    /// Connections served at once; the next waits to be accepted until one closes.
+    /// Connections served at once; the next waits until one closes or, idle, gives way.
     pub max_connections: NonZeroUsize,
+    /// Connections served at once from one client address (IP, whatever the port); the
+    /// next from it is refused 503 `overloaded`. At most [`Self::max_connections`].
+    pub max_connections_per_address: NonZeroUsize,
+}
+
+impl ConnectionLimits {
+    /// An address's share of `max_connections` unless one is written: a quarter, at least 1.
+    pub fn default_share(max_connections: NonZeroUsize) -> NonZeroUsize {
+        NonZeroUsize::new(max_connections.get() / 4).unwrap_or(NonZeroUsize::MIN)
+    }
 }
 
 impl Default for ConnectionLimits {
@@ -65,6 +77,7 @@ impl Default for ConnectionLimits {
             body_timeout: Duration::from_secs(10),
             body_min_rate: 1024,
             max_connections: NonZeroUsize::new(512).unwrap(),
+            max_connections_per_address: NonZeroUsize::new(128).unwrap(),
         }
     }
 }
@@ -245,12 +258,50 @@ fn resolve_connections(
             defaults.max_connections
         }
     };
+    let max_connections_per_address = resolve_share(
+        written.max_connections_per_address,
+        max_connections,
+        loc,
+        errors,
+    );
     ConnectionLimits {
         header_timeout,
         idle_timeout,
         body_timeout,
         body_min_rate: written.body_min_rate.unwrap_or(defaults.body_min_rate),
         max_connections,
+        max_connections_per_address,
+    }
+}
+
+/// `server.max_connections_per_address`: from 1 to `max_connections`; unwritten, a
+/// quarter of it.
+fn resolve_share(
+    written: Option<usize>,
+    max_connections: NonZeroUsize,
+    loc: &Loc,
+    errors: &mut Vec<FieldError>,
+) -> NonZeroUsize {
+    let default = ConnectionLimits::default_share(max_connections);
+    let loc = loc.key("max_connections_per_address");
+    match written.map(NonZeroUsize::new) {
+        None => default,
+        Some(None) => {
+            errors.push(at_least_one(loc));
+            default
+        }
+        Some(Some(share)) if share > max_connections => {
+            errors.push(FieldError::new(
+                loc,
+                format!(
+                    "max_connections_per_address is {share}: may not be more than \
+                     max_connections ({max_connections})"
+                ),
+                "out_of_range",
+            ));
+            default
+        }
+        Some(Some(share)) => share,
     }
 }
 
@@ -327,7 +378,8 @@ mod tests {
         assert_eq!(settings.rate_limit.burst.get(), 2);
         let (settings, errors) = resolve_yaml(
             "{header_timeout: 0.5, idle_timeout: 2, body_timeout: 1.5, body_min_rate: 0, \
-             max_connections: 3, metrics_listen: '127.0.0.1:9187'}",
+             max_connections: 3, max_connections_per_address: 3, \
+             metrics_listen: '127.0.0.1:9187'}",
         );
         assert_eq!(errors, Vec::<String>::new());
         assert_eq!(
@@ -342,7 +394,32 @@ mod tests {
                 body_timeout: Duration::from_millis(1500),
                 body_min_rate: 0,
                 max_connections: NonZeroUsize::new(3).unwrap(),
+                max_connections_per_address: NonZeroUsize::new(3).unwrap(),
             }
+        );
+    }
+
+    #[test]
+    fn an_address_shares_a_quarter_of_the_connections_unless_told() {
+        let share = |yaml: &str| {
+            let (settings, errors) = resolve_yaml(yaml);
+            assert_eq!(errors, Vec::<String>::new(), "{yaml}");
+            settings.connections.max_connections_per_address.get()
+        };
+        assert_eq!(share("{}"), 128);
+        assert_eq!(share("{max_connections: 100}"), 25);
+        assert_eq!(share("{max_connections: 3}"), 1, "at least 1");
+        assert_eq!(share("{max_connections: 1}"), 1);
+        assert_eq!(
+            share("{max_connections: 8, max_connections_per_address: 8}"),
+            8
+        );
+        assert_eq!(share("{max_connections_per_address: 1}"), 1);
+        assert_eq!(
+            ServerSettings::default().connections,
+            resolve_yaml("{max_connections: 512, max_connections_per_address: 128}")
+                .0
+                .connections
         );
     }
 
@@ -426,6 +503,29 @@ mod tests {
                 && !errors[0].contains("pw"),
             "{errors:?}"
         );
+    }
+
+    #[test]
+    fn a_share_of_0_or_past_max_connections_is_refused_at_its_location() {
+        for (yaml, expected) in [
+            (
+                "{max_connections_per_address: 0}",
+                "server.max_connections_per_address: must be at least 1",
+            ),
+            (
+                "{max_connections: 8, max_connections_per_address: 9}",
+                "server.max_connections_per_address: max_connections_per_address is 9: may not \
+                 be more than max_connections (8)",
+            ),
+            (
+                "{max_connections_per_address: 513}",
+                "server.max_connections_per_address: max_connections_per_address is 513: may \
+                 not be more than max_connections (512)",
+            ),
+        ] {
+            let (_, errors) = resolve_yaml(yaml);
+            assert_eq!(errors, [expected], "{yaml}");
+        }
     }
 
     #[test]

@@ -11,8 +11,15 @@ use axum::http::{HeaderValue, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
+/// On a response: its request carried a valid token, within its rate limit. Only such an
+/// answer keeps its connection open ([`super::connections`]): a client without a token
+/// cannot hold a connection past `server.idle_timeout` by sending requests that need none.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Authenticated;
+
 /// Authenticate the bearer token, apply its rate limit, and hand the [`Principal`] to the
-/// handler as an extension. The token itself is never logged.
+/// handler as an extension; mark the answer [`Authenticated`]. The token itself is never
+/// logged.
 pub(crate) async fn require_token(
     State(state): State<AppState>,
     mut request: Request,
@@ -65,6 +72,7 @@ pub(crate) async fn require_token(
     };
     request.extensions_mut().insert(principal);
     let mut response = next.run(request).await;
+    response.extensions_mut().insert(Authenticated);
     set_quota_headers(
         &mut response,
         quota.limit,

@@ -1,8 +1,9 @@
 //! The server's TCP listener. Each connection knows its client's address (for the
-//! per-address limit on failed authentication), and a request whose head hyper cannot
-//! parse (a control character in a header value, headers too large, a URI too long) is
-//! answered with a problem document carrying `x-request-id`, and logged, rather than
-//! hyper's bare, bodiless 400.
+//! per-address limits on connections and failed authentication), and a request whose head
+//! hyper cannot parse (a control character in a header value, headers too large, a URI too
+//! long) is answered with a problem document carrying `x-request-id`, and logged, rather
+//! than hyper's bare, bodiless 400. A connection refused before it is served (past its
+//! address's share) is answered with a problem the same way ([`Connection::refuse`]).
 //!
 //! hyper answers such a head itself, before any service sees a request, and offers no hook
 //! to shape that answer (hyperium/hyper#2590). So the connection's writer recognizes
@@ -165,8 +166,21 @@ fn problem_response(status: u16, problems_url: &str, peer: SocketAddr) -> Vec<u8
              line is malformed",
         ),
     };
-    let request_id = uuid::Uuid::new_v4().to_string();
+    let (request_id, response) = closing_problem(code, detail, None, problems_url);
     tracing::warn!(%peer, status, ms = "0.0", request_id = %request_id, "request head refused: {detail}");
+    response
+}
+
+/// A whole HTTP response, closing its connection: the problem `code` with `detail` (and
+/// `Retry-After`, when given) under a new request ID. The ID, and the bytes.
+fn closing_problem(
+    code: ProblemCode,
+    detail: &str,
+    retry_after_secs: Option<u64>,
+    problems_url: &str,
+) -> (String, Vec<u8>) {
+    let request_id = uuid::Uuid::new_v4().to_string();
+    let status = code.status();
     let problem = crate::wire::Problem {
         kind: format!("{problems_url}/{}", code.slug()),
         title: code.title().to_owned(),
@@ -177,16 +191,70 @@ fn problem_response(status: u16, problems_url: &str, peer: SocketAddr) -> Vec<u8
         details: Vec::new(),
     };
     let body = serde_json::to_vec(&problem).unwrap_or_default();
+    let retry_after = retry_after_secs
+        .map(|secs| format!("retry-after: {secs}\r\n"))
+        .unwrap_or_default();
     let mut response = format!(
         "HTTP/1.1 {status} {}\r\ncontent-type: application/problem+json\r\n\
-         content-length: {}\r\n{}: {request_id}\r\nconnection: close\r\n\r\n",
+         content-length: {}\r\n{}: {request_id}\r\n{retry_after}connection: close\r\n\r\n",
         problem.title,
         body.len(),
         super::REQUEST_ID_HEADER,
     )
     .into_bytes();
     response.extend_from_slice(&body);
-    response
+    (request_id, response)
+}
+
+/// How long a refused connection is waited for, at most, to send its request head; and
+/// then to read its answer.
+const REFUSAL_LINGER: std::time::Duration = std::time::Duration::from_secs(1);
+
+impl Connection {
+    /// Answer the connection's first request with the problem `code`
+    /// (`Retry-After: retry_after_secs`) without serving it, and close the connection.
+    /// The answer waits for the request's head ([`REFUSAL_LINGER`] at most): a client
+    /// answered before it sent its request takes the answer for a broken connection. Then
+    /// what the client still sends is read and dropped until it closes too
+    /// ([`REFUSAL_LINGER`] at most): a socket closed with unread bytes is reset, and the
+    /// client would read the reset, not the answer.
+    pub(crate) async fn refuse(mut self, code: ProblemCode, detail: &str, retry_after_secs: u64) {
+        use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+        let (request_id, response) =
+            closing_problem(code, detail, Some(retry_after_secs), &self.problems_url);
+        tracing::warn!(
+            peer = %self.peer,
+            status = code.status(),
+            request_id = %request_id,
+            "connection refused: {detail}"
+        );
+        let stream = &mut self.stream;
+        let _ = tokio::time::timeout(REFUSAL_LINGER, async {
+            // The bytes read, and the last of them, where the head's end is looked for.
+            let (mut read, mut tail, mut chunk) = (0, Vec::new(), [0u8; 4096]);
+            while read < crate::limits::MAX_HEAD_BYTES {
+                let n = match stream.read(&mut chunk).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => n,
+                };
+                read += n;
+                tail.extend_from_slice(&chunk[..n]);
+                if tail.windows(4).any(|w| w == b"\r\n\r\n") {
+                    break;
+                }
+                tail.drain(..tail.len().saturating_sub(3));
+            }
+        })
+        .await;
+        let answer = async move {
+            stream.write_all(&response).await?;
+            stream.shutdown().await?;
+            let mut sink = [0u8; 4096];
+            while stream.read(&mut sink).await? > 0 {}
+            io::Result::Ok(())
+        };
+        let _ = tokio::time::timeout(REFUSAL_LINGER, answer).await;
+    }
 }
 
 #[cfg(test)]
@@ -206,6 +274,32 @@ mod tests {
         let ok = b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n";
         assert_eq!(hyper_error_status(ok), None);
         assert_eq!(hyper_error_status(b"{\"body\": 1}"), None);
+    }
+
+    #[test]
+    fn a_refusal_is_a_whole_problem_response_with_retry_after() {
+        let (id, bytes) = closing_problem(
+            ProblemCode::Overloaded,
+            "too many",
+            Some(1),
+            "http://h/problems",
+        );
+        let text = String::from_utf8(bytes).unwrap();
+        let (head, body) = text.split_once("\r\n\r\n").unwrap();
+        assert!(
+            head.starts_with("HTTP/1.1 503 Service Unavailable\r\n"),
+            "{head}"
+        );
+        let lines: Vec<&str> = head.lines().collect();
+        assert!(lines.contains(&"retry-after: 1"), "{head}");
+        assert!(lines.contains(&"connection: close"), "{head}");
+        assert!(lines.contains(&format!("content-length: {}", body.len()).as_str()));
+        let problem: serde_json::Value = serde_json::from_str(body).unwrap();
+        assert_eq!(problem["code"], "overloaded");
+        assert_eq!(problem["detail"], "too many");
+        assert_eq!(problem["requestId"], id.as_str());
+        let (_, hypers) = closing_problem(ProblemCode::BadRequest, "x", None, "http://h/problems");
+        assert!(!String::from_utf8(hypers).unwrap().contains("retry-after"));
     }
 
     #[test]

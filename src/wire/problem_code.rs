@@ -155,7 +155,7 @@ impl ProblemCode {
             Self::UpstreamFailed => (502, "A remote engine answered with an error."),
             Self::Overloaded => (
                 503,
-                "The server computes as many decisions at once as it takes and as many wait as it queues (`server.max_concurrent_decisions`, `server.decision_queue`). Retry after `Retry-After` seconds.",
+                "The server computes as many decisions at once as it takes and as many wait as it queues (`server.max_concurrent_decisions`, `server.decision_queue`); or the client's address holds as many connections as one address may (`server.max_connections_per_address`), and its next is answered so and closed: send more requests over the connections it holds. Retry after `Retry-After` seconds.",
             ),
             Self::UpstreamUnavailable => (503, "A remote engine could not be reached."),
             Self::RemoteUnavailable => (

@@ -10,6 +10,7 @@ mod background;
 mod client;
 mod common;
 mod completion;
+mod connections;
 mod decide;
 mod deploy;
 mod docs;
