@@ -2,8 +2,8 @@
 # Memory over rounds of new states (issue 53): a server's VmRSS after warm-up and after each
 # of ROUNDS rounds of STATES decisions, each on a state of its own of STATE_BYTES of varied
 # words (no two states share their text; the words are drawn at random, not repeated), sent
-# CLIENTS at a time with `truncate` set; each reading is taken after the server's quiet
-# period (it trims after 5 s idle). Target: the last round within 20% of the first (the
+# CLIENTS at a time with `truncate` set; each reading is the median of five taken 8 to 12 s
+# after the round (the server trims after 5 s idle). Target: the last round within 20% of the first (the
 # state cache is bounded by the bytes it holds, so memory stops growing).
 #
 # Run from anywhere: bash benches/rounds.sh [model]   (mo by default, or jev-latest)
@@ -16,28 +16,16 @@ ROUNDS=${ROUNDS:-4}
 STATES=${STATES:-128}
 STATE_BYTES=${STATE_BYTES:-1000000}
 CLIENTS=${CLIENTS:-8}
-if [ -z "${BIN:-}" ]; then
-    cargo build --release --quiet
-    BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/arbiter"
-fi
-
 WORK=$(mktemp -d)
 . benches/served.sh
+release_binary
 start_server
 rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$SERVER_PID/status"; }
 URL="http://$ADDR/v1/decision"
 
 # The body of decision `$1`: STATE_BYTES of words of 2 to 9 letters drawn with seed `$1`.
 body() {
-    awk -v seed="$1" -v n="$STATE_BYTES" 'BEGIN {
-        srand(seed); s = ""; letters = "abcdefghijklmnopqrstuvwxyz"
-        while (length(s) < n) {
-            w = ""; k = 2 + int(rand() * 8)
-            for (j = 0; j < k; j++) w = w substr(letters, 1 + int(rand() * 26), 1)
-            s = s w " "
-        }
-        print s
-    }' | jq -Rsc --arg model "$MODEL" '{model: $model, truncate: true, state: {text: .},
+    varied_words "$1" "$STATE_BYTES" | jq -Rsc --arg model "$MODEL" '{model: $model, truncate: true, state: {text: .},
         questions: {late: {type: "noul", instructions: "The parcel is late."}}}'
 }
 decide() {
@@ -60,8 +48,12 @@ for round in $(seq "$ROUNDS"); do
         done
         wait "${PIDS[@]}"
     done
+    # The median of five readings, 8 to 12 s after the round: the server trims its heap
+    # after 5 s idle, and a single reading lands before or after a trim by chance.
     sleep 7
-    READINGS+=("$(rss_kib)")
+    SAMPLES=()
+    for _ in 1 2 3 4 5; do sleep 1; SAMPLES+=("$(rss_kib)"); done
+    READINGS+=("$(printf '%s\n' "${SAMPLES[@]}" | sort -n | sed -n 3p)")
     echo "   round $round: VmRSS $(awk -v r="${READINGS[-1]}" 'BEGIN { printf "%.1f", r / 1024 }') MiB"
 done
 

@@ -11,6 +11,14 @@
 SERVER_PID=""
 SAMPLER_PID=""
 
+# release_binary: BIN as given, else the release binary, built first.
+release_binary() {
+    if [ -z "${BIN:-}" ]; then
+        cargo build --release --quiet
+        BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/arbiter"
+    fi
+}
+
 start_server() {
     command -v jq >/dev/null || { apt-get install -y jq >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y jq >/dev/null; }; }
     export ARBITER_HOME="$WORK/home"
@@ -30,6 +38,19 @@ start_server() {
     done
     [ -n "$ADDR" ] || { echo "server did not say where it listens" >&2; exit 1; }
     case "$ADDR" in 127.0.0.1:*) ;; *) echo "refusing to load $ADDR: not loopback" >&2; exit 1 ;; esac
+}
+
+# varied_words SEED BYTES: BYTES of words of 2 to 9 letters drawn at random with SEED (no
+# word repeated on purpose, so no two windows of a state, and no two states, read alike).
+varied_words() {
+    awk -v seed="$1" -v n="$2" 'BEGIN {
+        srand(seed); letters = "abcdefghijklmnopqrstuvwxyz"; written = 0
+        while (written < n) {
+            w = ""; k = 2 + int(rand() * 8)
+            for (j = 0; j < k; j++) w = w substr(letters, 1 + int(rand() * 26), 1)
+            printf "%s ", w; written += k + 1
+        }
+    }'
 }
 
 stop_server() {

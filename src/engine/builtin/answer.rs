@@ -38,11 +38,11 @@ impl BuiltinEngine {
             .or_else(|| read.truncate.then(|| states.get(&key(false))).flatten());
         crate::telemetry::metrics::state_cache(hit.is_some());
         if let Some(hit) = hit {
-            return Ok(hit);
+            return Ok(hit.with_words_of(&text));
         }
         let key = key(read.truncate);
         let embedded = self.embed_text(&text, read)?;
-        states.put(key, embedded.clone());
+        states.put(key, &embedded);
         Ok(embedded)
     }
 
@@ -104,9 +104,10 @@ impl BuiltinEngine {
             windows: windows.into(),
             tokens,
             first_tokens,
-            words: Arc::new(crate::learned::words::counts(text)),
+            words: super::Words::default(),
             tuned: None,
-        })
+        }
+        .with_words_of(text))
     }
 
     /// Whether its encoder can be fine-tuned: the fast encoder alone, reading the first
@@ -154,17 +155,17 @@ impl BuiltinEngine {
         let hit = states.get(&key);
         crate::telemetry::metrics::state_cache(hit.is_some());
         if let Some(hit) = hit {
-            return Ok(hit);
+            return Ok(hit.with_words_of(&text));
         }
-        let words = Arc::new(crate::learned::words::counts(&text));
         let Some(window) = self.embedder.first_window(&text)? else {
             return Ok(EmbeddedState {
                 windows: Vec::new().into(),
                 tokens: 0,
                 first_tokens: 0,
-                words,
+                words: super::Words::default(),
                 tuned: None,
-            });
+            }
+            .with_words_of(&text));
         };
         if let Some(progress) = read.progress {
             progress.planned(1);
@@ -175,14 +176,14 @@ impl BuiltinEngine {
             windows: vec![layered.base(&inputs)?].into(),
             tokens: window.tokens,
             first_tokens: window.tokens,
-            words,
+            words: super::Words::default(),
             tuned: Some(layered.tuned(&inputs, &tuning.delta)?.into()),
         };
         if let Some(progress) = read.progress {
             progress.window_read();
         }
-        states.put(key, embedded.clone());
-        Ok(embedded)
+        states.put(key, &embedded);
+        Ok(embedded.with_words_of(&text))
     }
 
     /// Answer one question about an embedded state, with the tokens read for its outcomes
@@ -290,7 +291,7 @@ impl BuiltinEngine {
         };
         let ps = learned.head.probabilities(&crate::learned::Reading {
             pooled: &pooled,
-            counts: &state.words,
+            counts: state.words(),
             prior: &prior,
         });
         Ok((distribution_of(&question.kind, ps), tokens))

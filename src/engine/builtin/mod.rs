@@ -64,8 +64,9 @@ pub struct EmbeddedState {
     windows: Arc<[Vec<f32>]>,
     tokens: u64,
     first_tokens: u64,
-    /// The state's words ([`crate::learned::words::counts`]), for learned heads.
-    words: Arc<crate::learned::words::Counts>,
+    /// The state's words ([`crate::learned::words::counts`]), for learned heads: counted
+    /// when one first reads them, and never kept in the state cache.
+    words: Words,
     /// Its first window through a fine-tuned encoder, when it was embedded for a checkpoint
     /// that carries one ([`tuned`]): what that checkpoint's tuned heads read.
     tuned: Option<Arc<[f32]>>,
@@ -112,7 +113,24 @@ impl EmbeddedState {
 
     /// Its words' bucket counts: what a learned head reads of the text itself.
     pub fn words(&self) -> &crate::learned::words::Counts {
-        &self.words
+        self.words.counts()
+    }
+
+    /// It as the state cache keeps it: without its words (a long state of varied words
+    /// holds megabytes of them, which zero-shot never reads) nor its text.
+    fn without_words(&self) -> Self {
+        Self {
+            words: Words::default(),
+            ..self.clone()
+        }
+    }
+
+    /// It with the words of `text`, to be counted if a learned head reads them.
+    fn with_words_of(self, text: &str) -> Self {
+        Self {
+            words: Words::of(text),
+            ..self
+        }
     }
 
     /// Whether it has anything to read.
@@ -135,9 +153,45 @@ impl EmbeddedState {
             .iter()
             .map(|w| size_of::<Vec<f32>>() + w.capacity() * size_of::<f32>())
             .sum();
-        let words = self.words.capacity() * size_of::<(u32, f32)>();
-        let tuned = self.tuned.as_ref().map_or(0, |t| t.len() * size_of::<f32>());
-        size_of::<Self>() + windows + words + tuned
+        let tuned = self
+            .tuned
+            .as_ref()
+            .map_or(0, |t| t.len() * size_of::<f32>());
+        size_of::<Self>() + windows + self.words.heap_bytes() + tuned
+    }
+}
+
+/// A state's words, counted from its text on first use ([`EmbeddedState::words`]).
+#[derive(Debug, Clone, Default)]
+struct Words {
+    text: Option<Arc<str>>,
+    counts: Arc<std::sync::OnceLock<crate::learned::words::Counts>>,
+}
+
+impl Words {
+    fn of(text: &str) -> Self {
+        Self {
+            text: Some(text.into()),
+            counts: Arc::default(),
+        }
+    }
+
+    fn counts(&self) -> &crate::learned::words::Counts {
+        self.counts.get_or_init(|| {
+            self.text
+                .as_deref()
+                .map(crate::learned::words::counts)
+                .unwrap_or_default()
+        })
+    }
+
+    fn heap_bytes(&self) -> usize {
+        let text = self.text.as_ref().map_or(0, |t| t.len());
+        let counts = self
+            .counts
+            .get()
+            .map_or(0, |c| c.capacity() * std::mem::size_of::<(u32, f32)>());
+        text + counts
     }
 }
 

@@ -4,10 +4,10 @@
 //! The key is the SHA-256 of what the encoder reads: the encoder, the reading, whether a
 //! long state was cut at the budget, and the state rendered to text. Not the state's JCS
 //! hash: two states that differ only in key order render (and so embed) differently. The
-//! cache is bounded by the bytes its states hold ([`EmbeddedState::heap_bytes`]): one long
-//! state can hold hundreds of windows, and the words of a long state of varied text are
-//! megabytes (bounded by windows, each ~1 MB state on `mo` kept about 0.9 MiB: 123 to 611
-//! MiB over four rounds of 128, with no plateau).
+//! cache is bounded by the bytes its states hold ([`EmbeddedState::heap_bytes`]), since one
+//! long state can hold hundreds of windows, and it keeps no state's words: a long state of
+//! varied text holds megabytes of them, which zero-shot never reads (kept, each ~1 MB state
+//! on `mo` cost about 0.9 MiB: 123 to 611 MiB over four rounds of 128, with no plateau).
 
 use super::{EmbeddedState, Reading};
 use lru::LruCache;
@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 use std::sync::Mutex;
 
 /// Bytes kept per encoder: about 32,000 windows of `mo` (1.5 KiB each), or 16,000 of the
-/// whole-state models' paired vectors (3 KiB), fewer with their states' words.
+/// whole-state models' paired vectors (3 KiB).
 pub const CACHED_BYTES: usize = 48 << 20;
 
 pub struct StateCache {
@@ -44,9 +44,11 @@ impl StateCache {
         self.lock().states.get(key).cloned()
     }
 
-    /// Keep `state`, dropping the least recently used until the bytes fit. A state
-    /// larger than the whole cache is not kept.
-    pub fn put(&self, key: [u8; 32], state: EmbeddedState) {
+    /// Keep `state` without its words ([`EmbeddedState::without_words`]: what is read
+    /// back gets the words of its text anew), dropping the least recently used until the
+    /// bytes fit. A state larger than the whole cache is not kept.
+    pub fn put(&self, key: [u8; 32], state: &EmbeddedState) {
+        let state = state.without_words();
         let mut inner = self.lock();
         let size = state.heap_bytes();
         if size > inner.limit {
@@ -101,38 +103,45 @@ mod tests {
             windows: Arc::from(vec![vec![0.0_f32; 384]; windows]),
             tokens: windows as u64,
             first_tokens: 1,
-            words: Arc::new((0..words as u32).map(|b| (b, 1.0)).collect()),
+            words: super::super::Words::default(),
             tuned: None,
         }
+        .with_words_of(&"word ".repeat(words))
     }
 
     #[test]
     fn the_least_recently_used_go_first_until_the_bytes_fit() {
-        let one = state(2, 0).heap_bytes();
+        let one = state(2, 0).without_words().heap_bytes();
         let cache = StateCache::new(5 * one / 2);
-        cache.put([1; 32], state(2, 0));
-        cache.put([2; 32], state(2, 0));
+        cache.put([1; 32], &state(2, 0));
+        cache.put([2; 32], &state(2, 0));
         assert!(cache.get(&[1; 32]).is_some(), "now the most recent");
-        cache.put([3; 32], state(2, 0));
+        cache.put([3; 32], &state(2, 0));
         assert!(cache.get(&[2; 32]).is_none(), "dropped to fit");
         assert!(cache.get(&[1; 32]).is_some() && cache.get(&[3; 32]).is_some());
-        cache.put([4; 32], state(6, 0));
+        cache.put([4; 32], &state(6, 0));
         assert!(cache.get(&[4; 32]).is_none(), "larger than the cache");
         assert_eq!(cache.bytes(), 2 * one);
     }
 
     #[test]
-    fn a_state_s_words_count_as_much_as_its_windows() {
-        // One window and the words of a long text of varied words: the words are what
-        // weigh, and a cache of many such states stops at its bytes, not its windows.
+    fn a_state_is_kept_without_its_words_or_its_text() {
+        // One window and a long text: its text and words weigh megabytes, which zero-shot
+        // never reads; the cache keeps the window alone, and what it gives back counts its
+        // words anew from the text of the request that reads it.
         let long = state(1, 300_000);
-        assert!(long.heap_bytes() > 2_000_000, "{}", long.heap_bytes());
+        assert_eq!(
+            long.words().len(),
+            2,
+            "one word and one pair, counted on first use"
+        );
+        assert!(long.heap_bytes() > 1_500_000, "{}", long.heap_bytes());
         let cache = StateCache::new(CACHED_BYTES);
-        for i in 0..100_u8 {
-            cache.put([i; 32], state(1, 300_000));
-        }
-        assert!(cache.bytes() <= CACHED_BYTES, "{}", cache.bytes());
-        assert!(cache.get(&[99; 32]).is_some() && cache.get(&[0; 32]).is_none());
+        cache.put([1; 32], &long);
+        assert_eq!(cache.bytes(), state(1, 0).heap_bytes());
+        let hit = cache.get(&[1; 32]).unwrap();
+        assert!(hit.words().is_empty(), "no words kept");
+        assert_eq!(hit.with_words_of("two words").words().len(), 3);
     }
 
     #[test]
