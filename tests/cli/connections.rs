@@ -43,16 +43,8 @@ async fn exchange(stream: &mut TcpStream, request: &[u8]) -> Option<String> {
             Ok(Ok(n)) if n > 0 => bytes.extend_from_slice(&chunk[..n]),
             _ => return None,
         }
-        let text = String::from_utf8_lossy(&bytes).to_ascii_lowercase();
-        if let Some(end) = text.find("\r\n\r\n") {
-            let length = text[..end]
-                .lines()
-                .find_map(|line| line.strip_prefix("content-length:"))
-                .and_then(|n| n.trim().parse::<usize>().ok())
-                .unwrap_or(0);
-            if bytes.len() >= end + 4 + length {
-                return Some(String::from_utf8_lossy(&bytes).into_owned());
-            }
+        if crate::hostile::whole_answer(&bytes) {
+            return Some(String::from_utf8_lossy(&bytes).into_owned());
         }
     }
 }

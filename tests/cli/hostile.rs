@@ -423,19 +423,26 @@ pub(crate) async fn read_answer(stream: &mut (impl tokio::io::AsyncRead + Unpin)
             Ok(0) | Err(_) => break,
             Ok(n) => bytes.extend_from_slice(&chunk[..n]),
         }
-        let text = String::from_utf8_lossy(&bytes).to_ascii_lowercase();
-        if let Some(end) = text.find("\r\n\r\n") {
-            let length = text[..end]
-                .lines()
-                .find_map(|line| line.strip_prefix("content-length:"))
-                .and_then(|n| n.trim().parse::<usize>().ok())
-                .unwrap_or(0);
-            if bytes.len() >= end + 4 + length {
-                break;
-            }
+        if whole_answer(&bytes) {
+            break;
         }
     }
     String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// Whether `bytes` hold a whole answer: its head, and as much body as its
+/// `content-length` says.
+pub(crate) fn whole_answer(bytes: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(bytes).to_ascii_lowercase();
+    let Some(end) = text.find("\r\n\r\n") else {
+        return false;
+    };
+    let length = text[..end]
+        .lines()
+        .find_map(|line| line.strip_prefix("content-length:"))
+        .and_then(|n| n.trim().parse::<usize>().ok())
+        .unwrap_or(0);
+    bytes.len() >= end + 4 + length
 }
 
 /// Whether the server closes `stream` within `within`, reading (and dropping) whatever it
