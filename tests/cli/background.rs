@@ -46,18 +46,6 @@ async fn timed_decision(served: &Served, token: &str, nth: &mut usize) -> Option
     }
 }
 
-async fn job(served: &Served, token: &str, location: &str) -> Value {
-    Served::client()
-        .get(served.url(location))
-        .bearer_auth(token)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap()
-}
-
 /// Decisions on the model while an alignment of 240 examples × 3 questions runs (with the
 /// default folds, then with 20): each is answered within 2 × the median time of a decision
 /// alone (measured before the alignment and after it, on the same server), in median, or
@@ -110,7 +98,7 @@ fn a_decision_during_an_alignment_answers_within_2x_its_time_alone_or_503() {
             assert_eq!(created.status(), 202);
             let location = created.headers()["location"].to_str().unwrap().to_owned();
             let started = Instant::now();
-            while job(&served, &token, &location).await["status"] != "running" {
+            while served.get_json(&location, &token).await["status"] != "running" {
                 assert!(started.elapsed() < Duration::from_mins(1), "the alignment never ran");
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
@@ -133,7 +121,7 @@ fn a_decision_during_an_alignment_answers_within_2x_its_time_alone_or_503() {
             }
             // The decisions overlapped the alignment: it is still running.
             assert_eq!(
-                job(&served, &token, &location).await["status"],
+                served.get_json(&location, &token).await["status"],
                 "running",
                 "the alignment ended before the decisions did: nothing was measured"
             );
@@ -143,7 +131,7 @@ fn a_decision_during_an_alignment_answers_within_2x_its_time_alone_or_503() {
                 .send()
                 .await
                 .unwrap();
-            while !crate::common::job_finished(&job(&served, &token, &location).await) {
+            while !crate::common::job_finished(&served.get_json(&location, &token).await) {
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
             for _ in 0..5 {

@@ -228,17 +228,7 @@ fn kill_9_during_a_captured_batch_resumes_with_each_item_once() {
     for kill in 1..=2 {
         // Wait until this run has decided some items, then kill it mid-stream.
         wait_until(Duration::from_mins(2), Duration::from_millis(20), || {
-            let job: Value = rt.block_on(async {
-                Served::client()
-                    .get(served.url(&job_url))
-                    .bearer_auth(&token)
-                    .send()
-                    .await
-                    .unwrap()
-                    .json()
-                    .await
-                    .unwrap()
-            });
+            let job: Value = rt.block_on(served.get_json(&job_url, &token));
             let done = job["progress"]["done"].as_u64().unwrap();
             assert_ne!(
                 job["status"], "completed",

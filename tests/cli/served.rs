@@ -170,6 +170,19 @@ impl Served {
         format!("{}{path}", self.address)
     }
 
+    /// `GET path` with `token`: the JSON it answers.
+    pub(crate) async fn get_json(&self, path: &str, token: &str) -> serde_json::Value {
+        Self::client()
+            .get(self.url(path))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap()
+    }
+
     /// The `index` of each result line of the job at `job_path`, as this server streams them.
     pub(crate) async fn result_indexes(&self, token: &str, job_path: &str) -> Vec<u64> {
         let text = Self::client()
