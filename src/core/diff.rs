@@ -68,6 +68,8 @@ pub fn diff(ctx: &Context, model: &ModelRef, from: &str, to: &str) -> Result<Mod
         &learned_files(&before.aligned, &from.commit)?,
         &learned_files(&after.aligned, &to.commit)?,
     );
+    let (heads_before, encoder_before) = heads(&before.learned);
+    let (heads_after, encoder_after) = heads(&after.learned);
     Ok(ModelDiff {
         model: repo.path().to_string(),
         from: to_wire_revision(from),
@@ -75,7 +77,72 @@ pub fn diff(ctx: &Context, model: &ModelRef, from: &str, to: &str) -> Result<Mod
         model_yaml,
         questions,
         learned,
+        heads: by_id(&heads_before, &heads_after),
+        encoder: {
+            let mut out = Vec::new();
+            walk(
+                &mut Vec::new(),
+                encoder_before.as_ref(),
+                encoder_after.as_ref(),
+                &mut out,
+            );
+            out
+        },
     })
+}
+
+/// The learned heads of a checkpoint's `learned/` files, question by question, as a diff
+/// compares them, and its fine-tuned encoder's record, if any. The files were checked
+/// with the checkpoint ([`parse_questions_files`]), so a manifest that does not read is
+/// not one this checkpoint has.
+fn heads(files: &crate::repo::LearnedFiles) -> (Vec<(String, Value)>, Option<Value>) {
+    use crate::learned::file::{MANIFEST, Manifest};
+    let manifest: Option<Manifest> = files
+        .iter()
+        .find(|(name, _)| name == MANIFEST)
+        .and_then(|(_, bytes)| std::str::from_utf8(bytes).ok())
+        .and_then(|text| crate::wire::value::from_yaml(text).ok());
+    let Some(manifest) = manifest else {
+        return (Vec::new(), None);
+    };
+    let heads = manifest
+        .questions
+        .iter()
+        .map(|(question, entry)| {
+            let head = serde_json::json!({
+                "chosen": entry.chosen.as_deref().unwrap_or("head"),
+                "learner": entry.learner,
+                "features": entry.features.embedding,
+                "examples": entry.fitted.len(),
+                "outOfFold": entry.candidates.as_ref().map(|candidates| {
+                    candidates
+                        .iter()
+                        .map(|(name, point)| {
+                            (
+                                name.clone(),
+                                serde_json::json!({
+                                    "accuracy": point.accuracy,
+                                    "logLoss": point.log_loss,
+                                }),
+                            )
+                        })
+                        .collect::<serde_json::Map<_, _>>()
+                }),
+                "sha256": entry.sha256,
+            });
+            (question.clone(), head)
+        })
+        .collect();
+    let encoder = manifest.tuned.as_ref().map(|tuned| {
+        serde_json::json!({
+            "file": tuned.file,
+            "sha256": tuned.sha256,
+            "rank": tuned.rank,
+            "examples": tuned.examples,
+            "steps": tuned.steps,
+        })
+    });
+    (heads, encoder)
 }
 
 /// The top-level entries of a mapping, in file order (anything else: none).
@@ -156,6 +223,7 @@ fn walk(
     out: &mut Vec<Change>,
 ) {
     match (before, after) {
+        (None, None) => {}
         (Some(a), Some(b)) if a == b => {}
         (Some(Value::Object(a)), Some(Value::Object(b))) => {
             for (key, old) in a {

@@ -21,12 +21,25 @@ pub struct ModelDiff {
     pub questions: Vec<FileDiff>,
     /// The learned files `aligned/<id>.yaml`, question by question.
     pub learned: Vec<FileDiff>,
+    /// The learned heads an alignment wrote (`learned/manifest.yaml` and each head's
+    /// tensors), question by question: what chose it, its learner and features, the
+    /// examples it was fitted on, each candidate's out-of-fold figures and its file's
+    /// SHA-256 (a changed file with nothing else changed is a head fitted again alike).
+    #[serde(default)]
+    pub heads: Vec<FileDiff>,
+    /// The fine-tuned encoder (`learned/encoder.safetensors`), field by field.
+    #[serde(default)]
+    pub encoder: Vec<Change>,
 }
 
 impl ModelDiff {
     /// Nothing differs.
     pub fn is_empty(&self) -> bool {
-        self.model_yaml.is_empty() && self.questions.is_empty() && self.learned.is_empty()
+        self.model_yaml.is_empty()
+            && self.questions.is_empty()
+            && self.learned.is_empty()
+            && self.heads.is_empty()
+            && self.encoder.is_empty()
     }
 }
 

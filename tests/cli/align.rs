@@ -1430,3 +1430,73 @@ fn align_with_tune_reports_its_fine_tune_and_why_it_was_kept_or_not() {
         "not asked for: {job}"
     );
 }
+
+/// `models diff` at an alignment names every question it changed: the head it added, with
+/// what chose it, its learner, the examples it was fitted on and the out-of-fold figures
+/// (it printed "no changes" for a real alignment); and nothing from the branch to itself.
+#[test]
+fn models_diff_shows_the_heads_an_alignment_added() {
+    let env = env_with_examples(60, &["intent", "escalate"]);
+    let job = env.json(&["align", "acme/support", "--questions", "intent,escalate"]);
+    let branch = job["result"]["branch"]
+        .as_str()
+        .expect("aligned")
+        .to_owned();
+    let mut improved: Vec<&str> = job["result"]["questions"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(_, q)| q["improved"] == true)
+        .map(|(id, _)| id.as_str())
+        .collect();
+    assert!(!improved.is_empty(), "{job}");
+    improved.sort_unstable();
+    let diff = env.json(&["models", "diff", "acme/support", "main", &branch]);
+    let heads = diff["heads"].as_array().expect("heads");
+    let mut named: Vec<&str> = heads.iter().map(|h| h["id"].as_str().unwrap()).collect();
+    named.sort_unstable();
+    assert_eq!(named, improved, "{diff}");
+    for head in heads {
+        assert_eq!(head["status"], "added", "{head}");
+        let added = &head["changes"][0]["to"];
+        let id = head["id"].as_str().unwrap();
+        assert_eq!(added["examples"], 60, "{head}");
+        assert_eq!(
+            added["chosen"], job["result"]["questions"][id]["chosen"],
+            "{head}"
+        );
+        // The figure the alignment reported, as the manifest records it (to 4 places).
+        let after = job["result"]["questions"][id]["after"]["accuracy"]
+            .as_f64()
+            .unwrap();
+        let chosen = added["chosen"].as_str().unwrap();
+        let recorded = added["outOfFold"][chosen]["accuracy"].as_f64().unwrap();
+        assert!(
+            (recorded - after).abs() < 1e-4,
+            "{recorded} vs {after}: {head}"
+        );
+        assert!(added["sha256"].as_str().is_some_and(|s| s.len() == 64));
+    }
+    let text = env
+        .cmd()
+        .args(["--table", "models", "diff", "acme/support", "main", &branch])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("learned heads (learned/)"), "{text}");
+    for id in &improved {
+        assert!(
+            text.lines().any(|l| l.starts_with(&format!("  + {id}  "))
+                && l.contains("fitted on 60 examples")
+                && l.contains("zero-shot ->")),
+            "{text}"
+        );
+    }
+    let same = env.json(&["models", "diff", "acme/support", &branch, &branch]);
+    assert_eq!(same["heads"], serde_json::json!([]), "{same}");
+    assert_eq!(
+        diff["encoder"],
+        serde_json::json!([]),
+        "no fine-tune: {diff}"
+    );
+}

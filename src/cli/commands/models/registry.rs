@@ -107,6 +107,7 @@ fn render_diff(diff: &ModelDiff) -> String {
     for (heading, files) in [
         ("questions.yaml", &diff.questions),
         ("learned (aligned/<id>.yaml)", &diff.learned),
+        ("learned heads (learned/)", &diff.heads),
     ] {
         if files.is_empty() {
             continue;
@@ -116,13 +117,26 @@ fn render_diff(diff: &ModelDiff) -> String {
             render_file(&mut out, file);
         }
     }
+    if !diff.encoder.is_empty() {
+        out.push_str("fine-tuned encoder (learned/encoder.safetensors)\n");
+        for change in &diff.encoder {
+            let _ = writeln!(out, "  {}", change_line(change));
+        }
+    }
     out
 }
 
 fn render_file(out: &mut String, file: &FileDiff) {
     match file.status {
         DiffStatus::Added => {
-            let _ = writeln!(out, "  + {}", file.id);
+            let summary = file
+                .changes
+                .first()
+                .and_then(|c| c.to.as_ref())
+                .and_then(head_summary)
+                .map(|s| format!("  {s}"))
+                .unwrap_or_default();
+            let _ = writeln!(out, "  + {}{summary}", file.id);
         }
         DiffStatus::Removed => {
             let _ = writeln!(out, "  - {}", file.id);
@@ -137,6 +151,28 @@ fn render_file(out: &mut String, file: &FileDiff) {
 }
 
 /// `path: from -> to`, with `(none)` for a side that is absent.
+/// A learned head in a few words: what was chosen, of which learner, on how many examples,
+/// and its out-of-fold accuracy against zero-shot's (`None` for what is not a head).
+fn head_summary(head: &Value) -> Option<String> {
+    let chosen = head.get("chosen")?.as_str()?;
+    let learner = head.get("learner")?.as_str()?;
+    let examples = head.get("examples")?.as_u64()?;
+    let mut line = format!("{chosen} ({learner}), fitted on {examples} examples");
+    let accuracy = |candidate: &str| {
+        head.get("outOfFold")?
+            .get(candidate)?
+            .get("accuracy")?
+            .as_f64()
+    };
+    if let (Some(before), Some(after)) = (accuracy("zero_shot"), accuracy(chosen)) {
+        let _ = write!(
+            line,
+            "; out-of-fold accuracy {before:.3} zero-shot -> {after:.3}"
+        );
+    }
+    Some(line)
+}
+
 fn change_line(change: &Change) -> String {
     let side = |value: &Option<Value>| value.as_ref().map_or("(none)".to_owned(), shown);
     let path = if change.path.is_empty() {
@@ -250,6 +286,21 @@ mod tests {
                 status: DiffStatus::Added,
                 changes: Vec::new(),
             }],
+            heads: vec![FileDiff {
+                id: "escalate".into(),
+                status: DiffStatus::Added,
+                changes: vec![Change {
+                    path: Vec::new(),
+                    from: None,
+                    to: Some(json!({
+                        "chosen": "head", "learner": "multinomial", "features": "pooled",
+                        "examples": 60, "sha256": "0",
+                        "outOfFold": {"zero_shot": {"accuracy": 0.55, "logLoss": 0.7},
+                                      "head": {"accuracy": 0.8, "logLoss": 0.4}},
+                    })),
+                }],
+            }],
+            encoder: Vec::new(),
         };
         let text = render_diff(&diff);
         let lines: Vec<&str> = text.lines().collect();
@@ -264,6 +315,9 @@ mod tests {
                 &format!("      instruction: \"{}… -> (none)", "x".repeat(38)),
                 "learned (aligned/<id>.yaml)",
                 "  + urgency",
+                "learned heads (learned/)",
+                "  + escalate  head (multinomial), fitted on 60 examples; out-of-fold accuracy \
+                 0.550 zero-shot -> 0.800",
             ]
         );
     }
