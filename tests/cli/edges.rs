@@ -465,6 +465,51 @@ pub(crate) fn check_prefix_cases(cmd: &dyn Fn() -> assert_cmd::Command) {
     assert_eq!(shown["annotations"]["escalate"]["answer"], true, "{shown}");
 }
 
+/// A noul is annotated `yes` or `no` as the annotation screen labels its keys (it was
+/// refused: it wanted `true`); anything else is still refused, naming what it takes.
+#[test]
+fn a_noul_takes_yes_and_no_on_the_command_line() {
+    let env = TestEnv::new();
+    let questions = env.write("questions.yaml", QUESTIONS);
+    env.create_model("acme/support", "mo", &questions);
+    env.ingest("acme/support", PREFIX_EXAMPLES);
+    for (given, stored) in [("yes", true), ("No", false), ("true", true)] {
+        let output = env
+            .cmd()
+            .args(["examples", "annotate", "acme/support", "a%_y2"])
+            .args(["--question", "escalate", "--answer", given])
+            .output()
+            .unwrap();
+        assert_succeeded(&output);
+        let shown = env.json(&["examples", "show", "acme/support", "a%_y2"]);
+        assert_eq!(
+            shown["annotations"]["escalate"]["answer"], stored,
+            "{given}: {shown}"
+        );
+    }
+    let (code, problem, _) = env.problem(&[
+        "examples",
+        "annotate",
+        "acme/support",
+        "a%_y2",
+        "--question",
+        "escalate",
+        "--answer",
+        "maybe",
+    ]);
+    assert_eq!(
+        (code, &problem["code"]),
+        (1, &json!("validation_error")),
+        "{problem}"
+    );
+    assert!(
+        problem["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("is not true, false or a probability")),
+        "{problem}"
+    );
+}
+
 /// Example IDs take unique prefixes as job IDs do, on SQLite and on PostgreSQL (whose
 /// order, which decides the examples that follow a prefix, must be the same byte order).
 #[test]

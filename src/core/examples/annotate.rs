@@ -91,7 +91,7 @@ pub fn level_index(n: &serde_json::Number) -> Option<usize> {
 /// returns the question's ground truth as it now stands, the majority of every annotator's.
 ///
 /// A choice answer given as a number or boolean is read as its text, so a command line's
-/// `--answer 2` names option `"2"`.
+/// `--answer 2` names option `"2"`; a noul answer `yes` or `no` is `true` or `false`.
 pub fn annotate(
     ctx: &Context,
     model: &ModelRef,
@@ -99,7 +99,7 @@ pub fn annotate(
     mut annotation: NewAnnotation,
 ) -> Result<Annotation> {
     let loaded = models::load(ctx, model, None)?;
-    coerce_choice_answer(
+    coerce_answer(
         &loaded.questions,
         &annotation.question_id,
         &mut annotation.answer,
@@ -138,13 +138,23 @@ fn renew_claim(
     Ok(())
 }
 
-/// A choice answer given as a number or boolean names the option of that text: a command
-/// line's `--answer 2` (which reads as the JSON number 2) names option `"2"`.
-fn coerce_choice_answer(questions: &Questions, question_id: &str, answer: &mut Value) {
-    if let Some(QuestionKind::Choice { .. }) = questions.get(question_id).map(|q| &q.kind)
-        && matches!(answer, Value::Number(_) | Value::Bool(_))
-    {
-        *answer = Value::String(answer.to_string());
+/// An answer as a person types it, read as its question takes it: a choice answer given as
+/// a number or boolean names the option of that text (a command line's `--answer 2`, which
+/// reads as the JSON number 2, names option `"2"`), and a noul answer `yes` or `no` (as the
+/// annotation screen labels its keys; any case) is `true` or `false`.
+fn coerce_answer(questions: &Questions, question_id: &str, answer: &mut Value) {
+    match (questions.get(question_id).map(|q| &q.kind), &*answer) {
+        (Some(QuestionKind::Choice { .. }), Value::Number(_) | Value::Bool(_)) => {
+            *answer = Value::String(answer.to_string());
+        }
+        (Some(QuestionKind::Noul { .. }), Value::String(text)) => {
+            match text.trim().to_ascii_lowercase().as_str() {
+                "yes" => *answer = Value::Bool(true),
+                "no" => *answer = Value::Bool(false),
+                _ => {}
+            }
+        }
+        _ => {}
     }
 }
 
@@ -152,7 +162,8 @@ fn coerce_choice_answer(questions: &Questions, question_id: &str, answer: &mut V
 /// …/annotations`): all or nothing, every problem located at its question (`["body",
 /// question, "answer"]`, as [`annotate`] locates its one) before anything is written. The
 /// answers are checked against the questions once the body has read without a fault. As in
-/// [`annotate`], a choice answer given as a number or boolean names the option of that text.
+/// [`annotate`], a choice answer given as a number or boolean names the option of that
+/// text, and a noul answer `yes` or `no` is `true` or `false`.
 pub fn annotate_example(
     ctx: &Context,
     model: &ModelRef,
@@ -172,7 +183,7 @@ pub fn annotate_example(
         },
     ) in patch.annotations
     {
-        coerce_choice_answer(&loaded.questions, &question_id, &mut answer);
+        coerce_answer(&loaded.questions, &question_id, &mut answer);
         if let Err(e) = check_answer(&loaded.questions, &question_id, &answer) {
             let loc = crate::wire::Loc::body().key(&question_id).key("answer");
             errors.push(crate::wire::FieldError::new(loc, e, "answer"));

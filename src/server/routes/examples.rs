@@ -442,7 +442,7 @@ pub(crate) async fn get_example(
         replaces only that annotator's earlier one; the example's `annotations` then show \
         each question's majority answer and every annotator's in `votes`. Every answer is \
         checked against the questions at the default branch before anything is written. A `choice` answer given as a number or a boolean \
-        names the option of that text (`2` names option `\"2\"`).",
+        names the option of that text (`2` names option `\"2\"`); a `noul` answer `\"yes\"` or `\"no\"` (any case) is `true` or `false`.",
     security(("bearerAuth" = ["examples:write"])),
     params(ModelParams, ExampleParams),
     request_body(content = AnnotationsPatch, description = "Question ID → annotation."),

@@ -109,7 +109,7 @@ pub struct ExamplesAnnotateArgs {
     /// The question ID
     #[arg(long)]
     pub question: Option<String>,
-    /// The ground truth: true/false (noul), an option key (choice), a level index (score)
+    /// The ground truth: true/false or yes/no (noul), an option key (choice), a level index (score)
     #[arg(long)]
     pub answer: Option<String>,
     /// Why this is the answer
