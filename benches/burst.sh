@@ -18,7 +18,6 @@ WORK=$(mktemp -d)
 . benches/served.sh
 release_binary
 start_server
-rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$SERVER_PID/status"; }
 URL="http://$ADDR/v1/decision"
 decide() {
     curl -s -o /dev/null -w '%{http_code}\n' -H "authorization: Bearer $TOKEN" \

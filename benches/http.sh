@@ -282,7 +282,6 @@ inprocess before
 start_server
 URL="http://$ADDR/v1/decision"
 
-rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$SERVER_PID/status"; }
 RSS_IDLE=$(rss_kib)
 
 jq -c '.model = "mo"' examples/support/request.json >"$WORK/body.json"

@@ -20,7 +20,6 @@ WORK=$(mktemp -d)
 . benches/served.sh
 release_binary
 start_server
-rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$SERVER_PID/status"; }
 URL="http://$ADDR/v1/decision"
 
 # The body of decision `$1`: STATE_BYTES of words of 2 to 9 letters drawn with seed `$1`.

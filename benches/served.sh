@@ -11,6 +11,9 @@
 SERVER_PID=""
 SAMPLER_PID=""
 
+# rss_kib: the server's resident memory now, in KiB.
+rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$SERVER_PID/status"; }
+
 # release_binary: BIN as given, else the release binary, built first.
 release_binary() {
     if [ -z "${BIN:-}" ]; then
