@@ -328,6 +328,27 @@ impl Loaded {
     }
 }
 
+/// What to say when a question ID given to `purpose` looks like a questions file: here
+/// questions are IDs (`decide` and `batch` take a file where these take IDs).
+fn file_hint(id: &str, purpose: &str) -> String {
+    let path = std::path::Path::new(id);
+    let looks_like_a_file = matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("yaml" | "yml" | "json")
+    );
+    if !looks_like_a_file {
+        return String::new();
+    }
+    let instead = if purpose == "evaluate" {
+        "a working copy of the questions file is evaluated with --questions-file (over HTTP, \
+         `working_questions`)"
+    } else {
+        "these are the questions committed at the revision: commit the file first (arbiter \
+         models commit)"
+    };
+    format!("; `{id}` looks like a file, but questions here are question IDs: {instead}")
+}
+
 /// The question IDs a job works on: `ids` (each a question of the checkpoint, else a
 /// validation error at `body.questions[i]`; repeats once), or every saved question. At
 /// least one: `purpose` says for what ("align", "evaluate").
@@ -346,8 +367,10 @@ pub(crate) fn question_ids(
                     crate::wire::FieldError::new(
                         crate::wire::Loc::body().key("questions").index(i),
                         format!(
-                            "{} has no question `{id}` at {}",
-                            loaded.path, loaded.revision.name
+                            "{} has no question `{id}` at {}{}",
+                            loaded.path,
+                            loaded.revision.name,
+                            file_hint(id, purpose)
                         ),
                         "unknown_question",
                     )

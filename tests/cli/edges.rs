@@ -530,3 +530,36 @@ fn example_ids_take_unique_prefixes() {
         check_prefix_cases(&|| env.cmd());
     }
 }
+
+/// `eval --questions questions.yaml` (a file where `decide` and `batch` take one, IDs here)
+/// says what to do instead of only that there is no such question; so does `align`.
+#[test]
+fn a_questions_file_given_for_question_ids_gets_a_hint() {
+    let env = TestEnv::new();
+    let questions = env.write("questions.yaml", QUESTIONS);
+    env.create_model("acme/support", "mo", &questions);
+    for (command, says) in [
+        ("eval", "evaluated with --questions-file"),
+        ("align", "commit the file first (arbiter models commit)"),
+    ] {
+        let (code, problem, _) =
+            env.problem(&[command, "acme/support", "--questions", "questions.yaml"]);
+        let detail = problem["detail"].as_str().unwrap_or_default();
+        assert_eq!(code, 1, "{command}: {problem}");
+        assert!(
+            detail.contains("has no question `questions.yaml`")
+                && detail.contains("looks like a file")
+                && detail.contains(says),
+            "{command}: {problem}"
+        );
+    }
+    // An ID that is not a file name keeps the plain message.
+    let (_, problem, _) = env.problem(&["eval", "acme/support", "--questions", "nope"]);
+    assert!(
+        !problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("looks like a file"),
+        "{problem}"
+    );
+}
