@@ -140,7 +140,8 @@ pub struct ShardSummary {
     /// `server.shard_size` items each).
     pub total: u64,
     pub done: u64,
-    /// Being run now (or left by a process that died, until another takes them over).
+    /// Being run now (or left by a process that died, until another takes them over); none
+    /// once the job is finished.
     pub running: u64,
     /// Shards run more than once: taken over from a process that died, or given back.
     pub taken_over: u64,

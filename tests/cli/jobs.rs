@@ -446,6 +446,12 @@ fn jobs_cancel_stops_a_detached_job_and_is_idempotent() {
     assert_eq!(job["status"], "cancelled");
     let done = job["progress"]["done"].as_u64().unwrap();
     assert!(done < 3000);
+    // No shard of a cancelled job is running (it read `running: 2`), and not all are done.
+    assert_eq!(job["shards"]["running"], 0, "{job}");
+    assert!(
+        job["shards"]["done"].as_u64() < job["shards"]["total"].as_u64(),
+        "{job}"
+    );
     let again = env.json(&["jobs", "cancel", &job_id]);
     assert_eq!(again, job, "cancelling again changes nothing");
     let stored = env

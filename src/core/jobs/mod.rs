@@ -220,7 +220,7 @@ pub fn unique(prefix: &str, candidates: impl IntoIterator<Item = JobId>) -> Resu
 /// A job as polled, with its shards' summary when it has shards.
 pub fn get(ctx: &Context, job_id: &JobId) -> Result<Job> {
     let mut job = to_wire(record(ctx, job_id)?)?;
-    job.shards = shards::summary(ctx, job_id)?;
+    job.shards = shards::summary(ctx, job_id, job.status.is_finished())?;
     Ok(job)
 }
 

@@ -209,8 +209,10 @@ pub fn has_open_shards(ctx: &Context, job_id: &JobId) -> Result<bool> {
 }
 
 /// A sharded job's shards for people: how many, how many are done and running, and the
-/// shards each worker ran (the last to run each). `None`: the job runs whole.
-pub fn summary(ctx: &Context, job_id: &JobId) -> Result<Option<ShardSummary>> {
+/// shards each worker ran (the last to run each). `None`: the job runs whole. Of a
+/// `finished` job (cancelled, failed) no shard is running: one still marked so is left
+/// undone, its worker stopping at its next chunk (it read `running: 2` after a cancel).
+pub fn summary(ctx: &Context, job_id: &JobId, finished: bool) -> Result<Option<ShardSummary>> {
     let shards = ctx.store()?.job_shards(job_id)?;
     if shards.is_empty() {
         return Ok(None);
@@ -226,8 +228,8 @@ pub fn summary(ctx: &Context, job_id: &JobId) -> Result<Option<ShardSummary>> {
     for shard in &shards {
         match shard.status {
             ShardStatus::Done => summary.done += 1,
-            ShardStatus::Running => summary.running += 1,
-            ShardStatus::Pending => {}
+            ShardStatus::Running if !finished => summary.running += 1,
+            ShardStatus::Running | ShardStatus::Pending => {}
         }
         summary.taken_over += u64::from(shard.attempts > 1);
         if let Some(worker) = &shard.worker {
