@@ -69,10 +69,10 @@ pub async fn on_the_pool<R: Send + 'static>(
 }
 
 /// Where CPU-bound work computes: decisions on rayon's global pool, background work
-/// (alignments, evaluations, batches run by the server's job queue) on a pool of its own
-/// whose threads yield the cores to decisions, so that a running alignment costs a
-/// decision little of its latency (it once made a 0.03 s decision take 11 to 76 s: its
-/// tasks filled the global pool's queues ahead of the decision's).
+/// (alignments, evaluations, batch shards run by a job queue: a server's, `jobs work`'s)
+/// on a pool of its own whose threads yield the cores to decisions, so that a running
+/// alignment costs a decision little of its latency (it once made a 0.03 s decision take
+/// 11 to 76 s: its tasks filled the global pool's queues ahead of the decision's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pool {
     Foreground = 0,
