@@ -563,3 +563,19 @@ fn a_questions_file_given_for_question_ids_gets_a_hint() {
         "{problem}"
     );
 }
+
+/// `eval --help` says what `--include-fitted` changes: a learned head's fitted examples
+/// are scored by their out-of-fold answers without it (it said they were left out).
+#[test]
+fn eval_help_says_how_fitted_examples_are_scored() {
+    let env = TestEnv::new();
+    let output = env.cmd().args(["eval", "--help"]).output().unwrap();
+    assert_succeeded(&output);
+    let help = String::from_utf8(output.stdout).unwrap().replace('\n', " ");
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        help.contains("a learned head's fitted examples are scored by their out-of-fold answers")
+            && !help.contains("only on examples neither was fitted on"),
+        "{help}"
+    );
+}

@@ -60,7 +60,7 @@ pub struct EvalArgs {
     /// With --server, when not on a terminal: cancel the server's job on Ctrl-C (on a terminal you are asked; without --server it is always cancelled)
     #[arg(long)]
     pub cancel_on_interrupt: bool,
-    /// Score aligned questions on the examples their alignment was fitted on too (by default each question is scored, at both checkpoints, only on examples neither was fitted on)
+    /// Score fitted examples by the checkpoint that saw them. By default a learned head's fitted examples are scored by their out-of-fold answers (recorded by its alignment), and an older aligned question's (aligned/ID.yaml) are left out at both checkpoints; with this flag both are scored in sample
     #[arg(long)]
     pub include_fitted: bool,
     /// Let the gates pass when a question was not evaluated (no annotated example left to score); by default a gated eval exits 3 on it

@@ -43,7 +43,8 @@ pub(super) async fn diff(
     let model = service.model_named(&args.model).await?;
     let diff = service.diff(&model, &args.from, &args.to).await?;
     let evaluated = if args.eval {
-        // `to` scored against the baseline `from`, on the examples neither was fitted on.
+        // `to` scored against the baseline `from`, as `eval` scores by default (a head's fitted
+        // examples by their out-of-fold answers).
         let request = EvaluationRequest {
             revision: Some(args.to.clone()),
             baseline: Some(args.from.clone()),
