@@ -152,12 +152,14 @@ fn print_table(response: &DecisionResponse, printer: &Printer) -> Result<()> {
 /// The answer, its confidence and its top probabilities, as table cells.
 fn describe(answer: &Answer) -> (String, String, String) {
     match answer {
+        // Beside the word, the probability of what it says (it showed P(true) beside
+        // `false`, which read as a confident false).
         Answer::Noul { noul, .. } => (
-            format!(
-                "{} ({})",
-                if *noul >= 0.5 { "true" } else { "false" },
-                prob(*noul)
-            ),
+            if *noul >= 0.5 {
+                format!("true ({})", prob(*noul))
+            } else {
+                format!("false ({})", prob(1.0 - noul))
+            },
             prob((2.0 * noul - 1.0).abs()),
             format!("true {}  false {}", prob(*noul), prob(1.0 - noul)),
         ),
@@ -193,4 +195,23 @@ fn top<'a>(probabilities: impl Iterator<Item = (&'a str, f64)>) -> String {
         .map(|(k, p)| format!("{k} {}", prob(*p)))
         .collect::<Vec<_>>()
         .join("  ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_noul_shows_the_probability_of_the_word_it_shows() {
+        let noul = |p: f64| Answer::Noul {
+            noul: p,
+            x_option_mass: None,
+            x_abstain: None,
+        };
+        // It showed `false (0.384)`: P(true) beside the word false.
+        assert_eq!(describe(&noul(0.384)).0, "false (0.616)");
+        assert_eq!(describe(&noul(0.612)).0, "true (0.612)");
+        assert_eq!(describe(&noul(0.5)).0, "true (0.500)");
+        assert_eq!(describe(&noul(0.384)).2, "true 0.384  false 0.616");
+    }
 }
