@@ -117,7 +117,6 @@ fn three_replicas_share_a_captured_batch_and_one_killed_mid_shard_loses_nothing(
     });
     let log_c = served_c.kill_9();
     let job = runtime.block_on(poll_until_finished(
-        &client,
         &served_b,
         &token,
         &path,
@@ -252,7 +251,6 @@ fn a_local_worker_killed_mid_shard_loses_nothing() {
     victim.kill().unwrap();
     victim.wait().unwrap();
     let job = runtime.block_on(poll_until_finished(
-        &client,
         &served,
         &token,
         &path,
@@ -284,7 +282,6 @@ fn serve_and_jobs_work_share_one_job_through_the_sqlite_file() {
     let StartedBatch { id: job_id, path } =
         runtime.block_on(start_batch(&client, &served, &token, &model_id, total, key));
     let job = runtime.block_on(poll_until_finished(
-        &client,
         &served,
         &token,
         &path,

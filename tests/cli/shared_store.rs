@@ -267,13 +267,12 @@ pub(crate) async fn start_batch(
 
 /// Poll `path` until its job has finished: neither queued nor running.
 pub(crate) async fn poll_until_finished(
-    client: &reqwest::Client,
     served: &Served,
     token: &str,
     path: &str,
     within: Duration,
 ) -> Value {
-    poll_until(client, served, token, path, within, |job| {
+    poll_until(served, token, path, within, |job| {
         job["status"] != "running" && job["status"] != "queued"
     })
     .await
@@ -281,7 +280,6 @@ pub(crate) async fn poll_until_finished(
 
 /// Poll job `job_id` through `served` until `done(job)` holds (at most `within`).
 pub(crate) async fn poll_until(
-    client: &reqwest::Client,
     served: &Served,
     token: &str,
     path: &str,
@@ -289,15 +287,7 @@ pub(crate) async fn poll_until(
     done: impl Fn(&Value) -> bool,
 ) -> Value {
     wait_until_async(within, Duration::from_millis(100), || async {
-        let job: Value = client
-            .get(served.url(path))
-            .bearer_auth(token)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let job = served.get_json(path, token).await;
         if done(&job) {
             Ok(job)
         } else {
@@ -358,7 +348,7 @@ fn a_job_is_cancelled_through_any_replica_and_taken_over_when_its_replica_is_kil
             .await
             .path;
         let within = Duration::from_mins(2);
-        poll_until(&client, &served_b, &token, &path, within, |job| {
+        poll_until(&served_b, &token, &path, within, |job| {
             job["progress"]["done"].as_u64() > Some(0)
         })
         .await;
@@ -373,7 +363,7 @@ fn a_job_is_cancelled_through_any_replica_and_taken_over_when_its_replica_is_kil
             "{}",
             cancel.text().await.unwrap()
         );
-        let cancelled = poll_until(&client, &served_a, &token, &path, within, |job| {
+        let cancelled = poll_until(&served_a, &token, &path, within, |job| {
             job["status"] == "cancelled"
         })
         .await;
@@ -386,7 +376,7 @@ fn a_job_is_cancelled_through_any_replica_and_taken_over_when_its_replica_is_kil
         let path = start_batch(&client, &served_a, &token, &model_id, total, "take-0001")
             .await
             .path;
-        let running = poll_until(&client, &served_b, &token, &path, within, |job| {
+        let running = poll_until(&served_b, &token, &path, within, |job| {
             job["progress"]["done"].as_u64() >= Some(40)
         })
         .await;
@@ -394,7 +384,6 @@ fn a_job_is_cancelled_through_any_replica_and_taken_over_when_its_replica_is_kil
     });
     let log_a = served_a.kill_9();
     let job = runtime.block_on(poll_until_finished(
-        &client,
         &served_b,
         &token,
         &path,
@@ -435,14 +424,9 @@ fn a_job_interrupted_by_a_database_outage_finishes_once_the_database_is_back() {
         let path = start_batch(&client, &served, &token, &model_id, total, "down-0001")
             .await
             .path;
-        poll_until(
-            &client,
-            &served,
-            &token,
-            &path,
-            Duration::from_mins(2),
-            |job| job["progress"]["done"].as_u64() >= Some(30),
-        )
+        poll_until(&served, &token, &path, Duration::from_mins(2), |job| {
+            job["progress"]["done"].as_u64() >= Some(30)
+        })
         .await;
         path
     });
@@ -491,7 +475,6 @@ fn a_job_interrupted_by_a_database_outage_finishes_once_the_database_is_back() {
     // The replica reconnects by itself, and its next sweep resumes the job from its last
     // written result.
     let job = runtime.block_on(poll_until(
-        &client,
         &served,
         &token,
         &path,

@@ -587,7 +587,6 @@ fn a_jobs_shards_are_linked_to_the_request_that_created_it() {
         crate::shared_store::start_batch(&client, &served, &token, &model_id, 3, "traced-0001"),
     );
     let job = runtime.block_on(crate::shared_store::poll_until_finished(
-        &client,
         &served,
         &token,
         &path,
