@@ -281,28 +281,25 @@ fn align_commits_a_learned_head_on_its_branch_and_eval_and_promote_use_it() {
     )
     .unwrap();
     commit_and_push("another encoder", "other-encoder");
-    for (revision, says) in [
-        (
-            "other-encoder",
-            "reads the embeddings of `another-encoder|all-windows`; this base model's encoder is",
-        ),
-        (
-            "corrupt",
-            "learned/intent.safetensors does not match the sha256",
-        ),
-        (
-            "future",
-            "version 2; this arbiter reads `arbiter-learned` version 1",
-        ),
-        ("lost", "learned/intent.safetensors is missing"),
-    ] {
-        let (code, problem, _) = env.problem(&decide_args(revision, state_path));
-        assert_ne!(code, 0);
-        assert!(
-            problem["detail"].as_str().unwrap().contains(says),
-            "{revision}: {problem}"
-        );
-    }
+    assert_refused_at_decide(
+        &env,
+        state_path,
+        &[
+            (
+                "other-encoder",
+                "reads the embeddings of `another-encoder|all-windows`; this base model's encoder is",
+            ),
+            (
+                "corrupt",
+                "learned/intent.safetensors does not match the sha256",
+            ),
+            (
+                "future",
+                "version 2; this arbiter reads `arbiter-learned` version 1",
+            ),
+            ("lost", "learned/intent.safetensors is missing"),
+        ],
+    );
 
     // Eval: the 120 fitted examples by their out-of-fold answers (the alignment's own
     // figure, exactly), and 30 annotated since, fresh.
@@ -587,6 +584,18 @@ fn batch_answers(env: &TestEnv, revision: &str) -> Vec<(String, Value)> {
 }
 
 /// `arbiter decide` of the state file `state` at `revision` of `acme/support`, uncaptured.
+/// `decide` at each revision is refused (a nonzero exit), its problem saying what is wrong.
+fn assert_refused_at_decide(env: &TestEnv, state_path: &str, cases: &[(&str, &str)]) {
+    for (revision, says) in cases {
+        let (code, problem, _) = env.problem(&decide_args(revision, state_path));
+        assert_ne!(code, 0);
+        assert!(
+            problem["detail"].as_str().unwrap().contains(says),
+            "{revision}: {problem}"
+        );
+    }
+}
+
 fn decide_args<'a>(revision: &'a str, state: &'a str) -> [&'a str; 8] {
     [
         "decide",
@@ -1372,21 +1381,18 @@ fn a_fine_tuned_checkpoint_answers_through_its_delta_and_survives_a_clone() {
     std::fs::write(work.join("learned/encoder.safetensors"), &other).unwrap();
     std::fs::write(&manifest_path, tuned_manifest.replacen(&sha, &other_sha, 1)).unwrap();
     commit_and_push("other encoder", "tuned-other");
-    for (revision, says) in [
-        ("tuned-lost", "learned/encoder.safetensors is missing"),
-        (
-            "tuned-changed",
-            "learned/encoder.safetensors does not match the sha256",
-        ),
-        ("tuned-other", "tunes encoder `pocket-encoder/minilm-l9"),
-    ] {
-        let (code, problem, _) = env.problem(&decide_args(revision, state_path));
-        assert_ne!(code, 0);
-        assert!(
-            problem["detail"].as_str().unwrap().contains(says),
-            "{revision}: {problem}"
-        );
-    }
+    assert_refused_at_decide(
+        &env,
+        state_path,
+        &[
+            ("tuned-lost", "learned/encoder.safetensors is missing"),
+            (
+                "tuned-changed",
+                "learned/encoder.safetensors does not match the sha256",
+            ),
+            ("tuned-other", "tunes encoder `pocket-encoder/minilm-l9"),
+        ],
+    );
 }
 
 /// `align --tune` fine-tunes the encoder, says whether the heads read it and why (out-of-fold
