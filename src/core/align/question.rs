@@ -337,9 +337,8 @@ impl Readings {
                 readings.priors.push(corrected);
             }
             readings.pooled.push(state.pooled());
-            readings.counts.push(crate::learned::words::counts(
-                &crate::engine::builtin::text::render(&inputs.examples.states[it.example]),
-            ));
+            // Counted once per state, whichever question reads them first.
+            readings.counts.push(state.words().clone());
         }
         if let Some(tuned) = inputs.tuned {
             let of = |vectors: &[Vec<f32>]| -> Vec<Vec<f32>> {
