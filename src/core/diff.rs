@@ -96,13 +96,7 @@ pub fn diff(ctx: &Context, model: &ModelRef, from: &str, to: &str) -> Result<Mod
 /// with the checkpoint ([`parse_questions_files`]), so a manifest that does not read is
 /// not one this checkpoint has.
 fn heads(files: &crate::repo::LearnedFiles) -> (Vec<(String, Value)>, Option<Value>) {
-    use crate::learned::file::{MANIFEST, Manifest};
-    let manifest: Option<Manifest> = files
-        .iter()
-        .find(|(name, _)| name == MANIFEST)
-        .and_then(|(_, bytes)| std::str::from_utf8(bytes).ok())
-        .and_then(|text| crate::wire::value::from_yaml(text).ok());
-    let Some(manifest) = manifest else {
+    let Ok(Some(manifest)) = crate::learned::file::manifest(files) else {
         return (Vec::new(), None);
     };
     let heads = manifest

@@ -229,15 +229,11 @@ pub fn manifest_yaml(manifest: &Manifest) -> String {
     )
 }
 
-/// Read the learned files of a checkpoint (`files`: name inside [`DIR`] → bytes), for
-/// the questions whose kinds `kinds` gives: question ID → its learned parameters.
-pub fn read(
-    files: &[(String, Vec<u8>)],
-    outcomes_of: &dyn Fn(&str) -> Option<Vec<String>>,
-) -> Result<IndexMap<String, Arc<Learned>>, Vec<FieldError>> {
-    let mut out = IndexMap::new();
+/// The manifest of a checkpoint's learned files (`files`: name inside [`DIR`] → bytes),
+/// of a format and version this arbiter reads; `None` when there are no learned files.
+pub fn manifest(files: &[(String, Vec<u8>)]) -> Result<Option<Manifest>, Vec<FieldError>> {
     if files.is_empty() {
-        return Ok(out);
+        return Ok(None);
     }
     let manifest_loc = file_loc(MANIFEST);
     let Some((_, text)) = files.iter().find(|(name, _)| name == MANIFEST) else {
@@ -271,6 +267,20 @@ pub fn read(
             "unsupported_version",
         )]);
     }
+    Ok(Some(manifest))
+}
+
+/// Read the learned files of a checkpoint (`files`: name inside [`DIR`] → bytes), for
+/// the questions whose kinds `kinds` gives: question ID → its learned parameters.
+pub fn read(
+    files: &[(String, Vec<u8>)],
+    outcomes_of: &dyn Fn(&str) -> Option<Vec<String>>,
+) -> Result<IndexMap<String, Arc<Learned>>, Vec<FieldError>> {
+    let mut out = IndexMap::new();
+    let Some(manifest) = manifest(files)? else {
+        return Ok(out);
+    };
+    let manifest_loc = file_loc(MANIFEST);
     let mut errors = Vec::new();
     let tuning = match &manifest.tuned {
         Some(tuned) => match read_tuned(files, tuned, &manifest_loc.key("tuned")) {
