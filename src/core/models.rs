@@ -328,34 +328,63 @@ impl Loaded {
     }
 }
 
-/// What to say when a question ID given to `purpose` looks like a questions file: here
-/// questions are IDs (`decide` and `batch` take a file where these take IDs).
-fn file_hint(id: &str, purpose: &str) -> String {
-    let path = std::path::Path::new(id);
+/// What a job's question IDs are for: where a questions file goes instead, when one is
+/// given as an ID.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum QuestionsFor {
+    Align,
+    Evaluate,
+}
+
+impl QuestionsFor {
+    /// The verb, as the errors say it.
+    fn verb(self) -> &'static str {
+        match self {
+            Self::Align => "align",
+            Self::Evaluate => "evaluate",
+        }
+    }
+
+    /// What to do with a questions file given where a question ID goes.
+    fn instead_of_a_file(self) -> &'static str {
+        match self {
+            Self::Evaluate => {
+                "a working copy of the questions file is evaluated with --questions-file \
+                 (over HTTP, `working_questions`)"
+            }
+            Self::Align => {
+                "these are the questions committed at the revision: commit the file first \
+                 (arbiter models commit)"
+            }
+        }
+    }
+}
+
+/// What to say when a question ID looks like a questions file: here questions are IDs
+/// (`decide` and `batch` take a file where these take IDs).
+fn file_hint(id: &str, purpose: QuestionsFor) -> String {
     let looks_like_a_file = matches!(
-        path.extension().and_then(|e| e.to_str()),
+        std::path::Path::new(id)
+            .extension()
+            .and_then(|e| e.to_str()),
         Some("yaml" | "yml" | "json")
     );
     if !looks_like_a_file {
         return String::new();
     }
-    let instead = if purpose == "evaluate" {
-        "a working copy of the questions file is evaluated with --questions-file (over HTTP, \
-         `working_questions`)"
-    } else {
-        "these are the questions committed at the revision: commit the file first (arbiter \
-         models commit)"
-    };
-    format!("; `{id}` looks like a file, but questions here are question IDs: {instead}")
+    format!(
+        "; `{id}` looks like a file, but questions here are question IDs: {}",
+        purpose.instead_of_a_file()
+    )
 }
 
 /// The question IDs a job works on: `ids` (each a question of the checkpoint, else a
 /// validation error at `body.questions[i]`; repeats once), or every saved question. At
-/// least one: `purpose` says for what ("align", "evaluate").
+/// least one: `purpose` says for what.
 pub(crate) fn question_ids(
     loaded: &Loaded,
     ids: Option<&[String]>,
-    purpose: &str,
+    purpose: QuestionsFor,
 ) -> Result<Vec<String>> {
     let selected: Vec<String> = match ids {
         Some(ids) => {
@@ -393,8 +422,10 @@ pub(crate) fn question_ids(
         return Err(Error::invalid(
             crate::wire::Loc::body().key("questions"),
             format!(
-                "{} has no saved questions at {} to {purpose}",
-                loaded.path, loaded.revision.name
+                "{} has no saved questions at {} to {}",
+                loaded.path,
+                loaded.revision.name,
+                purpose.verb()
             ),
             "missing",
         ));

@@ -115,7 +115,11 @@ pub fn create(
     let request = alignment.request;
     let loaded = models::load(ctx, alignment.model, request.revision.as_deref())?;
     builtin_engine(ctx, &loaded)?;
-    let questions = models::question_ids(&loaded, request.questions.as_deref(), "align")?;
+    let questions = models::question_ids(
+        &loaded,
+        request.questions.as_deref(),
+        models::QuestionsFor::Align,
+    )?;
     let draft = Draft::new(ctx)?;
     let stored = AlignmentSpec {
         revision: loaded.revision.clone(),

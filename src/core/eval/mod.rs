@@ -96,7 +96,11 @@ pub fn create(
         loaded = copy;
         working = Some(stored);
     }
-    let questions = models::question_ids(&loaded, request.questions.as_deref(), "evaluate")?;
+    let questions = models::question_ids(
+        &loaded,
+        request.questions.as_deref(),
+        models::QuestionsFor::Evaluate,
+    )?;
     let draft = Draft::new(ctx)?;
     let (examples, _) = batch::stage(
         ctx,
