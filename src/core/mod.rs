@@ -22,6 +22,7 @@ pub mod lease;
 pub mod metrics;
 pub mod models;
 pub mod prefix;
+pub(crate) mod question_ids;
 pub mod registry;
 pub mod requests;
 pub mod resample;

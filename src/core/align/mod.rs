@@ -115,10 +115,10 @@ pub fn create(
     let request = alignment.request;
     let loaded = models::load(ctx, alignment.model, request.revision.as_deref())?;
     builtin_engine(ctx, &loaded)?;
-    let questions = models::question_ids(
+    let questions = crate::core::question_ids::question_ids(
         &loaded,
         request.questions.as_deref(),
-        models::QuestionsFor::Align,
+        crate::core::question_ids::QuestionsFor::Align,
     )?;
     let draft = Draft::new(ctx)?;
     let stored = AlignmentSpec {

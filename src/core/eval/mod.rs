@@ -96,10 +96,10 @@ pub fn create(
         loaded = copy;
         working = Some(stored);
     }
-    let questions = models::question_ids(
+    let questions = crate::core::question_ids::question_ids(
         &loaded,
         request.questions.as_deref(),
-        models::QuestionsFor::Evaluate,
+        crate::core::question_ids::QuestionsFor::Evaluate,
     )?;
     let draft = Draft::new(ctx)?;
     let (examples, _) = batch::stage(
