@@ -2,8 +2,9 @@
 # (the release binary) and WORK (a temporary directory) are set.
 #
 # start_server: a fresh ARBITER_HOME under $WORK with the rate limit out of the way (and the
-# lines of SERVER_SETTINGS, if set, added under `server:`), a token of scope `decisions` in
-# TOKEN, and the server on a loopback port (ADDR, SERVER_PID).
+# lines of SERVER_SETTINGS, if set, added under `server:`), a token in TOKEN (of the scopes
+# in TOKEN_SCOPES, `decisions` by default), and the server on a loopback port (ADDR,
+# SERVER_PID). BEFORE_SERVE, if set, is run (as a command) before the server starts.
 # stop_server: SIGTERM, then SIGKILL if it is still there after 5 s.
 # On exit (a trap set here): a sampler in SAMPLER_PID (if a bench started one) is killed,
 # the server stopped and $WORK removed.
@@ -27,8 +28,11 @@ start_server() {
     export ARBITER_HOME="$WORK/home"
     mkdir -p "$ARBITER_HOME"
     printf 'server:\n  rate_limit:\n    per_second: 1000000\n    burst: 1000000\n%s' "${SERVER_SETTINGS:-}" >"$ARBITER_HOME/config.yaml"
-    TOKEN=$("$BIN" tokens create --name bench --scope decisions --json | jq -r .token)
+    local scopes=() scope
+    for scope in ${TOKEN_SCOPES:-decisions}; do scopes+=(--scope "$scope"); done
+    TOKEN=$("$BIN" tokens create --name bench "${scopes[@]}" --role '*=reader' --json 2>/dev/null | jq -r .token)
     [ -n "$TOKEN" ] && [ "$TOKEN" != null ] || { echo "no token" >&2; exit 1; }
+    [ -z "${BEFORE_SERVE:-}" ] || $BEFORE_SERVE
 
     "$BIN" serve --listen 127.0.0.1:0 >"$WORK/server.out" 2>"$WORK/server.err" &
     SERVER_PID=$!

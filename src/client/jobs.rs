@@ -96,16 +96,10 @@ impl Remote {
         items: BatchItems,
     ) -> Result<Request> {
         let route = ["v1", "models", model, "batch-decisions"];
-        Ok(match items {
-            BatchItems::Given(given) => {
-                let body = serde_json::to_value(BatchRequest::new(members, given))
-                    .map_err(|e| Error::internal("serializing a batch", e))?;
-                let key = canonical_json(&body);
-                Request::post(&route).json(&body)?.key(self.job_key(
-                    JobKind::Batch,
-                    model,
-                    &[key.as_bytes()],
-                ))
+        let given = match items {
+            BatchItems::Given(given) => given,
+            BatchItems::Compact(lines) => {
+                crate::wire::jobs::BatchItems::Inline(lines.values().collect())
             }
             BatchItems::Lines(mut input) => {
                 // The first line holds the members; the input follows as it is.
@@ -117,11 +111,19 @@ impl Remote {
                     .read_to_end(&mut body)
                     .map_err(|e| Error::BadRequest(format!("reading the input: {e}")))?;
                 let key = self.job_key(JobKind::Batch, model, &[&body[..header], &body[header..]]);
-                Request::post(&route)
+                return Ok(Request::post(&route)
                     .body(NDJSON, Bytes::from(body))
-                    .key(key)
+                    .key(key));
             }
-        })
+        };
+        let body = serde_json::to_value(BatchRequest::new(members, given))
+            .map_err(|e| Error::internal("serializing a batch", e))?;
+        let key = canonical_json(&body);
+        Ok(Request::post(&route).json(&body)?.key(self.job_key(
+            JobKind::Batch,
+            model,
+            &[key.as_bytes()],
+        )))
     }
 
     /// The whole ID of the job `job` names: a prefix is the one job the server lists as

@@ -136,6 +136,12 @@ pub(crate) fn stage(
             }
             json!({"items": out.count()})
         }
+        BatchItems::Compact(items) => {
+            for line in items.lines() {
+                out.push(line.to_vec())?;
+            }
+            json!({"items": out.count()})
+        }
         BatchItems::Given(Given::Examples(set)) => {
             let filter = ExampleFilter {
                 annotated: (set == ExampleSet::Annotated).then_some(true),

@@ -44,6 +44,9 @@ impl JobRequest {
 pub enum BatchItems {
     /// As a request body gives them: its items, or the model's stored examples.
     Given(crate::wire::jobs::BatchItems),
+    /// A request body's items as the server reads them, each a compact line (the body
+    /// never a tree whole); staged as given items are.
+    Compact(crate::wire::lines::CompactLines),
     /// JSON Lines of `{example_id?, state}`; blank lines are skipped and each line is
     /// checked when its turn comes.
     Lines(Input),

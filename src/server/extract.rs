@@ -88,7 +88,13 @@ impl BodyPace {
     }
 }
 
-async fn read(request: Request, limit: usize, pace: BodyPace) -> Result<Bytes, ApiError> {
+async fn read(request: Request, state: &AppState) -> Result<Bytes, ApiError> {
+    let bytes = read_within(request, state.max_body_bytes, state.body_pace).await?;
+    state.large_bodies.note(bytes.len());
+    Ok(bytes)
+}
+
+async fn read_within(request: Request, limit: usize, pace: BodyPace) -> Result<Bytes, ApiError> {
     let too_large = || ApiError(Error::PayloadTooLarge { limit });
     let declared = request
         .headers()
@@ -154,7 +160,21 @@ async fn drain(mut stream: axum::body::BodyDataStream) {
 /// README's contract for both: the parser's verdict, located by line and column), 422 at a
 /// key repeated in one object.
 pub(crate) fn parse_json(bytes: &[u8]) -> Result<Value, ApiError> {
-    json::from_slice(bytes, &Loc::body()).map_err(|error| match error {
+    json::from_slice(bytes, &Loc::body()).map_err(json_problem)
+}
+
+/// [`parse_json`], the body's top-level array member `key` handed to `each` an element at
+/// a time and read empty ([`json::from_slice_streaming`]).
+pub(crate) fn parse_json_streaming(
+    bytes: &[u8],
+    key: &str,
+    each: &mut dyn FnMut(Value),
+) -> Result<Value, ApiError> {
+    json::from_slice_streaming(bytes, &Loc::body(), key, each).map_err(json_problem)
+}
+
+fn json_problem(error: JsonError) -> ApiError {
+    match error {
         JsonError::Syntax(e) => ApiError(Error::BadRequest(format!(
             "the body is not valid JSON: {e}"
         ))),
@@ -163,7 +183,7 @@ pub(crate) fn parse_json(bytes: &[u8]) -> Result<Value, ApiError> {
             error.msg
         ))),
         JsonError::DuplicateKey(error) => ApiError(Error::Validation(vec![error])),
-    })
+    }
 }
 
 /// A model route's model, the token's role on it checked ([`AppState::authorize`]). A model
@@ -222,7 +242,7 @@ impl JsonBody {
                 }
             ))));
         }
-        let bytes = read(request, state.max_body_bytes, state.body_pace).await?;
+        let bytes = read(request, state).await?;
         Ok(Self(parse_json(&bytes)?))
     }
 }
@@ -250,7 +270,7 @@ impl RawBody {
                 }
             ))));
         }
-        let bytes = read(request, state.max_body_bytes, state.body_pace).await?;
+        let bytes = read(request, state).await?;
         Ok(Self { media_type, bytes })
     }
 }

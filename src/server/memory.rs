@@ -5,8 +5,10 @@
 //! `benches/http.sh`:
 //!
 //! - [`limit_arenas`]: as many arenas as decisions compute at once;
-//! - [`watch`]: once no decision has been admitted for a quiet period after some were, the
-//!   allocator returns its free pages (`malloc_trim`).
+//! - [`watch`]: once no decision has been admitted, and no large body read, for a quiet
+//!   period after some were, the allocator returns its free pages (`malloc_trim`). A large
+//!   body leaves as much behind as a decision: three 10 MB batch bodies, read, staged and
+//!   cancelled, left 1.5 GiB held until the next decision (`benches/bodies.sh`).
 //!
 //! A burst's decisions also start threads in the blocking pool, each keeping buffers of its
 //! own while it lives; they end a second after their last task
@@ -15,6 +17,7 @@
 
 use super::admission::Admission;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 /// How long the server must be idle before it trims.
@@ -24,21 +27,46 @@ const QUIET: Duration = Duration::from_secs(5);
 // what they free afterwards in place until the next burst).
 const _: () = assert!(crate::runtime::BLOCKING_KEEP_ALIVE.as_millis() < QUIET.as_millis());
 
-/// Watch `decisions` and trim after each burst, until aborted.
-pub(crate) fn watch(decisions: Arc<Admission>) -> tokio::task::JoinHandle<()> {
+/// Request bodies of [`LargeBodies::BYTES`] or more, counted as they are read.
+#[derive(Debug, Default)]
+pub(crate) struct LargeBodies(AtomicU64);
+
+impl LargeBodies {
+    /// A body this large is worth a trim once it is handled (a small one's allocations
+    /// are reused by the next request's).
+    pub(crate) const BYTES: usize = 256 << 10;
+
+    /// Count a body of `len` bytes just read.
+    pub(crate) fn note(&self, len: usize) {
+        if len >= Self::BYTES {
+            self.0.fetch_add(1, Ordering::AcqRel);
+        }
+    }
+
+    fn count(&self) -> u64 {
+        self.0.load(Ordering::Acquire)
+    }
+}
+
+/// Watch `decisions` and large `bodies`, and trim after each burst of them, until aborted.
+pub(crate) fn watch(
+    decisions: Arc<Admission>,
+    bodies: Arc<LargeBodies>,
+) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let mut ticker = tokio::time::interval(QUIET);
         ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        // The admission count at the last tick, and at the last trim.
+        // Decisions admitted and large bodies read, at the last tick and at the last trim.
         let (mut seen, mut trimmed) = (0, 0);
         loop {
             ticker.tick().await;
-            let (started, idle) = decisions.activity();
+            let (admitted, idle) = decisions.activity();
+            let started = admitted.wrapping_add(bodies.count());
             // Idle, quiet for a whole period, and there was work since the last trim.
             if idle && started == seen && started != trimmed {
                 trimmed = started;
                 let released = tokio::task::spawn_blocking(trim).await.unwrap_or(false);
-                tracing::debug!(released, "idle after decisions: free memory returned");
+                tracing::debug!(released, "idle after work: free memory returned");
             }
             seen = started;
         }

@@ -40,6 +40,8 @@ pub(crate) struct AppState {
     pub(crate) jobs: JobQueue,
     /// Slots for decisions computed at once, and their queue.
     pub(crate) decisions: Arc<admission::Admission>,
+    /// Large request bodies read, for the trim that returns their memory ([`memory`]).
+    pub(crate) large_bodies: Arc<memory::LargeBodies>,
     /// Failed authentications per client address.
     pub(crate) auth_failures: Arc<rate_limit::RateLimiter>,
     /// The base of problem `type` URIs: `{server.public_url}/problems`, else the listen
@@ -87,6 +89,7 @@ fn state(ctx: Context, listen: SocketAddr) -> AppState {
             server.max_concurrent_decisions.get(),
             server.decision_queue,
         )),
+        large_bodies: Arc::default(),
         ctx,
     }
 }
@@ -135,7 +138,7 @@ pub async fn serve_with_metrics(
     }
     let watcher = state.jobs.watch_orphans(ORPHAN_SWEEP);
     let shard_workers = state.jobs.work_shards();
-    let trimmer = memory::watch(state.decisions.clone());
+    let trimmer = memory::watch(state.decisions.clone(), state.large_bodies.clone());
     let listener = listener::ProblemListener::new(listener, state.problems_url.clone());
     let limits = state.ctx.settings().server.connections;
     connections::serve(listener, routes::router(state), limits, shutdown).await;

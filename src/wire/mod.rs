@@ -12,6 +12,7 @@ pub mod decision;
 pub mod engines;
 pub mod examples;
 pub mod jobs;
+pub mod lines;
 pub mod models;
 pub mod problem;
 pub mod problem_code;

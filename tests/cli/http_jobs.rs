@@ -676,3 +676,83 @@ async fn jobs_are_found_by_id_alone_only_where_the_token_sees_them() {
         .await;
     assert_eq!(reply.status, 204, "{}", reply.text());
 }
+
+/// A JSON batch's items are read from the body one at a time (never a tree of the whole
+/// body): each is staged as one line whatever the body's layout, the results come in its
+/// order, a repeated key inside one is refused where it repeats, and the same batch
+/// written otherwise (members reordered, spaced out) is the same request to its key.
+#[tokio::test]
+async fn a_json_batch_is_read_an_item_at_a_time_and_hashed_as_a_whole() {
+    let home = Home::new(None);
+    let token = home.admin_token("ci");
+    let model_id = home.model("acme/support");
+    let server = home.serve().await;
+    let path = format!("/v1/models/{model_id}/batch-decisions");
+    let post = |body: String, key: &'static str| {
+        server
+            .request(reqwest::Method::POST, &path, Some(&token))
+            .header("content-type", "application/json")
+            .header("idempotency-key", key)
+            .body(body)
+    };
+    let items = json!([
+        {"example_id": "first", "state": {"text": "my parcel\nnever came", "n": [1.5, null]}},
+        {"state": "a refund please"},
+        {"example_id": "third", "state": {"b": 1, "a": 2}},
+    ]);
+    let body = json!({"capture": false, "items": items});
+    let first = server
+        .send(post(
+            serde_json::to_string_pretty(&body).unwrap(),
+            "layout-key",
+        ))
+        .await;
+    assert_eq!(first.status, 202, "{}", first.text());
+    let job = first.json();
+    assert_eq!(job["progress"]["total"], 3, "{job}");
+    let job_id = job["jobId"].as_str().unwrap();
+    let done = poll_until(&server, &token, &model_id, job_id, job_finished).await;
+    assert_eq!(done["status"], "completed", "{done}");
+    let lines = results(&server, &token, &model_id, job_id).await;
+    let ids: Vec<&str> = lines
+        .iter()
+        .map(|line| line["example_id"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(ids[0], "first");
+    assert!(ids[1].starts_with("ex_"), "{lines:?}");
+    assert_eq!(ids[2], "third");
+    for (i, line) in lines.iter().enumerate() {
+        assert_eq!(line["index"], i, "{line}");
+        assert!(line["answers"]["escalate"]["noul"].is_number(), "{line}");
+    }
+
+    // The same batch, compact and its members in another order: a replay of the first.
+    let reordered = format!(r#"{{"items":{items},"capture":false}}"#);
+    let replay = server.send(post(reordered, "layout-key")).await;
+    assert_eq!(replay.status, 202, "{}", replay.text());
+    assert_eq!(replay.header("idempotent-replayed"), Some("true"));
+    assert_eq!(replay.json()["jobId"], job["jobId"]);
+    // Another item under the key: a different request.
+    let other = json!({"capture": false, "items": [{"state": "x"}]}).to_string();
+    let conflict = server.send(post(other, "layout-key")).await;
+    server
+        .problem(&conflict, 409, "idempotency_key_reused")
+        .await;
+
+    let repeated = r#"{"items":[{"state":1},{"state":{"a":1,"a":2}}]}"#.to_owned();
+    let refused = server.send(post(repeated, "repeated-key")).await;
+    let problem = server.problem(&refused, 422, "validation_error").await;
+    assert_eq!(
+        problem["details"][0]["loc"],
+        json!(["body", "items", 1, "state", "a"]),
+        "{problem}"
+    );
+    for (body, status) in [
+        (r#"{"items":[]}"#, 422),
+        (r#"{"items":"x"}"#, 422),
+        (r#"{"items":[{"state":1},]}"#, 400),
+    ] {
+        let answer = server.send(post(body.to_owned(), "bad-key-each")).await;
+        assert_eq!(answer.status, status, "{body}: {}", answer.text());
+    }
+}
