@@ -34,6 +34,13 @@ pub enum Error {
     /// model's name (a typo): `model_not_found`, with the name it probably meant.
     #[error("model `{model}` not found; did you mean `{suggestion}`?")]
     ModelMisspelled { model: String, suggestion: String },
+    /// A base model's name where a repository model is needed (its examples, jobs,
+    /// checkpoints): `model_not_found`, saying what it is and how to make one of it.
+    #[error(
+        "`{0}` is a base model, not a repository model <owner>/<model>: it has no \
+         examples, jobs or checkpoints (make one with: arbiter models create <owner>/<model> --base {0})"
+    )]
+    BaseModelNamed(String),
     #[error("revision `{revision}` of {model} not found: {reason}")]
     RevisionNotFound {
         model: String,
@@ -266,7 +273,9 @@ impl Error {
             Self::Validation(_) | Self::ProviderResponse { .. } => ProblemCode::ValidationError,
             Self::InvalidCheckpoint { .. } => ProblemCode::InvalidCheckpoint,
             Self::StateTooLarge { .. } => ProblemCode::StateTooLarge,
-            Self::ModelNotFound(_) | Self::ModelMisspelled { .. } => ProblemCode::ModelNotFound,
+            Self::ModelNotFound(_) | Self::ModelMisspelled { .. } | Self::BaseModelNamed(_) => {
+                ProblemCode::ModelNotFound
+            }
             Self::RevisionNotFound { .. } => ProblemCode::RevisionNotFound,
             Self::ExampleNotFound(_) => ProblemCode::ExampleNotFound,
             Self::JobNotFound(_) => ProblemCode::JobNotFound,

@@ -7,6 +7,7 @@
 //! and appends each result in input order; one bad item becomes an error line, not a
 //! failed job.
 
+pub mod base;
 mod blank_lines;
 
 use blank_lines::{BlankRuns, LineMap};

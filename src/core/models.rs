@@ -367,6 +367,7 @@ fn unknown_name<'n>(model: &str, base_models: impl IntoIterator<Item = &'n str>)
         .map(|name| (edit_distance(model, name), name))
         .min();
     match closest {
+        Some((0, name)) => Error::BaseModelNamed(name.to_owned()),
         Some((distance, name)) if distance <= (model.chars().count() / 3).max(1) => {
             Error::ModelMisspelled {
                 model: model.to_owned(),

@@ -1886,3 +1886,107 @@ fn rough_edges_are_refused_alike_in_both_modes() {
     ];
     assert_eq!(json(shared.local(), &args), json(shared.remote(), &args));
 }
+
+/// `batch` over a base model: one result line per input line, in order, the same locally
+/// and against a server (there, a decision per item), nothing recorded; a bad line fails
+/// alone; what only a repository model has is refused at its flag; and a base model named
+/// where a repository model is needed says what it is, not "did you mean" itself.
+#[test]
+fn batch_over_a_base_model_answers_every_line_in_both_modes() {
+    let shared = Shared::start();
+    let questions = questions_file(&shared);
+    let mut input = String::new();
+    for i in 0..12 {
+        let state = json!({"messages": [{"role": "user", "content": format!("ticket {i}: my parcel is late")}]});
+        input.push_str(&json!({ "state": state }).to_string());
+        input.push('\n');
+        if i == 4 {
+            input.push_str(
+                "\n{\"example_id\":\"mine\",\"state\":\"line one\\nline two\"}\nnot json\n",
+            );
+        }
+    }
+    let input = shared.write("base.jsonl", &input);
+    let args = [
+        "batch",
+        "mo",
+        "--questions",
+        &questions,
+        "--input",
+        &input,
+        "--max-failed-items",
+        "1",
+    ];
+    let without_request_ids = |mut lines: Vec<Value>| {
+        for line in &mut lines {
+            if let Some(error) = line.get_mut("error") {
+                error.as_object_mut().unwrap().remove("requestId");
+            }
+        }
+        lines
+    };
+    let local = without_request_ids(lines(shared.local(), &args));
+    let remote = without_request_ids(lines(shared.remote(), &args));
+    assert_eq!(local.len(), 14, "{local:?}");
+    assert_eq!(remote, local);
+    for (i, line) in local.iter().enumerate() {
+        assert_eq!(line["index"], i, "{line}");
+    }
+    assert_eq!(local[5]["example_id"], "mine");
+    assert!(
+        local[5]["answers"]["urgency"]["score"].is_number(),
+        "{}",
+        local[5]
+    );
+    assert_eq!(local[6]["line"], 8, "the bad line is located: {}", local[6]);
+    assert_eq!(local[6]["error"]["code"], "validation_error");
+    assert!(local[13]["answers"].is_object());
+    assert!(shared.job_ids().is_empty(), "a base batch made a job");
+    // A fault every item would share stops the batch with it, not a failed line per item.
+    let reader = shared.home.token("reader", &["models:read"], &[]);
+    let (code, stdout, stderr) = run(shared.remote_at(shared.url(), Some(&reader)), &args);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("lacks the scope `decisions`"), "{stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
+    let examples = json(shared.local(), &["examples", "list", "acme/support"]);
+    assert_eq!(
+        examples["examples"],
+        json!([]),
+        "a base batch recorded: {examples}"
+    );
+
+    for mode in [shared.local(), shared.remote()] {
+        let (code, refused, _) = problem(
+            mode,
+            &[
+                "batch",
+                "jev-latest",
+                "--input",
+                &input,
+                "--capture",
+                "--revision",
+                "main",
+            ],
+        );
+        assert_eq!(code, 2, "{refused}");
+        assert_eq!(refused["code"], "usage_error");
+        assert_eq!(
+            refused["detail"],
+            "`jev-latest` is a base model, with no revisions, examples to record into: \
+             --revision, --capture need a repository model <owner>/<model>"
+        );
+    }
+    let (code, refused, _) = problem(shared.local(), &["batch", "mo", "--input", &input]);
+    assert_eq!(code, 2, "{refused}");
+    assert_eq!(
+        refused["detail"],
+        "--questions FILE is required: `mo` is a base model, with no saved questions"
+    );
+    for mode in [shared.local(), shared.remote()] {
+        let (code, refused, _) = problem(mode, &["examples", "list", "mo"]);
+        assert_eq!(code, 4, "{refused}");
+        let detail = refused["detail"].as_str().unwrap();
+        assert!(detail.starts_with("`mo` is a base model"), "{detail}");
+        assert!(!detail.contains("did you mean"), "{detail}");
+    }
+}

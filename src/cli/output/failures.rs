@@ -38,13 +38,18 @@ impl Failures {
 
     /// On stderr, before the job's outcome: each failed item described, with its line.
     pub(crate) fn report(&self, job: &Job, printer: &Printer) {
+        self.report_to(printer, &format!("arbiter jobs results {}", job.job_id));
+    }
+
+    /// [`Self::report`], the rest of the failed items to be read `elsewhere`.
+    pub(crate) fn report_to(&self, printer: &Printer, elsewhere: &str) {
         for text in &self.shown {
             printer.status(text);
         }
         if self.more > 0 {
             printer.status(&format!(
-                "… and {} more failed items: arbiter jobs results {}",
-                self.more, job.job_id
+                "… and {} more failed items: {elsewhere}",
+                self.more
             ));
         }
     }

@@ -107,7 +107,7 @@ impl FailedItems {
     /// None allowed: any failed item makes the exit code 1.
     pub const NONE: Self = Self::Count(0);
 
-    fn allows(self, failed: u64, total: u64) -> bool {
+    pub(crate) fn allows(self, failed: u64, total: u64) -> bool {
         match self {
             Self::Count(n) => failed <= n,
             #[allow(clippy::cast_precision_loss)] // item counts are far below 2^52

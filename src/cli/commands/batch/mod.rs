@@ -3,6 +3,8 @@
 //! background worker process. With `--server`, the job runs on the server: it is followed
 //! with the same progress bar and its results are printed once it ends.
 
+mod base;
+
 use crate::cli::commands::jobs::{
     FailedItems, Followed, detach, finish_status, follow, left_running, note_replayed,
 };
@@ -28,7 +30,7 @@ use std::sync::Mutex;
     after_help = "Examples:\n  arbiter batch acme/support --input states.jsonl --output answers.jsonl\n  arbiter batch acme/support --examples annotated --revision v2 > answers.jsonl\n  arbiter batch acme/support --input states.jsonl --detach"
 )]
 pub struct BatchArgs {
-    /// The model path, <owner>/<model>
+    /// The model path, <owner>/<model>, or a base model (with --questions; nothing recorded)
     pub model: String,
     // clap help text, shown verbatim in --help and the man page: no Markdown backticks.
     #[allow(clippy::doc_markdown)]
@@ -93,10 +95,13 @@ pub(crate) async fn run(
     args: BatchArgs,
     printer: &Printer,
 ) -> Result<ExitCode> {
+    let model = match service.model_named(&args.model).await {
+        Err(Error::BaseModelNamed(name)) => return base::run(service, args, name, printer).await,
+        named => named?,
+    };
     let questions = args.questions.as_deref().map(read_questions).transpose()?;
     let working_questions = read_questions_file(args.questions_file.as_deref())?;
     let items = items_of(&args)?;
-    let model = service.model_named(&args.model).await?;
     let created = service
         .create_job(
             &model,
