@@ -313,6 +313,19 @@ impl Service for Remote {
         self.http.send(&Request::delete(&route)).await.map(drop)
     }
 
+    async fn delete_examples(&self, model: &ModelRef, example_ids: &[ExampleId]) -> Result<()> {
+        let model = &model.to_string();
+        // Every ID found before any is deleted: an unknown one deletes nothing.
+        for id in example_ids {
+            self.get_example(model, id.as_str()).await?;
+        }
+        for id in example_ids {
+            let route = ["v1", "models", model, "examples", id.as_str()];
+            self.http.send(&Request::delete(&route)).await?;
+        }
+        Ok(())
+    }
+
     async fn unannotate(
         &self,
         model: &ModelRef,

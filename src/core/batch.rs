@@ -356,6 +356,12 @@ fn read_item(line: &[u8], index: u64) -> Result<BatchItem> {
             Error::Validation(vec![error])
         }
     })?;
+    if crate::store::is_deleted_item(&value) {
+        let id = value["example_id"].as_str().unwrap_or_default();
+        return Err(Error::NotFound(format!(
+            "example `{id}` was deleted after the job was created"
+        )));
+    }
     Ok(BatchItem::read(&value, index)?)
 }
 

@@ -129,6 +129,10 @@ pub trait Service: Send + Sync {
         example_id: &ExampleId,
         annotator: Annotator,
     ) -> Result<()>;
+    /// Delete examples with everything recorded of them ([`super::examples::delete`]).
+    /// Locally all or none; against a server each is checked to exist first, then each
+    /// deleted by its own request.
+    async fn delete_examples(&self, model: &ModelRef, example_ids: &[ExampleId]) -> Result<()>;
     /// Delete the annotator's own answer to one question of an example (an undo).
     async fn unannotate(
         &self,
@@ -365,6 +369,10 @@ impl Service for Local {
         annotator: Annotator,
     ) -> Result<()> {
         access::release_claim(&self.ctx, &self.owner, model, example_id, annotator).await
+    }
+
+    async fn delete_examples(&self, model: &ModelRef, example_ids: &[ExampleId]) -> Result<()> {
+        access::delete_examples(&self.ctx, &self.owner, model, example_ids).await
     }
 
     async fn unannotate(

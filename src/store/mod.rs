@@ -18,6 +18,7 @@ mod annotations;
 mod caches;
 mod claims;
 mod decisions;
+mod deletion;
 mod error;
 mod example_rows;
 mod examples;
@@ -46,6 +47,7 @@ use rusqlite::TransactionBehavior;
 
 pub use annotations::UNKNOWN_ANNOTATOR;
 pub use caches::CachedAnswers;
+pub use deletion::is_deleted_item;
 pub use error::StoreError;
 pub use idempotency::{Claim, Key as IdempotencyKey, StoredResponse};
 pub use job_lines::{Fence, JobPart};

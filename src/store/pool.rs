@@ -105,6 +105,10 @@ fn configure(conn: &Connection) -> Result<(), StoreError> {
         .map_err(setting)?;
     conn.pragma_update(None, "foreign_keys", true)
         .map_err(setting)?;
+    // What is deleted is overwritten with zeros, not left in free pages: a deleted
+    // example's text must not be readable in the file (`deletion`).
+    conn.pragma_update(None, "secure_delete", true)
+        .map_err(setting)?;
     // Listing builds a few SQL variants per filter; keep them all cached.
     conn.set_prepared_statement_cache_capacity(32);
     Ok(())
@@ -283,6 +287,17 @@ impl Conn {
         match self {
             Self::Sqlite(conn) => conn
                 .pragma_update(None, "synchronous", if on { "FULL" } else { "NORMAL" })
+                .map_err(|e| DbError::Other(e.to_string())),
+            Self::Postgres(_) => Ok(()),
+        }
+    }
+
+    /// SQLite: copy the write-ahead log into the database and truncate it to nothing
+    /// (after a deletion, so no page of what was deleted is left in the log).
+    pub(super) fn fold_wal(&mut self) -> Result<(), DbError> {
+        match self {
+            Self::Sqlite(conn) => conn
+                .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
                 .map_err(|e| DbError::Other(e.to_string())),
             Self::Postgres(_) => Ok(()),
         }

@@ -95,6 +95,9 @@ pub enum RegistryAction {
     Promote,
     /// A tag created or moved (`models tag`, `--force`).
     Tag,
+    /// Something deleted: `examples/<id>` (`examples delete`, its state and all recorded
+    /// of it; `to` is empty).
+    Delete,
 }
 
 /// One promotion or tag move.
@@ -108,7 +111,7 @@ pub struct RegistryEvent {
     /// The commit it pointed at before; null for a tag created.
     #[schema(required = true)]
     pub from: Option<String>,
-    /// The commit it points at now.
+    /// The commit it points at now; empty for a deletion.
     pub to: String,
     /// The token's name over HTTP; the local user on a home.
     pub actor: String,

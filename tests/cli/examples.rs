@@ -1399,3 +1399,118 @@ fn agreement_reports_cohen_and_fleiss_kappa() {
         (4, Some("model_not_found"))
     );
 }
+
+/// Every file of the home's store (the database, its log and shared memory), read raw.
+fn store_bytes(env: &TestEnv) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for entry in std::fs::read_dir(env.home()).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name.starts_with("arbiter.db") {
+            bytes.extend(std::fs::read(&path).unwrap());
+        }
+    }
+    assert!(
+        !bytes.is_empty(),
+        "no store files in {}",
+        env.home().display()
+    );
+    bytes
+}
+
+fn contains(haystack: &[u8], needle: &str) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|window| window == needle.as_bytes())
+}
+
+/// `examples delete` forgets an example: its state is found neither by `examples show`
+/// nor in the store's files (`grep -a`), nor in the input of a batch job that decided it;
+/// its decisions and annotations go with it; the deletion is in the model's history (the
+/// ID, never the content); an unknown ID deletes nothing.
+#[test]
+fn a_deleted_example_is_gone_from_the_api_and_from_the_store_files() {
+    let env = TestEnv::new();
+    create(&env, MODEL);
+    let secret = "Zebulon Quarterfield, 41 Larkspur Lane";
+    let state = json!({"messages": [{"role": "user", "content": format!("I am {secret} and my parcel is late")}]});
+    env.ingest(
+        MODEL,
+        &format!(
+            "{}\n{}\n",
+            json!({"example_id": "forget-me", "state": state, "annotations": {"escalate": {"answer": true}}}),
+            json!({"example_id": "keep-me", "state": "an order that arrived broken"})
+        ),
+    );
+    let state_file = env.write("state.json", &state.to_string());
+    env.json(&[
+        "decide",
+        "-m",
+        MODEL,
+        "-s",
+        state_file.to_str().unwrap(),
+        "--example-id",
+        "forget-me",
+    ]);
+    let batch_input = env.write(
+        "batch.jsonl",
+        &format!("{}\n", json!({"example_id": "forget-me", "state": state})),
+    );
+    let output = env
+        .cmd()
+        .args([
+            "batch",
+            MODEL,
+            "--input",
+            batch_input.to_str().unwrap(),
+            "--output",
+        ])
+        .arg(env.path().join("answers.jsonl"))
+        .output()
+        .unwrap();
+    assert_succeeded(&output);
+    assert!(
+        contains(&store_bytes(&env), secret),
+        "the test's state was never stored"
+    );
+
+    // An unknown ID beside a known one: not found, and nothing deleted.
+    let (code, problem, _) = env.problem(&["examples", "delete", MODEL, "forget-me", "no-such"]);
+    assert_eq!(code, 4, "{problem}");
+    assert_eq!(problem["code"], "example_not_found");
+    assert!(
+        problem["detail"].as_str().unwrap().contains("no-such"),
+        "{problem}"
+    );
+    env.json(&["examples", "show", MODEL, "forget-me"]);
+
+    let deleted = env.json(&["examples", "delete", MODEL, "forget-me"]);
+    assert_eq!(deleted, json!({"deleted": ["forget-me"]}));
+    let (code, problem, _) = env.problem(&["examples", "show", MODEL, "forget-me"]);
+    assert_eq!(code, 4, "{problem}");
+    let bytes = store_bytes(&env);
+    assert!(
+        !contains(&bytes, secret),
+        "the deleted state is still in the store's files"
+    );
+    assert!(
+        !contains(&bytes, "Quarterfield"),
+        "a part of the deleted state is still there"
+    );
+    let listed = env.json(&["examples", "list", MODEL]);
+    let ids: Vec<&str> = listed["examples"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["exampleId"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["keep-me"]);
+    let history = env.json(&["models", "history", MODEL]);
+    let event = &history[0];
+    assert_eq!(event["action"], "delete", "{history}");
+    assert_eq!(event["ref"], "examples/forget-me", "{history}");
+    assert!(!history.to_string().contains("Zebulon"), "{history}");
+    // Deleting it again: not found.
+    let (code, _, _) = env.problem(&["examples", "delete", MODEL, "forget-me"]);
+    assert_eq!(code, 4);
+}

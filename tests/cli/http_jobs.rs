@@ -756,3 +756,86 @@ async fn a_json_batch_is_read_an_item_at_a_time_and_hashed_as_a_whole() {
         assert_eq!(answer.status, status, "{body}: {}", answer.text());
     }
 }
+
+/// `DELETE …/examples/{id}` (owners only): the example is gone from the API, and a job
+/// queued over it when it was deleted fails that item alone, saying so, while the others
+/// are answered.
+#[tokio::test]
+async fn a_deleted_example_fails_alone_in_a_job_still_to_run_over_it() {
+    let home = Home::new(Some("server:\n  max_running_jobs: 1\n"));
+    let admin = home.admin_token("owner");
+    let writer = home.token(
+        "w",
+        &["examples:read", "examples:write"],
+        &["acme/*=writer"],
+    );
+    let model_id = home.model("acme/support");
+    let server = home.serve().await;
+    let examples = format!("/v1/models/{model_id}/examples");
+    let state = json!({"text": "Ms Philippa Oyelaran-Brook wants her refund"});
+    let ingested = server
+        .post_json(
+            &examples,
+            Some(&admin),
+            &json!([{"example_id": "gone", "state": state}]),
+        )
+        .await;
+    assert_eq!(ingested.status, 200, "{}", ingested.text());
+
+    // One slot: a long job runs, the one over the example waits queued.
+    let long = create(
+        &server,
+        &admin,
+        &model_id,
+        &json!({"items": items(3000)}),
+        "del-long",
+    )
+    .await;
+    let long_id = long["jobId"].as_str().unwrap().to_owned();
+    let body =
+        json!({"items": [{"example_id": "gone", "state": state}, {"state": "a late parcel"}]});
+    let queued = create(&server, &admin, &model_id, &body, "del-queued").await;
+    let queued_id = queued["jobId"].as_str().unwrap().to_owned();
+
+    let path = format!("{examples}/gone");
+    let delete = |token: String| {
+        let server = &server;
+        let path = path.clone();
+        async move {
+            server
+                .send(server.request(reqwest::Method::DELETE, &path, Some(&token)))
+                .await
+        }
+    };
+    let refused = delete(writer.clone()).await;
+    server.problem(&refused, 403, "forbidden").await;
+    let deleted = delete(admin.clone()).await;
+    assert_eq!(deleted.status, 204, "{}", deleted.text());
+    let again = delete(admin.clone()).await;
+    server.problem(&again, 404, "example_not_found").await;
+    let shown = server.get(&path, Some(&admin)).await;
+    server.problem(&shown, 404, "example_not_found").await;
+
+    let cancelled = server
+        .send(server.request(
+            reqwest::Method::POST,
+            &format!("/v1/models/{model_id}/batch-decisions/{long_id}/cancel"),
+            Some(&admin),
+        ))
+        .await;
+    assert_eq!(cancelled.status, 204);
+    let done = poll_until(&server, &admin, &model_id, &queued_id, job_finished).await;
+    assert_eq!(done["status"], "completed", "{done}");
+    let lines = results(&server, &admin, &model_id, &queued_id).await;
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    // Not read as an item (null, as any item that cannot be read); the detail names it.
+    assert_eq!(lines[0]["example_id"], Value::Null, "{}", lines[0]);
+    assert_eq!(lines[0]["error"]["code"], "not_found", "{}", lines[0]);
+    let detail = lines[0]["error"]["detail"].as_str().unwrap();
+    assert_eq!(
+        detail,
+        "example `gone` was deleted after the job was created"
+    );
+    assert!(!lines[0].to_string().contains("Oyelaran"), "{}", lines[0]);
+    assert!(lines[1]["answers"].is_object(), "{}", lines[1]);
+}

@@ -500,3 +500,77 @@ fn a_job_interrupted_by_a_database_outage_finishes_once_the_database_is_back() {
     );
     assert!(!log.contains("answering unrecorded"), "{log}");
 }
+
+/// `examples delete` on the PostgreSQL store: the example, its annotations and its state in
+/// a job's input are gone through every replica's view of the store.
+#[test]
+fn an_example_deleted_on_postgres_is_gone_for_every_home() {
+    let Some((a, b, shared, _)) = two_homes() else {
+        return;
+    };
+    let state = json!({"text": "Mr Aurelio Bramblecombe asks where his parcel is"});
+    let line = json!({"example_id": "gone", "state": state});
+    let file = a.write(
+        "examples.jsonl",
+        &format!("{line}\n{}\n", json!({"example_id": "kept", "state": "x"})),
+    );
+    shared.json(
+        &a,
+        &[
+            "examples",
+            "ingest",
+            MODEL,
+            "--file",
+            file.to_str().unwrap(),
+        ],
+    );
+    let input = a.write("batch.jsonl", &format!("{}\n", json!({"state": state})));
+    let mut batch = a.std_cmd();
+    shared.configure(&mut batch);
+    let output = batch
+        .args([
+            "--json",
+            "batch",
+            MODEL,
+            "--input",
+            input.to_str().unwrap(),
+            "--output",
+        ])
+        .arg(a.path().join("out.jsonl"))
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // With --output, the finished job is printed.
+    let job: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let job_id = job["jobId"].as_str().unwrap().to_owned();
+
+    // The batch item named no ID: it holds the example's state, and goes with it.
+    shared.json(&a, &["examples", "delete", MODEL, "gone"]);
+    let mut show = b.std_cmd();
+    shared.configure(&mut show);
+    let output = show
+        .args(["--json", "examples", "show", MODEL, "gone"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(4),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let listed = shared.json(&b, &["examples", "list", MODEL]);
+    assert_eq!(listed["examples"].as_array().unwrap().len(), 1, "{listed}");
+    assert_eq!(listed["examples"][0]["exampleId"], "kept");
+    let store = arbiter::store::Store::connect(&shared.database).unwrap();
+    let job_id: arbiter::ids::JobId = job_id.parse().unwrap();
+    let lines = store
+        .job_lines(&job_id, arbiter::store::JobPart::Input, 0, 10)
+        .unwrap();
+    assert_eq!(lines.len(), 1);
+    let text = String::from_utf8_lossy(&lines[0].1);
+    assert!(!text.contains("Bramblecombe"), "{text}");
+}

@@ -50,6 +50,21 @@ pub async fn show_example(
     .await
 }
 
+/// Delete `example_ids` of `model` with all that is recorded of them (role `admin`: the
+/// model's owners), recorded in its history under the caller's name.
+pub async fn delete_examples(
+    ctx: &Context,
+    principal: &Principal,
+    model: &ModelRef,
+    example_ids: &[ExampleId],
+) -> Result<()> {
+    let (example_ids, actor) = (example_ids.to_vec(), principal.name.clone());
+    as_role(ctx, principal, model, Role::Admin, move |ctx, path| {
+        crate::core::examples::delete(ctx, path, &example_ids, &actor)
+    })
+    .await
+}
+
 /// The examples of `model` to annotate next (role `reader`): deciding them is reading the
 /// model, as an evaluation is. Each engine call passes `gate`.
 pub async fn examples_to_annotate(

@@ -22,7 +22,7 @@ mod examples;
 mod jobs;
 
 pub use examples::{
-    annotate, annotate_example, annotate_lines, annotation_agreement, claim_next,
+    annotate, annotate_example, annotate_lines, annotation_agreement, claim_next, delete_examples,
     examples_to_annotate, export_examples, ingest, list_examples, release_claim, resolve_example,
     show_example, unannotate,
 };

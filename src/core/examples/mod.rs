@@ -94,6 +94,41 @@ pub fn show(ctx: &Context, model: &ModelRef, example_id: &ExampleId) -> Result<E
         .ok_or_else(|| Error::ExampleNotFound(example_id.to_string()))
 }
 
+/// Delete `example_ids` of `model` with everything recorded of them (their decisions,
+/// annotations, claims, and their states in the model's jobs' inputs), all or none: an
+/// unknown ID is not found and nothing is deleted. Each deletion is recorded in the
+/// model's history under `actor` (the example's ID, never its content).
+pub fn delete(
+    ctx: &Context,
+    model: &ModelRef,
+    example_ids: &[ExampleId],
+    actor: &str,
+) -> Result<()> {
+    let repo = models::open(ctx, model)?;
+    let model_id = repo.model_id();
+    let ids: Vec<String> = example_ids.iter().map(ToString::to_string).collect();
+    let derived = |state: &serde_json::Value| crate::wire::value::derived_example_id(state);
+    if let Some(missing) = ctx.store()?.delete_examples(&model_id, &ids, &derived)? {
+        return Err(Error::ExampleNotFound(missing));
+    }
+    for id in &ids {
+        let ref_name = format!("examples/{id}");
+        super::registry::record(
+            ctx,
+            &model_id,
+            &crate::store::NewRegistryEvent {
+                action: crate::wire::registry::RegistryAction::Delete,
+                ref_name: &ref_name,
+                from: None,
+                to: "",
+                actor,
+                evaluation: None,
+            },
+        )?;
+    }
+    Ok(())
+}
+
 /// Every example, streamed in the ingest format, so `export | ingest` round-trips.
 pub fn export(
     ctx: &Context,

@@ -430,6 +430,36 @@ pub(crate) async fn get_example(
     Ok(Json(detail))
 }
 
+#[utoipa::path(
+    delete,
+    path = "/v1/models/{modelId}/examples/{exampleId}",
+    tag = "examples",
+    operation_id = "deleteExample",
+    summary = "Delete an example",
+    description = "Deletes an example and everything recorded of it: its state, its \
+        decisions, its annotations and claims, and its state in the input of the model's \
+        jobs (an item of a job still running over it then fails alone). Allowed to the \
+        model's owners (role `admin`); recorded in the model's history (`delete`, \
+        `examples/<id>`, who and when, never the content).",
+    security(("bearerAuth" = ["examples:write"])),
+    params(ModelParams, ExampleParams),
+    responses(
+        (status = 204, description = "The example is deleted."),
+        problems::ExampleNotFound,
+    ),
+)]
+pub(crate) async fn delete_example(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    AppPath(ModelParams { model_id }): AppPath<ModelParams>,
+    AppPath(ExampleParams { example_id }): AppPath<ExampleParams>,
+) -> ApiResult<axum::http::StatusCode> {
+    principal.require_scope(crate::core::tokens::Scope::ExamplesWrite)?;
+    let model = state.model(&model_id)?;
+    core::access::delete_examples(&state.ctx, &principal, &model, &[example_id.into()]).await?;
+    Ok(axum::http::StatusCode::NO_CONTENT)
+}
+
 /// Body `{questionId: {answer, reasoning?}}`: all checked before any is written.
 #[utoipa::path(
     patch,

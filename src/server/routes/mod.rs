@@ -38,7 +38,7 @@ fn v1() -> OpenApiRouter<AppState> {
             examples::list_examples_to_annotate,
             examples::pick_examples_to_annotate
         ))
-        .routes(routes!(examples::get_example))
+        .routes(routes!(examples::get_example, examples::delete_example))
         .routes(routes!(examples::annotate_example))
         .routes(routes!(examples::annotate_examples))
         .routes(routes!(claims::claim_example_to_annotate))

@@ -1,6 +1,7 @@
 //! `arbiter examples`: ingest, annotate, list, show and export a model's examples, measure
 //! how far their annotators agree, and pick which to annotate next (`to_annotate.rs`).
 
+mod delete;
 mod to_annotate;
 
 use crate::cli::Target;
@@ -43,6 +44,8 @@ pub enum ExamplesCommand {
     List(ExamplesListArgs),
     /// Show one example with its annotations and decisions
     Show(ExamplesShowArgs),
+    /// Delete examples with everything recorded of them (role admin)
+    Delete(delete::ExamplesDeleteArgs),
     /// Write every example as JSON Lines, in the ingest format
     Export(ExamplesExportArgs),
     /// How far annotators agree, per question: Cohen's kappa for two, Fleiss' for more
@@ -188,6 +191,7 @@ pub(crate) async fn run(
         ExamplesCommand::Annotate(args) => annotate(target, args, printer).await,
         ExamplesCommand::List(args) => list(service, args, printer).await,
         ExamplesCommand::Show(args) => show(service, &args, printer).await,
+        ExamplesCommand::Delete(args) => delete::delete(service, &args, printer).await,
         ExamplesCommand::Export(args) => export(service, &args).await,
         ExamplesCommand::Agreement(args) => agreement(service, &args, printer).await,
         ExamplesCommand::Next(args) => to_annotate::next(service, args, printer).await,

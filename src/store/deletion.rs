@@ -1,0 +1,154 @@
+//! Forgetting examples: an example's state, its decisions, annotations and claims, and the
+//! copies of its state in the input lines of the model's jobs, removed in one transaction,
+//! all of the examples named or none. On SQLite the connection deletes securely (freed
+//! content is overwritten with zeros: `secure_delete`, set in [`super::pool`]) and the
+//! write-ahead log is folded back into the database and truncated after a deletion, so the
+//! deleted text is left in none of the store's files. On PostgreSQL a deleted row's bytes
+//! stay in the table's pages until `VACUUM` reuses them: the guide says so.
+
+use super::sql::{Db, SqlContext, params};
+use super::{Store, StoreError};
+use crate::ids::ModelId;
+use serde_json::Value;
+use std::collections::HashSet;
+
+/// A job input line that held a deleted example: its ID, and nothing of its state. An item
+/// read from one fails alone ([`is_deleted_item`]).
+fn tombstone(example_id: &str) -> Vec<u8> {
+    serde_json::json!({"example_id": example_id, "deleted": true})
+        .to_string()
+        .into_bytes()
+}
+
+/// Whether `item` (a job's input line, parsed) is the [`tombstone`] of a deleted example.
+pub fn is_deleted_item(item: &Value) -> bool {
+    item.get("deleted") == Some(&Value::Bool(true)) && item.get("state").is_none()
+}
+
+/// Input lines scanned at once.
+const PAGE: i64 = 1000;
+
+impl Store {
+    /// Delete `example_ids` of `model_id` with everything recorded of them (see the module
+    /// documentation); `derived_id` gives the ID a job item without one was decided under.
+    /// All or none: `Ok(Some(id))` names the first not found, and nothing is deleted.
+    pub fn delete_examples(
+        &self,
+        model_id: &ModelId,
+        example_ids: &[String],
+        derived_id: &(dyn Fn(&Value) -> String + Sync),
+    ) -> Result<Option<String>, StoreError> {
+        let model = model_id.to_string();
+        let missing = self.write("delete examples", |tx| {
+            // A job's item is the example's when it names its ID, or holds its state.
+            let mut states = HashSet::new();
+            for id in example_ids {
+                let state: Option<String> = tx
+                    .query_opt(
+                        "SELECT state FROM examples WHERE model_id = ?1 AND example_id = ?2",
+                        params![model, id],
+                        |row| row.get(0),
+                    )
+                    .ctx("look for an example")?;
+                let Some(state) = state else {
+                    return Ok(Some(id.clone()));
+                };
+                if let Ok(state) = serde_json::from_str::<Value>(&state) {
+                    states.insert(derived_id(&state));
+                }
+            }
+            for id in example_ids {
+                for table in ["decisions", "annotations", "annotation_claims", "examples"] {
+                    tx.execute(
+                        &format!("DELETE FROM {table} WHERE model_id = ?1 AND example_id = ?2"),
+                        params![model, id],
+                    )
+                    .ctx("delete an example")?;
+                }
+            }
+            let held = Held {
+                ids: example_ids.iter().map(String::as_str).collect(),
+                states,
+                derived_id,
+            };
+            scrub_job_inputs(tx, &model, &held)?;
+            Ok(None)
+        })?;
+        if missing.is_none() {
+            self.fold_log()?;
+        }
+        Ok(missing)
+    }
+
+    /// SQLite: copy the write-ahead log into the database and truncate it, so no copy of
+    /// a deleted page is left in it. Nothing to do on PostgreSQL.
+    fn fold_log(&self) -> Result<(), StoreError> {
+        let mut conn = self.conn()?;
+        conn.fold_wal().ctx("checkpoint the write-ahead log")
+    }
+}
+
+/// What of the deleted examples a job's input line may hold.
+struct Held<'a> {
+    /// Their IDs.
+    ids: HashSet<&'a str>,
+    /// Their states, as the IDs derived from them.
+    states: HashSet<String>,
+    derived_id: &'a (dyn Fn(&Value) -> String + Sync),
+}
+
+impl Held<'_> {
+    /// The ID to leave in the tombstone of an input line that holds a deleted example.
+    fn in_line(&self, body: &[u8]) -> Option<String> {
+        let item: Value = serde_json::from_slice(body).ok()?;
+        let named = item.get("example_id").and_then(Value::as_str);
+        let state = item.get("state").map(|state| (self.derived_id)(state));
+        if let Some(id) = named.filter(|id| self.ids.contains(id)) {
+            return Some(id.to_owned());
+        }
+        let state = state.filter(|state| self.states.contains(state))?;
+        Some(named.map_or(state, str::to_owned))
+    }
+}
+
+/// Replace the input lines of `model`'s jobs that hold a deleted example by tombstones.
+fn scrub_job_inputs(tx: &mut Db<'_>, model: &str, held: &Held<'_>) -> Result<(), StoreError> {
+    let jobs: Vec<String> = tx
+        .query_map(
+            "SELECT job_id FROM jobs WHERE model_id = ?1",
+            params![model],
+            |row| row.get(0),
+        )
+        .ctx("list the model's jobs")?;
+    for job in jobs {
+        let mut from = 0_i64;
+        loop {
+            let page: Vec<(i64, Option<String>)> = tx
+                .query_map(
+                    "SELECT idx, body FROM job_lines WHERE job_id = ?1 AND part = 'input'
+                     AND idx >= ?2 ORDER BY idx LIMIT ?3",
+                    params![job, from, PAGE],
+                    |row| {
+                        let body: Vec<u8> = row.get(1)?;
+                        Ok((row.get(0)?, held.in_line(&body)))
+                    },
+                )
+                .ctx("read a job's input")?;
+            let Some(&(last, _)) = page.last() else {
+                break;
+            };
+            for (idx, held) in page {
+                if let Some(id) = held {
+                    tx.execute(
+                        "UPDATE job_lines SET body = ?1
+                         WHERE job_id = ?2 AND part = 'input' AND idx = ?3",
+                        params![tombstone(&id), job, idx],
+                    )
+                    .ctx("scrub a job's input line")?;
+                }
+            }
+            from = last + 1;
+        }
+    }
+    Ok(())
+}
