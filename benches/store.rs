@@ -101,6 +101,7 @@ fn setup(home: &Path, database: Option<&str>) -> Context {
             capture: CapturePolicy {
                 enabled: true,
                 sample_rate: 1.0,
+                retain_days: None,
             },
             message: None,
         },

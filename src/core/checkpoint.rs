@@ -24,12 +24,16 @@ pub struct ModelSpec {
 impl ModelSpec {
     /// The `model.yaml` text for this spec.
     pub fn to_yaml(&self) -> String {
-        format!(
+        let mut yaml = format!(
             "base: {}\ncapture:\n  enabled: {}\n  sample_rate: {}\n",
             serde_json::Value::from(self.base.as_str()),
             self.capture.enabled,
             self.capture.sample_rate
-        )
+        );
+        if let Some(days) = self.capture.retain_days {
+            yaml = format!("{yaml}  retain_days: {days}\n");
+        }
+        yaml
     }
 }
 
@@ -108,6 +112,9 @@ pub fn parse_model_yaml(
     }
 }
 
+/// A hundred years: past that, leave `retain_days` out.
+const MAX_RETAIN_DAYS: u64 = 36_500;
+
 fn parse_capture(value: Option<&Value>, loc: &Loc, errors: &mut Vec<FieldError>) -> CapturePolicy {
     let mut policy = CapturePolicy::default();
     let Some(value) = value.filter(|v| !v.is_null()) else {
@@ -129,6 +136,17 @@ fn parse_capture(value: Option<&Value>, loc: &Loc, errors: &mut Vec<FieldError>)
             {
                 policy.sample_rate = n.as_f64().unwrap_or(1.0);
             }
+            ("retain_days", Value::Number(n))
+                if n.as_u64()
+                    .is_some_and(|days| (1..=MAX_RETAIN_DAYS).contains(&days)) =>
+            {
+                policy.retain_days = n.as_u64().and_then(|days| u32::try_from(days).ok());
+            }
+            ("retain_days", _) => errors.push(FieldError::new(
+                loc.key(key),
+                format!("retain_days must be a whole number of days from 1 to {MAX_RETAIN_DAYS}"),
+                "out_of_range",
+            )),
             ("enabled", other) => errors.push(FieldError::new(
                 loc.key(key),
                 format!("enabled must be a boolean, not {}", json_type(other)),
@@ -141,7 +159,7 @@ fn parse_capture(value: Option<&Value>, loc: &Loc, errors: &mut Vec<FieldError>)
             )),
             _ => errors.push(FieldError::new(
                 loc.key(key),
-                format!("unknown member `{key}` (capture has enabled, sample_rate)"),
+                format!("unknown member `{key}` (capture has enabled, sample_rate, retain_days)"),
                 "unknown_member",
             )),
         }
@@ -298,7 +316,8 @@ mod tests {
             spec.capture,
             CapturePolicy {
                 enabled: true,
-                sample_rate: 1.0
+                sample_rate: 1.0,
+                retain_days: None,
             }
         );
         let custom = ModelSpec {
@@ -306,6 +325,7 @@ mod tests {
             capture: CapturePolicy {
                 enabled: false,
                 sample_rate: 0.25,
+                retain_days: Some(30),
             },
         };
         assert_eq!(parse_model_yaml(&custom.to_yaml(), &known).unwrap(), custom);
@@ -314,7 +334,7 @@ mod tests {
     #[test]
     fn model_yaml_errors_are_located() {
         let errors = parse_model_yaml(
-            "base: gpt\ncapture: {enabled: 1, sample_rate: 2}\nextra: 1\n",
+            "base: gpt\ncapture: {enabled: 1, sample_rate: 2, retain_days: 0}\nextra: 1\n",
             &known,
         )
         .unwrap_err();
@@ -326,6 +346,8 @@ mod tests {
                 "model.yaml.base: `gpt` is not a base model (see `arbiter models`)",
                 "model.yaml.capture.enabled: enabled must be a boolean, not a number",
                 "model.yaml.capture.sample_rate: sample_rate must be a number from 0 to 1",
+                "model.yaml.capture.retain_days: retain_days must be a whole number of days \
+                 from 1 to 36500",
             ]
         );
         assert_eq!(

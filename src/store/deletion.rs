@@ -80,6 +80,34 @@ impl Store {
         Ok(missing)
     }
 
+    /// Up to `limit` of `model_id`'s examples recorded more than `days` days ago that no
+    /// one has annotated, oldest first: what `capture.retain_days` lets go.
+    pub fn expired_examples(
+        &self,
+        model_id: &ModelId,
+        days: u32,
+        limit: usize,
+    ) -> Result<Vec<String>, StoreError> {
+        let before = (chrono::Utc::now() - chrono::Duration::days(i64::from(days)))
+            .to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+        let mut conn = self.conn()?;
+        conn.db()
+            .query_map(
+                "SELECT example_id FROM examples e
+                 WHERE e.model_id = ?1 AND e.created_at < ?2
+                   AND NOT EXISTS (SELECT 1 FROM annotations a
+                                   WHERE a.model_id = e.model_id AND a.example_id = e.example_id)
+                 ORDER BY e.created_at, e.example_id LIMIT ?3",
+                params![
+                    model_id.to_string(),
+                    before,
+                    i64::try_from(limit).unwrap_or(i64::MAX)
+                ],
+                |row| row.get(0),
+            )
+            .ctx("find expired examples")
+    }
+
     /// SQLite: copy the write-ahead log into the database and truncate it, so no copy of
     /// a deleted page is left in it. Nothing to do on PostgreSQL.
     fn fold_log(&self) -> Result<(), StoreError> {

@@ -140,6 +140,11 @@ pub struct CapturePolicy {
     /// Share of examples recorded, 0 to 1 (deterministic in the example ID).
     #[schema(minimum = 0, maximum = 1)]
     pub sample_rate: f64,
+    /// Days an unannotated example is kept after it was recorded; older ones are deleted
+    /// with all that is recorded of them (absent: kept until deleted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 1, maximum = 36500, required = false)]
+    pub retain_days: Option<u32>,
 }
 
 impl Default for CapturePolicy {
@@ -147,6 +152,7 @@ impl Default for CapturePolicy {
         Self {
             enabled: true,
             sample_rate: 1.0,
+            retain_days: None,
         }
     }
 }

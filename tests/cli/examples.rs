@@ -1514,3 +1514,65 @@ fn a_deleted_example_is_gone_from_the_api_and_from_the_store_files() {
     let (code, _, _) = env.problem(&["examples", "delete", MODEL, "forget-me"]);
     assert_eq!(code, 4);
 }
+
+/// `capture.retain_days`: after a capture, unannotated examples recorded more than that
+/// many days ago are deleted; annotated ones (ground truth) and recent ones stay, and the
+/// sweep is one event of the model's history.
+#[test]
+fn retain_days_deletes_old_unannotated_examples_after_a_capture() {
+    let env = TestEnv::new();
+    env.json(&[
+        "models",
+        "create",
+        MODEL,
+        "--questions",
+        &support_file("questions.yaml"),
+        "--retain-days",
+        "2",
+    ]);
+    let shown = env.json(&["models", "show", MODEL]);
+    assert_eq!(shown["capture"]["retainDays"], 2, "{shown}");
+    env.ingest(
+        MODEL,
+        &[
+            json!({"example_id": "old-annotated", "state": "a", "annotations": {"escalate": {"answer": true}}}),
+            json!({"example_id": "old", "state": "b"}),
+            json!({"example_id": "recent", "state": "c"}),
+        ]
+        .map(|line| format!("{line}\n"))
+        .concat(),
+    );
+    // Recorded five days ago, as far as the store knows.
+    let db = rusqlite::Connection::open(env.home().join("arbiter.db")).unwrap();
+    let five_days_ago = (chrono::Utc::now() - chrono::Duration::days(5))
+        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    db.execute(
+        "UPDATE examples SET created_at = ?1 WHERE example_id IN ('old-annotated', 'old')",
+        [&five_days_ago],
+    )
+    .unwrap();
+    drop(db);
+
+    let state = env.write("state.json", r#"{"text": "a parcel that never came"}"#);
+    let decided = env.json(&["decide", "-m", MODEL, "-s", state.to_str().unwrap()]);
+    assert_eq!(decided["recorded"], true, "{decided}");
+    let listed = env.json(&["examples", "list", MODEL]);
+    let mut ids: Vec<&str> = listed["examples"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["exampleId"].as_str().unwrap())
+        .collect();
+    ids.sort_unstable();
+    let captured = decided["example"]["exampleId"].as_str().unwrap();
+    let mut expected = vec!["old-annotated", "recent", captured];
+    expected.sort_unstable();
+    assert_eq!(ids, expected);
+    let history = env.json(&["models", "history", MODEL]);
+    assert_eq!(history[0]["action"], "delete", "{history}");
+    assert_eq!(
+        history[0]["ref"], "examples: 1 unannotated, older than 2 days",
+        "{history}"
+    );
+    assert_eq!(history[0]["actor"], "capture.retain_days");
+}

@@ -26,6 +26,7 @@ async fn decision_and_systemone_answer_identically() {
         CapturePolicy {
             enabled: false,
             sample_rate: 1.0,
+            retain_days: None,
         },
     );
     let server = home.serve().await;
@@ -323,6 +324,7 @@ async fn capture_policy_off_records_nothing() {
         CapturePolicy {
             enabled: false,
             sample_rate: 1.0,
+            retain_days: None,
         },
     );
     let token = home.admin_token("t");

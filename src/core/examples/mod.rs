@@ -6,6 +6,7 @@
 
 mod annotate;
 mod ingest;
+pub mod retention;
 mod values;
 
 pub use annotate::{annotate, annotate_example, annotate_lines, check_answer, level_index};

@@ -67,6 +67,11 @@ pub struct ModelsCreateArgs {
     /// Share of examples recorded, 0 to 1 (deterministic per example)
     #[arg(long, default_value_t = 1.0, value_name = "RATE", value_parser = values::fraction)]
     pub sample_rate: f64,
+    // clap help text, shown verbatim in --help and the man page: no Markdown backticks.
+    #[allow(clippy::doc_markdown)]
+    /// Delete unannotated examples this many days after they were recorded (capture.retain_days) [default: kept]
+    #[arg(long, value_name = "DAYS", value_parser = clap::value_parser!(u32).range(1..=36_500))]
+    pub retain_days: Option<u32>,
     /// The first checkpoint's message
     #[arg(long, short)]
     pub message: Option<String>,
@@ -235,6 +240,7 @@ fn create(ctx: &Context, args: ModelsCreateArgs, printer: &Printer) -> Result<Ex
             capture: CapturePolicy {
                 enabled: args.capture,
                 sample_rate: args.sample_rate,
+                retain_days: args.retain_days,
             },
             message: args.message,
         },
