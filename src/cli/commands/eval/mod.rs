@@ -44,19 +44,19 @@ pub struct EvalArgs {
     /// Only these questions (comma-separated IDs) [default: every saved question]
     #[arg(long, short, value_name = "IDS", value_delimiter = ',')]
     pub questions: Option<Vec<String>>,
-    /// Gate: exit 3 when a question's accuracy is below this (0 to 1)
+    /// Gate: exit 3 when a question's accuracy is below this (0 to 1); replaces the accuracy gate of gates.yaml for every question
     #[arg(long, value_name = "FRACTION", value_parser = values::fraction)]
     pub min_accuracy: Option<f64>,
-    /// Gate: exit 3 when a question's expected calibration error is above this (0 to 1)
+    /// Gate: exit 3 when a question's expected calibration error is above this (0 to 1); replaces the ECE gate of gates.yaml for every question
     #[arg(long, value_name = "FRACTION", value_parser = values::fraction)]
     pub max_ece: Option<f64>,
     /// Gate: exit 3 when a question is worse than at --baseline (lower accuracy or higher loss)
     #[arg(long, requires = "baseline")]
     pub no_regression: bool,
-    /// Per-question gates from this file instead of the revision's gates.yaml (question ID or "*" → {accuracy, max_ece, no_regression}). --min-accuracy and --max-ece still replace that metric's gate for every question, and --no-regression adds one to every question
+    /// Per-question gates from this file instead of the revision's gates.yaml (question ID, or "*" for every other, to its gates: accuracy, max ECE, no regression). --min-accuracy and --max-ece still replace that metric's gate for every question, and --no-regression adds one to every question
     #[arg(long, value_name = "FILE", conflicts_with = "no_gates")]
     pub gates: Option<PathBuf>,
-    /// Ignore the revision's gates.yaml: only the command-line gates apply
+    /// Ignore the revision's gates.yaml (by default eval reads it: each question's gate, exit 3 when one fails): only the command-line gates apply
     #[arg(long)]
     pub no_gates: bool,
     /// Apply the gates to the 95% interval's bound, not the point estimate: --min-accuracy to the lower bound, --no-regression to the change's bound (a worsening not ruled out fails)

@@ -121,7 +121,7 @@ pub(crate) fn table(report: &EvaluationReport, printer: &Printer) -> String {
 }
 
 /// Per gated question, its gate (each threshold with what set it) and the verdict:
-/// `pass`, or each gate it failed with why.
+/// `pass`, or the gates it failed.
 pub(super) fn gates_table(
     report: &EvaluationReport,
     judged: &super::gates::Judged,
@@ -136,14 +136,13 @@ pub(super) fn gates_table(
         if !judged.gates.contains_key(id) {
             continue;
         }
-        let failed: Vec<String> = judged
-            .failures_of(id)
-            .map(|f| format!("{}: {}", f.gate, f.message))
-            .collect();
+        // The gates it failed, by name: stderr says why, one line each.
+        let mut failed: Vec<&str> = judged.failures_of(id).map(|f| f.gate).collect();
+        failed.dedup();
         let verdict = if failed.is_empty() {
             "pass".to_owned()
         } else {
-            format!("FAIL {}", failed.join("; "))
+            format!("FAIL {}", failed.join(", "))
         };
         table.row(vec![id.clone(), judged.describe(id), verdict]);
     }

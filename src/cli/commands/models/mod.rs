@@ -93,7 +93,7 @@ pub struct ModelsCommitArgs {
     /// New model.yaml
     #[arg(long = "model-file", value_name = "FILE")]
     pub model_file: Option<PathBuf>,
-    /// New gates.yaml: per-question gates `arbiter eval` reads at this checkpoint (question ID or "*" → {accuracy, max_ece, no_regression}); checked against the questions
+    /// New gates.yaml: each question's gates, read by `arbiter eval` at this checkpoint (see its --gates); checked against the questions
     #[arg(long, value_name = "FILE")]
     pub gates: Option<PathBuf>,
     /// The branch to commit on [default: the default branch]; created if new
