@@ -14,6 +14,7 @@ pub mod diff;
 pub mod engines;
 pub mod eval;
 pub mod examples;
+mod gates;
 pub mod health;
 pub mod idempotency;
 pub mod jobs;

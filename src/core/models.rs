@@ -138,6 +138,9 @@ pub struct CommitRequest {
     pub start: Option<String>,
     pub questions_yaml: Option<String>,
     pub model_yaml: Option<String>,
+    /// New `gates.yaml` (per-question gates of `arbiter eval`), checked against the
+    /// questions the commit will have.
+    pub gates_yaml: Option<String>,
     /// Question ID → its new learned file `aligned/<id>.yaml` (the others stay).
     pub aligned: Vec<(String, String)>,
     /// Questions whose `aligned/<id>.yaml` goes.
@@ -157,6 +160,7 @@ impl CommitRequest {
             start: None,
             questions_yaml: None,
             model_yaml: None,
+            gates_yaml: None,
             aligned: Vec::new(),
             unaligned: Vec::new(),
             learned: None,
@@ -181,6 +185,7 @@ pub fn commit(ctx: &Context, request: &CommitRequest) -> Result<Checkpoint> {
         errors.extend(found);
     }
     if request.questions_yaml.is_some()
+        || request.gates_yaml.is_some()
         || !request.aligned.is_empty()
         || !request.unaligned.is_empty()
         || request.learned.is_some()
@@ -202,8 +207,20 @@ pub fn commit(ctx: &Context, request: &CommitRequest) -> Result<Checkpoint> {
         }
         aligned.retain(|(id, _)| !request.unaligned.contains(id));
         let learned = request.learned.as_deref().unwrap_or(&files.learned);
-        if let Err(found) = parse_questions_files(questions, &aligned, learned) {
-            errors.extend(found);
+        // The gates, new or the parent's, must name questions the commit has (an
+        // alignment, which changes neither, does not read them).
+        let gates = match (&request.gates_yaml, &request.questions_yaml) {
+            (Some(text), _) => Some(text.clone()),
+            (None, Some(_)) => repo.read_gates(&parent.commit)?,
+            (None, None) => None,
+        };
+        match parse_questions_files(questions, &aligned, learned) {
+            Ok(questions) => {
+                if let Some(gates) = gates {
+                    errors.extend(super::gates::check_file(&gates, &questions));
+                }
+            }
+            Err(found) => errors.extend(found),
         }
     }
     if !errors.is_empty() {
@@ -215,6 +232,7 @@ pub fn commit(ctx: &Context, request: &CommitRequest) -> Result<Checkpoint> {
         repo::FileChange {
             model_yaml: request.model_yaml.as_deref(),
             questions_yaml: request.questions_yaml.as_deref(),
+            gates_yaml: request.gates_yaml.as_deref(),
             aligned: &request.aligned,
             unaligned: &request.unaligned,
             learned: request.learned.as_deref(),

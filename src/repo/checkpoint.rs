@@ -9,6 +9,7 @@ use super::model::ModelRepo;
 
 pub(super) const MODEL_FILE: &str = "model.yaml";
 pub(super) const QUESTIONS_FILE: &str = "questions.yaml";
+pub(super) const GATES_FILE: &str = crate::wire::gates::GATES_FILE;
 /// The directory of learned files, one per aligned question: `aligned/<id>.yaml`.
 pub const ALIGNED_DIR: &str = "aligned";
 const ALIGNED_SUFFIX: &str = ".yaml";
@@ -66,6 +67,19 @@ impl ModelRepo {
             aligned: self.read_aligned(&commit, &tree)?,
             learned: self.read_learned(&tree)?,
         })
+    }
+
+    /// The text of `gates.yaml` at commit `commit`, if it has one (a file apart from
+    /// [`Self::read`]'s: only an evaluation reads it, never a decision).
+    pub fn read_gates(&self, commit: &str) -> Result<Option<String>, RepoError> {
+        let commit = self.find_commit(commit)?;
+        let tree = commit.tree().map_err(self.git_err("reading a tree"))?;
+        let Some(entry) = tree.get_name(GATES_FILE) else {
+            return Ok(None);
+        };
+        self.blob_text(&commit, &entry, GATES_FILE)?
+            .map(Some)
+            .ok_or_else(|| self.invalid(&commit, GATES_FILE, "not a regular file".into()))
     }
 
     /// The directory `name` of `tree`, if it has one.

@@ -16,7 +16,7 @@ use chrono::Utc;
 use git2::{ErrorCode, Oid, Reference, Repository, Signature, Time, Tree};
 
 use super::checkpoint::{
-    ALIGNED_DIR, Checkpoint, LEARNED_DIR, MODEL_FILE, QUESTIONS_FILE, aligned_file_name,
+    ALIGNED_DIR, Checkpoint, GATES_FILE, LEARNED_DIR, MODEL_FILE, QUESTIONS_FILE, aligned_file_name,
 };
 use super::error::RepoError;
 use super::model::ModelRepo;
@@ -45,6 +45,7 @@ pub(super) fn write_tree(
     for (name, content) in [
         (MODEL_FILE, files.model_yaml),
         (QUESTIONS_FILE, files.questions_yaml),
+        (GATES_FILE, files.gates_yaml),
     ] {
         if let Some(content) = content {
             builder.insert(name, repo.blob(content.as_bytes())?, FILE_MODE)?;
@@ -104,6 +105,8 @@ const DIR_MODE: i32 = 0o040_000;
 pub struct FileChange<'a> {
     pub model_yaml: Option<&'a str>,
     pub questions_yaml: Option<&'a str>,
+    /// `gates.yaml`, the per-question gates of `arbiter eval`.
+    pub gates_yaml: Option<&'a str>,
     /// Question ID → the text of its `aligned/<id>.yaml` (other questions' files stay).
     pub aligned: &'a [(String, String)],
     /// Questions whose `aligned/<id>.yaml` goes (they have learned parameters instead).

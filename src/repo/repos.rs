@@ -290,6 +290,7 @@ fn init_model(dir: &Path, files: &Files, message: &str) -> Result<Repository, gi
         &super::commit::FileChange {
             model_yaml: Some(&files.model_yaml),
             questions_yaml: Some(&files.questions_yaml),
+            gates_yaml: None,
             aligned: &files.aligned,
             unaligned: &[],
             learned,

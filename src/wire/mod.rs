@@ -11,6 +11,7 @@ pub mod answer;
 pub mod decision;
 pub mod engines;
 pub mod examples;
+pub mod gates;
 pub mod jobs;
 pub mod lines;
 pub mod models;

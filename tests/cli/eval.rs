@@ -12,7 +12,7 @@ use std::process::Output;
 
 /// `acme/support` on `mo` with the labelled set's first `n` examples, annotated for intent
 /// and escalate only: urgency has nothing to score.
-fn env_with_two_questions_annotated(n: usize) -> TestEnv {
+pub(crate) fn env_with_two_questions_annotated(n: usize) -> TestEnv {
     let env = TestEnv::new();
     env.create_model(
         "acme/support",
@@ -465,3 +465,5 @@ fn the_ci_examples_are_complete_jobs_whose_eval_step_runs_and_gates() {
         "{summary}"
     );
 }
+
+mod gates;

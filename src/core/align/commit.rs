@@ -126,6 +126,7 @@ pub(super) fn finish(
         start: Some(loaded.revision.commit.clone()),
         questions_yaml: None,
         model_yaml: None,
+        gates_yaml: None,
         aligned: files,
         unaligned,
         learned: learned_dir,

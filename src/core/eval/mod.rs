@@ -55,6 +55,10 @@ pub(crate) struct EvaluationSpec {
     /// A working copy evaluated at `revision` instead of its questions (absent: none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     working: Option<Stored>,
+    /// The per-question gates to report: the revision's `gates.yaml` or the request's
+    /// (absent: none, as in jobs recorded before gates).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    gates: Option<crate::wire::gates::Gates>,
 }
 
 impl Spec for EvaluationSpec {
@@ -79,8 +83,13 @@ pub fn create(
     evaluation: NewEvaluation<'_>,
     origin: Option<Origin>,
 ) -> Result<(Job, JobClaim)> {
-    let request = evaluation.request;
+    let mut request = evaluation.request;
     let mut loaded = models::load(ctx, evaluation.model, request.revision.as_deref())?;
+    // The committed gates are the revision's own, checked against its own questions.
+    let committed_gates = match request.gates {
+        None => committed_gates(ctx, &loaded)?,
+        Some(_) => None,
+    };
     let mut baseline = request
         .baseline
         .as_deref()
@@ -101,6 +110,10 @@ pub fn create(
         request.questions.as_deref(),
         crate::core::question_ids::QuestionsFor::Evaluate,
     )?;
+    let gates = match request.gates.take() {
+        Some(asked) => super::gates::requested(asked, &loaded.questions)?,
+        None => committed_gates,
+    };
     let draft = Draft::new(ctx)?;
     let (examples, _) = batch::stage(
         ctx,
@@ -119,8 +132,22 @@ pub fn create(
         include_fitted: request.include_fitted,
         origin: Origin::of_creation(ctx, origin, draft.job_id()),
         working,
+        gates,
     };
     draft.record(ctx, &loaded.model_id, &stored, examples * passes)
+}
+
+/// The gates committed with `loaded` (none when it has no `gates.yaml`, or an empty one).
+/// A file that does not validate against the checkpoint's questions is the checkpoint's
+/// fault, located in it.
+fn committed_gates(ctx: &Context, loaded: &Loaded) -> Result<Option<crate::wire::gates::Gates>> {
+    let repo = models::open_by_id(ctx, &loaded.model_id)?;
+    let commit = &loaded.revision.commit;
+    let Some(text) = repo.read_gates(commit)? else {
+        return Ok(None);
+    };
+    super::gates::committed(&text, &loaded.questions)
+        .map_err(|errors| super::checkpoint::invalid_checkpoint(&loaded.path, commit, errors))
 }
 
 /// One checkpoint to decide at.

@@ -85,6 +85,7 @@ pub(super) fn report(
         decided,
         cached,
         working_copy: stored.working.as_ref().map(|w| w.copy().clone()),
+        question_gates: stored.gates.clone(),
     })
 }
 

@@ -148,6 +148,13 @@ pub struct EvaluationReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<WorkingCopy>, required = false)]
     pub working_copy: Option<WorkingCopy>,
+    /// The per-question gates the evaluation was asked with: the revision's `gates.yaml`,
+    /// or the request's `gates` (question ID or `*` → `{accuracy, max_ece,
+    /// no_regression}`). Absent when there were none. The server reports them; `arbiter
+    /// eval` judges them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>, required = false)]
+    pub question_gates: Option<crate::wire::gates::Gates>,
 }
 
 /// A working copy: a questions document evaluated on top of a revision, not committed.

@@ -129,6 +129,14 @@ pub struct EvaluationRequest {
         skip_serializing_if = "Option::is_none"
     )]
     pub working_questions: Option<crate::wire::Questions>,
+    /// Question ID (or `*`, every other question) → its gate `{accuracy, max_ece,
+    /// no_regression}`: gates to report with the figures instead of the revision's
+    /// `gates.yaml` (`{}`: none). Every ID must be a question evaluated. The server does
+    /// not judge them: the report carries them as `questionGates`, and `arbiter eval`
+    /// exits 3 on a failed one.
+    #[schema(value_type = Option<Object>, required = false)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gates: Option<crate::wire::gates::Gates>,
 }
 
 impl Rules for AlignmentRequest {}

@@ -107,6 +107,7 @@ fn a_result_read_back_is_of_the_kind_that_wrote_it() {
             decided: 0,
             cached: 0,
             working_copy: None,
+            question_gates: None,
         })),
         JobResult::Alignment(Box::new(AlignmentResult {
             improved: false,

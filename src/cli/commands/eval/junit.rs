@@ -1,19 +1,15 @@
 //! An evaluation report as `JUnit` XML, for CI systems.
 
+use super::gates::Judged;
 use super::report::NOT_EVALUATED;
-use super::{Failure, failures_of, reason, unevaluated};
+use super::{reason, unevaluated};
 use crate::wire::align::{EvaluationReport, Metrics, QuestionEvaluation};
 use crate::wire::jobs::Job;
 use std::fmt::Write as _;
 
 /// `JUnit` XML: one test case per question, failed by the gates it fails; the figures in
 /// `system-out` (what CI systems show beside a test).
-pub(super) fn junit(
-    model: &str,
-    job: &Job,
-    report: &EvaluationReport,
-    failures: &[Failure],
-) -> String {
+pub(super) fn junit(model: &str, job: &Job, report: &EvaluationReport, judged: &Judged) -> String {
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let cases = report.questions.len();
     // A question not evaluated is a skipped case (with why); the others fail by their gates.
@@ -22,7 +18,7 @@ pub(super) fn junit(
         .questions
         .iter()
         .filter(|(_, e)| e.metrics.is_some())
-        .filter(|(id, _)| failures_of(failures, id).next().is_some())
+        .filter(|(id, _)| judged.failures_of(id).next().is_some())
         .count();
     let suite = format!("{model}@{}", report.revision.name);
     let _ = writeln!(
@@ -54,7 +50,7 @@ pub(super) fn junit(
         );
         let Some(m) = &evaluation.metrics else {
             // The gate's verdict on it, if any, is in the message (and the exit code).
-            let verdict = failures_of(failures, id).next().map_or_else(
+            let verdict = judged.failures_of(id).next().map_or_else(
                 || format!("{NOT_EVALUATED}: {}", reason(evaluation)),
                 |f| f.message.clone(),
             );
@@ -62,7 +58,7 @@ pub(super) fn junit(
             let _ = writeln!(out, "    </testcase>");
             continue;
         };
-        for failure in failures_of(failures, id) {
+        for failure in judged.failures_of(id) {
             let _ = writeln!(
                 out,
                 "      <failure type=\"{}\" message=\"{}\"/>",

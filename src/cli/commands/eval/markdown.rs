@@ -4,8 +4,9 @@
 //! with no interval in the report has none here). Text from the report is escaped so that
 //! it cannot break the table, and there is never colour: the reader is a web page.
 
+use super::gates::Judged;
 use super::report::{NOT_EVALUATED, estimate, failed_note};
-use super::{EvalArgs, Failure, failures_of, gated, unevaluated};
+use super::{EvalArgs, unevaluated};
 use crate::wire::align::{Estimate, EvaluationReport, QuestionEvaluation};
 use std::fmt::Write as _;
 
@@ -15,17 +16,17 @@ const NONE: &str = "—";
 /// The summary: a title naming the model and checkpoints, the gates' verdict, a row per
 /// question (and `overall`) with its figures, the baseline's and the change, then what
 /// failed and what was not evaluated.
-pub(super) fn markdown(args: &EvalArgs, report: &EvaluationReport, failures: &[Failure]) -> String {
+pub(super) fn markdown(args: &EvalArgs, report: &EvaluationReport, judged: &Judged) -> String {
     let with_baseline = report.baseline.is_some();
-    let gate_column = gated(args);
+    let gate_column = judged.gated();
     let mut out = title(&args.model, report);
-    out.push_str(&verdict(args, report, failures));
+    out.push_str(&verdict(args, report, judged));
     let mut rows = Vec::new();
     for (id, evaluation) in &report.questions {
         let mut row = vec![cell_code(id)];
         row.extend(figures(evaluation, with_baseline));
         if gate_column {
-            row.push(gate_cell(id, evaluation, failures));
+            row.push(gate_cell(id, evaluation, judged));
         }
         rows.push(row);
     }
@@ -56,9 +57,15 @@ pub(super) fn markdown(args: &EvalArgs, report: &EvaluationReport, failures: &[F
             let _ = write!(out, "\n- {}: {}", code(id), origin.describe());
         }
     }
-    if !failures.is_empty() {
+    if let Some(file) = &judged.file {
+        let _ = write!(out, "\n\n**Gates** ({})\n", code(file));
+        for id in judged.gates.keys() {
+            let _ = write!(out, "\n- {}: {}", code(id), text(&judged.describe(id)));
+        }
+    }
+    if !judged.failures.is_empty() {
         out.push_str("\n\n**Gate failures**\n");
-        for failure in failures {
+        for failure in &judged.failures {
             let _ = write!(
                 out,
                 "\n- {} ({}): {}",
@@ -139,8 +146,8 @@ fn short(commit: &str) -> &str {
 }
 
 /// Whether the gates passed, and which were asked for (the exit code is theirs).
-fn verdict(args: &EvalArgs, report: &EvaluationReport, failures: &[Failure]) -> String {
-    if !gated(args) {
+fn verdict(args: &EvalArgs, report: &EvaluationReport, judged: &Judged) -> String {
+    if !judged.gated() {
         return "No gate was asked for.\n\n".to_owned();
     }
     let mut flags = Vec::new();
@@ -159,14 +166,21 @@ fn verdict(args: &EvalArgs, report: &EvaluationReport, failures: &[Failure]) -> 
     if args.allow_unevaluated {
         flags.push("--allow-unevaluated".to_owned());
     }
-    let flags = code(&flags.join(" "));
-    if failures.is_empty() {
+    let mut under = Vec::new();
+    if let Some(file) = &judged.file {
+        under.push(code(file));
+    }
+    if !flags.is_empty() {
+        under.push(code(&flags.join(" ")));
+    }
+    let flags = under.join(" and ");
+    if judged.failures.is_empty() {
         return format!("✅ **Gates passed**: {flags}.\n\n");
     }
     let failed = report
         .questions
         .keys()
-        .filter(|id| failures_of(failures, id).next().is_some())
+        .filter(|id| judged.failures_of(id).next().is_some())
         .count();
     let all = report.questions.len();
     let plural = if all == 1 { "" } else { "s" };
@@ -259,8 +273,11 @@ fn change(e: &Estimate, lower_is_better: bool) -> String {
 
 /// The gates' verdict on a question: the gates it failed; else whether it passed or went
 /// unmeasured by leave of `--allow-unevaluated`.
-fn gate_cell(id: &str, evaluation: &QuestionEvaluation, failures: &[Failure]) -> String {
-    let mut gates: Vec<&str> = failures_of(failures, id).map(|f| f.gate).collect();
+fn gate_cell(id: &str, evaluation: &QuestionEvaluation, judged: &Judged) -> String {
+    if !judged.gates.contains_key(id) {
+        return String::new();
+    }
+    let mut gates: Vec<&str> = judged.failures_of(id).map(|f| f.gate).collect();
     // --no-regression fails once for accuracy and once for loss: one name is enough.
     gates.dedup();
     if !gates.is_empty() {
@@ -439,6 +456,8 @@ mod tests {
             allow_unevaluated: false,
             questions_file: None,
             watch: false,
+            gates: None,
+            no_gates: false,
         };
         let unmeasured = QuestionEvaluation {
             status: EvaluationStatus::NotEvaluated,
@@ -459,13 +478,15 @@ mod tests {
             decided: 0,
             cached: 0,
             working_copy: None,
+            question_gates: None,
         };
-        let failures = [Failure {
+        let mut judged = super::super::gates::judge(&report, &args);
+        judged.failures = vec![super::super::gates::Failure {
             question: "intent".into(),
             gate: "not-evaluated",
             message: "not evaluated: a | b\nc".into(),
         }];
-        let md = markdown(&args, &report, &failures);
+        let md = markdown(&args, &report, &judged);
         assert!(!md.contains('\u{1b}'), "{md}");
         let rows: Vec<&str> = md.lines().filter(|l| l.starts_with('|')).collect();
         assert_eq!(rows.len(), 4, "header, delimiter, intent, overall: {md}");

@@ -1,6 +1,7 @@
 //! `arbiter eval`: a checkpoint's figures over every annotated example (a batch job
 //! underneath), beside a baseline's, as a table, JSON, `JUnit` XML or Markdown; gates exit 3.
 
+mod gates;
 mod junit;
 mod markdown;
 mod report;
@@ -12,12 +13,13 @@ pub(crate) use report::table;
 use crate::cli::commands::jobs::{
     FailedItems, Followed, finish_status, left_running, note_replayed, watch,
 };
-use crate::cli::input::{read_questions_file, values};
+use crate::cli::input::{read_questions_file, read_text, values};
 use crate::cli::output::Printer;
 use crate::core::service::{JobRequest, Service};
 use crate::wire::align::{
-    EvaluationReport, EvaluationRequest, EvaluationStatus, Metrics, QuestionEvaluation,
+    EvaluationReport, EvaluationRequest, EvaluationStatus, QuestionEvaluation,
 };
+use crate::wire::gates::Gates;
 use crate::wire::jobs::{Job, JobResult, JobStatus};
 use anyhow::Result;
 use clap::{Args, ValueEnum};
@@ -42,15 +44,21 @@ pub struct EvalArgs {
     /// Only these questions (comma-separated IDs) [default: every saved question]
     #[arg(long, short, value_name = "IDS", value_delimiter = ',')]
     pub questions: Option<Vec<String>>,
-    /// Gate: exit 3 when a question's accuracy is below this (0 to 1)
+    /// Gate: exit 3 when a question's accuracy is below this (0 to 1); replaces the accuracy gate of gates.yaml for every question
     #[arg(long, value_name = "FRACTION", value_parser = values::fraction)]
     pub min_accuracy: Option<f64>,
-    /// Gate: exit 3 when a question's expected calibration error is above this (0 to 1)
+    /// Gate: exit 3 when a question's expected calibration error is above this (0 to 1); replaces the ECE gate of gates.yaml for every question
     #[arg(long, value_name = "FRACTION", value_parser = values::fraction)]
     pub max_ece: Option<f64>,
     /// Gate: exit 3 when a question is worse than at --baseline (lower accuracy or higher loss)
     #[arg(long, requires = "baseline")]
     pub no_regression: bool,
+    /// Per-question gates from this file instead of the revision's gates.yaml (question ID, or "*" for every other, to its gates: accuracy, max ECE, no regression). --min-accuracy and --max-ece still replace that metric's gate for every question, and --no-regression adds one to every question
+    #[arg(long, value_name = "FILE", conflicts_with = "no_gates")]
+    pub gates: Option<PathBuf>,
+    /// Ignore the revision's gates.yaml (by default eval reads it: each question's gate, exit 3 when one fails): only the command-line gates apply
+    #[arg(long)]
+    pub no_gates: bool,
     /// Apply the gates to the 95% interval's bound, not the point estimate: --min-accuracy to the lower bound, --no-regression to the change's bound (a worsening not ruled out fails)
     #[arg(long)]
     pub strict: bool,
@@ -98,6 +106,7 @@ pub(crate) async fn run(
         questions: args.questions.clone(),
         include_fitted: args.include_fitted,
         working_questions,
+        gates: requested_gates(&args)?,
     };
     let (job, report) = match evaluate(
         service,
@@ -106,12 +115,13 @@ pub(crate) async fn run(
         args.cancel_on_interrupt,
         printer,
     )
-    .await?
+    .await
+    .map_err(|error| in_gates_file(error, args.gates.as_deref()))?
     {
         Ok(done) => done,
         Err(code) => return Ok(code),
     };
-    let failures = gates(&report, &args);
+    let judged = gates::judge(&report, &args);
     let format = args.format.unwrap_or(if printer.wants_json() {
         Format::Json
     } else {
@@ -123,34 +133,42 @@ pub(crate) async fn run(
         Format::Json => printer.json(&Output {
             job_id: &job.job_id,
             report: &report,
-            gates: Gates {
-                passed: failures.is_empty(),
-                failures: &failures,
+            gates: GatesOutput {
+                passed: judged.failures.is_empty(),
+                failures: &judged.failures,
+                questions: judged.shown(),
             },
         })?,
-        Format::Junit => printer.line(&junit::junit(&args.model, &job, &shown, &failures))?,
-        Format::Markdown => printer.line(&markdown::markdown(&args, &shown, &failures))?,
+        Format::Junit => printer.line(&junit::junit(&args.model, &job, &shown, &judged))?,
+        Format::Markdown => printer.line(&markdown::markdown(&args, &shown, &judged))?,
         Format::Table => {
             printer.line(&table(&shown, printer))?;
+            if judged.gated() {
+                printer.line(&report::gates_table(&shown, &judged, printer))?;
+            }
             for line in working_lines(&report) {
                 printer.line(&line)?;
             }
         }
     }
-    for failure in &failures {
+    for note in &judged.notes {
+        printer.status(note);
+    }
+    for failure in &judged.failures {
         printer.status(&format!(
             "gate failed: {}: {}",
             failure.question, failure.message
         ));
     }
-    if args.allow_unevaluated && gated(&args) {
-        for (id, reason) in unevaluated(&report) {
+    if args.allow_unevaluated {
+        let gated = unevaluated(&report).filter(|(id, _)| judged.gates.contains_key(*id));
+        for (id, reason) in gated {
             printer.status(&format!(
                 "warning: {id} was not evaluated ({reason}); --allow-unevaluated let the gates pass without it"
             ));
         }
     }
-    Ok(if failures.is_empty() {
+    Ok(if judged.failures.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(3)
@@ -191,32 +209,20 @@ pub(crate) async fn evaluate(
 /// What `--format json` prints.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Output<'a> {
+struct Output<'a, Q> {
     job_id: &'a crate::ids::JobId,
     #[serde(flatten)]
     report: &'a EvaluationReport,
-    gates: Gates<'a>,
+    gates: GatesOutput<'a, Q>,
 }
 
+/// `--format json`'s `gates`: whether every gate passed, each failure, and per gated
+/// question its gate and verdict.
 #[derive(Serialize)]
-struct Gates<'a> {
+struct GatesOutput<'a, Q> {
     passed: bool,
-    failures: &'a [Failure],
-}
-
-/// One gate a question failed.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-struct Failure {
-    question: String,
-    /// `min-accuracy`, `max-ece`, `no-regression`, or `not-evaluated` (a gated eval that
-    /// could not measure the question).
-    gate: &'static str,
-    message: String,
-}
-
-/// Whether any gate was asked for.
-fn gated(args: &EvalArgs) -> bool {
-    args.min_accuracy.is_some() || args.max_ece.is_some() || args.no_regression
+    failures: &'a [gates::Failure],
+    questions: Q,
 }
 
 /// The questions that were not evaluated, with why.
@@ -233,113 +239,47 @@ fn reason(evaluation: &QuestionEvaluation) -> &str {
     evaluation.reason.as_deref().unwrap_or("nothing to score")
 }
 
-/// The gates question `id` failed, in the order they were judged.
-fn failures_of<'a>(failures: &'a [Failure], id: &'a str) -> impl Iterator<Item = &'a Failure> {
-    failures.iter().filter(move |f| f.question == id)
+/// Whether a command-line gate was asked for.
+fn flag_gated(args: &EvalArgs) -> bool {
+    args.min_accuracy.is_some() || args.max_ece.is_some() || args.no_regression
 }
 
-/// Every gate every question fails (none when no gate was asked for). With `--strict` a
-/// gate judges the bound of the figure's 95% interval that is least in its favour. A gate
-/// never passes on what it did not measure: a question not evaluated fails every gated
-/// run, unless `--allow-unevaluated`.
-fn gates(report: &EvaluationReport, args: &EvalArgs) -> Vec<Failure> {
-    let mut failures = Vec::new();
-    for (id, evaluation) in &report.questions {
-        let mut fail = |gate, message| {
-            failures.push(Failure {
-                question: id.clone(),
-                gate,
-                message,
-            });
-        };
-        let Some(m) = &evaluation.metrics else {
-            if gated(args) && !args.allow_unevaluated {
-                fail(
-                    "not-evaluated",
-                    format!(
-                        "not evaluated: {}; a gate needs every question measured \
-                         (annotate it, leave it out with --questions, or pass --allow-unevaluated)",
-                        reason(evaluation)
-                    ),
-                );
-            }
-            continue;
-        };
-        if let Some(min) = args.min_accuracy {
-            let (accuracy, what) = match (&m.intervals, args.strict) {
-                (Some(iv), true) => (iv.accuracy.low, "accuracy's 95% lower bound"),
-                _ => (m.accuracy, "accuracy"),
-            };
-            if accuracy < min {
-                fail(
-                    "min-accuracy",
-                    format!("{what} {accuracy:.4} is below {min}"),
-                );
-            }
-        }
-        if let Some(max) = args.max_ece
-            && m.ece > max
-        {
-            fail("max-ece", format!("ECE {:.4} is above {max}", m.ece));
-        }
-        if args.no_regression
-            && let Some(base) = &evaluation.baseline
-        {
-            regressions(evaluation, m, base, args.strict, &mut fail);
-        }
+/// The request's `gates`: another file's (`--gates`), none (`--no-gates`), or the
+/// revision's `gates.yaml` (`None`).
+fn requested_gates(args: &EvalArgs) -> Result<Option<Gates>> {
+    if args.no_gates {
+        return Ok(Some(Gates::default()));
     }
-    failures
+    let Some(path) = &args.gates else {
+        return Ok(None);
+    };
+    let text = read_text(path)?;
+    let gates = Gates::from_yaml(&path.display().to_string(), &text)
+        .map_err(crate::error::Error::Validation)?;
+    Ok(Some(gates))
 }
 
-/// The `--no-regression` gate: with `--strict`, a change the 95% interval does not rule
-/// out; else any figure worse than the baseline's.
-fn regressions(
-    evaluation: &QuestionEvaluation,
-    m: &Metrics,
-    base: &Metrics,
-    strict: bool,
-    fail: &mut impl FnMut(&'static str, String),
-) {
-    if let (true, Some(delta)) = (strict, &evaluation.delta) {
-        if delta.accuracy.low < 0.0 {
-            fail(
-                "no-regression",
-                format!(
-                    "a drop in accuracy is not ruled out: the change's 95% interval is \
-                     [{:+.4}, {:+.4}]",
-                    delta.accuracy.low, delta.accuracy.high
-                ),
-            );
+/// A fault the service found in the request's `gates` (a question the checkpoint does not
+/// have) is in the `--gates` file: located there, as the file's own faults are.
+fn in_gates_file(error: anyhow::Error, file: Option<&Path>) -> anyhow::Error {
+    use crate::error::Error;
+    use crate::wire::validate::Segment;
+    let Some(file) = file else { return error };
+    match error.downcast::<Error>() {
+        Ok(Error::Validation(mut details)) => {
+            let at = [Segment::Key("body".into()), Segment::Key("gates".into())];
+            for detail in &mut details {
+                if detail.loc.0.starts_with(&at) {
+                    detail
+                        .loc
+                        .0
+                        .splice(0..2, [Segment::Key(file.display().to_string())]);
+                }
+            }
+            Error::Validation(details).into()
         }
-        if delta.loss.high > 0.0 {
-            fail(
-                "no-regression",
-                format!(
-                    "a rise in {} is not ruled out: the change's 95% interval is \
-                     [{:+.4}, {:+.4}]",
-                    m.metric, delta.loss.low, delta.loss.high
-                ),
-            );
-        }
-        return;
-    }
-    if m.accuracy < base.accuracy {
-        fail(
-            "no-regression",
-            format!(
-                "accuracy {:.4} is below the baseline's {:.4}",
-                m.accuracy, base.accuracy
-            ),
-        );
-    }
-    if m.loss > base.loss {
-        fail(
-            "no-regression",
-            format!(
-                "{} {:.4} is above the baseline's {:.4}",
-                m.metric, m.loss, base.loss
-            ),
-        );
+        Ok(other) => other.into(),
+        Err(error) => error,
     }
 }
 

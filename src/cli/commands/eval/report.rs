@@ -120,6 +120,35 @@ pub(crate) fn table(report: &EvaluationReport, printer: &Printer) -> String {
     text
 }
 
+/// Per gated question, its gate (each threshold with what set it) and the verdict:
+/// `pass`, or the gates it failed.
+pub(super) fn gates_table(
+    report: &EvaluationReport,
+    judged: &super::gates::Judged,
+    printer: &Printer,
+) -> String {
+    let mut table = Table::new(vec![
+        Column::whole("Question").always(),
+        Column::text("Gate").always(),
+        Column::text("Verdict").always(),
+    ]);
+    for id in report.questions.keys() {
+        if !judged.gates.contains_key(id) {
+            continue;
+        }
+        // The gates it failed, by name: stderr says why, one line each.
+        let mut failed: Vec<&str> = judged.failures_of(id).map(|f| f.gate).collect();
+        failed.dedup();
+        let verdict = if failed.is_empty() {
+            "pass".to_owned()
+        } else {
+            format!("FAIL {}", failed.join(", "))
+        };
+        table.row(vec![id.clone(), judged.describe(id), verdict]);
+    }
+    printer.render(&table)
+}
+
 /// Under the tables: the checkpoints, where the answers came from, and what was left out.
 fn footer(report: &EvaluationReport) -> String {
     let mut text = String::new();

@@ -51,10 +51,10 @@ pub(super) fn refuse(args: &EvalArgs) -> Result<()> {
         ))
         .into());
     }
-    if super::gated(args) {
+    if super::flag_gated(args) || args.gates.is_some() {
         return Err(UsageError(
             "--watch shows figures as you edit and never fails: the gates (--min-accuracy, \
-             --max-ece, --no-regression) are for one evaluation in CI: drop --watch or the gate"
+             --max-ece, --no-regression, --gates) are for one evaluation in CI: drop --watch or the gate"
                 .into(),
         )
         .into());
@@ -137,6 +137,8 @@ impl Watcher<'_> {
             questions: self.args.questions.clone(),
             include_fitted: self.args.include_fitted,
             working_questions: Some(draft.clone()),
+            // Nothing is judged here: the revision's gates.yaml is not read.
+            gates: Some(crate::wire::gates::Gates::default()),
         };
         let (job_id, report) = match self.job(request, stop).await {
             Ok(Ended::Report(job_id, report)) => (job_id, report),

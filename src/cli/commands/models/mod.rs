@@ -37,7 +37,7 @@ pub enum ModelsCommand {
     Create(ModelsCreateArgs),
     /// Show a repository model: branches, tags, capture policy, question IDs
     Show(ModelsShowArgs),
-    /// Commit a new checkpoint (new questions or model.yaml) on a branch
+    /// Commit a new checkpoint (new questions, model.yaml or gates.yaml) on a branch
     Commit(ModelsCommitArgs),
     /// Tag a revision
     Tag(ModelsTagArgs),
@@ -92,12 +92,15 @@ pub struct ModelsCommitArgs {
         long,
         short,
         value_name = "FILE",
-        required_unless_present = "model_file"
+        required_unless_present_any = ["model_file", "gates"]
     )]
     pub questions: Option<PathBuf>,
     /// New model.yaml
     #[arg(long = "model-file", value_name = "FILE")]
     pub model_file: Option<PathBuf>,
+    /// New gates.yaml: each question's gates, read by `arbiter eval` at this checkpoint (see its --gates); checked against the questions
+    #[arg(long, value_name = "FILE")]
+    pub gates: Option<PathBuf>,
     /// The branch to commit on [default: the default branch]; created if new
     #[arg(long, short)]
     pub branch: Option<String>,
@@ -322,6 +325,7 @@ fn commit(ctx: &Context, args: ModelsCommitArgs, printer: &Printer) -> Result<Ex
             start: args.from,
             questions_yaml: args.questions.as_deref().map(read_text).transpose()?,
             model_yaml: args.model_file.as_deref().map(read_text).transpose()?,
+            gates_yaml: args.gates.as_deref().map(read_text).transpose()?,
             aligned: Vec::new(),
             unaligned: Vec::new(),
             learned: None,

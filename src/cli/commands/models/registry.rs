@@ -51,6 +51,8 @@ pub(super) async fn diff(
             questions: None,
             include_fitted: false,
             working_questions: None,
+            // A diff judges no gate: the revision's gates.yaml is not read.
+            gates: Some(crate::wire::gates::Gates::default()),
         };
         match evaluate(
             service,
