@@ -21,6 +21,7 @@ use crate::error::Error;
 use crate::ids::{ExampleId, ModelRef};
 use crate::wire::agreement::AgreementReport;
 use crate::wire::to_annotate::{DEFAULT_AUDIT, DEFAULT_POOL, MAX_POOL, MAX_SEED, ToAnnotateQuery};
+use crate::store::Chosen;
 use anyhow::Result;
 use clap::Args;
 use clap::builder::RangedU64ValueParser;
@@ -194,6 +195,7 @@ impl Session<'_> {
                         ClaimNext {
                             query: &self.query,
                             skip: &flow.seen,
+                            chosen: Chosen::default(),
                             annotator: self.annotator.clone(),
                         },
                     )
