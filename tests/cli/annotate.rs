@@ -229,8 +229,8 @@ fn accept_pick_undo_skip_and_quit_write_exactly_the_keys_pressed() {
         "{screen}"
     );
     assert!(
-        screen.contains("\"subject\": "),
-        "the state is shown:\n{screen}"
+        screen.contains("subject: "),
+        "the state is shown as text:\n{screen}"
     );
     let intent = guess(&screen);
     // NO_COLOR: bold stays, no colour is drawn.

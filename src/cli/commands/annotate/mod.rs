@@ -11,6 +11,7 @@
 mod flow;
 mod line;
 mod screen;
+mod state;
 
 use crate::cli::Target;
 use crate::cli::commands::examples::{AnnotatorArg, annotated_line};
@@ -19,9 +20,9 @@ use crate::cli::output::Printer;
 use crate::core::service::{AnnotateRequest, Annotator, ClaimNext, Service};
 use crate::error::Error;
 use crate::ids::{ExampleId, ModelRef};
+use crate::store::Chosen;
 use crate::wire::agreement::AgreementReport;
 use crate::wire::to_annotate::{DEFAULT_AUDIT, DEFAULT_POOL, MAX_POOL, MAX_SEED, ToAnnotateQuery};
-use crate::store::Chosen;
 use anyhow::Result;
 use clap::Args;
 use clap::builder::RangedU64ValueParser;
@@ -31,7 +32,7 @@ use std::process::ExitCode;
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Keys: Enter or a accepts the model's guess; 1-9 pick an option (0-9 a score's level); y/n answer a noul; s skips; u undoes the last answer; r adds a reason to the next answer; q or Ctrl-C quits. Every answer is written at once.\n\nWhen stdout is not a terminal, one question is asked per line and one answer read per line of stdin, with the same keys (r TEXT for a reason; an empty line accepts).\n\nExamples:\n  arbiter annotate acme/support\n  arbiter annotate acme/support --question intent --audit 0"
+    after_help = "Keys: Enter or a accepts the model's guess; 1-9 pick an option (0-9 a score's level); y/n answer a noul; s skips the question, S the rest of the example; u undoes the last answer; r adds a reason to the next answer; q or Ctrl-C quits. Every answer is written at once.\n\nWhen stdout is not a terminal, one question is asked per line and one answer read per line of stdin, with the same keys (r TEXT for a reason; an empty line accepts).\n\nExamples:\n  arbiter annotate acme/support\n  arbiter annotate acme/support --question intent --audit 0"
 )]
 pub struct AnnotateArgs {
     /// The model path, <owner>/<model>
