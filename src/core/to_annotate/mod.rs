@@ -173,6 +173,10 @@ async fn score_all(
 ) -> Result<Scored> {
     let mut ranked = Vec::with_capacity(candidates.len());
     let (mut cached, mut failed, mut first_failure) = (0, 0, None);
+    let meter = progress::current();
+    if let Some(meter) = &meter {
+        meter.planned(candidates.len());
+    }
     // A window of candidates at a time: only their states are held.
     let scoring = candidates
         .into_iter()
@@ -180,6 +184,9 @@ async fn score_all(
     let mut decided =
         futures_util::stream::iter(scoring).buffer_unordered(asking.engine.max_in_flight().max(1));
     while let Some(one) = decided.next().await {
+        if let Some(meter) = &meter {
+            meter.decided();
+        }
         match one {
             Ok(Some((one, from_cache))) => {
                 cached += u64::from(from_cache);
@@ -453,5 +460,6 @@ async fn with_states(
     .await
 }
 
+pub mod progress;
 #[cfg(test)]
 mod tests;

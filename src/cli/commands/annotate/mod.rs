@@ -17,6 +17,7 @@ use crate::cli::Target;
 use crate::cli::commands::examples::{AnnotatorArg, annotated_line};
 use crate::cli::input::values;
 use crate::cli::output::Printer;
+use crate::cli::output::ranking::ranking;
 use crate::core::service::{AnnotateRequest, Annotator, ClaimNext, Service};
 use crate::error::Error;
 use crate::ids::{ExampleId, ModelRef};
@@ -108,12 +109,9 @@ pub(crate) async fn run(
     // The first example is claimed before the screen opens: a model that cannot be
     // annotated is an error on stderr, with its exit code.
     let on_screen = std::io::stdout().is_terminal();
-    if on_screen {
-        // The first time, every candidate is decided: seconds to minutes on a large pool.
-        printer.status("ranking the examples to annotate…");
-    }
     let (mut flow, first) = Flow::start();
-    let outcome = session.perform(&flow, &first).await?;
+    // The first time, every candidate is decided: seconds to minutes on a large pool.
+    let outcome = ranking(printer, session.perform(&flow, &first)).await?;
     flow.done(&first, outcome);
     if on_screen {
         screen::run(&mut session, &mut flow).await?;
