@@ -14,7 +14,7 @@ mod screen;
 mod state;
 
 use crate::cli::Target;
-use crate::cli::commands::examples::{AnnotatorArg, annotated_line};
+use crate::cli::commands::examples::{AnnotatorArg, ChoiceArgs, annotated_line};
 use crate::cli::input::values;
 use crate::cli::output::Printer;
 use crate::cli::output::ranking::ranking;
@@ -33,13 +33,15 @@ use std::process::ExitCode;
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Keys: Enter or a accepts the model's guess; 1-9 pick an option (0-9 a score's level); y/n answer a noul; s skips the question, S the rest of the example; u undoes the last answer; r adds a reason to the next answer; q or Ctrl-C quits. Every answer is written at once.\n\nWhen stdout is not a terminal, one question is asked per line and one answer read per line of stdin, with the same keys (r TEXT for a reason; an empty line accepts).\n\nExamples:\n  arbiter annotate acme/support\n  arbiter annotate acme/support --question intent --audit 0"
+    after_help = "Keys: Enter or a accepts the model's guess; 1-9 pick an option (0-9 a score's level); y/n answer a noul; s skips the question, S the rest of the example; u undoes the last answer; r adds a reason to the next answer; q or Ctrl-C quits. Every answer is written at once.\n\nWhen stdout is not a terminal, one question is asked per line and one answer read per line of stdin, with the same keys (r TEXT for a reason; an empty line accepts).\n\nExamples:\n  arbiter annotate acme/support\n  arbiter annotate acme/support --question intent --audit 0\n  arbiter annotate acme/support --exclude held-out.txt\n  arbiter annotate acme/support --ids ex_1,ex_2"
 )]
 pub struct AnnotateArgs {
     /// The model path, <owner>/<model>
     pub model: String,
     #[command(flatten)]
     pub order: OrderArgs,
+    #[command(flatten)]
+    pub choice: ChoiceArgs,
     #[command(flatten)]
     pub annotator: AnnotatorArg,
 }
@@ -103,6 +105,8 @@ pub(crate) async fn run(
         path: args.model.clone(),
         model,
         query: args.order.query(),
+        only: args.choice.ids.clone(),
+        except: args.choice.excluded()?,
         annotator,
         agreement: String::new(),
     };
@@ -137,6 +141,10 @@ pub(crate) struct Session<'a> {
     path: String,
     model: ModelRef,
     query: ToAnnotateQuery,
+    /// `--ids`: only these examples.
+    only: Option<Vec<String>>,
+    /// `--exclude`: never these.
+    except: Vec<String>,
     annotator: Annotator,
     /// How far annotators agree so far, in a few words (read after each example).
     agreement: String,
@@ -194,7 +202,10 @@ impl Session<'_> {
                         ClaimNext {
                             query: &self.query,
                             skip: &flow.seen,
-                            chosen: Chosen::default(),
+                            chosen: Chosen {
+                                only: self.only.as_deref(),
+                                except: &self.except,
+                            },
                             annotator: self.annotator.clone(),
                         },
                     )
