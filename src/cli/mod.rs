@@ -200,6 +200,7 @@ async fn dispatch(cli: Cli, printer: &Printer) -> anyhow::Result<ExitCode> {
                     let args = annotate::AnnotateArgs {
                         model: args.model,
                         order: annotate::OrderArgs::only(args.question),
+                        choice: args.choice,
                         annotator: args.annotator,
                     };
                     annotate::run(&target, args, printer).await

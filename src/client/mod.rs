@@ -287,6 +287,8 @@ impl Service for Remote {
         let mut http = Request::post(&["v1", "models", model, "annotation-claims"])
             .json(&ClaimBody {
                 skip: request.skip.to_vec(),
+                ids: request.chosen.only.map(<[String]>::to_vec),
+                exclude: request.chosen.except.to_vec(),
             })?
             .repeatable();
         for (name, value) in request.query.to_pairs() {

@@ -7,11 +7,13 @@
 //! pick is not held, since a second annotator answering it is how agreement is measured.
 
 use super::answer_cache::Gate;
+use super::requests::ClaimNext;
 use super::{Context, blocking};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::ids::{ExampleId, ModelRef};
 use crate::wire::claims::{ClaimedExample, NextToAnnotate};
-use crate::wire::to_annotate::{MAX_N, ToAnnotateQuery, Why};
+use crate::wire::to_annotate::{MAX_N, Why};
+use crate::wire::validate::{FieldError, Loc};
 use std::collections::HashSet;
 use std::time::Duration;
 
@@ -20,22 +22,34 @@ use std::time::Duration;
 /// its example soon.
 pub const CLAIM_TTL: Duration = Duration::from_mins(5);
 
-/// Claim the next example of `model` for `annotator`, as `query` ranks them (its `n` is
-/// not used: the whole ranking is walked), passing over `skip` and what other annotators
-/// hold. Each engine call passes `gate`.
+/// Claim the next example of `model` for `annotator` (the request's, resolved by the
+/// caller), as the request's query ranks them (its `n` is not used: the whole ranking is
+/// walked), among the examples it chose, passing over those it skips and what other
+/// annotators hold. Each engine call passes `gate`.
+///
+/// An ID of `chosen.only` that names no example of the model is refused (located at
+/// `ids`, the body's name for it); one of `chosen.except` is ignored.
 pub async fn next(
     ctx: &Context,
     model: &ModelRef,
     annotator: &str,
-    query: &ToAnnotateQuery,
-    skip: &[String],
+    request: &ClaimNext<'_>,
     gate: &dyn Gate,
 ) -> Result<NextToAnnotate> {
-    let mut query = query.clone();
+    let mut query = request.query.clone();
     query.n = MAX_N;
-    let ranking = super::to_annotate::rank(ctx, model, &query, None, gate).await?;
+    if let Some(only) = request.chosen.only {
+        let (ctx, model, only) = (ctx.clone(), model.clone(), only.to_vec());
+        blocking(move || {
+            let model_id = super::models::open(&ctx, &model)?.model_id();
+            let missing = ctx.store()?.missing_examples(&model_id, &only)?;
+            unknown_ids(&model, &only, &missing)
+        })
+        .await?;
+    }
+    let ranking = super::to_annotate::rank(ctx, model, &query, request.chosen, None, gate).await?;
     let (ctx, annotator) = (ctx.clone(), annotator.to_owned());
-    let skip: HashSet<String> = skip.iter().cloned().collect();
+    let skip: HashSet<String> = request.skip.iter().cloned().collect();
     blocking(move || {
         let store = ctx.store()?;
         let model_id = ranking.model_id;
@@ -85,6 +99,40 @@ pub async fn next(
     .await
 }
 
+/// How many IDs naming no example are located one by one; the rest are counted.
+const LOCATED: usize = 10;
+
+/// Refuse `ids` when some are `missing`: each at its index (the first [`LOCATED`]).
+fn unknown_ids(model: &ModelRef, ids: &[String], missing: &[String]) -> Result<()> {
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let at = Loc::body().key("ids");
+    let mut faults: Vec<FieldError> = missing
+        .iter()
+        .take(LOCATED)
+        .filter_map(|id| {
+            let index = ids.iter().position(|one| one == id)?;
+            Some(FieldError::new(
+                at.index(index),
+                format!("`{id}` names no example of {model}"),
+                "unknown_example",
+            ))
+        })
+        .collect();
+    if missing.len() > LOCATED {
+        faults.push(FieldError::new(
+            at,
+            format!(
+                "and {} more IDs name no example of {model}",
+                missing.len() - LOCATED
+            ),
+            "unknown_example",
+        ));
+    }
+    Err(Error::Validation(faults))
+}
+
 /// Give up `annotator`'s claim on `example_id` of `model` (answered, skipped or left);
 /// another's claim stays. An example that does not exist is not found.
 pub fn release(
@@ -122,7 +170,7 @@ fn example_of<'a>(
     let model_id = super::models::open(ctx, model)?.model_id();
     let store = ctx.store()?;
     if store.get_example(&model_id, example_id.as_str())?.is_none() {
-        return Err(crate::error::Error::ExampleNotFound(example_id.to_string()));
+        return Err(Error::ExampleNotFound(example_id.to_string()));
     }
     Ok((store, model_id))
 }

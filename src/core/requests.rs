@@ -3,7 +3,7 @@
 //! the server, the client of a server). A leaf: it names types, and calls nothing.
 
 use crate::ids::{ExampleId, ModelRef};
-use crate::store::ExampleFilter;
+use crate::store::{Chosen, ExampleFilter};
 use crate::wire::Questions;
 use crate::wire::align::{AlignmentRequest, EvaluationRequest};
 use crate::wire::jobs::{JobKind, JobStatus};
@@ -131,6 +131,9 @@ pub struct ClaimNext<'a> {
     pub query: &'a crate::wire::to_annotate::ToAnnotateQuery,
     /// Examples the annotator passed over: not offered again.
     pub skip: &'a [String],
+    /// Which examples may be offered at all (and are counted as left): all, or some, less
+    /// a held-out set.
+    pub chosen: Chosen<'a>,
     /// Who claims it (see [`Annotator`]).
     pub annotator: Annotator,
 }

@@ -63,7 +63,7 @@ pub use types::{
     Annotation, Decision, Example, ExampleDetail, ExampleFilter, IngestCounts, IngestItem,
     NewAnnotation, NewDecision, RecordedDecision, Vote,
 };
-pub use unannotated::Candidate;
+pub use unannotated::{Candidate, Chosen};
 
 /// One schema migration, written in SQLite's DDL; PostgreSQL runs it translated
 /// (`migrate::for_postgres`) and then `postgres_after`.

@@ -13,8 +13,11 @@ use serde_json::Value;
 
 /// The most examples one request may pass over (`skip`).
 pub const MAX_SKIP: usize = 10_000;
+/// The most examples one request may choose (`ids`) or hold out (`exclude`), each.
+pub const MAX_CHOSEN: usize = 100_000;
 
-/// `POST …/annotation-claims`: what the annotator passed over already.
+/// `POST …/annotation-claims`: what the annotator passed over already, and which examples
+/// may be offered at all.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ClaimBody {
@@ -22,6 +25,17 @@ pub struct ClaimBody {
     #[serde(default)]
     #[schema(max_items = 10_000)]
     pub skip: Vec<String>,
+    /// Only these examples are offered, ranked and counted (at most 100000 IDs); an ID
+    /// that names no example of the model is refused, each at its index. Absent: every
+    /// example.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(max_items = 100_000, required = false)]
+    pub ids: Option<Vec<String>>,
+    /// Examples never offered, ranked nor counted: a held-out set (at most 100000 IDs; an
+    /// ID that names no example is ignored).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schema(max_items = 100_000, required = false)]
+    pub exclude: Vec<String>,
 }
 
 impl Rules for ClaimBody {
@@ -32,6 +46,16 @@ impl Rules for ClaimBody {
                 format!("skip holds at most {MAX_SKIP} example IDs"),
                 "too_long",
             );
+        }
+        let ids = self.ids.as_ref().map_or(0, Vec::len);
+        for (name, len) in [("ids", ids), ("exclude", self.exclude.len())] {
+            if len > MAX_CHOSEN {
+                faults.add(
+                    at.key(name),
+                    format!("{name} holds at most {MAX_CHOSEN} example IDs"),
+                    "too_long",
+                );
+            }
         }
     }
 }

@@ -2,7 +2,9 @@
 //! `capture-pane` to read the screen) and in line mode (stdout not a terminal): the
 //! answers in the store afterwards are exactly the keys pressed (accept, pick, undo, skip,
 //! quit), a `kill -9` midway loses nothing already answered, and two annotators against
-//! one `arbiter serve` are never shown the same example at once.
+//! one `arbiter serve` are never shown the same example at once. The state reads as text
+//! (its line breaks kept), `S` skips a whole example, and `--ids`/`--exclude` choose which
+//! examples are shown.
 
 use crate::common::{QUESTIONS, TestEnv, wait_until};
 use crate::to_annotate::states;
@@ -229,8 +231,8 @@ fn accept_pick_undo_skip_and_quit_write_exactly_the_keys_pressed() {
         "{screen}"
     );
     assert!(
-        screen.contains("\"subject\": "),
-        "the state is shown:\n{screen}"
+        screen.contains("subject: "),
+        "the state is shown as text:\n{screen}"
     );
     let intent = guess(&screen);
     // NO_COLOR: bold stays, no colour is drawn.
@@ -316,15 +318,16 @@ struct Lines {
     child: Child,
     stdin: Option<ChildStdin>,
     stdout: BufReader<ChildStdout>,
+    /// Stderr when piped and taken ([`line_mode`]).
+    stderr: Option<std::process::ChildStderr>,
     seen: Vec<String>,
 }
 
 impl Lines {
-    fn start(mut cmd: std::process::Command) -> Self {
+    fn start(cmd: &mut std::process::Command) -> Self {
         let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
             .spawn()
             .unwrap();
         let stdin = child.stdin.take();
@@ -333,6 +336,7 @@ impl Lines {
             child,
             stdin,
             stdout,
+            stderr: None,
             seen: Vec::new(),
         }
     }
@@ -360,6 +364,17 @@ impl Lines {
         header.split_whitespace().nth(1).unwrap().to_owned()
     }
 
+    /// As [`Lines::finish`], with what was said on stderr.
+    fn finish_with_stderr(mut self) -> (bool, Vec<String>, String) {
+        let mut stderr = String::new();
+        if let Some(mut pipe) = self.stderr.take() {
+            drop(self.stdin.take());
+            std::io::Read::read_to_string(&mut pipe, &mut stderr).unwrap();
+        }
+        let (ok, seen) = self.finish();
+        (ok, seen, stderr)
+    }
+
     fn finish(mut self) -> (bool, Vec<String>) {
         drop(self.stdin.take());
         let mut rest = String::new();
@@ -381,7 +396,7 @@ fn line_mode_reads_one_key_a_line_and_refuses_a_bad_one_on_the_spot() {
         "--question",
         "urgency",
     ]);
-    let mut lines = Lines::start(cmd);
+    let mut lines = Lines::start(cmd.stderr(Stdio::inherit()));
     let first = Lines::example(&lines.until("example "));
     let state = lines.until("state: ");
     assert!(state.starts_with("state: {\"subject\""), "{state}");
@@ -475,7 +490,7 @@ fn two_annotators_against_one_server_never_get_the_same_example() {
             .env("ARBITER_SERVER", &server.url)
             .env("ARBITER_TOKEN", token)
             .args(["annotate", "acme/support", "--audit", "0"]);
-        Lines::start(cmd)
+        Lines::start(cmd.stderr(Stdio::inherit()))
     };
     // Alice holds her first example while Bob walks through every one left to him.
     let mut a = client(&alice);
@@ -521,4 +536,178 @@ fn two_annotators_against_one_server_never_get_the_same_example() {
     let mut bobs = walk(client(&bob));
     bobs.sort();
     assert_eq!(bobs, ["e-00", "e-01", "e-02", "e-03"]);
+}
+
+#[test]
+fn a_multi_line_state_shows_on_several_rows_with_no_escapes_and_shift_s_skips_the_example() {
+    if !tmux_runs() {
+        return;
+    }
+    let env = TestEnv::new();
+    let questions = env.write("questions.yaml", QUESTIONS);
+    env.create_model("acme/support", "mo", &questions);
+    let content = "The export fails every night:\n```\nError: disk full\n    at write (fs.js:12)\n```\n\u{1b}]0;HIJACK\u{7}Please help.";
+    let lines = [
+        json!({"example_id": "trace", "state": {"messages": [
+            {"role": "user", "content": content},
+            {"role": "assistant", "content": "Which disk?"},
+        ]}}),
+        json!({"example_id": "other", "state": {"subject": "Refund", "body": "Please refund me."}}),
+    ];
+    let lines: String = lines.iter().map(|l| l.to_string() + "\n").collect();
+    env.ingest("acme/support", &lines);
+    let tmux = Tmux::start(
+        &env,
+        &["annotate", "acme/support", "--audit", "0", "--ids", "trace"],
+    );
+    let screen = tmux.wait_for("question 1/3");
+    assert_eq!(header(&screen).0, "trace");
+    let rows: Vec<&str> = screen.lines().collect();
+    let row = |text: &str| {
+        rows.iter()
+            .position(|r| r.contains(text))
+            .unwrap_or_else(|| panic!("no row with `{text}`:\n{screen}"))
+    };
+    // Each line of the message on a row of its own, in order, under its role.
+    let order = [
+        row("user:"),
+        row("The export fails every night:"),
+        row("Error: disk full"),
+        row("at write (fs.js:12)"),
+    ];
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}\n{screen}");
+    assert!(
+        rows[row("at write (fs.js:12)")].contains("│        at write"),
+        "{screen}"
+    );
+    assert!(!screen.contains("\\n"), "no escaped line break:\n{screen}");
+    assert!(!screen.contains("\\\""), "no escaped quote:\n{screen}");
+    // The terminal escape is shown, not obeyed.
+    assert!(
+        screen.contains(r"\u{1b}]0;HIJACK\u{7}Please help."),
+        "{screen}"
+    );
+    assert!(screen.contains("S skip example"), "{screen}");
+    // Below the box, what is not shown yet is counted; scrolling down shows the rest.
+    let screen = if screen.contains("more lines") {
+        tmux.keys(&["PageDown"]);
+        tmux.wait_for("Which disk?")
+    } else {
+        screen
+    };
+    assert!(screen.contains("assistant:"), "{screen}");
+
+    // S: the whole example skipped in one key; only `trace` was chosen, so nothing is left.
+    tmux.keys(&["S"]);
+    tmux.wait_for("Nothing left to annotate for you.");
+    tmux.keys(&["q"]);
+    let screen = tmux.wait_for("exited 0");
+    assert!(
+        // (The shell's `exited 0` may overwrite the line's start.)
+        screen.contains("skipped 3; 1 examples left to annotate"),
+        "{screen}"
+    );
+    assert!(annotated(&env).is_empty());
+}
+
+/// `arbiter annotate acme/support --audit 0 args…` in line mode, its stderr kept.
+fn line_mode(env: &TestEnv, args: &[&str]) -> Lines {
+    let mut cmd = env.std_cmd();
+    cmd.env("USER", "ann")
+        .args(["annotate", "acme/support", "--audit", "0"])
+        .args(args);
+    let mut lines = Lines::start(cmd.stderr(Stdio::piped()));
+    lines.stderr = lines.child.stderr.take();
+    lines
+}
+
+#[test]
+fn ids_show_only_those_exclude_never_those_and_an_unknown_id_is_refused() {
+    let env = env(4);
+    // --ids: only e-01 and e-03; S passes each by, then nothing is left.
+    let mut lines = line_mode(&env, &["--ids", "e-03", "--ids", "e-01"]);
+    let mut shown = Vec::new();
+    loop {
+        let line = lines.until("");
+        if line.starts_with("example ") {
+            assert!(line.contains("left 2"), "{line}");
+            shown.push(Lines::example(&line));
+            lines.send("S");
+        } else if line.starts_with("nothing left") {
+            break;
+        }
+    }
+    shown.sort();
+    assert_eq!(shown, ["e-01", "e-03"]);
+    let (ok, seen, stderr) = lines.finish_with_stderr();
+    assert!(ok, "{seen:?}");
+    assert_eq!(
+        seen.last().unwrap(),
+        "answered 0, skipped 6; 2 examples left to annotate"
+    );
+    // Not a terminal: no progress line.
+    assert!(!stderr.contains("ranking"), "{stderr}");
+
+    // --exclude: a held-out file; its unknown IDs are ignored, blank lines skipped.
+    let held_out = env.write("held-out.txt", "e-00\n\n  e-02  \ngone\n");
+    let mut lines = line_mode(
+        &env,
+        &[
+            "--exclude",
+            held_out.to_str().unwrap(),
+            "--question",
+            "intent",
+        ],
+    );
+    let mut shown = Vec::new();
+    loop {
+        let line = lines.until("");
+        if line.starts_with("example ") {
+            let left = if shown.is_empty() { "left 2" } else { "left 1" };
+            assert!(line.contains(left), "{line}");
+            shown.push(Lines::example(&line));
+            lines.send("a");
+        } else if line.starts_with("nothing left") {
+            break;
+        }
+    }
+    shown.sort();
+    assert_eq!(shown, ["e-01", "e-03"]);
+    let (ok, seen, _) = lines.finish_with_stderr();
+    assert!(ok, "{seen:?}");
+    let mut done = annotated(&env);
+    done.sort();
+    assert_eq!(done, ["e-01", "e-03"], "the held-out set is untouched");
+
+    // An ID that names no example: said with where it is, before anything is shown.
+    let output = env
+        .cmd()
+        .env("USER", "ann")
+        .args(["annotate", "acme/support", "--ids", "e-01,nope,e-02,nah"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(output.stdout.is_empty(), "{stderr}");
+    for said in [
+        "ids[1]: `nope` names no example of acme/support",
+        "ids[3]: `nah` names no example of acme/support",
+    ] {
+        assert!(stderr.contains(said), "{stderr}");
+    }
+    // Chosen examples are for the interactive flow only.
+    let output = env
+        .cmd()
+        .args([
+            "examples",
+            "annotate",
+            "acme/support",
+            "e-01",
+            "--question",
+            "intent",
+        ])
+        .args(["--answer", "refund", "--ids", "e-01"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
 }

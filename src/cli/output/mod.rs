@@ -3,6 +3,7 @@
 
 pub(super) mod failures;
 pub(super) mod progress;
+pub(super) mod ranking;
 pub(super) mod reading;
 pub(super) mod table;
 

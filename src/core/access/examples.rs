@@ -80,7 +80,8 @@ pub async fn examples_to_annotate(
 }
 
 /// Claim the next example of `model` for `annotator` (else the caller) to annotate (role
-/// `writer`: a claim is written), passing over `skip` ([`crate::core::claims::next`]).
+/// `writer`: a claim is written), passing over `skip`, among the examples `chosen`
+/// ([`crate::core::claims::next`]).
 pub async fn claim_next(
     ctx: &Context,
     principal: &Principal,
@@ -89,8 +90,11 @@ pub async fn claim_next(
     gate: &dyn Gate,
 ) -> Result<NextToAnnotate> {
     let path = model_access(ctx, principal, model, Role::Writer).await?;
-    let annotator = request.annotator.unwrap_or_else(|| principal.name.clone());
-    crate::core::claims::next(ctx, &path, &annotator, request.query, request.skip, gate).await
+    let annotator = request
+        .annotator
+        .clone()
+        .unwrap_or_else(|| principal.name.clone());
+    crate::core::claims::next(ctx, &path, &annotator, &request, gate).await
 }
 
 /// Give up the claim of `annotator` (else the caller) on an example (role `writer`).

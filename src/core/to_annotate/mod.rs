@@ -18,7 +18,7 @@ use super::models::{self, Loaded};
 use super::{Context, blocking};
 use crate::error::{Error, Result};
 use crate::ids::{ModelId, ModelRef};
-use crate::store::Candidate;
+use crate::store::{Candidate, Chosen};
 use crate::wire::answer::{Answer, Distribution};
 use crate::wire::to_annotate::{Learning, ToAnnotate, ToAnnotateItem, ToAnnotateQuery, Why};
 use crate::wire::{Loc, Questions};
@@ -50,7 +50,7 @@ pub async fn pick(
         learning,
         working_copy,
         picks,
-    } = rank(ctx, model, query, working, gate).await?;
+    } = rank(ctx, model, query, Chosen::default(), working, gate).await?;
     let examples = with_states(ctx, &model_id, picks).await?;
     Ok(ToAnnotate {
         revision,
@@ -82,18 +82,20 @@ pub(crate) struct Ranking {
     pub(crate) picks: Vec<(Ranked, Why)>,
 }
 
-/// The candidates of `model` decided and ranked as `query` asks, the picks chosen
-/// ([`pick`] without the states).
+/// The candidates of `model` among those `chosen`, decided and ranked as `query` asks,
+/// the picks chosen ([`pick`] without the states).
 pub(crate) async fn rank(
     ctx: &Context,
     model: &ModelRef,
     query: &ToAnnotateQuery,
+    chosen: Chosen<'_>,
     working: Option<&Questions>,
     gate: &dyn Gate,
 ) -> Result<Ranking> {
     let (loaded, working_copy, questions, candidates, unannotated) = {
         let (ctx, model, query) = (ctx.clone(), model.to_owned(), query.clone());
         let working = working.cloned();
+        let (only, except) = (chosen.only.map(<[String]>::to_vec), chosen.except.to_vec());
         blocking(move || {
             let mut loaded = models::load(&ctx, &model, query.revision.as_deref())?;
             let mut working_copy = None;
@@ -102,9 +104,13 @@ pub(crate) async fn rank(
                 (loaded, working_copy) = (copy, Some(said));
             }
             let questions = considered(&loaded, query.question.as_deref())?;
+            let chosen = Chosen {
+                only: only.as_deref(),
+                except: &except,
+            };
             let (candidates, unannotated) =
                 ctx.store()?
-                    .unannotated(&loaded.model_id, &questions, query.pool)?;
+                    .unannotated(&loaded.model_id, &questions, chosen, query.pool)?;
             Ok((loaded, working_copy, questions, candidates, unannotated))
         })
         .await?
@@ -167,6 +173,10 @@ async fn score_all(
 ) -> Result<Scored> {
     let mut ranked = Vec::with_capacity(candidates.len());
     let (mut cached, mut failed, mut first_failure) = (0, 0, None);
+    let meter = progress::current();
+    if let Some(meter) = &meter {
+        meter.planned(candidates.len());
+    }
     // A window of candidates at a time: only their states are held.
     let scoring = candidates
         .into_iter()
@@ -174,6 +184,9 @@ async fn score_all(
     let mut decided =
         futures_util::stream::iter(scoring).buffer_unordered(asking.engine.max_in_flight().max(1));
     while let Some(one) = decided.next().await {
+        if let Some(meter) = &meter {
+            meter.decided();
+        }
         match one {
             Ok(Some((one, from_cache))) => {
                 cached += u64::from(from_cache);
@@ -447,5 +460,6 @@ async fn with_states(
     .await
 }
 
+pub mod progress;
 #[cfg(test)]
 mod tests;

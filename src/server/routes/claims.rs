@@ -12,6 +12,7 @@ use crate::server::admission::OneAtATime;
 use crate::server::error::ApiResult;
 use crate::server::extract::{AppPath, JsonBody, ModelQuery};
 use crate::server::openapi::problems;
+use crate::store::Chosen;
 use crate::wire::claims::{ClaimBody, NextToAnnotate};
 use crate::wire::to_annotate::ToAnnotateQuery;
 use axum::extract::State;
@@ -38,8 +39,10 @@ problems::problem_responses! {
     summary = "Claim the next example to annotate",
     description = "The next example for the token's annotator (its name) to annotate, in the \
         order of `examples-to-annotate` (the same query parameters; `n` is not used): the \
-        lowest margins first with the audit share spread among them, passing over the \
-        examples in `skip` and those other annotators hold. An `uncertain` example is claimed \
+        lowest margins first with the audit share spread among them, among the examples in \
+        `ids` (when given) less those in `exclude` (a held-out set), passing over the \
+        examples in `skip` and those other annotators hold; `unannotated` counts the chosen \
+        examples only. An ID in `ids` that names no example is refused. An `uncertain` example is claimed \
         for the annotator until `expiresAt` (a few minutes; claiming it again or answering it \
         renews it) or until released, and no other annotator is offered it meanwhile; an `audit` example is \
         not held, since a second annotator answering it is how agreement is measured. With \
@@ -47,7 +50,7 @@ problems::problem_responses! {
         `example` is null when nothing is left for this annotator (role `writer`).",
     security(("bearerAuth" = ["examples:write", "decisions"])),
     params(ModelParams, ToAnnotateQuery),
-    request_body(content = ClaimBody, description = "What the annotator passed over."),
+    request_body(content = ClaimBody, description = "What the annotator passed over, and which examples may be offered."),
     responses(
         (status = 200, description = "The example claimed, or none left.", body = NextToAnnotate),
         problems::NotJsonBody,
@@ -74,11 +77,15 @@ pub(crate) async fn claim_example_to_annotate(
     let query = ToAnnotateQuery::from_pairs(&pairs.read(&authorized)?).map_err(Error::from)?;
     let JsonBody(body) = JsonBody::read(request, &state, &authorized).await?;
     let model = authorized.into_model();
-    let ClaimBody { skip } = ClaimBody::read(&body)?;
+    let ClaimBody { skip, ids, exclude } = ClaimBody::read(&body)?;
     let gate = OneAtATime::new(&state.decisions);
     let request = ClaimNext {
         query: &query,
         skip: &skip,
+        chosen: Chosen {
+            only: ids.as_deref(),
+            except: &exclude,
+        },
         annotator: None,
     };
     let next = core::access::claim_next(&state.ctx, &principal, &model, request, &gate).await?;

@@ -11,14 +11,17 @@
 mod flow;
 mod line;
 mod screen;
+mod state;
 
 use crate::cli::Target;
-use crate::cli::commands::examples::{AnnotatorArg, annotated_line};
+use crate::cli::commands::examples::{AnnotatorArg, ChoiceArgs, annotated_line};
 use crate::cli::input::values;
 use crate::cli::output::Printer;
+use crate::cli::output::ranking::ranking;
 use crate::core::service::{AnnotateRequest, Annotator, ClaimNext, Service};
 use crate::error::Error;
 use crate::ids::{ExampleId, ModelRef};
+use crate::store::Chosen;
 use crate::wire::agreement::AgreementReport;
 use crate::wire::to_annotate::{DEFAULT_AUDIT, DEFAULT_POOL, MAX_POOL, MAX_SEED, ToAnnotateQuery};
 use anyhow::Result;
@@ -30,13 +33,15 @@ use std::process::ExitCode;
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Keys: Enter or a accepts the model's guess; 1-9 pick an option (0-9 a score's level); y/n answer a noul; s skips; u undoes the last answer; r adds a reason to the next answer; q or Ctrl-C quits. Every answer is written at once.\n\nWhen stdout is not a terminal, one question is asked per line and one answer read per line of stdin, with the same keys (r TEXT for a reason; an empty line accepts).\n\nExamples:\n  arbiter annotate acme/support\n  arbiter annotate acme/support --question intent --audit 0"
+    after_help = "Keys: Enter or a accepts the model's guess; 1-9 pick an option (0-9 a score's level); y/n answer a noul; s skips the question, S the rest of the example; u undoes the last answer; r adds a reason to the next answer; q or Ctrl-C quits. Every answer is written at once.\n\nWhen stdout is not a terminal, one question is asked per line and one answer read per line of stdin, with the same keys (r TEXT for a reason; an empty line accepts).\n\nExamples:\n  arbiter annotate acme/support\n  arbiter annotate acme/support --question intent --audit 0\n  arbiter annotate acme/support --exclude held-out.txt\n  arbiter annotate acme/support --ids ex_1,ex_2"
 )]
 pub struct AnnotateArgs {
     /// The model path, <owner>/<model>
     pub model: String,
     #[command(flatten)]
     pub order: OrderArgs,
+    #[command(flatten)]
+    pub choice: ChoiceArgs,
     #[command(flatten)]
     pub annotator: AnnotatorArg,
 }
@@ -100,18 +105,17 @@ pub(crate) async fn run(
         path: args.model.clone(),
         model,
         query: args.order.query(),
+        only: args.choice.ids.clone(),
+        except: args.choice.excluded()?,
         annotator,
         agreement: String::new(),
     };
     // The first example is claimed before the screen opens: a model that cannot be
     // annotated is an error on stderr, with its exit code.
     let on_screen = std::io::stdout().is_terminal();
-    if on_screen {
-        // The first time, every candidate is decided: seconds to minutes on a large pool.
-        printer.status("ranking the examples to annotate…");
-    }
     let (mut flow, first) = Flow::start();
-    let outcome = session.perform(&flow, &first).await?;
+    // The first time, every candidate is decided: seconds to minutes on a large pool.
+    let outcome = ranking(printer, session.perform(&flow, &first)).await?;
     flow.done(&first, outcome);
     if on_screen {
         screen::run(&mut session, &mut flow).await?;
@@ -137,6 +141,10 @@ pub(crate) struct Session<'a> {
     path: String,
     model: ModelRef,
     query: ToAnnotateQuery,
+    /// `--ids`: only these examples.
+    only: Option<Vec<String>>,
+    /// `--exclude`: never these.
+    except: Vec<String>,
     annotator: Annotator,
     /// How far annotators agree so far, in a few words (read after each example).
     agreement: String,
@@ -194,6 +202,10 @@ impl Session<'_> {
                         ClaimNext {
                             query: &self.query,
                             skip: &flow.seen,
+                            chosen: Chosen {
+                                only: self.only.as_deref(),
+                                except: &self.except,
+                            },
                             annotator: self.annotator.clone(),
                         },
                     )

@@ -1,10 +1,13 @@
 //! The full-screen view (ratatui on crossterm): a header with the progress, the state
-//! (pretty JSON, wrapped, scrolled with the arrows), the question with the model's guess
+//! (as text, [`super::state`]: wrapped, scrolled with the arrows, what is below the box
+//! counted on its last row), the question with the model's guess
 //! and a probability per outcome, the last message, and the keys. It fits 80×24; colours
 //! are left out under `NO_COLOR`.
 
 use super::Session;
 use super::flow::{self, At, Flow, Key, Message};
+use super::state;
+use crate::cli::output::escape_controls;
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen};
 use ratatui::Frame;
@@ -12,7 +15,7 @@ use ratatui::backend::CrosstermBackend;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span, Text};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Paragraph};
 use std::io::Write;
 
 /// The terminal in raw mode on the alternate screen, given back as it was when dropped
@@ -50,15 +53,21 @@ pub(super) async fn run(session: &mut Session<'_>, flow: &mut Flow) -> anyhow::R
     let mut terminal = ratatui::Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
     let color = !no_color();
     while !flow.finished {
-        terminal.draw(|frame| draw(frame, &session.path, &session.agreement, flow, color))?;
+        let mut furthest = 0;
+        terminal.draw(|frame| {
+            furthest = draw(frame, &session.path, &session.agreement, flow, color);
+        })?;
+        // Scrolled past the end, the first key back up shows a row more at once.
+        flow.scroll = flow.scroll.min(furthest);
         let Some(key) = read_key()? else {
             continue;
         };
         if let Some(effect) = flow.key(key) {
             if matches!(effect, flow::Effect::Next { .. }) {
                 flow.message = Some(Message::Info("looking for the next example…".to_owned()));
-                terminal
-                    .draw(|frame| draw(frame, &session.path, &session.agreement, flow, color))?;
+                terminal.draw(|frame| {
+                    draw(frame, &session.path, &session.agreement, flow, color);
+                })?;
             }
             session.drive(flow, effect).await;
         }
@@ -119,7 +128,8 @@ impl Paint {
     }
 }
 
-fn draw(frame: &mut Frame, path: &str, agreement: &str, flow: &Flow, color: bool) {
+/// Draw the screen; the furthest the state can scroll is returned.
+fn draw(frame: &mut Frame, path: &str, agreement: &str, flow: &Flow, color: bool) -> u16 {
     let paint = Paint { color };
     let question_height = flow
         .current
@@ -137,7 +147,7 @@ fn draw(frame: &mut Frame, path: &str, agreement: &str, flow: &Flow, color: bool
     .areas(frame.area());
     frame.render_widget(Paragraph::new(header_line(path, flow)), header);
     frame.render_widget(Paragraph::new(progress_lines(agreement, flow)), progress);
-    draw_state(frame, state, flow);
+    let furthest = draw_state(frame, state, flow);
     draw_question(frame, question, flow, &paint);
     let shown = match (&flow.typing, &flow.message) {
         (Some(text), _) => Line::from(vec![
@@ -158,6 +168,7 @@ fn draw(frame: &mut Frame, path: &str, agreement: &str, flow: &Flow, color: bool
         Paragraph::new(Span::styled(flow::KEYS, paint.fg(Color::DarkGray))),
         keys,
     );
+    furthest
 }
 
 fn header_line(path: &str, flow: &Flow) -> Line<'static> {
@@ -165,7 +176,7 @@ fn header_line(path: &str, flow: &Flow) -> Line<'static> {
     if let Some(at) = &flow.current {
         spans.push(Span::raw(format!(
             " · {} · {} · question {}/{}",
-            at.example.example_id,
+            escape_controls(&at.example.example_id),
             flow::why(&at.example),
             at.index + 1,
             at.example.answers.len()
@@ -195,7 +206,9 @@ fn progress_lines(agreement: &str, flow: &Flow) -> Vec<Line<'static>> {
     ]
 }
 
-fn draw_state(frame: &mut Frame, area: Rect, flow: &Flow) {
+/// The state as text ([`state::rows`]), scrolled by the flow; when more follows, the last
+/// row says how much. The furthest it can scroll is returned (the flow is held to it).
+fn draw_state(frame: &mut Frame, area: Rect, flow: &Flow) -> u16 {
     let block = Block::default()
         .borders(Borders::ALL)
         .title(" state (↑↓ PgUp PgDn scroll) ");
@@ -206,18 +219,50 @@ fn draw_state(frame: &mut Frame, area: Rect, flow: &Flow) {
             ""
         };
         frame.render_widget(Paragraph::new(text).block(block), area);
-        return;
+        return 0;
     };
-    let text = serde_json::to_string_pretty(&at.example.state).unwrap_or_default();
-    let lines = u16::try_from(text.lines().count()).unwrap_or(u16::MAX);
-    let scroll = flow.scroll.min(lines.saturating_sub(1));
-    frame.render_widget(
-        Paragraph::new(Text::from(text))
-            .block(block)
-            .wrap(Wrap { trim: false })
-            .scroll((scroll, 0)),
-        area,
+    let rows = state::rows(&at.example.state, usize::from(area.width.saturating_sub(2)));
+    let (shown, furthest) = visible(
+        &rows,
+        usize::from(area.height.saturating_sub(2)),
+        flow.scroll,
     );
+    frame.render_widget(Paragraph::new(Text::from(shown)).block(block), area);
+    furthest
+}
+
+/// The rows that fit `height` from `scroll` on (held to the furthest scroll, where the
+/// last row is at the bottom), the last one saying how many more follow when some do; and
+/// the furthest scroll.
+fn visible(rows: &[state::Row], height: usize, scroll: u16) -> (Vec<Line<'static>>, u16) {
+    let furthest = rows.len().saturating_sub(height);
+    let from = usize::from(scroll).min(furthest);
+    let mut shown: Vec<Line<'static>> = rows
+        .iter()
+        .skip(from)
+        .take(height)
+        .map(|row| {
+            let style = if row.heading {
+                Paint::bold()
+            } else {
+                Style::default()
+            };
+            Line::from(vec![
+                Span::raw(" ".repeat(row.indent)),
+                Span::styled(row.text.clone(), style),
+            ])
+        })
+        .collect();
+    let after = rows.len().saturating_sub(from + height);
+    if after > 0
+        && let Some(last) = shown.last_mut()
+    {
+        *last = Line::from(Span::styled(
+            format!("… {} more lines (↓ PgDn)", after + 1),
+            Paint::bold(),
+        ));
+    }
+    (shown, u16::try_from(furthest).unwrap_or(u16::MAX))
 }
 
 fn draw_question(frame: &mut Frame, area: Rect, flow: &Flow, paint: &Paint) {
@@ -315,7 +360,9 @@ mod tests {
         flow.progress.left = 7;
         let mut terminal = ratatui::Terminal::new(TestBackend::new(80, 24)).unwrap();
         terminal
-            .draw(|frame| draw(frame, "acme/support", "agreement κ 0.50", &flow, false))
+            .draw(|frame| {
+                draw(frame, "acme/support", "agreement κ 0.50", &flow, false);
+            })
             .unwrap();
         let screen: String = terminal
             .backend()
@@ -350,5 +397,30 @@ mod tests {
             screen.lines().filter(|l| l.contains("word word")).count() > 2,
             "{screen}"
         );
+    }
+
+    #[test]
+    fn what_is_below_the_box_is_counted_on_its_last_row_until_scrolled_to() {
+        let rows: Vec<state::Row> = (0..10)
+            .map(|i| state::Row {
+                indent: 0,
+                text: format!("row {i}"),
+                heading: false,
+            })
+            .collect();
+        let text = |lines: Vec<Line<'static>>| -> Vec<String> {
+            lines.iter().map(ToString::to_string).collect()
+        };
+        let (shown, furthest) = visible(&rows, 4, 0);
+        assert_eq!(furthest, 6);
+        assert_eq!(
+            text(shown),
+            ["row 0", "row 1", "row 2", "… 7 more lines (↓ PgDn)"]
+        );
+        // Scrolled past the end: held to the last rows, nothing more to count.
+        let (shown, _) = visible(&rows, 4, 50);
+        assert_eq!(text(shown), ["row 6", "row 7", "row 8", "row 9"]);
+        let (shown, _) = visible(&rows[..3], 4, 0);
+        assert_eq!(text(shown), ["row 0", "row 1", "row 2"]);
     }
 }

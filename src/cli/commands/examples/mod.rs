@@ -1,8 +1,11 @@
 //! `arbiter examples`: ingest, annotate, list, show and export a model's examples, measure
 //! how far their annotators agree, and pick which to annotate next (`to_annotate.rs`).
 
+mod choice;
 mod delete;
 mod to_annotate;
+
+pub(crate) use choice::ChoiceArgs;
 
 use crate::cli::Target;
 use crate::cli::commands::examples::to_annotate::ExamplesNextArgs;
@@ -128,6 +131,9 @@ pub struct ExamplesAnnotateArgs {
     /// Annotate in a keystroke, as arbiter annotate does (with --question: only that question)
     #[arg(long, short = 'i', conflicts_with_all = ["example_id", "file", "answer", "reasoning"])]
     pub interactive: bool,
+    // With --interactive: which examples may be shown (as `arbiter annotate` takes them).
+    #[command(flatten)]
+    pub choice: ChoiceArgs,
     #[command(flatten)]
     pub annotator: AnnotatorArg,
 }
@@ -260,6 +266,11 @@ async fn annotate(
     args: ExamplesAnnotateArgs,
     printer: &Printer,
 ) -> Result<ExitCode> {
+    if args.choice.given() {
+        return Err(
+            UsageError("--ids and --exclude choose what --interactive shows".into()).into(),
+        );
+    }
     let annotator = args.annotator.resolve(target)?;
     let service = target.service();
     if let Some(path) = &args.file {

@@ -125,7 +125,7 @@ pub(crate) struct Flow {
 
 /// What the keys do, as the screen's last line shows them.
 pub(crate) const KEYS: &str =
-    "Enter/a accept · 0-9 pick · y/n · s skip · u undo · r reason · q quit";
+    "Enter/a accept · 0-9 y/n · s skip · S skip example · u undo · r reason · q quit";
 
 impl Flow {
     /// The first effect: claim an example.
@@ -223,6 +223,7 @@ impl Flow {
                 self.message = Some(Message::Info(format!("skipped {question}")));
                 return self.advance();
             }
+            Key::Char('S') => return self.skip_example(),
             Key::Enter | Key::Char('a') => Ok(guess(answer)),
             Key::Char(c @ ('y' | 'n')) => yes_no(answer, c == 'y'),
             Key::Char(c) if c.is_ascii_digit() => pick(answer, c.to_digit(10).unwrap_or(0)),
@@ -241,6 +242,21 @@ impl Flow {
                 None
             }
         }
+    }
+
+    /// `S`: the example's questions left unasked (each counted as skipped), on to the next
+    /// example. What was answered of it stays (`u` undoes it).
+    fn skip_example(&mut self) -> Option<Effect> {
+        let at = self.current.as_mut()?;
+        let left = at.example.answers.len().saturating_sub(at.index);
+        self.skipped += left as u64;
+        self.message = Some(Message::Info(format!(
+            "skipped example {} ({left} question{} unasked)",
+            at.example.example_id,
+            if left == 1 { "" } else { "s" }
+        )));
+        at.index = at.example.answers.len().saturating_sub(1);
+        self.advance()
     }
 
     /// On to the next question, else (the example done with) the next example.

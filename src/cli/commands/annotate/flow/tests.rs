@@ -192,6 +192,44 @@ fn skip_moves_on_without_writing_and_skipping_the_last_question_leaves_the_examp
 }
 
 #[test]
+fn shift_s_skips_the_rest_of_the_example_in_one_key_keeping_what_was_answered() {
+    let mut flow = started();
+    let (_, then) = carry(&mut flow, Key::Char('2'), Outcome::Written("ok".into()));
+    assert_eq!(then, None);
+    assert_eq!(
+        flow.key(Key::Char('S')),
+        Some(Effect::Next {
+            release: Some("e1".into())
+        })
+    );
+    assert_eq!(
+        flow.message,
+        Some(Message::Info(
+            "skipped example e1 (2 questions unasked)".into()
+        ))
+    );
+    assert_eq!((flow.answered, flow.skipped), (1, 2));
+    assert_eq!(flow.seen, ["e1"], "not offered again");
+    assert!(flow.current.is_none());
+    // The next example; `u` still goes back to e1's answer.
+    flow.done(
+        &Effect::Next { release: None },
+        next(Some(example("e2", Why::Uncertain))),
+    );
+    assert_eq!(
+        flow.key(Key::Char('u')),
+        Some(Effect::Undo {
+            example_id: "e1".into(),
+            question: "intent".into(),
+            release: Some("e2".into())
+        })
+    );
+    // With nothing shown, it does nothing but say so.
+    let mut empty = Flow::default();
+    assert_eq!(empty.key(Key::Char('S')), None);
+}
+
+#[test]
 fn undo_deletes_the_last_answer_and_asks_its_question_again_even_on_an_earlier_example() {
     let mut flow = started();
     let said = || Outcome::Written("ok".into());
