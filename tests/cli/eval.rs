@@ -466,4 +466,81 @@ fn the_ci_examples_are_complete_jobs_whose_eval_step_runs_and_gates() {
     );
 }
 
+/// `eval --output FILE` writes the report only once there is one: an evaluation that
+/// cannot run (an unknown revision, exit 4) neither creates FILE nor changes one that is
+/// there, unlike a shell's `> FILE`; a finished one writes it (`JUnit`, with a failing gate
+/// too: exit 3).
+#[test]
+fn eval_output_is_written_only_when_there_is_a_report() {
+    let env = env_with_two_questions_annotated(12);
+    let report = env.path().join("eval.xml");
+    let failed = eval(
+        &env,
+        &[
+            "--revision",
+            "no-such-branch",
+            "--output",
+            report.to_str().unwrap(),
+        ],
+        "junit",
+    );
+    assert_eq!(failed.status.code(), Some(4));
+    assert!(!report.exists(), "a failed eval created its --output");
+    std::fs::write(&report, "the last good report\n").unwrap();
+    let failed = eval(
+        &env,
+        &[
+            "--revision",
+            "no-such-branch",
+            "--output",
+            report.to_str().unwrap(),
+        ],
+        "junit",
+    );
+    assert_eq!(failed.status.code(), Some(4));
+    assert_eq!(
+        std::fs::read_to_string(&report).unwrap(),
+        "the last good report\n",
+        "a failed eval changed its --output"
+    );
+    let gated = eval(
+        &env,
+        &[
+            "--min-accuracy",
+            "0.999",
+            "--allow-unevaluated",
+            "-o",
+            report.to_str().unwrap(),
+        ],
+        "junit",
+    );
+    assert_eq!(
+        gated.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&gated.stderr)
+    );
+    assert!(gated.stdout.is_empty(), "the report went to stdout too");
+    let written = std::fs::read_to_string(&report).unwrap();
+    assert!(written.starts_with("<?xml"), "{written}");
+    assert!(written.contains("<failure"), "{written}");
+    // Without --format, a file gets JSON.
+    let json_report = env.path().join("eval.json");
+    let output = env
+        .cmd()
+        .args(["eval", "acme/support", "--output"])
+        .arg(&json_report)
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let parsed: Value =
+        serde_json::from_str(&std::fs::read_to_string(&json_report).unwrap()).unwrap();
+    assert!(parsed["jobId"].is_string(), "{parsed}");
+}
+
 mod gates;

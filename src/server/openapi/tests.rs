@@ -69,6 +69,7 @@ fn lists_every_operation() {
         ("get", format!("{models}/examples-to-annotate")),
         ("post", format!("{models}/examples-to-annotate")),
         ("get", format!("{models}/examples/{{exampleId}}")),
+        ("delete", format!("{models}/examples/{{exampleId}}")),
         (
             "patch",
             format!("{models}/examples/{{exampleId}}/annotations"),

@@ -442,6 +442,7 @@ mod tests {
         use crate::wire::align::EvaluationStatus;
         use crate::wire::decision::{Revision, RevisionKind};
         let args = EvalArgs {
+            output: None,
             model: "acme/support".into(),
             revision: None,
             baseline: None,

@@ -21,7 +21,7 @@ use crate::wire::align::{
 };
 use crate::wire::gates::Gates;
 use crate::wire::jobs::{Job, JobResult, JobStatus};
-use anyhow::Result;
+use anyhow::{Context as _, Result};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -62,9 +62,12 @@ pub struct EvalArgs {
     /// Apply the gates to the 95% interval's bound, not the point estimate: --min-accuracy to the lower bound, --no-regression to the change's bound (a worsening not ruled out fails)
     #[arg(long)]
     pub strict: bool,
-    /// Output format: junit is a test report for CI, markdown a summary for a pull request or a CI job summary [default: table on a terminal, json when piped]
+    /// Output format: junit is a test report for CI, markdown a summary for a pull request or a CI job summary [default: table on a terminal, json when piped or with --output]
     #[arg(long, value_enum)]
     pub format: Option<Format>,
+    /// Write the report to FILE instead of stdout, only once there is one: on an error (exit 1, 2 or 4) FILE is neither created nor changed, unlike a shell's `> FILE` (a gate that fails, exit 3, still writes it)
+    #[arg(long, short, value_name = "FILE", conflicts_with = "watch")]
+    pub output: Option<PathBuf>,
     /// With --server, when not on a terminal: cancel the server's job on Ctrl-C (on a terminal you are asked; without --server it is always cancelled)
     #[arg(long)]
     pub cancel_on_interrupt: bool,
@@ -122,35 +125,7 @@ pub(crate) async fn run(
         Err(code) => return Ok(code),
     };
     let judged = gates::judge(&report, &args);
-    let format = args.format.unwrap_or(if printer.wants_json() {
-        Format::Json
-    } else {
-        Format::Table
-    });
-    // Figures of a working copy are labelled so wherever they are shown.
-    let shown = working_label(&report, args.questions_file.as_deref());
-    match format {
-        Format::Json => printer.json(&Output {
-            job_id: &job.job_id,
-            report: &report,
-            gates: GatesOutput {
-                passed: judged.failures.is_empty(),
-                failures: &judged.failures,
-                questions: judged.shown(),
-            },
-        })?,
-        Format::Junit => printer.line(&junit::junit(&args.model, &job, &shown, &judged))?,
-        Format::Markdown => printer.line(&markdown::markdown(&args, &shown, &judged))?,
-        Format::Table => {
-            printer.line(&table(&shown, printer))?;
-            if judged.gated() {
-                printer.line(&report::gates_table(&shown, &judged, printer))?;
-            }
-            for line in working_lines(&report) {
-                printer.line(&line)?;
-            }
-        }
-    }
+    emit(&args, printer, (&job, &report), &judged)?;
     for note in &judged.notes {
         printer.status(note);
     }
@@ -173,6 +148,70 @@ pub(crate) async fn run(
     } else {
         ExitCode::from(3)
     })
+}
+
+/// The report in the format asked, to `--output` or stdout.
+fn emit(
+    args: &EvalArgs,
+    printer: &Printer,
+    (job, report): (&Job, &EvaluationReport),
+    judged: &gates::Judged,
+) -> Result<()> {
+    let format = args
+        .format
+        .unwrap_or(if printer.wants_json() || args.output.is_some() {
+            Format::Json
+        } else {
+            Format::Table
+        });
+    // Figures of a working copy are labelled so wherever they are shown.
+    let shown = working_label(report, args.questions_file.as_deref());
+    let text = match format {
+        Format::Json => {
+            let output = Output {
+                job_id: &job.job_id,
+                report,
+                gates: GatesOutput {
+                    passed: judged.failures.is_empty(),
+                    failures: &judged.failures,
+                    questions: judged.shown(),
+                },
+            };
+            if args.output.is_none() {
+                printer.json(&output)?;
+                None
+            } else {
+                Some(serde_json::to_string(&output)?)
+            }
+        }
+        Format::Junit => Some(junit::junit(&args.model, job, &shown, judged)),
+        Format::Markdown => Some(markdown::markdown(args, &shown, judged)),
+        Format::Table => {
+            let mut lines = vec![table(&shown, printer)];
+            if judged.gated() {
+                lines.push(report::gates_table(&shown, judged, printer));
+            }
+            lines.extend(working_lines(report));
+            Some(lines.join("\n"))
+        }
+    };
+    match (text, &args.output) {
+        (Some(text), Some(path)) => write_report(path, &text)?,
+        (Some(text), None) => printer.line(&text)?,
+        (None, _) => {}
+    }
+    Ok(())
+}
+
+/// The report to `path`: created (with the user's umask) or emptied only now, once the
+/// report is in hand.
+fn write_report(path: &Path, text: &str) -> Result<()> {
+    use std::io::Write as _;
+    let mut file = crate::cli::private::create_output_file(path)?;
+    writeln!(file, "{text}")
+        .and_then(|()| file.flush())
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
 }
 
 /// Run an evaluation job and follow it to its report; the exit code instead when it did not
