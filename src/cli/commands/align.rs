@@ -160,7 +160,8 @@ pub(crate) fn print_alignment(job: &Job, model: &str, printer: &Printer) -> Resu
     };
     match (&result.branch, &result.checkpoint) {
         (Some(branch), Some(checkpoint)) => printer.status(&format!(
-            "new checkpoint {} on {branch} (parent {}); figures are on {on}\n\
+            "new checkpoint {} on {branch} (parent {})\n\
+             figures are on {on}\n\
              compare: arbiter eval {model} --revision {branch} --baseline {}\n\
              promote: arbiter models promote {model} {branch}",
             &checkpoint.checkpoint_id[..12.min(checkpoint.checkpoint_id.len())],

@@ -170,7 +170,7 @@ fn describe(answer: &Answer) -> (String, String, String) {
             ..
         } => (
             choice.clone().unwrap_or_else(|| "(no options)".into()),
-            prob(*confidence),
+            confidence_cell(*confidence),
             top(probabilities.iter().map(|(k, p)| (k.as_str(), *p))),
         ),
         Answer::Score {
@@ -179,9 +179,20 @@ fn describe(answer: &Answer) -> (String, String, String) {
             ..
         } => (
             score_cell(answer).unwrap_or_default(),
-            prob(*confidence),
+            confidence_cell(*confidence),
             top(probabilities.iter().map(|(k, p)| (k.as_str(), *p))),
         ),
+    }
+}
+
+/// A choice's or score's confidence; none at all is said in words, since `0.000` read as a
+/// figure that failed to compute: the probabilities are spread so that no option or level
+/// stands out from the rest (a score's often are, out of the box).
+fn confidence_cell(confidence: f64) -> String {
+    if confidence < 0.0005 {
+        "0 (spread)".to_owned()
+    } else {
+        prob(confidence)
     }
 }
 
@@ -213,5 +224,17 @@ mod tests {
         assert_eq!(describe(&noul(0.612)).0, "true (0.612)");
         assert_eq!(describe(&noul(0.5)).0, "true (0.500)");
         assert_eq!(describe(&noul(0.384)).2, "true 0.384  false 0.616");
+    }
+
+    #[test]
+    fn no_confidence_at_all_is_said_in_words() {
+        let answer: Answer = serde_json::from_value(serde_json::json!({
+            "type": "score", "score": 1.0, "legend": {"0": "low", "1": "mid", "2": "high"},
+            "probabilities": {"0": 0.34, "1": 0.33, "2": 0.33}, "confidence": 0.0
+        }))
+        .unwrap();
+        assert_eq!(describe(&answer).1, "0 (spread)");
+        assert_eq!(confidence_cell(0.0004), "0 (spread)");
+        assert_eq!(confidence_cell(0.42), "0.420");
     }
 }

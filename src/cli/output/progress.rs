@@ -1,7 +1,7 @@
 //! A job's progress on stderr: a bar on a terminal, its counts in words elsewhere.
 
 use crate::cli::output::Printer;
-use crate::wire::jobs::Progress;
+use crate::wire::jobs::{JobKind, Progress};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::time::Duration;
 
@@ -31,21 +31,29 @@ pub(crate) struct JobBar {
 }
 
 impl JobBar {
-    pub(crate) fn new(printer: &Printer, total: u64) -> Self {
+    /// The bar of a job of `kind`: items, their rate and an ETA for a batch or an
+    /// evaluation, whose items take about as long as each other; for an alignment, its
+    /// steps named and no ETA, since reading a state is quick and fitting a question slow
+    /// (an ETA from the states said "3h" of a minute's fit).
+    pub(crate) fn new(printer: &Printer, total: u64, kind: JobKind) -> Self {
         let bar = if printer.interactive() {
             ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
         } else {
             ProgressBar::hidden()
         };
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} {msg} {rate} ETA {eta}",
-            )
-            .map_or_else(
-                |_| ProgressStyle::default_bar(),
-                |style| style.with_key("rate", rate),
-            ),
-        );
+        let template = match kind {
+            JobKind::Alignment => {
+                "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} steps \
+                 (each state read, then each question fitted) {msg}"
+            }
+            JobKind::Batch | JobKind::Evaluation => {
+                "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} items {msg} {rate} ETA {eta}"
+            }
+        };
+        bar.set_style(ProgressStyle::with_template(template).map_or_else(
+            |_| ProgressStyle::default_bar(),
+            |style| style.with_key("rate", rate),
+        ));
         bar.enable_steady_tick(Duration::from_millis(120));
         Self { bar }
     }

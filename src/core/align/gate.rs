@@ -39,7 +39,9 @@ pub(super) fn judge(before: &[f64], after: &[f64], margin: f64, seed: u64, salt:
     );
     let reason = if gain < required_gain {
         Some(format!(
-            "the held-out gain {gain:.4} is below the margin {required_gain:.4}"
+            // The examples the gain is on are the held-out ones or, with none held out,
+            // every fitted one out of fold: the summary says which.
+            "the gain in loss {gain:.4} is below the margin {required_gain:.4}"
         ))
     } else if lower_bound <= 0.0 {
         Some(format!(

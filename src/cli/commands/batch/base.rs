@@ -43,7 +43,11 @@ pub(super) async fn run(
         )),
         None => Box::new(std::io::stdout()),
     };
-    let bar = JobBar::new(printer, total.unwrap_or(0));
+    let bar = JobBar::new(
+        printer,
+        total.unwrap_or(0),
+        crate::wire::jobs::JobKind::Batch,
+    );
     let mut failures = Failures::default();
     let mut written = Ok(());
     let mut progress = Progress::default();

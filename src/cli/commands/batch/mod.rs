@@ -129,7 +129,7 @@ pub(crate) async fn run(
         None => Box::new(std::io::stdout()),
     };
     let observer = Foreground {
-        bar: JobBar::new(printer, job.progress.total),
+        bar: JobBar::new(printer, job.progress.total, job.kind),
         sink: Mutex::new(Sink {
             out: sink,
             error: None,

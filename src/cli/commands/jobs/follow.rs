@@ -83,7 +83,7 @@ pub(crate) async fn watch(
     cancel_on_interrupt: bool,
 ) -> Result<Followed> {
     let watcher = Watcher {
-        bar: JobBar::new(printer, job.progress.total),
+        bar: JobBar::new(printer, job.progress.total, job.kind),
     };
     let followed = follow(
         service,

@@ -341,7 +341,7 @@ async fn poll(service: &dyn Service, args: &JobsPollArgs, printer: &Printer) -> 
         return Ok(ExitCode::SUCCESS);
     }
     let waiter = Waiter {
-        bar: JobBar::new(printer, job.progress.total),
+        bar: JobBar::new(printer, job.progress.total, job.kind),
         batch: job.kind == JobKind::Batch,
         failed: AtomicBool::new(false),
         failures: Mutex::new(Failures::default()),
