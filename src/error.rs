@@ -392,7 +392,7 @@ impl From<RepoError> for Error {
                 code: ConflictCode::AlreadyExists,
                 detail: format!("{what} already exists"),
             },
-            RepoError::Conflict { .. } => Self::Conflict {
+            RepoError::Conflict { .. } | RepoError::DefaultBranch { .. } => Self::Conflict {
                 code: ConflictCode::Conflict,
                 detail: error.to_string(),
             },

@@ -315,6 +315,12 @@ impl Service for Remote {
         self.http.send(&Request::delete(&route)).await.map(drop)
     }
 
+    async fn delete_branch(&self, model: &ModelRef, branch: &str) -> Result<()> {
+        let model = &model.to_string();
+        let route = ["v1", "models", model, "branches", branch];
+        self.http.send(&Request::delete(&route)).await.map(drop)
+    }
+
     async fn delete_examples(&self, model: &ModelRef, example_ids: &[ExampleId]) -> Result<()> {
         let model = &model.to_string();
         // Every ID found before any is deleted: an unknown one deletes nothing.

@@ -415,6 +415,27 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// Open a model by path or by `modelId`.
+/// Delete `branch` of `model` (never its default branch), recorded in its history under
+/// `actor` with the commit it pointed at, so it can be made again.
+pub fn delete_branch(ctx: &Context, model: &ModelRef, branch: &str, actor: &str) -> Result<()> {
+    let repo = open(ctx, model)?;
+    let tip = repo.delete_branch(branch)?;
+    let ref_name = format!("branches/{branch}");
+    super::registry::record(
+        ctx,
+        &repo.model_id(),
+        &NewRegistryEvent {
+            action: RegistryAction::Delete,
+            ref_name: &ref_name,
+            from: Some(&tip),
+            to: "",
+            actor,
+            evaluation: None,
+        },
+    )?;
+    Ok(())
+}
+
 pub fn open(ctx: &Context, model: &ModelRef) -> Result<ModelRepo> {
     match model {
         ModelRef::Path(path) => Ok(ctx.repos().open(path)?),

@@ -129,6 +129,8 @@ pub trait Service: Send + Sync {
         example_id: &ExampleId,
         annotator: Annotator,
     ) -> Result<()>;
+    /// Delete a branch of a repository model (never its default branch).
+    async fn delete_branch(&self, model: &ModelRef, branch: &str) -> Result<()>;
     /// Delete examples with everything recorded of them ([`super::examples::delete`]).
     /// Locally all or none; against a server each is checked to exist first, then each
     /// deleted by its own request.
@@ -369,6 +371,10 @@ impl Service for Local {
         annotator: Annotator,
     ) -> Result<()> {
         access::release_claim(&self.ctx, &self.owner, model, example_id, annotator).await
+    }
+
+    async fn delete_branch(&self, model: &ModelRef, branch: &str) -> Result<()> {
+        access::delete_branch(&self.ctx, &self.owner, model, branch).await
     }
 
     async fn delete_examples(&self, model: &ModelRef, example_ids: &[ExampleId]) -> Result<()> {

@@ -363,6 +363,48 @@ impl ModelRepo {
         }
     }
 
+    /// Deletes `branch` (never the default branch); the commit it pointed at. On a shared
+    /// remote the deletion is made there first, refused if another writer moved the branch.
+    pub fn delete_branch(&self, branch: &str) -> Result<String, RepoError> {
+        check_name("refs/heads/", branch, "branch")?;
+        self.sync_for_write()?;
+        if self.default_branch()? == branch {
+            return Err(RepoError::DefaultBranch {
+                model: self.path.to_string(),
+                branch: branch.to_owned(),
+            });
+        }
+        let Some(tip) = self.branch_tip(branch)? else {
+            return Err(self.not_found(branch, format!("no branch named `{branch}`")));
+        };
+        let refname = format!("refs/heads/{branch}");
+        if let Some(remote) = &self.remote {
+            if let Err(rejected) = remote.delete_ref(&self.repo, &self.path, &refname, tip)? {
+                remote.mark_stale(&self.path);
+                return Err(RepoError::Conflict {
+                    model: self.path.to_string(),
+                    branch: branch.to_owned(),
+                    reason: format!(
+                        "the remote has it at {}, not at {tip}: another writer moved it; read \
+                         it again and retry",
+                        rejected
+                            .actual
+                            .map_or_else(|| "nowhere".to_owned(), |o| o.to_string())
+                    ),
+                });
+            }
+            return Ok(tip.to_string());
+        }
+        let mut found = self
+            .repo
+            .find_reference(&refname)
+            .map_err(self.git_err(&format!("reading branch `{branch}`")))?;
+        found
+            .delete()
+            .map_err(self.git_err(&format!("deleting branch `{branch}`")))?;
+        Ok(tip.to_string())
+    }
+
     /// Moves existing `branch` to `revision`'s commit if that is a
     /// fast-forward (the tip is an ancestor of, or equal to, the target). Also returns the
     /// tip it moved from (the target itself when it was there already).

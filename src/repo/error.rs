@@ -43,6 +43,11 @@ pub enum RepoError {
         reason: String,
     },
 
+    #[error(
+        "`{branch}` is the default branch of {model}: it is never deleted (delete another branch, or the model)"
+    )]
+    DefaultBranch { model: String, branch: String },
+
     #[error("nothing to commit: the files are identical to the parent checkpoint")]
     NothingToCommit,
 

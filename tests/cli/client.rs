@@ -1990,3 +1990,50 @@ fn batch_over_a_base_model_answers_every_line_in_both_modes() {
         assert!(!detail.contains("did you mean"), "{detail}");
     }
 }
+
+/// `models delete-branch` against a server: a branch name with a `/` travels as one path
+/// segment, the branch is gone, and a token without the `alignments` scope may not.
+#[test]
+fn a_branch_is_deleted_through_a_server() {
+    let shared = Shared::start();
+    let more = shared.write(
+        "more.yaml",
+        "late:\n  type: noul\n  instructions: The parcel is late.\n",
+    );
+    json(
+        shared.local(),
+        &[
+            "models",
+            "commit",
+            "acme/support",
+            "--questions",
+            &more,
+            "--branch",
+            "alignments/x",
+            "-m",
+            "x",
+        ],
+    );
+    let reader = shared
+        .home
+        .token("reader", &["models:read"], &["acme/*=writer"]);
+    let (code, _, stderr) = run(
+        shared.remote_at(shared.url(), Some(&reader)),
+        &["models", "delete-branch", "acme/support", "alignments/x"],
+    );
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("lacks the scope `alignments`"), "{stderr}");
+    let deleted = json(
+        shared.remote(),
+        &["models", "delete-branch", "acme/support", "alignments/x"],
+    );
+    assert_eq!(deleted["deleted"], "alignments/x");
+    let shown = json(shared.local(), &["models", "show", "acme/support"]);
+    let names: Vec<&str> = shown["branches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["main"]);
+}

@@ -388,3 +388,70 @@ fn a_password_in_the_remote_url_is_refused() {
     );
     assert!(!stderr.contains("hunter2"), "{stderr}");
 }
+
+/// `models delete-branch` on a shared remote: the branch is deleted there, so the other
+/// home no longer sees it; the default branch is never deleted, and a branch already gone
+/// is not found; the deletion is in the history with the commit the branch pointed at.
+#[test]
+fn a_branch_deleted_through_one_home_is_gone_for_the_other() {
+    let replicas = Replicas::new();
+    replicas.create();
+    let (a, b) = (&replicas.a, &replicas.b);
+    let questions = a.write(
+        "more.yaml",
+        "late:\n  type: noul\n  instructions: The parcel is late.\n",
+    );
+    let committed = replicas.json(
+        a,
+        &[
+            "models",
+            "commit",
+            MODEL,
+            "--questions",
+            questions.to_str().unwrap(),
+            "--branch",
+            "alignments/try",
+            "-m",
+            "try",
+        ],
+    );
+    let tip = committed[0]["checkpointId"].as_str().unwrap().to_owned();
+    let branches = |env: &TestEnv| -> Vec<String> {
+        replicas.json(env, &["models", "show", MODEL])["branches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert!(branches(b).contains(&"alignments/try".to_owned()));
+
+    let deleted = replicas.json(a, &["models", "delete-branch", MODEL, "alignments/try"]);
+    assert_eq!(deleted["deleted"], "alignments/try");
+    assert_eq!(branches(b), ["main"]);
+    assert_eq!(branches(a), ["main"]);
+    let (code, problem) =
+        replicas.problem(b, &["models", "delete-branch", MODEL, "alignments/try"]);
+    assert_eq!(
+        (code, problem["code"].as_str()),
+        (4, Some("revision_not_found")),
+        "{problem}"
+    );
+    let (code, problem) = replicas.problem(b, &["models", "delete-branch", MODEL, "main"]);
+    assert_eq!(
+        (code, problem["code"].as_str()),
+        (1, Some("conflict")),
+        "{problem}"
+    );
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("default branch"),
+        "{problem}"
+    );
+    let history = replicas.json(a, &["models", "history", MODEL]);
+    assert_eq!(history[0]["action"], "delete", "{history}");
+    assert_eq!(history[0]["ref"], "branches/alignments/try");
+    assert_eq!(history[0]["from"], tip.as_str());
+}

@@ -138,6 +138,21 @@ pub async fn log(
     .await
 }
 
+/// Delete a branch of `model`, never its default one (role `writer`), recorded as the
+/// token's.
+pub async fn delete_branch(
+    ctx: &Context,
+    principal: &Principal,
+    model: &ModelRef,
+    branch: &str,
+) -> Result<()> {
+    let (branch, actor) = (branch.to_owned(), principal.name.clone());
+    as_role(ctx, principal, model, Role::Writer, move |ctx, path| {
+        super::models::delete_branch(ctx, path, &branch, &actor)
+    })
+    .await
+}
+
 /// Fast-forward `model`'s default branch to `revision` (role `writer`), recorded as the
 /// token's.
 pub async fn promote(

@@ -67,6 +67,47 @@ impl Remote {
         outcome
     }
 
+    /// Deletes `refname` on the remote, where it must still be at `expected`, then in the
+    /// mirror. A `file://` remote's ref is checked and deleted in the remote repository;
+    /// ssh and https push the deletion (`:refname`) after the same listing as a move.
+    pub(in crate::repo) fn delete_ref(
+        &self,
+        repo: &Repository,
+        path: &ModelPath,
+        refname: &str,
+        expected: Oid,
+    ) -> Result<Result<(), Rejected>, RepoError> {
+        let lock = self.lock_for(path);
+        let _guard = lock.lock().unwrap_or_else(PoisonError::into_inner);
+        let outcome = if let Some(remote_dir) = self.local_dir_for(path) {
+            let remote = Repository::open_bare(&remote_dir).map_err(|e| {
+                self.classify(&format!("opening the remote repository of {path}"), &e)
+            })?;
+            match remote.find_reference(refname) {
+                Ok(mut found) if found.target() == Some(expected) => found
+                    .delete()
+                    .map(Ok)
+                    .map_err(|e| RepoError::git(format!("deleting {refname} of {path}"), &e))?,
+                Ok(found) => Err(Rejected {
+                    actual: found.target(),
+                }),
+                Err(e) if e.code() == ErrorCode::NotFound => Err(Rejected { actual: None }),
+                Err(e) => return Err(RepoError::git(format!("reading {refname} of {path}"), &e)),
+            }
+        } else {
+            if let Err(reason) = self.push_refspec(repo, path, &format!(":{refname}"))? {
+                return Err(self.unavailable(format!("deleting {refname} of {path}: {reason}")));
+            }
+            Ok(())
+        };
+        if outcome.is_ok()
+            && let Ok(mut mirrored) = repo.find_reference(refname)
+        {
+            let _ = mirrored.delete();
+        }
+        Ok(outcome)
+    }
+
     /// `file://`: libgit2's local transport writes the remote ref without checking its
     /// old value, so the objects go under a scratch ref and the move itself is made in
     /// the remote repository with libgit2's own compare-and-swap (under the ref's lock

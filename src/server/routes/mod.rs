@@ -59,6 +59,7 @@ fn v1() -> OpenApiRouter<AppState> {
         .routes(routes!(alignments::get_alignment))
         .routes(routes!(alignments::cancel_alignment))
         .routes(routes!(alignments::promote))
+        .routes(routes!(models::delete_branch))
         .routes(routes!(
             evaluations::list_evaluations,
             evaluations::create_evaluation

@@ -1,7 +1,7 @@
 //! `GET /v1/models`, `GET /v1/models/{modelId}`, and a model's `checkpoints`, `history` and
 //! `diff`.
 
-use super::params::ModelParams;
+use super::params::{BranchParams, ModelParams};
 use crate::core;
 use crate::core::requests::LogQuery;
 use crate::core::tokens::{Principal, Role};
@@ -195,4 +195,34 @@ pub(crate) async fn diff_model(
     Ok(Json(
         core::access::diff(&state.ctx, &principal, &model, &query.from, &query.to).await?,
     ))
+}
+
+#[utoipa::path(
+    delete,
+    path = "/v1/models/{modelId}/branches/{branch}",
+    tag = "models",
+    operation_id = "deleteBranch",
+    summary = "Delete a branch",
+    description = "Deletes a branch of a repository model (role `writer`), never its default \
+        branch (409). On a shared remote the deletion is made there, refused (409) if another \
+        writer moved the branch. Recorded in the model's history (`delete`, `branches/<name>`, \
+        `from` the commit it pointed at).",
+    security(("bearerAuth" = ["alignments"])),
+    params(ModelParams, BranchParams),
+    responses(
+        (status = 204, description = "The branch is deleted."),
+        problems::RevisionNotFound,
+    ),
+)]
+pub(crate) async fn delete_branch(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    AppPath(ModelParams { model_id }): AppPath<ModelParams>,
+    AppPath(BranchParams { branch }): AppPath<BranchParams>,
+) -> ApiResult<axum::http::StatusCode> {
+    // The scope that makes branches (alignments) and moves them (promote) deletes them.
+    principal.require_scope(crate::core::tokens::Scope::Alignments)?;
+    let model = state.model(&model_id)?;
+    core::access::delete_branch(&state.ctx, &principal, &model, &branch).await?;
+    Ok(axum::http::StatusCode::NO_CONTENT)
 }

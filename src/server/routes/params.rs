@@ -17,6 +17,15 @@ pub(crate) struct ModelParams {
     pub(crate) model_id: String,
 }
 
+/// `{branch}`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+pub(crate) struct BranchParams {
+    /// The branch's name, percent-encoded as one segment (`alignments%2F<job>`).
+    #[param(min_length = 1, max_length = 255)]
+    pub(crate) branch: String,
+}
+
 /// `{exampleId}`.
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]

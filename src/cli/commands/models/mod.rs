@@ -49,6 +49,8 @@ pub enum ModelsCommand {
     Diff(ModelsDiffArgs),
     /// Promotions and tag moves: who, when, from and to, on what evaluation
     History(ModelsHistoryArgs),
+    /// Delete a branch (never the default branch), e.g. an alignment's not promoted
+    DeleteBranch(ModelsDeleteBranchArgs),
 }
 
 #[derive(Debug, Args)]
@@ -191,6 +193,7 @@ pub(crate) async fn run(target: &Target, args: ModelsArgs, printer: &Printer) ->
         ModelsCommand::Promote(args) => promote(service, &args, printer).await,
         ModelsCommand::Diff(args) => registry::diff(service, &args, printer).await,
         ModelsCommand::History(args) => registry::history(service, &args, printer).await,
+        ModelsCommand::DeleteBranch(args) => delete_branch(service, &args, printer).await,
     }
 }
 
@@ -414,4 +417,30 @@ fn print_checkpoints(checkpoints: &[Checkpoint], printer: &Printer) -> Result<Ex
 /// The first 12 hex digits of a commit.
 pub(super) fn short(commit: &str) -> &str {
     &commit[..commit.len().min(12)]
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arbiter models delete-branch acme/support alignments/0b1c2d3e"
+)]
+pub struct ModelsDeleteBranchArgs {
+    /// The model path, <owner>/<model>
+    pub model: String,
+    /// The branch to delete; the commit it pointed at is kept in the history (models history)
+    pub branch: String,
+}
+
+/// `models delete-branch`: as `git branch -D`, saying where the branch pointed.
+async fn delete_branch(
+    service: &dyn Service,
+    args: &ModelsDeleteBranchArgs,
+    printer: &Printer,
+) -> Result<ExitCode> {
+    let model = service.model_named(&args.model).await?;
+    service.delete_branch(&model, &args.branch).await?;
+    printer.status(&format!("deleted branch {} of {}", args.branch, args.model));
+    if printer.wants_json() {
+        printer.json(&serde_json::json!({ "deleted": args.branch }))?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
