@@ -1081,3 +1081,50 @@ fn commands_are_read_with_their_continuations_and_outputs() {
             .collect()
     );
 }
+
+/// The README's tour names one alignment and one aligned commit from step to step (the
+/// tests mask IDs, so only this keeps a reader following along from seeing `align` echo
+/// one job and `eval` another): the job `align` prints is the branch `eval` compares and the
+/// job `promote`'s checkpoint names; the commit `eval` says the branch is, is the one
+/// `promote` moves `main` to and the one `decide` then answers with.
+#[test]
+fn the_readme_tour_names_one_alignment_and_one_commit() {
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let uuid = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+    let all = |pattern: &str| -> BTreeSet<String> {
+        Regex::new(pattern)
+            .unwrap()
+            .captures_iter(&readme)
+            .map(|c| c[1].to_owned())
+            .collect()
+    };
+    let jobs = all(&format!(r"alignments/({uuid})"));
+    let promoted_jobs = all(&format!(r"\(job ({uuid})\)"));
+    assert_eq!(jobs.len(), 1, "the tour names several alignments: {jobs:?}");
+    assert_eq!(promoted_jobs, jobs);
+    let job = jobs.first().unwrap();
+    for cut in all(r"alignments/([0-9a-f]{8})-…") {
+        assert!(
+            job.starts_with(&cut),
+            "a table names alignments/{cut}-…, not {job}"
+        );
+    }
+    let aligned = all(r"is branch ([0-9a-f]{12}); baseline");
+    let promoted = all(r"\n ([0-9a-f]{12})   \S+ \S+   Align escalate");
+    let answered_after = all(r"@ main \(([0-9a-f]{12})\) · 467 input tokens");
+    assert_eq!(aligned.len(), 1, "{aligned:?}");
+    assert_eq!(
+        promoted, aligned,
+        "promote moves main to another commit than eval compared"
+    );
+    assert_eq!(
+        answered_after, aligned,
+        "decide after promote answers at another commit"
+    );
+    let created = all(r"created acme/support \([^)]*\) at ([0-9a-f]{12})");
+    let baseline = all(r"baseline main is branch ([0-9a-f]{12})");
+    assert_eq!(
+        baseline, created,
+        "eval's baseline main is not the commit the tour made"
+    );
+}
