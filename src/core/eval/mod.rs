@@ -51,6 +51,9 @@ pub(crate) struct EvaluationSpec {
     /// Score fitted examples too (absent in jobs recorded before: false).
     #[serde(default)]
     include_fitted: bool,
+    /// Read every state into the engine's state cache, cached answers or not.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    warm_states: bool,
     origin: Origin,
     /// A working copy evaluated at `revision` instead of its questions (absent: none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -130,6 +133,7 @@ pub fn create(
         questions,
         examples,
         include_fitted: request.include_fitted,
+        warm_states: request.warm_states,
         origin: Origin::of_creation(ctx, origin, draft.job_id()),
         working,
         gates,
@@ -160,6 +164,8 @@ struct Side {
     engine: Arc<dyn Engine>,
     /// The groups its questions are answered and cached in.
     groups: Vec<answer_cache::Group>,
+    /// Read each state into the engine's state cache even when its answers are cached.
+    warm_states: bool,
 }
 
 /// Each checkpoint the evaluation decides at, loaded.
@@ -187,6 +193,7 @@ async fn sides(ctx: &Context, record: &JobRecord, stored: &EvaluationSpec) -> Re
             questions,
             engine,
             groups,
+            warm_states: stored.warm_states,
         });
     }
     Ok(sides)
@@ -331,5 +338,20 @@ async fn answers_for(
         groups: &side.groups,
     };
     let answered = answer_cache::answers(ctx, &asking, example_id, state, &Open).await?;
+    if answered.cached
+        && side.warm_states
+        && let Some(engine) = side.engine.as_builtin().map(|_| side.engine.clone())
+    {
+        // The answers came from the cache, so the state was never read: read it now, so
+        // the next run's changed questions find it embedded.
+        let state = state.clone();
+        blocking(move || {
+            if let Some(builtin) = engine.as_builtin() {
+                builtin.embed_state(&state)?;
+            }
+            Ok(())
+        })
+        .await?;
+    }
     Ok((answered.answers, answered.usage, answered.cached))
 }

@@ -105,3 +105,66 @@ async fn a_captured_job_whose_captures_fail_stops_instead_of_answering_unrecorde
         .unwrap();
     assert_eq!(recorded, (0, 0), "nothing of a refused capture is written");
 }
+
+/// The states `mo`'s engine of `ctx` holds embedded.
+fn states_held(ctx: &Context) -> usize {
+    let engine = ctx.engines().get("mo").unwrap();
+    engine.as_builtin().unwrap().embedder().states().len()
+}
+
+/// An evaluation asked to warm the states (`eval --watch`'s first run) reads every state
+/// into the engine's state cache even when every answer comes from the answer cache, as in
+/// a process started after another evaluated: without it, none is read, and the first
+/// edit after a restart read them all.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_warming_evaluation_reads_every_state_even_from_cached_answers() {
+    let (home, ctx) = home_with_model();
+    let lines: Vec<String> = (0..6)
+        .map(|i| {
+            json!({"example_id": format!("t{i}"), "state": format!("ticket {i}: please refund order {i}"),
+                   "annotations": {"refund": {"answer": i % 2 == 0}}})
+            .to_string()
+        })
+        .collect();
+    let lines = lines.join("\n");
+    crate::core::examples::ingest(
+        &ctx,
+        &"acme/support".parse().unwrap(),
+        "test",
+        &mut std::io::Cursor::new(lines),
+        true,
+        &mut |_| {},
+    )
+    .unwrap();
+    let evaluate = |ctx: Context, warm_states: bool| async move {
+        let (_, claim) = crate::core::eval::create(
+            &ctx,
+            crate::core::eval::NewEvaluation {
+                model: &"acme/support".parse().unwrap(),
+                request: crate::wire::align::EvaluationRequest {
+                    warm_states,
+                    ..Default::default()
+                },
+            },
+            None,
+        )
+        .unwrap();
+        let ended = run(&ctx, claim, &NoObserver).await.unwrap();
+        assert_eq!(ended.status.as_str(), "completed", "{ended:?}");
+        ctx
+    };
+    // The answers cached by a first process.
+    evaluate(ctx, false).await;
+    let fresh = || {
+        let settings = crate::config::Settings::resolve(Some(home.path().to_owned())).unwrap();
+        Context::new(settings).unwrap()
+    };
+    let cold = evaluate(fresh(), false).await;
+    assert_eq!(
+        states_held(&cold),
+        0,
+        "answers from the cache read no state"
+    );
+    let warmed = evaluate(fresh(), true).await;
+    assert_eq!(states_held(&warmed), 6, "every state read once");
+}

@@ -40,6 +40,15 @@ impl StateCache {
         }
     }
 
+    /// How many states it holds.
+    pub fn len(&self) -> usize {
+        self.lock().states.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     pub fn get(&self, key: &[u8; 32]) -> Option<EmbeddedState> {
         self.lock().states.get(key).cloned()
     }

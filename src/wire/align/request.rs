@@ -118,6 +118,16 @@ pub struct EvaluationRequest {
     #[schema(nullable = true, default = false)]
     #[serde(deserialize_with = "fields::or_default")]
     pub include_fitted: bool,
+    /// Read every state into the engine's state cache, also those whose answers come from
+    /// the answer cache [default: false]: what `eval --watch` asks of its first run, so
+    /// that the first save decides only what changed instead of reading every state.
+    #[schema(nullable = true, default = false)]
+    #[serde(
+        default,
+        deserialize_with = "fields::or_default",
+        skip_serializing_if = "std::ops::Not::not"
+    )]
+    pub warm_states: bool,
     /// Question ID → question: a questions document not committed, evaluated as a working
     /// copy on top of `revision` instead of its `questions.yaml` (a question whose
     /// definition is the revision's keeps its learned parameters; a changed or new one is

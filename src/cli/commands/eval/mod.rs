@@ -108,6 +108,7 @@ pub(crate) async fn run(
         baseline: args.baseline.clone(),
         questions: args.questions.clone(),
         include_fitted: args.include_fitted,
+        warm_states: false,
         working_questions,
         gates: requested_gates(&args)?,
     };

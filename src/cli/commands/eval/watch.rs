@@ -136,6 +136,9 @@ impl Watcher<'_> {
             baseline: self.args.baseline.clone(),
             questions: self.args.questions.clone(),
             include_fitted: self.args.include_fitted,
+            // The first run reads every state, whose answers may all be cached, so that
+            // the first save decides only the questions it changed (it read them all).
+            warm_states: self.runs == 0,
             working_questions: Some(draft.clone()),
             // Nothing is judged here: the revision's gates.yaml is not read.
             gates: Some(crate::wire::gates::Gates::default()),

@@ -50,6 +50,7 @@ pub(super) async fn diff(
             baseline: Some(args.from.clone()),
             questions: None,
             include_fitted: false,
+            warm_states: false,
             working_questions: None,
             // A diff judges no gate: the revision's gates.yaml is not read.
             gates: Some(crate::wire::gates::Gates::default()),
