@@ -392,7 +392,9 @@ impl From<RepoError> for Error {
                 code: ConflictCode::AlreadyExists,
                 detail: format!("{what} already exists"),
             },
-            RepoError::Conflict { .. } | RepoError::DefaultBranch { .. } => Self::Conflict {
+            RepoError::Conflict { .. }
+            | RepoError::DefaultBranch { .. }
+            | RepoError::NotDeletable { .. } => Self::Conflict {
                 code: ConflictCode::Conflict,
                 detail: error.to_string(),
             },

@@ -415,6 +415,30 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// Open a model by path or by `modelId`.
+/// Delete `model`: its data in the store (examples with all recorded of them, jobs,
+/// history), then its repository (here, and on a `file://` remote). Refused, deleting
+/// nothing, while a job of it is queued or running, and when its repository is on an ssh
+/// or https remote (the git host's to delete).
+pub fn delete(ctx: &Context, model: &ModelRef) -> Result<()> {
+    let repo = open(ctx, model)?;
+    let path = repo.path().clone();
+    ctx.repos().check_deletable(&path)?;
+    if let Err(jobs) = ctx.store()?.delete_model_data(&repo.model_id())? {
+        return Err(Error::Conflict {
+            code: crate::error::ConflictCode::Conflict,
+            detail: format!(
+                "{path} has jobs queued or running ({}): cancel them (arbiter jobs cancel ID) \
+                 or let them finish, then delete it",
+                jobs.join(", ")
+            ),
+        });
+    }
+    drop(repo);
+    ctx.repos().delete(&path)?;
+    tracing::info!(model = %path, "model deleted");
+    Ok(())
+}
+
 /// Delete `branch` of `model` (never its default branch), recorded in its history under
 /// `actor` with the commit it pointed at, so it can be made again.
 pub fn delete_branch(ctx: &Context, model: &ModelRef, branch: &str, actor: &str) -> Result<()> {

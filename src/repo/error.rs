@@ -48,6 +48,9 @@ pub enum RepoError {
     )]
     DefaultBranch { model: String, branch: String },
 
+    #[error("{model} cannot be deleted here: {reason}")]
+    NotDeletable { model: String, reason: String },
+
     #[error("nothing to commit: the files are identical to the parent checkpoint")]
     NothingToCommit,
 

@@ -21,6 +21,19 @@ use super::remote::{MODEL_ID_REF, Remote, RemoteHealth};
 use crate::config::RemoteSettings;
 use crate::ids::{ModelId, ModelPath};
 
+/// Move the repository at `dir` aside (a name no reader opens) and remove it; nothing to
+/// do when it is not there.
+fn remove_repository(dir: &Path, path: &ModelPath) -> Result<(), RepoError> {
+    if !dir.is_dir() {
+        return Ok(());
+    }
+    let aside = dir.with_file_name(format!(".deleted-{}-{}", path.name(), Uuid::new_v4()));
+    fs::rename(dir, &aside)
+        .map_err(|e| RepoError::io(format!("moving the repository of {path} aside"), &e))?;
+    fs::remove_dir_all(&aside)
+        .map_err(|e| RepoError::io(format!("removing the repository of {path}"), &e))
+}
+
 /// The root directory holding every model's bare repository.
 #[derive(Debug, Clone)]
 pub struct Repos {
@@ -141,6 +154,32 @@ impl Repos {
             Some(remote) => self.clone_model(remote, path),
             None => Err(RepoError::ModelNotFound(path.to_string())),
         }
+    }
+
+    /// Whether `path`'s repository can be deleted from here: always without a remote or
+    /// with a `file://` one; an ssh or https remote's repository is its git host's to
+    /// delete. Asked before anything of the model is deleted.
+    pub fn check_deletable(&self, path: &ModelPath) -> Result<(), RepoError> {
+        match &self.remote {
+            Some(remote) if remote.local_dir_for(path).is_none() => Err(RepoError::NotDeletable {
+                model: path.to_string(),
+                reason: "its repository is on the shared remote's git host (ssh or https): \
+                         delete it there"
+                    .into(),
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Deletes `path`'s repository: the remote's first (a `file://` remote: then no
+    /// replica clones it again), then this root's. Each directory is moved aside within
+    /// its parent, then removed, so a reader sees the model whole or not at all.
+    pub fn delete(&self, path: &ModelPath) -> Result<(), RepoError> {
+        self.check_deletable(path)?;
+        if let Some(dir) = self.remote.as_ref().and_then(|r| r.local_dir_for(path)) {
+            remove_repository(&dir, path)?;
+        }
+        remove_repository(&path.git_dir(&self.root), path)
     }
 
     /// Clones `path` from the remote into the root, through a staging

@@ -80,6 +80,58 @@ impl Store {
         Ok(missing)
     }
 
+    /// Delete everything of `model_id` (a model being deleted): its examples with all
+    /// recorded of them, its jobs with their lines and shards, its history. Refused with
+    /// the jobs still queued or running, which are named: `Ok(Err(job IDs))`.
+    pub fn delete_model_data(
+        &self,
+        model_id: &ModelId,
+    ) -> Result<Result<(), Vec<String>>, StoreError> {
+        let model = model_id.to_string();
+        let outcome = self.write("delete a model's data", |tx| {
+            let unfinished: Vec<String> = tx
+                .query_map(
+                    "SELECT job_id FROM jobs WHERE model_id = ?1
+                     AND status IN ('queued', 'running') ORDER BY created_at",
+                    params![model],
+                    |row| row.get(0),
+                )
+                .ctx("list the model's unfinished jobs")?;
+            if !unfinished.is_empty() {
+                return Ok(Err(unfinished));
+            }
+            for table in ["job_lines", "job_shards"] {
+                tx.execute(
+                    &format!(
+                        "DELETE FROM {table} WHERE job_id IN \
+                         (SELECT job_id FROM jobs WHERE model_id = ?1)"
+                    ),
+                    params![model],
+                )
+                .ctx("delete the model's job lines")?;
+            }
+            for table in [
+                "jobs",
+                "decisions",
+                "annotations",
+                "annotation_claims",
+                "examples",
+                "registry_events",
+            ] {
+                tx.execute(
+                    &format!("DELETE FROM {table} WHERE model_id = ?1"),
+                    params![model],
+                )
+                .ctx("delete the model's rows")?;
+            }
+            Ok(Ok(()))
+        })?;
+        if outcome.is_ok() {
+            self.fold_log()?;
+        }
+        Ok(outcome)
+    }
+
     /// Up to `limit` of `model_id`'s examples recorded more than `days` days ago that no
     /// one has annotated, oldest first: what `capture.retain_days` lets go.
     pub fn expired_examples(
@@ -179,4 +231,43 @@ fn scrub_job_inputs(tx: &mut Db<'_>, model: &str, held: &Held<'_>) -> Result<(),
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::NewJob;
+    use super::*;
+    use crate::ids::JobId;
+    use crate::wire::jobs::JobKind;
+
+    /// A model's data is not deleted while a job of it is queued or running (the job is
+    /// named), and is once the job has ended.
+    #[test]
+    fn a_model_with_a_job_unfinished_keeps_its_data() {
+        let store = Store::open_in_memory().unwrap();
+        let model_id: ModelId = uuid::Uuid::new_v4().to_string().parse().unwrap();
+        let job_id = JobId::new_v4();
+        store
+            .insert_job(&NewJob {
+                job_id: &job_id,
+                model_id: &model_id,
+                kind: JobKind::Batch,
+                request: &serde_json::json!({}),
+                total: 1,
+                owner: Some("me"),
+                shards: &[],
+            })
+            .unwrap();
+        let refused = store.delete_model_data(&model_id).unwrap();
+        assert_eq!(refused, Err(vec![job_id.to_string()]));
+        assert!(store.get_job(&job_id).unwrap().is_some());
+        assert!(store.start_job(&job_id, "me", 1).unwrap());
+        assert!(
+            store
+                .finish_job(&job_id, "me", &super::super::Outcome::Cancelled, None)
+                .unwrap()
+        );
+        assert_eq!(store.delete_model_data(&model_id).unwrap(), Ok(()));
+        assert!(store.get_job(&job_id).unwrap().is_none());
+    }
 }

@@ -1576,3 +1576,62 @@ fn retain_days_deletes_old_unannotated_examples_after_a_capture() {
     );
     assert_eq!(history[0]["actor"], "capture.retain_days");
 }
+
+/// `models delete`: refused without `--yes` when there is no terminal to ask on (exit 2);
+/// with it, the model is gone (not listed, not found), its captured states are in none of
+/// the store's files, and the path can be created again, empty.
+#[test]
+fn a_deleted_model_leaves_nothing_behind() {
+    let env = TestEnv::new();
+    create(&env, MODEL);
+    let secret = "Ottoline Fairweather-Grieve";
+    env.ingest(
+        MODEL,
+        &format!(
+            "{}\n",
+            json!({"example_id": "x", "state": format!("{secret} wants a refund")})
+        ),
+    );
+    let batch_input = env.write("in.jsonl", &format!("{}\n", json!({"state": secret})));
+    let output = env
+        .cmd()
+        .args([
+            "batch",
+            MODEL,
+            "--input",
+            batch_input.to_str().unwrap(),
+            "--output",
+        ])
+        .arg(env.path().join("out.jsonl"))
+        .output()
+        .unwrap();
+    assert_succeeded(&output);
+    assert!(contains(&store_bytes(&env), secret));
+
+    let (code, problem, _) = env.problem(&["models", "delete", MODEL]);
+    assert_eq!(code, 2, "{problem}");
+    assert!(
+        problem["detail"].as_str().unwrap().contains("--yes"),
+        "{problem}"
+    );
+    env.json(&["models", "show", MODEL]);
+
+    let deleted = env.json(&["models", "delete", MODEL, "--yes"]);
+    assert_eq!(deleted["deleted"], MODEL);
+    let (code, _, _) = env.problem(&["models", "show", MODEL]);
+    assert_eq!(code, 4);
+    let listed = env.json(&["models"]);
+    assert!(!listed.to_string().contains(MODEL), "{listed}");
+    assert!(
+        !contains(&store_bytes(&env), secret),
+        "the deleted model's states remain"
+    );
+    let (code, _, _) = env.problem(&["models", "delete", MODEL, "--yes"]);
+    assert_eq!(code, 4, "deleting it again: not found");
+
+    create(&env, MODEL);
+    let examples = env.json(&["examples", "list", MODEL]);
+    assert_eq!(examples["examples"], json!([]), "{examples}");
+    let history = env.json(&["models", "history", MODEL]);
+    assert_eq!(history, json!([]), "{history}");
+}

@@ -1,6 +1,6 @@
 //! Reading the files a command names: JSON or YAML, from a path or `-` for stdin.
 
-pub(super) mod interrupt;
+pub(crate) mod interrupt;
 pub(super) mod values;
 
 use anyhow::{Context as _, Result};

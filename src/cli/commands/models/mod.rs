@@ -5,8 +5,8 @@ mod registry;
 use crate::cli::Target;
 use crate::cli::input::read_text;
 use crate::cli::input::values;
-use crate::cli::output::Printer;
 use crate::cli::output::table::{Column, Table};
+use crate::cli::output::{Printer, UsageError};
 use crate::core::checkpoint::CapturePolicy;
 use crate::core::models::{CommitRequest, CreateModel};
 use crate::core::service::{LogQuery, Service, local_user};
@@ -17,6 +17,7 @@ use crate::repo::RepoError;
 use crate::wire::decision::Checkpoint;
 use anyhow::Result;
 use clap::{Args, Subcommand};
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -51,6 +52,8 @@ pub enum ModelsCommand {
     History(ModelsHistoryArgs),
     /// Delete a branch (never the default branch), e.g. an alignment's not promoted
     DeleteBranch(ModelsDeleteBranchArgs),
+    /// Delete a repository model: its repository, examples, decisions, annotations, jobs and history
+    Delete(ModelsDeleteArgs),
 }
 
 #[derive(Debug, Args)]
@@ -179,8 +182,9 @@ pub struct ModelsHistoryArgs {
     pub limit: usize,
 }
 
-/// `list`, `show`, `log`, `promote`, `diff` and `history` run wherever the service is; `create`, `commit` and
-/// `tag` have no HTTP route and run only on a local home.
+/// `list`, `show`, `log`, `promote`, `diff`, `history` and `delete-branch` run wherever the
+/// service is; `create`, `commit`, `tag` and `delete` have no HTTP route and run only on a
+/// local home.
 pub(crate) async fn run(target: &Target, args: ModelsArgs, printer: &Printer) -> Result<ExitCode> {
     let service = target.service();
     match args.command.unwrap_or(ModelsCommand::List) {
@@ -194,6 +198,7 @@ pub(crate) async fn run(target: &Target, args: ModelsArgs, printer: &Printer) ->
         ModelsCommand::Diff(args) => registry::diff(service, &args, printer).await,
         ModelsCommand::History(args) => registry::history(service, &args, printer).await,
         ModelsCommand::DeleteBranch(args) => delete_branch(service, &args, printer).await,
+        ModelsCommand::Delete(args) => delete(target.local("models delete")?, &args, printer),
     }
 }
 
@@ -441,6 +446,55 @@ async fn delete_branch(
     printer.status(&format!("deleted branch {} of {}", args.branch, args.model));
     if printer.wants_json() {
         printer.json(&serde_json::json!({ "deleted": args.branch }))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arbiter models delete acme/old-support           # asks you to type the path\n  arbiter models delete acme/old-support --yes     # in a script"
+)]
+pub struct ModelsDeleteArgs {
+    /// The model path, <owner>/<model>
+    pub model: String,
+    /// Delete without asking (without a terminal to ask on, --yes is required)
+    #[arg(long)]
+    pub yes: bool,
+}
+
+/// `models delete`: asked on the terminal (the path typed back), or `--yes`.
+fn delete(ctx: &Context, args: &ModelsDeleteArgs, printer: &Printer) -> Result<ExitCode> {
+    let model = core::models::named_here(ctx, &args.model)?;
+    // Found before anything is asked: a typo is not found, not a question.
+    core::models::open(ctx, &model)?;
+    if !args.yes {
+        let Some(tty) = crate::cli::input::interrupt::terminal().filter(|_| printer.interactive())
+        else {
+            return Err(UsageError(format!(
+                "deleting {} cannot be undone: pass --yes (no terminal to ask on)",
+                args.model
+            ))
+            .into());
+        };
+        let mut stderr = std::io::stderr();
+        let _ = write!(
+            stderr,
+            "delete {0} with its repository, examples, decisions, annotations, jobs and \
+             history? This cannot be undone. Type {0} to confirm: ",
+            args.model
+        );
+        let _ = stderr.flush();
+        let mut answer = String::new();
+        std::io::BufRead::read_line(&mut std::io::BufReader::new(tty), &mut answer)?;
+        if answer.trim() != args.model {
+            printer.status("not deleted");
+            return Ok(ExitCode::from(1));
+        }
+    }
+    core::models::delete(ctx, &model)?;
+    printer.status(&format!("deleted {}", args.model));
+    if printer.wants_json() {
+        printer.json(&serde_json::json!({ "deleted": args.model }))?;
     }
     Ok(ExitCode::SUCCESS)
 }
