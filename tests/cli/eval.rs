@@ -474,30 +474,19 @@ fn the_ci_examples_are_complete_jobs_whose_eval_step_runs_and_gates() {
 fn eval_output_is_written_only_when_there_is_a_report() {
     let env = env_with_two_questions_annotated(12);
     let report = env.path().join("eval.xml");
-    let failed = eval(
-        &env,
-        &[
-            "--revision",
-            "no-such-branch",
-            "--output",
-            report.to_str().unwrap(),
-        ],
-        "junit",
-    );
-    assert_eq!(failed.status.code(), Some(4));
+    let output = ["--output", report.to_str().unwrap()];
+    let fails = || {
+        let failed = eval(
+            &env,
+            &[&["--revision", "no-such-branch"][..], &output].concat(),
+            "junit",
+        );
+        assert_eq!(failed.status.code(), Some(4));
+    };
+    fails();
     assert!(!report.exists(), "a failed eval created its --output");
     std::fs::write(&report, "the last good report\n").unwrap();
-    let failed = eval(
-        &env,
-        &[
-            "--revision",
-            "no-such-branch",
-            "--output",
-            report.to_str().unwrap(),
-        ],
-        "junit",
-    );
-    assert_eq!(failed.status.code(), Some(4));
+    fails();
     assert_eq!(
         std::fs::read_to_string(&report).unwrap(),
         "the last good report\n",

@@ -1400,6 +1400,25 @@ fn agreement_reports_cohen_and_fleiss_kappa() {
     );
 }
 
+/// `batch` of `MODEL` over the one item `item`, its results to a file: a job whose input
+/// lines hold the item's state.
+fn batch_to_a_file(env: &TestEnv, item: &Value) {
+    let input = env.write("batch.jsonl", &format!("{item}\n"));
+    let output = env
+        .cmd()
+        .args([
+            "batch",
+            MODEL,
+            "--input",
+            input.to_str().unwrap(),
+            "--output",
+        ])
+        .arg(env.path().join("answers.jsonl"))
+        .output()
+        .unwrap();
+    assert_succeeded(&output);
+}
+
 /// Every file of the home's store (the database, its log and shared memory), read raw.
 fn store_bytes(env: &TestEnv) -> Vec<u8> {
     let mut bytes = Vec::new();
@@ -1452,23 +1471,7 @@ fn a_deleted_example_is_gone_from_the_api_and_from_the_store_files() {
         "--example-id",
         "forget-me",
     ]);
-    let batch_input = env.write(
-        "batch.jsonl",
-        &format!("{}\n", json!({"example_id": "forget-me", "state": state})),
-    );
-    let output = env
-        .cmd()
-        .args([
-            "batch",
-            MODEL,
-            "--input",
-            batch_input.to_str().unwrap(),
-            "--output",
-        ])
-        .arg(env.path().join("answers.jsonl"))
-        .output()
-        .unwrap();
-    assert_succeeded(&output);
+    batch_to_a_file(&env, &json!({"example_id": "forget-me", "state": state}));
     assert!(
         contains(&store_bytes(&env), secret),
         "the test's state was never stored"
@@ -1592,20 +1595,7 @@ fn a_deleted_model_leaves_nothing_behind() {
             json!({"example_id": "x", "state": format!("{secret} wants a refund")})
         ),
     );
-    let batch_input = env.write("in.jsonl", &format!("{}\n", json!({"state": secret})));
-    let output = env
-        .cmd()
-        .args([
-            "batch",
-            MODEL,
-            "--input",
-            batch_input.to_str().unwrap(),
-            "--output",
-        ])
-        .arg(env.path().join("out.jsonl"))
-        .output()
-        .unwrap();
-    assert_succeeded(&output);
+    batch_to_a_file(&env, &json!({"state": secret}));
     assert!(contains(&store_bytes(&env), secret));
 
     let (code, problem, _) = env.problem(&["models", "delete", MODEL]);

@@ -870,7 +870,8 @@ async fn every_model_route_checks_visibility_and_role_before_reading_anything() 
             .replace("{modelId}", &model_id)
             .replace("{exampleId}", "e1")
             .replace("{jobId}", &uuid::Uuid::new_v4().to_string())
-            .replace("{questionId}", "intent");
+            .replace("{questionId}", "intent")
+            .replace("{branch}", "alignments%2Fx");
         assert!(!path.contains('{'), "a path parameter left to fill: {path}");
         for (method, operation) in operations.as_object().unwrap() {
             let Ok(method) = method.to_uppercase().parse::<Method>() else {

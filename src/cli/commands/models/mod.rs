@@ -452,7 +452,7 @@ async fn delete_branch(
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  arbiter models delete acme/old-support           # asks you to type the path\n  arbiter models delete acme/old-support --yes     # in a script"
+    after_help = "Examples:\n  arbiter models delete acme/old-support\n  arbiter models delete acme/old-support --yes"
 )]
 pub struct ModelsDeleteArgs {
     /// The model path, <owner>/<model>
