@@ -73,6 +73,37 @@ fn align_commits_a_learned_head_on_its_branch_and_eval_and_promote_use_it() {
     );
     let intent = &result["questions"]["intent"];
     assert_eq!(intent["examples"], 120);
+    // As a table at 80 columns: the outcome whole, below the table, not cut in a cell.
+    let table = env
+        .cmd()
+        .env("COLUMNS", "80")
+        .args([
+            "--table",
+            "align",
+            "acme/support",
+            "--questions",
+            "intent",
+            "--seed",
+            "3",
+        ])
+        .output()
+        .unwrap();
+    // Wrapped to the width: its continuation lines indented by two.
+    let shown = String::from_utf8_lossy(&table.stdout).replace("\n  ", " ");
+    let candidate = intent["candidate"].as_str().unwrap();
+    let outcome = if intent["states"].is_u64() {
+        "corrected"
+    } else {
+        "improved"
+    };
+    assert!(
+        shown.contains(&format!("intent {outcome}: {candidate}")),
+        "{shown}"
+    );
+    assert!(
+        !shown.contains('…'),
+        "the table cut something at 80 columns: {shown}"
+    );
     assert!(
         intent["after"]["loss"].as_f64() < intent["before"]["loss"].as_f64(),
         "{intent}"

@@ -135,11 +135,19 @@ pub(crate) fn print_alignment(job: &Job, model: &str, printer: &Printer) -> Resu
         return Ok(());
     };
     printer.table(&alignment_table(result))?;
-    for (id, report) in result.questions.iter().filter(|(_, r)| !r.improved) {
-        printer.wrapped(&format!(
-            "{id} unchanged: {}",
-            report.reason.as_deref().unwrap_or("no reason recorded")
-        ))?;
+    // What became of each question, whole, below the table (a cell was cut to
+    // "improved: multino…" on a narrow terminal).
+    for (id, report) in &result.questions {
+        let candidate = report.candidate.as_deref().unwrap_or("-");
+        printer.wrapped(&match (report.improved, report.states) {
+            // The candidate names the captured states it was corrected on.
+            (true, Some(_)) => format!("{id} corrected: {candidate}"),
+            (true, None) => format!("{id} improved: {candidate}"),
+            (false, _) => format!(
+                "{id} unchanged: {}",
+                report.reason.as_deref().unwrap_or("no reason recorded")
+            ),
+        })?;
     }
     if let Some(tuning) = &result.tuning {
         printer.wrapped(&format!(
@@ -197,17 +205,13 @@ fn alignment_table(result: &AlignmentResult) -> Table {
             ),
             _ => ("-".into(), "-".into(), "-".into(), "-".into(), "-".into()),
         };
-        let outcome = if let (true, Some(states)) = (report.improved, report.states) {
-            format!(
-                "corrected: {} on {states} captured states",
-                report.candidate.as_deref().unwrap_or("-")
-            )
-        } else if report.improved {
-            format!("improved: {}", report.candidate.as_deref().unwrap_or("-"))
-        } else {
-            // The reason goes below the table, where no width cuts it.
-            "unchanged".to_owned()
-        };
+        // The candidate and the reason go below the table, where no width cuts them.
+        let outcome = match (report.improved, report.states) {
+            (true, Some(_)) => "corrected",
+            (true, None) => "improved",
+            (false, _) => "unchanged",
+        }
+        .to_owned();
         table.row(vec![
             id.clone(),
             report.fitted.to_string(),
