@@ -380,3 +380,40 @@ async fn an_unsupervised_alignment_over_http_corrects_without_annotations() {
     assert_eq!(questions["escalate"]["improved"], false);
     assert!(done["result"]["branch"].is_string());
 }
+
+/// An evaluation's body may carry per-question gates (instead of the revision's
+/// `gates.yaml`): the report carries them back as `questionGates` for the client to judge;
+/// an unknown question or a value out of range is refused before any job exists.
+#[tokio::test]
+async fn an_evaluation_reports_the_gates_its_body_gives() {
+    let (server, token, model_id) = server_with_annotations(12).await;
+    let route = format!("/v1/models/{model_id}/evaluations");
+    let gates = json!({"intent": {"accuracy": 0.5}, "*": {"max_ece": 0.2}});
+    let body = json!({"questions": ["intent"], "gates": gates});
+    let (_, location) = create(&server, &token, &route, &body, "gates-key-0001").await;
+    let evaluated = wait(&server, &token, &location).await;
+    assert_eq!(evaluated["status"], "completed", "{evaluated}");
+    let reported = &evaluated["result"]["questionGates"];
+    assert_eq!(reported["intent"]["accuracy"], 0.5, "{reported}");
+    assert_eq!(reported["*"]["max_ece"], 0.2, "{reported}");
+    for (key, gates, at) in [
+        ("gates-key-0002", json!({"nope": {"accuracy": 0.5}}), "nope"),
+        (
+            "gates-key-0003",
+            json!({"intent": {"accuracy": 2}}),
+            "intent",
+        ),
+    ] {
+        let reply = server
+            .post_json_with(
+                &route,
+                Some(&token),
+                &json!({"questions": ["intent"], "gates": gates}),
+                &[("idempotency-key", key)],
+            )
+            .await;
+        let problem = server.problem(&reply, 422, "validation_error").await;
+        let loc = problem["details"][0]["loc"].to_string();
+        assert!(loc.contains("gates") && loc.contains(at), "{problem}");
+    }
+}
