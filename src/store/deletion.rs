@@ -9,6 +9,7 @@
 use super::sql::{Db, SqlContext, params};
 use super::{Store, StoreError};
 use crate::ids::ModelId;
+use crate::wire::value::derived_example_id;
 use serde_json::Value;
 use std::collections::HashSet;
 
@@ -30,13 +31,12 @@ const PAGE: i64 = 1000;
 
 impl Store {
     /// Delete `example_ids` of `model_id` with everything recorded of them (see the module
-    /// documentation); `derived_id` gives the ID a job item without one was decided under.
+    /// documentation).
     /// All or none: `Ok(Some(id))` names the first not found, and nothing is deleted.
     pub fn delete_examples(
         &self,
         model_id: &ModelId,
         example_ids: &[String],
-        derived_id: &(dyn Fn(&Value) -> String + Sync),
     ) -> Result<Option<String>, StoreError> {
         let model = model_id.to_string();
         let missing = self.write("delete examples", |tx| {
@@ -54,7 +54,7 @@ impl Store {
                     return Ok(Some(id.clone()));
                 };
                 if let Ok(state) = serde_json::from_str::<Value>(&state) {
-                    states.insert(derived_id(&state));
+                    states.insert(derived_example_id(&state));
                 }
             }
             for id in example_ids {
@@ -69,7 +69,6 @@ impl Store {
             let held = Held {
                 ids: example_ids.iter().map(String::as_str).collect(),
                 states,
-                derived_id,
             };
             scrub_job_inputs(tx, &model, &held)?;
             Ok(None)
@@ -174,7 +173,6 @@ struct Held<'a> {
     ids: HashSet<&'a str>,
     /// Their states, as the IDs derived from them.
     states: HashSet<String>,
-    derived_id: &'a (dyn Fn(&Value) -> String + Sync),
 }
 
 impl Held<'_> {
@@ -182,7 +180,7 @@ impl Held<'_> {
     fn in_line(&self, body: &[u8]) -> Option<String> {
         let item: Value = serde_json::from_slice(body).ok()?;
         let named = item.get("example_id").and_then(Value::as_str);
-        let state = item.get("state").map(|state| (self.derived_id)(state));
+        let state = item.get("state").map(derived_example_id);
         if let Some(id) = named.filter(|id| self.ids.contains(id)) {
             return Some(id.to_owned());
         }

@@ -108,8 +108,7 @@ pub fn delete(
     let repo = models::open(ctx, model)?;
     let model_id = repo.model_id();
     let ids: Vec<String> = example_ids.iter().map(ToString::to_string).collect();
-    let derived = |state: &serde_json::Value| crate::wire::value::derived_example_id(state);
-    if let Some(missing) = ctx.store()?.delete_examples(&model_id, &ids, &derived)? {
+    if let Some(missing) = ctx.store()?.delete_examples(&model_id, &ids)? {
         return Err(Error::ExampleNotFound(missing));
     }
     for id in &ids {

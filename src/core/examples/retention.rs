@@ -40,14 +40,13 @@ pub fn after_capture(ctx: &Context, model_id: &ModelId, days: u32) -> Result<u64
 /// Delete every unannotated example of `model_id` older than `days` days; how many.
 pub fn sweep(ctx: &Context, model_id: &ModelId, days: u32) -> Result<u64> {
     let store = ctx.store()?;
-    let derived = |state: &serde_json::Value| crate::wire::value::derived_example_id(state);
     let mut deleted = 0;
     loop {
         let expired = store.expired_examples(model_id, days, BATCH)?;
         if expired.is_empty() {
             break;
         }
-        if let Some(missing) = store.delete_examples(model_id, &expired, &derived)? {
+        if let Some(missing) = store.delete_examples(model_id, &expired)? {
             // Deleted by someone else in between: the next round finds the rest.
             tracing::debug!(%missing, "an expired example went before the sweep took it");
             continue;
