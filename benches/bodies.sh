@@ -62,8 +62,7 @@ done
 sleep 7
 RSS_WARM=$(rss_kib)
 
-(while kill -0 "$SERVER_PID" 2>/dev/null; do rss_kib; sleep 0.1; done >"$WORK/rss.txt") &
-SAMPLER_PID=$!
+start_sampler 0.1
 STARTED=$(date +%s.%N)
 CLIENT_PIDS=()
 for i in $(seq "$BODIES"); do
@@ -75,14 +74,8 @@ ENDED=$(date +%s.%N)
 RSS_END=$(rss_kib)
 sleep 60
 RSS_AFTER=$(rss_kib)
-kill "$SAMPLER_PID" 2>/dev/null || true
-SAMPLER_PID=""
-RSS_PEAK=$(sort -n "$WORK/rss.txt" | tail -n 1)
+stop_sampler
 
 echo "== bodies: $BODIES batch bodies of $(wc -c <"$WORK/body1.json") bytes ($(jq '.items | length' "$WORK/body1.json") items each), posted at once and cancelled, model mo"
 echo "   cancels: $(cat "$WORK"/codes*.txt | sort | uniq -c | awk '{printf "%s x %s  ", $1, $2}')in $(echo "$ENDED - $STARTED" | bc) s"
-awk -v idle="$RSS_IDLE" -v warm="$RSS_WARM" -v peak="$RSS_PEAK" -v end="$RSS_END" -v after="$RSS_AFTER" 'BEGIN {
-    a = after / warm
-    printf("   VmRSS: idle %.1f MiB, after warm-up %.1f MiB, peak %.1f MiB, at the last cancel %.1f MiB, 60 s later %.1f MiB\n", idle / 1024, warm / 1024, peak / 1024, end / 1024, after / 1024)
-    printf("   60 s after / after warm-up = %.2f (target within 20%%: %s)\n", a, (a <= 1.2 && a >= 0.8) ? "met" : "NOT met")
-}'
+report_settled "the last cancel" 60

@@ -47,6 +47,29 @@ start_server() {
     case "$ADDR" in 127.0.0.1:*) ;; *) echo "refusing to load $ADDR: not loopback" >&2; exit 1 ;; esac
 }
 
+# start_sampler SECONDS: the server's VmRSS every SECONDS into $WORK/rss.txt, until
+# stop_sampler, which sets RSS_PEAK to the highest reading.
+start_sampler() {
+    (while kill -0 "$SERVER_PID" 2>/dev/null; do rss_kib; sleep "$1"; done >"$WORK/rss.txt") &
+    SAMPLER_PID=$!
+}
+stop_sampler() {
+    kill "$SAMPLER_PID" 2>/dev/null || true
+    SAMPLER_PID=""
+    RSS_PEAK=$(sort -n "$WORK/rss.txt" | tail -n 1)
+}
+
+# report_settled WHEN SECONDS: VmRSS at idle (RSS_IDLE), after warm-up (RSS_WARM), at its
+# peak (RSS_PEAK), at WHEN (RSS_END, e.g. "the last answer") and SECONDS later (RSS_AFTER),
+# and the last against after warm-up, the target being within 20%.
+report_settled() {
+    awk -v idle="$RSS_IDLE" -v warm="$RSS_WARM" -v peak="$RSS_PEAK" -v end="$RSS_END" -v after="$RSS_AFTER" -v when="$1" -v later="$2" 'BEGIN {
+        a = after / warm
+        printf("   VmRSS: idle %.1f MiB, after warm-up %.1f MiB, peak %.1f MiB, at %s %.1f MiB, %d s later %.1f MiB\n", idle / 1024, warm / 1024, peak / 1024, when, end / 1024, later, after / 1024)
+        printf("   %d s after / after warm-up = %.2f (target within 20%%: %s)\n", later, a, (a <= 1.2 && a >= 0.8) ? "met" : "NOT met")
+    }'
+}
+
 # varied_words SEED BYTES: BYTES of words of 2 to 9 letters drawn at random with SEED (no
 # word repeated on purpose, so no two windows of a state, and no two states, read alike).
 varied_words() {
