@@ -53,14 +53,15 @@ fn branches(env: &TestEnv) -> Vec<String> {
 fn align_commits_a_learned_head_on_its_branch_and_eval_and_promote_use_it() {
     let env = env_with_annotations(120);
     let base = env.git_in(&repo(&env), &["rev-parse", "main"]);
-    let job = env.json(&[
+    let align = [
         "align",
         "acme/support",
         "--questions",
         "intent",
         "--seed",
         "3",
-    ]);
+    ];
+    let job = env.json(&align);
     assert_eq!(job["status"], "completed", "{job}");
     assert_eq!(job["kind"], "alignment");
     let result = &job["result"];
@@ -77,15 +78,8 @@ fn align_commits_a_learned_head_on_its_branch_and_eval_and_promote_use_it() {
     let table = env
         .cmd()
         .env("COLUMNS", "80")
-        .args([
-            "--table",
-            "align",
-            "acme/support",
-            "--questions",
-            "intent",
-            "--seed",
-            "3",
-        ])
+        .arg("--table")
+        .args(align)
         .output()
         .unwrap();
     // Wrapped to the width: its continuation lines indented by two.

@@ -79,6 +79,19 @@ async fn poll_until(
     .await
 }
 
+/// Cancel batch job `job_id`: 204, no body.
+async fn cancel(server: &TestServer, token: &str, model_id: &str, job_id: &str) {
+    let reply = server
+        .send(server.request(
+            reqwest::Method::POST,
+            &format!("/v1/models/{model_id}/batch-decisions/{job_id}/cancel"),
+            Some(token),
+        ))
+        .await;
+    assert_eq!(reply.status, 204, "{}", reply.text());
+    assert!(reply.body.is_empty());
+}
+
 async fn results(server: &TestServer, token: &str, model_id: &str, job_id: &str) -> Vec<Value> {
     let reply = server
         .get(
@@ -363,20 +376,8 @@ async fn cancel_ends_a_queued_job_at_once_stops_a_running_one_and_leaves_a_finis
     let small = poll_until(&server, &token, &model_id, small_id, job_finished).await;
     assert_eq!(small["status"], "completed");
     let cancel = |id: String| {
-        let server = &server;
-        let token = token.clone();
-        let model_id = model_id.clone();
-        async move {
-            let reply = server
-                .send(server.request(
-                    reqwest::Method::POST,
-                    &format!("/v1/models/{model_id}/batch-decisions/{id}/cancel"),
-                    Some(&token),
-                ))
-                .await;
-            assert_eq!(reply.status, 204, "{}", reply.text());
-            assert!(reply.body.is_empty());
-        }
+        let (server, token, model_id) = (&server, token.clone(), model_id.clone());
+        async move { cancel(server, &token, &model_id, &id).await }
     };
     cancel(small_id.to_owned()).await;
     cancel(small_id.to_owned()).await;
@@ -816,14 +817,7 @@ async fn a_deleted_example_fails_alone_in_a_job_still_to_run_over_it() {
     let shown = server.get(&path, Some(&admin)).await;
     server.problem(&shown, 404, "example_not_found").await;
 
-    let cancelled = server
-        .send(server.request(
-            reqwest::Method::POST,
-            &format!("/v1/models/{model_id}/batch-decisions/{long_id}/cancel"),
-            Some(&admin),
-        ))
-        .await;
-    assert_eq!(cancelled.status, 204);
+    cancel(&server, &admin, &model_id, &long_id).await;
     let done = poll_until(&server, &admin, &model_id, &queued_id, job_finished).await;
     assert_eq!(done["status"], "completed", "{done}");
     let lines = results(&server, &admin, &model_id, &queued_id).await;
