@@ -407,9 +407,9 @@ impl From<RepoError> for Error {
                 detail: error.to_string(),
             },
             RepoError::RemoteUnavailable { .. } => Self::RemoteUnavailable(error.to_string()),
-            RepoError::InvalidPath { .. } | RepoError::InvalidName { .. } => {
-                Self::BadRequest(error.to_string())
-            }
+            RepoError::InvalidPath { .. }
+            | RepoError::InvalidName { .. }
+            | RepoError::NotACheckout { .. } => Self::BadRequest(error.to_string()),
             RepoError::InvalidCheckpoint {
                 ref file,
                 ref reason,

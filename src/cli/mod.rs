@@ -4,6 +4,7 @@
 //! [`Service`]: on this process's home ([`Local`]), or on a
 //! shared server with `--server` ([`Remote`]). A command is written once for both.
 
+mod checkout;
 mod commands;
 pub mod complete;
 mod input;
@@ -184,6 +185,17 @@ async fn dispatch(cli: Cli, printer: &Printer) -> anyhow::Result<ExitCode> {
         Command::Completions(args) => generate::completions(&args, printer),
         Command::Man(args) => generate::man(&args, printer),
         Command::Openapi(args) => generate::openapi(&args, printer),
+        // A model argument that names a directory: a checkout, in an ephemeral home.
+        Command::Eval(args) if checkout::names_checkout(&args.model) => {
+            checkout::eval(&cli.global, args, printer).await
+        }
+        Command::Batch(args) if checkout::names_checkout(&args.model) => {
+            checkout::batch(&cli.global, args, printer).await
+        }
+        Command::Decide(args) if args.model.as_deref().is_some_and(checkout::names_checkout) => {
+            let dir = args.model.clone().unwrap_or_default();
+            checkout::decide(&cli.global, &dir, args, printer).await
+        }
         command => {
             let target = Target::resolve(&cli.global)?;
             let service = target.service();

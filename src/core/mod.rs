@@ -6,6 +6,7 @@ pub mod agreement;
 pub mod align;
 pub mod answer_cache;
 pub mod batch;
+pub mod checkout_home;
 mod checkouts;
 pub mod checkpoint;
 pub mod claims;

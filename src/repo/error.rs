@@ -51,6 +51,10 @@ pub enum RepoError {
     #[error("{model} cannot be deleted here: {reason}")]
     NotDeletable { model: String, reason: String },
 
+    /// A directory named as a model repository's checkout that is not one.
+    #[error("{path} is not a model repository: {reason}")]
+    NotACheckout { path: String, reason: String },
+
     #[error("nothing to commit: the files are identical to the parent checkpoint")]
     NothingToCommit,
 

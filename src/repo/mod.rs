@@ -8,6 +8,7 @@
 //! trees are ever read. Models are named by [`ModelPath`] and [`crate::ids::ModelId`]. No `git2` type appears in the public API: commit
 //! ids are 40-hex strings.
 
+mod checkout;
 mod checkpoint;
 mod commit;
 mod error;
@@ -21,6 +22,7 @@ mod revision;
 mod test_support;
 
 pub use crate::ids::ModelPath;
+pub use checkout::{Checkout, Staged, WORKING_TREE, Wanted};
 pub use checkpoint::{ALIGNED_DIR, Checkpoint, Files, LearnedFiles};
 pub use commit::FileChange;
 pub use error::RepoError;

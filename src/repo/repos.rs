@@ -305,7 +305,7 @@ impl Repos {
 }
 
 /// An empty bare repository at `dir` (which must not exist) with HEAD at `main`.
-fn init_bare(dir: &Path) -> Result<Repository, git2::Error> {
+pub(super) fn init_bare(dir: &Path) -> Result<Repository, git2::Error> {
     let mut opts = RepositoryInitOptions::new();
     // Explicit head and no templates: the result never depends on user config.
     opts.bare(true)

@@ -7,6 +7,7 @@
 mod align;
 mod annotate;
 mod background;
+mod checkout;
 mod client;
 mod common;
 mod completion;

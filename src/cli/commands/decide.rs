@@ -18,7 +18,7 @@ use std::process::ExitCode;
     after_help = "Examples:\n  arbiter decide --model jev-latest --questions questions.yaml --state state.json\n  arbiter decide --model acme/support --revision v1 --state - --no-capture < state.json\n  arbiter decide --request request.json --json"
 )]
 pub struct DecideArgs {
-    /// A base model name (mo, mo-reasoning, jev-latest, ...) or a repository model <owner>/<model>
+    /// A base model name (mo, mo-reasoning, jev-latest, ...), a repository model <owner>/<model>, or a model repository's checkout (a directory: ., ./path or /path), run on here with no home: its work tree (or --revision)
     #[arg(long, short, required_unless_present = "request")]
     pub model: Option<String>,
     /// The state to evaluate: a JSON file, or - for stdin

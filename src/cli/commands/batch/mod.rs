@@ -30,7 +30,7 @@ use std::sync::Mutex;
     after_help = "Examples:\n  arbiter batch acme/support --input states.jsonl --output answers.jsonl\n  arbiter batch acme/support --examples annotated --revision v2 > answers.jsonl\n  arbiter batch acme/support --input states.jsonl --detach"
 )]
 pub struct BatchArgs {
-    /// The model path, <owner>/<model>, or a base model (with --questions; nothing recorded)
+    /// The model path, <owner>/<model>, or a base model (with --questions; nothing recorded), or a model repository's checkout (a directory: ., ./path or /path), run on here with no home: its work tree (or --revision); --examples reads its examples/annotated.jsonl
     pub model: String,
     // clap help text, shown verbatim in --help and the man page: no Markdown backticks.
     #[allow(clippy::doc_markdown)]

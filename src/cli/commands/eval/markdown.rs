@@ -456,6 +456,7 @@ mod tests {
             include_fitted: false,
             allow_unevaluated: false,
             questions_file: None,
+            labels: None,
             watch: false,
             gates: None,
             no_gates: false,

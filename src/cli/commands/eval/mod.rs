@@ -14,7 +14,7 @@ use crate::cli::commands::jobs::{
     FailedItems, Followed, finish_status, left_running, note_replayed, watch,
 };
 use crate::cli::input::{read_questions_file, read_text, values};
-use crate::cli::output::Printer;
+use crate::cli::output::{Printer, UsageError};
 use crate::core::service::{JobRequest, Service};
 use crate::wire::align::{
     EvaluationReport, EvaluationRequest, EvaluationStatus, QuestionEvaluation,
@@ -33,7 +33,7 @@ use std::process::ExitCode;
 )]
 #[allow(clippy::struct_excessive_bools)] // command-line switches
 pub struct EvalArgs {
-    /// The model path, <owner>/<model>
+    /// The model path, <owner>/<model>; or a model repository's checkout (a directory: ., ./path or /path), run on here with no home: its work tree (or --revision) over its labels file examples/annotated.jsonl
     pub model: String,
     /// The checkpoint to evaluate: branch, tag or commit SHA [default: the default branch]
     #[arg(long, value_name = "REV")]
@@ -80,6 +80,9 @@ pub struct EvalArgs {
     /// A questions file not committed (YAML or JSON), evaluated as a working copy on top of --revision: a question unchanged from the revision's keeps its learned parameters, a changed or new one is zero-shot; --baseline defaults to --revision. Nothing is committed
     #[arg(long, value_name = "FILE")]
     pub questions_file: Option<PathBuf>,
+    /// With a checkout: the labels (annotated examples, JSON Lines in the ingest format) to evaluate on, instead of the checkout's examples/annotated.jsonl
+    #[arg(long, value_name = "FILE")]
+    pub labels: Option<PathBuf>,
     /// Evaluate --questions-file, then again each time it is saved, until Ctrl-C: per question, accuracy and loss now, at the last run and at the baseline, and the change from the baseline with its 95% interval (≈ when not beyond chance). Only what changed is decided again. A table, or with --format json one report per run (JSON Lines); a draft that does not validate is reported and the watch goes on
     #[arg(long)]
     pub watch: bool,
@@ -99,6 +102,13 @@ pub(crate) async fn run(
     args: EvalArgs,
     printer: &Printer,
 ) -> Result<ExitCode> {
+    if args.labels.is_some() {
+        return Err(UsageError(format!(
+            "--labels reads the labels of a model repository's checkout (a directory), and              {} is a model of the home or server, whose annotated examples are there",
+            args.model
+        ))
+        .into());
+    }
     if args.watch {
         return watch::run(service, args, printer).await;
     }

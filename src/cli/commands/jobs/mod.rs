@@ -248,7 +248,7 @@ pub(crate) fn spawn_worker(ctx: &Context, job_id: &JobId) -> crate::error::Resul
     Ok(())
 }
 
-async fn worker(ctx: &Context, job_id: &str) -> Result<ExitCode> {
+pub(crate) async fn worker(ctx: &Context, job_id: &str) -> Result<ExitCode> {
     let id = core::jobs::parse_id(job_id)?;
     let claimed = {
         let ctx = ctx.clone();
