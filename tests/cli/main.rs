@@ -41,6 +41,7 @@ mod openapi;
 mod outputs;
 
 mod registry;
+mod release;
 mod replicas;
 mod repository;
 mod served;
