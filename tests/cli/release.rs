@@ -1,18 +1,31 @@
 //! Releases: the archive `dist/package.sh` makes holds exactly what it should and its
-//! checksum verifies.
+//! checksum verifies; the installer `dist/install.sh`, run as a reader runs it (`curl … |
+//! sh`) against a fake release server on a real socket and on a PATH without Rust,
+//! installs a binary that runs, and refuses an archive whose checksum does not match.
+//!
+//! [`release_dir`] and [`ReleaseServer`] are for other tests too: the README's tour installs
+//! the test build with the installer from them, then runs on it (tests/cli/docs.rs).
 
 use crate::common::{process_dir, repo_root};
 use sha2::{Digest as _, Sha256};
 use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::io::{BufRead as _, BufReader, Write as _};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::thread::JoinHandle;
 
 /// Where the project's releases are published (Cargo.toml's `repository`, and
 /// `/releases`).
 pub(crate) const RELEASES_URL: &str = "https://github.com/arbiter-dev/arbiter/releases";
 /// The tag the test build would be released under.
 pub(crate) const RELEASE_TAG: &str = concat!("v", env!("CARGO_PKG_VERSION"));
+/// The path of the releases on the fake server: GitHub's, so a URL changes host only.
+const RELEASES_PATH: &str = "/arbiter-dev/arbiter/releases";
 
 /// This machine's target triple, as the installer names it (and the release workflow's
 /// matrix builds it).
@@ -37,8 +50,9 @@ fn package(args: &[&Path]) -> Output {
         .expect("sh")
 }
 
-/// The assets of a release of the test build for this machine: `arbiter-<target>.tar.gz`
-/// (from `dist/package.sh`) and its `.sha256`. Packaged once per test process.
+/// The assets of a release of the test build for this machine, as
+/// `.github/workflows/release.yml` publishes them: `arbiter-<target>.tar.gz` (from
+/// `dist/package.sh`), its `.sha256`, and `install.sh`. Packaged once per test process.
 pub(crate) fn release_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
@@ -51,8 +65,167 @@ pub(crate) fn release_dir() -> &'static Path {
             "dist/package.sh: {}",
             String::from_utf8_lossy(&output.stderr)
         );
+        std::fs::copy(repo_root().join("dist/install.sh"), dir.join("install.sh")).unwrap();
         dir
     })
+}
+
+// ---------------------------------------------------------------------------------------
+// The fake release server
+// ---------------------------------------------------------------------------------------
+
+/// A release host on `127.0.0.1:0` that answers as GitHub does for a release's assets:
+/// `GET <repo>/releases/latest/download/<asset>` redirects (302) to
+/// `<repo>/releases/download/<tag>/<asset>`, which answers the file of `dir` as
+/// `application/octet-stream`; any other path or tag is a 404. Plain HTTP/1.1, one
+/// request per connection. Bound before its thread starts; dropping it stops it.
+pub(crate) struct ReleaseServer {
+    addr: SocketAddr,
+    state: Arc<ServerState>,
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+struct ServerState {
+    dir: PathBuf,
+    origin: String,
+    /// Each request's method and path, in order.
+    requests: Mutex<Vec<String>>,
+}
+
+impl ReleaseServer {
+    /// Serve the assets in `dir` as the latest release, tagged [`RELEASE_TAG`].
+    pub(crate) fn start(dir: &Path) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let state = Arc::new(ServerState {
+            dir: dir.to_path_buf(),
+            origin: format!("http://{addr}"),
+            requests: Mutex::new(Vec::new()),
+        });
+        let stop = Arc::new(AtomicBool::new(false));
+        let thread = std::thread::spawn({
+            let (state, stop) = (state.clone(), stop.clone());
+            move || {
+                for stream in listener.incoming() {
+                    if stop.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let Ok(stream) = stream else { continue };
+                    let state = state.clone();
+                    // A client that goes away mid-answer is the client's business.
+                    std::thread::spawn(move || drop(state.answer(stream)));
+                }
+            }
+        });
+        Self {
+            addr,
+            state,
+            stop,
+            thread: Some(thread),
+        }
+    }
+
+    /// The latest release's assets, `…/releases/latest/download`, for
+    /// `ARBITER_DOWNLOAD_URL`.
+    pub(crate) fn url(&self) -> String {
+        format!("{}/latest/download", self.releases_url())
+    }
+
+    /// What stands for [`RELEASES_URL`] here: `http://127.0.0.1:<port>/<repo>/releases`.
+    pub(crate) fn releases_url(&self) -> String {
+        format!("{}{RELEASES_PATH}", self.state.origin)
+    }
+
+    /// The requests so far, as `GET <path>`.
+    pub(crate) fn requests(&self) -> Vec<String> {
+        self.state.requests.lock().unwrap().clone()
+    }
+}
+
+impl Drop for ReleaseServer {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        // Wake the accept loop, which then sees the flag.
+        let _ = TcpStream::connect(self.addr);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl ServerState {
+    fn answer(&self, mut stream: TcpStream) -> std::io::Result<()> {
+        let mut reader = BufReader::new(stream.try_clone()?);
+        let mut line = String::new();
+        reader.read_line(&mut line)?;
+        let mut words = line.split_whitespace();
+        let (method, path) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
+        // The rest of the head; a GET has no body.
+        loop {
+            let mut header = String::new();
+            if reader.read_line(&mut header)? == 0 || header.trim().is_empty() {
+                break;
+            }
+        }
+        self.requests
+            .lock()
+            .unwrap()
+            .push(format!("{method} {path}"));
+        if method != "GET" && method != "HEAD" {
+            return respond(
+                &mut stream,
+                "405 Method Not Allowed",
+                &[("Allow", "GET, HEAD")],
+                None,
+            );
+        }
+        let latest = format!("{RELEASES_PATH}/latest/download/");
+        let tagged = format!("{RELEASES_PATH}/download/{RELEASE_TAG}/");
+        if let Some(asset) = path.strip_prefix(&latest) {
+            let location = format!("{}{tagged}{asset}", self.origin);
+            return respond(&mut stream, "302 Found", &[("Location", &location)], None);
+        }
+        let file = path
+            .strip_prefix(&tagged)
+            .filter(|asset| !asset.is_empty() && !asset.contains('/') && !asset.starts_with('.'))
+            .map(|asset| self.dir.join(asset))
+            .filter(|file| file.is_file());
+        match file {
+            Some(file) => {
+                let body = (method == "GET").then_some(file.as_path());
+                let length = std::fs::metadata(&file)?.len().to_string();
+                let headers = [
+                    ("Content-Type", "application/octet-stream"),
+                    ("Content-Length", length.as_str()),
+                ];
+                respond(&mut stream, "200 OK", &headers, body)
+            }
+            None => respond(&mut stream, "404 Not Found", &[], None),
+        }
+    }
+}
+
+/// An answer, its body the file `body` (none: empty, or a HEAD's), and the connection closed.
+fn respond(
+    stream: &mut TcpStream,
+    status: &str,
+    headers: &[(&str, &str)],
+    body: Option<&Path>,
+) -> std::io::Result<()> {
+    let mut head = format!("HTTP/1.1 {status}\r\nConnection: close\r\n");
+    for (name, value) in headers {
+        let _ = write!(head, "{name}: {value}\r\n");
+    }
+    if !headers.iter().any(|(name, _)| *name == "Content-Length") {
+        head.push_str("Content-Length: 0\r\n");
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes())?;
+    if let Some(body) = body {
+        std::io::copy(&mut std::fs::File::open(body)?, stream)?;
+    }
+    stream.flush()
 }
 
 // ---------------------------------------------------------------------------------------
@@ -249,5 +422,261 @@ fn binstall_metadata_names_the_archive_and_its_binary() {
     assert!(
         listed.lines().any(|entry| entry == bin),
         "{bin} is not in the archive"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// The installer
+// ---------------------------------------------------------------------------------------
+
+/// What the installer needs besides a shell, curl or wget, and nothing else: no cargo, no
+/// rustc.
+const INSTALLER_TOOLS: &[&str] = &[
+    "sh",
+    "uname",
+    "ldd",
+    "grep",
+    "cut",
+    "mktemp",
+    "rm",
+    "tar",
+    "gzip",
+    "cat",
+    "chmod",
+    "mv",
+    "mkdir",
+    "sha256sum",
+];
+
+/// A directory of links to `tools` (found in the system's directories), for a PATH that
+/// has them and nothing else.
+fn tools_dir(dir: &Path, tools: &[&str]) -> PathBuf {
+    let bin = dir.join("tools");
+    std::fs::create_dir_all(&bin).unwrap();
+    for tool in tools {
+        let found = ["/usr/local/bin", "/usr/bin", "/bin"]
+            .iter()
+            .map(|d| Path::new(d).join(tool))
+            .find(|p| p.is_file())
+            .unwrap_or_else(|| panic!("{tool} is not installed here"));
+        std::os::unix::fs::symlink(found, bin.join(tool)).unwrap();
+    }
+    bin
+}
+
+/// `script` run by `sh` in `home` (HOME), with `PATH` only `path` and `env` besides.
+fn run_sh(home: &Path, path: &Path, env: &[(&str, &str)], script: &str) -> Output {
+    let mut command = Command::new("/bin/sh");
+    command
+        .args(["-c", script])
+        .env_clear()
+        .env("HOME", home)
+        .env("PATH", path)
+        .current_dir(home);
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    command.output().expect("sh")
+}
+
+fn text(output: &Output) -> String {
+    format!(
+        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// The names in a directory, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// The README's way: `install.sh` from the latest release, piped to `sh`.
+const PIPED: &str = r#"curl -LsSf "$ARBITER_DOWNLOAD_URL/install.sh" | sh"#;
+
+#[test]
+fn the_installer_installs_the_latest_release_on_a_path_without_rust() {
+    let server = ReleaseServer::start(release_dir());
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    std::fs::create_dir(&home).unwrap();
+    let mut tools = INSTALLER_TOOLS.to_vec();
+    tools.push("curl");
+    let path = tools_dir(dir.path(), &tools);
+    let url = server.url();
+    let env = [("ARBITER_DOWNLOAD_URL", url.as_str())];
+
+    let rust = run_sh(&home, &path, &env, "command -v cargo || command -v rustc");
+    assert!(
+        !rust.status.success(),
+        "Rust is on the PATH: {}",
+        text(&rust)
+    );
+
+    // A umask of its own, which the new directory and the binary take.
+    let output = run_sh(&home, &path, &env, &format!("umask 027 && {PIPED}"));
+    assert!(output.status.success(), "{}", text(&output));
+    let bin = home.join(".local/bin");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        stdout,
+        format!(
+            "installed arbiter {} to {}/arbiter\n{} is not on your PATH: add it (e.g. in ~/.profile: export PATH=\"{}:$PATH\")\n",
+            env!("CARGO_PKG_VERSION"),
+            bin.display(),
+            bin.display(),
+            bin.display()
+        )
+    );
+    assert_eq!(names(&bin), ["arbiter"]);
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&bin), 0o750);
+    assert_eq!(mode(&bin.join("arbiter")), 0o750);
+
+    let version = run_sh(&home, &path, &[], ".local/bin/arbiter --version");
+    assert!(version.status.success(), "{}", text(&version));
+    assert_eq!(
+        String::from_utf8_lossy(&version.stdout),
+        format!("arbiter {}\n", env!("CARGO_PKG_VERSION"))
+    );
+
+    // As from GitHub: the latest release's assets through its redirect to the tag's.
+    let archive = archive_name();
+    let latest = format!("GET {RELEASES_PATH}/latest/download");
+    let tagged = format!("GET {RELEASES_PATH}/download/{RELEASE_TAG}");
+    assert_eq!(
+        server.requests(),
+        [
+            format!("{latest}/install.sh"),
+            format!("{tagged}/install.sh"),
+            format!("{latest}/{archive}"),
+            format!("{tagged}/{archive}"),
+            format!("{latest}/{archive}.sha256"),
+            format!("{tagged}/{archive}.sha256"),
+        ]
+    );
+}
+
+#[test]
+fn the_installer_refuses_an_archive_whose_checksum_does_not_match() {
+    // The release, its archive one byte off.
+    let dir = tempfile::tempdir().unwrap();
+    let assets = dir.path().join("assets");
+    std::fs::create_dir(&assets).unwrap();
+    for name in names(release_dir()) {
+        std::fs::copy(release_dir().join(&name), assets.join(&name)).unwrap();
+    }
+    let archive = assets.join(archive_name());
+    let mut bytes = std::fs::read(&archive).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0xff;
+    std::fs::write(&archive, bytes).unwrap();
+    let server = ReleaseServer::start(&assets);
+
+    let home = dir.path().join("home");
+    let bin = home.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::write(bin.join("arbiter"), "an arbiter installed before\n").unwrap();
+    let mut tools = INSTALLER_TOOLS.to_vec();
+    tools.push("curl");
+    let path = tools_dir(dir.path(), &tools);
+    let url = server.url();
+    let install_dir = bin.display().to_string();
+    let env = [
+        ("ARBITER_DOWNLOAD_URL", url.as_str()),
+        ("ARBITER_INSTALL_DIR", install_dir.as_str()),
+    ];
+    let output = run_sh(&home, &path, &env, PIPED);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "the checksum of {} does not match {}.sha256",
+            archive_name(),
+            archive_name()
+        )) && stderr.ends_with("nothing was installed\n"),
+        "{}",
+        text(&output)
+    );
+    assert!(output.stdout.is_empty(), "{}", text(&output));
+    assert_eq!(names(&bin), ["arbiter"]);
+    assert_eq!(
+        std::fs::read_to_string(bin.join("arbiter")).unwrap(),
+        "an arbiter installed before\n"
+    );
+}
+
+#[test]
+fn the_installer_takes_a_tag_and_replaces_only_arbiter() {
+    let server = ReleaseServer::start(release_dir());
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let bin = home.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::write(bin.join("arbiter"), "an arbiter installed before\n").unwrap();
+    std::fs::write(bin.join("neighbour"), "not arbiter's\n").unwrap();
+    // wget where there is no curl.
+    let mut tools = INSTALLER_TOOLS.to_vec();
+    tools.push("wget");
+    let path = tools_dir(dir.path(), &tools);
+    // The install directory on the PATH: no hint.
+    let search = format!("{}:{}", bin.display(), path.display());
+    let url = server.url();
+    let install_dir = bin.display().to_string();
+    let script = format!("sh {}", release_dir().join("install.sh").display());
+    let env = |tag| {
+        [
+            ("ARBITER_DOWNLOAD_URL", url.as_str()),
+            ("ARBITER_INSTALL_DIR", install_dir.as_str()),
+            ("ARBITER_VERSION", tag),
+        ]
+    };
+
+    let missing = run_sh(&home, Path::new(&search), &env("v0.0.0-never"), &script);
+    assert_eq!(missing.status.code(), Some(1), "{}", text(&missing));
+    assert!(
+        String::from_utf8_lossy(&missing.stderr).contains(&format!(
+            "could not download {}/download/v0.0.0-never/{}",
+            server.releases_url(),
+            archive_name()
+        )),
+        "{}",
+        text(&missing)
+    );
+    assert_eq!(names(&bin), ["arbiter", "neighbour"]);
+
+    let output = run_sh(&home, Path::new(&search), &env(RELEASE_TAG), &script);
+    assert!(output.status.success(), "{}", text(&output));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        format!(
+            "installed arbiter {} to {}/arbiter\n",
+            env!("CARGO_PKG_VERSION"),
+            bin.display()
+        )
+    );
+    assert_eq!(names(&bin), ["arbiter", "neighbour"]);
+    assert_eq!(
+        std::fs::read_to_string(bin.join("neighbour")).unwrap(),
+        "not arbiter's\n"
+    );
+    assert_eq!(
+        sha256_of(&bin.join("arbiter")),
+        sha256_of(&assert_cmd::cargo::cargo_bin("arbiter"))
+    );
+    // Straight to the tag's assets, never the latest's.
+    let requests = server.requests();
+    assert!(
+        requests
+            .iter()
+            .all(|r| r.starts_with(&format!("GET {RELEASES_PATH}/download/"))),
+        "{requests:?}"
     );
 }
