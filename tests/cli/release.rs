@@ -974,3 +974,84 @@ fn check_jsonschema(schema: &str, file: &str) {
         "python3 -m pip install check-jsonschema",
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// The workflows
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn the_workflows_and_the_ci_examples_pass_their_schemas() {
+    for workflow in [
+        ".github/workflows/release.yml",
+        ".github/workflows/ci.yml",
+        "examples/ci/github-actions.yml",
+    ] {
+        check_jsonschema("vendor.github-workflows", workflow);
+    }
+    check_jsonschema("vendor.gitlab-ci", "examples/ci/gitlab-ci.yml");
+}
+
+fn workflow(name: &str) -> serde_yaml::Value {
+    let path = repo_root().join(".github/workflows").join(name);
+    serde_yaml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The `run` scripts of a job's steps, joined.
+fn runs(job: &serde_yaml::Value) -> String {
+    job["steps"]
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .filter_map(|step| step["run"].as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn a_tag_publishes_an_archive_for_every_target_the_installer_picks_and_the_installer() {
+    let release = workflow("release.yml");
+    assert_eq!(
+        serde_yaml::to_string(&release["on"]).unwrap(),
+        "push:\n  tags:\n  - v*\n"
+    );
+    let build = &release["jobs"]["build"];
+    let targets: BTreeSet<&str> = build["strategy"]["matrix"]["include"]
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .map(|entry| entry["target"].as_str().unwrap())
+        .collect();
+    // dist/install.sh's: x86_64 or aarch64, Linux (glibc) or macOS.
+    let picked: BTreeSet<&str> = [
+        "x86_64-unknown-linux-gnu",
+        "aarch64-unknown-linux-gnu",
+        "x86_64-apple-darwin",
+        "aarch64-apple-darwin",
+    ]
+    .into();
+    assert_eq!(targets, picked);
+    assert!(targets.contains(host_target().as_str()));
+    let build_runs = runs(build);
+    for command in [
+        r#"cargo build --locked --profile dist --target "$TARGET""#,
+        r#"dist/package.sh "target/$TARGET/dist/arbiter" "$TARGET" assets "${GITHUB_REF_NAME#v}""#,
+    ] {
+        assert!(build_runs.contains(command), "the build runs {command}");
+    }
+
+    let publish = &release["jobs"]["publish"];
+    assert_eq!(publish["needs"], "build");
+    assert_eq!(publish["permissions"]["contents"], "write");
+    let published = runs(publish);
+    for command in [
+        "cp dist/install.sh assets/",
+        "sha256sum arbiter-*.tar.gz install.sh > sha256sums.txt",
+        r#"gh release create "$GITHUB_REF_NAME""#,
+    ] {
+        assert!(published.contains(command), "publish runs {command}");
+    }
+    assert!(published.trim_end().ends_with(" assets/*"), "{published}");
+
+    let ci = workflow("ci.yml");
+    assert_eq!(runs(&ci["jobs"]["ci"]).lines().last(), Some("bash .ci/run"));
+}
