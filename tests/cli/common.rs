@@ -270,3 +270,27 @@ pub(crate) fn job_finished(job: &Value) -> bool {
         Some("completed" | "failed" | "cancelled")
     )
 }
+
+/// A directory of this test process's own under cargo's temporary directory for tests:
+/// `target/tmp/<prefix>-<pid>`, empty. Those of earlier runs whose process is gone are
+/// removed first, so a failed run's files stay until the next run, to be looked at.
+pub(crate) fn process_dir(prefix: &str) -> PathBuf {
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    if let Ok(entries) = std::fs::read_dir(root) {
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let over = name
+                .strip_prefix(prefix)
+                .and_then(|rest| rest.strip_prefix('-'))
+                .and_then(|pid| pid.parse::<u32>().ok())
+                .is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists());
+            if over {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    }
+    let dir = root.join(format!("{prefix}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}

@@ -26,7 +26,7 @@
 //! commands print into the pages where it differs from what they show (for a block that
 //! has no `…`), to review with `git diff`.
 
-use crate::common::repo_root;
+use crate::common::{process_dir, repo_root};
 use regex::Regex;
 use std::collections::{BTreeSet, HashSet};
 use std::fmt::Write as _;
@@ -662,28 +662,10 @@ fn matches(shown: &[&str], printed: &[&str]) -> bool {
 // ---------------------------------------------------------------------------------------
 
 /// The directory this run's sessions live in, under cargo's temporary directory for tests
-/// (`target/tmp`); those of earlier runs that are over are removed first.
+/// (`target/tmp`).
 fn sessions_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let root = Path::new(env!("CARGO_TARGET_TMPDIR"));
-        if let Ok(entries) = std::fs::read_dir(root) {
-            for entry in entries.flatten() {
-                let name = entry.file_name().to_string_lossy().into_owned();
-                let over = name
-                    .strip_prefix("docs-")
-                    .and_then(|pid| pid.parse::<u32>().ok())
-                    .is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists());
-                if over {
-                    let _ = std::fs::remove_dir_all(entry.path());
-                }
-            }
-        }
-        let dir = root.join(format!("docs-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    })
+    DIR.get_or_init(|| process_dir("docs"))
 }
 
 /// The README's tour, run once: its session, or why it failed.

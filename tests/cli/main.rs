@@ -42,6 +42,7 @@ mod openapi;
 mod outputs;
 
 mod registry;
+mod release;
 mod replicas;
 mod repository;
 mod served;
