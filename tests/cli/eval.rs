@@ -1,7 +1,6 @@
 //! `arbiter eval --format markdown` with the real binary: the summary a pull request shows,
 //! read back as a table and held to the JSON report of the same evaluation (answers come from
-//! the cache the first run filled, and the intervals are seeded, so both print one report);
-//! and the CI jobs of `examples/ci/`, their eval step run as their CI runs it.
+//! the cache the first run filled, and the intervals are seeded, so both print one report).
 
 use crate::align::labelled;
 use crate::common::{TestEnv, repo_root};
@@ -360,109 +359,6 @@ fn a_markdown_summary_against_a_baseline_shows_the_changes_and_the_gates_verdict
     assert!(
         markdown.contains(&format!("\n\n**Gate failures**\n{listed}\n\n**Not evaluated**\n\n- `urgency`: no annotated examples\n")),
         "{markdown}"
-    );
-}
-
-/// A CI example file under `examples/ci/`, parsed.
-fn ci_example(name: &str) -> serde_yaml::Value {
-    let text = std::fs::read_to_string(repo_root().join("examples/ci").join(name)).unwrap();
-    serde_yaml::from_str(&text).unwrap_or_else(|e| panic!("examples/ci/{name}: {e}"))
-}
-
-/// Run a CI file's eval script in `shell`, as its CI would, with the real binary on the
-/// PATH and `env`'s home, in `env`'s directory (where it writes its reports): its exit code.
-fn run_ci_script(env: &TestEnv, shell: &str, script: &str, baseline: &str) -> Option<i32> {
-    let bin = assert_cmd::cargo::cargo_bin("arbiter");
-    let path = std::env::join_paths(std::iter::once(bin.parent().unwrap().to_path_buf()).chain(
-        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
-    ))
-    .unwrap();
-    let output = std::process::Command::new(shell)
-        .args(["-c", script])
-        .env_clear()
-        .env("PATH", path)
-        .env("HOME", env.path())
-        .env("ARBITER_HOME", env.home())
-        .env("MODEL", "acme/support")
-        .env("REVISION", "main")
-        .env("BASELINE", baseline)
-        .env("GITHUB_STEP_SUMMARY", env.path().join("step-summary.md"))
-        .current_dir(env.path())
-        .output()
-        .unwrap();
-    output.status.code()
-}
-
-#[test]
-fn the_ci_examples_are_complete_jobs_whose_eval_step_runs_and_gates() {
-    let env = env_with_two_questions_annotated(12);
-    let read = |name: &str| std::fs::read_to_string(env.path().join(name)).unwrap_or_default();
-
-    // GitHub Actions: the JUnit report published as a check, the summary on the run's page.
-    let github = ci_example("github-actions.yml");
-    assert_eq!(github["permissions"]["checks"], "write");
-    let steps = github["jobs"]["eval"]["steps"].as_sequence().unwrap();
-    let step = |name: &str| {
-        steps
-            .iter()
-            .find(|s| s["name"].as_str().is_some_and(|n| n.starts_with(name)))
-            .unwrap_or_else(|| panic!("a step {name}: {steps:?}"))
-    };
-    let evaluate = step("Evaluate");
-    assert_eq!(evaluate["shell"], "bash");
-    let publish = step("Publish the JUnit report");
-    assert!(
-        publish["uses"]
-            .as_str()
-            .unwrap()
-            .starts_with("mikepenz/action-junit-report@")
-    );
-    assert_eq!(publish["with"]["report_paths"], "eval.xml");
-    assert_eq!(
-        publish["if"], "${{ !cancelled() }}",
-        "published when the gate fails"
-    );
-    let script = evaluate["run"].as_str().unwrap();
-    // On a dozen examples no question passes: intent and escalate fall short of the gates,
-    // and urgency has nothing to score. The step exits 3, with both reports written.
-    assert_eq!(run_ci_script(&env, "bash", script, "main"), Some(3));
-    assert!(
-        read("eval.xml").contains("tests=\"3\" failures=\"2\" skipped=\"1\""),
-        "{}",
-        read("eval.xml")
-    );
-    let summary = read("step-summary.md");
-    assert!(
-        summary.starts_with("### arbiter eval: `acme/support` at `main` against `main`\n")
-            && summary.contains(
-                "❌ **Gates failed** (exit 3): 3 of 3 questions, under \
-                 `--min-accuracy 0.8 --max-ece 0.1 --no-regression`."
-            ),
-        "{summary}"
-    );
-
-    // GitLab CI: the JUnit report, and the summary as an artifact the merge request links.
-    let gitlab = &ci_example("gitlab-ci.yml")["arbiter-eval"];
-    let artifacts = &gitlab["artifacts"];
-    assert_eq!(artifacts["reports"]["junit"], "eval.xml");
-    assert_eq!(artifacts["when"], "always");
-    assert_eq!(artifacts["paths"][0], "eval-summary.md");
-    let scripts = gitlab["script"].as_sequence().unwrap();
-    let script = scripts.last().unwrap().as_str().unwrap();
-    std::fs::remove_file(env.path().join("eval.xml")).unwrap();
-    // POSIX sh, as a runner whose image has no bash runs it; no baseline, no --no-regression.
-    assert_eq!(run_ci_script(&env, "sh", script, ""), Some(3));
-    assert!(
-        read("eval.xml").starts_with("<?xml"),
-        "{}",
-        read("eval.xml")
-    );
-    let summary = read("eval-summary.md");
-    assert!(
-        summary.starts_with("### arbiter eval: `acme/support` at `main`\n")
-            && summary.contains("under `--min-accuracy 0.8 --max-ece 0.1`.")
-            && summary.contains("\n- `urgency`: no annotated examples"),
-        "{summary}"
     );
 }
 

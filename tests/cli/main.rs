@@ -8,6 +8,7 @@ mod align;
 mod annotate;
 mod background;
 mod checkout;
+mod ci_examples;
 mod client;
 mod common;
 mod completion;
