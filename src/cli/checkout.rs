@@ -154,3 +154,18 @@ fn checkout_error(error: CheckoutError) -> anyhow::Error {
         CheckoutError::Other(error) => error.into(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::names_checkout;
+
+    #[test]
+    fn a_model_argument_written_as_a_path_names_a_checkout() {
+        for path in [".", "..", "./support", "../models/support", "/srv/support"] {
+            assert!(names_checkout(path), "{path}");
+        }
+        for model in ["acme/support", "mo", "jev-latest", "acme/.support"] {
+            assert!(!names_checkout(model), "{model}");
+        }
+    }
+}

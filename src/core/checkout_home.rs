@@ -189,3 +189,24 @@ fn ingest_labels(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::model_path;
+    use std::path::Path;
+
+    #[test]
+    fn a_checkout_is_named_after_its_directory_made_valid() {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, path) in [
+            ("support", "checkout/support"),
+            ("My Model (v2)", "checkout/My-Model--v2"),
+            ("_", "checkout/model"),
+        ] {
+            let sub = dir.path().join(name);
+            std::fs::create_dir_all(&sub).unwrap();
+            assert_eq!(model_path(&sub).to_string(), path, "{name}");
+        }
+        assert_eq!(model_path(Path::new("/")).to_string(), "checkout/model");
+    }
+}
