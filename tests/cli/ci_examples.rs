@@ -266,7 +266,7 @@ struct Job {
     output: String,
 }
 
-/// Runs the job `eval` of the GitHub Actions workflow `file` on `runner` as GitHub's runner
+/// Runs the job of the GitHub Actions workflow `file` on `runner` as GitHub's runner
 /// does: its `env`, each step in order (a step after a failure only when its `if` says
 /// so), `actions/checkout` as a clone of `remote` at `pr`, `$GITHUB_PATH` put on the PATH
 /// of the steps after.
@@ -277,7 +277,9 @@ fn run_github(
     remote: Option<&Remote>,
 ) -> Job {
     let workflow = example(file);
-    let job = &workflow["jobs"]["eval"];
+    let jobs = workflow["jobs"].as_mapping().unwrap();
+    assert_eq!(jobs.len(), 1, "{file}: one job");
+    let job = jobs.values().next().unwrap();
     let github_path = runner.dir.path().join("github-path");
     std::fs::write(&github_path, "").unwrap();
     let mut env = variables(&job["env"], contexts);
@@ -634,4 +636,81 @@ fn the_server_examples_gate_on_a_shared_server() {
         );
         runner.assert_clean();
     }
+}
+
+/// Runs `github-actions-align.yml` on a server holding the support model with its gates
+/// and `labels`: the job's outcome, and whether main moved (and a promotion was recorded).
+fn run_align_example(labels: &[&str]) -> (Job, bool, Runner) {
+    let (env, served, _) = served_model();
+    for file in labels {
+        env.cmd()
+            .args(["examples", "annotate", "acme/support", "--file"])
+            .arg(support_file(file))
+            .assert()
+            .success();
+    }
+    // Accuracy gates only: the candidates' calibration of urgency moves by a few points
+    // with the labels, which is not what this test is about.
+    let gates = env.write(
+        "gates.yaml",
+        "intent: {accuracy: 0.6}\nescalate: {accuracy: 0.5}\n",
+    );
+    env.cmd()
+        .args(["models", "commit", "acme/support", "-m", "gates", "--gates"])
+        .arg(&gates)
+        .assert()
+        .success();
+    let token = env.json(&[
+        "tokens",
+        "create",
+        "--name",
+        "align",
+        "--scope",
+        "models:read",
+        "--scope",
+        "batches",
+        "--scope",
+        "alignments",
+        "--role",
+        "acme/*=writer",
+    ])["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let main_before = env.json(&["models", "log", "acme/support"])[0]["checkpointId"].clone();
+    let mut runner = Runner::new();
+    runner.replace.push((
+        "https://arbiter.internal.example".to_owned(),
+        served.address.clone(),
+    ));
+    let contexts = BTreeMap::from([("secrets.ARBITER_TOKEN", token.as_str())]);
+    let job = run_github(&runner, "github-actions-align.yml", &contexts, None);
+    runner.assert_clean();
+    let moved = env.json(&["models", "log", "acme/support"])[0]["checkpointId"] != main_before;
+    let history = env.json(&["models", "history", "acme/support"]).to_string();
+    assert_eq!(moved, history.contains("promote"), "{history}");
+    (job, moved, runner)
+}
+
+#[test]
+fn the_align_example_promotes_a_candidate_no_worse_than_main_and_no_other() {
+    // The tour's labels (urgency annotated on more examples too): the candidate is better
+    // on held-out examples and no worse on the annotated set; main moves to it.
+    let (job, moved, runner) = run_align_example(&["annotations.jsonl"]);
+    assert_eq!(job.code, 0, "{}", job.output);
+    assert!(moved, "main did not move: {}", job.output);
+    assert!(runner.read("eval.xml").contains("failures=\"0\""));
+    assert!(runner.read("align-eval.xml").contains("failures=\"0\""));
+
+    // Fewer urgency labels: the candidate is worse on urgency's annotated examples, so the
+    // comparison fails the job (exit 3) and main stays where it was.
+    let (job, moved, runner) = run_align_example(&[]);
+    assert_eq!(job.code, 3, "{}", job.output);
+    assert!(!moved, "main moved to a candidate that regressed");
+    assert!(
+        job.output.contains("gate failed: urgency: accuracy"),
+        "{}",
+        job.output
+    );
+    assert!(runner.read("align-eval.xml").contains("<failure"));
 }
