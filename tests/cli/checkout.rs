@@ -4,40 +4,7 @@
 
 use crate::common::{TestEnv, support_file};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-
-/// A model repository in `env`'s `name/`: `model.yaml`, the support questions and their
-/// labels file, committed on `main`.
-fn checkout(env: &TestEnv, name: &str) -> PathBuf {
-    let dir = env.path().join(name);
-    std::fs::create_dir_all(dir.join("examples")).unwrap();
-    std::fs::write(dir.join("model.yaml"), "base: mo\n").unwrap();
-    std::fs::copy(support_file("questions.yaml"), dir.join("questions.yaml")).unwrap();
-    std::fs::copy(
-        support_file("examples.jsonl"),
-        dir.join("examples/annotated.jsonl"),
-    )
-    .unwrap();
-    env.git_in(&dir, &["init", "-q", "-b", "main"]);
-    commit_all(env, &dir, "questions and labels");
-    dir
-}
-
-fn commit_all(env: &TestEnv, dir: &Path, message: &str) {
-    env.git_in(dir, &["add", "-A"]);
-    env.git_in(
-        dir,
-        &[
-            "-c",
-            "user.name=dana",
-            "-c",
-            "user.email=dana@example.com",
-            "commit",
-            "-qm",
-            message,
-        ],
-    );
-}
+use std::path::Path;
 
 /// Each question's figures of an eval report, without its job.
 fn figures(report: &Value) -> Vec<(String, Value)> {
@@ -67,7 +34,7 @@ fn eval_json(env: &TestEnv, dir: &Path, args: &[&str]) -> (i32, Value, String) {
 #[test]
 fn a_checkout_is_evaluated_as_the_home_evaluates_the_same_model() {
     let env = TestEnv::new();
-    let dir = checkout(&env, "support");
+    let dir = env.support_checkout("support");
     std::fs::remove_dir_all(env.home()).unwrap();
     let (code, from_checkout, stderr) = eval_json(&env, &dir, &[]);
     assert_eq!(code, 0, "{stderr}");
@@ -100,7 +67,7 @@ fn a_checkout_is_evaluated_as_the_home_evaluates_the_same_model() {
 #[test]
 fn the_work_tree_is_compared_with_a_baseline_of_the_clone() {
     let env = TestEnv::new();
-    let origin = checkout(&env, "origin");
+    let origin = env.support_checkout("origin");
     let clone = env.path().join("clone");
     env.git_in(
         env.path(),
@@ -153,7 +120,7 @@ fn the_work_tree_is_compared_with_a_baseline_of_the_clone() {
 #[test]
 fn the_checkout_s_gates_file_and_a_labels_file_are_read() {
     let env = TestEnv::new();
-    let dir = checkout(&env, "support");
+    let dir = env.support_checkout("support");
     std::fs::write(dir.join("gates.yaml"), "intent: {accuracy: 0.99}\n").unwrap();
     let (code, report, stderr) = eval_json(&env, &dir, &[]);
     assert_eq!(code, 3, "the work tree's gates.yaml gates: {stderr}");
@@ -174,7 +141,7 @@ fn the_checkout_s_gates_file_and_a_labels_file_are_read() {
 #[test]
 fn what_is_not_a_model_repository_or_its_labels_is_refused_where_it_is_wrong() {
     let env = TestEnv::new();
-    let dir = checkout(&env, "support");
+    let dir = env.support_checkout("support");
     let at = |args: &[&str]| {
         let output = env.cmd().current_dir(&dir).args(args).output().unwrap();
         (

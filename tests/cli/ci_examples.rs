@@ -38,18 +38,9 @@ struct Remote {
 impl Remote {
     fn new(gates: &str) -> Self {
         let env = TestEnv::new();
-        let work = env.path().join("model");
-        std::fs::create_dir_all(work.join("examples")).unwrap();
-        std::fs::write(work.join("model.yaml"), "base: mo\n").unwrap();
-        std::fs::copy(support_file("questions.yaml"), work.join("questions.yaml")).unwrap();
-        std::fs::copy(
-            support_file("examples.jsonl"),
-            work.join("examples/annotated.jsonl"),
-        )
-        .unwrap();
+        let work = env.support_checkout("model");
         std::fs::write(work.join("gates.yaml"), gates).unwrap();
-        env.git_in(&work, &["init", "-q", "-b", "main"]);
-        commit_all(&env, &work, "the support model and its labels");
+        env.commit_all(&work, "gates");
         let bare = env.path().join("remote/support.git");
         env.git_in(
             env.path(),
@@ -73,26 +64,10 @@ impl Remote {
             .git_in(self.env.path(), &["clone", "-q", &self.url, "pr-clone"]);
         self.env.git_in(&clone, &["checkout", "-q", "-b", "pr"]);
         change(&clone);
-        commit_all(&self.env, &clone, "the pull request");
+        self.env.commit_all(&clone, "the pull request");
         self.env
             .git_in(&clone, &["push", "-q", "--force", "origin", "pr"]);
     }
-}
-
-fn commit_all(env: &TestEnv, dir: &Path, message: &str) {
-    env.git_in(dir, &["add", "-A"]);
-    env.git_in(
-        dir,
-        &[
-            "-c",
-            "user.name=dana",
-            "-c",
-            "user.email=dana@example.com",
-            "commit",
-            "-qm",
-            message,
-        ],
-    );
 }
 
 /// A runner's machine: an empty workspace and HOME, and the release server.

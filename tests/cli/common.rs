@@ -203,6 +203,43 @@ impl TestEnv {
     }
 }
 
+/// Model repositories checked out as plain git repositories.
+impl TestEnv {
+    /// A model repository in `name/` (a git repository, `main` checked out): `model.yaml`
+    /// on `mo`, the support questions, and their labels in `examples/annotated.jsonl`.
+    pub(crate) fn support_checkout(&self, name: &str) -> PathBuf {
+        let dir = self.path().join(name);
+        std::fs::create_dir_all(dir.join("examples")).unwrap();
+        std::fs::write(dir.join("model.yaml"), "base: mo\n").unwrap();
+        std::fs::copy(support_file("questions.yaml"), dir.join("questions.yaml")).unwrap();
+        std::fs::copy(
+            support_file("examples.jsonl"),
+            dir.join("examples/annotated.jsonl"),
+        )
+        .unwrap();
+        self.git_in(&dir, &["init", "-q", "-b", "main"]);
+        self.commit_all(&dir, "questions and labels");
+        dir
+    }
+
+    /// `git add -A` and a commit of everything in `dir`, by dana.
+    pub(crate) fn commit_all(&self, dir: &Path, message: &str) {
+        self.git_in(dir, &["add", "-A"]);
+        self.git_in(
+            dir,
+            &[
+                "-c",
+                "user.name=dana",
+                "-c",
+                "user.email=dana@example.com",
+                "commit",
+                "-qm",
+                message,
+            ],
+        );
+    }
+}
+
 /// The path of a committed example file, `examples/support/<name>`, as a string.
 pub(crate) fn support_file(name: &str) -> String {
     repo_root()
