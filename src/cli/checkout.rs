@@ -19,6 +19,7 @@ use crate::core::checkout_home::{CheckoutError, CheckoutHome, Labels};
 use crate::core::service::Local;
 use crate::error::Error;
 use crate::repo::Wanted;
+use crate::wire::validate::{FieldError, Loc, Segment};
 
 /// Whether the model argument `arg` names a checkout rather than a model: it is written as
 /// a path (`.`, `..`, or starting with `./`, `../` or `/`), or it is a directory holding
@@ -39,7 +40,7 @@ pub(crate) fn open(
     printer: &Printer,
 ) -> anyhow::Result<(CheckoutHome, Local)> {
     if let Some(server) = global.server() {
-        return Err(UsageError(format!(
+        return Err(UsageError::new(format!(
             "{dir} is a model repository's checkout, run here, not on a server (--server \
              {server}): drop --server, or unset ARBITER_SERVER"
         ))
@@ -97,7 +98,7 @@ pub(crate) async fn batch(
     printer: &Printer,
 ) -> anyhow::Result<ExitCode> {
     if args.detach {
-        return Err(UsageError(format!(
+        return Err(UsageError::new(format!(
             "--detach: a job on {} (a checkout) runs in this process, in a home that is              gone when it ends; run it without --detach",
             args.model
         ))
@@ -139,17 +140,35 @@ fn in_process_worker(
 /// labels file with its number and field path.
 fn checkout_error(error: CheckoutError) -> anyhow::Error {
     match error {
-        CheckoutError::NotAModel(message) => UsageError(message).into(),
+        CheckoutError::NotAModel(message) => {
+            let at = FieldError::new(
+                Loc(vec![Segment::Key("model".into())]),
+                &message,
+                "not_a_model",
+            );
+            UsageError::located(message, vec![at]).into()
+        }
+        // Each bad line at `labels[<line>]`, its reason naming the field.
         CheckoutError::Labels {
             file,
             reason,
             lines,
         } => {
             let mut message = format!("{}: {reason}", file.display());
+            let mut details = Vec::new();
             for line in lines {
                 let _ = write!(message, "\n  line {}: {}", line.line, line.reason);
+                let loc = Loc(vec![
+                    Segment::Key("labels".into()),
+                    Segment::Index(usize::try_from(line.line).unwrap_or(usize::MAX)),
+                ]);
+                details.push(FieldError::new(loc, line.reason, "invalid_line"));
             }
-            UsageError(message).into()
+            if details.is_empty() {
+                let loc = Loc(vec![Segment::Key("labels".into())]);
+                details.push(FieldError::new(loc, reason, "unreadable_file"));
+            }
+            UsageError::located(message, details).into()
         }
         CheckoutError::Other(error) => error.into(),
     }

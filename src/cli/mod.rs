@@ -275,7 +275,7 @@ impl Target {
     pub(crate) fn local(&self, command: &str) -> anyhow::Result<&Context> {
         match (&self.home, &self.server) {
             (Some(ctx), _) => Ok(ctx),
-            (None, server) => Err(UsageError(format!(
+            (None, server) => Err(UsageError::new(format!(
                 "`arbiter {command}` runs only on a local home (ARBITER_HOME), not against a \
                  server (--server {}): drop --server, or unset ARBITER_SERVER",
                 server.as_deref().unwrap_or_default()

@@ -151,11 +151,33 @@ fn snake_case(camel: &str) -> String {
 /// A command line that cannot run as given (exit code 2, as clap's own usage errors), e.g. a
 /// local-only command with `--server`.
 #[derive(Debug)]
-pub struct UsageError(pub String);
+pub struct UsageError {
+    message: String,
+    /// Where in what was named it is wrong (a file's lines), for the problem document.
+    details: Vec<FieldError>,
+}
+
+impl UsageError {
+    pub fn new(message: impl Into<String>) -> Self {
+        Self::located(message, Vec::new())
+    }
+
+    pub fn located(message: impl Into<String>, details: Vec<FieldError>) -> Self {
+        Self {
+            message: message.into(),
+            details,
+        }
+    }
+
+    /// Its problem document (`usage_error`).
+    pub(super) fn problem(&self) -> Problem {
+        usage_problem(self.message.clone(), self.details.clone())
+    }
+}
 
 impl std::fmt::Display for UsageError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
     }
 }
 

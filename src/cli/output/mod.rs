@@ -142,8 +142,7 @@ impl Printer {
         }
         if let Some(usage) = error.downcast_ref::<UsageError>() {
             let text = if self.json {
-                serde_json::to_string(&crate::cli::usage::usage_problem(usage.to_string(), vec![]))
-                    .unwrap_or_default()
+                serde_json::to_string(&usage.problem()).unwrap_or_default()
             } else {
                 format!("error: {usage}")
             };

@@ -116,7 +116,7 @@ fn refuse_repository_flags(args: &BatchArgs, model: &str) -> Result<(), UsageErr
     }
     let flags: Vec<&str> = given.iter().map(|(flag, ..)| *flag).collect();
     let lacks: Vec<&str> = given.iter().map(|(.., what)| *what).collect();
-    Err(UsageError(format!(
+    Err(UsageError::new(format!(
         "`{model}` is a base model, with no {}: {} need a repository model <owner>/<model>",
         lacks.join(", "),
         flags.join(", ")
@@ -124,7 +124,7 @@ fn refuse_repository_flags(args: &BatchArgs, model: &str) -> Result<(), UsageErr
 }
 
 fn missing(flag: &str, what: &str) -> UsageError {
-    UsageError(format!("{flag} is required: {what}"))
+    UsageError::new(format!("{flag} is required: {what}"))
 }
 
 /// The items of an input file, for the progress bar (none for stdin: read once only).

@@ -103,7 +103,7 @@ pub(crate) async fn run(
     printer: &Printer,
 ) -> Result<ExitCode> {
     if args.labels.is_some() {
-        return Err(UsageError(format!(
+        return Err(UsageError::new(format!(
             "--labels reads the labels of a model repository's checkout (a directory), and              {} is a model of the home or server, whose annotated examples are there",
             args.model
         ))

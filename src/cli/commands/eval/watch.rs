@@ -32,10 +32,9 @@ const POLL: Duration = Duration::from_millis(200);
 /// Refuse what a watch cannot do, saying why (exit 2).
 pub(super) fn refuse(args: &EvalArgs) -> Result<()> {
     if args.questions_file.is_none() {
-        return Err(UsageError(
+        return Err(UsageError::new(
             "--watch evaluates a draft again each time it is saved: name the draft with \
-             --questions-file FILE (a committed revision does not change under you)"
-                .into(),
+             --questions-file FILE (a committed revision does not change under you)",
         )
         .into());
     }
@@ -45,17 +44,16 @@ pub(super) fn refuse(args: &EvalArgs) -> Result<()> {
         } else {
             "markdown"
         };
-        return Err(UsageError(format!(
+        return Err(UsageError::new(format!(
             "--watch prints a table, or with --format json one JSON report per run (JSON \
              Lines); --format {name} is one document for one evaluation: drop --watch"
         ))
         .into());
     }
     if super::flag_gated(args) || args.gates.is_some() {
-        return Err(UsageError(
+        return Err(UsageError::new(
             "--watch shows figures as you edit and never fails: the gates (--min-accuracy, \
-             --max-ece, --no-regression, --gates) are for one evaluation in CI: drop --watch or the gate"
-                .into(),
+             --max-ece, --no-regression, --gates) are for one evaluation in CI: drop --watch or the gate",
         )
         .into());
     }

@@ -92,7 +92,7 @@ impl AnnotatorArg {
     /// none (it records its token's name), and a name given is a usage error.
     pub(crate) fn resolve(&self, target: &Target) -> Result<Annotator> {
         match (&self.annotator, target.is_remote()) {
-            (Some(_), true) => Err(UsageError(
+            (Some(_), true) => Err(UsageError::new(
                 "--annotator names the annotator on a local home; a server records the \
                  token's name (drop --annotator, or name annotators in the lines of a file)"
                     .to_owned(),
@@ -267,9 +267,7 @@ async fn annotate(
     printer: &Printer,
 ) -> Result<ExitCode> {
     if args.choice.given() {
-        return Err(
-            UsageError("--ids and --exclude choose what --interactive shows".into()).into(),
-        );
+        return Err(UsageError::new("--ids and --exclude choose what --interactive shows").into());
     }
     let annotator = args.annotator.resolve(target)?;
     let service = target.service();

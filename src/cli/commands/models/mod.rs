@@ -470,7 +470,7 @@ fn delete(ctx: &Context, args: &ModelsDeleteArgs, printer: &Printer) -> Result<E
     if !args.yes {
         let Some(tty) = crate::cli::input::interrupt::terminal().filter(|_| printer.interactive())
         else {
-            return Err(UsageError(format!(
+            return Err(UsageError::new(format!(
                 "deleting {} cannot be undone: pass --yes (no terminal to ask on)",
                 args.model
             ))
