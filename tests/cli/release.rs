@@ -377,10 +377,8 @@ fn package_refuses_a_version_the_binary_is_not() {
     assert_eq!(std::fs::read_dir(out.path()).unwrap().count(), 0);
 }
 
-/// `cargo binstall` finds the archive and the binary in it from Cargo.toml's
-/// `[package.metadata.binstall]`, as cargo reads it.
-#[test]
-fn binstall_metadata_names_the_archive_and_its_binary() {
+/// The `arbiter` package of Cargo.toml, as `cargo metadata` reads it.
+fn manifest_package() -> serde_json::Value {
     let output = Command::new(env!("CARGO"))
         .args([
             "metadata",
@@ -398,14 +396,40 @@ fn binstall_metadata_names_the_archive_and_its_binary() {
         String::from_utf8_lossy(&output.stderr)
     );
     let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    let package = metadata["packages"]
+    metadata["packages"]
         .as_array()
         .unwrap()
         .iter()
         .find(|p| p["name"] == "arbiter")
-        .unwrap();
+        .unwrap()
+        .clone()
+}
+
+/// One release host: Cargo.toml's `repository` is where the installer downloads from, and
+/// what the tests (and the README's tour) read as the fake release server.
+#[test]
+fn the_installer_and_the_tests_download_from_cargo_tomls_repository() {
+    let package = manifest_package();
     let repository = package["repository"].as_str().unwrap();
     assert_eq!(format!("{repository}/releases"), RELEASES_URL);
+    let installer = std::fs::read_to_string(repo_root().join("dist/install.sh")).unwrap();
+    let named: Vec<&str> = installer
+        .lines()
+        .filter_map(|line| line.strip_prefix("REPOSITORY="))
+        .collect();
+    assert_eq!(named, [repository]);
+    assert!(
+        installer.contains("${ARBITER_DOWNLOAD_URL:-$REPOSITORY/releases/latest/download}"),
+        "the installer's default is the repository's latest release"
+    );
+}
+
+/// `cargo binstall` finds the archive and the binary in it from Cargo.toml's
+/// `[package.metadata.binstall]`, as cargo reads it.
+#[test]
+fn binstall_metadata_names_the_archive_and_its_binary() {
+    let package = manifest_package();
+    let repository = package["repository"].as_str().unwrap();
     let binstall = &package["metadata"]["binstall"];
     let fill = |template: &str| {
         template
