@@ -9,7 +9,7 @@
 //! and the CI system's expressions (the few the examples use, evaluated here).
 
 use crate::common::{TestEnv, support_file};
-use crate::release::{RELEASES_URL, ReleaseServer, release_dir};
+use crate::release::{ReleaseServer, on_release_host, release_dir};
 use crate::served::Served;
 use regex::Regex;
 use serde_yaml::Value;
@@ -75,7 +75,7 @@ struct Runner {
     dir: tempfile::TempDir,
     release: ReleaseServer,
     /// Values the examples' placeholders stand for here (the server's URL for the one
-    /// the example names).
+    /// the example names), beside the release host's.
     replace: Vec<(String, String)>,
 }
 
@@ -85,16 +85,10 @@ impl Runner {
         std::fs::create_dir_all(dir.path().join("home")).unwrap();
         std::fs::create_dir_all(dir.path().join("workspace")).unwrap();
         let release = ReleaseServer::start(release_dir());
-        // The release host here speaks plain HTTP on the loopback interface: a `curl`
-        // restricted to HTTPS is restricted to HTTP instead (as the guide's runner does).
-        let replace = vec![
-            (RELEASES_URL.to_owned(), release.releases_url()),
-            ("--proto '=https'".to_owned(), "--proto '=http'".to_owned()),
-        ];
         Self {
             dir,
             release,
-            replace,
+            replace: Vec::new(),
         }
     }
 
@@ -130,9 +124,10 @@ impl Runner {
 
     /// `text` with the placeholders the runner stands in for replaced.
     fn localized(&self, text: &str) -> String {
+        let text = on_release_host(text, &self.release.releases_url());
         self.replace
             .iter()
-            .fold(text.to_owned(), |text, (from, to)| text.replace(from, to))
+            .fold(text, |text, (from, to)| text.replace(from, to))
     }
 
     /// Runs `script` with `shell` in the workspace, with `env` and the runner's variables;

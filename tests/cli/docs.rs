@@ -33,7 +33,7 @@
 //! has no `…`), to review with `git diff`.
 
 use crate::common::{process_dir, repo_root};
-use crate::release::{RELEASES_URL, ReleaseServer, release_dir};
+use crate::release::{RELEASES_URL, ReleaseServer, on_release_host, release_dir};
 use regex::Regex;
 use std::collections::{BTreeSet, HashSet};
 use std::fmt::Write as _;
@@ -376,13 +376,7 @@ impl Local {
                         &format!("{host}:{}", self.port),
                     )
                 });
-        if command.contains(RELEASES_URL) {
-            command
-                .replace(RELEASES_URL, &self.releases)
-                .replace("--proto '=https'", "--proto '=http'")
-        } else {
-            command
-        }
+        on_release_host(&command, &self.releases)
     }
 
     /// What a command printed, with the session's port and release host as the page shows

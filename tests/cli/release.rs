@@ -25,6 +25,20 @@ use std::thread::JoinHandle;
 /// Where the project's releases are published (Cargo.toml's `repository`, and
 /// `/releases`).
 pub(crate) const RELEASES_URL: &str = "https://github.com/arbiter-dev/arbiter/releases";
+/// `command` as it runs against the fake release host at `releases` (a
+/// [`ReleaseServer::releases_url`]): [`RELEASES_URL`] replaced by it, and, since it speaks
+/// plain HTTP on the loopback interface, a `curl` restricted to `--proto '=https'`
+/// restricted to `=http` instead. A command that names no release is left as it is.
+pub(crate) fn on_release_host(command: &str, releases: &str) -> String {
+    if command.contains(RELEASES_URL) {
+        command
+            .replace(RELEASES_URL, releases)
+            .replace("--proto '=https'", "--proto '=http'")
+    } else {
+        command.to_owned()
+    }
+}
+
 /// The tag the test build would be released under.
 pub(crate) const RELEASE_TAG: &str = concat!("v", env!("CARGO_PKG_VERSION"));
 /// The path of the releases on the fake server: GitHub's, so a URL changes host only.
