@@ -1033,14 +1033,24 @@ fn check_jsonschema(schema: &str, file: &str) {
 
 #[test]
 fn the_workflows_and_the_ci_examples_pass_their_schemas() {
-    for workflow in [
-        ".github/workflows/release.yml",
-        ".github/workflows/ci.yml",
-        "examples/ci/github-actions.yml",
-    ] {
+    for workflow in [".github/workflows/release.yml", ".github/workflows/ci.yml"] {
         check_jsonschema("vendor.github-workflows", workflow);
     }
-    check_jsonschema("vendor.gitlab-ci", "examples/ci/gitlab-ci.yml");
+    // Every CI example, by its name: github-*.yml and gitlab-*.yml.
+    let mut examples: Vec<String> = std::fs::read_dir(repo_root().join("examples/ci"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    examples.sort();
+    assert!(examples.len() >= 5, "{examples:?}");
+    for name in examples {
+        let schema = match name.split('-').next() {
+            Some("github") => "vendor.github-workflows",
+            Some("gitlab") => "vendor.gitlab-ci",
+            _ => panic!("examples/ci/{name}: neither github-… nor gitlab-…"),
+        };
+        check_jsonschema(schema, &format!("examples/ci/{name}"));
+    }
 }
 
 fn workflow(name: &str) -> serde_yaml::Value {
