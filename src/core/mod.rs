@@ -76,7 +76,8 @@ impl Context {
         let repos = match &settings.repos.remote {
             Some(remote) => Repos::with_remote(settings.repos_dir(), remote.clone()),
             None => Repos::new(settings.repos_dir()),
-        };
+        }
+        .with_credentials(settings.repos.credentials.clone());
         Self {
             inner: Arc::new(Inner {
                 settings,

@@ -17,6 +17,7 @@ mod remote;
 mod remote_tests;
 mod repos;
 mod revision;
+mod staging;
 #[cfg(test)]
 mod test_support;
 
