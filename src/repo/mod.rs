@@ -20,6 +20,7 @@ mod revision;
 mod staging;
 #[cfg(test)]
 mod test_support;
+mod travel;
 
 pub use crate::ids::ModelPath;
 pub use checkpoint::{ALIGNED_DIR, Checkpoint, Files, LearnedFiles};
@@ -29,3 +30,4 @@ pub use model::ModelRepo;
 pub use remote::RemoteHealth;
 pub use repos::Repos;
 pub use revision::{Resolved, RevisionKind};
+pub use travel::{Incoming, Pull, upstream_url};

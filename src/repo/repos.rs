@@ -38,9 +38,9 @@ fn remove_repository(dir: &Path, path: &ModelPath) -> Result<(), RepoError> {
 /// The root directory holding every model's bare repository.
 #[derive(Debug, Clone)]
 pub struct Repos {
-    root: PathBuf,
+    pub(super) root: PathBuf,
     /// The shared remote the root mirrors, if any.
-    remote: Option<Arc<Remote>>,
+    pub(super) remote: Option<Arc<Remote>>,
     /// For a model's upstream (`models import`, `push`, `pull`).
     pub(super) credentials: GitCredentials,
 }

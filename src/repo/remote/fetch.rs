@@ -181,19 +181,25 @@ impl Remote {
         &self,
         path: &ModelPath,
     ) -> Result<Vec<(String, Oid)>, RepoError> {
-        let mut remote = git2::Remote::create_detached(self.url_for(path))
-            .map_err(|e| RepoError::git(format!("naming the remote of {path}"), &e))?;
-        let connection = remote
-            .connect_auth(Direction::Fetch, Some(self.callbacks()), None)
-            .map_err(|e| self.classify(&format!("connecting for {path}"), &e))?;
-        let heads = connection
-            .list()
-            .map_err(|e| self.classify(&format!("listing the refs of {path}"), &e))?;
-        Ok(heads
-            .iter()
-            .map(|h| (h.name().to_owned(), h.oid()))
-            .collect())
+        list_url(&self.url_for(path), &self.settings.credentials)
+            .map_err(|e| self.classify(&format!("listing the refs of {path}"), &e))
     }
+}
+
+/// The refs of the repository at `url` (an ls-remote), by full name. Peeled entries
+/// (`refs/tags/v1^{}`) are left out.
+pub(in crate::repo) fn list_url(
+    url: &str,
+    credentials: &GitCredentials,
+) -> Result<Vec<(String, Oid)>, git2::Error> {
+    let mut remote = git2::Remote::create_detached(url)?;
+    let connection = remote.connect_auth(Direction::Fetch, Some(callbacks(credentials)), None)?;
+    Ok(connection
+        .list()?
+        .iter()
+        .filter(|h| !h.name().ends_with("^{}"))
+        .map(|h| (h.name().to_owned(), h.oid()))
+        .collect())
 }
 
 /// Fetches `refspecs` from the repository at `url` into `repo` (the refs they map that the

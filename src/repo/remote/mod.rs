@@ -18,6 +18,9 @@
 mod fetch;
 mod push;
 
+pub(in crate::repo) use fetch::{fetch_url, list_url};
+pub(in crate::repo) use push::push_url;
+
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -305,6 +308,8 @@ pub(in crate::repo) fn looks_missing(reason: &str) -> bool {
         "not found",
         "does not exist",
         "does not appear to be a git repository",
+        "could not find repository",
+        "no such file or directory",
         "404",
     ]
     .iter()
