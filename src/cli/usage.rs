@@ -161,6 +161,23 @@ impl std::fmt::Display for UsageError {
 
 impl std::error::Error for UsageError {}
 
+/// A command line that cannot run as given because of what an argument names (exit 2, as
+/// every usage error), with where in it: `models import` of a repository that holds no
+/// model says which file of it is wrong, and how.
+#[derive(Debug)]
+pub struct LocatedUsageError {
+    pub detail: String,
+    pub details: Vec<FieldError>,
+}
+
+impl std::fmt::Display for LocatedUsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.detail)
+    }
+}
+
+impl std::error::Error for LocatedUsageError {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -31,6 +31,7 @@ pub mod runner;
 pub mod service;
 pub mod to_annotate;
 pub mod tokens;
+pub mod travel;
 pub mod working;
 
 use crate::config::Settings;

@@ -9,7 +9,7 @@ pub(super) mod table;
 
 use crate::cli::GlobalArgs;
 use crate::cli::output::table::{Table, short_ids};
-pub use crate::cli::usage::UsageError;
+pub use crate::cli::usage::{LocatedUsageError, UsageError};
 use crate::error::Error;
 use crate::wire::{Answer, ProblemCode};
 use serde::Serialize;
@@ -140,14 +140,31 @@ impl Printer {
         {
             return ExitCode::SUCCESS;
         }
-        if let Some(usage) = error.downcast_ref::<UsageError>() {
-            let text = if self.json {
-                serde_json::to_string(&crate::cli::usage::usage_problem(usage.to_string(), vec![]))
-                    .unwrap_or_default()
+        let usage = match (
+            error.downcast_ref::<UsageError>(),
+            error.downcast_ref::<LocatedUsageError>(),
+        ) {
+            (Some(usage), _) => Some((usage.to_string(), &[][..])),
+            (None, Some(located)) => Some((located.detail.clone(), located.details.as_slice())),
+            (None, None) => None,
+        };
+        if let Some((detail, details)) = usage {
+            let mut err = std::io::stderr().lock();
+            if self.json {
+                let problem = crate::cli::usage::usage_problem(detail, details.to_vec());
+                let _ = writeln!(
+                    err,
+                    "{}",
+                    serde_json::to_string(&problem).unwrap_or_default()
+                );
             } else {
-                format!("error: {usage}")
-            };
-            let _ = writeln!(std::io::stderr().lock(), "{text}");
+                let _ = writeln!(err, "error: {detail}");
+                if details.len() > 1 {
+                    for located in details {
+                        let _ = writeln!(err, "  {located}");
+                    }
+                }
+            }
             return ExitCode::from(crate::cli::usage::USAGE_EXIT);
         }
         let typed = error.chain().find_map(|e| e.downcast_ref::<Error>());

@@ -49,6 +49,7 @@ impl Repos {
         }
         let sends = plan(model, url, &theirs, marker, force)?;
         self.send(model, url, &sends)?;
+        adopt_head(url, &model.default_branch()?);
         model.remember_upstream(url)?;
         Ok(sends.iter().map(|(p, _)| p.to_move(&model.repo)).collect())
     }
@@ -102,6 +103,29 @@ impl Repos {
         fetch_url(&model.repo, url, &[into.as_str()], &self.credentials)
             .map_err(|e| upstream_failure(url, "fetching the model id of", &e))?;
         Ok(model_id_at(&model.repo, &format!("{}model-id", scratch.prefix)).unwrap_or_default())
+    }
+}
+
+/// Points the HEAD of the repository at `url` at `branch` when its HEAD names no branch
+/// that is there (an empty repository, `git init --bare`'s `master`) and `branch` now is,
+/// so a clone of it checks the model out, as a git host makes the first branch pushed its
+/// default. Only a repository on this machine (a path, a `file://` URL): a host's HEAD is
+/// the host's. Best effort: a HEAD that cannot be read or set is left as it is.
+fn adopt_head(url: &str, branch: &str) {
+    let dir = match url::Url::parse(url) {
+        Ok(parsed) if parsed.scheme() == "file" => parsed.to_file_path().ok(),
+        Ok(_) => None,
+        Err(_) => Some(std::path::PathBuf::from(url)).filter(|p| p.is_absolute()),
+    };
+    let Some(repo) = dir.and_then(|dir| git2::Repository::open(dir).ok()) else {
+        return;
+    };
+    let wanted = format!("refs/heads/{branch}");
+    if matches!(repo.head(), Err(e) if e.code() == ErrorCode::UnbornBranch)
+        && repo.find_reference(&wanted).is_ok()
+        && let Err(error) = repo.set_head(&wanted)
+    {
+        tracing::warn!(%error, url, "setting the pushed repository's HEAD");
     }
 }
 

@@ -127,6 +127,10 @@ fn a_model_pushed_and_imported_keeps_its_refs_its_id_and_its_default_branch() {
         ["branch:draft", "branch:main", "tag:v1", "model-id:model-id"]
     );
     assert!(pushed.iter().all(|m| m.old.is_none()));
+    // An empty repository's HEAD (libgit2's `master`, as git's) follows the model's.
+    let head = Repository::open_bare(&at).unwrap();
+    let head = head.find_reference("HEAD").unwrap();
+    assert_eq!(head.symbolic_target().unwrap(), Some("refs/heads/main"));
     assert_eq!(model.upstream().unwrap().as_deref(), Some(url.as_str()));
     // Nothing new: nothing moves.
     assert_eq!(repos.push_upstream(&model, &url, false).unwrap(), []);
