@@ -1,7 +1,6 @@
 //! `arbiter models import`, `models push` and `models pull`: a model between this home and
 //! a git repository elsewhere, with its labels (`examples/annotated.jsonl`).
 
-use crate::cli::commands::examples::AnnotatorArg;
 use crate::cli::commands::models::short;
 use crate::cli::output::table::{Column, Table};
 use crate::cli::output::{LocatedUsageError, Printer, UsageError};
@@ -10,6 +9,7 @@ use crate::core::travel::{self, ImportRequest};
 use crate::core::{self, Context};
 use crate::error::Error;
 use crate::ids::ModelPath;
+use crate::wire::examples::check_annotator;
 use crate::wire::travel::{RefKind, Travelled};
 use anyhow::Result;
 use clap::Args;
@@ -26,7 +26,25 @@ pub struct ModelsImportArgs {
     #[arg(long = "as", value_name = "OWNER/MODEL", value_parser = model_path)]
     pub as_path: Option<ModelPath>,
     #[command(flatten)]
-    pub annotator: AnnotatorArg,
+    pub annotator: LabelsAnnotator,
+}
+
+/// Whose the labels file's annotations are when a line names no annotator.
+#[derive(Debug, Clone, Args)]
+pub struct LabelsAnnotator {
+    /// Whose the labels file's annotations that name no annotator are [default: $USER or $USERNAME, else local]
+    #[arg(long, value_name = "NAME", value_parser = annotator)]
+    pub annotator: Option<String>,
+}
+
+impl LabelsAnnotator {
+    fn resolve(self) -> String {
+        self.annotator.unwrap_or_else(local_user)
+    }
+}
+
+fn annotator(name: &str) -> std::result::Result<String, String> {
+    check_annotator(name).map(|()| name.to_owned())
 }
 
 #[derive(Debug, Args)]
@@ -53,7 +71,7 @@ pub struct ModelsPullArgs {
     /// The git repository to pull from (a URL or a path) [default: the model's upstream]; remembered when the model has none
     pub url: Option<String>,
     #[command(flatten)]
-    pub annotator: AnnotatorArg,
+    pub annotator: LabelsAnnotator,
 }
 
 fn model_path(text: &str) -> std::result::Result<ModelPath, String> {
@@ -74,7 +92,7 @@ pub(super) fn import(ctx: &Context, args: ModelsImportArgs, printer: &Printer) -
     let request = ImportRequest {
         source: args.source.clone(),
         path,
-        annotator: args.annotator.annotator.unwrap_or_else(local_user),
+        annotator: args.annotator.resolve(),
     };
     let travelled = match travel::import(ctx, &request) {
         Ok(travelled) => travelled,
@@ -103,7 +121,7 @@ pub(super) fn push(ctx: &Context, args: &ModelsPushArgs, printer: &Printer) -> R
 
 pub(super) fn pull(ctx: &Context, args: ModelsPullArgs, printer: &Printer) -> Result<ExitCode> {
     let model = core::models::named_here(ctx, &args.model)?;
-    let annotator = args.annotator.annotator.unwrap_or_else(local_user);
+    let annotator = args.annotator.resolve();
     let travelled = travel::pull(ctx, &model, args.url.as_deref(), &annotator)?;
     printer.status(&format!(
         "pulled {} from {}",
