@@ -103,6 +103,10 @@ pub(super) fn import(ctx: &Context, args: ModelsImportArgs, printer: &Printer) -
             }
             .into());
         }
+        Err(error @ Error::Validation(_)) => {
+            let context = format!("{}: nothing imported", args.source);
+            return Err(anyhow::Error::from(error).context(context));
+        }
         Err(other) => return Err(other.into()),
     };
     printer.status(&format!(
@@ -122,7 +126,14 @@ pub(super) fn push(ctx: &Context, args: &ModelsPushArgs, printer: &Printer) -> R
 pub(super) fn pull(ctx: &Context, args: ModelsPullArgs, printer: &Printer) -> Result<ExitCode> {
     let model = core::models::named_here(ctx, &args.model)?;
     let annotator = args.annotator.resolve();
-    let travelled = travel::pull(ctx, &model, args.url.as_deref(), &annotator)?;
+    let travelled = match travel::pull(ctx, &model, args.url.as_deref(), &annotator) {
+        Ok(travelled) => travelled,
+        Err(error @ Error::Validation(_)) => {
+            let context = format!("pulling {}: nothing moved", args.model);
+            return Err(anyhow::Error::from(error).context(context));
+        }
+        Err(other) => return Err(other.into()),
+    };
     printer.status(&format!(
         "pulled {} from {}",
         travelled.model, travelled.url
