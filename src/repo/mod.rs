@@ -6,7 +6,8 @@
 //! checkpoints and writing new ones with compare-and-swap ref updates.
 //! Users may also clone, commit and push with plain git; only committed
 //! trees are ever read. Models are named by [`ModelPath`] and [`crate::ids::ModelId`]. No `git2` type appears in the public API: commit
-//! ids are 40-hex strings.
+//! ids are 40-hex strings. A model also travels to and from a git repository elsewhere, its
+//! upstream (`travel`: import, push, pull).
 
 mod checkpoint;
 mod commit;

@@ -6,6 +6,8 @@
 //! second per repository, or at once after [`Remote::mark_stale`]), cloning a model that is
 //! not local yet, pushing a ref with a compare-and-swap on its old value, the credentials
 //! callback, and the reachability check. Which refs a write moves is `commit.rs`'s business.
+//! The fetch, push and listing of a URL, and the credentials callback, serve a model's
+//! upstream too ([`super::travel`]): one transport for every git remote.
 //!
 //! Failure model: a read whose fetch fails logs a warning and answers from the mirror (the
 //! commits it has stay valid: objects are never pruned); a write needs the remote and
