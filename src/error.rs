@@ -394,7 +394,8 @@ impl From<RepoError> for Error {
             },
             RepoError::Conflict { .. }
             | RepoError::DefaultBranch { .. }
-            | RepoError::NotDeletable { .. } => Self::Conflict {
+            | RepoError::NotDeletable { .. }
+            | RepoError::OtherModel { .. } => Self::Conflict {
                 code: ConflictCode::Conflict,
                 detail: error.to_string(),
             },
@@ -402,13 +403,24 @@ impl From<RepoError> for Error {
                 code: ConflictCode::NothingToCommit,
                 detail: error.to_string(),
             },
-            RepoError::NotFastForward { .. } | RepoError::RemoteRejected { .. } => Self::Conflict {
+            RepoError::NotFastForward { .. }
+            | RepoError::RemoteRejected { .. }
+            | RepoError::Diverged { .. } => Self::Conflict {
                 code: ConflictCode::NotFastForward,
                 detail: error.to_string(),
             },
-            RepoError::RemoteUnavailable { .. } => Self::RemoteUnavailable(error.to_string()),
+            RepoError::RemoteUnavailable { .. } | RepoError::UpstreamUnavailable { .. } => {
+                Self::RemoteUnavailable(error.to_string())
+            }
+            RepoError::UpstreamNotFound { .. } => Self::NotFound(error.to_string()),
+            RepoError::NotAModel { .. } => Self::InvalidCheckpoint {
+                detail: error.to_string(),
+                details: Vec::new(),
+            },
             RepoError::InvalidPath { .. }
             | RepoError::InvalidName { .. }
+            | RepoError::InvalidUrl { .. }
+            | RepoError::NoUpstream { .. }
             | RepoError::NotACheckout { .. } => Self::BadRequest(error.to_string()),
             RepoError::InvalidCheckpoint {
                 ref file,

@@ -3,7 +3,6 @@
 //! ([`crate::core::checkout_home`]) instead of `ARBITER_HOME` or a server. What `eval`,
 //! `decide` and `batch` do on it is what they do on a home's model.
 
-use std::fmt::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -148,27 +147,18 @@ fn checkout_error(error: CheckoutError) -> anyhow::Error {
             );
             UsageError::located(message, vec![at]).into()
         }
-        // Each bad line at `labels[<line>]`, its reason naming the field.
+        // Each bad line located at `<file>:<line>`, its reason naming the field.
         CheckoutError::Labels {
             file,
             reason,
-            lines,
+            mut details,
         } => {
-            let mut message = format!("{}: {reason}", file.display());
-            let mut details = Vec::new();
-            for line in lines {
-                let _ = write!(message, "\n  line {}: {}", line.line, line.reason);
-                let loc = Loc(vec![
-                    Segment::Key("labels".into()),
-                    Segment::Index(usize::try_from(line.line).unwrap_or(usize::MAX)),
-                ]);
-                details.push(FieldError::new(loc, line.reason, "invalid_line"));
-            }
+            let name = file.display().to_string();
             if details.is_empty() {
-                let loc = Loc(vec![Segment::Key("labels".into())]);
-                details.push(FieldError::new(loc, reason, "unreadable_file"));
+                let loc = Loc(vec![Segment::Key(name.clone())]);
+                details.push(FieldError::new(loc, &reason, "unreadable_file"));
             }
-            UsageError::located(message, details).into()
+            UsageError::located(format!("{name}: {reason}"), details).into()
         }
         CheckoutError::Other(error) => error.into(),
     }

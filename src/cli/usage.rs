@@ -169,6 +169,11 @@ impl UsageError {
         }
     }
 
+    /// Where it is wrong, if it says.
+    pub fn details(&self) -> &[FieldError] {
+        &self.details
+    }
+
     /// Its problem document (`usage_error`).
     pub(super) fn problem(&self) -> Problem {
         usage_problem(self.message.clone(), self.details.clone())

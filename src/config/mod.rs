@@ -16,7 +16,7 @@ pub use engines::{
     DEFAULT_REASONING_MAX_TOKENS, DEFAULT_TOP_LOGPROBS, EngineLimits, EngineSettings,
 };
 pub use file::{ConfigFile, EngineKind};
-pub use repos::{RemoteSettings, ReposSettings};
+pub use repos::{GitCredentials, RemoteSettings, ReposSettings};
 pub use server::{RateLimit, ServerSettings};
 
 use crate::error::{Error, Result};

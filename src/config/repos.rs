@@ -1,6 +1,6 @@
 //! `repos:` resolved: the git remote the model repositories are shared through, and the
-//! credentials for it, which come from the environment only (never from the URL or the
-//! file).
+//! credentials for git remotes (that one, and those `models import`, `push` and `pull`
+//! reach), which come from the environment only (never from the URL or the file).
 
 use super::ApiKey;
 use super::file::ReposConfig;
@@ -16,6 +16,9 @@ pub const REMOTE_ENV: &str = "ARBITER_REPOS_REMOTE";
 pub struct ReposSettings {
     /// None: the repositories live in the home only, as on a single machine.
     pub remote: Option<RemoteSettings>,
+    /// What the environment gives to sign in to a git remote: the shared one's (a copy is
+    /// in `remote`), and a model's upstream (`models import`, `push`, `pull`).
+    pub credentials: GitCredentials,
 }
 
 /// A validated remote and the credentials the environment gives for it.
@@ -24,6 +27,13 @@ pub struct RemoteSettings {
     /// The base URL without a trailing `/`: `file:///srv/arbiter-repos`,
     /// `ssh://git@host/arbiter`, `https://git.example/arbiter`.
     pub url: String,
+    pub credentials: GitCredentials,
+}
+
+/// Credentials for git remotes, from the environment only; none set: ssh asks the
+/// ssh-agent, and https goes without.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GitCredentials {
     /// `ARBITER_REPOS_USERNAME`: the https user, or the ssh user when the URL names none.
     pub username: Option<String>,
     /// `ARBITER_REPOS_PASSWORD`: the https password or token.
@@ -51,6 +61,15 @@ pub(super) fn resolve(
     errors: &mut Vec<FieldError>,
 ) -> Result<ReposSettings> {
     let set = |name: &str| env(name).filter(|v| !v.trim().is_empty());
+    let credentials = GitCredentials {
+        username: set("ARBITER_REPOS_USERNAME"),
+        password: set("ARBITER_REPOS_PASSWORD").map(ApiKey::new),
+        ssh_key: set("ARBITER_REPOS_SSH_KEY").map(PathBuf::from),
+    };
+    let none = || ReposSettings {
+        remote: None,
+        credentials: credentials.clone(),
+    };
     let url = if let Some(text) = set(REMOTE_ENV) {
         remote_url(text.trim()).map_err(|msg| Error::BadRequest(format!("{REMOTE_ENV}: {msg}")))?
     } else if let Some(text) = &written.remote {
@@ -59,19 +78,18 @@ pub(super) fn resolve(
             Err(msg) => {
                 let loc = Loc(vec![Segment::Key("repos".into())]).key("remote");
                 errors.push(FieldError::new(loc, msg, "bad_url"));
-                return Ok(ReposSettings::default());
+                return Ok(none());
             }
         }
     } else {
-        return Ok(ReposSettings::default());
+        return Ok(none());
     };
     Ok(ReposSettings {
         remote: Some(RemoteSettings {
             url,
-            username: set("ARBITER_REPOS_USERNAME"),
-            password: set("ARBITER_REPOS_PASSWORD").map(ApiKey::new),
-            ssh_key: set("ARBITER_REPOS_SSH_KEY").map(PathBuf::from),
+            credentials: credentials.clone(),
         }),
+        credentials,
     })
 }
 
@@ -137,6 +155,12 @@ mod tests {
     #[test]
     fn no_remote_by_default() {
         assert_eq!(resolve_in("", &[]).unwrap().repos, ReposSettings::default());
+        // Credentials serve a model's upstream without a shared remote too.
+        let repos = resolve_in("", &[("ARBITER_REPOS_USERNAME", "bot")])
+            .unwrap()
+            .repos;
+        assert_eq!(repos.remote, None);
+        assert_eq!(repos.credentials.username.as_deref(), Some("bot"));
     }
 
     #[test]
@@ -161,8 +185,11 @@ mod tests {
         .remote
         .unwrap();
         assert_eq!(remote.url, "https://git.example/arbiter");
-        assert_eq!(remote.username.as_deref(), Some("bot"));
-        assert_eq!(remote.password.as_ref().map(ApiKey::expose), Some("s3cret"));
+        assert_eq!(remote.credentials.username.as_deref(), Some("bot"));
+        assert_eq!(
+            remote.credentials.password.as_ref().map(ApiKey::expose),
+            Some("s3cret")
+        );
         assert_eq!(remote.local_dir(), None);
         let remote = resolve_in(
             "",
@@ -175,7 +202,7 @@ mod tests {
         .repos
         .remote
         .unwrap();
-        assert_eq!(remote.ssh_key, Some(PathBuf::from("/k/id")));
+        assert_eq!(remote.credentials.ssh_key, Some(PathBuf::from("/k/id")));
     }
 
     #[test]

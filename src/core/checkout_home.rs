@@ -3,22 +3,18 @@
 //! and the checkout's labels file ingested. `eval`, `decide` and `batch` take a CI runner's
 //! checkout this way, with no home and no server; the user's own home is never written.
 
-use std::fs::File;
-use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use crate::config::{DatabaseSettings, ReposSettings, Settings};
 use crate::core::Context;
-use crate::core::examples::ingest;
+use crate::core::models;
 use crate::core::requests::local_user;
+use crate::core::travel::labels;
 use crate::error::Error;
 use crate::ids::{ModelPath, ModelRef};
 use crate::repo::{Checkout, RepoError, Staged, Wanted};
-use crate::wire::examples::RejectedLine;
-
-/// Where a model repository keeps its annotated examples, from its root: what
-/// `examples export --annotated` writes and a checkout's `eval` reads.
-pub const LABELS_FILE: &str = "examples/annotated.jsonl";
+use crate::wire::travel::LABELS_FILE;
+use crate::wire::validate::FieldError;
 
 /// Which labels a checkout's run reads.
 #[derive(Debug, Clone)]
@@ -37,11 +33,11 @@ pub enum Labels {
 pub enum CheckoutError {
     /// The directory is not a model repository's root.
     NotAModel(String),
-    /// The labels file is missing or has bad lines (each with its number and field path).
+    /// The labels file is missing or has bad lines (each located: its line and field).
     Labels {
         file: PathBuf,
         reason: String,
-        lines: Vec<RejectedLine>,
+        details: Vec<FieldError>,
     },
     Other(Error),
 }
@@ -152,12 +148,12 @@ fn ingest_labels(
     model: &ModelPath,
     file: &Path,
 ) -> std::result::Result<(), CheckoutError> {
-    let labels_error = |reason: String, lines: Vec<RejectedLine>| CheckoutError::Labels {
+    let labels_error = |reason: String, details: Vec<FieldError>| CheckoutError::Labels {
         file: file.to_path_buf(),
         reason,
-        lines,
+        details,
     };
-    let opened = File::open(file).map_err(|e| {
+    let text = std::fs::read_to_string(file).map_err(|e| {
         let reason = if e.kind() == std::io::ErrorKind::NotFound {
             format!(
                 "no such file (a model repository keeps its annotated examples in \
@@ -169,24 +165,23 @@ fn ingest_labels(
         };
         labels_error(reason, Vec::new())
     })?;
-    let report = ingest(
-        ctx,
-        &ModelRef::Path(model.clone()),
-        &local_user(),
-        &mut BufReader::new(opened),
-        true,
-        &mut |_| {},
-    )?;
-    if !report.committed || !report.rejected.is_empty() {
-        let count = report.rejected.len();
-        return Err(labels_error(
-            format!(
+    let loaded = models::load(ctx, &ModelRef::Path(model.clone()), None)?;
+    let name = file.display().to_string();
+    let items = match labels::items(&text, &name, &loaded.questions, &local_user()) {
+        Ok(items) => items,
+        Err(Error::Validation(details)) => {
+            let count = details.len();
+            let reason = format!(
                 "{count} bad line{}; nothing was read",
                 if count == 1 { "" } else { "s" }
-            ),
-            report.rejected,
-        ));
-    }
+            );
+            return Err(labels_error(reason, details));
+        }
+        Err(other) => return Err(other.into()),
+    };
+    ctx.store()?
+        .ingest_new(&loaded.model_id, &items)
+        .map_err(Error::from)?;
     Ok(())
 }
 

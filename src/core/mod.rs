@@ -32,6 +32,7 @@ pub mod runner;
 pub mod service;
 pub mod to_annotate;
 pub mod tokens;
+pub mod travel;
 pub mod working;
 
 use crate::config::Settings;
@@ -77,7 +78,8 @@ impl Context {
         let repos = match &settings.repos.remote {
             Some(remote) => Repos::with_remote(settings.repos_dir(), remote.clone()),
             None => Repos::new(settings.repos_dir()),
-        };
+        }
+        .with_credentials(settings.repos.credentials.clone());
         Self {
             inner: Arc::new(Inner {
                 settings,

@@ -495,8 +495,9 @@ fn load_resolved(ctx: &Context, repo: &ModelRepo, resolved: Resolved) -> Result<
     })
 }
 
-/// Read and parse what `commit` of `repo` holds.
-fn read_checkout(ctx: &Context, repo: &ModelRepo, commit: &str) -> Result<Checkout> {
+/// Read and parse what `commit` of `repo` holds: an invalid model is `InvalidCheckpoint`,
+/// located.
+pub(super) fn read_checkout(ctx: &Context, repo: &ModelRepo, commit: &str) -> Result<Checkout> {
     let files = repo.read(commit)?;
     let model = repo.path();
     let spec = parse_model_yaml(&files.model_yaml, &|name| ctx.is_base_model(name))

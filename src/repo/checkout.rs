@@ -17,7 +17,7 @@ use super::commit::signature;
 use super::error::RepoError;
 use super::model::MODEL_ID_KEY;
 use super::remote::Remote;
-use super::repos::init_bare;
+use super::staging::init_bare;
 use crate::ids::ModelPath;
 
 /// The branch a work tree that differs from `HEAD` is committed on, in the staged copy.

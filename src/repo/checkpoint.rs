@@ -82,6 +82,18 @@ impl ModelRepo {
             .ok_or_else(|| self.invalid(&commit, GATES_FILE, "not a regular file".into()))
     }
 
+    /// The text of the file at `path` (`examples/annotated.jsonl`) at commit `commit`, if
+    /// it has one there; a path that is not a regular file is not one.
+    pub fn read_path(&self, commit: &str, path: &str) -> Result<Option<String>, RepoError> {
+        let commit = self.find_commit(commit)?;
+        let tree = commit.tree().map_err(self.git_err("reading a tree"))?;
+        match tree.get_path(std::path::Path::new(path)) {
+            Ok(entry) => self.blob_text(&commit, &entry, path),
+            Err(e) if e.code() == git2::ErrorCode::NotFound => Ok(None),
+            Err(e) => Err(self.git_err(&format!("reading {path}"))(e)),
+        }
+    }
+
     /// The directory `name` of `tree`, if it has one.
     fn subtree(&self, tree: &Tree<'_>, name: &str) -> Result<Option<Tree<'_>>, RepoError> {
         let Some(entry) = tree

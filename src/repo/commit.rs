@@ -218,19 +218,34 @@ impl ModelRepo {
         log: &str,
     ) -> Result<(), RepoError> {
         let name = format!("refs/heads/{branch}");
+        let what = format!("branch `{branch}`");
+        self.swap_ref(&name, branch, &what, expected, new, log)
+    }
+
+    /// Points `refname` (`short`, described as `what`) at `new` iff it still is at
+    /// `expected` (None: it must not exist), on the shared remote first when there is one
+    /// ([`Self::publish`]); a lost race is a `Conflict`.
+    pub(super) fn swap_ref(
+        &self,
+        refname: &str,
+        short: &str,
+        what: &str,
+        expected: Option<Oid>,
+        new: Oid,
+        log: &str,
+    ) -> Result<(), RepoError> {
         if self.remote.is_some() {
-            let what = format!("branch `{branch}`");
-            return self.publish(&name, branch, &what, expected, new, log);
+            return self.publish(refname, short, what, expected, new, log);
         }
         let result = match expected {
-            Some(old) => self.repo.reference_matching(&name, new, true, old, log),
-            None => self.repo.reference(&name, new, false, log),
+            Some(old) => self.repo.reference_matching(refname, new, true, old, log),
+            None => self.repo.reference(refname, new, false, log),
         };
         match result {
             Ok(_) => Ok(()),
             Err(e) if is_lost_race(&e) => Err(RepoError::Conflict {
                 model: self.path.to_string(),
-                branch: branch.to_owned(),
+                branch: short.to_owned(),
                 reason: match (expected, e.code()) {
                     (_, ErrorCode::Locked) => "another writer is updating it right now".into(),
                     (Some(old), _) => format!("expected it at {old}, but another writer moved it"),
@@ -238,8 +253,8 @@ impl ModelRepo {
                 },
             }),
             Err(e) => Err(self
-                .name_clash(branch, &name)
-                .unwrap_or_else(|| self.git_err(&format!("updating branch `{branch}`"))(e))),
+                .name_clash(short, refname)
+                .unwrap_or_else(|| self.git_err(&format!("updating {what}"))(e))),
         }
     }
 

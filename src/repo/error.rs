@@ -79,6 +79,46 @@ pub enum RepoError {
     #[error("the model repositories' remote is unavailable ({url}): {reason}")]
     RemoteUnavailable { url: String, reason: String },
 
+    /// A model's upstream (the git repository `models import`, `push` or `pull` names)
+    /// holds no repository there.
+    #[error("no git repository at {url}: {reason}")]
+    UpstreamNotFound { url: String, reason: String },
+
+    /// A model's upstream cannot be reached, or refused what was asked of it.
+    #[error("{url}: {reason}")]
+    UpstreamUnavailable { url: String, reason: String },
+
+    #[error("`{url}` is not a git repository's URL or path: {reason}")]
+    InvalidUrl { url: String, reason: String },
+
+    /// The repository an import reads has nothing that could be a model.
+    #[error("{url} holds no model: {reason}")]
+    NotAModel { url: String, reason: String },
+
+    /// The upstream is another model's: its `refs/arbiter/model-id` names another id.
+    #[error("{url} holds another model ({theirs}), not {model} ({ours})")]
+    OtherModel {
+        model: String,
+        url: String,
+        ours: String,
+        theirs: String,
+    },
+
+    /// A push or pull refused, nothing moved: a branch would lose commits, or a tag move.
+    #[error("{url}: {what}; {advice}")]
+    Diverged {
+        url: String,
+        what: String,
+        advice: String,
+    },
+
+    /// `models push` or `pull` without a URL, of a model that remembers none.
+    #[error(
+        "{model} has no upstream to {verb}: name the git repository, as in `arbiter models \
+         {verb} {model} URL` (a URL or a path; it is remembered)"
+    )]
+    NoUpstream { model: String, verb: &'static str },
+
     #[error("git error while {context}: {message}")]
     Git { context: String, message: String },
 

@@ -6,7 +6,8 @@
 //! checkpoints and writing new ones with compare-and-swap ref updates.
 //! Users may also clone, commit and push with plain git; only committed
 //! trees are ever read. Models are named by [`ModelPath`] and [`crate::ids::ModelId`]. No `git2` type appears in the public API: commit
-//! ids are 40-hex strings.
+//! ids are 40-hex strings. A model also travels to and from a git repository elsewhere, its
+//! upstream (`travel`: import, push, pull).
 
 mod checkout;
 mod checkpoint;
@@ -18,8 +19,10 @@ mod remote;
 mod remote_tests;
 mod repos;
 mod revision;
+mod staging;
 #[cfg(test)]
 mod test_support;
+mod travel;
 
 pub use crate::ids::ModelPath;
 pub use checkout::{Checkout, Staged, WORKING_TREE, Wanted};
@@ -30,3 +33,4 @@ pub use model::ModelRepo;
 pub use remote::RemoteHealth;
 pub use repos::Repos;
 pub use revision::{Resolved, RevisionKind};
+pub use travel::{Incoming, Pull, upstream_url};

@@ -209,9 +209,7 @@ fn a_refused_move_is_not_fast_forward_and_the_mirror_takes_the_winner() {
     // value B would have read.
     let remote = super::remote::Remote::new(crate::config::RemoteSettings {
         url: format!("file://{}", shared.remote_dir().display()),
-        username: None,
-        password: None,
-        ssh_key: None,
+        credentials: crate::config::GitCredentials::default(),
     });
     let stale = Oid::from_str(&root).unwrap();
     let rejected = "arbiter_git_operations_total{operation=\"push\",result=\"rejected\"}";

@@ -10,7 +10,7 @@ use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use git2::{ConfigLevel, Repository, RepositoryInitOptions};
+use git2::{ConfigLevel, Repository};
 use uuid::Uuid;
 
 use super::checkpoint::Files;
@@ -18,7 +18,8 @@ use super::commit::{signature, with_trailing_newline, write_tree};
 use super::error::RepoError;
 use super::model::{MODEL_ID_KEY, ModelRepo};
 use super::remote::{MODEL_ID_REF, Remote, RemoteHealth};
-use crate::config::RemoteSettings;
+use super::staging::{Staging, init_bare, publish};
+use crate::config::{GitCredentials, RemoteSettings};
 use crate::ids::{ModelId, ModelPath};
 
 /// Move the repository at `dir` aside (a name no reader opens) and remove it; nothing to
@@ -37,9 +38,11 @@ fn remove_repository(dir: &Path, path: &ModelPath) -> Result<(), RepoError> {
 /// The root directory holding every model's bare repository.
 #[derive(Debug, Clone)]
 pub struct Repos {
-    root: PathBuf,
+    pub(super) root: PathBuf,
     /// The shared remote the root mirrors, if any.
-    remote: Option<Arc<Remote>>,
+    pub(super) remote: Option<Arc<Remote>>,
+    /// For a model's upstream (`models import`, `push`, `pull`).
+    pub(super) credentials: GitCredentials,
 }
 
 impl Repos {
@@ -48,6 +51,7 @@ impl Repos {
         Repos {
             root: root.into(),
             remote: None,
+            credentials: GitCredentials::default(),
         }
     }
 
@@ -56,7 +60,15 @@ impl Repos {
         Repos {
             root: root.into(),
             remote: Some(Arc::new(Remote::new(remote))),
+            credentials: GitCredentials::default(),
         }
+    }
+
+    /// These repositories, signing in to a model's upstream with `credentials`.
+    #[must_use]
+    pub fn with_credentials(mut self, credentials: GitCredentials) -> Self {
+        self.credentials = credentials;
+        self
     }
 
     /// Makes the next read of `path` fetch from the remote at once, whatever the
@@ -111,34 +123,18 @@ impl Repos {
         files: &Files,
         message: &str,
     ) -> Result<ModelRepo, RepoError> {
-        let target = path.git_dir(&self.root);
-        // Same directory as the target so the rename is atomic; dot-prefixed
-        // and without `.git` so `list` never picks it up.
-        let staging_dir =
-            self.root
-                .join(path.owner())
-                .join(format!(".tmp-{}-{}", path.name(), Uuid::new_v4()));
-        let staging = Staging(staging_dir);
+        let staging = Staging::beside(&self.root, path)?;
         let repo = init_model(&staging.0, files, message)
             .map_err(|e| RepoError::git(format!("creating {path}"), &e))?;
         if let Some(remote) = &self.remote {
-            publish_new(remote, path, &repo)?;
+            publish(remote, path, &repo)?;
         }
         drop(repo);
-        if let Err(e) = fs::rename(&staging.0, &target) {
-            // Renaming onto an existing (non-empty) repository fails: we lost the race.
-            if target.symlink_metadata().is_ok() {
-                return Err(RepoError::AlreadyExists(path.to_string()));
-            }
-            return Err(RepoError::io(
-                format!("moving the new repository for {path} into place"),
-                &e,
-            ));
-        }
-        self.open_local(path, &target)
+        staging.move_into_place(&self.root, path)?;
+        self.open_local(path, &path.git_dir(&self.root))
     }
 
-    fn open_local(&self, path: &ModelPath, dir: &Path) -> Result<ModelRepo, RepoError> {
+    pub(super) fn open_local(&self, path: &ModelPath, dir: &Path) -> Result<ModelRepo, RepoError> {
         Ok(ModelRepo::open_dir(path.clone(), dir)?.with_remote(self.remote.clone()))
     }
 
@@ -186,7 +182,6 @@ impl Repos {
     /// directory renamed into place (as `create` does).
     fn clone_model(&self, remote: &Remote, path: &ModelPath) -> Result<ModelRepo, RepoError> {
         let target = path.git_dir(&self.root);
-        let owner_dir = self.root.join(path.owner());
         let lock = remote.lock_model(path);
         let _cloning = lock.hold();
         // Another thread may have cloned it while this one waited.
@@ -196,9 +191,7 @@ impl Repos {
         if remote.recently_absent(path) {
             return Err(RepoError::ModelNotFound(path.to_string()));
         }
-        fs::create_dir_all(&owner_dir)
-            .map_err(|e| RepoError::io(format!("creating the owner directory for {path}"), &e))?;
-        let staging = Staging(owner_dir.join(format!(".tmp-{}-{}", path.name(), Uuid::new_v4())));
+        let staging = Staging::beside(&self.root, path)?;
         let Some((repo, head)) = remote.clone_into(path, &staging.0, init_bare)? else {
             remote.note_absent(path);
             return Err(RepoError::ModelNotFound(path.to_string()));
@@ -304,18 +297,6 @@ impl Repos {
     }
 }
 
-/// An empty bare repository at `dir` (which must not exist) with HEAD at `main`.
-pub(super) fn init_bare(dir: &Path) -> Result<Repository, git2::Error> {
-    let mut opts = RepositoryInitOptions::new();
-    // Explicit head and no templates: the result never depends on user config.
-    opts.bare(true)
-        .no_reinit(true)
-        .mkpath(false)
-        .external_template(false)
-        .initial_head("main");
-    Repository::init_opts(dir, &opts)
-}
-
 /// Builds a complete model repository at `dir`.
 fn init_model(dir: &Path, files: &Files, message: &str) -> Result<Repository, git2::Error> {
     let repo = init_bare(dir)?;
@@ -349,48 +330,6 @@ fn init_model(dir: &Path, files: &Files, message: &str) -> Result<Repository, gi
     Ok(repo)
 }
 
-/// Pushes a model built in `repo` to the remote: its id first (whoever publishes it
-/// owns the path: a concurrent create elsewhere loses with `AlreadyExists`), then
-/// `main`.
-fn publish_new(remote: &Remote, path: &ModelPath, repo: &Repository) -> Result<(), RepoError> {
-    remote.prepare_new(path)?;
-    let context = || format!("publishing {path}");
-    let id = repo
-        .config()
-        .and_then(|c| c.open_level(ConfigLevel::Local))
-        .and_then(|c| c.get_string(MODEL_ID_KEY))
-        .map_err(|e| RepoError::git(context(), &e))?;
-    // A commit, not a blob: fetch negotiation walks every local ref as a commit.
-    let empty = repo
-        .treebuilder(None)
-        .and_then(|t| t.write())
-        .and_then(|t| repo.find_tree(t))
-        .map_err(|e| RepoError::git(context(), &e))?;
-    let sig = signature().map_err(|e| RepoError::git(context(), &e))?;
-    let marker = repo
-        .commit(
-            Some(MODEL_ID_REF),
-            &sig,
-            &sig,
-            &format!("{id}\n"),
-            &empty,
-            &[],
-        )
-        .map_err(|e| RepoError::git(context(), &e))?;
-    let main = repo
-        .refname_to_id("refs/heads/main")
-        .map_err(|e| RepoError::git(context(), &e))?;
-    for (refname, target) in [(MODEL_ID_REF, marker), ("refs/heads/main", main)] {
-        if remote
-            .push_ref(repo, path, refname, None, target, "arbiter: publish")?
-            .is_err()
-        {
-            return Err(RepoError::AlreadyExists(path.to_string()));
-        }
-    }
-    Ok(())
-}
-
 /// Sub-directories of `dir` with UTF-8 names; a missing `dir` has none.
 fn subdirs(dir: &Path) -> Result<Vec<(String, PathBuf)>, RepoError> {
     let entries = match fs::read_dir(dir) {
@@ -407,16 +346,6 @@ fn subdirs(dir: &Path) -> Result<Vec<(String, PathBuf)>, RepoError> {
         }
     }
     Ok(out)
-}
-
-/// A staging directory removed on drop unless it was renamed away.
-struct Staging(PathBuf);
-
-impl Drop for Staging {
-    fn drop(&mut self) {
-        // After a successful rename the path no longer exists: nothing to do.
-        let _ = fs::remove_dir_all(&self.0);
-    }
 }
 
 #[cfg(test)]

@@ -70,8 +70,6 @@ impl Shared {
 fn remote_settings(dir: &TempDir) -> crate::config::RemoteSettings {
     crate::config::RemoteSettings {
         url: format!("file://{}", dir.path().join("remote").display()),
-        username: None,
-        password: None,
-        ssh_key: None,
+        credentials: crate::config::GitCredentials::default(),
     }
 }

@@ -28,6 +28,7 @@ mod job_lines;
 mod job_shards;
 mod job_state;
 mod jobs;
+mod labels;
 mod leases;
 mod majority;
 mod migrate;

@@ -20,6 +20,7 @@ pub mod problem_code;
 pub mod question;
 pub mod registry;
 pub mod to_annotate;
+pub mod travel;
 pub mod validate;
 pub mod value;
 

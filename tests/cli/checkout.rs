@@ -178,10 +178,34 @@ fn what_is_not_a_model_repository_or_its_labels_is_refused_where_it_is_wrong() {
     let (code, stderr) = at(&["eval", ".", "--labels", bad.to_str().unwrap()]);
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("2 bad lines; nothing was read"), "{stderr}");
-    assert!(stderr.contains("line 1: annotations.intnet"), "{stderr}");
+    let line_at = |line: usize| format!("{}:{line}", bad.display());
     assert!(
-        stderr.contains("line 2: annotations.intent.answer"),
+        stderr.contains(&format!("{}: annotations.intnet", line_at(1))),
         "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("{}: annotations.intent.answer", line_at(2))),
+        "{stderr}"
+    );
+    // As a problem document: each bad line located in the labels file.
+    let output = env
+        .cmd()
+        .current_dir(&dir)
+        .args(["eval", ".", "--json", "--labels", bad.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let problem: Value = serde_json::from_slice(&output.stderr).unwrap();
+    assert_eq!(problem["code"], "usage_error");
+    let details = problem["details"].as_array().unwrap();
+    assert_eq!(details[0]["loc"], serde_json::json!([line_at(1)]));
+    assert_eq!(details[1]["loc"], serde_json::json!([line_at(2)]));
+    assert!(
+        details[1]["msg"]
+            .as_str()
+            .unwrap()
+            .starts_with("annotations.intent.answer: \"refundx\" is not an option"),
+        "{problem}"
     );
 
     std::fs::remove_file(dir.join("examples/annotated.jsonl")).unwrap();

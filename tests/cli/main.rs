@@ -54,6 +54,7 @@ mod tables;
 mod terminal;
 mod to_annotate;
 mod traces;
+mod travel;
 mod usage;
 mod watch;
 mod working;

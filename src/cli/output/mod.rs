@@ -141,12 +141,20 @@ impl Printer {
             return ExitCode::SUCCESS;
         }
         if let Some(usage) = error.downcast_ref::<UsageError>() {
-            let text = if self.json {
-                serde_json::to_string(&usage.problem()).unwrap_or_default()
+            let mut err = std::io::stderr().lock();
+            if self.json {
+                let problem = serde_json::to_string(&usage.problem()).unwrap_or_default();
+                let _ = writeln!(err, "{problem}");
             } else {
-                format!("error: {usage}")
-            };
-            let _ = writeln!(std::io::stderr().lock(), "{text}");
+                let _ = writeln!(err, "error: {usage}");
+                // Where it is wrong, each place its line, unless the message says it.
+                let message = usage.to_string();
+                for located in usage.details() {
+                    if !message.contains(&located.msg) {
+                        let _ = writeln!(err, "  {located}");
+                    }
+                }
+            }
             return ExitCode::from(crate::cli::usage::USAGE_EXIT);
         }
         let typed = error.chain().find_map(|e| e.downcast_ref::<Error>());

@@ -53,6 +53,38 @@ pub fn ingest(
     }
 }
 
+/// Every item of `input` (JSON Lines, or one JSON array), each checked against
+/// `questions` as an ingest checks it, an annotation that names no annotator being
+/// `annotator`'s; else every line that is not one, with why. What a model repository's
+/// labels file is read with: whole, or not at all.
+pub(crate) fn read_items(
+    input: &mut dyn BufRead,
+    questions: &Questions,
+    annotator: &str,
+) -> std::result::Result<Vec<IngestItem>, Vec<RejectedLine>> {
+    let mut source = Values::new(input);
+    let mut items = Vec::new();
+    let mut rejected = Vec::new();
+    while let Some((line, value)) = source.next_value() {
+        let item = value.map_err(|reason| (None, reason)).and_then(|value| {
+            ingest_item(&value, questions, annotator).map_err(|r| (example_id_of(&value), r))
+        });
+        match item {
+            Ok(item) => items.push(item),
+            Err((example_id, reason)) => rejected.push(RejectedLine {
+                line,
+                example_id,
+                reason,
+            }),
+        }
+    }
+    if rejected.is_empty() {
+        Ok(items)
+    } else {
+        Err(rejected)
+    }
+}
+
 /// Marks the error an atomic ingest yields to roll back after a bad line.
 const ABORT: &str = "ingest input";
 

@@ -11,6 +11,7 @@ mod values;
 
 pub use annotate::{annotate, annotate_example, annotate_lines, check_answer, level_index};
 pub use ingest::ingest;
+pub(crate) use ingest::read_items;
 
 use super::Context;
 use super::models;

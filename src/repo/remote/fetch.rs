@@ -7,7 +7,10 @@ use std::time::Instant;
 
 use git2::{AutotagOption, Direction, FetchOptions, FetchPrune, Oid, Repository};
 
-use super::{Fetched, MIRROR_REFSPECS, MODEL_ID_REF, Remote, looks_missing, retry_ref_contention};
+use super::{
+    Fetched, MIRROR_REFSPECS, MODEL_ID_REF, Remote, callbacks, looks_missing, retry_ref_contention,
+};
+use crate::config::GitCredentials;
 use crate::ids::ModelPath;
 use crate::repo::error::RepoError;
 use crate::telemetry::metrics::{self, GitOperation, GitResult};
@@ -74,33 +77,13 @@ impl Remote {
         path: &ModelPath,
         refspecs: &[&str],
     ) -> Result<Option<String>, RepoError> {
-        let url = self.url_for(path);
-        let mut remote = repo
-            .remote_anonymous(&url)
-            .map_err(|e| RepoError::git(format!("naming the remote of {path}"), &e))?;
-        let mut options = FetchOptions::new();
-        options
-            .remote_callbacks(self.callbacks())
-            .prune(FetchPrune::On)
-            .download_tags(AutotagOption::None);
-        let started = Instant::now();
-        let fetched = retry_ref_contention(|| {
-            remote.fetch(refspecs, Some(&mut options), Some("arbiter: fetch"))
-        });
-        let result = if fetched.is_ok() {
-            GitResult::Ok
-        } else {
-            GitResult::Failed
-        };
-        metrics::git(GitOperation::Fetch, result, started.elapsed());
-        fetched.map_err(|e| self.classify(&format!("fetching {path}"), &e))?;
-        let head = remote.default_branch().ok().and_then(|b| {
-            b.as_str()
-                .ok()
-                .and_then(|name| name.strip_prefix("refs/heads/"))
-                .map(str::to_owned)
-        });
-        Ok(head)
+        fetch_url(
+            repo,
+            &self.url_for(path),
+            refspecs,
+            &self.settings.credentials,
+        )
+        .map_err(|e| self.classify(&format!("fetching {path}"), &e))
     }
 
     /// Clones `path` from the remote into the bare repository `dir` (which must not
@@ -198,17 +181,58 @@ impl Remote {
         &self,
         path: &ModelPath,
     ) -> Result<Vec<(String, Oid)>, RepoError> {
-        let mut remote = git2::Remote::create_detached(self.url_for(path))
-            .map_err(|e| RepoError::git(format!("naming the remote of {path}"), &e))?;
-        let connection = remote
-            .connect_auth(Direction::Fetch, Some(self.callbacks()), None)
-            .map_err(|e| self.classify(&format!("connecting for {path}"), &e))?;
-        let heads = connection
-            .list()
-            .map_err(|e| self.classify(&format!("listing the refs of {path}"), &e))?;
-        Ok(heads
-            .iter()
-            .map(|h| (h.name().to_owned(), h.oid()))
-            .collect())
+        list_url(&self.url_for(path), &self.settings.credentials)
+            .map_err(|e| self.classify(&format!("listing the refs of {path}"), &e))
     }
+}
+
+/// The refs of the repository at `url` (an ls-remote), by full name. Peeled entries
+/// (`refs/tags/v1^{}`) are left out.
+pub(in crate::repo) fn list_url(
+    url: &str,
+    credentials: &GitCredentials,
+) -> Result<Vec<(String, Oid)>, git2::Error> {
+    let mut remote = git2::Remote::create_detached(url)?;
+    let connection = remote.connect_auth(Direction::Fetch, Some(callbacks(credentials)), None)?;
+    Ok(connection
+        .list()?
+        .iter()
+        .filter(|h| !h.name().ends_with("^{}"))
+        .map(|h| (h.name().to_owned(), h.oid()))
+        .collect())
+}
+
+/// Fetches `refspecs` from the repository at `url` into `repo` (the refs they map that the
+/// remote no longer has are pruned; no tag is fetched but by a refspec); the remote's
+/// default branch when it says. What every fetch of arbiter's runs: the shared remote's,
+/// and a model's upstream's.
+pub(in crate::repo) fn fetch_url(
+    repo: &Repository,
+    url: &str,
+    refspecs: &[&str],
+    credentials: &GitCredentials,
+) -> Result<Option<String>, git2::Error> {
+    let mut remote = repo.remote_anonymous(url)?;
+    let mut options = FetchOptions::new();
+    options
+        .remote_callbacks(callbacks(credentials))
+        .prune(FetchPrune::On)
+        .download_tags(AutotagOption::None);
+    let started = Instant::now();
+    let fetched =
+        retry_ref_contention(|| remote.fetch(refspecs, Some(&mut options), Some("arbiter: fetch")));
+    let result = if fetched.is_ok() {
+        GitResult::Ok
+    } else {
+        GitResult::Failed
+    };
+    metrics::git(GitOperation::Fetch, result, started.elapsed());
+    fetched?;
+    let head = remote.default_branch().ok().and_then(|b| {
+        b.as_str()
+            .ok()
+            .and_then(|name| name.strip_prefix("refs/heads/"))
+            .map(str::to_owned)
+    });
+    Ok(head)
 }

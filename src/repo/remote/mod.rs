@@ -6,6 +6,8 @@
 //! second per repository, or at once after [`Remote::mark_stale`]), cloning a model that is
 //! not local yet, pushing a ref with a compare-and-swap on its old value, the credentials
 //! callback, and the reachability check. Which refs a write moves is `commit.rs`'s business.
+//! The fetch, push and listing of a URL, and the credentials callback, serve a model's
+//! upstream too ([`super::travel`]): one transport for every git remote.
 //!
 //! Failure model: a read whose fetch fails logs a warning and answers from the mirror (the
 //! commits it has stay valid: objects are never pruned); a write needs the remote and
@@ -18,6 +20,9 @@
 mod fetch;
 mod push;
 
+pub(in crate::repo) use fetch::{fetch_url, list_url};
+pub(in crate::repo) use push::push_url;
+
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -26,11 +31,11 @@ use std::time::{Duration, Instant};
 use git2::{Cred, CredentialType, ErrorClass, ErrorCode, Oid, RemoteCallbacks};
 
 use super::error::RepoError;
-use crate::config::RemoteSettings;
+use crate::config::{GitCredentials, RemoteSettings};
 use crate::ids::ModelPath;
 
 /// Where a model's id is published on the remote.
-pub(super) const MODEL_ID_REF: &str = "refs/arbiter/model-id";
+pub(in crate::repo) const MODEL_ID_REF: &str = "refs/arbiter/model-id";
 /// Local scratch refs a push is made from (never fetched, never listed).
 const PUSH_REF_PREFIX: &str = "refs/arbiter-push/";
 /// What a fetch mirrors: every branch and tag, forced, since the remote is the truth.
@@ -191,62 +196,74 @@ impl Remote {
         }
     }
 
-    /// The credentials callback: ssh from `ARBITER_REPOS_SSH_KEY` or the ssh-agent, https
-    /// from `ARBITER_REPOS_USERNAME` / `ARBITER_REPOS_PASSWORD`; nothing else is tried.
+    /// The credentials callback for this remote ([`callbacks`]).
     fn callbacks(&self) -> RemoteCallbacks<'_> {
-        let settings = &self.settings;
-        let mut attempts = 0;
-        let mut callbacks = RemoteCallbacks::new();
-        callbacks.credentials(move |_url, url_user, allowed| {
-            attempts += 1;
-            if attempts > CREDENTIAL_ATTEMPTS {
-                return Err(git2::Error::from_str(
-                    "the remote refused the credentials from the environment",
-                ));
-            }
-            let user = url_user.or(settings.username.as_deref()).unwrap_or("git");
-            if allowed.contains(CredentialType::SSH_KEY) {
-                return match &settings.ssh_key {
-                    Some(key) => Cred::ssh_key(user, None, key, None),
-                    None => Cred::ssh_key_from_agent(user),
-                };
-            }
-            if allowed.contains(CredentialType::USER_PASS_PLAINTEXT)
-                && let (Some(name), Some(password)) = (&settings.username, &settings.password)
-            {
-                return Cred::userpass_plaintext(name, password.expose());
-            }
-            if allowed.contains(CredentialType::USERNAME) {
-                return Cred::username(user);
-            }
-            Err(git2::Error::from_str(
-                "the remote wants credentials: set ARBITER_REPOS_USERNAME and \
-                 ARBITER_REPOS_PASSWORD (https), or ARBITER_REPOS_SSH_KEY or an ssh-agent (ssh)",
-            ))
-        });
-        callbacks
+        callbacks(&self.settings.credentials)
     }
 
     /// A transport failure is the remote being unavailable; anything else is a local git
     /// error.
     fn classify(&self, context: &str, e: &git2::Error) -> RepoError {
-        let transport = matches!(
-            e.class(),
-            ErrorClass::Net
-                | ErrorClass::Ssh
-                | ErrorClass::Http
-                | ErrorClass::Ssl
-                | ErrorClass::Os
-                | ErrorClass::Callback
-                | ErrorClass::Repository
-        ) || e.code() == ErrorCode::Auth
-            || e.code() == ErrorCode::Certificate;
-        if transport {
+        if is_transport(e) {
             self.unavailable(format!("{context}: {}", e.message()))
         } else {
             RepoError::git(context, e)
         }
     }
+}
+
+/// The credentials callback of every git remote arbiter reaches: ssh from
+/// `ARBITER_REPOS_SSH_KEY` or the ssh-agent, https from `ARBITER_REPOS_USERNAME` /
+/// `ARBITER_REPOS_PASSWORD`; nothing else is tried.
+pub(in crate::repo) fn callbacks(credentials: &GitCredentials) -> RemoteCallbacks<'_> {
+    let mut attempts = 0;
+    let mut callbacks = RemoteCallbacks::new();
+    callbacks.credentials(move |_url, url_user, allowed| {
+        attempts += 1;
+        if attempts > CREDENTIAL_ATTEMPTS {
+            return Err(git2::Error::from_str(
+                "the remote refused the credentials from the environment",
+            ));
+        }
+        let user = url_user
+            .or(credentials.username.as_deref())
+            .unwrap_or("git");
+        if allowed.contains(CredentialType::SSH_KEY) {
+            return match &credentials.ssh_key {
+                Some(key) => Cred::ssh_key(user, None, key, None),
+                None => Cred::ssh_key_from_agent(user),
+            };
+        }
+        if allowed.contains(CredentialType::USER_PASS_PLAINTEXT)
+            && let (Some(name), Some(password)) = (&credentials.username, &credentials.password)
+        {
+            return Cred::userpass_plaintext(name, password.expose());
+        }
+        if allowed.contains(CredentialType::USERNAME) {
+            return Cred::username(user);
+        }
+        Err(git2::Error::from_str(
+            "the remote wants credentials: set ARBITER_REPOS_USERNAME and \
+             ARBITER_REPOS_PASSWORD (https), or ARBITER_REPOS_SSH_KEY or an ssh-agent (ssh)",
+        ))
+    });
+    callbacks
+}
+
+/// Whether `e` is a failure to reach or talk to a remote (the network, the protocol, the
+/// credentials, a path that holds no repository), not a fault of the local repository.
+pub(in crate::repo) fn is_transport(e: &git2::Error) -> bool {
+    matches!(
+        e.class(),
+        ErrorClass::Net
+            | ErrorClass::Ssh
+            | ErrorClass::Http
+            | ErrorClass::Ssl
+            | ErrorClass::Os
+            | ErrorClass::Callback
+            | ErrorClass::Repository
+    ) || e.code() == ErrorCode::Auth
+        || e.code() == ErrorCode::Certificate
 }
 
 /// Runs a fetch or push again while it fails for a moment's contention on refs, which
@@ -287,12 +304,14 @@ fn is_ref_contention(e: &git2::Error) -> bool {
 
 /// Whether a transport failure reads as "no such repository" rather than "cannot reach
 /// the server" (the protocols give no code for it, only the server's words).
-fn looks_missing(reason: &str) -> bool {
+pub(in crate::repo) fn looks_missing(reason: &str) -> bool {
     let reason = reason.to_ascii_lowercase();
     [
         "not found",
         "does not exist",
         "does not appear to be a git repository",
+        "could not find repository",
+        "no such file or directory",
         "404",
     ]
     .iter()

@@ -8,7 +8,8 @@ use std::sync::PoisonError;
 use git2::{Direction, ErrorCode, Oid, PushOptions, Repository};
 use uuid::Uuid;
 
-use super::{PUSH_REF_PREFIX, Rejected, Remote, retry_ref_contention};
+use super::{PUSH_REF_PREFIX, Rejected, Remote, callbacks, retry_ref_contention};
+use crate::config::GitCredentials;
 use crate::ids::ModelPath;
 use crate::repo::error::RepoError;
 use crate::telemetry::metrics::{self, GitOperation, GitResult};
@@ -221,24 +222,45 @@ impl Remote {
         path: &ModelPath,
         spec: &str,
     ) -> Result<Result<(), String>, RepoError> {
-        let mut remote = repo
-            .remote_anonymous(&self.url_for(path))
-            .map_err(|e| RepoError::git(format!("naming the remote of {path}"), &e))?;
-        let refused = RefCell::new(None);
-        let mut callbacks = self.callbacks();
-        callbacks.push_update_reference(|_, status| {
-            *refused.borrow_mut() = status.map(str::to_owned);
-            Ok(())
-        });
-        let mut options = PushOptions::new();
-        options.remote_callbacks(callbacks);
-        let pushed = retry_ref_contention(|| remote.push(&[spec], Some(&mut options)));
-        drop(options);
-        match pushed {
-            Ok(()) => Ok(refused.into_inner().map_or(Ok(()), Err)),
+        match push_url(
+            repo,
+            &self.url_for(path),
+            &[spec],
+            &self.settings.credentials,
+        ) {
+            Ok(refused) => Ok(refused
+                .into_iter()
+                .next()
+                .map_or(Ok(()), |(_, why)| Err(why))),
             Err(e) => Err(self.classify(&format!("pushing {path}"), &e)),
         }
     }
+}
+
+/// Pushes `specs` from `repo` to the repository at `url`; the refs the remote refused,
+/// each with its reason. libgit2 refuses a spec without `+` that is no fast-forward of
+/// what the remote had (`ErrorCode::NotFastForward`). What every push of arbiter's runs:
+/// the shared remote's, and to a model's upstream.
+pub(in crate::repo) fn push_url(
+    repo: &Repository,
+    url: &str,
+    specs: &[&str],
+    credentials: &GitCredentials,
+) -> Result<Vec<(String, String)>, git2::Error> {
+    let mut remote = repo.remote_anonymous(url)?;
+    let refused = RefCell::new(Vec::new());
+    let mut callbacks = callbacks(credentials);
+    callbacks.push_update_reference(|name, status| {
+        if let Some(why) = status {
+            refused.borrow_mut().push((name.to_owned(), why.to_owned()));
+        }
+        Ok(())
+    });
+    let mut options = PushOptions::new();
+    options.remote_callbacks(callbacks);
+    let pushed = retry_ref_contention(|| remote.push(specs, Some(&mut options)));
+    drop(options);
+    pushed.map(|()| refused.into_inner())
 }
 
 /// A local ref pointing at what is being pushed, deleted on drop.

@@ -169,12 +169,18 @@ pub struct ExamplesShowArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Lines are sorted by example ID; each line's keys are example_id, state, annotations, its annotations sorted by question ID, and a question's annotators oldest first: the same examples export the same bytes.\n\nThe labels file a model repository carries is examples/annotated.jsonl at its root (models import and models pull ingest it):\n  arbiter examples export acme/support --annotated --output support-model/examples/annotated.jsonl"
+)]
 pub struct ExamplesExportArgs {
     /// The model path, <owner>/<model>
     pub model: String,
-    /// Only annotated examples
+    /// Only annotated examples (the labels file: examples/annotated.jsonl in a model repository)
     #[arg(long)]
     pub annotated: bool,
+    /// Write to FILE (its missing directories made) once the whole export is in hand, instead of stdout: an export that fails neither creates nor changes FILE
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -449,7 +455,15 @@ async fn export(service: &dyn Service, args: &ExamplesExportArgs) -> Result<Exit
         question: None,
     };
     let model = service.model_named(&args.model).await?;
-    let mut out = std::io::BufWriter::new(std::io::stdout());
+    // To a file, the lines are kept until the last one is written: a user's path is only
+    // created (or emptied) once there is a whole export to put in it.
+    let mut buffered = Vec::new();
+    let mut stdout = std::io::BufWriter::new(std::io::stdout());
+    let sink: &mut (dyn Write + Send) = if args.output.is_some() {
+        &mut buffered
+    } else {
+        &mut stdout
+    };
     let mut io_error = None;
     let result = service
         .export_examples(
@@ -458,9 +472,9 @@ async fn export(service: &dyn Service, args: &ExamplesExportArgs) -> Result<Exit
                 filter: &filter,
             },
             &mut |line| {
-                serde_json::to_writer(&mut out, line)
+                serde_json::to_writer(&mut *sink, line)
                     .map_err(std::io::Error::from)
-                    .and_then(|()| out.write_all(b"\n"))
+                    .and_then(|()| sink.write_all(b"\n"))
                     .map_err(|e| {
                         let message = e.to_string();
                         io_error = Some(e);
@@ -473,7 +487,13 @@ async fn export(service: &dyn Service, args: &ExamplesExportArgs) -> Result<Exit
         return Err(error.into());
     }
     result?;
-    out.flush()?;
+    sink.flush()?;
+    if let Some(path) = &args.output {
+        if let Some(parent) = path.parent() {
+            crate::cli::private::create_output_dir(parent)?;
+        }
+        crate::cli::private::write_output_file(path, &buffered)?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,6 +1,8 @@
-//! `arbiter models`: list models; create, show, commit, tag, log and promote repository models.
+//! `arbiter models`: list models; create, show, commit, tag, log and promote repository models;
+//! import, push and pull them (`travel.rs`).
 
 mod registry;
+mod travel;
 
 use crate::cli::Target;
 use crate::cli::input::read_text;
@@ -54,6 +56,12 @@ pub enum ModelsCommand {
     DeleteBranch(ModelsDeleteBranchArgs),
     /// Delete a repository model: its repository, examples, decisions, annotations, jobs and history
     Delete(ModelsDeleteArgs),
+    /// Bring a model in from a git repository (a URL or a path), with its labels
+    Import(travel::ModelsImportArgs),
+    /// Push a model's branches and tags to a git repository (its upstream by default)
+    Push(travel::ModelsPushArgs),
+    /// Fast-forward a model from a git repository (its upstream by default) and ingest its labels
+    Pull(travel::ModelsPullArgs),
 }
 
 #[derive(Debug, Args)]
@@ -183,8 +191,8 @@ pub struct ModelsHistoryArgs {
 }
 
 /// `list`, `show`, `log`, `promote`, `diff`, `history` and `delete-branch` run wherever the
-/// service is; `create`, `commit`, `tag` and `delete` have no HTTP route and run only on a
-/// local home.
+/// service is; `create`, `commit`, `tag`, `delete`, `import`, `push` and `pull` have no HTTP
+/// route and run only on a local home.
 pub(crate) async fn run(target: &Target, args: ModelsArgs, printer: &Printer) -> Result<ExitCode> {
     let service = target.service();
     match args.command.unwrap_or(ModelsCommand::List) {
@@ -199,6 +207,11 @@ pub(crate) async fn run(target: &Target, args: ModelsArgs, printer: &Printer) ->
         ModelsCommand::History(args) => registry::history(service, &args, printer).await,
         ModelsCommand::DeleteBranch(args) => delete_branch(service, &args, printer).await,
         ModelsCommand::Delete(args) => delete(target.local("models delete")?, &args, printer),
+        ModelsCommand::Import(args) => {
+            travel::import(target.local("models import")?, args, printer)
+        }
+        ModelsCommand::Push(args) => travel::push(target.local("models push")?, &args, printer),
+        ModelsCommand::Pull(args) => travel::pull(target.local("models pull")?, args, printer),
     }
 }
 
