@@ -14,10 +14,9 @@ use super::commands::eval::{self, EvalArgs};
 use super::commands::jobs;
 use super::output::{Printer, UsageError};
 use crate::config::Settings;
-use crate::core::checkout_home::{CheckoutError, CheckoutHome, Labels};
+use crate::core::checkout_home::{CheckoutError, CheckoutHome, Labels, Wanted};
 use crate::core::service::Local;
 use crate::error::Error;
-use crate::repo::Wanted;
 use crate::wire::validate::{FieldError, Loc, Segment};
 
 /// Whether the model argument `arg` names a checkout rather than a model: it is written as

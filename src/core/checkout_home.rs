@@ -12,7 +12,9 @@ use crate::core::requests::local_user;
 use crate::core::travel::labels;
 use crate::error::Error;
 use crate::ids::{ModelPath, ModelRef};
-use crate::repo::{Checkout, RepoError, Staged, Wanted};
+/// What is asked of a checkout: its work tree or a revision, and a baseline.
+pub use crate::repo::Wanted;
+use crate::repo::{Checkout, RepoError, Staged};
 use crate::wire::travel::LABELS_FILE;
 use crate::wire::validate::FieldError;
 

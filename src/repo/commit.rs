@@ -381,7 +381,12 @@ impl ModelRepo {
     /// Deletes `branch` (never the default branch); the commit it pointed at. On a shared
     /// remote the deletion is made there first, refused if another writer moved the branch.
     pub fn delete_branch(&self, branch: &str) -> Result<String, RepoError> {
-        check_name("refs/heads/", branch, "branch")?;
+        // A name no branch can have names no branch there: not found, as any other.
+        if let Err(RepoError::InvalidName { reason, .. }) =
+            check_name("refs/heads/", branch, "branch")
+        {
+            return Err(self.not_found(branch, format!("no branch can be named so: {reason}")));
+        }
         self.sync_for_write()?;
         if self.default_branch()? == branch {
             return Err(RepoError::DefaultBranch {

@@ -41,3 +41,20 @@ fn lists_every_base_model_with_its_engine() {
             .contains("whole")
     );
 }
+
+/// `models delete-branch` of a name no branch can have (as schemathesis sends over HTTP): not
+/// found, exit 4, as a branch that is not there; nothing is deleted.
+#[test]
+fn deleting_a_branch_no_name_can_be_is_not_found() {
+    let env = TestEnv::new();
+    let questions = env.write("q.yaml", crate::common::QUESTIONS);
+    env.create_model("acme/support", "mo", &questions);
+    for name in ["\u{7} \u{a0}", "a..b", "nope"] {
+        let (code, problem, stderr) =
+            env.problem(&["models", "delete-branch", "acme/support", name]);
+        assert_eq!(code, 4, "{name:?}: {stderr}");
+        assert_eq!(problem["code"], "revision_not_found", "{name:?}: {problem}");
+    }
+    let shown = env.json(&["models", "show", "acme/support"]);
+    assert_eq!(shown["branches"].as_array().unwrap().len(), 1, "{shown}");
+}
