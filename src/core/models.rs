@@ -382,7 +382,7 @@ pub fn named_here(ctx: &Context, text: &str) -> Result<ModelRef> {
 fn unknown_name<'n>(model: &str, base_models: impl IntoIterator<Item = &'n str>) -> Error {
     let closest = base_models
         .into_iter()
-        .map(|name| (edit_distance(model, name), name))
+        .map(|name| (strsim::levenshtein(model, name), name))
         .min();
     match closest {
         Some((0, name)) => Error::BaseModelNamed(name.to_owned()),
@@ -396,25 +396,6 @@ fn unknown_name<'n>(model: &str, base_models: impl IntoIterator<Item = &'n str>)
     }
 }
 
-/// Levenshtein distance in characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1)
-                .min(row[j] + 1)
-                .min(diagonal + usize::from(ca != *cb));
-            diagonal = above;
-        }
-    }
-    row[b.len()]
-}
-
-/// Open a model by path or by `modelId`.
 /// Delete `model`: its data in the store (examples with all recorded of them, jobs,
 /// history), then its repository (here, and on a `file://` remote). Refused, deleting
 /// nothing, while a job of it is queued or running, and when its repository is on an ssh
@@ -460,6 +441,7 @@ pub fn delete_branch(ctx: &Context, model: &ModelRef, branch: &str, actor: &str)
     Ok(())
 }
 
+/// Open a model by path or by `modelId`.
 pub fn open(ctx: &Context, model: &ModelRef) -> Result<ModelRepo> {
     match model {
         ModelRef::Path(path) => Ok(ctx.repos().open(path)?),
