@@ -121,22 +121,55 @@ pub(super) fn upsert(
         params![model_id, example_id, a.question_id, a.annotator],
     )
     .ctx("replace annotation")?;
-    conn.execute(
-        "INSERT INTO annotations
-             (model_id, example_id, question_id, annotator, answer, reasoning, annotated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        params![
-            model_id,
-            example_id,
-            a.question_id,
-            a.annotator,
-            a.answer.to_string(),
-            a.reasoning,
-            annotated_at
-        ],
-    )
-    .ctx("upsert annotation")?;
+    insert(conn, model_id, example_id, a, annotated_at, Exists::Fail)?;
     Ok(())
+}
+
+/// What [`insert`] does when the annotator has an answer to that question of that example.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Exists {
+    /// The statement fails (the caller removed it first).
+    Fail,
+    /// The answer there is kept, and nothing is inserted.
+    Keep,
+}
+
+/// Inserts one annotator's answer; whether it was inserted.
+pub(super) fn insert(
+    conn: &mut Db<'_>,
+    model_id: &str,
+    example_id: &str,
+    a: &NewAnnotation,
+    annotated_at: &str,
+    exists: Exists,
+) -> Result<bool, StoreError> {
+    let sql = match exists {
+        Exists::Fail => {
+            "INSERT INTO annotations
+                 (model_id, example_id, question_id, annotator, answer, reasoning, annotated_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+        }
+        Exists::Keep => {
+            "INSERT INTO annotations
+                 (model_id, example_id, question_id, annotator, answer, reasoning, annotated_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO NOTHING"
+        }
+    };
+    let inserted = conn
+        .execute(
+            sql,
+            params![
+                model_id,
+                example_id,
+                a.question_id,
+                a.annotator,
+                a.answer.to_string(),
+                a.reasoning,
+                annotated_at
+            ],
+        )
+        .ctx("add annotation")?;
+    Ok(inserted == 1)
 }
 
 /// Every annotator's answer to one question of one example, oldest first.

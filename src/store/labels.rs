@@ -5,10 +5,8 @@
 
 use crate::ids::ModelId;
 
-use super::sql::{Db, SqlContext, params};
-use super::{
-    IngestCounts, IngestItem, NewAnnotation, Store, StoreError, example_rows, now, write_tx,
-};
+use super::annotations::{self, Exists};
+use super::{IngestCounts, IngestItem, Store, StoreError, example_rows, now, write_tx};
 
 impl Store {
     /// Adds `items` in one transaction: each example that is not there (one that is keeps
@@ -39,7 +37,7 @@ impl Store {
                     counts.existing += 1;
                 }
                 for a in &item.annotations {
-                    if insert_if_absent(tx, model_id, &item.example_id, a, &at)? {
+                    if annotations::insert(tx, model_id, &item.example_id, a, &at, Exists::Keep)? {
                         counts.annotations += 1;
                     }
                 }
@@ -49,40 +47,13 @@ impl Store {
     }
 }
 
-/// Inserts one annotator's answer unless they have one to that question of that example.
-fn insert_if_absent(
-    conn: &mut Db<'_>,
-    model_id: &str,
-    example_id: &str,
-    a: &NewAnnotation,
-    annotated_at: &str,
-) -> Result<bool, StoreError> {
-    let inserted = conn
-        .execute(
-            "INSERT INTO annotations
-                 (model_id, example_id, question_id, annotator, answer, reasoning, annotated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO NOTHING",
-            params![
-                model_id,
-                example_id,
-                a.question_id,
-                a.annotator,
-                a.answer.to_string(),
-                a.reasoning,
-                annotated_at
-            ],
-        )
-        .ctx("add annotation")?;
-    Ok(inserted == 1)
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
 
     use super::super::test_support::{MODEL, store};
     use super::*;
-    use crate::store::ExampleFilter;
+    use crate::store::{ExampleFilter, NewAnnotation};
 
     fn vote(annotator: &str, answer: serde_json::Value) -> NewAnnotation {
         NewAnnotation {
