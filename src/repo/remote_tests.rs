@@ -3,40 +3,13 @@
 
 use std::collections::BTreeSet;
 
-use git2::{Oid, Repository, Signature, Time};
+use git2::Oid;
 
 use super::error::RepoError;
 use super::remote::RemoteHealth;
 use super::repos::Repos;
-use super::test_support::{Shared, files};
+use super::test_support::{Shared, commit_by_hand, files};
 use crate::ids::ModelPath;
-
-fn commit_on_remote(remote: &Repository, branch: &str, text: &str) -> Oid {
-    let sig = Signature::new("plain git", "git@localhost", &Time::new(1_700_000_000, 0)).unwrap();
-    let parent = remote
-        .find_reference(&format!("refs/heads/{branch}"))
-        .unwrap()
-        .peel_to_commit()
-        .unwrap();
-    let mut tree = remote.treebuilder(Some(&parent.tree().unwrap())).unwrap();
-    tree.insert(
-        "questions.yaml",
-        remote.blob(text.as_bytes()).unwrap(),
-        0o100_644,
-    )
-    .unwrap();
-    let tree = remote.find_tree(tree.write().unwrap()).unwrap();
-    remote
-        .commit(
-            Some(&format!("refs/heads/{branch}")),
-            &sig,
-            &sig,
-            "by hand\n",
-            &tree,
-            &[&parent],
-        )
-        .unwrap()
-}
 
 #[test]
 fn a_model_created_through_one_replica_is_opened_listed_and_found_through_the_other() {
@@ -116,7 +89,7 @@ fn a_plain_git_push_is_seen_and_a_commit_once_seen_always_resolves() {
     let b = shared.b.open(&shared.path).unwrap();
     let root = b.resolve(None).unwrap().commit;
     let remote = shared.remote_repo();
-    let pushed = commit_on_remote(&remote, "main", "questions: by hand\n");
+    let pushed = commit_by_hand(&remote, "main", "questions: by hand\n");
     shared.b.mark_stale(&shared.path);
     let seen = b.resolve(Some("main")).unwrap();
     assert_eq!(seen.commit, pushed.to_string());

@@ -1,6 +1,6 @@
 //! Shared fixtures for this module's unit tests.
 
-use git2::{Signature, Time};
+use git2::{Oid, Repository, Signature, Time};
 use tempfile::TempDir;
 
 use super::checkpoint::Files;
@@ -72,4 +72,33 @@ fn remote_settings(dir: &TempDir) -> crate::config::RemoteSettings {
         url: format!("file://{}", dir.path().join("remote").display()),
         credentials: crate::config::GitCredentials::default(),
     }
+}
+
+/// A commit on `branch` of `remote` that rewrites `questions.yaml` to `text`, as a plain
+/// `git push` from a clone would leave it.
+pub(super) fn commit_by_hand(remote: &Repository, branch: &str, text: &str) -> Oid {
+    let sig = Signature::new("plain git", "git@localhost", &Time::new(1_700_000_000, 0)).unwrap();
+    let parent = remote
+        .find_reference(&format!("refs/heads/{branch}"))
+        .unwrap()
+        .peel_to_commit()
+        .unwrap();
+    let mut tree = remote.treebuilder(Some(&parent.tree().unwrap())).unwrap();
+    tree.insert(
+        "questions.yaml",
+        remote.blob(text.as_bytes()).unwrap(),
+        0o100_644,
+    )
+    .unwrap();
+    let tree = remote.find_tree(tree.write().unwrap()).unwrap();
+    remote
+        .commit(
+            Some(&format!("refs/heads/{branch}")),
+            &sig,
+            &sig,
+            "by hand\n",
+            &tree,
+            &[&parent],
+        )
+        .unwrap()
 }

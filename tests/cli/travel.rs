@@ -133,20 +133,7 @@ fn clone(env: &TestEnv, url: &str, dir: &str) -> PathBuf {
 
 /// `git add -A`, `git commit` and `git push` in the clone `work`.
 fn commit_and_push(env: &TestEnv, work: &Path, message: &str) -> String {
-    env.git_in(work, &["add", "-A"]);
-    env.git_in(
-        work,
-        &[
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@t",
-            "commit",
-            "-q",
-            "-m",
-            message,
-        ],
-    );
+    env.commit_all(work, message);
     env.git_in(work, &["push", "-q", "origin", "HEAD"]);
     env.git_in(work, &["rev-parse", "HEAD"])
 }

@@ -3,14 +3,14 @@
 
 use std::path::{Path, PathBuf};
 
-use git2::{Oid, Repository, Signature, Time};
+use git2::{Oid, Repository};
 
 use super::upstream_url;
 use crate::ids::ModelPath;
 use crate::repo::error::RepoError;
 use crate::repo::model::ModelRepo;
 use crate::repo::repos::Repos;
-use crate::repo::test_support::{Shared, files, setup};
+use crate::repo::test_support::{Shared, commit_by_hand, files, setup};
 use crate::wire::travel::{RefKind, RefMove};
 
 fn path(s: &str) -> ModelPath {
@@ -27,26 +27,7 @@ fn hub(dir: &Path, name: &str) -> PathBuf {
 /// A commit on `branch` of the bare repository at `dir` that rewrites `questions.yaml`,
 /// as a plain `git push` from a clone would leave it.
 fn commit_there(dir: &Path, branch: &str, text: &str) -> Oid {
-    let repo = Repository::open_bare(dir).unwrap();
-    let sig = Signature::new("plain git", "git@localhost", &Time::new(1_700_000_000, 0)).unwrap();
-    let parent = repo
-        .find_reference(&format!("refs/heads/{branch}"))
-        .unwrap()
-        .peel_to_commit()
-        .unwrap();
-    let mut tree = repo.treebuilder(Some(&parent.tree().unwrap())).unwrap();
-    let blob = repo.blob(text.as_bytes()).unwrap();
-    tree.insert("questions.yaml", blob, 0o100_644).unwrap();
-    let tree = repo.find_tree(tree.write().unwrap()).unwrap();
-    repo.commit(
-        Some(&format!("refs/heads/{branch}")),
-        &sig,
-        &sig,
-        "by hand\n",
-        &tree,
-        &[&parent],
-    )
-    .unwrap()
+    commit_by_hand(&Repository::open_bare(dir).unwrap(), branch, text)
 }
 
 fn tip(dir: &Path, refname: &str) -> Option<Oid> {
