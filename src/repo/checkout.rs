@@ -9,13 +9,14 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use git2::{ConfigLevel, ErrorCode, ObjectType, Oid, Reference, Repository, Tree};
+use git2::{ConfigLevel, ErrorCode, ObjectType, Oid, Repository, Tree};
 use uuid::Uuid;
 
 use super::checkpoint::{ALIGNED_DIR, GATES_FILE, LEARNED_DIR, MODEL_FILE, QUESTIONS_FILE};
 use super::commit::signature;
 use super::error::RepoError;
 use super::model::MODEL_ID_KEY;
+use super::ref_name;
 use super::remote::Remote;
 use super::staging::init_bare;
 use crate::ids::ModelPath;
@@ -392,7 +393,7 @@ fn directory_tree(
 
 /// `name` when it can be a branch's name.
 fn branch_name(name: &str) -> Option<&str> {
-    (name != "HEAD" && Reference::is_valid_name(&format!("refs/heads/{name}"))).then_some(name)
+    (name != "HEAD" && ref_name::is_valid("refs/heads/", name)).then_some(name)
 }
 
 fn set_branch(repo: &Repository, name: &str, oid: Oid) -> Result<(), git2::Error> {

@@ -13,13 +13,14 @@
 //! files against the tip it read, so the merge is the caller's to redo.
 
 use chrono::Utc;
-use git2::{ErrorCode, Oid, Reference, Repository, Signature, Time, Tree};
+use git2::{ErrorCode, Oid, Repository, Signature, Time, Tree};
 
 use super::checkpoint::{
     ALIGNED_DIR, Checkpoint, GATES_FILE, LEARNED_DIR, MODEL_FILE, QUESTIONS_FILE, aligned_file_name,
 };
 use super::error::RepoError;
 use super::model::ModelRepo;
+use super::ref_name;
 use super::revision::{Resolved, RevisionKind};
 
 /// File mode of a regular, non-executable file in a git tree.
@@ -485,10 +486,10 @@ fn check_name(prefix: &str, name: &str, what: &str) -> Result<(), RepoError> {
         format!("a {what} name must not start with `-`")
     } else if name == "HEAD" && what == "branch" {
         "`HEAD` is reserved".to_owned()
-    } else if Reference::is_valid_name(&format!("{prefix}{name}")) {
-        return Ok(());
+    } else if let Some(problem) = ref_name::problem(prefix, name) {
+        problem
     } else {
-        format!("not a valid git {what} name")
+        return Ok(());
     };
     Err(RepoError::InvalidName {
         name: name.to_owned(),

@@ -14,6 +14,7 @@ mod checkpoint;
 mod commit;
 mod error;
 mod model;
+mod ref_name;
 mod remote;
 #[cfg(test)]
 mod remote_tests;

@@ -10,6 +10,7 @@ use chrono::{DateTime, Utc};
 use git2::{ConfigLevel, ErrorCode, Oid, Reference, Repository};
 
 use super::error::RepoError;
+use super::ref_name;
 use super::remote::Remote;
 use crate::ids::{ModelId, ModelPath};
 
@@ -174,6 +175,9 @@ impl ModelRepo {
 
     /// A reference by full name; a missing one is `None`, not an error.
     pub(super) fn find_ref(&self, name: &str) -> Result<Option<Reference<'_>>, RepoError> {
+        if !ref_name::can_exist(name) {
+            return Ok(None);
+        }
         match self.repo.find_reference(name) {
             Ok(r) => Ok(Some(r)),
             // A name may also miss because a path component is a file or a

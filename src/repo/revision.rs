@@ -97,14 +97,12 @@ impl ModelRepo {
 
     /// The inner `Err` is a user-facing reason; the outer one a git failure.
     fn lookup(&self, rev: &str) -> Result<Result<(RevisionKind, Oid), String>, RepoError> {
-        if is_plausible_ref_name(rev) {
-            for (prefix, kind) in [
-                ("refs/heads/", RevisionKind::Branch),
-                ("refs/tags/", RevisionKind::Tag),
-            ] {
-                if let Some(reference) = self.find_ref(&format!("{prefix}{rev}"))? {
-                    return Ok(peel(&reference, kind));
-                }
+        for (prefix, kind) in [
+            ("refs/heads/", RevisionKind::Branch),
+            ("refs/tags/", RevisionKind::Tag),
+        ] {
+            if let Some(reference) = self.find_ref(&format!("{prefix}{rev}"))? {
+                return Ok(peel(&reference, kind));
             }
         }
         if !rev.bytes().all(|b| b.is_ascii_hexdigit()) || rev.is_empty() {
@@ -211,15 +209,6 @@ fn full_id(revision: Option<&str>) -> Option<Oid> {
     let rev =
         revision.filter(|r| r.len() == FULL_ID && r.bytes().all(|b| b.is_ascii_hexdigit()))?;
     Oid::from_str(rev).ok()
-}
-
-/// Whether `rev` could name a branch or tag at all. Over-long names are
-/// rejected up front: no such ref can exist as a file, and asking the
-/// filesystem would fail with an OS error instead of "not found".
-fn is_plausible_ref_name(rev: &str) -> bool {
-    rev.len() <= 1024
-        && rev.split('/').all(|c| c.len() <= 200)
-        && Reference::is_valid_name(&format!("refs/heads/{rev}"))
 }
 
 fn peel(reference: &Reference<'_>, kind: RevisionKind) -> Result<(RevisionKind, Oid), String> {

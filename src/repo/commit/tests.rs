@@ -171,6 +171,28 @@ fn invalid_branch_and_tag_names_are_rejected() {
     );
 }
 
+/// A name git's syntax allows but libgit2 cannot normalize (over 1024 bytes with its
+/// prefix) is refused or not found by every ref operation, never a git error.
+#[test]
+fn over_long_ref_names_are_invalid_or_not_found_everywhere() {
+    let (_dir, _repos, model) = setup();
+    let long = "\u{911d8}".repeat(300);
+    let c = model.commit(&long, None, None, Some("q"), "m");
+    assert!(matches!(c, Err(RepoError::InvalidName { .. })), "{c:?}");
+    let t = model.tag(&long, "main");
+    assert!(matches!(t, Err(RepoError::InvalidName { .. })), "{t:?}");
+    let d = model.delete_branch(&long);
+    assert!(
+        matches!(d, Err(RepoError::RevisionNotFound { .. })),
+        "{d:?}"
+    );
+    let r = model.resolve(Some(&long));
+    assert!(
+        matches!(r, Err(RepoError::RevisionNotFound { .. })),
+        "{r:?}"
+    );
+}
+
 #[test]
 fn names_clashing_with_nested_refs_are_invalid() {
     let (_dir, _repos, model) = setup();
