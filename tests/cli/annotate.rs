@@ -3,7 +3,7 @@
 //! answers in the store afterwards are exactly the keys pressed (accept, pick, undo, skip,
 //! quit), a `kill -9` midway loses nothing already answered, and two annotators against
 //! one `arbiter serve` are never shown the same example at once. The state reads as text
-//! (its line breaks kept), `S` skips a whole example, and `--ids`/`--exclude` choose which
+//! (its line breaks kept), on the screen and in line mode alike, `S` skips a whole example, and `--ids`/`--exclude` choose which
 //! examples are shown.
 
 use crate::common::{QUESTIONS, TestEnv, wait_until};
@@ -398,8 +398,9 @@ fn line_mode_reads_one_key_a_line_and_refuses_a_bad_one_on_the_spot() {
     ]);
     let mut lines = Lines::start(cmd.stderr(Stdio::inherit()));
     let first = Lines::example(&lines.until("example "));
-    let state = lines.until("state: ");
-    assert!(state.starts_with("state: {\"subject\""), "{state}");
+    assert_eq!(lines.until("state:"), "state:");
+    let row = lines.until("");
+    assert!(row.starts_with("  subject: "), "the state as text: {row}");
     let question = lines.until("urgency (score): ");
     assert!(
         question.contains("0 A question with no time pressure."),
@@ -608,6 +609,75 @@ fn a_multi_line_state_shows_on_several_rows_with_no_escapes_and_shift_s_skips_th
         "{screen}"
     );
     assert!(annotated(&env).is_empty());
+}
+
+#[test]
+fn line_mode_prints_a_state_as_text_lines_not_json() {
+    let env = TestEnv::new();
+    let questions = env.write("questions.yaml", QUESTIONS);
+    env.create_model("acme/support", "mo", &questions);
+    let examples = [
+        json!({"example_id": "trace", "state":
+            "Error: disk full\n    at write (fs.js:12)\r\n\tcaused by: quota\n\u{1b}[2Jdone"}),
+        json!({"example_id": "chat", "state": {"messages": [
+            {"role": "user", "content": "Where is my parcel?\nIt was due on Monday."},
+            {"role": "assistant", "content": "Which order?"},
+        ]}}),
+    ];
+    let examples: String = examples.iter().map(|l| l.to_string() + "\n").collect();
+    env.ingest("acme/support", &examples);
+
+    let mut lines = line_mode(&env, &["--ids", "trace,chat", "--question", "intent"]);
+    let mut states = std::collections::BTreeMap::<String, Vec<String>>::new();
+    let mut example = String::new();
+    let mut in_state = false;
+    loop {
+        let line = lines.until("");
+        if line.starts_with("example ") {
+            example = Lines::example(&line);
+        } else if line.starts_with("state:") {
+            assert_eq!(line, "state:", "the state under its own line");
+            in_state = true;
+        } else if in_state && line.starts_with("  ") {
+            states.entry(example.clone()).or_default().push(line);
+        } else if line.starts_with("intent (choice): ") {
+            // The question: the state has ended; pass the example by.
+            in_state = false;
+            lines.send("S");
+        } else if line.starts_with("nothing left") {
+            break;
+        }
+    }
+    let (ok, seen, stderr) = lines.finish_with_stderr();
+    assert!(ok, "{seen:?}\n{stderr}");
+    assert_eq!(
+        states["trace"],
+        [
+            "  Error: disk full",
+            "      at write (fs.js:12)",
+            "      caused by: quota",
+            r"  \u{1b}[2Jdone",
+        ],
+        "a string's lines, each a line; a tab as spaces, an escape shown: {seen:?}"
+    );
+    assert_eq!(
+        states["chat"],
+        [
+            "  messages:",
+            "    user:",
+            "      Where is my parcel?",
+            "      It was due on Monday.",
+            "    assistant:",
+            "      Which order?",
+        ],
+        "messages as role blocks: {seen:?}"
+    );
+    assert!(
+        !seen
+            .iter()
+            .any(|line| line.contains(r"\n") || line.contains("{\"")),
+        "no JSON: {seen:?}"
+    );
 }
 
 /// `arbiter annotate acme/support --audit 0 args…` in line mode, its stderr kept.

@@ -1,10 +1,13 @@
 //! Line mode, when stdout is not a terminal: each question is one line on stdout, each
 //! answer one line of stdin, read as the screen's keys (an empty line accepts the guess,
-//! `r TEXT` keeps a reason for the next answer). What happens is said on a line of its own
-//! (`error: …` when refused). It ends at `q`, at the end of stdin, or when nothing is left.
+//! `r TEXT` keeps a reason for the next answer). An example's state is printed as the
+//! screen shows it, as text ([`state::lines`], not wrapped), under a `state:` line and
+//! indented two columns. What happens is said on a line of its own (`error: …` when
+//! refused). It ends at `q`, at the end of stdin, or when nothing is left.
 
 use super::Session;
 use super::flow::{self, Flow, Key, Message};
+use super::state;
 use std::io::{BufRead, Write};
 
 /// Run the flow on stdin and stdout until it is left.
@@ -107,7 +110,13 @@ fn show(
         }
         header.push(flow::curve_verdict(&flow.progress.learning));
         say(&header.join(" · "))?;
-        say(&format!("state: {}", at.example.state))?;
+        let mut text = vec!["state:".to_owned()];
+        text.extend(
+            state::lines(&at.example.state)
+                .into_iter()
+                .map(|line| format!("  {line}")),
+        );
+        say(&text.join("\n"))?;
     }
     let (question, answer) = at.question();
     let outcomes: Vec<String> = flow::outcomes(answer)

@@ -1,9 +1,10 @@
 //! A state as the screen shows it: as text to read, not JSON to decode. A string keeps its
 //! line breaks (a stack trace, a code fence), `messages: [{role, content}]` reads as one
 //! `role:` block per message, any other object as a `field: value` list (what is nested,
-//! indented) and an array as `- ` items. Every row is wrapped to the width, its
-//! continuation rows indented as it is. Control characters are shown escaped (`\u{1b}`),
-//! never sent to the terminal ([`escape_controls`]); a tab becomes spaces.
+//! indented) and an array as `- ` items. On the screen every row is wrapped to the width
+//! ([`rows`]), its continuation rows indented as it is; line mode prints the same lines
+//! unwrapped ([`lines`]). Control characters are shown escaped (`\u{1b}`), never sent to
+//! the terminal ([`escape_controls`]); a tab becomes spaces.
 
 use crate::cli::output::escape_controls;
 use serde_json::{Map, Value};
@@ -40,6 +41,17 @@ pub(super) fn rows(state: &Value, width: usize) -> Vec<Row> {
         }
     }
     rows
+}
+
+/// `state` as lines of text, not wrapped (a row's indent written as spaces): what line
+/// mode prints, where the reader's terminal, if there is one, wraps.
+pub(super) fn lines(state: &Value) -> Vec<String> {
+    let mut lines = Vec::new();
+    value(&mut lines, state, 0);
+    lines
+        .into_iter()
+        .map(|line| format!("{}{}", " ".repeat(line.indent), line.text))
+        .collect()
 }
 
 /// A logical line before it is wrapped: its continuation rows go `hang` columns further in.
@@ -369,5 +381,25 @@ mod tests {
         // Code keeps its indentation.
         assert_eq!(wrap("    let x = 1;", 80, 0), ["    let x = 1;"]);
         assert_eq!(wrap("", 10, 0), [""]);
+    }
+
+    #[test]
+    fn lines_are_the_rows_unwrapped() {
+        let long = "word ".repeat(40);
+        let state = json!({"messages": [
+            {"role": "user", "content": format!("first\n{long}")},
+        ], "open": true});
+        assert_eq!(
+            lines(&state),
+            [
+                "messages:".to_owned(),
+                "  user:".to_owned(),
+                "    first".to_owned(),
+                format!("    {long}"),
+                "open: true".to_owned(),
+            ]
+        );
+        // Wide enough, the screen's rows are the same lines.
+        assert_eq!(text(&state, 1000), lines(&state));
     }
 }
