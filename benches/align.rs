@@ -63,6 +63,7 @@ fn context() -> (tempfile::TempDir, Context) {
             path: "bench/support".parse().expect("path"),
             base: "mo".into(),
             questions_yaml: Some(std::fs::read_to_string(QUESTIONS).expect("questions")),
+            gates_yaml: None,
             capture: CapturePolicy::default(),
             message: None,
         },

@@ -169,6 +169,7 @@ fn in_process() {
             path: "bench/support".parse().expect("model path"),
             base: "mo".into(),
             questions_yaml: Some(serde_yaml::to_string(&request["questions"]).expect("yaml")),
+            gates_yaml: None,
             capture: CapturePolicy::default(),
             message: None,
         },

@@ -158,6 +158,7 @@ fn create_on(ctx: &Context, path: &str, base: &str, questions: &str) {
             path: path.parse().expect("model path"),
             base: base.into(),
             questions_yaml: Some(questions.to_owned()),
+            gates_yaml: None,
             capture: CapturePolicy::default(),
             message: None,
         },

@@ -186,6 +186,7 @@ fn prepare(
             path: "bench/remote".parse().expect("path"),
             base: "mo".into(),
             questions_yaml: Some(serde_yaml::to_string(&request["questions"]).expect("yaml")),
+            gates_yaml: None,
             capture: CapturePolicy::default(),
             message: None,
         },

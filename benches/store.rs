@@ -98,6 +98,7 @@ fn setup(home: &Path, database: Option<&str>) -> Context {
             path: MODEL.parse().expect("path"),
             base: "mo".into(),
             questions_yaml: Some(std::fs::read_to_string(QUESTIONS).expect("questions.yaml")),
+            gates_yaml: None,
             capture: CapturePolicy {
                 enabled: true,
                 sample_rate: 1.0,

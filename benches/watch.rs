@@ -95,6 +95,7 @@ fn main() {
             path: "acme/support".parse().expect("model path"),
             base: "mo".into(),
             questions_yaml: Some(committed.clone()),
+            gates_yaml: None,
             capture: CapturePolicy::default(),
             message: None,
         },

@@ -144,6 +144,7 @@ mod tests {
                 path: "acme/support".parse().unwrap(),
                 base: "mo".into(),
                 questions_yaml: Some("refund:\n  type: noul\n  instructions: A refund.\n".into()),
+                gates_yaml: None,
                 capture: crate::core::checkpoint::CapturePolicy::default(),
                 message: None,
             },

@@ -15,6 +15,7 @@ use crate::wire::Questions;
 use crate::wire::decision::{Checkpoint, Revision};
 use crate::wire::models::{ModelDetail, ModelEntry, ModelKind, ModelList, RefInfo};
 use crate::wire::registry::RegistryAction;
+use crate::wire::validate::FieldError;
 use std::sync::Arc;
 
 /// Base models with their engines, then the repository models (sorted by path).
@@ -67,6 +68,9 @@ pub struct CreateModel {
     pub base: String,
     /// `questions.yaml` text; `None` creates a model without saved questions.
     pub questions_yaml: Option<String>,
+    /// `gates.yaml` text (per-question gates of `arbiter eval`), checked against the
+    /// questions as a commit's is; `None` creates a model without gates.
+    pub gates_yaml: Option<String>,
     pub capture: CapturePolicy,
     pub message: Option<String>,
 }
@@ -83,7 +87,17 @@ pub fn create(ctx: &Context, request: &CreateModel) -> Result<ModelDetail> {
         .questions_yaml
         .clone()
         .unwrap_or_else(|| "{}\n".to_owned());
-    validate_files(ctx, Some(&model_yaml), Some(&questions_yaml))?;
+    // Every problem of every file at once, as a commit reports them.
+    let mut errors = model_problems(ctx, &model_yaml);
+    errors.extend(questions_problems(
+        &questions_yaml,
+        &[],
+        &[],
+        request.gates_yaml.as_deref(),
+    ));
+    if !errors.is_empty() {
+        return Err(invalid_files(errors));
+    }
     let message = request
         .message
         .clone()
@@ -96,6 +110,7 @@ pub fn create(ctx: &Context, request: &CreateModel) -> Result<ModelDetail> {
             aligned: Vec::new(),
             learned: Vec::new(),
         },
+        request.gates_yaml.as_deref(),
         &message,
     )?;
     detail(ctx, &repo)
@@ -178,12 +193,11 @@ pub fn commit(ctx: &Context, request: &CommitRequest) -> Result<Checkpoint> {
         None => repo.default_branch()?,
     };
     // Every problem of every file at once.
-    let mut errors = Vec::new();
-    if let Some(text) = request.model_yaml.as_deref()
-        && let Err(found) = parse_model_yaml(text, &|name| ctx.is_base_model(name))
-    {
-        errors.extend(found);
-    }
+    let mut errors = request
+        .model_yaml
+        .as_deref()
+        .map(|text| model_problems(ctx, text))
+        .unwrap_or_default();
     if request.questions_yaml.is_some()
         || request.gates_yaml.is_some()
         || !request.aligned.is_empty()
@@ -214,14 +228,12 @@ pub fn commit(ctx: &Context, request: &CommitRequest) -> Result<Checkpoint> {
             (None, Some(_)) => repo.read_gates(&parent.commit)?,
             (None, None) => None,
         };
-        match parse_questions_files(questions, &aligned, learned) {
-            Ok(questions) => {
-                if let Some(gates) = gates {
-                    errors.extend(super::gates::check_file(&gates, &questions));
-                }
-            }
-            Err(found) => errors.extend(found),
-        }
+        errors.extend(questions_problems(
+            questions,
+            &aligned,
+            learned,
+            gates.as_deref(),
+        ));
     }
     if !errors.is_empty() {
         return Err(invalid_files(errors));
@@ -499,26 +511,27 @@ fn read_spec(ctx: &Context, repo: &ModelRepo, commit: &str) -> Result<ModelSpec>
         .map_err(|errors| invalid_checkpoint(repo.path(), commit, errors))
 }
 
-fn validate_files(
-    ctx: &Context,
-    model_yaml: Option<&str>,
-    questions_yaml: Option<&str>,
-) -> Result<()> {
-    let mut errors = Vec::new();
-    if let Some(text) = model_yaml
-        && let Err(found) = parse_model_yaml(text, &|name| ctx.is_base_model(name))
-    {
-        errors.extend(found);
-    }
-    if let Some(text) = questions_yaml
-        && let Err(found) = parse_questions_files(text, &[], &[])
-    {
-        errors.extend(found);
-    }
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(invalid_files(errors))
+/// The problems of a `model.yaml` a checkpoint will have.
+fn model_problems(ctx: &Context, model_yaml: &str) -> Vec<FieldError> {
+    parse_model_yaml(model_yaml, &|name| ctx.is_base_model(name))
+        .err()
+        .unwrap_or_default()
+}
+
+/// The problems of the questions a checkpoint will have (its `questions.yaml` with its
+/// learned files), then of its `gates.yaml`, if it will have one: each gate must name one
+/// of those questions. A model's creation and a commit check their files with it alike.
+fn questions_problems(
+    questions_yaml: &str,
+    aligned: &[(String, String)],
+    learned: &[(String, Vec<u8>)],
+    gates_yaml: Option<&str>,
+) -> Vec<FieldError> {
+    match parse_questions_files(questions_yaml, aligned, learned) {
+        Ok(questions) => gates_yaml
+            .map(|gates| super::gates::check_file(gates, &questions))
+            .unwrap_or_default(),
+        Err(found) => found,
     }
 }
 

@@ -24,7 +24,10 @@ fn a_model_created_through_one_replica_is_opened_listed_and_found_through_the_ot
     );
     // A model B never opened by path shows in its list, and by id.
     let other = ModelPath::parse("zeta/billing").unwrap();
-    let made = shared.a.create(&other, &files("m", "q"), "init").unwrap();
+    let made = shared
+        .a
+        .create(&other, &files("m", "q"), None, "init")
+        .unwrap();
     let listed: Vec<_> = shared
         .b
         .list()
@@ -36,7 +39,9 @@ fn a_model_created_through_one_replica_is_opened_listed_and_found_through_the_ot
     assert_eq!(shared.b.find_by_id(made.model_id()).unwrap().path(), &other);
     // Creating it again, through either replica, is refused.
     for repos in [&shared.a, &shared.b] {
-        let err = repos.create(&other, &files("m", "q"), "again").unwrap_err();
+        let err = repos
+            .create(&other, &files("m", "q"), None, "again")
+            .unwrap_err();
         assert!(matches!(err, RepoError::AlreadyExists(_)), "{err}");
     }
     let missing = ModelPath::parse("acme/nope").unwrap();
@@ -261,7 +266,7 @@ fn with_the_remote_down_reads_use_the_mirror_and_writes_fail_clearly() {
     let other = ModelPath::parse("acme/new").unwrap();
     let err = shared
         .b
-        .create(&other, &files("m", "q"), "init")
+        .create(&other, &files("m", "q"), None, "init")
         .unwrap_err();
     assert!(matches!(err, RepoError::RemoteUnavailable { .. }), "{err}");
     assert!(!other.git_dir(&shared.dir.path().join("b/repos")).exists());

@@ -95,7 +95,8 @@ impl Repos {
     }
 
     /// Creates a model: a bare repository with branch `main`, a fresh model
-    /// id and a first commit holding `files`. The repository is built in a
+    /// id and a first commit holding `files` (and `gates_yaml` as `gates.yaml`, if
+    /// given). The repository is built in a
     /// staging directory next to its target and renamed into place, so a
     /// concurrent create of the same path fails with `AlreadyExists` and
     /// nobody ever sees a half-built repository.
@@ -103,6 +104,7 @@ impl Repos {
         &self,
         path: &ModelPath,
         files: &Files,
+        gates_yaml: Option<&str>,
         message: &str,
     ) -> Result<ModelRepo, RepoError> {
         let owner_dir = self.root.join(path.owner());
@@ -112,7 +114,7 @@ impl Repos {
         if path.git_dir(&self.root).symlink_metadata().is_ok() {
             return Err(RepoError::AlreadyExists(path.to_string()));
         }
-        self.build_and_publish(path, files, message)
+        self.build_and_publish(path, files, gates_yaml, message)
     }
 
     /// Builds the repository in a staging directory and renames it into
@@ -121,10 +123,11 @@ impl Repos {
         &self,
         path: &ModelPath,
         files: &Files,
+        gates_yaml: Option<&str>,
         message: &str,
     ) -> Result<ModelRepo, RepoError> {
         let staging = Staging::beside(&self.root, path)?;
-        let repo = init_model(&staging.0, files, message)
+        let repo = init_model(&staging.0, files, gates_yaml, message)
             .map_err(|e| RepoError::git(format!("creating {path}"), &e))?;
         if let Some(remote) = &self.remote {
             publish(remote, path, &repo)?;
@@ -298,7 +301,12 @@ impl Repos {
 }
 
 /// Builds a complete model repository at `dir`.
-fn init_model(dir: &Path, files: &Files, message: &str) -> Result<Repository, git2::Error> {
+fn init_model(
+    dir: &Path,
+    files: &Files,
+    gates_yaml: Option<&str>,
+    message: &str,
+) -> Result<Repository, git2::Error> {
     let repo = init_bare(dir)?;
     repo.config()?
         .open_level(ConfigLevel::Local)?
@@ -310,7 +318,7 @@ fn init_model(dir: &Path, files: &Files, message: &str) -> Result<Repository, gi
         &super::commit::FileChange {
             model_yaml: Some(&files.model_yaml),
             questions_yaml: Some(&files.questions_yaml),
-            gates_yaml: None,
+            gates_yaml,
             aligned: &files.aligned,
             unaligned: &[],
             learned,
@@ -364,10 +372,10 @@ mod tests {
         let (dir, repos, model) = setup();
         assert_eq!(model.path().to_string(), "acme/support");
         let other = repos
-            .create(&path("zeta/a"), &files("m", "q"), "init")
+            .create(&path("zeta/a"), &files("m", "q"), None, "init")
             .unwrap();
         let third = repos
-            .create(&path("acme/billing"), &files("m", "q"), "init")
+            .create(&path("acme/billing"), &files("m", "q"), None, "init")
             .unwrap();
         assert_ne!(model.model_id(), other.model_id());
         assert_eq!(model.model_id().as_uuid().get_version_num(), 4);
@@ -427,7 +435,7 @@ mod tests {
     fn create_twice_is_already_exists() {
         let (dir, repos, model) = setup();
         let err = repos
-            .create(model.path(), &files("m", "q"), "again")
+            .create(model.path(), &files("m", "q"), None, "again")
             .unwrap_err();
         assert!(
             matches!(&err, RepoError::AlreadyExists(p) if p == "acme/support"),
@@ -446,7 +454,7 @@ mod tests {
         // into place after our early existence check.
         let (dir, repos, model) = setup();
         let err = repos
-            .build_and_publish(model.path(), &files("m", "q"), "late")
+            .build_and_publish(model.path(), &files("m", "q"), None, "late")
             .unwrap_err();
         assert!(
             matches!(&err, RepoError::AlreadyExists(p) if p == "acme/support"),
@@ -472,7 +480,7 @@ mod tests {
                     s.spawn(move || {
                         barrier.wait();
                         repos
-                            .create(target, &files(&format!("m{i}"), "q"), "init")
+                            .create(target, &files(&format!("m{i}"), "q"), None, "init")
                             .map(|m| m.model_id())
                     })
                 })
@@ -495,7 +503,7 @@ mod tests {
         let dir = tempfile::TempDir::new().unwrap();
         let repos = Repos::new(dir.path().join("repos"));
         let model = repos
-            .create(&path("acme/first"), &files("m", "q"), "init")
+            .create(&path("acme/first"), &files("m", "q"), None, "init")
             .unwrap();
         assert_eq!(model.default_branch().unwrap(), "main");
         let names: Vec<_> = model.branches().unwrap().into_iter().map(|b| b.0).collect();

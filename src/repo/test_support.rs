@@ -24,7 +24,12 @@ pub(super) fn setup() -> (TempDir, Repos, ModelRepo) {
     let repos = Repos::new(dir.path().join("repos"));
     let path = ModelPath::parse("acme/support").expect("valid path");
     let model = repos
-        .create(&path, &files("model: 1\n", "questions: 1\n"), "initial")
+        .create(
+            &path,
+            &files("model: 1\n", "questions: 1\n"),
+            None,
+            "initial",
+        )
         .expect("create model");
     (dir, repos, model)
 }
@@ -50,8 +55,13 @@ impl Shared {
         let a = Repos::with_remote(dir.path().join("a/repos"), remote_settings(&dir));
         let b = Repos::with_remote(dir.path().join("b/repos"), remote_settings(&dir));
         let path = ModelPath::parse("acme/support").expect("valid path");
-        a.create(&path, &files("model: 1\n", "questions: 1\n"), "initial")
-            .expect("create model");
+        a.create(
+            &path,
+            &files("model: 1\n", "questions: 1\n"),
+            None,
+            "initial",
+        )
+        .expect("create model");
         Self { dir, a, b, path }
     }
 

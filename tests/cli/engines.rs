@@ -437,6 +437,7 @@ async fn batch_jobs_keep_the_in_flight_limit_busy() {
             path: "acme/remote".parse().unwrap(),
             base: "jev-latest".into(),
             questions_yaml: Some(QUESTIONS.into()),
+            gates_yaml: None,
             capture: CapturePolicy::default(),
             message: None,
         },

@@ -83,6 +83,7 @@ impl Home {
             path: path.parse().expect("model path"),
             base: "mo".to_owned(),
             questions_yaml: Some(QUESTIONS.to_owned()),
+            gates_yaml: None,
             capture,
             message: None,
         };

@@ -20,6 +20,7 @@ async fn server_with_annotations(n: usize) -> (TestServer, String, String) {
             )
             .unwrap(),
         ),
+        gates_yaml: None,
         capture: arbiter::core::checkpoint::CapturePolicy::default(),
         message: None,
     };

@@ -19,6 +19,7 @@ fn home_with_model() -> (tempfile::TempDir, Context) {
             questions_yaml: Some(
                 "refund:\n  type: noul\n  instructions: The customer asks for a refund.\n".into(),
             ),
+            gates_yaml: None,
             capture: crate::core::checkpoint::CapturePolicy::default(),
             message: None,
         },

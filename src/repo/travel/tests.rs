@@ -298,7 +298,7 @@ fn a_pull_fast_forwards_adds_tags_and_refuses_a_diverged_branch_moving_nothing()
 fn a_pull_from_another_models_repository_is_refused() {
     let (dir, repos, model) = setup();
     let other = repos
-        .create(&path("acme/other"), &files("m", "q"), "other")
+        .create(&path("acme/other"), &files("m", "q"), None, "other")
         .unwrap();
     let at = hub(dir.path(), "acme/other");
     repos
@@ -323,7 +323,7 @@ fn with_a_shared_remote_an_import_is_published_and_a_pull_moves_the_remote() {
     // A model of a home without the remote, pushed to a repository of its own.
     let lone = Repos::new(shared.dir.path().join("lone"));
     let made = lone
-        .create(&path("acme/lone"), &files("m", "q"), "lone")
+        .create(&path("acme/lone"), &files("m", "q"), None, "lone")
         .unwrap();
     let at = hub(shared.dir.path(), "acme/lone");
     let url = at.to_str().unwrap();

@@ -1,4 +1,5 @@
-//! Per-question gates: a `gates.yaml` committed with the model (`models commit --gates`),
+//! Per-question gates: a `gates.yaml` committed with the model (`models commit --gates`,
+//! or `models create --gates` in its first checkpoint),
 //! read by `eval` at the revision it evaluates; the command-line gates replacing its
 //! thresholds, `--gates FILE` and `--no-gates` instead of it; a bad file refused, located,
 //! with nothing run.
@@ -9,7 +10,8 @@
 //! examples (the CI example's gate fails on it), cannot reach 1.
 
 use super::env_with_two_questions_annotated;
-use crate::common::TestEnv;
+use crate::align::labelled;
+use crate::common::{TestEnv, repo_root};
 use serde_json::{Value, json};
 use std::process::Output;
 
@@ -212,6 +214,84 @@ fn a_flag_replaces_the_files_gate_and_no_gates_or_another_file_sets_it_aside() {
     );
 }
 
+/// A validation problem's details as (loc, type), having checked it is one (exit 1).
+fn located((code, problem, stderr): (i32, Value, String)) -> Vec<(Value, String)> {
+    assert_eq!(
+        (code, problem["code"].as_str()),
+        (1, Some("validation_error")),
+        "{stderr}"
+    );
+    problem["details"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["loc"].clone(), d["type"].as_str().unwrap().to_owned()))
+        .collect()
+}
+
+#[test]
+fn models_create_commits_a_gates_file_eval_reads_and_a_bad_one_creates_nothing() {
+    let env = TestEnv::new();
+    let questions = repo_root().join("examples/support/questions.yaml");
+    let create = |model: &str, gates: &str| {
+        let mut args = vec!["models", "create", model, "--base", "mo", "--questions"];
+        args.push(questions.to_str().unwrap());
+        args.extend(["--gates", gates]);
+        args.into_iter().map(str::to_owned).collect::<Vec<_>>()
+    };
+    env.write("gates.yaml", GATES);
+    env.cmd()
+        .args(create("acme/support", "gates.yaml"))
+        .assert()
+        .success();
+    env.ingest("acme/support", &labelled(12, &["intent", "escalate"]));
+    // The first checkpoint holds the file, and eval reads it there.
+    let log = env.json(&["models", "log", "acme/support"]);
+    assert_eq!(log.as_array().unwrap().len(), 1, "{log}");
+    let failed = eval(&env, &["--format", "json"]);
+    assert_eq!(failed.status.code(), Some(3), "{}", stderr(&failed));
+    assert!(
+        stderr(&failed).contains("gate failed: escalate: accuracy ")
+            && !stderr(&failed).contains("gate failed: intent"),
+        "{}",
+        stderr(&failed)
+    );
+    let report: Value = serde_json::from_slice(&failed.stdout).unwrap();
+    assert_eq!(
+        report["questionGates"],
+        json!({"intent": {"accuracy": 0.0}, "escalate": {"accuracy": 1.0, "max_ece": 1.0}})
+    );
+
+    // A gate on a question the model would not have, or on a metric there is not: refused
+    // as a commit refuses it (located in the checkpoint's gates.yaml), and no model is made.
+    for (text, expected) in [
+        (
+            "intentt: {accuracy: 0.8}\n",
+            (json!(["gates.yaml", "intentt"]), "unknown_question"),
+        ),
+        (
+            "intent: {min_f1: 0.8}\n",
+            (json!(["gates.yaml", "intent", "min_f1"]), "unknown_member"),
+        ),
+    ] {
+        env.write("bad-gates.yaml", text);
+        let args = create("acme/other", "bad-gates.yaml");
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        assert_eq!(
+            located(env.problem(&args)),
+            [(expected.0, expected.1.to_owned())],
+            "{text}"
+        );
+        let (code, problem, _) = env.problem(&["models", "show", "acme/other"]);
+        assert_eq!(
+            (code, problem["code"].as_str()),
+            (4, Some("model_not_found"))
+        );
+    }
+    let models = env.json(&["models"]);
+    assert!(!models.to_string().contains("acme/other"), "{models}");
+}
+
 #[test]
 fn a_bad_gates_file_is_a_located_error_and_nothing_runs() {
     let env = env_with_two_questions_annotated(12);
@@ -226,19 +306,6 @@ fn a_bad_gates_file_is_a_located_error_and_nothing_runs() {
             "-m",
             "bad",
         ])
-    };
-    let located = |(code, problem, stderr): (i32, Value, String)| {
-        assert_eq!(
-            (code, problem["code"].as_str()),
-            (1, Some("validation_error")),
-            "{stderr}"
-        );
-        problem["details"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|d| (d["loc"].clone(), d["type"].as_str().unwrap().to_owned()))
-            .collect::<Vec<_>>()
     };
     assert_eq!(
         located(commit("intentt: {accuracy: 0.8}\n")),

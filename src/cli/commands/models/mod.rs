@@ -74,6 +74,9 @@ pub struct ModelsCreateArgs {
     /// Saved questions: a YAML or JSON file of question ID -> question
     #[arg(long, short, value_name = "FILE")]
     pub questions: Option<PathBuf>,
+    /// A gates.yaml to commit with the model: each question's gates, read by `arbiter eval` (see its --gates); checked against the questions
+    #[arg(long, value_name = "FILE")]
+    pub gates: Option<PathBuf>,
     /// Record decisions as examples (capture.enabled in model.yaml)
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
     pub capture: bool,
@@ -254,6 +257,7 @@ async fn list(service: &dyn Service, printer: &Printer) -> Result<ExitCode> {
 
 fn create(ctx: &Context, args: ModelsCreateArgs, printer: &Printer) -> Result<ExitCode> {
     let questions_yaml = args.questions.as_deref().map(read_text).transpose()?;
+    let gates_yaml = args.gates.as_deref().map(read_text).transpose()?;
     let path = ModelPath::parse(&args.path).map_err(|e| Error::from(RepoError::from(e)))?;
     let detail = core::models::create(
         ctx,
@@ -261,6 +265,7 @@ fn create(ctx: &Context, args: ModelsCreateArgs, printer: &Printer) -> Result<Ex
             path,
             base: args.base,
             questions_yaml,
+            gates_yaml,
             capture: CapturePolicy {
                 enabled: args.capture,
                 sample_rate: args.sample_rate,
