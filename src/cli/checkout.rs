@@ -68,7 +68,7 @@ pub(crate) async fn eval(
     args.model = home.model().to_string();
     args.revision.clone_from(&home.staged().revision);
     args.baseline.clone_from(&home.staged().baseline);
-    eval::run(&local, args, printer).await
+    finished(&home, eval::run(&local, args, printer).await).await
 }
 
 /// `decide` on the checkout `dir` (its work tree, or `--revision`).
@@ -85,7 +85,7 @@ pub(crate) async fn decide(
     let (home, local) = open(global, dir, wanted, &Labels::None, printer)?;
     args.model = Some(home.model().to_string());
     args.revision.clone_from(&home.staged().revision);
-    decide::run(&local, args, printer).await
+    finished(&home, decide::run(&local, args, printer).await).await
 }
 
 /// `batch` on the checkout `args.model` (its work tree, or `--revision`); `--examples`
@@ -115,7 +115,17 @@ pub(crate) async fn batch(
     let (home, local) = open(global, &args.model, wanted, &labels, printer)?;
     args.model = home.model().to_string();
     args.revision.clone_from(&home.staged().revision);
-    batch::run(&local, args, printer).await
+    finished(&home, batch::run(&local, args, printer).await).await
+}
+
+/// What a command on the checkout came to, once what it started in the background has
+/// ended: its home is removed next.
+async fn finished(
+    home: &CheckoutHome,
+    outcome: anyhow::Result<ExitCode>,
+) -> anyhow::Result<ExitCode> {
+    home.context().background().wait().await;
+    outcome
 }
 
 /// Runs a job on a task of this process's runtime.

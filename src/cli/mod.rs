@@ -198,39 +198,50 @@ async fn dispatch(cli: Cli, printer: &Printer) -> anyhow::Result<ExitCode> {
         }
         command => {
             let target = Target::resolve(&cli.global)?;
-            let service = target.service();
-            match command {
-                Command::Decide(args) => decide::run(service, args, printer).await,
-                Command::Models(args) => models::run(&target, args, printer).await,
-                Command::Engines(args) => {
-                    engines::run(target.local("engines")?, args, printer).await
-                }
-                // `examples annotate --interactive` is `annotate`.
-                Command::Examples(examples::ExamplesArgs {
-                    command: examples::ExamplesCommand::Annotate(args),
-                }) if args.interactive => {
-                    let args = annotate::AnnotateArgs {
-                        model: args.model,
-                        order: annotate::OrderArgs::only(args.question),
-                        choice: args.choice,
-                        annotator: args.annotator,
-                    };
-                    annotate::run(&target, args, printer).await
-                }
-                Command::Examples(args) => examples::run(&target, args, printer).await,
-                Command::Annotate(args) => annotate::run(&target, args, printer).await,
-                Command::Batch(args) => batch::run(service, args, printer).await,
-                Command::Align(args) => align::run(service, args, printer).await,
-                Command::Eval(args) => eval::run(service, args, printer).await,
-                Command::Jobs(args) => jobs::run(&target, args, printer).await,
-                Command::Serve(args) => {
-                    serve::run(target.local("serve")?.clone(), &args, printer).await
-                }
-                Command::Tokens(args) => tokens::run(target.local("tokens")?, args, printer),
-                Command::Completions(_) | Command::Man(_) | Command::Openapi(_) => {
-                    unreachable!("handled above")
-                }
+            let outcome = on_target(&target, command, printer).await;
+            // What the command started in the background (a capture's retention sweep)
+            // ends before the process does: a one-shot command is its only chance to run.
+            if let Some(ctx) = &target.home {
+                ctx.background().wait().await;
             }
+            outcome
+        }
+    }
+}
+
+/// A command that runs on a home or a server ([`Target`]).
+async fn on_target(
+    target: &Target,
+    command: Command,
+    printer: &Printer,
+) -> anyhow::Result<ExitCode> {
+    let service = target.service();
+    match command {
+        Command::Decide(args) => decide::run(service, args, printer).await,
+        Command::Models(args) => models::run(target, args, printer).await,
+        Command::Engines(args) => engines::run(target.local("engines")?, args, printer).await,
+        // `examples annotate --interactive` is `annotate`.
+        Command::Examples(examples::ExamplesArgs {
+            command: examples::ExamplesCommand::Annotate(args),
+        }) if args.interactive => {
+            let args = annotate::AnnotateArgs {
+                model: args.model,
+                order: annotate::OrderArgs::only(args.question),
+                choice: args.choice,
+                annotator: args.annotator,
+            };
+            annotate::run(target, args, printer).await
+        }
+        Command::Examples(args) => examples::run(target, args, printer).await,
+        Command::Annotate(args) => annotate::run(target, args, printer).await,
+        Command::Batch(args) => batch::run(service, args, printer).await,
+        Command::Align(args) => align::run(service, args, printer).await,
+        Command::Eval(args) => eval::run(service, args, printer).await,
+        Command::Jobs(args) => jobs::run(target, args, printer).await,
+        Command::Serve(args) => serve::run(target.local("serve")?.clone(), &args, printer).await,
+        Command::Tokens(args) => tokens::run(target.local("tokens")?, args, printer),
+        Command::Completions(_) | Command::Man(_) | Command::Openapi(_) => {
+            unreachable!("handled above")
         }
     }
 }

@@ -269,13 +269,9 @@ pub(crate) async fn decide_and_capture(
     if captured.is_ok()
         && let Some(days) = loaded.spec.capture.retain_days
     {
-        // The decision is recorded and answered whatever the sweep does.
-        let (ctx, model_id) = (ctx.clone(), loaded.model_id);
-        let swept =
-            blocking(move || super::examples::retention::after_capture(&ctx, &model_id, days));
-        if let Err(error) = swept.await {
-            tracing::warn!(%error, "the capture.retain_days sweep failed");
-        }
+        // In the background: the decision is recorded, and answered without waiting for
+        // the sweep (which may delete thousands of examples) or caring how it goes.
+        super::examples::retention::after_capture(ctx, &loaded.model_id, days);
     }
     Ok((response, captured))
 }

@@ -5,6 +5,7 @@ pub mod access;
 pub mod agreement;
 pub mod align;
 pub mod answer_cache;
+pub mod background;
 pub mod batch;
 pub mod checkout_home;
 mod checkouts;
@@ -58,6 +59,8 @@ struct Inner {
     store: OnceLock<Arc<Store>>,
     /// Taken on first claim (`lease`).
     lease: OnceLock<lease::Lease>,
+    /// What operations started and did not wait for.
+    background: background::Background,
 }
 
 impl Context {
@@ -88,6 +91,7 @@ impl Context {
                 checkouts: checkouts::Checkouts::new(),
                 store: OnceLock::new(),
                 lease: OnceLock::new(),
+                background: background::Background::default(),
             }),
         }
     }
@@ -156,6 +160,12 @@ impl Context {
         };
         // Two first callers may both take one; the loser's is dropped (and let go).
         Ok(self.inner.lease.get_or_init(|| taken))
+    }
+
+    /// What operations started in the background (a capture's retention sweep): a
+    /// process that is one command waits for it before it exits.
+    pub fn background(&self) -> &background::Background {
+        &self.inner.background
     }
 
     /// Whether `name` is a base model of this process.

@@ -1,9 +1,12 @@
 //! `capture.retain_days`: unannotated examples are kept that many days after they were
 //! recorded, then deleted with all that is recorded of them ([`super::delete`]'s store
-//! operation), and the deletion is one event of the model's history. The sweep runs after
+//! operation), and the deletion is one event of the model's history. The sweep starts after
 //! a capture, at most once an hour per model in a process (a command line's process is
-//! one capture), so a model that keeps capturing keeps forgetting; an annotated example is
-//! ground truth and is kept.
+//! one capture) and never while the model's last sweep is still running, so a model that
+//! keeps capturing keeps forgetting; an annotated example is ground truth and is kept. It
+//! runs in the background ([`Context::background`]): the capture's answer does not wait
+//! for what may be thousands of deletions, and a one-command process waits for it before
+//! it exits.
 
 use crate::core::Context;
 use crate::error::Result;
@@ -20,25 +23,79 @@ const EVERY: Duration = Duration::from_hours(1);
 /// Examples deleted in one transaction.
 const BATCH: usize = 500;
 
-/// When each model was last swept by this process.
-static SWEPT: Mutex<Option<HashMap<ModelId, Instant>>> = Mutex::new(None);
+/// A model's last sweep in this process: when it started, and whether it still runs.
+#[derive(Debug, Clone, Copy)]
+struct Swept {
+    at: Instant,
+    running: bool,
+}
 
-/// Sweep `model_id` if it keeps examples `days` days and was not swept in the last hour;
-/// how many examples were deleted.
-pub fn after_capture(ctx: &Context, model_id: &ModelId, days: u32) -> Result<u64> {
-    {
-        let mut swept = SWEPT.lock().unwrap_or_else(PoisonError::into_inner);
-        let swept = swept.get_or_insert_with(HashMap::new);
-        if swept.get(model_id).is_some_and(|at| at.elapsed() < EVERY) {
-            return Ok(0);
-        }
-        swept.insert(*model_id, Instant::now());
+/// Each model's last sweep by this process.
+static SWEPT: Mutex<Option<HashMap<ModelId, Swept>>> = Mutex::new(None);
+
+fn swept<T>(f: impl FnOnce(&mut HashMap<ModelId, Swept>) -> T) -> T {
+    f(SWEPT
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get_or_insert_with(HashMap::new))
+}
+
+/// A model's sweep, marked running from its start until dropped.
+struct Running(ModelId);
+
+impl Running {
+    /// `model_id`'s sweep, if one is due: none started in the last hour, none running.
+    fn start(model_id: &ModelId) -> Option<Self> {
+        swept(|swept| {
+            if swept
+                .get(model_id)
+                .is_some_and(|last| last.running || last.at.elapsed() < EVERY)
+            {
+                return None;
+            }
+            let at = Instant::now();
+            swept.insert(*model_id, Swept { at, running: true });
+            Some(Self(*model_id))
+        })
     }
-    sweep(ctx, model_id, days)
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        swept(|swept| {
+            if let Some(last) = swept.get_mut(&self.0) {
+                last.running = false;
+            }
+        });
+    }
+}
+
+/// After a capture at `model_id`, which keeps examples `days` days: start its sweep in the
+/// background if one is due (see the module documentation); a failure is logged. Must be
+/// called within the async runtime.
+pub fn after_capture(ctx: &Context, model_id: &ModelId, days: u32) {
+    let Some(running) = Running::start(model_id) else {
+        return;
+    };
+    let (task_ctx, model_id) = (ctx.clone(), *model_id);
+    ctx.background().spawn_blocking(move || {
+        let _running = running;
+        match sweep(&task_ctx, &model_id, days) {
+            Ok(0) => {}
+            Ok(deleted) => {
+                tracing::debug!(%model_id, deleted, "capture.retain_days deleted expired examples");
+            }
+            Err(error) => {
+                tracing::warn!(%error, %model_id, "the capture.retain_days sweep failed");
+            }
+        }
+    });
 }
 
 /// Delete every unannotated example of `model_id` older than `days` days; how many.
 pub fn sweep(ctx: &Context, model_id: &ModelId, days: u32) -> Result<u64> {
+    #[cfg(test)]
+    let _held = hold::enter(model_id);
     let store = ctx.store()?;
     let mut deleted = 0;
     loop {
@@ -72,4 +129,118 @@ pub fn sweep(ctx: &Context, model_id: &ModelId, days: u32) -> Result<u64> {
         )?;
     }
     Ok(deleted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sweep_is_due_once_an_hour_and_never_while_one_runs() {
+        let model_id: ModelId = "0e7d7c1e-8f2a-4d59-9a55-5b0a2a6f9d12".parse().unwrap();
+        let first = Running::start(&model_id).expect("never swept: due");
+        assert!(Running::start(&model_id).is_none(), "one runs");
+        drop(first);
+        assert!(
+            Running::start(&model_id).is_none(),
+            "swept in the last hour"
+        );
+        // Started over an hour ago: due again, unless it still runs.
+        let long_ago = Instant::now().checked_sub(EVERY * 2).unwrap();
+        swept(|swept| swept.get_mut(&model_id).unwrap().at = long_ago);
+        swept(|swept| swept.get_mut(&model_id).unwrap().running = true);
+        assert!(Running::start(&model_id).is_none(), "still running");
+        swept(|swept| swept.get_mut(&model_id).unwrap().running = false);
+        assert!(Running::start(&model_id).is_some());
+    }
+}
+
+/// For tests: hold a model's sweep at its start until released, to see what waits for it.
+#[cfg(test)]
+pub(crate) mod hold {
+    use crate::ids::ModelId;
+    use std::collections::{HashMap, HashSet};
+    use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+    use std::time::Duration;
+
+    /// Where a model's sweep is.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub(crate) enum Sweep {
+        /// Started, and waiting while it is held.
+        Held,
+        /// Ended.
+        Ended,
+    }
+
+    #[derive(Default)]
+    struct State {
+        held: HashSet<ModelId>,
+        sweeps: HashMap<ModelId, Sweep>,
+    }
+
+    static STATE: Mutex<Option<State>> = Mutex::new(None);
+    static CHANGED: Condvar = Condvar::new();
+
+    fn state() -> MutexGuard<'static, Option<State>> {
+        let mut state = STATE.lock().unwrap_or_else(PoisonError::into_inner);
+        state.get_or_insert_with(State::default);
+        state
+    }
+
+    /// Hold `model_id`'s sweeps at their start until what is returned is dropped (by a
+    /// test that fails too, so its runtime, which waits for a held sweep, can end).
+    pub(crate) fn hold(model_id: &ModelId) -> Held {
+        state().as_mut().unwrap().held.insert(*model_id);
+        Held(*model_id)
+    }
+
+    /// `model_id`'s sweeps held; let go when dropped.
+    pub(crate) struct Held(ModelId);
+
+    impl Drop for Held {
+        fn drop(&mut self) {
+            state().as_mut().unwrap().held.remove(&self.0);
+            CHANGED.notify_all();
+        }
+    }
+
+    /// Wait, up to `patience`, until `model_id`'s sweep is where `wanted` says.
+    pub(crate) fn reached(model_id: &ModelId, wanted: Sweep, patience: Duration) -> bool {
+        let (state, _) = CHANGED
+            .wait_timeout_while(state(), patience, |state| {
+                state.as_ref().unwrap().sweeps.get(model_id) != Some(&wanted)
+            })
+            .unwrap_or_else(PoisonError::into_inner);
+        state.as_ref().unwrap().sweeps.get(model_id) == Some(&wanted)
+    }
+
+    /// A sweep of `model_id` starts: waits while it is held; ends when dropped.
+    pub(super) fn enter(model_id: &ModelId) -> Entered {
+        let mut state = state();
+        state
+            .as_mut()
+            .unwrap()
+            .sweeps
+            .insert(*model_id, Sweep::Held);
+        CHANGED.notify_all();
+        let _state = CHANGED
+            .wait_while(state, |state| {
+                state.as_ref().unwrap().held.contains(model_id)
+            })
+            .unwrap_or_else(PoisonError::into_inner);
+        Entered(*model_id)
+    }
+
+    pub(super) struct Entered(ModelId);
+
+    impl Drop for Entered {
+        fn drop(&mut self) {
+            state()
+                .as_mut()
+                .unwrap()
+                .sweeps
+                .insert(self.0, Sweep::Ended);
+            CHANGED.notify_all();
+        }
+    }
 }

@@ -167,3 +167,79 @@ fn refused(base_model: &str, error: crate::error::Error) -> Response {
     metrics::decision(base_model, Source::Request, outcome, None);
     crate::server::error::ApiError(error).into_response()
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::core::checkpoint::CapturePolicy;
+    use crate::core::examples::retention::hold::{self, Sweep};
+    use crate::core::models::CreateModel;
+    use crate::core::tokens::{NewToken, Scope};
+    use serde_json::{Value, json};
+    use std::time::Duration;
+
+    /// Long enough for a debug build's first decision on a loaded machine; a deadline, not
+    /// a measure: the answer comes well before it, or (waiting for the sweep) never.
+    const PATIENCE: Duration = Duration::from_mins(2);
+
+    /// A capture's `capture.retain_days` sweep runs in the background: the server answers
+    /// while the sweep it started is held, and the sweep goes on once let go.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_capturing_decision_is_answered_without_waiting_for_the_retention_sweep() {
+        let home = tempfile::tempdir().unwrap();
+        let settings = crate::config::Settings::resolve(Some(home.path().to_owned())).unwrap();
+        let ctx = crate::core::Context::new(settings).unwrap();
+        let (_, token) = crate::core::tokens::create(
+            &ctx,
+            &NewToken {
+                name: "ci".to_owned(),
+                scopes: Scope::names().map(str::to_owned).collect(),
+                roles: vec!["*=admin".to_owned()],
+            },
+        )
+        .unwrap();
+        let model = crate::core::models::create(
+            &ctx,
+            &CreateModel {
+                path: "acme/support".parse().unwrap(),
+                base: "mo".to_owned(),
+                questions_yaml: Some("refund:\n  type: noul\n  instructions: A refund.\n".into()),
+                gates_yaml: None,
+                capture: CapturePolicy {
+                    retain_days: Some(2),
+                    ..CapturePolicy::default()
+                },
+                message: None,
+            },
+        )
+        .unwrap();
+        let held = hold::hold(&model.model_id);
+
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/v1/decision", listener.local_addr().unwrap());
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let server = tokio::spawn(crate::server::serve(ctx.clone(), listener, async {
+            let _ = stopped.await;
+        }));
+        let answer = reqwest::Client::new()
+            .post(&url)
+            .bearer_auth(&token)
+            .json(&json!({"model": "acme/support", "state": {"text": "Refund me, please."}}))
+            .send();
+        let answer = tokio::time::timeout(PATIENCE, answer)
+            .await
+            .expect("answered while the sweep is held")
+            .unwrap();
+        assert_eq!(answer.status(), 200);
+        let answer: Value = answer.json().await.unwrap();
+        assert_eq!(answer["recorded"], true, "{answer}");
+
+        // The capture started the sweep, which is still held: nothing waited for its end.
+        let waited = PATIENCE;
+        assert!(hold::reached(&model.model_id, Sweep::Held, waited));
+        drop(held);
+        assert!(hold::reached(&model.model_id, Sweep::Ended, waited));
+        ctx.background().wait().await;
+        stop.send(()).unwrap();
+        server.await.unwrap().unwrap();
+    }
+}
