@@ -16,6 +16,7 @@
 mod examples;
 mod http;
 mod jobs;
+mod older_servers;
 mod upload;
 
 use crate::config::ClientSettings;
@@ -43,6 +44,7 @@ use examples::{counts, is_example_not_found, server_names_annotator, too_large_h
 use http::{Http, Request};
 use std::collections::HashMap;
 use std::io::Write;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// How many failed or cancelled jobs a creation steps past (see [`Remote::create_job`]).
@@ -53,6 +55,9 @@ pub struct Remote {
     http: Http,
     run_id: Option<String>,
     chunk_bytes: usize,
+    /// Whether the server may know an evaluation's `warm_states`: false once it has refused
+    /// it as a member it does not know ([`older_servers`]).
+    sends_warm_states: AtomicBool,
 }
 
 impl Remote {
@@ -61,12 +66,57 @@ impl Remote {
             http: Http::new(&settings.url, settings.token.clone())?,
             run_id: settings.run_id.clone(),
             chunk_bytes: settings.chunk_bytes,
+            sends_warm_states: AtomicBool::new(true),
         })
     }
 
     /// The server's URL.
     pub fn url(&self) -> &str {
         self.http.base()
+    }
+}
+
+impl Remote {
+    /// Create a job as `request` says, under its `Idempotency-Key` (see the module
+    /// documentation), stepping past the failed or cancelled jobs an earlier attempt made.
+    async fn create_job_as_asked(&self, model: &str, request: JobRequest) -> Result<Created> {
+        let (kind, request) = self.job_request(model, request)?;
+        let mut request = request;
+        let mut restarts = 0;
+        loop {
+            let reply = self.http.send(&request).await.map_err(|error| {
+                if kind == JobKind::Batch {
+                    too_large_hint(
+                        error,
+                        "`arbiter batch --input` sends the whole input in one request: split it \
+                         into smaller files, or raise server.max_body_bytes on the server",
+                    )
+                } else {
+                    error
+                }
+            })?;
+            let mut job: Job = reply.json()?;
+            if reply.replayed {
+                // A replay is the answer of the time: the job as it was created.
+                job = self.get_job(&job.job_id.into()).await?;
+            }
+            // A retry after a failed or cancelled job wants a new one, not that ending
+            // again. Its key follows from the old key and the old job, so retrying *this*
+            // step again still lands on the same new job.
+            let ended_badly = matches!(job.status, JobStatus::Failed | JobStatus::Cancelled);
+            if reply.replayed && ended_badly && restarts < MAX_RESTARTS {
+                let key = request.idempotency_key().unwrap_or_default();
+                let id = job.job_id.to_string();
+                let next = self.job_key(kind, model, &[key.as_bytes(), id.as_bytes()]);
+                request = request.key(next);
+                restarts += 1;
+                continue;
+            }
+            return Ok(Created {
+                job,
+                replayed: reply.replayed,
+            });
+        }
     }
 }
 
@@ -397,44 +447,8 @@ impl Service for Remote {
     }
 
     async fn create_job(&self, model: &ModelRef, request: JobRequest) -> Result<Created> {
-        let model = &model.to_string();
-        let (kind, request) = self.job_request(model, request)?;
-        let mut request = request;
-        let mut restarts = 0;
-        loop {
-            let reply = self.http.send(&request).await.map_err(|error| {
-                if kind == JobKind::Batch {
-                    too_large_hint(
-                        error,
-                        "`arbiter batch --input` sends the whole input in one request: split it \
-                         into smaller files, or raise server.max_body_bytes on the server",
-                    )
-                } else {
-                    error
-                }
-            })?;
-            let mut job: Job = reply.json()?;
-            if reply.replayed {
-                // A replay is the answer of the time: the job as it was created.
-                job = self.get_job(&job.job_id.into()).await?;
-            }
-            // A retry after a failed or cancelled job wants a new one, not that ending
-            // again. Its key follows from the old key and the old job, so retrying *this*
-            // step again still lands on the same new job.
-            let ended_badly = matches!(job.status, JobStatus::Failed | JobStatus::Cancelled);
-            if reply.replayed && ended_badly && restarts < MAX_RESTARTS {
-                let key = request.idempotency_key().unwrap_or_default();
-                let id = job.job_id.to_string();
-                let next = self.job_key(kind, model, &[key.as_bytes(), id.as_bytes()]);
-                request = request.key(next);
-                restarts += 1;
-                continue;
-            }
-            return Ok(Created {
-                job,
-                replayed: reply.replayed,
-            });
-        }
+        self.create_job_for_server(&model.to_string(), request)
+            .await
     }
 
     async fn get_job(&self, job: &JobRef) -> Result<Job> {

@@ -23,6 +23,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 
+mod older_server;
+
 // ---------------------------------------------------------------------------------------
 // Harness
 // ---------------------------------------------------------------------------------------
@@ -1324,15 +1326,21 @@ struct Seen {
     idempotency_key: Option<String>,
     request_id: Option<String>,
     at: Instant,
+    body: bytes::Bytes,
 }
 
 /// What the proxy does with the `n`-th request (from 0), by method and path.
 type Script = dyn Fn(usize, &str, &str) -> Act + Send + Sync;
 
+/// The proxy's own answer to a request, by its method, path and body, instead of the
+/// server's: what another server would answer it (`None`: forwarded as the script says).
+type Answer = dyn Fn(&str, &str, &[u8]) -> Option<Response> + Send + Sync;
+
 struct ProxyState {
     upstream: String,
     client: reqwest::Client,
     script: Box<Script>,
+    answer: Box<Answer>,
     seen: Mutex<Vec<Seen>>,
     count: AtomicUsize,
 }
@@ -1349,10 +1357,20 @@ impl Proxy {
         upstream: &str,
         script: impl Fn(usize, &str, &str) -> Act + Send + Sync + 'static,
     ) -> Self {
+        Self::answering(upstream, script, |_, _, _| None)
+    }
+
+    /// As [`Proxy::start`], answering itself what `answer` answers.
+    fn answering(
+        upstream: &str,
+        script: impl Fn(usize, &str, &str) -> Act + Send + Sync + 'static,
+        answer: impl Fn(&str, &str, &[u8]) -> Option<Response> + Send + Sync + 'static,
+    ) -> Self {
         let state = Arc::new(ProxyState {
             upstream: upstream.to_owned(),
             client: reqwest::Client::builder().no_proxy().build().unwrap(),
             script: Box::new(script),
+            answer: Box::new(answer),
             seen: Mutex::new(Vec::new()),
             count: AtomicUsize::new(0),
         });
@@ -1387,18 +1405,22 @@ async fn forward(State(state): State<Arc<ProxyState>>, request: Request) -> Resp
             .map(str::to_owned)
     };
     let path = parts.uri.path().to_owned();
+    let body = axum::body::to_bytes(body, usize::MAX).await.unwrap();
     state.seen.lock().unwrap().push(Seen {
         method: parts.method.to_string(),
         path: path.clone(),
         idempotency_key: header("idempotency-key"),
         request_id: header("x-request-id"),
         at: Instant::now(),
+        body: body.clone(),
     });
     let act = (state.script)(index, parts.method.as_str(), &path);
     if let Act::Fail(status, retry_after) = act {
         return failure(status, retry_after);
     }
-    let body = axum::body::to_bytes(body, usize::MAX).await.unwrap();
+    if let Some(answer) = (state.answer)(parts.method.as_str(), &path, &body) {
+        return answer;
+    }
     let target = format!(
         "{}{}",
         state.upstream,

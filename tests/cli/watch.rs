@@ -111,7 +111,7 @@ impl Watching {
 }
 
 /// Everything `pipe` gives, as it comes.
-fn collect(mut pipe: impl std::io::Read + Send + 'static) -> Arc<Mutex<String>> {
+pub(crate) fn collect(mut pipe: impl std::io::Read + Send + 'static) -> Arc<Mutex<String>> {
     let text = Arc::new(Mutex::new(String::new()));
     let shared = text.clone();
     std::thread::spawn(move || {

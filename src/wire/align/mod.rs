@@ -9,7 +9,7 @@ pub use report::{
     EvaluationStatus, Intervals, Metrics, QuestionEvaluation, QuestionOrigin, QuestionReport,
     TuningReport, Verdict, WorkingCopy,
 };
-pub use request::{AlignmentRequest, EvaluationRequest, MAX_WHOLE};
+pub use request::{AlignmentRequest, EvaluationRequest, MAX_WHOLE, WARM_STATES};
 
 /// The seed when none is given.
 pub const DEFAULT_SEED: u64 = 0;

@@ -95,6 +95,10 @@ impl Default for AlignmentRequest {
     }
 }
 
+/// The name of [`EvaluationRequest::warm_states`] in a body: a member servers older than
+/// it do not know (and refuse, as they refuse any member they do not know).
+pub const WARM_STATES: &str = "warm_states";
+
 /// `POST /v1/models/{modelId}/evaluations`: what [`EvaluationRequest::read`]
 /// produces, what a client sends and what the document shows. Every member is optional.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
