@@ -31,7 +31,11 @@
 //! same over every question ("reported − fresh"): the figure `align` reports as expected
 //! (its `after`, the whole choice's out of fold, whatever it chose; zero-shot's where
 //! nothing was fitted), with its standard error over the draws (a set
-//! and a seed: its questions share their examples, so they are not independent).
+//! and a seed: its questions share their examples, so they are not independent); and that
+//! gap less the draw's luck: how much better zero-shot, which reads no label, scored on
+//! the annotated examples than on the fresh ones. Its expectation is 0, so subtracting it
+//! leaves the same expectation (the reported figure's own bias) with less of the noise of
+//! which examples were drawn, which at 8 labels is most of it.
 //! Then the wall time of aligning 64 and 500 annotated examples × 4 questions, and the cost of a
 //! decision at an aligned checkpoint against a zero-shot one.
 //!
@@ -390,6 +394,10 @@ struct Sums {
     /// (reported − fresh) over its questions. The draws are independent, so their spread
     /// is the figure's noise.
     reported_draws: Vec<f64>,
+    /// Per draw: the same less zero-shot's (annotated − fresh) accuracy, the draw's luck.
+    /// Its expectation is the learner's own bias, as the line before's is, with less of
+    /// the draws' noise: a control variate whose mean is known to be 0.
+    lucky_draws: Vec<f64>,
 }
 
 /// The mean of `draws` (0 without any).
@@ -455,6 +463,7 @@ impl Sums {
         self.cv_n += other.cv_n;
         self.reported_gap += other.reported_gap;
         self.reported_draws.extend(other.reported_draws);
+        self.lucky_draws.extend(other.lucky_draws);
     }
 }
 
@@ -574,6 +583,7 @@ fn curve(runtime: &tokio::runtime::Runtime, ctx: &Context, wanted: &str, seeds: 
                 let draw_key = format!("{}/{seed}", set.name);
                 let mut line = format!("{:<10} seed {seed} n {n:>3}:", set.name);
                 let mut draw_gap = 0.0;
+                let mut draw_luck = 0.0;
                 for q in &ids {
                     let outcomes = outcome_keys(&questions[*q].kind).len();
                     let zero_p: Vec<Vec<f64>> = fresh
@@ -626,6 +636,16 @@ fn curve(runtime: &tokio::runtime::Runtime, ctx: &Context, wanted: &str, seeds: 
                     let reported = report.after.as_ref().or(report.before.as_ref());
                     sums.reported_gap += reported.map_or(0.0, |m| m.accuracy - a);
                     draw_gap += reported.map_or(0.0, |m| m.accuracy - a);
+                    // Zero-shot reads no label, so on average it scores the same on the
+                    // annotated examples as on fresh ones; how far a draw's annotated
+                    // examples were easier for it is that draw's luck, which a figure
+                    // measured on them shares.
+                    let zero_drawn: Vec<Vec<f64>> = fitted
+                        .iter()
+                        .map(|r| predicted_of(&zero_of[r.id.as_str()][*q], outcomes))
+                        .collect();
+                    let z_drawn = accuracy(&questions, q, fitted, &zero_drawn);
+                    draw_luck += z_drawn - z;
                     sums.gains
                         .entry(format!("{}/{q}", set.name))
                         .or_default()
@@ -642,12 +662,14 @@ fn curve(runtime: &tokio::runtime::Runtime, ctx: &Context, wanted: &str, seeds: 
                     let chosen = report.chosen.as_deref().unwrap_or("-");
                     let _ = write!(
                         line,
-                        "  {q} {a:.3} (zero {z:.3}, {chosen}{}, reported {})",
+                        "  {q} {a:.3} (zero {z:.3}, {chosen}{}, reported {}; zero on the annotated {z_drawn:.3})",
                         if report.improved { "" } else { ", kept" },
-                        reported.map_or("-".into(), |m| format!("{:.3}", m.accuracy))
+                        reported.map_or("-".into(), |m| format!("{:.3}", m.accuracy)),
                     );
                 }
                 sums.reported_draws.push(draw_gap / ids.len() as f64);
+                sums.lucky_draws
+                    .push((draw_gap - draw_luck) / ids.len() as f64);
                 if let Some(tuning) = &result.tuning {
                     let _ = write!(
                         line,
@@ -712,7 +734,7 @@ fn curve(runtime: &tokio::runtime::Runtime, ctx: &Context, wanted: &str, seeds: 
 
 fn print_table(rows: &[(usize, Sums)]) {
     println!(
-        "{:>9} {:>8} {:>12} {:>13} {:>13} {:>9} {:>10} {:>12} {:>30} {:>16} {:>14} {:>17} {:>7}  (the worst question)",
+        "{:>9} {:>8} {:>12} {:>13} {:>13} {:>9} {:>10} {:>12} {:>30} {:>16} {:>14} {:>17} {:>7} {:>26}  (the worst question)",
         "annotated",
         "aligned",
         SKLEARN[0].1,
@@ -725,7 +747,8 @@ fn print_table(rows: &[(usize, Sums)]) {
         "worst question",
         "cv − fresh",
         "reported − fresh",
-        "± s.e."
+        "± s.e.",
+        "less the draw's luck ± s.e."
     );
     for (n, s) in rows {
         let d = s.n.max(1.0);
@@ -734,7 +757,7 @@ fn print_table(rows: &[(usize, Sums)]) {
         });
         let (best, diff, diff_error) = s.against_best();
         println!(
-            "{:>9} {:>8.3} {:>12.3} {:>13.3} {:>13.3} {:>9.3} {:>10.3} {:>12.3} {:>30} {:>+8.3} ± {:>5.3} {:>+14.3} {:>+17.3} {:>7.3}  {}",
+            "{:>9} {:>8.3} {:>12.3} {:>13.3} {:>13.3} {:>9.3} {:>10.3} {:>12.3} {:>30} {:>+8.3} ± {:>5.3} {:>+14.3} {:>+17.3} {:>7.3} {:>26}  {}",
             n,
             s.aligned / d,
             s.sklearn[0] / d,
@@ -749,6 +772,11 @@ fn print_table(rows: &[(usize, Sums)]) {
             s.cv_gap / s.cv_n.max(1.0),
             s.reported_gap / d,
             s.reported_error(),
+            format!(
+                "{:+.3} ± {:.3}",
+                mean(&s.lucky_draws),
+                standard_error(&s.lucky_draws)
+            ),
             worst
         );
     }
