@@ -24,8 +24,9 @@
 //!     sha256: 9f…                        # of that file: a hand edit is refused
 //!     learner: multinomial               # or ordinal (scores)
 //!     outcomes: [refund, shipping, other]
-//!     features: {embedding: pooled, dim: 384, words: word-1-2-grams-hashed-tfidf, vocabulary: 5120}
-//!                                        # embedding: pooled-tuned reads the tuned encoder
+//!     features: {embedding: pooled, dim: 384, words: word-1-2-grams-hashed-sublinear-tfidf, vocabulary: 5120}
+//!                                        # embedding: pooled-tuned reads the tuned encoder;
+//!                                        # words: …-hashed-tfidf (raw counts) is read too
 //!     penalty: {embedding: 1.0, words: 0.3}   # chosen by cross-validation
 //!     seed: 7
 //!     folds: 5
@@ -48,7 +49,7 @@
 
 use super::Learned;
 use super::head::{Head, Link, Penalty};
-use super::words::Vocabulary;
+use super::words::{TermWeight, Vocabulary};
 use crate::wire::validate::{FieldError, Loc, Segment};
 use indexmap::IndexMap;
 use safetensors::{Dtype, SafeTensors, tensor::TensorView};
@@ -139,7 +140,6 @@ pub struct Features {
 pub const POOLED: &str = "pooled";
 /// The pooled embedding of the fine-tuned encoder ([`Manifest::tuned`]).
 pub const POOLED_TUNED: &str = "pooled-tuned";
-pub const WORDS: &str = "word-1-2-grams-hashed-tfidf";
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -387,16 +387,20 @@ fn read_entry(
         ));
     };
     let reads_tuned = entry.features.embedding == POOLED_TUNED;
-    if !(entry.features.embedding == POOLED || reads_tuned) || entry.features.words != WORDS {
+    let weight = TermWeight::of_features(&entry.features.words);
+    let Some(weight) = weight.filter(|_| entry.features.embedding == POOLED || reads_tuned) else {
         return Err(invalid(
             loc.key("features"),
             format!(
                 "features `{}` + `{}`; this arbiter computes `{POOLED}` or `{POOLED_TUNED}` + \
-                 `{WORDS}`",
-                entry.features.embedding, entry.features.words
+                 `{}` or `{}`",
+                entry.features.embedding,
+                entry.features.words,
+                TermWeight::Sublinear.features(),
+                TermWeight::Raw.features()
             ),
         ));
-    }
+    };
     if reads_tuned && tuning.is_none() {
         return Err(invalid(
             loc.key("features").key("embedding"),
@@ -424,7 +428,7 @@ fn read_entry(
         ));
     }
     let here = file_loc(&entry.file);
-    let head = read_head(bytes, link, outcomes.len(), entry, &here)
+    let head = read_head(bytes, link, outcomes.len(), entry, weight)
         .map_err(|detail| invalid(here.clone(), format!("{DIR}/{}: {detail}", entry.file)))?;
     Ok(Learned {
         question: question.to_owned(),
@@ -441,7 +445,7 @@ fn read_head(
     link: Link,
     outcomes: usize,
     entry: &Entry,
-    _loc: &Loc,
+    weight: TermWeight,
 ) -> Result<Head, String> {
     let tensors = SafeTensors::deserialize(bytes).map_err(|e| format!("not safetensors: {e}"))?;
     let get = |name: &str, dtype: Dtype, shape: &[usize]| -> Result<Vec<u8>, String> {
@@ -490,6 +494,7 @@ fn read_head(
         vocabulary: Vocabulary {
             buckets,
             idf: f32s(get("idf", Dtype::F32, &[vocabulary])?),
+            weight,
         },
         words: f32s(get("words", Dtype::F32, &[vocabulary, columns])?),
     };
@@ -531,7 +536,7 @@ pub fn entry(
         features: Features {
             embedding: POOLED.to_owned(),
             dim: head.dim(),
-            words: WORDS.to_owned(),
+            words: head.vocabulary.weight.features().to_owned(),
             vocabulary: head.vocabulary.len(),
         },
         penalty: PenaltyEntry {

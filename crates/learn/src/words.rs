@@ -65,16 +65,54 @@ fn bucket(words: &[&str]) -> u32 {
     ((hash >> 32) ^ hash) as u32 % BUCKETS
 }
 
+/// How a term's count in a document weighs before its IDF.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TermWeight {
+    /// `1 + ln(count)` (scikit-learn's `sublinear_tf`): a word said five times is not five
+    /// times the evidence. What every fit now uses.
+    #[default]
+    Sublinear,
+    /// The count itself: what heads fitted before sublinear weighting read, kept so that
+    /// their checkpoints answer as they did.
+    Raw,
+}
+
+impl TermWeight {
+    /// The features' name in a checkpoint's manifest.
+    pub fn features(self) -> &'static str {
+        match self {
+            Self::Sublinear => "word-1-2-grams-hashed-sublinear-tfidf",
+            Self::Raw => "word-1-2-grams-hashed-tfidf",
+        }
+    }
+
+    /// The weighting a manifest's features name, if it is one of these.
+    pub fn of_features(name: &str) -> Option<Self> {
+        [Self::Sublinear, Self::Raw]
+            .into_iter()
+            .find(|w| w.features() == name)
+    }
+
+    fn weigh(self, count: f32) -> f32 {
+        match self {
+            Self::Sublinear => 1.0 + count.ln(),
+            Self::Raw => count,
+        }
+    }
+}
+
 /// The vocabulary of a fit: the buckets its examples use, sorted, with their smoothed
-/// inverse document frequency `ln((1 + n) / (1 + df)) + 1` (scikit-learn's).
+/// inverse document frequency `ln((1 + n) / (1 + df)) + 1` (scikit-learn's), and how a
+/// count weighs.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Vocabulary {
     pub buckets: Vec<u32>,
     pub idf: Vec<f32>,
+    pub weight: TermWeight,
 }
 
 impl Vocabulary {
-    /// The vocabulary of `documents`.
+    /// The vocabulary of `documents`, with [`TermWeight::Sublinear`] counts.
     pub fn of<'a>(documents: impl IntoIterator<Item = &'a Counts>) -> Self {
         let mut df: std::collections::BTreeMap<u32, u32> = std::collections::BTreeMap::new();
         let mut n = 0u32;
@@ -91,7 +129,11 @@ impl Vocabulary {
                 (b, idf as f32)
             })
             .unzip();
-        Self { buckets, idf }
+        Self {
+            buckets,
+            idf,
+            weight: TermWeight::Sublinear,
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -103,13 +145,14 @@ impl Vocabulary {
     }
 
     /// A document's TF-IDF vector over this vocabulary, as (index in the vocabulary,
-    /// weight), unit length (empty when it shares no word with it).
+    /// weight), unit length (empty when it shares no word with it). Counts are at least 1,
+    /// so a sublinear weight is too.
     pub fn tf_idf(&self, counts: &Counts) -> Vec<(u32, f32)> {
         let mut out: Vec<(u32, f32)> = counts
             .iter()
             .filter_map(|(b, c)| {
                 let at = self.buckets.binary_search(b).ok()?;
-                Some((at as u32, c * self.idf[at]))
+                Some((at as u32, self.weight.weigh(*c) * self.idf[at]))
             })
             .collect();
         let norm = out.iter().map(|(_, w)| w * w).sum::<f32>().sqrt();
@@ -148,5 +191,31 @@ mod tests {
         assert!((norm - 1.0).abs() < 1e-5);
         assert_eq!(row.len(), 3, "late, refund, late refund");
         assert!(vocabulary.tf_idf(&counts("nothing shared")).is_empty());
+    }
+
+    #[test]
+    fn a_repeated_word_weighs_one_plus_its_log_count_and_raw_heads_keep_their_count() {
+        let docs = [counts("late late late late refund"), counts("refund")];
+        let sublinear = Vocabulary::of(&docs);
+        let raw = Vocabulary {
+            weight: TermWeight::Raw,
+            ..sublinear.clone()
+        };
+        // The row's heaviest term ("late", 4 times, in one document) over its lightest
+        // ("refund", once, in both: IDF 1).
+        let spread = |v: &Vocabulary| {
+            let w: Vec<f32> = v.tf_idf(&docs[0]).into_iter().map(|(_, w)| w).collect();
+            w.iter().copied().fold(0.0, f32::max) / w.iter().copied().fold(f32::MAX, f32::min)
+        };
+        let idf_late = (3.0f32 / 2.0).ln() + 1.0;
+        assert!((spread(&sublinear) - (1.0 + 4f32.ln()) * idf_late).abs() < 1e-4);
+        assert!((spread(&raw) - 4.0 * idf_late).abs() < 1e-4);
+        for name in [TermWeight::Sublinear, TermWeight::Raw].map(TermWeight::features) {
+            assert_eq!(
+                TermWeight::of_features(name).map(TermWeight::features),
+                Some(name)
+            );
+        }
+        assert_eq!(TermWeight::of_features("word-3-grams"), None);
     }
 }

@@ -73,6 +73,46 @@ fn a_head_reads_back_exactly() {
     assert_eq!(read["q"].head, head);
 }
 
+/// A head fitted before sublinear counts (its manifest names `…-hashed-tfidf`) reads its
+/// counts raw, as it was fitted; a new one writes and reads `…-sublinear-tfidf`; words of
+/// any other name are a located error.
+#[test]
+fn each_head_reads_words_weighed_as_it_was_fitted() {
+    use crate::learned::words::{TermWeight, counts};
+    let sublinear = head();
+    assert_eq!(sublinear.vocabulary.weight, TermWeight::Sublinear);
+    let mut raw = head();
+    raw.vocabulary.weight = TermWeight::Raw;
+    for (head, name) in [
+        (&sublinear, "word-1-2-grams-hashed-sublinear-tfidf"),
+        (&raw, "word-1-2-grams-hashed-tfidf"),
+    ] {
+        let files = files(head, VERSION);
+        assert!(String::from_utf8_lossy(&files[0].1).contains(name));
+        let read = read(&files, &outcomes).unwrap();
+        assert_eq!(read["q"].head.vocabulary.weight, head.vocabulary.weight);
+        assert_eq!(read["q"].head, *head);
+    }
+    // The weighing shows in the answers: "late late" counts 2 raw, 1 + ln 2 sublinear.
+    let (text, pooled, prior) = (counts("late late parcel"), [0.6f32, 0.8], [0.5, 0.5]);
+    let reading = arbiter_learn::Reading {
+        pooled: &pooled,
+        counts: &text,
+        prior: &prior,
+    };
+    assert_ne!(
+        sublinear.probabilities(&reading),
+        raw.probabilities(&reading)
+    );
+    let mut other = files(&sublinear, VERSION);
+    let manifest = String::from_utf8(other[0].1.clone()).unwrap();
+    other[0].1 = manifest
+        .replace("word-1-2-grams-hashed-sublinear-tfidf", "word-3-grams")
+        .into_bytes();
+    let errors = read(&other, &outcomes).unwrap_err();
+    assert!(errors[0].msg.contains("word-3-grams"), "{errors:?}");
+}
+
 #[test]
 fn a_changed_head_an_unknown_version_and_a_missing_file_are_located() {
     let head = head();
