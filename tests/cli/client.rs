@@ -937,15 +937,16 @@ fn a_retried_batch_creation_yields_one_job() {
     json(shared.remote(), &["jobs", "cancel", &fresh]);
 }
 
-/// The labelled support set, annotated for `intent`, on `acme/labelled` (base `mo`).
-fn labelled_model(shared: &Shared) {
+/// `examples` of the labelled support set, annotated for `intent`, on model `path` (base
+/// `mo`, the support questions).
+fn labelled_model(shared: &Shared, path: &str, examples: usize) {
     let questions = repo_root().join("examples/support/questions.yaml");
     let (code, _, stderr) = run(
         shared.local(),
         &[
             "models",
             "create",
-            "acme/labelled",
+            path,
             "--base",
             "mo",
             "--questions",
@@ -953,10 +954,13 @@ fn labelled_model(shared: &Shared) {
         ],
     );
     assert_eq!(code, 0, "{stderr}");
-    let file = shared.write("labelled.jsonl", &crate::align::labelled(120, &["intent"]));
+    let file = shared.write(
+        "labelled.jsonl",
+        &crate::align::labelled(examples, &["intent"]),
+    );
     json(
         shared.remote(),
-        &["examples", "ingest", "acme/labelled", "--file", &file],
+        &["examples", "ingest", path, "--file", &file],
     );
 }
 
@@ -1010,7 +1014,7 @@ fn markdown_is_the_same_both_ways(shared: &Shared, gated: &[&str]) {
 #[test]
 fn a_ci_pipeline_aligns_evaluates_and_promotes_on_the_shared_server() {
     let shared = Shared::start();
-    labelled_model(&shared);
+    labelled_model(&shared, "acme/labelled", 120);
     let align = [
         "align",
         "acme/labelled",

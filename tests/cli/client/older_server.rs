@@ -9,7 +9,7 @@
 //! the server's own error type. Everything else is the real server's answer, so the
 //! evaluations the watch shows are real ones.
 
-use super::{Act, Proxy, Shared, json, run};
+use super::{Act, Proxy, Shared, labelled_model};
 use crate::common::{repo_root, wait_until};
 use arbiter::wire::validate::{Loc, Rules, read};
 use axum::response::Response;
@@ -69,25 +69,8 @@ fn evaluations(proxy: &Proxy) -> Vec<bool> {
 #[test]
 fn a_watch_on_a_server_older_than_warm_states_evaluates_without_it_after_one_refusal() {
     let shared = Shared::start();
+    labelled_model(&shared, "acme/watched", 12);
     let questions = repo_root().join("examples/support/questions.yaml");
-    let (code, _, stderr) = run(
-        shared.local(),
-        &[
-            "models",
-            "create",
-            "acme/watched",
-            "--base",
-            "mo",
-            "--questions",
-            questions.to_str().unwrap(),
-        ],
-    );
-    assert_eq!(code, 0, "{stderr}");
-    let labelled = shared.write("labelled.jsonl", &crate::align::labelled(12, &["intent"]));
-    json(
-        shared.remote(),
-        &["examples", "ingest", "acme/watched", "--file", &labelled],
-    );
     let draft = std::fs::read_to_string(&questions).unwrap();
     shared.write("draft.yaml", &draft);
     let proxy = Proxy::answering(shared.url(), |_, _, _| Act::Pass, as_before);
