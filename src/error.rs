@@ -375,6 +375,14 @@ impl From<crate::wire::Invalid> for Error {
     }
 }
 
+/// A model path that is not one: a bad request, as the repository layer refuses it,
+/// wherever the path was first read.
+impl From<crate::ids::InvalidId> for Error {
+    fn from(e: crate::ids::InvalidId) -> Self {
+        RepoError::from(e).into()
+    }
+}
+
 impl From<RepoError> for Error {
     fn from(error: RepoError) -> Self {
         match error {

@@ -13,9 +13,7 @@ use crate::core::checkpoint::CapturePolicy;
 use crate::core::models::{CommitRequest, CreateModel};
 use crate::core::service::{LogQuery, Service, local_user};
 use crate::core::{self, Context};
-use crate::error::Error;
 use crate::ids::ModelPath;
-use crate::repo::RepoError;
 use crate::wire::decision::Checkpoint;
 use anyhow::Result;
 use clap::{Args, Subcommand};
@@ -258,7 +256,7 @@ async fn list(service: &dyn Service, printer: &Printer) -> Result<ExitCode> {
 fn create(ctx: &Context, args: ModelsCreateArgs, printer: &Printer) -> Result<ExitCode> {
     let questions_yaml = args.questions.as_deref().map(read_text).transpose()?;
     let gates_yaml = args.gates.as_deref().map(read_text).transpose()?;
-    let path = ModelPath::parse(&args.path).map_err(|e| Error::from(RepoError::from(e)))?;
+    let path = ModelPath::parse(&args.path)?;
     let detail = core::models::create(
         ctx,
         &CreateModel {
