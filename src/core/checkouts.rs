@@ -132,32 +132,18 @@ mod tests {
     /// so its new commit is seen at once, and an older commit still reads as it was.
     #[test]
     fn a_branch_moved_is_seen_and_an_older_commit_is_kept_as_it_was() {
-        use crate::core::Context;
-        use crate::core::models::{self, CommitRequest, CreateModel};
-        let home = tempfile::tempdir().unwrap();
-        let settings = crate::config::Settings::resolve(Some(home.path().to_owned())).unwrap();
-        let ctx = Context::new(settings).unwrap();
+        use crate::core::checkpoint::CapturePolicy;
+        use crate::core::models::{self, CommitRequest};
+        use crate::core::test_support::{QUESTIONS, home_with_model};
+        let (_home, ctx, _) = home_with_model(CapturePolicy::default());
         let path: crate::ids::ModelRef = "acme/support".parse().unwrap();
-        models::create(
-            &ctx,
-            &CreateModel {
-                path: "acme/support".parse().unwrap(),
-                base: "mo".into(),
-                questions_yaml: Some("refund:\n  type: noul\n  instructions: A refund.\n".into()),
-                gates_yaml: None,
-                capture: crate::core::checkpoint::CapturePolicy::default(),
-                message: None,
-            },
-        )
-        .unwrap();
         let first = models::load(&ctx, &path, None).unwrap();
         assert_eq!(first.questions.keys().collect::<Vec<_>>(), ["refund"]);
 
         let mut change = CommitRequest::new(path.clone(), "ask about urgency too");
-        change.questions_yaml = Some(
-            "refund:\n  type: noul\n  instructions: A refund.\nurgent:\n  type: noul\n  instructions: It is urgent.\n"
-                .into(),
-        );
+        change.questions_yaml = Some(format!(
+            "{QUESTIONS}urgent:\n  type: noul\n  instructions: It is urgent.\n"
+        ));
         let second = models::commit(&ctx, &change).unwrap();
         let moved = models::load(&ctx, &path, None).unwrap();
         assert_eq!(moved.checkpoint.checkpoint_id, second.checkpoint_id);

@@ -31,6 +31,8 @@ pub mod requests;
 pub mod resample;
 pub mod runner;
 pub mod service;
+#[cfg(test)]
+pub(crate) mod test_support;
 pub mod to_annotate;
 pub mod tokens;
 pub mod travel;

@@ -1,30 +1,15 @@
 use super::*;
 use crate::core::batch::NewBatch;
 use crate::core::jobs::NoObserver;
-use crate::core::models::{CreateModel, create};
 use crate::core::requests::BatchItems;
 use crate::store::JobPart;
 use serde_json::json;
 
 /// A new home with the model `acme/support` (one noul question, capture on).
 fn home_with_model() -> (tempfile::TempDir, Context) {
-    let home = tempfile::tempdir().unwrap();
-    let settings = crate::config::Settings::resolve(Some(home.path().to_owned())).unwrap();
-    let ctx = Context::new(settings).unwrap();
-    create(
-        &ctx,
-        &CreateModel {
-            path: "acme/support".parse().unwrap(),
-            base: "mo".into(),
-            questions_yaml: Some(
-                "refund:\n  type: noul\n  instructions: The customer asks for a refund.\n".into(),
-            ),
-            gates_yaml: None,
-            capture: crate::core::checkpoint::CapturePolicy::default(),
-            message: None,
-        },
-    )
-    .unwrap();
+    let (home, ctx, _) = crate::core::test_support::home_with_model(
+        crate::core::checkpoint::CapturePolicy::default(),
+    );
     (home, ctx)
 }
 

@@ -172,7 +172,7 @@ fn refused(base_model: &str, error: crate::error::Error) -> Response {
 mod tests {
     use crate::core::checkpoint::CapturePolicy;
     use crate::core::examples::retention::hold::{self, Sweep};
-    use crate::core::models::CreateModel;
+    use crate::core::test_support::home_with_model;
     use crate::core::tokens::{NewToken, Scope};
     use serde_json::{Value, json};
     use std::time::Duration;
@@ -185,30 +185,16 @@ mod tests {
     /// while the sweep it started is held, and the sweep goes on once let go.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_capturing_decision_is_answered_without_waiting_for_the_retention_sweep() {
-        let home = tempfile::tempdir().unwrap();
-        let settings = crate::config::Settings::resolve(Some(home.path().to_owned())).unwrap();
-        let ctx = crate::core::Context::new(settings).unwrap();
+        let (_home, ctx, model) = home_with_model(CapturePolicy {
+            retain_days: Some(2),
+            ..CapturePolicy::default()
+        });
         let (_, token) = crate::core::tokens::create(
             &ctx,
             &NewToken {
                 name: "ci".to_owned(),
                 scopes: Scope::names().map(str::to_owned).collect(),
                 roles: vec!["*=admin".to_owned()],
-            },
-        )
-        .unwrap();
-        let model = crate::core::models::create(
-            &ctx,
-            &CreateModel {
-                path: "acme/support".parse().unwrap(),
-                base: "mo".to_owned(),
-                questions_yaml: Some("refund:\n  type: noul\n  instructions: A refund.\n".into()),
-                gates_yaml: None,
-                capture: CapturePolicy {
-                    retain_days: Some(2),
-                    ..CapturePolicy::default()
-                },
-                message: None,
             },
         )
         .unwrap();

@@ -1,0 +1,31 @@
+//! For tests of `core` and what is built on it: a home with a model in it.
+
+use super::Context;
+use super::checkpoint::CapturePolicy;
+use super::models::{CreateModel, create};
+use crate::wire::models::ModelDetail;
+
+/// The one question of [`home_with_model`]'s model.
+pub(crate) const QUESTIONS: &str =
+    "refund:\n  type: noul\n  instructions: The customer asks for a refund.\n";
+
+/// A new home (kept while the directory lives) with the model `acme/support` on `mo`: one
+/// noul question, `refund` ([`QUESTIONS`]), capturing as `capture` says.
+pub(crate) fn home_with_model(capture: CapturePolicy) -> (tempfile::TempDir, Context, ModelDetail) {
+    let home = tempfile::tempdir().unwrap();
+    let settings = crate::config::Settings::resolve(Some(home.path().to_owned())).unwrap();
+    let ctx = Context::new(settings).unwrap();
+    let model = create(
+        &ctx,
+        &CreateModel {
+            path: "acme/support".parse().unwrap(),
+            base: "mo".into(),
+            questions_yaml: Some(QUESTIONS.into()),
+            gates_yaml: None,
+            capture,
+            message: None,
+        },
+    )
+    .unwrap();
+    (home, ctx, model)
+}
