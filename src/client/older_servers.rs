@@ -12,6 +12,7 @@ use crate::error::{Error, Result};
 use crate::wire::ProblemCode;
 use crate::wire::align::{EvaluationRequest, WARM_STATES};
 use crate::wire::validate::Loc;
+use crate::wire::validate::UNKNOWN_MEMBER;
 use std::sync::atomic::Ordering;
 
 impl Remote {
@@ -66,7 +67,7 @@ fn refuses_warm_states(error: &Error) -> bool {
         && problem
             .details
             .iter()
-            .any(|detail| detail.loc == at && detail.kind == "unknown_member")
+            .any(|detail| detail.loc == at && detail.kind == UNKNOWN_MEMBER)
 }
 
 #[cfg(test)]
@@ -85,7 +86,7 @@ mod tests {
             FieldError::new(
                 Loc::body().key(member),
                 format!("unknown member `{member}` (known: revision, baseline)"),
-                "unknown_member",
+                UNKNOWN_MEMBER,
             )
         };
         assert!(refuses_warm_states(&answered(

@@ -7,6 +7,7 @@ use crate::ids::ModelPath;
 use crate::wire::Questions;
 pub use crate::wire::models::CapturePolicy;
 use crate::wire::question::{json_type, parse_questions, questions_to_value};
+use crate::wire::validate::UNKNOWN_MEMBER;
 use crate::wire::validate::{FieldError, Loc, Segment};
 use crate::wire::value::parse_yaml;
 use serde::{Deserialize, Serialize};
@@ -75,7 +76,7 @@ pub fn parse_model_yaml(
         errors.push(FieldError::new(
             root.key(key),
             format!("unknown member `{key}` (model.yaml has base, capture)"),
-            "unknown_member",
+            UNKNOWN_MEMBER,
         ));
     }
     let base = match object.get("base") {
@@ -160,7 +161,7 @@ fn parse_capture(value: Option<&Value>, loc: &Loc, errors: &mut Vec<FieldError>)
             _ => errors.push(FieldError::new(
                 loc.key(key),
                 format!("unknown member `{key}` (capture has enabled, sample_rate, retain_days)"),
-                "unknown_member",
+                UNKNOWN_MEMBER,
             )),
         }
     }

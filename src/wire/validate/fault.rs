@@ -2,7 +2,7 @@
 //! own code (which does not know where it is) and located by the reader that called it.
 
 use super::path::{Path, one_of};
-use crate::wire::validate::{FieldError, Loc, Segment};
+use crate::wire::validate::{FieldError, Loc, Segment, UNKNOWN_MEMBER};
 use serde::de::{self, Expected, Unexpected};
 use std::cell::RefCell;
 use std::fmt;
@@ -74,7 +74,7 @@ impl Unlocated {
             Self::Unknown { member, known } => one(
                 loc,
                 format!("unknown member `{member}` (known: {})", known.join(", ")),
-                "unknown_member",
+                UNKNOWN_MEMBER,
             ),
             Self::Variant { value, known } => one(
                 loc,

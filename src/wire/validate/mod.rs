@@ -27,6 +27,10 @@ use reader::Reader;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+/// The `type` of a detail that names a member its object does not have. A client reads it
+/// too: a server older than a member refuses it so (`client::older_servers`).
+pub const UNKNOWN_MEMBER: &str = "unknown_member";
+
 /// How many times a body is read again, each with one more faulty member left out, to find
 /// its other faults: a bound on the work a hostile body can ask for.
 pub const MAX_ROUNDS: usize = 16;

@@ -30,6 +30,7 @@
 use super::{answer_outcome, outcome_keys};
 use crate::wire::QuestionKind;
 use crate::wire::question::json_type;
+use crate::wire::validate::UNKNOWN_MEMBER;
 use crate::wire::validate::{FieldError, Loc};
 use indexmap::IndexMap;
 use serde::de::DeserializeOwned;
@@ -222,7 +223,7 @@ impl AlignedInstructions {
                         "unknown member `{key}` (a learned file has examples, cues, \
                          {ALIGNMENT_KEY}; the task stays in questions.yaml)"
                     ),
-                    "unknown_member",
+                    UNKNOWN_MEMBER,
                 ));
             }
         }
