@@ -27,11 +27,10 @@ impl Remote {
         let JobRequest::Evaluation(evaluation) = &mut request else {
             return self.create_job_as_asked(model, request).await;
         };
-        if !evaluation.warm_states {
-            return self.create_job_as_asked(model, request).await;
-        }
         if !self.sends_warm_states.load(Ordering::Relaxed) {
             evaluation.warm_states = false;
+        }
+        if !evaluation.warm_states {
             return self.create_job_as_asked(model, request).await;
         }
         let without = EvaluationRequest {
