@@ -23,8 +23,8 @@
 #![allow(clippy::print_stdout, clippy::print_stderr, clippy::too_many_lines)]
 
 use arbiter::config::Settings;
-use arbiter::core::checkpoint::CapturePolicy;
 use arbiter::core::metrics::{self, Metrics, Scored, label_of, predicted_of, scale_of};
+use arbiter::core::model_files::CapturePolicy;
 use arbiter::core::models::CreateModel;
 use arbiter::core::{self, Context};
 use arbiter::engine::builtin::aligned::format::Abstain;

@@ -23,8 +23,8 @@
 
 use arbiter::config::Settings;
 use arbiter::core::batch::NewBatch;
-use arbiter::core::checkpoint::CapturePolicy;
 use arbiter::core::jobs::NoObserver;
+use arbiter::core::model_files::CapturePolicy;
 use arbiter::core::models::CreateModel;
 use arbiter::core::requests::BatchItems;
 use arbiter::core::runner::run;

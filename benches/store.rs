@@ -32,7 +32,7 @@
 
 use arbiter::config::Settings;
 use arbiter::core::Context;
-use arbiter::core::checkpoint::CapturePolicy;
+use arbiter::core::model_files::CapturePolicy;
 use arbiter::core::models::{CreateModel, create};
 use arbiter::wire::DecisionRequest;
 use serde_json::{Value, json};

@@ -21,8 +21,8 @@
 #![allow(clippy::print_stdout)]
 
 use arbiter::config::Settings;
-use arbiter::core::checkpoint::{CapturePolicy, parse_questions_yaml};
 use arbiter::core::jobs::NoObserver;
+use arbiter::core::model_files::{CapturePolicy, parse_questions_yaml};
 use arbiter::core::models::CreateModel;
 use arbiter::core::{self, Context};
 use arbiter::wire::Questions;

@@ -1,8 +1,8 @@
 //! Decisions: a state and questions in, one answer per question out; for repository models,
 //! the checkpoint's questions, the resolved revision, and capture.
 
-use super::checkpoint::sampled;
 use super::metrics::predicted_of;
+use super::model_files::sampled;
 use super::models::{self, Loaded};
 use super::{Context, blocking};
 use crate::engine::EngineRequest;

@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::Context;
-use super::checkpoint::{invalid_checkpoint, parse_model_yaml, parse_questions_files};
+use super::model_files::{invalid_checkpoint, parse_model_yaml, parse_questions_files};
 use super::models::{open, to_wire_revision};
 use crate::error::Result;
 use crate::ids::ModelRef;

@@ -8,8 +8,6 @@ pub mod answer_cache;
 pub mod background;
 pub mod batch;
 pub mod checkout_home;
-mod checkouts;
-pub mod checkpoint;
 pub mod claims;
 pub mod decide;
 pub mod diff;
@@ -23,7 +21,9 @@ pub mod jobs;
 pub mod kappa;
 pub mod lease;
 pub mod metrics;
+pub mod model_files;
 pub mod models;
+mod parsed_checkpoints;
 pub mod prefix;
 pub(crate) mod question_ids;
 pub mod registry;
@@ -55,8 +55,8 @@ struct Inner {
     settings: Settings,
     engines: Engines,
     repos: Repos,
-    /// Checkpoints read, by model and commit ([`checkouts`]).
-    checkouts: checkouts::Checkouts,
+    /// Checkpoints read, by model and commit ([`parsed_checkpoints`]).
+    parsed_checkpoints: parsed_checkpoints::ParsedCheckpoints,
     /// Opened on first use, so commands that never touch examples never create a database.
     store: OnceLock<Arc<Store>>,
     /// Taken on first claim (`lease`).
@@ -90,7 +90,7 @@ impl Context {
                 settings,
                 engines,
                 repos,
-                checkouts: checkouts::Checkouts::new(),
+                parsed_checkpoints: parsed_checkpoints::ParsedCheckpoints::new(),
                 store: OnceLock::new(),
                 lease: OnceLock::new(),
                 background: background::Background::default(),
@@ -110,8 +110,8 @@ impl Context {
         &self.inner.repos
     }
 
-    pub(crate) fn checkouts(&self) -> &checkouts::Checkouts {
-        &self.inner.checkouts
+    pub(crate) fn parsed_checkpoints(&self) -> &parsed_checkpoints::ParsedCheckpoints {
+        &self.inner.parsed_checkpoints
     }
 
     /// The example store, opened on first use: the shared PostgreSQL database when one is

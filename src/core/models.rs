@@ -2,11 +2,11 @@
 //! checkpoint for a decision.
 
 use super::Context;
-use super::checkouts::Checkout;
-use super::checkpoint::{
+use super::model_files::{
     CapturePolicy, ModelSpec, invalid_checkpoint, invalid_files, parse_model_yaml,
     parse_questions_files,
 };
+use super::parsed_checkpoints::ParsedCheckpoint;
 use crate::error::{Error, Result};
 use crate::ids::{ModelId, ModelRef};
 use crate::repo::{self, Files, ModelPath, ModelRepo, Resolved};
@@ -474,31 +474,35 @@ pub fn load(ctx: &Context, model: &ModelRef, revision: Option<&str>) -> Result<L
 }
 
 fn load_resolved(ctx: &Context, repo: &ModelRepo, resolved: Resolved) -> Result<Loaded> {
-    let checkout = ctx
-        .checkouts()
+    let parsed = ctx
+        .parsed_checkpoints()
         .get_or_read(repo.model_id(), &resolved.commit, || {
-            read_checkout(ctx, repo, &resolved.commit)
+            read_checkpoint(ctx, repo, &resolved.commit)
         })?;
     Ok(Loaded {
         model_id: repo.model_id(),
         path: repo.path().clone(),
-        spec: checkout.spec.clone(),
-        questions: checkout.questions.clone(),
+        spec: parsed.spec.clone(),
+        questions: parsed.questions.clone(),
         revision: to_wire_revision(resolved),
-        checkpoint: checkout.checkpoint.clone(),
+        checkpoint: parsed.checkpoint.clone(),
     })
 }
 
 /// Read and parse what `commit` of `repo` holds: an invalid model is `InvalidCheckpoint`,
 /// located.
-pub(super) fn read_checkout(ctx: &Context, repo: &ModelRepo, commit: &str) -> Result<Checkout> {
+pub(super) fn read_checkpoint(
+    ctx: &Context,
+    repo: &ModelRepo,
+    commit: &str,
+) -> Result<ParsedCheckpoint> {
     let files = repo.read(commit)?;
     let model = repo.path();
     let spec = parse_model_yaml(&files.model_yaml, &|name| ctx.is_base_model(name))
         .map_err(|errors| invalid_checkpoint(model, commit, errors))?;
     let questions = parse_questions_files(&files.questions_yaml, &files.aligned, &files.learned)
         .map_err(|errors| invalid_checkpoint(model, commit, errors))?;
-    Ok(Checkout {
+    Ok(ParsedCheckpoint {
         spec,
         questions,
         checkpoint: to_wire_checkpoint(&repo.checkpoint(commit)?),

@@ -1,7 +1,7 @@
 //! For tests of `core` and what is built on it: a home with a model in it.
 
 use super::Context;
-use super::checkpoint::CapturePolicy;
+use super::model_files::CapturePolicy;
 use super::models::{CreateModel, create};
 use crate::wire::models::ModelDetail;
 

@@ -11,7 +11,7 @@
 //! commit, so nothing is cached under a revision it is not).
 
 use super::Context;
-use super::checkpoint::parse_questions_yaml;
+use super::model_files::parse_questions_yaml;
 use super::models::{Loaded, open_by_id};
 use crate::error::{Error, Result};
 use crate::wire::align::{QuestionOrigin, WorkingCopy};
@@ -93,7 +93,7 @@ pub fn apply(
     check_aligned(draft, &Loc::body().key(MEMBER))?;
     let files = open_by_id(ctx, &loaded.model_id)?.read(&loaded.revision.commit)?;
     let committed = parse_questions_yaml(&files.questions_yaml).map_err(|errors| {
-        super::checkpoint::invalid_checkpoint(&loaded.path, &loaded.revision.commit, errors)
+        super::model_files::invalid_checkpoint(&loaded.path, &loaded.revision.commit, errors)
     })?;
     let origins = origins(&committed, draft);
     loaded.questions = merge(&loaded.questions, draft, &origins);
@@ -168,7 +168,7 @@ impl Stored {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::checkpoint::parse_questions_files;
+    use crate::core::model_files::parse_questions_files;
 
     const COMMITTED: &str = "q: {type: noul, instructions: Is it urgent?}\n\
                              r: {type: noul, instructions: Is it polite?}\n\

@@ -12,10 +12,10 @@ use std::path::{Path, PathBuf};
 use git2::{ConfigLevel, ErrorCode, ObjectType, Oid, Repository, Tree};
 use uuid::Uuid;
 
-use super::checkpoint::{ALIGNED_DIR, GATES_FILE, LEARNED_DIR, MODEL_FILE, QUESTIONS_FILE};
 use super::commit::signature;
 use super::error::RepoError;
 use super::model::MODEL_ID_KEY;
+use super::read::{ALIGNED_DIR, GATES_FILE, LEARNED_DIR, MODEL_FILE, QUESTIONS_FILE};
 use super::ref_name;
 use super::remote::Remote;
 use super::staging::init_bare;

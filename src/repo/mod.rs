@@ -10,10 +10,10 @@
 //! upstream (`travel`: import, push, pull).
 
 mod checkout;
-mod checkpoint;
 mod commit;
 mod error;
 mod model;
+mod read;
 mod ref_name;
 mod remote;
 #[cfg(test)]
@@ -27,10 +27,10 @@ mod travel;
 
 pub use crate::ids::ModelPath;
 pub use checkout::{Checkout, Staged, WORKING_TREE, Wanted};
-pub use checkpoint::{ALIGNED_DIR, Checkpoint, Files, LearnedFiles};
 pub use commit::FileChange;
 pub use error::RepoError;
 pub use model::ModelRepo;
+pub use read::{ALIGNED_DIR, Checkpoint, Files, LearnedFiles};
 pub use remote::RemoteHealth;
 pub use repos::Repos;
 pub use revision::{Resolved, RevisionKind};

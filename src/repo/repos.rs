@@ -13,10 +13,10 @@ use std::sync::Arc;
 use git2::{ConfigLevel, Repository};
 use uuid::Uuid;
 
-use super::checkpoint::Files;
 use super::commit::{signature, with_trailing_newline, write_tree};
 use super::error::RepoError;
 use super::model::{MODEL_ID_KEY, ModelRepo};
+use super::read::Files;
 use super::remote::{MODEL_ID_REF, Remote, RemoteHealth};
 use super::staging::{Staging, init_bare, publish};
 use crate::config::{GitCredentials, RemoteSettings};

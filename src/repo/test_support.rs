@@ -3,8 +3,8 @@
 use git2::{Oid, Repository, Signature, Time};
 use tempfile::TempDir;
 
-use super::checkpoint::Files;
 use super::model::ModelRepo;
+use super::read::Files;
 use super::repos::Repos;
 use crate::ids::ModelPath;
 

@@ -421,7 +421,7 @@ async fn the_in_flight_limit_holds_across_concurrent_decisions() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn batch_jobs_keep_the_in_flight_limit_busy() {
     use arbiter::core::batch::NewBatch;
-    use arbiter::core::checkpoint::CapturePolicy;
+    use arbiter::core::model_files::CapturePolicy;
     use arbiter::core::models::CreateModel;
     use arbiter::core::requests::BatchItems;
     let fake = FakeUpstream::start(|_, body| {

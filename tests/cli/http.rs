@@ -5,7 +5,7 @@
 
 use crate::common::{QUESTIONS, STATE};
 use arbiter::core::Context;
-use arbiter::core::checkpoint::CapturePolicy;
+use arbiter::core::model_files::CapturePolicy;
 use arbiter::core::models::CreateModel;
 use arbiter::core::tokens::NewToken;
 use reqwest::header::HeaderMap;

@@ -21,7 +21,7 @@ async fn server_with_annotations(n: usize) -> (TestServer, String, String) {
             .unwrap(),
         ),
         gates_yaml: None,
-        capture: arbiter::core::checkpoint::CapturePolicy::default(),
+        capture: arbiter::core::model_files::CapturePolicy::default(),
         message: None,
     };
     let server = home.serve().await;

@@ -1,7 +1,7 @@
 //! Decisions, models and examples over HTTP.
 
 use crate::http::{Home, base_request, repo_request, state};
-use arbiter::core::checkpoint::CapturePolicy;
+use arbiter::core::model_files::CapturePolicy;
 use reqwest::Method;
 use serde_json::{Value, json};
 

@@ -291,9 +291,14 @@ pub(super) fn unaligned_inline(
     files: &[(String, String)],
 ) -> Result<Option<String>> {
     let raw = repo.read(&loaded.revision.commit)?.questions_yaml;
-    let mut questions = super::super::checkpoint::parse_questions_yaml(&raw).map_err(|errors| {
-        super::super::checkpoint::invalid_checkpoint(&loaded.path, &loaded.revision.commit, errors)
-    })?;
+    let mut questions =
+        super::super::model_files::parse_questions_yaml(&raw).map_err(|errors| {
+            super::super::model_files::invalid_checkpoint(
+                &loaded.path,
+                &loaded.revision.commit,
+                errors,
+            )
+        })?;
     let mut changed = false;
     for (id, _) in files {
         if let Some(question) = questions.get_mut(id)
@@ -359,5 +364,5 @@ pub(super) fn commit_message(loaded: &Loaded, job_id: &JobId, result: &Alignment
 fn questions_to_yaml(questions: &Questions) -> String {
     let value = crate::wire::question::questions_to_value(questions);
     serde_yaml::to_string(&value)
-        .unwrap_or_else(|_| super::super::checkpoint::questions_to_yaml(questions))
+        .unwrap_or_else(|_| super::super::model_files::questions_to_yaml(questions))
 }

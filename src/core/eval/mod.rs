@@ -151,7 +151,7 @@ fn committed_gates(ctx: &Context, loaded: &Loaded) -> Result<Option<crate::wire:
         return Ok(None);
     };
     super::gates::committed(&text, &loaded.questions)
-        .map_err(|errors| super::checkpoint::invalid_checkpoint(&loaded.path, commit, errors))
+        .map_err(|errors| super::model_files::invalid_checkpoint(&loaded.path, commit, errors))
 }
 
 /// One checkpoint to decide at.

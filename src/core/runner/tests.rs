@@ -8,7 +8,7 @@ use serde_json::json;
 /// A new home with the model `acme/support` (one noul question, capture on).
 fn home_with_model() -> (tempfile::TempDir, Context) {
     let (home, ctx, _) = crate::core::test_support::home_with_model(
-        crate::core::checkpoint::CapturePolicy::default(),
+        crate::core::model_files::CapturePolicy::default(),
     );
     (home, ctx)
 }

@@ -12,7 +12,7 @@
 pub mod labels;
 
 use super::Context;
-use super::models::{self, read_checkout};
+use super::models::{self, read_checkpoint};
 use crate::error::{ConflictCode, Error, Result};
 use crate::ids::{ModelPath, ModelRef};
 use crate::repo::{ModelRepo, RepoError, upstream_url};
@@ -182,11 +182,11 @@ fn read_labels(
     commit: &str,
     annotator: &str,
 ) -> Result<Option<Vec<IngestItem>>> {
-    let checkout = read_checkout(ctx, repo, commit)?;
+    let parsed = read_checkpoint(ctx, repo, commit)?;
     let Some(text) = repo.read_path(commit, LABELS_FILE)? else {
         return Ok(None);
     };
-    labels::items(&text, LABELS_FILE, &checkout.questions, annotator).map(Some)
+    labels::items(&text, LABELS_FILE, &parsed.questions, annotator).map(Some)
 }
 
 fn report(

@@ -1,6 +1,6 @@
 use super::derived_path;
 use super::labels::items;
-use crate::core::checkpoint::parse_questions_yaml;
+use crate::core::model_files::parse_questions_yaml;
 use crate::error::Error;
 use crate::wire::travel::LABELS_FILE;
 

@@ -15,11 +15,11 @@
 use chrono::Utc;
 use git2::{ErrorCode, Oid, Repository, Signature, Time, Tree};
 
-use super::checkpoint::{
-    ALIGNED_DIR, Checkpoint, GATES_FILE, LEARNED_DIR, MODEL_FILE, QUESTIONS_FILE, aligned_file_name,
-};
 use super::error::RepoError;
 use super::model::ModelRepo;
+use super::read::{
+    ALIGNED_DIR, Checkpoint, GATES_FILE, LEARNED_DIR, MODEL_FILE, QUESTIONS_FILE, aligned_file_name,
+};
 use super::ref_name;
 use super::revision::{Resolved, RevisionKind};
 

@@ -170,8 +170,8 @@ fn refused(base_model: &str, error: crate::error::Error) -> Response {
 
 #[cfg(test)]
 mod tests {
-    use crate::core::checkpoint::CapturePolicy;
     use crate::core::examples::retention::hold::{self, Sweep};
+    use crate::core::model_files::CapturePolicy;
     use crate::core::test_support::home_with_model;
     use crate::core::tokens::{NewToken, Scope};
     use serde_json::{Value, json};

@@ -9,7 +9,7 @@ use crate::cli::input::read_text;
 use crate::cli::input::values;
 use crate::cli::output::table::{Column, Table};
 use crate::cli::output::{Printer, UsageError};
-use crate::core::checkpoint::CapturePolicy;
+use crate::core::model_files::CapturePolicy;
 use crate::core::models::{CommitRequest, CreateModel};
 use crate::core::service::{LogQuery, Service, local_user};
 use crate::core::{self, Context};

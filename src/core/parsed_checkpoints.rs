@@ -12,7 +12,7 @@ use lru::LruCache;
 use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex};
 
-use super::checkpoint::ModelSpec;
+use super::model_files::ModelSpec;
 
 /// Checkpoints kept: a server's working set of models and revisions. An entry holds its
 /// questions' learned heads (tens of kilobytes a question, shared with the decisions that
@@ -21,18 +21,18 @@ const KEPT: NonZeroUsize = NonZeroUsize::new(64).unwrap();
 
 /// What a commit of a repository model holds, parsed.
 #[derive(Debug)]
-pub(crate) struct Checkout {
+pub(crate) struct ParsedCheckpoint {
     pub spec: ModelSpec,
     pub questions: Questions,
     pub checkpoint: Checkpoint,
 }
 
 /// The checkpoints this process has read, most recently used kept.
-pub(crate) struct Checkouts {
-    kept: Mutex<LruCache<(ModelId, String), Arc<Checkout>>>,
+pub(crate) struct ParsedCheckpoints {
+    kept: Mutex<LruCache<(ModelId, String), Arc<ParsedCheckpoint>>>,
 }
 
-impl Checkouts {
+impl ParsedCheckpoints {
     pub(crate) fn new() -> Self {
         Self {
             kept: Mutex::new(LruCache::new(KEPT)),
@@ -45,8 +45,8 @@ impl Checkouts {
         &self,
         model: ModelId,
         commit: &str,
-        read: impl FnOnce() -> Result<Checkout>,
-    ) -> Result<Arc<Checkout>> {
+        read: impl FnOnce() -> Result<ParsedCheckpoint>,
+    ) -> Result<Arc<ParsedCheckpoint>> {
         let key = (model, commit.to_owned());
         if let Some(kept) = self.lock().get(&key) {
             return Ok(kept.clone());
@@ -57,7 +57,9 @@ impl Checkouts {
         Ok(read)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, LruCache<(ModelId, String), Arc<Checkout>>> {
+    fn lock(
+        &self,
+    ) -> std::sync::MutexGuard<'_, LruCache<(ModelId, String), Arc<ParsedCheckpoint>>> {
         // A panic while holding the lock leaves the cache as it was: keep using it.
         self.kept
             .lock()
@@ -71,11 +73,11 @@ mod tests {
     use crate::error::Error;
     use std::cell::Cell;
 
-    fn checkout(base: &str) -> Checkout {
-        Checkout {
+    fn parsed_checkpoint(base: &str) -> ParsedCheckpoint {
+        ParsedCheckpoint {
             spec: ModelSpec {
                 base: base.to_owned(),
-                capture: crate::core::checkpoint::CapturePolicy::default(),
+                capture: crate::core::model_files::CapturePolicy::default(),
             },
             questions: Questions::default(),
             checkpoint: Checkpoint {
@@ -86,14 +88,14 @@ mod tests {
         }
     }
 
-    /// The base model of what `checkouts` gives for `commit` of `model`.
+    /// The base model of what `parsed` gives for `commit` of `model`.
     fn base(
-        checkouts: &Checkouts,
+        parsed: &ParsedCheckpoints,
         model: ModelId,
         commit: &str,
-        read: impl FnOnce() -> Result<Checkout>,
+        read: impl FnOnce() -> Result<ParsedCheckpoint>,
     ) -> String {
-        checkouts
+        parsed
             .get_or_read(model, commit, read)
             .unwrap()
             .spec
@@ -103,36 +105,36 @@ mod tests {
 
     #[test]
     fn a_commit_is_read_once_and_an_error_is_not_kept() {
-        let checkouts = Checkouts::new();
+        let parsed = ParsedCheckpoints::new();
         let model = ModelId::from(uuid::Uuid::new_v4());
         let reads = Cell::new(0);
         let read = |title: &'static str| {
             let reads = &reads;
             move || {
                 reads.set(reads.get() + 1);
-                Ok(checkout(title))
+                Ok(parsed_checkpoint(title))
             }
         };
-        assert_eq!(base(&checkouts, model, "c1", read("a")), "a");
+        assert_eq!(base(&parsed, model, "c1", read("a")), "a");
         // The same commit again: the first content, not read again.
-        assert_eq!(base(&checkouts, model, "c1", read("b")), "a");
+        assert_eq!(base(&parsed, model, "c1", read("b")), "a");
         assert_eq!(reads.get(), 1);
         // Another commit, or the same commit of another model: read.
-        assert_eq!(base(&checkouts, model, "c2", read("c")), "c");
+        assert_eq!(base(&parsed, model, "c2", read("c")), "c");
         let other = ModelId::from(uuid::Uuid::new_v4());
-        assert_eq!(base(&checkouts, other, "c1", read("d")), "d");
+        assert_eq!(base(&parsed, other, "c1", read("d")), "d");
         assert_eq!(reads.get(), 3);
 
-        let failed = checkouts.get_or_read(model, "c3", || Err(Error::bug("unreadable")));
+        let failed = parsed.get_or_read(model, "c3", || Err(Error::bug("unreadable")));
         assert!(failed.is_err());
-        assert_eq!(base(&checkouts, model, "c3", read("e")), "e");
+        assert_eq!(base(&parsed, model, "c3", read("e")), "e");
     }
 
     /// Through `models::load`, as every decision loads: a branch is resolved on every load,
     /// so its new commit is seen at once, and an older commit still reads as it was.
     #[test]
     fn a_branch_moved_is_seen_and_an_older_commit_is_kept_as_it_was() {
-        use crate::core::checkpoint::CapturePolicy;
+        use crate::core::model_files::CapturePolicy;
         use crate::core::models::{self, CommitRequest};
         use crate::core::test_support::{QUESTIONS, home_with_model};
         let (_home, ctx, _) = home_with_model(CapturePolicy::default());
