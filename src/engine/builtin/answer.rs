@@ -2,7 +2,7 @@
 //! question scored against it (zero-shot, or through its learned head), and the answers'
 //! coherence kept.
 
-use super::across::read_references;
+use super::between_questions::read_references;
 #[allow(clippy::wildcard_imports)]
 use super::*;
 

@@ -7,10 +7,10 @@
 //! ([`meaning`]). A question's answer depends only on the state, that question, and the
 //! questions of the same request it refers to.
 
-mod across;
 pub mod aligned;
 mod answer;
 mod bert;
+mod between_questions;
 #[cfg(test)]
 mod coherence_tests;
 pub mod embedder;
