@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    arbiter::cli::private::enter();
+    arbiter::cli::file_modes::enter();
     // A shell asking for completions (`COMPLETE=bash arbiter …`) is answered here.
     arbiter::cli::complete::enter();
     let cli = match arbiter::cli::parse() {

@@ -7,9 +7,9 @@
 mod checkout;
 mod commands;
 pub mod complete;
+pub mod file_modes;
 mod input;
 pub mod output;
-pub mod private;
 mod usage;
 
 use crate::client::Remote;

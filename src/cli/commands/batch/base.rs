@@ -39,7 +39,7 @@ pub(super) async fn run(
     let input = open_input(input_path)?;
     let mut out: Box<dyn Write + Send> = match &args.output {
         Some(path) => Box::new(std::io::BufWriter::new(
-            crate::cli::private::create_output_file(path)?,
+            crate::cli::file_modes::create_output_file(path)?,
         )),
         None => Box::new(std::io::stdout()),
     };

@@ -124,7 +124,7 @@ pub(crate) async fn run(
 
     let sink: Box<dyn Write + Send> = match &args.output {
         Some(path) => Box::new(std::io::BufWriter::new(
-            crate::cli::private::create_output_file(path)?,
+            crate::cli::file_modes::create_output_file(path)?,
         )),
         None => Box::new(std::io::stdout()),
     };

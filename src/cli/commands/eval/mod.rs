@@ -218,7 +218,7 @@ fn emit(
 /// report is in hand.
 fn write_report(path: &Path, text: &str) -> Result<()> {
     use std::io::Write as _;
-    let mut file = crate::cli::private::create_output_file(path)?;
+    let mut file = crate::cli::file_modes::create_output_file(path)?;
     writeln!(file, "{text}")
         .and_then(|()| file.flush())
         .with_context(|| format!("writing {}", path.display()))?;

@@ -490,9 +490,9 @@ async fn export(service: &dyn Service, args: &ExamplesExportArgs) -> Result<Exit
     sink.flush()?;
     if let Some(path) = &args.output {
         if let Some(parent) = path.parent() {
-            crate::cli::private::create_output_dir(parent)?;
+            crate::cli::file_modes::create_output_dir(parent)?;
         }
-        crate::cli::private::write_output_file(path, &buffered)?;
+        crate::cli::file_modes::write_output_file(path, &buffered)?;
     }
     Ok(ExitCode::SUCCESS)
 }

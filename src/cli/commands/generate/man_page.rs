@@ -143,7 +143,7 @@ fn write_tree(
     let path = dir.join(format!("{name}.1"));
     let mut page = Vec::new();
     render(command, parent, &mut page)?;
-    crate::cli::private::write_output_file(&path, &page)?;
+    crate::cli::file_modes::write_output_file(&path, &page)?;
     written.push(path);
     for sub in command.get_subcommands().filter(|sub| !sub.is_hide_set()) {
         write_tree(sub, Some(&name), dir, written)?;

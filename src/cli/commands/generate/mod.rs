@@ -50,12 +50,12 @@ const SCRIPTS: [(Shell, &str); 4] = [
 /// server.
 pub(crate) fn completions(args: &CompletionsArgs, printer: &Printer) -> Result<ExitCode> {
     if let Some(dir) = &args.dir {
-        crate::cli::private::create_output_dir(dir)?;
+        crate::cli::file_modes::create_output_dir(dir)?;
         for (shell, name) in SCRIPTS {
             let path = dir.join(name);
             let mut script = Vec::new();
             crate::cli::complete::registration(shell, &mut script)?;
-            crate::cli::private::write_output_file(&path, &script)?;
+            crate::cli::file_modes::write_output_file(&path, &script)?;
         }
         printer.status(&format!(
             "wrote completions for bash, zsh, fish, powershell to {}",
@@ -70,7 +70,7 @@ pub(crate) fn completions(args: &CompletionsArgs, printer: &Printer) -> Result<E
 }
 
 pub(crate) fn man(args: &ManArgs, printer: &Printer) -> Result<ExitCode> {
-    crate::cli::private::create_output_dir(&args.dir)?;
+    crate::cli::file_modes::create_output_dir(&args.dir)?;
     let pages = man_page::write_all(Cli::command(), &args.dir)
         .with_context(|| format!("writing man pages to {}", args.dir.display()))?;
     printer.status(&format!(
@@ -84,7 +84,7 @@ pub(crate) fn man(args: &ManArgs, printer: &Printer) -> Result<ExitCode> {
 pub(crate) fn openapi(args: &OpenapiArgs, printer: &Printer) -> Result<ExitCode> {
     let mut document = crate::server::openapi_json();
     document.push('\n');
-    crate::cli::private::write_output_file(&args.out, document.as_bytes())?;
+    crate::cli::file_modes::write_output_file(&args.out, document.as_bytes())?;
     printer.status(&format!(
         "wrote the OpenAPI document to {}",
         args.out.display()

@@ -393,7 +393,7 @@ async fn results(
 ) -> Result<ExitCode> {
     let mut out: Capture<Box<dyn Write + Send>> = Capture::new(match &args.output {
         Some(path) => Box::new(std::io::BufWriter::new(
-            crate::cli::private::create_output_file(path)?,
+            crate::cli::file_modes::create_output_file(path)?,
         )),
         None => Box::new(std::io::stdout()),
     });
