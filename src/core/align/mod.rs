@@ -4,7 +4,7 @@
 //! For each question: its annotated examples (a seeded sample of at most `max_examples`)
 //! are embedded once, and the question's zero-shot answers are its prior. [`select`]
 //! scores the candidates (zero-shot, the majority prior, a learned head whose strength
-//! [`learn`] cross-validates over stratified seeded folds) out of fold, keeps the one with
+//! [`cross_validation`] cross-validates over stratified seeded folds) out of fold, keeps the one with
 //! the least log loss (then the best accuracy), and reports the whole choice's figures,
 //! nested below 100 examples. A question whose choice is not zero-shot gets its head written to `learned/`
 //! (tensors and manifest, with each fitted example's out-of-fold answer for `eval`);
@@ -15,11 +15,11 @@
 
 mod commit;
 mod correction;
+pub mod cross_validation;
 mod fit;
 pub(crate) mod folds;
 mod gate;
 mod inputs;
-pub mod learn;
 mod question;
 mod select;
 mod tune;
@@ -511,7 +511,8 @@ fn costliest_first(loaded: &Loaded, settings: &Settings, examples: &Examples) ->
     let mut order: Vec<usize> = (0..settings.questions.len()).collect();
     order.sort_by_key(|&q| {
         let id = &settings.questions[q];
-        let cost = examples_count(examples, id) * learn::families_of(&loaded.questions[id].kind);
+        let cost = examples_count(examples, id)
+            * cross_validation::families_of(&loaded.questions[id].kind);
         (std::cmp::Reverse(cost), q)
     });
     order

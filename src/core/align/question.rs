@@ -154,8 +154,12 @@ pub(super) fn learn_question(
         let base = readings.problem_over(kind, examples, items, readings.base());
         report.curve = Some(crate::wire::align::Curve {
             points: select::curve(&base, settings.folds, settings.seed, &cancelled),
-            zero_shot: learn::figures(&readings.priors, &problem.labels, problem.outcomes),
-            majority: learn::majority(&problem, settings.folds, settings.seed),
+            zero_shot: cross_validation::figures(
+                &readings.priors,
+                &problem.labels,
+                problem.outcomes,
+            ),
+            majority: cross_validation::majority(&problem, settings.folds, settings.seed),
         });
     }
     let n = items.len();
@@ -173,7 +177,7 @@ pub(super) fn learn_question(
     let set_aside: Vec<usize> = (0..n).filter(|&i| held_out[i]).collect();
     let mut selection = match (&readings.by_fold, inputs.tuned) {
         (Some(by_fold), Some(tuned)) => {
-            let problems: Vec<learn::Problem<'_>> = by_fold
+            let problems: Vec<cross_validation::Problem<'_>> = by_fold
                 .iter()
                 .map(|pooled| readings.problem_over(kind, examples, items, pooled))
                 .collect();
@@ -201,7 +205,7 @@ pub(super) fn learn_question(
         let labels: Vec<usize> = fitted.iter().map(|&i| problem.labels[i]).collect();
         *last = crate::wire::align::CurvePoint {
             examples: last.examples,
-            ..learn::figures(&selection.out_of_fold, &labels, problem.outcomes)
+            ..cross_validation::figures(&selection.out_of_fold, &labels, problem.outcomes)
         };
     }
     // As the manifest records them, so that `eval` scores exactly these.
@@ -214,7 +218,7 @@ pub(super) fn learn_question(
     let kept = match selection.chosen {
         Candidate::ZeroShot => None,
         Candidate::Majority => Some(select::majority_head(&problem, &fitted)),
-        Candidate::Head => Some(learn::fit(
+        Candidate::Head => Some(cross_validation::fit(
             &problem,
             &fitted,
             selection.cv.link,
@@ -350,7 +354,7 @@ impl Readings {
         }
         let labels: Vec<usize> = items.iter().map(|it| it.outcome).collect();
         let outcomes = outcome_keys(&base.kind).len();
-        let figures = |answers: &[Vec<f64>]| learn::figures(answers, &labels, outcomes);
+        let figures = |answers: &[Vec<f64>]| cross_validation::figures(answers, &labels, outcomes);
         // The correction is estimated without a label; whether it is kept is the labels'
         // say: where it scores worse than zero-shot on them, zero-shot stays the prior.
         readings.corrected = correction.is_some()
@@ -372,7 +376,7 @@ impl Readings {
         kind: &QuestionKind,
         examples: &'a Examples,
         items: &[&Item],
-    ) -> learn::Problem<'a> {
+    ) -> cross_validation::Problem<'a> {
         self.problem_over(kind, examples, items, &self.pooled)
     }
 
@@ -383,9 +387,9 @@ impl Readings {
         examples: &'a Examples,
         items: &[&Item],
         pooled: &'a [Vec<f32>],
-    ) -> learn::Problem<'a> {
-        learn::Problem {
-            link: learn::link_of(kind),
+    ) -> cross_validation::Problem<'a> {
+        cross_validation::Problem {
+            link: cross_validation::link_of(kind),
             outcomes: outcome_keys(kind).len(),
             ids: items
                 .iter()

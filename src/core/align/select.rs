@@ -2,19 +2,19 @@
 //!
 //! The candidates: zero-shot (the engine's answer, nothing fitted), the majority prior (the
 //! annotated answers' frequencies, whatever the state) and the learned head (its family
-//! and strength chosen by [`learn::cross_validate`]). Each is scored out of fold on the
+//! and strength chosen by [`cross_validation::cross_validate`]). Each is scored out of fold on the
 //! same examples, and the best is kept: the lowest log loss, then the highest accuracy, a
 //! tie to the simpler candidate. No candidate is refused for its gain being within noise:
 //! with 8 labels a question changes when the 8 say so, and the interval is reported
 //! beside it, not used as a veto (`--margin` puts a veto back for a cautious user).
 //!
 //! Choosing on the figures it reports would flatter the choice, most at a few examples. So
-//! below [`learn::NESTED_BELOW`] examples the figure is that of the whole procedure, nested:
+//! below [`cross_validation::NESTED_BELOW`] examples the figure is that of the whole procedure, nested:
 //! each fold is answered by the candidate chosen on the other folds alone (the head's
 //! strength chosen there too), so that no example's answer was chosen with it. The head's
 //! own figure, which the choice compares, is nested the same way.
 
-use super::learn::{self, CrossValidated, Problem};
+use super::cross_validation::{self, CrossValidated, Problem};
 use crate::learned::{Head, Link};
 use crate::wire::align::CurvePoint;
 
@@ -47,7 +47,7 @@ pub(super) type Scores = [(Candidate, CurvePoint); 3];
 pub(super) struct Selection {
     pub(super) chosen: Candidate,
     /// The head's cross-validation: its family and strength, the folds; its `out_of_fold`
-    /// are the head's own answers (nested below [`learn::NESTED_BELOW`]).
+    /// are the head's own answers (nested below [`cross_validation::NESTED_BELOW`]).
     pub(super) cv: CrossValidated,
     pub(super) scores: Scores,
     /// Each example's answer from the whole procedure, out of fold.
@@ -63,10 +63,10 @@ pub(super) fn select(
     seed: u64,
     cancelled: &dyn Fn() -> bool,
 ) -> Selection {
-    let mut cv = learn::cross_validate(problem, subset, k, seed, cancelled);
+    let mut cv = cross_validation::cross_validate(problem, subset, k, seed, cancelled);
     let zero = priors(problem, subset);
-    let majority = learn::majority_out_of_fold(problem, subset, &cv.fold_of, cv.folds);
-    let nested = if subset.len() < learn::NESTED_BELOW {
+    let majority = cross_validation::majority_out_of_fold(problem, subset, &cv.fold_of, cv.folds);
+    let nested = if subset.len() < cross_validation::NESTED_BELOW {
         let (head, procedure) = nested(problem, subset, &cv, seed, cancelled);
         cv.out_of_fold = head;
         Some(procedure)
@@ -102,7 +102,7 @@ pub(super) fn select_tuned(
     (k, seed): (usize, u64),
     cancelled: &dyn Fn() -> bool,
 ) -> Selection {
-    let mut cv = learn::cross_validate(full, subset, k, seed, cancelled);
+    let mut cv = cross_validation::cross_validate(full, subset, k, seed, cancelled);
     let zero = priors(full, subset);
     let mut head_answers = zero.clone();
     let mut majority = zero.clone();
@@ -165,7 +165,7 @@ pub(super) fn at_least_as_good(a: &CurvePoint, b: &CurvePoint) -> bool {
 
 fn scores(problem: &Problem<'_>, subset: &[usize], answers: [&[Vec<f64>]; 3]) -> Scores {
     let labels: Vec<usize> = subset.iter().map(|&i| problem.labels[i]).collect();
-    let point = |a: &[Vec<f64>]| learn::figures(a, &labels, problem.outcomes);
+    let point = |a: &[Vec<f64>]| cross_validation::figures(a, &labels, problem.outcomes);
     [
         (Candidate::ALL[0], point(answers[0])),
         (Candidate::ALL[1], point(answers[1])),
@@ -232,20 +232,25 @@ impl FoldChoice {
         seed: u64,
         cancelled: &dyn Fn() -> bool,
     ) -> Self {
-        let inner = learn::cross_validate(problem, train, k, seed, cancelled);
+        let inner = cross_validation::cross_validate(problem, train, k, seed, cancelled);
         let choice = best(&scores(
             problem,
             train,
             [
                 &priors(problem, train),
-                &learn::majority_out_of_fold(problem, train, &inner.fold_of, inner.folds),
+                &cross_validation::majority_out_of_fold(
+                    problem,
+                    train,
+                    &inner.fold_of,
+                    inner.folds,
+                ),
                 &inner.out_of_fold,
             ],
         ));
         Self {
             choice,
-            head: learn::fit(problem, train, inner.link, inner.penalty),
-            majority: learn::frequencies(problem, train),
+            head: cross_validation::fit(problem, train, inner.link, inner.penalty),
+            majority: cross_validation::frequencies(problem, train),
         }
     }
 
@@ -275,7 +280,7 @@ pub(super) fn majority_head(problem: &Problem<'_>, subset: &[usize]) -> Head {
         link: Link::Multinomial,
         outcomes,
         prior_weight: 0.0,
-        bias: learn::frequencies(problem, subset)
+        bias: cross_validation::frequencies(problem, subset)
             .iter()
             .map(|p| p.ln())
             .collect(),
@@ -299,15 +304,15 @@ pub(super) fn curve(
     let n = problem.ids.len();
     // One stratified order, cut at each size: a smaller draw is part of every larger one.
     let all: Vec<usize> = (0..n).collect();
-    let order = learn::stratified_order(problem, &all, seed);
-    learn::curve_sizes(n)
+    let order = cross_validation::stratified_order(problem, &all, seed);
+    cross_validation::curve_sizes(n)
         .into_iter()
         .filter(|_| !cancelled())
         .map(|size| {
             let subset = &order[..size];
             let answers = select(problem, subset, k, seed, cancelled).out_of_fold;
             let labels: Vec<usize> = subset.iter().map(|&i| problem.labels[i]).collect();
-            learn::figures(&answers, &labels, problem.outcomes)
+            cross_validation::figures(&answers, &labels, problem.outcomes)
         })
         .collect()
 }
