@@ -6,6 +6,7 @@ pub mod agreement;
 pub mod align;
 pub mod answer_cache;
 pub mod background;
+pub mod base_batch;
 pub mod batch;
 pub mod checkout_home;
 pub mod claims;

@@ -7,7 +7,6 @@
 //! and appends each result in input order; one bad item becomes an error line, not a
 //! failed job.
 
-pub mod base;
 mod blank_lines;
 
 use blank_lines::{BlankRuns, LineMap};
@@ -346,7 +345,7 @@ fn item_decision_id(job_id: &crate::ids::JobId, index: u64) -> String {
 
 /// Item `index` from its line: strict JSON, then a [`BatchItem`], faults located under
 /// `body.items[index]`.
-fn read_item(line: &[u8], index: u64) -> Result<BatchItem> {
+pub(super) fn read_item(line: &[u8], index: u64) -> Result<BatchItem> {
     let loc = Loc::body().key("items").index(index as usize);
     let value = json::from_slice(line, &loc).map_err(|error| match error {
         JsonError::Syntax(e) => {

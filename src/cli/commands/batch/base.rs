@@ -1,4 +1,4 @@
-//! `arbiter batch` over a base model ([`crate::core::batch::base`]): no job, no store;
+//! `arbiter batch` over a base model ([`crate::core::base_batch`]): no job, no store;
 //! each line a decision of `--questions`, the results in input order as a job's, the same
 //! progress bar, failure report and exit codes. Locally and in client mode alike (there,
 //! one `POST /v1/decision` per item).
@@ -7,7 +7,7 @@ use super::{BatchArgs, open_input, read_questions};
 use crate::cli::output::failures::Failures;
 use crate::cli::output::progress::JobBar;
 use crate::cli::output::{Printer, UsageError};
-use crate::core::batch::base::{self, BaseBatch};
+use crate::core::base_batch::{self as base, BaseBatch};
 use crate::core::service::Service;
 use crate::error::Error;
 use crate::wire::Loc;

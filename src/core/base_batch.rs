@@ -4,7 +4,7 @@
 //! needs only the `decisions` scope), a few at once, its result line written in input
 //! order exactly as a batch job's ([`BatchResultLine`]). Nothing is recorded.
 
-use super::read_item;
+use super::batch::read_item;
 use crate::core::service::{Input, Service};
 use crate::error::{Error, Result};
 use crate::wire::jobs::{BatchResultLine, ItemOutcome};
