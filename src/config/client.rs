@@ -3,7 +3,7 @@
 //! environment once, at the edge. A bad value is refused, naming the variable.
 
 use super::{ApiKey, http_url};
-use crate::error::{Error, Result};
+use super::{ConfigError, Result};
 
 /// Client mode: where the shared `arbiter serve` is, and how to talk to it. Resolved from
 /// `--server` (or `ARBITER_SERVER`) and the environment, once, at the edge.
@@ -40,7 +40,7 @@ impl ClientSettings {
             return Ok(None);
         };
         let url = http_url(server, "set ARBITER_TOKEN")
-            .map_err(|e| Error::BadRequest(format!("--server: {e}")))?;
+            .map_err(|e| ConfigError::Invalid(format!("--server: {e}")))?;
         let set = |name: &str| {
             env(name)
                 .map(|v| v.trim().to_owned())
@@ -53,7 +53,7 @@ impl ClientSettings {
                 .ok()
                 .filter(|n| *n > 0)
                 .ok_or_else(|| {
-                    Error::BadRequest(format!(
+                    ConfigError::Invalid(format!(
                         "ARBITER_CHUNK_BYTES must be a positive number of bytes, not `{text}`"
                     ))
                 })?,

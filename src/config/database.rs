@@ -4,7 +4,7 @@
 
 use super::ApiKey;
 use super::file::DatabaseConfig;
-use crate::error::{Error, Result};
+use super::{ConfigError, Result};
 use crate::wire::validate::{FieldError, Loc, Segment};
 
 /// The environment variable naming the database; it wins over `database.url`.
@@ -28,7 +28,7 @@ pub(super) fn resolve(
 ) -> Result<DatabaseSettings> {
     if let Some(text) = env(URL_ENV).filter(|v| !v.trim().is_empty()) {
         let url = text.trim();
-        check(url, true).map_err(|msg| Error::BadRequest(format!("{URL_ENV}: {msg}")))?;
+        check(url, true).map_err(|msg| ConfigError::Invalid(format!("{URL_ENV}: {msg}")))?;
         return Ok(DatabaseSettings {
             url: Some(ApiKey::new(url.to_owned())),
         });

@@ -351,8 +351,8 @@ impl Problems<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Result;
     use crate::config::Settings;
-    use crate::error::Result;
 
     fn write_config(text: &str) -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();

@@ -2,7 +2,7 @@
 //! refused by serde (with their path). Nothing here is validated or defaulted beyond what
 //! the syntax requires; [`super::server`], [`super::engines`] and [`super::repos`] do that.
 
-use crate::error::{Error, Result};
+use super::{ConfigError, Result};
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -165,10 +165,15 @@ pub fn read(path: &Path) -> Result<ConfigFile> {
     let bytes = match std::fs::read(path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(ConfigFile::default()),
-        Err(e) => return Err(Error::internal(&format!("reading {}", path.display()), e)),
+        Err(source) => {
+            return Err(ConfigError::Unreadable {
+                path: path.to_owned(),
+                source,
+            });
+        }
     };
     let text = String::from_utf8(bytes).map_err(|e| {
-        Error::BadRequest(format!(
+        ConfigError::Invalid(format!(
             "{}: {}",
             path.display(),
             not_utf8(e.as_bytes(), &e.utf8_error())
@@ -178,7 +183,7 @@ pub fn read(path: &Path) -> Result<ConfigFile> {
         return Ok(ConfigFile::default());
     }
     crate::wire::value::from_yaml(&text)
-        .map_err(|e| Error::BadRequest(format!("{}: {e}", path.display())))
+        .map_err(|e| ConfigError::Invalid(format!("{}: {e}", path.display())))
 }
 
 /// Where `bytes` stop being UTF-8, as a person finds it: line and column (in characters).
@@ -197,10 +202,7 @@ mod tests {
         let path = dir.path().join("config.yaml");
         std::fs::write(&path, b"server:\n  listen: \"a\xff\"\n").unwrap();
         let error = super::read(&path).unwrap_err();
-        assert!(
-            matches!(error, crate::error::Error::BadRequest(_)),
-            "{error:?}"
-        );
+        assert!(matches!(error, super::ConfigError::Invalid(_)), "{error:?}");
         assert_eq!(
             error.to_string(),
             format!(

@@ -19,11 +19,26 @@ pub use file::{ConfigFile, EngineKind};
 pub use repos::{GitCredentials, RemoteSettings, ReposSettings};
 pub use server::{RateLimit, ServerSettings};
 
-use crate::error::{Error, Result};
 use crate::wire::validate::FieldError;
 use indexmap::IndexMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
+
+/// Why the configuration cannot be resolved: a value that is wrong (the caller's to fix)
+/// or a file that cannot be read. The crate's error maps it once ([`crate::error`]).
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// What is wrong, and where: the file and member, or the flag or variable.
+    #[error("{0}")]
+    Invalid(String),
+    #[error("reading {}: {source}", path.display())]
+    Unreadable {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+pub type Result<T, E = ConfigError> = std::result::Result<T, E>;
 
 /// Everything an operation needs to know about where and how to run, validated.
 #[derive(Debug, Clone, PartialEq)]
@@ -136,7 +151,7 @@ fn default_home() -> Result<PathBuf> {
     }
     match std::env::var_os("HOME").filter(|v| !v.is_empty()) {
         Some(home) => Ok(PathBuf::from(home).join(".local/share/arbiter")),
-        None => Err(Error::BadRequest(
+        None => Err(ConfigError::Invalid(
             "cannot find a home for arbiter: set ARBITER_HOME or pass --home".into(),
         )),
     }
@@ -165,10 +180,10 @@ fn http_url(text: &str, credentials_hint: &str) -> std::result::Result<String, S
 }
 
 /// A config problem names the file, then each field path.
-fn config_error(path: &Path, errors: &[FieldError]) -> Error {
+fn config_error(path: &Path, errors: &[FieldError]) -> ConfigError {
     match errors {
-        [one] => Error::BadRequest(format!("{}: {one}", path.display())),
-        many => Error::BadRequest(format!(
+        [one] => ConfigError::Invalid(format!("{}: {one}", path.display())),
+        many => ConfigError::Invalid(format!(
             "{}: {} problems:\n  {}",
             path.display(),
             many.len(),

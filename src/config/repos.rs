@@ -4,7 +4,7 @@
 
 use super::ApiKey;
 use super::file::ReposConfig;
-use crate::error::{Error, Result};
+use super::{ConfigError, Result};
 use crate::wire::validate::{FieldError, Loc, Segment};
 use std::path::PathBuf;
 
@@ -71,7 +71,8 @@ pub(super) fn resolve(
         credentials: credentials.clone(),
     };
     let url = if let Some(text) = set(REMOTE_ENV) {
-        remote_url(text.trim()).map_err(|msg| Error::BadRequest(format!("{REMOTE_ENV}: {msg}")))?
+        remote_url(text.trim())
+            .map_err(|msg| ConfigError::Invalid(format!("{REMOTE_ENV}: {msg}")))?
     } else if let Some(text) = &written.remote {
         match remote_url(text.trim()) {
             Ok(url) => url,

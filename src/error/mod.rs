@@ -369,6 +369,15 @@ impl Error {
     }
 }
 
+impl From<crate::config::ConfigError> for Error {
+    fn from(error: crate::config::ConfigError) -> Self {
+        match error {
+            crate::config::ConfigError::Invalid(detail) => Self::BadRequest(detail),
+            crate::config::ConfigError::Unreadable { .. } => Self::internal_from(error),
+        }
+    }
+}
+
 impl From<crate::wire::Invalid> for Error {
     fn from(invalid: crate::wire::Invalid) -> Self {
         Self::Validation(invalid.0)
