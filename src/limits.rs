@@ -7,7 +7,6 @@
 //! Text is counted in characters (Unicode scalar values), as JSON Schema's `maxLength`
 //! counts, so a string the document allows is a string validation accepts.
 
-use crate::wire::validate::{FieldError, Loc};
 use serde_json::Value;
 
 /// Arrays and objects nest at most this deep in any JSON or YAML document arbiter reads (a
@@ -204,18 +203,6 @@ pub fn text_fault(text: &str, max: usize) -> Option<(String, &'static str)> {
     })
 }
 
-/// `text` holding a NUL character: the problem at `loc`, naming `what`.
-pub fn stored(text: &str, loc: &Loc, what: &str) -> Option<FieldError> {
-    self::text(text, usize::MAX, loc, what)
-}
-
-/// `text` holding a NUL character or past `max` characters ([`text_fault`]): the problem
-/// at `loc`, naming `what`.
-pub fn text(text: &str, max: usize, loc: &Loc, what: &str) -> Option<FieldError> {
-    text_fault(text, max)
-        .map(|(fault, kind)| FieldError::new(loc.clone(), format!("{what} {fault}"), kind))
-}
-
 /// What is wrong with `count` things (`what`) where at most `max` are allowed, said whole.
 pub fn count_fault(count: usize, max: usize, what: &str) -> Option<(String, &'static str)> {
     (count > max).then(|| (format!("{count} {what}; the limit is {max}"), "too_many"))
@@ -361,15 +348,13 @@ mod tests {
 
     #[test]
     fn each_check_names_its_limit_at_its_location() {
-        let loc = Loc::body().key("example_id");
-        assert!(text(&"é".repeat(255), 255, &loc, "example_id").is_none());
-        let error = text(&"é".repeat(256), 255, &loc, "example_id").unwrap();
-        assert_eq!(error.loc, loc);
-        assert_eq!(error.msg, "example_id is 256 characters; the limit is 255");
-        assert_eq!(error.kind, "too_long");
-        let error = text("a\0b", 255, &loc, "example_id").unwrap();
-        assert_eq!(error.kind, "nul_character");
-        assert!(stored("a\u{1}b", &loc, "example_id").is_none());
+        assert!(text_fault(&"é".repeat(255), 255).is_none());
+        assert_eq!(
+            text_fault(&"é".repeat(256), 255),
+            Some(("is 256 characters; the limit is 255".to_owned(), "too_long"))
+        );
+        assert_eq!(text_fault("a\0b", 255).unwrap().1, "nul_character");
+        assert!(text_fault("a\u{1}b", usize::MAX).is_none());
         let (msg, kind) = count_fault(257, MAX_OPTIONS, "options").unwrap();
         assert_eq!(
             (msg.as_str(), kind),

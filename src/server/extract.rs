@@ -294,12 +294,18 @@ impl<T: serde::de::DeserializeOwned, S: Send + Sync> axum::extract::FromRequestP
             let loc = crate::wire::Loc::query().key(&name);
             let what = format!("`{name}`");
             let checked = if crate::limits::REVISION_PARAMETERS.contains(&name.as_ref()) {
-                crate::limits::text(&value, crate::limits::MAX_REVISION_CHARS, &loc, &what)
+                crate::wire::validate::fields::text(
+                    &value,
+                    crate::limits::MAX_REVISION_CHARS,
+                    &loc,
+                    &what,
+                )
             } else {
-                crate::limits::stored(&value, &loc, &what)
+                crate::wire::validate::fields::stored(&value, &loc, &what)
             };
             if let Some(error) =
-                crate::limits::stored(&name, &loc, "the parameter's name").or(checked)
+                crate::wire::validate::fields::stored(&name, &loc, "the parameter's name")
+                    .or(checked)
             {
                 return Err(ApiError(Error::Validation(vec![error])));
             }
@@ -365,7 +371,9 @@ impl<T: serde::de::DeserializeOwned + Send, S: Send + Sync> axum::extract::FromR
                     crate::wire::validate::Segment::Key("path".into()),
                     crate::wire::validate::Segment::Key(name.into()),
                 ]);
-                if let Some(error) = crate::limits::stored(value, &loc, &format!("`{name}`")) {
+                if let Some(error) =
+                    crate::wire::validate::fields::stored(value, &loc, &format!("`{name}`"))
+                {
                     return Err(ApiError(Error::Validation(vec![error])));
                 }
             }

@@ -2,7 +2,7 @@
 //! reads the member and refuses a wrong value with a [`Refusal`], which the validation
 //! pass locates at the member.
 
-use super::Refusal;
+use super::{FieldError, Loc, Refusal};
 use crate::limits;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
@@ -20,6 +20,18 @@ fn text_within(text: &str, max: usize) -> Result<(), Refusal> {
         Some((fault, kind)) => Err(Refusal::of(fault, kind)),
         None => Ok(()),
     }
+}
+
+/// `text` holding a NUL character or past `max` characters ([`limits::text_fault`]): the
+/// problem at `loc`, naming `what`.
+pub fn text(text: &str, max: usize, loc: &Loc, what: &str) -> Option<FieldError> {
+    limits::text_fault(text, max)
+        .map(|(fault, kind)| FieldError::new(loc.clone(), format!("{what} {fault}"), kind))
+}
+
+/// `text` holding a NUL character: the problem at `loc`, naming `what`.
+pub fn stored(text: &str, loc: &Loc, what: &str) -> Option<FieldError> {
+    self::text(text, usize::MAX, loc, what)
 }
 
 /// An optional non-empty text within `max` characters: absent or null is none.
@@ -75,4 +87,22 @@ where
     T: Deserialize<'de> + Default,
 {
     Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_text_s_problem_names_its_limit_at_its_location() {
+        let loc = Loc::body().key("example_id");
+        assert!(text(&"é".repeat(255), 255, &loc, "example_id").is_none());
+        let error = text(&"é".repeat(256), 255, &loc, "example_id").unwrap();
+        assert_eq!(error.loc, loc);
+        assert_eq!(error.msg, "example_id is 256 characters; the limit is 255");
+        assert_eq!(error.kind, "too_long");
+        let error = text("a\0b", 255, &loc, "example_id").unwrap();
+        assert_eq!(error.kind, "nul_character");
+        assert!(stored("a\u{1}b", &loc, "example_id").is_none());
+    }
 }
