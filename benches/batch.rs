@@ -32,6 +32,7 @@ use arbiter::core::models::CreateModel;
 use arbiter::core::requests::BatchItems;
 use arbiter::core::runner::run;
 use arbiter::core::{self, Context};
+use arbiter::engine::builtin::learned::NONE;
 use arbiter::engine::builtin::{BuiltinEngine, Embedder, Reading};
 use arbiter::wire::question::parse_questions;
 use arbiter::wire::{Loc, Questions};
@@ -71,7 +72,11 @@ fn engine_rate(engine: &BuiltinEngine, base: &Value, questions: &Questions, n: u
     let states: Vec<Value> = (0..n).map(|i| state(base, 1_000_000 + i)).collect();
     let started = Instant::now();
     for state in &states {
-        black_box(engine.decide_blocking(state, questions).expect("decide"));
+        black_box(
+            engine
+                .decide_blocking(state, questions, &NONE)
+                .expect("decide"),
+        );
     }
     n as f64 / started.elapsed().as_secs_f64()
 }
@@ -129,7 +134,11 @@ fn engine_rate_threads(
             scope.spawn(move |_| {
                 for i in 0..n {
                     let state = state(base, 2_000_000 + t * n + i);
-                    black_box(engine.decide_blocking(&state, questions).expect("decide"));
+                    black_box(
+                        engine
+                            .decide_blocking(&state, questions, &NONE)
+                            .expect("decide"),
+                    );
                 }
             });
         }

@@ -17,6 +17,7 @@
 #![allow(clippy::print_stdout)]
 
 use arbiter::engine::Engines;
+use arbiter::engine::builtin::learned::NONE;
 use arbiter::wire::question::parse_questions;
 use arbiter::wire::value::parse_yaml;
 use arbiter::wire::{Loc, Questions};
@@ -107,7 +108,7 @@ fn main() {
                 serde_json::from_str(&read(format!("{EXAMPLES}/states/{}.json", ticket.state)))
                     .expect("a JSON state");
             let output = engine
-                .decide_blocking(&state, &questions)
+                .decide_blocking(&state, &questions, &NONE)
                 .expect("a decision");
             let answers = serde_json::to_value(&output.answers).expect("answers as JSON");
             let intent = answers["intent"]["choice"]

@@ -536,7 +536,6 @@ fn paths(questions: &Questions) -> Vec<Path> {
         let without_instructions = Question {
             instructions: None,
             kind: question.kind.clone(),
-            learned: None,
         };
         let mut add = |constant: &'static str, name: &'static str, form: Question| {
             paths.push(Path {
@@ -570,7 +569,6 @@ fn paths(questions: &Questions) -> Vec<Path> {
                         when_true: when_true.clone(),
                         when_false: when_false.clone(),
                     },
-                    learned: None,
                 };
                 let null = &Value::Null;
                 add(

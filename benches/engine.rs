@@ -9,6 +9,7 @@
 //! Run: `cargo bench --bench engine`.
 
 use arbiter::engine::Engines;
+use arbiter::engine::builtin::learned::NONE;
 use arbiter::engine::builtin::{BuiltinEngine, Embedder, Reading};
 use arbiter::wire::Loc;
 use arbiter::wire::decision::BASE_MODELS;
@@ -60,8 +61,11 @@ fn main() {
     assert!(errors.is_empty());
     let engine = BuiltinEngine::new(Arc::new(Embedder::new()), Reading::FirstWindow);
     // Warm up: load weights, fill the outcome cache.
+    let decide = |state: &Value| {
+        black_box(engine.decide_blocking(state, &questions, &NONE).unwrap());
+    };
     for n in 0..5 {
-        black_box(engine.decide_blocking(&state(n), &questions).unwrap());
+        decide(&state(n));
     }
     let budget = Duration::from_secs(3);
     // Interleave the measurements so drift affects them alike. Every state but the
@@ -78,10 +82,10 @@ fn main() {
         black_box(engine.embed_state(&fresh[0]).unwrap());
         embed_time += t.elapsed();
         let t = Instant::now();
-        black_box(engine.decide_blocking(&fresh[1], &questions).unwrap());
+        decide(&fresh[1]);
         decide_time += t.elapsed();
         let t = Instant::now();
-        black_box(engine.decide_blocking(&repeated, &questions).unwrap());
+        decide(&repeated);
         repeat_time += t.elapsed();
         rounds += 1;
     }
@@ -131,7 +135,7 @@ fn per_base_model(questions: &arbiter::wire::Questions) {
     for model in BASE_MODELS {
         let engine = engines.get(model).and_then(|e| e.as_builtin());
         let engine = engine.expect("a built-in base model");
-        black_box(engine.decide_blocking(&state(1), questions).unwrap());
+        black_box(engine.decide_blocking(&state(1), questions, &NONE).unwrap());
     }
     let mut times = vec![[Duration::ZERO; 2]; BASE_MODELS.len()];
     let (mut rounds, mut n) = (0u32, 2_000_000u32);
@@ -144,7 +148,7 @@ fn per_base_model(questions: &arbiter::wire::Questions) {
                 .expect("a built-in base model");
             for (s, fresh) in [state(n), long(n)].iter().enumerate() {
                 let t = Instant::now();
-                black_box(engine.decide_blocking(fresh, questions).unwrap());
+                black_box(engine.decide_blocking(fresh, questions, &NONE).unwrap());
                 times[m][s] += t.elapsed();
             }
             n += 1;

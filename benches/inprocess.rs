@@ -14,6 +14,7 @@
 //! Run: `cargo bench --bench inprocess`.
 #![allow(clippy::print_stdout)]
 
+use arbiter::engine::builtin::learned::NONE;
 use arbiter::engine::builtin::{BuiltinEngine, Embedder, Reading};
 use arbiter::wire::question::parse_questions;
 use arbiter::wire::{Loc, Questions};
@@ -42,7 +43,11 @@ fn run(engine: &BuiltinEngine, state: &Value, questions: &Questions) -> (u64, f6
     let mut count = 0u64;
     while started.elapsed() < BUDGET {
         let state = numbered(state);
-        black_box(engine.decide_blocking(&state, questions).expect("decide"));
+        black_box(
+            engine
+                .decide_blocking(&state, questions, &NONE)
+                .expect("decide"),
+        );
         count += 1;
     }
     (count, started.elapsed().as_secs_f64())
@@ -112,7 +117,7 @@ fn main() {
     for _ in 0..10 {
         black_box(
             engine
-                .decide_blocking(&numbered(&state), &questions)
+                .decide_blocking(&numbered(&state), &questions, &NONE)
                 .expect("decide"),
         );
     }

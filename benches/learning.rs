@@ -57,8 +57,8 @@ use arbiter::core::model_files::CapturePolicy;
 use arbiter::core::models::CreateModel;
 use arbiter::core::{self, Context};
 use arbiter::engine::builtin::aligned::outcome_keys;
-use arbiter::learned::head::softmax;
-use arbiter::learned::lbfgs::Stop;
+use arbiter::engine::builtin::learned::head::softmax;
+use arbiter::engine::builtin::learned::lbfgs::Stop;
 use arbiter::wire::align::{AlignmentRequest, AlignmentResult};
 use arbiter::wire::{Answers, Questions};
 use serde_json::Value;
@@ -223,7 +223,7 @@ fn decide(ctx: &Context, path: &str, revision: Option<&str>, states: &[&Value]) 
         .iter()
         .map(|state| {
             builtin
-                .decide_blocking(state, &loaded.questions)
+                .decide_blocking(state, &loaded.questions, &loaded.heads)
                 .expect("decide")
                 .answers
         })
@@ -873,7 +873,7 @@ fn tuned_checkpoint(home: &std::path::Path, path: &str, branch: &str, states: &[
     })
     .expect("a fine-tune");
     let bytes = delta.to_bytes().expect("the delta's bytes");
-    let sha = arbiter::learned::file::sha256(&bytes);
+    let sha = arbiter::engine::builtin::learned::file::sha256(&bytes);
     let repo = home.join(format!("repos/{path}.git"));
     let work = home.join("tuned-work");
     let git = |dir: &std::path::Path, args: &[&str]| {

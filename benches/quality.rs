@@ -353,7 +353,6 @@ fn corrected(engines: &Engines, model: &str, set: &Set) -> Questions {
                             serde_json::to_value(instructions).expect("an alignment as JSON"),
                         ),
                         kind: question.kind.clone(),
-                        learned: None,
                     }
                 }
                 Err(_) => question.clone(),
@@ -381,6 +380,7 @@ async fn decide_all(
                     model,
                     state,
                     questions,
+                    heads: &arbiter::engine::builtin::learned::NONE,
                     truncate: true,
                 })
                 .await

@@ -30,7 +30,7 @@
     clippy::many_single_char_names
 )]
 
-use arbiter::learned::lbfgs::Stop;
+use arbiter::engine::builtin::learned::lbfgs::Stop;
 use candle_core::{D, DType, Device, Tensor, Var};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW};
 use serde_json::Value;

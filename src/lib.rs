@@ -13,7 +13,6 @@ pub mod core;
 pub mod engine;
 pub mod error;
 pub mod ids;
-pub mod learned;
 pub mod limits;
 pub mod parallel;
 pub mod repo;

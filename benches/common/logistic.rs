@@ -2,8 +2,8 @@
 //! benches' baselines and heads: an L2 penalty of C = 1 on the weights, the intercept
 //! unpenalized, by L-BFGS; each row sparse, (feature, value).
 
-use arbiter::learned::head::softmax;
-use arbiter::learned::lbfgs::{self, Stop};
+use arbiter::engine::builtin::learned::head::softmax;
+use arbiter::engine::builtin::learned::lbfgs::{self, Stop};
 
 /// The weights (feature-major, `classes` per feature) and then the intercepts.
 pub(crate) fn fit(

@@ -9,6 +9,7 @@
 //! and an aligned question never using the example as its own exemplar.
 
 use super::{Context, blocking};
+use crate::engine::builtin::learned::Heads;
 use crate::engine::{Engine, EngineRequest};
 use crate::error::Result;
 use crate::store::CachedAnswers;
@@ -26,6 +27,8 @@ pub(crate) struct Asking<'a> {
     /// The base model name the engine is asked as.
     pub(crate) base: &'a str,
     pub(crate) questions: &'a Questions,
+    /// The checkpoint's learned heads of some of them.
+    pub(crate) heads: &'a Heads,
     /// [`groups`] of `questions`, computed once for every state asked about.
     pub(crate) groups: &'a [Group],
 }
@@ -41,7 +44,11 @@ pub(crate) struct Group {
 
 /// The groups `engine` answers `questions` in, each with its cache key part. Blocking: the
 /// built-in engine embeds the statements it compares (once; they are cached).
-pub(crate) async fn groups(engine: Arc<dyn Engine>, questions: Questions) -> Result<Vec<Group>> {
+pub(crate) async fn groups(
+    engine: Arc<dyn Engine>,
+    questions: Questions,
+    heads: Heads,
+) -> Result<Vec<Group>> {
     blocking(move || {
         let mut together = engine.answered_together(&questions)?;
         // Groups that do not cover each question once would lose or repeat answers: one
@@ -57,7 +64,7 @@ pub(crate) async fn groups(engine: Arc<dyn Engine>, questions: Questions) -> Res
             .filter(|indices| !indices.is_empty())
             .map(|mut indices| {
                 indices.sort_unstable();
-                let hash = questions_hash(&subset(&questions, &indices));
+                let hash = questions_hash(&subset(&questions, &indices), &heads);
                 Group { indices, hash }
             })
             .collect())
@@ -74,12 +81,12 @@ fn subset(questions: &Questions, indices: &[usize]) -> Questions {
         .collect()
 }
 
-/// The cache key part for a set of questions as they are.
-fn questions_hash(questions: &Questions) -> String {
+/// The cache key part for a set of questions as they are, with their learned heads.
+fn questions_hash(questions: &Questions, heads: &Heads) -> String {
     let mut value = questions_to_value(questions);
     // A learned head is not part of a question's JSON, but it changes its answers.
-    for (id, question) in questions {
-        if let Some(learned) = &question.learned
+    for id in questions.keys() {
+        if let Some(learned) = heads.get(id)
             && let Some(serde_json::Value::Object(members)) = value.get_mut(id)
         {
             members.insert("learned".into(), learned.digest.clone().into());
@@ -235,6 +242,7 @@ async fn decide_groups(
             model: asking.base,
             state,
             questions: &questions,
+            heads: asking.heads,
             // What the model reads of a long example, as a caller opting into
             // truncation would: the key does not name it, so it is always so.
             truncate: true,

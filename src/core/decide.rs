@@ -8,6 +8,7 @@ use super::{Context, blocking};
 use crate::engine::EngineRequest;
 use crate::engine::builtin::aligned::format::Abstain;
 use crate::engine::builtin::aligned::outcome_keys;
+use crate::engine::builtin::learned::{self, Heads};
 use crate::error::{Error, Result};
 use crate::store::NewDecision;
 use crate::telemetry::metrics as telemetry;
@@ -16,6 +17,7 @@ use crate::wire::question::questions_to_value;
 use crate::wire::validate::Loc;
 use crate::wire::value::derived_example_id;
 use crate::wire::{Answers, DecisionRequest, DecisionResponse, Questions};
+use std::borrow::Cow;
 
 /// How a decision that ended in `error` is counted in the metrics: `overloaded` by its
 /// variant, else refused when the asker is at fault (a 4xx), failed when not.
@@ -109,12 +111,13 @@ async fn decide_base(ctx: &Context, request: &DecisionRequest) -> Result<Decisio
             model: &request.model,
             state: &request.state,
             questions,
+            heads: &learned::NONE,
             truncate: request.truncate == Some(true),
         })
         .await?;
     Ok(DecisionResponse {
         model: request.model.clone(),
-        answers: mark_abstentions(questions, output.answers),
+        answers: mark_abstentions(questions, &learned::NONE, output.answers),
         usage: output.usage,
         revision: None,
         checkpoint: None,
@@ -127,13 +130,13 @@ async fn decide_base(ctx: &Context, request: &DecisionRequest) -> Result<Decisio
 /// Answers that an aligned question's abstain rule leaves to a person (the most likely
 /// outcome less probable than its threshold) marked `x_abstain: true`; the rest as they are.
 /// Applied here, not in an engine, so it holds for every engine alike.
-pub fn mark_abstentions(questions: &Questions, mut answers: Answers) -> Answers {
+pub fn mark_abstentions(questions: &Questions, heads: &Heads, mut answers: Answers) -> Answers {
     for (id, answer) in &mut answers {
         let Some(question) = questions.get(id) else {
             continue;
         };
         let rule = Abstain::of(question.instructions.as_ref())
-            .or_else(|| question.learned.as_ref()?.entry.abstain.clone());
+            .or_else(|| heads.get(id)?.entry.abstain.clone());
         let Some(rule) = rule else {
             continue;
         };
@@ -148,21 +151,42 @@ pub fn mark_abstentions(questions: &Questions, mut answers: Answers) -> Answers 
     answers
 }
 
-/// The checkpoint's questions, overridden and extended by the request's for this call only.
+/// What a call to a checkpoint asks: its questions, overridden and extended by the
+/// request's for this call only, and the learned heads of those still the checkpoint's.
+pub struct Asked<'a> {
+    pub questions: Cow<'a, Questions>,
+    pub heads: Cow<'a, Heads>,
+}
+
+/// A checkpoint's questions (`saved`, with their `heads`), overridden and extended by the
+/// request's (`supplied`).
 pub fn effective_questions<'a>(
-    saved: &'a Questions,
+    (saved, heads): (&'a Questions, &'a Heads),
     supplied: Option<&Questions>,
-) -> std::borrow::Cow<'a, Questions> {
+) -> Asked<'a> {
     // The saved questions alone, as most decisions (and every item of a batch without
     // questions of its own) ask, are not copied.
     let Some(supplied) = supplied.filter(|supplied| !supplied.is_empty()) else {
-        return std::borrow::Cow::Borrowed(saved);
+        return Asked {
+            questions: Cow::Borrowed(saved),
+            heads: Cow::Borrowed(heads),
+        };
     };
     let mut questions = saved.clone();
     for (id, question) in supplied {
         questions.insert(id.clone(), question.clone());
     }
-    std::borrow::Cow::Owned(questions)
+    // A question the request wrote under a checkpoint's ID is asked as written: the head
+    // fitted for the checkpoint's wording does not answer it.
+    let heads = if supplied.keys().any(|id| heads.get(id).is_some()) {
+        Cow::Owned(heads.clone().only(|id| !supplied.contains_key(id)))
+    } else {
+        Cow::Borrowed(heads)
+    };
+    Asked {
+        questions: Cow::Owned(questions),
+        heads,
+    }
 }
 
 /// How a captured decision is recorded.
@@ -204,7 +228,10 @@ pub(crate) async fn decide_and_capture(
     loaded: &Loaded,
     capture_as: CaptureAs<'_>,
 ) -> Result<(DecisionResponse, Result<()>)> {
-    let questions = effective_questions(&loaded.questions, request.questions.as_ref());
+    let Asked { questions, heads } = effective_questions(
+        (&loaded.questions, &loaded.heads),
+        request.questions.as_ref(),
+    );
     if questions.is_empty() {
         return Err(Error::invalid(
             Loc::body().key("questions"),
@@ -221,6 +248,7 @@ pub(crate) async fn decide_and_capture(
             model: &loaded.spec.base,
             state: &request.state,
             questions: &questions,
+            heads: &heads,
             truncate: request.truncate == Some(true),
         })
         .await?;
@@ -233,7 +261,7 @@ pub(crate) async fn decide_and_capture(
         && sampled(&example_id, loaded.spec.capture.sample_rate);
     let mut response = DecisionResponse {
         model: request.model.clone(),
-        answers: mark_abstentions(&questions, output.answers),
+        answers: mark_abstentions(&questions, &heads, output.answers),
         usage: output.usage,
         revision: Some(loaded.revision.clone()),
         checkpoint: Some(loaded.checkpoint.clone()),
@@ -349,5 +377,53 @@ impl OwnedDecision {
             output_tokens: self.usage.output_tokens,
             request_id: &self.request_id,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::builtin::learned::file::{VERSION, read, test_files, test_head};
+    use crate::wire::question::parse_questions;
+
+    fn questions(value: &serde_json::Value) -> Questions {
+        let mut errors = Vec::new();
+        let parsed = parse_questions(value, &Loc::body(), &mut errors);
+        assert!(errors.is_empty(), "{errors:?}");
+        parsed
+    }
+
+    #[test]
+    fn a_question_a_request_writes_under_a_checkpoints_id_is_asked_without_its_head() {
+        let saved = questions(&serde_json::json!({
+            "q": {"type": "noul", "instructions": "Is it urgent?"},
+            "r": {"type": "noul"},
+        }));
+        let heads = read(&test_files(&test_head(), VERSION), &|_| {
+            Some(vec!["true".into(), "false".into()])
+        })
+        .unwrap();
+        assert!(heads.get("q").is_some());
+
+        let asked = effective_questions((&saved, &heads), None);
+        assert!(matches!(asked.heads, Cow::Borrowed(_)), "not copied");
+        assert!(asked.heads.get("q").is_some());
+
+        // Another question beside it: the head still answers `q`.
+        let other = questions(&serde_json::json!({"s": {"type": "noul"}}));
+        let asked = effective_questions((&saved, &heads), Some(&other));
+        assert_eq!(asked.questions.len(), 3);
+        assert!(asked.heads.get("q").is_some());
+
+        // `q` reworded by the request: asked as written, with no head.
+        let reworded =
+            questions(&serde_json::json!({"q": {"type": "noul", "instructions": "Is it late?"}}));
+        let asked = effective_questions((&saved, &heads), Some(&reworded));
+        assert_eq!(asked.questions["q"], reworded["q"]);
+        assert!(asked.heads.get("q").is_none());
+        assert!(
+            heads.get("q").is_some(),
+            "the checkpoint's heads are untouched"
+        );
     }
 }

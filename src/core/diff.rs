@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::Context;
 use super::model_files::{invalid_checkpoint, parse_model_yaml, parse_questions_files};
 use super::models::{open, to_wire_revision};
+use crate::engine::builtin::learned;
 use crate::error::Result;
 use crate::ids::ModelRef;
 use crate::wire::registry::{Change, DiffStatus, FileDiff, ModelDiff};
@@ -68,8 +69,8 @@ pub fn diff(ctx: &Context, model: &ModelRef, from: &str, to: &str) -> Result<Mod
         &learned_files(&before.aligned, &from.commit)?,
         &learned_files(&after.aligned, &to.commit)?,
     );
-    let (heads_before, encoder_before) = heads(&before.learned);
-    let (heads_after, encoder_after) = heads(&after.learned);
+    let (heads_before, encoder_before) = learned::file::compared(&before.learned);
+    let (heads_after, encoder_after) = learned::file::compared(&after.learned);
     Ok(ModelDiff {
         model: repo.path().to_string(),
         from: to_wire_revision(from),
@@ -89,54 +90,6 @@ pub fn diff(ctx: &Context, model: &ModelRef, from: &str, to: &str) -> Result<Mod
             out
         },
     })
-}
-
-/// The learned heads of a checkpoint's `learned/` files, question by question, as a diff
-/// compares them, and its fine-tuned encoder's record, if any. The files were checked
-/// with the checkpoint ([`parse_questions_files`]), so a manifest that does not read is
-/// not one this checkpoint has.
-fn heads(files: &crate::repo::LearnedFiles) -> (Vec<(String, Value)>, Option<Value>) {
-    let Ok(Some(manifest)) = crate::learned::file::manifest(files) else {
-        return (Vec::new(), None);
-    };
-    let heads = manifest
-        .questions
-        .iter()
-        .map(|(question, entry)| {
-            let head = serde_json::json!({
-                "chosen": entry.chosen.as_deref().unwrap_or("head"),
-                "learner": entry.learner,
-                "features": entry.features.embedding,
-                "examples": entry.fitted.len(),
-                "outOfFold": entry.candidates.as_ref().map(|candidates| {
-                    candidates
-                        .iter()
-                        .map(|(name, point)| {
-                            (
-                                name.clone(),
-                                serde_json::json!({
-                                    "accuracy": point.accuracy,
-                                    "logLoss": point.log_loss,
-                                }),
-                            )
-                        })
-                        .collect::<serde_json::Map<_, _>>()
-                }),
-                "sha256": entry.sha256,
-            });
-            (question.clone(), head)
-        })
-        .collect();
-    let encoder = manifest.tuned.as_ref().map(|tuned| {
-        serde_json::json!({
-            "file": tuned.file,
-            "sha256": tuned.sha256,
-            "rank": tuned.rank,
-            "examples": tuned.examples,
-            "steps": tuned.steps,
-        })
-    });
-    (heads, encoder)
 }
 
 /// The top-level entries of a mapping, in file order (anything else: none).

@@ -90,6 +90,7 @@ async fn check_one(configured: &Configured, state: &Value, questions: &Questions
             model,
             state,
             questions,
+            heads: &crate::engine::builtin::learned::NONE,
             truncate: false,
         })
         .await;

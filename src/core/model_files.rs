@@ -2,12 +2,14 @@
 //! parsed and validated with every problem located in its file.
 
 use crate::engine::builtin::aligned::{AlignedInstructions, outcome_keys};
+use crate::engine::builtin::learned::Heads;
 use crate::error::Error;
 use crate::ids::ModelPath;
 use crate::wire::Questions;
 pub use crate::wire::models::CapturePolicy;
-use crate::wire::question::{json_type, parse_questions, questions_to_value};
+use crate::wire::question::{parse_questions, questions_to_value};
 use crate::wire::validate::UNKNOWN_MEMBER;
+use crate::wire::validate::json_type;
 use crate::wire::validate::{FieldError, Loc, Segment};
 use crate::wire::value::parse_yaml;
 use serde::{Deserialize, Serialize};
@@ -191,32 +193,35 @@ pub fn parse_questions_yaml(text: &str) -> std::result::Result<Questions, Vec<Fi
     }
 }
 
+/// A checkpoint's questions and the heads alignment fitted for some of them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckpointQuestions {
+    pub questions: Questions,
+    pub heads: Heads,
+}
+
 /// A checkpoint's questions: `questions.yaml` with each question's learned file
 /// (`aligned/<id>.yaml`, written by `arbiter align`) applied to it, as the engines read
-/// them: the question's instructions become its `task` beside what was learned. Every
-/// problem is reported, located in its file. A learned file whose question is gone is not
-/// read.
+/// them: the question's instructions become its `task` beside what was learned; and the
+/// learned heads of `learned/`. Every problem is reported, located in its file. A learned
+/// file whose question is gone is not read.
 pub fn parse_questions_files(
     questions_yaml: &str,
     aligned: &[(String, String)],
     learned: &[(String, Vec<u8>)],
-) -> std::result::Result<Questions, Vec<FieldError>> {
+) -> std::result::Result<CheckpointQuestions, Vec<FieldError>> {
     let mut questions = parse_questions_yaml(questions_yaml)?;
     let mut errors = Vec::new();
     // Learned parameters first. A question that has them may have an `aligned/` file too,
     // only to correct the zero-shot answer its head reads as its prior: no exemplar, no cue.
     let outcomes_of =
         |id: &str| -> Option<Vec<String>> { questions.get(id).map(|q| outcome_keys(&q.kind)) };
-    match crate::learned::file::read(learned, &outcomes_of) {
-        Ok(heads) => {
-            for (id, head) in heads {
-                if let Some(question) = questions.get_mut(&id) {
-                    question.learned = Some(head);
-                }
-            }
-        }
-        Err(found) => errors.extend(found),
-    }
+    let heads = crate::engine::builtin::learned::file::read(learned, &outcomes_of).unwrap_or_else(
+        |found| {
+            errors.extend(found);
+            Heads::default()
+        },
+    );
     for (id, text) in aligned {
         let Some(question) = questions.get_mut(id) else {
             continue;
@@ -239,7 +244,7 @@ pub fn parse_questions_files(
         }
         match AlignedInstructions::read_learned(&value, &question.kind, &loc) {
             Ok(learned)
-                if question.learned.is_some()
+                if heads.get(id).is_some()
                     && (!learned.examples.is_empty() || !learned.cues.is_empty()) =>
             {
                 errors.push(FieldError::new(
@@ -260,7 +265,7 @@ pub fn parse_questions_files(
         }
     }
     if errors.is_empty() {
-        Ok(questions)
+        Ok(CheckpointQuestions { questions, heads })
     } else {
         Err(errors)
     }
@@ -392,7 +397,8 @@ mod tests {
             ],
             &[],
         )
-        .unwrap();
+        .unwrap()
+        .questions;
         let instructions = parsed["q"].instructions.as_ref().unwrap();
         assert_eq!(instructions["task"], "Is it urgent?");
         assert_eq!(instructions["cues"]["true"][0], "asap");
@@ -435,15 +441,15 @@ mod tests {
 
     #[test]
     fn a_head_sits_beside_a_correction_of_its_prior_but_not_beside_exemplars() {
-        use crate::learned::file::{VERSION, test_files, test_head};
+        use crate::engine::builtin::learned::file::{VERSION, test_files, test_head};
         let questions = "q: {type: noul, instructions: Is it urgent?}\n";
         let learned = test_files(&test_head(), VERSION);
         let aligned = |text: &str| vec![("q".to_owned(), text.to_owned())];
         let correction =
             "arbiter_alignment: {version: 1, weights: {similarity: 3.5}, bias: {'true': -0.2}}\n";
         let parsed = parse_questions_files(questions, &aligned(correction), &learned).unwrap();
-        assert!(parsed["q"].learned.is_some());
-        let instructions = parsed["q"].instructions.as_ref().unwrap();
+        assert!(parsed.heads.get("q").is_some());
+        let instructions = parsed.questions["q"].instructions.as_ref().unwrap();
         assert_eq!(instructions["task"], "Is it urgent?");
         assert_eq!(
             instructions["arbiter_alignment"]["bias"]["true"],

@@ -7,6 +7,7 @@ use super::model_files::{
     parse_questions_files,
 };
 use super::parsed_checkpoints::ParsedCheckpoint;
+use crate::engine::builtin::learned::Heads;
 use crate::error::{Error, Result};
 use crate::ids::{ModelId, ModelRef};
 use crate::repo::{self, Files, ModelPath, ModelRepo, Resolved};
@@ -343,6 +344,8 @@ pub struct Loaded {
     pub path: ModelPath,
     pub spec: ModelSpec,
     pub questions: Questions,
+    /// The heads alignment fitted for some of its questions.
+    pub heads: Heads,
     pub revision: Revision,
     pub checkpoint: Checkpoint,
 }
@@ -484,6 +487,7 @@ fn load_resolved(ctx: &Context, repo: &ModelRepo, resolved: Resolved) -> Result<
         path: repo.path().clone(),
         spec: parsed.spec.clone(),
         questions: parsed.questions.clone(),
+        heads: parsed.heads.clone(),
         revision: to_wire_revision(resolved),
         checkpoint: parsed.checkpoint.clone(),
     })
@@ -500,11 +504,12 @@ pub(super) fn read_checkpoint(
     let model = repo.path();
     let spec = parse_model_yaml(&files.model_yaml, &|name| ctx.is_base_model(name))
         .map_err(|errors| invalid_checkpoint(model, commit, errors))?;
-    let questions = parse_questions_files(&files.questions_yaml, &files.aligned, &files.learned)
+    let parsed = parse_questions_files(&files.questions_yaml, &files.aligned, &files.learned)
         .map_err(|errors| invalid_checkpoint(model, commit, errors))?;
     Ok(ParsedCheckpoint {
         spec,
-        questions,
+        questions: parsed.questions,
+        heads: parsed.heads,
         checkpoint: to_wire_checkpoint(&repo.checkpoint(commit)?),
     })
 }
@@ -532,8 +537,8 @@ fn questions_problems(
     gates_yaml: Option<&str>,
 ) -> Vec<FieldError> {
     match parse_questions_files(questions_yaml, aligned, learned) {
-        Ok(questions) => gates_yaml
-            .map(|gates| super::gates::check_file(gates, &questions))
+        Ok(parsed) => gates_yaml
+            .map(|gates| super::gates::check_file(gates, &parsed.questions))
             .unwrap_or_default(),
         Err(found) => found,
     }

@@ -24,6 +24,7 @@ const KEPT: NonZeroUsize = NonZeroUsize::new(64).unwrap();
 pub(crate) struct ParsedCheckpoint {
     pub spec: ModelSpec,
     pub questions: Questions,
+    pub heads: crate::engine::builtin::learned::Heads,
     pub checkpoint: Checkpoint,
 }
 
@@ -80,6 +81,7 @@ mod tests {
                 capture: crate::core::model_files::CapturePolicy::default(),
             },
             questions: Questions::default(),
+            heads: crate::engine::builtin::learned::Heads::default(),
             checkpoint: Checkpoint {
                 checkpoint_id: "c".into(),
                 created_at: String::new(),

@@ -49,8 +49,9 @@ fn same_definition(a: &crate::wire::Question, b: &crate::wire::Question) -> bool
     a.kind == b.kind && a.instructions == b.instructions
 }
 
-/// The questions a working copy asks: the revision's (`learned` applied) for an unchanged
-/// question, the draft's for any other; in the draft's order, and only the draft's.
+/// The questions a working copy asks: the revision's (`aligned/` files applied) for an
+/// unchanged question, the draft's for any other; in the draft's order, and only the
+/// draft's. Only an unchanged question keeps its learned head ([`apply`]).
 pub(crate) fn merge(
     learned: &Questions,
     draft: &Questions,
@@ -97,6 +98,9 @@ pub fn apply(
     })?;
     let origins = origins(&committed, draft);
     loaded.questions = merge(&loaded.questions, draft, &origins);
+    // A head answers only the question it was fitted for, as the checkpoint words it.
+    loaded.heads = std::mem::take(&mut loaded.heads)
+        .only(|id| origins.get(id) == Some(&QuestionOrigin::Unchanged));
     let working = WorkingCopy {
         of: loaded.revision.name.clone(),
         questions: origins,
@@ -208,7 +212,9 @@ mod tests {
             ("q".to_owned(), learned_file.to_owned()),
             ("r".to_owned(), learned_file.to_owned()),
         ];
-        let at_revision = parse_questions_files(COMMITTED, &aligned, &[]).unwrap();
+        let at_revision = parse_questions_files(COMMITTED, &aligned, &[])
+            .unwrap()
+            .questions;
         let committed = parse_questions_yaml(COMMITTED).unwrap();
         let draft = parse_questions_yaml(
             "q: {type: noul, instructions: Is it urgent?}\nr: {type: noul, instructions: Is it rude?}\n",

@@ -74,6 +74,12 @@ pub struct EngineRequest<'a> {
     pub state: &'a Value,
     /// Already validated; at least one question.
     pub questions: &'a Questions,
+    /// The learned heads of some of them (a checkpoint's; [`learned::NONE`] for a base
+    /// model): the built-in engine answers those questions with them, a remote engine has
+    /// none to read.
+    ///
+    /// [`learned::NONE`]: crate::engine::builtin::learned::NONE
+    pub heads: &'a crate::engine::builtin::learned::Heads,
     /// Read only the first [`Engine::state_budget`] tokens of a longer state instead of
     /// refusing it (`state_too_large`).
     pub truncate: bool,

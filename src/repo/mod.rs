@@ -30,7 +30,7 @@ pub use checkout::{Checkout, Staged, WORKING_TREE, Wanted};
 pub use commit::FileChange;
 pub use error::RepoError;
 pub use model::ModelRepo;
-pub use read::{ALIGNED_DIR, Checkpoint, Files, LearnedFiles};
+pub use read::{ALIGNED_DIR, Checkpoint, Files, LEARNED_DIR, LearnedFiles};
 pub use remote::RemoteHealth;
 pub use repos::Repos;
 pub use revision::{Resolved, RevisionKind};

@@ -40,8 +40,9 @@ fn is_regular_file(entry: &git2::TreeEntry<'_>) -> bool {
 /// The files of a checkpoint's `learned/`, by name.
 pub type LearnedFiles = Vec<(String, Vec<u8>)>;
 
-/// The directory of learned parameters ([`crate::learned::file`]).
-pub(super) const LEARNED_DIR: &str = crate::learned::file::DIR;
+/// The directory of learned parameters, whose files the built-in engine reads and writes
+/// (`engine::builtin::learned::file`); the repository keeps them as bytes.
+pub const LEARNED_DIR: &str = "learned";
 
 /// Metadata of one commit.
 #[derive(Debug, Clone, PartialEq, Eq)]

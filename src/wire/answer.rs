@@ -306,7 +306,6 @@ mod tests {
                     .map(|k| ((*k).to_owned(), Value::Null))
                     .collect(),
             },
-            learned: None,
         }
     }
 
@@ -316,7 +315,6 @@ mod tests {
             kind: QuestionKind::Score {
                 levels: (0..levels).map(|i| json!(format!("level {i}"))).collect(),
             },
-            learned: None,
         }
     }
 
@@ -360,7 +358,6 @@ mod tests {
             kind: QuestionKind::Score {
                 levels: vec![json!("low"), json!({"k": [1]}), json!(["x"])],
             },
-            learned: None,
         };
         let answer = Answer::from_distribution(&q, &Distribution::Outcomes(vec![0.0, 0.5, 0.5]));
         let value = serde_json::to_value(&answer).unwrap();
@@ -382,7 +379,6 @@ mod tests {
                 when_true: Value::Null,
                 when_false: Value::Null,
             },
-            learned: None,
         };
         let plain = Answer::from_distribution(&q, &Distribution::Noul(0.25));
         assert_eq!(
@@ -529,7 +525,7 @@ mod tests {
 
         #[test]
         fn noul_invariant(p in prop_oneof![any::<f64>(), 0.0..=1.0f64]) {
-            let q = Question { instructions: None, kind: QuestionKind::Noul { when_true: Value::Null, when_false: Value::Null }, learned: None };
+            let q = Question { instructions: None, kind: QuestionKind::Noul { when_true: Value::Null, when_false: Value::Null } };
             let Answer::Noul { noul, .. } = Answer::from_distribution(&q, &Distribution::Noul(p)) else { panic!() };
             prop_assert!(noul.is_finite() && (0.0..=1.0).contains(&noul));
         }

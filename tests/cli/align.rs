@@ -1301,7 +1301,7 @@ fn a_fine_tuned_checkpoint_answers_through_its_delta_and_survives_a_clone() {
     })
     .unwrap();
     let bytes = delta.to_bytes().unwrap();
-    let sha = arbiter::learned::file::sha256(&bytes);
+    let sha = arbiter::engine::builtin::learned::file::sha256(&bytes);
     let work = env.path().join("tuned");
     env.git_in(
         env.path(),
@@ -1402,7 +1402,7 @@ fn a_fine_tuned_checkpoint_answers_through_its_delta_and_survives_a_clone() {
         .unwrap();
     let mut other = bytes.clone();
     other[at..at + 9].copy_from_slice(b"minilm-l9");
-    let other_sha = arbiter::learned::file::sha256(&other);
+    let other_sha = arbiter::engine::builtin::learned::file::sha256(&other);
     std::fs::write(work.join("learned/encoder.safetensors"), &other).unwrap();
     std::fs::write(&manifest_path, tuned_manifest.replacen(&sha, &other_sha, 1)).unwrap();
     commit_and_push("other encoder", "tuned-other");

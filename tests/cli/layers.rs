@@ -97,12 +97,10 @@ fn resolve(modules: &BTreeMap<Module, String>, from: &Module, path: &str) -> Opt
     Some(base)
 }
 
-/// Who imports whom, leaving out a module's imports of its own ancestors and descendants
-/// (a parent and its children are one room).
+/// Who imports whom (a module's imports of itself left out).
 fn imports(modules: &BTreeMap<Module, String>) -> BTreeMap<Module, BTreeSet<Module>> {
     let path = Regex::new(r"\b(?:crate|super|self)(?:::\w+)+").unwrap();
     let group = Regex::new(r"\b((?:crate|super|self)(?:::\w+)*)::\{([^}]*)\}").unwrap();
-    let related = |a: &Module, b: &Module| a.starts_with(b) || b.starts_with(a);
     modules
         .iter()
         .map(|(module, source)| {
@@ -121,11 +119,36 @@ fn imports(modules: &BTreeMap<Module, String>) -> BTreeMap<Module, BTreeSet<Modu
             let targets = named
                 .iter()
                 .filter_map(|p| resolve(modules, module, p))
-                .filter(|target| !related(module, target))
+                .filter(|target| target != module)
                 .collect();
             (module.clone(), targets)
         })
         .collect()
+}
+
+/// The graph with each module taken together with everything under it, `depth` names
+/// deep: at depth 1 `wire::question::read` is `wire`, at depth 2 `wire::question`. A
+/// module and its children are one node, so an edge between them is no edge, and a
+/// circle through two rooms shows however deep their files are.
+fn rooms(
+    graph: &BTreeMap<Module, BTreeSet<Module>>,
+    depth: usize,
+) -> BTreeMap<Module, BTreeSet<Module>> {
+    let room = |m: &Module| -> Module { m.iter().take(depth).cloned().collect() };
+    let mut out: BTreeMap<Module, BTreeSet<Module>> = BTreeMap::new();
+    for (module, targets) in graph {
+        let from = room(module);
+        let into = out.entry(from.clone()).or_default();
+        for target in targets {
+            let to = room(target);
+            // A room and the room it is in (`core` and `core::align` at depth 2, for
+            // `core/mod.rs`) are one.
+            if !from.starts_with(&to) && !to.starts_with(&from) {
+                into.insert(to);
+            }
+        }
+    }
+    out
 }
 
 fn name(module: &Module) -> String {
@@ -169,43 +192,67 @@ fn cycles(graph: &BTreeMap<Module, BTreeSet<Module>>) -> Vec<Vec<String>> {
     out
 }
 
+/// The circles allowed, each a set of rooms: the `OpenAPI` document is served by a route
+/// of the router it documents (`server::openapi` lists `server::routes`, whose table
+/// names the route that serves it).
+const ALLOWED: &[&[&str]] = &[&["server::openapi", "server::routes"]];
+
 #[test]
 fn modules_import_each_other_without_a_cycle() {
     let modules = modules();
     assert!(modules.len() > 100, "read {} modules", modules.len());
-    let found = cycles(&imports(&modules));
-    assert!(
-        found.is_empty(),
-        "import cycles between modules: {found:#?}"
-    );
+    let graph = imports(&modules);
+    let deepest = modules.keys().map(Vec::len).max().unwrap_or(1);
+    for depth in 1..=deepest {
+        let found: Vec<Vec<String>> = cycles(&rooms(&graph, depth))
+            .into_iter()
+            .filter(|cycle| !ALLOWED.iter().any(|allowed| cycle == allowed))
+            .collect();
+        assert!(
+            found.is_empty(),
+            "import cycles between modules, each taken with its children {depth} names deep: \
+             {found:#?}"
+        );
+    }
 }
 
 #[test]
 fn the_cycle_finder_sees_a_cycle() {
     // The check above must be able to fail: two modules naming each other are a cycle,
-    // a child naming its parent is not.
+    // a child naming its parent is not, and two rooms whose children name each other are.
     let modules: BTreeMap<Module, String> = [
         (vec![], String::new()),
         (vec!["a".into()], "use crate::b::X;".into()),
         (vec!["b".into()], "fn f() { super::a::g() }".into()),
         (vec!["b".into(), "c".into()], "use super::Y;".into()),
+        (vec!["d".into()], String::new()),
+        (vec!["d".into(), "e".into()], "use crate::f::g::X;".into()),
+        (vec!["f".into()], String::new()),
+        (vec!["f".into(), "g".into()], "use crate::d::Y;".into()),
     ]
     .into_iter()
     .collect();
-    assert_eq!(cycles(&imports(&modules)), vec![vec!["a", "b"]]);
+    let graph = imports(&modules);
+    assert_eq!(
+        cycles(&rooms(&graph, 1)),
+        vec![vec!["a", "b"], vec!["d", "f"]]
+    );
+    assert_eq!(cycles(&rooms(&graph, 2)), vec![vec!["a", "b"]]);
 }
 
 #[test]
 fn lower_layers_import_nothing_above_them() {
     let modules = modules();
     let graph = imports(&modules);
-    // `wire` is the contract: it names IDs and limits, and nothing of the program but the
-    // learned head a checkpoint's question carries (`wire::Question::learned`).
+    // `wire` is the contract: it names IDs and limits, and nothing of the program (a
+    // checkpoint's learned heads travel beside its questions, never in them).
+    // `limits`, `ids` and `telemetry` are leaves every layer uses: they import nothing of
+    // the crate. `config` reads the settings into the contract's located faults, with an
+    // error of its own (the crate's error maps it, as it maps the store's and git's).
     // `core` knows nothing of the adapters over it (the command line, the server, the client).
-    // `telemetry` is a leaf every layer records into: it imports nothing of the crate.
     // `cli` reaches a model's repository only through `core` (no `repo` type, not even an
     // error: a bad path converts to the crate's error where it is parsed).
-    let rules: [(&str, &[&str]); 5] = [
+    let rules: [(&str, &[&str]); 7] = [
         (
             "cli",
             &[
@@ -223,9 +270,11 @@ fn lower_layers_import_nothing_above_them() {
                 "wire",
             ],
         ),
-        ("wire", &["ids", "learned", "limits", "wire"]),
+        ("wire", &["ids", "limits", "wire"]),
         ("telemetry", &["telemetry"]),
         ("ids", &["ids"]),
+        ("limits", &["limits"]),
+        ("config", &["config", "ids", "limits", "wire"]),
         (
             "core",
             &[
@@ -234,7 +283,6 @@ fn lower_layers_import_nothing_above_them() {
                 "engine",
                 "error",
                 "ids",
-                "learned",
                 "limits",
                 "parallel",
                 "repo",

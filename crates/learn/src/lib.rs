@@ -1,7 +1,7 @@
 //! The numerical part of Arbiter's learned heads, in a crate of its own so that it is
 //! compiled optimized even in a debug build (the tests align real models): the state's
 //! words ([`words`]), the head and its objective ([`head`]), and the optimizer
-//! ([`lbfgs`]). How a checkpoint keeps a head is `arbiter::learned::file`.
+//! ([`lbfgs`]). How a checkpoint keeps a head is `arbiter::engine::builtin::learned::file`.
 
 pub mod head;
 pub mod lbfgs;

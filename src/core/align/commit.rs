@@ -20,7 +20,6 @@ pub(crate) fn without_exemplar(question: &Question, example_id: &str) -> Option<
     Some(Question {
         instructions: Some(instructions),
         kind: question.kind.clone(),
-        learned: question.learned.clone(),
     })
 }
 
@@ -35,23 +34,6 @@ pub(super) fn fit_id(question: &str, sorted_ids: &[String]) -> String {
         hasher.update(id.as_bytes());
     }
     hex::encode(&hasher.finalize()[..16])
-}
-
-/// A learned file's text: the calibration first, then cues, then exemplars, under a header
-/// that says what the file is.
-pub(super) fn learned_yaml(id: &str, learned: &AlignedInstructions) -> String {
-    let value = learned.to_learned_value();
-    let mut ordered = serde_json::Map::new();
-    for key in [aligned::ALIGNMENT_KEY, "cues", "examples"] {
-        if let Some(member) = value.get(key) {
-            ordered.insert(key.to_owned(), member.clone());
-        }
-    }
-    let body = serde_yaml::to_string(&Value::Object(ordered)).unwrap_or_default();
-    format!(
-        "# What `arbiter align` learned for question `{id}`. The engine reads it beside\n\
-         # questions.yaml, which alignment leaves as it is.\n{body}"
-    )
 }
 
 /// Commit what the questions learned (when any passed) and say how it went.
@@ -186,12 +168,12 @@ fn warm_encoder(ctx: &Context, loaded: &Loaded, learned: IndexMap<String, Learne
     }
 }
 
-/// The new checkpoint's `learned/`: the base's heads of questions not aligned now, and
-/// the new `heads`; `None` when neither changes it. A question corrected without
-/// annotations now (`files`) loses its head.
 /// A fine-tune to commit: its delta file's bytes, and what the alignment reported of it.
 pub(super) type TunedFile<'a> = (&'a [u8], &'a crate::wire::align::TuningReport);
 
+/// The new checkpoint's `learned/` ([`file::write`]): the base's heads of questions not
+/// aligned now, and the new `heads`; `None` when neither changes it. A question corrected
+/// without annotations now (`files`) loses its head.
 pub(super) fn learned_dir(
     ctx: &Context,
     loaded: &Loaded,
@@ -199,20 +181,18 @@ pub(super) fn learned_dir(
     (heads, tuned): (&[(&String, &LearnedHead)], Option<TunedFile<'_>>),
     files: &[(String, String)],
 ) -> Option<crate::repo::LearnedFiles> {
-    use crate::learned::file::{self, Manifest};
+    use crate::engine::builtin::learned::file;
     let replaced = |id: &str| {
         heads.iter().any(|(other, _)| *other == id) || files.iter().any(|(other, _)| other == id)
     };
+    // In the questions' order, as the manifest lists them.
     let kept: Vec<(String, &file::Entry)> = loaded
         .questions
-        .iter()
-        .filter_map(|(id, q)| Some((id.clone(), &q.learned.as_ref()?.entry)))
+        .keys()
+        .filter_map(|id| Some((id.clone(), &loaded.heads.get(id)?.entry)))
         .filter(|(id, _)| !replaced(id))
         .collect();
-    let dropped = loaded
-        .questions
-        .iter()
-        .any(|(id, q)| q.learned.is_some() && replaced(id));
+    let dropped = loaded.heads.iter().any(|(id, _)| replaced(id));
     if heads.is_empty() && !dropped {
         return None;
     }
@@ -222,63 +202,22 @@ pub(super) fn learned_dir(
         .and_then(|e| e.as_builtin())
         .map(BuiltinEngine::head_encoder)
         .unwrap_or_default();
-    let mut manifest = Manifest {
-        format: file::FORMAT.to_owned(),
-        version: file::VERSION,
-        encoder,
-        tuned: None,
-        questions: IndexMap::new(),
-    };
-    let mut dir: Vec<(String, Vec<u8>)> = Vec::new();
-    for (id, entry) in kept {
-        if let Some((_, bytes)) = base.iter().find(|(name, _)| *name == entry.file) {
-            dir.push((entry.file.clone(), bytes.clone()));
-            manifest.questions.insert(id, entry.clone());
-        }
-    }
-    // The fine-tune the heads read: this alignment's, or the base's that a kept head still
-    // reads (an alignment never tunes while one does: `tuned_elsewhere`).
-    if let Some((bytes, report)) = tuned {
-        dir.push((file::TUNED_FILE.to_owned(), bytes.to_vec()));
-        manifest.tuned = Some(file::TunedEntry {
+    let tuned = tuned.map(|(bytes, report)| {
+        let entry = file::TunedEntry {
             file: file::TUNED_FILE.to_owned(),
             sha256: file::sha256(bytes),
             layer: crate::engine::builtin::tuned::LAYER,
             rank: crate::engine::builtin::tuned::RANK,
             examples: usize::try_from(report.examples).unwrap_or(usize::MAX),
             steps: usize::try_from(report.steps).unwrap_or(usize::MAX),
-        });
-    } else if manifest
-        .questions
-        .values()
-        .any(|entry| entry.features.embedding == file::POOLED_TUNED)
-    {
-        let base_manifest = base
-            .iter()
-            .find(|(name, _)| name == file::MANIFEST)
-            .and_then(|(_, text)| std::str::from_utf8(text).ok())
-            .and_then(|text| crate::wire::value::from_yaml::<Manifest>(text).ok());
-        if let Some(entry) = base_manifest.and_then(|m| m.tuned)
-            && let Some((_, bytes)) = base.iter().find(|(name, _)| *name == entry.file)
-        {
-            dir.push((entry.file.clone(), bytes.clone()));
-            manifest.tuned = Some(entry);
-        }
-    }
-    for (id, head) in heads {
-        dir.push((head.entry.file.clone(), head.tensors.clone()));
-        manifest.questions.insert((*id).clone(), head.entry.clone());
-    }
-    if manifest.questions.is_empty() {
-        return Some(Vec::new());
-    }
-    manifest.questions.sort_keys();
-    dir.push((
-        file::MANIFEST.to_owned(),
-        file::manifest_yaml(&manifest).into_bytes(),
-    ));
-    dir.sort();
-    Some(dir)
+        };
+        (bytes, entry)
+    });
+    let fitted: Vec<(&String, &file::Entry, &[u8])> = heads
+        .iter()
+        .map(|(id, head)| (*id, &head.entry, head.tensors.as_slice()))
+        .collect();
+    Some(file::write(encoder, base, &kept, &fitted, tuned))
 }
 
 /// A checkpoint aligned before learned files kept its alignment inside `questions.yaml`;

@@ -56,7 +56,6 @@ impl Correction {
                 .to_value(),
             ),
             kind: base.kind.clone(),
-            learned: None,
         };
         Ok(Ok(Self {
             question,
@@ -68,7 +67,7 @@ impl Correction {
     /// What the checkpoint keeps of it for question `id`.
     pub(super) fn learned(&self, id: &str) -> Learned {
         Learned {
-            file: Some(learned_yaml(id, &self.file)),
+            file: Some(self.file.file_text(id)),
             head: None,
             fit_id: None,
             fitted: Vec::new(),

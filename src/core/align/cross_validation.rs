@@ -1,4 +1,4 @@
-//! Fitting a question's learned head ([`crate::learned`]) on its annotated examples, with
+//! Fitting a question's learned head ([`crate::engine::builtin::learned`]) on its annotated examples, with
 //! every figure out of fold.
 //!
 //! The examples are dealt into stratified, seeded folds ([`super::folds::assign`]). For
@@ -11,7 +11,7 @@
 
 use super::folds;
 use crate::core::metrics::{argmax, log_loss};
-use crate::learned::{Head, Link, Penalty, Reading};
+use crate::engine::builtin::learned::{Head, Link, Penalty, Reading};
 use crate::wire::align::CurvePoint;
 
 /// The strengths tried, strongest first: from nearly zero-shot to nearly unregularized
@@ -133,7 +133,7 @@ pub fn cross_validate(
         let train_labels: Vec<usize> = train.iter().map(|&j| labels[j]).collect();
         let mut at = 0;
         for family in families(problem.link) {
-            let heads = crate::learned::head::fit_path(
+            let heads = crate::engine::builtin::learned::head::fit_path(
                 family.link,
                 problem.outcomes,
                 &readings,
@@ -203,8 +203,13 @@ pub fn fit(problem: &Problem<'_>, subset: &[usize], link: Link, penalty: Penalty
         })
         .collect();
     path.push(penalty);
-    let mut heads =
-        crate::learned::head::fit_path(link, problem.outcomes, &readings, &labels, &path);
+    let mut heads = crate::engine::builtin::learned::head::fit_path(
+        link,
+        problem.outcomes,
+        &readings,
+        &labels,
+        &path,
+    );
     heads.pop().unwrap_or_else(|| unreachable_head(problem))
 }
 
@@ -218,7 +223,7 @@ fn unreachable_head(problem: &Problem<'_>) -> Head {
         center: Vec::new(),
         scale: 1.0,
         embedding: Vec::new(),
-        vocabulary: crate::learned::words::Vocabulary::default(),
+        vocabulary: crate::engine::builtin::learned::words::Vocabulary::default(),
         words: Vec::new(),
     }
 }

@@ -10,7 +10,7 @@ use select::Candidate;
 /// The head kept (the learned one, or the majority prior as a head), with how it was
 /// chosen and what it was fitted on.
 pub(super) struct Fit<'a> {
-    pub(super) head: crate::learned::Head,
+    pub(super) head: crate::engine::builtin::learned::Head,
     pub(super) selection: select::Selection,
     /// The fitted examples, as indices into `ids`.
     pub(super) fitted: Vec<usize>,
@@ -46,7 +46,7 @@ impl Fit<'_> {
                      state)",
                     fitted.len()
                 ),
-                crate::learned::Penalty {
+                crate::engine::builtin::learned::Penalty {
                     embedding: 0.0,
                     words: 0.0,
                 },
@@ -68,19 +68,19 @@ impl Fit<'_> {
             cv.folds,
             describe_scores(&selection.scores)
         ));
-        let out_of_fold: IndexMap<String, crate::learned::file::Fitted> = fitted
+        let out_of_fold: IndexMap<String, crate::engine::builtin::learned::file::Fitted> = fitted
             .iter()
             .zip(cv.fold_of.iter().zip(&selection.out_of_fold))
             .map(|(&i, (&fold, answer))| {
-                let fitted = crate::learned::file::Fitted {
+                let fitted = crate::engine::builtin::learned::file::Fitted {
                     fold,
                     answer: answer.clone(),
                 };
                 (ids[i].to_owned(), fitted)
             })
             .collect();
-        let tensors = crate::learned::file::tensors(&head);
-        let entry = crate::learned::file::entry(
+        let tensors = crate::engine::builtin::learned::file::tensors(&head);
+        let entry = crate::engine::builtin::learned::file::entry(
             id,
             &head,
             outcome_keys(kind),
@@ -92,9 +92,9 @@ impl Fit<'_> {
         );
         let mut features = entry.features.clone();
         if tuned && selection.chosen == Candidate::Head {
-            crate::learned::file::POOLED_TUNED.clone_into(&mut features.embedding);
+            crate::engine::builtin::learned::file::POOLED_TUNED.clone_into(&mut features.embedding);
         }
-        let entry = crate::learned::file::Entry {
+        let entry = crate::engine::builtin::learned::file::Entry {
             features,
             curve: report.curve.as_ref().map(|curve| curve.points.clone()),
             chosen: report.chosen.clone(),

@@ -24,7 +24,7 @@ mod question;
 mod select;
 mod tune;
 
-use commit::{finish, fit_id, learned_yaml};
+use commit::{finish, fit_id};
 pub(crate) use commit::{has_exemplar, without_exemplar};
 pub use gate::Verdict;
 use inputs::{embed, examples_count, not_run, parallel_map, read_captured, read_examples};
@@ -362,12 +362,11 @@ fn align(
 fn tuned_elsewhere(loaded: &Loaded, settings: &Settings) -> Option<String> {
     let kept: Vec<&String> = loaded
         .questions
-        .iter()
-        .filter(|(id, q)| {
-            q.learned.as_ref().is_some_and(|l| l.tuned.is_some())
+        .keys()
+        .filter(|id| {
+            loaded.heads.get(id).is_some_and(|l| l.tuned.is_some())
                 && !settings.questions.contains(id)
         })
-        .map(|(id, _)| id)
         .collect();
     (!kept.is_empty()).then(|| {
         format!(
@@ -475,7 +474,7 @@ fn search(
         let aligned = align_question(
             engine,
             id,
-            &loaded.questions[id],
+            (&loaded.questions[id], loaded.heads.get(id).is_some()),
             examples,
             embedded,
             captured,
@@ -564,7 +563,7 @@ struct Learned {
 /// A head's tensors and its manifest entry.
 struct LearnedHead {
     tensors: Vec<u8>,
-    entry: crate::learned::file::Entry,
+    entry: crate::engine::builtin::learned::file::Entry,
 }
 
 /// Six significant decimals: readable in a diff, far finer than the fit's precision.

@@ -14,7 +14,8 @@ use select::Candidate;
 pub(super) fn align_question(
     engine: &BuiltinEngine,
     id: &str,
-    question: &Question,
+    // The question, and whether the checkpoint has a head for it.
+    (question, has_head): (&Question, bool),
     examples: &Examples,
     embedded: &[EmbeddedState],
     captured: &[EmbeddedState],
@@ -74,7 +75,7 @@ pub(super) fn align_question(
             engine,
             id,
             (current.as_ref(), &base),
-            question.learned.is_some(),
+            has_head,
             captured,
             settings,
             report,
@@ -315,7 +316,7 @@ struct Readings {
     /// tuned without that fold's labels.
     base_pooled: Option<Vec<Vec<f32>>>,
     by_fold: Option<Vec<Vec<Vec<f32>>>>,
-    counts: Vec<crate::learned::words::Counts>,
+    counts: Vec<crate::engine::builtin::learned::words::Counts>,
 }
 
 impl Readings {
@@ -396,7 +397,7 @@ impl Readings {
                 .map(|it| examples.ids[it.example].as_str())
                 .collect(),
             readings: (0..items.len())
-                .map(|i| crate::learned::Reading {
+                .map(|i| crate::engine::builtin::learned::Reading {
                     pooled: &pooled[i],
                     counts: &self.counts[i],
                     prior: &self.priors[i],

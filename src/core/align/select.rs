@@ -15,7 +15,7 @@
 //! own figure, which the choice compares, is nested the same way.
 
 use super::cross_validation::{self, CrossValidated, Problem};
-use crate::learned::{Head, Link};
+use crate::engine::builtin::learned::{Head, Link};
 use crate::wire::align::CurvePoint;
 
 /// What a question may answer with.
@@ -255,7 +255,10 @@ impl FoldChoice {
     }
 
     /// A held-out example's answers: the head's, and the chosen candidate's.
-    fn answer(&self, reading: &crate::learned::Reading<'_>) -> (Vec<f64>, Vec<f64>) {
+    fn answer(
+        &self,
+        reading: &crate::engine::builtin::learned::Reading<'_>,
+    ) -> (Vec<f64>, Vec<f64>) {
         let head = self.head.probabilities(reading);
         let chosen = match self.choice {
             Candidate::ZeroShot => reading.prior.to_vec(),
@@ -287,7 +290,7 @@ pub(super) fn majority_head(problem: &Problem<'_>, subset: &[usize]) -> Head {
         center: vec![0.0; dim],
         scale: 1.0,
         embedding: vec![0.0; dim * outcomes],
-        vocabulary: crate::learned::words::Vocabulary::default(),
+        vocabulary: crate::engine::builtin::learned::words::Vocabulary::default(),
         words: Vec::new(),
     }
 }
@@ -320,8 +323,8 @@ pub(super) fn curve(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::learned::Reading;
-    use crate::learned::words::{Counts, counts};
+    use crate::engine::builtin::learned::Reading;
+    use crate::engine::builtin::learned::words::{Counts, counts};
 
     /// `n` examples of two outcomes: label `i % 2`, each state's text naming its label
     /// when `words`, and a zero-shot answer that puts `prior_on_zero` on outcome 0.
@@ -495,10 +498,14 @@ mod tests {
             (p[0] - 0.2).abs() < 1e-9 && (p[1] - 0.8).abs() < 1e-9,
             "{p:?}"
         );
-        let files = crate::learned::file::test_files(&head, crate::learned::file::VERSION);
-        let read =
-            crate::learned::file::read(&files, &|_| Some(vec!["true".into(), "false".into()]))
-                .expect("read back");
-        assert_eq!(read["q"].head, head);
+        let files = crate::engine::builtin::learned::file::test_files(
+            &head,
+            crate::engine::builtin::learned::file::VERSION,
+        );
+        let read = crate::engine::builtin::learned::file::read(&files, &|_| {
+            Some(vec!["true".into(), "false".into()])
+        })
+        .expect("read back");
+        assert_eq!(read.get("q").unwrap().head, head);
     }
 }

@@ -97,7 +97,10 @@ pub fn create(
         loaded = copy;
         working = Some(stored);
     }
-    if effective_questions(&loaded.questions, batch.questions.as_ref()).is_empty() {
+    if effective_questions((&loaded.questions, &loaded.heads), batch.questions.as_ref())
+        .questions
+        .is_empty()
+    {
         return Err(Error::invalid(
             Loc::body().key("questions"),
             format!(

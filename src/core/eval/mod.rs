@@ -186,7 +186,8 @@ async fn sides(ctx: &Context, record: &JobRecord, stored: &EvaluationSpec) -> Re
             .filter_map(|id| loaded.questions.get(id).map(|q| (id.clone(), q.clone())))
             .collect();
         let engine = loaded.engine(ctx)?;
-        let groups = answer_cache::groups(engine.clone(), questions.clone()).await?;
+        let groups =
+            answer_cache::groups(engine.clone(), questions.clone(), loaded.heads.clone()).await?;
         sides.push(Side {
             results,
             loaded,
@@ -335,6 +336,7 @@ async fn answers_for(
         engine: side.engine.as_ref(),
         base: &side.loaded.spec.base,
         questions: &side.questions,
+        heads: &side.loaded.heads,
         groups: &side.groups,
     };
     let answered = answer_cache::answers(ctx, &asking, example_id, state, &Open).await?;

@@ -122,11 +122,17 @@ pub(crate) async fn rank(
         .cloned()
         .collect();
     let engine = loaded.engine(ctx)?;
-    let groups = answer_cache::groups(engine.clone(), loaded.questions.clone()).await?;
+    let groups = answer_cache::groups(
+        engine.clone(),
+        loaded.questions.clone(),
+        loaded.heads.clone(),
+    )
+    .await?;
     let asking = Asking {
         engine: engine.as_ref(),
         base: &loaded.spec.base,
         questions: &loaded.questions,
+        heads: &loaded.heads,
         groups: &groups,
     };
     let asked = Asked {
@@ -220,7 +226,7 @@ fn learning(loaded: &Loaded, questions: &[String]) -> IndexMap<String, Learning>
     questions
         .iter()
         .filter_map(|id| {
-            let learned = loaded.questions.get(id)?.learned.as_ref()?;
+            let learned = loaded.heads.get(id)?;
             Some((id.clone(), Learning::of(learned.entry.curve.as_deref()?)?))
         })
         .collect()

@@ -186,15 +186,11 @@ impl BuiltinEngine {
         Ok(embedded.with_words_of(&text))
     }
 
-    /// Answer one question about an embedded state, with the tokens read for its outcomes
-    /// (and, for an aligned question, its exemplars and cues).
+    /// Answer one question about an embedded state without a learned head, with the tokens
+    /// read for its outcomes (and, for an aligned question, its exemplars and cues).
     /// It is read as `decide` reads it in a request of its own ([`meaning::alone`]), so an
     /// alignment's baseline is what the checkpoint answers.
     pub fn answer(&self, state: &EmbeddedState, question: &Question) -> Result<(Answer, u64)> {
-        if let Some(learned) = &question.learned {
-            let (distribution, tokens) = self.distribution_learned(state, question, learned)?;
-            return Ok((Answer::from_distribution(question, &distribution), tokens));
-        }
         let meaning = meaning::alone(question);
         let meant = self.distribution_meant(state, question, &meaning, &meaning.texts())?;
         let (distribution, tokens) = match meant {
@@ -237,33 +233,29 @@ impl BuiltinEngine {
         format!("{}|{reading}", self.embedder.identity())
     }
 
-    /// The zero-shot probabilities of `question` (without its learned head, if it has one),
-    /// one per outcome, as a learned head reads them as its prior, with the tokens read.
+    /// The zero-shot probabilities of `question` (never its learned head's), one per
+    /// outcome, as a learned head reads them as its prior, with the tokens read.
     pub fn zero_shot(&self, state: &EmbeddedState, question: &Question) -> Result<(Vec<f64>, u64)> {
-        let without = Question {
-            learned: None,
-            ..question.clone()
-        };
-        let (answer, tokens) = self.answer(state, &without)?;
+        let (answer, tokens) = self.answer(state, question)?;
         let outcomes = aligned::outcome_keys(&question.kind).len();
         Ok((answer.outcome_probabilities(outcomes), tokens))
     }
 
-    /// The distribution of a question with a learned head ([`crate::learned`]): its
+    /// The distribution of a question with a learned head ([`crate::engine::builtin::learned`]): its
     /// zero-shot answer (the question as it is without the head) is the head's prior.
     pub(super) fn distribution_learned(
         &self,
         state: &EmbeddedState,
         question: &Question,
-        learned: &crate::learned::Learned,
+        learned: &crate::engine::builtin::learned::Learned,
     ) -> Result<(Distribution, u64)> {
         if learned.encoder != self.head_encoder() {
             return Err(crate::error::Error::Validation(vec![
                 crate::wire::validate::FieldError::new(
                     crate::wire::Loc(vec![crate::wire::validate::Segment::Key(format!(
                         "{}/{}",
-                        crate::learned::file::DIR,
-                        crate::learned::file::MANIFEST
+                        crate::engine::builtin::learned::file::DIR,
+                        crate::engine::builtin::learned::file::MANIFEST
                     ))])
                     .key("encoder"),
                     format!(
@@ -289,11 +281,13 @@ impl BuiltinEngine {
                 ));
             }
         };
-        let ps = learned.head.probabilities(&crate::learned::Reading {
-            pooled: &pooled,
-            counts: state.words(),
-            prior: &prior,
-        });
+        let ps = learned
+            .head
+            .probabilities(&crate::engine::builtin::learned::Reading {
+                pooled: &pooled,
+                counts: state.words(),
+                prior: &prior,
+            });
         Ok((distribution_of(&question.kind, ps), tokens))
     }
 
@@ -414,15 +408,21 @@ impl BuiltinEngine {
         Ok((sims, tokens))
     }
 
-    /// Answer every question: the state is embedded once, however many questions there are.
-    pub fn decide_blocking(&self, state: &Value, questions: &Questions) -> Result<EngineOutput> {
+    /// Answer every question, those with a learned head in `heads` by it: the state is
+    /// embedded once, however many questions there are.
+    pub fn decide_blocking(
+        &self,
+        state: &Value,
+        questions: &Questions,
+        heads: &Heads,
+    ) -> Result<EngineOutput> {
         let read = Read {
             model: "",
             truncate: false,
             stop: &AtomicBool::new(false),
             progress: None,
         };
-        self.decide_as(state, questions, &read)
+        self.decide_as(state, questions, heads, &read)
     }
 
     /// [`Self::decide_blocking`] as `read` says; giving up at its next window or question
@@ -431,6 +431,7 @@ impl BuiltinEngine {
         &self,
         state: &Value,
         questions: &Questions,
+        heads: &Heads,
         read: &Read<'_>,
     ) -> Result<EngineOutput> {
         let stop = read.stop;
@@ -448,9 +449,7 @@ impl BuiltinEngine {
         )
         .entered();
         // A checkpoint's tuned heads all read its one fine-tuned encoder.
-        let tuning = questions
-            .values()
-            .find_map(|q| q.learned.as_ref()?.tuned.clone());
+        let tuning = heads.tuning();
         let embed = || match &tuning {
             Some(tuning) => self.embed_state_tuned(state, read, tuning),
             None => self.embed_state_as(state, read),
@@ -477,10 +476,10 @@ impl BuiltinEngine {
         };
         // Questions read on their own first; then those read from another question.
         let mut distributions: Vec<Option<Distribution>> = Vec::with_capacity(questions.len());
-        for ((question, meaning), texts) in questions.values().zip(&meanings).zip(&texts) {
+        for (((id, question), meaning), texts) in questions.iter().zip(&meanings).zip(&texts) {
             stopped(stop)?;
             // A question with a learned head is answered by it, whatever its wording.
-            let read = if let Some(learned) = &question.learned {
+            let read = if let Some(learned) = heads.get(id) {
                 Some(self.distribution_learned(&embedded, question, learned)?)
             } else {
                 match meaning {
@@ -496,9 +495,9 @@ impl BuiltinEngine {
             }));
         }
         if !embedded.is_blank() {
-            self.read_opposites(questions, &meanings, &mut distributions)?;
+            self.read_opposites(questions, heads, &meanings, &mut distributions)?;
         }
-        read_references(questions, &meanings, &mut distributions);
+        read_references(questions, heads, &meanings, &mut distributions);
         let mut answers = Answers::with_capacity(questions.len());
         for ((id, question), distribution) in questions.iter().zip(&distributions) {
             let distribution = distribution.clone().unwrap_or(Distribution::Noul(0.5));

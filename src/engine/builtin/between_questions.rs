@@ -11,12 +11,13 @@ impl BuiltinEngine {
     pub(super) fn read_opposites(
         &self,
         questions: &Questions,
+        heads: &Heads,
         meanings: &[Meaning],
         distributions: &mut [Option<Distribution>],
     ) -> Result<()> {
         for (i, j) in self.opposites(meanings)? {
             if let Some(Distribution::Noul(p)) = distributions[j]
-                && learned_at(questions, i).is_none()
+                && learned_at(questions, heads, i).is_none()
             {
                 distributions[i] = Some(Distribution::Noul(1.0 - p));
             }
@@ -177,6 +178,7 @@ impl Parts {
 /// score, never a reference itself.
 pub(super) fn read_references(
     questions: &Questions,
+    heads: &Heads,
     meanings: &[Meaning],
     distributions: &mut [Option<Distribution>],
 ) {
@@ -185,7 +187,7 @@ pub(super) fn read_references(
             question,
             reference,
         } = meaning
-            && learned_at(questions, i).is_none()
+            && learned_at(questions, heads, i).is_none()
         {
             let p = referred(distributions[*question].as_ref(), reference);
             distributions[i] = Some(Distribution::Noul(p));
@@ -218,6 +220,10 @@ pub(super) fn referred(
 
 /// The learned head of the `i`th question, if it has one: its answer is its own, never
 /// derived from another question's.
-fn learned_at(questions: &Questions, i: usize) -> Option<&crate::learned::Learned> {
-    questions.get_index(i)?.1.learned.as_deref()
+fn learned_at<'a>(
+    questions: &Questions,
+    heads: &'a Heads,
+    i: usize,
+) -> Option<&'a crate::engine::builtin::learned::Learned> {
+    heads.get(questions.get_index(i)?.0).map(AsRef::as_ref)
 }

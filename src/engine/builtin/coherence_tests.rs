@@ -1,6 +1,7 @@
 //! The laws of issue "Coherent answers", pinned on the engine itself (`mo`'s reading, the
 //! real encoder): generated states and questions, each law checked on the answers.
 
+use super::learned::NONE;
 use super::*;
 use crate::wire::Loc;
 use crate::wire::question::parse_questions;
@@ -21,7 +22,7 @@ fn decide(state: &str, questions: &Value) -> Answers {
     let parsed = parse_questions(questions, &Loc::body(), &mut errors);
     assert!(errors.is_empty(), "{errors:?}");
     engine()
-        .decide_blocking(&json!(state), &parsed)
+        .decide_blocking(&json!(state), &parsed, &NONE)
         .expect("a decision")
         .answers
 }
@@ -366,7 +367,7 @@ fn a_group_asked_alone_is_answered_as_in_the_whole_request() {
     assert_eq!(covered, (0..questions.len()).collect::<Vec<_>>());
     for state in STATES {
         let whole = engine()
-            .decide_blocking(&json!(state), &questions)
+            .decide_blocking(&json!(state), &questions, &NONE)
             .unwrap()
             .answers;
         for group in &groups {
@@ -376,7 +377,7 @@ fn a_group_asked_alone_is_answered_as_in_the_whole_request() {
                 .map(|(id, q)| (id.clone(), q.clone()))
                 .collect();
             let answers = engine()
-                .decide_blocking(&json!(state), &alone)
+                .decide_blocking(&json!(state), &alone, &NONE)
                 .unwrap()
                 .answers;
             for (id, answer) in &answers {

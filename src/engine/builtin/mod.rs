@@ -14,6 +14,7 @@ mod between_questions;
 #[cfg(test)]
 mod coherence_tests;
 pub mod embedder;
+pub mod learned;
 pub mod meaning;
 pub mod outcomes;
 pub mod scoring;
@@ -30,6 +31,7 @@ use super::{Engine, EngineOutput, EngineRequest};
 use crate::error::Result;
 use crate::wire::answer::Distribution;
 use crate::wire::{Answer, Answers, Question, QuestionKind, Questions, Usage};
+use learned::Heads;
 use meaning::Meaning;
 use meaning::statement::Statement;
 use serde_json::Value;
@@ -64,7 +66,7 @@ pub struct EmbeddedState {
     windows: Arc<[Vec<f32>]>,
     tokens: u64,
     first_tokens: u64,
-    /// The state's words ([`crate::learned::words::counts`]), for learned heads: counted
+    /// The state's words ([`crate::engine::builtin::learned::words::counts`]), for learned heads: counted
     /// when one first reads them, and never kept in the state cache.
     words: Words,
     /// Its first window through a fine-tuned encoder, when it was embedded for a checkpoint
@@ -112,7 +114,7 @@ impl EmbeddedState {
     }
 
     /// Its words' bucket counts: what a learned head reads of the text itself.
-    pub fn words(&self) -> &crate::learned::words::Counts {
+    pub fn words(&self) -> &crate::engine::builtin::learned::words::Counts {
         self.words.counts()
     }
 
@@ -165,7 +167,7 @@ impl EmbeddedState {
 #[derive(Debug, Clone, Default)]
 struct Words {
     text: Option<Arc<str>>,
-    counts: Arc<std::sync::OnceLock<crate::learned::words::Counts>>,
+    counts: Arc<std::sync::OnceLock<crate::engine::builtin::learned::words::Counts>>,
 }
 
 impl Words {
@@ -176,11 +178,11 @@ impl Words {
         }
     }
 
-    fn counts(&self) -> &crate::learned::words::Counts {
+    fn counts(&self) -> &crate::engine::builtin::learned::words::Counts {
         self.counts.get_or_init(|| {
             self.text
                 .as_deref()
-                .map(crate::learned::words::counts)
+                .map(crate::engine::builtin::learned::words::counts)
                 .unwrap_or_default()
         })
     }
@@ -276,6 +278,7 @@ impl Engine for BuiltinEngine {
         };
         let state = request.state.clone();
         let questions = request.questions.clone();
+        let heads = request.heads.clone();
         // The pool's task outlives this future: when the future is dropped (the client went
         // away), the flag stops it at its next window or question.
         let stop = Arc::new(AtomicBool::new(false));
@@ -292,7 +295,7 @@ impl Engine for BuiltinEngine {
                 progress: progress.as_deref(),
             };
             span.in_scope(|| {
-                let output = engine.decide_as(&state, &questions, &read);
+                let output = engine.decide_as(&state, &questions, &heads, &read);
                 super::record_usage(&span, &output);
                 output
             })

@@ -204,11 +204,7 @@ mod tests {
     use serde_json::json;
 
     fn question(instructions: Option<Value>, kind: QuestionKind) -> Question {
-        Question {
-            instructions,
-            kind,
-            learned: None,
-        }
+        Question { instructions, kind }
     }
 
     fn noul(instructions: Option<Value>, when_true: Value, when_false: Value) -> Question {

@@ -138,11 +138,7 @@ mod tests {
     #[test]
     fn each_rendering_has_its_temperature() {
         use serde_json::{Value, json};
-        let q = |instructions: Option<Value>, kind: QuestionKind| Question {
-            instructions,
-            kind,
-            learned: None,
-        };
+        let q = |instructions: Option<Value>, kind: QuestionKind| Question { instructions, kind };
         let noul = |t: Value, f: Value| QuestionKind::Noul {
             when_true: t,
             when_false: f,

@@ -1,3 +1,4 @@
+use super::learned::NONE;
 use super::*;
 use crate::wire::Loc;
 use crate::wire::question::parse_questions;
@@ -56,6 +57,7 @@ async fn cold_decisions_at_once_on_the_pool_all_finish() {
             model: "jev-latest",
             state,
             questions: &q,
+            heads: &NONE,
             truncate: false,
         })
     });
@@ -82,6 +84,7 @@ async fn a_repeated_state_is_not_read_again() {
         model: "mo-reasoning",
         state: &state,
         questions: &q,
+        heads: &NONE,
         truncate: false,
     };
     let first = engine.decide(request()).await.unwrap();
@@ -125,6 +128,7 @@ async fn windows_read(
         model: "mo-reasoning",
         state,
         questions: &q,
+        heads: &NONE,
         truncate: false,
     };
     watch(progress.clone(), engine.decide(request))
@@ -193,7 +197,7 @@ fn a_state_over_the_budget_is_refused_or_truncated() {
     // tokenizer.
     let state = json!(words(STATE_BUDGET / 2));
     let error = engine
-        .decide_as(&state, &q, &read(false, &stop))
+        .decide_as(&state, &q, &NONE, &read(false, &stop))
         .unwrap_err();
     assert_eq!(error.code(), "state_too_large");
     assert_eq!(error.status(), 422);
@@ -218,7 +222,7 @@ fn a_state_over_the_budget_is_refused_or_truncated() {
     let count = engine.embedder.count_tokens(&text).unwrap();
     assert!(count > STATE_BUDGET * 2, "{count}");
     let error = engine
-        .decide_as(&long, &q, &read(false, &stop))
+        .decide_as(&long, &q, &NONE, &read(false, &stop))
         .unwrap_err();
     let msg = &error.details()[0].msg;
     let counted: usize = msg
@@ -230,7 +234,7 @@ fn a_state_over_the_budget_is_refused_or_truncated() {
 
     let huge = json!(words(STATE_BUDGET * 4));
     let error = engine
-        .decide_as(&huge, &q, &read(false, &stop))
+        .decide_as(&huge, &q, &NONE, &read(false, &stop))
         .unwrap_err();
     let bound = text::least_tokens(&text::render(&huge));
     assert!(
@@ -240,7 +244,9 @@ fn a_state_over_the_budget_is_refused_or_truncated() {
         "{error}"
     );
 
-    let truncated = engine.decide_as(&state, &q, &read(true, &stop)).unwrap();
+    let truncated = engine
+        .decide_as(&state, &q, &NONE, &read(true, &stop))
+        .unwrap();
     let whole_read = engine
         .embed_state_as(&state, &read(true, &stop))
         .unwrap()
@@ -255,11 +261,15 @@ fn a_state_over_the_budget_is_refused_or_truncated() {
     );
 
     let small = json!(words(100));
-    assert!(engine.decide_as(&small, &q, &read(false, &stop)).is_ok());
+    assert!(
+        engine
+            .decide_as(&small, &q, &NONE, &read(false, &stop))
+            .is_ok()
+    );
     // The first-window models read one window whatever the length: no budget.
     assert!(
         self::engine(Reading::FirstWindow)
-            .decide_as(&huge, &q, &read(false, &stop))
+            .decide_as(&huge, &q, &NONE, &read(false, &stop))
             .is_ok()
     );
 }
@@ -287,7 +297,7 @@ fn an_answer_depends_only_on_its_own_question() {
     let engine = engine(Reading::FirstWindow);
     let state = json!({"subject": "Charged twice", "body": "Please give me my money back, this is unacceptable."});
     let alone = engine
-        .decide_blocking(&state, &questions(&sample()))
+        .decide_blocking(&state, &questions(&sample()), &NONE)
         .unwrap();
     // Reordered, renamed, and with another question added.
     let mixed = questions(&json!({
@@ -296,7 +306,7 @@ fn an_answer_depends_only_on_its_own_question() {
         "urgency": sample()["urgency"].clone(),
         "what": sample()["intent"].clone()
     }));
-    let other = engine.decide_blocking(&state, &mixed).unwrap();
+    let other = engine.decide_blocking(&state, &mixed, &NONE).unwrap();
     assert_eq!(alone.answers["intent"], other.answers["what"]);
     assert_eq!(alone.answers["urgency"], other.answers["urgency"]);
     assert_eq!(alone.answers["angry"], other.answers["anger"]);
@@ -306,10 +316,14 @@ fn an_answer_depends_only_on_its_own_question() {
 fn deterministic_and_cache_independent() {
     let state = json!("My order never arrived and support is ignoring me.");
     let warm = engine(Reading::AllWindows);
-    let first = warm.decide_blocking(&state, &questions(&sample())).unwrap();
-    let again = warm.decide_blocking(&state, &questions(&sample())).unwrap();
+    let first = warm
+        .decide_blocking(&state, &questions(&sample()), &NONE)
+        .unwrap();
+    let again = warm
+        .decide_blocking(&state, &questions(&sample()), &NONE)
+        .unwrap();
     let cold = engine(Reading::AllWindows)
-        .decide_blocking(&state, &questions(&sample()))
+        .decide_blocking(&state, &questions(&sample()), &NONE)
         .unwrap();
     assert_eq!(first, again);
     assert_eq!(first, cold);
@@ -320,7 +334,7 @@ fn usage_counts_state_and_outcome_tokens() {
     let engine = engine(Reading::FirstWindow);
     let state = json!("hello world");
     let one = questions(&json!({"q": {"type": "choice", "criteria": {"a": null, "b": null}}}));
-    let output = engine.decide_blocking(&state, &one).unwrap();
+    let output = engine.decide_blocking(&state, &one, &NONE).unwrap();
     // [CLS] hello world [SEP] + [CLS] a [SEP] + [CLS] b [SEP]
     assert_eq!(output.usage.input_tokens, 4 + 3 + 3);
     assert_eq!(output.usage.output_tokens, 0);
@@ -340,10 +354,10 @@ fn the_whole_state_reading_sees_what_the_first_window_misses() {
         "criteria": {"false": "Routine order history with no problem."}}}),
     );
     let first = engine(Reading::FirstWindow)
-        .decide_blocking(&state, &q)
+        .decide_blocking(&state, &q, &NONE)
         .unwrap();
     let whole = engine(Reading::AllWindows)
-        .decide_blocking(&state, &q)
+        .decide_blocking(&state, &q, &NONE)
         .unwrap();
     let p = |o: &EngineOutput| match o.answers["outage"] {
         Answer::Noul { noul, .. } => noul,
@@ -365,6 +379,7 @@ fn a_blank_state_is_uniform() {
         .decide_blocking(
             &json!({"image": {"type": "image_url", "image_url": {"url": "x"}}}),
             &questions(&sample()),
+            &NONE,
         )
         .unwrap();
     assert_eq!(

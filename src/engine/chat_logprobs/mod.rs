@@ -18,7 +18,7 @@ use super::{Engine, EngineOutput, EngineRequest};
 use crate::config::EngineSettings;
 use crate::error::{Error, Result};
 use crate::wire::answer::Distribution;
-use crate::wire::question::json_type;
+use crate::wire::validate::json_type;
 use crate::wire::validate::{FieldError, Loc};
 use crate::wire::{Answer, Answers, Question, QuestionKind, Usage};
 use serde_json::{Value, json};

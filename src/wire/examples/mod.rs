@@ -1,6 +1,6 @@
 //! Examples: ingest and annotation reports, pages of examples.
 
-use super::question::json_type;
+use super::validate::json_type;
 use super::validate::{self, Refusal, Rules, fields};
 use super::validate::{Invalid, Loc, Segment, Validated};
 use crate::limits::{self, MAX_ANNOTATOR_CHARS, MAX_REASONING_CHARS};

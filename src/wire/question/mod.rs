@@ -28,9 +28,6 @@ pub type Questions = IndexMap<String, Question>;
 pub struct Question {
     pub instructions: Option<Value>,
     pub kind: QuestionKind,
-    /// What an alignment learned for it, when it comes from a checkpoint that has learned
-    /// parameters for it (`learned/`); never from a request. Not part of its JSON.
-    pub learned: Option<std::sync::Arc<crate::learned::Learned>>,
 }
 
 /// The typed part of a question. Descriptions keep their JSON form (string, object, array).
@@ -74,18 +71,6 @@ pub fn questions_to_value(questions: &Questions) -> Value {
             .map(|(id, q)| (id.clone(), q.to_value()))
             .collect(),
     )
-}
-
-/// The JSON type of a value, for messages.
-pub fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 #[cfg(test)]

@@ -2,9 +2,10 @@
 //! the criteria depend on, option keys, descriptions, levels, the limits on its text).
 //! The validation pass ([`crate::wire::validate`]) runs it and locates what it refuses.
 
-use super::{ALIGNMENT_KEY, Question, QuestionKind, Questions, json_type};
+use super::{ALIGNMENT_KEY, Question, QuestionKind, Questions};
 use crate::limits;
 use crate::wire::validate::fields::too_many;
+use crate::wire::validate::json_type;
 use crate::wire::validate::{self, Refusal, Rules};
 use crate::wire::validate::{Loc, Segment, Validated};
 use indexmap::IndexMap;
@@ -106,11 +107,7 @@ impl<'de> Visitor<'de> for QuestionVisitor {
                 return Err(missing("criteria", msg).raise());
             }
         };
-        Ok(Question {
-            instructions,
-            kind,
-            learned: None,
-        })
+        Ok(Question { instructions, kind })
     }
 }
 

@@ -79,6 +79,18 @@ impl Faults {
     }
 }
 
+/// The JSON type of a value, for messages.
+pub fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 /// Whether `text` shows nothing: only whitespace and invisible format characters (the
 /// zero-width space, joiners and non-joiners, the word joiner, a byte-order mark, a soft
 /// hyphen), which `str::trim` keeps. A name made of them looks empty wherever it is shown.

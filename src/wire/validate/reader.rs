@@ -12,8 +12,8 @@
 //! another (a question's `criteria` on its `type`) reads the one it depends on first.
 
 use super::fault::Fault;
+use super::json_type;
 use super::path::{Path, Step, one_of};
-use crate::wire::question::json_type;
 use serde::de::value::BorrowedStrDeserializer;
 use serde::de::{self, DeserializeSeed, IntoDeserializer as _, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};

@@ -5,6 +5,7 @@ use super::{EvaluationSpec, Side};
 use crate::core::Context;
 use crate::core::metrics::{self, Metrics, Scale, Scored, label_of, predicted_of, scale_of};
 use crate::engine::builtin::aligned::{AlignedInstructions, outcome_keys};
+use crate::engine::builtin::learned::Learned;
 use crate::error::Result;
 use crate::store::ExampleFilter;
 use crate::wire::Answers;
@@ -329,14 +330,17 @@ fn side_metrics(
                 answer,
                 fitted,
             };
-            score(&example, question, include_fitted, examples);
+            let head = side.loaded.heads.get(id).map(AsRef::as_ref);
+            score(&example, (question, head), include_fitted, examples);
         }
         Ok(())
     })?;
     let metrics = scored
         .into_iter()
         .map(|(id, examples)| {
-            let figures = figures_of(&id, &side.questions[&id], examples, include_fitted);
+            let has_head = side.loaded.heads.get(&id).is_some();
+            let question = (&side.questions[&id], has_head);
+            let figures = figures_of(&id, question, examples, include_fitted);
             (id, figures)
         })
         .collect();
@@ -358,7 +362,7 @@ struct Example<'a> {
 /// never by the head that saw its label.
 fn score(
     example: &Example<'_>,
-    question: &crate::wire::Question,
+    (question, head): (&crate::wire::Question, Option<&Learned>),
     include_fitted: bool,
     into: &mut ScoredExamples,
 ) {
@@ -372,9 +376,7 @@ fn score(
         unscored.unreadable += 1;
         return;
     };
-    let out_of_fold = question
-        .learned
-        .as_ref()
+    let out_of_fold = head
         .filter(|_| !include_fitted)
         .and_then(|learned| learned.out_of_fold(example.id));
     let (predicted, oof) = match (out_of_fold, example.answer) {
@@ -396,7 +398,7 @@ fn score(
 /// since (fresh), unless fitted examples are scored as the others (`include_fitted`).
 fn figures_of(
     id: &str,
-    question: &crate::wire::Question,
+    (question, has_head): (&crate::wire::Question, bool),
     examples: ScoredExamples,
     include_fitted: bool,
 ) -> QuestionFigures {
@@ -413,7 +415,7 @@ fn figures_of(
     };
     // Nothing scored is nothing measured: no figures, not figures of zero.
     let any = !list.is_empty();
-    let parts = any && question.learned.is_some() && !include_fitted;
+    let parts = any && has_head && !include_fitted;
     QuestionFigures {
         metrics: any.then(|| figures_of(&|_| true)),
         out_of_fold: parts.then(|| figures_of(&|oof| oof)),

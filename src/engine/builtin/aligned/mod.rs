@@ -163,7 +163,6 @@ pub fn base_question(question: &Question, alignment: &Alignment) -> Question {
     Question {
         instructions: alignment.task.clone(),
         kind: question.kind.clone(),
-        learned: None,
     }
 }
 
@@ -260,7 +259,7 @@ pub fn probabilities(
 }
 
 /// Numerically stable softmax (the learned heads').
-pub use crate::learned::head::softmax;
+pub use arbiter_learn::head::softmax;
 
 #[cfg(test)]
 mod tests {

@@ -104,7 +104,6 @@ mod tests {
             kind: QuestionKind::Choice {
                 options: vec![("a".into(), json!("A")), ("b".into(), json!("B"))],
             },
-            learned: None,
         }
     }
 
@@ -164,7 +163,6 @@ mod tests {
                 when_true: serde_json::Value::Null,
                 when_false: serde_json::Value::Null,
             },
-            learned: None,
         };
         let sims = vec![vec![0.5, 0.3]; 20];
         assert_eq!(correction(&noul, &sims, 10), Err(NotCorrected::Noul));

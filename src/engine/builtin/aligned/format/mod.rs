@@ -29,8 +29,8 @@
 
 use super::{answer_outcome, outcome_keys};
 use crate::wire::QuestionKind;
-use crate::wire::question::json_type;
 use crate::wire::validate::UNKNOWN_MEMBER;
+use crate::wire::validate::json_type;
 use crate::wire::validate::{FieldError, Loc};
 use indexmap::IndexMap;
 use serde::de::DeserializeOwned;
@@ -252,6 +252,23 @@ impl AlignedInstructions {
             members.shift_remove("task");
         }
         value
+    }
+
+    /// The text of question `id`'s learned file (`aligned/<id>.yaml`): the calibration
+    /// first, then cues, then exemplars, under a header that says what the file is.
+    pub fn file_text(&self, id: &str) -> String {
+        let value = self.to_learned_value();
+        let mut ordered = serde_json::Map::new();
+        for key in [ALIGNMENT_KEY, "cues", "examples"] {
+            if let Some(member) = value.get(key) {
+                ordered.insert(key.to_owned(), member.clone());
+            }
+        }
+        let body = serde_yaml::to_string(&Value::Object(ordered)).unwrap_or_default();
+        format!(
+            "# What `arbiter align` learned for question `{id}`. The engine reads it beside\n\
+             # questions.yaml, which alignment leaves as it is.\n{body}"
+        )
     }
 
     /// Whether aligned `instructions` list `example_id` among their exemplars (read in

@@ -2,8 +2,8 @@ use super::*;
 
 /// A head of question `q` (outcomes `true`, `false`) fitted on three tiny states, for tests.
 pub(crate) fn test_head() -> Head {
-    use crate::learned::head::fit_path;
-    use crate::learned::words::counts;
+    use crate::engine::builtin::learned::head::fit_path;
+    use crate::engine::builtin::learned::words::counts;
     use arbiter_learn::Reading;
     let pooled = [vec![0.6, 0.8], vec![1.0, 0.0], vec![0.0, 1.0]];
     let texts = [
@@ -70,7 +70,7 @@ fn outcomes(id: &str) -> Option<Vec<String>> {
 fn a_head_reads_back_exactly() {
     let head = head();
     let read = read(&files(&head, VERSION), &outcomes).unwrap();
-    assert_eq!(read["q"].head, head);
+    assert_eq!(read.get("q").unwrap().head, head);
 }
 
 /// A head fitted before sublinear counts (its manifest names `…-hashed-tfidf`) reads its
@@ -78,7 +78,7 @@ fn a_head_reads_back_exactly() {
 /// any other name are a located error.
 #[test]
 fn each_head_reads_words_weighed_as_it_was_fitted() {
-    use crate::learned::words::{TermWeight, counts};
+    use crate::engine::builtin::learned::words::{TermWeight, counts};
     let sublinear = head();
     assert_eq!(sublinear.vocabulary.weight, TermWeight::Sublinear);
     let mut raw = head();
@@ -90,8 +90,11 @@ fn each_head_reads_words_weighed_as_it_was_fitted() {
         let files = files(head, VERSION);
         assert!(String::from_utf8_lossy(&files[0].1).contains(name));
         let read = read(&files, &outcomes).unwrap();
-        assert_eq!(read["q"].head.vocabulary.weight, head.vocabulary.weight);
-        assert_eq!(read["q"].head, *head);
+        assert_eq!(
+            read.get("q").unwrap().head.vocabulary.weight,
+            head.vocabulary.weight
+        );
+        assert_eq!(read.get("q").unwrap().head, *head);
     }
     // The weighing shows in the answers: "late late" counts 2 raw, 1 + ln 2 sublinear.
     let (text, pooled, prior) = (counts("late late parcel"), [0.6f32, 0.8], [0.5, 0.5]);

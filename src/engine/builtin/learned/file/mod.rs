@@ -57,8 +57,12 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
 
-/// The directory of learned parameters in a checkpoint.
-pub const DIR: &str = "learned";
+mod write;
+
+pub use write::{compared, write};
+
+/// The directory of learned parameters in a checkpoint (the repository's name for it).
+pub const DIR: &str = crate::repo::LEARNED_DIR;
 /// The manifest's name inside [`DIR`].
 pub const MANIFEST: &str = "manifest.yaml";
 /// The `format` a manifest names.
@@ -275,10 +279,10 @@ pub fn manifest(files: &[(String, Vec<u8>)]) -> Result<Option<Manifest>, Vec<Fie
 pub fn read(
     files: &[(String, Vec<u8>)],
     outcomes_of: &dyn Fn(&str) -> Option<Vec<String>>,
-) -> Result<IndexMap<String, Arc<Learned>>, Vec<FieldError>> {
-    let mut out = IndexMap::new();
+) -> Result<super::Heads, Vec<FieldError>> {
+    let mut out = Vec::new();
     let Some(manifest) = manifest(files)? else {
-        return Ok(out);
+        return Ok(super::Heads::default());
     };
     let manifest_loc = file_loc(MANIFEST);
     let mut errors = Vec::new();
@@ -310,13 +314,13 @@ pub fn read(
             &loc,
         ) {
             Ok(learned) => {
-                out.insert(question.clone(), Arc::new(learned));
+                out.push((question.clone(), Arc::new(learned)));
             }
             Err(found) => errors.extend(found),
         }
     }
     if errors.is_empty() {
-        Ok(out)
+        Ok(out.into_iter().collect())
     } else {
         Err(errors)
     }
