@@ -189,6 +189,23 @@ pub fn effective_questions<'a>(
     }
 }
 
+/// What a call to `loaded` asks ([`effective_questions`]); no question at all is the
+/// caller's to fix, located at `questions`.
+pub(crate) fn asked_of<'a>(loaded: &'a Loaded, supplied: Option<&Questions>) -> Result<Asked<'a>> {
+    let asked = effective_questions((&loaded.questions, &loaded.heads), supplied);
+    if asked.questions.is_empty() {
+        return Err(Error::invalid(
+            Loc::body().key("questions"),
+            format!(
+                "{} has no saved questions at {}; supply questions",
+                loaded.path, loaded.revision.name
+            ),
+            "missing",
+        ));
+    }
+    Ok(asked)
+}
+
 /// How a captured decision is recorded.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct CaptureAs<'a> {
@@ -228,20 +245,7 @@ pub(crate) async fn decide_and_capture(
     loaded: &Loaded,
     capture_as: CaptureAs<'_>,
 ) -> Result<(DecisionResponse, Result<()>)> {
-    let Asked { questions, heads } = effective_questions(
-        (&loaded.questions, &loaded.heads),
-        request.questions.as_ref(),
-    );
-    if questions.is_empty() {
-        return Err(Error::invalid(
-            Loc::body().key("questions"),
-            format!(
-                "{} has no saved questions at {}; supply questions",
-                loaded.path, loaded.revision.name
-            ),
-            "missing",
-        ));
-    }
+    let Asked { questions, heads } = asked_of(loaded, request.questions.as_ref())?;
     let engine = loaded.engine(ctx)?;
     let output = engine
         .decide(EngineRequest {

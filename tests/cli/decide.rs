@@ -354,3 +354,46 @@ fn no_capture_is_accepted_for_a_base_model_and_capture_is_not() {
     assert_eq!(problem["details"][0]["loc"], json!(["body", "capture"]));
     assert_eq!(problem["details"][0]["type"], "repository_only");
 }
+
+/// A model with no saved questions, asked without questions of the request's own: `decide`
+/// and a batch job refuse it alike, located at `questions`, and nothing is recorded.
+#[test]
+fn a_model_with_no_saved_questions_needs_the_request_s_own() {
+    let (env, questions, state) = setup();
+    env.json(&["models", "create", "acme/empty", "--base", "mo"]);
+    let input = env.write("in.jsonl", "{\"state\": {\"body\": \"hello\"}}\n");
+    for args in [
+        vec!["decide", "--model", "acme/empty", "--state", &state],
+        vec!["batch", "acme/empty", "--input", input.to_str().unwrap()],
+    ] {
+        let (code, problem, _) = env.problem(&args);
+        assert_eq!(code, 1, "{args:?}: {problem}");
+        assert_eq!(problem["code"], "validation_error", "{problem}");
+        assert_eq!(
+            problem["details"][0]["loc"],
+            json!(["body", "questions"]),
+            "{problem}"
+        );
+        assert_eq!(
+            problem["details"][0]["msg"],
+            "acme/empty has no saved questions at main; supply questions",
+            "{problem}"
+        );
+    }
+    let examples = env.json(&["examples", "list", "acme/empty"]);
+    assert_eq!(examples["examples"], json!([]), "{examples}");
+    // With the request's own questions it answers.
+    let answered = env.json(&[
+        "decide",
+        "--model",
+        "acme/empty",
+        "--state",
+        &state,
+        "--questions",
+        &questions,
+    ]);
+    assert_eq!(
+        answered["answers"]["intent"]["type"], "choice",
+        "{answered}"
+    );
+}

@@ -11,7 +11,7 @@ mod blank_lines;
 
 use blank_lines::{BlankRuns, LineMap};
 
-use super::decide::{CaptureAs, decide_and_capture, effective_questions};
+use super::decide::{CaptureAs, asked_of, decide_and_capture};
 mod drive;
 
 pub(crate) use drive::{ItemResult, Pass, Tally, drive};
@@ -97,19 +97,7 @@ pub fn create(
         loaded = copy;
         working = Some(stored);
     }
-    if effective_questions((&loaded.questions, &loaded.heads), batch.questions.as_ref())
-        .questions
-        .is_empty()
-    {
-        return Err(Error::invalid(
-            Loc::body().key("questions"),
-            format!(
-                "{} has no saved questions at {}; supply questions",
-                loaded.path, loaded.revision.name
-            ),
-            "missing",
-        ));
-    }
+    asked_of(&loaded, batch.questions.as_ref())?;
     let draft = Draft::new(ctx)?;
     let (total, source) = stage(ctx, &loaded, batch.items, &draft)?;
     let spec = BatchSpec {
