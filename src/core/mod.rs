@@ -64,6 +64,8 @@ struct Inner {
     lease: OnceLock<lease::Lease>,
     /// What operations started and did not wait for.
     background: background::Background,
+    /// Each model's last retention sweep.
+    retention_sweeps: examples::retention::Sweeps,
 }
 
 impl Context {
@@ -95,6 +97,7 @@ impl Context {
                 store: OnceLock::new(),
                 lease: OnceLock::new(),
                 background: background::Background::default(),
+                retention_sweeps: examples::retention::Sweeps::default(),
             }),
         }
     }
@@ -169,6 +172,11 @@ impl Context {
     /// process that is one command waits for it before it exits.
     pub fn background(&self) -> &background::Background {
         &self.inner.background
+    }
+
+    /// Each model's last retention sweep by this context ([`examples::retention`]).
+    pub(crate) fn retention_sweeps(&self) -> &examples::retention::Sweeps {
+        &self.inner.retention_sweeps
     }
 
     /// Whether `name` is a base model of this process.

@@ -1,8 +1,8 @@
 //! `capture.retain_days`: unannotated examples are kept that many days after they were
 //! recorded, then deleted with all that is recorded of them ([`super::delete`]'s store
 //! operation), and the deletion is one event of the model's history. The sweep starts after
-//! a capture, at most once an hour per model in a process (a command line's process is
-//! one capture) and never while the model's last sweep is still running, so a model that
+//! a capture, at most once an hour per model in a process (its [`Context`]'s [`Sweeps`];
+//! a command line's process is one capture) and never while the model's last sweep is still running, so a model that
 //! keeps capturing keeps forgetting; an annotated example is ground truth and is kept. It
 //! runs in the background ([`Context::background`]): the capture's answer does not wait
 //! for what may be thousands of deletions, and a one-command process waits for it before
@@ -30,23 +30,26 @@ struct Swept {
     running: bool,
 }
 
-/// Each model's last sweep by this process.
-static SWEPT: Mutex<Option<HashMap<ModelId, Swept>>> = Mutex::new(None);
+/// Each model's last sweep by one [`Context`] (a process has one), kept on it.
+#[derive(Debug, Default)]
+pub struct Sweeps(Mutex<HashMap<ModelId, Swept>>);
 
-fn swept<T>(f: impl FnOnce(&mut HashMap<ModelId, Swept>) -> T) -> T {
-    f(SWEPT
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .get_or_insert_with(HashMap::new))
+impl Sweeps {
+    fn with<T>(&self, f: impl FnOnce(&mut HashMap<ModelId, Swept>) -> T) -> T {
+        f(&mut self.0.lock().unwrap_or_else(PoisonError::into_inner))
+    }
 }
 
 /// A model's sweep, marked running from its start until dropped.
-struct Running(ModelId);
+struct Running {
+    ctx: Context,
+    model_id: ModelId,
+}
 
 impl Running {
     /// `model_id`'s sweep, if one is due: none started in the last hour, none running.
-    fn start(model_id: &ModelId) -> Option<Self> {
-        swept(|swept| {
+    fn start(ctx: &Context, model_id: &ModelId) -> Option<Self> {
+        ctx.retention_sweeps().with(|swept| {
             if swept
                 .get(model_id)
                 .is_some_and(|last| last.running || last.at.elapsed() < EVERY)
@@ -55,15 +58,18 @@ impl Running {
             }
             let at = Instant::now();
             swept.insert(*model_id, Swept { at, running: true });
-            Some(Self(*model_id))
+            Some(Self {
+                ctx: ctx.clone(),
+                model_id: *model_id,
+            })
         })
     }
 }
 
 impl Drop for Running {
     fn drop(&mut self) {
-        swept(|swept| {
-            if let Some(last) = swept.get_mut(&self.0) {
+        self.ctx.retention_sweeps().with(|swept| {
+            if let Some(last) = swept.get_mut(&self.model_id) {
                 last.running = false;
             }
         });
@@ -74,7 +80,7 @@ impl Drop for Running {
 /// background if one is due (see the module documentation); a failure is logged. Must be
 /// called within the async runtime.
 pub fn after_capture(ctx: &Context, model_id: &ModelId, days: u32) {
-    let Some(running) = Running::start(model_id) else {
+    let Some(running) = Running::start(ctx, model_id) else {
         return;
     };
     let (task_ctx, model_id) = (ctx.clone(), *model_id);
@@ -137,21 +143,36 @@ mod tests {
 
     #[test]
     fn a_sweep_is_due_once_an_hour_and_never_while_one_runs() {
+        let home = tempfile::tempdir().unwrap();
+        let settings = crate::config::Settings::resolve(Some(home.path().to_owned())).unwrap();
+        let ctx = Context::new(settings).unwrap();
         let model_id: ModelId = "0e7d7c1e-8f2a-4d59-9a55-5b0a2a6f9d12".parse().unwrap();
-        let first = Running::start(&model_id).expect("never swept: due");
-        assert!(Running::start(&model_id).is_none(), "one runs");
+        let first = Running::start(&ctx, &model_id).expect("never swept: due");
+        assert!(Running::start(&ctx, &model_id).is_none(), "one runs");
         drop(first);
         assert!(
-            Running::start(&model_id).is_none(),
+            Running::start(&ctx, &model_id).is_none(),
             "swept in the last hour"
         );
         // Started over an hour ago: due again, unless it still runs.
         let long_ago = Instant::now().checked_sub(EVERY * 2).unwrap();
-        swept(|swept| swept.get_mut(&model_id).unwrap().at = long_ago);
-        swept(|swept| swept.get_mut(&model_id).unwrap().running = true);
-        assert!(Running::start(&model_id).is_none(), "still running");
-        swept(|swept| swept.get_mut(&model_id).unwrap().running = false);
-        assert!(Running::start(&model_id).is_some());
+        let swept = |f: &dyn Fn(&mut Swept)| {
+            ctx.retention_sweeps()
+                .with(|swept| f(swept.get_mut(&model_id).unwrap()));
+        };
+        swept(&|last| last.at = long_ago);
+        swept(&|last| last.running = true);
+        assert!(Running::start(&ctx, &model_id).is_none(), "still running");
+        swept(&|last| last.running = false);
+        assert!(Running::start(&ctx, &model_id).is_some());
+        // Swept just now here; another context (another process's) keeps its own record.
+        assert!(Running::start(&ctx, &model_id).is_none());
+        let other_home = tempfile::tempdir().unwrap();
+        let other = Context::new(
+            crate::config::Settings::resolve(Some(other_home.path().to_owned())).unwrap(),
+        )
+        .unwrap();
+        assert!(Running::start(&other, &model_id).is_some());
     }
 }
 
