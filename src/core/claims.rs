@@ -59,8 +59,9 @@ pub async fn next(
             .collect();
         let mut example = None;
         for (ranked, why) in ranking.picks {
-            let id = ranked.example_id;
-            if skip.contains(&id) || (why == Why::Uncertain && others.contains(&id)) {
+            let id = ExampleId::from(ranked.example_id);
+            if skip.contains(id.as_str()) || (why == Why::Uncertain && others.contains(id.as_str()))
+            {
                 continue;
             }
             let expires_at = match why {
@@ -78,7 +79,7 @@ pub async fn next(
                 continue;
             };
             example = Some(ClaimedExample {
-                example_id: id,
+                example_id: id.into_string(),
                 why,
                 annotator: annotator.clone(),
                 expires_at,
@@ -142,7 +143,7 @@ pub fn release(
     annotator: &str,
 ) -> Result<()> {
     let (store, model_id) = example_of(ctx, model, example_id)?;
-    store.release_claim(&model_id, example_id.as_str(), annotator)?;
+    store.release_claim(&model_id, example_id, annotator)?;
     Ok(())
 }
 
@@ -157,7 +158,7 @@ pub fn unannotate(
     annotator: &str,
 ) -> Result<()> {
     let (store, model_id) = example_of(ctx, model, example_id)?;
-    store.unannotate(&model_id, example_id.as_str(), question, annotator)?;
+    store.unannotate(&model_id, example_id, question, annotator)?;
     Ok(())
 }
 
@@ -169,7 +170,7 @@ fn example_of<'a>(
 ) -> Result<(&'a crate::store::Store, crate::ids::ModelId)> {
     let model_id = super::models::open(ctx, model)?.model_id();
     let store = ctx.store()?;
-    if store.get_example(&model_id, example_id.as_str())?.is_none() {
+    if store.get_example(&model_id, example_id)?.is_none() {
         return Err(Error::ExampleNotFound(example_id.to_string()));
     }
     Ok((store, model_id))

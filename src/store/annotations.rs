@@ -3,6 +3,7 @@
 //! question's ground truth is their majority ([`super::majority`]), resolved here as
 //! they are loaded.
 
+use crate::ids::ExampleId;
 use crate::ids::ModelId;
 use serde_json::Value;
 
@@ -26,15 +27,15 @@ impl Store {
     pub fn annotate(
         &self,
         model_id: &ModelId,
-        example_id: &str,
+        example_id: &ExampleId,
         annotation: &NewAnnotation,
     ) -> Result<Annotation, StoreError> {
         let model_id = model_id.to_string();
         let model_id = model_id.as_str();
         self.write("annotate", |tx| {
             let annotated_at = now();
-            annotate_one(tx, model_id, example_id, annotation, &annotated_at)??;
-            let votes = votes_of(tx, model_id, example_id, &annotation.question_id)?;
+            annotate_one(tx, model_id, example_id.as_str(), annotation, &annotated_at)??;
+            let votes = votes_of(tx, model_id, example_id.as_str(), &annotation.question_id)?;
             majority::resolve(votes).ok_or_else(|| StoreError::Corrupt {
                 what: format!("annotations of example {example_id:?}"),
                 reason: "the answer just written is missing".into(),
@@ -50,7 +51,7 @@ impl Store {
     pub fn unannotate(
         &self,
         model_id: &ModelId,
-        example_id: &str,
+        example_id: &ExampleId,
         question_id: &str,
         annotator: &str,
     ) -> Result<bool, StoreError> {
@@ -316,7 +317,7 @@ mod tests {
     fn annotate_missing_example_is_not_found() {
         let store = store_with(&[]);
         let err = store
-            .annotate(&MODEL, "ghost", &ann("q", json!(1), None))
+            .annotate(&MODEL, &"ghost".into(), &ann("q", json!(1), None))
             .unwrap_err();
         assert_eq!(err, StoreError::ExampleNotFound("ghost".into()));
         // Another model's example does not count either.
@@ -325,7 +326,7 @@ mod tests {
             other
                 .annotate(
                     &crate::ids::ModelId::from(uuid::Uuid::nil()),
-                    "e1",
+                    &"e1".into(),
                     &ann("q", json!(1), None)
                 )
                 .is_err()
@@ -336,14 +337,18 @@ mod tests {
     fn annotate_upserts() {
         let store = store_with(&["e1"]);
         let first = store
-            .annotate(&MODEL, "e1", &ann("q", json!("yes"), Some("because")))
+            .annotate(
+                &MODEL,
+                &"e1".into(),
+                &ann("q", json!("yes"), Some("because")),
+            )
             .unwrap();
         assert_eq!(first.reasoning.as_deref(), Some("because"));
         let second = store
-            .annotate(&MODEL, "e1", &ann("q", json!("no"), None))
+            .annotate(&MODEL, &"e1".into(), &ann("q", json!("no"), None))
             .unwrap();
         let got = store
-            .get_example(&MODEL, "e1")
+            .get_example(&MODEL, &"e1".into())
             .unwrap()
             .unwrap()
             .example
@@ -361,22 +366,26 @@ mod tests {
     fn unannotate_deletes_only_its_annotators_answer() {
         let store = store_with(&["e1"]);
         store
-            .annotate(&MODEL, "e1", &by("ann", "q", json!("yes"), None))
+            .annotate(&MODEL, &"e1".into(), &by("ann", "q", json!("yes"), None))
             .unwrap();
         store
-            .annotate(&MODEL, "e1", &by("bob", "q", json!("no"), None))
+            .annotate(&MODEL, &"e1".into(), &by("bob", "q", json!("no"), None))
             .unwrap();
-        assert!(store.unannotate(&MODEL, "e1", "q", "bob").unwrap());
+        assert!(store.unannotate(&MODEL, &"e1".into(), "q", "bob").unwrap());
         assert!(
-            !store.unannotate(&MODEL, "e1", "q", "bob").unwrap(),
+            !store.unannotate(&MODEL, &"e1".into(), "q", "bob").unwrap(),
             "gone already"
         );
-        assert!(!store.unannotate(&MODEL, "e1", "other", "ann").unwrap());
-        let got = store.get_example(&MODEL, "e1").unwrap().unwrap();
+        assert!(
+            !store
+                .unannotate(&MODEL, &"e1".into(), "other", "ann")
+                .unwrap()
+        );
+        let got = store.get_example(&MODEL, &"e1".into()).unwrap().unwrap();
         let q = &got.example.annotations["q"];
         assert_eq!((q.answer.clone(), q.votes.len()), (json!("yes"), 1));
-        assert!(store.unannotate(&MODEL, "e1", "q", "ann").unwrap());
-        let got = store.get_example(&MODEL, "e1").unwrap().unwrap();
+        assert!(store.unannotate(&MODEL, &"e1".into(), "q", "ann").unwrap());
+        let got = store.get_example(&MODEL, &"e1".into()).unwrap().unwrap();
         assert!(got.example.annotations.is_empty());
     }
 
@@ -385,11 +394,11 @@ mod tests {
         let store = store_with(&["é✓"]);
         for q in ["", "вопрос", "問題 🙂", "q\"'; DROP TABLE x"] {
             store
-                .annotate(&MODEL, "é✓", &ann(q, json!({ "q": q }), None))
+                .annotate(&MODEL, &"é✓".into(), &ann(q, json!({ "q": q }), None))
                 .unwrap();
         }
         let got = store
-            .get_example(&MODEL, "é✓")
+            .get_example(&MODEL, &"é✓".into())
             .unwrap()
             .unwrap()
             .example
@@ -421,28 +430,45 @@ mod tests {
                 Ok(())
             ]
         );
-        let b = store.get_example(&MODEL, "b").unwrap().unwrap();
+        let b = store.get_example(&MODEL, &"b".into()).unwrap().unwrap();
         assert_eq!(b.example.annotations["q1"].answer, json!(3));
-        assert!(store.get_example(&MODEL, "missing").unwrap().is_none());
+        assert!(
+            store
+                .get_example(&MODEL, &"missing".into())
+                .unwrap()
+                .is_none()
+        );
     }
 
     #[test]
     fn each_annotator_keeps_an_answer_and_the_majority_resolves() {
         let store = store_with(&["e1"]);
         let first = store
-            .annotate(&MODEL, "e1", &by("alice", "q", json!(true), Some("a")))
+            .annotate(
+                &MODEL,
+                &"e1".into(),
+                &by("alice", "q", json!(true), Some("a")),
+            )
             .unwrap();
         assert_eq!((first.annotator.as_str(), first.votes.len()), ("alice", 1));
         store
-            .annotate(&MODEL, "e1", &by("bob", "q", json!(false), None))
+            .annotate(&MODEL, &"e1".into(), &by("bob", "q", json!(false), None))
             .unwrap();
         // A tie: the latest answer (bob's) is the ground truth.
-        let got = &store.get_example(&MODEL, "e1").unwrap().unwrap().example;
+        let got = &store
+            .get_example(&MODEL, &"e1".into())
+            .unwrap()
+            .unwrap()
+            .example;
         assert_eq!(got.annotations["q"].answer, json!(false));
         assert_eq!(got.annotations["q"].annotator, "bob");
         // Carol sides with alice: true by 2 to 1, though bob's is not the latest.
         let resolved = store
-            .annotate(&MODEL, "e1", &by("carol", "q", json!(true), Some("c")))
+            .annotate(
+                &MODEL,
+                &"e1".into(),
+                &by("carol", "q", json!(true), Some("c")),
+            )
             .unwrap();
         assert_eq!(
             (resolved.answer.clone(), resolved.annotator.as_str()),
@@ -456,7 +482,11 @@ mod tests {
         assert_eq!(names, ["alice", "bob", "carol"], "oldest first");
         // Bob re-annotating replaces his own answer: still three votes, now unanimous.
         let resolved = store
-            .annotate(&MODEL, "e1", &by("bob", "q", json!(true), Some("changed")))
+            .annotate(
+                &MODEL,
+                &"e1".into(),
+                &by("bob", "q", json!(true), Some("changed")),
+            )
             .unwrap();
         let names: Vec<&str> = resolved
             .votes
@@ -484,14 +514,22 @@ mod tests {
             ("e1".to_owned(), by("y", "q", json!(2), None)),
         ];
         store.annotate_many(&MODEL, &items).unwrap();
-        let got = store.get_example(&MODEL, "e1").unwrap().unwrap().example;
+        let got = store
+            .get_example(&MODEL, &"e1".into())
+            .unwrap()
+            .unwrap()
+            .example;
         assert_eq!(got.annotations["q"].answer, json!(2));
         let items = vec![
             ("e1".to_owned(), by("y", "q", json!(2), None)),
             ("e1".to_owned(), by("x", "q", json!(1), None)),
         ];
         store.annotate_many(&MODEL, &items).unwrap();
-        let got = store.get_example(&MODEL, "e1").unwrap().unwrap().example;
+        let got = store
+            .get_example(&MODEL, &"e1".into())
+            .unwrap()
+            .unwrap()
+            .example;
         assert_eq!(got.annotations["q"].answer, json!(1));
     }
 
@@ -516,7 +554,11 @@ mod tests {
             .unwrap();
         }
         let store = Store::open(&path).unwrap();
-        let got = store.get_example(&MODEL, "e1").unwrap().unwrap().example;
+        let got = store
+            .get_example(&MODEL, &"e1".into())
+            .unwrap()
+            .unwrap()
+            .example;
         let q = &got.annotations["q"];
         assert_eq!(q.answer, json!("yes"));
         assert_eq!(q.annotator, UNKNOWN_ANNOTATOR);
@@ -524,9 +566,13 @@ mod tests {
         assert_eq!(q.annotated_at, "2025-01-02T00:00:00.000Z");
         // A new annotator adds theirs beside it; the question filter still finds it.
         store
-            .annotate(&MODEL, "e1", &by("alice", "q", json!("no"), None))
+            .annotate(&MODEL, &"e1".into(), &by("alice", "q", json!("no"), None))
             .unwrap();
-        let got = store.get_example(&MODEL, "e1").unwrap().unwrap().example;
+        let got = store
+            .get_example(&MODEL, &"e1".into())
+            .unwrap()
+            .unwrap()
+            .example;
         assert_eq!(got.annotations["q"].votes.len(), 2);
         let filter = super::super::ExampleFilter {
             annotated: Some(true),

@@ -4,6 +4,7 @@
 //! behind holds an example for minutes, not for ever. Times are the store's RFC 3339 UTC
 //! text, which compares in time order, as the leases' (`leases.rs`).
 
+use crate::ids::ExampleId;
 use chrono::{SecondsFormat, Utc};
 
 use super::sql::{SqlContext, params};
@@ -26,7 +27,7 @@ impl Store {
     pub fn claim_example(
         &self,
         model_id: &ModelId,
-        example_id: &str,
+        example_id: &ExampleId,
         annotator: &str,
         ttl: std::time::Duration,
     ) -> Result<Option<String>, StoreError> {
@@ -68,7 +69,7 @@ impl Store {
     pub fn renew_claim(
         &self,
         model_id: &ModelId,
-        example_id: &str,
+        example_id: &ExampleId,
         annotator: &str,
         ttl: std::time::Duration,
     ) -> Result<bool, StoreError> {
@@ -94,7 +95,7 @@ impl Store {
     pub fn release_claim(
         &self,
         model_id: &ModelId,
-        example_id: &str,
+        example_id: &ExampleId,
         annotator: &str,
     ) -> Result<bool, StoreError> {
         let model_id = model_id.to_string();
@@ -143,7 +144,8 @@ mod tests {
     fn a_claim_is_its_annotators_until_released_or_expired() {
         let store = store();
         let minute = Duration::from_mins(1);
-        let claim = |id: &str, who: &str, ttl| store.claim_example(&MODEL, id, who, ttl).unwrap();
+        let claim =
+            |id: &str, who: &str, ttl| store.claim_example(&MODEL, &id.into(), who, ttl).unwrap();
         assert!(claim("e1", "ann", minute).is_some());
         // Again by the same annotator: renewed; by another: refused.
         assert!(claim("e1", "ann", minute).is_some());
@@ -153,12 +155,24 @@ mod tests {
         assert_eq!(store.claimed_by_others(&MODEL, "ann").unwrap(), ["e2"]);
         assert_eq!(store.claimed_by_others(&MODEL, "cy").unwrap(), ["e1", "e2"]);
         // Only its live holder renews a claim.
-        assert!(store.renew_claim(&MODEL, "e1", "ann", minute).unwrap());
-        assert!(!store.renew_claim(&MODEL, "e1", "bob", minute).unwrap());
-        assert!(!store.renew_claim(&MODEL, "e9", "ann", minute).unwrap());
+        assert!(
+            store
+                .renew_claim(&MODEL, &"e1".into(), "ann", minute)
+                .unwrap()
+        );
+        assert!(
+            !store
+                .renew_claim(&MODEL, &"e1".into(), "bob", minute)
+                .unwrap()
+        );
+        assert!(
+            !store
+                .renew_claim(&MODEL, &"e9".into(), "ann", minute)
+                .unwrap()
+        );
         // Only its holder releases a claim.
-        assert!(!store.release_claim(&MODEL, "e1", "bob").unwrap());
-        assert!(store.release_claim(&MODEL, "e1", "ann").unwrap());
+        assert!(!store.release_claim(&MODEL, &"e1".into(), "bob").unwrap());
+        assert!(store.release_claim(&MODEL, &"e1".into(), "ann").unwrap());
         assert!(claim("e1", "bob", minute).is_some());
         // An expired claim holds nothing.
         assert!(claim("e3", "ann", Duration::from_millis(1)).is_some());

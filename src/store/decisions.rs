@@ -1,6 +1,7 @@
 //! Captured decisions: recording one (creating its example on first sight) and
 //! listing them per example.
 
+use crate::ids::ExampleId;
 use crate::ids::ModelId;
 use uuid::Uuid;
 
@@ -39,11 +40,11 @@ impl Store {
     pub fn list_decisions(
         &self,
         model_id: &ModelId,
-        example_id: &str,
+        example_id: &ExampleId,
     ) -> Result<Vec<Decision>, StoreError> {
         let model_id = model_id.to_string();
         let model_id = model_id.as_str();
-        load(&mut self.conn()?.db(), model_id, example_id)
+        load(&mut self.conn()?.db(), model_id, example_id.as_str())
     }
 }
 
@@ -185,7 +186,7 @@ mod tests {
         assert_eq!(again.decision_id, first.decision_id);
         assert_eq!(again.created_at, first.created_at);
         assert!(first.example_created && !again.example_created);
-        let decisions = store.list_decisions(&MODEL, "e1").unwrap();
+        let decisions = store.list_decisions(&MODEL, &"e1".into()).unwrap();
         assert_eq!(decisions.len(), 1);
         assert_eq!(
             decisions[0].answers,
@@ -211,7 +212,7 @@ mod tests {
         assert!(a.decision_id.starts_with("dec_") && a.decision_id.len() == 4 + 32);
         assert_eq!(a.created_at.len(), "2024-01-01T00:00:00.000Z".len());
 
-        let detail = store.get_example(&MODEL, "e1").unwrap().unwrap();
+        let detail = store.get_example(&MODEL, &"e1".into()).unwrap().unwrap();
         assert_eq!(detail.example.state, first);
         let ids: Vec<_> = detail
             .decisions
@@ -226,10 +227,15 @@ mod tests {
         assert_eq!(detail.decisions[1].answers, json!({ "q1": false }));
         assert_eq!(detail.decisions[0].input_tokens, 120);
         assert_eq!(
-            store.list_decisions(&MODEL, "e1").unwrap(),
+            store.list_decisions(&MODEL, &"e1".into()).unwrap(),
             detail.decisions
         );
-        assert!(store.list_decisions(&MODEL, "nope").unwrap().is_empty());
+        assert!(
+            store
+                .list_decisions(&MODEL, &"nope".into())
+                .unwrap()
+                .is_empty()
+        );
     }
 
     #[test]
@@ -241,7 +247,7 @@ mod tests {
         let other = crate::ids::ModelId::from(uuid::Uuid::nil());
         d.model_id = &other;
         assert!(store.record_decision(&d).unwrap().example_created);
-        assert_eq!(store.list_decisions(&MODEL, "e1").unwrap().len(), 1);
+        assert_eq!(store.list_decisions(&MODEL, &"e1".into()).unwrap().len(), 1);
     }
 
     #[test]
@@ -255,7 +261,7 @@ mod tests {
             Err(StoreError::Database { .. })
         ));
         assert!(
-            store.get_example(&MODEL, "e1").unwrap().is_none(),
+            store.get_example(&MODEL, &"e1".into()).unwrap().is_none(),
             "rolled back"
         );
     }
@@ -267,7 +273,7 @@ mod tests {
         store
             .record_decision(&decision("e1", &state, &json!({})))
             .unwrap();
-        let detail = store.get_example(&MODEL, "e1").unwrap().unwrap();
+        let detail = store.get_example(&MODEL, &"e1".into()).unwrap().unwrap();
         let v = serde_json::to_value(&detail).unwrap();
         assert_eq!(v["exampleId"], "e1");
         assert_eq!(v["state"], state);

@@ -8,6 +8,7 @@
 
 use super::sql::{Db, SqlContext, params};
 use super::{Store, StoreError};
+use crate::ids::ExampleId;
 use crate::ids::ModelId;
 use crate::wire::value::derived_example_id;
 use serde_json::Value;
@@ -36,7 +37,7 @@ impl Store {
     pub fn delete_examples(
         &self,
         model_id: &ModelId,
-        example_ids: &[String],
+        example_ids: &[ExampleId],
     ) -> Result<Option<String>, StoreError> {
         let model = model_id.to_string();
         let missing = self.write("delete examples", |tx| {
@@ -51,7 +52,7 @@ impl Store {
                     )
                     .ctx("look for an example")?;
                 let Some(state) = state else {
-                    return Ok(Some(id.clone()));
+                    return Ok(Some(id.to_string()));
                 };
                 if let Ok(state) = serde_json::from_str::<Value>(&state) {
                     states.insert(derived_example_id(&state));
@@ -67,7 +68,7 @@ impl Store {
                 }
             }
             let held = Held {
-                ids: example_ids.iter().map(String::as_str).collect(),
+                ids: example_ids.iter().map(ExampleId::as_str).collect(),
                 states,
             };
             scrub_job_inputs(tx, &model, &held)?;
@@ -138,7 +139,7 @@ impl Store {
         model_id: &ModelId,
         days: u32,
         limit: usize,
-    ) -> Result<Vec<String>, StoreError> {
+    ) -> Result<Vec<ExampleId>, StoreError> {
         let before = (chrono::Utc::now() - chrono::Duration::days(i64::from(days)))
             .to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
         let mut conn = self.conn()?;
@@ -154,7 +155,7 @@ impl Store {
                     before,
                     i64::try_from(limit).unwrap_or(i64::MAX)
                 ],
-                |row| row.get(0),
+                |row| row.get::<String>(0).map(ExampleId::from),
             )
             .ctx("find expired examples")
     }

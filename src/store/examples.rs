@@ -1,6 +1,7 @@
 //! Examples: streaming ingest, lookup, filtered listing with keyset
 //! pagination, streaming iteration and counting.
 
+use crate::ids::ExampleId;
 use crate::ids::ModelId;
 use std::collections::BTreeMap;
 
@@ -81,18 +82,18 @@ impl Store {
     pub fn get_example(
         &self,
         model_id: &ModelId,
-        example_id: &str,
+        example_id: &ExampleId,
     ) -> Result<Option<ExampleDetail>, StoreError> {
         let model_id = model_id.to_string();
         let model_id = model_id.as_str();
         self.read("get example", |tx| {
-            let Some(example) = load_one(tx, model_id, example_id)? else {
+            let Some(example) = load_one(tx, model_id, example_id.as_str())? else {
                 return Ok(None);
             };
             let mut page = [example];
             annotations::fill(tx, model_id, &mut page)?;
             let [example] = page;
-            let decisions = decisions::load(tx, model_id, example_id)?;
+            let decisions = decisions::load(tx, model_id, example_id.as_str())?;
             Ok(Some(ExampleDetail { example, decisions }))
         })
     }
@@ -357,7 +358,7 @@ mod tests {
         );
         assert_eq!(store.count_examples(&MODEL, &all()).unwrap(), 4_500);
         let e = store
-            .get_example(&MODEL, "ex-00005")
+            .get_example(&MODEL, &"ex-00005".into())
             .unwrap()
             .unwrap()
             .example;
@@ -526,7 +527,7 @@ mod tests {
         let err = mem
             .for_each_example(&MODEL, &all(), &mut |e| {
                 visits += 1;
-                mem.get_example(&MODEL, e.example_id.as_str())?;
+                mem.get_example(&MODEL, &e.example_id.as_str().into())?;
                 Err(StoreError::ExampleNotFound("stop".into()))
             })
             .unwrap_err();
@@ -546,7 +547,7 @@ mod tests {
         let raw = rusqlite::Connection::open(dir.path().join("arbiter.db")).unwrap();
         raw.execute("UPDATE examples SET state = '{not json'", [])
             .unwrap();
-        let err = store.get_example(&MODEL, "e1").unwrap_err();
+        let err = store.get_example(&MODEL, &"e1".into()).unwrap_err();
         assert!(
             matches!(&err, StoreError::Corrupt { what, .. } if what.contains("e1")),
             "{err}"

@@ -1,6 +1,7 @@
 //! Which annotated examples an alignment fitted a question on, by fit ID (the learned
 //! file's `fitted.id`), so `eval` can leave them out.
 
+use crate::ids::ExampleId;
 use std::collections::HashSet;
 
 use super::sql::{SqlContext, params};
@@ -8,7 +9,7 @@ use super::{Store, StoreError};
 
 impl Store {
     /// Record that fit `fit_id` was fitted on `example_ids` (again: no change).
-    pub fn record_fitted(&self, fit_id: &str, example_ids: &[String]) -> Result<(), StoreError> {
+    pub fn record_fitted(&self, fit_id: &str, example_ids: &[ExampleId]) -> Result<(), StoreError> {
         self.write("record fitted examples", |tx| {
             for example_id in example_ids {
                 tx.execute(

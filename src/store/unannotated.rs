@@ -1,6 +1,7 @@
 //! Examples still waiting for ground truth: the candidates `examples next` ranks, newest
 //! first, and how many there are in all.
 
+use crate::ids::ExampleId;
 use serde_json::Value;
 use std::fmt::Write as _;
 
@@ -175,7 +176,7 @@ impl Store {
     pub fn example_state(
         &self,
         model_id: &ModelId,
-        example_id: &str,
+        example_id: &ExampleId,
     ) -> Result<Option<Value>, StoreError> {
         let mut conn = self.conn()?;
         let state: Option<String> = conn
@@ -322,10 +323,10 @@ mod tests {
         let store = store();
         ingest_in_turn(&store, vec![item("a", &["q1"])]);
         assert_eq!(
-            store.example_state(&MODEL, "a").unwrap(),
+            store.example_state(&MODEL, &"a".into()).unwrap(),
             Some(json!({ "id": "a" }))
         );
-        assert_eq!(store.example_state(&MODEL, "b").unwrap(), None);
+        assert_eq!(store.example_state(&MODEL, &"b".into()).unwrap(), None);
     }
 
     #[test]

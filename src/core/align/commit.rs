@@ -25,13 +25,13 @@ pub(crate) fn without_exemplar(question: &Question, example_id: &str) -> Option<
 
 /// The record of a split's fitted examples: SHA-256 over the question ID and the sorted
 /// example IDs, 32 hex digits.
-pub(super) fn fit_id(question: &str, sorted_ids: &[String]) -> String {
+pub(super) fn fit_id(question: &str, sorted_ids: &[ExampleId]) -> String {
     use sha2::{Digest, Sha256};
     let mut hasher = Sha256::new();
     hasher.update(question.as_bytes());
     for id in sorted_ids {
         hasher.update([0]);
-        hasher.update(id.as_bytes());
+        hasher.update(id.as_str().as_bytes());
     }
     hex::encode(&hasher.finalize()[..16])
 }

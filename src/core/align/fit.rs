@@ -101,7 +101,7 @@ impl Fit<'_> {
             candidates: report.candidates.clone(),
             ..entry
         };
-        let mut fitted_ids: Vec<String> = fitted.iter().map(|&i| ids[i].to_owned()).collect();
+        let mut fitted_ids: Vec<ExampleId> = fitted.iter().map(|&i| ids[i].into()).collect();
         fitted_ids.sort();
         Learned {
             file: None,

@@ -39,7 +39,7 @@ use crate::engine::builtin::aligned::{
 };
 use crate::engine::builtin::{BuiltinEngine, EmbeddedState, Embedding};
 use crate::error::{Error, Result};
-use crate::ids::{JobId, ModelRef};
+use crate::ids::{ExampleId, JobId, ModelRef};
 use crate::store::{ExampleFilter, JobRecord};
 use crate::wire::align::{AlignmentRequest, AlignmentResult, MIN_EXAMPLES, QuestionReport};
 use crate::wire::decision::Revision;
@@ -555,7 +555,7 @@ struct Learned {
     /// The fit ID and the examples fitted on, for the store (none for an unsupervised
     /// correction, which fits on no annotation).
     fit_id: Option<String>,
-    fitted: Vec<String>,
+    fitted: Vec<ExampleId>,
     /// Exemplar documents' embeddings, to warm the engine's cache.
     documents: Vec<(String, Embedding)>,
 }

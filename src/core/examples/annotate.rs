@@ -119,7 +119,7 @@ pub fn annotate(
         )
     })?;
     let store = ctx.store()?;
-    let annotation_now = store.annotate(&loaded.model_id, example_id.as_str(), &annotation)?;
+    let annotation_now = store.annotate(&loaded.model_id, example_id, &annotation)?;
     renew_claim(ctx, &loaded.model_id, example_id, &annotation.annotator)?;
     Ok(annotation_now)
 }
@@ -134,7 +134,7 @@ fn renew_claim(
 ) -> Result<()> {
     let ttl = crate::core::claims::CLAIM_TTL;
     ctx.store()?
-        .renew_claim(model_id, example_id.as_str(), annotator, ttl)?;
+        .renew_claim(model_id, example_id, annotator, ttl)?;
     Ok(())
 }
 

@@ -58,8 +58,9 @@ pub fn list(
 pub fn resolve_id(ctx: &Context, model: &ModelRef, text: &str) -> Result<ExampleId> {
     let repo = models::open(ctx, model)?;
     let store = ctx.store()?;
-    if store.get_example(&repo.model_id(), text)?.is_some() {
-        return Ok(ExampleId::from(text));
+    let whole = ExampleId::from(text);
+    if store.get_example(&repo.model_id(), &whole)?.is_some() {
+        return Ok(whole);
     }
     let prefix = id_prefix(text)?;
     let after = store.list_examples(
@@ -92,7 +93,7 @@ pub fn unique(prefix: &str, candidates: impl IntoIterator<Item = String>) -> Res
 pub fn show(ctx: &Context, model: &ModelRef, example_id: &ExampleId) -> Result<ExampleDetail> {
     let repo = models::open(ctx, model)?;
     ctx.store()?
-        .get_example(&repo.model_id(), example_id.as_str())?
+        .get_example(&repo.model_id(), example_id)?
         .ok_or_else(|| Error::ExampleNotFound(example_id.to_string()))
 }
 
@@ -108,11 +109,10 @@ pub fn delete(
 ) -> Result<()> {
     let repo = models::open(ctx, model)?;
     let model_id = repo.model_id();
-    let ids: Vec<String> = example_ids.iter().map(ToString::to_string).collect();
-    if let Some(missing) = ctx.store()?.delete_examples(&model_id, &ids)? {
+    if let Some(missing) = ctx.store()?.delete_examples(&model_id, example_ids)? {
         return Err(Error::ExampleNotFound(missing));
     }
-    for id in &ids {
+    for id in example_ids {
         let ref_name = format!("examples/{id}");
         super::registry::record(
             ctx,

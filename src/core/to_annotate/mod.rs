@@ -17,7 +17,7 @@ use super::answer_cache::{self, Asking, Gate};
 use super::models::{self, Loaded};
 use super::{Context, blocking};
 use crate::error::{Error, Result};
-use crate::ids::{ModelId, ModelRef};
+use crate::ids::{ExampleId, ModelId, ModelRef};
 use crate::store::{Candidate, Chosen};
 use crate::wire::answer::{Answer, Distribution};
 use crate::wire::to_annotate::{Learning, ToAnnotate, ToAnnotateItem, ToAnnotateQuery, Why};
@@ -295,7 +295,8 @@ async fn score(
     gate: &dyn Gate,
 ) -> Result<Option<(Ranked, bool)>> {
     let state = {
-        let (ctx, model_id, id) = (ctx.clone(), *model_id, candidate.example_id.clone());
+        let (ctx, model_id) = (ctx.clone(), *model_id);
+        let id = ExampleId::from(candidate.example_id.as_str());
         blocking(move || Ok(ctx.store()?.example_state(&model_id, &id)?)).await?
     };
     let Some(state) = state else {
@@ -447,7 +448,8 @@ async fn with_states(
         let store = ctx.store()?;
         let mut items = Vec::with_capacity(picks.len());
         for (ranked, why) in picks {
-            let Some(state) = store.example_state(&model_id, &ranked.example_id)? else {
+            let id = ExampleId::from(ranked.example_id.as_str());
+            let Some(state) = store.example_state(&model_id, &id)? else {
                 continue;
             };
             items.push(ToAnnotateItem {

@@ -37,6 +37,12 @@ impl Param for String {
     }
 }
 
+impl Param for crate::ids::ExampleId {
+    fn value(&self) -> Value {
+        Value::Text(self.as_str().to_owned())
+    }
+}
+
 impl Param for i64 {
     fn value(&self) -> Value {
         Value::Integer(*self)
