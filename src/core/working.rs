@@ -53,7 +53,7 @@ fn same_definition(a: &crate::wire::Question, b: &crate::wire::Question) -> bool
 /// unchanged question, the draft's for any other; in the draft's order, and only the
 /// draft's. Only an unchanged question keeps its learned head ([`apply`]).
 pub(crate) fn merge(
-    learned: &Questions,
+    at_revision: &Questions,
     draft: &Questions,
     origins: &IndexMap<String, QuestionOrigin>,
 ) -> Questions {
@@ -61,7 +61,7 @@ pub(crate) fn merge(
         .iter()
         .map(|(id, question)| {
             let kept = (origins.get(id) == Some(&QuestionOrigin::Unchanged))
-                .then(|| learned.get(id))
+                .then(|| at_revision.get(id))
                 .flatten();
             (id.clone(), kept.unwrap_or(question).clone())
         })

@@ -185,7 +185,6 @@ pub(super) fn learned_dir(
     let replaced = |id: &str| {
         heads.iter().any(|(other, _)| *other == id) || files.iter().any(|(other, _)| other == id)
     };
-    // In the questions' order, as the manifest lists them.
     let kept: Vec<(String, &file::Entry)> = loaded
         .questions
         .keys()

@@ -5,9 +5,9 @@ use super::{Entry, FORMAT, MANIFEST, Manifest, POOLED_TUNED, TunedEntry, VERSION
 use indexmap::IndexMap;
 use serde_json::Value;
 
-/// A new `learned/` directory (name inside it → bytes), sorted by name: the base
-/// checkpoint's heads `kept` (their tensors copied from `base`, its files), in the order
-/// given, then the heads `fitted` now (entry and tensors); the fine-tune `tuned` (its
+/// A new `learned/` directory (name inside it → bytes), sorted by name, its manifest's
+/// questions by ID: the base checkpoint's heads `kept` (their tensors copied from `base`,
+/// its files) and the heads `fitted` now (entry and tensors); the fine-tune `tuned` (its
 /// delta's bytes and record), or else the base's, when a kept head still reads it. Empty
 /// when no head is left. `encoder` is the encoder the heads read.
 pub fn write(
