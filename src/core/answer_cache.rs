@@ -12,6 +12,7 @@ use super::{Context, blocking};
 use crate::engine::builtin::learned::Heads;
 use crate::engine::{Engine, EngineRequest};
 use crate::error::Result;
+use crate::ids::ExampleId;
 use crate::store::CachedAnswers;
 use crate::wire::question::questions_to_value;
 use crate::wire::value::canonical_hash;
@@ -126,7 +127,7 @@ pub(crate) struct Answered {
 pub(crate) async fn answers(
     ctx: &Context,
     asking: &Asking<'_>,
-    example_id: &str,
+    example_id: &ExampleId,
     state: &Value,
     gate: &dyn Gate,
 ) -> Result<Answered> {
@@ -189,7 +190,12 @@ pub(crate) async fn answers(
 /// The cache key of one group's answers about one example. The questions whose exemplars
 /// include this example are asked without it: the key names them, so a hit costs no
 /// rewriting of large aligned questions.
-fn group_key(asking: &Asking<'_>, group: &Group, example_id: &str, state_hash: &str) -> String {
+fn group_key(
+    asking: &Asking<'_>,
+    group: &Group,
+    example_id: &ExampleId,
+    state_hash: &str,
+) -> String {
     let own: Vec<&String> = group
         .indices
         .iter()
@@ -201,7 +207,7 @@ fn group_key(asking: &Asking<'_>, group: &Group, example_id: &str, state_hash: &
         group.hash.clone()
     } else {
         let ids = serde_json::to_string(&own).unwrap_or_default();
-        format!("{} without {example_id:?} in {ids}", group.hash)
+        format!("{} without {:?} in {ids}", group.hash, example_id.as_str())
     };
     cache_key(asking.engine, asking.base, &questions_key, state_hash)
 }
@@ -211,7 +217,7 @@ fn group_key(asking: &Asking<'_>, group: &Group, example_id: &str, state_hash: &
 async fn decide_groups(
     asking: &Asking<'_>,
     missing: &[(&Group, String)],
-    example_id: &str,
+    example_id: &ExampleId,
     state: &Value,
     gate: &dyn Gate,
 ) -> Result<crate::engine::EngineOutput> {

@@ -10,6 +10,7 @@ use crate::engine::builtin::aligned::format::Abstain;
 use crate::engine::builtin::aligned::outcome_keys;
 use crate::engine::builtin::learned::{self, Heads};
 use crate::error::{Error, Result};
+use crate::ids::ExampleId;
 use crate::store::NewDecision;
 use crate::telemetry::metrics as telemetry;
 use crate::wire::decision::{DecisionRef, ExampleRef};
@@ -256,10 +257,12 @@ pub(crate) async fn decide_and_capture(
             truncate: request.truncate == Some(true),
         })
         .await?;
-    let example_id = request
-        .example_id
-        .clone()
-        .unwrap_or_else(|| derived_example_id(&request.state));
+    let example_id = ExampleId::from(
+        request
+            .example_id
+            .clone()
+            .unwrap_or_else(|| derived_example_id(&request.state)),
+    );
     let wanted = loaded.spec.capture.enabled
         && request.capture != Some(false)
         && sampled(&example_id, loaded.spec.capture.sample_rate);
@@ -315,14 +318,14 @@ async fn capture(
     loaded: &Loaded,
     questions: &Questions,
     response: &DecisionResponse,
-    example_id: &str,
+    example_id: &ExampleId,
     capture_as: CaptureAs<'_>,
 ) -> Result<(ExampleRef, DecisionRef)> {
     let revision_kind = loaded.revision.kind.as_str().to_owned();
     let record = OwnedDecision {
         decision_id: capture_as.decision_id.map(str::to_owned),
         model_id: loaded.model_id,
-        example_id: example_id.to_owned(),
+        example_id: example_id.to_string(),
         state: request.state.clone(),
         checkpoint: loaded.checkpoint.checkpoint_id.clone(),
         revision_name: loaded.revision.name.clone(),

@@ -4,7 +4,7 @@
 use crate::engine::builtin::aligned::{AlignedInstructions, outcome_keys};
 use crate::engine::builtin::learned::Heads;
 use crate::error::Error;
-use crate::ids::ModelPath;
+use crate::ids::{ExampleId, ModelPath};
 use crate::wire::Questions;
 pub use crate::wire::models::CapturePolicy;
 use crate::wire::question::{parse_questions, questions_to_value};
@@ -296,12 +296,12 @@ pub fn invalid_checkpoint(model: &ModelPath, commit: &str, errors: Vec<FieldErro
 }
 
 /// Whether an example is recorded at `rate`: the same example is always in or always out.
-pub fn sampled(example_id: &str, rate: f64) -> bool {
+pub fn sampled(example_id: &ExampleId, rate: f64) -> bool {
     use sha2::{Digest, Sha256};
     if rate >= 1.0 {
         return true;
     }
-    let digest = Sha256::digest(example_id.as_bytes());
+    let digest = Sha256::digest(example_id.as_str().as_bytes());
     let mut bytes = [0u8; 8];
     bytes.copy_from_slice(&digest[..8]);
     (u64::from_be_bytes(bytes) as f64 / 18_446_744_073_709_551_616.0) < rate
@@ -465,7 +465,9 @@ mod tests {
 
     #[test]
     fn sampling_is_deterministic_and_close_to_the_rate() {
-        let ids: Vec<String> = (0..10_000).map(|i| format!("ex_{i}")).collect();
+        let ids: Vec<ExampleId> = (0..10_000)
+            .map(|i| ExampleId::from(format!("ex_{i}")))
+            .collect();
         let kept = ids.iter().filter(|id| sampled(id, 0.3)).count();
         assert!((2_800..3_200).contains(&kept), "{kept}");
         assert!(ids.iter().all(|id| sampled(id, 0.3) == sampled(id, 0.3)));

@@ -732,7 +732,7 @@ fn when_nothing_improves_nothing_is_committed() {
     env.create_model("acme/coin", "mo", &questions);
     let lines = (0..60).fold(String::new(), |mut out, i| {
         let state = format!("ticket {i}: {}", ["my order is late", "the app crashed", "I was charged twice", "please reset my password"][i % 4]);
-        let heads = arbiter::core::model_files::sampled(&format!("coin-{i}"), 0.5);
+        let heads = arbiter::core::model_files::sampled(&format!("coin-{i}").into(), 0.5);
         writeln!(out, "{}", json!({"example_id": format!("coin-{i}"), "state": state, "annotations": {"coin": {"answer": heads}}})).unwrap();
         out
     });

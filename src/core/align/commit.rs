@@ -5,18 +5,18 @@
 use super::*;
 
 /// Whether `question` is aligned with `example_id` among its exemplars.
-pub(crate) fn has_exemplar(question: &Question, example_id: &str) -> bool {
-    AlignedInstructions::has_exemplar(question.instructions.as_ref(), example_id)
+pub(crate) fn has_exemplar(question: &Question, example_id: &ExampleId) -> bool {
+    AlignedInstructions::has_exemplar(question.instructions.as_ref(), example_id.as_str())
 }
 
 /// An aligned question without its exemplar for `example_id` (so an example is never its
 /// own neighbour when a checkpoint is scored); `None` when it has none.
-pub(crate) fn without_exemplar(question: &Question, example_id: &str) -> Option<Question> {
+pub(crate) fn without_exemplar(question: &Question, example_id: &ExampleId) -> Option<Question> {
     if !has_exemplar(question, example_id) {
         return None;
     }
     let mut instructions = question.instructions.clone()?;
-    AlignedInstructions::remove_exemplar(&mut instructions, example_id);
+    AlignedInstructions::remove_exemplar(&mut instructions, example_id.as_str());
     Some(Question {
         instructions: Some(instructions),
         kind: question.kind.clone(),

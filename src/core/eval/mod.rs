@@ -21,7 +21,7 @@ use super::working::Stored;
 use super::{Context, blocking};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
-use crate::ids::ModelRef;
+use crate::ids::{ExampleId, ModelRef};
 use crate::store::{JobRecord, Shard, ShardStats};
 use crate::wire::align::EvaluationRequest;
 use crate::wire::decision::Revision;
@@ -289,9 +289,9 @@ async fn decide_example(
     line: &[u8],
 ) -> Result<ItemResult> {
     let started = Instant::now();
-    let parsed: Option<(String, Value)> =
+    let parsed: Option<(ExampleId, Value)> =
         serde_json::from_slice::<Value>(line).ok().and_then(|v| {
-            let id = v.get("example_id")?.as_str()?.to_owned();
+            let id = ExampleId::from(v.get("example_id")?.as_str()?);
             Some((id, v.get("state")?.clone()))
         });
     let outcome = match &parsed {
@@ -329,7 +329,7 @@ async fn decide_example(
 async fn answers_for(
     ctx: &Context,
     side: &Side,
-    example_id: &str,
+    example_id: &ExampleId,
     state: &Value,
 ) -> Result<(Answers, Usage, bool)> {
     let asking = Asking {

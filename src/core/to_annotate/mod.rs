@@ -294,15 +294,15 @@ async fn score(
     candidate: Candidate,
     gate: &dyn Gate,
 ) -> Result<Option<(Ranked, bool)>> {
+    let id = ExampleId::from(candidate.example_id.as_str());
     let state = {
-        let (ctx, model_id) = (ctx.clone(), *model_id);
-        let id = ExampleId::from(candidate.example_id.as_str());
+        let (ctx, model_id, id) = (ctx.clone(), *model_id, id.clone());
         blocking(move || Ok(ctx.store()?.example_state(&model_id, &id)?)).await?
     };
     let Some(state) = state else {
         return Ok(None);
     };
-    let answered = answer_cache::answers(ctx, asking, &candidate.example_id, &state, gate).await?;
+    let answered = answer_cache::answers(ctx, asking, &id, &state, gate).await?;
     let open = |among: &[String]| -> Option<(String, Answer)> {
         let unannotated = among.iter().filter(|id| !candidate.annotated.contains(id));
         least_certain(&answered.answers, unannotated).map(|(q, a)| (q.to_owned(), a.clone()))
