@@ -3,6 +3,7 @@
 //! coherence kept.
 
 use super::between_questions::read_references;
+use super::learned::Learned;
 #[allow(clippy::wildcard_imports)]
 use super::*;
 
@@ -241,21 +242,21 @@ impl BuiltinEngine {
         Ok((answer.outcome_probabilities(outcomes), tokens))
     }
 
-    /// The distribution of a question with a learned head ([`crate::engine::builtin::learned`]): its
+    /// The distribution of a question with a learned head ([`learned`]): its
     /// zero-shot answer (the question as it is without the head) is the head's prior.
     pub(super) fn distribution_learned(
         &self,
         state: &EmbeddedState,
         question: &Question,
-        learned: &crate::engine::builtin::learned::Learned,
+        learned: &Learned,
     ) -> Result<(Distribution, u64)> {
         if learned.encoder != self.head_encoder() {
             return Err(crate::error::Error::Validation(vec![
                 crate::wire::validate::FieldError::new(
                     crate::wire::Loc(vec![crate::wire::validate::Segment::Key(format!(
                         "{}/{}",
-                        crate::engine::builtin::learned::file::DIR,
-                        crate::engine::builtin::learned::file::MANIFEST
+                        super::learned::file::DIR,
+                        super::learned::file::MANIFEST
                     ))])
                     .key("encoder"),
                     format!(
@@ -281,13 +282,11 @@ impl BuiltinEngine {
                 ));
             }
         };
-        let ps = learned
-            .head
-            .probabilities(&crate::engine::builtin::learned::Reading {
-                pooled: &pooled,
-                counts: state.words(),
-                prior: &prior,
-            });
+        let ps = learned.head.probabilities(&super::learned::Reading {
+            pooled: &pooled,
+            counts: state.words(),
+            prior: &prior,
+        });
         Ok((distribution_of(&question.kind, ps), tokens))
     }
 

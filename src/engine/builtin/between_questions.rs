@@ -224,6 +224,6 @@ fn learned_at<'a>(
     questions: &Questions,
     heads: &'a Heads,
     i: usize,
-) -> Option<&'a crate::engine::builtin::learned::Learned> {
+) -> Option<&'a learned::Learned> {
     heads.get(questions.get_index(i)?.0).map(AsRef::as_ref)
 }

@@ -66,7 +66,7 @@ pub struct EmbeddedState {
     windows: Arc<[Vec<f32>]>,
     tokens: u64,
     first_tokens: u64,
-    /// The state's words ([`crate::engine::builtin::learned::words::counts`]), for learned heads: counted
+    /// The state's words ([`learned::words::counts`]), for learned heads: counted
     /// when one first reads them, and never kept in the state cache.
     words: Words,
     /// Its first window through a fine-tuned encoder, when it was embedded for a checkpoint
@@ -114,7 +114,7 @@ impl EmbeddedState {
     }
 
     /// Its words' bucket counts: what a learned head reads of the text itself.
-    pub fn words(&self) -> &crate::engine::builtin::learned::words::Counts {
+    pub fn words(&self) -> &learned::words::Counts {
         self.words.counts()
     }
 
@@ -167,7 +167,7 @@ impl EmbeddedState {
 #[derive(Debug, Clone, Default)]
 struct Words {
     text: Option<Arc<str>>,
-    counts: Arc<std::sync::OnceLock<crate::engine::builtin::learned::words::Counts>>,
+    counts: Arc<std::sync::OnceLock<learned::words::Counts>>,
 }
 
 impl Words {
@@ -178,11 +178,11 @@ impl Words {
         }
     }
 
-    fn counts(&self) -> &crate::engine::builtin::learned::words::Counts {
+    fn counts(&self) -> &learned::words::Counts {
         self.counts.get_or_init(|| {
             self.text
                 .as_deref()
-                .map(crate::engine::builtin::learned::words::counts)
+                .map(learned::words::counts)
                 .unwrap_or_default()
         })
     }

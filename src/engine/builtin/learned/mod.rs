@@ -30,10 +30,6 @@ impl Heads {
         self.by_question.get(id)
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.by_question.is_empty()
-    }
-
     /// Each head, by question ID.
     pub fn iter(&self) -> impl Iterator<Item = (&String, &Arc<Learned>)> {
         self.by_question.iter()

@@ -2,8 +2,8 @@ use super::*;
 
 /// A head of question `q` (outcomes `true`, `false`) fitted on three tiny states, for tests.
 pub(crate) fn test_head() -> Head {
-    use crate::engine::builtin::learned::head::fit_path;
-    use crate::engine::builtin::learned::words::counts;
+    use super::super::head::fit_path;
+    use super::super::words::counts;
     use arbiter_learn::Reading;
     let pooled = [vec![0.6, 0.8], vec![1.0, 0.0], vec![0.0, 1.0]];
     let texts = [
@@ -78,7 +78,7 @@ fn a_head_reads_back_exactly() {
 /// any other name are a located error.
 #[test]
 fn each_head_reads_words_weighed_as_it_was_fitted() {
-    use crate::engine::builtin::learned::words::{TermWeight, counts};
+    use super::super::words::{TermWeight, counts};
     let sublinear = head();
     assert_eq!(sublinear.vocabulary.weight, TermWeight::Sublinear);
     let mut raw = head();
