@@ -9,12 +9,22 @@ use crate::wire::models::ModelDetail;
 pub(crate) const QUESTIONS: &str =
     "refund:\n  type: noul\n  instructions: The customer asks for a refund.\n";
 
+/// A context on the home at `path`, as a process started with `--home path` has.
+pub(crate) fn context_at(path: &std::path::Path) -> Context {
+    Context::new(crate::config::Settings::resolve(Some(path.to_owned())).unwrap()).unwrap()
+}
+
+/// A new, empty home (kept while the directory lives) and a context on it.
+pub(crate) fn home() -> (tempfile::TempDir, Context) {
+    let home = tempfile::tempdir().unwrap();
+    let ctx = context_at(home.path());
+    (home, ctx)
+}
+
 /// A new home (kept while the directory lives) with the model `acme/support` on `mo`: one
 /// noul question, `refund` ([`QUESTIONS`]), capturing as `capture` says.
 pub(crate) fn home_with_model(capture: CapturePolicy) -> (tempfile::TempDir, Context, ModelDetail) {
-    let home = tempfile::tempdir().unwrap();
-    let settings = crate::config::Settings::resolve(Some(home.path().to_owned())).unwrap();
-    let ctx = Context::new(settings).unwrap();
+    let (home, ctx) = home();
     let model = create(
         &ctx,
         &CreateModel {

@@ -338,10 +338,7 @@ mod tests {
 
     #[test]
     fn tokens_authenticate_until_revoked() {
-        let dir = tempfile::tempdir().unwrap();
-        let ctx =
-            Context::new(crate::config::Settings::resolve(Some(dir.path().to_owned())).unwrap())
-                .unwrap();
+        let (_dir, ctx) = crate::core::test_support::home();
         let (record, secret) = create(
             &ctx,
             &NewToken {

@@ -2,8 +2,8 @@
 //! recorded, then deleted with all that is recorded of them ([`super::delete`]'s store
 //! operation), and the deletion is one event of the model's history. The sweep starts after
 //! a capture, at most once an hour per model in a process (its [`Context`]'s [`Sweeps`];
-//! a command line's process is one capture) and never while the model's last sweep is still running, so a model that
-//! keeps capturing keeps forgetting; an annotated example is ground truth and is kept. It
+//! a command line's process is one capture) and never while the model's last sweep is
+//! still running, so a model that keeps capturing keeps forgetting; an annotated example is ground truth and is kept. It
 //! runs in the background ([`Context::background`]): the capture's answer does not wait
 //! for what may be thousands of deletions, and a one-command process waits for it before
 //! it exits.
@@ -143,9 +143,7 @@ mod tests {
 
     #[test]
     fn a_sweep_is_due_once_an_hour_and_never_while_one_runs() {
-        let home = tempfile::tempdir().unwrap();
-        let settings = crate::config::Settings::resolve(Some(home.path().to_owned())).unwrap();
-        let ctx = Context::new(settings).unwrap();
+        let (_home, ctx) = crate::core::test_support::home();
         let model_id: ModelId = "0e7d7c1e-8f2a-4d59-9a55-5b0a2a6f9d12".parse().unwrap();
         let first = Running::start(&ctx, &model_id).expect("never swept: due");
         assert!(Running::start(&ctx, &model_id).is_none(), "one runs");
@@ -167,11 +165,7 @@ mod tests {
         assert!(Running::start(&ctx, &model_id).is_some());
         // Swept just now here; another context (another process's) keeps its own record.
         assert!(Running::start(&ctx, &model_id).is_none());
-        let other_home = tempfile::tempdir().unwrap();
-        let other = Context::new(
-            crate::config::Settings::resolve(Some(other_home.path().to_owned())).unwrap(),
-        )
-        .unwrap();
+        let (_other_home, other) = crate::core::test_support::home();
         assert!(Running::start(&other, &model_id).is_some());
     }
 }

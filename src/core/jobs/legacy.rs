@@ -78,9 +78,7 @@ mod tests {
 
     #[test]
     fn a_job_staged_in_files_is_moved_into_the_store_once() {
-        let home = tempfile::tempdir().unwrap();
-        let settings = crate::config::Settings::resolve(Some(home.path().to_owned())).unwrap();
-        let ctx = Context::new(settings).unwrap();
+        let (_home, ctx) = crate::core::test_support::home();
         let job_id = JobId::new_v4();
         ctx.store()
             .unwrap()

@@ -141,10 +141,7 @@ async fn a_warming_evaluation_reads_every_state_even_from_cached_answers() {
     };
     // The answers cached by a first process.
     evaluate(ctx, false).await;
-    let fresh = || {
-        let settings = crate::config::Settings::resolve(Some(home.path().to_owned())).unwrap();
-        Context::new(settings).unwrap()
-    };
+    let fresh = || crate::core::test_support::context_at(home.path());
     let cold = evaluate(fresh(), false).await;
     assert_eq!(
         states_held(&cold),

@@ -302,12 +302,8 @@ fn errors_name_real_problem_codes() {
 #[tokio::test]
 async fn the_router_serves_every_documented_operation() {
     use tower::ServiceExt;
-    let dir = tempfile::tempdir().unwrap();
-    let settings = crate::config::Settings::resolve(Some(dir.path().to_owned())).unwrap();
-    let app = crate::server::router(
-        crate::core::Context::new(settings).unwrap(),
-        "127.0.0.1:8080".parse().unwrap(),
-    );
+    let (_dir, ctx) = crate::core::test_support::home();
+    let app = crate::server::router(ctx, "127.0.0.1:8080".parse().unwrap());
     let doc = parsed();
     for (method, path, _) in operations(&doc) {
         let uri = path

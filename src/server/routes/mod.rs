@@ -153,11 +153,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_panicking_handler_answers_500_and_the_router_keeps_serving() {
-        let dir = tempfile::tempdir().unwrap();
-        let ctx = crate::core::Context::new(
-            crate::config::Settings::resolve(Some(dir.path().to_owned())).unwrap(),
-        )
-        .unwrap();
+        let (_dir, ctx) = crate::core::test_support::home();
         let state = crate::server::state(ctx, "127.0.0.1:8080".parse().unwrap());
         let routes = Router::new()
             .route("/boom", get(boom))
