@@ -823,13 +823,18 @@ fn eight_labels_that_contradict_zero_shot_move_it() {
     };
     assert!(answer("main") < 0.5);
     assert!(answer(branch) > 0.5);
-    // A cautious user's gate holds the same eight back: the whole choice, out of fold, is
-    // not better than zero-shot by the margin.
+    // A cautious user's gate holds the same eight back: the whole choice, out of fold
+    // (one fold holds the label that is not "yes", and the head chosen without it answers
+    // it badly), is better than zero-shot by more than the margin on average, but over 8
+    // values not beyond chance.
     let gated = env.json(&["align", "acme/few", "--margin", "0.02"]);
     let happy = &gated["result"]["questions"]["happy"];
     assert_eq!(happy["improved"], false, "{happy}");
     assert!(
-        happy["reason"].as_str().unwrap().contains("margin"),
+        happy["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("the gain is not beyond chance"),
         "{happy}"
     );
     assert_eq!(gated["result"]["branch"], Value::Null);

@@ -45,7 +45,7 @@ pub struct AlignArgs {
     /// The share of each question's annotated examples held out: never fitted on; the gate and the figures are on them. 0 (the default): every example is fitted, and the gate and the figures are out of fold
     #[arg(long, default_value_t = DEFAULT_HOLDOUT, value_name = "FRACTION", value_parser = holdout)]
     pub holdout: f64,
-    /// Folds of the stratified, seeded cross-validation that chooses each head's strength and gives the figures
+    /// Folds of the seeded cross-validation (stratified from 100 examples on) that chooses each head's strength and gives the figures
     #[arg(long, default_value_t = DEFAULT_FOLDS, value_name = "K",
           value_parser = RangedU64ValueParser::<usize>::new().range(*FOLDS_RANGE.start() as u64..=*FOLDS_RANGE.end() as u64))]
     pub folds: usize,

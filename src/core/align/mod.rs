@@ -4,7 +4,7 @@
 //! For each question: its annotated examples (a seeded sample of at most `max_examples`)
 //! are embedded once, and the question's zero-shot answers are its prior. [`select`]
 //! scores the candidates (zero-shot, the majority prior, a learned head whose strength
-//! [`cross_validation`] cross-validates over stratified seeded folds) out of fold, keeps the one with
+//! [`cross_validation`] cross-validates over seeded folds) out of fold, keeps the one with
 //! the least log loss (then the best accuracy), and reports the whole choice's figures,
 //! nested below 100 examples. A question whose choice is not zero-shot gets its head written to `learned/`
 //! (tensors and manifest, with each fitted example's out-of-fold answer for `eval`);

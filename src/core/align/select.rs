@@ -402,6 +402,14 @@ mod tests {
     }
 
     #[test]
+    fn below_a_hundred_examples_the_folds_do_not_depend_on_the_answers() {
+        let uniform = |_: usize| vec![0.5, 0.5];
+        let grouped = Fixture::new(&[0, 0, 0, 0, 0, 1, 1, 1, 1, 1], false, &uniform);
+        let alternating = Fixture::new(&[0, 1, 0, 1, 0, 1, 0, 1, 0, 1], false, &uniform);
+        assert_eq!(chosen(&grouped).cv.fold_of, chosen(&alternating).cv.fold_of);
+    }
+
+    #[test]
     fn the_best_has_the_least_loss_then_the_most_accuracy_and_a_tie_the_simplest() {
         let scores = |z: CurvePoint, m: CurvePoint, h: CurvePoint| -> Scores {
             [

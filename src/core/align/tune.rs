@@ -66,7 +66,7 @@ pub(super) fn tune(
     }
     let folds = settings.folds.min(readable.len()).max(2);
     let ids: Vec<&str> = examples.ids.iter().map(String::as_str).collect();
-    let fold_of = folds::assign(&ids, &vec![0; n], folds, settings.seed);
+    let fold_of = folds::assign(&ids, &vec![0; n], folds, settings.seed, false);
     // The sample tuned on, and what enters the tuned layer for each of its states.
     let mut sample = readable.clone();
     sample.sort_by_key(|&i| folds::key(settings.seed, "tune", &examples.ids[i]));

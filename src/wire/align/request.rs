@@ -52,7 +52,7 @@ pub struct AlignmentRequest {
     #[schema(nullable = true, minimum = 0.0, maximum = 0.5, default = 0.0)]
     #[serde(deserialize_with = "holdout")]
     pub holdout: f64,
-    /// Folds of the stratified, seeded cross-validation.
+    /// Folds of the seeded cross-validation (stratified from 100 examples on).
     #[schema(nullable = true, minimum = 2, maximum = 20, default = 5)]
     #[serde(deserialize_with = "folds")]
     pub folds: usize,
