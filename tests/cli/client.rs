@@ -1673,6 +1673,8 @@ fn interrupt_batch_at_terminal(
         .stdout(std::process::Stdio::piped());
     let terminal = Terminal::attach(&mut cmd);
     let child = cmd.spawn().unwrap();
+    // The child alone holds the terminal, so that its end is seen when the child exits.
+    drop(cmd);
     let job_id = interrupt_when_polling(&proxy, &child);
     let interrupted = Instant::now();
     if let Some(answer) = answer {
@@ -1681,11 +1683,9 @@ fn interrupt_batch_at_terminal(
     }
     let output = child.wait_with_output().unwrap();
     let took = interrupted.elapsed();
-    // What the child wrote last reaches the reader thread a moment after it exits.
-    std::thread::sleep(Duration::from_millis(200));
     (
         output.status.code().expect("exited, not killed"),
-        terminal.seen(),
+        terminal.seen_to_the_end(),
         job_id,
         took,
     )

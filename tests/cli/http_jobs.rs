@@ -436,8 +436,19 @@ async fn cancel_ends_a_queued_job_at_once_stops_a_running_one_and_leaves_a_finis
             .enumerate()
             .all(|(i, l)| l["index"] == i as u64)
     );
-    // The queued job never ran, even once the slot was free.
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // The queued job never ran, even once the slot was free: a job created after it is
+    // taken from the queue and runs to the end (the queue takes jobs in order).
+    let after = create(
+        &server,
+        &token,
+        &model_id,
+        &json!({"items": items(1)}),
+        "cancel-key-after",
+    )
+    .await;
+    let after_id = after["jobId"].as_str().unwrap().to_owned();
+    let after = poll_until(&server, &token, &model_id, &after_id, job_finished).await;
+    assert_eq!(after["status"], "completed", "{after}");
     let queued_after = poll(&server, &token, &model_id, &queued_id).await;
     assert_eq!(queued_after["status"], "cancelled");
     assert_eq!(queued_after["progress"]["done"], 0);

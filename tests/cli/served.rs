@@ -5,6 +5,7 @@ use crate::common::TestEnv;
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, Stdio};
 use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Kills the child if the test fails before it stopped on its own.
@@ -28,7 +29,9 @@ pub(crate) struct Served {
     running: Running,
     lines: mpsc::Receiver<String>,
     stdout: std::thread::JoinHandle<String>,
-    stderr: std::thread::JoinHandle<String>,
+    /// The log so far, line by line as it comes.
+    log: Arc<Mutex<String>>,
+    stderr: std::thread::JoinHandle<()>,
 }
 
 impl Served {
@@ -60,7 +63,7 @@ impl Served {
             .spawn()
             .expect("spawn arbiter serve");
         let stdout = child.stdout.take().unwrap();
-        let mut stderr = child.stderr.take().unwrap();
+        let stderr = child.stderr.take().unwrap();
         let pid = child.id();
         let running = Running(Some(child));
         let (line_tx, line_rx) = mpsc::channel();
@@ -78,11 +81,18 @@ impl Served {
                 let _ = line_tx.send(line);
             }
         });
-        let stderr = std::thread::spawn(move || {
-            let mut log = String::new();
-            let _ = stderr.read_to_string(&mut log);
-            log
-        });
+        let log = Arc::new(Mutex::new(String::new()));
+        let stderr = {
+            let log = Arc::clone(&log);
+            std::thread::spawn(move || {
+                let mut reader = BufReader::new(stderr);
+                let mut line = String::new();
+                while reader.read_line(&mut line).unwrap_or(0) > 0 {
+                    log.lock().unwrap().push_str(&line);
+                    line.clear();
+                }
+            })
+        };
         // The first stdout line says where it listens (the socket is bound before it is
         // printed).
         let line = line_rx
@@ -104,6 +114,7 @@ impl Served {
             running,
             lines: line_rx,
             stdout,
+            log,
             stderr,
         }
     }
@@ -113,6 +124,18 @@ impl Served {
         self.lines
             .recv_timeout(Duration::from_secs(30))
             .expect("a stdout line within 30 s")
+    }
+
+    /// Wait until the log has a line containing `text`, within `bound`.
+    pub(crate) fn wait_for_log(&self, text: &str, bound: Duration) {
+        crate::common::wait_until(bound, Duration::from_millis(50), || {
+            let log = self.log.lock().unwrap();
+            if log.contains(text) {
+                Ok(())
+            } else {
+                Err(format!("the log has no `{text}` yet: {log}"))
+            }
+        });
     }
 
     /// SIGTERM, then a clean exit within a deadline: the exit status and the whole log.
@@ -131,8 +154,7 @@ impl Served {
                     .ok_or_else(|| "arbiter serve has not exited since SIGTERM".to_owned())
             });
         self.running.0 = None;
-        let _ = self.stdout.join();
-        (exit, self.stderr.join().expect("stderr reader"))
+        (exit, self.whole_log())
     }
 
     /// CPU time the server process has used so far (user + system).
@@ -153,8 +175,14 @@ impl Served {
         let mut child = self.running.0.take().expect("running");
         child.kill().expect("SIGKILL");
         child.wait().expect("reaped");
+        self.whole_log()
+    }
+
+    /// The whole log, once the process has exited and its stderr is read to the end.
+    fn whole_log(self) -> String {
         let _ = self.stdout.join();
-        self.stderr.join().expect("stderr reader")
+        self.stderr.join().expect("stderr reader");
+        std::mem::take(&mut *self.log.lock().unwrap())
     }
 
     /// A client for this server: no proxy, a generous timeout.

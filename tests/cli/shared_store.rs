@@ -431,9 +431,12 @@ fn a_job_interrupted_by_a_database_outage_finishes_once_the_database_is_back() {
         path
     });
     database_server.stop();
+    // Until the job's next results flush or progress record has failed.
+    served.wait_for_log(
+        "job interrupted; it resumes once the store is back",
+        Duration::from_mins(1),
+    );
     let during = runtime.block_on(async {
-        // Long enough for the job's next results flush and progress record to fail.
-        tokio::time::sleep(Duration::from_secs(2)).await;
         let health = client.get(served.url("/healthz")).send().await.unwrap();
         let status = health.status().as_u16();
         let body: Value = health.json().await.unwrap();

@@ -9,6 +9,7 @@ use std::time::Duration;
 pub(crate) struct Terminal {
     master: std::fs::File,
     seen: Arc<Mutex<String>>,
+    reader: std::thread::JoinHandle<()>,
 }
 
 impl Terminal {
@@ -48,7 +49,7 @@ impl Terminal {
         let seen = Arc::new(Mutex::new(String::new()));
         let mut reader = master.try_clone().unwrap();
         let collected = Arc::clone(&seen);
-        std::thread::spawn(move || {
+        let reader = std::thread::spawn(move || {
             use std::io::Read;
             let mut buf = [0u8; 4096];
             // Ends with EIO when the child, the last holder of the terminal, exits.
@@ -59,10 +60,29 @@ impl Terminal {
                     .push_str(&String::from_utf8_lossy(&buf[..n]));
             }
         });
-        Self { master, seen }
+        Self {
+            master,
+            seen,
+            reader,
+        }
     }
 
     pub(crate) fn seen(&self) -> String {
+        self.seen.lock().unwrap().clone()
+    }
+
+    /// Everything the child wrote, once it has exited and the terminal is read to its
+    /// end (within 30 s). The command it was attached to must be dropped first: it holds
+    /// the terminal open too.
+    pub(crate) fn seen_to_the_end(self) -> String {
+        crate::common::wait_until(Duration::from_secs(30), Duration::from_millis(20), || {
+            if self.reader.is_finished() {
+                Ok(())
+            } else {
+                Err("the terminal is still open".to_owned())
+            }
+        });
+        self.reader.join().expect("terminal reader");
         self.seen.lock().unwrap().clone()
     }
 
