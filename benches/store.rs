@@ -278,7 +278,8 @@ fn breakdown(ctx: &Context, dir: &Path, states: &[Value]) {
     let model_id = loaded.model_id;
     let t = Instant::now();
     for (i, state) in states.iter().enumerate() {
-        let example_id = arbiter::wire::value::derived_example_id(state);
+        let example_id =
+            arbiter::ids::ExampleId::from(arbiter::wire::value::derived_example_id(state));
         let request_id = format!("breakdown-{i}");
         store
             .record_decision(&arbiter::store::NewDecision {

@@ -59,7 +59,7 @@ pub async fn next(
             .collect();
         let mut example = None;
         for (ranked, why) in ranking.picks {
-            let id = ExampleId::from(ranked.example_id);
+            let id = ranked.example_id;
             if skip.contains(id.as_str()) || (why == Why::Uncertain && others.contains(id.as_str()))
             {
                 continue;

@@ -325,7 +325,7 @@ async fn capture(
     let record = OwnedDecision {
         decision_id: capture_as.decision_id.map(str::to_owned),
         model_id: loaded.model_id,
-        example_id: example_id.to_string(),
+        example_id: example_id.clone(),
         state: request.state.clone(),
         checkpoint: loaded.checkpoint.checkpoint_id.clone(),
         revision_name: loaded.revision.name.clone(),
@@ -341,7 +341,7 @@ async fn capture(
         let recorded = ctx.store()?.record_decision(&record.borrow())?;
         Ok((
             ExampleRef {
-                example_id: record.example_id.clone(),
+                example_id: record.example_id.to_string(),
                 created: recorded.example_created,
             },
             DecisionRef {
@@ -357,7 +357,7 @@ async fn capture(
 struct OwnedDecision {
     decision_id: Option<String>,
     model_id: crate::ids::ModelId,
-    example_id: String,
+    example_id: ExampleId,
     state: serde_json::Value,
     checkpoint: String,
     revision_name: String,

@@ -34,8 +34,8 @@ impl Store {
         let model_id = model_id.as_str();
         self.write("annotate", |tx| {
             let annotated_at = now();
-            annotate_one(tx, model_id, example_id.as_str(), annotation, &annotated_at)??;
-            let votes = votes_of(tx, model_id, example_id.as_str(), &annotation.question_id)?;
+            annotate_one(tx, model_id, example_id, annotation, &annotated_at)??;
+            let votes = votes_of(tx, model_id, example_id, &annotation.question_id)?;
             majority::resolve(votes).ok_or_else(|| StoreError::Corrupt {
                 what: format!("annotations of example {example_id:?}"),
                 reason: "the answer just written is missing".into(),
@@ -76,7 +76,7 @@ impl Store {
     pub fn annotate_many(
         &self,
         model_id: &ModelId,
-        items: &[(String, NewAnnotation)],
+        items: &[(ExampleId, NewAnnotation)],
     ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
         let model_id = model_id.to_string();
         let model_id = model_id.as_str();
@@ -94,13 +94,13 @@ impl Store {
 fn annotate_one(
     conn: &mut Db<'_>,
     model_id: &str,
-    example_id: &str,
+    example_id: &ExampleId,
     annotation: &NewAnnotation,
     annotated_at: &str,
 ) -> Result<Result<(), StoreError>, StoreError> {
     // Checked explicitly (rather than via the foreign key) to return a typed error.
     if !example_rows::exists(conn, model_id, example_id)? {
-        return Ok(Err(StoreError::ExampleNotFound(example_id.to_owned())));
+        return Ok(Err(StoreError::ExampleNotFound(example_id.to_string())));
     }
     upsert(conn, model_id, example_id, annotation, annotated_at)?;
     Ok(Ok(()))
@@ -112,7 +112,7 @@ fn annotate_one(
 pub(super) fn upsert(
     conn: &mut Db<'_>,
     model_id: &str,
-    example_id: &str,
+    example_id: &ExampleId,
     a: &NewAnnotation,
     annotated_at: &str,
 ) -> Result<(), StoreError> {
@@ -139,7 +139,7 @@ pub(super) enum Exists {
 pub(super) fn insert(
     conn: &mut Db<'_>,
     model_id: &str,
-    example_id: &str,
+    example_id: &ExampleId,
     a: &NewAnnotation,
     annotated_at: &str,
     exists: Exists,
@@ -177,7 +177,7 @@ pub(super) fn insert(
 fn votes_of(
     conn: &mut Db<'_>,
     model_id: &str,
-    example_id: &str,
+    example_id: &ExampleId,
     question_id: &str,
 ) -> Result<Vec<Vote>, StoreError> {
     let rows = conn
@@ -307,7 +307,7 @@ mod tests {
         let state = json!({});
         for id in ids {
             store
-                .record_decision(&decision(id, &state, &state))
+                .record_decision(&decision(&(*id).into(), &state, &state))
                 .unwrap();
         }
         store
@@ -417,9 +417,9 @@ mod tests {
     fn annotate_many_reports_per_item() {
         let store = store_with(&["a", "b"]);
         let items = vec![
-            ("a".to_owned(), ann("q1", json!(1), None)),
-            ("missing".to_owned(), ann("q1", json!(2), None)),
-            ("b".to_owned(), ann("q1", json!(3), Some("r"))),
+            ("a".into(), ann("q1", json!(1), None)),
+            ("missing".into(), ann("q1", json!(2), None)),
+            ("b".into(), ann("q1", json!(3), Some("r"))),
         ];
         let results = store.annotate_many(&MODEL, &items).unwrap();
         assert_eq!(
@@ -510,8 +510,8 @@ mod tests {
         let store = store_with(&["e1"]);
         // One transaction, one timestamp: the order of writing breaks the tie.
         let items = vec![
-            ("e1".to_owned(), by("x", "q", json!(1), None)),
-            ("e1".to_owned(), by("y", "q", json!(2), None)),
+            ("e1".into(), by("x", "q", json!(1), None)),
+            ("e1".into(), by("y", "q", json!(2), None)),
         ];
         store.annotate_many(&MODEL, &items).unwrap();
         let got = store
@@ -521,8 +521,8 @@ mod tests {
             .example;
         assert_eq!(got.annotations["q"].answer, json!(2));
         let items = vec![
-            ("e1".to_owned(), by("y", "q", json!(2), None)),
-            ("e1".to_owned(), by("x", "q", json!(1), None)),
+            ("e1".into(), by("y", "q", json!(2), None)),
+            ("e1".into(), by("x", "q", json!(1), None)),
         ];
         store.annotate_many(&MODEL, &items).unwrap();
         let got = store

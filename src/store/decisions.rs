@@ -44,7 +44,7 @@ impl Store {
     ) -> Result<Vec<Decision>, StoreError> {
         let model_id = model_id.to_string();
         let model_id = model_id.as_str();
-        load(&mut self.conn()?.db(), model_id, example_id.as_str())
+        load(&mut self.conn()?.db(), model_id, example_id)
     }
 }
 
@@ -113,7 +113,7 @@ fn token_count(n: u64) -> Result<i64, StoreError> {
 pub(super) fn load(
     conn: &mut Db<'_>,
     model_id: &str,
-    example_id: &str,
+    example_id: &ExampleId,
 ) -> Result<Vec<Decision>, StoreError> {
     // JSON is parsed outside the row closure so that parse errors stay `Corrupt`.
     let rows = conn
@@ -176,7 +176,8 @@ mod tests {
         let store = store();
         let state = json!({ "v": 1 });
         let first_answers = json!({ "q1": true });
-        let mut d = decision("e1", &state, &first_answers);
+        let example_id = crate::ids::ExampleId::from("e1");
+        let mut d = decision(&example_id, &state, &first_answers);
         d.decision_id = Some("dec_job_item_0");
         let first = store.record_decision(&d).unwrap();
         let answers = json!({ "q1": false });
@@ -201,10 +202,10 @@ mod tests {
         let first = json!({ "v": 1 });
         let second = json!({ "v": 2 });
         let a = store
-            .record_decision(&decision("e1", &first, &json!({ "q1": true })))
+            .record_decision(&decision(&"e1".into(), &first, &json!({ "q1": true })))
             .unwrap();
         let b = store
-            .record_decision(&decision("e1", &second, &json!({ "q1": false })))
+            .record_decision(&decision(&"e1".into(), &second, &json!({ "q1": false })))
             .unwrap();
         assert!(a.example_created);
         assert!(!b.example_created);
@@ -242,7 +243,8 @@ mod tests {
     fn decisions_are_scoped_by_model() {
         let store = store();
         let state = json!(null);
-        let mut d = decision("e1", &state, &state);
+        let example_id = crate::ids::ExampleId::from("e1");
+        let mut d = decision(&example_id, &state, &state);
         store.record_decision(&d).unwrap();
         let other = crate::ids::ModelId::from(uuid::Uuid::nil());
         d.model_id = &other;
@@ -254,7 +256,8 @@ mod tests {
     fn oversized_token_count_is_an_error_not_a_panic() {
         let store = store();
         let state = json!({});
-        let mut d = decision("e1", &state, &state);
+        let example_id = crate::ids::ExampleId::from("e1");
+        let mut d = decision(&example_id, &state, &state);
         d.input_tokens = u64::MAX;
         assert!(matches!(
             store.record_decision(&d),
@@ -271,7 +274,7 @@ mod tests {
         let store = store();
         let state = json!({ "s": 1 });
         store
-            .record_decision(&decision("e1", &state, &json!({})))
+            .record_decision(&decision(&"e1".into(), &state, &json!({})))
             .unwrap();
         let detail = store.get_example(&MODEL, &"e1".into()).unwrap().unwrap();
         let v = serde_json::to_value(&detail).unwrap();

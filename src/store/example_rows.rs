@@ -6,12 +6,13 @@ use serde_json::Value;
 
 use super::StoreError;
 use super::sql::{Db, SqlContext, params};
+use crate::ids::ExampleId;
 
 /// Inserts the example unless it exists; true if it was inserted.
 pub(super) fn insert_if_absent(
     conn: &mut Db<'_>,
     model_id: &str,
-    example_id: &str,
+    example_id: &ExampleId,
     state: &Value,
     created_at: &str,
 ) -> Result<bool, StoreError> {
@@ -28,7 +29,7 @@ pub(super) fn insert_if_absent(
 pub(super) fn exists(
     conn: &mut Db<'_>,
     model_id: &str,
-    example_id: &str,
+    example_id: &ExampleId,
 ) -> Result<bool, StoreError> {
     conn.query_opt(
         "SELECT 1 FROM examples WHERE model_id = ?1 AND example_id = ?2",

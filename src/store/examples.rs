@@ -87,13 +87,13 @@ impl Store {
         let model_id = model_id.to_string();
         let model_id = model_id.as_str();
         self.read("get example", |tx| {
-            let Some(example) = load_one(tx, model_id, example_id.as_str())? else {
+            let Some(example) = load_one(tx, model_id, example_id)? else {
                 return Ok(None);
             };
             let mut page = [example];
             annotations::fill(tx, model_id, &mut page)?;
             let [example] = page;
-            let decisions = decisions::load(tx, model_id, example_id.as_str())?;
+            let decisions = decisions::load(tx, model_id, example_id)?;
             Ok(Some(ExampleDetail { example, decisions }))
         })
     }
@@ -197,7 +197,7 @@ fn write_items(
 fn load_one(
     conn: &mut Db<'_>,
     model_id: &str,
-    example_id: &str,
+    example_id: &ExampleId,
 ) -> Result<Option<Example>, StoreError> {
     let raw = conn
         .query_opt(
@@ -299,7 +299,7 @@ mod tests {
                 annotations.push(ann("q2", json!({ "i": i })));
             }
             Ok(IngestItem {
-                example_id: format!("ex-{i:05}"),
+                example_id: format!("ex-{i:05}").into(),
                 state: json!({ "i": i }),
                 annotations,
             })
@@ -342,7 +342,7 @@ mod tests {
         // Re-ingest with changed states and answers: no duplicates, state kept, answers replaced.
         let mut changed = (0..4_500).map(|i| {
             Ok(IngestItem {
-                example_id: format!("ex-{i:05}"),
+                example_id: format!("ex-{i:05}").into(),
                 state: json!("changed"),
                 annotations: vec![ann("q1", json!("new"))],
             })
@@ -542,7 +542,7 @@ mod tests {
         let (dir, store) = file_store();
         let state = json!({});
         store
-            .record_decision(&decision("e1", &state, &state))
+            .record_decision(&decision(&"e1".into(), &state, &state))
             .unwrap();
         let raw = rusqlite::Connection::open(dir.path().join("arbiter.db")).unwrap();
         raw.execute("UPDATE examples SET state = '{not json'", [])

@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 use tempfile::TempDir;
 
 use super::{NewDecision, Store};
+use crate::ids::ExampleId;
 
 thread_local! {
     /// Whether the running test is on PostgreSQL ([`on_postgres!`]).
@@ -88,7 +89,7 @@ pub(crate) fn file_store() -> (TempDir, Store) {
 }
 
 pub(crate) fn decision<'a>(
-    example_id: &'a str,
+    example_id: &'a ExampleId,
     state: &'a Value,
     answers: &'a Value,
 ) -> NewDecision<'a> {

@@ -24,7 +24,7 @@ fn open_twice_is_idempotent_and_uses_wal() {
     let path = dir.path().join("arbiter.db");
     let state = json!({ "a": 1 });
     store
-        .record_decision(&decision("e1", &state, &json!({})))
+        .record_decision(&decision(&"e1".into(), &state, &json!({})))
         .unwrap();
     drop(store);
     let again = Store::open(&path).unwrap();
@@ -100,7 +100,7 @@ fn concurrent_stores_on_one_file() {
                     let id = format!("ex-{:03}", (i * 7 + t) % DISTINCT);
                     let state = json!({ "thread": t, "i": i });
                     let rec = store
-                        .record_decision(&decision(&id, &state, &json!({})))
+                        .record_decision(&decision(&id.as_str().into(), &state, &json!({})))
                         .unwrap();
                     created += usize::from(rec.example_created);
                 }
@@ -137,7 +137,7 @@ fn in_memory_store_is_shared_across_threads() {
                     let id = format!("m-{t}-{i}");
                     let state = json!(i);
                     store
-                        .record_decision(&decision(&id, &state, &json!({})))
+                        .record_decision(&decision(&id.as_str().into(), &state, &json!({})))
                         .unwrap();
                 }
             })

@@ -5,6 +5,7 @@
 //! JSON columns are carried as [`serde_json::Value`]; timestamps are RFC 3339 UTC
 //! strings with millisecond precision, exactly as stored.
 
+use crate::ids::ExampleId;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -20,7 +21,7 @@ pub struct NewDecision<'a> {
     /// a fresh one.
     pub decision_id: Option<&'a str>,
     pub model_id: &'a crate::ids::ModelId,
-    pub example_id: &'a str,
+    pub example_id: &'a ExampleId,
     /// Stored only if the example does not exist yet.
     pub state: &'a Value,
     pub checkpoint: &'a str,
@@ -59,7 +60,7 @@ pub struct NewAnnotation {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct IngestItem {
-    pub example_id: String,
+    pub example_id: ExampleId,
     pub state: Value,
     #[serde(default)]
     pub annotations: Vec<NewAnnotation>,

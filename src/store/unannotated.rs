@@ -13,7 +13,7 @@ use crate::ids::ModelId;
 /// An example not yet annotated for some of the questions asked about.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Candidate {
-    pub example_id: String,
+    pub example_id: ExampleId,
     pub created_at: String,
     /// The questions asked about that it is annotated for already (the others are not).
     pub annotated: Vec<String>,
@@ -113,7 +113,7 @@ impl Store {
                             reason: e.to_string(),
                         })?;
                     Ok(Candidate {
-                        example_id,
+                        example_id: example_id.into(),
                         created_at,
                         annotated,
                     })

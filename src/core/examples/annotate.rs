@@ -174,7 +174,7 @@ pub fn annotate_example(
     let loaded = models::load(ctx, model, None)?;
     let patch = AnnotationsPatch::read(body)?;
     let mut errors = Vec::new();
-    let mut items: Vec<(String, NewAnnotation)> = Vec::new();
+    let mut items: Vec<(ExampleId, NewAnnotation)> = Vec::new();
     for (
         question_id,
         AnnotationInput {
@@ -190,7 +190,7 @@ pub fn annotate_example(
             continue;
         }
         items.push((
-            example_id.to_string(),
+            example_id.clone(),
             NewAnnotation {
                 question_id,
                 answer,
@@ -227,9 +227,9 @@ pub fn annotate_lines(
     let mut batch: Vec<(u64, String, NewAnnotation)> = Vec::new();
     let flush =
         |batch: &mut Vec<(u64, String, NewAnnotation)>, report: &mut IngestReport| -> Result<()> {
-            let items: Vec<(String, NewAnnotation)> = batch
+            let items: Vec<(ExampleId, NewAnnotation)> = batch
                 .iter()
-                .map(|(_, id, a)| (id.clone(), a.clone()))
+                .map(|(_, id, a)| (ExampleId::from(id.as_str()), a.clone()))
                 .collect();
             for ((line, id, _), result) in batch
                 .drain(..)

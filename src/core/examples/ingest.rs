@@ -171,7 +171,8 @@ fn ingest_item(
     Ok(IngestItem {
         example_id: example
             .example_id
-            .unwrap_or_else(|| derived_example_id(&example.state)),
+            .unwrap_or_else(|| derived_example_id(&example.state))
+            .into(),
         state: example.state,
         annotations,
     })

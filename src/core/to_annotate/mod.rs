@@ -271,7 +271,7 @@ fn about_the_example(error: &Error) -> bool {
 /// least certain unannotated one).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Ranked {
-    pub(crate) example_id: String,
+    pub(crate) example_id: ExampleId,
     created_at: String,
     question: String,
     /// Whether `question` is still learning: such candidates come first.
@@ -294,7 +294,7 @@ async fn score(
     candidate: Candidate,
     gate: &dyn Gate,
 ) -> Result<Option<(Ranked, bool)>> {
-    let id = ExampleId::from(candidate.example_id.as_str());
+    let id = candidate.example_id.clone();
     let state = {
         let (ctx, model_id, id) = (ctx.clone(), *model_id, id.clone());
         blocking(move || Ok(ctx.store()?.example_state(&model_id, &id)?)).await?
@@ -420,7 +420,7 @@ fn select(mut ranked: Vec<Ranked>, n: usize, audit: f64, seed: u64) -> Vec<(Rank
     let drawn = super::align::folds::draw(&indexes, audits, seed, "audit", |i| {
         rest[i]
             .as_ref()
-            .map(|r| r.example_id.clone())
+            .map(|r| r.example_id.to_string())
             .unwrap_or_default()
     });
     let mut drawn = drawn.into_iter().filter_map(|i| rest[i].take());
@@ -448,12 +448,11 @@ async fn with_states(
         let store = ctx.store()?;
         let mut items = Vec::with_capacity(picks.len());
         for (ranked, why) in picks {
-            let id = ExampleId::from(ranked.example_id.as_str());
-            let Some(state) = store.example_state(&model_id, &id)? else {
+            let Some(state) = store.example_state(&model_id, &ranked.example_id)? else {
                 continue;
             };
             items.push(ToAnnotateItem {
-                example_id: ranked.example_id,
+                example_id: ranked.example_id.into_string(),
                 question: ranked.question,
                 why,
                 margin: ranked.margin,

@@ -26,7 +26,7 @@ fn choice(ps: &[f64]) -> Answer {
 
 fn ranked(id: &str, margin: f64) -> Ranked {
     Ranked {
-        example_id: id.to_owned(),
+        example_id: id.into(),
         created_at: String::new(),
         question: "q".into(),
         rising: true,
@@ -95,7 +95,7 @@ fn uncertain_picks_are_the_lowest_margins_in_order() {
     tied[2].entropy = 0.9;
     let ids: Vec<String> = select(tied, 3, 0.0, 0)
         .into_iter()
-        .map(|(r, _)| r.example_id)
+        .map(|(r, _)| r.example_id.into_string())
         .collect();
     assert_eq!(ids, ["c", "a", "b"]);
 }
@@ -146,7 +146,7 @@ fn the_audit_share_is_drawn_from_the_rest_spread_through_the_list() {
         select(pool(100), 20, 0.2, seed)
             .into_iter()
             .filter(|(_, why)| *why == Why::Audit)
-            .map(|(r, _)| r.example_id)
+            .map(|(r, _)| r.example_id.into_string())
             .collect()
     };
     assert_ne!(audited(7), audited(8));
@@ -162,7 +162,10 @@ fn rounding_and_small_pools() {
     let all = select(pool(6), 20, 0.5, 0);
     assert_eq!(all.len(), 6);
     assert_eq!(count(&all), 3);
-    let mut ids: Vec<String> = all.into_iter().map(|(r, _)| r.example_id).collect();
+    let mut ids: Vec<String> = all
+        .into_iter()
+        .map(|(r, _)| r.example_id.into_string())
+        .collect();
     ids.sort();
     ids.dedup();
     assert_eq!(ids.len(), 6);
