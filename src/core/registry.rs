@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::ids::{JobId, ModelId};
 use crate::store::{JobFilter, JobRecord, JobState, NewRegistryEvent, Outcome};
 use crate::wire::align::EvaluationReport;
-use crate::wire::jobs::{JobKind, JobStatus};
+use crate::wire::jobs::{JobKind, JobResult, JobStatus};
 use crate::wire::registry::{EvaluationSummary, QuestionSummary, RegistryEvent};
 use crate::wire::validate::{FieldError, Loc};
 
@@ -95,13 +95,15 @@ pub(crate) fn relied_on(
 /// A completed evaluation's report; `None` for any other job.
 fn report_of(job: &JobRecord) -> Option<EvaluationReport> {
     let JobState::Finished {
-        outcome: Outcome::Completed { result },
+        outcome: Outcome::Completed {
+            result: JobResult::Evaluation(report),
+        },
         ..
     } = &job.state
     else {
         return None;
     };
-    serde_json::from_value(result.clone()).ok()
+    Some((**report).clone())
 }
 
 /// A completed evaluation's figures as history keeps them; `None` for any other job, and

@@ -6,10 +6,8 @@
 //! lives here, below `core` (which re-exports it as `core::jobs::JobState`), so the store
 //! can return typed records without depending on the layer above it.
 
-use serde_json::Value;
-
 use crate::wire::Problem;
-use crate::wire::jobs::JobStatus;
+use crate::wire::jobs::{JobResult, JobStatus};
 
 /// A job's state. Timestamps are RFC 3339 UTC strings, as stored.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,8 +28,8 @@ pub enum JobState {
 /// How a finished job ended.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
-    /// Every item done; the job's summary.
-    Completed { result: Value },
+    /// Every item done; the job's result, of its kind.
+    Completed { result: JobResult },
     /// The job as a whole failed; why, as a problem document.
     Failed { problem: Problem },
     /// A cancel was asked for; what finished is kept.

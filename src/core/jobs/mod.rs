@@ -26,7 +26,7 @@ use crate::error::{Error, Result};
 use crate::ids::{JobId, ModelId};
 use crate::store::{JobFilter, JobRecord};
 use crate::wire::Problem;
-use crate::wire::jobs::{Job, JobKind, JobResult, JobStatus, Progress};
+use crate::wire::jobs::{Job, JobKind, JobStatus, Progress};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -153,7 +153,7 @@ impl Draft {
             .claim
             .take()
             .ok_or_else(|| Error::bug("a draft recorded twice"))?;
-        Ok((to_wire(record)?, claim))
+        Ok((to_wire(record), claim))
     }
 }
 
@@ -219,7 +219,7 @@ pub fn unique(prefix: &str, candidates: impl IntoIterator<Item = JobId>) -> Resu
 
 /// A job as polled, with its shards' summary when it has shards.
 pub fn get(ctx: &Context, job_id: &JobId) -> Result<Job> {
-    let mut job = to_wire(record(ctx, job_id)?)?;
+    let mut job = to_wire(record(ctx, job_id)?);
     job.shards = shards::summary(ctx, job_id, job.status.is_finished())?;
     Ok(job)
 }
@@ -241,7 +241,8 @@ pub fn list(
     statuses: &[JobStatus],
     limit: usize,
 ) -> Result<Vec<Job>> {
-    ctx.store()?
+    Ok(ctx
+        .store()?
         .list_jobs(&JobFilter {
             model_id,
             statuses,
@@ -250,7 +251,7 @@ pub fn list(
         })?
         .into_iter()
         .map(to_wire)
-        .collect()
+        .collect())
 }
 
 /// How many jobs of each kind are in each status, as `(kind, status, count)` with every
@@ -352,19 +353,14 @@ pub(crate) fn record(ctx: &Context, job_id: &JobId) -> Result<JobRecord> {
 }
 
 /// The wire form of a stored job: its state spelled out as status, times, error and result.
-pub fn to_wire(record: JobRecord) -> Result<Job> {
+pub fn to_wire(record: JobRecord) -> Job {
     let state = &record.state;
     let (error, result) = match state.outcome() {
-        Some(Outcome::Completed { result }) => {
-            let result = JobResult::parse(record.kind, result.clone()).map_err(|e| {
-                Error::internal(&format!("job {} has a corrupt result", record.job_id), e)
-            })?;
-            (None, Some(result))
-        }
+        Some(Outcome::Completed { result }) => (None, Some(result.clone())),
         Some(Outcome::Failed { problem }) => (Some(problem.clone()), None),
         Some(Outcome::Cancelled) | None => (None, None),
     };
-    Ok(Job {
+    Job {
         job_id: record.job_id,
         model_id: record.model_id,
         kind: record.kind,
@@ -381,7 +377,7 @@ pub fn to_wire(record: JobRecord) -> Result<Job> {
         error,
         result,
         shards: None,
-    })
+    }
 }
 
 #[cfg(test)]

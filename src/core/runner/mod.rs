@@ -31,7 +31,7 @@ pub async fn run(ctx: &Context, claim: JobClaim, observer: &dyn Observer) -> Res
         blocking(move || crate::core::jobs::record(&ctx, &job_id)).await?
     };
     if record.state.is_finished() {
-        return crate::core::jobs::to_wire(record);
+        return Ok(crate::core::jobs::to_wire(record));
     }
     let open_shards = {
         let ctx = ctx.clone();
@@ -63,10 +63,7 @@ pub async fn run(ctx: &Context, claim: JobClaim, observer: &dyn Observer) -> Res
     };
     let outcome = match ending {
         Ok(None) => None,
-        Ok(Some(Ending::Completed(result))) => Some(Outcome::Completed {
-            result: serde_json::to_value(result)
-                .map_err(|e| Error::internal("serializing a job's result", e))?,
-        }),
+        Ok(Some(Ending::Completed(result))) => Some(Outcome::Completed { result }),
         Ok(Some(Ending::Cancelled)) => Some(Outcome::Cancelled),
         Err(error @ Error::StoreUnavailable(_)) => {
             // Even if the store is back by now, the job is not ended `failed` for it.

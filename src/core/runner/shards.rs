@@ -149,10 +149,7 @@ pub(super) async fn conclude(ctx: &Context, claim: JobClaim) -> Result<Job> {
                     problem: origin.problem(&error),
                 }
             }
-            Ok(result) => Outcome::Completed {
-                result: serde_json::to_value(result)
-                    .map_err(|e| Error::internal("serializing a job's result", e))?,
-            },
+            Ok(result) => Outcome::Completed { result },
         };
         let ctx = ctx.clone();
         let ended = blocking(move || {

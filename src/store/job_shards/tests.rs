@@ -173,7 +173,10 @@ fn the_last_shard_done_ends_the_job_exactly_once() {
     assert_eq!(job.owner.as_deref(), Some("a"), "the last one ends it");
     assert_eq!((job.done, job.failed), (20, 1));
     let completed = Outcome::Completed {
-        result: serde_json::json!({"items": 20}),
+        result: crate::wire::jobs::JobResult::Batch(crate::wire::jobs::BatchSummary {
+            items: 20,
+            ..Default::default()
+        }),
     };
     assert!(store.finish_job(&job_id, "a", &completed, None).unwrap());
     assert!(!store.finish_job(&job_id, "a", &completed, None).unwrap());

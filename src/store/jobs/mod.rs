@@ -17,7 +17,7 @@ use super::sql::{DbError, Row, SqlContext, Value as SqlValue, dynamic, params};
 use super::{Store, StoreError, now};
 use crate::ids::{JobId, ModelId};
 use crate::wire::Problem;
-use crate::wire::jobs::{JobKind, JobStatus};
+use crate::wire::jobs::{JobKind, JobResult, JobStatus};
 
 /// A job to insert (status `queued`).
 #[derive(Debug, Clone, Copy)]
@@ -130,7 +130,11 @@ fn finish(raw: RawJob) -> Result<JobRecord, StoreError> {
                 started: raw.started_at.clone(),
                 at: finished_at()?,
                 outcome: Outcome::Completed {
-                    result: parse_json(result, || format!("result of job {id}"))?,
+                    result: JobResult::parse(
+                        kind,
+                        parse_json(result, || format!("result of job {id}"))?,
+                    )
+                    .map_err(|e| corrupt("result", e.to_string()))?,
                 },
             }
         }
@@ -345,7 +349,13 @@ impl Store {
         progress: Option<(u64, u64)>,
     ) -> Result<bool, StoreError> {
         let (error, result) = match outcome {
-            Outcome::Completed { result } => (None, Some(result.to_string())),
+            Outcome::Completed { result } => {
+                let result = serde_json::to_string(result).map_err(|e| StoreError::Corrupt {
+                    what: format!("result of job {job_id}"),
+                    reason: e.to_string(),
+                })?;
+                (None, Some(result))
+            }
             Outcome::Failed { problem } => {
                 let problem = serde_json::to_string(problem).map_err(|e| StoreError::Corrupt {
                     what: format!("error of job {job_id}"),

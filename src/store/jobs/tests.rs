@@ -44,9 +44,11 @@ fn a_job_moves_through_its_statuses_and_stays_finished() {
         (JobStatus::Running, 2, 1)
     );
     assert!(running.state.started_at().is_some());
-    let summary = json!({"items": 3});
     let completed = Outcome::Completed {
-        result: summary.clone(),
+        result: JobResult::Batch(crate::wire::jobs::BatchSummary {
+            items: 3,
+            ..Default::default()
+        }),
     };
     assert!(store.finish_job(&j1, ME, &completed, Some((3, 1))).unwrap());
     // A late cancel or a second finish changes nothing.
@@ -60,6 +62,35 @@ fn a_job_moves_through_its_statuses_and_stays_finished() {
     let done = store.get_job(&j1).unwrap().unwrap();
     assert_eq!((done.done, done.state.outcome()), (3, Some(&completed)));
     assert!(!store.start_job(&j1, ME, 3).unwrap());
+}
+
+/// A completed job's result is read as its kind's: one that does not fit is a corrupt
+/// store, said where, not a result passed on for a caller to trip over.
+#[test]
+fn a_result_that_does_not_fit_its_kind_is_a_corrupt_store() {
+    let store = store();
+    let j1 = id("j1");
+    job(&store, "j1");
+    assert!(store.start_job(&j1, ME, 3).unwrap());
+    let completed = Outcome::Completed {
+        result: JobResult::Batch(crate::wire::jobs::BatchSummary::default()),
+    };
+    assert!(store.finish_job(&j1, ME, &completed, None).unwrap());
+    store
+        .conn()
+        .unwrap()
+        .db()
+        .execute(
+            "UPDATE jobs SET result = ?1 WHERE job_id = ?2",
+            params![r#"{"items": 3}"#, j1.to_string()],
+        )
+        .unwrap();
+    let error = store.get_job(&j1).unwrap_err();
+    assert!(
+        matches!(&error, StoreError::Corrupt { what, reason }
+            if *what == format!("result of job {j1}") && reason.contains("succeeded")),
+        "{error}"
+    );
 }
 
 #[test]
