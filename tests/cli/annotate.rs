@@ -428,40 +428,6 @@ fn line_mode_reads_one_key_a_line_and_refuses_a_bad_one_on_the_spot() {
     assert_eq!(annotated(&env), [first]);
 }
 
-/// A real `arbiter serve` on the test's home, stopped when dropped.
-struct Serve {
-    child: Child,
-    url: String,
-}
-
-impl Serve {
-    fn start(env: &TestEnv) -> Self {
-        let mut child = env
-            .std_cmd()
-            .args(["serve", "--listen", "127.0.0.1:0"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut out = BufReader::new(child.stdout.take().unwrap());
-        let mut line = String::new();
-        out.read_line(&mut line).unwrap();
-        let url = line
-            .trim()
-            .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("serve said {line:?}"))
-            .to_owned();
-        Self { child, url }
-    }
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[test]
 fn two_annotators_against_one_server_never_get_the_same_example() {
     let env = env(4);
@@ -484,11 +450,11 @@ fn two_annotators_against_one_server_never_get_the_same_example() {
         created["token"].as_str().unwrap().to_owned()
     };
     let (alice, bob) = (token("alice"), token("bob"));
-    let server = Serve::start(&env);
+    let server = crate::served::Served::start(&env);
     let client = |token: &str| {
         let mut cmd = env.std_cmd();
         cmd.env_remove("ARBITER_HOME")
-            .env("ARBITER_SERVER", &server.url)
+            .env("ARBITER_SERVER", &server.address)
             .env("ARBITER_TOKEN", token)
             .args(["annotate", "acme/support", "--audit", "0"]);
         Lines::start(cmd.stderr(Stdio::inherit()))

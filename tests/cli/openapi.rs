@@ -7,30 +7,13 @@ use serde_json::Value;
 
 const REGENERATE: &str = "cargo run -- openapi --out openapi.json";
 
-/// Serve the real router on `127.0.0.1:0` over a fresh home and fetch `/openapi.json`.
-async fn fetch_document(
-    home: std::path::PathBuf,
-) -> (reqwest::StatusCode, reqwest::header::HeaderMap, String) {
-    std::fs::create_dir_all(&home).unwrap();
-    let settings = arbiter::config::Settings::resolve(Some(home)).expect("settings");
-    let ctx = arbiter::core::Context::new(settings).expect("context");
-    // Bound before the server starts, so the request below queues until it accepts.
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().unwrap();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(arbiter::server::serve(ctx, listener, async {
-        let _ = stopped.await;
-    }));
-    let response = reqwest::get(format!("http://{addr}/openapi.json"))
-        .await
-        .expect("GET /openapi.json");
-    let (status, headers) = (response.status(), response.headers().clone());
-    let body = response.text().await.expect("body");
-    let _ = stop.send(());
-    server.await.expect("server task").expect("server");
-    (status, headers, body)
+/// Serve the real router over a fresh home and fetch `/openapi.json`.
+async fn fetch_document() -> (u16, reqwest::header::HeaderMap, String) {
+    let server = crate::http::Home::new(None).serve().await;
+    let reply = server.get("/openapi.json", None).await;
+    let body = reply.text();
+    server.stop().await;
+    (reply.status, reply.headers, body)
 }
 
 /// Every error `validator` finds in `instance`, one per line with its location.
@@ -43,8 +26,7 @@ fn errors(validator: &jsonschema::Validator, instance: &Value) -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn openapi_json_is_a_valid_openapi_3_1_document() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (status, headers, body) = fetch_document(dir.path().join("home")).await;
+    let (status, headers, body) = fetch_document().await;
     assert_eq!(status, 200, "{body}");
     assert!(
         headers
