@@ -104,7 +104,7 @@ pub fn create(ctx: &Context, request: &NewToken) -> Result<(TokenRecord, String)
         secret_hash: hash(&secret),
         scopes: request.scopes.clone(),
         roles: request.roles.clone(),
-        created_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+        created_at: crate::wire::time::format(&chrono::Utc::now()),
         revoked_at: None,
     };
     ctx.store()?.insert_token(&record)?;

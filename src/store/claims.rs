@@ -5,7 +5,7 @@
 //! text, which compares in time order, as the leases' (`leases.rs`).
 
 use crate::ids::ExampleId;
-use chrono::{SecondsFormat, Utc};
+use chrono::Utc;
 
 use super::sql::{SqlContext, params};
 use super::{Store, StoreError};
@@ -13,7 +13,7 @@ use crate::ids::ModelId;
 
 fn expiry(ttl: std::time::Duration) -> String {
     let ttl = chrono::Duration::from_std(ttl).unwrap_or(chrono::Duration::MAX);
-    (Utc::now() + ttl).to_rfc3339_opts(SecondsFormat::Millis, true)
+    crate::wire::time::format(&(Utc::now() + ttl))
 }
 
 impl Store {

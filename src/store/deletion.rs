@@ -140,8 +140,9 @@ impl Store {
         days: u32,
         limit: usize,
     ) -> Result<Vec<ExampleId>, StoreError> {
-        let before = (chrono::Utc::now() - chrono::Duration::days(i64::from(days)))
-            .to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+        let before = crate::wire::time::format(
+            &(chrono::Utc::now() - chrono::Duration::days(i64::from(days))),
+        );
         let mut conn = self.conn()?;
         conn.db()
             .query_map(

@@ -50,8 +50,9 @@ impl Store {
         alive: &dyn Fn(&str) -> bool,
     ) -> Result<Claim, StoreError> {
         self.write("claim idempotency key", |tx| {
-            let cutoff = (chrono::Utc::now() - chrono::Duration::hours(TTL_HOURS))
-                .to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+            let cutoff = crate::wire::time::format(
+                &(chrono::Utc::now() - chrono::Duration::hours(TTL_HOURS)),
+            );
             tx.execute("DELETE FROM idempotency WHERE created_at < ?1", params![cutoff]).ctx("expire idempotency records")?;
             let existing = tx
                 .query_opt(

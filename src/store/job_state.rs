@@ -6,21 +6,23 @@
 //! lives here, below `core` (which re-exports it as `core::jobs::JobState`), so the store
 //! can return typed records without depending on the layer above it.
 
+use chrono::{DateTime, Utc};
+
 use crate::wire::Problem;
 use crate::wire::jobs::{JobResult, JobStatus};
 
-/// A job's state. Timestamps are RFC 3339 UTC strings, as stored.
+/// A job's state.
 #[derive(Debug, Clone, PartialEq)]
 pub enum JobState {
     /// Waiting for a worker.
     Queued,
     /// Being worked on since `since` (the first start, kept across resumes).
-    Running { since: String },
+    Running { since: DateTime<Utc> },
     /// Past changing: ended `at`, having started `started` (never, when cancelled while
     /// queued).
     Finished {
-        started: Option<String>,
-        at: String,
+        started: Option<DateTime<Utc>>,
+        at: DateTime<Utc>,
         outcome: Outcome,
     },
 }
@@ -54,19 +56,19 @@ impl JobState {
 
     /// When the job first started, if it has.
     #[must_use]
-    pub fn started_at(&self) -> Option<&str> {
+    pub fn started_at(&self) -> Option<DateTime<Utc>> {
         match self {
             Self::Queued => None,
-            Self::Running { since } => Some(since),
-            Self::Finished { started, .. } => started.as_deref(),
+            Self::Running { since } => Some(*since),
+            Self::Finished { started, .. } => *started,
         }
     }
 
     /// When the job ended, if it has.
     #[must_use]
-    pub fn finished_at(&self) -> Option<&str> {
+    pub fn finished_at(&self) -> Option<DateTime<Utc>> {
         match self {
-            Self::Finished { at, .. } => Some(at),
+            Self::Finished { at, .. } => Some(*at),
             Self::Queued | Self::Running { .. } => None,
         }
     }

@@ -4,14 +4,14 @@
 //! stopped renewing. Times are the store's RFC 3339 UTC text, which compares in time
 //! order; replicas' clocks are assumed to agree to well within a lease (NTP).
 
-use chrono::{SecondsFormat, Utc};
+use chrono::Utc;
 
 use super::sql::{SqlContext, params};
 use super::{Store, StoreError};
 
 fn expiry(ttl: std::time::Duration) -> String {
     let ttl = chrono::Duration::from_std(ttl).unwrap_or(chrono::Duration::MAX);
-    (Utc::now() + ttl).to_rfc3339_opts(SecondsFormat::Millis, true)
+    crate::wire::time::format(&(Utc::now() + ttl))
 }
 
 impl Store {

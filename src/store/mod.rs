@@ -43,7 +43,7 @@ mod writable;
 use std::fmt;
 use std::path::Path;
 
-use chrono::{SecondsFormat, Utc};
+use chrono::Utc;
 use rusqlite::TransactionBehavior;
 
 pub use annotations::UNKNOWN_ANNOTATOR;
@@ -550,9 +550,9 @@ fn int(value: u64) -> i64 {
     i64::try_from(value).unwrap_or(i64::MAX)
 }
 
-/// Current time as stored: RFC 3339, UTC, milliseconds (`2024-05-01T12:00:00.123Z`).
+/// Current time as stored: as the contract writes it ([`crate::wire::time::format`]).
 fn now() -> String {
-    Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true)
+    crate::wire::time::format(&Utc::now())
 }
 
 #[cfg(test)]

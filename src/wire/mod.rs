@@ -19,6 +19,7 @@ pub mod problem;
 pub mod problem_code;
 pub mod question;
 pub mod registry;
+pub mod time;
 pub mod to_annotate;
 pub mod travel;
 pub mod validate;

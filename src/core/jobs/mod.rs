@@ -354,26 +354,31 @@ pub(crate) fn record(ctx: &Context, job_id: &JobId) -> Result<JobRecord> {
 
 /// The wire form of a stored job: its state spelled out as status, times, error and result.
 pub fn to_wire(record: JobRecord) -> Job {
-    let state = &record.state;
-    let (error, result) = match state.outcome() {
-        Some(Outcome::Completed { result }) => (None, Some(result.clone())),
-        Some(Outcome::Failed { problem }) => (Some(problem.clone()), None),
-        Some(Outcome::Cancelled) | None => (None, None),
+    let status = record.state.status();
+    let started_at = record.state.started_at();
+    let finished_at = record.state.finished_at();
+    let (error, result) = match record.state {
+        JobState::Finished { outcome, .. } => match outcome {
+            Outcome::Completed { result } => (None, Some(result)),
+            Outcome::Failed { problem } => (Some(problem), None),
+            Outcome::Cancelled => (None, None),
+        },
+        JobState::Queued | JobState::Running { .. } => (None, None),
     };
     Job {
         job_id: record.job_id,
         model_id: record.model_id,
         kind: record.kind,
-        status: state.status(),
-        created_at: record.created_at,
-        started_at: state.started_at().map(str::to_owned),
-        finished_at: state.finished_at().map(str::to_owned),
+        status,
+        created_at: crate::wire::time::format(&record.created_at),
+        started_at: started_at.as_ref().map(crate::wire::time::format),
+        finished_at: finished_at.as_ref().map(crate::wire::time::format),
         progress: Progress {
             total: record.total,
             done: record.done,
             failed: record.failed,
         },
-        cancel_requested: record.cancel_requested && !state.status().is_finished(),
+        cancel_requested: record.cancel_requested && !status.is_finished(),
         error,
         result,
         shards: None,

@@ -9,6 +9,7 @@
 //! statement that writes; a job whose owner's lease died is claimed by another process
 //! ([`Store::claim_jobs`]), which resumes it.
 
+use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use super::error::parse_json;
@@ -41,7 +42,7 @@ pub struct JobRecord {
     pub kind: JobKind,
     pub state: JobState,
     pub request: Value,
-    pub created_at: String,
+    pub created_at: DateTime<Utc>,
     pub total: u64,
     pub done: u64,
     pub failed: u64,
@@ -94,12 +95,17 @@ fn from_row(row: &Row) -> Result<RawJob, DbError> {
     })
 }
 
-fn finish(raw: RawJob) -> Result<JobRecord, StoreError> {
-    let id = raw.job_id.clone();
-    let corrupt = |what: &str, reason: String| StoreError::Corrupt {
+/// The error for a column of job `id` that does not read as its type.
+fn corrupt(id: &str, what: &str, reason: String) -> StoreError {
+    StoreError::Corrupt {
         what: format!("{what} of job {id}"),
         reason,
-    };
+    }
+}
+
+fn finish(raw: RawJob) -> Result<JobRecord, StoreError> {
+    let id = raw.job_id.clone();
+    let corrupt = |what: &str, reason: String| corrupt(&id, what, reason);
     let job_id = raw
         .job_id
         .parse()
@@ -117,24 +123,57 @@ fn finish(raw: RawJob) -> Result<JobRecord, StoreError> {
         .parse()
         .map_err(|_| corrupt("status", format!("unknown status `{}`", raw.status)))?;
     let request = parse_json(&raw.request, || format!("request of job {id}"))?;
-    let missing = |what: &str| corrupt(what, format!("a {status} job has none"));
-    let finished_at = || raw.finished_at.clone().ok_or_else(|| missing("finishedAt"));
-    let state = match status {
+    let state = state_of(&raw, kind, status)?;
+    Ok(JobRecord {
+        job_id,
+        model_id,
+        kind,
+        state,
+        request,
+        created_at: time_of(&id, "createdAt", &raw.created_at)?,
+        total: count(raw.total),
+        done: count(raw.done),
+        failed: count(raw.failed),
+        cancel_requested: raw.cancel_requested,
+        owner: raw.owner,
+    })
+}
+
+/// A time column of job `id`, read as a time.
+fn time_of(id: &str, what: &str, text: &str) -> Result<DateTime<Utc>, StoreError> {
+    crate::wire::time::parse(text).map_err(|e| corrupt(id, what, format!("`{text}`: {e}")))
+}
+
+/// The state of a job of `kind` that its row says is `status`, with the data that status has.
+fn state_of(raw: &RawJob, kind: JobKind, status: JobStatus) -> Result<JobState, StoreError> {
+    let id = raw.job_id.as_str();
+    let missing = |what: &str| corrupt(id, what, format!("a {status} job has none"));
+    let started = raw
+        .started_at
+        .as_deref()
+        .map(|text| time_of(id, "startedAt", text))
+        .transpose()?;
+    let finished_at = || {
+        let text = raw
+            .finished_at
+            .as_deref()
+            .ok_or_else(|| missing("finishedAt"))?;
+        time_of(id, "finishedAt", text)
+    };
+    Ok(match status {
         JobStatus::Queued => JobState::Queued,
         JobStatus::Running => JobState::Running {
-            since: raw.started_at.clone().ok_or_else(|| missing("startedAt"))?,
+            since: started.ok_or_else(|| missing("startedAt"))?,
         },
         JobStatus::Completed => {
             let result = raw.result.as_deref().ok_or_else(|| missing("result"))?;
+            let result = parse_json(result, || format!("result of job {id}"))?;
             JobState::Finished {
-                started: raw.started_at.clone(),
+                started,
                 at: finished_at()?,
                 outcome: Outcome::Completed {
-                    result: JobResult::parse(
-                        kind,
-                        parse_json(result, || format!("result of job {id}"))?,
-                    )
-                    .map_err(|e| corrupt("result", e.to_string()))?,
+                    result: JobResult::parse(kind, result)
+                        .map_err(|e| corrupt(id, "result", e.to_string()))?,
                 },
             }
         }
@@ -142,29 +181,16 @@ fn finish(raw: RawJob) -> Result<JobRecord, StoreError> {
             let error = raw.error.as_deref().ok_or_else(|| missing("error"))?;
             let problem: Problem = parse_json(error, || format!("error of job {id}"))?;
             JobState::Finished {
-                started: raw.started_at.clone(),
+                started,
                 at: finished_at()?,
                 outcome: Outcome::Failed { problem },
             }
         }
         JobStatus::Cancelled => JobState::Finished {
-            started: raw.started_at.clone(),
+            started,
             at: finished_at()?,
             outcome: Outcome::Cancelled,
         },
-    };
-    Ok(JobRecord {
-        job_id,
-        model_id,
-        kind,
-        state,
-        request,
-        created_at: raw.created_at,
-        total: count(raw.total),
-        done: count(raw.done),
-        failed: count(raw.failed),
-        cancel_requested: raw.cancel_requested,
-        owner: raw.owner,
     })
 }
 

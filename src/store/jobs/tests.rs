@@ -93,6 +93,33 @@ fn a_result_that_does_not_fit_its_kind_is_a_corrupt_store() {
     );
 }
 
+/// A job's times are read as times: one that is not is a corrupt store, said where.
+#[test]
+fn a_time_that_is_no_time_is_a_corrupt_store() {
+    let store = store();
+    let j1 = id("j1");
+    let queued = job(&store, "j1");
+    assert_eq!(
+        crate::wire::time::format(&queued.created_at).len(),
+        "2026-12-06T08:08:56.123Z".len()
+    );
+    store
+        .conn()
+        .unwrap()
+        .db()
+        .execute(
+            "UPDATE jobs SET created_at = 'yesterday' WHERE job_id = ?1",
+            params![j1.to_string()],
+        )
+        .unwrap();
+    let error = store.get_job(&j1).unwrap_err();
+    assert!(
+        matches!(&error, StoreError::Corrupt { what, reason }
+            if *what == format!("createdAt of job {j1}") && reason.contains("`yesterday`")),
+        "{error}"
+    );
+}
+
 #[test]
 fn a_failed_job_keeps_its_problem() {
     let store = store();
