@@ -74,6 +74,17 @@ mod tests {
         (0..n).map(|i| format!("ex-{i}")).collect()
     }
 
+    /// The `k` folds' sizes differ by at most one.
+    fn assert_sizes_within_one(folds: &[usize], k: usize) {
+        let sizes: Vec<usize> = (0..k)
+            .map(|f| folds.iter().filter(|x| **x == f).count())
+            .collect();
+        assert!(
+            sizes.iter().max().unwrap() - sizes.iter().min().unwrap() <= 1,
+            "{sizes:?}"
+        );
+    }
+
     #[test]
     fn folds_are_stratified_balanced_and_deterministic() {
         let ids = ids(103);
@@ -104,13 +115,7 @@ mod tests {
             );
             assert!(max - min <= 1, "label {label}: {per_fold:?}");
         }
-        let sizes: Vec<usize> = (0..5)
-            .map(|f| folds.iter().filter(|x| **x == f).count())
-            .collect();
-        assert!(
-            sizes.iter().max().unwrap() - sizes.iter().min().unwrap() <= 1,
-            "{sizes:?}"
-        );
+        assert_sizes_within_one(&folds, 5);
     }
 
     #[test]
@@ -122,13 +127,7 @@ mod tests {
         let folds = assign(&refs, &all_zero, 5, 3, false);
         assert_eq!(folds, assign(&refs, &split, 5, 3, false));
         assert_ne!(folds, assign(&refs, &split, 5, 3, true));
-        let sizes: Vec<usize> = (0..5)
-            .map(|f| folds.iter().filter(|x| **x == f).count())
-            .collect();
-        assert!(
-            sizes.iter().max().unwrap() - sizes.iter().min().unwrap() <= 1,
-            "{sizes:?}"
-        );
+        assert_sizes_within_one(&folds, 5);
     }
 
     /// The mean out-of-fold accuracy of the majority prior (smoothed counts of the other

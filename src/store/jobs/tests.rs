@@ -64,6 +64,20 @@ fn a_job_moves_through_its_statuses_and_stays_finished() {
     assert!(!store.start_job(&j1, ME, 3).unwrap());
 }
 
+/// What reading job `id` fails with once its `column` holds `text`.
+fn read_after(store: &Store, id: &JobId, column: &str, text: &str) -> StoreError {
+    store
+        .conn()
+        .unwrap()
+        .db()
+        .execute(
+            &format!("UPDATE jobs SET {column} = ?1 WHERE job_id = ?2"),
+            params![text, id.to_string()],
+        )
+        .unwrap();
+    store.get_job(id).unwrap_err()
+}
+
 /// A completed job's result is read as its kind's: one that does not fit is a corrupt
 /// store, said where, not a result passed on for a caller to trip over.
 #[test]
@@ -76,16 +90,7 @@ fn a_result_that_does_not_fit_its_kind_is_a_corrupt_store() {
         result: JobResult::Batch(crate::wire::jobs::BatchSummary::default()),
     };
     assert!(store.finish_job(&j1, ME, &completed, None).unwrap());
-    store
-        .conn()
-        .unwrap()
-        .db()
-        .execute(
-            "UPDATE jobs SET result = ?1 WHERE job_id = ?2",
-            params![r#"{"items": 3}"#, j1.to_string()],
-        )
-        .unwrap();
-    let error = store.get_job(&j1).unwrap_err();
+    let error = read_after(&store, &j1, "result", r#"{"items": 3}"#);
     assert!(
         matches!(&error, StoreError::Corrupt { what, reason }
             if *what == format!("result of job {j1}") && reason.contains("succeeded")),
@@ -103,16 +108,7 @@ fn a_time_that_is_no_time_is_a_corrupt_store() {
         crate::wire::time::format(&queued.created_at).len(),
         "2026-12-06T08:08:56.123Z".len()
     );
-    store
-        .conn()
-        .unwrap()
-        .db()
-        .execute(
-            "UPDATE jobs SET created_at = 'yesterday' WHERE job_id = ?1",
-            params![j1.to_string()],
-        )
-        .unwrap();
-    let error = store.get_job(&j1).unwrap_err();
+    let error = read_after(&store, &j1, "created_at", "yesterday");
     assert!(
         matches!(&error, StoreError::Corrupt { what, reason }
             if *what == format!("createdAt of job {j1}") && reason.contains("`yesterday`")),
