@@ -105,23 +105,23 @@ fn corrupt(id: &str, what: &str, reason: String) -> StoreError {
 
 fn finish(raw: RawJob) -> Result<JobRecord, StoreError> {
     let id = raw.job_id.clone();
-    let corrupt = |what: &str, reason: String| corrupt(&id, what, reason);
+    let bad = |what: &str, reason: String| corrupt(&id, what, reason);
     let job_id = raw
         .job_id
         .parse()
-        .map_err(|e: crate::ids::InvalidId| corrupt("id", e.reason))?;
+        .map_err(|e: crate::ids::InvalidId| bad("id", e.reason))?;
     let model_id = raw
         .model_id
         .parse()
-        .map_err(|e: crate::ids::InvalidId| corrupt("modelId", e.reason))?;
+        .map_err(|e: crate::ids::InvalidId| bad("modelId", e.reason))?;
     let kind = raw
         .kind
         .parse()
-        .map_err(|_| corrupt("kind", format!("unknown kind `{}`", raw.kind)))?;
+        .map_err(|_| bad("kind", format!("unknown kind `{}`", raw.kind)))?;
     let status: JobStatus = raw
         .status
         .parse()
-        .map_err(|_| corrupt("status", format!("unknown status `{}`", raw.status)))?;
+        .map_err(|_| bad("status", format!("unknown status `{}`", raw.status)))?;
     let request = parse_json(&raw.request, || format!("request of job {id}"))?;
     let state = state_of(&raw, kind, status)?;
     Ok(JobRecord {
