@@ -85,10 +85,14 @@ impl Served {
         let stderr = {
             let log = Arc::clone(&log);
             std::thread::spawn(move || {
+                // Byte lines, so that a line that is not UTF-8 is kept (lossily) and the
+                // pipe is read to its end whatever the server writes.
                 let mut reader = BufReader::new(stderr);
-                let mut line = String::new();
-                while reader.read_line(&mut line).unwrap_or(0) > 0 {
-                    log.lock().unwrap().push_str(&line);
+                let mut line = Vec::new();
+                while reader.read_until(b'\n', &mut line).unwrap_or(0) > 0 {
+                    log.lock()
+                        .unwrap()
+                        .push_str(&String::from_utf8_lossy(&line));
                     line.clear();
                 }
             })
