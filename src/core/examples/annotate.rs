@@ -224,31 +224,32 @@ pub fn annotate_lines(
         ..IngestReport::default()
     };
     let mut source = Values::new(input);
-    let mut batch: Vec<(u64, String, NewAnnotation)> = Vec::new();
-    let flush =
-        |batch: &mut Vec<(u64, String, NewAnnotation)>, report: &mut IngestReport| -> Result<()> {
-            let items: Vec<(ExampleId, NewAnnotation)> = batch
-                .iter()
-                .map(|(_, id, a)| (ExampleId::from(id.as_str()), a.clone()))
-                .collect();
-            for ((line, id, _), result) in batch
-                .drain(..)
-                .zip(store.annotate_many(&loaded.model_id, &items)?)
-            {
-                match result {
-                    Ok(()) => report.annotations += 1,
-                    Err(error) => report.rejected.push(RejectedLine {
-                        line,
-                        example_id: Some(id),
-                        reason: error.to_string(),
-                    }),
-                }
+    let mut batch: Vec<(u64, ExampleId, NewAnnotation)> = Vec::new();
+    let flush = |batch: &mut Vec<(u64, ExampleId, NewAnnotation)>,
+                 report: &mut IngestReport|
+     -> Result<()> {
+        let items: Vec<(ExampleId, NewAnnotation)> = batch
+            .iter()
+            .map(|(_, id, a)| (id.clone(), a.clone()))
+            .collect();
+        for ((line, id, _), result) in batch
+            .drain(..)
+            .zip(store.annotate_many(&loaded.model_id, &items)?)
+        {
+            match result {
+                Ok(()) => report.annotations += 1,
+                Err(error) => report.rejected.push(RejectedLine {
+                    line,
+                    example_id: Some(id.into_string()),
+                    reason: error.to_string(),
+                }),
             }
-            Ok(())
-        };
+        }
+        Ok(())
+    };
     while let Some((line, value)) = source.next_value() {
         match value.and_then(|v| annotation_line(&v, &loaded.questions, annotator)) {
-            Ok((id, annotation)) => batch.push((line, id, annotation)),
+            Ok((id, annotation)) => batch.push((line, id.into(), annotation)),
             Err(reason) => report.rejected.push(RejectedLine {
                 line,
                 example_id: None,
