@@ -102,15 +102,20 @@ impl Tmux {
         self.run(&["capture-pane", "-p", "-t", "0"])
     }
 
-    /// The screen once `seen` says yes to it.
+    /// The screen once `seen` says yes to it and it has settled: the same on two
+    /// captures in a row. A capture can land while a frame is half drawn (the
+    /// header is there, the key line below the box not yet), and a test that
+    /// then reads the rest of the frame would fail on a race, not on the tool.
     fn wait(&self, what: &str, seen: impl Fn(&str) -> bool) -> String {
+        let mut last = String::new();
         wait_until(PATIENCE, Duration::from_millis(25), || {
             let screen = self.screen();
-            if seen(&screen) {
-                Ok(screen)
-            } else {
-                Err(format!("{what}:\n{screen}"))
+            if seen(&screen) && last == screen {
+                return Ok(screen);
             }
+            let shown = format!("{what}:\n{screen}");
+            last = screen;
+            Err(shown)
         })
     }
 
