@@ -16,6 +16,7 @@ use crate::wire::Questions;
 use crate::wire::decision::{Checkpoint, Revision};
 use crate::wire::models::{ModelDetail, ModelEntry, ModelKind, ModelList, RefInfo};
 use crate::wire::registry::RegistryAction;
+use crate::wire::time::Committed;
 use crate::wire::validate::FieldError;
 use std::sync::Arc;
 
@@ -55,7 +56,7 @@ fn entry(ctx: &Context, repo: &ModelRepo) -> Result<ModelEntry> {
         path: Some(repo.path().to_string()),
         base,
         default_branch: Some(repo.default_branch()?),
-        created_at: Some(rfc3339(repo.created_at()?)),
+        created_at: Some(Committed(repo.created_at()?)),
         latest_checkpoint: Some(head.commit),
         description: None,
         release_date: Some(released.format("%Y-%m-%d").to_string()),
@@ -136,7 +137,7 @@ fn detail(ctx: &Context, repo: &ModelRepo) -> Result<ModelDetail> {
         path: repo.path().to_string(),
         base: loaded.spec.base,
         default_branch: repo.default_branch()?,
-        created_at: rfc3339(repo.created_at()?),
+        created_at: Committed(repo.created_at()?),
         latest_checkpoint: loaded.checkpoint,
         branches: refs(repo.branches()?),
         tags: refs(repo.tags()?),
@@ -547,7 +548,7 @@ fn questions_problems(
 fn to_wire_checkpoint(checkpoint: &repo::Checkpoint) -> Checkpoint {
     Checkpoint {
         checkpoint_id: checkpoint.id.clone(),
-        created_at: rfc3339(checkpoint.created_at),
+        created_at: Committed(checkpoint.created_at),
         message: checkpoint.message.trim_end().to_owned(),
     }
 }
@@ -558,9 +559,4 @@ pub(crate) fn to_wire_revision(resolved: Resolved) -> Revision {
         kind: resolved.kind,
         commit: resolved.commit,
     }
-}
-
-/// Timestamps on the wire: RFC 3339, UTC, seconds precision for commits.
-pub fn rfc3339(time: chrono::DateTime<chrono::Utc>) -> String {
-    time.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }

@@ -84,7 +84,7 @@ mod tests {
             heads: crate::engine::builtin::learned::Heads::default(),
             checkpoint: Checkpoint {
                 checkpoint_id: "c".into(),
-                created_at: String::new(),
+                created_at: crate::wire::time::Committed(chrono::DateTime::UNIX_EPOCH),
                 message: String::new(),
             },
         }

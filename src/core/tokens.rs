@@ -104,7 +104,7 @@ pub fn create(ctx: &Context, request: &NewToken) -> Result<(TokenRecord, String)
         secret_hash: hash(&secret),
         scopes: request.scopes.clone(),
         roles: request.roles.clone(),
-        created_at: crate::wire::time::format(&chrono::Utc::now()),
+        created_at: crate::wire::time::Recorded::now(),
         revoked_at: None,
     };
     ctx.store()?.insert_token(&record)?;

@@ -5,6 +5,7 @@
 
 use crate::ids::ExampleId;
 use crate::ids::ModelId;
+use crate::wire::time::Recorded;
 use serde_json::Value;
 
 use super::error::parse_json;
@@ -34,7 +35,7 @@ impl Store {
         let model_id = model_id.as_str();
         self.write("annotate", |tx| {
             let annotated_at = now();
-            annotate_one(tx, model_id, example_id, annotation, &annotated_at)??;
+            annotate_one(tx, model_id, example_id, annotation, annotated_at)??;
             let votes = votes_of(tx, model_id, example_id, &annotation.question_id)?;
             majority::resolve(votes).ok_or_else(|| StoreError::Corrupt {
                 what: format!("annotations of example {example_id:?}"),
@@ -84,7 +85,7 @@ impl Store {
             let annotated_at = now();
             items
                 .iter()
-                .map(|(example_id, a)| annotate_one(tx, model_id, example_id, a, &annotated_at))
+                .map(|(example_id, a)| annotate_one(tx, model_id, example_id, a, annotated_at))
                 .collect()
         })
     }
@@ -96,7 +97,7 @@ fn annotate_one(
     model_id: &str,
     example_id: &ExampleId,
     annotation: &NewAnnotation,
-    annotated_at: &str,
+    annotated_at: Recorded,
 ) -> Result<Result<(), StoreError>, StoreError> {
     // Checked explicitly (rather than via the foreign key) to return a typed error.
     if !example_rows::exists(conn, model_id, example_id)? {
@@ -114,7 +115,7 @@ pub(super) fn upsert(
     model_id: &str,
     example_id: &ExampleId,
     a: &NewAnnotation,
-    annotated_at: &str,
+    annotated_at: Recorded,
 ) -> Result<(), StoreError> {
     conn.execute(
         "DELETE FROM annotations
@@ -141,7 +142,7 @@ pub(super) fn insert(
     model_id: &str,
     example_id: &ExampleId,
     a: &NewAnnotation,
-    annotated_at: &str,
+    annotated_at: Recorded,
     exists: Exists,
 ) -> Result<bool, StoreError> {
     let sql = match exists {
@@ -191,7 +192,7 @@ fn votes_of(
                     r.get::<String>(0)?,
                     r.get::<String>(1)?,
                     r.get::<Option<String>>(2)?,
-                    r.get::<String>(3)?,
+                    r.get::<Recorded>(3)?,
                 ))
             },
         )
@@ -245,7 +246,7 @@ pub(super) fn fill(
                 r.get::<String>(2)?,
                 r.get::<String>(3)?,
                 r.get::<Option<String>>(4)?,
-                r.get::<String>(5)?,
+                r.get::<Recorded>(5)?,
             ))
         })
         .ctx("load annotations")?;
@@ -563,7 +564,7 @@ mod tests {
         assert_eq!(q.answer, json!("yes"));
         assert_eq!(q.annotator, UNKNOWN_ANNOTATOR);
         assert_eq!(q.reasoning.as_deref(), Some("old"));
-        assert_eq!(q.annotated_at, "2025-01-02T00:00:00.000Z");
+        assert_eq!(q.annotated_at.to_string(), "2025-01-02T00:00:00.000Z");
         // A new annotator adds theirs beside it; the question filter still finds it.
         store
             .annotate(&MODEL, &"e1".into(), &by("alice", "q", json!("no"), None))

@@ -5,15 +5,15 @@
 //! text, which compares in time order, as the leases' (`leases.rs`).
 
 use crate::ids::ExampleId;
-use chrono::Utc;
+use crate::wire::time::Recorded;
 
 use super::sql::{SqlContext, params};
 use super::{Store, StoreError};
 use crate::ids::ModelId;
 
-fn expiry(ttl: std::time::Duration) -> String {
+fn expiry(ttl: std::time::Duration) -> Recorded {
     let ttl = chrono::Duration::from_std(ttl).unwrap_or(chrono::Duration::MAX);
-    crate::wire::time::format(&(Utc::now() + ttl))
+    Recorded(Recorded::now().at() + ttl)
 }
 
 impl Store {
@@ -30,7 +30,7 @@ impl Store {
         example_id: &ExampleId,
         annotator: &str,
         ttl: std::time::Duration,
-    ) -> Result<Option<String>, StoreError> {
+    ) -> Result<Option<Recorded>, StoreError> {
         let (model_id, until) = (model_id.to_string(), expiry(ttl));
         self.write("claim example", |tx| {
             tx.execute(

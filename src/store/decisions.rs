@@ -52,7 +52,7 @@ fn insert(conn: &mut Db<'_>, d: &NewDecision<'_>) -> Result<RecordedDecision, St
     let created_at = now();
     let model_id = d.model_id.to_string();
     let example_created =
-        example_rows::insert_if_absent(conn, &model_id, d.example_id, d.state, &created_at)?;
+        example_rows::insert_if_absent(conn, &model_id, d.example_id, d.state, created_at)?;
     let decision_id = d
         .decision_id
         .map_or_else(|| format!("dec_{}", Uuid::new_v4().simple()), str::to_owned);
@@ -211,7 +211,10 @@ mod tests {
         assert!(!b.example_created);
         assert_ne!(a.decision_id, b.decision_id);
         assert!(a.decision_id.starts_with("dec_") && a.decision_id.len() == 4 + 32);
-        assert_eq!(a.created_at.len(), "2024-01-01T00:00:00.000Z".len());
+        assert_eq!(
+            a.created_at.to_string().len(),
+            "2024-01-01T00:00:00.000Z".len()
+        );
 
         let detail = store.get_example(&MODEL, &"e1".into()).unwrap().unwrap();
         assert_eq!(detail.example.state, first);

@@ -14,7 +14,7 @@ pub(super) fn insert_if_absent(
     model_id: &str,
     example_id: &ExampleId,
     state: &Value,
-    created_at: &str,
+    created_at: crate::wire::time::Recorded,
 ) -> Result<bool, StoreError> {
     let inserted = conn
         .execute(

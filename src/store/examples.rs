@@ -181,13 +181,13 @@ fn write_items(
 ) -> Result<(), StoreError> {
     let at = now();
     for item in batch {
-        if example_rows::insert_if_absent(conn, model_id, &item.example_id, &item.state, &at)? {
+        if example_rows::insert_if_absent(conn, model_id, &item.example_id, &item.state, at)? {
             counts.created += 1;
         } else {
             counts.existing += 1;
         }
         for a in &item.annotations {
-            annotations::upsert(conn, model_id, &item.example_id, a, &at)?;
+            annotations::upsert(conn, model_id, &item.example_id, a, at)?;
             counts.annotations += 1;
         }
     }
@@ -254,7 +254,7 @@ fn filter_clause(model_id: &str, filter: &ExampleFilter) -> (String, Vec<SqlValu
     (sql, args)
 }
 
-type RawExample = (String, String, String);
+type RawExample = (String, String, crate::wire::time::Recorded);
 
 fn raw_example(r: &Row) -> Result<RawExample, super::sql::DbError> {
     Ok((r.get(0)?, r.get(1)?, r.get(2)?))

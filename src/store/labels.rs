@@ -30,14 +30,14 @@ impl Store {
         write_tx(&mut conn, "ingest labels", |tx| {
             let mut counts = IngestCounts::default();
             for item in items {
-                if example_rows::insert_if_absent(tx, model_id, &item.example_id, &item.state, &at)?
+                if example_rows::insert_if_absent(tx, model_id, &item.example_id, &item.state, at)?
                 {
                     counts.created += 1;
                 } else {
                     counts.existing += 1;
                 }
                 for a in &item.annotations {
-                    if annotations::insert(tx, model_id, &item.example_id, a, &at, Exists::Keep)? {
+                    if annotations::insert(tx, model_id, &item.example_id, a, at, Exists::Keep)? {
                         counts.annotations += 1;
                     }
                 }

@@ -50,7 +50,7 @@ mod tests {
                 annotator: (*annotator).to_owned(),
                 answer: answer.clone(),
                 reasoning: Some(format!("{annotator}'s reason")),
-                annotated_at: format!("2026-01-01T00:00:0{i}.000Z"),
+                annotated_at: format!("2026-01-01T00:00:0{i}.000Z").parse().unwrap(),
             })
             .collect()
     }
@@ -72,7 +72,10 @@ mod tests {
         assert_eq!(resolved.answer, json!("refund"));
         assert_eq!(resolved.annotator, "ann");
         assert_eq!(resolved.reasoning.as_deref(), Some("ann's reason"));
-        assert_eq!(resolved.annotated_at, "2026-01-01T00:00:00.000Z");
+        assert_eq!(
+            resolved.annotated_at.to_string(),
+            "2026-01-01T00:00:00.000Z"
+        );
     }
 
     #[test]

@@ -40,11 +40,9 @@ mod types;
 mod unannotated;
 mod writable;
 
+use rusqlite::TransactionBehavior;
 use std::fmt;
 use std::path::Path;
-
-use chrono::Utc;
-use rusqlite::TransactionBehavior;
 
 pub use annotations::UNKNOWN_ANNOTATOR;
 pub use caches::CachedAnswers;
@@ -550,9 +548,9 @@ fn int(value: u64) -> i64 {
     i64::try_from(value).unwrap_or(i64::MAX)
 }
 
-/// Current time as stored: as the contract writes it ([`crate::wire::time::format`]).
-fn now() -> String {
-    crate::wire::time::format(&Utc::now())
+/// Current time as stored: as the contract writes it ([`crate::wire::time::Recorded`]).
+fn now() -> crate::wire::time::Recorded {
+    crate::wire::time::Recorded::now()
 }
 
 #[cfg(test)]

@@ -85,7 +85,7 @@ impl Store {
                         row.get::<Option<String>>(2)?,
                         row.get::<String>(3)?,
                         row.get::<String>(4)?,
-                        row.get::<String>(5)?,
+                        row.get::<crate::wire::time::Recorded>(5)?,
                         row.get::<Option<String>>(6)?,
                     ))
                 },

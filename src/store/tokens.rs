@@ -18,9 +18,9 @@ pub struct TokenRecord {
     pub scopes: Vec<String>,
     /// `pattern=role` entries, e.g. `acme/*=reader`.
     pub roles: Vec<String>,
-    pub created_at: String,
+    pub created_at: crate::wire::time::Recorded,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub revoked_at: Option<String>,
+    pub revoked_at: Option<crate::wire::time::Recorded>,
 }
 
 const COLUMNS: &str = "token_id, name, secret_hash, scopes, roles, created_at, revoked_at";
@@ -32,8 +32,8 @@ struct RawToken {
     secret_hash: String,
     scopes: String,
     roles: String,
-    created_at: String,
-    revoked_at: Option<String>,
+    created_at: crate::wire::time::Recorded,
+    revoked_at: Option<crate::wire::time::Recorded>,
 }
 
 fn from_row(row: &Row) -> Result<RawToken, DbError> {

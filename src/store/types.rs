@@ -41,7 +41,7 @@ pub struct RecordedDecision {
     /// True when this call inserted the example; false when it already existed.
     pub example_created: bool,
     pub decision_id: String,
-    pub created_at: String,
+    pub created_at: crate::wire::time::Recorded,
 }
 
 /// An annotator's answer to write for one question: it replaces that annotator's earlier

@@ -14,7 +14,7 @@ use crate::ids::ModelId;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Candidate {
     pub example_id: ExampleId,
-    pub created_at: String,
+    pub created_at: crate::wire::time::Recorded,
     /// The questions asked about that it is annotated for already (the others are not).
     pub annotated: Vec<String>,
 }

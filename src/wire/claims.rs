@@ -100,8 +100,8 @@ pub struct ClaimedExample {
     /// Who holds it: the token's name (locally, the annotator).
     pub annotator: String,
     /// When the claim lapses unless taken again; null for an `audit` example.
-    #[schema(required = true, format = DateTime)]
-    pub expires_at: Option<String>,
+    #[schema(value_type = Option<String>, required = true, format = DateTime)]
+    pub expires_at: Option<super::time::Recorded>,
     /// The model's answer to each question the example is not yet annotated for, in
     /// question order.
     #[schema(value_type = Object)]

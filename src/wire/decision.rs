@@ -211,8 +211,8 @@ pub struct Revision {
 pub struct Checkpoint {
     /// The commit SHA.
     pub checkpoint_id: String,
-    #[schema(format = DateTime)]
-    pub created_at: String,
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: super::time::Committed,
     /// The commit message.
     pub message: String,
 }
@@ -231,8 +231,8 @@ pub struct ExampleRef {
 #[serde(rename_all = "camelCase")]
 pub struct DecisionRef {
     pub decision_id: String,
-    #[schema(format = DateTime)]
-    pub created_at: String,
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: super::time::Recorded,
 }
 
 /// The success body of `POST /v1/decision`.

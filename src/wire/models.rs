@@ -66,7 +66,7 @@ pub struct ModelEntry {
     pub default_branch: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = String, format = DateTime, required = false)]
-    pub created_at: Option<String>,
+    pub created_at: Option<super::time::Committed>,
     /// The checkpoint ID (commit SHA) at the default branch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = String, required = false)]
@@ -122,8 +122,8 @@ pub struct ModelDetail {
     /// The root (base) model.
     pub base: String,
     pub default_branch: String,
-    #[schema(format = DateTime)]
-    pub created_at: String,
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: super::time::Committed,
     pub latest_checkpoint: super::decision::Checkpoint,
     pub branches: Vec<RefInfo>,
     pub tags: Vec<RefInfo>,

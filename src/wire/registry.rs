@@ -115,8 +115,8 @@ pub struct RegistryEvent {
     pub to: String,
     /// The token's name over HTTP; the local user on a home.
     pub actor: String,
-    #[schema(format = DateTime)]
-    pub at: String,
+    #[schema(value_type = String, format = DateTime)]
+    pub at: super::time::Recorded,
     /// The evaluation the move relied on: the one named, else the latest completed
     /// evaluation of `to`; null when there was none.
     #[schema(required = true)]

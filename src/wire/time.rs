@@ -1,10 +1,12 @@
-//! How the contract writes a moment the store recorded: RFC 3339, UTC, to the millisecond
-//! (`2026-12-06T08:08:56.123Z`). Written in one place, so that what is stored, what a job
-//! reports and what is parsed back agree to the character.
+//! How the contract writes a moment: RFC 3339 in UTC. A moment the store recorded
+//! ([`Recorded`]) is written to the millisecond (`2026-12-06T08:08:56.123Z`); a commit's time
+//! ([`Committed`]) to the second, all git keeps (`2026-12-06T08:08:56Z`). Each type carries
+//! its precision, so a time is written one way wherever it goes, and a reader gets a time,
+//! not text to parse again.
 
 use chrono::{DateTime, SecondsFormat, Utc};
 
-/// `at` as the contract writes it.
+/// `at` as the contract writes a recorded moment (to the millisecond).
 #[must_use]
 pub fn format(at: &DateTime<Utc>) -> String {
     at.to_rfc3339_opts(SecondsFormat::Millis, true)
@@ -16,6 +18,91 @@ pub fn format(at: &DateTime<Utc>) -> String {
 /// When `text` is no RFC 3339 time.
 pub fn parse(text: &str) -> Result<DateTime<Utc>, chrono::ParseError> {
     DateTime::parse_from_rfc3339(text).map(|at| at.with_timezone(&Utc))
+}
+
+/// A moment in UTC that writes itself to the wire at one precision.
+macro_rules! moment {
+    ($(#[$doc:meta])* $name:ident, $precision:expr) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $name(pub DateTime<Utc>);
+
+        impl $name {
+            /// The moment itself.
+            #[must_use]
+            pub const fn at(self) -> DateTime<Utc> {
+                self.0
+            }
+        }
+
+        impl From<DateTime<Utc>> for $name {
+            fn from(at: DateTime<Utc>) -> Self {
+                Self(at)
+            }
+        }
+
+        impl From<$name> for DateTime<Utc> {
+            fn from(at: $name) -> Self {
+                at.0
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&self.0.to_rfc3339_opts($precision, true))
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = chrono::ParseError;
+
+            fn from_str(text: &str) -> Result<Self, Self::Err> {
+                parse(text).map(Self)
+            }
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.collect_str(self)
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+                text.parse().map_err(|_| {
+                    serde::de::Error::invalid_value(
+                        serde::de::Unexpected::Str(&text),
+                        &"an RFC 3339 time",
+                    )
+                })
+            }
+        }
+    };
+}
+
+moment!(
+    /// A moment the store recorded (a job's, an example's, an annotation's, a decision's, a
+    /// token's, a claim's): written to the millisecond.
+    Recorded,
+    SecondsFormat::Millis
+);
+
+moment!(
+    /// A commit's time (a checkpoint's, a model's creation): git keeps seconds, so it is
+    /// written to the second.
+    Committed,
+    SecondsFormat::Secs
+);
+
+impl Recorded {
+    /// Now, as the store records it: to the millisecond, so that what is written and what
+    /// is read back are the same moment.
+    #[must_use]
+    pub fn now() -> Self {
+        let now = Utc::now();
+        Self(parse(&format(&now)).unwrap_or(now))
+    }
 }
 
 #[cfg(test)]
@@ -31,5 +118,28 @@ mod tests {
             "2026-12-06T08:08:56.000Z"
         );
         assert!(parse("yesterday").is_err());
+    }
+
+    #[test]
+    fn each_kind_of_moment_writes_its_own_precision_and_reads_any_offset() {
+        let recorded: Recorded = serde_json::from_str(r#""2026-12-06T09:08:56.5+01:00""#).unwrap();
+        assert_eq!(
+            serde_json::to_string(&recorded).unwrap(),
+            r#""2026-12-06T08:08:56.500Z""#
+        );
+        let committed: Committed = serde_json::from_str(r#""2026-12-06T08:08:56Z""#).unwrap();
+        assert_eq!(committed.to_string(), "2026-12-06T08:08:56Z");
+        assert_eq!(
+            recorded.at(),
+            committed.at() + chrono::Duration::milliseconds(500)
+        );
+        let error = serde_json::from_str::<Recorded>(r#""yesterday""#).unwrap_err();
+        assert!(error.to_string().contains("an RFC 3339 time"), "{error}");
+    }
+
+    #[test]
+    fn now_is_what_reads_back() {
+        let now = Recorded::now();
+        assert_eq!(now.to_string().parse::<Recorded>().unwrap(), now);
     }
 }

@@ -304,8 +304,8 @@ pub struct ToAnnotateItem {
     pub entropy: f64,
     /// The model's answer to `question` at the revision.
     pub answer: Answer,
-    #[schema(format = DateTime)]
-    pub created_at: String,
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: super::time::Recorded,
     /// The state, as stored.
     pub state: Value,
 }

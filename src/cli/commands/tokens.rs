@@ -1,7 +1,7 @@
 //! `arbiter tokens`: create, list and revoke the server's API tokens.
 
 use crate::cli::output::Printer;
-use crate::cli::output::table::{Column, Table};
+use crate::cli::output::table::{Column, Table, timestamp};
 use crate::core::tokens::{NewToken, Scope};
 use crate::core::{self, Context};
 use anyhow::Result;
@@ -95,8 +95,8 @@ pub(crate) fn run(ctx: &Context, args: TokensArgs, printer: &Printer) -> Result<
                         token.token_id.to_string(),
                         token.scopes.join(" "),
                         token.roles.join(" "),
-                        token.created_at.clone(),
-                        token.revoked_at.clone().unwrap_or_default(),
+                        timestamp(token.created_at),
+                        token.revoked_at.map(timestamp).unwrap_or_default(),
                     ]);
                 }
                 printer.table(&table)?;

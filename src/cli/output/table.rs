@@ -49,8 +49,7 @@ impl Column {
         }
     }
 
-    /// A timestamp (RFC 3339, as the JSON has it): shown as [`timestamp`] writes it, whole,
-    /// or hidden.
+    /// A moment, its cell written by [`timestamp`]: shown whole, or hidden.
     pub(crate) const fn time(header: &'static str) -> Self {
         Self {
             header,
@@ -119,10 +118,7 @@ impl Table {
         let mut cells: Vec<String> = cells
             .into_iter()
             .zip(&self.columns)
-            .map(|(cell, column)| match column.kind {
-                Kind::Time => timestamp(&cell),
-                _ => one_line(&cell),
-            })
+            .map(|(cell, _)| one_line(&cell))
             .collect();
         cells.resize(self.columns.len(), String::new());
         self.rows.push(cells);
@@ -238,21 +234,13 @@ fn total(widths: &[usize], shown: &[bool]) -> usize {
     visible.iter().map(|&i| widths[i] + 2).sum::<usize>() + visible.len().saturating_sub(1)
 }
 
-/// How many terminal columns `text` takes.
-/// A timestamp as every table shows it: UTC to the second, `2026-11-27 06:47:48`, whatever
-/// precision or offset the RFC 3339 text had (the JSON keeps it whole). Text that is not a
-/// timestamp (an empty cell) is shown as it is.
-pub(crate) fn timestamp(text: &str) -> String {
-    chrono::DateTime::parse_from_rfc3339(text.trim()).map_or_else(
-        |_| one_line(text),
-        |at| {
-            at.with_timezone(&chrono::Utc)
-                .format("%Y-%m-%d %H:%M:%S")
-                .to_string()
-        },
-    )
+/// A moment as every table shows it: UTC to the second, `2026-11-27 06:47:48`, whatever
+/// precision the contract writes it to (the JSON keeps it whole).
+pub(crate) fn timestamp(at: impl Into<chrono::DateTime<chrono::Utc>>) -> String {
+    at.into().format("%Y-%m-%d %H:%M:%S").to_string()
 }
 
+/// How many terminal columns `text` takes.
 pub(crate) fn display_width(text: &str) -> usize {
     console::measure_text_width(text)
 }
@@ -320,10 +308,9 @@ mod tests {
             "2026-11-27T06:47:48.715Z",
             "2026-11-27T07:47:48.715+01:00",
         ] {
-            assert_eq!(timestamp(text), "2026-11-27 06:47:48", "{text}");
+            let at: crate::wire::time::Recorded = text.parse().unwrap();
+            assert_eq!(timestamp(at), "2026-11-27 06:47:48", "{text}");
         }
-        assert_eq!(timestamp(""), "");
-        assert_eq!(timestamp("never"), "never");
     }
 
     /// An evaluation-like table: many figures, a key, a name that may be cut.

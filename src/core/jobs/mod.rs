@@ -370,9 +370,9 @@ pub fn to_wire(record: JobRecord) -> Job {
         model_id: record.model_id,
         kind: record.kind,
         status,
-        created_at: crate::wire::time::format(&record.created_at),
-        started_at: started_at.as_ref().map(crate::wire::time::format),
-        finished_at: finished_at.as_ref().map(crate::wire::time::format),
+        created_at: record.created_at.into(),
+        started_at: started_at.map(Into::into),
+        finished_at: finished_at.map(Into::into),
         progress: Progress {
             total: record.total,
             done: record.done,

@@ -272,7 +272,7 @@ fn about_the_example(error: &Error) -> bool {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Ranked {
     pub(crate) example_id: ExampleId,
-    created_at: String,
+    created_at: crate::wire::time::Recorded,
     question: String,
     /// Whether `question` is still learning: such candidates come first.
     rising: bool,

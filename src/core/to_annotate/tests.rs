@@ -27,7 +27,7 @@ fn choice(ps: &[f64]) -> Answer {
 fn ranked(id: &str, margin: f64) -> Ranked {
     Ranked {
         example_id: id.into(),
-        created_at: String::new(),
+        created_at: crate::wire::time::Recorded(chrono::DateTime::UNIX_EPOCH),
         question: "q".into(),
         rising: true,
         margin,

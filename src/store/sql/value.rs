@@ -49,6 +49,13 @@ impl Param for i64 {
     }
 }
 
+/// A recorded moment is stored as the contract writes it, so that text order is time order.
+impl Param for crate::wire::time::Recorded {
+    fn value(&self) -> Value {
+        Value::Text(self.to_string())
+    }
+}
+
 impl Param for u32 {
     fn value(&self) -> Value {
         Value::Integer(i64::from(*self))
@@ -143,6 +150,16 @@ impl FromValue for String {
     fn from_value(value: &Value) -> Option<Self> {
         match value {
             Value::Text(text) => Some(text.clone()),
+            _ => None,
+        }
+    }
+}
+
+/// A stored moment is read once, as a time: text that is none is a column of another type.
+impl FromValue for crate::wire::time::Recorded {
+    fn from_value(value: &Value) -> Option<Self> {
+        match value {
+            Value::Text(text) => text.parse().ok(),
             _ => None,
         }
     }

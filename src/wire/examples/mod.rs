@@ -380,8 +380,8 @@ pub struct Example {
     pub example_id: String,
     /// The state, as ingested or first decided on: any JSON value.
     pub state: Value,
-    #[schema(format = DateTime)]
-    pub created_at: String,
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: crate::wire::time::Recorded,
     /// Question ID → ground truth.
     #[serde(default)]
     pub annotations: BTreeMap<String, Annotation>,
@@ -398,8 +398,8 @@ pub struct Annotation {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = String, required = false)]
     pub reasoning: Option<String>,
-    #[schema(format = DateTime)]
-    pub annotated_at: String,
+    #[schema(value_type = String, format = DateTime)]
+    pub annotated_at: crate::wire::time::Recorded,
     /// Who gave this answer (`unknown` for annotations written before annotators were
     /// recorded).
     #[serde(default)]
@@ -420,8 +420,8 @@ pub struct Vote {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = String, required = false)]
     pub reasoning: Option<String>,
-    #[schema(format = DateTime)]
-    pub annotated_at: String,
+    #[schema(value_type = String, format = DateTime)]
+    pub annotated_at: crate::wire::time::Recorded,
 }
 
 /// One captured decision.
@@ -443,8 +443,8 @@ pub struct Decision {
     pub output_tokens: u64,
     /// The `x-request-id` of the decision request.
     pub request_id: String,
-    #[schema(format = DateTime)]
-    pub created_at: String,
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: crate::wire::time::Recorded,
 }
 
 /// An example together with every decision taken on it (oldest first).

@@ -109,11 +109,12 @@ pub struct Job {
     pub model_id: super::ids::ModelId,
     pub kind: JobKind,
     pub status: JobStatus,
-    pub created_at: String,
-    #[schema(required = true)]
-    pub started_at: Option<String>,
-    #[schema(required = true)]
-    pub finished_at: Option<String>,
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: super::time::Recorded,
+    #[schema(value_type = Option<String>, format = DateTime, required = true)]
+    pub started_at: Option<super::time::Recorded>,
+    #[schema(value_type = Option<String>, format = DateTime, required = true)]
+    pub finished_at: Option<super::time::Recorded>,
     pub progress: Progress,
     /// A cancel was asked and the job has not stopped yet: it stays `queued` or `running`
     /// until it does (a running job stops at its next item), then it is `cancelled`.

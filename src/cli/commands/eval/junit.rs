@@ -29,7 +29,7 @@ pub(super) fn junit(model: &str, job: &Job, report: &EvaluationReport, judged: &
         out,
         "  <testsuite name=\"{}\" tests=\"{cases}\" failures=\"{failed_cases}\" errors=\"0\" skipped=\"{skipped}\" timestamp=\"{}\">",
         xml(&suite),
-        xml(job.finished_at.as_deref().unwrap_or(&job.created_at))
+        xml(&job.finished_at.unwrap_or(job.created_at).to_string())
     );
     let _ = writeln!(
         out,

@@ -424,7 +424,7 @@ async fn list(
         let state = console::truncate_str(&example.state.to_string(), 60, "…").into_owned();
         table.row(vec![
             example.example_id.clone(),
-            example.created_at.clone(),
+            crate::cli::output::table::timestamp(example.created_at),
             annotations,
             state,
         ]);

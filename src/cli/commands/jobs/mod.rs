@@ -327,7 +327,7 @@ async fn list(service: &dyn Service, args: &JobsListArgs, printer: &Printer) -> 
             job.kind.as_str().to_owned(),
             job.status_text().to_owned(),
             progress_text(job.progress),
-            job.created_at.clone(),
+            timestamp(job.created_at),
         ]);
     }
     printer.table(&table)?;
@@ -467,12 +467,12 @@ async fn print_job(service: &dyn Service, job: &Job, printer: &Printer) -> Resul
         format!("kind      {}", job.kind.as_str()),
         format!("status    {}", job.status_text()),
         format!("progress  {}", progress_text(job.progress)),
-        format!("created   {}", timestamp(&job.created_at)),
+        format!("created   {}", timestamp(job.created_at)),
     ];
-    if let Some(at) = &job.started_at {
+    if let Some(at) = job.started_at {
         lines.push(format!("started   {}", timestamp(at)));
     }
-    if let Some(at) = &job.finished_at {
+    if let Some(at) = job.finished_at {
         lines.push(format!("finished  {}", timestamp(at)));
     }
     if let Some(shards) = &job.shards {

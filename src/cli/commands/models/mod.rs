@@ -422,7 +422,7 @@ fn print_checkpoints(checkpoints: &[Checkpoint], printer: &Printer) -> Result<Ex
     for checkpoint in checkpoints {
         table.row(vec![
             short(&checkpoint.checkpoint_id).to_owned(),
-            checkpoint.created_at.clone(),
+            crate::cli::output::table::timestamp(checkpoint.created_at),
             checkpoint
                 .message
                 .lines()

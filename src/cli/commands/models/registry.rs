@@ -237,7 +237,7 @@ pub(super) async fn history(
 /// overall accuracy of the evaluation relied on (`-` for none).
 fn history_row(event: &RegistryEvent) -> Vec<String> {
     vec![
-        event.at.clone(),
+        crate::cli::output::table::timestamp(event.at),
         event.action.to_string(),
         event.ref_name.clone(),
         event.from.as_deref().map_or("-", short).to_owned(),
@@ -334,19 +334,15 @@ mod tests {
             from: None,
             to: "c".repeat(40),
             actor: "dana".into(),
-            at: "2026-11-25T08:40:12.345Z".into(),
+            at: "2026-11-25T08:40:12.345Z".parse().unwrap(),
             evaluation: None,
         };
         let row = history_row(&event);
         // The When column writes it as every table's timestamps.
         assert_eq!(
-            crate::cli::output::table::timestamp(&row[0]),
-            "2026-11-25 08:40:12"
-        );
-        assert_eq!(
             row,
             [
-                "2026-11-25T08:40:12.345Z",
+                "2026-11-25 08:40:12",
                 "tag",
                 "stable",
                 "-",
