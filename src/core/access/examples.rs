@@ -13,9 +13,9 @@ use crate::store::{ExampleFilter, IngestCounts, NewAnnotation};
 use crate::wire::Questions;
 use crate::wire::agreement::AgreementReport;
 use crate::wire::claims::NextToAnnotate;
+use crate::wire::examples::AnnotationsPatch;
 use crate::wire::examples::{Annotation, ExampleDetail, ExamplePage, IngestExample, IngestReport};
 use crate::wire::to_annotate::{ToAnnotate, ToAnnotateQuery};
-use serde_json::Value;
 use tokio::sync::mpsc;
 
 /// A page of `model`'s examples (role `reader`).
@@ -136,18 +136,18 @@ pub async fn unannotate(
     .await
 }
 
-/// Annotate one example with several questions at once (role `writer`), `body` being
-/// `{questionId: {answer, reasoning?}}`; the annotator is the token's name.
+/// Annotate one example with several questions at once (role `writer`); the annotator is
+/// the token's name.
 pub async fn annotate_example(
     ctx: &Context,
     principal: &Principal,
     model: &ModelRef,
     example_id: &ExampleId,
-    body: Value,
+    patch: AnnotationsPatch,
 ) -> Result<ExampleDetail> {
     let (example_id, annotator) = (example_id.clone(), principal.name.clone());
     as_role(ctx, principal, model, Role::Writer, move |ctx, path| {
-        crate::core::examples::annotate_example(ctx, path, &example_id, &annotator, &body)
+        crate::core::examples::annotate_example(ctx, path, &example_id, &annotator, patch)
     })
     .await
 }

@@ -159,9 +159,9 @@ fn coerce_answer(questions: &Questions, question_id: &str, answer: &mut Value) {
 }
 
 /// `annotator`'s answers to several questions of one example at once (`PATCH
-/// …/annotations`): all or nothing, every problem located at its question (`["body",
-/// question, "answer"]`, as [`annotate`] locates its one) before anything is written. The
-/// answers are checked against the questions once the body has read without a fault. As in
+/// …/annotations`, its body read into `patch` without a fault): all or nothing, every
+/// problem located at its question (`["body", question, "answer"]`, as [`annotate`] locates
+/// its one) before anything is written. As in
 /// [`annotate`], a choice answer given as a number or boolean names the option of that
 /// text, and a noul answer `yes` or `no` is `true` or `false`.
 pub fn annotate_example(
@@ -169,10 +169,9 @@ pub fn annotate_example(
     model: &ModelRef,
     example_id: &ExampleId,
     annotator: &str,
-    body: &Value,
+    patch: AnnotationsPatch,
 ) -> Result<ExampleDetail> {
     let loaded = models::load(ctx, model, None)?;
-    let patch = AnnotationsPatch::read(body)?;
     let mut errors = Vec::new();
     let mut items: Vec<(ExampleId, NewAnnotation)> = Vec::new();
     for (

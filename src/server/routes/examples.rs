@@ -497,9 +497,10 @@ pub(crate) async fn annotate_example(
     // request.
     let authorized = state.authorize(&principal, &model_id, Role::Writer).await?;
     let JsonBody(body) = JsonBody::read(request, &state, &authorized).await?;
+    let patch = AnnotationsPatch::read(&body).map_err(crate::error::Error::from)?;
     let model = authorized.into_model();
     let detail =
-        core::access::annotate_example(&state.ctx, &principal, &model, &example_id.into(), body)
+        core::access::annotate_example(&state.ctx, &principal, &model, &example_id.into(), patch)
             .await?;
     Ok(Json(detail))
 }
