@@ -86,18 +86,19 @@ pub(crate) async fn run(
     args: AlignArgs,
     printer: &Printer,
 ) -> Result<ExitCode> {
-    let request = AlignmentRequest::read(&serde_json::json!({
-        "revision": args.revision,
-        "questions": args.questions,
-        "seed": args.seed,
-        "margin": args.margin,
-        "max_examples": args.max_examples,
-        "holdout": args.holdout,
-        "folds": args.folds,
-        "curve": args.curve,
-        "unsupervised": args.unsupervised,
-        "tune": args.tune,
-    }))
+    let request = AlignmentRequest {
+        revision: args.revision,
+        questions: args.questions,
+        seed: args.seed,
+        margin: args.margin,
+        max_examples: args.max_examples,
+        holdout: args.holdout,
+        folds: args.folds,
+        curve: args.curve,
+        unsupervised: args.unsupervised,
+        tune: args.tune,
+    }
+    .checked()
     .map_err(crate::error::Error::from)?;
     let model = service.model_named(&args.model).await?;
     let created = service

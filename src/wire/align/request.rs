@@ -160,6 +160,14 @@ impl AlignmentRequest {
     pub fn read(body: &Value) -> Validated<Self> {
         validate::read(body, &Loc::body())
     }
+
+    /// A request built in code (the command line's), held to the rules a body is read
+    /// with: it is written as the body a client would send and read back, so there is one
+    /// set of rules and a fault is located as the server locates it.
+    pub fn checked(self) -> Validated<Self> {
+        let body = serde_json::to_value(&self).unwrap_or_default();
+        Self::read(&body)
+    }
 }
 
 impl Rules for EvaluationRequest {}
