@@ -116,7 +116,7 @@ pub(crate) async fn release_example_claim(
 ) -> ApiResult<StatusCode> {
     principal.require_scope(Scope::ExamplesWrite)?;
     let model = state.model(&model_id)?;
-    core::access::release_claim(&state.ctx, &principal, &model, &example_id.into(), None).await?;
+    core::access::release_claim(&state.ctx, &principal, &model, &example_id, None).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -145,7 +145,6 @@ pub(crate) async fn delete_annotation(
 ) -> ApiResult<StatusCode> {
     principal.require_scope(Scope::ExamplesWrite)?;
     let model = state.model(&model_id)?;
-    let example_id = example_id.into();
     core::access::unannotate(
         &state.ctx,
         &principal,

@@ -425,8 +425,7 @@ pub(crate) async fn get_example(
 ) -> ApiResult<Json<ExampleDetail>> {
     principal.require_scope(crate::core::tokens::Scope::ExamplesRead)?;
     let model = state.model(&model_id)?;
-    let detail =
-        core::access::show_example(&state.ctx, &principal, &model, &example_id.into()).await?;
+    let detail = core::access::show_example(&state.ctx, &principal, &model, &example_id).await?;
     Ok(Json(detail))
 }
 
@@ -456,7 +455,7 @@ pub(crate) async fn delete_example(
 ) -> ApiResult<axum::http::StatusCode> {
     principal.require_scope(crate::core::tokens::Scope::ExamplesWrite)?;
     let model = state.model(&model_id)?;
-    core::access::delete_examples(&state.ctx, &principal, &model, &[example_id.into()]).await?;
+    core::access::delete_examples(&state.ctx, &principal, &model, &[example_id]).await?;
     Ok(axum::http::StatusCode::NO_CONTENT)
 }
 
@@ -500,7 +499,6 @@ pub(crate) async fn annotate_example(
     let patch = AnnotationsPatch::read(&body).map_err(crate::error::Error::from)?;
     let model = authorized.into_model();
     let detail =
-        core::access::annotate_example(&state.ctx, &principal, &model, &example_id.into(), patch)
-            .await?;
+        core::access::annotate_example(&state.ctx, &principal, &model, &example_id, patch).await?;
     Ok(Json(detail))
 }

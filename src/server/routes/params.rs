@@ -33,8 +33,8 @@ pub(crate) struct BranchParams {
 pub(crate) struct ExampleParams {
     /// The example's ID: the caller's `example_id`, or `ex_` + 32 hex digits derived from
     /// the state.
-    #[param(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
-    pub(crate) example_id: String,
+    #[param(value_type = String, min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
+    pub(crate) example_id: crate::ids::ExampleId,
 }
 
 /// `{questionId}`.
