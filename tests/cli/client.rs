@@ -6,9 +6,9 @@
 //! injects failures (a 503, a 429 with `Retry-After`, an answer lost after the server acted)
 //! and records what the client sent.
 
+use crate::common::TestEnv;
 use crate::common::wait_until;
 use crate::common::{QUESTIONS, STATE, repo_root};
-use crate::http::Home;
 use crate::terminal::Terminal;
 use assert_cmd::Command;
 use axum::Router;
@@ -80,21 +80,21 @@ impl Drop for Background {
 /// A shared `arbiter serve` over a temporary home, with an admin token.
 struct Shared {
     server: Background,
-    home: Home,
+    home: TestEnv,
     admin: String,
 }
 
 impl Shared {
     /// A home with `acme/support` (base `mo`, the common questions), served.
     fn start() -> Self {
-        let home = Home::new(None);
+        let home = TestEnv::new();
         home.model("acme/support");
         Self::serve(home)
     }
 
-    fn serve(home: Home) -> Self {
+    fn serve(home: TestEnv) -> Self {
         let admin = home.admin_token("admin");
-        let ctx = home.ctx.clone();
+        let ctx = home.ctx().clone();
         let server = Background::start(move |listener, stopped| async move {
             let _ = arbiter::server::serve(ctx, listener, async move {
                 let _ = stopped.await;
@@ -114,7 +114,7 @@ impl Shared {
 
     /// The temp dir around the home: input files go here.
     fn dir(&self) -> PathBuf {
-        self.home.path().parent().unwrap().to_owned()
+        self.home.home().parent().unwrap().to_owned()
     }
 
     fn write(&self, name: &str, text: &str) -> String {
@@ -142,7 +142,7 @@ impl Shared {
     /// annotations written either way name the same annotator.
     fn local(&self) -> Command {
         let mut cmd = self.std_bare();
-        cmd.env("ARBITER_HOME", self.home.path())
+        cmd.env("ARBITER_HOME", self.home.home())
             .env("USER", "admin");
         with_timeout(cmd)
     }
@@ -174,7 +174,7 @@ impl Shared {
 
     /// The job IDs of the server's home, newest first.
     fn job_ids(&self) -> Vec<String> {
-        arbiter::core::jobs::list(&self.home.ctx, None, &[], 0)
+        arbiter::core::jobs::list(&self.home.ctx(), None, &[], 0)
             .unwrap()
             .into_iter()
             .map(|job| job.job_id.to_string())

@@ -1,11 +1,18 @@
-//! The test environment: a temporary home and a command for the real binary.
+//! The test harness: a temporary home ([`TestEnv`]) with a command for the real binary, a
+//! library [`Context`](arbiter::core::Context) over it, and from it an in-process server
+//! (`TestEnv::serve`, in `http.rs`) or a spawned `arbiter serve` (`Served::start(&env)`, in
+//! `served.rs`). Every test file starts from one.
 
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use tempfile::TempDir;
 
 pub(crate) struct TestEnv {
+    /// The library's view of the home, opened when first asked for (before `dir`, so it
+    /// is closed before the directory goes).
+    ctx: OnceLock<arbiter::core::Context>,
     dir: TempDir,
 }
 
@@ -27,7 +34,32 @@ impl TestEnv {
     pub(crate) fn new() -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         std::fs::create_dir_all(dir.path().join("home")).unwrap();
-        Self { dir }
+        Self {
+            ctx: OnceLock::new(),
+            dir,
+        }
+    }
+
+    /// A fresh home with `config` written to its `config.yaml`.
+    pub(crate) fn with_config(config: &str) -> Self {
+        let env = Self::new();
+        std::fs::write(env.home().join("config.yaml"), config).unwrap();
+        env
+    }
+
+    /// The library's [`Context`](arbiter::core::Context) over the home, as a process that
+    /// starts now would open it (once; [`TestEnv::reopen`] forgets it).
+    pub(crate) fn ctx(&self) -> &arbiter::core::Context {
+        self.ctx.get_or_init(|| {
+            let settings = arbiter::config::Settings::resolve(Some(self.home())).expect("settings");
+            arbiter::core::Context::new(settings).expect("context")
+        })
+    }
+
+    /// Forget the open [`Context`]: the next [`TestEnv::ctx`] opens the home afresh, as a
+    /// new process would (after a server over it stopped).
+    pub(crate) fn reopen(&mut self) {
+        self.ctx = OnceLock::new();
     }
 
     pub(crate) fn path(&self) -> &Path {

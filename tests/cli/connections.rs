@@ -4,9 +4,9 @@
 //! connections, only requests with a valid token keep a connection open, and when every
 //! connection is taken an idle one gives way to a newcomer.
 
+use crate::common::TestEnv;
 use crate::common::wait_until_async;
 use crate::hostile::{closed_within, read_answer};
-use crate::http::Home;
 use serde_json::Value;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -96,9 +96,8 @@ async fn neighbour_connection(server: SocketAddr, renewing: bool, neighbour: Arc
 /// kept asking).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_token_holder_is_answered_within_1s_while_one_address_holds_every_connection() {
-    let home = Home::new(Some(
-        "server:\n  max_connections: 8\n  max_connections_per_address: 8\n",
-    ));
+    let home =
+        TestEnv::with_config("server:\n  max_connections: 8\n  max_connections_per_address: 8\n");
     let token = home.token("t", &["models:read"], &[]);
     let server = home.serve().await;
     let neighbour = Arc::new(Neighbour::default());
@@ -162,11 +161,10 @@ async fn a_token_holder_is_answered_within_1s_while_one_address_holds_every_conn
 /// address are still served; once it closes one, it may open another.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_address_past_its_share_is_refused_503_while_others_are_served() {
-    let server = Home::new(Some(
-        "server:\n  max_connections: 8\n  max_connections_per_address: 2\n",
-    ))
-    .serve()
-    .await;
+    let server =
+        TestEnv::with_config("server:\n  max_connections: 8\n  max_connections_per_address: 2\n")
+            .serve()
+            .await;
     let mut holding = Vec::new();
     for _ in 0..2 {
         let mut stream = connect_from("127.0.0.2", server.addr).await.unwrap();
@@ -244,7 +242,7 @@ async fn an_address_past_its_share_is_refused_503_while_others_are_served() {
 /// is answered on its one connection for as long as it asks, here 4.5 s.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn only_requests_with_a_valid_token_keep_a_connection_open() {
-    let home = Home::new(Some("server:\n  idle_timeout: 1.5\n"));
+    let home = TestEnv::with_config("server:\n  idle_timeout: 1.5\n");
     let token = home.token("t", &["models:read"], &[]);
     let server = home.serve().await;
     let addr = server.addr;
@@ -282,11 +280,10 @@ async fn only_requests_with_a_valid_token_keep_a_connection_open() {
 /// taken, rather than holding it until their `header_timeout` (10 s here).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn silent_connections_give_way_to_a_newcomer() {
-    let server = Home::new(Some(
-        "server:\n  max_connections: 2\n  max_connections_per_address: 2\n",
-    ))
-    .serve()
-    .await;
+    let server =
+        TestEnv::with_config("server:\n  max_connections: 2\n  max_connections_per_address: 2\n")
+            .serve()
+            .await;
     let mut silent = Vec::new();
     for _ in 0..2 {
         silent.push(connect_from("127.0.0.2", server.addr).await.unwrap());

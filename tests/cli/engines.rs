@@ -7,7 +7,7 @@ use crate::common::{QUESTIONS, STATE, TestEnv, assert_succeeded};
 use crate::fake_upstream::{
     FakeReply, FakeUpstream, chat_completion, refused_url, systemone_answers,
 };
-use crate::http::{Home, base_request, questions, state};
+use crate::http::{base_request, questions, state};
 use arbiter::config::Settings;
 use arbiter::core::Context;
 use arbiter::error::Error;
@@ -678,7 +678,7 @@ async fn the_server_answers_upstream_failures_as_problem_documents() {
         entry("systemone", malformed.url(), &[]),
         entry("systemone", good.url(), &[]),
     );
-    let home = Home::new(Some(&config));
+    let home = TestEnv::with_config(&config);
     let token = home.token("t", &["decisions"], &[]);
     let server = home.serve().await;
 

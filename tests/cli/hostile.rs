@@ -4,7 +4,6 @@
 //! 5xx, a hang or a crash.
 
 use crate::common::TestEnv;
-use crate::http::Home;
 use reqwest::Method;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -92,7 +91,7 @@ fn files_nested_100_000_deep_are_refused_at_once_naming_the_limit() {
 /// minutes for objects inside a YAML questions file; `serde_json`'s own refusal named no limit).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_body_nested_100_000_deep_is_refused_at_once_naming_the_limit() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.token("t", &["decisions"], &[]);
     let server = home.serve().await;
     for (body, column) in [
@@ -129,18 +128,18 @@ async fn a_body_nested_100_000_deep_is_refused_at_once_naming_the_limit() {
 /// in the file, at once (the diff was a 500).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_pushed_checkpoint_deep_or_not_yaml_is_an_invalid_checkpoint_in_diff_too() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.admin_token("t");
     let model_id = home.model("acme/support");
     let deep = format!("q: {}", deep_objects(100_000));
     push_files(
-        &home.path(),
+        &home.home(),
         "acme/support",
         "deep",
         &[("questions.yaml", &deep)],
     );
     push_files(
-        &home.path(),
+        &home.home(),
         "acme/support",
         "broken",
         &[("questions.yaml", "q: [unclosed\n  - {")],
@@ -183,7 +182,7 @@ async fn a_pushed_checkpoint_deep_or_not_yaml_is_an_invalid_checkpoint_in_diff_t
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_text_and_count_past_its_limit_is_a_located_422_naming_it() {
     // A body large enough for a state past its own limit.
-    let home = Home::new(Some("server:\n  max_body_bytes: 33554432\n"));
+    let home = TestEnv::with_config("server:\n  max_body_bytes: 33554432\n");
     let token = home.admin_token("t");
     home.model("acme/support");
     let server = home.serve().await;
@@ -279,7 +278,7 @@ async fn every_text_and_count_past_its_limit_is_a_located_422_naming_it() {
 /// answered it (the whole-state models gave `500 embedding: text exceeds 64 KiB`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_state_of_one_long_word_is_answered_on_every_built_in_model() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.token("t", &["decisions"], &[]);
     let server = home.serve().await;
     let state = format!("my parcel {} never arrived", "x".repeat(70_000));
@@ -368,7 +367,7 @@ fn a_question_file_past_a_limit_is_refused_by_commit_and_when_pushed() {
 /// Reasoning past its limit on an annotation: a located 422, nothing written.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn reasoning_past_its_limit_is_a_located_422() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.admin_token("t");
     let model_id = home.model("acme/support");
     let server = home.serve().await;
@@ -403,10 +402,10 @@ async fn reasoning_past_its_limit_is_a_located_422() {
 
 /// A home whose server cuts slow clients off quickly: half a second for a head, an idle
 /// connection and a stalled body (the defaults are 10 s, 60 s and 10 s).
-fn impatient(extra: &str) -> Home {
-    Home::new(Some(&format!(
+fn impatient(extra: &str) -> TestEnv {
+    TestEnv::with_config(&format!(
         "server:\n  header_timeout: 0.5\n  idle_timeout: 0.5\n  body_timeout: 0.5\n{extra}"
-    )))
+    ))
 }
 
 /// Read one answer (its head, and as much body as its `content-length` says), or what
@@ -593,7 +592,7 @@ async fn stalled_and_trickling_bodies_are_cut_off_and_a_steady_one_is_read() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_oversized_content_length_is_refused_at_once() {
     use tokio::io::AsyncWriteExt as _;
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.token("t", &["decisions"], &[]);
     let server = home.serve().await;
     let mut stream = tokio::net::TcpStream::connect(server.addr).await.unwrap();
@@ -621,10 +620,10 @@ async fn an_oversized_content_length_is_refused_at_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn idle_connections_close_and_the_connection_limit_holds() {
     use tokio::io::AsyncWriteExt as _;
-    let server = Home::new(Some(
+    let server = TestEnv::with_config(
         "server:\n  header_timeout: 0.5\n  idle_timeout: 1\n  max_connections: 2\n  \
          max_connections_per_address: 2\n",
-    ))
+    )
     .serve()
     .await;
     let connected = Instant::now();
@@ -674,7 +673,7 @@ async fn idle_connections_close_and_the_connection_limit_holds() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stopping_does_not_wait_for_slow_heads() {
     use tokio::io::AsyncWriteExt as _;
-    let server = Home::new(None).serve().await;
+    let server = TestEnv::new().serve().await;
     let _silent = tokio::net::TcpStream::connect(server.addr).await.unwrap();
     let mut half = tokio::net::TcpStream::connect(server.addr).await.unwrap();
     half.write_all(b"GET /healthz HTTP/1.1\r\nhost: x\r\n")
@@ -721,12 +720,16 @@ async fn nul_in_stored_text_is_refused_alike_on_both_stores() {
 pub(crate) async fn home_with_model(
     mut config: String,
     database: Option<String>,
-) -> (Home, String, String) {
+) -> (TestEnv, String, String) {
     tokio::task::spawn_blocking(move || {
         if let Some(url) = database {
             let _ = write!(config, "database:\n  url: {url}\n");
         }
-        let home = Home::new((!config.is_empty()).then_some(config.as_str()));
+        let home = if config.is_empty() {
+            TestEnv::new()
+        } else {
+            TestEnv::with_config(&config)
+        };
         let token = home.admin_token("t");
         let model_id = home.model("acme/support");
         (home, token, model_id)
@@ -815,7 +818,7 @@ async fn nul_answers(store: &str, database: Option<String>) -> NulAnswers {
 /// nothing of how its request would be read (it was 400 first on these four).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_missing_scope_is_403_before_a_malformed_body_is_400() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let reader = home.token("reader", &["models:read", "examples:read"], &["*=admin"]);
     let admin = home.admin_token("admin");
     let model_id = home.model("acme/support");
@@ -854,7 +857,7 @@ async fn a_missing_scope_is_403_before_a_malformed_body_is_400() {
 /// PATCH `…/annotations` parsed their bodies first, and every query was read first).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_model_route_checks_visibility_and_role_before_reading_anything() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let model_id = home.model("acme/support");
     let every_scope: Vec<&str> = arbiter::core::tokens::Scope::names().collect();
     let stranger = home.token("stranger", &every_scope, &["other/*=admin"]);

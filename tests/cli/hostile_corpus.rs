@@ -283,7 +283,7 @@ async fn run(store: &str, database: Option<String>) -> (Vec<Answer>, Vec<String>
     let config = "server:\n  rate_limit: {per_second: 100000, burst: 100000}\n  \
                   auth_failures: {per_second: 100000, burst: 100000}\n";
     let (home, token, model) = crate::hostile::home_with_model(config.to_owned(), database).await;
-    let (served, addr) = serve_warm(&home.path(), &token).await;
+    let (served, addr) = serve_warm(&home.home(), &token).await;
     // The case's answer, how long it took, and the server's CPU time for it.
     let timed = |case: &Case| {
         let bytes = request(case, &model, &token);

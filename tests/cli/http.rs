@@ -1,9 +1,9 @@
 //! HTTP integration tests: a real `arbiter::server::serve` on `127.0.0.1:0` over a temporary
-//! home, driven with reqwest. This file holds the harness ([`Home`], [`TestServer`],
-//! [`Reply`]) and the status-table tests; decisions, idempotency, the property test and the
+//! home, driven with reqwest. This file holds the in-process server of the one harness
+//! ([`TestEnv::serve`], [`TestServer`], [`Reply`]) and the status-table tests; decisions, idempotency, the property test and the
 //! end-to-end binary test live in `http_*.rs` beside it.
 
-use crate::common::{QUESTIONS, STATE};
+use crate::common::{QUESTIONS, STATE, TestEnv};
 use arbiter::core::Context;
 use arbiter::core::model_files::CapturePolicy;
 use arbiter::core::models::CreateModel;
@@ -12,8 +12,6 @@ use reqwest::header::HeaderMap;
 use reqwest::{Method, RequestBuilder};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
-use tempfile::TempDir;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
@@ -21,35 +19,9 @@ use tokio::task::JoinHandle;
 // Harness
 // ---------------------------------------------------------------------------------------
 
-/// A temporary `ARBITER_HOME` with a library [`Context`] over it, for creating tokens and
-/// models before (or while) a server runs.
-pub(crate) struct Home {
-    dir: TempDir,
-    pub(crate) ctx: Context,
-}
-
-fn open_context(home: &Path) -> Context {
-    let settings = arbiter::config::Settings::resolve(Some(home.to_owned())).expect("settings");
-    Context::new(settings).expect("context")
-}
-
-impl Home {
-    /// A fresh home, with `config` written to `config.yaml` when given.
-    pub(crate) fn new(config: Option<&str>) -> Self {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let home = dir.path().join("home");
-        std::fs::create_dir_all(&home).unwrap();
-        if let Some(config) = config {
-            std::fs::write(home.join("config.yaml"), config).unwrap();
-        }
-        let ctx = open_context(&home);
-        Self { dir, ctx }
-    }
-
-    pub(crate) fn path(&self) -> PathBuf {
-        self.dir.path().join("home")
-    }
-
+/// What a test of the server does with its home before (or while) a server runs: tokens and
+/// models made through the library.
+impl TestEnv {
     /// Create a token; returns its secret (`arb_<id>_<secret>`).
     pub(crate) fn token(&self, name: &str, scopes: &[&str], roles: &[&str]) -> String {
         let request = NewToken {
@@ -57,7 +29,7 @@ impl Home {
             scopes: scopes.iter().map(|s| (*s).to_owned()).collect(),
             roles: roles.iter().map(|s| (*s).to_owned()).collect(),
         };
-        arbiter::core::tokens::create(&self.ctx, &request)
+        arbiter::core::tokens::create(self.ctx(), &request)
             .expect("create token")
             .1
     }
@@ -69,7 +41,7 @@ impl Home {
     }
 
     pub(crate) fn revoke(&self, name: &str) {
-        assert!(arbiter::core::tokens::revoke(&self.ctx, name).expect("revoke"));
+        assert!(arbiter::core::tokens::revoke(self.ctx(), name).expect("revoke"));
     }
 
     /// Create a repository model on base `mo` with the common questions and capture of
@@ -87,7 +59,7 @@ impl Home {
             capture,
             message: None,
         };
-        arbiter::core::models::create(&self.ctx, &request)
+        arbiter::core::models::create(self.ctx(), &request)
             .expect("create model")
             .model_id
             .to_string()
@@ -101,7 +73,7 @@ impl Home {
             .expect("bind");
         let addr = listener.local_addr().unwrap();
         let (tx, rx) = oneshot::channel::<()>();
-        let ctx = self.ctx.clone();
+        let ctx = self.ctx().clone();
         let task = tokio::spawn(arbiter::server::serve(ctx, listener, async move {
             let _ = rx.await;
         }));
@@ -122,7 +94,7 @@ impl Home {
 
 /// A running server. Dropping it asks the server to stop.
 pub(crate) struct TestServer {
-    home: Option<Home>,
+    home: Option<TestEnv>,
     pub(crate) addr: SocketAddr,
     shutdown: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<std::io::Result<()>>>,
@@ -215,12 +187,12 @@ pub(crate) fn title_of(status: u16) -> &'static str {
 }
 
 impl TestServer {
-    pub(crate) fn home(&self) -> &Home {
+    pub(crate) fn home(&self) -> &TestEnv {
         self.home.as_ref().expect("home")
     }
 
     pub(crate) fn ctx(&self) -> &Context {
-        &self.home().ctx
+        &self.home().ctx()
     }
 
     /// `http://127.0.0.1:PORT`.
@@ -386,7 +358,7 @@ impl TestServer {
 
     /// Stop the server (graceful) and give back its home, with a fresh [`Context`] as a new
     /// process would open it.
-    pub(crate) async fn stop(mut self) -> Home {
+    pub(crate) async fn stop(mut self) -> TestEnv {
         let _ = self.shutdown.take().expect("running").send(());
         let task = self.task.take().expect("running");
         let result = tokio::time::timeout(std::time::Duration::from_secs(30), task)
@@ -395,7 +367,7 @@ impl TestServer {
             .expect("the server task did not panic");
         result.expect("serve returned Ok");
         let mut home = self.home.take().expect("home");
-        home.ctx = open_context(&home.path());
+        home.reopen();
         home
     }
 }
@@ -503,7 +475,7 @@ pub(crate) fn assert_uuid_v4(text: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_200_for_a_decision_with_rate_limit_headers() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.token("t", &["decisions"], &[]);
     let server = home.serve().await;
     let reply = server
@@ -525,7 +497,7 @@ async fn status_200_for_a_decision_with_rate_limit_headers() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_400_for_malformed_json() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.token("t", &["decisions"], &[]);
     let server = home.serve().await;
     for body in [
@@ -552,7 +524,7 @@ async fn status_400_for_malformed_json() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_401_for_missing_bad_revoked_and_non_bearer_tokens() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.token("t", &["decisions"], &[]);
     let revoked = home.token("gone", &["decisions"], &[]);
     home.revoke("gone");
@@ -598,7 +570,7 @@ async fn status_401_for_missing_bad_revoked_and_non_bearer_tokens() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn revoking_a_token_while_the_server_runs_takes_effect_at_once() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.token("t", &["models:read"], &[]);
     let server = home.serve().await;
     server.get("/v1/models", Some(&token)).await.ok();
@@ -610,7 +582,7 @@ async fn revoking_a_token_while_the_server_runs_takes_effect_at_once() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_403_for_a_missing_scope() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let reader = home.token("models-only", &["models:read"], &["*=admin"]);
     let server = home.serve().await;
     let reply = server
@@ -629,7 +601,7 @@ async fn status_403_for_a_missing_scope() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_403_for_a_reader_annotating() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let model_id = home.model("acme/support");
     let reader = home.token(
         "reader",
@@ -670,7 +642,7 @@ async fn status_403_for_a_reader_annotating() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_404_for_an_unknown_route_with_or_without_a_token() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.admin_token("t");
     let server = home.serve().await;
     for (path, token) in [
@@ -693,7 +665,7 @@ async fn status_404_for_an_unknown_route_with_or_without_a_token() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_404_for_an_unknown_base_model() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.admin_token("t");
     let server = home.serve().await;
     for model in ["gpt-17", "jev-9.9.9"] {
@@ -732,7 +704,7 @@ fn same_shape(invisible: &Value, invisible_name: &str, missing: &Value, missing_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_404_for_an_invisible_repository_model_is_the_same_as_a_missing_one() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     home.model("acme/secret");
     home.model("other/visible");
     let token = home.token("t", &["decisions"], &["other/*=reader"]);
@@ -767,7 +739,7 @@ async fn status_404_for_an_invisible_repository_model_is_the_same_as_a_missing_o
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_404_for_an_invisible_model_id_is_the_same_as_a_missing_one() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let secret_id = home.model("acme/secret");
     let token = home.token(
         "t",
@@ -798,7 +770,7 @@ async fn status_404_for_an_invisible_model_id_is_the_same_as_a_missing_one() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_404_for_an_unknown_revision() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     home.model("acme/support");
     let token = home.token("t", &["decisions"], &["acme/*=reader"]);
     let server = home.serve().await;
@@ -828,7 +800,7 @@ async fn status_404_for_an_unknown_revision() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_404_for_an_unknown_example() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let model_id = home.model("acme/support");
     let token = home.admin_token("t");
     let server = home.serve().await;
@@ -855,7 +827,7 @@ async fn status_404_for_an_unknown_example() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_405_for_delete_decision() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.admin_token("t");
     let server = home.serve().await;
     for (method, path) in [
@@ -873,7 +845,7 @@ async fn status_405_for_delete_decision() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_405_names_the_allowed_methods() {
     // RFC 9110 §15.5.6: a 405 response MUST carry an Allow header.
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.admin_token("t");
     let server = home.serve().await;
     let reply = server
@@ -891,7 +863,7 @@ async fn status_405_names_the_allowed_methods() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_413_above_max_body_bytes() {
-    let home = Home::new(Some("server:\n  max_body_bytes: 1000\n"));
+    let home = TestEnv::with_config("server:\n  max_body_bytes: 1000\n");
     let token = home.admin_token("t");
     let server = home.serve().await;
     let small =
@@ -918,7 +890,7 @@ async fn status_413_above_max_body_bytes() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_415_for_a_body_that_is_not_plain_json() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.admin_token("t");
     let server = home.serve().await;
     let body = serde_json::to_vec(&base_request("mo")).unwrap();
@@ -982,7 +954,7 @@ async fn status_415_for_a_body_that_is_not_plain_json() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_422_for_invalid_questions_with_locations() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.admin_token("t");
     let server = home.serve().await;
     let body = json!({
@@ -1055,7 +1027,7 @@ async fn status_422_for_invalid_questions_with_locations() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_422_for_an_idempotency_key_of_the_wrong_length() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.admin_token("t");
     let server = home.serve().await;
     let short = "abcde".to_owned();
@@ -1094,9 +1066,8 @@ async fn status_422_for_an_idempotency_key_of_the_wrong_length() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_429_when_the_bucket_is_empty() {
-    let home = Home::new(Some(
-        "server:\n  rate_limit:\n    per_second: 0.001\n    burst: 2\n",
-    ));
+    let home =
+        TestEnv::with_config("server:\n  rate_limit:\n    per_second: 0.001\n    burst: 2\n");
     let token = home.token("t", &["models:read"], &[]);
     let other = home.token("other", &["models:read"], &[]);
     let server = home.serve().await;
@@ -1137,9 +1108,7 @@ async fn status_429_when_the_bucket_is_empty() {
 /// gets 429 with `Retry-After` whatever token it sends; another address is not affected.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn failed_authentication_is_rate_limited_per_client_address() {
-    let home = Home::new(Some(
-        "server:\n  auth_failures: {per_second: 0.01, burst: 3}\n",
-    ));
+    let home = TestEnv::with_config("server:\n  auth_failures: {per_second: 0.01, burst: 3}\n");
     let token = home.admin_token("t");
     let server = home.serve().await;
     for bad in [None, Some("arb_wrong"), Some("not a token")] {
@@ -1175,7 +1144,7 @@ async fn failed_authentication_is_rate_limited_per_client_address() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn problem_type_uses_the_configured_public_url() {
-    let home = Home::new(Some("server:\n  public_url: https://arbiter.example/\n"));
+    let home = TestEnv::with_config("server:\n  public_url: https://arbiter.example/\n");
     let token = home.admin_token("t");
     let server = home.serve().await;
     let reply = server
@@ -1193,7 +1162,7 @@ async fn bad_query_strings_are_problem_documents() {
     // "Every failure is a problem document", and the spec's 422 covers "a path, query,
     // header, body ... failed validation": a query string that does not parse must not fall
     // through to the framework's plain-text 400.
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let model_id = home.model("acme/support");
     let token = home.admin_token("t");
     let server = home.serve().await;
@@ -1218,7 +1187,7 @@ async fn bad_query_strings_are_problem_documents() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn undecodable_path_parameters_are_problem_documents() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.admin_token("t");
     let server = home.serve().await;
     for path in ["/v1/models/%FF", "/v1/models/%FF/examples/x"] {
@@ -1247,7 +1216,7 @@ async fn undecodable_path_parameters_are_problem_documents() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn request_ids_are_echoed_replaced_or_generated() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.admin_token("t");
     let server = home.serve().await;
     let with_id = |builder: RequestBuilder, id: &str| builder.header("x-request-id", id.to_owned());
@@ -1339,7 +1308,7 @@ async fn request_ids_are_echoed_replaced_or_generated() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unauthenticated_routes_answer_without_a_token() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let server = home.serve().await;
     let health = server.get("/healthz", None).await.ok();
     assert_eq!(health["status"], "ok");
@@ -1357,7 +1326,7 @@ async fn unauthenticated_routes_answer_without_a_token() {
 /// `"truncate": true`, and a `mo` decision (which reads one window) is not limited.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_422_state_too_large_unless_truncated() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.token("t", &["decisions"], &[]);
     let server = home.serve().await;
     let text = "word ".repeat(40_000);
@@ -1393,9 +1362,9 @@ async fn status_422_state_too_large_unless_truncated() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_503_overloaded_when_the_decision_queue_is_full() {
     let held = HeldEngine::start();
-    let home = Home::new(Some(
+    let home = TestEnv::with_config(
         &held.config("server:\n  max_concurrent_decisions: 1\n  decision_queue: 0\n"),
-    ));
+    );
     let token = home.token("t", &["decisions"], &[]);
     let server = std::sync::Arc::new(home.serve().await);
     let first = held.hold_a_decision_slot(&server, &token).await;
@@ -1432,7 +1401,7 @@ async fn status_503_overloaded_when_the_decision_queue_is_full() {
 /// `GET /v1/jobs` with a token that may read no kind of job is 403, not an empty list.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_403_for_listing_jobs_without_a_jobs_scope() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let decisions_only = home.token("d", &["decisions"], &["*/*=admin"]);
     let batches = home.token("b", &["batches"], &["*/*=admin"]);
     let server = home.serve().await;
@@ -1446,7 +1415,7 @@ async fn status_403_for_listing_jobs_without_a_jobs_scope() {
 /// and then the other run once, and the second replays the first answer.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_decision_alias_shares_its_idempotency_record() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.token("t", &["decisions"], &[]);
     let server = home.serve().await;
     let key = [("idempotency-key", "alias-key-0001")];
@@ -1467,7 +1436,7 @@ async fn the_decision_alias_shares_its_idempotency_record() {
 /// rejected alone.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_400_for_a_malformed_json_array_and_nothing_written() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let model = home.model("acme/support");
     let token = home.admin_token("t");
     let server = home.serve().await;
@@ -1589,7 +1558,7 @@ fn hostile_requests(examples: &str) -> Vec<Hostile> {
 /// them.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hostile_inputs_each_get_their_problem() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.admin_token("t");
     let model_id = home.model("acme/support");
     let server = home.serve().await;

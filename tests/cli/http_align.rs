@@ -1,15 +1,16 @@
 //! Alignments, evaluations and promote over HTTP: 202 + `Location`, poll, the result, the
 //! required `Idempotency-Key`, cancel, roles.
 
+use crate::common::TestEnv;
 use crate::common::{job_finished, wait_until_async};
-use crate::http::{Home, TestServer};
+use crate::http::TestServer;
 use serde_json::{Value, json};
 use std::time::Duration;
 
 /// A server whose model `acme/support` has the first `n` labelled examples, annotated for
 /// intent; with an admin token.
 async fn server_with_annotations(n: usize) -> (TestServer, String, String) {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.admin_token("ci");
     let request = arbiter::core::models::CreateModel {
         path: "acme/support".parse().unwrap(),

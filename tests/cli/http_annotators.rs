@@ -1,13 +1,14 @@
 //! Annotators over HTTP: the annotator is the token's name (a line of a file may name its
 //! own), each keeps their answer, and the annotation-agreement route measures them.
 
+use crate::common::TestEnv;
 use crate::examples::votes;
-use crate::http::{Home, state};
+use crate::http::state;
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_annotator_is_the_tokens_name() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let model_id = home.model("acme/support");
     let writer = |name: &str| {
         home.token(

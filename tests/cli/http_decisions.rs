@@ -1,6 +1,7 @@
 //! Decisions, models and examples over HTTP.
 
-use crate::http::{Home, base_request, repo_request, state};
+use crate::common::TestEnv;
+use crate::http::{base_request, repo_request, state};
 use arbiter::core::model_files::CapturePolicy;
 use reqwest::Method;
 use serde_json::{Value, json};
@@ -19,7 +20,7 @@ fn is_rfc3339(value: &Value) -> bool {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn decision_and_systemone_answer_identically() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.token("t", &["decisions"], &["acme/*=reader"]);
     home.model_with(
         "acme/support",
@@ -67,7 +68,7 @@ async fn decision_and_systemone_answer_identically() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn base_decision_response_shape() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.token("t", &["decisions"], &[]);
     let server = home.serve().await;
     let mut body = base_request("service/mo");
@@ -169,7 +170,7 @@ async fn base_decision_response_shape() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn repository_decision_reports_revision_checkpoint_and_capture() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let model_id = home.model("acme/support");
     let token = home.token(
         "t",
@@ -318,7 +319,7 @@ async fn repository_decision_reports_revision_checkpoint_and_capture() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn capture_policy_off_records_nothing() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let model_id = home.model_with(
         "acme/quiet",
         CapturePolicy {
@@ -343,7 +344,7 @@ async fn capture_policy_off_records_nothing() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn models_list_shows_base_models_and_only_visible_repository_models() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let support_id = home.model("acme/support");
     let billing_id = home.model("acme/billing");
     home.model("other/hidden");
@@ -421,7 +422,7 @@ async fn models_list_shows_base_models_and_only_visible_repository_models() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn model_detail_and_checkpoints() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let model_id = home.model("acme/support");
     let token = home.token("t", &["models:read"], &["acme/support=reader"]);
     let server = home.serve().await;
@@ -471,7 +472,7 @@ async fn model_detail_and_checkpoints() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn examples_ingest_list_show_and_annotate() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let model_id = home.model("acme/support");
     let token = home.token(
         "w",
@@ -622,7 +623,7 @@ async fn examples_ingest_list_show_and_annotate() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn examples_ingest_ndjson() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let model_id = home.model("acme/support");
     let token = home.token(
         "w",
@@ -685,7 +686,7 @@ async fn examples_ingest_ndjson() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn examples_routes_check_scopes_and_roles() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let model_id = home.model("acme/support");
     let read_only_scope = home.token("r", &["examples:read"], &["acme/*=admin"]);
     let server = home.serve().await;
@@ -703,7 +704,7 @@ async fn examples_routes_check_scopes_and_roles() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_keyed_ingest_replays_its_report_and_annotations_come_in_bulk() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     home.model("acme/support");
     let token = home.token(
         "w",
@@ -793,7 +794,7 @@ async fn home_model_with_numeric_options(server: &crate::http::TestServer, token
 /// never guesses which of two `model`s or `capture`s the caller meant.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn duplicate_keys_are_refused_at_the_key() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let model_id = home.model("acme/support");
     let token = home.token(
         "w",

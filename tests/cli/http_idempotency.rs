@@ -1,6 +1,7 @@
 //! `Idempotency-Key` on `/v1/decision`: replay, reuse, concurrent duplicates, restarts.
 
-use crate::http::{Home, Reply, TestServer, base_request, repo_request};
+use crate::common::TestEnv;
+use crate::http::{Reply, TestServer, base_request, repo_request};
 use serde_json::{Value, json};
 
 const KEY: &str = "retry-0001";
@@ -33,7 +34,7 @@ async fn keyed(server: &TestServer, token: &str, body: &Value, key: &str) -> Rep
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn same_key_same_body_replays_the_first_response() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let model_id = home.model("acme/support");
     let token = home.token("t", &["decisions", "examples:read"], &["acme/*=reader"]);
     let server = home.serve().await;
@@ -96,7 +97,7 @@ async fn same_key_same_body_replays_the_first_response() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn same_key_different_body_is_409_idempotency_key_reused() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.token("t", &["decisions"], &[]);
     let server = home.serve().await;
     keyed(&server, &token, &base_request("mo"), KEY).await.ok();
@@ -121,7 +122,7 @@ async fn same_key_different_body_is_409_idempotency_key_reused() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_duplicates_run_once() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let model_id = home.model("acme/support");
     let token = home.token("t", &["decisions", "examples:read"], &["acme/*=reader"]);
     let server = std::sync::Arc::new(home.serve().await);
@@ -180,7 +181,7 @@ async fn concurrent_duplicates_run_once() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn replay_survives_a_restart() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let model_id = home.model("acme/support");
     let token = home.token("t", &["decisions", "examples:read"], &["acme/*=reader"]);
     let server = home.serve().await;

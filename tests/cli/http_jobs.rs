@@ -1,8 +1,9 @@
 //! Batch-decision jobs over HTTP: 202 + `Location`, poll, NDJSON results, cancel, and the
 //! required `Idempotency-Key`.
 
+use crate::common::TestEnv;
 use crate::common::{job_finished, wait_until_async};
-use crate::http::{Home, TestServer};
+use crate::http::TestServer;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -110,7 +111,7 @@ async fn results(server: &TestServer, token: &str, model_id: &str, job_id: &str)
 
 #[tokio::test]
 async fn a_batch_is_accepted_polled_and_read_with_a_bad_item_failing_alone() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.admin_token("ci");
     let model_id = home.model("acme/support");
     let server = home.serve().await;
@@ -195,7 +196,7 @@ async fn a_batch_is_accepted_polled_and_read_with_a_bad_item_failing_alone() {
 
 #[tokio::test]
 async fn the_idempotency_key_is_required_and_returns_the_same_job() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.admin_token("ci");
     let model_id = home.model("acme/support");
     let server = home.serve().await;
@@ -251,7 +252,7 @@ async fn the_idempotency_key_is_required_and_returns_the_same_job() {
 
 #[tokio::test]
 async fn bad_batches_are_refused_before_a_job_exists() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.admin_token("ci");
     let decider = home.token("decider", &["decisions"], &["acme/*=reader"]);
     let model_id = home.model("acme/support");
@@ -321,7 +322,7 @@ async fn bad_batches_are_refused_before_a_job_exists() {
 /// `/v1/decision`, as the model's capture policy says.
 #[tokio::test]
 async fn a_reader_captures_through_a_batch_as_through_a_decision() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let admin = home.admin_token("admin");
     let reader = home.token("reader", &["batches", "decisions"], &["acme/*=reader"]);
     let model_id = home.model("acme/support");
@@ -358,7 +359,7 @@ async fn a_reader_captures_through_a_batch_as_through_a_decision() {
 
 #[tokio::test]
 async fn cancel_ends_a_queued_job_at_once_stops_a_running_one_and_leaves_a_finished_one() {
-    let home = Home::new(Some("server:\n  max_running_jobs: 1\n"));
+    let home = TestEnv::with_config("server:\n  max_running_jobs: 1\n");
     let token = home.admin_token("ci");
     let model_id = home.model("acme/support");
     let server = home.serve().await;
@@ -456,7 +457,7 @@ async fn cancel_ends_a_queued_job_at_once_stops_a_running_one_and_leaves_a_finis
 
 #[tokio::test]
 async fn a_batch_over_stored_examples_answers_each_once() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.admin_token("ci");
     let model_id = home.model("acme/support");
     let server = home.serve().await;
@@ -532,7 +533,7 @@ async fn create_ndjson(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_ndjson_batch_stages_its_lines_as_sent_and_replays_by_key() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.admin_token("ci");
     let model_id = home.model("acme/support");
     let server = home.serve().await;
@@ -605,7 +606,7 @@ async fn an_ndjson_batch_stages_its_lines_as_sent_and_replays_by_key() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn jobs_are_found_by_id_alone_only_where_the_token_sees_them() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let admin = home.admin_token("admin");
     let batches_only = home.token("b", &["batches"], &["acme/*=reader"]);
     let other_model = home.token("o", &["batches", "alignments"], &["other/*=admin"]);
@@ -695,7 +696,7 @@ async fn jobs_are_found_by_id_alone_only_where_the_token_sees_them() {
 /// written otherwise (members reordered, spaced out) is the same request to its key.
 #[tokio::test]
 async fn a_json_batch_is_read_an_item_at_a_time_and_hashed_as_a_whole() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.admin_token("ci");
     let model_id = home.model("acme/support");
     let server = home.serve().await;
@@ -774,7 +775,7 @@ async fn a_json_batch_is_read_an_item_at_a_time_and_hashed_as_a_whole() {
 /// are answered.
 #[tokio::test]
 async fn a_deleted_example_fails_alone_in_a_job_still_to_run_over_it() {
-    let home = Home::new(Some("server:\n  max_running_jobs: 1\n"));
+    let home = TestEnv::with_config("server:\n  max_running_jobs: 1\n");
     let admin = home.admin_token("owner");
     let writer = home.token(
         "w",

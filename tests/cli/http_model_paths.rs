@@ -1,12 +1,13 @@
 //! A model named in a URL: by `modelId`, by its path with the `/` encoded
 //! (`acme%2Fsupport`), or by its path as written (`acme/support`); each answers the same.
 
-use crate::http::{Home, state};
+use crate::common::TestEnv;
+use crate::http::state;
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_model_path_with_a_plain_slash_addresses_the_model() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let model_id = home.model("acme/support");
     let token = home.admin_token("t");
     let server = home.serve().await;
@@ -50,7 +51,7 @@ async fn a_model_path_with_a_plain_slash_addresses_the_model() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_plain_form_keeps_auth_and_the_problems_of_the_encoded_one() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     home.model("acme/support");
     home.model("other/secret");
     let token = home.token("t", &["models:read"], &["acme/*=reader"]);

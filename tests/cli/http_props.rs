@@ -2,8 +2,9 @@
 //! ("a bad request never gets a 5xx"). One runtime and one server for all cases; each case
 //! is a real HTTP request.
 
+use crate::common::TestEnv;
 use crate::common::runtime;
-use crate::http::{Home, Reply};
+use crate::http::Reply;
 use proptest::prelude::*;
 use proptest::test_runner::Config as ProptestConfig;
 use serde_json::{Map, Value};
@@ -195,9 +196,9 @@ fn arb_content_type() -> impl Strategy<Value = Option<String>> {
 fn decision_endpoint_never_answers_5xx() {
     let runtime = runtime();
     let (server, token) = runtime.block_on(async {
-        let home = Home::new(Some(
+        let home = TestEnv::with_config(
             "server:\n  rate_limit:\n    per_second: 1000\n    burst: 100000\n",
-        ));
+        );
         home.model("acme/support");
         let token = home.token("t", &["decisions"], &["acme/*=reader"]);
         (home.serve().await, token)

@@ -389,14 +389,9 @@ fn a_server_start_resumes_a_job_whose_worker_died() {
     let before = takeovers();
 
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    runtime.block_on(async {
-        let settings = arbiter::config::Settings::resolve(Some(env.home())).unwrap();
-        let ctx = arbiter::core::Context::new(settings).unwrap();
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-        let server = tokio::spawn(arbiter::server::serve(ctx.clone(), listener, async {
-            let _ = rx.await;
-        }));
+    let env = runtime.block_on(async {
+        let server = env.serve().await;
+        let ctx = server.home().ctx().clone();
         let id = arbiter::core::jobs::parse_id(&job_id).unwrap();
         let job = wait_until_async(
             Duration::from_mins(2),
@@ -417,8 +412,7 @@ fn a_server_start_resumes_a_job_whose_worker_died() {
             takeovers() - before >= 1.0,
             "the dead worker's job taken over"
         );
-        let _ = tx.send(());
-        server.await.unwrap().unwrap();
+        server.stop().await
     });
     let stored = env
         .cmd()

@@ -2,6 +2,7 @@
 //! official meta-schema (vendored under `tests/data/openapi-3.1/`, see its README), and is
 //! the committed `openapi.json`. Only Rust is needed: no Python validator.
 
+use crate::common::TestEnv;
 use crate::common::repo_root;
 use serde_json::Value;
 
@@ -9,7 +10,7 @@ const REGENERATE: &str = "cargo run -- openapi --out openapi.json";
 
 /// Serve the real router over a fresh home and fetch `/openapi.json`.
 async fn fetch_document() -> (u16, reqwest::header::HeaderMap, String) {
-    let server = crate::http::Home::new(None).serve().await;
+    let server = TestEnv::new().serve().await;
     let reply = server.get("/openapi.json", None).await;
     let body = reply.text();
     server.stop().await;

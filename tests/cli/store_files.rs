@@ -3,7 +3,7 @@
 //! never a 507 (`-wal` read as a full disk) or a crash (`-shm` by SIGBUS), and the server
 //! answers again once the file is writable.
 
-use crate::http::Home;
+use crate::common::TestEnv;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
@@ -64,10 +64,10 @@ impl Drop for Denied {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unwritable_database_file_is_503_naming_it_and_the_server_recovers() {
-    let home = Home::new(None);
+    let home = TestEnv::new();
     let token = home.admin_token("t");
     home.model("acme/support");
-    let database = home.path().join("arbiter.db");
+    let database = home.home().join("arbiter.db");
     let server = home.serve().await;
     let decide = |n: usize| json!({"model": "acme/support", "state": format!("state {n}"), "example_id": format!("e{n}")});
     server

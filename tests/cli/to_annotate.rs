@@ -4,7 +4,6 @@
 //! query errors and decision slots.
 
 use crate::common::{QUESTIONS, TestEnv, repo_root, score_cell};
-use crate::http::Home;
 use serde_json::{Value, json};
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -324,9 +323,9 @@ fn the_audit_share_is_seeded_and_the_pool_is_the_newest_candidates() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_route_authorizes_validates_and_takes_decision_slots() {
     let held = crate::http::HeldEngine::start();
-    let home = Home::new(Some(
+    let home = TestEnv::with_config(
         &held.config("server:\n  max_concurrent_decisions: 1\n  decision_queue: 0\n"),
-    ));
+    );
     home.model("acme/support");
     let reader = home.token("r", &["examples:read", "decisions"], &["acme/*=reader"]);
     let no_decisions = home.token("e", &["examples:read"], &["acme/*=reader"]);
