@@ -174,7 +174,7 @@ impl Shared {
 
     /// The job IDs of the server's home, newest first.
     fn job_ids(&self) -> Vec<String> {
-        arbiter::core::jobs::list(&self.home.ctx(), None, &[], 0)
+        arbiter::core::jobs::list(self.home.ctx(), None, &[], 0)
             .unwrap()
             .into_iter()
             .map(|job| job.job_id.to_string())

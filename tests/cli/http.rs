@@ -192,7 +192,7 @@ impl TestServer {
     }
 
     pub(crate) fn ctx(&self) -> &Context {
-        &self.home().ctx()
+        self.home().ctx()
     }
 
     /// `http://127.0.0.1:PORT`.
