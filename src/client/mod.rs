@@ -303,7 +303,12 @@ impl Service for Remote {
             .query("after", &prefix)
             .query("limit", &crate::core::prefix::CANDIDATES);
         let page: ExamplePage = self.http.json(&request).await?;
-        crate::core::examples::unique(prefix, page.examples.into_iter().map(|e| e.example_id))
+        crate::core::examples::unique(
+            prefix,
+            page.examples
+                .into_iter()
+                .map(|e| e.example_id.into_string()),
+        )
     }
 
     async fn examples_to_annotate(
@@ -336,7 +341,7 @@ impl Service for Remote {
         // Claiming again what is one's own only renews it: repeatable.
         let mut http = Request::post(&["v1", "models", model, "annotation-claims"])
             .json(&ClaimBody {
-                skip: request.skip.to_vec(),
+                skip: request.skip.iter().map(ToString::to_string).collect(),
                 ids: request.chosen.only.map(<[String]>::to_vec),
                 exclude: request.chosen.except.to_vec(),
             })?

@@ -49,7 +49,7 @@ pub async fn next(
     }
     let ranking = super::to_annotate::rank(ctx, model, &query, request.chosen, None, gate).await?;
     let (ctx, annotator) = (ctx.clone(), annotator.to_owned());
-    let skip: HashSet<String> = request.skip.iter().cloned().collect();
+    let skip: HashSet<ExampleId> = request.skip.iter().cloned().collect();
     blocking(move || {
         let store = ctx.store()?;
         let model_id = ranking.model_id;
@@ -60,8 +60,7 @@ pub async fn next(
         let mut example = None;
         for (ranked, why) in ranking.picks {
             let id = ranked.example_id;
-            if skip.contains(id.as_str()) || (why == Why::Uncertain && others.contains(id.as_str()))
-            {
+            if skip.contains(&id) || (why == Why::Uncertain && others.contains(id.as_str())) {
                 continue;
             }
             let expires_at = match why {
@@ -79,7 +78,7 @@ pub async fn next(
                 continue;
             };
             example = Some(ClaimedExample {
-                example_id: id.into_string(),
+                example_id: id,
                 why,
                 annotator: annotator.clone(),
                 expires_at,

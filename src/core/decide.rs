@@ -341,7 +341,7 @@ async fn capture(
         let recorded = ctx.store()?.record_decision(&record.borrow())?;
         Ok((
             ExampleRef {
-                example_id: record.example_id.to_string(),
+                example_id: record.example_id.clone(),
                 created: recorded.example_created,
             },
             DecisionRef {

@@ -130,7 +130,7 @@ pub struct ClaimNext<'a> {
     /// How the candidates are ranked (`examples next`'s query; its `n` is not used).
     pub query: &'a crate::wire::to_annotate::ToAnnotateQuery,
     /// Examples the annotator passed over: not offered again.
-    pub skip: &'a [String],
+    pub skip: &'a [ExampleId],
     /// Which examples may be offered at all (and are counted as left): all, or some, less
     /// a held-out set.
     pub chosen: Chosen<'a>,

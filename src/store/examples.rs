@@ -136,7 +136,7 @@ impl Store {
         loop {
             let page = self.list_examples(model_id, filter, after.as_deref(), STREAM_PAGE)?;
             let last_page = page.len() < STREAM_PAGE;
-            after = page.last().map(|e| e.example_id.clone());
+            after = page.last().map(|e| e.example_id.to_string());
             page.into_iter().try_for_each(&mut *f)?;
             if last_page {
                 return Ok(());
@@ -263,7 +263,7 @@ fn raw_example(r: &Row) -> Result<RawExample, super::sql::DbError> {
 fn parse_example((example_id, state, created_at): RawExample) -> Result<Example, StoreError> {
     let state = parse_json(&state, || format!("state of example {example_id:?}"))?;
     Ok(Example {
-        example_id,
+        example_id: example_id.into(),
         state,
         created_at,
         annotations: BTreeMap::new(),
@@ -455,9 +455,9 @@ mod tests {
                     .list_examples(&MODEL, &filter, after.as_deref(), 30)
                     .unwrap();
                 assert!(page.len() <= 30);
-                after = page.last().map(|e| e.example_id.clone());
+                after = page.last().map(|e| e.example_id.to_string());
                 let done = page.len() < 30;
-                got.extend(page.into_iter().map(|e| e.example_id));
+                got.extend(page.into_iter().map(|e| e.example_id.into_string()));
                 if done {
                     break;
                 }

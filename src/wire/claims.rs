@@ -92,7 +92,8 @@ pub struct NextToAnnotate {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ClaimedExample {
-    pub example_id: String,
+    #[schema(value_type = String)]
+    pub example_id: crate::ids::ExampleId,
     /// `uncertain`: held for this annotator until `expiresAt` (or released), so no other
     /// annotator is offered it meanwhile; `audit`: drawn at random and not held, since
     /// another annotator answering it too is how agreement is measured.

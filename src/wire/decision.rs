@@ -221,7 +221,8 @@ pub struct Checkpoint {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ExampleRef {
-    pub example_id: String,
+    #[schema(value_type = String)]
+    pub example_id: crate::ids::ExampleId,
     /// True when this decision made a new example.
     pub created: bool,
 }

@@ -291,7 +291,8 @@ impl Why {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ToAnnotateItem {
-    pub example_id: String,
+    #[schema(value_type = String)]
+    pub example_id: crate::ids::ExampleId,
     /// The question to annotate: the least certain of the example's unannotated questions.
     pub question: String,
     pub why: Why,

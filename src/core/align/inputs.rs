@@ -23,7 +23,7 @@ pub(super) fn read_examples(
             for id in &settings.questions {
                 if let Some(annotation) = example.annotations.get(id) {
                     all.entry(id.clone()).or_default().push((
-                        example.example_id.clone(),
+                        example.example_id.to_string(),
                         annotation.answer.clone(),
                         annotation.reasoning.clone(),
                     ));
@@ -31,7 +31,7 @@ pub(super) fn read_examples(
                 }
             }
             if used {
-                states.insert(example.example_id.clone(), example.state);
+                states.insert(example.example_id.to_string(), example.state);
             }
             Ok(())
         })?;
@@ -126,11 +126,15 @@ pub(super) fn read_captured(
         &loaded.model_id,
         &ExampleFilter::default(),
         &mut |example| {
-            let key = folds::key(settings.seed, "sample", &example.example_id);
+            let key = folds::key(settings.seed, "sample", example.example_id.as_str());
             if sample.len() < settings.max_examples
                 || sample.peek().is_some_and(|(top, _, _)| key < *top)
             {
-                sample.push((key, example.example_id.clone(), SampledState(example.state)));
+                sample.push((
+                    key,
+                    example.example_id.to_string(),
+                    SampledState(example.state),
+                ));
                 if sample.len() > settings.max_examples {
                     sample.pop();
                 }

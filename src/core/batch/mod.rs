@@ -142,7 +142,8 @@ pub(crate) fn stage(
             let mut failed = None;
             ctx.store()?
                 .for_each_example(&loaded.model_id, &filter, &mut |example| {
-                    let item = BatchItem::new(Some(example.example_id), example.state);
+                    let item =
+                        BatchItem::new(Some(example.example_id.into_string()), example.state);
                     if let Err(error) = to_json(&item).and_then(|line| out.push(line)) {
                         // Stop the iteration; this error is what gets reported.
                         failed = Some(error);

@@ -39,7 +39,7 @@ pub fn list(
         .list_examples(&model_id, filter, after, limit + 1)?;
     let next_cursor = if examples.len() > limit {
         examples.truncate(limit);
-        examples.last().map(|e| e.example_id.clone())
+        examples.last().map(|e| e.example_id.to_string())
     } else {
         None
     };
@@ -69,7 +69,10 @@ pub fn resolve_id(ctx: &Context, model: &ModelRef, text: &str) -> Result<Example
         Some(prefix),
         super::prefix::CANDIDATES,
     )?;
-    unique(prefix, after.into_iter().map(|e| e.example_id))
+    unique(
+        prefix,
+        after.into_iter().map(|e| e.example_id.into_string()),
+    )
 }
 
 /// `text`, which names no example whole, as an example ID prefix: refused as too short
@@ -165,7 +168,7 @@ pub fn export(
 /// that ingesting it keeps each annotator's answer and resolves to the same majority.
 pub fn export_line(example: &Example) -> IngestExample {
     IngestExample {
-        example_id: Some(example.example_id.clone()),
+        example_id: Some(example.example_id.to_string()),
         state: example.state.clone(),
         annotations: example
             .annotations

@@ -452,7 +452,7 @@ async fn with_states(
                 continue;
             };
             items.push(ToAnnotateItem {
-                example_id: ranked.example_id.into_string(),
+                example_id: ranked.example_id,
                 question: ranked.question,
                 why,
                 margin: ranked.margin,

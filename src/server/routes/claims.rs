@@ -78,6 +78,7 @@ pub(crate) async fn claim_example_to_annotate(
     let JsonBody(body) = JsonBody::read(request, &state, &authorized).await?;
     let model = authorized.into_model();
     let ClaimBody { skip, ids, exclude } = ClaimBody::read(&body)?;
+    let skip: Vec<crate::ids::ExampleId> = skip.into_iter().map(Into::into).collect();
     let gate = OneAtATime::new(&state.decisions);
     let request = ClaimNext {
         query: &query,

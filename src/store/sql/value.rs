@@ -155,6 +155,12 @@ impl FromValue for String {
     }
 }
 
+impl FromValue for crate::ids::ExampleId {
+    fn from_value(value: &Value) -> Option<Self> {
+        String::from_value(value).map(Self::from)
+    }
+}
+
 /// A stored moment is read once, as a time: text that is none is a column of another type.
 impl FromValue for crate::wire::time::Recorded {
     fn from_value(value: &Value) -> Option<Self> {

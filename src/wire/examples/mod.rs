@@ -377,7 +377,8 @@ impl<'de> Visitor<'de> for PatchVisitor {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Example {
-    pub example_id: String,
+    #[schema(value_type = String)]
+    pub example_id: crate::ids::ExampleId,
     /// The state, as ingested or first decided on: any JSON value.
     pub state: Value,
     #[schema(value_type = String, format = DateTime)]
@@ -429,7 +430,8 @@ pub struct Vote {
 #[serde(rename_all = "camelCase")]
 pub struct Decision {
     pub decision_id: String,
-    pub example_id: String,
+    #[schema(value_type = String)]
+    pub example_id: crate::ids::ExampleId,
     /// The checkpoint ID (commit SHA) decided at.
     pub checkpoint: String,
     pub revision_name: String,

@@ -12,7 +12,7 @@ use std::io::{BufRead, Write};
 
 /// Run the flow on stdin and stdout until it is left.
 pub(super) async fn run(session: &mut Session<'_>, flow: &mut Flow) -> anyhow::Result<()> {
-    let mut shown: Option<(String, usize)> = None;
+    let mut shown: Option<(crate::ids::ExampleId, usize)> = None;
     let mut stdin = std::io::stdin().lock();
     loop {
         show(session, flow, &mut shown)?;
@@ -80,7 +80,7 @@ fn say(text: &str) -> std::io::Result<()> {
 fn show(
     session: &Session<'_>,
     flow: &mut Flow,
-    shown: &mut Option<(String, usize)>,
+    shown: &mut Option<(crate::ids::ExampleId, usize)>,
 ) -> std::io::Result<()> {
     let mut again = false;
     match flow.message.take() {

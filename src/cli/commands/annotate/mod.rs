@@ -172,7 +172,7 @@ impl Session<'_> {
                     })
                     .await?;
                 Ok(Outcome::Written(annotated_line(
-                    example_id,
+                    example_id.as_str(),
                     question,
                     &annotation,
                 )))
@@ -225,10 +225,9 @@ impl Session<'_> {
         }
     }
 
-    async fn release(&self, example_id: &str) -> crate::error::Result<()> {
-        let id = ExampleId::from(example_id);
+    async fn release(&self, example_id: &ExampleId) -> crate::error::Result<()> {
         self.service
-            .release_claim(&self.model, &id, self.annotator.clone())
+            .release_claim(&self.model, example_id, self.annotator.clone())
             .await
     }
 

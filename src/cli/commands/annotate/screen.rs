@@ -176,7 +176,7 @@ fn header_line(path: &str, flow: &Flow) -> Line<'static> {
     if let Some(at) = &flow.current {
         spans.push(Span::raw(format!(
             " · {} · {} · question {}/{}",
-            escape_controls(&at.example.example_id),
+            escape_controls(at.example.example_id.as_str()),
             flow::why(&at.example),
             at.index + 1,
             at.example.answers.len()

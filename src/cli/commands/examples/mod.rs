@@ -423,7 +423,7 @@ async fn list(
         // Even a wide terminal shows only the start of a state (`examples show` has it all).
         let state = console::truncate_str(&example.state.to_string(), 60, "…").into_owned();
         table.row(vec![
-            example.example_id.clone(),
+            example.example_id.to_string(),
             crate::cli::output::table::timestamp(example.created_at),
             annotations,
             state,

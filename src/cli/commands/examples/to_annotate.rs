@@ -91,7 +91,7 @@ fn print_table(picked: &ToAnnotate, file: Option<&Path>, printer: &Printer) -> R
                 item.question.clone()
             };
             table.row(vec![
-                item.example_id.clone(),
+                item.example_id.to_string(),
                 question,
                 item.why.as_str().to_owned(),
                 format!("{:.3}", item.margin),

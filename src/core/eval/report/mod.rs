@@ -132,7 +132,7 @@ fn ground_truth(
                 .filter(|(q, _)| questions.contains(q))
                 .map(|(q, a)| (q, a.answer))
                 .collect();
-            truth.insert(example.example_id, answers);
+            truth.insert(example.example_id.into_string(), answers);
             Ok(())
         })?;
     Ok(truth)

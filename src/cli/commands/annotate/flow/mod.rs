@@ -4,6 +4,7 @@
 //! [`Flow::failed`]; only a carried-out effect moves the flow on, so an answer the store
 //! refused is shown with its reason and asked again, never taken as given.
 
+use crate::ids::ExampleId;
 use crate::wire::answer::Answer;
 use crate::wire::claims::{ClaimedExample, NextToAnnotate};
 use crate::wire::to_annotate::{Learning, Why};
@@ -31,7 +32,7 @@ pub(crate) enum Key {
 pub(crate) enum Effect {
     /// Write one answer.
     Write {
-        example_id: String,
+        example_id: ExampleId,
         question: String,
         answer: Value,
         reasoning: Option<String>,
@@ -39,14 +40,14 @@ pub(crate) enum Effect {
     /// Delete one answer written in this flow (an undo), first releasing `release`'s claim
     /// when the undo goes back to another example.
     Undo {
-        example_id: String,
+        example_id: ExampleId,
         question: String,
-        release: Option<String>,
+        release: Option<ExampleId>,
     },
     /// Release `release`'s claim (the example is done with) and claim the next example.
-    Next { release: Option<String> },
+    Next { release: Option<ExampleId> },
     /// Release `release`'s claim and leave.
-    Quit { release: Option<String> },
+    Quit { release: Option<ExampleId> },
 }
 
 /// What a carried-out effect brought back.
@@ -106,7 +107,7 @@ pub(crate) struct Flow {
     /// Every answer written here, oldest first: what `u` deletes, last first.
     written: Vec<At>,
     /// Examples left behind (answered or skipped): not offered again in this flow.
-    pub(crate) seen: Vec<String>,
+    pub(crate) seen: Vec<ExampleId>,
     /// A reason kept for the next answer (`r`).
     pub(crate) reason: Option<String>,
     /// A reason being typed.
@@ -134,7 +135,7 @@ impl Flow {
     }
 
     /// The example shown now, to release when leaving it.
-    fn current_id(&self) -> Option<String> {
+    fn current_id(&self) -> Option<ExampleId> {
         self.current
             .as_ref()
             .map(|at| at.example.example_id.clone())

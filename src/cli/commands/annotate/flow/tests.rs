@@ -39,7 +39,7 @@ fn score(ps: &[f64]) -> Answer {
 
 fn example(id: &str, why: Why) -> ClaimedExample {
     ClaimedExample {
-        example_id: id.to_owned(),
+        example_id: id.into(),
         why,
         annotator: "ann".to_owned(),
         expires_at: None,
@@ -92,7 +92,7 @@ fn carry(flow: &mut Flow, key: Key, outcome: Outcome) -> (Effect, Option<Effect>
 
 fn write(id: &str, question: &str, answer: Value) -> Effect {
     Effect::Write {
-        example_id: id.to_owned(),
+        example_id: id.into(),
         question: question.to_owned(),
         answer,
         reasoning: None,
