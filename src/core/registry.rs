@@ -138,7 +138,7 @@ fn summary_of(job: &JobRecord, report: EvaluationReport) -> EvaluationSummary {
         .filter_map(|(id, evaluation)| Some((id.clone(), figures(evaluation)?)))
         .collect();
     EvaluationSummary {
-        job_id: job.job_id.to_string(),
+        job_id: job.job_id,
         commit: report.revision.commit,
         baseline: report.baseline.map(|b| b.commit),
         // Nothing evaluated: no examples, as an evaluation of no annotated example was.

@@ -127,7 +127,7 @@ mod tests {
     fn events_read_back_newest_first() {
         let store = store();
         let summary = EvaluationSummary {
-            job_id: "job".into(),
+            job_id: crate::ids::JobId::new_v4(),
             commit: "b".repeat(40),
             baseline: None,
             questions: indexmap::IndexMap::new(),

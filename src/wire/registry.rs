@@ -127,7 +127,8 @@ pub struct RegistryEvent {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EvaluationSummary {
-    pub job_id: String,
+    #[schema(value_type = String)]
+    pub job_id: super::ids::JobId,
     /// The commit evaluated.
     pub commit: String,
     /// The baseline's commit, when it had one.

@@ -248,7 +248,7 @@ pub fn annotate_lines(
     };
     while let Some((line, value)) = source.next_value() {
         match value.and_then(|v| annotation_line(&v, &loaded.questions, annotator)) {
-            Ok((id, annotation)) => batch.push((line, id.into(), annotation)),
+            Ok((id, annotation)) => batch.push((line, id, annotation)),
             Err(reason) => report.rejected.push(RejectedLine {
                 line,
                 example_id: None,
@@ -268,7 +268,7 @@ fn annotation_line(
     value: &Value,
     questions: &Questions,
     annotator: &str,
-) -> std::result::Result<(String, NewAnnotation), String> {
+) -> std::result::Result<(ExampleId, NewAnnotation), String> {
     let line = AnnotationLine::read(value).map_err(|invalid| reason(&invalid))?;
     let by = line.annotator.as_deref().unwrap_or(annotator);
     let annotation = checked_annotation(line.question, line.annotation, by, questions)?;

@@ -234,8 +234,8 @@ pub struct AnnotationInput {
 /// for one question of one stored example.
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct AnnotationLine {
-    #[schema(min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
-    pub example_id: String,
+    #[schema(value_type = String, min_length = 1, max_length = 255, pattern = "^[^\\u0000]*$")]
+    pub example_id: crate::ids::ExampleId,
     /// The question ID.
     pub question: String,
     #[serde(flatten)]
@@ -266,7 +266,7 @@ impl<'de> Deserialize<'de> for AnnotationLine {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let line = LineMembers::deserialize(deserializer)?;
         Ok(Self {
-            example_id: line.example_id,
+            example_id: line.example_id.into(),
             question: line.question,
             annotation: AnnotationInput {
                 answer: line.answer,
