@@ -41,19 +41,7 @@ impl Remote {
         request: JobRequest,
     ) -> Result<(JobKind, Request)> {
         Ok(match request {
-            JobRequest::Batch {
-                revision,
-                questions,
-                capture,
-                working_questions,
-                items,
-            } => {
-                let members = BatchMembers {
-                    revision,
-                    questions,
-                    capture,
-                    working_questions,
-                };
+            JobRequest::Batch { members, items } => {
                 (JobKind::Batch, self.batch_request(model, members, items)?)
             }
             JobRequest::Alignment(request) => {

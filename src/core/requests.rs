@@ -4,7 +4,6 @@
 
 use crate::ids::{ExampleId, ModelRef};
 use crate::store::{Chosen, ExampleFilter};
-use crate::wire::Questions;
 use crate::wire::align::{AlignmentRequest, EvaluationRequest};
 use crate::wire::jobs::{JobKind, JobStatus};
 use std::io::BufRead;
@@ -16,11 +15,10 @@ pub type Input = Box<dyn BufRead + Send>;
 pub enum JobRequest {
     /// Decisions over many states ([`super::batch`]).
     Batch {
-        revision: Option<String>,
-        questions: Option<Questions>,
-        capture: bool,
-        /// A working copy's questions ([`super::working`]), asked instead of the revision's.
-        working_questions: Option<Questions>,
+        /// Its revision, questions, capture and working copy's questions
+        /// ([`super::working`]), as a request body has them: one type for the command line,
+        /// the client and the route.
+        members: crate::wire::jobs::BatchMembers,
         items: BatchItems,
     },
     /// Better questions from the annotated examples ([`super::align`]).

@@ -169,19 +169,13 @@ pub async fn create_job(
     let path = model_access(ctx, principal, model, role_of(request.kind())).await?;
     let ctx = ctx.clone();
     blocking(move || match request {
-        JobRequest::Batch {
-            revision,
-            questions,
-            capture,
-            working_questions,
-            items,
-        } => {
+        JobRequest::Batch { members, items } => {
             let batch = NewBatch {
                 model: &path,
-                revision: revision.as_deref(),
-                questions,
-                capture,
-                working_questions,
+                revision: members.revision.as_deref(),
+                questions: members.questions,
+                capture: members.capture,
+                working_questions: members.working_questions,
                 items,
             };
             crate::core::batch::create(&ctx, batch, origin)

@@ -135,13 +135,7 @@ pub(crate) async fn create_batch(
         key,
         hash,
     };
-    let request = JobRequest::Batch {
-        revision: members.revision,
-        questions: members.questions,
-        capture: members.capture,
-        working_questions: members.working_questions,
-        items,
-    };
+    let request = JobRequest::Batch { members, items };
     jobs::create(creation, request).await
 }
 

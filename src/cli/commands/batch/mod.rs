@@ -15,7 +15,7 @@ use crate::cli::output::progress::JobBar;
 use crate::core::jobs::Observer;
 use crate::core::service::{BatchItems, Input, JobRequest, Service};
 use crate::error::Error;
-use crate::wire::jobs::{BatchItems as Given, ExampleSet, JobStatus, Progress};
+use crate::wire::jobs::{BatchItems as Given, BatchMembers, ExampleSet, JobStatus, Progress};
 use crate::wire::question::parse_questions;
 use crate::wire::{Loc, Questions};
 use anyhow::{Context as _, Result};
@@ -106,10 +106,12 @@ pub(crate) async fn run(
         .create_job(
             &model,
             JobRequest::Batch {
-                revision: args.revision.clone(),
-                questions,
-                capture: args.capture,
-                working_questions,
+                members: BatchMembers {
+                    revision: args.revision.clone(),
+                    questions,
+                    capture: args.capture,
+                    working_questions,
+                },
                 items,
             },
         )
