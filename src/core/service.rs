@@ -417,7 +417,9 @@ impl Service for Local {
     }
 
     async fn create_job(&self, model: &ModelRef, request: JobRequest) -> Result<Created> {
-        let (job, claim) = access::create_job(&self.ctx, &self.owner, model, request, None).await?;
+        let role = access::role_of(request.kind());
+        let permitted = access::permit(&self.ctx, &self.owner, model, role).await?;
+        let (job, claim) = access::create_job(&self.ctx, permitted, request, None).await?;
         self.claims
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)

@@ -191,10 +191,15 @@ fn json_problem(error: JsonError) -> ApiError {
 /// reads a body, let alone parses it, for a token that may not act on its model, which
 /// learns nothing of how its request would be read (404 or 403 first, whatever its body,
 /// content type or headers).
-pub(crate) struct Authorized(crate::ids::ModelRef);
+pub(crate) struct Authorized(crate::core::access::Permitted);
 
 impl Authorized {
     pub(crate) fn into_model(self) -> crate::ids::ModelRef {
+        self.0.into_model()
+    }
+
+    /// The proof of the check, for an operation that takes it instead of checking again.
+    pub(crate) fn into_permitted(self) -> crate::core::access::Permitted {
         self.0
     }
 }
@@ -209,8 +214,8 @@ impl AppState {
         role: crate::core::tokens::Role,
     ) -> Result<Authorized, ApiError> {
         let model = self.model(model_id)?;
-        let model = crate::core::access::model_access(&self.ctx, principal, &model, role).await?;
-        Ok(Authorized(model))
+        let permitted = crate::core::access::permit(&self.ctx, principal, &model, role).await?;
+        Ok(Authorized(permitted))
     }
 }
 

@@ -1,7 +1,7 @@
 //! Jobs as a caller may see them: listed, read, cancelled and created under the role and
 //! scope their kind needs.
 
-use super::{authorize, model_access, model_paths, role_of, scope_of};
+use super::{Permitted, authorize, model_paths, role_of, scope_of};
 use crate::core::batch::NewBatch;
 use crate::core::jobs;
 use crate::core::requests::JobRequest;
@@ -156,17 +156,23 @@ pub async fn job_results_page(
     blocking(move || jobs::results_page(&ctx, &job_id, from)).await
 }
 
-/// Create a job on `model` (with the role its kind needs, [`role_of`]) and claim it for
-/// running; the caller runs the returned claim. `origin` names the HTTP request that asked for it, if one did: its
-/// problems carry it.
+/// Create a job on the model `permitted` names (checked for the role its kind needs,
+/// [`role_of`], where the caller's request came in) and claim it for running; the caller
+/// runs the returned claim. `origin` names the HTTP request that asked for it, if one did:
+/// its problems carry it.
 pub async fn create_job(
     ctx: &Context,
-    principal: &Principal,
-    model: &ModelRef,
+    permitted: Permitted,
     request: JobRequest,
     origin: Option<jobs::Origin>,
 ) -> Result<(Job, jobs::JobClaim)> {
-    let path = model_access(ctx, principal, model, role_of(request.kind())).await?;
+    if !permitted.allows(role_of(request.kind())) {
+        return Err(Error::bug(format!(
+            "a {} job created on a permission for a lesser role",
+            request.kind().as_str()
+        )));
+    }
+    let path = permitted.into_model();
     let ctx = ctx.clone();
     blocking(move || match request {
         JobRequest::Batch { members, items } => {

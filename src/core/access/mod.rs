@@ -81,6 +81,39 @@ pub fn authorize(
     Ok(ModelRef::Path(path.clone()))
 }
 
+/// A repository model opened for a principal with at least a role on it: the proof that
+/// the check was made, so an operation handed one neither opens the model again nor checks
+/// again. Only [`permit`] makes one.
+#[derive(Debug, Clone)]
+pub struct Permitted {
+    /// By its path (a `modelId` resolved).
+    model: ModelRef,
+    role: Role,
+}
+
+impl Permitted {
+    pub fn into_model(self) -> ModelRef {
+        self.model
+    }
+
+    /// Whether it was checked for `role` or more.
+    pub fn allows(&self, role: Role) -> bool {
+        self.role >= role
+    }
+}
+
+/// Check `principal`'s `role` on `model` once ([`authorize`], off the async runtime), for
+/// the operations that take the proof.
+pub async fn permit(
+    ctx: &Context,
+    principal: &Principal,
+    model: &ModelRef,
+    role: Role,
+) -> Result<Permitted> {
+    let model = model_access(ctx, principal, model, role).await?;
+    Ok(Permitted { model, role })
+}
+
 /// [`authorize`], off the async runtime.
 pub async fn model_access(
     ctx: &Context,

@@ -104,7 +104,6 @@ pub(crate) async fn create_batch(
     let role = crate::core::access::role_of(KIND);
     let authorized = state.authorize(&principal, &model_id, role).await?;
     let body = RawBody::read(request, &state, &authorized).await?;
-    let model = authorized.into_model();
     let key = idempotency::key(&headers, true)?;
     let (members, items, hash) = if is_json(&body.media_type) {
         // The items go to compact lines as they are parsed, never a tree of the whole
@@ -131,7 +130,7 @@ pub(crate) async fn create_batch(
         principal,
         info,
         path: uri.path(),
-        model,
+        permitted: authorized.into_permitted(),
         key,
         hash,
     };

@@ -14,8 +14,8 @@ pub(crate) use macros::{job_collection, json_job_create};
 
 use super::params::{JobParams, ModelParams};
 use crate::core;
-use crate::core::access::JobListing;
 pub(crate) use crate::core::access::scope_of;
+use crate::core::access::{JobListing, Permitted};
 use crate::core::jobs::Origin;
 use crate::core::requests::JobRequest;
 use crate::core::tokens::Principal;
@@ -41,29 +41,27 @@ pub(crate) struct Creation<'a> {
     pub(crate) info: RequestInfo,
     /// The request's path, part of the idempotency record's key.
     pub(crate) path: &'a str,
-    pub(crate) model: ModelRef,
+    /// The model, its role for the job checked before the body was read.
+    pub(crate) permitted: Permitted,
     /// The `Idempotency-Key`, checked.
     pub(crate) key: Option<String>,
     /// The hash of the request's body, as its idempotency record keeps it.
     pub(crate) hash: String,
 }
 
-/// Check the role, then create the job `request` describes once per key and body (a retry
-/// gets the same job), hand it to the server's queue and answer 202 with its `Location`.
+/// Create the job `request` describes once per key and body (a retry gets the same job),
+/// hand it to the server's queue and answer 202 with its `Location`. The role was checked
+/// before the body was read (`AppState::authorize`), and is not checked again.
 pub(crate) async fn create(creation: Creation<'_>, request: JobRequest) -> ApiResult<Response> {
     let Creation {
         state,
         principal,
         info,
         path,
-        model,
+        permitted,
         key,
         hash,
     } = creation;
-    // Before the key is claimed: a refusal must not take the key.
-    let role = core::access::role_of(request.kind());
-    core::access::model_access(&state.ctx, &principal, &model, role).await?;
-    let who = principal.clone();
     idempotency::once_hashed(
         state,
         &principal,
@@ -77,7 +75,7 @@ pub(crate) async fn create(creation: Creation<'_>, request: JobRequest) -> ApiRe
                 traceparent: None,
             };
             let created =
-                core::access::create_job(&state.ctx, &who, &model, request, Some(origin)).await;
+                core::access::create_job(&state.ctx, permitted, request, Some(origin)).await;
             match created {
                 Ok((job, lock)) => {
                     state.jobs.submit(lock);
@@ -113,7 +111,6 @@ pub(crate) async fn create_json<C: JsonCollection>(
         .authorize(&principal, &model_id, core::access::role_of(C::KIND))
         .await?;
     let JsonBody(body) = JsonBody::read(request, &state, &authorized).await?;
-    let model = authorized.into_model();
     let key = idempotency::key(&headers, true)?;
     let request = C::parse(&body)?;
     let creation = Creation {
@@ -121,7 +118,7 @@ pub(crate) async fn create_json<C: JsonCollection>(
         principal,
         info,
         path: uri.path(),
-        model,
+        permitted: authorized.into_permitted(),
         key,
         hash: crate::wire::value::canonical_hash(&body),
     };
