@@ -356,7 +356,9 @@ impl Service for Local {
         working: Option<&crate::wire::Questions>,
     ) -> Result<ToAnnotate> {
         let gate = &super::answer_cache::Open;
-        access::examples_to_annotate(&self.ctx, &self.owner, model, query, working, gate).await
+        let reader = super::tokens::Role::Reader;
+        let permitted = access::permit(&self.ctx, &self.owner, model, reader).await?;
+        access::examples_to_annotate(&self.ctx, permitted, query, working, gate).await
     }
 
     async fn claim_next(&self, model: &ModelRef, request: ClaimNext<'_>) -> Result<NextToAnnotate> {

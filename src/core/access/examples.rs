@@ -1,6 +1,6 @@
 //! Examples and their annotations as a caller may read and write them.
 
-use super::{as_role, model_access};
+use super::{Permitted, as_role, model_access};
 use crate::core::Context;
 use crate::core::answer_cache::Gate;
 use crate::core::requests::{
@@ -69,13 +69,12 @@ pub async fn delete_examples(
 /// model, as an evaluation is. Each engine call passes `gate`.
 pub async fn examples_to_annotate(
     ctx: &Context,
-    principal: &Principal,
-    model: &ModelRef,
+    permitted: Permitted,
     query: &ToAnnotateQuery,
     working: Option<&Questions>,
     gate: &dyn Gate,
 ) -> Result<ToAnnotate> {
-    let path = model_access(ctx, principal, model, Role::Reader).await?;
+    let path = permitted.model_for(Role::Reader, "examples to annotate")?;
     crate::core::to_annotate::pick(ctx, &path, query, working, gate).await
 }
 

@@ -166,13 +166,8 @@ pub async fn create_job(
     request: JobRequest,
     origin: Option<jobs::Origin>,
 ) -> Result<(Job, jobs::JobClaim)> {
-    if !permitted.allows(role_of(request.kind())) {
-        return Err(Error::bug(format!(
-            "a {} job created on a permission for a lesser role",
-            request.kind().as_str()
-        )));
-    }
-    let path = permitted.into_model();
+    let kind = request.kind();
+    let path = permitted.model_for(role_of(kind), kind.as_str())?;
     let ctx = ctx.clone();
     blocking(move || match request {
         JobRequest::Batch { members, items } => {

@@ -100,6 +100,18 @@ impl Permitted {
     pub fn allows(&self, role: Role) -> bool {
         self.role >= role
     }
+
+    /// The model, for `what`, an operation that needs `role`: a proof made for less is a
+    /// bug in its caller, not a refusal of the user.
+    fn model_for(self, role: Role, what: &str) -> Result<ModelRef> {
+        if self.allows(role) {
+            Ok(self.model)
+        } else {
+            Err(Error::bug(format!(
+                "{what} on a permission for a lesser role than {role}"
+            )))
+        }
+    }
 }
 
 /// Check `principal`'s `role` on `model` once ([`authorize`], off the async runtime), for
@@ -246,4 +258,35 @@ async fn as_role<T: Send + 'static>(
         work(&ctx, &path)
     })
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_proof_serves_its_role_and_the_roles_below_it_only() {
+        let proof = |role| Permitted {
+            model: "acme/support".parse().unwrap(),
+            role,
+        };
+        let model = proof(Role::Writer)
+            .model_for(role_of(JobKind::Batch), "batch")
+            .unwrap();
+        assert_eq!(model.to_string(), "acme/support");
+        assert!(
+            proof(Role::Writer)
+                .model_for(Role::Writer, "alignment")
+                .is_ok()
+        );
+        let error = proof(Role::Reader)
+            .model_for(role_of(JobKind::Alignment), "alignment")
+            .unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("alignment on a permission for a lesser role than writer"),
+            "{error}"
+        );
+    }
 }

@@ -136,11 +136,10 @@ pub(crate) async fn list_examples_to_annotate(
     // Authorized before the query is read: a token that may not ask learns nothing from a 422.
     let authorized = state.authorize(&principal, &model_id, Role::Reader).await?;
     let query = ToAnnotateQuery::from_pairs(&pairs.read(&authorized)?).map_err(Error::from)?;
-    let model = authorized.into_model();
+    let permitted = authorized.into_permitted();
     let gate = OneAtATime::new(&state.decisions);
     let picked =
-        core::access::examples_to_annotate(&state.ctx, &principal, &model, &query, None, &gate)
-            .await?;
+        core::access::examples_to_annotate(&state.ctx, permitted, &query, None, &gate).await?;
     Ok(Json(picked))
 }
 
@@ -184,13 +183,12 @@ pub(crate) async fn pick_examples_to_annotate(
     let authorized = state.authorize(&principal, &model_id, Role::Reader).await?;
     let query = ToAnnotateQuery::from_pairs(&pairs.read(&authorized)?).map_err(Error::from)?;
     let JsonBody(body) = JsonBody::read(request, &state, &authorized).await?;
-    let model = authorized.into_model();
+    let permitted = authorized.into_permitted();
     let ToAnnotateBody { working_questions } = ToAnnotateBody::read(&body)?;
     let gate = OneAtATime::new(&state.decisions);
     let working = Some(&working_questions);
     let picked =
-        core::access::examples_to_annotate(&state.ctx, &principal, &model, &query, working, &gate)
-            .await?;
+        core::access::examples_to_annotate(&state.ctx, permitted, &query, working, &gate).await?;
     Ok(Json(picked))
 }
 
