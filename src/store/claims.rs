@@ -8,13 +8,8 @@ use crate::ids::ExampleId;
 use crate::wire::time::Recorded;
 
 use super::sql::{SqlContext, params};
-use super::{Store, StoreError};
+use super::{Store, StoreError, expiry};
 use crate::ids::ModelId;
-
-fn expiry(ttl: std::time::Duration) -> Recorded {
-    let ttl = chrono::Duration::from_std(ttl).unwrap_or(chrono::Duration::MAX);
-    Recorded(Recorded::now().at() + ttl)
-}
 
 impl Store {
     /// Claim `example_id` of `model_id` for `annotator` until `ttl` from now: when it is

@@ -140,9 +140,7 @@ impl Store {
         days: u32,
         limit: usize,
     ) -> Result<Vec<ExampleId>, StoreError> {
-        let before = crate::wire::time::format(
-            &(chrono::Utc::now() - chrono::Duration::days(i64::from(days))),
-        );
+        let before = super::now().plus(-chrono::TimeDelta::days(i64::from(days)));
         let mut conn = self.conn()?;
         conn.db()
             .query_map(

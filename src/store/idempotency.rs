@@ -50,9 +50,7 @@ impl Store {
         alive: &dyn Fn(&str) -> bool,
     ) -> Result<Claim, StoreError> {
         self.write("claim idempotency key", |tx| {
-            let cutoff = crate::wire::time::format(
-                &(chrono::Utc::now() - chrono::Duration::hours(TTL_HOURS)),
-            );
+            let cutoff = super::now().plus(-chrono::TimeDelta::hours(TTL_HOURS));
             tx.execute("DELETE FROM idempotency WHERE created_at < ?1", params![cutoff]).ctx("expire idempotency records")?;
             let existing = tx
                 .query_opt(

@@ -6,7 +6,7 @@
 //! lives here, below `core` (which re-exports it as `core::jobs::JobState`), so the store
 //! can return typed records without depending on the layer above it.
 
-use chrono::{DateTime, Utc};
+use crate::wire::time::Recorded;
 
 use crate::wire::Problem;
 use crate::wire::jobs::{JobResult, JobStatus};
@@ -17,12 +17,12 @@ pub enum JobState {
     /// Waiting for a worker.
     Queued,
     /// Being worked on since `since` (the first start, kept across resumes).
-    Running { since: DateTime<Utc> },
+    Running { since: Recorded },
     /// Past changing: ended `at`, having started `started` (never, when cancelled while
     /// queued).
     Finished {
-        started: Option<DateTime<Utc>>,
-        at: DateTime<Utc>,
+        started: Option<Recorded>,
+        at: Recorded,
         outcome: Outcome,
     },
 }
@@ -56,7 +56,7 @@ impl JobState {
 
     /// When the job first started, if it has.
     #[must_use]
-    pub fn started_at(&self) -> Option<DateTime<Utc>> {
+    pub fn started_at(&self) -> Option<Recorded> {
         match self {
             Self::Queued => None,
             Self::Running { since } => Some(*since),
@@ -66,7 +66,7 @@ impl JobState {
 
     /// When the job ended, if it has.
     #[must_use]
-    pub fn finished_at(&self) -> Option<DateTime<Utc>> {
+    pub fn finished_at(&self) -> Option<Recorded> {
         match self {
             Self::Finished { at, .. } => Some(*at),
             Self::Queued | Self::Running { .. } => None,

@@ -4,15 +4,8 @@
 //! stopped renewing. Times are the store's RFC 3339 UTC text, which compares in time
 //! order; replicas' clocks are assumed to agree to well within a lease (NTP).
 
-use chrono::Utc;
-
 use super::sql::{SqlContext, params};
-use super::{Store, StoreError};
-
-fn expiry(ttl: std::time::Duration) -> String {
-    let ttl = chrono::Duration::from_std(ttl).unwrap_or(chrono::Duration::MAX);
-    crate::wire::time::format(&(Utc::now() + ttl))
-}
+use super::{Store, StoreError, expiry};
 
 impl Store {
     /// Take lease `id` (or extend it) until `ttl` from now; expired leases of others are

@@ -553,6 +553,11 @@ fn now() -> crate::wire::time::Recorded {
     crate::wire::time::Recorded::now()
 }
 
+/// When something held for `ttl` from now lapses (a claim, a lease).
+fn expiry(ttl: std::time::Duration) -> crate::wire::time::Recorded {
+    now().plus(chrono::TimeDelta::from_std(ttl).unwrap_or(chrono::TimeDelta::MAX))
+}
+
 #[cfg(test)]
 pub(crate) mod test_support;
 

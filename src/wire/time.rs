@@ -4,21 +4,7 @@
 //! its precision, so a time is written one way wherever it goes, and a reader gets a time,
 //! not text to parse again.
 
-use chrono::{DateTime, SecondsFormat, Utc};
-
-/// `at` as the contract writes a recorded moment (to the millisecond).
-#[must_use]
-pub fn format(at: &DateTime<Utc>) -> String {
-    at.to_rfc3339_opts(SecondsFormat::Millis, true)
-}
-
-/// A moment written as [`format`] writes it (or any RFC 3339 time), in UTC.
-///
-/// # Errors
-/// When `text` is no RFC 3339 time.
-pub fn parse(text: &str) -> Result<DateTime<Utc>, chrono::ParseError> {
-    DateTime::parse_from_rfc3339(text).map(|at| at.with_timezone(&Utc))
-}
+use chrono::{DateTime, SecondsFormat, SubsecRound, Utc};
 
 /// A moment in UTC that writes itself to the wire at one precision.
 macro_rules! moment {
@@ -56,8 +42,9 @@ macro_rules! moment {
         impl std::str::FromStr for $name {
             type Err = chrono::ParseError;
 
+            /// Any RFC 3339 time, in UTC.
             fn from_str(text: &str) -> Result<Self, Self::Err> {
-                parse(text).map(Self)
+                DateTime::parse_from_rfc3339(text).map(|at| Self(at.with_timezone(&Utc)))
             }
         }
 
@@ -100,8 +87,18 @@ impl Recorded {
     /// is read back are the same moment.
     #[must_use]
     pub fn now() -> Self {
-        let now = Utc::now();
-        Self(parse(&format(&now)).unwrap_or(now))
+        Self(Utc::now().trunc_subsecs(3))
+    }
+
+    /// `delta` after this moment (before it, when negative); the last moment a time holds
+    /// when that is past it.
+    #[must_use]
+    pub fn plus(self, delta: chrono::TimeDelta) -> Self {
+        Self(
+            self.0
+                .checked_add_signed(delta)
+                .unwrap_or(DateTime::<Utc>::MAX_UTC),
+        )
     }
 }
 
@@ -111,13 +108,16 @@ mod tests {
 
     #[test]
     fn a_moment_is_written_to_the_millisecond_and_read_back_the_same() {
-        let at = parse("2026-12-06T08:08:56.123Z").unwrap();
-        assert_eq!(format(&at), "2026-12-06T08:08:56.123Z");
+        let at: Recorded = "2026-12-06T08:08:56.123Z".parse().unwrap();
+        assert_eq!(at.to_string(), "2026-12-06T08:08:56.123Z");
         assert_eq!(
-            format(&parse("2026-12-06T09:08:56+01:00").unwrap()),
+            "2026-12-06T09:08:56+01:00"
+                .parse::<Recorded>()
+                .unwrap()
+                .to_string(),
             "2026-12-06T08:08:56.000Z"
         );
-        assert!(parse("yesterday").is_err());
+        assert!("yesterday".parse::<Recorded>().is_err());
     }
 
     #[test]

@@ -370,9 +370,9 @@ pub fn to_wire(record: JobRecord) -> Job {
         model_id: record.model_id,
         kind: record.kind,
         status,
-        created_at: record.created_at.into(),
-        started_at: started_at.map(Into::into),
-        finished_at: finished_at.map(Into::into),
+        created_at: record.created_at,
+        started_at,
+        finished_at,
         progress: Progress {
             total: record.total,
             done: record.done,

@@ -9,7 +9,6 @@
 //! statement that writes; a job whose owner's lease died is claimed by another process
 //! ([`Store::claim_jobs`]), which resumes it.
 
-use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use super::error::parse_json;
@@ -42,7 +41,7 @@ pub struct JobRecord {
     pub kind: JobKind,
     pub state: JobState,
     pub request: Value,
-    pub created_at: DateTime<Utc>,
+    pub created_at: crate::wire::time::Recorded,
     pub total: u64,
     pub done: u64,
     pub failed: u64,
@@ -140,8 +139,9 @@ fn finish(raw: RawJob) -> Result<JobRecord, StoreError> {
 }
 
 /// A time column of job `id`, read as a time.
-fn time_of(id: &str, what: &str, text: &str) -> Result<DateTime<Utc>, StoreError> {
-    crate::wire::time::parse(text).map_err(|e| corrupt(id, what, format!("`{text}`: {e}")))
+fn time_of(id: &str, what: &str, text: &str) -> Result<crate::wire::time::Recorded, StoreError> {
+    text.parse()
+        .map_err(|e| corrupt(id, what, format!("`{text}`: {e}")))
 }
 
 /// The state of a job of `kind` that its row says is `status`, with the data that status has.
