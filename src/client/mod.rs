@@ -23,13 +23,13 @@ use crate::config::ClientSettings;
 use crate::core::examples::export_line;
 use crate::core::jobs::Observer;
 use crate::core::service::{
-    AnnotateRequest, Annotator, ClaimNext, Created, ExamplesQuery, ExportQuery, IngestRequest,
-    Input, JobRequest, JobsQuery, LogQuery, Service,
+    AnnotateRequest, Annotator, ClaimNext, Created, ExamplesQuery, IngestRequest, Input,
+    JobRequest, JobsQuery, LogQuery, Service,
 };
 use crate::error::{Error, Result};
 use crate::ids::ModelId as JobModelId;
 use crate::ids::{ExampleId, JobRef, ModelRef};
-use crate::store::IngestCounts;
+use crate::store::{ExampleFilter, IngestCounts};
 use crate::wire::agreement::AgreementReport;
 use crate::wire::claims::{ClaimBody, NextToAnnotate};
 use crate::wire::decision::Checkpoint;
@@ -141,12 +141,8 @@ impl Service for Remote {
             .await
     }
 
-    async fn log(&self, query: LogQuery<'_>) -> Result<Vec<Checkpoint>> {
-        let LogQuery {
-            model,
-            revision,
-            limit,
-        } = query;
+    async fn log(&self, model: &ModelRef, query: LogQuery<'_>) -> Result<Vec<Checkpoint>> {
+        let LogQuery { revision, limit } = query;
         let model = &model.to_string();
         let mut request =
             Request::get(&["v1", "models", model, "checkpoints"]).query("limit", &limit);
@@ -193,11 +189,11 @@ impl Service for Remote {
 
     async fn ingest(
         &self,
-        request: IngestRequest<'_>,
+        model: &ModelRef,
+        request: IngestRequest,
         progress: &(dyn Fn(IngestCounts) + Send + Sync),
     ) -> Result<IngestReport> {
         let IngestRequest {
-            model,
             input,
             atomic,
             annotator,
@@ -212,9 +208,8 @@ impl Service for Remote {
         self.upload(model, "examples", input, progress).await
     }
 
-    async fn annotate(&self, request: AnnotateRequest<'_>) -> Result<Annotation> {
+    async fn annotate(&self, model: &ModelRef, request: AnnotateRequest<'_>) -> Result<Annotation> {
         let AnnotateRequest {
-            model,
             example_id,
             question_id,
             answer,
@@ -259,9 +254,12 @@ impl Service for Remote {
         self.upload(model, "annotations", input, &|_| {}).await
     }
 
-    async fn list_examples(&self, query: ExamplesQuery<'_>) -> Result<ExamplePage> {
+    async fn list_examples(
+        &self,
+        model: &ModelRef,
+        query: ExamplesQuery<'_>,
+    ) -> Result<ExamplePage> {
         let ExamplesQuery {
-            model,
             filter,
             after,
             limit,
@@ -412,20 +410,22 @@ impl Service for Remote {
 
     async fn export_examples(
         &self,
-        query: ExportQuery<'_>,
+        model: &ModelRef,
+        filter: &ExampleFilter,
         write: &mut (dyn for<'v> FnMut(&'v IngestExample) -> Result<()> + Send),
     ) -> Result<u64> {
-        let ExportQuery { model, filter } = query;
         let mut count = 0;
         let mut after: Option<String> = None;
         loop {
             let page = self
-                .list_examples(ExamplesQuery {
+                .list_examples(
                     model,
-                    filter,
-                    after: after.as_deref(),
-                    limit: 1000,
-                })
+                    ExamplesQuery {
+                        filter,
+                        after: after.as_deref(),
+                        limit: 1000,
+                    },
+                )
                 .await?;
             for example in &page.examples {
                 write(&export_line(example))?;

@@ -69,8 +69,7 @@ pub fn local_user() -> String {
 }
 
 /// Examples to ingest ([`super::access::ingest`]).
-pub struct IngestRequest<'a> {
-    pub model: &'a ModelRef,
+pub struct IngestRequest {
     pub input: Input,
     /// All or nothing: one bad line and none is written.
     pub atomic: bool,
@@ -80,7 +79,6 @@ pub struct IngestRequest<'a> {
 
 /// One annotator's answer to one question of one example ([`super::access::annotate`]).
 pub struct AnnotateRequest<'a> {
-    pub model: &'a ModelRef,
     pub example_id: &'a ExampleId,
     pub question_id: String,
     pub answer: serde_json::Value,
@@ -88,18 +86,10 @@ pub struct AnnotateRequest<'a> {
     pub annotator: Annotator,
 }
 
-/// Which examples [`super::service::Service::export_examples`] writes.
-#[derive(Debug, Clone, Copy)]
-pub struct ExportQuery<'a> {
-    pub model: &'a ModelRef,
-    pub filter: &'a ExampleFilter,
-}
-
 /// Which checkpoints [`super::service::Service::log`] lists: newest first, from `revision` (else the
 /// default branch).
 #[derive(Debug, Clone, Copy)]
 pub struct LogQuery<'a> {
-    pub model: &'a ModelRef,
     pub revision: Option<&'a str>,
     pub limit: usize,
 }
@@ -108,7 +98,6 @@ pub struct LogQuery<'a> {
 /// `after`.
 #[derive(Debug, Clone, Copy)]
 pub struct ExamplesQuery<'a> {
-    pub model: &'a ModelRef,
     pub filter: &'a ExampleFilter,
     pub after: Option<&'a str>,
     pub limit: usize,

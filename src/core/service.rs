@@ -12,11 +12,11 @@
 
 use super::access::{self, JobListing};
 use super::jobs::{JobClaim, Observer};
-use super::tokens::Principal;
+use super::tokens::{Principal, Role};
 use super::{Context, blocking};
 use crate::error::{Error, Result};
 use crate::ids::{ExampleId, JobId, JobRef, ModelId, ModelRef};
-use crate::store::IngestCounts;
+use crate::store::{ExampleFilter, IngestCounts};
 use crate::wire::agreement::AgreementReport;
 use crate::wire::claims::NextToAnnotate;
 use crate::wire::decision::Checkpoint;
@@ -33,8 +33,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 pub use super::requests::{
-    AnnotateRequest, Annotator, BatchItems, ClaimNext, ExamplesQuery, ExportQuery, IngestRequest,
-    Input, JobRequest, JobsQuery, LOCAL_ANNOTATOR, LogQuery, local_user,
+    AnnotateRequest, Annotator, BatchItems, ClaimNext, ExamplesQuery, IngestRequest, Input,
+    JobRequest, JobsQuery, LOCAL_ANNOTATOR, LogQuery, local_user,
 };
 
 /// A job just created.
@@ -68,7 +68,7 @@ pub trait Service: Send + Sync {
     /// One repository model, by path or `modelId`.
     async fn show_model(&self, model: &ModelRef) -> Result<ModelDetail>;
     /// The checkpoints of `revision` (default: the default branch), newest first.
-    async fn log(&self, query: LogQuery<'_>) -> Result<Vec<Checkpoint>>;
+    async fn log(&self, model: &ModelRef, query: LogQuery<'_>) -> Result<Vec<Checkpoint>>;
     /// Fast-forward the default branch to `revision`, recording it in the model's history
     /// with the evaluation it relies on (`evaluation`, else the latest of that commit).
     async fn promote(
@@ -86,12 +86,13 @@ pub trait Service: Send + Sync {
     /// line numbers in the whole input. `progress` hears the running totals.
     async fn ingest(
         &self,
-        request: IngestRequest<'_>,
+        model: &ModelRef,
+        request: IngestRequest,
         progress: &(dyn Fn(IngestCounts) + Send + Sync),
     ) -> Result<IngestReport>;
     /// Write one annotator's answer to one question of one example; the question's ground
     /// truth as it now stands (the majority of every annotator's answer).
-    async fn annotate(&self, request: AnnotateRequest<'_>) -> Result<Annotation>;
+    async fn annotate(&self, model: &ModelRef, request: AnnotateRequest<'_>) -> Result<Annotation>;
     /// Write annotations from lines of `{example_id, question, answer, reasoning?,
     /// annotator?}`; a line without an annotator is `annotator`'s (see [`Annotator`]).
     async fn annotate_lines(
@@ -101,7 +102,11 @@ pub trait Service: Send + Sync {
         input: Input,
     ) -> Result<IngestReport>;
     /// A page of examples in example ID order.
-    async fn list_examples(&self, query: ExamplesQuery<'_>) -> Result<ExamplePage>;
+    async fn list_examples(
+        &self,
+        model: &ModelRef,
+        query: ExamplesQuery<'_>,
+    ) -> Result<ExamplePage>;
     /// One example with its annotations and decisions.
     async fn show_example(&self, model: &ModelRef, example_id: &ExampleId)
     -> Result<ExampleDetail>;
@@ -146,7 +151,8 @@ pub trait Service: Send + Sync {
     /// Every matching example as an ingest line, in example ID order, to `write`; the count.
     async fn export_examples(
         &self,
-        query: ExportQuery<'_>,
+        model: &ModelRef,
+        filter: &ExampleFilter,
         write: &mut (dyn for<'v> FnMut(&'v IngestExample) -> Result<()> + Send),
     ) -> Result<u64>;
     /// How far the annotators of `question` (else of every question) agree.
@@ -238,6 +244,11 @@ impl Local {
         }
     }
 
+    /// The owner's proof of `role` on `model`, checked once for the operation it is made for.
+    async fn permit(&self, model: &ModelRef, role: Role) -> Result<access::Permitted> {
+        access::permit(&self.ctx, &self.owner, model, role).await
+    }
+
     fn take_claim(&self, job_id: &JobId) -> Option<JobClaim> {
         self.claims
             .lock()
@@ -288,11 +299,13 @@ impl Service for Local {
     }
 
     async fn show_model(&self, model: &ModelRef) -> Result<ModelDetail> {
-        access::show_model(&self.ctx, &self.owner, model).await
+        let permitted = self.permit(model, Role::Reader).await?;
+        access::show_model(&self.ctx, permitted).await
     }
 
-    async fn log(&self, query: LogQuery<'_>) -> Result<Vec<Checkpoint>> {
-        access::log(&self.ctx, &self.owner, query).await
+    async fn log(&self, model: &ModelRef, query: LogQuery<'_>) -> Result<Vec<Checkpoint>> {
+        let permitted = self.permit(model, Role::Reader).await?;
+        access::log(&self.ctx, permitted, query).await
     }
 
     async fn promote(
@@ -301,27 +314,33 @@ impl Service for Local {
         revision: &str,
         evaluation: Option<&str>,
     ) -> Result<Checkpoint> {
-        access::promote(&self.ctx, &self.owner, model, revision, evaluation).await
+        let permitted = self.permit(model, Role::Writer).await?;
+        access::promote(&self.ctx, permitted, revision, evaluation).await
     }
 
     async fn history(&self, model: &ModelRef, limit: usize) -> Result<Vec<RegistryEvent>> {
-        access::history(&self.ctx, &self.owner, model, limit).await
+        let permitted = self.permit(model, Role::Reader).await?;
+        access::history(&self.ctx, permitted, limit).await
     }
 
     async fn diff(&self, model: &ModelRef, from: &str, to: &str) -> Result<ModelDiff> {
-        access::diff(&self.ctx, &self.owner, model, from, to).await
+        let permitted = self.permit(model, Role::Reader).await?;
+        access::diff(&self.ctx, permitted, from, to).await
     }
 
     async fn ingest(
         &self,
-        request: IngestRequest<'_>,
+        model: &ModelRef,
+        request: IngestRequest,
         progress: &(dyn Fn(IngestCounts) + Send + Sync),
     ) -> Result<IngestReport> {
-        access::ingest(&self.ctx, &self.owner, request, progress).await
+        let permitted = self.permit(model, Role::Writer).await?;
+        access::ingest(&self.ctx, permitted, request, progress).await
     }
 
-    async fn annotate(&self, request: AnnotateRequest<'_>) -> Result<Annotation> {
-        access::annotate(&self.ctx, &self.owner, request).await
+    async fn annotate(&self, model: &ModelRef, request: AnnotateRequest<'_>) -> Result<Annotation> {
+        let permitted = self.permit(model, Role::Writer).await?;
+        access::annotate(&self.ctx, permitted, request).await
     }
 
     async fn annotate_lines(
@@ -330,11 +349,17 @@ impl Service for Local {
         annotator: Annotator,
         input: Input,
     ) -> Result<IngestReport> {
-        access::annotate_lines(&self.ctx, &self.owner, model, annotator, input).await
+        let permitted = self.permit(model, Role::Writer).await?;
+        access::annotate_lines(&self.ctx, permitted, annotator, input).await
     }
 
-    async fn list_examples(&self, query: ExamplesQuery<'_>) -> Result<ExamplePage> {
-        access::list_examples(&self.ctx, &self.owner, query).await
+    async fn list_examples(
+        &self,
+        model: &ModelRef,
+        query: ExamplesQuery<'_>,
+    ) -> Result<ExamplePage> {
+        let permitted = self.permit(model, Role::Reader).await?;
+        access::list_examples(&self.ctx, permitted, query).await
     }
 
     async fn show_example(
@@ -342,11 +367,13 @@ impl Service for Local {
         model: &ModelRef,
         example_id: &ExampleId,
     ) -> Result<ExampleDetail> {
-        access::show_example(&self.ctx, &self.owner, model, example_id).await
+        let permitted = self.permit(model, Role::Reader).await?;
+        access::show_example(&self.ctx, permitted, example_id).await
     }
 
     async fn resolve_example(&self, model: &ModelRef, text: &str) -> Result<ExampleId> {
-        access::resolve_example(&self.ctx, &self.owner, model, text).await
+        let permitted = self.permit(model, Role::Reader).await?;
+        access::resolve_example(&self.ctx, permitted, text).await
     }
 
     async fn examples_to_annotate(
@@ -356,14 +383,14 @@ impl Service for Local {
         working: Option<&crate::wire::Questions>,
     ) -> Result<ToAnnotate> {
         let gate = &super::answer_cache::Open;
-        let reader = super::tokens::Role::Reader;
-        let permitted = access::permit(&self.ctx, &self.owner, model, reader).await?;
+        let permitted = self.permit(model, Role::Reader).await?;
         access::examples_to_annotate(&self.ctx, permitted, query, working, gate).await
     }
 
     async fn claim_next(&self, model: &ModelRef, request: ClaimNext<'_>) -> Result<NextToAnnotate> {
         let gate = &super::answer_cache::Open;
-        access::claim_next(&self.ctx, &self.owner, model, request, gate).await
+        let permitted = self.permit(model, Role::Writer).await?;
+        access::claim_next(&self.ctx, permitted, request, gate).await
     }
 
     async fn release_claim(
@@ -372,15 +399,18 @@ impl Service for Local {
         example_id: &ExampleId,
         annotator: Annotator,
     ) -> Result<()> {
-        access::release_claim(&self.ctx, &self.owner, model, example_id, annotator).await
+        let permitted = self.permit(model, Role::Writer).await?;
+        access::release_claim(&self.ctx, permitted, example_id, annotator).await
     }
 
     async fn delete_branch(&self, model: &ModelRef, branch: &str) -> Result<()> {
-        access::delete_branch(&self.ctx, &self.owner, model, branch).await
+        let permitted = self.permit(model, Role::Writer).await?;
+        access::delete_branch(&self.ctx, permitted, branch).await
     }
 
     async fn delete_examples(&self, model: &ModelRef, example_ids: &[ExampleId]) -> Result<()> {
-        access::delete_examples(&self.ctx, &self.owner, model, example_ids).await
+        let permitted = self.permit(model, Role::Admin).await?;
+        access::delete_examples(&self.ctx, permitted, example_ids).await
     }
 
     async fn unannotate(
@@ -390,23 +420,18 @@ impl Service for Local {
         question: &str,
         annotator: Annotator,
     ) -> Result<()> {
-        access::unannotate(
-            &self.ctx,
-            &self.owner,
-            model,
-            example_id,
-            question,
-            annotator,
-        )
-        .await
+        let permitted = self.permit(model, Role::Writer).await?;
+        access::unannotate(&self.ctx, permitted, example_id, question, annotator).await
     }
 
     async fn export_examples(
         &self,
-        query: ExportQuery<'_>,
+        model: &ModelRef,
+        filter: &ExampleFilter,
         write: &mut (dyn for<'v> FnMut(&'v IngestExample) -> Result<()> + Send),
     ) -> Result<u64> {
-        access::export_examples(&self.ctx, &self.owner, query.model, query.filter, write).await
+        let permitted = self.permit(model, Role::Reader).await?;
+        access::export_examples(&self.ctx, permitted, filter, write).await
     }
 
     async fn annotation_agreement(
@@ -415,7 +440,8 @@ impl Service for Local {
         question: Option<&str>,
     ) -> Result<AgreementReport> {
         let question = question.map(str::to_owned);
-        access::annotation_agreement(&self.ctx, &self.owner, model, question).await
+        let permitted = self.permit(model, Role::Reader).await?;
+        access::annotation_agreement(&self.ctx, permitted, question).await
     }
 
     async fn create_job(&self, model: &ModelRef, request: JobRequest) -> Result<Created> {
@@ -438,8 +464,12 @@ impl Service for Local {
     }
 
     async fn list_jobs(&self, query: JobsQuery<'_>) -> Result<Vec<Job>> {
+        let model = match query.model {
+            Some(model) => Some(self.permit(model, Role::Reader).await?),
+            None => None,
+        };
         let listing = JobListing {
-            model: query.model.cloned(),
+            model,
             statuses: query.status.into_iter().collect(),
             limit: query.limit.max(1),
             ..JobListing::default()

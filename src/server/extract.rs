@@ -194,11 +194,7 @@ fn json_problem(error: JsonError) -> ApiError {
 pub(crate) struct Authorized(crate::core::access::Permitted);
 
 impl Authorized {
-    pub(crate) fn into_model(self) -> crate::ids::ModelRef {
-        self.0.into_model()
-    }
-
-    /// The proof of the check, for an operation that takes it instead of checking again.
+    /// The proof of the check, for the operation, which takes it instead of checking again.
     pub(crate) fn into_permitted(self) -> crate::core::access::Permitted {
         self.0
     }

@@ -1,14 +1,15 @@
-//! Examples and their annotations as a caller may read and write them.
+//! Examples and their annotations as a caller may read and write them: each operation takes
+//! the [`Permitted`] proof its caller made once, and names the role it needs.
 
-use super::{Permitted, as_role, model_access};
+use super::{Permitted, on_model};
 use crate::core::Context;
 use crate::core::answer_cache::Gate;
 use crate::core::requests::{
     AnnotateRequest, Annotator, ClaimNext, ExamplesQuery, IngestRequest, Input,
 };
-use crate::core::tokens::{Principal, Role};
+use crate::core::tokens::Role;
 use crate::error::Result;
-use crate::ids::{ExampleId, ModelRef};
+use crate::ids::ExampleId;
 use crate::store::{ExampleFilter, IngestCounts, NewAnnotation};
 use crate::wire::Questions;
 use crate::wire::agreement::AgreementReport;
@@ -18,55 +19,61 @@ use crate::wire::examples::{Annotation, ExampleDetail, ExamplePage, IngestExampl
 use crate::wire::to_annotate::{ToAnnotate, ToAnnotateQuery};
 use tokio::sync::mpsc;
 
-/// A page of `model`'s examples (role `reader`).
+/// A page of the model's examples (role `reader`).
 pub async fn list_examples(
     ctx: &Context,
-    principal: &Principal,
+    permitted: Permitted,
     query: ExamplesQuery<'_>,
 ) -> Result<ExamplePage> {
     let (filter, after) = (query.filter.clone(), query.after.map(str::to_owned));
     let limit = query.limit;
-    as_role(
+    on_model(
         ctx,
-        principal,
-        query.model,
+        permitted,
         Role::Reader,
+        "listing examples",
         move |ctx, path| crate::core::examples::list(ctx, path, &filter, after.as_deref(), limit),
     )
     .await
 }
 
-/// One example of `model` with its annotations and decisions (role `reader`).
+/// One example of the model with its annotations and decisions (role `reader`).
 pub async fn show_example(
     ctx: &Context,
-    principal: &Principal,
-    model: &ModelRef,
+    permitted: Permitted,
     example_id: &ExampleId,
 ) -> Result<ExampleDetail> {
     let example_id = example_id.clone();
-    as_role(ctx, principal, model, Role::Reader, move |ctx, path| {
-        crate::core::examples::show(ctx, path, &example_id)
-    })
+    on_model(
+        ctx,
+        permitted,
+        Role::Reader,
+        "showing an example",
+        move |ctx, path| crate::core::examples::show(ctx, path, &example_id),
+    )
     .await
 }
 
-/// Delete `example_ids` of `model` with all that is recorded of them (role `admin`: the
+/// Delete `example_ids` of the model with all that is recorded of them (role `admin`: the
 /// model's owners), recorded in its history under the caller's name.
 pub async fn delete_examples(
     ctx: &Context,
-    principal: &Principal,
-    model: &ModelRef,
+    permitted: Permitted,
     example_ids: &[ExampleId],
 ) -> Result<()> {
-    let (example_ids, actor) = (example_ids.to_vec(), principal.name.clone());
-    as_role(ctx, principal, model, Role::Admin, move |ctx, path| {
-        crate::core::examples::delete(ctx, path, &example_ids, &actor)
-    })
+    let (example_ids, actor) = (example_ids.to_vec(), permitted.actor.clone());
+    on_model(
+        ctx,
+        permitted,
+        Role::Admin,
+        "deleting examples",
+        move |ctx, path| crate::core::examples::delete(ctx, path, &example_ids, &actor),
+    )
     .await
 }
 
-/// The examples of `model` to annotate next (role `reader`): deciding them is reading the
-/// model, as an evaluation is. Each engine call passes `gate`.
+/// The examples of the model to annotate next (role `reader`): deciding them is reading
+/// the model, as an evaluation is. Each engine call passes `gate`.
 pub async fn examples_to_annotate(
     ctx: &Context,
     permitted: Permitted,
@@ -78,39 +85,41 @@ pub async fn examples_to_annotate(
     crate::core::to_annotate::pick(ctx, &path, query, working, gate).await
 }
 
-/// Claim the next example of `model` for `annotator` (else the caller) to annotate (role
+/// Claim the next example of the model for `annotator` (else the caller) to annotate (role
 /// `writer`: a claim is written), passing over `skip`, among the examples `chosen`
 /// ([`crate::core::claims::next`]).
 pub async fn claim_next(
     ctx: &Context,
-    principal: &Principal,
-    model: &ModelRef,
+    permitted: Permitted,
     request: ClaimNext<'_>,
     gate: &dyn Gate,
 ) -> Result<NextToAnnotate> {
-    let path = model_access(ctx, principal, model, Role::Writer).await?;
     let annotator = request
         .annotator
         .clone()
-        .unwrap_or_else(|| principal.name.clone());
+        .unwrap_or_else(|| permitted.actor.clone());
+    let path = permitted.model_for(Role::Writer, "claiming an example")?;
     crate::core::claims::next(ctx, &path, &annotator, &request, gate).await
 }
 
 /// Give up the claim of `annotator` (else the caller) on an example (role `writer`).
 pub async fn release_claim(
     ctx: &Context,
-    principal: &Principal,
-    model: &ModelRef,
+    permitted: Permitted,
     example_id: &ExampleId,
     annotator: Annotator,
 ) -> Result<()> {
     let (example_id, annotator) = (
         example_id.clone(),
-        annotator.unwrap_or_else(|| principal.name.clone()),
+        annotator.unwrap_or_else(|| permitted.actor.clone()),
     );
-    as_role(ctx, principal, model, Role::Writer, move |ctx, path| {
-        crate::core::claims::release(ctx, path, &example_id, &annotator)
-    })
+    on_model(
+        ctx,
+        permitted,
+        Role::Writer,
+        "releasing a claim",
+        move |ctx, path| crate::core::claims::release(ctx, path, &example_id, &annotator),
+    )
     .await
 }
 
@@ -118,8 +127,7 @@ pub async fn release_claim(
 /// undo (role `writer`).
 pub async fn unannotate(
     ctx: &Context,
-    principal: &Principal,
-    model: &ModelRef,
+    permitted: Permitted,
     example_id: &ExampleId,
     question: &str,
     annotator: Annotator,
@@ -127,27 +135,38 @@ pub async fn unannotate(
     let (example_id, question, annotator) = (
         example_id.clone(),
         question.to_owned(),
-        annotator.unwrap_or_else(|| principal.name.clone()),
+        annotator.unwrap_or_else(|| permitted.actor.clone()),
     );
-    as_role(ctx, principal, model, Role::Writer, move |ctx, path| {
-        crate::core::claims::unannotate(ctx, path, &example_id, &question, &annotator)
-    })
+    on_model(
+        ctx,
+        permitted,
+        Role::Writer,
+        "deleting an annotation",
+        move |ctx, path| {
+            crate::core::claims::unannotate(ctx, path, &example_id, &question, &annotator)
+        },
+    )
     .await
 }
 
 /// Annotate one example with several questions at once (role `writer`); the annotator is
-/// the token's name.
+/// the caller.
 pub async fn annotate_example(
     ctx: &Context,
-    principal: &Principal,
-    model: &ModelRef,
+    permitted: Permitted,
     example_id: &ExampleId,
     patch: AnnotationsPatch,
 ) -> Result<ExampleDetail> {
-    let (example_id, annotator) = (example_id.clone(), principal.name.clone());
-    as_role(ctx, principal, model, Role::Writer, move |ctx, path| {
-        crate::core::examples::annotate_example(ctx, path, &example_id, &annotator, patch)
-    })
+    let (example_id, annotator) = (example_id.clone(), permitted.actor.clone());
+    on_model(
+        ctx,
+        permitted,
+        Role::Writer,
+        "annotating an example",
+        move |ctx, path| {
+            crate::core::examples::annotate_example(ctx, path, &example_id, &annotator, patch)
+        },
+    )
     .await
 }
 
@@ -156,24 +175,29 @@ pub async fn annotate_example(
 /// totals as the lines are read.
 pub async fn ingest(
     ctx: &Context,
-    principal: &Principal,
-    request: IngestRequest<'_>,
+    permitted: Permitted,
+    request: IngestRequest,
     progress: &(dyn Fn(IngestCounts) + Send + Sync),
 ) -> Result<IngestReport> {
     let IngestRequest {
-        model,
         mut input,
         atomic,
         annotator,
     } = request;
-    let annotator = annotator.unwrap_or_else(|| principal.name.clone());
+    let annotator = annotator.unwrap_or_else(|| permitted.actor.clone());
     let (sender, counts) = mpsc::unbounded_channel();
-    let work = as_role(ctx, principal, model, Role::Writer, move |ctx, path| {
-        crate::core::examples::ingest(ctx, path, &annotator, &mut input, atomic, &mut |c| {
-            // The receiver outlives the work; a send cannot fail while it runs.
-            let _ = sender.send(*c);
-        })
-    });
+    let work = on_model(
+        ctx,
+        permitted,
+        Role::Writer,
+        "ingesting examples",
+        move |ctx, path| {
+            crate::core::examples::ingest(ctx, path, &annotator, &mut input, atomic, &mut |c| {
+                // The receiver outlives the work; a send cannot fail while it runs.
+                let _ = sender.send(*c);
+            })
+        },
+    );
     with_progress(work, counts, progress).await
 }
 
@@ -201,15 +225,18 @@ async fn with_progress<T, P>(
 /// annotator is `annotator`'s, else the caller's.
 pub async fn annotate_lines(
     ctx: &Context,
-    principal: &Principal,
-    model: &ModelRef,
+    permitted: Permitted,
     annotator: Annotator,
     mut input: Input,
 ) -> Result<IngestReport> {
-    let annotator = annotator.unwrap_or_else(|| principal.name.clone());
-    as_role(ctx, principal, model, Role::Writer, move |ctx, path| {
-        crate::core::examples::annotate_lines(ctx, path, &annotator, &mut input)
-    })
+    let annotator = annotator.unwrap_or_else(|| permitted.actor.clone());
+    on_model(
+        ctx,
+        permitted,
+        Role::Writer,
+        "annotating examples",
+        move |ctx, path| crate::core::examples::annotate_lines(ctx, path, &annotator, &mut input),
+    )
     .await
 }
 
@@ -217,64 +244,65 @@ pub async fn annotate_lines(
 /// is `request.annotator`, else the caller. The question's ground truth as it now stands.
 pub async fn annotate(
     ctx: &Context,
-    principal: &Principal,
+    permitted: Permitted,
     request: AnnotateRequest<'_>,
 ) -> Result<Annotation> {
     let annotation = NewAnnotation {
         question_id: request.question_id,
         answer: request.answer,
         reasoning: request.reasoning,
-        annotator: request.annotator.unwrap_or_else(|| principal.name.clone()),
+        annotator: request.annotator.unwrap_or_else(|| permitted.actor.clone()),
     };
     let example_id = request.example_id.clone();
-    as_role(
+    on_model(
         ctx,
-        principal,
-        request.model,
+        permitted,
         Role::Writer,
+        "annotating an example",
         move |ctx, path| crate::core::examples::annotate(ctx, path, &example_id, annotation),
     )
     .await
 }
 
-/// The example of `model` that `text` names: itself when an example has that ID, else the
-/// one ID it starts (role `reader`; [`crate::core::examples::resolve_id`]).
-pub async fn resolve_example(
-    ctx: &Context,
-    principal: &Principal,
-    model: &ModelRef,
-    text: &str,
-) -> Result<ExampleId> {
+/// The example of the model that `text` names: itself when an example has that ID, else
+/// the one ID it starts (role `reader`; [`crate::core::examples::resolve_id`]).
+pub async fn resolve_example(ctx: &Context, permitted: Permitted, text: &str) -> Result<ExampleId> {
     let text = text.to_owned();
-    as_role(ctx, principal, model, Role::Reader, move |ctx, path| {
-        crate::core::examples::resolve_id(ctx, path, &text)
-    })
+    on_model(
+        ctx,
+        permitted,
+        Role::Reader,
+        "resolving an example",
+        move |ctx, path| crate::core::examples::resolve_id(ctx, path, &text),
+    )
     .await
 }
 
-/// Every matching example of `model` as an ingest line, in example ID order, to `write`
+/// Every matching example of the model as an ingest line, in example ID order, to `write`
 /// (role `reader`); the count. The examples are read a page at a time on this thread, since
 /// `write` (the caller's output) is not `'static`.
 pub async fn export_examples(
     ctx: &Context,
-    principal: &Principal,
-    model: &ModelRef,
+    permitted: Permitted,
     filter: &ExampleFilter,
     write: &mut (dyn for<'v> FnMut(&'v IngestExample) -> Result<()> + Send),
 ) -> Result<u64> {
-    let path = model_access(ctx, principal, model, Role::Reader).await?;
+    let path = permitted.model_for(Role::Reader, "exporting examples")?;
     crate::core::examples::export(ctx, &path, filter, write)
 }
 
-/// How far the annotators of `model` agree (role `reader`).
+/// How far the annotators of the model agree (role `reader`).
 pub async fn annotation_agreement(
     ctx: &Context,
-    principal: &Principal,
-    model: &ModelRef,
+    permitted: Permitted,
     question: Option<String>,
 ) -> Result<AgreementReport> {
-    as_role(ctx, principal, model, Role::Reader, move |ctx, path| {
-        crate::core::agreement::agreement(ctx, path, question.as_deref())
-    })
+    on_model(
+        ctx,
+        permitted,
+        Role::Reader,
+        "annotation agreement",
+        move |ctx, path| crate::core::agreement::agreement(ctx, path, question.as_deref()),
+    )
     .await
 }

@@ -55,9 +55,8 @@ pub async fn cancel_visible_job(
 /// Which jobs to list.
 #[derive(Debug, Clone, Default)]
 pub struct JobListing {
-    /// One model (path or `modelId`), which the token must be able to read; else every
-    /// model it can see.
-    pub model: Option<ModelRef>,
+    /// One model, which the caller was permitted to read; else every model it can see.
+    pub model: Option<Permitted>,
     /// Only these kinds (empty: every kind).
     pub kinds: Vec<JobKind>,
     /// Only these statuses (empty: every status).
@@ -78,9 +77,9 @@ pub async fn visible_jobs(
     let (ctx, principal) = (ctx.clone(), principal.clone());
     blocking(move || {
         let model_id = match &listing.model {
-            Some(model) => {
-                authorize(&ctx, &principal, model, Role::Reader)?;
-                Some(crate::core::models::open(&ctx, model)?.model_id())
+            Some(permitted) => {
+                let path = permitted.clone().model_for(Role::Reader, "listing jobs")?;
+                Some(crate::core::models::open(&ctx, &path)?.model_id())
             }
             None => None,
         };

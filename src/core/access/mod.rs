@@ -3,6 +3,10 @@
 //! server's handlers, and the command line's [`super::service::Local`]; each only maps the
 //! result, and holds no rule of its own.
 //!
+//! A model's operations take the [`Permitted`] proof that [`permit`] made: the caller's
+//! role on the model is checked once, where the adapter first knows the model (a handler
+//! before it reads the body), and each operation says which role it needs of the proof.
+//!
 //! An invisible model or job answers exactly like a missing one (by the ID asked for),
 //! so a token cannot learn what exists beyond what it may see. The operations are async:
 //! the store and repository work runs on the blocking pool inside them, once, here.
@@ -89,13 +93,11 @@ pub struct Permitted {
     /// By its path (a `modelId` resolved).
     model: ModelRef,
     role: Role,
+    /// Who: the principal's name, recorded as the actor of what it writes.
+    actor: String,
 }
 
 impl Permitted {
-    pub fn into_model(self) -> ModelRef {
-        self.model
-    }
-
     /// Whether it was checked for `role` or more.
     pub fn allows(&self, role: Role) -> bool {
         self.role >= role
@@ -123,7 +125,11 @@ pub async fn permit(
     role: Role,
 ) -> Result<Permitted> {
     let model = model_access(ctx, principal, model, role).await?;
-    Ok(Permitted { model, role })
+    Ok(Permitted {
+        model,
+        role,
+        actor: principal.name.clone(),
+    })
 }
 
 /// [`authorize`], off the async runtime.
@@ -154,110 +160,115 @@ pub async fn list_models(ctx: &Context, principal: &Principal) -> Result<ModelLi
     .await
 }
 
-/// `model`'s branches, tags, capture policy and question IDs (role `reader`).
-pub async fn show_model(
-    ctx: &Context,
-    principal: &Principal,
-    model: &ModelRef,
-) -> Result<ModelDetail> {
-    as_role(ctx, principal, model, Role::Reader, |ctx, path| {
-        super::models::show(ctx, path)
-    })
+/// The model's branches, tags, capture policy and question IDs (role `reader`).
+pub async fn show_model(ctx: &Context, permitted: Permitted) -> Result<ModelDetail> {
+    on_model(
+        ctx,
+        permitted,
+        Role::Reader,
+        "showing a model",
+        super::models::show,
+    )
     .await
 }
 
 /// Checkpoints of a revision, newest first (role `reader`).
 pub async fn log(
     ctx: &Context,
-    principal: &Principal,
+    permitted: Permitted,
     query: LogQuery<'_>,
 ) -> Result<Vec<Checkpoint>> {
     let (revision, limit) = (query.revision.map(str::to_owned), query.limit);
-    as_role(
+    on_model(
         ctx,
-        principal,
-        query.model,
+        permitted,
         Role::Reader,
+        "listing checkpoints",
         move |ctx, path| super::models::log(ctx, path, revision.as_deref(), limit),
     )
     .await
 }
 
-/// Delete a branch of `model`, never its default one (role `writer`), recorded as the
-/// token's.
-pub async fn delete_branch(
-    ctx: &Context,
-    principal: &Principal,
-    model: &ModelRef,
-    branch: &str,
-) -> Result<()> {
-    let (branch, actor) = (branch.to_owned(), principal.name.clone());
-    as_role(ctx, principal, model, Role::Writer, move |ctx, path| {
-        super::models::delete_branch(ctx, path, &branch, &actor)
-    })
+/// Delete a branch of the model, never its default one (role `writer`), recorded as the
+/// caller's.
+pub async fn delete_branch(ctx: &Context, permitted: Permitted, branch: &str) -> Result<()> {
+    let (branch, actor) = (branch.to_owned(), permitted.actor.clone());
+    on_model(
+        ctx,
+        permitted,
+        Role::Writer,
+        "deleting a branch",
+        move |ctx, path| super::models::delete_branch(ctx, path, &branch, &actor),
+    )
     .await
 }
 
-/// Fast-forward `model`'s default branch to `revision` (role `writer`), recorded as the
-/// token's.
+/// Fast-forward the model's default branch to `revision` (role `writer`), recorded as the
+/// caller's.
 pub async fn promote(
     ctx: &Context,
-    principal: &Principal,
-    model: &ModelRef,
+    permitted: Permitted,
     revision: &str,
     evaluation: Option<&str>,
 ) -> Result<Checkpoint> {
     let (revision, evaluation) = (revision.to_owned(), evaluation.map(str::to_owned));
-    let actor = principal.name.clone();
-    as_role(ctx, principal, model, Role::Writer, move |ctx, path| {
-        super::models::promote(ctx, path, &revision, evaluation.as_deref(), &actor)
-    })
+    let actor = permitted.actor.clone();
+    on_model(
+        ctx,
+        permitted,
+        Role::Writer,
+        "promoting",
+        move |ctx, path| {
+            super::models::promote(ctx, path, &revision, evaluation.as_deref(), &actor)
+        },
+    )
     .await
 }
 
-/// `model`'s registry history, newest first (role `reader`).
+/// The model's registry history, newest first (role `reader`).
 pub async fn history(
     ctx: &Context,
-    principal: &Principal,
-    model: &ModelRef,
+    permitted: Permitted,
     limit: usize,
 ) -> Result<Vec<RegistryEvent>> {
-    as_role(ctx, principal, model, Role::Reader, move |ctx, path| {
-        let model_id = super::models::open(ctx, path)?.model_id();
-        super::registry::history(ctx, &model_id, limit)
-    })
+    on_model(
+        ctx,
+        permitted,
+        Role::Reader,
+        "the model's history",
+        move |ctx, path| {
+            let model_id = super::models::open(ctx, path)?.model_id();
+            super::registry::history(ctx, &model_id, limit)
+        },
+    )
     .await
 }
 
-/// What changed in `model` between two revisions (role `reader`).
-pub async fn diff(
-    ctx: &Context,
-    principal: &Principal,
-    model: &ModelRef,
-    from: &str,
-    to: &str,
-) -> Result<ModelDiff> {
+/// What changed in the model between two revisions (role `reader`).
+pub async fn diff(ctx: &Context, permitted: Permitted, from: &str, to: &str) -> Result<ModelDiff> {
     let (from, to) = (from.to_owned(), to.to_owned());
-    as_role(ctx, principal, model, Role::Reader, move |ctx, path| {
-        super::diff::diff(ctx, path, &from, &to)
-    })
+    on_model(
+        ctx,
+        permitted,
+        Role::Reader,
+        "comparing revisions",
+        move |ctx, path| super::diff::diff(ctx, path, &from, &to),
+    )
     .await
 }
 
-/// `work` on `model`'s path, once `principal` holds `role` on it, on the blocking pool.
-async fn as_role<T: Send + 'static>(
+/// `work` on the model `permitted` names, for `what`, an operation that needs `role` of
+/// it ([`Permitted::model_for`]), on the blocking pool.
+async fn on_model<T: Send + 'static>(
     ctx: &Context,
-    principal: &Principal,
-    model: &ModelRef,
+    permitted: Permitted,
     role: Role,
+    what: &str,
     work: impl FnOnce(&Context, &ModelRef) -> Result<T> + Send + 'static,
 ) -> Result<T> {
-    let (ctx, principal, model) = (ctx.clone(), principal.clone(), model.clone());
-    blocking(move || {
-        let path = authorize(&ctx, &principal, &model, role)?;
-        work(&ctx, &path)
-    })
-    .await
+    let path = permitted.model_for(role, what)?;
+    let ctx = ctx.clone();
+    blocking(move || work(&ctx, &path)).await
 }
 
 #[cfg(test)]
@@ -269,6 +280,7 @@ mod tests {
         let proof = |role| Permitted {
             model: "acme/support".parse().unwrap(),
             role,
+            actor: "ci".into(),
         };
         let model = proof(Role::Writer)
             .model_for(role_of(JobKind::Batch), "batch")

@@ -55,8 +55,7 @@ pub(crate) async fn get_annotation_agreement(
     principal.require_scope(Scope::ExamplesRead)?;
     let authorized = state.authorize(&principal, &model_id, Role::Reader).await?;
     let query = query.read(&authorized)?;
-    let model = authorized.into_model();
-    let report =
-        core::access::annotation_agreement(&state.ctx, &principal, &model, query.question).await?;
+    let permitted = authorized.into_permitted();
+    let report = core::access::annotation_agreement(&state.ctx, permitted, query.question).await?;
     Ok(Json(report))
 }

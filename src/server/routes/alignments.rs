@@ -113,15 +113,13 @@ pub(crate) async fn promote(
     // about its request, not even whether it is JSON.
     let authorized = state.authorize(&principal, &model_id, Role::Writer).await?;
     let JsonBody(body) = JsonBody::read(request, &state, &authorized).await?;
-    let model = authorized.into_model();
     let PromoteRequest {
         revision,
         evaluation,
     } = PromoteRequest::read(&body)?;
     let checkpoint = core::access::promote(
         &state.ctx,
-        &principal,
-        &model,
+        authorized.into_permitted(),
         &revision,
         evaluation.as_deref(),
     )

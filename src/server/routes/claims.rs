@@ -76,7 +76,6 @@ pub(crate) async fn claim_example_to_annotate(
     let authorized = state.authorize(&principal, &model_id, Role::Writer).await?;
     let query = ToAnnotateQuery::from_pairs(&pairs.read(&authorized)?).map_err(Error::from)?;
     let JsonBody(body) = JsonBody::read(request, &state, &authorized).await?;
-    let model = authorized.into_model();
     let ClaimBody { skip, ids, exclude } = ClaimBody::read(&body)?;
     let skip: Vec<crate::ids::ExampleId> = skip.into_iter().map(Into::into).collect();
     let gate = OneAtATime::new(&state.decisions);
@@ -89,7 +88,8 @@ pub(crate) async fn claim_example_to_annotate(
         },
         annotator: None,
     };
-    let next = core::access::claim_next(&state.ctx, &principal, &model, request, &gate).await?;
+    let permitted = authorized.into_permitted();
+    let next = core::access::claim_next(&state.ctx, permitted, request, &gate).await?;
     Ok(Json(next))
 }
 
@@ -116,8 +116,9 @@ pub(crate) async fn release_example_claim(
     AppPath(ExampleParams { example_id }): AppPath<ExampleParams>,
 ) -> ApiResult<StatusCode> {
     principal.require_scope(Scope::ExamplesWrite)?;
-    let model = state.model(&model_id)?;
-    core::access::release_claim(&state.ctx, &principal, &model, &example_id, None).await?;
+    let authorized = state.authorize(&principal, &model_id, Role::Writer).await?;
+    let permitted = authorized.into_permitted();
+    core::access::release_claim(&state.ctx, permitted, &example_id, None).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -145,15 +146,8 @@ pub(crate) async fn delete_annotation(
     AppPath(QuestionParams { question_id }): AppPath<QuestionParams>,
 ) -> ApiResult<StatusCode> {
     principal.require_scope(Scope::ExamplesWrite)?;
-    let model = state.model(&model_id)?;
-    core::access::unannotate(
-        &state.ctx,
-        &principal,
-        &model,
-        &example_id,
-        &question_id,
-        None,
-    )
-    .await?;
+    let authorized = state.authorize(&principal, &model_id, Role::Writer).await?;
+    let permitted = authorized.into_permitted();
+    core::access::unannotate(&state.ctx, permitted, &example_id, &question_id, None).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -84,19 +84,17 @@ pub(crate) async fn list_examples(
     let authorized = state.authorize(&principal, &model_id, Role::Reader).await?;
     let query = query.read(&authorized)?;
     let limit = crate::server::extract::page_limit(query.limit)?;
-    let model = authorized.into_model();
     let filter = ExampleFilter {
         annotated: query.annotated,
         question: query.question,
     };
     let query = ExamplesQuery {
-        model: &model,
         filter: &filter,
         after: query.after.as_deref(),
         limit,
     };
     Ok(Json(
-        core::access::list_examples(&state.ctx, &principal, query).await?,
+        core::access::list_examples(&state.ctx, authorized.into_permitted(), query).await?,
     ))
 }
 
@@ -261,13 +259,13 @@ pub(crate) async fn ingest_examples(
     let key = idempotency::key(&headers, false)?;
     let body = RawBody::read(request, &state, &authorized).await?;
     check_json_array(&body, "examples")?;
-    let model = authorized.into_model();
+    let permitted = authorized.into_permitted();
     let hash = idempotency::raw_hash(
         &body.media_type,
         if query.atomic { "atomic" } else { "" },
         &body.bytes,
     );
-    let (ctx, who) = (state.ctx.clone(), principal.clone());
+    let ctx = state.ctx.clone();
     idempotency::once_hashed(
         &state,
         &principal,
@@ -276,12 +274,11 @@ pub(crate) async fn ingest_examples(
         hash,
         || async move {
             let request = IngestRequest {
-                model: &model,
                 input: Box::new(std::io::Cursor::new(body.bytes)),
                 atomic: query.atomic,
                 annotator: None,
             };
-            let ingested = core::access::ingest(&ctx, &who, request, &|_| {}).await;
+            let ingested = core::access::ingest(&ctx, permitted, request, &|_| {}).await;
             match ingested {
                 Ok(report) if report.committed => Json(report).into_response(),
                 Ok(report) => ApiError(atomic_rejection(&report)).into_response(),
@@ -362,9 +359,9 @@ pub(crate) async fn annotate_examples(
     let key = idempotency::key(&headers, false)?;
     let body = RawBody::read(request, &state, &authorized).await?;
     check_json_array(&body, "annotations")?;
-    let model = authorized.into_model();
+    let permitted = authorized.into_permitted();
     let hash = idempotency::raw_hash(&body.media_type, "", &body.bytes);
-    let (ctx, who) = (state.ctx.clone(), principal.clone());
+    let ctx = state.ctx.clone();
     idempotency::once_hashed(
         &state,
         &principal,
@@ -373,7 +370,7 @@ pub(crate) async fn annotate_examples(
         hash,
         || async move {
             let input = Box::new(std::io::Cursor::new(body.bytes));
-            let annotated = core::access::annotate_lines(&ctx, &who, &model, None, input).await;
+            let annotated = core::access::annotate_lines(&ctx, permitted, None, input).await;
             match annotated {
                 Ok(report) => Json(report).into_response(),
                 Err(error) => ApiError(error).into_response(),
@@ -422,8 +419,9 @@ pub(crate) async fn get_example(
     AppPath(ExampleParams { example_id }): AppPath<ExampleParams>,
 ) -> ApiResult<Json<ExampleDetail>> {
     principal.require_scope(crate::core::tokens::Scope::ExamplesRead)?;
-    let model = state.model(&model_id)?;
-    let detail = core::access::show_example(&state.ctx, &principal, &model, &example_id).await?;
+    let authorized = state.authorize(&principal, &model_id, Role::Reader).await?;
+    let permitted = authorized.into_permitted();
+    let detail = core::access::show_example(&state.ctx, permitted, &example_id).await?;
     Ok(Json(detail))
 }
 
@@ -452,8 +450,9 @@ pub(crate) async fn delete_example(
     AppPath(ExampleParams { example_id }): AppPath<ExampleParams>,
 ) -> ApiResult<axum::http::StatusCode> {
     principal.require_scope(crate::core::tokens::Scope::ExamplesWrite)?;
-    let model = state.model(&model_id)?;
-    core::access::delete_examples(&state.ctx, &principal, &model, &[example_id]).await?;
+    let authorized = state.authorize(&principal, &model_id, Role::Admin).await?;
+    let permitted = authorized.into_permitted();
+    core::access::delete_examples(&state.ctx, permitted, &[example_id]).await?;
     Ok(axum::http::StatusCode::NO_CONTENT)
 }
 
@@ -495,8 +494,7 @@ pub(crate) async fn annotate_example(
     let authorized = state.authorize(&principal, &model_id, Role::Writer).await?;
     let JsonBody(body) = JsonBody::read(request, &state, &authorized).await?;
     let patch = AnnotationsPatch::read(&body).map_err(crate::error::Error::from)?;
-    let model = authorized.into_model();
-    let detail =
-        core::access::annotate_example(&state.ctx, &principal, &model, &example_id, patch).await?;
+    let permitted = authorized.into_permitted();
+    let detail = core::access::annotate_example(&state.ctx, permitted, &example_id, patch).await?;
     Ok(Json(detail))
 }

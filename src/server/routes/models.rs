@@ -59,9 +59,9 @@ pub(crate) async fn get_model(
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
 ) -> ApiResult<Json<ModelDetail>> {
     principal.require_scope(crate::core::tokens::Scope::ModelsRead)?;
-    let model = state.model(&model_id)?;
+    let authorized = state.authorize(&principal, &model_id, Role::Reader).await?;
     Ok(Json(
-        core::access::show_model(&state.ctx, &principal, &model).await?,
+        core::access::show_model(&state.ctx, authorized.into_permitted()).await?,
     ))
 }
 
@@ -101,14 +101,12 @@ pub(crate) async fn list_checkpoints(
     let authorized = state.authorize(&principal, &model_id, Role::Reader).await?;
     let query = query.read(&authorized)?;
     let limit = crate::server::extract::page_limit(query.limit)?;
-    let model = authorized.into_model();
     let query = LogQuery {
-        model: &model,
         revision: query.revision.as_deref(),
         limit,
     };
     Ok(Json(
-        core::access::log(&state.ctx, &principal, query).await?,
+        core::access::log(&state.ctx, authorized.into_permitted(), query).await?,
     ))
 }
 
@@ -148,9 +146,8 @@ pub(crate) async fn list_history(
     let authorized = state.authorize(&principal, &model_id, Role::Reader).await?;
     let query = query.read(&authorized)?;
     let limit = crate::server::extract::page_limit(query.limit)?;
-    let model = authorized.into_model();
     Ok(Json(
-        core::access::history(&state.ctx, &principal, &model, limit).await?,
+        core::access::history(&state.ctx, authorized.into_permitted(), limit).await?,
     ))
 }
 
@@ -191,9 +188,9 @@ pub(crate) async fn diff_model(
     principal.require_scope(crate::core::tokens::Scope::ModelsRead)?;
     let authorized = state.authorize(&principal, &model_id, Role::Reader).await?;
     let query = query.read(&authorized)?;
-    let model = authorized.into_model();
+    let permitted = authorized.into_permitted();
     Ok(Json(
-        core::access::diff(&state.ctx, &principal, &model, &query.from, &query.to).await?,
+        core::access::diff(&state.ctx, permitted, &query.from, &query.to).await?,
     ))
 }
 
@@ -222,7 +219,7 @@ pub(crate) async fn delete_branch(
 ) -> ApiResult<axum::http::StatusCode> {
     // The scope that makes branches (alignments) and moves them (promote) deletes them.
     principal.require_scope(crate::core::tokens::Scope::Alignments)?;
-    let model = state.model(&model_id)?;
-    core::access::delete_branch(&state.ctx, &principal, &model, &branch).await?;
+    let authorized = state.authorize(&principal, &model_id, Role::Writer).await?;
+    core::access::delete_branch(&state.ctx, authorized.into_permitted(), &branch).await?;
     Ok(axum::http::StatusCode::NO_CONTENT)
 }

@@ -162,14 +162,16 @@ impl Session<'_> {
             } => {
                 let annotation = self
                     .service
-                    .annotate(AnnotateRequest {
-                        model: &self.model,
-                        example_id: &ExampleId::from(example_id.as_str()),
-                        question_id: question.clone(),
-                        answer: answer.clone(),
-                        reasoning: reasoning.clone(),
-                        annotator: self.annotator.clone(),
-                    })
+                    .annotate(
+                        &self.model,
+                        AnnotateRequest {
+                            example_id: &ExampleId::from(example_id.as_str()),
+                            question_id: question.clone(),
+                            answer: answer.clone(),
+                            reasoning: reasoning.clone(),
+                            annotator: self.annotator.clone(),
+                        },
+                    )
                     .await?;
                 Ok(Outcome::Written(annotated_line(
                     example_id.as_str(),

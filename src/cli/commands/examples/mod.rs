@@ -14,8 +14,7 @@ use crate::cli::input::values;
 use crate::cli::output::table::{Column, Table};
 use crate::cli::output::{Printer, UsageError, prob};
 use crate::core::service::{
-    AnnotateRequest, Annotator, ExamplesQuery, ExportQuery, IngestRequest, Input, Service,
-    local_user,
+    AnnotateRequest, Annotator, ExamplesQuery, IngestRequest, Input, Service, local_user,
 };
 use crate::store::ExampleFilter;
 use crate::wire::agreement::AgreementReport;
@@ -249,8 +248,8 @@ async fn ingest(target: &Target, args: &ExamplesIngestArgs, printer: &Printer) -
     let report = target
         .service()
         .ingest(
+            &model,
             IngestRequest {
-                model: &model,
                 input,
                 atomic: args.atomic,
                 annotator,
@@ -293,14 +292,16 @@ async fn annotate(
     let model = service.model_named(&args.model).await?;
     let example_id = service.resolve_example(&model, &example_id).await?;
     let annotation = service
-        .annotate(AnnotateRequest {
-            model: &model,
-            example_id: &example_id,
-            question_id: question.clone(),
-            answer: read_json_value_arg(&answer),
-            reasoning: args.reasoning,
-            annotator,
-        })
+        .annotate(
+            &model,
+            AnnotateRequest {
+                example_id: &example_id,
+                question_id: question.clone(),
+                answer: read_json_value_arg(&answer),
+                reasoning: args.reasoning,
+                annotator,
+            },
+        )
         .await?;
     if printer.wants_json() {
         printer.json(&annotation)?;
@@ -393,12 +394,14 @@ async fn list(
     };
     let model = service.model_named(&args.model).await?;
     let page = service
-        .list_examples(ExamplesQuery {
-            model: &model,
-            filter: &filter,
-            after: args.after.as_deref(),
-            limit: args.limit,
-        })
+        .list_examples(
+            &model,
+            ExamplesQuery {
+                filter: &filter,
+                after: args.after.as_deref(),
+                limit: args.limit,
+            },
+        )
         .await?;
     if printer.wants_json() {
         printer.json(&page)?;
@@ -466,22 +469,16 @@ async fn export(service: &dyn Service, args: &ExamplesExportArgs) -> Result<Exit
     };
     let mut io_error = None;
     let result = service
-        .export_examples(
-            ExportQuery {
-                model: &model,
-                filter: &filter,
-            },
-            &mut |line| {
-                serde_json::to_writer(&mut *sink, line)
-                    .map_err(std::io::Error::from)
-                    .and_then(|()| sink.write_all(b"\n"))
-                    .map_err(|e| {
-                        let message = e.to_string();
-                        io_error = Some(e);
-                        crate::error::Error::bug(message)
-                    })
-            },
-        )
+        .export_examples(&model, &filter, &mut |line| {
+            serde_json::to_writer(&mut *sink, line)
+                .map_err(std::io::Error::from)
+                .and_then(|()| sink.write_all(b"\n"))
+                .map_err(|e| {
+                    let message = e.to_string();
+                    io_error = Some(e);
+                    crate::error::Error::bug(message)
+                })
+        })
         .await;
     if let Some(error) = io_error {
         return Err(error.into());

@@ -387,11 +387,13 @@ async fn log(service: &dyn Service, args: &ModelsLogArgs, printer: &Printer) -> 
     let model = service.model_named(&args.model).await?;
     print_checkpoints(
         &service
-            .log(LogQuery {
-                model: &model,
-                revision: args.revision.as_deref(),
-                limit: args.limit,
-            })
+            .log(
+                &model,
+                LogQuery {
+                    revision: args.revision.as_deref(),
+                    limit: args.limit,
+                },
+            )
             .await?,
         printer,
     )

@@ -4,10 +4,10 @@
 use super::{results, scope_of, statuses};
 use crate::core;
 use crate::core::access::JobListing;
-use crate::core::tokens::Principal;
+use crate::core::tokens::{Principal, Role};
 use crate::server::AppState;
 use crate::server::error::ApiResult;
-use crate::server::extract::{AppPath, AppQuery};
+use crate::server::extract::{AppPath, AppQuery, Authorized};
 use crate::server::openapi::problems;
 use crate::server::routes::params::JobParams;
 use crate::wire::jobs::{BatchResultLine, Job, JobKind, JobStatus};
@@ -71,13 +71,19 @@ pub(crate) async fn list_jobs(
     {
         principal.require_scope(scope_of(JobKind::Batch))?;
     }
+    let statuses = statuses(query.status.as_deref())?;
+    let limit = crate::server::extract::page_limit(query.limit)?;
+    // Read last: a malformed query is refused before an unknown model.
+    let model = match query.model {
+        Some(model) => Some(state.authorize(&principal, &model, Role::Reader).await?),
+        None => None,
+    };
     let listing = JobListing {
         kinds: Vec::new(),
-        statuses: statuses(query.status.as_deref())?,
+        statuses,
         id_prefix: query.id_prefix,
-        limit: crate::server::extract::page_limit(query.limit)?,
-        // Named last, as before: a malformed query is refused before an unknown model.
-        model: query.model.map(|model| state.model(&model)).transpose()?,
+        limit,
+        model: model.map(Authorized::into_permitted),
     };
     Ok(Json(
         core::access::visible_jobs(&state.ctx, &principal, listing).await?,

@@ -20,7 +20,6 @@ use crate::core::jobs::Origin;
 use crate::core::requests::JobRequest;
 use crate::core::tokens::Principal;
 use crate::error::{Error, Result};
-use crate::ids::ModelRef;
 use crate::server::error::{ApiError, ApiResult};
 use crate::server::extract::{AppPath, JsonBody, ModelQuery};
 use crate::server::request::RequestInfo;
@@ -169,7 +168,7 @@ fn statuses(status: Option<&str>) -> Result<Vec<JobStatus>> {
 async fn list(
     state: &AppState,
     principal: Principal,
-    model: ModelRef,
+    model: Permitted,
     query: &ListQuery,
     kind: JobKind,
 ) -> Result<Vec<Job>> {
@@ -245,7 +244,14 @@ pub(crate) async fn list_in<C: Collection>(
         .await?;
     let query = query.read(&authorized)?;
     Ok(Json(
-        list(&state, principal, authorized.into_model(), &query, C::KIND).await?,
+        list(
+            &state,
+            principal,
+            authorized.into_permitted(),
+            &query,
+            C::KIND,
+        )
+        .await?,
     ))
 }
 
