@@ -46,7 +46,7 @@
 //! virtualenv. `LEARNING_CAPTURED=100` gives each model that many captured states besides
 //! the annotated ones (the pool's next, never annotated), as a team's model has: the
 //! alignment's corrected prior is estimated on them.
-//! `LEARNING_TUNE=1` aligns with the encoder's fine-tune (`--tune`), for A/B runs.
+//! `LEARNING_TUNE=0` aligns without the encoder's fine-tune (`--no-tune`), for A/B runs.
 //! `LEARNING_DEV=1` is for developing the learner: it scores on half of the pool instead,
 //! so that choices are never made on the examples the figures are reported on.
 #![allow(clippy::print_stdout, clippy::print_stderr, clippy::too_many_lines)]
@@ -195,8 +195,9 @@ fn align(
                 model: &model(path),
                 request: AlignmentRequest {
                     seed,
-                    // `LEARNING_TUNE=1`: the alignment with its fine-tune (`--tune`), for A/B.
-                    tune: std::env::var("LEARNING_TUNE").is_ok_and(|v| v == "1"),
+                    // `LEARNING_TUNE=0`: the alignment without its fine-tune (`--no-tune`),
+                    // for A/B; else as `align` runs it, with.
+                    tune: std::env::var("LEARNING_TUNE").map_or(true, |v| v != "0"),
                     ..AlignmentRequest::default()
                 },
             },

@@ -2,7 +2,7 @@
 //! better checkpoint on its own branch, nothing committed when nothing improves, the same
 //! tree from the same examples and seed, the figures and the CI gates with their exit codes.
 
-use crate::common::{TestEnv, repo_root};
+use crate::common::{TestEnv, assert_succeeded, repo_root};
 use serde_json::{Value, json};
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -22,6 +22,18 @@ pub(crate) fn labelled(n: usize, keep: &[&str]) -> String {
 
 /// A model on `mo` with the labelled set's questions and its first `n` examples annotated
 /// for intent.
+/// Align `intent` of `acme/support` at seed 3 without the fine-tune: the alignment the
+/// tests of what comes after one (eval, promote, diff, a working copy) start from.
+pub(crate) const ALIGN_INTENT: [&str; 7] = [
+    "align",
+    "--no-tune",
+    "acme/support",
+    "-q",
+    "intent",
+    "--seed",
+    "3",
+];
+
 fn env_with_annotations(n: usize) -> TestEnv {
     env_with_examples(n, &["intent"])
 }
@@ -53,14 +65,7 @@ fn branches(env: &TestEnv) -> Vec<String> {
 fn align_commits_a_learned_head_on_its_branch_and_eval_and_promote_use_it() {
     let env = env_with_annotations(120);
     let base = env.git_in(&repo(&env), &["rev-parse", "main"]);
-    let align = [
-        "align",
-        "acme/support",
-        "--questions",
-        "intent",
-        "--seed",
-        "3",
-    ];
+    let align = ALIGN_INTENT;
     let job = env.json(&align);
     assert_eq!(job["status"], "completed", "{job}");
     assert_eq!(job["kind"], "alignment");
@@ -693,7 +698,7 @@ fn realigning_an_inline_aligned_question_gives_it_a_learned_head_instead() {
     let questions = env.write("questions.yaml", &inline);
     env.create_model("acme/support", "mo", &questions);
     env.ingest("acme/support", &labelled(120, &["intent"]));
-    let job = env.json(&["align", "acme/support", "-q", "intent", "--seed", "3"]);
+    let job = env.json(&ALIGN_INTENT);
     let branch = job["result"]["branch"]
         .as_str()
         .unwrap_or_else(|| panic!("intent improves: {job}"));
@@ -742,7 +747,7 @@ fn when_nothing_improves_nothing_is_committed() {
         .arg(&file)
         .assert()
         .success();
-    let job = env.json(&["align", "acme/coin", "--seed", "5"]);
+    let job = env.json(&["align", "--no-tune", "acme/coin", "--seed", "5"]);
     assert_eq!(job["status"], "completed", "{job}");
     let result = &job["result"];
     assert_eq!(result["improved"], false, "{result}");
@@ -787,7 +792,7 @@ fn eight_labels_that_contradict_zero_shot_move_it() {
         out
     });
     env.ingest("acme/few", &lines);
-    let job = env.json(&["align", "acme/few"]);
+    let job = env.json(&["align", "--no-tune", "acme/few"]);
     assert_eq!(job["status"], "completed", "{job}");
     let happy = &job["result"]["questions"]["happy"];
     assert_eq!(happy["improved"], true, "{happy}");
@@ -827,7 +832,7 @@ fn eight_labels_that_contradict_zero_shot_move_it() {
     // (one fold holds the label that is not "yes", and the head chosen without it answers
     // it badly), is better than zero-shot by more than the margin on average, but over 8
     // values not beyond chance.
-    let gated = env.json(&["align", "acme/few", "--margin", "0.02"]);
+    let gated = env.json(&["align", "--no-tune", "acme/few", "--margin", "0.02"]);
     let happy = &gated["result"]["questions"]["happy"];
     assert_eq!(happy["improved"], false, "{happy}");
     assert!(
@@ -845,7 +850,7 @@ fn too_few_annotations_are_reported_not_aligned() {
     // Four annotations for six options, and none at all for the others: each keeps its
     // zero-shot answer, and says why.
     let env = env_with_annotations(4);
-    let job = env.json(&["align", "acme/support"]);
+    let job = env.json(&["align", "--no-tune", "acme/support"]);
     let result = &job["result"];
     assert_eq!(result["improved"], false);
     let intent = &result["questions"]["intent"];
@@ -1124,7 +1129,13 @@ fn unsupervised_alignment_removes_each_outcomes_pull_over_the_captured_states() 
 fn a_question_with_too_few_annotations_keeps_zero_shot_unless_corrected_without_them() {
     let env = env_with_examples(30, &[]);
     env.ingest("acme/support", &labelled(4, &["intent"]));
-    let job = env.json(&["align", "acme/support", "--questions", "intent"]);
+    let job = env.json(&[
+        "align",
+        "--no-tune",
+        "acme/support",
+        "--questions",
+        "intent",
+    ]);
     let intent = &job["result"]["questions"]["intent"];
     assert_eq!(intent["improved"], false, "{intent}");
     assert_eq!(
@@ -1160,7 +1171,7 @@ fn a_curve_is_printed_recorded_and_read_by_examples_next() {
     let out = env
         .cmd()
         .arg("--table")
-        .args(["align", "acme/support", "-q", "intent", "--seed", "3"])
+        .args(ALIGN_INTENT)
         .arg("--curve")
         .assert()
         .success()
@@ -1237,7 +1248,7 @@ fn the_reason_a_question_is_unchanged_is_readable_at_80_columns() {
     let output = env
         .cmd()
         .env("COLUMNS", "80")
-        .args(["--table", "align", "acme/support"])
+        .args(["--table", "align", "--no-tune", "acme/support"])
         .output()
         .unwrap();
     let shown = String::from_utf8_lossy(&output.stdout);
@@ -1274,7 +1285,13 @@ fn the_reason_a_question_is_unchanged_is_readable_at_80_columns() {
 fn a_fine_tuned_checkpoint_answers_through_its_delta_and_survives_a_clone() {
     use arbiter::engine::builtin::tuned::{Budget, Layered, fine_tune};
     let env = env_with_annotations(60);
-    let job = env.json(&["align", "acme/support", "--questions", "intent"]);
+    let job = env.json(&[
+        "align",
+        "--no-tune",
+        "acme/support",
+        "--questions",
+        "intent",
+    ]);
     let branch = job["result"]["branch"]
         .as_str()
         .expect("aligned")
@@ -1425,12 +1442,13 @@ fn a_fine_tuned_checkpoint_answers_through_its_delta_and_survives_a_clone() {
     );
 }
 
-/// `align --tune` fine-tunes the encoder, says whether the heads read it and why (out-of-fold
-/// log loss both ways), and says why not where it cannot tune.
+/// `align` fine-tunes the encoder by default, says whether the heads read it and why
+/// (out-of-fold log loss both ways), says why not where it cannot tune, and `--no-tune`
+/// skips it.
 #[test]
-fn align_with_tune_reports_its_fine_tune_and_why_it_was_kept_or_not() {
+fn align_reports_its_fine_tune_and_why_it_was_kept_or_not_and_no_tune_skips_it() {
     let env = env_with_annotations(30);
-    let job = env.json(&["align", "acme/support", "--questions", "intent", "--tune"]);
+    let job = env.json(&["align", "acme/support", "--questions", "intent"]);
     let tuning = &job["result"]["tuning"];
     assert_eq!(tuning["examples"], 30, "{job}");
     assert!(tuning["steps"].as_u64().unwrap() > 0, "{job}");
@@ -1450,21 +1468,56 @@ fn align_with_tune_reports_its_fine_tune_and_why_it_was_kept_or_not() {
         "acme/support",
         "--questions",
         "intent",
-        "--tune",
         "--holdout",
         "0.3",
     ]);
     let tuning = &job["result"]["tuning"];
     assert_eq!(tuning["used"], false, "{job}");
+    assert_eq!(tuning["steps"], 0, "{job}");
     assert!(
         tuning["reason"].as_str().unwrap().contains("--holdout"),
         "{job}"
     );
-    let job = env.json(&["align", "acme/support", "--questions", "intent"]);
+    // On a terminal, a fine-tune that did not run says why in so many words.
+    let printed = env
+        .cmd()
+        .args([
+            "--table",
+            "align",
+            "acme/support",
+            "--questions",
+            "intent",
+            "--holdout",
+            "0.3",
+        ])
+        .output()
+        .unwrap();
+    assert_succeeded(&printed);
+    let printed = String::from_utf8_lossy(&printed.stdout);
     assert!(
-        job["result"].get("tuning").is_none(),
-        "not asked for: {job}"
+        printed.contains("encoder not fine-tuned: examples are held out (--holdout)"),
+        "{printed}"
     );
+    let job = env.json(&[
+        "align",
+        "acme/support",
+        "--questions",
+        "intent",
+        "--no-tune",
+    ]);
+    assert!(job["result"].get("tuning").is_none(), "turned off: {job}");
+    // `--tune`, the default said aloud, still reads (scripts written when it was not).
+    let job = env.json(&[
+        "align",
+        "acme/support",
+        "--questions",
+        "intent",
+        "--no-tune",
+        "--tune",
+        "--holdout",
+        "0.3",
+    ]);
+    assert_eq!(job["result"]["tuning"]["used"], false, "{job}");
 }
 
 /// `models diff` at an alignment names every question it changed: the head it added, with
@@ -1473,7 +1526,13 @@ fn align_with_tune_reports_its_fine_tune_and_why_it_was_kept_or_not() {
 #[test]
 fn models_diff_shows_the_heads_an_alignment_added() {
     let env = env_with_examples(60, &["intent", "escalate"]);
-    let job = env.json(&["align", "acme/support", "--questions", "intent,escalate"]);
+    let job = env.json(&[
+        "align",
+        "--no-tune",
+        "acme/support",
+        "--questions",
+        "intent,escalate",
+    ]);
     let branch = job["result"]["branch"]
         .as_str()
         .expect("aligned")

@@ -1017,6 +1017,7 @@ fn a_ci_pipeline_aligns_evaluates_and_promotes_on_the_shared_server() {
     labelled_model(&shared, "acme/labelled", 120);
     let align = [
         "align",
+        "--no-tune",
         "acme/labelled",
         "--questions",
         "intent",

@@ -267,14 +267,7 @@ fn rows_held_to_the_report(
 #[test]
 fn a_markdown_summary_against_a_baseline_shows_the_changes_and_the_gates_verdicts() {
     let env = env_with_two_questions_annotated(120);
-    let aligned = env.json(&[
-        "align",
-        "acme/support",
-        "--questions",
-        "intent",
-        "--seed",
-        "3",
-    ]);
+    let aligned = env.json(&crate::align::ALIGN_INTENT);
     let branch = aligned["result"]["branch"]
         .as_str()
         .unwrap_or_else(|| panic!("intent improves: {aligned}"))

@@ -79,7 +79,7 @@ async fn wait(server: &TestServer, token: &str, location: &str) -> Value {
 async fn an_alignment_is_accepted_polled_evaluated_and_promoted() {
     let (server, token, model_id) = server_with_annotations(120).await;
     let route = format!("/v1/models/{model_id}/alignments");
-    let body = json!({"questions": ["intent"], "seed": 3});
+    let body = json!({"questions": ["intent"], "seed": 3, "tune": false});
     let (job, location) = create(&server, &token, &route, &body, "align-key-0001").await;
     assert_eq!(job["kind"], "alignment");
     assert!(matches!(job["status"].as_str(), Some("queued" | "running")));
@@ -325,7 +325,7 @@ async fn a_cancelled_alignment_commits_nothing() {
         &server,
         &token,
         &route,
-        &json!({"seed": 1}),
+        &json!({"seed": 1, "tune": false}),
         "align-key-0007",
     )
     .await;

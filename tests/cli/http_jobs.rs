@@ -656,7 +656,7 @@ async fn jobs_are_found_by_id_alone_only_where_the_token_sees_them() {
         .post_json_with(
             &format!("/v1/models/{model_id}/alignments"),
             Some(&admin),
-            &json!({}),
+            &json!({"tune": false}),
             &[("idempotency-key", "by-id-align-1")],
         )
         .await;

@@ -258,7 +258,7 @@ fn each_family_moves_by_what_the_requests_did() {
             .post(served.url(&format!("/v1/models/{model_id}/alignments")))
             .bearer_auth(&other)
             .header("idempotency-key", "metrics-align-0001")
-            .json(&json!({"questions": ["escalate"], "seed": 1}))
+            .json(&json!({"questions": ["escalate"], "seed": 1, "tune": false}))
             .send()
             .await
             .unwrap();

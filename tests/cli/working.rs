@@ -31,7 +31,7 @@ fn aligned_env() -> (TestEnv, String) {
         &repo_root().join("examples/support/questions.yaml"),
     );
     env.ingest("acme/support", &labelled(120, &["intent", "urgency"]));
-    let job = env.json(&["align", "acme/support", "-q", "intent", "--seed", "3"]);
+    let job = env.json(&crate::align::ALIGN_INTENT);
     assert_eq!(job["result"]["improved"], true, "{job}");
     let branch = job["result"]["branch"].as_str().unwrap().to_owned();
     (env, branch)

@@ -55,8 +55,11 @@ pub struct AlignArgs {
     /// Correct each choice and score question without annotations instead: remove each outcome's average pull over the model's captured states (at most --max-examples); nouls are left as they are
     #[arg(long)]
     pub unsupervised: bool,
-    /// Also fine-tune the encoder (`SetFit`: its top layer, on pairs of the annotated states), kept where cross-validation says the questions' choices do better on it (`mo` only; about twice the time)
-    #[arg(long)]
+    /// Do not fine-tune the encoder. By default an alignment on `mo` also fine-tunes its top layer on pairs of the annotated states (`SetFit`), kept where cross-validation says the questions' choices do better on it, for two to six times the time
+    #[arg(long, overrides_with = "tune")]
+    pub no_tune: bool,
+    /// Fine-tune the encoder (the default; what --no-tune turns off)
+    #[arg(long, overrides_with = "no_tune", hide = true)]
     pub tune: bool,
     /// Print the job ID (the job with --json) and return at once; the job runs in a background process (or on the server)
     #[arg(long)]
@@ -96,7 +99,7 @@ pub(crate) async fn run(
         folds: args.folds,
         curve: args.curve,
         unsupervised: args.unsupervised,
-        tune: args.tune,
+        tune: !args.no_tune,
     }
     .checked()
     .map_err(crate::error::Error::from)?;
@@ -151,10 +154,14 @@ pub(crate) fn print_alignment(job: &Job, model: &str, printer: &Printer) -> Resu
         })?;
     }
     if let Some(tuning) = &result.tuning {
-        printer.wrapped(&format!(
-            "fine-tuned encoder ({} states, {} steps): {}",
-            tuning.examples, tuning.steps, tuning.reason
-        ))?;
+        printer.wrapped(&if tuning.steps == 0 {
+            format!("encoder not fine-tuned: {}", tuning.reason)
+        } else {
+            format!(
+                "fine-tuned encoder ({} states, {} steps): {}",
+                tuning.examples, tuning.steps, tuning.reason
+            )
+        })?;
     }
     for (id, report) in &result.questions {
         if let Some(curve) = &report.curve {

@@ -83,7 +83,7 @@ pub(crate) struct AlignmentSpec {
     /// Absent in jobs recorded before unsupervised corrections: false.
     #[serde(default)]
     unsupervised: bool,
-    /// Absent in jobs recorded before fine-tunes: false, the default.
+    /// Absent in jobs recorded before fine-tunes: false (they did not tune).
     #[serde(default)]
     tune: bool,
     origin: Origin,

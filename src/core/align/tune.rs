@@ -34,7 +34,7 @@ pub(super) struct Tuned {
 /// Why an alignment does not fine-tune, when it does not.
 pub(super) fn not_tuned(engine: &BuiltinEngine, settings: &Settings) -> Option<String> {
     if !settings.tune {
-        Some("not asked for (--tune)".into())
+        Some("turned off (--no-tune)".into())
     } else if !engine.tunable() {
         Some("only `mo`'s encoder (MiniLM-L3, first window) is tunable".into())
     } else if settings.holdout > 0.0 {

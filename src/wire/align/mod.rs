@@ -25,6 +25,9 @@ pub const MIN_EXAMPLES: usize = 10;
 pub const DEFAULT_HOLDOUT: f64 = 0.0;
 /// The folds of the cross-validation that chooses a head's strength and gives its figures.
 pub const DEFAULT_FOLDS: usize = 5;
+/// Whether an alignment fine-tunes the encoder when none is said: yes, kept where
+/// cross-validation says it pays (`--no-tune` or `"tune": false` skips it).
+pub const DEFAULT_TUNE: bool = true;
 /// The folds' bounds.
 pub const FOLDS_RANGE: std::ops::RangeInclusive<usize> = 2..=20;
 /// The held-out share's bounds.

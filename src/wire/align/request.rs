@@ -3,7 +3,7 @@
 
 use super::{
     DEFAULT_FOLDS, DEFAULT_HOLDOUT, DEFAULT_MARGIN, DEFAULT_MAX_EXAMPLES, DEFAULT_SEED,
-    FOLDS_RANGE, HOLDOUT_RANGE, MIN_EXAMPLES,
+    DEFAULT_TUNE, FOLDS_RANGE, HOLDOUT_RANGE, MIN_EXAMPLES,
 };
 use crate::limits;
 use crate::wire::validate::{self, Refusal, Rules, fields};
@@ -68,13 +68,12 @@ pub struct AlignmentRequest {
     #[schema(nullable = true, default = false)]
     #[serde(deserialize_with = "fields::or_default")]
     pub unsupervised: bool,
-    /// Also fine-tune the encoder's top layer on pairs of the annotated states (`SetFit`),
-    /// kept where cross-validation says the questions' choices do better on it (`--tune`).
-    /// Only `mo`'s encoder is tunable. Off by default: on the learning bench it was kept in
-    /// few draws and did not raise fresh accuracy, for about twice the alignment's time
-    /// [default: false].
-    #[schema(nullable = true, default = false)]
-    #[serde(deserialize_with = "fields::or_default")]
+    /// Fine-tune the encoder's top layer on pairs of the annotated states (`SetFit`), kept
+    /// where cross-validation says the questions' choices do better on it; false skips it
+    /// (`--no-tune`). Only `mo`'s encoder is tunable: on another, the result's `tuning`
+    /// says so [default: true].
+    #[schema(nullable = true, default = true)]
+    #[serde(deserialize_with = "tune")]
     pub tune: bool,
 }
 
@@ -90,7 +89,7 @@ impl Default for AlignmentRequest {
             folds: DEFAULT_FOLDS,
             curve: false,
             unsupervised: false,
-            tune: false,
+            tune: DEFAULT_TUNE,
         }
     }
 }
@@ -209,6 +208,11 @@ fn past_whole(n: u64) -> Option<String> {
 /// The seed: a whole number from 0 to [`MAX_WHOLE`].
 fn seed<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
     ranged(deserializer, DEFAULT_SEED, |n| past_whole(*n))
+}
+
+/// Whether to fine-tune: null is [`DEFAULT_TUNE`].
+fn tune<'de, D: Deserializer<'de>>(deserializer: D) -> Result<bool, D::Error> {
+    ranged(deserializer, DEFAULT_TUNE, |_| None)
 }
 
 /// The margin: a relative gain from 0 up to (not including) 1.
