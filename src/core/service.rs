@@ -291,7 +291,7 @@ impl Local {
 impl Service for Local {
     async fn decide(&self, request: &DecisionRequest) -> Result<DecisionResponse> {
         let request_id = uuid::Uuid::new_v4().to_string();
-        super::decide::decide(&self.ctx, request, &request_id).await
+        access::decide(&self.ctx, &self.owner, request, &request_id).await
     }
 
     async fn list_models(&self) -> Result<ModelList> {

@@ -20,6 +20,7 @@ use crate::wire::decision::Checkpoint;
 use crate::wire::jobs::JobKind;
 use crate::wire::models::{ModelDetail, ModelKind, ModelList};
 use crate::wire::registry::{ModelDiff, RegistryEvent};
+use crate::wire::{DecisionRequest, DecisionResponse};
 use std::collections::HashMap;
 
 mod examples;
@@ -147,6 +148,29 @@ pub async fn model_access(
 // Operations as a token sees them: each checks the role the operation needs on the model
 // (an invisible model is not found), then runs on the blocking pool.
 // ---------------------------------------------------------------------------------------
+
+/// Whether `principal` may ask `request`: of a base model, anyone who may decide; of a
+/// repository model, a reader of it (an invisible one is not found, by the name asked for).
+/// The server checks it before it reads the request's key; [`decide`] checks it here.
+pub fn may_decide(ctx: &Context, principal: &Principal, request: &DecisionRequest) -> Result<()> {
+    if ctx.is_base_model(&request.model) {
+        Ok(())
+    } else {
+        principal.require_role(&request.model, Role::Reader)
+    }
+}
+
+/// Answer `request` as `principal` may ask it ([`may_decide`]); `request_id` is recorded
+/// with a captured decision.
+pub async fn decide(
+    ctx: &Context,
+    principal: &Principal,
+    request: &DecisionRequest,
+    request_id: &str,
+) -> Result<DecisionResponse> {
+    may_decide(ctx, principal, request)?;
+    super::decide::decide(ctx, request, request_id).await
+}
 
 /// Base models, and the repository models `principal` has a role on.
 pub async fn list_models(ctx: &Context, principal: &Principal) -> Result<ModelList> {

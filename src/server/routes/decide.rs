@@ -1,7 +1,7 @@
 //! `POST /v1/decision` and its alias `POST /v1/systemone`.
 
 use super::params::IdempotencyKey;
-use crate::core::tokens::{Principal, Role};
+use crate::core::tokens::Principal;
 use crate::core::{self};
 use crate::server::error::ApiResult;
 use crate::server::extract::JsonBody;
@@ -98,9 +98,7 @@ async fn decide(
     let JsonBody(body) = JsonBody::read_naming_its_model(request, &state).await?;
     let key = idempotency::key(&headers, false)?;
     let request = DecisionRequest::read(&body)?;
-    if !state.ctx.is_base_model(&request.model) {
-        principal.require_role(&request.model, Role::Reader)?;
-    }
+    core::access::may_decide(&state.ctx, &principal, &request)?;
     let (ctx, decisions) = (state.ctx.clone(), state.decisions.clone());
     // `/v1/systemone` is `/v1/decision` by another name: one idempotency record for both,
     // so a retry through the alias replays the first answer.
