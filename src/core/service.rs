@@ -244,9 +244,11 @@ impl Local {
         }
     }
 
-    /// The owner's proof of `role` on `model`, checked once for the operation it is made for.
-    async fn permit(&self, model: &ModelRef, role: Role) -> Result<access::Permitted> {
-        access::permit(&self.ctx, &self.owner, model, role).await
+    /// The owner's proof on `model`: the owner is `admin` of every model of the home, so
+    /// the proof serves every operation, each of which names the role it needs; the model
+    /// is found (or not) once.
+    async fn permit(&self, model: &ModelRef) -> Result<access::Permitted> {
+        access::permit(&self.ctx, &self.owner, model, Role::Admin).await
     }
 
     fn take_claim(&self, job_id: &JobId) -> Option<JobClaim> {
@@ -299,12 +301,12 @@ impl Service for Local {
     }
 
     async fn show_model(&self, model: &ModelRef) -> Result<ModelDetail> {
-        let permitted = self.permit(model, Role::Reader).await?;
+        let permitted = self.permit(model).await?;
         access::show_model(&self.ctx, permitted).await
     }
 
     async fn log(&self, model: &ModelRef, query: LogQuery<'_>) -> Result<Vec<Checkpoint>> {
-        let permitted = self.permit(model, Role::Reader).await?;
+        let permitted = self.permit(model).await?;
         access::log(&self.ctx, permitted, query).await
     }
 
@@ -314,17 +316,17 @@ impl Service for Local {
         revision: &str,
         evaluation: Option<&str>,
     ) -> Result<Checkpoint> {
-        let permitted = self.permit(model, Role::Writer).await?;
+        let permitted = self.permit(model).await?;
         access::promote(&self.ctx, permitted, revision, evaluation).await
     }
 
     async fn history(&self, model: &ModelRef, limit: usize) -> Result<Vec<RegistryEvent>> {
-        let permitted = self.permit(model, Role::Reader).await?;
+        let permitted = self.permit(model).await?;
         access::history(&self.ctx, permitted, limit).await
     }
 
     async fn diff(&self, model: &ModelRef, from: &str, to: &str) -> Result<ModelDiff> {
-        let permitted = self.permit(model, Role::Reader).await?;
+        let permitted = self.permit(model).await?;
         access::diff(&self.ctx, permitted, from, to).await
     }
 
@@ -334,12 +336,12 @@ impl Service for Local {
         request: IngestRequest,
         progress: &(dyn Fn(IngestCounts) + Send + Sync),
     ) -> Result<IngestReport> {
-        let permitted = self.permit(model, Role::Writer).await?;
+        let permitted = self.permit(model).await?;
         access::ingest(&self.ctx, permitted, request, progress).await
     }
 
     async fn annotate(&self, model: &ModelRef, request: AnnotateRequest<'_>) -> Result<Annotation> {
-        let permitted = self.permit(model, Role::Writer).await?;
+        let permitted = self.permit(model).await?;
         access::annotate(&self.ctx, permitted, request).await
     }
 
@@ -349,7 +351,7 @@ impl Service for Local {
         annotator: Annotator,
         input: Input,
     ) -> Result<IngestReport> {
-        let permitted = self.permit(model, Role::Writer).await?;
+        let permitted = self.permit(model).await?;
         access::annotate_lines(&self.ctx, permitted, annotator, input).await
     }
 
@@ -358,7 +360,7 @@ impl Service for Local {
         model: &ModelRef,
         query: ExamplesQuery<'_>,
     ) -> Result<ExamplePage> {
-        let permitted = self.permit(model, Role::Reader).await?;
+        let permitted = self.permit(model).await?;
         access::list_examples(&self.ctx, permitted, query).await
     }
 
@@ -367,12 +369,12 @@ impl Service for Local {
         model: &ModelRef,
         example_id: &ExampleId,
     ) -> Result<ExampleDetail> {
-        let permitted = self.permit(model, Role::Reader).await?;
+        let permitted = self.permit(model).await?;
         access::show_example(&self.ctx, permitted, example_id).await
     }
 
     async fn resolve_example(&self, model: &ModelRef, text: &str) -> Result<ExampleId> {
-        let permitted = self.permit(model, Role::Reader).await?;
+        let permitted = self.permit(model).await?;
         access::resolve_example(&self.ctx, permitted, text).await
     }
 
@@ -383,13 +385,13 @@ impl Service for Local {
         working: Option<&crate::wire::Questions>,
     ) -> Result<ToAnnotate> {
         let gate = &super::answer_cache::Open;
-        let permitted = self.permit(model, Role::Reader).await?;
+        let permitted = self.permit(model).await?;
         access::examples_to_annotate(&self.ctx, permitted, query, working, gate).await
     }
 
     async fn claim_next(&self, model: &ModelRef, request: ClaimNext<'_>) -> Result<NextToAnnotate> {
         let gate = &super::answer_cache::Open;
-        let permitted = self.permit(model, Role::Writer).await?;
+        let permitted = self.permit(model).await?;
         access::claim_next(&self.ctx, permitted, request, gate).await
     }
 
@@ -399,17 +401,17 @@ impl Service for Local {
         example_id: &ExampleId,
         annotator: Annotator,
     ) -> Result<()> {
-        let permitted = self.permit(model, Role::Writer).await?;
+        let permitted = self.permit(model).await?;
         access::release_claim(&self.ctx, permitted, example_id, annotator).await
     }
 
     async fn delete_branch(&self, model: &ModelRef, branch: &str) -> Result<()> {
-        let permitted = self.permit(model, Role::Writer).await?;
+        let permitted = self.permit(model).await?;
         access::delete_branch(&self.ctx, permitted, branch).await
     }
 
     async fn delete_examples(&self, model: &ModelRef, example_ids: &[ExampleId]) -> Result<()> {
-        let permitted = self.permit(model, Role::Admin).await?;
+        let permitted = self.permit(model).await?;
         access::delete_examples(&self.ctx, permitted, example_ids).await
     }
 
@@ -420,7 +422,7 @@ impl Service for Local {
         question: &str,
         annotator: Annotator,
     ) -> Result<()> {
-        let permitted = self.permit(model, Role::Writer).await?;
+        let permitted = self.permit(model).await?;
         access::unannotate(&self.ctx, permitted, example_id, question, annotator).await
     }
 
@@ -430,7 +432,7 @@ impl Service for Local {
         filter: &ExampleFilter,
         write: &mut (dyn for<'v> FnMut(&'v IngestExample) -> Result<()> + Send),
     ) -> Result<u64> {
-        let permitted = self.permit(model, Role::Reader).await?;
+        let permitted = self.permit(model).await?;
         access::export_examples(&self.ctx, permitted, filter, write).await
     }
 
@@ -440,7 +442,7 @@ impl Service for Local {
         question: Option<&str>,
     ) -> Result<AgreementReport> {
         let question = question.map(str::to_owned);
-        let permitted = self.permit(model, Role::Reader).await?;
+        let permitted = self.permit(model).await?;
         access::annotation_agreement(&self.ctx, permitted, question).await
     }
 
@@ -465,7 +467,7 @@ impl Service for Local {
 
     async fn list_jobs(&self, query: JobsQuery<'_>) -> Result<Vec<Job>> {
         let model = match query.model {
-            Some(model) => Some(self.permit(model, Role::Reader).await?),
+            Some(model) => Some(self.permit(model).await?),
             None => None,
         };
         let listing = JobListing {

@@ -67,7 +67,7 @@ pub const fn role_of(kind: JobKind) -> Role {
 
 /// Open `model` for `principal` with at least `role` and return it by its path (a
 /// `modelId` resolved): invisible models are not found. For work already on the blocking
-/// pool; else [`model_access`].
+/// pool; else [`permit`].
 pub fn authorize(
     ctx: &Context,
     principal: &Principal,
@@ -86,9 +86,9 @@ pub fn authorize(
     Ok(ModelRef::Path(path.clone()))
 }
 
-/// A repository model opened for a principal with at least a role on it: the proof that
-/// the check was made, so an operation handed one neither opens the model again nor checks
-/// again. Only [`permit`] makes one.
+/// A repository model found for a principal with at least a role on it: the proof that
+/// the check was made, so an operation handed one neither resolves the model's name nor
+/// checks again. Only [`permit`] makes one.
 #[derive(Debug, Clone)]
 pub struct Permitted {
     /// By its path (a `modelId` resolved).
@@ -125,28 +125,16 @@ pub async fn permit(
     model: &ModelRef,
     role: Role,
 ) -> Result<Permitted> {
-    let model = model_access(ctx, principal, model, role).await?;
-    Ok(Permitted {
-        model,
-        role,
-        actor: principal.name.clone(),
-    })
-}
-
-/// [`authorize`], off the async runtime.
-pub async fn model_access(
-    ctx: &Context,
-    principal: &Principal,
-    model: &ModelRef,
-    role: Role,
-) -> Result<ModelRef> {
+    let actor = principal.name.clone();
     let (ctx, principal, model) = (ctx.clone(), principal.clone(), model.clone());
-    blocking(move || authorize(&ctx, &principal, &model, role)).await
+    let model = blocking(move || authorize(&ctx, &principal, &model, role)).await?;
+    Ok(Permitted { model, role, actor })
 }
 
 // ---------------------------------------------------------------------------------------
-// Operations as a token sees them: each checks the role the operation needs on the model
-// (an invisible model is not found), then runs on the blocking pool.
+// Operations as a caller may run them: a decision checks its caller here; a model's
+// operation takes the proof and names the role it needs of it; each runs its store and
+// repository work on the blocking pool.
 // ---------------------------------------------------------------------------------------
 
 /// Whether `principal` may ask `request`: of a base model, anyone who may decide; of a
