@@ -1520,6 +1520,23 @@ fn align_reports_its_fine_tune_and_why_it_was_kept_or_not_and_no_tune_skips_it()
     assert_eq!(job["result"]["tuning"]["used"], false, "{job}");
 }
 
+/// Below 16 annotated states `align` does not fine-tune, and says so: each fold's fine-tune
+/// would draw on too few states for cross-validation to tell whether it pays.
+#[test]
+fn align_does_not_fine_tune_on_fewer_than_sixteen_annotated_states_and_says_why() {
+    let env = env_with_annotations(12);
+    let job = env.json(&["align", "acme/support", "--questions", "intent"]);
+    let tuning = &job["result"]["tuning"];
+    assert_eq!(tuning["used"], false, "{job}");
+    assert_eq!(tuning["steps"], 0, "{job}");
+    assert_eq!(
+        tuning["reason"],
+        "12 annotated states; it needs at least 16 (with fewer, cross-validation cannot tell \
+         whether it pays)",
+        "{job}"
+    );
+}
+
 /// `models diff` at an alignment names every question it changed: the head it added, with
 /// what chose it, its learner, the examples it was fitted on and the out-of-fold figures
 /// (it printed "no changes" for a real alignment); and nothing from the branch to itself.

@@ -316,7 +316,7 @@ fn align(
         seconds = started.elapsed().as_secs_f64(),
         "alignment: states embedded"
     );
-    let refused = tune::not_tuned(engine, settings)
+    let refused = tune::not_tuned(engine, settings, &embedded)
         .or_else(|| tuned_elsewhere(loaded, settings))
         .filter(|_| !settings.unsupervised);
     let tuned = match refused {
@@ -327,7 +327,7 @@ fn align(
                 seconds = started.elapsed().as_secs_f64(),
                 "alignment: encoder fine-tuned"
             );
-            tuned
+            Some(tuned)
         }
         _ => None,
     };
@@ -343,7 +343,7 @@ fn align(
                     steps: 0,
                     log_loss_tuned: None,
                     log_loss_base: None,
-                    reason: refused.unwrap_or_else(|| "fewer than two states to tune on".into()),
+                    reason: refused.unwrap_or_default(),
                 },
                 None,
             ));
