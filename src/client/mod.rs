@@ -21,7 +21,7 @@ mod upload;
 
 use crate::config::ClientSettings;
 use crate::core::examples::export_line;
-use crate::core::jobs::Observer;
+use crate::core::jobs::{Lines, Observer, Pace, follow};
 use crate::core::service::{
     AnnotateRequest, Annotator, ClaimNext, Created, ExamplesQuery, IngestRequest, Input,
     JobRequest, JobsQuery, LogQuery, Service,
@@ -488,28 +488,22 @@ impl Service for Remote {
     }
 
     async fn follow_job(&self, job: &Job, observer: &dyn Observer) -> Result<Job> {
-        let mut job = job.clone();
-        let mut wait = Duration::from_millis(150);
-        loop {
-            observer.progress(job.progress);
-            if job.status.is_finished() {
-                break;
-            }
-            tokio::time::sleep(wait).await;
-            wait = (wait * 3 / 2).min(Duration::from_secs(1));
-            job = self.get_job(&job.job_id.into()).await?;
-        }
+        const PACE: Pace = Pace {
+            first: Duration::from_millis(150),
+            growth: 1.5,
+            most: Duration::from_secs(1),
+        };
+        let id = job.job_id;
+        let look = |_| async move { self.get_job(&id.into()).await };
+        let job = follow(job.clone(), observer, PACE, look).await?;
         if observer.wants_lines() {
-            let mut partial: Vec<u8> = Vec::new();
+            let mut lines = Lines::new(observer);
             self.results(&job.job_id, &mut |chunk| {
-                partial.extend_from_slice(chunk);
-                while let Some(end) = partial.iter().position(|b| *b == b'\n') {
-                    let line: Vec<u8> = partial.drain(..=end).collect();
-                    observer.line(&line);
-                }
+                lines.feed(chunk);
                 Ok(())
             })
             .await?;
+            lines.finish();
         }
         Ok(job)
     }

@@ -11,7 +11,7 @@
 //! owns it), and [`Service::detach_job`] lets it run without us.
 
 use super::access::{self, JobListing};
-use super::jobs::{JobClaim, Observer};
+use super::jobs::{JobClaim, Lines, Observer, Pace, follow};
 use super::tokens::{Principal, Role};
 use super::{Context, blocking};
 use crate::error::{Error, Result};
@@ -258,32 +258,33 @@ impl Local {
             .remove(job_id)
     }
 
-    /// Poll a job another process runs until it ends, taking up orphans now and then (its
-    /// runner may die while we watch).
+    /// Follow a job another process runs until it ends, taking up orphans every fifth look
+    /// (its runner may die while we watch).
     async fn watch(&self, job: &Job, observer: &dyn Observer) -> Result<Job> {
-        let get = || {
-            let (ctx, id) = (self.ctx.clone(), job.job_id);
-            blocking(move || super::jobs::get(&ctx, &id))
+        const PACE: Pace = Pace {
+            first: Duration::from_millis(200),
+            growth: 1.0,
+            most: Duration::from_millis(200),
         };
-        let mut job = get().await?;
-        let mut ticks = 0u32;
-        while !job.status.is_finished() {
-            observer.progress(job.progress);
-            tokio::time::sleep(Duration::from_millis(200)).await;
-            ticks += 1;
-            if ticks.is_multiple_of(5) {
+        let start = self.on_pool({
+            let id = job.job_id;
+            move |ctx| super::jobs::get(ctx, &id)
+        });
+        let job = follow(start.await?, observer, PACE, |waits| async move {
+            if waits.is_multiple_of(5) {
                 self.take_up_orphans().await?;
             }
-            job = get().await?;
-        }
-        observer.progress(job.progress);
+            let id = job.job_id;
+            self.on_pool(move |ctx| super::jobs::get(ctx, &id)).await
+        })
+        .await?;
         if observer.wants_lines() {
+            let mut lines = Lines::new(observer);
             super::jobs::for_each_results_page(&self.ctx, &job.job_id, &mut |page| {
-                for line in page.split_inclusive(|&b| b == b'\n') {
-                    observer.line(line);
-                }
+                lines.feed(page);
                 Ok(())
             })?;
+            lines.finish();
         }
         Ok(job)
     }

@@ -19,7 +19,7 @@ pub use claim::{JobClaim, claim, release};
 pub use files::JobFiles;
 pub(crate) use legacy::import as import_legacy;
 pub(crate) use observer::Ending;
-pub use observer::{NoObserver, Observer};
+pub use observer::{Lines, NoObserver, Observer, Pace, follow};
 
 use super::Context;
 use crate::error::{Error, Result};
