@@ -12,7 +12,7 @@
 
 use super::access::{self, JobListing};
 use super::jobs::{JobClaim, Lines, Observer, Pace, follow};
-use super::tokens::{Principal, Role};
+use super::tokens::Principal;
 use super::{Context, blocking};
 use crate::error::{Error, Result};
 use crate::ids::{ExampleId, JobId, JobRef, ModelId, ModelRef};
@@ -248,7 +248,7 @@ impl Local {
     /// the proof serves every operation, each of which names the role it needs; the model
     /// is found (or not) once.
     async fn permit(&self, model: &ModelRef) -> Result<access::Permitted> {
-        access::permit(&self.ctx, &self.owner, model, Role::Admin).await
+        access::permit(&self.ctx, access::Need::OWNER.scoped(&self.owner)?, model).await
     }
 
     fn take_claim(&self, job_id: &JobId) -> Option<JobClaim> {
@@ -448,8 +448,7 @@ impl Service for Local {
     }
 
     async fn create_job(&self, model: &ModelRef, request: JobRequest) -> Result<Created> {
-        let role = access::role_of(request.kind());
-        let permitted = access::permit(&self.ctx, &self.owner, model, role).await?;
+        let permitted = self.permit(model).await?;
         let (job, claim) = access::create_job(&self.ctx, permitted, request, None).await?;
         self.claims
             .lock()

@@ -186,7 +186,8 @@ fn json_problem(error: JsonError) -> ApiError {
     }
 }
 
-/// A model route's model, the token's role on it checked ([`AppState::authorize`]). A model
+/// A model route's model, what the route's operation needs of the token checked
+/// ([`AppState::authorize`]). A model
 /// route's body is read only with one ([`JsonBody::read`], [`RawBody::read`]): no route
 /// reads a body, let alone parses it, for a token that may not act on its model, which
 /// learns nothing of how its request would be read (404 or 403 first, whatever its body,
@@ -201,16 +202,19 @@ impl Authorized {
 }
 
 impl AppState {
-    /// The repository model a route's `{modelId}` names, once `principal`'s `role` on it
-    /// is checked: invisible is not found (404), visible without the role is 403.
+    /// The repository model a route's `{modelId}` names, once `principal` is found to hold
+    /// what the route's operation needs: a scope the token lacks is 403 before the ID is
+    /// read; then an invisible model is not found (404), and a visible one without the role
+    /// is 403.
     pub(crate) async fn authorize(
         &self,
         principal: &crate::core::tokens::Principal,
         model_id: &str,
-        role: crate::core::tokens::Role,
+        need: crate::core::access::Need,
     ) -> Result<Authorized, ApiError> {
+        let scoped = need.scoped(principal)?;
         let model = self.model(model_id)?;
-        let permitted = crate::core::access::permit(&self.ctx, principal, &model, role).await?;
+        let permitted = crate::core::access::permit(&self.ctx, scoped, &model).await?;
         Ok(Authorized(permitted))
     }
 }

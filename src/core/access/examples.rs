@@ -1,13 +1,15 @@
 //! Examples and their annotations as a caller may read and write them: each operation takes
-//! the [`Permitted`] proof its caller made once, and names the role it needs.
+//! the [`Permitted`] proof its caller made once, and names what it needs ([`super::Need`]).
 
-use super::{Permitted, on_model};
+use super::{
+    ANNOTATE, ANNOTATION_AGREEMENT, DELETE_EXAMPLES, INGEST, LIST_EXAMPLES, Permitted,
+    RELEASE_CLAIM, RESOLVE_EXAMPLE, SHOW_EXAMPLE, UNANNOTATE, on_model,
+};
 use crate::core::Context;
 use crate::core::answer_cache::Gate;
 use crate::core::requests::{
     AnnotateRequest, Annotator, ClaimNext, ExamplesQuery, IngestRequest, Input,
 };
-use crate::core::tokens::Role;
 use crate::error::Result;
 use crate::ids::ExampleId;
 use crate::store::{ExampleFilter, IngestCounts, NewAnnotation};
@@ -27,13 +29,9 @@ pub async fn list_examples(
 ) -> Result<ExamplePage> {
     let (filter, after) = (query.filter.clone(), query.after.map(str::to_owned));
     let limit = query.limit;
-    on_model(
-        ctx,
-        permitted,
-        Role::Reader,
-        "listing examples",
-        move |ctx, path| crate::core::examples::list(ctx, path, &filter, after.as_deref(), limit),
-    )
+    on_model(ctx, permitted, LIST_EXAMPLES, move |ctx, path| {
+        crate::core::examples::list(ctx, path, &filter, after.as_deref(), limit)
+    })
     .await
 }
 
@@ -44,13 +42,9 @@ pub async fn show_example(
     example_id: &ExampleId,
 ) -> Result<ExampleDetail> {
     let example_id = example_id.clone();
-    on_model(
-        ctx,
-        permitted,
-        Role::Reader,
-        "showing an example",
-        move |ctx, path| crate::core::examples::show(ctx, path, &example_id),
-    )
+    on_model(ctx, permitted, SHOW_EXAMPLE, move |ctx, path| {
+        crate::core::examples::show(ctx, path, &example_id)
+    })
     .await
 }
 
@@ -62,13 +56,9 @@ pub async fn delete_examples(
     example_ids: &[ExampleId],
 ) -> Result<()> {
     let (example_ids, actor) = (example_ids.to_vec(), permitted.actor.clone());
-    on_model(
-        ctx,
-        permitted,
-        Role::Admin,
-        "deleting examples",
-        move |ctx, path| crate::core::examples::delete(ctx, path, &example_ids, &actor),
-    )
+    on_model(ctx, permitted, DELETE_EXAMPLES, move |ctx, path| {
+        crate::core::examples::delete(ctx, path, &example_ids, &actor)
+    })
     .await
 }
 
@@ -81,7 +71,7 @@ pub async fn examples_to_annotate(
     working: Option<&Questions>,
     gate: &dyn Gate,
 ) -> Result<ToAnnotate> {
-    let path = permitted.model_for(Role::Reader, "examples to annotate")?;
+    let path = permitted.model_for(super::EXAMPLES_TO_ANNOTATE)?;
     crate::core::to_annotate::pick(ctx, &path, query, working, gate).await
 }
 
@@ -98,7 +88,7 @@ pub async fn claim_next(
         .annotator
         .clone()
         .unwrap_or_else(|| permitted.actor.clone());
-    let path = permitted.model_for(Role::Writer, "claiming an example")?;
+    let path = permitted.model_for(super::CLAIM_NEXT)?;
     crate::core::claims::next(ctx, &path, &annotator, &request, gate).await
 }
 
@@ -113,13 +103,9 @@ pub async fn release_claim(
         example_id.clone(),
         annotator.unwrap_or_else(|| permitted.actor.clone()),
     );
-    on_model(
-        ctx,
-        permitted,
-        Role::Writer,
-        "releasing a claim",
-        move |ctx, path| crate::core::claims::release(ctx, path, &example_id, &annotator),
-    )
+    on_model(ctx, permitted, RELEASE_CLAIM, move |ctx, path| {
+        crate::core::claims::release(ctx, path, &example_id, &annotator)
+    })
     .await
 }
 
@@ -137,15 +123,9 @@ pub async fn unannotate(
         question.to_owned(),
         annotator.unwrap_or_else(|| permitted.actor.clone()),
     );
-    on_model(
-        ctx,
-        permitted,
-        Role::Writer,
-        "deleting an annotation",
-        move |ctx, path| {
-            crate::core::claims::unannotate(ctx, path, &example_id, &question, &annotator)
-        },
-    )
+    on_model(ctx, permitted, UNANNOTATE, move |ctx, path| {
+        crate::core::claims::unannotate(ctx, path, &example_id, &question, &annotator)
+    })
     .await
 }
 
@@ -158,15 +138,9 @@ pub async fn annotate_example(
     patch: AnnotationsPatch,
 ) -> Result<ExampleDetail> {
     let (example_id, annotator) = (example_id.clone(), permitted.actor.clone());
-    on_model(
-        ctx,
-        permitted,
-        Role::Writer,
-        "annotating an example",
-        move |ctx, path| {
-            crate::core::examples::annotate_example(ctx, path, &example_id, &annotator, patch)
-        },
-    )
+    on_model(ctx, permitted, ANNOTATE, move |ctx, path| {
+        crate::core::examples::annotate_example(ctx, path, &example_id, &annotator, patch)
+    })
     .await
 }
 
@@ -186,18 +160,12 @@ pub async fn ingest(
     } = request;
     let annotator = annotator.unwrap_or_else(|| permitted.actor.clone());
     let (sender, counts) = mpsc::unbounded_channel();
-    let work = on_model(
-        ctx,
-        permitted,
-        Role::Writer,
-        "ingesting examples",
-        move |ctx, path| {
-            crate::core::examples::ingest(ctx, path, &annotator, &mut input, atomic, &mut |c| {
-                // The receiver outlives the work; a send cannot fail while it runs.
-                let _ = sender.send(*c);
-            })
-        },
-    );
+    let work = on_model(ctx, permitted, INGEST, move |ctx, path| {
+        crate::core::examples::ingest(ctx, path, &annotator, &mut input, atomic, &mut |c| {
+            // The receiver outlives the work; a send cannot fail while it runs.
+            let _ = sender.send(*c);
+        })
+    });
     with_progress(work, counts, progress).await
 }
 
@@ -230,13 +198,9 @@ pub async fn annotate_lines(
     mut input: Input,
 ) -> Result<IngestReport> {
     let annotator = annotator.unwrap_or_else(|| permitted.actor.clone());
-    on_model(
-        ctx,
-        permitted,
-        Role::Writer,
-        "annotating examples",
-        move |ctx, path| crate::core::examples::annotate_lines(ctx, path, &annotator, &mut input),
-    )
+    on_model(ctx, permitted, ANNOTATE, move |ctx, path| {
+        crate::core::examples::annotate_lines(ctx, path, &annotator, &mut input)
+    })
     .await
 }
 
@@ -254,13 +218,9 @@ pub async fn annotate(
         annotator: request.annotator.unwrap_or_else(|| permitted.actor.clone()),
     };
     let example_id = request.example_id.clone();
-    on_model(
-        ctx,
-        permitted,
-        Role::Writer,
-        "annotating an example",
-        move |ctx, path| crate::core::examples::annotate(ctx, path, &example_id, annotation),
-    )
+    on_model(ctx, permitted, ANNOTATE, move |ctx, path| {
+        crate::core::examples::annotate(ctx, path, &example_id, annotation)
+    })
     .await
 }
 
@@ -268,13 +228,9 @@ pub async fn annotate(
 /// the one ID it starts (role `reader`; [`crate::core::examples::resolve_id`]).
 pub async fn resolve_example(ctx: &Context, permitted: Permitted, text: &str) -> Result<ExampleId> {
     let text = text.to_owned();
-    on_model(
-        ctx,
-        permitted,
-        Role::Reader,
-        "resolving an example",
-        move |ctx, path| crate::core::examples::resolve_id(ctx, path, &text),
-    )
+    on_model(ctx, permitted, RESOLVE_EXAMPLE, move |ctx, path| {
+        crate::core::examples::resolve_id(ctx, path, &text)
+    })
     .await
 }
 
@@ -287,7 +243,7 @@ pub async fn export_examples(
     filter: &ExampleFilter,
     write: &mut (dyn for<'v> FnMut(&'v IngestExample) -> Result<()> + Send),
 ) -> Result<u64> {
-    let path = permitted.model_for(Role::Reader, "exporting examples")?;
+    let path = permitted.model_for(super::EXPORT_EXAMPLES)?;
     crate::core::examples::export(ctx, &path, filter, write)
 }
 
@@ -297,12 +253,8 @@ pub async fn annotation_agreement(
     permitted: Permitted,
     question: Option<String>,
 ) -> Result<AgreementReport> {
-    on_model(
-        ctx,
-        permitted,
-        Role::Reader,
-        "annotation agreement",
-        move |ctx, path| crate::core::agreement::agreement(ctx, path, question.as_deref()),
-    )
+    on_model(ctx, permitted, ANNOTATION_AGREEMENT, move |ctx, path| {
+        crate::core::agreement::agreement(ctx, path, question.as_deref())
+    })
     .await
 }

@@ -1,7 +1,7 @@
 //! Jobs as a caller may see them: listed, read, cancelled and created under the role and
 //! scope their kind needs.
 
-use super::{Permitted, authorize, model_paths, role_of, scope_of};
+use super::{LIST_JOBS, Need, Permitted, authorize, model_paths, scope_of};
 use crate::core::batch::NewBatch;
 use crate::core::jobs;
 use crate::core::requests::JobRequest;
@@ -78,7 +78,7 @@ pub async fn visible_jobs(
     blocking(move || {
         let model_id = match &listing.model {
             Some(permitted) => {
-                let path = permitted.clone().model_for(Role::Reader, "listing jobs")?;
+                let path = permitted.clone().model_for(LIST_JOBS)?;
                 Some(crate::core::models::open(&ctx, &path)?.model_id())
             }
             None => None,
@@ -155,8 +155,8 @@ pub async fn job_results_page(
     blocking(move || jobs::results_page(&ctx, &job_id, from)).await
 }
 
-/// Create a job on the model `permitted` names (checked for the role its kind needs,
-/// [`role_of`], where the caller's request came in) and claim it for running; the caller
+/// Create a job on the model `permitted` names (checked for what its kind needs,
+/// [`Need::to_create`], where the caller's request came in) and claim it for running; the caller
 /// runs the returned claim. `origin` names the HTTP request that asked for it, if one did:
 /// its problems carry it.
 pub async fn create_job(
@@ -166,7 +166,7 @@ pub async fn create_job(
     origin: Option<jobs::Origin>,
 ) -> Result<(Job, jobs::JobClaim)> {
     let kind = request.kind();
-    let path = permitted.model_for(role_of(kind), kind.as_str())?;
+    let path = permitted.model_for(Need::to_create(kind))?;
     let ctx = ctx.clone();
     blocking(move || match request {
         JobRequest::Batch { members, items } => {

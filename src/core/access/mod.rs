@@ -3,9 +3,10 @@
 //! server's handlers, and the command line's [`super::service::Local`]; each only maps the
 //! result, and holds no rule of its own.
 //!
-//! A model's operations take the [`Permitted`] proof that [`permit`] made: the caller's
-//! role on the model is checked once, where the adapter first knows the model (a handler
-//! before it reads the body), and each operation says which role it needs of the proof.
+//! A model's operations take the [`Permitted`] proof that [`permit`] made. Each names what
+//! it needs of its caller once, as a [`Need`] (the token's scopes and a role on the model);
+//! the adapter checks that need where it first knows the model (a handler before it reads
+//! the body), and the operation takes the proof only for its own need.
 //!
 //! An invisible model or job answers exactly like a missing one (by the ID asked for),
 //! so a token cannot learn what exists beyond what it may see. The operations are async:
@@ -55,15 +56,100 @@ pub const fn scope_of(kind: JobKind) -> Scope {
     }
 }
 
-/// The role on the model that creating a job of `kind` needs: deciding is reading the model
-/// (a batch, whose captures follow the policy the model's writers set; an evaluation); an
-/// alignment commits to it.
-pub const fn role_of(kind: JobKind) -> Role {
-    match kind {
-        JobKind::Batch | JobKind::Evaluation => Role::Reader,
-        JobKind::Alignment => Role::Writer,
+/// What an operation on a model needs of its caller: every one of `scopes` on its token,
+/// and `role` or more on the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Need {
+    /// The operation, as a bug in the caller names it.
+    pub what: &'static str,
+    pub scopes: &'static [Scope],
+    pub role: Role,
+}
+
+impl Need {
+    /// What the owner of a local home holds on every model: every scope, `admin`.
+    pub const OWNER: Self = Self::new(
+        "the owner's work",
+        <Scope as strum::VariantArray>::VARIANTS,
+        Role::Admin,
+    );
+
+    const fn new(what: &'static str, scopes: &'static [Scope], role: Role) -> Self {
+        Self { what, scopes, role }
+    }
+
+    /// Whether a proof checked for `self` serves an operation that needs `other`.
+    fn covers(&self, other: &Self) -> bool {
+        self.role >= other.role && other.scopes.iter().all(|s| self.scopes.contains(s))
+    }
+
+    /// What creating a job of `kind` needs: deciding is reading the model (a batch, whose
+    /// captures follow the policy the model's writers set; an evaluation); an alignment
+    /// commits to it.
+    pub const fn to_create(kind: JobKind) -> Self {
+        match kind {
+            JobKind::Batch => Self::new("creating a batch", &[Scope::Batches], Role::Reader),
+            JobKind::Evaluation => {
+                Self::new("creating an evaluation", &[Scope::Batches], Role::Reader)
+            }
+            JobKind::Alignment => {
+                Self::new("creating an alignment", &[Scope::Alignments], Role::Writer)
+            }
+        }
+    }
+
+    /// What listing a model's jobs of `kind` needs: their kind's scope, reading the model.
+    pub const fn to_list(kind: JobKind) -> Self {
+        match kind {
+            JobKind::Batch | JobKind::Evaluation => {
+                Self::new("listing jobs", &[Scope::Batches], Role::Reader)
+            }
+            JobKind::Alignment => Self::new("listing jobs", &[Scope::Alignments], Role::Reader),
+        }
     }
 }
+
+// What each operation on a model needs (the HTTP routes' scopes and roles, which the
+// OpenAPI document states).
+pub const SHOW_MODEL: Need = Need::new("showing a model", &[Scope::ModelsRead], Role::Reader);
+pub const LOG: Need = Need::new("listing checkpoints", &[Scope::ModelsRead], Role::Reader);
+pub const HISTORY: Need = Need::new("the model's history", &[Scope::ModelsRead], Role::Reader);
+pub const DIFF: Need = Need::new("comparing revisions", &[Scope::ModelsRead], Role::Reader);
+pub const DELETE_BRANCH: Need = Need::new("deleting a branch", &[Scope::Alignments], Role::Writer);
+pub const PROMOTE: Need = Need::new("promoting", &[Scope::Alignments], Role::Writer);
+/// A model's jobs of any kind the caller's scopes let it see (`GET /v1/jobs?model=`).
+pub const LIST_JOBS: Need = Need::new("listing jobs", &[], Role::Reader);
+pub const LIST_EXAMPLES: Need = Need::new("listing examples", &[Scope::ExamplesRead], Role::Reader);
+pub const SHOW_EXAMPLE: Need =
+    Need::new("showing an example", &[Scope::ExamplesRead], Role::Reader);
+pub const RESOLVE_EXAMPLE: Need =
+    Need::new("finding an example", &[Scope::ExamplesRead], Role::Reader);
+pub const EXPORT_EXAMPLES: Need =
+    Need::new("exporting examples", &[Scope::ExamplesRead], Role::Reader);
+pub const ANNOTATION_AGREEMENT: Need =
+    Need::new("annotator agreement", &[Scope::ExamplesRead], Role::Reader);
+/// Ranking asks the model for its answers: a decision's scope too.
+pub const EXAMPLES_TO_ANNOTATE: Need = Need::new(
+    "examples to annotate",
+    &[Scope::ExamplesRead, Scope::Decisions],
+    Role::Reader,
+);
+pub const CLAIM_NEXT: Need = Need::new(
+    "claiming an example",
+    &[Scope::ExamplesWrite, Scope::Decisions],
+    Role::Writer,
+);
+pub const RELEASE_CLAIM: Need =
+    Need::new("releasing a claim", &[Scope::ExamplesWrite], Role::Writer);
+pub const INGEST: Need = Need::new("ingesting examples", &[Scope::ExamplesWrite], Role::Writer);
+pub const ANNOTATE: Need = Need::new("annotating", &[Scope::ExamplesWrite], Role::Writer);
+pub const UNANNOTATE: Need = Need::new(
+    "deleting an annotation",
+    &[Scope::ExamplesWrite],
+    Role::Writer,
+);
+pub const DELETE_EXAMPLES: Need =
+    Need::new("deleting examples", &[Scope::ExamplesWrite], Role::Admin);
 
 /// Open `model` for `principal` with at least `role` and return it by its path (a
 /// `modelId` resolved): invisible models are not found. For work already on the blocking
@@ -86,49 +172,62 @@ pub fn authorize(
     Ok(ModelRef::Path(path.clone()))
 }
 
-/// A repository model found for a principal with at least a role on it: the proof that
-/// the check was made, so an operation handed one neither resolves the model's name nor
-/// checks again. Only [`permit`] makes one.
+/// A repository model found for a principal who holds a [`Need`] on it: the proof that the
+/// check was made, so an operation handed one neither resolves the model's name nor checks
+/// again. Only [`permit`] makes one.
 #[derive(Debug, Clone)]
 pub struct Permitted {
     /// By its path (a `modelId` resolved).
     model: ModelRef,
-    role: Role,
+    /// What it was checked for.
+    need: Need,
     /// Who: the principal's name, recorded as the actor of what it writes.
     actor: String,
 }
 
 impl Permitted {
-    /// Whether it was checked for `role` or more.
-    pub fn allows(&self, role: Role) -> bool {
-        self.role >= role
-    }
-
-    /// The model, for `what`, an operation that needs `role`: a proof made for less is a
-    /// bug in its caller, not a refusal of the user.
-    fn model_for(self, role: Role, what: &str) -> Result<ModelRef> {
-        if self.allows(role) {
+    /// The model, for an operation that needs `need`: a proof checked for less is a bug in
+    /// its caller, not a refusal of the user.
+    fn model_for(self, need: Need) -> Result<ModelRef> {
+        if self.need.covers(&need) {
             Ok(self.model)
         } else {
             Err(Error::bug(format!(
-                "{what} on a permission for a lesser role than {role}"
+                "{} on a permission checked for {}",
+                need.what, self.need.what
             )))
         }
     }
 }
 
-/// Check `principal`'s `role` on `model` once ([`authorize`], off the async runtime), for
-/// the operations that take the proof.
-pub async fn permit(
-    ctx: &Context,
-    principal: &Principal,
-    model: &ModelRef,
-    role: Role,
-) -> Result<Permitted> {
+/// A caller whose token holds a [`Need`]'s scopes, checked before anything of the model is
+/// read, let alone its name ([`Need::scoped`]); [`permit`] checks the role.
+pub struct Scoped<'a> {
+    principal: &'a Principal,
+    need: Need,
+}
+
+impl Need {
+    /// `principal`, once its token is found to hold every scope this needs.
+    pub fn scoped(self, principal: &Principal) -> Result<Scoped<'_>> {
+        for scope in self.scopes {
+            principal.require_scope(*scope)?;
+        }
+        Ok(Scoped {
+            principal,
+            need: self,
+        })
+    }
+}
+
+/// Check the role a [`Scoped`] caller needs on `model`, once ([`authorize`], off the async
+/// runtime), for the operations that take the proof.
+pub async fn permit(ctx: &Context, scoped: Scoped<'_>, model: &ModelRef) -> Result<Permitted> {
+    let Scoped { principal, need } = scoped;
     let actor = principal.name.clone();
     let (ctx, principal, model) = (ctx.clone(), principal.clone(), model.clone());
-    let model = blocking(move || authorize(&ctx, &principal, &model, role)).await?;
-    Ok(Permitted { model, role, actor })
+    let model = blocking(move || authorize(&ctx, &principal, &model, need.role)).await?;
+    Ok(Permitted { model, need, actor })
 }
 
 // ---------------------------------------------------------------------------------------
@@ -174,14 +273,7 @@ pub async fn list_models(ctx: &Context, principal: &Principal) -> Result<ModelLi
 
 /// The model's branches, tags, capture policy and question IDs (role `reader`).
 pub async fn show_model(ctx: &Context, permitted: Permitted) -> Result<ModelDetail> {
-    on_model(
-        ctx,
-        permitted,
-        Role::Reader,
-        "showing a model",
-        super::models::show,
-    )
-    .await
+    on_model(ctx, permitted, SHOW_MODEL, super::models::show).await
 }
 
 /// Checkpoints of a revision, newest first (role `reader`).
@@ -191,13 +283,9 @@ pub async fn log(
     query: LogQuery<'_>,
 ) -> Result<Vec<Checkpoint>> {
     let (revision, limit) = (query.revision.map(str::to_owned), query.limit);
-    on_model(
-        ctx,
-        permitted,
-        Role::Reader,
-        "listing checkpoints",
-        move |ctx, path| super::models::log(ctx, path, revision.as_deref(), limit),
-    )
+    on_model(ctx, permitted, LOG, move |ctx, path| {
+        super::models::log(ctx, path, revision.as_deref(), limit)
+    })
     .await
 }
 
@@ -205,13 +293,9 @@ pub async fn log(
 /// caller's.
 pub async fn delete_branch(ctx: &Context, permitted: Permitted, branch: &str) -> Result<()> {
     let (branch, actor) = (branch.to_owned(), permitted.actor.clone());
-    on_model(
-        ctx,
-        permitted,
-        Role::Writer,
-        "deleting a branch",
-        move |ctx, path| super::models::delete_branch(ctx, path, &branch, &actor),
-    )
+    on_model(ctx, permitted, DELETE_BRANCH, move |ctx, path| {
+        super::models::delete_branch(ctx, path, &branch, &actor)
+    })
     .await
 }
 
@@ -225,15 +309,9 @@ pub async fn promote(
 ) -> Result<Checkpoint> {
     let (revision, evaluation) = (revision.to_owned(), evaluation.map(str::to_owned));
     let actor = permitted.actor.clone();
-    on_model(
-        ctx,
-        permitted,
-        Role::Writer,
-        "promoting",
-        move |ctx, path| {
-            super::models::promote(ctx, path, &revision, evaluation.as_deref(), &actor)
-        },
-    )
+    on_model(ctx, permitted, PROMOTE, move |ctx, path| {
+        super::models::promote(ctx, path, &revision, evaluation.as_deref(), &actor)
+    })
     .await
 }
 
@@ -243,42 +321,31 @@ pub async fn history(
     permitted: Permitted,
     limit: usize,
 ) -> Result<Vec<RegistryEvent>> {
-    on_model(
-        ctx,
-        permitted,
-        Role::Reader,
-        "the model's history",
-        move |ctx, path| {
-            let model_id = super::models::open(ctx, path)?.model_id();
-            super::registry::history(ctx, &model_id, limit)
-        },
-    )
+    on_model(ctx, permitted, HISTORY, move |ctx, path| {
+        let model_id = super::models::open(ctx, path)?.model_id();
+        super::registry::history(ctx, &model_id, limit)
+    })
     .await
 }
 
 /// What changed in the model between two revisions (role `reader`).
 pub async fn diff(ctx: &Context, permitted: Permitted, from: &str, to: &str) -> Result<ModelDiff> {
     let (from, to) = (from.to_owned(), to.to_owned());
-    on_model(
-        ctx,
-        permitted,
-        Role::Reader,
-        "comparing revisions",
-        move |ctx, path| super::diff::diff(ctx, path, &from, &to),
-    )
+    on_model(ctx, permitted, DIFF, move |ctx, path| {
+        super::diff::diff(ctx, path, &from, &to)
+    })
     .await
 }
 
-/// `work` on the model `permitted` names, for `what`, an operation that needs `role` of
-/// it ([`Permitted::model_for`]), on the blocking pool.
+/// `work` on the model `permitted` names, for an operation that needs `need` of it
+/// ([`Permitted::model_for`]), on the blocking pool.
 async fn on_model<T: Send + 'static>(
     ctx: &Context,
     permitted: Permitted,
-    role: Role,
-    what: &str,
+    need: Need,
     work: impl FnOnce(&Context, &ModelRef) -> Result<T> + Send + 'static,
 ) -> Result<T> {
-    let path = permitted.model_for(role, what)?;
+    let path = permitted.model_for(need)?;
     let ctx = ctx.clone();
     blocking(move || work(&ctx, &path)).await
 }
@@ -288,29 +355,35 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_proof_serves_its_role_and_the_roles_below_it_only() {
-        let proof = |role| Permitted {
+    fn a_proof_serves_its_need_and_the_needs_below_it_only() {
+        let proof = |need| Permitted {
             model: "acme/support".parse().unwrap(),
-            role,
+            need,
             actor: "ci".into(),
         };
-        let model = proof(Role::Writer)
-            .model_for(role_of(JobKind::Batch), "batch")
-            .unwrap();
+        let model = proof(Need::OWNER).model_for(DELETE_EXAMPLES).unwrap();
         assert_eq!(model.to_string(), "acme/support");
+        // A writer's proof serves a reader's operation of the same scope, not an admin's.
         assert!(
-            proof(Role::Writer)
-                .model_for(Role::Writer, "alignment")
-                .is_ok()
+            proof(ANNOTATE).model_for(RESOLVE_EXAMPLE).is_err(),
+            "another scope"
         );
-        let error = proof(Role::Reader)
-            .model_for(role_of(JobKind::Alignment), "alignment")
+        assert!(proof(CLAIM_NEXT).model_for(RELEASE_CLAIM).is_ok());
+        assert!(proof(ANNOTATE).model_for(DELETE_EXAMPLES).is_err());
+        let error = proof(Need::to_create(JobKind::Batch))
+            .model_for(Need::to_create(JobKind::Alignment))
             .unwrap_err();
         assert!(
             error
                 .to_string()
-                .contains("alignment on a permission for a lesser role than writer"),
+                .contains("creating an alignment on a permission checked for creating a batch"),
             "{error}"
+        );
+        // Listing a model's jobs of one kind serves listing them all.
+        assert!(
+            proof(Need::to_list(JobKind::Alignment))
+                .model_for(LIST_JOBS)
+                .is_ok()
         );
     }
 }

@@ -1,7 +1,7 @@
 //! How far a model's annotators agree: Cohen's or Fleiss' kappa per question.
 
 use super::params::ModelParams;
-use crate::core::tokens::{Principal, Role, Scope};
+use crate::core::tokens::Principal;
 use crate::core::{self};
 use crate::server::AppState;
 use crate::server::error::ApiResult;
@@ -52,8 +52,9 @@ pub(crate) async fn get_annotation_agreement(
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
     query: ModelQuery<AgreementQuery>,
 ) -> ApiResult<Json<AgreementReport>> {
-    principal.require_scope(Scope::ExamplesRead)?;
-    let authorized = state.authorize(&principal, &model_id, Role::Reader).await?;
+    let authorized = state
+        .authorize(&principal, &model_id, core::access::ANNOTATION_AGREEMENT)
+        .await?;
     let query = query.read(&authorized)?;
     let permitted = authorized.into_permitted();
     let report = core::access::annotation_agreement(&state.ctx, permitted, query.question).await?;

@@ -6,7 +6,7 @@ use super::jobs::{self, Alignments, JsonCollection};
 use super::params::ModelParams;
 use crate::core;
 use crate::core::requests::JobRequest;
-use crate::core::tokens::{Principal, Role};
+use crate::core::tokens::Principal;
 use crate::error::Result;
 use crate::server::AppState;
 use crate::server::error::ApiResult;
@@ -14,7 +14,6 @@ use crate::server::extract::{AppPath, JsonBody};
 use crate::server::openapi::problems;
 use crate::wire::align::AlignmentRequest;
 use crate::wire::decision::Checkpoint;
-use crate::wire::jobs::JobKind;
 use crate::wire::models::PromoteRequest;
 use axum::extract::State;
 use axum::{Extension, Json};
@@ -30,11 +29,8 @@ problems::problem_responses! {
         model at the revision's commit.";
 }
 
-/// Promoting is part of aligning: it needs the alignments' scope.
-const SCOPE: crate::core::tokens::Scope = jobs::scope_of(JobKind::Alignment);
-
 /// An alignment commits a branch when it improves the model, so it needs a writer
-/// ([`crate::core::access::role_of`]).
+/// ([`crate::core::access::Need::to_create`]).
 impl JsonCollection for Alignments {
     fn parse(body: &Value) -> Result<JobRequest> {
         Ok(JobRequest::Alignment(AlignmentRequest::read(body)?))
@@ -108,10 +104,11 @@ pub(crate) async fn promote(
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
     request: axum::extract::Request,
 ) -> ApiResult<Json<Checkpoint>> {
-    principal.require_scope(SCOPE)?;
     // Authorized before the body is read: a token that may not promote learns nothing
     // about its request, not even whether it is JSON.
-    let authorized = state.authorize(&principal, &model_id, Role::Writer).await?;
+    let authorized = state
+        .authorize(&principal, &model_id, core::access::PROMOTE)
+        .await?;
     let JsonBody(body) = JsonBody::read(request, &state, &authorized).await?;
     let PromoteRequest {
         revision,

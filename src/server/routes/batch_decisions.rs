@@ -97,12 +97,11 @@ pub(crate) async fn create_batch(
     headers: HeaderMap,
     request: axum::extract::Request,
 ) -> ApiResult<Response> {
-    principal.require_scope(SCOPE)?;
     // Authorized before anything is read or validated.
     // One rule for capture: a reader may decide, and deciding records what the model's
     // capture policy (set by its writers) says, through a batch as through `/v1/decision`.
-    let role = crate::core::access::role_of(KIND);
-    let authorized = state.authorize(&principal, &model_id, role).await?;
+    let need = crate::core::access::Need::to_create(KIND);
+    let authorized = state.authorize(&principal, &model_id, need).await?;
     let body = RawBody::read(request, &state, &authorized).await?;
     let key = idempotency::key(&headers, true)?;
     let (members, items, hash) = if is_json(&body.media_type) {

@@ -4,7 +4,7 @@
 
 use super::params::{ExampleParams, ModelParams, QuestionParams};
 use crate::core::requests::ClaimNext;
-use crate::core::tokens::{Principal, Role, Scope};
+use crate::core::tokens::Principal;
 use crate::core::{self};
 use crate::error::Error;
 use crate::server::AppState;
@@ -69,11 +69,11 @@ pub(crate) async fn claim_example_to_annotate(
     pairs: ModelQuery<Vec<(String, String)>>,
     request: axum::extract::Request,
 ) -> ApiResult<Json<NextToAnnotate>> {
-    principal.require_scope(Scope::ExamplesWrite)?;
-    principal.require_scope(Scope::Decisions)?;
     // Authorized before the query or the body is read: a token that may not claim learns
     // nothing from a 422.
-    let authorized = state.authorize(&principal, &model_id, Role::Writer).await?;
+    let authorized = state
+        .authorize(&principal, &model_id, core::access::CLAIM_NEXT)
+        .await?;
     let query = ToAnnotateQuery::from_pairs(&pairs.read(&authorized)?).map_err(Error::from)?;
     let JsonBody(body) = JsonBody::read(request, &state, &authorized).await?;
     let ClaimBody { skip, ids, exclude } = ClaimBody::read(&body)?;
@@ -115,8 +115,9 @@ pub(crate) async fn release_example_claim(
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
     AppPath(ExampleParams { example_id }): AppPath<ExampleParams>,
 ) -> ApiResult<StatusCode> {
-    principal.require_scope(Scope::ExamplesWrite)?;
-    let authorized = state.authorize(&principal, &model_id, Role::Writer).await?;
+    let authorized = state
+        .authorize(&principal, &model_id, core::access::RELEASE_CLAIM)
+        .await?;
     let permitted = authorized.into_permitted();
     core::access::release_claim(&state.ctx, permitted, &example_id, None).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -145,8 +146,9 @@ pub(crate) async fn delete_annotation(
     AppPath(ExampleParams { example_id }): AppPath<ExampleParams>,
     AppPath(QuestionParams { question_id }): AppPath<QuestionParams>,
 ) -> ApiResult<StatusCode> {
-    principal.require_scope(Scope::ExamplesWrite)?;
-    let authorized = state.authorize(&principal, &model_id, Role::Writer).await?;
+    let authorized = state
+        .authorize(&principal, &model_id, core::access::UNANNOTATE)
+        .await?;
     let permitted = authorized.into_permitted();
     core::access::unannotate(&state.ctx, permitted, &example_id, &question_id, None).await?;
     Ok(StatusCode::NO_CONTENT)

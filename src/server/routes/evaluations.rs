@@ -9,7 +9,7 @@ use crate::wire::align::EvaluationRequest;
 use serde_json::Value;
 
 /// An evaluation stages the annotated examples and only reads the model
-/// ([`crate::core::access::role_of`]).
+/// ([`crate::core::access::Need::to_create`]).
 impl JsonCollection for Evaluations {
     fn parse(body: &Value) -> Result<JobRequest> {
         Ok(JobRequest::Evaluation(EvaluationRequest::read(body)?))

@@ -2,7 +2,7 @@
 
 use super::params::{ExampleParams, IdempotencyKey, ModelParams};
 use crate::core::requests::{ExamplesQuery, IngestRequest};
-use crate::core::tokens::{Principal, Role};
+use crate::core::tokens::Principal;
 use crate::core::{self};
 use crate::error::Error;
 use crate::server::admission::OneAtATime;
@@ -80,8 +80,9 @@ pub(crate) async fn list_examples(
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
     query: ModelQuery<ListQuery>,
 ) -> ApiResult<Json<ExamplePage>> {
-    principal.require_scope(crate::core::tokens::Scope::ExamplesRead)?;
-    let authorized = state.authorize(&principal, &model_id, Role::Reader).await?;
+    let authorized = state
+        .authorize(&principal, &model_id, core::access::LIST_EXAMPLES)
+        .await?;
     let query = query.read(&authorized)?;
     let limit = crate::server::extract::page_limit(query.limit)?;
     let filter = ExampleFilter {
@@ -129,10 +130,10 @@ pub(crate) async fn list_examples_to_annotate(
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
     pairs: ModelQuery<Vec<(String, String)>>,
 ) -> ApiResult<Json<ToAnnotate>> {
-    principal.require_scope(crate::core::tokens::Scope::ExamplesRead)?;
-    principal.require_scope(crate::core::tokens::Scope::Decisions)?;
     // Authorized before the query is read: a token that may not ask learns nothing from a 422.
-    let authorized = state.authorize(&principal, &model_id, Role::Reader).await?;
+    let authorized = state
+        .authorize(&principal, &model_id, core::access::EXAMPLES_TO_ANNOTATE)
+        .await?;
     let query = ToAnnotateQuery::from_pairs(&pairs.read(&authorized)?).map_err(Error::from)?;
     let permitted = authorized.into_permitted();
     let gate = OneAtATime::new(&state.decisions);
@@ -175,10 +176,10 @@ pub(crate) async fn pick_examples_to_annotate(
     pairs: ModelQuery<Vec<(String, String)>>,
     request: axum::extract::Request,
 ) -> ApiResult<Json<ToAnnotate>> {
-    principal.require_scope(crate::core::tokens::Scope::ExamplesRead)?;
-    principal.require_scope(crate::core::tokens::Scope::Decisions)?;
     // Authorized before the query or the body is read, as the `GET`.
-    let authorized = state.authorize(&principal, &model_id, Role::Reader).await?;
+    let authorized = state
+        .authorize(&principal, &model_id, core::access::EXAMPLES_TO_ANNOTATE)
+        .await?;
     let query = ToAnnotateQuery::from_pairs(&pairs.read(&authorized)?).map_err(Error::from)?;
     let JsonBody(body) = JsonBody::read(request, &state, &authorized).await?;
     let permitted = authorized.into_permitted();
@@ -252,9 +253,10 @@ pub(crate) async fn ingest_examples(
     headers: HeaderMap,
     request: axum::extract::Request,
 ) -> ApiResult<Response> {
-    principal.require_scope(crate::core::tokens::Scope::ExamplesWrite)?;
     // Authorized before the query, the key or the body is read.
-    let authorized = state.authorize(&principal, &model_id, Role::Writer).await?;
+    let authorized = state
+        .authorize(&principal, &model_id, core::access::INGEST)
+        .await?;
     let query = query.read(&authorized)?;
     let key = idempotency::key(&headers, false)?;
     let body = RawBody::read(request, &state, &authorized).await?;
@@ -353,9 +355,10 @@ pub(crate) async fn annotate_examples(
     headers: HeaderMap,
     request: axum::extract::Request,
 ) -> ApiResult<Response> {
-    principal.require_scope(crate::core::tokens::Scope::ExamplesWrite)?;
     // Authorized before the key or the body is read.
-    let authorized = state.authorize(&principal, &model_id, Role::Writer).await?;
+    let authorized = state
+        .authorize(&principal, &model_id, core::access::ANNOTATE)
+        .await?;
     let key = idempotency::key(&headers, false)?;
     let body = RawBody::read(request, &state, &authorized).await?;
     check_json_array(&body, "annotations")?;
@@ -418,8 +421,9 @@ pub(crate) async fn get_example(
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
     AppPath(ExampleParams { example_id }): AppPath<ExampleParams>,
 ) -> ApiResult<Json<ExampleDetail>> {
-    principal.require_scope(crate::core::tokens::Scope::ExamplesRead)?;
-    let authorized = state.authorize(&principal, &model_id, Role::Reader).await?;
+    let authorized = state
+        .authorize(&principal, &model_id, core::access::SHOW_EXAMPLE)
+        .await?;
     let permitted = authorized.into_permitted();
     let detail = core::access::show_example(&state.ctx, permitted, &example_id).await?;
     Ok(Json(detail))
@@ -449,8 +453,9 @@ pub(crate) async fn delete_example(
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
     AppPath(ExampleParams { example_id }): AppPath<ExampleParams>,
 ) -> ApiResult<axum::http::StatusCode> {
-    principal.require_scope(crate::core::tokens::Scope::ExamplesWrite)?;
-    let authorized = state.authorize(&principal, &model_id, Role::Admin).await?;
+    let authorized = state
+        .authorize(&principal, &model_id, core::access::DELETE_EXAMPLES)
+        .await?;
     let permitted = authorized.into_permitted();
     core::access::delete_examples(&state.ctx, permitted, &[example_id]).await?;
     Ok(axum::http::StatusCode::NO_CONTENT)
@@ -488,10 +493,11 @@ pub(crate) async fn annotate_example(
     AppPath(ExampleParams { example_id }): AppPath<ExampleParams>,
     request: axum::extract::Request,
 ) -> ApiResult<Json<ExampleDetail>> {
-    principal.require_scope(crate::core::tokens::Scope::ExamplesWrite)?;
     // The scope and the role before the body: a token without them learns nothing of its
     // request.
-    let authorized = state.authorize(&principal, &model_id, Role::Writer).await?;
+    let authorized = state
+        .authorize(&principal, &model_id, core::access::ANNOTATE)
+        .await?;
     let JsonBody(body) = JsonBody::read(request, &state, &authorized).await?;
     let patch = AnnotationsPatch::read(&body).map_err(crate::error::Error::from)?;
     let permitted = authorized.into_permitted();

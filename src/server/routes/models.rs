@@ -4,7 +4,7 @@
 use super::params::{BranchParams, ModelParams};
 use crate::core;
 use crate::core::requests::LogQuery;
-use crate::core::tokens::{Principal, Role};
+use crate::core::tokens::Principal;
 use crate::server::AppState;
 use crate::server::error::ApiResult;
 use crate::server::extract::{AppPath, ModelQuery};
@@ -58,8 +58,9 @@ pub(crate) async fn get_model(
     Extension(principal): Extension<Principal>,
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
 ) -> ApiResult<Json<ModelDetail>> {
-    principal.require_scope(crate::core::tokens::Scope::ModelsRead)?;
-    let authorized = state.authorize(&principal, &model_id, Role::Reader).await?;
+    let authorized = state
+        .authorize(&principal, &model_id, core::access::SHOW_MODEL)
+        .await?;
     Ok(Json(
         core::access::show_model(&state.ctx, authorized.into_permitted()).await?,
     ))
@@ -97,8 +98,9 @@ pub(crate) async fn list_checkpoints(
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
     query: ModelQuery<CheckpointQuery>,
 ) -> ApiResult<Json<Vec<Checkpoint>>> {
-    principal.require_scope(crate::core::tokens::Scope::ModelsRead)?;
-    let authorized = state.authorize(&principal, &model_id, Role::Reader).await?;
+    let authorized = state
+        .authorize(&principal, &model_id, core::access::LOG)
+        .await?;
     let query = query.read(&authorized)?;
     let limit = crate::server::extract::page_limit(query.limit)?;
     let query = LogQuery {
@@ -142,8 +144,9 @@ pub(crate) async fn list_history(
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
     query: ModelQuery<HistoryQuery>,
 ) -> ApiResult<Json<Vec<RegistryEvent>>> {
-    principal.require_scope(crate::core::tokens::Scope::ModelsRead)?;
-    let authorized = state.authorize(&principal, &model_id, Role::Reader).await?;
+    let authorized = state
+        .authorize(&principal, &model_id, core::access::HISTORY)
+        .await?;
     let query = query.read(&authorized)?;
     let limit = crate::server::extract::page_limit(query.limit)?;
     Ok(Json(
@@ -185,8 +188,9 @@ pub(crate) async fn diff_model(
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
     query: ModelQuery<DiffQuery>,
 ) -> ApiResult<Json<ModelDiff>> {
-    principal.require_scope(crate::core::tokens::Scope::ModelsRead)?;
-    let authorized = state.authorize(&principal, &model_id, Role::Reader).await?;
+    let authorized = state
+        .authorize(&principal, &model_id, core::access::DIFF)
+        .await?;
     let query = query.read(&authorized)?;
     let permitted = authorized.into_permitted();
     Ok(Json(
@@ -218,8 +222,9 @@ pub(crate) async fn delete_branch(
     AppPath(BranchParams { branch }): AppPath<BranchParams>,
 ) -> ApiResult<axum::http::StatusCode> {
     // The scope that makes branches (alignments) and moves them (promote) deletes them.
-    principal.require_scope(crate::core::tokens::Scope::Alignments)?;
-    let authorized = state.authorize(&principal, &model_id, Role::Writer).await?;
+    let authorized = state
+        .authorize(&principal, &model_id, core::access::DELETE_BRANCH)
+        .await?;
     core::access::delete_branch(&state.ctx, authorized.into_permitted(), &branch).await?;
     Ok(axum::http::StatusCode::NO_CONTENT)
 }

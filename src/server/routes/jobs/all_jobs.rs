@@ -4,7 +4,7 @@
 use super::{results, scope_of, statuses};
 use crate::core;
 use crate::core::access::JobListing;
-use crate::core::tokens::{Principal, Role};
+use crate::core::tokens::Principal;
 use crate::server::AppState;
 use crate::server::error::ApiResult;
 use crate::server::extract::{AppPath, AppQuery, Authorized};
@@ -75,7 +75,11 @@ pub(crate) async fn list_jobs(
     let limit = crate::server::extract::page_limit(query.limit)?;
     // Read last: a malformed query is refused before an unknown model.
     let model = match query.model {
-        Some(model) => Some(state.authorize(&principal, &model, Role::Reader).await?),
+        Some(model) => Some(
+            state
+                .authorize(&principal, &model, core::access::LIST_JOBS)
+                .await?,
+        ),
         None => None,
     };
     let listing = JobListing {

@@ -105,10 +105,8 @@ pub(crate) async fn create_json<C: JsonCollection>(
     headers: HeaderMap,
     request: axum::extract::Request,
 ) -> ApiResult<Response> {
-    principal.require_scope(scope_of(C::KIND))?;
-    let authorized = state
-        .authorize(&principal, &model_id, core::access::role_of(C::KIND))
-        .await?;
+    let need = core::access::Need::to_create(C::KIND);
+    let authorized = state.authorize(&principal, &model_id, need).await?;
     let JsonBody(body) = JsonBody::read(request, &state, &authorized).await?;
     let key = idempotency::key(&headers, true)?;
     let request = C::parse(&body)?;
@@ -238,10 +236,8 @@ pub(crate) async fn list_in<C: Collection>(
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
     query: ModelQuery<ListQuery>,
 ) -> ApiResult<Json<Vec<Job>>> {
-    principal.require_scope(scope_of(C::KIND))?;
-    let authorized = state
-        .authorize(&principal, &model_id, core::tokens::Role::Reader)
-        .await?;
+    let need = core::access::Need::to_list(C::KIND);
+    let authorized = state.authorize(&principal, &model_id, need).await?;
     let query = query.read(&authorized)?;
     Ok(Json(
         list(
