@@ -6,8 +6,8 @@
 //! injects failures (a 503, a 429 with `Retry-After`, an answer lost after the server acted)
 //! and records what the client sent.
 
-use crate::common::TestEnv;
 use crate::common::wait_until;
+use crate::common::{Background, TestEnv};
 use crate::common::{QUESTIONS, STATE, repo_root};
 use crate::terminal::Terminal;
 use assert_cmd::Command;
@@ -21,61 +21,12 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tokio::sync::oneshot;
 
 mod older_server;
 
 // ---------------------------------------------------------------------------------------
 // Harness
 // ---------------------------------------------------------------------------------------
-
-/// A tiny axum app (or the real server) on `127.0.0.1:0`, bound before its thread starts, on
-/// its own thread and runtime; dropping it stops it.
-struct Background {
-    url: String,
-    stop: Option<oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Background {
-    fn start<F, Fut>(serve: F) -> Self
-    where
-        F: FnOnce(tokio::net::TcpListener, oneshot::Receiver<()>) -> Fut + Send + 'static,
-        Fut: std::future::Future<Output = ()>,
-    {
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-        listener.set_nonblocking(true).expect("nonblocking");
-        let url = format!("http://{}", listener.local_addr().unwrap());
-        let (stop, stopped) = oneshot::channel::<()>();
-        let thread = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()
-                .expect("runtime");
-            runtime.block_on(async move {
-                let listener = tokio::net::TcpListener::from_std(listener).expect("listener");
-                serve(listener, stopped).await;
-            });
-        });
-        Self {
-            url,
-            stop: Some(stop),
-            thread: Some(thread),
-        }
-    }
-}
-
-impl Drop for Background {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
-}
 
 /// A shared `arbiter serve` over a temporary home, with an admin token.
 struct Shared {
@@ -94,13 +45,7 @@ impl Shared {
 
     fn serve(home: TestEnv) -> Self {
         let admin = home.admin_token("admin");
-        let ctx = home.ctx().clone();
-        let server = Background::start(move |listener, stopped| async move {
-            let _ = arbiter::server::serve(ctx, listener, async move {
-                let _ = stopped.await;
-            })
-            .await;
-        });
+        let server = Background::arbiter(&home);
         Self {
             server,
             home,
@@ -109,7 +54,7 @@ impl Shared {
     }
 
     fn url(&self) -> &str {
-        &self.server.url
+        self.server.url()
     }
 
     /// The temp dir around the home: input files go here.
@@ -1380,18 +1325,12 @@ impl Proxy {
             count: AtomicUsize::new(0),
         });
         let app = Router::new().fallback(forward).with_state(state.clone());
-        let server = Background::start(move |listener, stopped| async move {
-            let _ = axum::serve(listener, app)
-                .with_graceful_shutdown(async move {
-                    let _ = stopped.await;
-                })
-                .await;
-        });
+        let server = Background::router(app);
         Self { server, state }
     }
 
     fn url(&self) -> &str {
-        &self.server.url
+        self.server.url()
     }
 
     fn seen(&self) -> Vec<Seen> {

@@ -1,7 +1,7 @@
 //! The test harness: a temporary home ([`TestEnv`]) with a command for the real binary, a
 //! library [`Context`](arbiter::core::Context) over it, and from it an in-process server
-//! (`TestEnv::serve`, in `http.rs`) or a spawned `arbiter serve` (`Served::start(&env)`, in
-//! `served.rs`). Every test file starts from one.
+//! (`TestEnv::serve`, in `http.rs`, or on a thread of its own, [`Background`]) or a spawned
+//! `arbiter serve` (`Served::start(&env)`, in `served.rs`). Every test file starts from one.
 
 use assert_cmd::Command;
 use serde_json::Value;
@@ -279,6 +279,84 @@ pub(crate) fn support_file(name: &str) -> String {
         .join(name)
         .display()
         .to_string()
+}
+
+/// A server on `127.0.0.1:0`, bound before its thread starts, on its own thread and
+/// runtime, so that a test whose own thread runs commands can call it: the real server
+/// ([`Background::arbiter`]) or a small axum app ([`Background::router`]: a proxy, a fake
+/// upstream, a collector). Dropping it stops it.
+pub(crate) struct Background {
+    url: String,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Background {
+    /// `arbiter serve` over `env`'s home, shut down gracefully when dropped.
+    pub(crate) fn arbiter(env: &TestEnv) -> Self {
+        let ctx = env.ctx().clone();
+        Self::start(false, move |listener, stopped| async move {
+            let _ = arbiter::server::serve(ctx, listener, async move {
+                let _ = stopped.await;
+            })
+            .await;
+        })
+    }
+
+    /// `app`, until dropped; handlers still running then (a fake that hangs) are dropped,
+    /// not waited for.
+    pub(crate) fn router(app: axum::Router) -> Self {
+        Self::start(true, move |listener, stopped| async move {
+            tokio::select! {
+                _ = axum::serve(listener, app) => {}
+                _ = stopped => {}
+            }
+        })
+    }
+
+    fn start<F, Fut>(drop_hanging: bool, serve: F) -> Self
+    where
+        F: FnOnce(tokio::net::TcpListener, tokio::sync::oneshot::Receiver<()>) -> Fut
+            + Send
+            + 'static,
+        Fut: std::future::Future<Output = ()>,
+    {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        listener.set_nonblocking(true).expect("nonblocking");
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            let runtime = runtime();
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::from_std(listener).expect("listener");
+                serve(listener, stopped).await;
+            });
+            if drop_hanging {
+                runtime.shutdown_background();
+            }
+        });
+        Self {
+            url,
+            stop: Some(stop),
+            thread: Some(thread),
+        }
+    }
+
+    /// `http://127.0.0.1:PORT`.
+    pub(crate) fn url(&self) -> &str {
+        &self.url
+    }
+}
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
 }
 
 /// A two-thread runtime, for tests that drive a served process over HTTP.

@@ -6,6 +6,7 @@
 //! it as well as async ones. It records every request (arrival time, path, authorization,
 //! body) and the most requests it ever had in flight at once.
 
+use crate::common::Background;
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
@@ -14,9 +15,7 @@ use axum::response::Response;
 use serde_json::{Map, Value, json};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-use tokio::sync::oneshot;
 
 /// What the fake answers to one request.
 #[derive(Debug, Clone)]
@@ -115,10 +114,8 @@ struct Shared {
 
 /// A running fake; dropping it stops it.
 pub(crate) struct FakeUpstream {
-    url: String,
+    server: Background,
     shared: Arc<Shared>,
-    stop: Option<oneshot::Sender<()>>,
-    thread: Option<JoinHandle<()>>,
 }
 
 impl FakeUpstream {
@@ -126,44 +123,21 @@ impl FakeUpstream {
     pub(crate) fn start(
         script: impl Fn(usize, &Value) -> FakeReply + Send + Sync + 'static,
     ) -> Self {
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a fake");
-        listener.set_nonblocking(true).expect("nonblocking");
-        let url = format!("http://{}", listener.local_addr().unwrap());
         let shared = Arc::new(Shared {
             script: Box::new(script),
             seen: Mutex::new(Vec::new()),
             in_flight: AtomicUsize::new(0),
             peak: AtomicUsize::new(0),
         });
-        let (stop, stopped) = oneshot::channel::<()>();
         let app = Router::new().fallback(handle).with_state(shared.clone());
-        let thread = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()
-                .expect("fake runtime");
-            runtime.block_on(async move {
-                let listener = tokio::net::TcpListener::from_std(listener).expect("listener");
-                tokio::select! {
-                    _ = axum::serve(listener, app) => {}
-                    _ = stopped => {}
-                }
-            });
-            // Hanging handlers are dropped, not waited for.
-            runtime.shutdown_background();
-        });
-        Self {
-            url,
-            shared,
-            stop: Some(stop),
-            thread: Some(thread),
-        }
+        // Hanging handlers are dropped with it, not waited for.
+        let server = Background::router(app);
+        Self { server, shared }
     }
 
     /// `http://127.0.0.1:PORT`.
     pub(crate) fn url(&self) -> &str {
-        &self.url
+        self.server.url()
     }
 
     pub(crate) fn seen(&self) -> Vec<Seen> {
@@ -185,17 +159,6 @@ impl FakeUpstream {
             .windows(2)
             .map(|w| w[1].at.duration_since(w[0].at))
             .collect()
-    }
-}
-
-impl Drop for FakeUpstream {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
     }
 }
 

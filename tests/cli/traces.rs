@@ -7,7 +7,7 @@
 //! job's shards are traces of their own, linked to the request that created the job.
 //! Unset, nothing is sent.
 
-use crate::common::{TestEnv, assert_succeeded, runtime};
+use crate::common::{Background, TestEnv, assert_succeeded, runtime};
 use crate::fake_upstream::{FakeReply, FakeUpstream, systemone_answers};
 use crate::http::{base_request, repo_request};
 use crate::served::{Served, decisions_token};
@@ -20,7 +20,6 @@ use opentelemetry_proto::tonic::common::v1::any_value::Value as AnyValue;
 use prost::Message as _;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
-use tokio::sync::oneshot;
 
 /// One exported span, as the collector decoded it (IDs in hex).
 #[derive(Debug, Clone)]
@@ -50,41 +49,18 @@ struct Received {
 /// An OTLP/HTTP trace receiver on 127.0.0.1: `POST /v1/traces` with an
 /// `ExportTraceServiceRequest` in protobuf; anything it cannot decode fails the test.
 struct Collector {
-    url: String,
+    server: Background,
     received: Arc<Mutex<Received>>,
-    stop: Option<oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Collector {
     fn start() -> Self {
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a collector");
-        listener.set_nonblocking(true).expect("nonblocking");
-        let url = format!("http://{}", listener.local_addr().unwrap());
         let received = Arc::new(Mutex::new(Received::default()));
         let app = Router::new()
             .route("/v1/traces", axum::routing::post(receive))
             .with_state(received.clone());
-        let (stop, stopped) = oneshot::channel::<()>();
-        let thread = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .expect("collector runtime");
-            runtime.block_on(async move {
-                let listener = tokio::net::TcpListener::from_std(listener).expect("listener");
-                tokio::select! {
-                    _ = axum::serve(listener, app) => {}
-                    _ = stopped => {}
-                }
-            });
-        });
-        Self {
-            url,
-            received,
-            stop: Some(stop),
-            thread: Some(thread),
-        }
+        let server = Background::router(app);
+        Self { server, received }
     }
 
     fn posts(&self) -> usize {
@@ -93,17 +69,6 @@ impl Collector {
 
     fn spans(&self) -> Vec<Span> {
         self.received.lock().unwrap().spans.clone()
-    }
-}
-
-impl Drop for Collector {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
     }
 }
 
@@ -157,7 +122,7 @@ fn text(value: &AnyValue) -> Option<String> {
 /// The variables that point `arbiter` at `collector`, exporting every 50 ms.
 fn pointed_at(command: &mut std::process::Command, collector: &Collector) {
     command
-        .env("OTEL_EXPORTER_OTLP_ENDPOINT", &collector.url)
+        .env("OTEL_EXPORTER_OTLP_ENDPOINT", collector.server.url())
         .env("OTEL_BSP_SCHEDULE_DELAY", "50");
 }
 
@@ -417,7 +382,7 @@ fn unset_nothing_is_sent_and_no_traceparent_goes_upstream() {
     let token = decisions_token(&env)["token"].as_str().unwrap().to_owned();
     // The collector's address is there, under a name that is not the variable's.
     let served = Served::start_with(&env, |command| {
-        command.env("OTEL_EXPORTER_OTLP_ENDPOINT_UNUSED", &collector.url);
+        command.env("OTEL_EXPORTER_OTLP_ENDPOINT_UNUSED", collector.server.url());
     });
     let traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
     decide(
@@ -446,7 +411,7 @@ fn a_batch_on_the_command_line_is_one_trace_with_the_same_spans() {
     command
         .env(
             "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
-            format!("{}/v1/traces", collector.url),
+            format!("{}/v1/traces", collector.server.url()),
         )
         .env("OTEL_SERVICE_NAME", "arbiter-ci")
         .args(["batch", "acme/support", "--input"])
