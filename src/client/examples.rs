@@ -7,20 +7,20 @@ use super::upload::{self, NDJSON, Upload};
 use crate::core::service::{Annotator, Input};
 use crate::error::{Error, Result};
 use crate::store::IngestCounts;
-use crate::wire::ProblemCode;
 use crate::wire::examples::ExampleDetail;
 use crate::wire::examples::{IngestReport, RejectedLine};
 use crate::wire::validate::Segment;
+use crate::wire::{ProblemCode, paths};
 use bytes::Bytes;
 use sha2::{Digest, Sha256};
 
 impl Remote {
-    /// Send an input in chunks of whole lines to `route` of `model` (`examples` or
-    /// `annotations`), summing the reports; line numbers are the whole input's.
+    /// Send an input in chunks of whole lines to `route` of `model` ([`paths::EXAMPLES`] or
+    /// [`paths::ANNOTATIONS`]), summing the reports; line numbers are the whole input's.
     pub(super) async fn upload(
         &self,
         model: &str,
-        route: &str,
+        route: &'static str,
         input: Input,
         progress: &(dyn Fn(IngestCounts) + Send + Sync),
     ) -> Result<IngestReport> {
@@ -35,11 +35,12 @@ impl Remote {
             hasher.update(nonce.as_bytes());
             hasher.update((index as u64).to_le_bytes());
             hasher.update(bytes);
-            format!("arbiter-{route}-{}", &hex::encode(hasher.finalize())[..40])
+            let name = route.rsplit('/').next().unwrap_or_default();
+            format!("arbiter-{name}-{}", &hex::encode(hasher.finalize())[..40])
         };
         let mut chunker = match upload::open(input, self.chunk_bytes)? {
             Upload::Whole(bytes) => {
-                let request = Request::post(&["v1", "models", model, route])
+                let request = Request::post(route, &[model])
                     .body("application/json", Bytes::from(bytes.clone()))
                     .key(key(0, &bytes));
                 let report: IngestReport = self.http.json(&request).await?;
@@ -49,7 +50,7 @@ impl Remote {
             Upload::Chunks(chunker) => chunker,
         };
         while let Some(chunk) = chunker.next_chunk()? {
-            let request = Request::post(&["v1", "models", model, route])
+            let request = Request::post(route, &[model])
                 .body(NDJSON, Bytes::from(chunk.bytes.clone()))
                 .key(key(chunk.index, &chunk.bytes));
             let part: IngestReport = self.http.json(&request).await.map_err(|error| {
@@ -89,7 +90,7 @@ impl Remote {
     /// command prints.
     pub(super) async fn ingest_atomic(&self, model: &str, input: Input) -> Result<IngestReport> {
         let (media_type, bytes) = upload::whole(input)?;
-        let request = Request::post(&["v1", "models", model, "examples"])
+        let request = Request::post(paths::EXAMPLES, &[model])
             .query("atomic", &"true")
             .body(media_type, Bytes::from(bytes.clone()))
             .key(format!("arbiter-ingest-{}", uuid::Uuid::new_v4()));
@@ -123,9 +124,7 @@ impl Remote {
 
     pub(super) async fn get_example(&self, model: &str, example_id: &str) -> Result<ExampleDetail> {
         self.http
-            .json(&Request::get(&[
-                "v1", "models", model, "examples", example_id,
-            ]))
+            .json(&Request::get(paths::EXAMPLE, &[model, example_id]))
             .await
     }
 }

@@ -50,7 +50,10 @@ pub(crate) enum Method {
 #[derive(Debug, Clone)]
 pub(crate) struct Request {
     method: Method,
-    segments: Vec<String>,
+    /// The route ([`crate::wire::paths`]), for a message when it was filled wrong.
+    route: &'static str,
+    /// Its segments, filled; `None` when the values did not fit it (a bug).
+    segments: Option<Vec<String>>,
     query: Vec<(&'static str, String)>,
     body: Option<(&'static str, Bytes)>,
     key: Option<String>,
@@ -58,10 +61,13 @@ pub(crate) struct Request {
 }
 
 impl Request {
-    fn new(method: Method, segments: &[&str], repeatable: bool) -> Self {
+    fn new(method: Method, route: &'static str, values: &[&str], repeatable: bool) -> Self {
+        let segments = crate::wire::paths::fill(route, values)
+            .map(|segments| segments.into_iter().map(str::to_owned).collect());
         Self {
             method,
-            segments: segments.iter().map(|s| (*s).to_owned()).collect(),
+            route,
+            segments,
             query: Vec::new(),
             body: None,
             key: None,
@@ -69,24 +75,25 @@ impl Request {
         }
     }
 
-    /// A GET of the path `segments` (each one percent-encoded, `/` included).
-    pub(crate) fn get(segments: &[&str]) -> Self {
-        Self::new(Method::Get, segments, true)
+    /// A GET of `route` ([`crate::wire::paths`]) with its `{name}`s filled by `values`, in
+    /// order (each one percent-encoded as one segment, `/` included).
+    pub(crate) fn get(route: &'static str, values: &[&str]) -> Self {
+        Self::new(Method::Get, route, values, true)
     }
 
     /// A POST; repeated after a failure only with a key or [`Self::repeatable`].
-    pub(crate) fn post(segments: &[&str]) -> Self {
-        Self::new(Method::Post, segments, false)
+    pub(crate) fn post(route: &'static str, values: &[&str]) -> Self {
+        Self::new(Method::Post, route, values, false)
     }
 
     /// A PATCH; repeated only if [`Self::repeatable`].
-    pub(crate) fn patch(segments: &[&str]) -> Self {
-        Self::new(Method::Patch, segments, false)
+    pub(crate) fn patch(route: &'static str, values: &[&str]) -> Self {
+        Self::new(Method::Patch, route, values, false)
     }
 
     /// A DELETE: deleting again what is gone changes nothing, so it is repeated.
-    pub(crate) fn delete(segments: &[&str]) -> Self {
-        Self::new(Method::Delete, segments, true)
+    pub(crate) fn delete(route: &'static str, values: &[&str]) -> Self {
+        Self::new(Method::Delete, route, values, true)
     }
 
     /// A query parameter (encoded when sent).
@@ -139,7 +146,10 @@ impl Request {
             Method::Patch => "PATCH",
             Method::Delete => "DELETE",
         };
-        format!("{method} /{}", self.segments.join("/"))
+        match &self.segments {
+            Some(segments) => format!("{method} /{}", segments.join("/")),
+            None => format!("{method} {}", self.route),
+        }
     }
 }
 
@@ -245,6 +255,12 @@ impl Http {
 
     /// A successful answer's head, after as many attempts as it takes and is safe.
     async fn respond(&self, request: &Request) -> Result<reqwest::Response> {
+        if request.segments.is_none() {
+            return Err(Error::bug(format!(
+                "{} asked for with values that do not fit it",
+                request.describe()
+            )));
+        }
         let Some(token) = &self.token else {
             return Err(Error::Unauthorized(format!(
                 "ARBITER_TOKEN is not set: client mode (--server {}) sends it as the bearer \
@@ -279,8 +295,8 @@ impl Http {
 
     async fn attempt(&self, request: &Request, token: &ApiKey, request_id: &str) -> Attempt {
         let mut url = self.base.clone();
-        if let Ok(mut segments) = url.path_segments_mut() {
-            segments.pop_if_empty().extend(&request.segments);
+        if let (Ok(mut segments), Some(filled)) = (url.path_segments_mut(), &request.segments) {
+            segments.pop_if_empty().extend(filled);
         }
         if !request.query.is_empty() {
             url.query_pairs_mut()
@@ -503,6 +519,23 @@ mod tests {
             assert!(POLICY.jitter(2) <= POLICY.backoff * 4);
             assert!(POLICY.jitter(30) <= POLICY.max_backoff);
         }
+    }
+
+    #[test]
+    fn a_route_filled_with_values_that_do_not_fit_it_is_a_bug_before_anything_is_sent() {
+        let http = Http::new("http://127.0.0.1:9", None).unwrap();
+        let request = Request::get(crate::wire::paths::EXAMPLE, &["acme/support"]);
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let error = runtime.block_on(http.send(&request)).unwrap_err();
+        assert!(
+            error.to_string().contains(
+                "GET /v1/models/{modelId}/examples/{exampleId} asked for with values that do not fit it"
+            ),
+            "{error}"
+        );
     }
 
     #[test]

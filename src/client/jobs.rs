@@ -8,6 +8,7 @@ use crate::core::service::{BatchItems, JobRequest};
 use crate::error::{Error, Result};
 use crate::ids::{JobId, JobRef};
 use crate::wire::jobs::{BatchMembers, BatchRequest, Job, JobKind};
+use crate::wire::paths;
 use crate::wire::value::canonical_json;
 use bytes::Bytes;
 use sha2::{Digest, Sha256};
@@ -52,10 +53,11 @@ impl Remote {
                     model,
                     &[canonical_json(&body).as_bytes()],
                 );
-                let route = ["v1", "models", model, "alignments"];
                 (
                     JobKind::Alignment,
-                    Request::post(&route).json(&body)?.key(key),
+                    Request::post(paths::ALIGNMENTS.list, &[model])
+                        .json(&body)?
+                        .key(key),
                 )
             }
             JobRequest::Evaluation(request) => {
@@ -66,10 +68,11 @@ impl Remote {
                     model,
                     &[canonical_json(&body).as_bytes()],
                 );
-                let route = ["v1", "models", model, "evaluations"];
                 (
                     JobKind::Evaluation,
-                    Request::post(&route).json(&body)?.key(key),
+                    Request::post(paths::EVALUATIONS.list, &[model])
+                        .json(&body)?
+                        .key(key),
                 )
             }
         })
@@ -83,7 +86,7 @@ impl Remote {
         members: BatchMembers,
         items: BatchItems,
     ) -> Result<Request> {
-        let route = ["v1", "models", model, "batch-decisions"];
+        let values = [model];
         let given = match items {
             BatchItems::Given(given) => given,
             BatchItems::Compact(lines) => {
@@ -99,7 +102,7 @@ impl Remote {
                     .read_to_end(&mut body)
                     .map_err(|e| Error::BadRequest(format!("reading the input: {e}")))?;
                 let key = self.job_key(JobKind::Batch, model, &[&body[..header], &body[header..]]);
-                return Ok(Request::post(&route)
+                return Ok(Request::post(paths::BATCHES.list, &values)
                     .body(NDJSON, Bytes::from(body))
                     .key(key));
             }
@@ -107,11 +110,9 @@ impl Remote {
         let body = serde_json::to_value(BatchRequest::new(members, given))
             .map_err(|e| Error::internal("serializing a batch", e))?;
         let key = canonical_json(&body);
-        Ok(Request::post(&route).json(&body)?.key(self.job_key(
-            JobKind::Batch,
-            model,
-            &[key.as_bytes()],
-        )))
+        Ok(Request::post(paths::BATCHES.list, &values)
+            .json(&body)?
+            .key(self.job_key(JobKind::Batch, model, &[key.as_bytes()])))
     }
 
     /// The whole ID of the job `job` names: a prefix is the one job the server lists as
@@ -130,7 +131,7 @@ impl Remote {
             Err(other) => return Err(other),
         };
         // Two are enough to tell one from many; a few more name them in the error.
-        let request = Request::get(&["v1", "jobs"])
+        let request = Request::get(paths::JOBS, &[])
             .query("idPrefix", &prefix)
             .query("limit", &5);
         let jobs: Vec<Job> = self.http.json(&request).await?;
@@ -145,7 +146,7 @@ impl Remote {
     ) -> Result<()> {
         let job_id = job_id.to_string();
         self.http
-            .stream(&Request::get(&["v1", "jobs", &job_id, "results"]), sink)
+            .stream(&Request::get(paths::JOB_RESULTS, &[&job_id]), sink)
             .await
     }
 }

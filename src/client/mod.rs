@@ -39,7 +39,7 @@ use crate::wire::jobs::{Job, JobKind, JobStatus};
 use crate::wire::models::{ModelDetail, ModelList};
 use crate::wire::registry::{ModelDiff, RegistryEvent};
 use crate::wire::to_annotate::{ToAnnotate, ToAnnotateBody, ToAnnotateQuery};
-use crate::wire::{DecisionRequest, DecisionResponse};
+use crate::wire::{DecisionRequest, DecisionResponse, paths};
 use examples::{counts, is_example_not_found, server_names_annotator, too_large_hint};
 use http::{Http, Request};
 use std::collections::HashMap;
@@ -124,28 +124,25 @@ impl Remote {
 impl Service for Remote {
     async fn decide(&self, request: &DecisionRequest) -> Result<DecisionResponse> {
         // A key of this invocation: the transport may repeat it, the server answers once.
-        let request = Request::post(&["v1", "decision"])
+        let request = Request::post(paths::DECISION, &[])
             .json(request)?
             .key(format!("arbiter-decide-{}", uuid::Uuid::new_v4()));
         self.http.json(&request).await
     }
 
     async fn list_models(&self) -> Result<ModelList> {
-        self.http.json(&Request::get(&["v1", "models"])).await
+        self.http.json(&Request::get(paths::MODELS, &[])).await
     }
 
     async fn show_model(&self, model: &ModelRef) -> Result<ModelDetail> {
         let model = &model.to_string();
-        self.http
-            .json(&Request::get(&["v1", "models", model]))
-            .await
+        self.http.json(&Request::get(paths::MODEL, &[model])).await
     }
 
     async fn log(&self, model: &ModelRef, query: LogQuery<'_>) -> Result<Vec<Checkpoint>> {
         let LogQuery { revision, limit } = query;
         let model = &model.to_string();
-        let mut request =
-            Request::get(&["v1", "models", model, "checkpoints"]).query("limit", &limit);
+        let mut request = Request::get(paths::CHECKPOINTS, &[model]).query("limit", &limit);
         if let Some(revision) = revision {
             request = request.query("revision", &revision);
         }
@@ -160,19 +157,18 @@ impl Service for Remote {
     ) -> Result<Checkpoint> {
         let model = &model.to_string();
         // Not repeated: the route keeps no idempotency record.
-        let request = Request::post(&["v1", "models", model, "promote"]).json(
-            &crate::wire::models::PromoteRequest {
+        let request =
+            Request::post(paths::PROMOTE, &[model]).json(&crate::wire::models::PromoteRequest {
                 revision: revision.to_owned(),
                 evaluation: evaluation.map(str::to_owned),
-            },
-        )?;
+            })?;
         self.http.json(&request).await
     }
 
     async fn history(&self, model: &ModelRef, limit: usize) -> Result<Vec<RegistryEvent>> {
         let model = &model.to_string();
         self.http
-            .json(&Request::get(&["v1", "models", model, "history"]).query("limit", &limit))
+            .json(&Request::get(paths::HISTORY, &[model]).query("limit", &limit))
             .await
     }
 
@@ -180,7 +176,7 @@ impl Service for Remote {
         let model = &model.to_string();
         self.http
             .json(
-                &Request::get(&["v1", "models", model, "diff"])
+                &Request::get(paths::DIFF, &[model])
                     .query("from", &from)
                     .query("to", &to),
             )
@@ -205,7 +201,7 @@ impl Service for Remote {
             progress(counts(&report));
             return Ok(report);
         }
-        self.upload(model, "examples", input, progress).await
+        self.upload(model, paths::EXAMPLES, input, progress).await
     }
 
     async fn annotate(&self, model: &ModelRef, request: AnnotateRequest<'_>) -> Result<Annotation> {
@@ -221,16 +217,9 @@ impl Service for Remote {
         let input = AnnotationInput { answer, reasoning };
         let patch = indexmap::IndexMap::from([(question_id.clone(), input)]);
         // Writing the same ground truth again changes nothing but its time: repeatable.
-        let request = Request::patch(&[
-            "v1",
-            "models",
-            model,
-            "examples",
-            example_id.as_str(),
-            "annotations",
-        ])
-        .json(&patch)?
-        .repeatable();
+        let request = Request::patch(paths::EXAMPLE_ANNOTATIONS, &[model, example_id.as_str()])
+            .json(&patch)?
+            .repeatable();
         let mut detail: ExampleDetail = self.http.json(&request).await?;
         detail
             .example
@@ -251,7 +240,7 @@ impl Service for Remote {
     ) -> Result<IngestReport> {
         let model = &model.to_string();
         server_names_annotator(&annotator)?;
-        self.upload(model, "annotations", input, &|_| {}).await
+        self.upload(model, paths::ANNOTATIONS, input, &|_| {}).await
     }
 
     async fn list_examples(
@@ -265,7 +254,7 @@ impl Service for Remote {
             limit,
         } = query;
         let model = &model.to_string();
-        let mut request = Request::get(&["v1", "models", model, "examples"]).query("limit", &limit);
+        let mut request = Request::get(paths::EXAMPLES, &[model]).query("limit", &limit);
         if let Some(annotated) = filter.annotated {
             request = request.query("annotated", &annotated);
         }
@@ -297,7 +286,7 @@ impl Service for Remote {
         }
         let prefix = crate::core::examples::id_prefix(text)?;
         // The examples after the prefix in ID order: those that start with it come first.
-        let request = Request::get(&["v1", "models", model, "examples"])
+        let request = Request::get(paths::EXAMPLES, &[model])
             .query("after", &prefix)
             .query("limit", &crate::core::prefix::CANDIDATES);
         let page: ExamplePage = self.http.json(&request).await?;
@@ -316,12 +305,12 @@ impl Service for Remote {
         working: Option<&crate::wire::Questions>,
     ) -> Result<ToAnnotate> {
         let model = &model.to_string();
-        let route = ["v1", "models", model, "examples-to-annotate"];
+        let values = [model.as_str()];
         // A working copy's questions go in a body: the same route, `POST`.
         let mut request = match working {
-            None => Request::get(&route),
+            None => Request::get(paths::EXAMPLES_TO_ANNOTATE, &values),
             // Nothing is recorded: sending it twice does no harm.
-            Some(questions) => Request::post(&route)
+            Some(questions) => Request::post(paths::EXAMPLES_TO_ANNOTATE, &values)
                 .json(&ToAnnotateBody {
                     working_questions: questions.clone(),
                 })?
@@ -337,7 +326,7 @@ impl Service for Remote {
         server_names_annotator(&request.annotator)?;
         let model = &model.to_string();
         // Claiming again what is one's own only renews it: repeatable.
-        let mut http = Request::post(&["v1", "models", model, "annotation-claims"])
+        let mut http = Request::post(paths::ANNOTATION_CLAIMS, &[model])
             .json(&ClaimBody {
                 skip: request.skip.iter().map(ToString::to_string).collect(),
                 ids: request.chosen.only.map(<[String]>::to_vec),
@@ -358,20 +347,21 @@ impl Service for Remote {
     ) -> Result<()> {
         server_names_annotator(&annotator)?;
         let model = &model.to_string();
-        let route = [
-            "v1",
-            "models",
-            model,
-            "annotation-claims",
-            example_id.as_str(),
-        ];
-        self.http.send(&Request::delete(&route)).await.map(drop)
+        self.http
+            .send(&Request::delete(
+                paths::ANNOTATION_CLAIM,
+                &[model.as_str(), example_id.as_str()],
+            ))
+            .await
+            .map(drop)
     }
 
     async fn delete_branch(&self, model: &ModelRef, branch: &str) -> Result<()> {
         let model = &model.to_string();
-        let route = ["v1", "models", model, "branches", branch];
-        self.http.send(&Request::delete(&route)).await.map(drop)
+        self.http
+            .send(&Request::delete(paths::BRANCH, &[model.as_str(), branch]))
+            .await
+            .map(drop)
     }
 
     async fn delete_examples(&self, model: &ModelRef, example_ids: &[ExampleId]) -> Result<()> {
@@ -381,8 +371,12 @@ impl Service for Remote {
             self.get_example(model, id.as_str()).await?;
         }
         for id in example_ids {
-            let route = ["v1", "models", model, "examples", id.as_str()];
-            self.http.send(&Request::delete(&route)).await?;
+            self.http
+                .send(&Request::delete(
+                    paths::EXAMPLE,
+                    &[model.as_str(), id.as_str()],
+                ))
+                .await?;
         }
         Ok(())
     }
@@ -396,16 +390,13 @@ impl Service for Remote {
     ) -> Result<()> {
         server_names_annotator(&annotator)?;
         let model = &model.to_string();
-        let route = [
-            "v1",
-            "models",
-            model,
-            "examples",
-            example_id.as_str(),
-            "annotations",
-            question,
-        ];
-        self.http.send(&Request::delete(&route)).await.map(drop)
+        self.http
+            .send(&Request::delete(
+                paths::ANNOTATION,
+                &[model, example_id.as_str(), question],
+            ))
+            .await
+            .map(drop)
     }
 
     async fn export_examples(
@@ -444,7 +435,7 @@ impl Service for Remote {
         question: Option<&str>,
     ) -> Result<AgreementReport> {
         let model = &model.to_string();
-        let mut request = Request::get(&["v1", "models", model, "annotation-agreement"]);
+        let mut request = Request::get(paths::ANNOTATION_AGREEMENT, &[model]);
         if let Some(question) = question {
             request = request.query("question", &question);
         }
@@ -458,9 +449,7 @@ impl Service for Remote {
 
     async fn get_job(&self, job: &JobRef) -> Result<Job> {
         let job_id = self.resolve_job(job).await?;
-        self.http
-            .json(&Request::get(&["v1", "jobs", &job_id]))
-            .await
+        self.http.json(&Request::get(paths::JOB, &[&job_id])).await
     }
 
     async fn list_jobs(&self, query: JobsQuery<'_>) -> Result<Vec<Job>> {
@@ -469,7 +458,7 @@ impl Service for Remote {
             status,
             limit,
         } = query;
-        let mut request = Request::get(&["v1", "jobs"]).query("limit", &limit.max(1));
+        let mut request = Request::get(paths::JOBS, &[]).query("limit", &limit.max(1));
         if let Some(model) = model {
             request = request.query("model", &model);
         }
@@ -482,7 +471,7 @@ impl Service for Remote {
     async fn cancel_job(&self, job: &JobRef) -> Result<Job> {
         let job_id = &self.resolve_job(job).await?;
         // Cancelling is idempotent (204 every time): repeatable.
-        let request = Request::post(&["v1", "jobs", job_id, "cancel"]).repeatable();
+        let request = Request::post(paths::JOB_CANCEL, &[job_id]).repeatable();
         self.http.send(&request).await?;
         self.get_job(&JobRef::from(job_id.as_str())).await
     }

@@ -28,7 +28,7 @@ pub(crate) struct AgreementQuery {
 
 #[utoipa::path(
     get,
-    path = "/v1/models/{modelId}/annotation-agreement",
+    path = crate::wire::paths::ANNOTATION_AGREEMENT,
     tag = "examples",
     operation_id = "getAnnotationAgreement",
     summary = "Annotator agreement",

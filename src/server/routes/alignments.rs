@@ -39,7 +39,7 @@ impl JsonCollection for Alignments {
 
 jobs::job_collection!(
     Alignments,
-    path: "/v1/models/{modelId}/alignments",
+    paths: crate::wire::paths::ALIGNMENTS,
     tag: "alignments",
     scope: "alignments",
     name: "Alignment",
@@ -56,7 +56,7 @@ jobs::job_collection!(
 
 jobs::json_job_create!(
     Alignments,
-    path: "/v1/models/{modelId}/alignments",
+    paths: crate::wire::paths::ALIGNMENTS,
     tag: "alignments",
     scope: "alignments",
     name: "Alignment",
@@ -78,7 +78,7 @@ jobs::json_job_create!(
 /// to it (409 `not_fast_forward` when it is not ahead). Needs a writer.
 #[utoipa::path(
     post,
-    path = "/v1/models/{modelId}/promote",
+    path = crate::wire::paths::PROMOTE,
     tag = "alignments",
     operation_id = "promoteModel",
     summary = "Promote a checkpoint",

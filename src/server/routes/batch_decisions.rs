@@ -28,7 +28,7 @@ const KIND: JobKind = JobKind::Batch;
 
 jobs::job_collection!(
     Batches,
-    path: "/v1/models/{modelId}/batch-decisions",
+    paths: crate::wire::paths::BATCHES,
     tag: "batches",
     scope: "batches",
     name: "BatchDecisions",
@@ -53,7 +53,7 @@ const SCOPE: crate::core::tokens::Scope = jobs::scope_of(KIND);
 /// and a line that is not JSON fails only its own item, exactly as `arbiter batch --input`.
 #[utoipa::path(
     post,
-    path = "/v1/models/{modelId}/batch-decisions",
+    path = crate::wire::paths::BATCHES.list,
     tag = "batches",
     operation_id = "createBatchDecisions",
     summary = "Start a batch of decisions",
@@ -192,7 +192,7 @@ fn ndjson_request(bytes: &Bytes) -> crate::error::Result<(BatchMembers, Bytes)> 
 /// in input order, as NDJSON; `Arbiter-Job-Status` says whether more will come.
 #[utoipa::path(
     get,
-    path = "/v1/models/{modelId}/batch-decisions/{jobId}/results",
+    path = crate::wire::paths::BATCH_RESULTS,
     tag = "batches",
     operation_id = "getBatchDecisionResults",
     summary = "Read a batch job's results",

@@ -33,7 +33,7 @@ problems::problem_responses! {
 
 #[utoipa::path(
     post,
-    path = "/v1/models/{modelId}/annotation-claims",
+    path = crate::wire::paths::ANNOTATION_CLAIMS,
     tag = "examples",
     operation_id = "claimExampleToAnnotate",
     summary = "Claim the next example to annotate",
@@ -95,7 +95,7 @@ pub(crate) async fn claim_example_to_annotate(
 
 #[utoipa::path(
     delete,
-    path = "/v1/models/{modelId}/annotation-claims/{exampleId}",
+    path = crate::wire::paths::ANNOTATION_CLAIM,
     tag = "examples",
     operation_id = "releaseExampleClaim",
     summary = "Release a claim",
@@ -125,7 +125,7 @@ pub(crate) async fn release_example_claim(
 
 #[utoipa::path(
     delete,
-    path = "/v1/models/{modelId}/examples/{exampleId}/annotations/{questionId}",
+    path = crate::wire::paths::ANNOTATION,
     tag = "examples",
     operation_id = "deleteAnnotation",
     summary = "Delete one's answer",

@@ -32,7 +32,7 @@ problems::problem_responses! {
 
 /// One description for the route and its alias.
 macro_rules! decision_route {
-    ($name:ident, $path:literal, $operation_id:literal, $summary:literal) => {
+    ($name:ident, $path:expr, $operation_id:literal, $summary:literal) => {
         #[utoipa::path(
             post,
             path = $path,
@@ -75,13 +75,13 @@ macro_rules! decision_route {
 
 decision_route!(
     create_decision,
-    "/v1/decision",
+    crate::wire::paths::DECISION,
     "createDecision",
     "Create a decision"
 );
 decision_route!(
     create_decision_systemone,
-    "/v1/systemone",
+    crate::wire::paths::DECISION_SYSTEMONE,
     "createDecisionSystemOne",
     "Create a decision (alias of `POST /v1/decision`)"
 );

@@ -18,7 +18,7 @@ impl JsonCollection for Evaluations {
 
 jobs::job_collection!(
     Evaluations,
-    path: "/v1/models/{modelId}/evaluations",
+    paths: crate::wire::paths::EVALUATIONS,
     tag: "evaluations",
     scope: "batches",
     name: "Evaluation",
@@ -33,7 +33,7 @@ jobs::job_collection!(
 
 jobs::json_job_create!(
     Evaluations,
-    path: "/v1/models/{modelId}/evaluations",
+    paths: crate::wire::paths::EVALUATIONS,
     tag: "evaluations",
     scope: "batches",
     name: "Evaluation",

@@ -60,7 +60,7 @@ pub(crate) struct ListQuery {
 
 #[utoipa::path(
     get,
-    path = "/v1/models/{modelId}/examples",
+    path = crate::wire::paths::EXAMPLES,
     tag = "examples",
     operation_id = "listExamples",
     summary = "List examples",
@@ -102,7 +102,7 @@ pub(crate) async fn list_examples(
 /// Not under `…/examples/{exampleId}`: an example's ID may be anything, `next` included.
 #[utoipa::path(
     get,
-    path = "/v1/models/{modelId}/examples-to-annotate",
+    path = crate::wire::paths::EXAMPLES_TO_ANNOTATE,
     tag = "examples",
     operation_id = "listExamplesToAnnotate",
     summary = "Examples to annotate next",
@@ -146,7 +146,7 @@ pub(crate) async fn list_examples_to_annotate(
 /// too large for a URL goes in the body; the query string is the `GET`'s.
 #[utoipa::path(
     post,
-    path = "/v1/models/{modelId}/examples-to-annotate",
+    path = crate::wire::paths::EXAMPLES_TO_ANNOTATE,
     tag = "examples",
     operation_id = "pickExamplesToAnnotate",
     summary = "Examples to annotate next, by a working copy",
@@ -210,7 +210,7 @@ pub(crate) struct IngestQuery {
 /// chunk of a large upload reports its examples as created once, not as existing).
 #[utoipa::path(
     post,
-    path = "/v1/models/{modelId}/examples",
+    path = crate::wire::paths::EXAMPLES,
     tag = "examples",
     operation_id = "ingestExamples",
     summary = "Ingest examples",
@@ -313,7 +313,7 @@ fn atomic_rejection(report: &IngestReport) -> Error {
 /// ones written. An `Idempotency-Key` makes a retry replay the first report.
 #[utoipa::path(
     post,
-    path = "/v1/models/{modelId}/annotations",
+    path = crate::wire::paths::ANNOTATIONS,
     tag = "examples",
     operation_id = "annotateExamples",
     summary = "Annotate many examples",
@@ -402,7 +402,7 @@ fn check_json_array(body: &RawBody, items: &str) -> ApiResult<()> {
 
 #[utoipa::path(
     get,
-    path = "/v1/models/{modelId}/examples/{exampleId}",
+    path = crate::wire::paths::EXAMPLE,
     tag = "examples",
     operation_id = "getExample",
     summary = "Show an example",
@@ -431,7 +431,7 @@ pub(crate) async fn get_example(
 
 #[utoipa::path(
     delete,
-    path = "/v1/models/{modelId}/examples/{exampleId}",
+    path = crate::wire::paths::EXAMPLE,
     tag = "examples",
     operation_id = "deleteExample",
     summary = "Delete an example",
@@ -464,7 +464,7 @@ pub(crate) async fn delete_example(
 /// Body `{questionId: {answer, reasoning?}}`: all checked before any is written.
 #[utoipa::path(
     patch,
-    path = "/v1/models/{modelId}/examples/{exampleId}/annotations",
+    path = crate::wire::paths::EXAMPLE_ANNOTATIONS,
     tag = "examples",
     operation_id = "annotateExample",
     summary = "Annotate an example",

@@ -22,7 +22,7 @@ problems::problem_responses! {
 
 #[utoipa::path(
     get,
-    path = "/openapi.json",
+    path = crate::wire::paths::OPENAPI,
     tag = "meta",
     operation_id = "getOpenApi",
     summary = "This document",
@@ -100,7 +100,7 @@ async fn checked(
 
 #[utoipa::path(
     get,
-    path = "/healthz",
+    path = crate::wire::paths::HEALTHZ,
     tag = "meta",
     operation_id = "healthz",
     summary = "Health",
@@ -157,7 +157,7 @@ pub(crate) struct ProblemParams {
 
 #[utoipa::path(
     get,
-    path = "/problems/{code}",
+    path = crate::wire::paths::PROBLEM,
     tag = "meta",
     operation_id = "getProblem",
     summary = "Describe a problem type",

@@ -19,7 +19,7 @@ use serde::Deserialize;
 /// Base models, and the repository models this token can see.
 #[utoipa::path(
     get,
-    path = "/v1/models",
+    path = crate::wire::paths::MODELS,
     tag = "models",
     operation_id = "listModels",
     summary = "List models",
@@ -39,7 +39,7 @@ pub(crate) async fn list_models(
 
 #[utoipa::path(
     get,
-    path = "/v1/models/{modelId}",
+    path = crate::wire::paths::MODEL,
     tag = "models",
     operation_id = "getModel",
     summary = "Show a repository model",
@@ -79,7 +79,7 @@ pub(crate) struct CheckpointQuery {
 
 #[utoipa::path(
     get,
-    path = "/v1/models/{modelId}/checkpoints",
+    path = crate::wire::paths::CHECKPOINTS,
     tag = "models",
     operation_id = "listCheckpoints",
     summary = "List checkpoints",
@@ -122,7 +122,7 @@ pub(crate) struct HistoryQuery {
 
 #[utoipa::path(
     get,
-    path = "/v1/models/{modelId}/history",
+    path = crate::wire::paths::HISTORY,
     tag = "models",
     operation_id = "listModelHistory",
     summary = "List promotions and tag moves",
@@ -167,7 +167,7 @@ pub(crate) struct DiffQuery {
 
 #[utoipa::path(
     get,
-    path = "/v1/models/{modelId}/diff",
+    path = crate::wire::paths::DIFF,
     tag = "models",
     operation_id = "diffModel",
     summary = "Compare two revisions",
@@ -200,7 +200,7 @@ pub(crate) async fn diff_model(
 
 #[utoipa::path(
     delete,
-    path = "/v1/models/{modelId}/branches/{branch}",
+    path = crate::wire::paths::BRANCH,
     tag = "models",
     operation_id = "deleteBranch",
     summary = "Delete a branch",

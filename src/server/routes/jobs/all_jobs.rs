@@ -46,7 +46,7 @@ const VISIBLE: &str = "Jobs on models the token has a role on, of the kinds whos
 /// every model the token can see; only kinds whose scope the token holds.
 #[utoipa::path(
     get,
-    path = "/v1/jobs",
+    path = crate::wire::paths::JOBS,
     tag = "jobs",
     operation_id = "listJobs",
     summary = "List jobs",
@@ -97,7 +97,7 @@ pub(crate) async fn list_jobs(
 /// `GET /v1/jobs/{jobId}`: a job of any kind, by its ID alone.
 #[utoipa::path(
     get,
-    path = "/v1/jobs/{jobId}",
+    path = crate::wire::paths::JOB,
     tag = "jobs",
     operation_id = "getJob",
     summary = "Poll a job",
@@ -123,7 +123,7 @@ pub(crate) async fn get_job(
 /// `POST /v1/jobs/{jobId}/cancel`: 204, also when the job had already finished.
 #[utoipa::path(
     post,
-    path = "/v1/jobs/{jobId}/cancel",
+    path = crate::wire::paths::JOB_CANCEL,
     tag = "jobs",
     operation_id = "cancelJob",
     summary = "Cancel a job",
@@ -149,7 +149,7 @@ pub(crate) async fn cancel_job(
 /// `GET /v1/jobs/{jobId}/results`: the complete result lines so far, of any kind of job.
 #[utoipa::path(
     get,
-    path = "/v1/jobs/{jobId}/results",
+    path = crate::wire::paths::JOB_RESULTS,
     tag = "jobs",
     operation_id = "getJobResults",
     summary = "Read a job's results",

@@ -7,7 +7,7 @@
 macro_rules! job_collection {
     (
         $collection:ty,
-        path: $path:tt,
+        paths: $paths:expr,
         tag: $tag:tt,
         scope: $scope:tt,
         name: $name:tt,
@@ -20,7 +20,7 @@ macro_rules! job_collection {
     ) => {
         #[utoipa::path(
             get,
-            path = $path,
+            path = $paths.list,
             tag = $tag,
             operation_id = concat!("list", $name),
             summary = concat!("List ", $noun, "s"),
@@ -49,7 +49,7 @@ macro_rules! job_collection {
 
         #[utoipa::path(
             get,
-            path = concat!($path, "/{jobId}"),
+            path = $paths.job,
             tag = $tag,
             operation_id = concat!("get", $name),
             summary = concat!("Poll a ", $noun),
@@ -75,7 +75,7 @@ macro_rules! job_collection {
 
         #[utoipa::path(
             post,
-            path = concat!($path, "/{jobId}/cancel"),
+            path = $paths.cancel,
             tag = $tag,
             operation_id = concat!("cancel", $name),
             summary = concat!("Cancel a ", $noun),
@@ -109,7 +109,7 @@ pub(crate) use job_collection;
 macro_rules! json_job_create {
     (
         $collection:ty,
-        path: $path:tt,
+        paths: $paths:expr,
         tag: $tag:tt,
         scope: $scope:tt,
         name: $name:tt,
@@ -121,7 +121,7 @@ macro_rules! json_job_create {
     ) => {
         #[utoipa::path(
             post,
-            path = $path,
+            path = $paths.list,
             tag = $tag,
             operation_id = concat!("create", $name),
             summary = $summary,
