@@ -55,7 +55,7 @@ pub struct AlignArgs {
     /// Correct each choice and score question without annotations instead: remove each outcome's average pull over the model's captured states (at most --max-examples); nouls are left as they are
     #[arg(long)]
     pub unsupervised: bool,
-    /// Do not fine-tune the encoder. By default an alignment on `mo` also fine-tunes its top layer on pairs of the annotated states (`SetFit`), kept where cross-validation says the questions' choices do better on it, for two to six times the time
+    /// Do not fine-tune the encoder. By default an alignment on `mo` with 16 annotated states or more also fine-tunes its top layer on pairs of them (`SetFit`), kept where cross-validation says the questions' choices do better on it, for two to six times the time
     #[arg(long, overrides_with = "tune")]
     pub no_tune: bool,
     /// Fine-tune the encoder (the default; what --no-tune turns off)

@@ -70,8 +70,8 @@ pub struct AlignmentRequest {
     pub unsupervised: bool,
     /// Fine-tune the encoder's top layer on pairs of the annotated states (`SetFit`), kept
     /// where cross-validation says the questions' choices do better on it; false skips it
-    /// (`--no-tune`). Only `mo`'s encoder is tunable: on another, the result's `tuning`
-    /// says so [default: true].
+    /// (`--no-tune`). Only `mo`'s encoder is tunable, and only on 16 annotated states or
+    /// more: otherwise the result's `tuning` says why not [default: true].
     #[schema(nullable = true, default = true)]
     #[serde(deserialize_with = "tune")]
     pub tune: bool,
