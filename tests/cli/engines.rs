@@ -4,10 +4,10 @@
 //! models, `arbiter engines`, and the server's problem documents.
 
 use crate::common::{QUESTIONS, STATE, TestEnv, assert_succeeded};
+use crate::common::{base_request, questions, state};
 use crate::fake_upstream::{
     FakeReply, FakeUpstream, chat_completion, refused_url, systemone_answers,
 };
-use crate::http::{base_request, questions, state};
 use arbiter::config::Settings;
 use arbiter::core::Context;
 use arbiter::error::Error;

@@ -576,7 +576,7 @@ async fn stalled_and_trickling_bodies_are_cut_off_and_a_steady_one_is_read() {
 
     // A valid body in four parts 300 ms apart: 1.2 s in all, past every timeout of 0.5 s,
     // but never stalled and fast enough: answered.
-    let body = serde_json::to_vec(&crate::http::base_request("mo")).unwrap();
+    let body = serde_json::to_vec(&crate::common::base_request("mo")).unwrap();
     let mut stream = tokio::net::TcpStream::connect(server.addr).await.unwrap();
     stream.write_all(head(body.len()).as_bytes()).await.unwrap();
     for part in body.chunks(body.len().div_ceil(4)) {

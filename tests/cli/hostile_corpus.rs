@@ -261,7 +261,7 @@ async fn serve_warm(home: &std::path::Path, token: &str) -> (Served, std::net::S
     let addr = served.address["http://".len()..].parse().unwrap();
     let client = reqwest::Client::builder().no_proxy().build().unwrap();
     let decision = json!({"model": "acme/support", "state": "hi", "example_id": "e1"});
-    let warm = ["mo", "jev-latest"].map(crate::http::base_request);
+    let warm = ["mo", "jev-latest"].map(crate::common::base_request);
     for body in std::iter::once(&decision).chain(&warm) {
         client
             .post(format!("{}/v1/decision", served.address))

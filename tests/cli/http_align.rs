@@ -2,8 +2,8 @@
 //! required `Idempotency-Key`, cancel, roles.
 
 use crate::common::TestEnv;
+use crate::common::TestServer;
 use crate::common::{job_finished, wait_until_async};
-use crate::http::TestServer;
 use serde_json::{Value, json};
 use std::time::Duration;
 

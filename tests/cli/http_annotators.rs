@@ -2,8 +2,8 @@
 //! own), each keeps their answer, and the annotation-agreement route measures them.
 
 use crate::common::TestEnv;
+use crate::common::state;
 use crate::examples::votes;
-use crate::http::state;
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,7 +1,7 @@
 //! Decisions, models and examples over HTTP.
 
 use crate::common::TestEnv;
-use crate::http::{base_request, repo_request, state};
+use crate::common::{base_request, repo_request, state};
 use arbiter::core::model_files::CapturePolicy;
 use reqwest::Method;
 use serde_json::{Value, json};
@@ -766,7 +766,7 @@ async fn a_keyed_ingest_replays_its_report_and_annotations_come_in_bulk() {
 }
 
 /// PATCH a numeric answer to a choice whose options are numbers as text.
-async fn home_model_with_numeric_options(server: &crate::http::TestServer, token: &str) {
+async fn home_model_with_numeric_options(server: &crate::common::TestServer, token: &str) {
     let questions = "tier:\n  type: choice\n  criteria: {\"1\": low, \"2\": high}\n";
     arbiter::core::models::commit(
         server.ctx(),

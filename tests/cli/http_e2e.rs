@@ -2,7 +2,7 @@
 //! `arbiter tokens create`, requests over HTTP, SIGTERM, exit 0, and the access log.
 
 use crate::common::TestEnv;
-use crate::http::base_request;
+use crate::common::base_request;
 use crate::served::{Served, decisions_token, raw_exchange};
 use serde_json::Value;
 use std::time::Duration;

@@ -1,7 +1,7 @@
 //! `Idempotency-Key` on `/v1/decision`: replay, reuse, concurrent duplicates, restarts.
 
 use crate::common::TestEnv;
-use crate::http::{Reply, TestServer, base_request, repo_request};
+use crate::common::{Reply, TestServer, base_request, repo_request};
 use serde_json::{Value, json};
 
 const KEY: &str = "retry-0001";

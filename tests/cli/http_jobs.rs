@@ -2,8 +2,8 @@
 //! required `Idempotency-Key`.
 
 use crate::common::TestEnv;
+use crate::common::TestServer;
 use crate::common::{job_finished, wait_until_async};
-use crate::http::TestServer;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -342,7 +342,7 @@ async fn a_reader_captures_through_a_batch_as_through_a_decision() {
         .post_json(
             "/v1/decision",
             Some(&reader),
-            &crate::http::repo_request("acme/support"),
+            &crate::common::repo_request("acme/support"),
         )
         .await;
     assert_eq!(decided.status, 200, "{}", decided.text());
@@ -515,7 +515,7 @@ async fn create_ndjson(
     model: &str,
     body: &str,
     key: &str,
-) -> crate::http::Reply {
+) -> crate::common::Reply {
     server
         .send(
             server

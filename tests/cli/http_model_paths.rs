@@ -2,7 +2,7 @@
 //! (`acme%2Fsupport`), or by its path as written (`acme/support`); each answers the same.
 
 use crate::common::TestEnv;
-use crate::http::state;
+use crate::common::state;
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -2,9 +2,9 @@
 //! ("a bad request never gets a 5xx"). One runtime and one server for all cases; each case
 //! is a real HTTP request.
 
+use crate::common::Reply;
 use crate::common::TestEnv;
 use crate::common::runtime;
-use crate::http::Reply;
 use proptest::prelude::*;
 use proptest::test_runner::Config as ProptestConfig;
 use serde_json::{Map, Value};

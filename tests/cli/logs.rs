@@ -3,8 +3,8 @@
 //! that is neither is refused at startup.
 
 use crate::common::TestEnv;
+use crate::common::base_request;
 use crate::fake_upstream::{FakeReply, FakeUpstream, systemone_answers};
-use crate::http::base_request;
 use crate::served::Served;
 use serde_json::{Value, json};
 

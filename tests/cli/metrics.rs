@@ -2,8 +2,8 @@
 //! each family moves by exactly what the requests made to the API listener should move it.
 
 use crate::common::{TestEnv, wait_until_async};
+use crate::common::{base_request, questions};
 use crate::fake_upstream::{FakeReply, FakeUpstream, systemone_answers};
-use crate::http::{base_request, questions};
 use crate::served::Served;
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -142,7 +142,7 @@ fn each_family_moves_by_what_the_requests_did() {
         _ => FakeReply::ok(&systemone_answers(body)),
     });
     // The other answers only when the test lets it: it holds the one decision slot.
-    let held = crate::http::HeldEngine::start();
+    let held = crate::common::HeldEngine::start();
     let repos = env.path().join("remote-repos");
     std::fs::create_dir_all(&repos).unwrap();
     env.write("home/config.yaml", &config(fake.url(), held.url(), &repos));
@@ -155,7 +155,7 @@ fn each_family_moves_by_what_the_requests_did() {
     // Twelve examples annotated for `escalate`, for an alignment; a branch one checkpoint
     // ahead of the default one, for a promote (pushed to the shared remote).
     env.ingest("acme/triage", &crate::align::labelled(12, &["escalate"]));
-    let mut next = crate::http::questions();
+    let mut next = crate::common::questions();
     next["polite"] = json!({"type": "noul", "instructions": "The customer is polite."});
     let next = env.write("next.json", &next.to_string());
     env.json(&[

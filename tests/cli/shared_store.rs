@@ -7,9 +7,9 @@
 //! result line and one capture per item. PostgreSQL is started by the tests themselves
 //! (`arbiter_testing::postgres`); without it they say how to run them and pass.
 
+use crate::common::repo_request;
 use crate::common::wait_until_async;
 use crate::common::{QUESTIONS, TestEnv, runtime};
-use crate::http::repo_request;
 use crate::served::Served;
 use serde_json::{Value, json};
 use std::time::Duration;

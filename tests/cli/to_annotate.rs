@@ -322,7 +322,7 @@ fn the_audit_share_is_seeded_and_the_pool_is_the_newest_candidates() {
 /// an invisible model not found; each engine call takes a decision slot.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_route_authorizes_validates_and_takes_decision_slots() {
-    let held = crate::http::HeldEngine::start();
+    let held = crate::common::HeldEngine::start();
     let home = TestEnv::with_config(
         &held.config("server:\n  max_concurrent_decisions: 1\n  decision_queue: 0\n"),
     );

@@ -8,8 +8,8 @@
 //! Unset, nothing is sent.
 
 use crate::common::{Background, TestEnv, assert_succeeded, runtime};
+use crate::common::{base_request, repo_request};
 use crate::fake_upstream::{FakeReply, FakeUpstream, systemone_answers};
-use crate::http::{base_request, repo_request};
 use crate::served::{Served, decisions_token};
 use axum::Router;
 use axum::body::Bytes;

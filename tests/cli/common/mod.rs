@@ -1,7 +1,11 @@
 //! The test harness: a temporary home ([`TestEnv`]) with a command for the real binary, a
 //! library [`Context`](arbiter::core::Context) over it, and from it an in-process server
-//! (`TestEnv::serve`, in `http.rs`, or on a thread of its own, [`Background`]) or a spawned
+//! ([`TestEnv::serve`], in `in_process.rs`, or on a thread of its own, [`Background`]) or a spawned
 //! `arbiter serve` (`Served::start(&env)`, in `served.rs`). Every test file starts from one.
+
+mod in_process;
+
+pub(crate) use in_process::*;
 
 use assert_cmd::Command;
 use serde_json::Value;
