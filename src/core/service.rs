@@ -266,16 +266,13 @@ impl Local {
             growth: 1.0,
             most: Duration::from_millis(200),
         };
-        let start = self.on_pool({
-            let id = job.job_id;
-            move |ctx| super::jobs::get(ctx, &id)
-        });
-        let job = follow(start.await?, observer, PACE, |waits| async move {
+        let id = job.job_id;
+        let get = || self.on_pool(move |ctx| super::jobs::get(ctx, &id));
+        let job = follow(get().await?, observer, PACE, |waits| async move {
             if waits.is_multiple_of(5) {
                 self.take_up_orphans().await?;
             }
-            let id = job.job_id;
-            self.on_pool(move |ctx| super::jobs::get(ctx, &id)).await
+            get().await
         })
         .await?;
         if observer.wants_lines() {

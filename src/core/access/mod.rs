@@ -47,12 +47,17 @@ pub fn model_paths(ctx: &Context) -> Result<HashMap<ModelId, String>> {
         .collect())
 }
 
-/// The scope a job of `kind` is read and cancelled under: an evaluation is a batch of
-/// decisions.
+/// The scope a job of `kind` is created, read and cancelled under: an evaluation is a batch
+/// of decisions.
 pub const fn scope_of(kind: JobKind) -> Scope {
+    scopes_of(kind)[0]
+}
+
+/// [`scope_of`] as the one-scope list a [`Need`] holds.
+const fn scopes_of(kind: JobKind) -> &'static [Scope] {
     match kind {
-        JobKind::Batch | JobKind::Evaluation => Scope::Batches,
-        JobKind::Alignment => Scope::Alignments,
+        JobKind::Batch | JobKind::Evaluation => &[Scope::Batches],
+        JobKind::Alignment => &[Scope::Alignments],
     }
 }
 
@@ -87,25 +92,28 @@ impl Need {
     /// captures follow the policy the model's writers set; an evaluation); an alignment
     /// commits to it.
     pub const fn to_create(kind: JobKind) -> Self {
-        match kind {
-            JobKind::Batch => Self::new("creating a batch", &[Scope::Batches], Role::Reader),
-            JobKind::Evaluation => {
-                Self::new("creating an evaluation", &[Scope::Batches], Role::Reader)
-            }
-            JobKind::Alignment => {
-                Self::new("creating an alignment", &[Scope::Alignments], Role::Writer)
-            }
-        }
+        let (what, role) = match kind {
+            JobKind::Batch => ("creating a batch", Role::Reader),
+            JobKind::Evaluation => ("creating an evaluation", Role::Reader),
+            JobKind::Alignment => ("creating an alignment", Role::Writer),
+        };
+        Self::new(what, scopes_of(kind), role)
     }
 
     /// What listing a model's jobs of `kind` needs: their kind's scope, reading the model.
     pub const fn to_list(kind: JobKind) -> Self {
-        match kind {
-            JobKind::Batch | JobKind::Evaluation => {
-                Self::new("listing jobs", &[Scope::Batches], Role::Reader)
-            }
-            JobKind::Alignment => Self::new("listing jobs", &[Scope::Alignments], Role::Reader),
+        Self::new("listing jobs", scopes_of(kind), Role::Reader)
+    }
+
+    /// `principal`, once its token is found to hold every scope this needs.
+    pub fn scoped(self, principal: &Principal) -> Result<Scoped<'_>> {
+        for scope in self.scopes {
+            principal.require_scope(*scope)?;
         }
+        Ok(Scoped {
+            principal,
+            need: self,
+        })
     }
 }
 
@@ -205,19 +213,6 @@ impl Permitted {
 pub struct Scoped<'a> {
     principal: &'a Principal,
     need: Need,
-}
-
-impl Need {
-    /// `principal`, once its token is found to hold every scope this needs.
-    pub fn scoped(self, principal: &Principal) -> Result<Scoped<'_>> {
-        for scope in self.scopes {
-            principal.require_scope(*scope)?;
-        }
-        Ok(Scoped {
-            principal,
-            need: self,
-        })
-    }
 }
 
 /// Check the role a [`Scoped`] caller needs on `model`, once ([`authorize`], off the async
