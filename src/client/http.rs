@@ -50,10 +50,9 @@ pub(crate) enum Method {
 #[derive(Debug, Clone)]
 pub(crate) struct Request {
     method: Method,
-    /// The route ([`crate::wire::paths`]), for a message when it was filled wrong.
-    route: &'static str,
-    /// Its segments, filled; `None` when the values did not fit it (a bug).
-    segments: Option<Vec<String>>,
+    /// The route's segments, filled ([`crate::wire::paths::fill`]); the route itself when
+    /// the values did not fit it (a bug, said when it is sent).
+    segments: std::result::Result<Vec<String>, &'static str>,
     query: Vec<(&'static str, String)>,
     body: Option<(&'static str, Bytes)>,
     key: Option<String>,
@@ -63,10 +62,10 @@ pub(crate) struct Request {
 impl Request {
     fn new(method: Method, route: &'static str, values: &[&str], repeatable: bool) -> Self {
         let segments = crate::wire::paths::fill(route, values)
-            .map(|segments| segments.into_iter().map(str::to_owned).collect());
+            .map(|segments| segments.into_iter().map(str::to_owned).collect())
+            .ok_or(route);
         Self {
             method,
-            route,
             segments,
             query: Vec::new(),
             body: None,
@@ -147,8 +146,8 @@ impl Request {
             Method::Delete => "DELETE",
         };
         match &self.segments {
-            Some(segments) => format!("{method} /{}", segments.join("/")),
-            None => format!("{method} {}", self.route),
+            Ok(segments) => format!("{method} /{}", segments.join("/")),
+            Err(route) => format!("{method} {route}"),
         }
     }
 }
@@ -255,7 +254,7 @@ impl Http {
 
     /// A successful answer's head, after as many attempts as it takes and is safe.
     async fn respond(&self, request: &Request) -> Result<reqwest::Response> {
-        if request.segments.is_none() {
+        if request.segments.is_err() {
             return Err(Error::bug(format!(
                 "{} asked for with values that do not fit it",
                 request.describe()
@@ -295,7 +294,7 @@ impl Http {
 
     async fn attempt(&self, request: &Request, token: &ApiKey, request_id: &str) -> Attempt {
         let mut url = self.base.clone();
-        if let (Ok(mut segments), Some(filled)) = (url.path_segments_mut(), &request.segments) {
+        if let (Ok(mut segments), Ok(filled)) = (url.path_segments_mut(), &request.segments) {
             segments.pop_if_empty().extend(filled);
         }
         if !request.query.is_empty() {
