@@ -14,6 +14,10 @@
 //! levels are learned as ordered, not as unrelated labels. The penalty pulls `W` to 0 and
 //! `a` to 1, `b` to 0: with few labels the head stays at zero-shot, with many it follows
 //! the data; how hard it pulls is the `Penalty`, chosen by cross-validation.
+//!
+//! A head fitted with [`Prior::None`] holds `a` at 0: a plain regression over the features
+//! (what TF-IDF + logistic regression is), which with many labels can do better than
+//! starting from a zero-shot answer that is confidently wrong on some states.
 
 use super::lbfgs::{self, Stop};
 use super::words::{Counts, Vocabulary};
@@ -54,6 +58,15 @@ pub struct Reading<'a> {
     pub counts: &'a Counts,
     /// The zero-shot probabilities, one per outcome.
     pub prior: &'a [f64],
+}
+
+/// Whether a head starts from the zero-shot answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Prior {
+    /// Its log-probabilities, weighed by `a`, which is pulled to 1.
+    ZeroShot,
+    /// Left out: `a` is held at 0.
+    None,
 }
 
 /// The inverse strengths of the pull towards zero-shot, per feature block (a larger value
@@ -203,7 +216,7 @@ pub fn softmax(z: &[f64]) -> Vec<f64> {
 /// Fit one head per penalty, in the order given, each starting from the one before (so
 /// give them from the strongest pull to the weakest), on `readings` with outcome `labels`.
 pub fn fit_path(
-    link: Link,
+    (link, prior): (Link, Prior),
     outcomes: usize,
     readings: &[Reading<'_>],
     labels: &[usize],
@@ -243,7 +256,10 @@ pub fn fit_path(
     let (d, v) = (dim * columns, vocabulary.len() * columns);
     // θ = [a, b_0 … b_{K−1}, W_embedding, W_words]
     let mut theta = vec![0.0; 1 + outcomes + d + v];
-    theta[0] = 1.0;
+    theta[0] = match prior {
+        Prior::ZeroShot => 1.0,
+        Prior::None => 0.0,
+    };
     // scikit-learn's stop for L-BFGS: the gradient of the mean loss at most 1e-4, in at
     // most 100 iterations (the loss here is summed, so its gradient is n times as large).
     let stop = Stop {
@@ -254,7 +270,7 @@ pub fn fit_path(
     for penalty in penalties {
         lbfgs::minimize(&mut theta, stop, |theta, gradient| {
             objective(
-                link,
+                (link, prior),
                 outcomes,
                 &rows,
                 labels,
@@ -283,7 +299,7 @@ pub fn fit_path(
 
 /// The penalized negative log-likelihood (summed over examples) and its gradient.
 fn objective(
-    link: Link,
+    (link, prior): (Link, Prior),
     outcomes: usize,
     rows: &[Row],
     labels: &[usize],
@@ -346,8 +362,14 @@ fn objective(
             }
         }
     }
-    value += 0.5 * PRIOR_PENALTY * (a - 1.0).powi(2);
-    gradient[0] += PRIOR_PENALTY * (a - 1.0);
+    match prior {
+        Prior::ZeroShot => {
+            value += 0.5 * PRIOR_PENALTY * (a - 1.0).powi(2);
+            gradient[0] += PRIOR_PENALTY * (a - 1.0);
+        }
+        // `a` stays where it started, at 0.
+        Prior::None => gradient[0] = 0.0,
+    }
     for k in 0..outcomes {
         value += 0.5 * PRIOR_PENALTY * b[k] * b[k];
         gradient[1 + k] += PRIOR_PENALTY * b[k];
@@ -386,7 +408,11 @@ mod tests {
 
     #[test]
     fn the_gradient_is_the_objectives() {
-        for link in [Link::Multinomial, Link::Ordinal] {
+        for (link, start) in [
+            (Link::Multinomial, Prior::ZeroShot),
+            (Link::Ordinal, Prior::ZeroShot),
+            (Link::Multinomial, Prior::None),
+        ] {
             let pooled = vec![vec![0.6, 0.8], vec![1.0, 0.0], vec![0.0, 1.0]];
             let texts = [
                 counts("late parcel"),
@@ -412,16 +438,34 @@ mod tests {
             let n = 1 + 3 + 2 * columns(link, 3) + vocabulary.len() * columns(link, 3);
             let theta: Vec<f64> = (0..n).map(|i| ((i * 37 % 11) as f64 - 5.0) / 7.0).collect();
             let mut gradient = vec![0.0; n];
-            objective(link, 3, &rows, &labels, penalty, (2, &theta), &mut gradient);
-            for i in 0..n {
+            let family = (link, start);
+            objective(
+                family,
+                3,
+                &rows,
+                &labels,
+                penalty,
+                (2, &theta),
+                &mut gradient,
+            );
+            // Without the prior its weight is held: no gradient moves it.
+            let first = match start {
+                Prior::ZeroShot => 0,
+                Prior::None => {
+                    assert_eq!(gradient[0], 0.0);
+                    1
+                }
+            };
+            for i in first..n {
                 let (mut up, mut down) = (theta.clone(), theta.clone());
                 up[i] += 1e-6;
                 down[i] -= 1e-6;
                 let mut scratch = vec![0.0; n];
-                let numeric = (objective(link, 3, &rows, &labels, penalty, (2, &up), &mut scratch)
-                    - objective(link, 3, &rows, &labels, penalty, (2, &down), &mut scratch))
-                    / 2e-6;
-                assert!((numeric - gradient[i]).abs() < 1e-5, "{link:?} θ[{i}]");
+                let numeric =
+                    (objective(family, 3, &rows, &labels, penalty, (2, &up), &mut scratch)
+                        - objective(family, 3, &rows, &labels, penalty, (2, &down), &mut scratch))
+                        / 2e-6;
+                assert!((numeric - gradient[i]).abs() < 1e-5, "{family:?} θ[{i}]");
             }
         }
     }
@@ -450,12 +494,59 @@ mod tests {
             embedding: 0.1,
             words: 0.1,
         };
-        let heads = fit_path(Link::Multinomial, 2, &rs, &labels, &[strong, weak]);
+        let heads = fit_path(
+            (Link::Multinomial, Prior::ZeroShot),
+            2,
+            &rs,
+            &labels,
+            &[strong, weak],
+        );
         let p_strong = heads[0].probabilities(&rs[0]);
         let p_weak = heads[1].probabilities(&rs[0]);
         assert!((p_strong[0] - 0.5).abs() < 0.01, "{p_strong:?}");
         assert!(p_weak[0] > 0.95, "{p_weak:?}");
         assert!(heads[1].probabilities(&rs[1])[1] > 0.95);
+    }
+
+    #[test]
+    fn a_head_without_the_prior_answers_the_same_whatever_zero_shot_says() {
+        let texts: Vec<Counts> = (0..40)
+            .map(|i| {
+                counts(if i % 2 == 0 {
+                    "refund money back"
+                } else {
+                    "parcel late"
+                })
+            })
+            .collect();
+        let labels: Vec<usize> = (0..40).map(|i| i % 2).collect();
+        let pooled = vec![Vec::new(); 40];
+        let sure = |outcome: usize| {
+            let mut p = vec![1e-3; 2];
+            p[outcome] = 1.0 - 1e-3;
+            p
+        };
+        // Zero-shot sure of the right answer where the head is fitted, of the wrong one on
+        // the same states read again.
+        let right: Vec<Vec<f64>> = labels.iter().map(|&y| sure(y)).collect();
+        let wrong: Vec<Vec<f64>> = labels.iter().map(|&y| sure(1 - y)).collect();
+        let fitted = readings(&pooled, &texts, &right);
+        let reread = readings(&pooled, &texts, &wrong);
+        let strong = Penalty {
+            embedding: 1e6,
+            words: 1e6,
+        };
+        let fit = |start| fit_path((Link::Multinomial, start), 2, &fitted, &labels, &[strong]);
+        let with = &fit(Prior::ZeroShot)[0];
+        let without = &fit(Prior::None)[0];
+        // Pulled hard towards no weight on the words, the head with the prior answers what
+        // zero-shot says; the one without answers the annotated frequencies (a half each).
+        assert!(with.probabilities(&fitted[0])[0] > 0.9);
+        assert!(with.probabilities(&reread[0])[0] < 0.1);
+        assert_eq!(without.prior_weight, 0.0);
+        let p = without.probabilities(&fitted[0]);
+        assert!((p[0] - 0.5).abs() < 0.01, "{p:?}");
+        assert_eq!(p, without.probabilities(&reread[0]));
     }
 
     #[test]
@@ -471,7 +562,7 @@ mod tests {
             embedding: 0.01,
             words: 0.01,
         };
-        let head = &fit_path(Link::Ordinal, 3, &rs, &labels, &[weak])[0];
+        let head = &fit_path((Link::Ordinal, Prior::ZeroShot), 3, &rs, &labels, &[weak])[0];
         for (i, r) in rs.iter().take(3).enumerate() {
             let p = head.probabilities(r);
             let top = (0..3).max_by(|&a, &b| p[a].total_cmp(&p[b])).unwrap();

@@ -7,4 +7,4 @@ pub mod head;
 pub mod lbfgs;
 pub mod words;
 
-pub use head::{Head, Link, Penalty, Reading};
+pub use head::{Head, Link, Penalty, Prior, Reading};

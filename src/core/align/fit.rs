@@ -3,14 +3,15 @@
 
 #[allow(clippy::wildcard_imports)]
 use super::*;
+use crate::engine::builtin::learned::{Head, Penalty, Prior};
 use crate::wire::QuestionKind;
 use question::describe_scores;
-use select::Candidate;
+use select::{Candidate, Selection};
 
 /// The head kept (the learned one, or the majority prior as a head), with how it was
 /// chosen and what it was fitted on.
 pub(super) struct Fit<'a> {
-    pub(super) head: crate::engine::builtin::learned::Head,
+    pub(super) head: Head,
     pub(super) selection: select::Selection,
     /// The fitted examples, as indices into `ids`.
     pub(super) fitted: Vec<usize>,
@@ -39,30 +40,7 @@ impl Fit<'_> {
         } = self;
         let cv = &selection.cv;
         report.improved = true;
-        let (what, penalty) = match selection.chosen {
-            Candidate::Majority => (
-                format!(
-                    "the majority prior (the {} annotated answers' frequencies, whatever the \
-                     state)",
-                    fitted.len()
-                ),
-                crate::engine::builtin::learned::Penalty {
-                    embedding: 0.0,
-                    words: 0.0,
-                },
-            ),
-            _ => (
-                format!(
-                    "{} head over the {}pooled embedding and word 1-2-grams (penalty {} on \
-                     words, {} on the embedding)",
-                    head.link.name(),
-                    if tuned { "fine-tuned encoder's " } else { "" },
-                    round(cv.penalty.words),
-                    round(cv.penalty.embedding),
-                ),
-                cv.penalty,
-            ),
-        };
+        let (what, penalty) = described(&selection, &head, tuned, fitted.len());
         report.candidate = Some(format!(
             "{what}; out of fold over {} folds: {}",
             cv.folds,
@@ -127,4 +105,40 @@ pub(super) fn abstain_rule(held_out: &[Scored]) -> Option<format::Abstain> {
         target_error: Some(ABSTAIN_TARGET),
         coverage: Some(round(at.coverage)),
     })
+}
+
+/// What `learned` says a chosen head is, and the penalty the manifest records for it.
+fn described(selection: &Selection, head: &Head, tuned: bool, fitted: usize) -> (String, Penalty) {
+    match selection.chosen {
+        Candidate::Majority => (
+            format!(
+                "the majority prior (the {fitted} annotated answers' frequencies, whatever the \
+                 state)"
+            ),
+            Penalty {
+                embedding: 0.0,
+                words: 0.0,
+            },
+        ),
+        _ => (
+            format!(
+                "{} head over the {}pooled embedding and word 1-2-grams{} (penalty {} on \
+                 words, {} on the embedding)",
+                head.link.name(),
+                if tuned { "fine-tuned encoder's " } else { "" },
+                without_zero_shot(selection.cv.prior),
+                round(selection.cv.penalty.words),
+                round(selection.cv.penalty.embedding),
+            ),
+            selection.cv.penalty,
+        ),
+    }
+}
+
+/// What a head's description adds for its prior.
+fn without_zero_shot(prior: Prior) -> &'static str {
+    match prior {
+        Prior::ZeroShot => "",
+        Prior::None => ", without zero-shot",
+    }
 }

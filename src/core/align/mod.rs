@@ -510,8 +510,8 @@ fn costliest_first(loaded: &Loaded, settings: &Settings, examples: &Examples) ->
     let mut order: Vec<usize> = (0..settings.questions.len()).collect();
     order.sort_by_key(|&q| {
         let id = &settings.questions[q];
-        let cost = examples_count(examples, id)
-            * cross_validation::families_of(&loaded.questions[id].kind);
+        let n = examples_count(examples, id);
+        let cost = n * cross_validation::families_of(&loaded.questions[id].kind, n);
         (std::cmp::Reverse(cost), q)
     });
     order

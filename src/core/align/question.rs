@@ -222,7 +222,7 @@ pub(super) fn learn_question(
         Candidate::Head => Some(cross_validation::fit(
             &problem,
             &fitted,
-            selection.cv.link,
+            (selection.cv.link, selection.cv.prior),
             selection.cv.penalty,
         )),
     };

@@ -15,7 +15,7 @@
 //! own figure, which the choice compares, is nested the same way.
 
 use super::cross_validation::{self, CrossValidated, Problem};
-use crate::engine::builtin::learned::{Head, Link};
+use crate::engine::builtin::learned::{Head, Link, Prior};
 use crate::wire::align::CurvePoint;
 
 /// What a question may answer with.
@@ -63,7 +63,8 @@ pub(super) fn select(
     seed: u64,
     cancelled: &dyn Fn() -> bool,
 ) -> Selection {
-    let mut cv = cross_validation::cross_validate(problem, subset, k, seed, cancelled);
+    let tried = cross_validation::priors_for(subset.len());
+    let mut cv = cross_validation::cross_validate(problem, subset, tried, k, seed, cancelled);
     let zero = priors(problem, subset);
     let majority = cross_validation::majority_out_of_fold(problem, subset, &cv.fold_of, cv.folds);
     let nested = if subset.len() < cross_validation::NESTED_BELOW {
@@ -102,7 +103,8 @@ pub(super) fn select_tuned(
     (k, seed): (usize, u64),
     cancelled: &dyn Fn() -> bool,
 ) -> Selection {
-    let mut cv = cross_validation::cross_validate(full, subset, k, seed, cancelled);
+    let tried = cross_validation::priors_for(subset.len());
+    let mut cv = cross_validation::cross_validate(full, subset, tried, k, seed, cancelled);
     let zero = priors(full, subset);
     let mut head_answers = zero.clone();
     let mut majority = zero.clone();
@@ -119,7 +121,7 @@ pub(super) fn select_tuned(
         if train.len() < 2 || held.is_empty() {
             continue;
         }
-        let answered = FoldChoice::of(problem, &train, k, seed, cancelled);
+        let answered = FoldChoice::of(problem, &train, (tried, k), seed, cancelled);
         for j in held {
             (head_answers[j], procedure[j]) = answered.answer(&problem.readings[subset[j]]);
             majority[j].clone_from(&answered.majority);
@@ -206,7 +208,7 @@ fn nested(
         if train.len() < 2 || held.is_empty() {
             continue;
         }
-        let answered = FoldChoice::of(problem, &train, cv.folds, seed, cancelled);
+        let answered = FoldChoice::of(problem, &train, (cv.priors, cv.folds), seed, cancelled);
         for j in held {
             (head_answers[j], procedure[j]) = answered.answer(&problem.readings[subset[j]]);
         }
@@ -225,14 +227,16 @@ struct FoldChoice {
 }
 
 impl FoldChoice {
+    /// `tried`: the priors the choice these examples are part of tries (those of all of
+    /// them, not of these alone, so that the nested choice is the same procedure).
     fn of(
         problem: &Problem<'_>,
         train: &[usize],
-        k: usize,
+        (tried, k): (&'static [Prior], usize),
         seed: u64,
         cancelled: &dyn Fn() -> bool,
     ) -> Self {
-        let inner = cross_validation::cross_validate(problem, train, k, seed, cancelled);
+        let inner = cross_validation::cross_validate(problem, train, tried, k, seed, cancelled);
         let choice = best(&scores(
             problem,
             train,
@@ -249,7 +253,7 @@ impl FoldChoice {
         ));
         Self {
             choice,
-            head: cross_validation::fit(problem, train, inner.link, inner.penalty),
+            head: cross_validation::fit(problem, train, (inner.link, inner.prior), inner.penalty),
             majority: cross_validation::frequencies(problem, train),
         }
     }
@@ -398,6 +402,33 @@ mod tests {
             accuracy,
             log_loss,
             interval: None,
+        }
+    }
+
+    #[test]
+    fn from_sixty_four_examples_heads_are_also_tried_without_zero_shot_and_nested_alike() {
+        let labels: Vec<usize> = (0..96).map(|i| i % 2).collect();
+        let uniform = |_: usize| vec![0.5, 0.5];
+        let fixture = Fixture::new(&labels, true, &uniform);
+        let problem = fixture.problem();
+        let all: Vec<usize> = (0..labels.len()).collect();
+        let from = cross_validation::PRIOR_OPTIONAL_FROM;
+        let below = select(&problem, &all[..from - 1], 5, 0, &|| false);
+        assert_eq!(below.cv.priors, [Prior::ZeroShot]);
+        assert_eq!(below.cv.prior, Prior::ZeroShot);
+        // At 64 the choice is nested: each fold's choice, over the other folds' 51
+        // examples, tries what the whole choice tries.
+        for n in [from, all.len()] {
+            let selection = select(&problem, &all[..n], 5, 0, &|| false);
+            assert_eq!(selection.cv.priors, [Prior::ZeroShot, Prior::None]);
+            let head = cross_validation::fit(
+                &problem,
+                &all[..n],
+                (selection.cv.link, Prior::None),
+                selection.cv.penalty,
+            );
+            // Held at exactly 0, never moved.
+            assert_eq!(head.prior_weight.to_bits(), 0f64.to_bits());
         }
     }
 

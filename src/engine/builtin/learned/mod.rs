@@ -5,7 +5,7 @@
 
 pub mod file;
 
-pub use arbiter_learn::{Head, Link, Penalty, Reading, head, lbfgs, words};
+pub use arbiter_learn::{Head, Link, Penalty, Prior, Reading, head, lbfgs, words};
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -23,9 +23,15 @@ pub(crate) fn test_head() -> Head {
         embedding: 1.0,
         words: 1.0,
     };
-    fit_path(Link::Multinomial, 2, &readings, &[0, 1, 0], &[penalty])
-        .pop()
-        .unwrap()
+    fit_path(
+        (Link::Multinomial, super::super::Prior::ZeroShot),
+        2,
+        &readings,
+        &[0, 1, 0],
+        &[penalty],
+    )
+    .pop()
+    .unwrap()
 }
 
 /// The learned files of `head` as question `q`, for tests.
