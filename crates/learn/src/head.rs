@@ -470,19 +470,19 @@ mod tests {
         }
     }
 
+    /// 40 states, refunds (outcome 0) and late parcels (outcome 1) in turn, each naming its
+    /// answer in its words, without an embedding.
+    fn refunds_and_parcels() -> (Vec<Counts>, Vec<usize>, Vec<Vec<f32>>) {
+        let texts = (0..40)
+            .map(|i| counts(["refund money back", "parcel late"][i % 2]))
+            .collect();
+        let labels = (0..40).map(|i| i % 2).collect();
+        (texts, labels, vec![Vec::new(); 40])
+    }
+
     #[test]
     fn a_strong_pull_keeps_the_prior_and_a_weak_one_follows_the_words() {
-        let texts: Vec<Counts> = (0..40)
-            .map(|i| {
-                counts(if i % 2 == 0 {
-                    "refund money back"
-                } else {
-                    "parcel late"
-                })
-            })
-            .collect();
-        let labels: Vec<usize> = (0..40).map(|i| i % 2).collect();
-        let pooled = vec![Vec::new(); 40];
+        let (texts, labels, pooled) = refunds_and_parcels();
         // A prior that is wrong half the time and unsure.
         let prior = vec![vec![0.5, 0.5]; 40];
         let rs = readings(&pooled, &texts, &prior);
@@ -510,17 +510,7 @@ mod tests {
 
     #[test]
     fn a_head_without_the_prior_answers_the_same_whatever_zero_shot_says() {
-        let texts: Vec<Counts> = (0..40)
-            .map(|i| {
-                counts(if i % 2 == 0 {
-                    "refund money back"
-                } else {
-                    "parcel late"
-                })
-            })
-            .collect();
-        let labels: Vec<usize> = (0..40).map(|i| i % 2).collect();
-        let pooled = vec![Vec::new(); 40];
+        let (texts, labels, pooled) = refunds_and_parcels();
         let sure = |outcome: usize| {
             let mut p = vec![1e-3; 2];
             p[outcome] = 1.0 - 1e-3;
