@@ -406,7 +406,7 @@ mod tests {
     }
 
     #[test]
-    fn from_sixty_four_examples_heads_are_also_tried_without_zero_shot_and_nested_alike() {
+    fn from_sixty_four_examples_heads_are_also_tried_without_zero_shot() {
         let labels: Vec<usize> = (0..96).map(|i| i % 2).collect();
         let uniform = |_: usize| vec![0.5, 0.5];
         let fixture = Fixture::new(&labels, true, &uniform);
@@ -416,8 +416,7 @@ mod tests {
         let below = select(&problem, &all[..from - 1], 5, 0, &|| false);
         assert_eq!(below.cv.priors, [Prior::ZeroShot]);
         assert_eq!(below.cv.prior, Prior::ZeroShot);
-        // At 64 the choice is nested: each fold's choice, over the other folds' 51
-        // examples, tries what the whole choice tries.
+        // At 64, where the figures are nested, as at 96.
         for n in [from, all.len()] {
             let selection = select(&problem, &all[..n], 5, 0, &|| false);
             assert_eq!(selection.cv.priors, [Prior::ZeroShot, Prior::None]);
