@@ -143,9 +143,10 @@ pub fn cross_validate(
     let labels: Vec<usize> = subset.iter().map(|&i| problem.labels[i]).collect();
     let fold_of = folds::assign(&ids, &labels, k, seed, stratified(subset.len()));
     // Every candidate (family, strength), in order; out[candidate][position in subset].
-    let candidates: Vec<(Family, Penalty)> = families(problem.link, priors)
-        .into_iter()
-        .flat_map(|family| family.path().into_iter().map(move |p| (family, p)))
+    let tried = families(problem.link, priors);
+    let candidates: Vec<(Family, Penalty)> = tried
+        .iter()
+        .flat_map(|&family| family.path().into_iter().map(move |p| (family, p)))
         .collect();
     let mut out = vec![vec![Vec::new(); subset.len()]; candidates.len()];
     for fold in 0..k {
@@ -161,7 +162,7 @@ pub fn cross_validate(
             train.iter().map(|&j| problem.readings[subset[j]]).collect();
         let train_labels: Vec<usize> = train.iter().map(|&j| labels[j]).collect();
         let mut at = 0;
-        for family in families(problem.link, priors) {
+        for family in &tried {
             let heads = crate::engine::builtin::learned::head::fit_path(
                 (family.link, family.prior),
                 problem.outcomes,
