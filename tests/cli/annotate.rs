@@ -455,7 +455,7 @@ fn two_annotators_against_one_server_never_get_the_same_example() {
         created["token"].as_str().unwrap().to_owned()
     };
     let (alice, bob) = (token("alice"), token("bob"));
-    let server = crate::served::Served::start(&env);
+    let server = env.spawn_serve();
     let client = |token: &str| {
         let mut cmd = env.std_cmd();
         cmd.env_remove("ARBITER_HOME")

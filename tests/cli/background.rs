@@ -3,8 +3,8 @@
 //! while `/healthz` said nothing was in flight).
 #![allow(clippy::print_stderr)]
 
+use crate::common::{Served, long_ticket_text};
 use crate::common::{TestEnv, repo_root, runtime};
-use crate::served::{Served, long_ticket_text};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
@@ -76,7 +76,7 @@ fn a_decision_during_an_alignment_answers_within_2x_its_time_alone_or_503() {
             .as_str()
             .unwrap()
             .to_owned();
-        let served = Served::start(&env);
+        let served = env.spawn_serve();
         let mut nth = 0;
         runtime().block_on(async {
             let mut alone = Vec::new();

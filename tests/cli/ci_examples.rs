@@ -8,9 +8,9 @@
 //! here with git, as they do it), publishing the reports (their files are checked instead),
 //! and the CI system's expressions (the few the examples use, evaluated here).
 
+use crate::common::Served;
 use crate::common::{TestEnv, support_file};
 use crate::release::{ReleaseServer, on_release_host, release_dir};
-use crate::served::Served;
 use regex::Regex;
 use serde_yaml::Value;
 use std::collections::BTreeMap;
@@ -556,7 +556,7 @@ fn served_model() -> (TestEnv, Served, String) {
         .as_str()
         .unwrap()
         .to_owned();
-    let served = Served::start(&env);
+    let served = env.spawn_serve();
     (env, served, token)
 }
 

@@ -45,7 +45,7 @@ impl Shared {
 
     fn serve(home: TestEnv) -> Self {
         let admin = home.admin_token("admin");
-        let server = Background::arbiter(&home);
+        let server = home.serve_on_thread();
         Self {
             server,
             home,

@@ -1034,7 +1034,7 @@ fn serve_warns_of_a_routed_engine_without_a_release_date() {
         entry("systemone", "http://127.0.0.1:9", &[]),
     );
     let (env, _, _) = env_with(&config);
-    let (_, log) = crate::served::Served::start(&env).stop();
+    let (_, log) = env.spawn_serve().stop();
     let warnings: Vec<&str> = log.lines().filter(|l| l.contains(" WARN ")).collect();
     assert_eq!(warnings.len(), 1, "{log}");
     assert!(

@@ -5,11 +5,11 @@
 //! saw on stderr (`cargo test --test cli faults:: -- --nocapture`).
 #![allow(clippy::print_stderr)]
 
+use crate::common::Served;
 use crate::common::{
     QUESTIONS, TestEnv, assert_succeeded, job_finished, repo_root, runtime, wait_until,
     wait_until_async,
 };
-use crate::served::Served;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -106,7 +106,7 @@ async fn finished_job(client: &reqwest::Client, url: &str, token: &str) -> Value
 #[test]
 fn kill_9_during_captured_decisions_loses_no_acknowledged_capture() {
     let (env, token) = env_with_model(None);
-    let served = Served::start(&env);
+    let served = env.spawn_serve();
     let url = served.url("/v1/decision");
     let rt = runtime();
     // Killed once the clients have 8 answers between them (not after a fixed time, which a
@@ -188,7 +188,7 @@ fn kill_9_during_captured_decisions_loses_no_acknowledged_capture() {
         stored.len()
     );
     // The next server starts on the same home and serves.
-    let served = Served::start(&env);
+    let served = env.spawn_serve();
     let reply = rt.block_on(async {
         Served::client()
             .post(served.url("/v1/decision"))
@@ -210,7 +210,7 @@ fn kill_9_during_a_captured_batch_resumes_with_each_item_once() {
     let total = 400;
     let items: Vec<Value> = (0..total).map(|i| json!({"state": ticket(0, i)})).collect();
     let rt = runtime();
-    let mut served = Served::start(&env);
+    let mut served = env.spawn_serve();
     let route = "/v1/models/acme%2Fsupport/batch-decisions";
     let job = rt.block_on(async {
         let reply = Served::client()
@@ -241,7 +241,7 @@ fn kill_9_during_a_captured_batch_resumes_with_each_item_once() {
             }
         });
         let _ = served.kill_9();
-        served = Served::start(&env);
+        served = env.spawn_serve();
     }
     let job = rt.block_on(finished_job(
         &Served::client(),
@@ -295,7 +295,7 @@ fn kill_9_during_an_ingest_leaves_whole_examples_and_a_retry_completes_it() {
             .send()
     };
     let rt = runtime();
-    let served = Served::start(&env);
+    let served = env.spawn_serve();
     let db_path = env.home().join("arbiter.db");
     rt.block_on(async {
         let pending = tokio::spawn(post(&served));
@@ -336,7 +336,7 @@ fn kill_9_during_an_ingest_leaves_whole_examples_and_a_retry_completes_it() {
         let annotated = count(&db, "SELECT count(*) FROM annotations");
         assert_eq!(annotated, written, "an example without its annotation");
     }
-    let served = Served::start(&env);
+    let served = env.spawn_serve();
     let reply = rt.block_on(async { post(&served).await }).unwrap();
     assert_eq!(reply.status(), 200);
     let (exit, _) = served.stop();
@@ -360,7 +360,7 @@ fn kill_9_during_an_alignment_leaves_one_sound_commit() {
         .assert()
         .success();
     let rt = runtime();
-    let mut served = Served::start(&env);
+    let mut served = env.spawn_serve();
     let route = "/v1/models/acme%2Fsupport/alignments";
     let job = rt.block_on(async {
         let reply = Served::client()
@@ -381,7 +381,7 @@ fn kill_9_during_an_alignment_leaves_one_sound_commit() {
     for after in [300, 900, 1500] {
         std::thread::sleep(Duration::from_millis(after));
         let _ = served.kill_9();
-        served = Served::start(&env);
+        served = env.spawn_serve();
     }
     let job = rt.block_on(finished_job(
         &Served::client(),
@@ -413,15 +413,15 @@ fn kill_9_during_an_alignment_leaves_one_sound_commit() {
 #[test]
 fn sigterm_drains_in_flight_decisions() {
     let env = TestEnv::new();
-    let token = crate::served::decisions_token(&env)["token"]
+    let token = crate::common::decisions_token(&env)["token"]
         .as_str()
         .unwrap()
         .to_owned();
-    let served = Served::start(&env);
+    let served = env.spawn_serve();
     // Six encoder windows (552 tokens): in flight while the health below finds them held,
     // yet drained in a few seconds even when the machine is busy (300 entries, 35 windows
     // each, outlasted the 30 s stop guard on CI's 2 cores).
-    let text = crate::served::long_ticket_text(50);
+    let text = crate::common::long_ticket_text(50);
     let body = json!({"model": "jev-latest", "state": {"message": text}, "truncate": true,
                       "questions": {"urgent": {"type": "noul", "instructions": "Is it urgent?"}}});
     let rt = runtime();
@@ -492,7 +492,7 @@ fn a_full_disk_during_capture_answers_a_problem_and_writes_nothing_half() {
         // Files may grow 256 KiB past the largest there is now.
         None => Some(walk_sizes(&env.home()).into_iter().max().unwrap_or(0) + 256 * 1024),
     };
-    let served = Served::start_with(&env, |command| {
+    let served = env.spawn_serve_with(|command| {
         use std::os::unix::process::CommandExt as _;
         let Some(limit) = limit else { return };
         // SAFETY: only async-signal-safe calls between fork and exec.
@@ -741,7 +741,7 @@ fn a_truncated_or_deleted_object_is_located_within_5s_and_sigterm_still_stops_th
     let deleted = damage_questions_object(&env, "acme/deleted", |file| {
         std::fs::remove_file(file).unwrap();
     });
-    let served = Served::start(&env);
+    let served = env.spawn_serve();
     let client = reqwest::Client::builder()
         .no_proxy()
         .timeout(Duration::from_secs(5))

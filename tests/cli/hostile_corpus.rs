@@ -15,7 +15,7 @@
 //! `body`, an object `{"«N»": V}` becomes N members `"0"`…`"N-1"`, each V, and an array
 //! `["«N»", V]` becomes N copies of V. `{model}` in a path is the model's ID.
 
-use crate::served::Served;
+use crate::common::{Served, TestEnv};
 use serde_json::{Map, Value, json};
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
@@ -253,11 +253,9 @@ async fn send(addr: std::net::SocketAddr, bytes: Vec<u8>) -> (Option<(u16, Vec<u
 
 /// `arbiter serve` on `home`, with an example to annotate and each built-in encoder
 /// loaded before any case is timed; where it listens.
-async fn serve_warm(home: &std::path::Path, token: &str) -> (Served, std::net::SocketAddr) {
-    let dir = home.parent().unwrap().to_owned();
-    let served = tokio::task::spawn_blocking(move || Served::start_in(&dir))
-        .await
-        .unwrap();
+async fn serve_warm(home: &TestEnv, token: &str) -> (Served, std::net::SocketAddr) {
+    // Blocks until the process says where it listens; nothing else runs on this runtime yet.
+    let served = home.spawn_serve();
     let addr = served.address["http://".len()..].parse().unwrap();
     let client = reqwest::Client::builder().no_proxy().build().unwrap();
     let decision = json!({"model": "acme/support", "state": "hi", "example_id": "e1"});
@@ -283,7 +281,7 @@ async fn run(store: &str, database: Option<String>) -> (Vec<Answer>, Vec<String>
     let config = "server:\n  rate_limit: {per_second: 100000, burst: 100000}\n  \
                   auth_failures: {per_second: 100000, burst: 100000}\n";
     let (home, token, model) = crate::hostile::home_with_model(config.to_owned(), database).await;
-    let (served, addr) = serve_warm(&home.home(), &token).await;
+    let (served, addr) = serve_warm(&home, &token).await;
     // The case's answer, how long it took, and the server's CPU time for it.
     let timed = |case: &Case| {
         let bytes = request(case, &model, &token);

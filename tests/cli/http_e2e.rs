@@ -3,7 +3,7 @@
 
 use crate::common::TestEnv;
 use crate::common::base_request;
-use crate::served::{Served, decisions_token, raw_exchange};
+use crate::common::{decisions_token, raw_exchange};
 use serde_json::Value;
 use std::time::Duration;
 
@@ -20,7 +20,7 @@ fn serve_binary_answers_logs_and_stops_on_sigterm() {
     let secret = token.rsplit('_').next().unwrap().to_owned();
     assert!(secret.len() >= 32, "{token}");
 
-    let served = Served::start(&env);
+    let served = env.spawn_serve();
     let (address, pid) = (served.address.clone(), served.pid);
 
     let health_id = uuid::Uuid::new_v4().to_string();
@@ -107,9 +107,9 @@ fn a_decision_whose_client_went_away_stops_and_is_logged_499() {
     let env = TestEnv::new();
     let created = decisions_token(&env);
     let token = created["token"].as_str().unwrap().to_owned();
-    let served = Served::start(&env);
+    let served = env.spawn_serve();
     // Many windows of varied text: seconds of encoder work on `jev-latest`.
-    let text = crate::served::long_ticket_text(40_000);
+    let text = crate::common::long_ticket_text(40_000);
     let mut body = base_request("jev-latest");
     body["state"] = serde_json::json!({ "message": text });
     // Read up to the model's limit rather than refuse the state at once.
@@ -169,7 +169,7 @@ fn a_decision_whose_client_went_away_stops_and_is_logged_499() {
 #[test]
 fn a_bad_request_head_is_a_logged_problem_and_host_is_never_echoed() {
     let env = TestEnv::new();
-    let served = Served::start(&env);
+    let served = env.spawn_serve();
     let (status, head, body) = raw_exchange(
         &served.address,
         b"GET /healthz HTTP/1.1\r\nhost: x\r\nx-note: a\x01b\r\n\r\n",

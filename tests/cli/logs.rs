@@ -2,10 +2,10 @@
 //! while a request is handled carries the request's ID; text stays the default; a format
 //! that is neither is refused at startup.
 
+use crate::common::Served;
 use crate::common::TestEnv;
 use crate::common::base_request;
 use crate::fake_upstream::{FakeReply, FakeUpstream, systemone_answers};
-use crate::served::Served;
 use serde_json::{Value, json};
 
 /// A home whose `mo-reasoning` is a remote engine that fails once (503) and then answers:
@@ -22,7 +22,7 @@ pub(crate) fn home_with_remote(fake: &FakeUpstream) -> (TestEnv, String) {
             fake.url()
         ),
     );
-    let created = crate::served::decisions_token(&env);
+    let created = crate::common::decisions_token(&env);
     (env, created["token"].as_str().unwrap().to_owned())
 }
 
@@ -57,7 +57,7 @@ fn json_lines_carry_the_request_id_on_every_line_of_a_request() {
         _ => FakeReply::ok(&systemone_answers(body)),
     });
     let (env, token) = home_with_remote(&fake);
-    let served = Served::start_with(&env, |command| {
+    let served = env.spawn_serve_with(|command| {
         command
             .env("ARBITER_LOG_FORMAT", "json")
             .env("ARBITER_LOG", "info,arbiter=debug");
@@ -107,7 +107,7 @@ fn json_lines_carry_the_request_id_on_every_line_of_a_request() {
 fn text_is_the_default_and_an_unknown_format_is_refused_at_startup() {
     let fake = FakeUpstream::start(|_, body| FakeReply::ok(&systemone_answers(body)));
     let (env, token) = home_with_remote(&fake);
-    let served = Served::start(&env);
+    let served = env.spawn_serve();
     let id = "6a1e2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b";
     decide(&served, &token, id);
     let (exit, log) = served.stop();

@@ -46,7 +46,6 @@ mod registry;
 mod release;
 mod replicas;
 mod repository;
-mod served;
 mod shards;
 mod shared_store;
 mod store_files;

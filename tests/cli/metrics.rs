@@ -1,10 +1,10 @@
 //! `server.metrics_listen`: the real binary serves `/metrics` on a listener of its own, and
 //! each family moves by exactly what the requests made to the API listener should move it.
 
+use crate::common::Served;
 use crate::common::{TestEnv, wait_until_async};
 use crate::common::{base_request, questions};
 use crate::fake_upstream::{FakeReply, FakeUpstream, systemone_answers};
-use crate::served::Served;
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -172,7 +172,7 @@ fn each_family_moves_by_what_the_requests_did() {
     // Five requests in this token's bucket; another token for the rest.
     let token = token(&env, "t", &["decisions"], "acme/*=reader");
     let other = token_of(&env);
-    let served = Served::start(&env);
+    let served = env.spawn_serve();
     let metrics_url = served
         .next_line()
         .trim_end()

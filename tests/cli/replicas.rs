@@ -3,8 +3,8 @@
 //! reads, the remote arbitrates conflicting writes, plain git pushes are seen, and a remote
 //! that is down leaves reads working and fails writes clearly.
 
+use crate::common::Served;
 use crate::common::{QUESTIONS, TestEnv};
-use crate::served::Served;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -183,7 +183,7 @@ fn a_commit_through_one_home_resolves_through_a_served_replica_within_two_second
         .unwrap()
         .to_owned();
     let url = replicas.url();
-    let served = Served::start_with(&replicas.b, |cmd| {
+    let served = replicas.b.spawn_serve_with(|cmd| {
         cmd.env("ARBITER_REPOS_REMOTE", &url);
     });
     let runtime = tokio::runtime::Builder::new_current_thread()

@@ -6,8 +6,8 @@
 //! the home's SQLite file, `arbiter serve` and `arbiter jobs work` share a job the same way,
 //! and a `jobs work` killed mid-shard loses nothing either.
 
+use crate::common::Served;
 use crate::common::{QUESTIONS, TestEnv, runtime, wait_until};
-use crate::served::Served;
 use crate::shared_store::{
     MODEL, StartedBatch, assert_once_per_item, homes_on, poll_until_finished, start_batch,
 };
@@ -99,9 +99,9 @@ fn three_replicas_share_a_captured_batch_and_one_killed_mid_shard_loses_nothing(
         shard_config(env, 100);
     }
     let token = shared.token(&a, "shards", &["batches"], "acme/*=writer");
-    let served_a = Served::start_with(&a, |cmd| shared.configure(cmd));
-    let served_b = Served::start_with(&b, |cmd| shared.configure(cmd));
-    let served_c = Served::start_with(&c, |cmd| shared.configure(cmd));
+    let served_a = a.spawn_serve_with(|cmd| shared.configure(cmd));
+    let served_b = b.spawn_serve_with(|cmd| shared.configure(cmd));
+    let served_c = c.spawn_serve_with(|cmd| shared.configure(cmd));
     let runtime = runtime();
     let client = Served::client();
     let total = 3000;
@@ -225,7 +225,7 @@ fn captures(env: &TestEnv, key: &str) -> (i64, i64) {
 #[test]
 fn a_local_worker_killed_mid_shard_loses_nothing() {
     let (env, token, model_id) = local_home(30);
-    let served = Served::start(&env);
+    let served = env.spawn_serve();
     let (victim, survivor) = (jobs_work(&env), jobs_work(&env));
     let total = 300;
     let key = "local-kill-0001";
@@ -273,7 +273,7 @@ fn a_local_worker_killed_mid_shard_loses_nothing() {
 #[test]
 fn serve_and_jobs_work_share_one_job_through_the_sqlite_file() {
     let (env, token, model_id) = local_home(20);
-    let served = Served::start(&env);
+    let served = env.spawn_serve();
     let worker = jobs_work(&env);
     let total = 300;
     let key = "local-0001";

@@ -7,10 +7,10 @@
 //! result line and one capture per item. PostgreSQL is started by the tests themselves
 //! (`arbiter_testing::postgres`); without it they say how to run them and pass.
 
+use crate::common::Served;
 use crate::common::repo_request;
 use crate::common::wait_until_async;
 use crate::common::{QUESTIONS, TestEnv, runtime};
-use crate::served::Served;
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -97,8 +97,8 @@ fn two_replicas_on_one_database_share_tokens_captures_and_idempotency_keys() {
         &["decisions", "examples:read"],
         "acme/*=reader",
     );
-    let served_a = Served::start_with(&a, |cmd| shared.configure(cmd));
-    let served_b = Served::start_with(&b, |cmd| shared.configure(cmd));
+    let served_a = a.spawn_serve_with(|cmd| shared.configure(cmd));
+    let served_b = b.spawn_serve_with(|cmd| shared.configure(cmd));
     let replicas = [&served_a, &served_b];
     let runtime = runtime();
     let client = Served::client();
@@ -336,8 +336,8 @@ fn a_job_is_cancelled_through_any_replica_and_taken_over_when_its_replica_is_kil
         return;
     };
     let token = shared.token(&a, "jobs", &["batches"], "acme/*=writer");
-    let served_a = Served::start_with(&a, |cmd| shared.configure(cmd));
-    let served_b = Served::start_with(&b, |cmd| shared.configure(cmd));
+    let served_a = a.spawn_serve_with(|cmd| shared.configure(cmd));
+    let served_b = b.spawn_serve_with(|cmd| shared.configure(cmd));
     let runtime = runtime();
     let client = Served::client();
     let total = 400;
@@ -416,7 +416,7 @@ fn a_job_interrupted_by_a_database_outage_finishes_once_the_database_is_back() {
     };
     let (a, _b, shared, model_id) = homes_on(database_server.database());
     let token = shared.token(&a, "jobs", &["batches"], "acme/*=writer");
-    let served = Served::start_with(&a, |cmd| shared.configure(cmd));
+    let served = a.spawn_serve_with(|cmd| shared.configure(cmd));
     let runtime = runtime();
     let client = Served::client();
     let total = 300;

@@ -8,9 +8,9 @@
 //! Unset, nothing is sent.
 
 use crate::common::{Background, TestEnv, assert_succeeded, runtime};
+use crate::common::{Served, decisions_token};
 use crate::common::{base_request, repo_request};
 use crate::fake_upstream::{FakeReply, FakeUpstream, systemone_answers};
-use crate::served::{Served, decisions_token};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::State;
@@ -228,7 +228,7 @@ fn stopped_spans(served: Served, collector: &Collector) -> Vec<Span> {
 fn every_decision_is_one_trace_of_parent_linked_spans_and_a_traceparent_is_honoured() {
     let collector = Collector::start();
     let (env, token) = home_with_model();
-    let served = Served::start_with(&env, |command| pointed_at(command, &collector));
+    let served = env.spawn_serve_with(|command| pointed_at(command, &collector));
     let sent_trace = "4bf92f3577b34da6a3ce929d0e0e4736";
     let sent_parent = "00f067aa0ba902b7";
     for n in 0..3 {
@@ -312,7 +312,7 @@ fn a_remote_engine_is_sent_the_trace_context_and_log_lines_carry_the_trace_id() 
         _ => FakeReply::ok(&systemone_answers(body)),
     });
     let (env, token) = crate::logs::home_with_remote(&fake);
-    let served = Served::start_with(&env, |command| {
+    let served = env.spawn_serve_with(|command| {
         pointed_at(command, &collector);
         command
             .env("ARBITER_LOG_FORMAT", "json")
@@ -381,7 +381,7 @@ fn unset_nothing_is_sent_and_no_traceparent_goes_upstream() {
     );
     let token = decisions_token(&env)["token"].as_str().unwrap().to_owned();
     // The collector's address is there, under a name that is not the variable's.
-    let served = Served::start_with(&env, |command| {
+    let served = env.spawn_serve_with(|command| {
         command.env("OTEL_EXPORTER_OTLP_ENDPOINT_UNUSED", collector.server.url());
     });
     let traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
@@ -483,7 +483,7 @@ fn a_collector_out_of_reach_is_said_once_and_fails_nothing() {
 fn a_command_in_client_mode_and_the_server_make_one_trace() {
     let collector = Collector::start();
     let (env, token) = home_with_model();
-    let served = Served::start_with(&env, |command| pointed_at(command, &collector));
+    let served = env.spawn_serve_with(|command| pointed_at(command, &collector));
     let state = env.write("state.json", r#"{"text": "my parcel is late"}"#);
     let client_home = env.path().join("client-home");
     let mut command = env.std_cmd();
@@ -545,7 +545,7 @@ fn a_jobs_shards_are_linked_to_the_request_that_created_it() {
         .as_str()
         .unwrap()
         .to_owned();
-    let served = Served::start_with(&env, |command| pointed_at(command, &collector));
+    let served = env.spawn_serve_with(|command| pointed_at(command, &collector));
     let runtime = runtime();
     let client = Served::client();
     let crate::shared_store::StartedBatch { id: job_id, path } = runtime.block_on(

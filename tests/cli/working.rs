@@ -6,7 +6,6 @@
 
 use crate::align::labelled;
 use crate::common::{TestEnv, assert_succeeded, repo_root};
-use crate::served::Served;
 use serde_json::{Value, json};
 
 /// The support questions, with urgency reworded, escalate renamed and intent as it is.
@@ -138,7 +137,7 @@ fn a_working_copy_scores_as_the_same_file_committed_locally_and_through_a_server
         "--scope",
         "decisions",
     ]);
-    let served = Served::start(&env);
+    let served = env.spawn_serve();
     // What a command prints through the server, once it succeeded.
     let through_server = |args: &[&str]| -> Vec<u8> {
         let output = env

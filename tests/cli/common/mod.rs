@@ -1,11 +1,16 @@
-//! The test harness: a temporary home ([`TestEnv`]) with a command for the real binary, a
-//! library [`Context`](arbiter::core::Context) over it, and from it an in-process server
-//! ([`TestEnv::serve`], in `in_process.rs`, or on a thread of its own, [`Background`]) or a spawned
-//! `arbiter serve` (`Served::start(&env)`, in `served.rs`). Every test file starts from one.
+//! The test harness, one builder for every shape a test needs: a temporary home
+//! ([`TestEnv::new`], [`TestEnv::with_config`]) with a command for the real binary
+//! ([`TestEnv::cmd`]) and a library [`Context`](arbiter::core::Context) over it
+//! ([`TestEnv::ctx`]), tokens on it ([`TestEnv::token`]); and from it a server on that
+//! home: in process ([`TestEnv::serve`], `in_process.rs`), on a thread of its own
+//! ([`TestEnv::serve_on_thread`]), or `arbiter serve` as a process
+//! ([`TestEnv::spawn_serve`], `served.rs`). Every test file starts from one.
 
 mod in_process;
+mod served;
 
 pub(crate) use in_process::*;
+pub(crate) use served::*;
 
 use assert_cmd::Command;
 use serde_json::Value;
@@ -287,7 +292,7 @@ pub(crate) fn support_file(name: &str) -> String {
 
 /// A server on `127.0.0.1:0`, bound before its thread starts, on its own thread and
 /// runtime, so that a test whose own thread runs commands can call it: the real server
-/// ([`Background::arbiter`]) or a small axum app ([`Background::router`]: a proxy, a fake
+/// ([`TestEnv::serve_on_thread`]) or a small axum app ([`Background::router`]: a proxy, a fake
 /// upstream, a collector). Dropping it stops it.
 pub(crate) struct Background {
     url: String,
@@ -295,18 +300,21 @@ pub(crate) struct Background {
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
-impl Background {
-    /// `arbiter serve` over `env`'s home, shut down gracefully when dropped.
-    pub(crate) fn arbiter(env: &TestEnv) -> Self {
-        let ctx = env.ctx().clone();
-        Self::start(false, move |listener, stopped| async move {
+impl TestEnv {
+    /// `arbiter serve` over this home on a thread of its own ([`Background`]), shut down
+    /// gracefully when dropped.
+    pub(crate) fn serve_on_thread(&self) -> Background {
+        let ctx = self.ctx().clone();
+        Background::start(false, move |listener, stopped| async move {
             let _ = arbiter::server::serve(ctx, listener, async move {
                 let _ = stopped.await;
             })
             .await;
         })
     }
+}
 
+impl Background {
     /// `app`, until dropped; handlers still running then (a fake that hangs) are dropped,
     /// not waited for.
     pub(crate) fn router(app: axum::Router) -> Self {

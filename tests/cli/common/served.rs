@@ -34,26 +34,25 @@ pub(crate) struct Served {
     stderr: std::thread::JoinHandle<()>,
 }
 
-impl Served {
-    pub(crate) fn start(env: &TestEnv) -> Self {
-        Self::start_with(env, |_| {})
+/// A home's `arbiter serve` as a process.
+impl TestEnv {
+    /// `arbiter serve --listen 127.0.0.1:0` on this home, once it says where it listens.
+    pub(crate) fn spawn_serve(&self) -> Served {
+        self.spawn_serve_with(|_| {})
     }
 
-    /// [`Served::start`], with `configure` applied to the command first.
-    pub(crate) fn start_with(
-        env: &TestEnv,
+    /// [`TestEnv::spawn_serve`], with `configure` applied to the command first.
+    pub(crate) fn spawn_serve_with(
+        &self,
         configure: impl FnOnce(&mut std::process::Command),
-    ) -> Self {
-        let mut command = env.std_cmd();
+    ) -> Served {
+        let mut command = self.std_cmd();
         configure(&mut command);
-        Self::spawn(command)
+        Served::spawn(command)
     }
+}
 
-    /// `arbiter serve` on the home in the temp dir `dir` (laid out as a [`TestEnv`]'s).
-    pub(crate) fn start_in(dir: &std::path::Path) -> Self {
-        Self::spawn(crate::common::arbiter_command(dir))
-    }
-
+impl Served {
     fn spawn(mut command: std::process::Command) -> Self {
         let mut child = command
             .args(["serve", "--listen", "127.0.0.1:0"])
