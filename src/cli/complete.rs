@@ -202,7 +202,8 @@ async fn lookup(
             })
             .collect(),
         Wanted::Revisions => {
-            let detail = service.show_model(&model?.parse().ok()?).await.ok()?;
+            let model = service.model(&model?.parse().ok()?).await.ok()?;
+            let detail = model.show().await.ok()?;
             let branches = detail
                 .branches
                 .into_iter()
@@ -235,7 +236,10 @@ async fn lookup(
             })
             .collect(),
         Wanted::Questions => service
-            .show_model(&model?.parse().ok()?)
+            .model(&model?.parse().ok()?)
+            .await
+            .ok()?
+            .show()
             .await
             .ok()?
             .questions

@@ -24,7 +24,7 @@ use crate::core::examples::export_line;
 use crate::core::jobs::{Lines, Observer, Pace, follow};
 use crate::core::service::{
     AnnotateRequest, Annotator, ClaimNext, Created, ExamplesQuery, IngestRequest, Input,
-    JobRequest, JobsQuery, LogQuery, Service,
+    JobRequest, JobsQuery, LogQuery, ModelService, Service,
 };
 use crate::error::{Error, Result};
 use crate::ids::ModelId as JobModelId;
@@ -134,312 +134,11 @@ impl Service for Remote {
         self.http.json(&Request::get(paths::MODELS, &[])).await
     }
 
-    async fn show_model(&self, model: &ModelRef) -> Result<ModelDetail> {
-        let model = &model.to_string();
-        self.http.json(&Request::get(paths::MODEL, &[model])).await
-    }
-
-    async fn log(&self, model: &ModelRef, query: LogQuery<'_>) -> Result<Vec<Checkpoint>> {
-        let LogQuery { revision, limit } = query;
-        let model = &model.to_string();
-        let mut request = Request::get(paths::CHECKPOINTS, &[model]).query("limit", &limit);
-        if let Some(revision) = revision {
-            request = request.query("revision", &revision);
-        }
-        self.http.json(&request).await
-    }
-
-    async fn promote(
-        &self,
-        model: &ModelRef,
-        revision: &str,
-        evaluation: Option<&str>,
-    ) -> Result<Checkpoint> {
-        let model = &model.to_string();
-        // Not repeated: the route keeps no idempotency record.
-        let request =
-            Request::post(paths::PROMOTE, &[model]).json(&crate::wire::models::PromoteRequest {
-                revision: revision.to_owned(),
-                evaluation: evaluation.map(str::to_owned),
-            })?;
-        self.http.json(&request).await
-    }
-
-    async fn history(&self, model: &ModelRef, limit: usize) -> Result<Vec<RegistryEvent>> {
-        let model = &model.to_string();
-        self.http
-            .json(&Request::get(paths::HISTORY, &[model]).query("limit", &limit))
-            .await
-    }
-
-    async fn diff(&self, model: &ModelRef, from: &str, to: &str) -> Result<ModelDiff> {
-        let model = &model.to_string();
-        self.http
-            .json(
-                &Request::get(paths::DIFF, &[model])
-                    .query("from", &from)
-                    .query("to", &to),
-            )
-            .await
-    }
-
-    async fn ingest(
-        &self,
-        model: &ModelRef,
-        request: IngestRequest,
-        progress: &(dyn Fn(IngestCounts) + Send + Sync),
-    ) -> Result<IngestReport> {
-        let IngestRequest {
-            input,
-            atomic,
-            annotator,
-        } = request;
-        let model = &model.to_string();
-        server_names_annotator(&annotator)?;
-        if atomic {
-            let report = self.ingest_atomic(model, input).await?;
-            progress(counts(&report));
-            return Ok(report);
-        }
-        self.upload(model, paths::EXAMPLES, input, progress).await
-    }
-
-    async fn annotate(&self, model: &ModelRef, request: AnnotateRequest<'_>) -> Result<Annotation> {
-        let AnnotateRequest {
-            example_id,
-            question_id,
-            answer,
-            reasoning,
-            annotator,
-        } = request;
-        let model = &model.to_string();
-        server_names_annotator(&annotator)?;
-        let input = AnnotationInput { answer, reasoning };
-        let patch = indexmap::IndexMap::from([(question_id.clone(), input)]);
-        // Writing the same ground truth again changes nothing but its time: repeatable.
-        let request = Request::patch(paths::EXAMPLE_ANNOTATIONS, &[model, example_id.as_str()])
-            .json(&patch)?
-            .repeatable();
-        let mut detail: ExampleDetail = self.http.json(&request).await?;
-        detail
-            .example
-            .annotations
-            .remove(&question_id)
-            .ok_or_else(|| {
-                Error::UpstreamFailed(format!(
-                    "the server did not return the annotation of `{question_id}`"
-                ))
-            })
-    }
-
-    async fn annotate_lines(
-        &self,
-        model: &ModelRef,
-        annotator: Annotator,
-        input: Input,
-    ) -> Result<IngestReport> {
-        let model = &model.to_string();
-        server_names_annotator(&annotator)?;
-        self.upload(model, paths::ANNOTATIONS, input, &|_| {}).await
-    }
-
-    async fn list_examples(
-        &self,
-        model: &ModelRef,
-        query: ExamplesQuery<'_>,
-    ) -> Result<ExamplePage> {
-        let ExamplesQuery {
-            filter,
-            after,
-            limit,
-        } = query;
-        let model = &model.to_string();
-        let mut request = Request::get(paths::EXAMPLES, &[model]).query("limit", &limit);
-        if let Some(annotated) = filter.annotated {
-            request = request.query("annotated", &annotated);
-        }
-        if let Some(question) = &filter.question {
-            request = request.query("question", &question);
-        }
-        if let Some(after) = after {
-            request = request.query("after", &after);
-        }
-        self.http.json(&request).await
-    }
-
-    async fn show_example(
-        &self,
-        model: &ModelRef,
-        example_id: &ExampleId,
-    ) -> Result<ExampleDetail> {
-        self.get_example(&model.to_string(), example_id.as_str())
-            .await
-    }
-
-    async fn resolve_example(&self, model: &ModelRef, text: &str) -> Result<ExampleId> {
-        let model = &model.to_string();
-        // A whole ID (or none): the route answers for it, and the operation then says any
-        // not-found in the server's own words.
-        match self.get_example(model, text).await {
-            Err(error) if is_example_not_found(&error) => {}
-            _ => return Ok(ExampleId::from(text)),
-        }
-        let prefix = crate::core::examples::id_prefix(text)?;
-        // The examples after the prefix in ID order: those that start with it come first.
-        let request = Request::get(paths::EXAMPLES, &[model])
-            .query("after", &prefix)
-            .query("limit", &crate::core::prefix::CANDIDATES);
-        let page: ExamplePage = self.http.json(&request).await?;
-        crate::core::examples::unique(
-            prefix,
-            page.examples
-                .into_iter()
-                .map(|e| e.example_id.into_string()),
-        )
-    }
-
-    async fn examples_to_annotate(
-        &self,
-        model: &ModelRef,
-        query: &ToAnnotateQuery,
-        working: Option<&crate::wire::Questions>,
-    ) -> Result<ToAnnotate> {
-        let model = &model.to_string();
-        let values = [model.as_str()];
-        // A working copy's questions go in a body: the same route, `POST`.
-        let mut request = match working {
-            None => Request::get(paths::EXAMPLES_TO_ANNOTATE, &values),
-            // Nothing is recorded: sending it twice does no harm.
-            Some(questions) => Request::post(paths::EXAMPLES_TO_ANNOTATE, &values)
-                .json(&ToAnnotateBody {
-                    working_questions: questions.clone(),
-                })?
-                .repeatable(),
-        };
-        for (name, value) in query.to_pairs() {
-            request = request.query(name, &value);
-        }
-        self.http.json(&request).await
-    }
-
-    async fn claim_next(&self, model: &ModelRef, request: ClaimNext<'_>) -> Result<NextToAnnotate> {
-        server_names_annotator(&request.annotator)?;
-        let model = &model.to_string();
-        // Claiming again what is one's own only renews it: repeatable.
-        let mut http = Request::post(paths::ANNOTATION_CLAIMS, &[model])
-            .json(&ClaimBody {
-                skip: request.skip.iter().map(ToString::to_string).collect(),
-                ids: request.chosen.only.map(<[String]>::to_vec),
-                exclude: request.chosen.except.to_vec(),
-            })?
-            .repeatable();
-        for (name, value) in request.query.to_pairs() {
-            http = http.query(name, &value);
-        }
-        self.http.json(&http).await
-    }
-
-    async fn release_claim(
-        &self,
-        model: &ModelRef,
-        example_id: &ExampleId,
-        annotator: Annotator,
-    ) -> Result<()> {
-        server_names_annotator(&annotator)?;
-        let model = &model.to_string();
-        self.http
-            .send(&Request::delete(
-                paths::ANNOTATION_CLAIM,
-                &[model.as_str(), example_id.as_str()],
-            ))
-            .await
-            .map(drop)
-    }
-
-    async fn delete_branch(&self, model: &ModelRef, branch: &str) -> Result<()> {
-        let model = &model.to_string();
-        self.http
-            .send(&Request::delete(paths::BRANCH, &[model.as_str(), branch]))
-            .await
-            .map(drop)
-    }
-
-    async fn delete_examples(&self, model: &ModelRef, example_ids: &[ExampleId]) -> Result<()> {
-        let model = &model.to_string();
-        // Every ID found before any is deleted: an unknown one deletes nothing.
-        for id in example_ids {
-            self.get_example(model, id.as_str()).await?;
-        }
-        for id in example_ids {
-            self.http
-                .send(&Request::delete(
-                    paths::EXAMPLE,
-                    &[model.as_str(), id.as_str()],
-                ))
-                .await?;
-        }
-        Ok(())
-    }
-
-    async fn unannotate(
-        &self,
-        model: &ModelRef,
-        example_id: &ExampleId,
-        question: &str,
-        annotator: Annotator,
-    ) -> Result<()> {
-        server_names_annotator(&annotator)?;
-        let model = &model.to_string();
-        self.http
-            .send(&Request::delete(
-                paths::ANNOTATION,
-                &[model, example_id.as_str(), question],
-            ))
-            .await
-            .map(drop)
-    }
-
-    async fn export_examples(
-        &self,
-        model: &ModelRef,
-        filter: &ExampleFilter,
-        write: &mut (dyn for<'v> FnMut(&'v IngestExample) -> Result<()> + Send),
-    ) -> Result<u64> {
-        let mut count = 0;
-        let mut after: Option<String> = None;
-        loop {
-            let page = self
-                .list_examples(
-                    model,
-                    ExamplesQuery {
-                        filter,
-                        after: after.as_deref(),
-                        limit: 1000,
-                    },
-                )
-                .await?;
-            for example in &page.examples {
-                write(&export_line(example))?;
-                count += 1;
-            }
-            match page.next_cursor {
-                Some(cursor) => after = Some(cursor),
-                None => return Ok(count),
-            }
-        }
-    }
-
-    async fn annotation_agreement(
-        &self,
-        model: &ModelRef,
-        question: Option<&str>,
-    ) -> Result<AgreementReport> {
-        let model = &model.to_string();
-        let mut request = Request::get(paths::ANNOTATION_AGREEMENT, &[model]);
-        if let Some(question) = question {
-            request = request.query("question", &question);
-        }
-        self.http.json(&request).await
+    async fn model(&self, model: &ModelRef) -> Result<Box<dyn ModelService + '_>> {
+        Ok(Box::new(RemoteModel {
+            remote: self,
+            model: model.to_string(),
+        }))
     }
 
     async fn create_job(&self, model: &ModelRef, request: JobRequest) -> Result<Created> {
@@ -530,5 +229,303 @@ impl Service for Remote {
 
     fn runs_jobs_here(&self) -> bool {
         false
+    }
+}
+
+/// A repository model on the server, by path or `modelId` as the command line named it:
+/// its operations are the routes under it.
+struct RemoteModel<'a> {
+    remote: &'a Remote,
+    model: String,
+}
+
+#[async_trait::async_trait]
+impl ModelService for RemoteModel<'_> {
+    async fn show(&self) -> Result<ModelDetail> {
+        let model = &self.model;
+        self.remote
+            .http
+            .json(&Request::get(paths::MODEL, &[model]))
+            .await
+    }
+
+    async fn log(&self, query: LogQuery<'_>) -> Result<Vec<Checkpoint>> {
+        let LogQuery { revision, limit } = query;
+        let model = &self.model;
+        let mut request = Request::get(paths::CHECKPOINTS, &[model]).query("limit", &limit);
+        if let Some(revision) = revision {
+            request = request.query("revision", &revision);
+        }
+        self.remote.http.json(&request).await
+    }
+
+    async fn promote(&self, revision: &str, evaluation: Option<&str>) -> Result<Checkpoint> {
+        let model = &self.model;
+        // Not repeated: the route keeps no idempotency record.
+        let request =
+            Request::post(paths::PROMOTE, &[model]).json(&crate::wire::models::PromoteRequest {
+                revision: revision.to_owned(),
+                evaluation: evaluation.map(str::to_owned),
+            })?;
+        self.remote.http.json(&request).await
+    }
+
+    async fn history(&self, limit: usize) -> Result<Vec<RegistryEvent>> {
+        let model = &self.model;
+        self.remote
+            .http
+            .json(&Request::get(paths::HISTORY, &[model]).query("limit", &limit))
+            .await
+    }
+
+    async fn diff(&self, from: &str, to: &str) -> Result<ModelDiff> {
+        let model = &self.model;
+        self.remote
+            .http
+            .json(
+                &Request::get(paths::DIFF, &[model])
+                    .query("from", &from)
+                    .query("to", &to),
+            )
+            .await
+    }
+
+    async fn ingest(
+        &self,
+        request: IngestRequest,
+        progress: &(dyn Fn(IngestCounts) + Send + Sync),
+    ) -> Result<IngestReport> {
+        let IngestRequest {
+            input,
+            atomic,
+            annotator,
+        } = request;
+        let model = &self.model;
+        server_names_annotator(&annotator)?;
+        if atomic {
+            let report = self.remote.ingest_atomic(model, input).await?;
+            progress(counts(&report));
+            return Ok(report);
+        }
+        self.remote
+            .upload(model, paths::EXAMPLES, input, progress)
+            .await
+    }
+
+    async fn annotate(&self, request: AnnotateRequest<'_>) -> Result<Annotation> {
+        let AnnotateRequest {
+            example_id,
+            question_id,
+            answer,
+            reasoning,
+            annotator,
+        } = request;
+        let model = &self.model;
+        server_names_annotator(&annotator)?;
+        let input = AnnotationInput { answer, reasoning };
+        let patch = indexmap::IndexMap::from([(question_id.clone(), input)]);
+        // Writing the same ground truth again changes nothing but its time: repeatable.
+        let request = Request::patch(paths::EXAMPLE_ANNOTATIONS, &[model, example_id.as_str()])
+            .json(&patch)?
+            .repeatable();
+        let mut detail: ExampleDetail = self.remote.http.json(&request).await?;
+        detail
+            .example
+            .annotations
+            .remove(&question_id)
+            .ok_or_else(|| {
+                Error::UpstreamFailed(format!(
+                    "the server did not return the annotation of `{question_id}`"
+                ))
+            })
+    }
+
+    async fn annotate_lines(&self, annotator: Annotator, input: Input) -> Result<IngestReport> {
+        let model = &self.model;
+        server_names_annotator(&annotator)?;
+        self.remote
+            .upload(model, paths::ANNOTATIONS, input, &|_| {})
+            .await
+    }
+
+    async fn list_examples(&self, query: ExamplesQuery<'_>) -> Result<ExamplePage> {
+        let ExamplesQuery {
+            filter,
+            after,
+            limit,
+        } = query;
+        let model = &self.model;
+        let mut request = Request::get(paths::EXAMPLES, &[model]).query("limit", &limit);
+        if let Some(annotated) = filter.annotated {
+            request = request.query("annotated", &annotated);
+        }
+        if let Some(question) = &filter.question {
+            request = request.query("question", &question);
+        }
+        if let Some(after) = after {
+            request = request.query("after", &after);
+        }
+        self.remote.http.json(&request).await
+    }
+
+    async fn show_example(&self, example_id: &ExampleId) -> Result<ExampleDetail> {
+        self.remote
+            .get_example(&self.model, example_id.as_str())
+            .await
+    }
+
+    async fn resolve_example(&self, text: &str) -> Result<ExampleId> {
+        let model = &self.model;
+        // A whole ID (or none): the route answers for it, and the operation then says any
+        // not-found in the server's own words.
+        match self.remote.get_example(model, text).await {
+            Err(error) if is_example_not_found(&error) => {}
+            _ => return Ok(ExampleId::from(text)),
+        }
+        let prefix = crate::core::examples::id_prefix(text)?;
+        // The examples after the prefix in ID order: those that start with it come first.
+        let request = Request::get(paths::EXAMPLES, &[model])
+            .query("after", &prefix)
+            .query("limit", &crate::core::prefix::CANDIDATES);
+        let page: ExamplePage = self.remote.http.json(&request).await?;
+        crate::core::examples::unique(
+            prefix,
+            page.examples
+                .into_iter()
+                .map(|e| e.example_id.into_string()),
+        )
+    }
+
+    async fn examples_to_annotate(
+        &self,
+        query: &ToAnnotateQuery,
+        working: Option<&crate::wire::Questions>,
+    ) -> Result<ToAnnotate> {
+        let model = &self.model;
+        let values = [model.as_str()];
+        // A working copy's questions go in a body: the same route, `POST`.
+        let mut request = match working {
+            None => Request::get(paths::EXAMPLES_TO_ANNOTATE, &values),
+            // Nothing is recorded: sending it twice does no harm.
+            Some(questions) => Request::post(paths::EXAMPLES_TO_ANNOTATE, &values)
+                .json(&ToAnnotateBody {
+                    working_questions: questions.clone(),
+                })?
+                .repeatable(),
+        };
+        for (name, value) in query.to_pairs() {
+            request = request.query(name, &value);
+        }
+        self.remote.http.json(&request).await
+    }
+
+    async fn claim_next(&self, request: ClaimNext<'_>) -> Result<NextToAnnotate> {
+        server_names_annotator(&request.annotator)?;
+        let model = &self.model;
+        // Claiming again what is one's own only renews it: repeatable.
+        let mut http = Request::post(paths::ANNOTATION_CLAIMS, &[model])
+            .json(&ClaimBody {
+                skip: request.skip.iter().map(ToString::to_string).collect(),
+                ids: request.chosen.only.map(<[String]>::to_vec),
+                exclude: request.chosen.except.to_vec(),
+            })?
+            .repeatable();
+        for (name, value) in request.query.to_pairs() {
+            http = http.query(name, &value);
+        }
+        self.remote.http.json(&http).await
+    }
+
+    async fn release_claim(&self, example_id: &ExampleId, annotator: Annotator) -> Result<()> {
+        server_names_annotator(&annotator)?;
+        let model = &self.model;
+        self.remote
+            .http
+            .send(&Request::delete(
+                paths::ANNOTATION_CLAIM,
+                &[model.as_str(), example_id.as_str()],
+            ))
+            .await
+            .map(drop)
+    }
+
+    async fn delete_branch(&self, branch: &str) -> Result<()> {
+        let model = &self.model;
+        self.remote
+            .http
+            .send(&Request::delete(paths::BRANCH, &[model.as_str(), branch]))
+            .await
+            .map(drop)
+    }
+
+    async fn delete_examples(&self, example_ids: &[ExampleId]) -> Result<()> {
+        let model = &self.model;
+        // Every ID found before any is deleted: an unknown one deletes nothing.
+        for id in example_ids {
+            self.remote.get_example(model, id.as_str()).await?;
+        }
+        for id in example_ids {
+            self.remote
+                .http
+                .send(&Request::delete(
+                    paths::EXAMPLE,
+                    &[model.as_str(), id.as_str()],
+                ))
+                .await?;
+        }
+        Ok(())
+    }
+
+    async fn unannotate(
+        &self,
+        example_id: &ExampleId,
+        question: &str,
+        annotator: Annotator,
+    ) -> Result<()> {
+        server_names_annotator(&annotator)?;
+        let model = &self.model;
+        self.remote
+            .http
+            .send(&Request::delete(
+                paths::ANNOTATION,
+                &[model, example_id.as_str(), question],
+            ))
+            .await
+            .map(drop)
+    }
+
+    async fn export_examples(
+        &self,
+        filter: &ExampleFilter,
+        write: &mut (dyn for<'v> FnMut(&'v IngestExample) -> Result<()> + Send),
+    ) -> Result<u64> {
+        let mut count = 0;
+        let mut after: Option<String> = None;
+        loop {
+            let page = self
+                .list_examples(ExamplesQuery {
+                    filter,
+                    after: after.as_deref(),
+                    limit: 1000,
+                })
+                .await?;
+            for example in &page.examples {
+                write(&export_line(example))?;
+                count += 1;
+            }
+            match page.next_cursor {
+                Some(cursor) => after = Some(cursor),
+                None => return Ok(count),
+            }
+        }
+    }
+
+    async fn annotation_agreement(&self, question: Option<&str>) -> Result<AgreementReport> {
+        let model = &self.model;
+        let mut request = Request::get(paths::ANNOTATION_AGREEMENT, &[model]);
+        if let Some(question) = question {
+            request = request.query("question", &question);
+        }
+        self.remote.http.json(&request).await
     }
 }

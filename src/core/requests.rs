@@ -68,7 +68,7 @@ pub fn local_user() -> String {
         .unwrap_or_else(|| LOCAL_ANNOTATOR.to_owned())
 }
 
-/// Examples to ingest ([`super::access::ingest`]).
+/// Examples to ingest ([`super::service::ModelService::ingest`]).
 pub struct IngestRequest {
     pub input: Input,
     /// All or nothing: one bad line and none is written.
@@ -77,7 +77,7 @@ pub struct IngestRequest {
     pub annotator: Annotator,
 }
 
-/// One annotator's answer to one question of one example ([`super::access::annotate`]).
+/// One annotator's answer to one question of one example ([`super::service::ModelService::annotate`]).
 pub struct AnnotateRequest<'a> {
     pub example_id: &'a ExampleId,
     pub question_id: String,
@@ -112,7 +112,7 @@ pub struct JobsQuery<'a> {
     pub limit: usize,
 }
 
-/// The next example to claim for an annotator ([`super::access::claim_next`]).
+/// The next example to claim for an annotator ([`super::service::ModelService::claim_next`]).
 pub struct ClaimNext<'a> {
     /// How the candidates are ranked (`examples next`'s query; its `n` is not used).
     pub query: &'a crate::wire::to_annotate::ToAnnotateQuery,

@@ -1,10 +1,13 @@
-//! One interface to every operation the command line runs against a home: [`Service`].
+//! One interface to every operation the command line runs against a home: [`Service`],
+//! and through [`Service::model`] a repository model's operations, [`ModelService`].
 //!
-//! It has two implementations. [`Local`] runs the operations of this module's siblings on
-//! this process's `ARBITER_HOME`; `crate::client::Remote` asks a shared `arbiter serve` for
-//! them over HTTP. A command is written once, over `&dyn Service`, and gives the same
-//! output and exit code either way. The methods take and return the contract types of
-//! [`crate::wire`] and fail with the crate [`Error`]; no HTTP or storage type crosses here.
+//! Each has two implementations. Locally, [`Local`] runs them on this process's
+//! `ARBITER_HOME` as its owner: a model's operations are those of
+//! [`super::access::OnModel`], the door the server's handlers use too, so they are written
+//! once. `crate::client::Remote` asks a shared `arbiter serve` for them over HTTP. A
+//! command is written once, over `&dyn Service`, and gives the same output and exit code
+//! either way. The methods take and return the contract types of [`crate::wire`] and fail
+//! with the crate [`Error`]; no HTTP or storage type crosses here.
 //!
 //! Jobs have one life cycle on both sides: [`Service::create_job`] queues a job,
 //! [`Service::follow_job`] watches it until it ends (running it here when this process
@@ -15,23 +18,16 @@ use super::jobs::{JobClaim, Lines, Observer, Pace, follow};
 use super::tokens::Principal;
 use super::{Context, blocking};
 use crate::error::{Error, Result};
-use crate::ids::{ExampleId, JobId, JobRef, ModelId, ModelRef};
-use crate::store::{ExampleFilter, IngestCounts};
-use crate::wire::agreement::AgreementReport;
-use crate::wire::claims::NextToAnnotate;
-use crate::wire::decision::Checkpoint;
-use crate::wire::examples::{Annotation, ExampleDetail, IngestExample};
-use crate::wire::examples::{ExamplePage, IngestReport};
+use crate::ids::{JobId, JobRef, ModelId, ModelRef};
 use crate::wire::jobs::Job;
-use crate::wire::models::{ModelDetail, ModelKind, ModelList};
-use crate::wire::registry::{ModelDiff, RegistryEvent};
-use crate::wire::to_annotate::{ToAnnotate, ToAnnotateQuery};
+use crate::wire::models::{ModelKind, ModelList};
 use crate::wire::{DecisionRequest, DecisionResponse};
 use std::collections::HashMap;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+pub use super::access::ModelService;
 pub use super::requests::{
     AnnotateRequest, Annotator, BatchItems, ClaimNext, ExamplesQuery, IngestRequest, Input,
     JobRequest, JobsQuery, LOCAL_ANNOTATOR, LogQuery, local_user,
@@ -65,102 +61,10 @@ pub trait Service: Send + Sync {
         let base_models = list.models.iter().filter(|m| m.kind == ModelKind::Base);
         super::models::named(text, base_models.map(|m| m.name.as_str()))
     }
-    /// One repository model, by path or `modelId`.
-    async fn show_model(&self, model: &ModelRef) -> Result<ModelDetail>;
-    /// The checkpoints of `revision` (default: the default branch), newest first.
-    async fn log(&self, model: &ModelRef, query: LogQuery<'_>) -> Result<Vec<Checkpoint>>;
-    /// Fast-forward the default branch to `revision`, recording it in the model's history
-    /// with the evaluation it relies on (`evaluation`, else the latest of that commit).
-    async fn promote(
-        &self,
-        model: &ModelRef,
-        revision: &str,
-        evaluation: Option<&str>,
-    ) -> Result<Checkpoint>;
-    /// The promotions and tag moves made through arbiter, newest first.
-    async fn history(&self, model: &ModelRef, limit: usize) -> Result<Vec<RegistryEvent>>;
-    /// What changed between two revisions.
-    async fn diff(&self, model: &ModelRef, from: &str, to: &str) -> Result<ModelDiff>;
-
-    /// Ingest examples from JSON Lines or a JSON array; bad lines are reported with their
-    /// line numbers in the whole input. `progress` hears the running totals.
-    async fn ingest(
-        &self,
-        model: &ModelRef,
-        request: IngestRequest,
-        progress: &(dyn Fn(IngestCounts) + Send + Sync),
-    ) -> Result<IngestReport>;
-    /// Write one annotator's answer to one question of one example; the question's ground
-    /// truth as it now stands (the majority of every annotator's answer).
-    async fn annotate(&self, model: &ModelRef, request: AnnotateRequest<'_>) -> Result<Annotation>;
-    /// Write annotations from lines of `{example_id, question, answer, reasoning?,
-    /// annotator?}`; a line without an annotator is `annotator`'s (see [`Annotator`]).
-    async fn annotate_lines(
-        &self,
-        model: &ModelRef,
-        annotator: Annotator,
-        input: Input,
-    ) -> Result<IngestReport>;
-    /// A page of examples in example ID order.
-    async fn list_examples(
-        &self,
-        model: &ModelRef,
-        query: ExamplesQuery<'_>,
-    ) -> Result<ExamplePage>;
-    /// One example with its annotations and decisions.
-    async fn show_example(&self, model: &ModelRef, example_id: &ExampleId)
-    -> Result<ExampleDetail>;
-    /// The example ID that `text` names on the command line: itself when an example has
-    /// it, else the one ID it starts ([`super::examples::resolve_id`]; the routes take
-    /// whole IDs only).
-    async fn resolve_example(&self, model: &ModelRef, text: &str) -> Result<ExampleId>;
-    /// The examples to annotate next: unannotated ones ranked by the model's uncertainty at
-    /// a revision, with a seeded random audit share; with `working`, decided by that
-    /// questions document as a working copy on top of the revision ([`super::working`]).
-    async fn examples_to_annotate(
-        &self,
-        model: &ModelRef,
-        query: &ToAnnotateQuery,
-        working: Option<&crate::wire::Questions>,
-    ) -> Result<ToAnnotate>;
-    /// Claim the next example to annotate for the annotator (in `examples next` order,
-    /// passing over what they skipped and what other annotators hold; see
-    /// [`super::claims`]), with the model's answers to its open questions.
-    async fn claim_next(&self, model: &ModelRef, request: ClaimNext<'_>) -> Result<NextToAnnotate>;
-    /// Give up the annotator's claim on an example.
-    async fn release_claim(
-        &self,
-        model: &ModelRef,
-        example_id: &ExampleId,
-        annotator: Annotator,
-    ) -> Result<()>;
-    /// Delete a branch of a repository model (never its default branch).
-    async fn delete_branch(&self, model: &ModelRef, branch: &str) -> Result<()>;
-    /// Delete examples with everything recorded of them ([`super::examples::delete`]).
-    /// Locally all or none; against a server each is checked to exist first, then each
-    /// deleted by its own request.
-    async fn delete_examples(&self, model: &ModelRef, example_ids: &[ExampleId]) -> Result<()>;
-    /// Delete the annotator's own answer to one question of an example (an undo).
-    async fn unannotate(
-        &self,
-        model: &ModelRef,
-        example_id: &ExampleId,
-        question: &str,
-        annotator: Annotator,
-    ) -> Result<()>;
-    /// Every matching example as an ingest line, in example ID order, to `write`; the count.
-    async fn export_examples(
-        &self,
-        model: &ModelRef,
-        filter: &ExampleFilter,
-        write: &mut (dyn for<'v> FnMut(&'v IngestExample) -> Result<()> + Send),
-    ) -> Result<u64>;
-    /// How far the annotators of `question` (else of every question) agree.
-    async fn annotation_agreement(
-        &self,
-        model: &ModelRef,
-        question: Option<&str>,
-    ) -> Result<AgreementReport>;
+    /// The operations on one repository model, by path or `modelId`: locally the home's
+    /// owner's ([`super::access::OnModel`]), remotely the server's routes under it. Locally
+    /// the model is found here (not found: an error now); remotely at its first operation.
+    async fn model(&self, model: &ModelRef) -> Result<Box<dyn ModelService + '_>>;
 
     /// Queue a job on `model`. Remotely the request is sent with an `Idempotency-Key`
     /// derived from it (and from the input's bytes), so sending it again returns the same job.
@@ -298,150 +202,11 @@ impl Service for Local {
         access::list_models(&self.ctx, &self.owner).await
     }
 
-    async fn show_model(&self, model: &ModelRef) -> Result<ModelDetail> {
-        let permitted = self.permit(model).await?;
-        access::show_model(&self.ctx, permitted).await
-    }
-
-    async fn log(&self, model: &ModelRef, query: LogQuery<'_>) -> Result<Vec<Checkpoint>> {
-        let permitted = self.permit(model).await?;
-        access::log(&self.ctx, permitted, query).await
-    }
-
-    async fn promote(
-        &self,
-        model: &ModelRef,
-        revision: &str,
-        evaluation: Option<&str>,
-    ) -> Result<Checkpoint> {
-        let permitted = self.permit(model).await?;
-        access::promote(&self.ctx, permitted, revision, evaluation).await
-    }
-
-    async fn history(&self, model: &ModelRef, limit: usize) -> Result<Vec<RegistryEvent>> {
-        let permitted = self.permit(model).await?;
-        access::history(&self.ctx, permitted, limit).await
-    }
-
-    async fn diff(&self, model: &ModelRef, from: &str, to: &str) -> Result<ModelDiff> {
-        let permitted = self.permit(model).await?;
-        access::diff(&self.ctx, permitted, from, to).await
-    }
-
-    async fn ingest(
-        &self,
-        model: &ModelRef,
-        request: IngestRequest,
-        progress: &(dyn Fn(IngestCounts) + Send + Sync),
-    ) -> Result<IngestReport> {
-        let permitted = self.permit(model).await?;
-        access::ingest(&self.ctx, permitted, request, progress).await
-    }
-
-    async fn annotate(&self, model: &ModelRef, request: AnnotateRequest<'_>) -> Result<Annotation> {
-        let permitted = self.permit(model).await?;
-        access::annotate(&self.ctx, permitted, request).await
-    }
-
-    async fn annotate_lines(
-        &self,
-        model: &ModelRef,
-        annotator: Annotator,
-        input: Input,
-    ) -> Result<IngestReport> {
-        let permitted = self.permit(model).await?;
-        access::annotate_lines(&self.ctx, permitted, annotator, input).await
-    }
-
-    async fn list_examples(
-        &self,
-        model: &ModelRef,
-        query: ExamplesQuery<'_>,
-    ) -> Result<ExamplePage> {
-        let permitted = self.permit(model).await?;
-        access::list_examples(&self.ctx, permitted, query).await
-    }
-
-    async fn show_example(
-        &self,
-        model: &ModelRef,
-        example_id: &ExampleId,
-    ) -> Result<ExampleDetail> {
-        let permitted = self.permit(model).await?;
-        access::show_example(&self.ctx, permitted, example_id).await
-    }
-
-    async fn resolve_example(&self, model: &ModelRef, text: &str) -> Result<ExampleId> {
-        let permitted = self.permit(model).await?;
-        access::resolve_example(&self.ctx, permitted, text).await
-    }
-
-    async fn examples_to_annotate(
-        &self,
-        model: &ModelRef,
-        query: &ToAnnotateQuery,
-        working: Option<&crate::wire::Questions>,
-    ) -> Result<ToAnnotate> {
-        let gate = &super::answer_cache::Open;
-        let permitted = self.permit(model).await?;
-        access::examples_to_annotate(&self.ctx, permitted, query, working, gate).await
-    }
-
-    async fn claim_next(&self, model: &ModelRef, request: ClaimNext<'_>) -> Result<NextToAnnotate> {
-        let gate = &super::answer_cache::Open;
-        let permitted = self.permit(model).await?;
-        access::claim_next(&self.ctx, permitted, request, gate).await
-    }
-
-    async fn release_claim(
-        &self,
-        model: &ModelRef,
-        example_id: &ExampleId,
-        annotator: Annotator,
-    ) -> Result<()> {
-        let permitted = self.permit(model).await?;
-        access::release_claim(&self.ctx, permitted, example_id, annotator).await
-    }
-
-    async fn delete_branch(&self, model: &ModelRef, branch: &str) -> Result<()> {
-        let permitted = self.permit(model).await?;
-        access::delete_branch(&self.ctx, permitted, branch).await
-    }
-
-    async fn delete_examples(&self, model: &ModelRef, example_ids: &[ExampleId]) -> Result<()> {
-        let permitted = self.permit(model).await?;
-        access::delete_examples(&self.ctx, permitted, example_ids).await
-    }
-
-    async fn unannotate(
-        &self,
-        model: &ModelRef,
-        example_id: &ExampleId,
-        question: &str,
-        annotator: Annotator,
-    ) -> Result<()> {
-        let permitted = self.permit(model).await?;
-        access::unannotate(&self.ctx, permitted, example_id, question, annotator).await
-    }
-
-    async fn export_examples(
-        &self,
-        model: &ModelRef,
-        filter: &ExampleFilter,
-        write: &mut (dyn for<'v> FnMut(&'v IngestExample) -> Result<()> + Send),
-    ) -> Result<u64> {
-        let permitted = self.permit(model).await?;
-        access::export_examples(&self.ctx, permitted, filter, write).await
-    }
-
-    async fn annotation_agreement(
-        &self,
-        model: &ModelRef,
-        question: Option<&str>,
-    ) -> Result<AgreementReport> {
-        let question = question.map(str::to_owned);
-        let permitted = self.permit(model).await?;
-        access::annotation_agreement(&self.ctx, permitted, question).await
+    async fn model(&self, model: &ModelRef) -> Result<Box<dyn ModelService + '_>> {
+        Ok(Box::new(access::OnModel::new(
+            &self.ctx,
+            self.permit(model).await?,
+        )))
     }
 
     async fn create_job(&self, model: &ModelRef, request: JobRequest) -> Result<Created> {

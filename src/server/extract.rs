@@ -199,6 +199,11 @@ impl Authorized {
     pub(crate) fn into_permitted(self) -> crate::core::access::Permitted {
         self.0
     }
+
+    /// The model's operations, for the caller checked ([`crate::core::access::OnModel`]).
+    pub(crate) fn on(self, ctx: &crate::core::Context) -> crate::core::access::OnModel<'_> {
+        crate::core::access::OnModel::new(ctx, self.0)
+    }
 }
 
 impl AppState {

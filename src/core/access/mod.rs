@@ -3,39 +3,33 @@
 //! server's handlers, and the command line's [`super::service::Local`]; each only maps the
 //! result, and holds no rule of its own.
 //!
-//! A model's operations take the [`Permitted`] proof that [`permit`] made. Each names what
-//! it needs of its caller once, as a [`Need`] (the token's scopes and a role on the model);
-//! the adapter checks that need where it first knows the model (a handler before it reads
-//! the body), and the operation takes the proof only for its own need.
+//! A model's operations are the methods of [`OnModel`], made from the [`Permitted`] proof
+//! that [`permit`] made. Each names what it needs of its caller once, as a [`Need`] (the
+//! token's scopes and a role on the model); the adapter checks that need where it first
+//! knows the model (a handler before it reads the body), and the operation takes the proof
+//! only for its own need.
 //!
 //! An invisible model or job answers exactly like a missing one (by the ID asked for),
 //! so a token cannot learn what exists beyond what it may see. The operations are async:
 //! the store and repository work runs on the blocking pool inside them, once, here.
 
-use super::requests::LogQuery;
 use super::tokens::{Principal, Role, Scope};
 use super::{Context, blocking};
 use crate::error::{Error, Result};
 use crate::ids::{ModelId, ModelRef};
-use crate::wire::decision::Checkpoint;
 use crate::wire::jobs::JobKind;
-use crate::wire::models::{ModelDetail, ModelKind, ModelList};
-use crate::wire::registry::{ModelDiff, RegistryEvent};
+use crate::wire::models::{ModelKind, ModelList};
 use crate::wire::{DecisionRequest, DecisionResponse};
 use std::collections::HashMap;
 
-mod examples;
 mod jobs;
+mod model;
 
-pub use examples::{
-    annotate, annotate_example, annotate_lines, annotation_agreement, claim_next, delete_examples,
-    examples_to_annotate, export_examples, ingest, list_examples, release_claim, resolve_example,
-    show_example, unannotate,
-};
 pub use jobs::{
     JobListing, cancel_job, cancel_visible_job, create_job, job_results_page, job_under,
     visible_job, visible_jobs,
 };
+pub use model::{ModelService, OnModel};
 
 /// `modelId` → path of every repository model.
 pub fn model_paths(ctx: &Context) -> Result<HashMap<ModelId, String>> {
@@ -264,85 +258,6 @@ pub async fn list_models(ctx: &Context, principal: &Principal) -> Result<ModelLi
         Ok(list)
     })
     .await
-}
-
-/// The model's branches, tags, capture policy and question IDs (role `reader`).
-pub async fn show_model(ctx: &Context, permitted: Permitted) -> Result<ModelDetail> {
-    on_model(ctx, permitted, SHOW_MODEL, super::models::show).await
-}
-
-/// Checkpoints of a revision, newest first (role `reader`).
-pub async fn log(
-    ctx: &Context,
-    permitted: Permitted,
-    query: LogQuery<'_>,
-) -> Result<Vec<Checkpoint>> {
-    let (revision, limit) = (query.revision.map(str::to_owned), query.limit);
-    on_model(ctx, permitted, LOG, move |ctx, path| {
-        super::models::log(ctx, path, revision.as_deref(), limit)
-    })
-    .await
-}
-
-/// Delete a branch of the model, never its default one (role `writer`), recorded as the
-/// caller's.
-pub async fn delete_branch(ctx: &Context, permitted: Permitted, branch: &str) -> Result<()> {
-    let (branch, actor) = (branch.to_owned(), permitted.actor.clone());
-    on_model(ctx, permitted, DELETE_BRANCH, move |ctx, path| {
-        super::models::delete_branch(ctx, path, &branch, &actor)
-    })
-    .await
-}
-
-/// Fast-forward the model's default branch to `revision` (role `writer`), recorded as the
-/// caller's.
-pub async fn promote(
-    ctx: &Context,
-    permitted: Permitted,
-    revision: &str,
-    evaluation: Option<&str>,
-) -> Result<Checkpoint> {
-    let (revision, evaluation) = (revision.to_owned(), evaluation.map(str::to_owned));
-    let actor = permitted.actor.clone();
-    on_model(ctx, permitted, PROMOTE, move |ctx, path| {
-        super::models::promote(ctx, path, &revision, evaluation.as_deref(), &actor)
-    })
-    .await
-}
-
-/// The model's registry history, newest first (role `reader`).
-pub async fn history(
-    ctx: &Context,
-    permitted: Permitted,
-    limit: usize,
-) -> Result<Vec<RegistryEvent>> {
-    on_model(ctx, permitted, HISTORY, move |ctx, path| {
-        let model_id = super::models::open(ctx, path)?.model_id();
-        super::registry::history(ctx, &model_id, limit)
-    })
-    .await
-}
-
-/// What changed in the model between two revisions (role `reader`).
-pub async fn diff(ctx: &Context, permitted: Permitted, from: &str, to: &str) -> Result<ModelDiff> {
-    let (from, to) = (from.to_owned(), to.to_owned());
-    on_model(ctx, permitted, DIFF, move |ctx, path| {
-        super::diff::diff(ctx, path, &from, &to)
-    })
-    .await
-}
-
-/// `work` on the model `permitted` names, for an operation that needs `need` of it
-/// ([`Permitted::model_for`]), on the blocking pool.
-async fn on_model<T: Send + 'static>(
-    ctx: &Context,
-    permitted: Permitted,
-    need: Need,
-    work: impl FnOnce(&Context, &ModelRef) -> Result<T> + Send + 'static,
-) -> Result<T> {
-    let path = permitted.model_for(need)?;
-    let ctx = ctx.clone();
-    blocking(move || work(&ctx, &path)).await
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! How far a model's annotators agree: Cohen's or Fleiss' kappa per question.
 
 use super::params::ModelParams;
+use crate::core::access::ModelService as _;
 use crate::core::tokens::Principal;
 use crate::core::{self};
 use crate::server::AppState;
@@ -56,7 +57,9 @@ pub(crate) async fn get_annotation_agreement(
         .authorize(&principal, &model_id, core::access::ANNOTATION_AGREEMENT)
         .await?;
     let query = query.read(&authorized)?;
-    let permitted = authorized.into_permitted();
-    let report = core::access::annotation_agreement(&state.ctx, permitted, query.question).await?;
+    let report = authorized
+        .on(&state.ctx)
+        .annotation_agreement(query.question.as_deref())
+        .await?;
     Ok(Json(report))
 }

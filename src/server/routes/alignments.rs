@@ -5,6 +5,7 @@
 use super::jobs::{self, Alignments, JsonCollection};
 use super::params::ModelParams;
 use crate::core;
+use crate::core::access::ModelService as _;
 use crate::core::requests::JobRequest;
 use crate::core::tokens::Principal;
 use crate::error::Result;
@@ -114,12 +115,9 @@ pub(crate) async fn promote(
         revision,
         evaluation,
     } = PromoteRequest::read(&body)?;
-    let checkpoint = core::access::promote(
-        &state.ctx,
-        authorized.into_permitted(),
-        &revision,
-        evaluation.as_deref(),
-    )
-    .await?;
+    let checkpoint = authorized
+        .on(&state.ctx)
+        .promote(&revision, evaluation.as_deref())
+        .await?;
     Ok(Json(checkpoint))
 }

@@ -3,6 +3,7 @@
 //! its release; and the undo of one answer.
 
 use super::params::{ExampleParams, ModelParams, QuestionParams};
+use crate::core::access::ModelService as _;
 use crate::core::requests::ClaimNext;
 use crate::core::tokens::Principal;
 use crate::core::{self};
@@ -88,8 +89,11 @@ pub(crate) async fn claim_example_to_annotate(
         },
         annotator: None,
     };
-    let permitted = authorized.into_permitted();
-    let next = core::access::claim_next(&state.ctx, permitted, request, &gate).await?;
+    let next = authorized
+        .on(&state.ctx)
+        .gated(&gate)
+        .claim_next(request)
+        .await?;
     Ok(Json(next))
 }
 
@@ -118,8 +122,10 @@ pub(crate) async fn release_example_claim(
     let authorized = state
         .authorize(&principal, &model_id, core::access::RELEASE_CLAIM)
         .await?;
-    let permitted = authorized.into_permitted();
-    core::access::release_claim(&state.ctx, permitted, &example_id, None).await?;
+    authorized
+        .on(&state.ctx)
+        .release_claim(&example_id, None)
+        .await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -149,7 +155,9 @@ pub(crate) async fn delete_annotation(
     let authorized = state
         .authorize(&principal, &model_id, core::access::UNANNOTATE)
         .await?;
-    let permitted = authorized.into_permitted();
-    core::access::unannotate(&state.ctx, permitted, &example_id, &question_id, None).await?;
+    authorized
+        .on(&state.ctx)
+        .unannotate(&example_id, &question_id, None)
+        .await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -1,6 +1,7 @@
 //! Examples of a repository model: list, ingest, show, annotate, and which to annotate next.
 
 use super::params::{ExampleParams, IdempotencyKey, ModelParams};
+use crate::core::access::ModelService as _;
 use crate::core::requests::{ExamplesQuery, IngestRequest};
 use crate::core::tokens::Principal;
 use crate::core::{self};
@@ -94,9 +95,7 @@ pub(crate) async fn list_examples(
         after: query.after.as_deref(),
         limit,
     };
-    Ok(Json(
-        core::access::list_examples(&state.ctx, authorized.into_permitted(), query).await?,
-    ))
+    Ok(Json(authorized.on(&state.ctx).list_examples(query).await?))
 }
 
 /// Not under `…/examples/{exampleId}`: an example's ID may be anything, `next` included.
@@ -135,10 +134,12 @@ pub(crate) async fn list_examples_to_annotate(
         .authorize(&principal, &model_id, core::access::EXAMPLES_TO_ANNOTATE)
         .await?;
     let query = ToAnnotateQuery::from_pairs(&pairs.read(&authorized)?).map_err(Error::from)?;
-    let permitted = authorized.into_permitted();
     let gate = OneAtATime::new(&state.decisions);
-    let picked =
-        core::access::examples_to_annotate(&state.ctx, permitted, &query, None, &gate).await?;
+    let picked = authorized
+        .on(&state.ctx)
+        .gated(&gate)
+        .examples_to_annotate(&query, None)
+        .await?;
     Ok(Json(picked))
 }
 
@@ -182,12 +183,14 @@ pub(crate) async fn pick_examples_to_annotate(
         .await?;
     let query = ToAnnotateQuery::from_pairs(&pairs.read(&authorized)?).map_err(Error::from)?;
     let JsonBody(body) = JsonBody::read(request, &state, &authorized).await?;
-    let permitted = authorized.into_permitted();
     let ToAnnotateBody { working_questions } = ToAnnotateBody::read(&body)?;
     let gate = OneAtATime::new(&state.decisions);
     let working = Some(&working_questions);
-    let picked =
-        core::access::examples_to_annotate(&state.ctx, permitted, &query, working, &gate).await?;
+    let picked = authorized
+        .on(&state.ctx)
+        .gated(&gate)
+        .examples_to_annotate(&query, working)
+        .await?;
     Ok(Json(picked))
 }
 
@@ -280,7 +283,9 @@ pub(crate) async fn ingest_examples(
                 atomic: query.atomic,
                 annotator: None,
             };
-            let ingested = core::access::ingest(&ctx, permitted, request, &|_| {}).await;
+            let ingested = core::access::OnModel::new(&ctx, permitted)
+                .ingest(request, &|_| {})
+                .await;
             match ingested {
                 Ok(report) if report.committed => Json(report).into_response(),
                 Ok(report) => ApiError(atomic_rejection(&report)).into_response(),
@@ -373,7 +378,9 @@ pub(crate) async fn annotate_examples(
         hash,
         || async move {
             let input = Box::new(std::io::Cursor::new(body.bytes));
-            let annotated = core::access::annotate_lines(&ctx, permitted, None, input).await;
+            let annotated = core::access::OnModel::new(&ctx, permitted)
+                .annotate_lines(None, input)
+                .await;
             match annotated {
                 Ok(report) => Json(report).into_response(),
                 Err(error) => ApiError(error).into_response(),
@@ -424,8 +431,7 @@ pub(crate) async fn get_example(
     let authorized = state
         .authorize(&principal, &model_id, core::access::SHOW_EXAMPLE)
         .await?;
-    let permitted = authorized.into_permitted();
-    let detail = core::access::show_example(&state.ctx, permitted, &example_id).await?;
+    let detail = authorized.on(&state.ctx).show_example(&example_id).await?;
     Ok(Json(detail))
 }
 
@@ -456,8 +462,10 @@ pub(crate) async fn delete_example(
     let authorized = state
         .authorize(&principal, &model_id, core::access::DELETE_EXAMPLES)
         .await?;
-    let permitted = authorized.into_permitted();
-    core::access::delete_examples(&state.ctx, permitted, &[example_id]).await?;
+    authorized
+        .on(&state.ctx)
+        .delete_examples(&[example_id])
+        .await?;
     Ok(axum::http::StatusCode::NO_CONTENT)
 }
 
@@ -500,7 +508,9 @@ pub(crate) async fn annotate_example(
         .await?;
     let JsonBody(body) = JsonBody::read(request, &state, &authorized).await?;
     let patch = AnnotationsPatch::read(&body).map_err(crate::error::Error::from)?;
-    let permitted = authorized.into_permitted();
-    let detail = core::access::annotate_example(&state.ctx, permitted, &example_id, patch).await?;
+    let detail = authorized
+        .on(&state.ctx)
+        .annotate_example(&example_id, patch)
+        .await?;
     Ok(Json(detail))
 }

@@ -3,6 +3,7 @@
 
 use super::params::{BranchParams, ModelParams};
 use crate::core;
+use crate::core::access::ModelService as _;
 use crate::core::requests::LogQuery;
 use crate::core::tokens::Principal;
 use crate::server::AppState;
@@ -61,9 +62,7 @@ pub(crate) async fn get_model(
     let authorized = state
         .authorize(&principal, &model_id, core::access::SHOW_MODEL)
         .await?;
-    Ok(Json(
-        core::access::show_model(&state.ctx, authorized.into_permitted()).await?,
-    ))
+    Ok(Json(authorized.on(&state.ctx).show().await?))
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
@@ -107,9 +106,7 @@ pub(crate) async fn list_checkpoints(
         revision: query.revision.as_deref(),
         limit,
     };
-    Ok(Json(
-        core::access::log(&state.ctx, authorized.into_permitted(), query).await?,
-    ))
+    Ok(Json(authorized.on(&state.ctx).log(query).await?))
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
@@ -149,9 +146,7 @@ pub(crate) async fn list_history(
         .await?;
     let query = query.read(&authorized)?;
     let limit = crate::server::extract::page_limit(query.limit)?;
-    Ok(Json(
-        core::access::history(&state.ctx, authorized.into_permitted(), limit).await?,
-    ))
+    Ok(Json(authorized.on(&state.ctx).history(limit).await?))
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
@@ -192,9 +187,11 @@ pub(crate) async fn diff_model(
         .authorize(&principal, &model_id, core::access::DIFF)
         .await?;
     let query = query.read(&authorized)?;
-    let permitted = authorized.into_permitted();
     Ok(Json(
-        core::access::diff(&state.ctx, permitted, &query.from, &query.to).await?,
+        authorized
+            .on(&state.ctx)
+            .diff(&query.from, &query.to)
+            .await?,
     ))
 }
 
@@ -225,6 +222,6 @@ pub(crate) async fn delete_branch(
     let authorized = state
         .authorize(&principal, &model_id, core::access::DELETE_BRANCH)
         .await?;
-    core::access::delete_branch(&state.ctx, authorized.into_permitted(), &branch).await?;
+    authorized.on(&state.ctx).delete_branch(&branch).await?;
     Ok(axum::http::StatusCode::NO_CONTENT)
 }

@@ -6,7 +6,7 @@
 //! The pieces: the key handling as a state machine with no terminal (`flow.rs`), the
 //! full-screen view on a terminal (`screen.rs`, ratatui on crossterm), and line mode when
 //! stdout is not a terminal (`line.rs`). This module carries out what the flow asks for,
-//! through the [`Service`], locally or against a server alike.
+//! through the [`Service`](crate::core::service::Service), locally or against a server alike.
 
 mod flow;
 mod line;
@@ -18,9 +18,9 @@ use crate::cli::commands::examples::{AnnotatorArg, ChoiceArgs, annotated_line};
 use crate::cli::input::values;
 use crate::cli::output::Printer;
 use crate::cli::output::ranking::ranking;
-use crate::core::service::{AnnotateRequest, Annotator, ClaimNext, Service};
+use crate::core::service::{AnnotateRequest, Annotator, ClaimNext, ModelService};
 use crate::error::Error;
-use crate::ids::{ExampleId, ModelRef};
+use crate::ids::ExampleId;
 use crate::store::Chosen;
 use crate::wire::agreement::AgreementReport;
 use crate::wire::to_annotate::{DEFAULT_AUDIT, DEFAULT_POOL, MAX_POOL, MAX_SEED, ToAnnotateQuery};
@@ -101,9 +101,8 @@ pub(crate) async fn run(
     let service = target.service();
     let model = service.model_named(&args.model).await?;
     let mut session = Session {
-        service,
+        model: service.model(&model).await?,
         path: args.model.clone(),
-        model,
         query: args.order.query(),
         only: args.choice.ids.clone(),
         except: args.choice.excluded()?,
@@ -136,10 +135,9 @@ fn summary(flow: &Flow) -> String {
 
 /// The flow's effects carried out on one model through the service.
 pub(crate) struct Session<'a> {
-    service: &'a dyn Service,
+    model: Box<dyn ModelService + 'a>,
     /// The model as named on the command line.
     path: String,
-    model: ModelRef,
     query: ToAnnotateQuery,
     /// `--ids`: only these examples.
     only: Option<Vec<String>>,
@@ -161,17 +159,14 @@ impl Session<'_> {
                 reasoning,
             } => {
                 let annotation = self
-                    .service
-                    .annotate(
-                        &self.model,
-                        AnnotateRequest {
-                            example_id: &ExampleId::from(example_id.as_str()),
-                            question_id: question.clone(),
-                            answer: answer.clone(),
-                            reasoning: reasoning.clone(),
-                            annotator: self.annotator.clone(),
-                        },
-                    )
+                    .model
+                    .annotate(AnnotateRequest {
+                        example_id: &ExampleId::from(example_id.as_str()),
+                        question_id: question.clone(),
+                        answer: answer.clone(),
+                        reasoning: reasoning.clone(),
+                        annotator: self.annotator.clone(),
+                    })
                     .await?;
                 Ok(Outcome::Written(annotated_line(
                     example_id.as_str(),
@@ -188,8 +183,8 @@ impl Session<'_> {
                     self.release(id).await?;
                 }
                 let id = ExampleId::from(example_id.as_str());
-                self.service
-                    .unannotate(&self.model, &id, question, self.annotator.clone())
+                self.model
+                    .unannotate(&id, question, self.annotator.clone())
                     .await?;
                 Ok(Outcome::Undone)
             }
@@ -198,21 +193,18 @@ impl Session<'_> {
                     self.release(id).await?;
                 }
                 let next = self
-                    .service
-                    .claim_next(
-                        &self.model,
-                        ClaimNext {
-                            query: &self.query,
-                            skip: &flow.seen,
-                            chosen: Chosen {
-                                only: self.only.as_deref(),
-                                except: &self.except,
-                            },
-                            annotator: self.annotator.clone(),
+                    .model
+                    .claim_next(ClaimNext {
+                        query: &self.query,
+                        skip: &flow.seen,
+                        chosen: Chosen {
+                            only: self.only.as_deref(),
+                            except: &self.except,
                         },
-                    )
+                        annotator: self.annotator.clone(),
+                    })
                     .await?;
-                self.agreement = match self.service.annotation_agreement(&self.model, None).await {
+                self.agreement = match self.model.annotation_agreement(None).await {
                     Ok(report) => agreement(&report),
                     Err(_) => "agreement unknown".to_owned(),
                 };
@@ -228,8 +220,8 @@ impl Session<'_> {
     }
 
     async fn release(&self, example_id: &ExampleId) -> crate::error::Result<()> {
-        self.service
-            .release_claim(&self.model, example_id, self.annotator.clone())
+        self.model
+            .release_claim(example_id, self.annotator.clone())
             .await
     }
 

@@ -30,7 +30,7 @@ pub(super) async fn delete(
         .iter()
         .map(|id| ExampleId::from(id.as_str()))
         .collect();
-    service.delete_examples(&model, &ids).await?;
+    service.model(&model).await?.delete_examples(&ids).await?;
     for id in &args.example_ids {
         printer.status(&format!("deleted example {id} of {}", args.model));
     }

@@ -247,8 +247,9 @@ async fn ingest(target: &Target, args: &ExamplesIngestArgs, printer: &Printer) -
     let model = target.service().model_named(&args.model).await?;
     let report = target
         .service()
+        .model(&model)
+        .await?
         .ingest(
-            &model,
             IngestRequest {
                 input,
                 atomic: args.atomic,
@@ -280,7 +281,11 @@ async fn annotate(
         let bar = progress_bar(printer);
         let input = open_input(path, printer, &bar)?;
         let model = service.model_named(&args.model).await?;
-        let report = service.annotate_lines(&model, annotator, input).await?;
+        let report = service
+            .model(&model)
+            .await?
+            .annotate_lines(annotator, input)
+            .await?;
         bar.finish_and_clear();
         return print_report(&report, "annotated", printer);
     }
@@ -290,18 +295,16 @@ async fn annotate(
         anyhow::bail!("give an example ID with --question and --answer, or --file");
     };
     let model = service.model_named(&args.model).await?;
-    let example_id = service.resolve_example(&model, &example_id).await?;
-    let annotation = service
-        .annotate(
-            &model,
-            AnnotateRequest {
-                example_id: &example_id,
-                question_id: question.clone(),
-                answer: read_json_value_arg(&answer),
-                reasoning: args.reasoning,
-                annotator,
-            },
-        )
+    let model = service.model(&model).await?;
+    let example_id = model.resolve_example(&example_id).await?;
+    let annotation = model
+        .annotate(AnnotateRequest {
+            example_id: &example_id,
+            question_id: question.clone(),
+            answer: read_json_value_arg(&answer),
+            reasoning: args.reasoning,
+            annotator,
+        })
         .await?;
     if printer.wants_json() {
         printer.json(&annotation)?;
@@ -394,14 +397,13 @@ async fn list(
     };
     let model = service.model_named(&args.model).await?;
     let page = service
-        .list_examples(
-            &model,
-            ExamplesQuery {
-                filter: &filter,
-                after: args.after.as_deref(),
-                limit: args.limit,
-            },
-        )
+        .model(&model)
+        .await?
+        .list_examples(ExamplesQuery {
+            filter: &filter,
+            after: args.after.as_deref(),
+            limit: args.limit,
+        })
         .await?;
     if printer.wants_json() {
         printer.json(&page)?;
@@ -445,8 +447,9 @@ async fn show(
     printer: &Printer,
 ) -> Result<ExitCode> {
     let model = service.model_named(&args.model).await?;
-    let example_id = service.resolve_example(&model, &args.example_id).await?;
-    let detail = service.show_example(&model, &example_id).await?;
+    let model = service.model(&model).await?;
+    let example_id = model.resolve_example(&args.example_id).await?;
+    let detail = model.show_example(&example_id).await?;
     // An example is a document: JSON on a terminal too, pretty-printed.
     printer.json(&detail)?;
     Ok(ExitCode::SUCCESS)
@@ -469,7 +472,9 @@ async fn export(service: &dyn Service, args: &ExamplesExportArgs) -> Result<Exit
     };
     let mut io_error = None;
     let result = service
-        .export_examples(&model, &filter, &mut |line| {
+        .model(&model)
+        .await?
+        .export_examples(&filter, &mut |line| {
             serde_json::to_writer(&mut *sink, line)
                 .map_err(std::io::Error::from)
                 .and_then(|()| sink.write_all(b"\n"))
@@ -501,7 +506,9 @@ async fn agreement(
 ) -> Result<ExitCode> {
     let model = service.model_named(&args.model).await?;
     let report = service
-        .annotation_agreement(&model, args.question.as_deref())
+        .model(&model)
+        .await?
+        .annotation_agreement(args.question.as_deref())
         .await?;
     if printer.wants_json() {
         printer.json(&report)?;

@@ -63,7 +63,9 @@ pub(crate) async fn next(
     };
     let model = service.model_named(&args.model).await?;
     let picked = service
-        .examples_to_annotate(&model, &query, working.as_ref())
+        .model(&model)
+        .await?
+        .examples_to_annotate(&query, working.as_ref())
         .await?;
     if printer.wants_json() {
         printer.json(&picked)?;

@@ -283,7 +283,7 @@ fn create(ctx: &Context, args: ModelsCreateArgs, printer: &Printer) -> Result<Ex
 
 async fn show(service: &dyn Service, args: &ModelsShowArgs, printer: &Printer) -> Result<ExitCode> {
     let model = service.model_named(&args.model).await?;
-    show_detail(&service.show_model(&model).await?, printer)
+    show_detail(&service.model(&model).await?.show().await?, printer)
 }
 
 fn show_detail(detail: &crate::wire::models::ModelDetail, printer: &Printer) -> Result<ExitCode> {
@@ -387,13 +387,12 @@ async fn log(service: &dyn Service, args: &ModelsLogArgs, printer: &Printer) -> 
     let model = service.model_named(&args.model).await?;
     print_checkpoints(
         &service
-            .log(
-                &model,
-                LogQuery {
-                    revision: args.revision.as_deref(),
-                    limit: args.limit,
-                },
-            )
+            .model(&model)
+            .await?
+            .log(LogQuery {
+                revision: args.revision.as_deref(),
+                limit: args.limit,
+            })
             .await?,
         printer,
     )
@@ -406,7 +405,9 @@ async fn promote(
 ) -> Result<ExitCode> {
     let model = service.model_named(&args.model).await?;
     let checkpoint = service
-        .promote(&model, &args.revision, args.evaluation.as_deref())
+        .model(&model)
+        .await?
+        .promote(&args.revision, args.evaluation.as_deref())
         .await?;
     print_checkpoints(std::slice::from_ref(&checkpoint), printer)
 }
@@ -460,7 +461,11 @@ async fn delete_branch(
     printer: &Printer,
 ) -> Result<ExitCode> {
     let model = service.model_named(&args.model).await?;
-    service.delete_branch(&model, &args.branch).await?;
+    service
+        .model(&model)
+        .await?
+        .delete_branch(&args.branch)
+        .await?;
     printer.status(&format!("deleted branch {} of {}", args.branch, args.model));
     if printer.wants_json() {
         printer.json(&serde_json::json!({ "deleted": args.branch }))?;

@@ -41,7 +41,11 @@ pub(super) async fn diff(
     printer: &Printer,
 ) -> Result<ExitCode> {
     let model = service.model_named(&args.model).await?;
-    let diff = service.diff(&model, &args.from, &args.to).await?;
+    let diff = service
+        .model(&model)
+        .await?
+        .diff(&args.from, &args.to)
+        .await?;
     let evaluated = if args.eval {
         // `to` scored against the baseline `from`, as `eval` scores by default (a head's fitted
         // examples by their out-of-fold answers).
@@ -208,7 +212,7 @@ pub(super) async fn history(
     printer: &Printer,
 ) -> Result<ExitCode> {
     let model = service.model_named(&args.model).await?;
-    let events = service.history(&model, args.limit).await?;
+    let events = service.model(&model).await?.history(args.limit).await?;
     if printer.wants_json() {
         printer.json(&events)?;
         return Ok(ExitCode::SUCCESS);
