@@ -248,8 +248,10 @@ pub async fn decide(
     super::decide::decide(ctx, request, request_id).await
 }
 
-/// Base models, and the repository models `principal` has a role on.
+/// Base models, and the repository models `principal` has a role on (scope
+/// `models:read`).
 pub async fn list_models(ctx: &Context, principal: &Principal) -> Result<ModelList> {
+    principal.require_scope(Scope::ModelsRead)?;
     let (ctx, principal) = (ctx.clone(), principal.clone());
     blocking(move || {
         let mut list = super::models::list(&ctx)?;

@@ -32,7 +32,6 @@ pub(crate) async fn list_models(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
 ) -> ApiResult<Json<ModelList>> {
-    principal.require_scope(crate::core::tokens::Scope::ModelsRead)?;
     Ok(Json(
         core::access::list_models(&state.ctx, &principal).await?,
     ))

@@ -188,7 +188,9 @@ pub(crate) async fn find(
     job_id: String,
     kind: JobKind,
 ) -> Result<Job> {
-    // The job's ID is checked first: a malformed one is refused before an unknown model.
+    // The token's scope for the kind first, then the job's ID: a malformed one is refused
+    // before an unknown model.
+    principal.require_scope(scope_of(kind))?;
     let job_id = core::jobs::parse_id(&job_id)?;
     let model = state.model(model_id)?;
     core::access::job_under(&state.ctx, &principal, &model, kind, &job_id).await
@@ -258,7 +260,6 @@ pub(crate) async fn get_in<C: Collection>(
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
     AppPath(JobParams { job_id }): AppPath<JobParams>,
 ) -> ApiResult<Json<Job>> {
-    principal.require_scope(scope_of(C::KIND))?;
     Ok(Json(
         find(&state, principal, &model_id, job_id, C::KIND).await?,
     ))
@@ -272,7 +273,6 @@ pub(crate) async fn cancel_in<C: Collection>(
     AppPath(ModelParams { model_id }): AppPath<ModelParams>,
     AppPath(JobParams { job_id }): AppPath<JobParams>,
 ) -> ApiResult<StatusCode> {
-    principal.require_scope(scope_of(C::KIND))?;
     cancel(&state, principal, &model_id, job_id, C::KIND).await?;
     Ok(StatusCode::NO_CONTENT)
 }
