@@ -1,4 +1,4 @@
-//! Configuration: `config.yaml` as written ([`file`]) resolved with the environment into
+//! Configuration: `config.yaml` as written ([`file`](mod@file)) resolved with the environment into
 //! validated [`Settings`]: the server's ([`server`]), the engines' ([`engines`]), and client
 //! mode's ([`client`]). Resolved once, at the edge; nothing below reads the environment or
 //! the file. Every bad value is refused with its location, never clamped.

@@ -86,7 +86,7 @@ pub struct AnnotateRequest<'a> {
     pub annotator: Annotator,
 }
 
-/// Which checkpoints [`super::service::Service::log`] lists: newest first, from `revision` (else the
+/// Which checkpoints [`super::service::ModelService::log`] lists: newest first, from `revision` (else the
 /// default branch).
 #[derive(Debug, Clone, Copy)]
 pub struct LogQuery<'a> {
@@ -94,7 +94,7 @@ pub struct LogQuery<'a> {
     pub limit: usize,
 }
 
-/// Which page of examples [`super::service::Service::list_examples`] returns: in example ID order, after
+/// Which page of examples [`super::service::ModelService::list_examples`] returns: in example ID order, after
 /// `after`.
 #[derive(Debug, Clone, Copy)]
 pub struct ExamplesQuery<'a> {

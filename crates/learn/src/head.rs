@@ -51,7 +51,7 @@ impl Link {
 /// What a head reads of one state.
 #[derive(Debug, Clone, Copy)]
 pub struct Reading<'a> {
-    /// The pooled embedding ([`crate::engine::builtin::EmbeddedState::pooled`]); empty for
+    /// The pooled embedding (`arbiter::engine::builtin::EmbeddedState::pooled`); empty for
     /// a blank state.
     pub pooled: &'a [f32],
     /// The words' bucket counts ([`super::words::counts`]).

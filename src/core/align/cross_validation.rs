@@ -3,7 +3,7 @@
 //!
 //! The examples are dealt into seeded folds, stratified from 100 examples on
 //! ([`super::folds::assign`]). For each fold a head is fitted on the others at every
-//! strength of [`PENALTIES`] (strongest first, each fit starting from the last), and
+//! strength of [`STRENGTHS`] (strongest first, each fit starting from the last), and
 //! answers the fold: each example gets an out-of-fold answer per strength. The strength
 //! whose out-of-fold answers have the least log loss is chosen (scikit-learn's
 //! `LogisticRegressionCV`), and the head that is kept is fitted on every example at that

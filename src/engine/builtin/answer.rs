@@ -547,7 +547,7 @@ pub(super) struct Read<'a> {
     pub(super) truncate: bool,
     /// Set once nobody waits for the answer.
     pub(super) stop: &'a AtomicBool,
-    /// Where the windows read are counted, when someone watches ([`super::progress`]).
+    /// Where the windows read are counted, when someone watches ([`crate::engine::progress`]).
     pub(super) progress: Option<&'a ReadProgress>,
 }
 

@@ -2,10 +2,10 @@
 //!
 //! `serde_json`'s own reader of a [`Value`] says what went wrong ("invalid type: integer
 //! `1`, expected a string") but not where. This one keeps the path it has walked (a list of
-//! steps on the stack, turned into a [`Loc`] only when something is wrong), checks each
+//! steps on the stack, turned into a [`Loc`](super::located::Loc) only when something is wrong), checks each
 //! value's JSON type against what the target asked for before it hands it over, and locates
 //! every fault: its own, and the ones the target's derived code raises (a missing or
-//! unknown member, an unknown enum value, a newtype's [`Refusal`]).
+//! unknown member, an unknown enum value, a newtype's [`Refusal`](super::fault::Refusal)).
 //!
 //! A struct's members are handed over in the order the struct declares them (the members
 //! it does not know after, in document order), so a type whose members depend on one

@@ -1,5 +1,5 @@
 //! Aligned questions: how the built-in engine answers with what `arbiter align` wrote into
-//! a question's `instructions` ([`format`], the one definition of that format and of its
+//! a question's `instructions` ([`format`](mod@format), the one definition of that format and of its
 //! features).
 //!
 //! A remote engine receives all of it as instructions. The built-in engine reads it: each

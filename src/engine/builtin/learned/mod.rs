@@ -1,7 +1,7 @@
 //! What alignment learns from annotated examples, per question: a head over the state's
 //! pooled encoder embedding and its words, with the zero-shot answer as its prior
 //! ([`head`], fitted by [`lbfgs`]: the crate `arbiter-learn`); how a checkpoint keeps it
-//! ([`file`]).
+//! ([`file`](mod@file)).
 
 pub mod file;
 

@@ -12,7 +12,7 @@
 //!   yes and …") is the product of the two;
 //! - a noul about an outcome of another question of the request is read from that
 //!   question's answer, and a noul worded as the opposite of an earlier one is one minus it
-//!   ([`reference`]).
+//!   ([`reference`](mod@reference)).
 //!
 //! Everything else is answered as a question alone: [`Meaning::Alone`].
 
@@ -190,7 +190,7 @@ pub fn alone(question: &Question) -> Meaning {
 
 /// Each outcome's own words, as written: a choice option's description (its key when it has
 /// none), a score level's text (`level i` when blank). What a noul about it quotes, and
-/// what its events are made of; each event's text is read by [`reading`].
+/// what its events are made of; each event's text is read as its [`Reading`] says.
 pub fn raw_outcome_texts(kind: &QuestionKind) -> Vec<String> {
     match kind {
         QuestionKind::Noul { .. } => Vec::new(),

@@ -105,7 +105,7 @@ macro_rules! job_collection {
 pub(crate) use job_collection;
 
 /// The `POST` of a job collection whose body is one JSON request (alignments,
-/// evaluations), described for the document: [`create_json`], named per collection.
+/// evaluations), described for the document: [`super::create_json`], named per collection.
 macro_rules! json_job_create {
     (
         $collection:ty,
