@@ -29,7 +29,8 @@ use crate::wire::registry::{ModelDiff, RegistryEvent};
 use crate::wire::to_annotate::{ToAnnotate, ToAnnotateQuery};
 use tokio::sync::mpsc;
 
-/// Every operation on one repository model, wherever the model is ([`crate::core::service::Service::model`]).
+/// Every operation on one repository model, wherever the model is: here ([`OnModel`]) or
+/// on a server ([`crate::core::service::Service::model`] gives either).
 #[async_trait::async_trait]
 pub trait ModelService: Send + Sync {
     /// The model's branches, tags, capture policy and question IDs.
