@@ -78,7 +78,7 @@ pub async fn visible_jobs(
     blocking(move || {
         let model_id = match &listing.model {
             Some(permitted) => {
-                let path = permitted.clone().model_for(LIST_JOBS)?;
+                let path = permitted.model_for(LIST_JOBS)?;
                 Some(crate::core::models::open(&ctx, &path)?.model_id())
             }
             None => None,

@@ -190,9 +190,9 @@ pub struct Permitted {
 impl Permitted {
     /// The model, for an operation that needs `need`: a proof checked for less is a bug in
     /// its caller, not a refusal of the user.
-    fn model_for(self, need: Need) -> Result<ModelRef> {
+    fn model_for(&self, need: Need) -> Result<ModelRef> {
         if self.need.covers(&need) {
-            Ok(self.model)
+            Ok(self.model.clone())
         } else {
             Err(Error::bug(format!(
                 "{} on a permission checked for {}",

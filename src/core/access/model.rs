@@ -134,18 +134,13 @@ impl<'a> OnModel<'a> {
         self.permitted.actor.clone()
     }
 
-    /// The model, for an operation that needs `need` ([`Permitted::model_for`]).
-    fn model_for(&self, need: Need) -> Result<ModelRef> {
-        self.permitted.clone().model_for(need)
-    }
-
     /// `work` on the model, for an operation that needs `need`, on the blocking pool.
     async fn on<T: Send + 'static>(
         &self,
         need: Need,
         work: impl FnOnce(&Context, &ModelRef) -> Result<T> + Send + 'static,
     ) -> Result<T> {
-        let path = self.model_for(need)?;
+        let path = self.permitted.model_for(need)?;
         let ctx = self.ctx.clone();
         blocking(move || work(&ctx, &path)).await
     }
@@ -307,7 +302,7 @@ impl ModelService for OnModel<'_> {
         query: &ToAnnotateQuery,
         working: Option<&Questions>,
     ) -> Result<ToAnnotate> {
-        let path = self.model_for(super::EXAMPLES_TO_ANNOTATE)?;
+        let path = self.permitted.model_for(super::EXAMPLES_TO_ANNOTATE)?;
         crate::core::to_annotate::pick(self.ctx, &path, query, working, self.gate).await
     }
 
@@ -316,7 +311,7 @@ impl ModelService for OnModel<'_> {
     /// `chosen` ([`crate::core::claims::next`]).
     async fn claim_next(&self, request: ClaimNext<'_>) -> Result<NextToAnnotate> {
         let annotator = request.annotator.clone().unwrap_or_else(|| self.actor());
-        let path = self.model_for(super::CLAIM_NEXT)?;
+        let path = self.permitted.model_for(super::CLAIM_NEXT)?;
         crate::core::claims::next(self.ctx, &path, &annotator, &request, self.gate).await
     }
 
@@ -364,7 +359,7 @@ impl ModelService for OnModel<'_> {
         filter: &ExampleFilter,
         write: &mut (dyn for<'v> FnMut(&'v IngestExample) -> Result<()> + Send),
     ) -> Result<u64> {
-        let path = self.model_for(super::EXPORT_EXAMPLES)?;
+        let path = self.permitted.model_for(super::EXPORT_EXAMPLES)?;
         crate::core::examples::export(self.ctx, &path, filter, write)
     }
 

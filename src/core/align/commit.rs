@@ -171,9 +171,9 @@ fn warm_encoder(ctx: &Context, loaded: &Loaded, learned: IndexMap<String, Learne
 /// A fine-tune to commit: its delta file's bytes, and what the alignment reported of it.
 pub(super) type TunedFile<'a> = (&'a [u8], &'a crate::wire::align::TuningReport);
 
-/// The new checkpoint's `learned/` ([`crate::engine::builtin::learned::file::write`]): the base's heads of questions not
-/// aligned now, and the new `heads`; `None` when neither changes it. A question corrected
-/// without annotations now (`files`) loses its head.
+/// The new checkpoint's `learned/` ([`crate::engine::builtin::learned::file::write`]):
+/// the base's heads of questions not aligned now, and the new `heads`; `None` when neither
+/// changes it. A question corrected without annotations now (`files`) loses its head.
 pub(super) fn learned_dir(
     ctx: &Context,
     loaded: &Loaded,
