@@ -46,6 +46,8 @@
 //! virtualenv. `LEARNING_CAPTURED=100` gives each model that many captured states besides
 //! the annotated ones (the pool's next, never annotated), as a team's model has: the
 //! alignment's corrected prior is estimated on them.
+//! `LEARNING_BASE=jev-latest` creates the curve's models on that base model instead of
+//! `mo` (its engine reads every window with L3 and L6, as the frozen L6 baseline does).
 //! `LEARNING_TUNE=0` aligns without the encoder's fine-tune (`--no-tune`), for A/B runs.
 //! `LEARNING_DEV=1` is for developing the learner: it scores on half of the pool instead,
 //! so that choices are never made on the examples the figures are reported on.
@@ -153,6 +155,11 @@ fn model(path: &str) -> arbiter::ids::ModelRef {
 
 fn create(ctx: &Context, path: &str, questions: &str) {
     create_on(ctx, path, "mo", questions);
+}
+
+/// The base model the curve's models are created on: `LEARNING_BASE`, else `mo`.
+fn curve_base() -> String {
+    std::env::var("LEARNING_BASE").unwrap_or_else(|_| "mo".into())
 }
 
 fn create_on(ctx: &Context, path: &str, base: &str, questions: &str) {
@@ -534,7 +541,7 @@ fn curve(runtime: &tokio::runtime::Runtime, ctx: &Context, wanted: &str, seeds: 
             std::fs::read_to_string(format!("{DATA}/{}", set.questions)).expect("questions");
         let rows = rows(set);
         let base = format!("bench/{}", set.name);
-        create(ctx, &base, &questions_yaml);
+        create_on(ctx, &base, &curve_base(), &questions_yaml);
         let questions = core::models::load(ctx, &model(&base), None)
             .expect("load")
             .questions;
@@ -568,7 +575,7 @@ fn curve(runtime: &tokio::runtime::Runtime, ctx: &Context, wanted: &str, seeds: 
             for (n, sums) in &mut by_size {
                 let fitted = &drawn[..(*n).min(drawn.len())];
                 let path = format!("bench/{}-{seed}-{n}", set.name);
-                create(ctx, &path, &questions_yaml);
+                create_on(ctx, &path, &curve_base(), &questions_yaml);
                 let mut lines: Vec<String> = fitted.iter().map(|r| r.line.clone()).collect();
                 // Captured states never annotated: the pool's next ones, their labels dropped.
                 lines.extend(drawn.iter().skip(fitted.len()).take(captured).map(|r| {
