@@ -152,7 +152,12 @@ impl Local {
     /// the proof serves every operation, each of which names the role it needs; the model
     /// is found (or not) once.
     async fn permit(&self, model: &ModelRef) -> Result<access::Permitted> {
-        access::permit(&self.ctx, access::Need::OWNER.scoped(&self.owner)?, model).await
+        self.session().permit(access::Need::OWNER, model).await
+    }
+
+    /// The owner at the door.
+    fn session(&self) -> access::Session<'_> {
+        access::Session::new(&self.ctx, &self.owner)
     }
 
     fn take_claim(&self, job_id: &JobId) -> Option<JobClaim> {
@@ -195,11 +200,11 @@ impl Local {
 impl Service for Local {
     async fn decide(&self, request: &DecisionRequest) -> Result<DecisionResponse> {
         let request_id = uuid::Uuid::new_v4().to_string();
-        access::decide(&self.ctx, &self.owner, request, &request_id).await
+        self.session().decide(request, &request_id).await
     }
 
     async fn list_models(&self) -> Result<ModelList> {
-        access::list_models(&self.ctx, &self.owner).await
+        self.session().list_models().await
     }
 
     async fn model(&self, model: &ModelRef) -> Result<Box<dyn ModelService + '_>> {
@@ -210,8 +215,8 @@ impl Service for Local {
     }
 
     async fn create_job(&self, model: &ModelRef, request: JobRequest) -> Result<Created> {
-        let permitted = self.permit(model).await?;
-        let (job, claim) = access::create_job(&self.ctx, permitted, request, None).await?;
+        let on = access::OnModel::new(&self.ctx, self.permit(model).await?);
+        let (job, claim) = on.create_job(request, None).await?;
         self.claims
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -224,7 +229,7 @@ impl Service for Local {
 
     async fn get_job(&self, job: &JobRef) -> Result<Job> {
         let job_id = self.resolve_job(job).await?;
-        access::visible_job(&self.ctx, &self.owner, &job_id).await
+        self.session().job(&job_id).await
     }
 
     async fn list_jobs(&self, query: JobsQuery<'_>) -> Result<Vec<Job>> {
@@ -238,12 +243,12 @@ impl Service for Local {
             limit: query.limit.max(1),
             ..JobListing::default()
         };
-        access::visible_jobs(&self.ctx, &self.owner, listing).await
+        self.session().jobs(listing).await
     }
 
     async fn cancel_job(&self, job: &JobRef) -> Result<Job> {
         let job_id = self.resolve_job(job).await?;
-        access::cancel_visible_job(&self.ctx, &self.owner, &job_id).await
+        self.session().cancel_job(&job_id).await
     }
 
     async fn follow_job(&self, job: &Job, observer: &dyn Observer) -> Result<Job> {
@@ -264,7 +269,7 @@ impl Service for Local {
 
     async fn job_results(&self, job: &JobRef, out: &mut (dyn Write + Send)) -> Result<Job> {
         let id = self.resolve_job(job).await?;
-        let job = access::visible_job(&self.ctx, &self.owner, &id).await?;
+        let job = self.session().job(&id).await?;
         super::jobs::for_each_results_page(&self.ctx, &id, &mut |page| {
             out.write_all(page).map_err(write_error)
         })?;

@@ -207,6 +207,14 @@ impl Authorized {
 }
 
 impl AppState {
+    /// `principal` at core's door ([`crate::core::access::Session`]).
+    pub(crate) fn session<'a>(
+        &'a self,
+        principal: &'a crate::core::tokens::Principal,
+    ) -> crate::core::access::Session<'a> {
+        crate::core::access::Session::new(&self.ctx, principal)
+    }
+
     /// The repository model a route's `{modelId}` names, once `principal` is found to hold
     /// what the route's operation needs: a scope the token lacks is 403 before the ID is
     /// read; then an invisible model is not found (404), and a visible one without the role
@@ -217,9 +225,9 @@ impl AppState {
         model_id: &str,
         need: crate::core::access::Need,
     ) -> Result<Authorized, ApiError> {
-        let scoped = need.scoped(principal)?;
+        let scoped = self.session(principal).scoped(need)?;
         let model = self.model(model_id)?;
-        let permitted = crate::core::access::permit(&self.ctx, scoped, &model).await?;
+        let permitted = scoped.permit(&model).await?;
         Ok(Authorized(permitted))
     }
 }

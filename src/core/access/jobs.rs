@@ -1,7 +1,7 @@
-//! Jobs as a caller may see them: listed, read, cancelled and created under the role and
-//! scope their kind needs.
+//! Jobs as a caller may see them: listed, read and cancelled by a [`Session`] under the
+//! role and scope their kind needs, and created on a model ([`OnModel::create_job`]).
 
-use super::{LIST_JOBS, Need, Permitted, authorize, model_paths, scope_of};
+use super::{LIST_JOBS, Need, OnModel, Permitted, Session, authorize, model_paths, scope_of};
 use crate::core::batch::NewBatch;
 use crate::core::jobs;
 use crate::core::requests::JobRequest;
@@ -31,25 +31,97 @@ fn visible(ctx: &Context, principal: &Principal, job_id: &JobId) -> Result<Job> 
     Ok(job)
 }
 
-/// The job `job_id`, by its ID alone, if `principal` may read it.
-pub async fn visible_job(ctx: &Context, principal: &Principal, job_id: &JobId) -> Result<Job> {
-    let (ctx, principal, job_id) = (ctx.clone(), principal.clone(), *job_id);
-    blocking(move || visible(&ctx, &principal, &job_id)).await
-}
+impl Session<'_> {
+    /// `work` as the caller, on the blocking pool.
+    async fn on_pool<T: Send + 'static>(
+        self,
+        work: impl FnOnce(&Context, &Principal) -> Result<T> + Send + 'static,
+    ) -> Result<T> {
+        let (ctx, principal) = (self.ctx.clone(), self.principal.clone());
+        blocking(move || work(&ctx, &principal)).await
+    }
 
-/// Cancel the job `job_id` if `principal` may read it (idempotent: a finished job stays as
-/// it finished).
-pub async fn cancel_visible_job(
-    ctx: &Context,
-    principal: &Principal,
-    job_id: &JobId,
-) -> Result<Job> {
-    let (ctx, principal, job_id) = (ctx.clone(), principal.clone(), *job_id);
-    blocking(move || {
-        let job = visible(&ctx, &principal, &job_id)?;
-        jobs::cancel(&ctx, &job.job_id)
-    })
-    .await
+    /// The job `job_id`, by its ID alone, if the caller may read it.
+    pub async fn job(self, job_id: &JobId) -> Result<Job> {
+        let job_id = *job_id;
+        self.on_pool(move |ctx, principal| visible(ctx, principal, &job_id))
+            .await
+    }
+
+    /// Cancel the job `job_id` if the caller may read it (idempotent: a finished job stays
+    /// as it finished).
+    pub async fn cancel_job(self, job_id: &JobId) -> Result<Job> {
+        let job_id = *job_id;
+        self.on_pool(move |ctx, principal| {
+            let job = visible(ctx, principal, &job_id)?;
+            jobs::cancel(ctx, &job.job_id)
+        })
+        .await
+    }
+
+    /// The jobs the caller may read, newest first: on models it can see, of kinds whose
+    /// scope it holds.
+    pub async fn jobs(self, listing: JobListing) -> Result<Vec<Job>> {
+        let model = match listing.model {
+            Some(permitted) => Some(permitted.model_for(LIST_JOBS)?),
+            None => None,
+        };
+        let JobListing {
+            kinds,
+            statuses,
+            id_prefix,
+            limit,
+            ..
+        } = listing;
+        self.on_pool(move |ctx, principal| {
+            let model_id = match &model {
+                Some(path) => Some(crate::core::models::open(ctx, path)?.model_id()),
+                None => None,
+            };
+            // One model, already authorized, or the owner: every job is on a visible model.
+            let paths = match model_id {
+                Some(_) => None,
+                None if principal.is_owner() => None,
+                None => Some(model_paths(ctx)?),
+            };
+            // The store stops at `limit` when no job it lists can be dropped here: every
+            // model is visible, every kind is wanted and its scope held, and no prefix is
+            // asked for.
+            let every_kind = <JobKind as strum::VariantArray>::VARIANTS
+                .iter()
+                .all(|kind| principal.has_scope(scope_of(*kind)));
+            let every_one =
+                paths.is_none() && every_kind && kinds.is_empty() && id_prefix.is_none();
+            let stop = if every_one { limit } else { 0 };
+            let mut jobs = jobs::list(ctx, model_id.as_ref(), &statuses, stop)?;
+            jobs.retain(|job| {
+                (kinds.is_empty() || kinds.contains(&job.kind))
+                    && id_prefix
+                        .as_deref()
+                        .is_none_or(|prefix| job.job_id.to_string().starts_with(prefix))
+                    && principal.has_scope(scope_of(job.kind))
+                    && paths.as_ref().is_none_or(|paths| {
+                        paths
+                            .get(&job.model_id)
+                            .is_some_and(|path| principal.role_on(path).is_some())
+                    })
+            });
+            jobs.truncate(limit);
+            Ok(jobs)
+        })
+        .await
+    }
+
+    /// The job of `kind` under `model`, if the caller may read the model; else not found.
+    pub async fn job_under(self, model: &ModelRef, kind: JobKind, job_id: &JobId) -> Result<Job> {
+        let (model, job_id) = (model.clone(), *job_id);
+        self.on_pool(move |ctx, principal| {
+            authorize(ctx, principal, &model, Role::Reader)?;
+            let id = crate::core::models::open(ctx, &model)?.model_id();
+            jobs::get_under(ctx, &id, kind, &job_id)
+        })
+        .await
+    }
 }
 
 /// Which jobs to list.
@@ -67,78 +139,8 @@ pub struct JobListing {
     pub limit: usize,
 }
 
-/// The jobs `principal` may read, newest first: on models it can see, of kinds whose scope
-/// it holds.
-pub async fn visible_jobs(
-    ctx: &Context,
-    principal: &Principal,
-    listing: JobListing,
-) -> Result<Vec<Job>> {
-    let (ctx, principal) = (ctx.clone(), principal.clone());
-    blocking(move || {
-        let model_id = match &listing.model {
-            Some(permitted) => {
-                let path = permitted.model_for(LIST_JOBS)?;
-                Some(crate::core::models::open(&ctx, &path)?.model_id())
-            }
-            None => None,
-        };
-        // One model, already authorized, or the owner: every job is on a visible model.
-        let paths = match model_id {
-            Some(_) => None,
-            None if principal.is_owner() => None,
-            None => Some(model_paths(&ctx)?),
-        };
-        // The store stops at `limit` when no job it lists can be dropped here: every model
-        // is visible, every kind is wanted and its scope held, and no prefix is asked for.
-        let every_kind = <JobKind as strum::VariantArray>::VARIANTS
-            .iter()
-            .all(|kind| principal.has_scope(scope_of(*kind)));
-        let every_one = paths.is_none()
-            && every_kind
-            && listing.kinds.is_empty()
-            && listing.id_prefix.is_none();
-        let stop = if every_one { listing.limit } else { 0 };
-        let mut jobs = jobs::list(&ctx, model_id.as_ref(), &listing.statuses, stop)?;
-        jobs.retain(|job| {
-            (listing.kinds.is_empty() || listing.kinds.contains(&job.kind))
-                && listing
-                    .id_prefix
-                    .as_deref()
-                    .is_none_or(|prefix| job.job_id.to_string().starts_with(prefix))
-                && principal.has_scope(scope_of(job.kind))
-                && paths.as_ref().is_none_or(|paths| {
-                    paths
-                        .get(&job.model_id)
-                        .is_some_and(|path| principal.role_on(path).is_some())
-                })
-        });
-        jobs.truncate(listing.limit);
-        Ok(jobs)
-    })
-    .await
-}
-
-/// The job of `kind` under `model`, if `principal` may read the model; else not found.
-pub async fn job_under(
-    ctx: &Context,
-    principal: &Principal,
-    model: &ModelRef,
-    kind: JobKind,
-    job_id: &JobId,
-) -> Result<Job> {
-    let (ctx, principal) = (ctx.clone(), principal.clone());
-    let (model, job_id) = (model.clone(), *job_id);
-    blocking(move || {
-        authorize(&ctx, &principal, &model, Role::Reader)?;
-        let id = crate::core::models::open(&ctx, &model)?.model_id();
-        jobs::get_under(&ctx, &id, kind, &job_id)
-    })
-    .await
-}
-
 /// Cancel a job (idempotent; a finished job stays as it finished). The caller has found
-/// it visible ([`job_under`]).
+/// it visible ([`Session::job_under`]).
 pub async fn cancel_job(ctx: &Context, job_id: &JobId) -> Result<Job> {
     let (ctx, job_id) = (ctx.clone(), *job_id);
     blocking(move || jobs::cancel(&ctx, &job_id)).await
@@ -155,45 +157,46 @@ pub async fn job_results_page(
     blocking(move || jobs::results_page(&ctx, &job_id, from)).await
 }
 
-/// Create a job on the model `permitted` names (checked for what its kind needs,
-/// [`Need::to_create`], where the caller's request came in) and claim it for running; the caller
-/// runs the returned claim. `origin` names the HTTP request that asked for it, if one did:
-/// its problems carry it.
-pub async fn create_job(
-    ctx: &Context,
-    permitted: Permitted,
-    request: JobRequest,
-    origin: Option<jobs::Origin>,
-) -> Result<(Job, jobs::JobClaim)> {
-    let kind = request.kind();
-    let path = permitted.model_for(Need::to_create(kind))?;
-    let ctx = ctx.clone();
-    blocking(move || match request {
-        JobRequest::Batch { members, items } => {
-            let batch = NewBatch {
-                model: &path,
-                revision: members.revision.as_deref(),
-                questions: members.questions,
-                capture: members.capture,
-                working_questions: members.working_questions,
-                items,
-            };
-            crate::core::batch::create(&ctx, batch, origin)
-        }
-        JobRequest::Alignment(request) => {
-            let alignment = crate::core::align::NewAlignment {
-                model: &path,
-                request,
-            };
-            crate::core::align::create(&ctx, alignment, origin)
-        }
-        JobRequest::Evaluation(request) => {
-            let evaluation = crate::core::eval::NewEvaluation {
-                model: &path,
-                request,
-            };
-            crate::core::eval::create(&ctx, evaluation, origin)
-        }
-    })
-    .await
+impl OnModel<'_> {
+    /// Create a job on the model (its proof checked for what the job's kind needs,
+    /// [`Need::to_create`], where the caller's request came in) and claim it for running;
+    /// the caller runs the returned claim. `origin` names the HTTP request that asked for
+    /// it, if one did: its problems carry it.
+    pub async fn create_job(
+        &self,
+        request: JobRequest,
+        origin: Option<jobs::Origin>,
+    ) -> Result<(Job, jobs::JobClaim)> {
+        let kind = request.kind();
+        let path = self.permitted.model_for(Need::to_create(kind))?;
+        let ctx = self.ctx.clone();
+        blocking(move || match request {
+            JobRequest::Batch { members, items } => {
+                let batch = NewBatch {
+                    model: &path,
+                    revision: members.revision.as_deref(),
+                    questions: members.questions,
+                    capture: members.capture,
+                    working_questions: members.working_questions,
+                    items,
+                };
+                crate::core::batch::create(&ctx, batch, origin)
+            }
+            JobRequest::Alignment(request) => {
+                let alignment = crate::core::align::NewAlignment {
+                    model: &path,
+                    request,
+                };
+                crate::core::align::create(&ctx, alignment, origin)
+            }
+            JobRequest::Evaluation(request) => {
+                let evaluation = crate::core::eval::NewEvaluation {
+                    model: &path,
+                    request,
+                };
+                crate::core::eval::create(&ctx, evaluation, origin)
+            }
+        })
+        .await
+    }
 }

@@ -1,35 +1,33 @@
 //! The operations of core as a caller ([`Principal`]) may run them: a token on the server,
-//! the owner on a local home ([`Principal::owner`]). Every adapter comes in here: the
-//! server's handlers, and the command line's [`super::service::Local`]; each only maps the
-//! result, and holds no rule of its own.
+//! the owner on a local home ([`Principal::owner`]). Every adapter comes in here, by one
+//! door, a [`Session`] (the context and the caller): the server's handlers, and the command
+//! line's [`super::service::Local`]; each only maps the result, and holds no rule of its
+//! own.
 //!
 //! A model's operations are the methods of [`OnModel`], made from the [`Permitted`] proof
-//! that [`permit`] made. Each names what it needs of its caller once, as a [`Need`] (the
-//! token's scopes and a role on the model); the adapter checks that need where it first
-//! knows the model (a handler before it reads the body), and the operation takes the proof
-//! only for its own need.
+//! that [`Session::permit`] made. Each names what it needs of its caller once, as a
+//! [`Need`] (the token's scopes and a role on the model); the adapter checks that need
+//! where it first knows the model (a handler before it reads the body), and the operation
+//! takes the proof only for its own need.
 //!
 //! An invisible model or job answers exactly like a missing one (by the ID asked for),
 //! so a token cannot learn what exists beyond what it may see. The operations are async:
 //! the store and repository work runs on the blocking pool inside them, once, here.
 
+use super::Context;
 use super::tokens::{Principal, Role, Scope};
-use super::{Context, blocking};
 use crate::error::{Error, Result};
 use crate::ids::{ModelId, ModelRef};
 use crate::wire::jobs::JobKind;
-use crate::wire::models::{ModelKind, ModelList};
-use crate::wire::{DecisionRequest, DecisionResponse};
 use std::collections::HashMap;
 
 mod jobs;
 mod model;
+mod session;
 
-pub use jobs::{
-    JobListing, cancel_job, cancel_visible_job, create_job, job_results_page, job_under,
-    visible_job, visible_jobs,
-};
+pub use jobs::{JobListing, cancel_job, job_results_page};
 pub use model::{ModelService, OnModel};
+pub use session::{Scoped, Session};
 
 /// `modelId` → path of every repository model.
 pub fn model_paths(ctx: &Context) -> Result<HashMap<ModelId, String>> {
@@ -98,17 +96,6 @@ impl Need {
     pub const fn to_list(kind: JobKind) -> Self {
         Self::new("listing jobs", scopes_of(kind), Role::Reader)
     }
-
-    /// `principal`, once its token is found to hold every scope this needs.
-    pub fn scoped(self, principal: &Principal) -> Result<Scoped<'_>> {
-        for scope in self.scopes {
-            principal.require_scope(*scope)?;
-        }
-        Ok(Scoped {
-            principal,
-            need: self,
-        })
-    }
 }
 
 // What each operation on a model needs (the HTTP routes' scopes and roles, which the
@@ -155,7 +142,7 @@ pub const DELETE_EXAMPLES: Need =
 
 /// Open `model` for `principal` with at least `role` and return it by its path (a
 /// `modelId` resolved): invisible models are not found. For work already on the blocking
-/// pool; else [`permit`].
+/// pool; else [`Session::permit`].
 pub fn authorize(
     ctx: &Context,
     principal: &Principal,
@@ -176,7 +163,7 @@ pub fn authorize(
 
 /// A repository model found for a principal who holds a [`Need`] on it: the proof that the
 /// check was made, so an operation handed one neither resolves the model's name nor checks
-/// again. Only [`permit`] makes one.
+/// again. Only [`Scoped::permit`] makes one.
 #[derive(Debug, Clone)]
 pub struct Permitted {
     /// By its path (a `modelId` resolved).
@@ -200,66 +187,6 @@ impl Permitted {
             )))
         }
     }
-}
-
-/// A caller whose token holds a [`Need`]'s scopes, checked before anything of the model is
-/// read, let alone its name ([`Need::scoped`]); [`permit`] checks the role.
-pub struct Scoped<'a> {
-    principal: &'a Principal,
-    need: Need,
-}
-
-/// Check the role a [`Scoped`] caller needs on `model`, once ([`authorize`], off the async
-/// runtime), for the operations that take the proof.
-pub async fn permit(ctx: &Context, scoped: Scoped<'_>, model: &ModelRef) -> Result<Permitted> {
-    let Scoped { principal, need } = scoped;
-    let actor = principal.name.clone();
-    let (ctx, principal, model) = (ctx.clone(), principal.clone(), model.clone());
-    let model = blocking(move || authorize(&ctx, &principal, &model, need.role)).await?;
-    Ok(Permitted { model, need, actor })
-}
-
-// ---------------------------------------------------------------------------------------
-// Operations as a caller may run them: a decision checks its caller here; a model's
-// operation takes the proof and names the role it needs of it; each runs its store and
-// repository work on the blocking pool.
-// ---------------------------------------------------------------------------------------
-
-/// Whether `principal` may ask `request`: of a base model, anyone who may decide; of a
-/// repository model, a reader of it (an invisible one is not found, by the name asked for).
-/// The server checks it before it reads the request's key; [`decide`] checks it here.
-pub fn may_decide(ctx: &Context, principal: &Principal, request: &DecisionRequest) -> Result<()> {
-    if ctx.is_base_model(&request.model) {
-        Ok(())
-    } else {
-        principal.require_role(&request.model, Role::Reader)
-    }
-}
-
-/// Answer `request` as `principal` may ask it ([`may_decide`]); `request_id` is recorded
-/// with a captured decision.
-pub async fn decide(
-    ctx: &Context,
-    principal: &Principal,
-    request: &DecisionRequest,
-    request_id: &str,
-) -> Result<DecisionResponse> {
-    may_decide(ctx, principal, request)?;
-    super::decide::decide(ctx, request, request_id).await
-}
-
-/// Base models, and the repository models `principal` has a role on (scope
-/// `models:read`).
-pub async fn list_models(ctx: &Context, principal: &Principal) -> Result<ModelList> {
-    principal.require_scope(Scope::ModelsRead)?;
-    let (ctx, principal) = (ctx.clone(), principal.clone());
-    blocking(move || {
-        let mut list = super::models::list(&ctx)?;
-        list.models
-            .retain(|m| m.kind == ModelKind::Base || principal.role_on(&m.name).is_some());
-        Ok(list)
-    })
-    .await
 }
 
 #[cfg(test)]

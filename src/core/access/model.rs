@@ -1,7 +1,8 @@
 //! The operations on one repository model as a caller may run them: [`OnModel`], the
 //! door both adapters come in by. The server's handlers make one from the proof of the
-//! check they made where they first knew the model ([`super::permit`]); the command line's
-//! [`crate::core::service::Local`] makes one for the home's owner. Each operation names
+//! check their [`super::Session`] made where they first knew the model
+//! ([`super::Session::permit`]); the command line's [`crate::core::service::Local`] makes
+//! one for the home's owner. Each operation names
 //! what it needs of the proof ([`super::Need`]) and runs its store and repository work on
 //! the blocking pool, once, here.
 
@@ -107,8 +108,8 @@ pub trait ModelService: Send + Sync {
 /// the model, and what the model's engine calls wait for (the server's decision slots; none
 /// on the command line).
 pub struct OnModel<'a> {
-    ctx: &'a Context,
-    permitted: Permitted,
+    pub(super) ctx: &'a Context,
+    pub(super) permitted: Permitted,
     gate: &'a dyn Gate,
 }
 

@@ -98,7 +98,7 @@ async fn decide(
     let JsonBody(body) = JsonBody::read_naming_its_model(request, &state).await?;
     let key = idempotency::key(&headers, false)?;
     let request = DecisionRequest::read(&body)?;
-    core::access::may_decide(&state.ctx, &principal, &request)?;
+    state.session(&principal).may_decide(&request)?;
     let (ctx, decisions) = (state.ctx.clone(), state.decisions.clone());
     // `/v1/systemone` is `/v1/decision` by another name: one idempotency record for both,
     // so a retry through the alias replays the first answer.

@@ -32,9 +32,7 @@ pub(crate) async fn list_models(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
 ) -> ApiResult<Json<ModelList>> {
-    Ok(Json(
-        core::access::list_models(&state.ctx, &principal).await?,
-    ))
+    Ok(Json(state.session(&principal).list_models().await?))
 }
 
 #[utoipa::path(

@@ -89,9 +89,7 @@ pub(crate) async fn list_jobs(
         limit,
         model: model.map(Authorized::into_permitted),
     };
-    Ok(Json(
-        core::access::visible_jobs(&state.ctx, &principal, listing).await?,
-    ))
+    Ok(Json(state.session(&principal).jobs(listing).await?))
 }
 
 /// `GET /v1/jobs/{jobId}`: a job of any kind, by its ID alone.
@@ -115,9 +113,8 @@ pub(crate) async fn get_job(
     Extension(principal): Extension<Principal>,
     AppPath(JobParams { job_id }): AppPath<JobParams>,
 ) -> ApiResult<Json<Job>> {
-    Ok(Json(
-        core::access::visible_job(&state.ctx, &principal, &core::jobs::parse_id(&job_id)?).await?,
-    ))
+    let job_id = core::jobs::parse_id(&job_id)?;
+    Ok(Json(state.session(&principal).job(&job_id).await?))
 }
 
 /// `POST /v1/jobs/{jobId}/cancel`: 204, also when the job had already finished.
@@ -141,8 +138,8 @@ pub(crate) async fn cancel_job(
     Extension(principal): Extension<Principal>,
     AppPath(JobParams { job_id }): AppPath<JobParams>,
 ) -> ApiResult<StatusCode> {
-    core::access::cancel_visible_job(&state.ctx, &principal, &core::jobs::parse_id(&job_id)?)
-        .await?;
+    let job_id = core::jobs::parse_id(&job_id)?;
+    state.session(&principal).cancel_job(&job_id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -169,7 +166,7 @@ pub(crate) async fn get_job_results(
     Extension(principal): Extension<Principal>,
     AppPath(JobParams { job_id }): AppPath<JobParams>,
 ) -> ApiResult<Response> {
-    let job =
-        core::access::visible_job(&state.ctx, &principal, &core::jobs::parse_id(&job_id)?).await?;
+    let job_id = core::jobs::parse_id(&job_id)?;
+    let job = state.session(&principal).job(&job_id).await?;
     Ok(results(&state, &job).await?)
 }

@@ -73,8 +73,8 @@ pub(crate) async fn create(creation: Creation<'_>, request: JobRequest) -> ApiRe
                 request_id: info.id.clone(),
                 traceparent: None,
             };
-            let created =
-                core::access::create_job(&state.ctx, permitted, request, Some(origin)).await;
+            let on = core::access::OnModel::new(&state.ctx, permitted);
+            let created = on.create_job(request, Some(origin)).await;
             match created {
                 Ok((job, lock)) => {
                     state.jobs.submit(lock);
@@ -177,7 +177,7 @@ async fn list(
         limit: crate::server::extract::page_limit(query.limit)?,
         model: Some(model),
     };
-    core::access::visible_jobs(&state.ctx, &principal, listing).await
+    state.session(&principal).jobs(listing).await
 }
 
 /// The job of `kind` under the model the token can see, or 404.
@@ -193,7 +193,10 @@ pub(crate) async fn find(
     principal.require_scope(scope_of(kind))?;
     let job_id = core::jobs::parse_id(&job_id)?;
     let model = state.model(model_id)?;
-    core::access::job_under(&state.ctx, &principal, &model, kind, &job_id).await
+    state
+        .session(&principal)
+        .job_under(&model, kind, &job_id)
+        .await
 }
 
 /// Cancel the job (idempotent; a finished job stays as it finished).
