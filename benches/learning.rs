@@ -682,7 +682,11 @@ fn curve(runtime: &tokio::runtime::Runtime, ctx: &Context, wanted: &str, seeds: 
                     let _ = write!(
                         line,
                         "  [tuned: {}]",
-                        if tuning.used { "kept" } else { "not kept" }
+                        match (tuning.used, tuning.steps) {
+                            (true, _) => "kept",
+                            (false, 0) => "not run",
+                            (false, _) => "not kept",
+                        }
                     );
                 }
                 eprintln!("{line}");
