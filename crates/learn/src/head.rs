@@ -317,14 +317,7 @@ fn objective(
     let mut scores = vec![0.0; columns];
     let mut dscores = vec![0.0; columns];
     for (row, &label) in rows.iter().zip(labels) {
-        scores.iter_mut().for_each(|s| *s = 0.0);
-        for (j, x) in row.dense.iter().enumerate() {
-            let x = f64::from(*x);
-            let w = &we[j * columns..(j + 1) * columns];
-            for (s, wc) in scores.iter_mut().zip(w) {
-                *s += x * wc;
-            }
-        }
+        dense_scores(&mut scores, &row.dense, we);
         for (j, x) in &row.sparse {
             let x = f64::from(*x);
             let at = *j as usize * columns;
@@ -348,12 +341,7 @@ fn objective(
         }
         let (_, rest) = gradient.split_at_mut(1 + outcomes);
         let (ge, gn) = rest.split_at_mut(dim * columns);
-        for (j, x) in row.dense.iter().enumerate() {
-            let x = f64::from(*x);
-            for (g, d) in ge[j * columns..(j + 1) * columns].iter_mut().zip(&dscores) {
-                *g += x * d;
-            }
-        }
+        dense_gradient(ge, &row.dense, &dscores);
         for (j, x) in &row.sparse {
             let x = f64::from(*x);
             let at = *j as usize * columns;
@@ -385,6 +373,72 @@ fn objective(
         *g += penalty.words * w;
     }
     value
+}
+
+/// `scores[c] = Σ_j dense[j] · we[j·C + c]` (`C` = `scores.len()`), summed in `j`'s order.
+/// The few column counts a head has get a loop the compiler unrolls, each score kept in a
+/// register: the same sums, term for term, as the plain loop, in about half the time (this
+/// and [`dense_gradient`] are most of an alignment's fitting).
+fn dense_scores(scores: &mut [f64], dense: &[f32], we: &[f64]) {
+    match scores.len() {
+        1 => dense_scores_of::<1>(scores, dense, we),
+        2 => dense_scores_of::<2>(scores, dense, we),
+        3 => dense_scores_of::<3>(scores, dense, we),
+        4 => dense_scores_of::<4>(scores, dense, we),
+        5 => dense_scores_of::<5>(scores, dense, we),
+        6 => dense_scores_of::<6>(scores, dense, we),
+        columns => {
+            scores.iter_mut().for_each(|s| *s = 0.0);
+            for (x, w) in dense.iter().zip(we.chunks_exact(columns)) {
+                let x = f64::from(*x);
+                for (s, wc) in scores.iter_mut().zip(w) {
+                    *s += x * wc;
+                }
+            }
+        }
+    }
+}
+
+fn dense_scores_of<const C: usize>(scores: &mut [f64], dense: &[f32], we: &[f64]) {
+    let mut sums = [0.0; C];
+    for (x, w) in dense.iter().zip(we.chunks_exact(C)) {
+        let x = f64::from(*x);
+        for c in 0..C {
+            sums[c] += x * w[c];
+        }
+    }
+    scores.copy_from_slice(&sums);
+}
+
+/// `ge[j·C + c] += dense[j] · dscores[c]`, as [`dense_scores`] unrolled for few columns.
+fn dense_gradient(ge: &mut [f64], dense: &[f32], dscores: &[f64]) {
+    match dscores.len() {
+        1 => dense_gradient_of::<1>(ge, dense, dscores),
+        2 => dense_gradient_of::<2>(ge, dense, dscores),
+        3 => dense_gradient_of::<3>(ge, dense, dscores),
+        4 => dense_gradient_of::<4>(ge, dense, dscores),
+        5 => dense_gradient_of::<5>(ge, dense, dscores),
+        6 => dense_gradient_of::<6>(ge, dense, dscores),
+        columns => {
+            for (x, g) in dense.iter().zip(ge.chunks_exact_mut(columns)) {
+                let x = f64::from(*x);
+                for (g, d) in g.iter_mut().zip(dscores) {
+                    *g += x * d;
+                }
+            }
+        }
+    }
+}
+
+fn dense_gradient_of<const C: usize>(ge: &mut [f64], dense: &[f32], dscores: &[f64]) {
+    let mut d = [0.0; C];
+    d.copy_from_slice(dscores);
+    for (x, g) in dense.iter().zip(ge.chunks_exact_mut(C)) {
+        let x = f64::from(*x);
+        for c in 0..C {
+            g[c] += x * d[c];
+        }
+    }
 }
 
 #[cfg(test)]
