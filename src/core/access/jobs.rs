@@ -32,15 +32,6 @@ fn visible(ctx: &Context, principal: &Principal, job_id: &JobId) -> Result<Job> 
 }
 
 impl Session<'_> {
-    /// `work` as the caller, on the blocking pool.
-    async fn on_pool<T: Send + 'static>(
-        self,
-        work: impl FnOnce(&Context, &Principal) -> Result<T> + Send + 'static,
-    ) -> Result<T> {
-        let (ctx, principal) = (self.ctx.clone(), self.principal.clone());
-        blocking(move || work(&ctx, &principal)).await
-    }
-
     /// The job `job_id`, by its ID alone, if the caller may read it.
     pub async fn job(self, job_id: &JobId) -> Result<Job> {
         let job_id = *job_id;
@@ -62,17 +53,16 @@ impl Session<'_> {
     /// The jobs the caller may read, newest first: on models it can see, of kinds whose
     /// scope it holds.
     pub async fn jobs(self, listing: JobListing) -> Result<Vec<Job>> {
-        let model = match listing.model {
-            Some(permitted) => Some(permitted.model_for(LIST_JOBS)?),
-            None => None,
-        };
         let JobListing {
+            model,
             kinds,
             statuses,
             id_prefix,
             limit,
-            ..
         } = listing;
+        let model = model
+            .map(|permitted| permitted.model_for(LIST_JOBS))
+            .transpose()?;
         self.on_pool(move |ctx, principal| {
             let model_id = match &model {
                 Some(path) => Some(crate::core::models::open(ctx, path)?.model_id()),

@@ -2,9 +2,9 @@
 //! door both adapters come in by. The server's handlers make one from the proof of the
 //! check their [`super::Session`] made where they first knew the model
 //! ([`super::Session::permit`]); the command line's [`crate::core::service::Local`] makes
-//! one for the home's owner. Each operation names
-//! what it needs of the proof ([`super::Need`]) and runs its store and repository work on
-//! the blocking pool, once, here.
+//! one for the home's owner. Each operation names what it needs of the proof
+//! ([`super::Need`]) and runs its store and repository work on the blocking pool, once,
+//! here.
 
 use super::{
     ANNOTATE, ANNOTATION_AGREEMENT, DELETE_BRANCH, DELETE_EXAMPLES, DIFF, HISTORY, INGEST,

@@ -74,14 +74,23 @@ impl<'a> Session<'a> {
     pub async fn list_models(self) -> Result<ModelList> {
         self.principal
             .require_scope(crate::core::tokens::Scope::ModelsRead)?;
-        let (ctx, principal) = (self.ctx.clone(), self.principal.clone());
-        blocking(move || {
-            let mut list = crate::core::models::list(&ctx)?;
+        self.on_pool(|ctx, principal| {
+            let mut list = crate::core::models::list(ctx)?;
             list.models
                 .retain(|m| m.kind == ModelKind::Base || principal.role_on(&m.name).is_some());
             Ok(list)
         })
         .await
+    }
+
+    /// `work` as the caller, on the blocking pool: store and repository work never holds
+    /// up the async runtime.
+    pub(super) async fn on_pool<T: Send + 'static>(
+        self,
+        work: impl FnOnce(&Context, &Principal) -> Result<T> + Send + 'static,
+    ) -> Result<T> {
+        let (ctx, principal) = (self.ctx.clone(), self.principal.clone());
+        blocking(move || work(&ctx, &principal)).await
     }
 }
 
@@ -90,10 +99,11 @@ impl Scoped<'_> {
     /// runtime), for the operations that take the proof.
     pub async fn permit(self, model: &ModelRef) -> Result<Permitted> {
         let Scoped { session, need } = self;
-        let actor = session.principal.name.clone();
-        let (ctx, principal) = (session.ctx.clone(), session.principal.clone());
         let model = model.clone();
-        let model = blocking(move || authorize(&ctx, &principal, &model, need.role)).await?;
+        let model = session
+            .on_pool(move |ctx, principal| authorize(ctx, principal, &model, need.role))
+            .await?;
+        let actor = session.principal.name.clone();
         Ok(Permitted { model, need, actor })
     }
 }
