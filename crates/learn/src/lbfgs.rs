@@ -40,6 +40,7 @@ pub fn minimize(
     let mut direction = vec![0.0; n];
     let mut trial = vec![0.0; n];
     let mut trial_gradient = vec![0.0; n];
+    let (mut new_s, mut new_y) = (vec![0.0; n], vec![0.0; n]);
     let mut alphas = [0.0; MEMORY];
     for iteration in 0..stop.iterations {
         if max_abs(&gradient) <= stop.gradient {
@@ -80,17 +81,22 @@ pub fn minimize(
             }
             let trial_value = objective(&trial, &mut trial_gradient);
             if trial_value.is_finite() && trial_value <= value + ARMIJO * step * slope {
-                let s: Vec<f64> = trial.iter().zip(x.iter()).map(|(t, xi)| t - xi).collect();
-                let y: Vec<f64> = trial_gradient
-                    .iter()
-                    .zip(&gradient)
-                    .map(|(a, b)| a - b)
-                    .collect();
-                let sy = dot(&s, &y);
+                for ((si, t), xi) in new_s.iter_mut().zip(&trial).zip(x.iter()) {
+                    *si = t - xi;
+                }
+                for ((yi, a), b) in new_y.iter_mut().zip(&trial_gradient).zip(&gradient) {
+                    *yi = a - b;
+                }
+                let sy = dot(&new_s, &new_y);
                 if sy > 1e-12 {
-                    if steps.len() == MEMORY {
-                        steps.pop_front();
-                    }
+                    // The oldest pair's vectors hold the next pair once the memory is full.
+                    let spare = match steps.len() {
+                        MEMORY => steps.pop_front().map(|(s, y, _)| (s, y)),
+                        _ => None,
+                    };
+                    let (s, y) = spare.unwrap_or_else(|| (vec![0.0; n], vec![0.0; n]));
+                    let s = std::mem::replace(&mut new_s, s);
+                    let y = std::mem::replace(&mut new_y, y);
                     steps.push_back((s, y, 1.0 / sy));
                 }
                 x.copy_from_slice(&trial);
