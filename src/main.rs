@@ -2,12 +2,6 @@
 
 use std::process::ExitCode;
 
-// mimalloc keeps the pages it frees for the next allocation of their size; the system
-// allocator handed each large tensor's pages back and faulted them in again, which was a
-// quarter of an alignment's CPU time (in the kernel, zeroing pages).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> ExitCode {
     arbiter::cli::file_modes::enter();
     // A shell asking for completions (`COMPLETE=bash arbiter …`) is answered here.

@@ -4,10 +4,6 @@
 // functions (clippy.toml) is for `src/`.
 #![allow(clippy::too_many_lines)]
 
-// The servers these tests start in process allocate as the binary does (src/main.rs).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 mod align;
 mod annotate;
 mod background;
