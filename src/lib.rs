@@ -6,6 +6,14 @@
 //! same operations on a shared server through [`client`], an implementation of
 //! [`core::service::Service`].
 
+// Every binary built on this crate allocates with mimalloc (the `arbiter` binary, the tests'
+// in-process servers, the benches): it keeps the pages it frees for the next allocation of
+// their size, where the system allocator handed each large tensor's pages back and faulted
+// them in again, a fifth of an alignment's CPU (in the kernel, zeroing pages). The server
+// returns what it keeps once idle (`server::memory`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 pub mod cli;
 pub mod client;
 pub mod config;

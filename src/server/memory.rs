@@ -1,14 +1,16 @@
 //! A server's memory follows the decisions it computes, not the clients it has. A decision
-//! allocates a few MiB (the encoder's activations), and glibc's allocator keeps what it
-//! freed in per-thread arenas (up to 8 per core), each holding its own peak: so memory grew
-//! with the threads a burst touched, and stayed after it. Two measures, measured by
-//! `benches/http.sh`:
+//! allocates a few MiB (the encoder's activations), and the allocator keeps what was freed
+//! for the next allocation: mimalloc (`src/lib.rs`) for Rust's allocations, glibc's for
+//! the C libraries' (SQLite, libgit2), which keeps one arena per thread that allocated (up
+//! to 8 per core), each holding its own peak. Two measures, measured by
+//! `benches/http.sh` and `benches/bodies.sh`:
 //!
-//! - [`limit_arenas`]: as many arenas as decisions compute at once;
+//! - [`limit_arenas`]: glibc's arenas as many as decisions compute at once;
 //! - [`watch`]: once no decision has been admitted, and no large body read, for a quiet
-//!   period after some were, the allocator returns its free pages (`malloc_trim`). A large
-//!   body leaves as much behind as a decision: three 10 MB batch bodies, read, staged and
-//!   cancelled, left 1.5 GiB held until the next decision (`benches/bodies.sh`).
+//!   period after some were, both allocators return their free pages (`mi_collect`,
+//!   `malloc_trim`). A large body leaves as much behind as a decision: three 10 MB batch
+//!   bodies, read, staged and cancelled, left 1.5 GiB held until the next decision when
+//!   nothing was returned (`benches/bodies.sh`).
 //!
 //! A burst's decisions also start threads in the blocking pool, each keeping buffers of its
 //! own while it lives; they end a second after their last task
@@ -73,8 +75,8 @@ pub(crate) fn watch(
     })
 }
 
-/// Let the allocator keep at most `arenas` arenas, unless the operator chose with
-/// `MALLOC_ARENA_MAX`. Called before the server's threads start.
+/// Let glibc's allocator (the C libraries') keep at most `arenas` arenas, unless the
+/// operator chose with `MALLOC_ARENA_MAX`. Called before the server's threads start.
 pub(crate) fn limit_arenas(arenas: usize) {
     if std::env::var_os("MALLOC_ARENA_MAX").is_some() {
         return;
@@ -94,16 +96,23 @@ fn set_arena_max(arenas: i32) {
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 fn set_arena_max(_arenas: i32) {}
 
-/// Return the allocator's free pages to the system; whether any were.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
+/// Return both allocators' free pages to the system; whether glibc's returned any.
 fn trim() -> bool {
+    // SAFETY: mi_collect only walks mimalloc's own heaps; `force` also takes back what
+    // threads that ended left behind. It is safe to call from any thread at any time.
+    unsafe { libmimalloc_sys::mi_collect(true) };
+    trim_glibc()
+}
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn trim_glibc() -> bool {
     // SAFETY: malloc_trim only walks glibc's own arenas under their locks; it is safe to
     // call from any thread at any time.
     unsafe { libc::malloc_trim(0) == 1 }
 }
 
-/// Other allocators return memory on their own terms.
+/// Other C allocators return memory on their own terms.
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn trim() -> bool {
+fn trim_glibc() -> bool {
     false
 }
