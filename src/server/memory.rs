@@ -5,7 +5,7 @@
 //! to 8 per core), each holding its own peak. Two measures, measured by
 //! `benches/http.sh` and `benches/bodies.sh`:
 //!
-//! - [`limit_arenas`]: glibc's arenas as many as decisions compute at once;
+//! - [`limit_arenas`]: as many of glibc's arenas as decisions compute at once;
 //! - [`watch`]: once no decision has been admitted, and no large body read, for a quiet
 //!   period after some were, both allocators return their free pages (`mi_collect`,
 //!   `malloc_trim`). A large body leaves as much behind as a decision: three 10 MB batch
