@@ -29,8 +29,7 @@ def main():
     now = set(sys.stdin.read().splitlines())
     unchanged = paths(before & now)
     changed = paths(before ^ now)
-    touched_folders = set().union(*map(folders, changed)) if changed else set()
-    old_folders = set().union(*map(folders, unchanged)) - touched_folders if unchanged else set()
+    old_folders = set().union(*map(folders, unchanged)) - set().union(*map(folders, changed))
     # Files first: setting a file's mtime does not change its folder's.
     for path in sorted(unchanged) + sorted(old_folders, key=len, reverse=True):
         stat = os.lstat(path)
