@@ -317,14 +317,7 @@ fn objective(
     let mut scores = vec![0.0; columns];
     let mut dscores = vec![0.0; columns];
     for (row, &label) in rows.iter().zip(labels) {
-        dense_scores(&mut scores, &row.dense, we);
-        for (j, x) in &row.sparse {
-            let x = f64::from(*x);
-            let at = *j as usize * columns;
-            for (s, wc) in scores.iter_mut().zip(&wn[at..at + columns]) {
-                *s += x * wc;
-            }
-        }
+        row_scores(&mut scores, row, we, wn);
         let z = logits(link, outcomes, a, b, &row.log_prior, &scores);
         let p = softmax(&z);
         value -= p[label].max(1e-300).ln();
@@ -341,14 +334,7 @@ fn objective(
         }
         let (_, rest) = gradient.split_at_mut(1 + outcomes);
         let (ge, gn) = rest.split_at_mut(dim * columns);
-        dense_gradient(ge, &row.dense, &dscores);
-        for (j, x) in &row.sparse {
-            let x = f64::from(*x);
-            let at = *j as usize * columns;
-            for (g, d) in gn[at..at + columns].iter_mut().zip(&dscores) {
-                *g += x * d;
-            }
-        }
+        row_gradient((ge, gn), row, &dscores);
     }
     match prior {
         Prior::ZeroShot => {
@@ -364,34 +350,40 @@ fn objective(
     }
     let (_, rest) = gradient.split_at_mut(1 + outcomes);
     let (ge, gn) = rest.split_at_mut(dim * columns);
-    for (g, w) in ge.iter_mut().zip(we) {
-        value += 0.5 * penalty.embedding * w * w;
-        *g += penalty.embedding * w;
-    }
-    for (g, w) in gn.iter_mut().zip(wn) {
-        value += 0.5 * penalty.words * w * w;
-        *g += penalty.words * w;
-    }
+    // The squares summed apart, in lanes: one running sum over every weight was a chain as
+    // long as the vocabulary.
+    value +=
+        0.5 * penalty.embedding * lbfgs::dot(we, we) + 0.5 * penalty.words * lbfgs::dot(wn, wn);
+    lbfgs::axpy(penalty.embedding, we, ge);
+    lbfgs::axpy(penalty.words, wn, gn);
     value
 }
 
-/// `scores[c] = Σ_j dense[j] · we[j·C + c]` (`C` = `scores.len()`), summed in `j`'s order.
-/// The few column counts a head has get a loop the compiler unrolls, each score kept in a
-/// register: the same sums, term for term, as the plain loop, in about half the time (this
-/// and [`dense_gradient`] are most of an alignment's fitting).
-fn dense_scores(scores: &mut [f64], dense: &[f32], we: &[f64]) {
+/// `scores[c] = Σ_j dense[j] · we[j·C + c]`, then `+= x · wn[j·C + c]` for each word `(j, x)`
+/// of the row (`C` = `scores.len()`), each sum in that order. The few column counts a head
+/// has get a loop the compiler unrolls, each score kept in a register: the same sums, term
+/// for term, as the plain loop, in about half the time (this and [`row_gradient`] are most
+/// of an alignment's fitting).
+fn row_scores(scores: &mut [f64], row: &Row, we: &[f64], wn: &[f64]) {
     match scores.len() {
-        1 => dense_scores_of::<1>(scores, dense, we),
-        2 => dense_scores_of::<2>(scores, dense, we),
-        3 => dense_scores_of::<3>(scores, dense, we),
-        4 => dense_scores_of::<4>(scores, dense, we),
-        5 => dense_scores_of::<5>(scores, dense, we),
-        6 => dense_scores_of::<6>(scores, dense, we),
+        1 => row_scores_of::<1>(scores, row, we, wn),
+        2 => row_scores_of::<2>(scores, row, we, wn),
+        3 => row_scores_of::<3>(scores, row, we, wn),
+        4 => row_scores_of::<4>(scores, row, we, wn),
+        5 => row_scores_of::<5>(scores, row, we, wn),
+        6 => row_scores_of::<6>(scores, row, we, wn),
         columns => {
             scores.iter_mut().for_each(|s| *s = 0.0);
-            for (x, w) in dense.iter().zip(we.chunks_exact(columns)) {
+            for (x, w) in row.dense.iter().zip(we.chunks_exact(columns)) {
                 let x = f64::from(*x);
                 for (s, wc) in scores.iter_mut().zip(w) {
+                    *s += x * wc;
+                }
+            }
+            for (j, x) in &row.sparse {
+                let x = f64::from(*x);
+                let at = *j as usize * columns;
+                for (s, wc) in scores.iter_mut().zip(&wn[at..at + columns]) {
                     *s += x * wc;
                 }
             }
@@ -399,10 +391,17 @@ fn dense_scores(scores: &mut [f64], dense: &[f32], we: &[f64]) {
     }
 }
 
-fn dense_scores_of<const C: usize>(scores: &mut [f64], dense: &[f32], we: &[f64]) {
+fn row_scores_of<const C: usize>(scores: &mut [f64], row: &Row, we: &[f64], wn: &[f64]) {
     let mut sums = [0.0; C];
-    for (x, w) in dense.iter().zip(we.chunks_exact(C)) {
+    for (x, w) in row.dense.iter().zip(we.chunks_exact(C)) {
         let x = f64::from(*x);
+        for c in 0..C {
+            sums[c] += x * w[c];
+        }
+    }
+    for (j, x) in &row.sparse {
+        let x = f64::from(*x);
+        let w = &wn[*j as usize * C..][..C];
         for c in 0..C {
             sums[c] += x * w[c];
         }
@@ -410,19 +409,27 @@ fn dense_scores_of<const C: usize>(scores: &mut [f64], dense: &[f32], we: &[f64]
     scores.copy_from_slice(&sums);
 }
 
-/// `ge[j·C + c] += dense[j] · dscores[c]`, as [`dense_scores`] unrolled for few columns.
-fn dense_gradient(ge: &mut [f64], dense: &[f32], dscores: &[f64]) {
+/// `ge[j·C + c] += dense[j] · dscores[c]` and `gn[j·C + c] += x · dscores[c]` for each word
+/// `(j, x)` of the row, as [`row_scores`] unrolled for few columns.
+fn row_gradient((ge, gn): (&mut [f64], &mut [f64]), row: &Row, dscores: &[f64]) {
     match dscores.len() {
-        1 => dense_gradient_of::<1>(ge, dense, dscores),
-        2 => dense_gradient_of::<2>(ge, dense, dscores),
-        3 => dense_gradient_of::<3>(ge, dense, dscores),
-        4 => dense_gradient_of::<4>(ge, dense, dscores),
-        5 => dense_gradient_of::<5>(ge, dense, dscores),
-        6 => dense_gradient_of::<6>(ge, dense, dscores),
+        1 => row_gradient_of::<1>((ge, gn), row, dscores),
+        2 => row_gradient_of::<2>((ge, gn), row, dscores),
+        3 => row_gradient_of::<3>((ge, gn), row, dscores),
+        4 => row_gradient_of::<4>((ge, gn), row, dscores),
+        5 => row_gradient_of::<5>((ge, gn), row, dscores),
+        6 => row_gradient_of::<6>((ge, gn), row, dscores),
         columns => {
-            for (x, g) in dense.iter().zip(ge.chunks_exact_mut(columns)) {
+            for (x, g) in row.dense.iter().zip(ge.chunks_exact_mut(columns)) {
                 let x = f64::from(*x);
                 for (g, d) in g.iter_mut().zip(dscores) {
+                    *g += x * d;
+                }
+            }
+            for (j, x) in &row.sparse {
+                let x = f64::from(*x);
+                let at = *j as usize * columns;
+                for (g, d) in gn[at..at + columns].iter_mut().zip(dscores) {
                     *g += x * d;
                 }
             }
@@ -430,11 +437,18 @@ fn dense_gradient(ge: &mut [f64], dense: &[f32], dscores: &[f64]) {
     }
 }
 
-fn dense_gradient_of<const C: usize>(ge: &mut [f64], dense: &[f32], dscores: &[f64]) {
+fn row_gradient_of<const C: usize>((ge, gn): (&mut [f64], &mut [f64]), row: &Row, dscores: &[f64]) {
     let mut d = [0.0; C];
     d.copy_from_slice(dscores);
-    for (x, g) in dense.iter().zip(ge.chunks_exact_mut(C)) {
+    for (x, g) in row.dense.iter().zip(ge.chunks_exact_mut(C)) {
         let x = f64::from(*x);
+        for c in 0..C {
+            g[c] += x * d[c];
+        }
+    }
+    for (j, x) in &row.sparse {
+        let x = f64::from(*x);
+        let g = &mut gn[*j as usize * C..][..C];
         for c in 0..C {
             g[c] += x * d[c];
         }
