@@ -29,5 +29,6 @@ pub mod runtime;
 pub mod server;
 pub mod store;
 pub mod telemetry;
+pub mod ui;
 #[doc(hidden)]
 pub mod wire;

@@ -1238,6 +1238,73 @@ fn a_curve_is_printed_recorded_and_read_by_examples_next() {
     if !rising {
         assert!(!questions.contains("intent"), "a flat curve waits: {next}");
     }
+    eval_page_of_an_alignment(&env, &branch);
+}
+
+/// The evaluation page of an aligned checkpoint against the one it was aligned from shows
+/// the curve its alignment recorded, a reliability diagram and a confusion matrix, in a real
+/// browser (whose screenshot the guide shows).
+fn eval_page_of_an_alignment(env: &TestEnv, branch: &str) {
+    let page = env.path().join("eval.html");
+    let eval = |format: &str, output: &std::path::Path| {
+        let out = env
+            .cmd()
+            .args([
+                "eval",
+                "acme/support",
+                "--revision",
+                branch,
+                "--baseline",
+                "main",
+            ])
+            .args(["--questions", "intent", "--format", format, "--output"])
+            .arg(output)
+            .output()
+            .unwrap();
+        assert_succeeded(&out);
+    };
+    let json = env.path().join("eval.json");
+    eval("json", &json);
+    eval("html", &page);
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let intent = &report["questions"]["intent"];
+    let curve = intent["curve"].as_array().unwrap();
+    assert_eq!(curve.len(), 4, "the curve the alignment recorded: {intent}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    for label in ["learning curve", "reliability diagram", "confusion matrix"] {
+        assert_eq!(
+            html.matches(&format!("aria-label=\"{label}\"")).count(),
+            1,
+            "{label} in {html}"
+        );
+    }
+    let disagreements = &intent["disagreements"];
+    assert!(disagreements["count"].is_u64(), "{intent}");
+    assert!(
+        html.contains(&format!("answer differently ({})", disagreements["count"])),
+        "{html}"
+    );
+    let Some(mut browser) = arbiter_testing::browser::Browser::start() else {
+        return;
+    };
+    browser.goto(&format!("file://{}", page.display()));
+    let seen = browser.execute(
+        "const section = document.querySelector('section[data-question=\"intent\"]');
+         section.scrollIntoView();
+         return {
+            points: section.querySelectorAll('svg[aria-label=\"learning curve\"] circle').length,
+            cells: section.querySelectorAll('svg[aria-label=\"confusion matrix\"] rect.cell').length,
+            bins: section.querySelectorAll('svg[aria-label=\"reliability diagram\"] rect.bar').length,
+         }",
+        vec![],
+    );
+    let outcomes = intent["outcomes"].as_array().unwrap().len();
+    let bins = intent["metrics"]["reliability"].as_array().unwrap().len();
+    assert_eq!(
+        seen,
+        json!({ "points": curve.len(), "cells": outcomes * outcomes, "bins": bins })
+    );
+    browser.screenshot(&crate::eval::screenshot_path("eval-report.png"));
 }
 
 /// At 80 columns the align table cuts free text; the reason a question was left unchanged

@@ -422,3 +422,6 @@ fn eval_output_is_written_only_when_there_is_a_report() {
 }
 
 mod gates;
+mod html;
+
+pub(crate) use html::screenshot_path;

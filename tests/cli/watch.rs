@@ -276,7 +276,7 @@ fn a_watch_needs_a_draft_and_prints_no_single_document() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("--questions-file"), "{stderr}");
-    for format in ["junit", "markdown"] {
+    for format in ["junit", "markdown", "html"] {
         let output = env
             .cmd()
             .args([

@@ -16,7 +16,7 @@
 use super::resample;
 use crate::engine::builtin::aligned::{answer_outcome, outcome_keys};
 pub use crate::wire::align::Metrics;
-use crate::wire::align::{Coverage, Delta, Estimate, Intervals};
+use crate::wire::align::{Coverage, Delta, Estimate, Intervals, ReliabilityBin};
 use crate::wire::{Answer, QuestionKind};
 use serde_json::Value;
 
@@ -191,6 +191,8 @@ impl Metrics {
             rps,
             intervals: None,
             coverage: Vec::new(),
+            confusion: Vec::new(),
+            reliability: Vec::new(),
         }
     }
 }
@@ -210,6 +212,18 @@ impl Metrics {
             .iter()
             .map(|&target| coverage(scored, target))
             .collect();
+        self
+    }
+
+    /// These figures with their confusion matrix and reliability diagram, for the `scored`
+    /// predictions of a question with `outcomes` outcomes they were computed from.
+    #[must_use]
+    pub fn with_diagrams(mut self, outcomes: usize, scored: &[Scored]) -> Self {
+        self.confusion = confusion(outcomes.max(1), scored)
+            .into_iter()
+            .map(|row| row.into_iter().map(|count| count as u64).collect())
+            .collect();
+        self.reliability = reliability(scored);
         self
     }
 }
@@ -385,9 +399,9 @@ fn kappa(matrix: &[Vec<f64>]) -> f64 {
     }
 }
 
-/// Expected calibration error: over 10 equal-width bins of the top probability, the
-/// example-weighted gap between mean confidence and accuracy.
-fn ece(scored: &[Scored]) -> f64 {
+/// Over 10 equal-width bins of the top probability: per bin, the examples, the sum of
+/// their top probabilities and how many were right.
+fn calibration_bins(scored: &[Scored]) -> [(f64, f64, f64); ECE_BINS] {
     let mut bins = [(0.0_f64, 0.0_f64, 0.0_f64); ECE_BINS];
     for s in scored {
         let best = s.predicted_index();
@@ -397,11 +411,35 @@ fn ece(scored: &[Scored]) -> f64 {
         bins[bin].1 += confidence;
         bins[bin].2 += f64::from(u8::from(best == s.label_index()));
     }
+    bins
+}
+
+/// Expected calibration error: over 10 equal-width bins of the top probability, the
+/// example-weighted gap between mean confidence and accuracy.
+fn ece(scored: &[Scored]) -> f64 {
     let n = scored.len() as f64;
-    bins.iter()
+    calibration_bins(scored)
+        .iter()
         .filter(|(count, _, _)| *count > 0.0)
         .map(|(_, confidence, right)| (confidence - right).abs() / n)
         .sum()
+}
+
+/// The reliability diagram [`ece`] sums over: the bins that hold an example.
+fn reliability(scored: &[Scored]) -> Vec<ReliabilityBin> {
+    let width = 1.0 / ECE_BINS as f64;
+    calibration_bins(scored)
+        .iter()
+        .enumerate()
+        .filter(|(_, (count, _, _))| *count > 0.0)
+        .map(|(i, &(count, confidence, right))| ReliabilityBin {
+            low: i as f64 * width,
+            high: (i + 1) as f64 * width,
+            examples: count as u64,
+            confidence: confidence / count,
+            accuracy: right / count,
+        })
+        .collect()
 }
 
 #[cfg(test)]

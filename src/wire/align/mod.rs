@@ -5,9 +5,9 @@ mod report;
 mod request;
 
 pub use report::{
-    AlignmentResult, Coverage, Curve, CurvePoint, Delta, Estimate, EvaluationReport,
-    EvaluationStatus, Intervals, Metrics, QuestionEvaluation, QuestionOrigin, QuestionReport,
-    TuningReport, Verdict, WorkingCopy,
+    AlignmentResult, Coverage, Curve, CurvePoint, Delta, Disagreement, Disagreements, Estimate,
+    EvaluationReport, EvaluationStatus, Intervals, Metrics, QuestionEvaluation, QuestionOrigin,
+    QuestionReport, ReliabilityBin, TuningReport, Verdict, WorkingCopy,
 };
 pub use request::{AlignmentRequest, EvaluationRequest, MAX_WHOLE, WARM_STATES};
 

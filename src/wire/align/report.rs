@@ -238,6 +238,15 @@ pub struct QuestionEvaluation {
     /// With a baseline: the change from it, paired over the examples both scored.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delta: Option<Delta>,
+    /// The question's outcomes, in the order of `confusion`'s rows and columns.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outcomes: Vec<String>,
+    /// With a baseline: the examples the two answered differently.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disagreements: Option<Disagreements>,
+    /// The learning curve the alignment of the revision's head recorded (`align --curve`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub curve: Vec<CurvePoint>,
 }
 
 /// The figures of one question over a set of examples.
@@ -274,6 +283,53 @@ pub struct Metrics {
     /// error rate of at most 5% and 10% (evaluations and alignments' held-out figures).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub coverage: Vec<Coverage>,
+    /// `confusion[label][predicted]`: how many examples of each annotated outcome got each
+    /// most likely outcome, in the order of the evaluation's `outcomes` (evaluations only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub confusion: Vec<Vec<u64>>,
+    /// The reliability diagram `ece` sums over: the most likely outcome's probability in 10
+    /// equal bins, the bins that hold an example (evaluations only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reliability: Vec<ReliabilityBin>,
+}
+
+/// One bin of a reliability diagram: the examples whose most likely outcome's probability
+/// fell in `[low, high)` (the last bin includes 1).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReliabilityBin {
+    pub low: f64,
+    pub high: f64,
+    pub examples: u64,
+    /// The mean probability of the most likely outcome.
+    pub confidence: f64,
+    /// The share of them whose most likely outcome was the label's.
+    pub accuracy: f64,
+}
+
+/// The examples a revision and its baseline answered differently, scored at both.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Disagreements {
+    /// How many there were.
+    pub count: u64,
+    /// The first of them by example ID, at most 100.
+    pub examples: Vec<Disagreement>,
+}
+
+/// One example the two checkpoints answered differently.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Disagreement {
+    pub example_id: String,
+    /// The annotated outcome.
+    pub label: String,
+    /// The revision's most likely outcome, and its probability.
+    pub revision: String,
+    pub revision_probability: f64,
+    /// The baseline's.
+    pub baseline: String,
+    pub baseline_probability: f64,
 }
 
 /// A figure and its 95% percentile bootstrap interval (2,000 resamples of the examples).

@@ -1,7 +1,9 @@
 //! `arbiter eval`: a checkpoint's figures over every annotated example (a batch job
-//! underneath), beside a baseline's, as a table, JSON, `JUnit` XML or Markdown; gates exit 3.
+//! underneath), beside a baseline's, as a table, JSON, `JUnit` XML, Markdown or HTML; gates
+//! exit 3.
 
 mod gates;
+mod html;
 mod junit;
 mod markdown;
 mod report;
@@ -62,7 +64,7 @@ pub struct EvalArgs {
     /// Apply the gates to the 95% interval's bound, not the point estimate: --min-accuracy to the lower bound, --no-regression to the change's bound (a worsening not ruled out fails)
     #[arg(long)]
     pub strict: bool,
-    /// Output format: junit is a test report for CI, markdown a summary for a pull request or a CI job summary [default: table on a terminal, json when piped or with --output]
+    /// Output format: junit is a test report for CI, markdown a summary for a pull request or a CI job summary, html one self-contained page with charts (a CI artifact) [default: table on a terminal, json when piped or with --output]
     #[arg(long, value_enum)]
     pub format: Option<Format>,
     /// Write the report to FILE instead of stdout, only once there is one: on an error (exit 1, 2 or 4) FILE is neither created nor changed, unlike a shell's `> FILE` (a gate that fails, exit 3, still writes it)
@@ -95,6 +97,7 @@ pub enum Format {
     Json,
     Junit,
     Markdown,
+    Html,
 }
 
 pub(crate) async fn run(
@@ -197,6 +200,7 @@ fn emit(
         }
         Format::Junit => Some(junit::junit(&args.model, job, &shown, judged)),
         Format::Markdown => Some(markdown::markdown(args, &shown, judged)),
+        Format::Html => Some(html::html(args, &shown, judged)),
         Format::Table => {
             let mut lines = vec![table(&shown, printer)];
             if judged.gated() {

@@ -38,12 +38,10 @@ pub(super) fn refuse(args: &EvalArgs) -> Result<()> {
         )
         .into());
     }
-    if let Some(format @ (Format::Junit | Format::Markdown)) = args.format {
-        let name = if format == Format::Junit {
-            "junit"
-        } else {
-            "markdown"
-        };
+    if let Some(format @ (Format::Junit | Format::Markdown | Format::Html)) = args.format {
+        let name = clap::ValueEnum::to_possible_value(&format)
+            .map(|value| value.get_name().to_owned())
+            .unwrap_or_default();
         return Err(UsageError::new(format!(
             "--watch prints a table, or with --format json one JSON report per run (JSON \
              Lines); --format {name} is one document for one evaluation: drop --watch"

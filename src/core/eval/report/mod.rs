@@ -9,10 +9,15 @@ use crate::engine::builtin::learned::Learned;
 use crate::error::Result;
 use crate::store::ExampleFilter;
 use crate::wire::Answers;
-use crate::wire::align::{Delta, EvaluationReport, EvaluationStatus, QuestionEvaluation};
+use crate::wire::align::{
+    Delta, Disagreement, Disagreements, EvaluationReport, EvaluationStatus, QuestionEvaluation,
+};
 use indexmap::IndexMap;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
+
+/// The most disagreements a question's report lists (all are counted).
+const MAX_DISAGREEMENTS: usize = 100;
 
 /// The figures of each side, per question and overall.
 pub(super) fn report(
@@ -63,10 +68,18 @@ pub(super) fn report(
             .get(1)
             .and_then(|s| s.get(id))
             .filter(|b| b.metrics.is_some());
-        let delta = baseline.and_then(|baseline| {
-            let scale = scale_of(&sides[0].questions[id].kind);
-            paired_delta(scale, figures, baseline, id, &order)
-        });
+        let kind = &sides[0].questions[id].kind;
+        let delta = baseline
+            .and_then(|baseline| paired_delta(scale_of(kind), figures, baseline, id, &order));
+        let outcomes = outcome_keys(kind);
+        // Answers are compared by outcome: only where the baseline asks the same outcomes.
+        let comparable = sides
+            .get(1)
+            .and_then(|side| side.questions.get(id))
+            .is_some_and(|asked| outcome_keys(&asked.kind) == outcomes);
+        let disagreements = baseline
+            .filter(|_| comparable)
+            .map(|baseline| disagreements(figures, baseline, &outcomes, &order));
         let evaluated = QuestionEvaluation {
             status: EvaluationStatus::Evaluated,
             metrics: Some(metrics),
@@ -74,6 +87,11 @@ pub(super) fn report(
             fresh: figures.fresh.clone(),
             baseline: baseline.and_then(|b| b.metrics.clone()),
             delta,
+            outcomes,
+            disagreements,
+            curve: (sides[0].loaded.heads.get(id))
+                .and_then(|learned| learned.entry.curve.clone())
+                .unwrap_or_default(),
             ..unscored
         };
         questions.insert(id.clone(), evaluated);
@@ -411,7 +429,9 @@ fn figures_of(
             .filter(|(_, _, oof)| part(*oof))
             .map(|(_, s, _)| s.clone())
             .collect();
-        Metrics::compute(scale, outcomes, &in_order).with_uncertainty(scale, &in_order, id)
+        Metrics::compute(scale, outcomes, &in_order)
+            .with_uncertainty(scale, &in_order, id)
+            .with_diagrams(outcomes, &in_order)
     };
     // Nothing scored is nothing measured: no figures, not figures of zero.
     let any = !list.is_empty();
@@ -447,6 +467,38 @@ fn paired_delta(
     (!before.is_empty()).then(|| metrics::delta(scale, &before, &after, question_id))
 }
 
+/// The examples both sides scored whose most likely outcomes differ, in example ID order.
+fn disagreements(
+    revision: &QuestionFigures,
+    baseline: &QuestionFigures,
+    outcomes: &[String],
+    order: &[String],
+) -> Disagreements {
+    let name = |index: usize| outcomes.get(index).cloned().unwrap_or_default();
+    let mut found = Disagreements::default();
+    for id in order {
+        let (Some(at), Some(before)) = (revision.scored.get(id), baseline.scored.get(id)) else {
+            continue;
+        };
+        let (now, then) = (at.predicted_index(), before.predicted_index());
+        if now == then {
+            continue;
+        }
+        found.count += 1;
+        if found.examples.len() < MAX_DISAGREEMENTS {
+            found.examples.push(Disagreement {
+                example_id: id.clone(),
+                label: name(at.label_index()),
+                revision: name(now),
+                revision_probability: at.confidence(),
+                baseline: name(then),
+                baseline_probability: before.confidence(),
+            });
+        }
+    }
+    found
+}
+
 /// The example-weighted mean of each figure over questions (`metric` is `mixed` when the
 /// questions' primary metrics differ).
 fn overall<'a>(all: impl Iterator<Item = &'a Metrics>) -> Metrics {
@@ -474,8 +526,7 @@ fn overall<'a>(all: impl Iterator<Item = &'a Metrics>) -> Metrics {
         ece: mean(&|m| m.ece),
         mae: None,
         rps: None,
-        intervals: None,
-        coverage: Vec::new(),
+        ..Metrics::default()
     }
 }
 
