@@ -8,7 +8,7 @@ use super::chart::{self, fixed3};
 use crate::wire::align::{
     Estimate, EvaluationReport, EvaluationStatus, Metrics, QuestionEvaluation,
 };
-use crate::wire::decision::Revision;
+use crate::wire::decision::{Revision, short_commit};
 use indexmap::IndexMap;
 use maud::{Markup, html};
 
@@ -381,7 +381,7 @@ fn gate_verdict(gate: &GateShown) -> Markup {
 fn checkpoint(revision: &Revision) -> Markup {
     html! {
         code { (revision.name) } " (" (revision.kind.as_str()) " "
-        code { (&revision.commit[..12.min(revision.commit.len())]) } ")"
+        code { (short_commit(&revision.commit)) } ")"
     }
 }
 

@@ -188,6 +188,15 @@ pub enum RevisionKind {
     Commit,
 }
 
+/// A commit SHA as people read it: its first 12 characters (all of it when shorter). It
+/// may come from a server, so it is cut at a character, never inside one.
+pub fn short_commit(commit: &str) -> &str {
+    commit
+        .char_indices()
+        .nth(12)
+        .map_or(commit, |(end, _)| &commit[..end])
+}
+
 impl RevisionKind {
     /// Its name, as serialized (derived).
     pub fn as_str(self) -> &'static str {
@@ -272,6 +281,15 @@ mod tests {
     use super::*;
     use crate::wire::Invalid;
     use serde_json::json;
+
+    #[test]
+    fn a_short_commit_is_cut_at_a_character() {
+        assert_eq!(short_commit("0123456789abcdef"), "0123456789ab");
+        assert_eq!(short_commit("abc"), "abc");
+        assert_eq!(short_commit(""), "");
+        // Twelve characters, not twelve bytes: a server's odd answer does not panic.
+        assert_eq!(short_commit("ééééééééééééé"), "éééééééééééé");
+    }
 
     #[test]
     fn requires_state_and_model() {

@@ -12,6 +12,7 @@ use crate::wire::align::{
     AlignmentRequest, AlignmentResult, Curve, DEFAULT_FOLDS, DEFAULT_HOLDOUT, DEFAULT_MARGIN,
     DEFAULT_MAX_EXAMPLES, FOLDS_RANGE, HOLDOUT_RANGE, MAX_WHOLE, MIN_EXAMPLES,
 };
+use crate::wire::decision::short_commit;
 use crate::wire::jobs::{Job, JobResult, JobStatus};
 use anyhow::Result;
 use clap::Args;
@@ -180,9 +181,9 @@ pub(crate) fn print_alignment(job: &Job, model: &str, printer: &Printer) -> Resu
              figures are on {on}\n\
              compare: arbiter eval {model} --revision {branch} --baseline {}\n\
              promote: arbiter models promote {model} {branch}",
-            &checkpoint.checkpoint_id[..12.min(checkpoint.checkpoint_id.len())],
-            &result.base_checkpoint[..12.min(result.base_checkpoint.len())],
-            &result.base_checkpoint[..12.min(result.base_checkpoint.len())],
+            short_commit(&checkpoint.checkpoint_id),
+            short_commit(&result.base_checkpoint),
+            short_commit(&result.base_checkpoint),
         )),
         _ => printer.status(&format!("no question improved on {on}: nothing committed")),
     }

@@ -8,6 +8,7 @@ use super::gates::Judged;
 use super::report::{NOT_EVALUATED, estimate, failed_note};
 use super::{EvalArgs, unevaluated};
 use crate::wire::align::{Estimate, EvaluationReport, QuestionEvaluation};
+use crate::wire::decision::short_commit;
 use std::fmt::Write as _;
 
 /// A cell with nothing to show.
@@ -125,7 +126,7 @@ fn title(model: &str, report: &EvaluationReport) -> String {
         "\n\n{} is {} {}",
         code(&revision.name),
         revision.kind.as_str(),
-        code(short(&revision.commit))
+        code(short_commit(&revision.commit))
     );
     if let Some(base) = &report.baseline {
         let _ = write!(
@@ -133,16 +134,11 @@ fn title(model: &str, report: &EvaluationReport) -> String {
             "; baseline {} is {} {}",
             code(&base.name),
             base.kind.as_str(),
-            code(short(&base.commit))
+            code(short_commit(&base.commit))
         );
     }
     out.push_str(".\n\n");
     out
-}
-
-/// A commit as the table's footer shows it.
-fn short(commit: &str) -> &str {
-    &commit[..12.min(commit.len())]
 }
 
 /// Whether the gates passed, and which were asked for (the exit code is theirs).

@@ -6,6 +6,7 @@ use crate::cli::output::Printer;
 use crate::cli::output::table::{Column, Table};
 use crate::core::metrics::Metrics;
 use crate::wire::align::{EvaluationReport, QuestionEvaluation};
+use crate::wire::decision::short_commit;
 use std::fmt::Write as _;
 
 /// One figure of a question's metrics, if it applies to the question.
@@ -157,7 +158,7 @@ fn footer(report: &EvaluationReport) -> String {
         "\n{} is {} {}",
         report.revision.name,
         report.revision.kind.as_str(),
-        &report.revision.commit[..12.min(report.revision.commit.len())],
+        short_commit(&report.revision.commit),
     );
     if let Some(base) = &report.baseline {
         let _ = write!(
@@ -165,7 +166,7 @@ fn footer(report: &EvaluationReport) -> String {
             "; baseline {} is {} {}",
             base.name,
             base.kind.as_str(),
-            &base.commit[..12.min(base.commit.len())]
+            short_commit(&base.commit)
         );
     }
     let _ = write!(

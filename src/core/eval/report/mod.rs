@@ -68,10 +68,11 @@ pub(super) fn report(
             .get(1)
             .and_then(|s| s.get(id))
             .filter(|b| b.metrics.is_some());
-        let kind = &sides[0].questions[id].kind;
-        let delta = baseline
-            .and_then(|baseline| paired_delta(scale_of(kind), figures, baseline, id, &order));
-        let outcomes = outcome_keys(kind);
+        let kind = sides[0].questions.get(id).map(|asked| &asked.kind);
+        let delta = baseline.zip(kind).and_then(|(baseline, kind)| {
+            paired_delta(scale_of(kind), figures, baseline, id, &order)
+        });
+        let outcomes = kind.map(outcome_keys).unwrap_or_default();
         // Answers are compared by outcome: only where the baseline asks the same outcomes.
         let comparable = sides
             .get(1)
