@@ -77,14 +77,8 @@ fn summary(report: &EvaluationReport, gates: &IndexMap<String, GateShown>) -> Ma
                 tr {
                     th { "Question" }
                     th.num { "Examples" }
-                    th.num { "Accuracy" }
-                    th.num { "95% interval" }
-                    th { "Metric" }
-                    th.num { "Loss" }
-                    th.num { "ECE" }
-                    @if with_baseline {
-                        th.num { "Baseline accuracy" }
-                        th.num { "Change in accuracy (95%)" }
+                    @for (name, numeric) in figure_columns(with_baseline) {
+                        th class=[numeric.then_some("num")] { (name) }
                     }
                     @if any_gate { th { "Gate" } }
                 }
@@ -113,6 +107,31 @@ fn summary(report: &EvaluationReport, gates: &IndexMap<String, GateShown>) -> Ma
     }
 }
 
+/// The summary's columns after a question's examples: (header, whether it is a number).
+const FIGURE_COLUMNS: [(&str, bool); 5] = [
+    ("Accuracy", true),
+    ("95% interval", true),
+    ("Metric", false),
+    ("Loss", true),
+    ("ECE", true),
+];
+/// And after them, with a baseline.
+const BASELINE_COLUMNS: [(&str, bool); 2] = [
+    ("Baseline accuracy", true),
+    ("Change in accuracy (95%)", true),
+];
+
+fn figure_columns(with_baseline: bool) -> impl Iterator<Item = (&'static str, bool)> {
+    let baseline: &[(&str, bool)] = if with_baseline {
+        &BASELINE_COLUMNS
+    } else {
+        &[]
+    };
+    FIGURE_COLUMNS.into_iter().chain(baseline.iter().copied())
+}
+
+/// A row's cells after its question, one per header of [`figure_columns`] after
+/// "Examples".
 fn summary_cells(evaluation: &QuestionEvaluation, with_baseline: bool) -> Markup {
     let Some(m) = evaluation
         .metrics
@@ -121,7 +140,7 @@ fn summary_cells(evaluation: &QuestionEvaluation, with_baseline: bool) -> Markup
     else {
         return html! {
             td.num { "0" }
-            td colspan=(if with_baseline { 8 } else { 6 }) .muted { "not evaluated" }
+            td colspan=(figure_columns(with_baseline).count()) .muted { "not evaluated" }
         };
     };
     html! {

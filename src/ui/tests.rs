@@ -112,3 +112,31 @@ fn a_chart_is_drawn_from_its_data_alone() {
     // Each row is shaded by its share: annotated first, answered first, 1 of 1.
     assert!(html.contains("fill-opacity=\"1.000\""), "{html}");
 }
+
+/// Every row of the summary spans as many columns as its header: a question not evaluated
+/// as much as one with every figure, with a baseline and a gate column.
+#[test]
+fn every_summary_row_is_as_wide_as_its_header() {
+    let (report, gates) = hostile_report();
+    let html = page("m", &report, &gates).into_string();
+    let start = html.find("<table id=\"summary\">").expect("a summary");
+    let table = &html[start..start + html[start..].find("</table>").unwrap()];
+    let cell = regex::Regex::new(r"<t[hd]\b([^>]*)>").unwrap();
+    let colspan = regex::Regex::new(r#"colspan="(\d+)""#).unwrap();
+    let widths: Vec<usize> = table
+        .split("<tr")
+        .skip(1)
+        .map(|row| {
+            cell.captures_iter(row)
+                .map(|c| colspan.captures(&c[1]).map_or(1, |n| n[1].parse().unwrap()))
+                .sum()
+        })
+        .collect();
+    // The header, two questions (one not evaluated) and the overall row.
+    assert_eq!(widths.len(), 4, "{table}");
+    assert!(
+        widths.iter().all(|w| *w == widths[0]),
+        "{widths:?} in {table}"
+    );
+    assert_eq!(widths[0], 2 + 5 + 2 + 1, "{table}");
+}
