@@ -19,6 +19,7 @@ use crate::core::service::{Local, Service};
 use clap::{Args, Parser, Subcommand};
 use commands::{
     align, annotate, batch, decide, engines, eval, examples, generate, jobs, models, serve, tokens,
+    ui,
 };
 use output::{Printer, UsageError};
 use std::path::PathBuf;
@@ -110,6 +111,8 @@ pub enum Command {
     Jobs(jobs::JobsArgs),
     /// Serve the HTTP interface
     Serve(serve::ServeArgs),
+    /// Browse, annotate and review the local home in a web browser (on 127.0.0.1, with a one-time login link)
+    Ui(ui::UiArgs),
     /// Create, list and revoke API tokens for `arbiter serve`
     Tokens(tokens::TokensArgs),
     /// Print a shell completion script, or write all of them to a directory
@@ -128,7 +131,7 @@ pub enum Command {
 pub async fn run(cli: Cli) -> ExitCode {
     let printer = Printer::new(&cli.global);
     // A server and a background job worker log what they do; other commands only warnings.
-    let background = matches!(cli.command, Command::Serve(_))
+    let background = matches!(cli.command, Command::Serve(_) | Command::Ui(_))
         || matches!(&cli.command, Command::Jobs(jobs) if jobs.is_worker());
     let traces = match init_logging(background) {
         Ok(traces) => traces,
@@ -239,6 +242,7 @@ async fn on_target(
         Command::Eval(args) => eval::run(service, args, printer).await,
         Command::Jobs(args) => jobs::run(target, args, printer).await,
         Command::Serve(args) => serve::run(target.local("serve")?.clone(), &args, printer).await,
+        Command::Ui(args) => ui::run(target.local("ui")?.clone(), &args, printer).await,
         Command::Tokens(args) => tokens::run(target.local("tokens")?, args, printer),
         Command::Completions(_) | Command::Man(_) | Command::Openapi(_) => {
             unreachable!("handled above")

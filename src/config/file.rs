@@ -149,6 +149,10 @@ pub struct ServerConfig {
     pub max_connections_per_address: Option<usize>,
     /// `IP:PORT` of the listener that serves `/metrics` (Prometheus); default: none.
     pub metrics_listen: Option<String>,
+    /// Whether the web app is served under `/ui/`; default: no.
+    pub ui: Option<bool>,
+    /// Seconds a web app session lasts from its login, however busy.
+    pub ui_session_ttl: Option<f64>,
 }
 
 /// `server.rate_limit` as written: requests per second refilled, and the bucket size.

@@ -36,6 +36,11 @@ pub struct ServerSettings {
     pub connections: ConnectionLimits,
     /// Where `/metrics` is served, on a listener of its own; `None`: not at all.
     pub metrics_listen: Option<SocketAddr>,
+    /// Whether the web app is served under `/ui/` (off unless written).
+    pub ui: bool,
+    /// How long a web app session lasts from its login: an absolute expiry, however busy
+    /// the session (a stolen cookie is good for this long at most).
+    pub ui_session_ttl: Duration,
 }
 
 /// `server.header_timeout`, `idle_timeout`, `body_timeout`, `body_min_rate`,
@@ -100,6 +105,8 @@ impl Default for ServerSettings {
             decision_queue: Self::DEFAULT_DECISION_QUEUE,
             connections: ConnectionLimits::default(),
             metrics_listen: None,
+            ui: false,
+            ui_session_ttl: Self::DEFAULT_UI_SESSION_TTL,
         }
     }
 }
@@ -108,6 +115,12 @@ impl ServerSettings {
     /// Decisions waiting for a slot, by default: enough to ride out a burst, bounded so
     /// that memory is.
     pub const DEFAULT_DECISION_QUEUE: usize = 64;
+
+    /// A working day: an annotator logs in once a morning.
+    pub const DEFAULT_UI_SESSION_TTL: Duration = Duration::from_hours(12);
+
+    /// The longest `ui_session_ttl` taken: a week.
+    const MAX_UI_SESSION_TTL: f64 = 7.0 * 86_400.0;
 
     /// One decision per core: each already uses the core it runs on fully.
     pub fn default_concurrent_decisions() -> NonZeroUsize {
@@ -220,6 +233,35 @@ pub(super) fn resolve(written: &ServerConfig, errors: &mut Vec<FieldError>) -> S
             }
             address
         }),
+        ui: written.ui.unwrap_or(false),
+        ui_session_ttl: resolve_ui_session_ttl(written.ui_session_ttl, &loc, errors),
+    }
+}
+
+/// `server.ui_session_ttl`: seconds, more than 0 and at most a week.
+fn resolve_ui_session_ttl(
+    written: Option<f64>,
+    loc: &Loc,
+    errors: &mut Vec<FieldError>,
+) -> Duration {
+    match written {
+        None => ServerSettings::DEFAULT_UI_SESSION_TTL,
+        Some(secs)
+            if secs.is_finite() && secs > 0.0 && secs <= ServerSettings::MAX_UI_SESSION_TTL =>
+        {
+            Duration::from_secs_f64(secs)
+        }
+        Some(secs) => {
+            errors.push(FieldError::new(
+                    loc.key("ui_session_ttl"),
+                    format!(
+                        "ui_session_ttl is {secs}: expected seconds, more than 0 and at most {} (a week)",
+                        ServerSettings::MAX_UI_SESSION_TTL
+                    ),
+                    "out_of_range",
+                ));
+            ServerSettings::DEFAULT_UI_SESSION_TTL
+        }
     }
 }
 

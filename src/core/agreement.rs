@@ -44,6 +44,7 @@ pub fn agreement(
     let filter = ExampleFilter {
         annotated: Some(true),
         question: question.map(str::to_owned),
+        ..Default::default()
     };
     ctx.store()?
         .for_each_example(&loaded.model_id, &filter, &mut |example| {

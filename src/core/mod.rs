@@ -37,6 +37,7 @@ pub(crate) mod test_support;
 pub mod to_annotate;
 pub mod tokens;
 pub mod travel;
+pub mod web_sessions;
 pub mod working;
 
 use crate::config::Settings;

@@ -120,7 +120,8 @@ pub fn revoke(ctx: &Context, name: &str) -> Result<bool> {
     Ok(ctx.store()?.revoke_token(name)?)
 }
 
-fn hash(secret: &str) -> String {
+/// The SHA-256 of a secret, in hex: what the store keeps of it.
+pub(crate) fn hash(secret: &str) -> String {
     hex::encode(Sha256::digest(secret.as_bytes()))
 }
 
@@ -176,15 +177,29 @@ fn principal_of(ctx: &Context, bearer: &str) -> Result<Principal> {
         .as_bytes()
         .ct_eq(record.secret_hash.as_bytes())
         .into();
-    if !matches || record.revoked_at.is_some() {
+    if !matches {
         return Err(unauthorized());
+    }
+    live_principal(record).ok_or_else(unauthorized)
+}
+
+/// Who holds the token `token_id` now, or `None` when it is gone or revoked: a web app
+/// session opened with a token lasts no longer than the token.
+pub(crate) fn principal_by_id(ctx: &Context, token_id: &TokenId) -> Result<Option<Principal>> {
+    Ok(ctx.store()?.get_token(token_id)?.and_then(live_principal))
+}
+
+/// The principal of a token's record, unless it is revoked.
+fn live_principal(record: TokenRecord) -> Option<Principal> {
+    if record.revoked_at.is_some() {
+        return None;
     }
     let roles = record
         .roles
         .iter()
         .filter_map(|r| parse_role(r).ok())
         .collect();
-    Ok(Principal {
+    Some(Principal {
         token_id: record.token_id,
         name: record.name,
         // A stored name that is no scope (written by hand, say) allows nothing.

@@ -25,37 +25,11 @@ pub(crate) async fn require_token(
     mut request: Request,
     next: Next,
 ) -> Response {
-    // Failed authentications are limited per client address: past the limit, the address
-    // is answered 429 whatever it sends, before its token is even looked up.
-    let client = request
-        .extensions()
-        .get::<ConnectInfo<ClientAddr>>()
-        .map(|ConnectInfo(ClientAddr(addr))| addr.ip().to_string());
-    if let Some(retry_after_secs) = client
-        .as_deref()
-        .and_then(|ip| state.auth_failures.exhausted(ip))
-    {
-        crate::telemetry::metrics::rate_limited(crate::telemetry::metrics::Limit::AuthFailures);
-        let error = Error::RateLimited {
-            limit: "too many failed authentications from this address",
-            retry_after_secs,
-        };
-        return ApiError(error).into_response();
-    }
+    let client = client_ip(&request);
     let authorization = request.headers().get(header::AUTHORIZATION).cloned();
-    let principal = match principal(&state, authorization).await {
+    let principal = match authenticate(&state, client.as_deref(), bearer(authorization)).await {
         Ok(principal) => principal,
-        Err(error) => {
-            // Only a failed authentication counts against the address: a store that cannot
-            // be read (503) says nothing of the token, and must not lock its callers out.
-            if error.0.status() == 401 {
-                crate::telemetry::metrics::auth_failure();
-                if let Some(ip) = &client {
-                    state.auth_failures.charge(ip);
-                }
-            }
-            return error.into_response();
-        }
+        Err(error) => return error.into_response(),
     };
     let quota = match state.limiter.check(principal.token_id.as_str()) {
         Ok(quota) => quota,
@@ -82,14 +56,56 @@ pub(crate) async fn require_token(
     response
 }
 
-async fn principal(
+/// The address a request came from, as failed authentications are counted by.
+pub(crate) fn client_ip(request: &Request) -> Option<String> {
+    request
+        .extensions()
+        .get::<ConnectInfo<ClientAddr>>()
+        .map(|ConnectInfo(ClientAddr(addr))| addr.ip().to_string())
+}
+
+/// Who presents the API token `bearer` (read from a bearer header, or the web app's login
+/// form; an error when the header was missing or malformed), from `client`. Failed
+/// authentications are limited per client address: past the limit, the address is answered
+/// 429 whatever it sends, before its token is even looked up.
+pub(crate) async fn authenticate(
     state: &AppState,
-    authorization: Option<HeaderValue>,
+    client: Option<&str>,
+    bearer: Result<String, Error>,
 ) -> Result<Principal, ApiError> {
+    if let Some(retry_after_secs) = client.and_then(|ip| state.auth_failures.exhausted(ip)) {
+        crate::telemetry::metrics::rate_limited(crate::telemetry::metrics::Limit::AuthFailures);
+        return Err(ApiError(Error::RateLimited {
+            limit: "too many failed authentications from this address",
+            retry_after_secs,
+        }));
+    }
+    let found = match bearer {
+        Ok(bearer) => core::tokens::authenticate(&state.ctx, &bearer).await,
+        Err(error) => Err(error),
+    };
+    match found {
+        Ok(principal) => Ok(principal),
+        Err(error) => {
+            // Only a failed authentication counts against the address: a store that cannot
+            // be read (503) says nothing of the token, and must not lock its callers out.
+            if error.status() == 401 {
+                crate::telemetry::metrics::auth_failure();
+                if let Some(ip) = client {
+                    state.auth_failures.charge(ip);
+                }
+            }
+            Err(ApiError(error))
+        }
+    }
+}
+
+/// The token of an `Authorization: Bearer <token>` header.
+fn bearer(authorization: Option<HeaderValue>) -> Result<String, Error> {
     let value = authorization.ok_or_else(|| {
         Error::Unauthorized("authentication required: send Authorization: Bearer <token>".into())
     })?;
-    let bearer = value
+    value
         .to_str()
         .ok()
         .and_then(|v| v.split_once(' '))
@@ -97,8 +113,7 @@ async fn principal(
         .map(|(_, token)| token.trim().to_owned())
         .ok_or_else(|| {
             Error::Unauthorized("the Authorization header must read `Bearer <token>`".into())
-        })?;
-    Ok(core::tokens::authenticate(&state.ctx, &bearer).await?)
+        })
 }
 
 fn set_quota_headers(response: &mut Response, limit: u32, remaining: u32, reset: u64) {

@@ -94,7 +94,11 @@ async fn read(request: Request, state: &AppState) -> Result<Bytes, ApiError> {
     Ok(bytes)
 }
 
-async fn read_within(request: Request, limit: usize, pace: BodyPace) -> Result<Bytes, ApiError> {
+pub(crate) async fn read_within(
+    request: Request,
+    limit: usize,
+    pace: BodyPace,
+) -> Result<Bytes, ApiError> {
     let too_large = || ApiError(Error::PayloadTooLarge { limit });
     let declared = request
         .headers()
@@ -195,6 +199,11 @@ fn json_problem(error: JsonError) -> ApiError {
 pub(crate) struct Authorized(crate::core::access::Permitted);
 
 impl Authorized {
+    /// The model's path, `<owner>/<model>`.
+    pub(crate) fn path(&self) -> String {
+        self.0.model().to_string()
+    }
+
     /// The proof of the check, for the operation, which takes it instead of checking again.
     pub(crate) fn into_permitted(self) -> crate::core::access::Permitted {
         self.0

@@ -18,6 +18,7 @@ mod openapi;
 mod rate_limit;
 mod request;
 mod routes;
+mod ui;
 
 use crate::core::Context;
 use crate::core::runner::JobQueue;
@@ -47,6 +48,8 @@ pub(crate) struct AppState {
     /// The base of problem `type` URIs: `{server.public_url}/problems`, else the listen
     /// address's. Never the request's `Host`, which the client chooses.
     pub(crate) problems_url: Arc<str>,
+    /// The web app, when it is served (`server.ui`, or `arbiter ui`).
+    pub(crate) ui: Option<Arc<ui::UiHome>>,
 }
 
 impl AppState {
@@ -90,6 +93,9 @@ fn state(ctx: Context, listen: SocketAddr) -> AppState {
             server.decision_queue,
         )),
         large_bodies: Arc::default(),
+        ui: server
+            .ui
+            .then(|| Arc::new(ui::UiHome::for_tokens(public_url.starts_with("https:")))),
         ctx,
     }
 }
@@ -114,8 +120,32 @@ pub async fn serve_with_metrics(
     metrics: Option<tokio::net::TcpListener>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    memory::limit_arenas(ctx.settings().server.max_concurrent_decisions.get());
     let state = state(ctx, listener.local_addr()?);
+    serve_state(state, listener, metrics, shutdown).await
+}
+
+/// `arbiter ui`: the API and the web app on `listener` (a loopback address, which the
+/// caller bound), for the home's owner, who logs in once with `login_code` (the link
+/// printed); until `shutdown` resolves.
+pub async fn serve_home_ui(
+    ctx: Context,
+    listener: tokio::net::TcpListener,
+    login_code: &str,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let mut state = state(ctx, listener.local_addr()?);
+    let owner = crate::core::tokens::Principal::owner(crate::core::requests::local_user());
+    state.ui = Some(Arc::new(ui::UiHome::for_owner(owner, login_code)));
+    serve_state(state, listener, None, shutdown).await
+}
+
+async fn serve_state(
+    state: AppState,
+    listener: tokio::net::TcpListener,
+    metrics: Option<tokio::net::TcpListener>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    memory::limit_arenas(state.ctx.settings().server.max_concurrent_decisions.get());
     let exporter = metrics.map(|listener| {
         crate::telemetry::metrics::install();
         if let Ok(store) = state.ctx.store() {

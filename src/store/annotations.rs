@@ -410,6 +410,7 @@ mod tests {
         let only_empty = super::super::ExampleFilter {
             annotated: None,
             question: Some(String::new()),
+            ..Default::default()
         };
         assert_eq!(store.count_examples(&MODEL, &only_empty).unwrap(), 1);
     }
@@ -578,6 +579,7 @@ mod tests {
         let filter = super::super::ExampleFilter {
             annotated: Some(true),
             question: Some("q".into()),
+            ..Default::default()
         };
         assert_eq!(store.count_examples(&MODEL, &filter).unwrap(), 1);
     }

@@ -37,6 +37,7 @@ mod registry;
 mod sql;
 mod tokens;
 mod types;
+mod ui_sessions;
 mod unannotated;
 mod writable;
 
@@ -62,6 +63,7 @@ pub use types::{
     Annotation, Decision, Example, ExampleDetail, ExampleFilter, IngestCounts, IngestItem,
     NewAnnotation, NewDecision, RecordedDecision, Vote,
 };
+pub use ui_sessions::UiSession;
 pub use unannotated::{Candidate, Chosen};
 
 /// One schema migration, written in SQLite's DDL; PostgreSQL runs it translated
@@ -341,6 +343,22 @@ const MIGRATIONS: &[Migration] = &[
         PRIMARY KEY (job_id, shard)
     );
     CREATE INDEX job_shards_open ON job_shards (status, job_id, shard);
+    ",
+    ),
+    // 14: sessions of the web app (`ui_sessions`), kept here so that replicas sharing a
+    // database share them and a revoked token ends its sessions: the SHA-256 of the cookie's
+    // secret, never the secret; the token it was opened with (none: the local home's owner,
+    // `arbiter ui`); the form token its writes must carry; its absolute expiry.
+    Migration::both(
+        "
+    CREATE TABLE ui_sessions (
+        session_hash TEXT PRIMARY KEY,
+        token_id     TEXT,
+        csrf         TEXT NOT NULL,
+        created_at   TEXT NOT NULL,
+        expires_at   TEXT NOT NULL
+    );
+    CREATE INDEX ui_sessions_expiry ON ui_sessions (expires_at);
     ",
     ),
 ];

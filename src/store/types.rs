@@ -88,4 +88,11 @@ pub struct ExampleFilter {
     /// Only examples annotated for this question id.
     #[serde(default)]
     pub question: Option<String>,
+    /// With `question`: only examples whose ground truth for it is this answer (as JSON:
+    /// `true`, `"billing"`, `2`).
+    #[serde(default)]
+    pub answer: Option<serde_json::Value>,
+    /// Only examples whose state contains this text (letter case aside).
+    #[serde(default)]
+    pub text: Option<String>,
 }

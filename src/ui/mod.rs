@@ -3,9 +3,12 @@
 //! reason is text wherever it is shown, never markup. It knows the contract and nothing of
 //! the program: the command line renders through it, and so can the server.
 
+pub mod app;
 pub mod chart;
 pub mod document;
 pub mod evaluation;
+pub mod pages;
+pub mod state;
 
 #[cfg(test)]
 mod tests;

@@ -15,6 +15,7 @@ pub mod gates;
 pub mod jobs;
 pub mod lines;
 pub mod models;
+pub mod outcomes;
 pub mod paths;
 pub mod problem;
 pub mod problem_code;

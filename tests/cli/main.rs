@@ -54,6 +54,7 @@ mod terminal;
 mod to_annotate;
 mod traces;
 mod travel;
+mod ui;
 mod usage;
 mod watch;
 mod working;

@@ -148,6 +148,54 @@ impl Browser {
         self.command(reqwest::Method::POST, "execute/sync", Some(&body))
     }
 
+    /// Type `keys` into whatever has the focus, one key at a time, as a person at the
+    /// keyboard would (`\u{E007}` is Enter).
+    pub fn keys(&mut self, keys: &str) {
+        let actions: Vec<Value> = keys
+            .chars()
+            .flat_map(|key| {
+                [
+                    json!({ "type": "keyDown", "value": key.to_string() }),
+                    json!({ "type": "keyUp", "value": key.to_string() }),
+                ]
+            })
+            .collect();
+        let body = json!({ "actions": [{ "type": "key", "id": "keyboard", "actions": actions }] });
+        self.command(reqwest::Method::POST, "actions", Some(&body));
+    }
+
+    /// The address of the page shown.
+    pub fn url(&mut self) -> String {
+        self.command(reqwest::Method::GET, "url", None)
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    }
+
+    /// Wait until `script` (a function body) returns something other than `null`, `false`
+    /// or nothing, and return it: a page loaded after a form was posted, say.
+    ///
+    /// # Panics
+    /// When it does not within 30 s.
+    pub fn wait_for(&mut self, script: &str) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let body = json!({ "script": script, "args": [] });
+            let url = format!("{}/execute/sync", self.session);
+            // A page being replaced answers with an error for a moment: try again.
+            if let Ok(value) = self.request(reqwest::Method::POST, &url, Some(&body))
+                && !matches!(value, Value::Null | Value::Bool(false))
+            {
+                return value;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "waited 30 s for the page to show `{script}`"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     /// The page as a PNG, written to `path`.
     pub fn screenshot(&mut self, path: &Path) {
         let encoded = self.command(reqwest::Method::GET, "screenshot", None);

@@ -14,3 +14,4 @@ pub(super) mod jobs;
 pub(super) mod models;
 pub(super) mod serve;
 pub(super) mod tokens;
+pub(super) mod ui;

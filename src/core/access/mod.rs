@@ -175,6 +175,11 @@ pub struct Permitted {
 }
 
 impl Permitted {
+    /// The model, by its path (`<owner>/<model>`).
+    pub fn model(&self) -> &ModelRef {
+        &self.model
+    }
+
     /// The model, for an operation that needs `need`: a proof checked for less is a bug in
     /// its caller, not a refusal of the user.
     fn model_for(&self, need: Need) -> Result<ModelRef> {

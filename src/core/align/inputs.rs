@@ -16,6 +16,7 @@ pub(super) fn read_examples(
     let filter = ExampleFilter {
         annotated: Some(true),
         question: None,
+        ..Default::default()
     };
     ctx.store()?
         .for_each_example(&loaded.model_id, &filter, &mut |example| {

@@ -137,6 +137,7 @@ pub(crate) fn stage(
             let filter = ExampleFilter {
                 annotated: (set == ExampleSet::Annotated).then_some(true),
                 question: None,
+                ..Default::default()
             };
             // The examples are read a page at a time, so the input is written as they come.
             let mut failed = None;

@@ -89,6 +89,7 @@ pub(crate) async fn list_examples(
     let filter = ExampleFilter {
         annotated: query.annotated,
         question: query.question,
+        ..Default::default()
     };
     let query = ExamplesQuery {
         filter: &filter,

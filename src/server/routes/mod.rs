@@ -92,7 +92,11 @@ pub(crate) fn router(state: AppState) -> Router {
         auth::require_token,
     ));
     let (public, _) = public().split_for_parts();
-    with_layers(public.merge(v1), state)
+    let mut routes = public.merge(v1);
+    if state.ui.is_some() {
+        routes = routes.merge(super::ui::router());
+    }
+    with_layers(routes, state)
 }
 
 /// Fallbacks, the panic catcher and request identity around `routes`. A path no route

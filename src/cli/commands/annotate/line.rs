@@ -119,16 +119,18 @@ fn show(
         say(&text.join("\n"))?;
     }
     let (question, answer) = at.question();
-    let outcomes: Vec<String> = flow::outcomes(answer)
+    let outcomes: Vec<String> = answer
+        .outcomes()
         .into_iter()
-        .map(|(key, label, p, guess)| {
-            let marker = if guess { "*" } else { "" };
-            let label = if label.is_empty() {
+        .map(|outcome| {
+            let marker = if outcome.guess { "*" } else { "" };
+            let key = outcome.key.as_deref().unwrap_or(" ");
+            let label = if outcome.label.is_empty() {
                 String::new()
             } else {
-                format!(" {label}")
+                format!(" {}", outcome.label)
             };
-            format!("{key}{label} {p:.3}{marker}")
+            format!("{key}{label} {:.3}{marker}", outcome.probability)
         })
         .collect();
     say(&format!(

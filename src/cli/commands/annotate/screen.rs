@@ -134,7 +134,7 @@ fn draw(frame: &mut Frame, path: &str, agreement: &str, flow: &Flow, color: bool
     let question_height = flow
         .current
         .as_ref()
-        .map_or(3, |at| flow::outcomes(at.question().1).len() + 3)
+        .map_or(3, |at| at.question().1.outcomes().len() + 3)
         .min(13);
     let [header, progress, state, question, message, keys] = Layout::vertical([
         Constraint::Length(1),
@@ -285,18 +285,23 @@ fn draw_question(frame: &mut Frame, area: Rect, flow: &Flow, paint: &Paint) {
 /// One line per outcome: its key, label, probability and a bar; the guess marked.
 fn outcome_lines(at: &At, flow: &Flow, paint: &Paint, width: usize) -> Vec<Line<'static>> {
     let (_, answer) = at.question();
-    let outcomes = flow::outcomes(answer);
+    let outcomes = answer.outcomes();
     let label_width = outcomes
         .iter()
-        .map(|(_, label, _, _)| console::measure_text_width(label))
+        .map(|outcome| console::measure_text_width(&outcome.label))
         .max()
         .unwrap_or(0)
         .min(width.saturating_sub(26).max(8));
     let bar_width = width.saturating_sub(label_width + 18).min(30);
     let mut lines: Vec<Line<'static>> = outcomes
         .into_iter()
-        .map(|(key, label, p, guess)| {
-            let label = console::truncate_str(&label, label_width, "…");
+        .map(|outcome| {
+            let (key, p, guess) = (
+                outcome.key.unwrap_or_else(|| " ".to_owned()),
+                outcome.probability,
+                outcome.guess,
+            );
+            let label = console::truncate_str(&outcome.label, label_width, "…");
             let marker = if guess { "▸" } else { " " };
             #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
             let filled = ((p.clamp(0.0, 1.0) * bar_width as f64).round() as usize).min(bar_width);

@@ -394,6 +394,7 @@ async fn list(
     let filter = ExampleFilter {
         annotated,
         question: args.question,
+        ..Default::default()
     };
     let model = service.model_named(&args.model).await?;
     let page = service
@@ -459,6 +460,7 @@ async fn export(service: &dyn Service, args: &ExamplesExportArgs) -> Result<Exit
     let filter = ExampleFilter {
         annotated: args.annotated.then_some(true),
         question: None,
+        ..Default::default()
     };
     let model = service.model_named(&args.model).await?;
     // To a file, the lines are kept until the last one is written: a user's path is only

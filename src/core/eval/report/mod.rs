@@ -142,6 +142,7 @@ fn ground_truth(
     let filter = ExampleFilter {
         annotated: Some(true),
         question: None,
+        ..Default::default()
     };
     ctx.store()?
         .for_each_example(model_id, &filter, &mut |example| {

@@ -225,7 +225,7 @@ impl Flow {
                 return self.advance();
             }
             Key::Char('S') => return self.skip_example(),
-            Key::Enter | Key::Char('a') => Ok(guess(answer)),
+            Key::Enter | Key::Char('a') => Ok(answer.guess()),
             Key::Char(c @ ('y' | 'n')) => yes_no(answer, c == 'y'),
             Key::Char(c) if c.is_ascii_digit() => pick(answer, c.to_digit(10).unwrap_or(0)),
             Key::Char(c) => Err(format!("`{c}` does nothing here: {KEYS}")),
@@ -370,21 +370,6 @@ impl Flow {
     }
 }
 
-/// The model's guess as ground truth: a noul's more likely side (true at 0.5), a choice's
-/// most likely option, a score's most likely level (the lower of equals).
-pub(crate) fn guess(answer: &Answer) -> Value {
-    match answer {
-        Answer::Noul { noul, .. } => Value::Bool(*noul >= 0.5),
-        Answer::Choice { probabilities, .. } => {
-            let (i, _) = answer.most_likely().unwrap_or((0, 0.0));
-            probabilities
-                .get_index(i)
-                .map_or(Value::Null, |(key, _)| Value::String(key.clone()))
-        }
-        Answer::Score { .. } => Value::from(answer.most_likely().map_or(0, |(i, _)| i)),
-    }
-}
-
 /// `y`/`n` for a noul.
 fn yes_no(answer: &Answer, yes: bool) -> Result<Value, String> {
     match answer {
@@ -418,52 +403,6 @@ fn pick(answer: &Answer, digit: u32) -> Result<Value, String> {
                 ))
             }
         }
-    }
-}
-
-/// The outcomes of an answer as the screen lists them: the key that picks each, its label,
-/// its probability, and whether it is the guess.
-pub(crate) fn outcomes(answer: &Answer) -> Vec<(String, String, f64, bool)> {
-    let best = answer.most_likely().map(|(i, _)| i);
-    match answer {
-        Answer::Noul { noul, .. } => vec![
-            ("y".to_owned(), "yes".to_owned(), *noul, *noul >= 0.5),
-            ("n".to_owned(), "no".to_owned(), 1.0 - noul, *noul < 0.5),
-        ],
-        Answer::Choice { probabilities, .. } => probabilities
-            .iter()
-            .enumerate()
-            .map(|(i, (key, p))| {
-                let pick = if i < 9 {
-                    (i + 1).to_string()
-                } else {
-                    " ".to_owned()
-                };
-                (pick, key.clone(), *p, best == Some(i))
-            })
-            .collect(),
-        Answer::Score {
-            probabilities,
-            legend,
-            ..
-        } => probabilities
-            .iter()
-            .enumerate()
-            .map(|(i, (level, p))| {
-                let label = legend
-                    .get(level)
-                    .map_or_else(String::new, |text| match text {
-                        Value::String(text) => text.clone(),
-                        other => other.to_string(),
-                    });
-                let pick = if i < 10 {
-                    i.to_string()
-                } else {
-                    " ".to_owned()
-                };
-                (pick, label, *p, best == Some(i))
-            })
-            .collect(),
     }
 }
 

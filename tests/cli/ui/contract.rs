@@ -1,0 +1,296 @@
+//! The app's HTTP contract, with a plain client: off unless enabled; its headers; a login
+//! with a token (and a failed one counted against the address); CSRF on every write; a
+//! session that ends; `arbiter ui`'s one-time link.
+
+use crate::common::TestEnv;
+use crate::common::TestServer;
+use reqwest::StatusCode;
+use reqwest::header::HeaderMap;
+use std::time::Duration;
+
+/// The client a browser would be, without following redirects (they are checked here).
+fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .no_proxy()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(Duration::from_mins(1))
+        .build()
+        .unwrap()
+}
+
+/// A form post's body, as a browser sends it.
+trait FormOf {
+    fn form_of<K: AsRef<str>, V: AsRef<str>>(self, pairs: &[(K, V)]) -> Self;
+}
+
+impl FormOf for reqwest::RequestBuilder {
+    fn form_of<K: AsRef<str>, V: AsRef<str>>(self, pairs: &[(K, V)]) -> Self {
+        let body = url::form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(pairs.iter().map(|(k, v)| (k.as_ref(), v.as_ref())))
+            .finish();
+        self.header("content-type", "application/x-www-form-urlencoded")
+            .body(body)
+    }
+}
+
+/// The session cookie a login answered with, as the browser sends it back.
+fn session_cookie(headers: &HeaderMap) -> String {
+    let set = headers["set-cookie"].to_str().unwrap();
+    set.split(';').next().unwrap().to_owned()
+}
+
+/// A form's hidden `csrf` value in a page.
+fn csrf_of(page: &str) -> String {
+    let at = page.find(r#"name="csrf" value=""#).expect("a form token") + 19;
+    page[at..at + 64].to_owned()
+}
+
+async fn log_in(server: &TestServer, token: &str) -> String {
+    let reply = client()
+        .post(server.url("/ui/login"))
+        .form_of(&[("token", token), ("next", "/ui/jobs")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reply.status(), StatusCode::SEE_OTHER);
+    assert_eq!(reply.headers()["location"], "/ui/jobs");
+    session_cookie(reply.headers())
+}
+
+async fn get(server: &TestServer, path: &str, cookie: Option<&str>) -> reqwest::Response {
+    let mut request = client().get(server.url(path));
+    if let Some(cookie) = cookie {
+        request = request.header("cookie", cookie);
+    }
+    request.send().await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_app_is_off_unless_the_server_settings_turn_it_on() {
+    let server = TestEnv::new().serve().await;
+    let reply = get(&server, "/ui/", None).await;
+    assert_eq!(reply.status(), StatusCode::NOT_FOUND);
+    assert_eq!(reply.headers()["content-type"], "application/problem+json");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_answer_carries_the_policy_and_a_page_asks_for_a_login_first() {
+    let server = TestEnv::with_config("server:\n  ui: true\n").serve().await;
+    for path in [
+        "/ui/",
+        "/ui/jobs",
+        "/ui/login",
+        "/ui/assets/app.js",
+        "/ui/nowhere",
+    ] {
+        let reply = get(&server, path, None).await;
+        let headers = reply.headers();
+        assert_eq!(
+            headers["content-security-policy"],
+            arbiter::ui::app::POLICY,
+            "{path}"
+        );
+        for (name, value) in [
+            ("x-content-type-options", "nosniff"),
+            ("x-frame-options", "DENY"),
+            ("referrer-policy", "no-referrer"),
+            ("cache-control", "no-store"),
+        ] {
+            assert_eq!(headers[name], value, "{path} {name}");
+        }
+    }
+    let reply = get(&server, "/ui/jobs?x=1", None).await;
+    assert_eq!(reply.status(), StatusCode::SEE_OTHER);
+    assert_eq!(
+        reply.headers()["location"],
+        "/ui/login?next=%2Fui%2Fjobs%3Fx%3D1"
+    );
+    let script = get(&server, "/ui/assets/app.js", None).await;
+    assert_eq!(
+        script.headers()["content-type"],
+        "text/javascript; charset=utf-8"
+    );
+    let missing = get(&server, "/ui/nowhere", None).await;
+    assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+    assert!(missing.text().await.unwrap().contains("no page here"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_login_opens_a_strict_session_and_a_wrong_token_counts_against_the_address() {
+    let env = TestEnv::with_config(
+        "server:\n  ui: true\n  auth_failures:\n    burst: 3\n    per_second: 0.001\n",
+    );
+    let token = env.token("ana", &["models:read"], &["acme/*=reader"]);
+    let server = env.serve().await;
+    let reply = client()
+        .post(server.url("/ui/login"))
+        .form_of(&[("token", token.as_str()), ("next", "https://evil.example/")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reply.status(), StatusCode::SEE_OTHER);
+    assert_eq!(reply.headers()["location"], "/ui/", "never another site");
+    let set = reply.headers()["set-cookie"].to_str().unwrap().to_owned();
+    for attribute in ["HttpOnly", "SameSite=Strict", "Path=/ui", "Max-Age=43200"] {
+        assert!(set.contains(attribute), "{set}");
+    }
+    assert!(!set.contains(&token), "the cookie is not the token: {set}");
+    let cookie = session_cookie(reply.headers());
+    let page = get(&server, "/ui/", Some(&cookie)).await;
+    assert_eq!(page.status(), StatusCode::OK);
+    assert!(page.text().await.unwrap().contains(">ana<"));
+
+    // Three wrong tokens are refused with the login page; the fourth try is 429, even
+    // with the right token.
+    for _ in 0..3 {
+        let reply = client()
+            .post(server.url("/ui/login"))
+            .form_of(&[("token", "arb_nope_nope")])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(reply.status(), StatusCode::UNAUTHORIZED);
+        assert!(reply.text().await.unwrap().contains("not valid"));
+    }
+    let reply = client()
+        .post(server.url("/ui/login"))
+        .form_of(&[("token", token.as_str())])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reply.status(), StatusCode::TOO_MANY_REQUESTS);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_needs_the_sessions_form_token_from_a_page_of_this_origin() {
+    let env = TestEnv::with_config("server:\n  ui: true\n");
+    let model_id = env.model("acme/support");
+    env.ingest(
+        "acme/support",
+        r#"{"example_id": "t-1", "state": {"text": "hello"}}"#,
+    );
+    let token = env.token(
+        "ana",
+        &["examples:read", "examples:write", "decisions"],
+        &["acme/*=writer"],
+    );
+    let server = env.serve().await;
+    let cookie = log_in(&server, &token).await;
+    let page = get(
+        &server,
+        &format!("/ui/models/{model_id}/annotate"),
+        Some(&cookie),
+    )
+    .await;
+    assert_eq!(page.status(), StatusCode::OK);
+    let csrf = csrf_of(&page.text().await.unwrap());
+    let answer = |csrf: String, site: &'static str| {
+        let cookie = cookie.clone();
+        let url = server.url(&format!("/ui/models/{model_id}/annotate/answer"));
+        async move {
+            client()
+                .post(url)
+                .header("cookie", cookie)
+                .header("sec-fetch-site", site)
+                .form_of(&[
+                    ("csrf", csrf.as_str()),
+                    ("example", "t-1"),
+                    ("question", "escalate"),
+                    ("answer", "true"),
+                ])
+                .send()
+                .await
+                .unwrap()
+                .status()
+        }
+    };
+    assert_eq!(
+        answer(String::new(), "same-origin").await,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        answer("0".repeat(64), "same-origin").await,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        answer(csrf.clone(), "cross-site").await,
+        StatusCode::FORBIDDEN
+    );
+    let shown = || {
+        server
+            .home()
+            .json(&["examples", "show", "acme/support", "t-1"])
+    };
+    assert_eq!(
+        shown()["annotations"],
+        serde_json::json!({}),
+        "nothing written"
+    );
+    assert_eq!(answer(csrf, "same-origin").await, StatusCode::SEE_OTHER);
+    assert_eq!(shown()["annotations"]["escalate"]["answer"], true);
+    assert_eq!(shown()["annotations"]["escalate"]["annotator"], "ana");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_ends_at_its_expiry_however_busy() {
+    let env = TestEnv::with_config("server:\n  ui: true\n  ui_session_ttl: 1\n");
+    let token = env.token("ana", &["models:read"], &["acme/*=reader"]);
+    let server = env.serve().await;
+    let cookie = log_in(&server, &token).await;
+    assert_eq!(
+        get(&server, "/ui/", Some(&cookie)).await.status(),
+        StatusCode::OK
+    );
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(
+        get(&server, "/ui/", Some(&cookie)).await.status(),
+        StatusCode::OK
+    );
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let reply = get(&server, "/ui/", Some(&cookie)).await;
+    assert_eq!(reply.status(), StatusCode::SEE_OTHER, "expired");
+    assert_eq!(reply.headers()["location"], "/ui/login?next=%2Fui%2F");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_logout_or_a_revoked_token_ends_a_session() {
+    let env = TestEnv::with_config("server:\n  ui: true\n");
+    let token = env.token("ana", &["models:read"], &["acme/*=reader"]);
+    let other = env.token("bo", &["models:read"], &["acme/*=reader"]);
+    let server = env.serve().await;
+    let cookie = log_in(&server, &token).await;
+    let page = get(&server, "/ui/", Some(&cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let reply = client()
+        .post(server.url("/ui/logout"))
+        .header("cookie", &cookie)
+        .form_of(&[("csrf", csrf_of(&page))])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reply.status(), StatusCode::SEE_OTHER);
+    assert!(
+        reply.headers()["set-cookie"]
+            .to_str()
+            .unwrap()
+            .contains("Max-Age=0")
+    );
+    assert_eq!(
+        get(&server, "/ui/", Some(&cookie)).await.status(),
+        StatusCode::SEE_OTHER
+    );
+
+    let cookie = log_in(&server, &other).await;
+    assert_eq!(
+        get(&server, "/ui/", Some(&cookie)).await.status(),
+        StatusCode::OK
+    );
+    server.home().revoke("bo");
+    assert_eq!(
+        get(&server, "/ui/", Some(&cookie)).await.status(),
+        StatusCode::SEE_OTHER
+    );
+}
