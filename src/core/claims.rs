@@ -47,7 +47,16 @@ pub async fn next(
         })
         .await?;
     }
-    let ranking = super::to_annotate::rank(ctx, model, &query, request.chosen, None, gate).await?;
+    let ranking = super::to_annotate::rank(
+        ctx,
+        model,
+        &query,
+        request.chosen,
+        None,
+        gate,
+        request.deadline,
+    )
+    .await?;
     let (ctx, annotator) = (ctx.clone(), annotator.to_owned());
     let skip: HashSet<ExampleId> = request.skip.iter().cloned().collect();
     blocking(move || {

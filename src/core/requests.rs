@@ -123,4 +123,8 @@ pub struct ClaimNext<'a> {
     pub chosen: Chosen<'a>,
     /// Who claims it (see [`Annotator`]).
     pub annotator: Annotator,
+    /// When the ranking stops deciding: the candidates whose answers are cached, and those
+    /// decided by then, are ranked; the rest wait for a later ranking (the web app's page,
+    /// which must be ready in a moment, however cold the cache). `None`: every candidate.
+    pub deadline: Option<std::time::Instant>,
 }

@@ -1239,6 +1239,7 @@ fn a_curve_is_printed_recorded_and_read_by_examples_next() {
         assert!(!questions.contains("intent"), "a flat curve waits: {next}");
     }
     eval_page_of_an_alignment(&env, &branch);
+    crate::ui::pages_of_an_alignment(&env, &branch);
 }
 
 /// The evaluation page of an aligned checkpoint against the one it was aligned from shows

@@ -6,6 +6,8 @@
 mod browsing;
 mod contract;
 
+pub(crate) use browsing::pages_of_an_alignment;
+
 use crate::common::{Background, TestEnv};
 use serde_json::json;
 
@@ -21,6 +23,25 @@ impl App {
     pub(crate) fn start(config: &str, examples: usize) -> Self {
         let env = TestEnv::with_config(&format!("server:\n  ui: true\n{config}"));
         let model_id = env.model("acme/support");
+        let lines = Self::messages(examples);
+        Self::over(env, model_id, &lines)
+    }
+
+    /// A home with the app on, `acme/support` asking `questions`, and `lines` ingested.
+    pub(crate) fn start_with(questions: &str, lines: &[serde_json::Value]) -> Self {
+        let env = TestEnv::with_config("server:\n  ui: true\n");
+        let file = env.write("questions.yaml", questions);
+        env.create_model("acme/support", "mo", &file);
+        let model_id = env.json(&["models", "show", "acme/support"])["modelId"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let lines: Vec<String> = lines.iter().map(ToString::to_string).collect();
+        Self::over(env, model_id, &lines)
+    }
+
+    /// `examples` customer messages `t-1`… as ingest lines.
+    fn messages(examples: usize) -> Vec<String> {
         let texts = [
             "my card was charged twice for the same order, I want one of them refunded",
             "the app crashes with error 500 whenever I open settings",
@@ -29,13 +50,16 @@ impl App {
             "the dashboard is down for our whole team, nobody can log in",
             "can I change the delivery address of my order?",
         ];
-        let lines: Vec<String> = (1..=examples)
+        (1..=examples)
             .map(|i| {
                 let text = texts[(i - 1) % texts.len()];
                 json!({"example_id": format!("t-{i}"), "state": {"messages": [{"role": "customer", "content": format!("{text} (#{i})")}]}})
                     .to_string()
             })
-            .collect();
+            .collect()
+    }
+
+    fn over(env: TestEnv, model_id: String, lines: &[String]) -> Self {
         if !lines.is_empty() {
             env.ingest("acme/support", &lines.join("\n"));
         }

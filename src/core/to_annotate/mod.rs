@@ -50,7 +50,7 @@ pub async fn pick(
         learning,
         working_copy,
         picks,
-    } = rank(ctx, model, query, Chosen::default(), working, gate).await?;
+    } = rank(ctx, model, query, Chosen::default(), working, gate, None).await?;
     let examples = with_states(ctx, &model_id, picks).await?;
     Ok(ToAnnotate {
         revision,
@@ -83,7 +83,8 @@ pub(crate) struct Ranking {
 }
 
 /// The candidates of `model` among those `chosen`, decided and ranked as `query` asks,
-/// the picks chosen ([`pick`] without the states).
+/// the picks chosen ([`pick`] without the states). With a `deadline`, only the candidates
+/// decided by then (from the cache, or the engine in time) are ranked, and at least one.
 pub(crate) async fn rank(
     ctx: &Context,
     model: &ModelRef,
@@ -91,6 +92,7 @@ pub(crate) async fn rank(
     chosen: Chosen<'_>,
     working: Option<&Questions>,
     gate: &dyn Gate,
+    deadline: Option<std::time::Instant>,
 ) -> Result<Ranking> {
     let (loaded, working_copy, questions, candidates, unannotated) = {
         let (ctx, model, query) = (ctx.clone(), model.to_owned(), query.clone());
@@ -143,7 +145,18 @@ pub(crate) async fn rank(
         ranked,
         cached,
         failed,
-    } = score_all(ctx, &asking, &loaded.model_id, asked, candidates, gate).await?;
+    } = score_all(
+        ctx,
+        &asking,
+        Scoring {
+            model_id: &loaded.model_id,
+            asked,
+            gate,
+            deadline,
+        },
+        candidates,
+    )
+    .await?;
     let scored = ranked.len() as u64;
     let picks = select(ranked, query.n, query.audit, query.seed);
     Ok(Ranking {
@@ -167,16 +180,30 @@ struct Scored {
     failed: u64,
 }
 
-/// Score every candidate, as many at once as the engine takes. A candidate the engine
-/// cannot answer is left out and counted, unless none could be answered.
+/// How candidates are scored: for which model and questions, through which gate, until
+/// when.
+struct Scoring<'a> {
+    model_id: &'a ModelId,
+    asked: Asked<'a>,
+    gate: &'a dyn Gate,
+    deadline: Option<std::time::Instant>,
+}
+
+/// Score every candidate, as many at once as the engine takes, in the candidates' order,
+/// until the deadline if there is one. A candidate the engine cannot answer is left out and
+/// counted, unless none could be answered.
 async fn score_all(
     ctx: &Context,
     asking: &Asking<'_>,
-    model_id: &ModelId,
-    asked: Asked<'_>,
+    scoring: Scoring<'_>,
     candidates: Vec<Candidate>,
-    gate: &dyn Gate,
 ) -> Result<Scored> {
+    let Scoring {
+        model_id,
+        asked,
+        gate,
+        deadline,
+    } = scoring;
     let mut ranked = Vec::with_capacity(candidates.len());
     let (mut cached, mut failed, mut first_failure) = (0, 0, None);
     let meter = progress::current();
@@ -189,7 +216,17 @@ async fn score_all(
         .map(|candidate| score(ctx, asking, model_id, asked, candidate, gate));
     let mut decided =
         futures_util::stream::iter(scoring).buffer_unordered(asking.engine.max_in_flight().max(1));
-    while let Some(one) = decided.next().await {
+    loop {
+        // Past the deadline (with one candidate ranked at least: something to show), what
+        // is being decided is dropped; the next ranking decides it again.
+        let next = match deadline.filter(|_| !ranked.is_empty()) {
+            Some(at) => match tokio::time::timeout_at(at.into(), decided.next()).await {
+                Ok(next) => next,
+                Err(_) => break,
+            },
+            None => decided.next().await,
+        };
+        let Some(one) = next else { break };
         if let Some(meter) = &meter {
             meter.decided();
         }

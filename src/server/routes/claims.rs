@@ -88,6 +88,7 @@ pub(crate) async fn claim_example_to_annotate(
             except: &exclude,
         },
         annotator: None,
+        deadline: None,
     };
     let next = authorized
         .on(&state.ctx)

@@ -20,6 +20,15 @@ use crate::wire::to_annotate::ToAnnotateQuery;
 use axum::extract::{Path, RawQuery, State};
 use axum::response::Response;
 
+/// The candidates a page ranks: the newest unannotated examples, as `examples next
+/// --pool` takes them (its default, 1,000, would read a thousand states a page).
+const POOL: usize = 200;
+
+/// How long a page spends deciding candidates whose answers are not cached: those decided
+/// in time are ranked with the cached ones, the rest by a later page, so a page is ready
+/// in a moment however cold the cache (each page decides a few more).
+const RANKING: std::time::Duration = std::time::Duration::from_millis(150);
+
 /// Examples a flow remembers skipping, at most (the oldest are forgotten first).
 const SKIPS_KEPT: usize = 200;
 
@@ -139,7 +148,11 @@ async fn claim(
     current: Option<&str>,
     skipped: &[String],
 ) -> Result<NextToAnnotate, Error> {
-    let query = ToAnnotateQuery::default();
+    let query = ToAnnotateQuery {
+        pool: POOL,
+        ..ToAnnotateQuery::default()
+    };
+    let deadline = std::time::Instant::now() + RANKING;
     if let Some(current) = current {
         let only = [current.to_owned()];
         let held = on
@@ -151,6 +164,8 @@ async fn claim(
                     except: &[],
                 },
                 annotator: None,
+                // One example, decided when it was first shown.
+                deadline: None,
             })
             .await?;
         if held.example.is_some() {
@@ -167,6 +182,7 @@ async fn claim(
             except: &[],
         },
         annotator: None,
+        deadline: Some(deadline),
     })
     .await
 }

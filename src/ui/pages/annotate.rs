@@ -61,7 +61,7 @@ pub fn page(view: &AnnotatePage<'_>, csrf: &str) -> Markup {
         @if let Some(notice) = view.notice { p.note #notice { (notice) } }
         @match &next.example {
             Some(example) => {
-                section.example #example data-example=(example.example_id) {
+                section.example #example data-example=(example.example_id) data-why=(match example.why { Why::Uncertain => "uncertain", Why::Audit => "audit" }) {
                     h2 {
                         "Example " code { (example.example_id) }
                         " " span.muted { @match example.why { Why::Uncertain => "uncertain", Why::Audit => "audit (agreement)" } }

@@ -60,7 +60,7 @@ pub fn list(jobs: &[Named<'_>], csrf: &str) -> Markup {
                 tbody {
                     @for named in jobs {
                         @let job = named.job;
-                        tr data-status=(job.status.as_str()) {
+                        tr data-status=(job.status.as_str()) data-kind=(job.kind.as_str()) {
                             td { a href=(job_url(job)) { code { (job.job_id) } } }
                             td { (job.kind.as_str()) }
                             td {

@@ -11,6 +11,12 @@ use std::time::Duration;
 /// Kills the child if the test fails before it stopped on its own.
 pub(crate) struct Running(Option<Child>);
 
+impl Running {
+    pub(crate) fn new(child: Child) -> Self {
+        Self(Some(child))
+    }
+}
+
 impl Drop for Running {
     fn drop(&mut self) {
         if let Some(child) = &mut self.0

@@ -294,3 +294,73 @@ async fn a_logout_or_a_revoked_token_ends_a_session() {
         StatusCode::SEE_OTHER
     );
 }
+
+/// `arbiter ui --port 0` as a process, and the login link it printed.
+fn spawn_home_ui(env: &TestEnv) -> (crate::common::Running, String) {
+    use std::io::BufRead as _;
+    let mut child = env
+        .std_cmd()
+        .args(["ui", "--port", "0"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut printed = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut printed)
+        .unwrap();
+    let link = printed
+        .strip_prefix("open ")
+        .and_then(|rest| rest.strip_suffix(" to log in (the link works once)\n"))
+        .unwrap_or_else(|| panic!("{printed:?}"))
+        .to_owned();
+    (crate::common::Running::new(child), link)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn arbiter_ui_serves_the_owner_on_loopback_after_a_one_time_link() {
+    let env = TestEnv::new();
+    env.model("acme/support");
+    let (_running, link) = spawn_home_ui(&env);
+    assert!(link.starts_with("http://127.0.0.1:"), "{link}");
+    let base = link.split("/ui/").next().unwrap().to_owned();
+    let wrong = client()
+        .get(format!("{base}/ui/login?code=0123"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED);
+    let reply = client().get(&link).send().await.unwrap();
+    assert_eq!(reply.status(), StatusCode::SEE_OTHER);
+    assert_eq!(reply.headers()["location"], "/ui/");
+    let cookie = session_cookie(reply.headers());
+    assert!(cookie.starts_with("arbiter_home_session="), "{cookie}");
+    let again = client().get(&link).send().await.unwrap();
+    assert_eq!(
+        again.status(),
+        StatusCode::UNAUTHORIZED,
+        "the link works once"
+    );
+    let page = client()
+        .get(format!("{base}/ui/"))
+        .header("cookie", &cookie)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), StatusCode::OK);
+    assert!(page.text().await.unwrap().contains("acme/support"));
+
+    // The owner's session stands for nobody on `arbiter serve` over the same home.
+    let secret = cookie.split_once('=').unwrap().1.to_owned();
+    std::fs::write(env.home().join("config.yaml"), "server:\n  ui: true\n").unwrap();
+    let served = env.spawn_serve();
+    let reply = client()
+        .get(format!("{}/ui/", served.address))
+        .header("cookie", format!("arbiter_session={secret}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reply.status(), StatusCode::SEE_OTHER);
+    assert_eq!(reply.headers()["location"], "/ui/login?next=%2Fui%2F");
+}

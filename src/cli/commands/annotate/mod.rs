@@ -202,6 +202,7 @@ impl Session<'_> {
                             except: &self.except,
                         },
                         annotator: self.annotator.clone(),
+                        deadline: None,
                     })
                     .await?;
                 self.agreement = match self.model.annotation_agreement(None).await {
