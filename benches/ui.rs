@@ -244,7 +244,10 @@ async fn main() {
         ("Annotate (warm)".into(), annotate.clone()),
         ("Evaluation".into(), format!("/ui/jobs/{job_id}")),
     ];
-    println!("\n{:<24} {:>9} {:>9} {:>9}", "page", "min ms", "median", "max");
+    println!(
+        "\n{:<24} {:>9} {:>9} {:>9}",
+        "page", "min ms", "median", "max"
+    );
     println!(
         "{:<24} {:>9} {:>9.1} {:>9}",
         "Annotate (cold cache)", "", cold, ""
@@ -275,7 +278,11 @@ async fn main() {
     }
     println!(
         "\nslowest page: {slowest:.1} ms (target: every page within {TARGET_MS:.0} ms): {}",
-        if slowest <= TARGET_MS { "met" } else { "NOT met" }
+        if slowest <= TARGET_MS {
+            "met"
+        } else {
+            "NOT met"
+        }
     );
     let _ = stop.send(());
     let _ = tokio::time::timeout(Duration::from_secs(30), server).await;

@@ -123,6 +123,12 @@ pub const EXAMPLES_TO_ANNOTATE: Need = Need::new(
     &[Scope::ExamplesRead, Scope::Decisions],
     Role::Reader,
 );
+/// Finding the examples the model answers otherwise than their annotation decides them.
+pub const DISAGREEMENTS: Need = Need::new(
+    "examples the model disagrees with",
+    &[Scope::ExamplesRead, Scope::Decisions],
+    Role::Reader,
+);
 pub const CLAIM_NEXT: Need = Need::new(
     "claiming an example",
     &[Scope::ExamplesWrite, Scope::Decisions],

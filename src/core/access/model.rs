@@ -146,6 +146,23 @@ impl<'a> OnModel<'a> {
         blocking(move || work(&ctx, &path)).await
     }
 
+    /// The examples `filter` finds (annotated for the question it names) that the model's
+    /// answer at the default branch misses, a page after `after`, scanned until `deadline`
+    /// (role `reader`; deciding what the answers cache lacks, so the `decisions` scope too).
+    pub async fn disagreeing_examples(
+        &self,
+        filter: &ExampleFilter,
+        after: Option<&str>,
+        limit: usize,
+        deadline: std::time::Instant,
+    ) -> Result<ExamplePage> {
+        let path = self.permitted.model_for(super::DISAGREEMENTS)?;
+        crate::core::examples::disagreements::list(
+            self.ctx, &path, filter, after, limit, self.gate, deadline,
+        )
+        .await
+    }
+
     /// Annotate one example with several questions at once (role `writer`); the annotator
     /// is the caller.
     pub async fn annotate_example(

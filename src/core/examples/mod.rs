@@ -5,6 +5,7 @@
 //! an ingest or annotation line may name its own.
 
 mod annotate;
+pub mod disagreements;
 mod ingest;
 pub mod retention;
 mod values;

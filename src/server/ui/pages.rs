@@ -8,6 +8,7 @@ use crate::core::requests::{ExamplesQuery, LogQuery};
 use crate::core::tokens::{Role, Scope};
 use crate::error::Error;
 use crate::server::AppState;
+use crate::server::admission::OneAtATime;
 use crate::store::ExampleFilter;
 use crate::ui::app::{Frame, ModelNav, Tab, document, model_url, with_query};
 use crate::ui::pages::{examples, home as home_page, jobs as jobs_page, model as model_page};
@@ -19,6 +20,10 @@ use serde::Deserialize;
 /// Jobs a page lists at most, and examples a page shows.
 const LISTED: usize = 100;
 const EXAMPLES_PER_PAGE: usize = 50;
+
+/// How long a page of examples the model disagrees with scans (and decides what the
+/// answers cache lacks); the rest is on its next page.
+const DISAGREEMENTS_SCAN: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// A page of the app around `body`.
 pub(super) fn render(
@@ -223,6 +228,8 @@ pub(super) struct ExamplesParams {
     answer: String,
     #[serde(default)]
     text: String,
+    #[serde(default)]
+    disagree: Option<String>,
     after: Option<String>,
 }
 
@@ -268,7 +275,7 @@ pub(super) async fn examples(
         annotated: params.annotated.clone(),
         question: params.question.clone(),
         answer: params.answer.clone(),
-        disagree: false,
+        disagree: params.disagree.is_some(),
         text: params.text.clone(),
     };
     let non_empty = |text: &str| (!text.trim().is_empty()).then(|| text.trim().to_owned());
@@ -290,14 +297,32 @@ pub(super) async fn examples(
         question,
         text: non_empty(&params.text),
     };
-    let page = authorized
-        .on(&state.ctx)
-        .list_examples(ExamplesQuery {
-            filter: &filter,
-            after: params.after.as_deref(),
-            limit: EXAMPLES_PER_PAGE,
-        })
-        .await?;
+    let page = if params.disagree.is_some() {
+        let authorized = state
+            .authorize(viewer.principal(), &model, access::DISAGREEMENTS)
+            .await?;
+        let gate = OneAtATime::new(&state.decisions);
+        let deadline = std::time::Instant::now() + DISAGREEMENTS_SCAN;
+        authorized
+            .on(&state.ctx)
+            .gated(&gate)
+            .disagreeing_examples(
+                &filter,
+                params.after.as_deref(),
+                EXAMPLES_PER_PAGE,
+                deadline,
+            )
+            .await?
+    } else {
+        authorized
+            .on(&state.ctx)
+            .list_examples(ExamplesQuery {
+                filter: &filter,
+                after: params.after.as_deref(),
+                limit: EXAMPLES_PER_PAGE,
+            })
+            .await?
+    };
     let questions = questions_of(&state, &viewer, &model).await;
     let nav = ModelNav {
         id: &model,

@@ -82,7 +82,9 @@ pub fn list(model_id: &str, questions: &[String], filter: &Filter, page: &Exampl
             label { " Text " input type="search" name="text" value=(filter.text); }
             " " button type="submit" { "Filter" }
         }
-        @if page.examples.is_empty() {
+        @if page.examples.is_empty() && page.next_cursor.is_some() {
+            p.muted #no-examples { "None among the examples scanned so far." }
+        } @else if page.examples.is_empty() {
             p.muted #no-examples { "No example matches." }
         } @else {
             table #examples {

@@ -364,3 +364,64 @@ async fn arbiter_ui_serves_the_owner_on_loopback_after_a_one_time_link() {
     assert_eq!(reply.status(), StatusCode::SEE_OTHER);
     assert_eq!(reply.headers()["location"], "/ui/login?next=%2Fui%2F");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_examples_the_model_disagrees_with_are_those_its_answer_misses() {
+    let env = TestEnv::with_config("server:\n  ui: true\n");
+    let model_id = env.model("acme/support");
+    let texts = [
+        "my card was charged twice for the same order, I want one of them refunded",
+        "the app crashes with error 500 whenever I open settings",
+        "where is my parcel? it was due on Monday",
+        "I was billed for a plan I cancelled last month",
+    ];
+    let lines: Vec<String> = texts
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            serde_json::json!({"example_id": format!("t-{i}"), "state": {"text": text},
+                "annotations": {"intent": {"answer": "shipping"}}})
+            .to_string()
+        })
+        .collect();
+    env.ingest("acme/support", &lines.join("\n"));
+    let token = env.admin_token("lead");
+    let server = env.serve().await;
+    // What the model answers each state at the default branch, asked as a decision.
+    let mut missed = Vec::new();
+    for (i, text) in texts.iter().enumerate() {
+        let body = serde_json::json!({"model": "acme/support", "state": {"text": text}});
+        let decision = server
+            .post_json("/v1/decision", Some(&token), &body)
+            .await
+            .ok();
+        if decision["answers"]["intent"]["choice"] != "shipping" {
+            missed.push(format!("t-{i}"));
+        }
+    }
+    // A refund is no shipping; a parcel is.
+    assert!(missed.contains(&"t-0".to_owned()), "{missed:?}");
+    assert!(!missed.contains(&"t-2".to_owned()), "{missed:?}");
+    let cookie = log_in(&server, &token).await;
+    let page = get(
+        &server,
+        &format!("/ui/models/{model_id}/examples?question=intent&disagree=on"),
+        Some(&cookie),
+    )
+    .await;
+    assert_eq!(page.status(), StatusCode::OK);
+    let page = page.text().await.unwrap();
+    let listed: Vec<String> = (0..texts.len())
+        .map(|i| format!("t-{i}"))
+        .filter(|id| page.contains(&format!("<code>{id}</code>")))
+        .collect();
+    assert_eq!(listed, missed, "{page}");
+    // Without a question, a disagreement has nothing to be with.
+    let refused = get(
+        &server,
+        &format!("/ui/models/{model_id}/examples?disagree=on"),
+        Some(&cookie),
+    )
+    .await;
+    assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
+}
