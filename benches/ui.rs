@@ -195,7 +195,10 @@ async fn main() {
         .json()
         .await
         .unwrap();
-    let job_id = evaluation["jobId"].as_str().expect("a job").to_owned();
+    let job_id = evaluation["jobId"]
+        .as_str()
+        .unwrap_or_else(|| panic!("an evaluation job: {evaluation}"))
+        .to_owned();
     let evaluated = Instant::now();
     loop {
         let job: Value = client

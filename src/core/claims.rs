@@ -47,18 +47,31 @@ pub async fn next(
         })
         .await?;
     }
-    let ranking = super::to_annotate::rank(
-        ctx,
-        model,
-        &query,
-        request.chosen,
-        None,
-        gate,
-        request.deadline,
-    )
-    .await?;
-    let (ctx, annotator) = (ctx.clone(), annotator.to_owned());
     let skip: HashSet<ExampleId> = request.skip.iter().cloned().collect();
+    let mut deadline = request.deadline;
+    loop {
+        let ranking =
+            super::to_annotate::rank(ctx, model, &query, request.chosen, None, gate, deadline)
+                .await?;
+        let cut = ranking.cut;
+        let next = claim_first(ctx, annotator, skip.clone(), ranking).await?;
+        if next.example.is_some() || !cut {
+            return Ok(next);
+        }
+        // Every candidate ranked in time was passed over: rank the rest too, however long.
+        deadline = None;
+    }
+}
+
+/// The first of `ranking`'s picks that `annotator` may be shown: not in `skip`, and (an
+/// uncertain pick) not held by another annotator; claimed for them.
+async fn claim_first(
+    ctx: &Context,
+    annotator: &str,
+    skip: HashSet<ExampleId>,
+    ranking: super::to_annotate::Ranking,
+) -> Result<NextToAnnotate> {
+    let (ctx, annotator) = (ctx.clone(), annotator.to_owned());
     blocking(move || {
         let store = ctx.store()?;
         let model_id = ranking.model_id;

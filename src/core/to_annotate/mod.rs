@@ -50,6 +50,7 @@ pub async fn pick(
         learning,
         working_copy,
         picks,
+        cut: _,
     } = rank(ctx, model, query, Chosen::default(), working, gate, None).await?;
     let examples = with_states(ctx, &model_id, picks).await?;
     Ok(ToAnnotate {
@@ -80,6 +81,8 @@ pub(crate) struct Ranking {
     working_copy: Option<crate::wire::align::WorkingCopy>,
     /// In order: the lowest margins with the audit share spread among them.
     pub(crate) picks: Vec<(Ranked, Why)>,
+    /// The deadline passed with candidates left unscored.
+    pub(crate) cut: bool,
 }
 
 /// The candidates of `model` among those `chosen`, decided and ranked as `query` asks,
@@ -118,11 +121,7 @@ pub(crate) async fn rank(
         .await?
     };
     let learning = learning(&loaded, &questions);
-    let rising: Vec<String> = questions
-        .iter()
-        .filter(|id| learning.get(*id).is_none_or(|l| l.rising))
-        .cloned()
-        .collect();
+    let rising = still_learning(&questions, &learning);
     let engine = loaded.engine(ctx)?;
     let groups = answer_cache::groups(
         engine.clone(),
@@ -145,6 +144,7 @@ pub(crate) async fn rank(
         ranked,
         cached,
         failed,
+        cut,
     } = score_all(
         ctx,
         &asking,
@@ -170,6 +170,7 @@ pub(crate) async fn rank(
         learning,
         working_copy,
         picks,
+        cut,
     })
 }
 
@@ -178,6 +179,8 @@ struct Scored {
     ranked: Vec<Ranked>,
     cached: u64,
     failed: u64,
+    /// The deadline passed with candidates left.
+    cut: bool,
 }
 
 /// How candidates are scored: for which model and questions, through which gate, until
@@ -205,7 +208,7 @@ async fn score_all(
         deadline,
     } = scoring;
     let mut ranked = Vec::with_capacity(candidates.len());
-    let (mut cached, mut failed, mut first_failure) = (0, 0, None);
+    let (mut cached, mut failed, mut first_failure, mut cut) = (0, 0, None, false);
     let meter = progress::current();
     if let Some(meter) = &meter {
         meter.planned(candidates.len());
@@ -220,10 +223,13 @@ async fn score_all(
         // Past the deadline (with one candidate ranked at least: something to show), what
         // is being decided is dropped; the next ranking decides it again.
         let next = match deadline.filter(|_| !ranked.is_empty()) {
-            Some(at) => match tokio::time::timeout_at(at.into(), decided.next()).await {
-                Ok(next) => next,
-                Err(_) => break,
-            },
+            Some(at) => {
+                let Ok(next) = tokio::time::timeout_at(at.into(), decided.next()).await else {
+                    cut = true;
+                    break;
+                };
+                next
+            }
             None => decided.next().await,
         };
         let Some(one) = next else { break };
@@ -255,7 +261,17 @@ async fn score_all(
         ranked,
         cached,
         failed,
+        cut,
     })
+}
+
+/// The questions whose curve still rises, or that have none.
+fn still_learning(questions: &[String], learning: &IndexMap<String, Learning>) -> Vec<String> {
+    questions
+        .iter()
+        .filter(|id| learning.get(*id).is_none_or(|l| l.rising))
+        .cloned()
+        .collect()
 }
 
 /// What the learning curves recorded at the revision say of `questions`' (those with one).
