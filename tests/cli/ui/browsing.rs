@@ -398,6 +398,28 @@ pub(crate) fn pages_of_an_alignment(env: &crate::common::TestEnv, branch: &str) 
         vec![],
     );
     shot(&mut browser, "ui-model.png");
+    // A writer promotes the alignment's branch from the Model page; the history says so.
+    browser.goto(&url(model));
+    browser.wait_for("return document.querySelector('#branches form button')");
+    browser.execute(
+        "document.querySelector('#branches form button').click()",
+        vec![],
+    );
+    let notice = browser.wait_for(
+        "const n = document.getElementById('notice'); return document.readyState === 'complete' && n && n.textContent",
+    );
+    assert!(
+        notice
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("Promoted {branch}")),
+        "{notice}"
+    );
+    let history = browser.execute(
+        "return [...document.querySelectorAll('#history tbody tr td:nth-child(2)')].map(td => td.textContent)",
+        vec![],
+    );
+    assert_eq!(history, serde_json::json!(["promote"]));
     browser.goto(&url(&format!("{model}/examples?annotated=yes")));
     let first = browser.wait_for(
         "const a = document.querySelector('#examples tbody a'); return a && a.getAttribute('href')",

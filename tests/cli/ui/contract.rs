@@ -425,3 +425,57 @@ async fn the_examples_the_model_disagrees_with_are_those_its_answer_misses() {
     .await;
     assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_running_job_is_cancelled_from_the_jobs_page() {
+    let env = TestEnv::with_config("server:\n  ui: true\n");
+    let model_id = env.model("acme/support");
+    let lines: Vec<String> = (0..300)
+        .map(|i| {
+            serde_json::json!({"example_id": format!("t-{i}"), "state": {"text": format!("ticket {i}: my order has not arrived")}})
+                .to_string()
+        })
+        .collect();
+    env.ingest("acme/support", &lines.join("\n"));
+    let token = env.admin_token("lead");
+    let server = env.serve().await;
+    let created = server
+        .post_json_with(
+            &format!("/v1/models/{model_id}/batch-decisions"),
+            Some(&token),
+            &serde_json::json!({"examples": "all"}),
+            &[("idempotency-key", "ui-cancel")],
+        )
+        .await;
+    assert_eq!(created.status, 202, "{}", created.text());
+    let job_id = created.json()["jobId"].as_str().unwrap().to_owned();
+    let cookie = log_in(&server, &token).await;
+    let page = get(&server, "/ui/jobs", Some(&cookie))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        page.contains(&format!("/ui/jobs/{job_id}/cancel")),
+        "{page}"
+    );
+    let reply = client()
+        .post(server.url(&format!("/ui/jobs/{job_id}/cancel")))
+        .header("cookie", &cookie)
+        .form_of(&[("csrf", csrf_of(&page))])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reply.status(), StatusCode::SEE_OTHER);
+    assert_eq!(reply.headers()["location"], format!("/ui/jobs/{job_id}"));
+    let job = server
+        .get(&format!("/v1/jobs/{job_id}"), Some(&token))
+        .await
+        .ok();
+    assert!(
+        job["cancelRequested"] == true || job["status"] == "cancelled",
+        "{job}"
+    );
+    let page = get(&server, &format!("/ui/jobs/{job_id}"), Some(&cookie)).await;
+    assert_eq!(page.status(), StatusCode::OK);
+}
