@@ -188,6 +188,7 @@ async fn main() {
         .post(format!("{}/v1/models/{model_id}/evaluations", client.base))
         .header("authorization", &bearer)
         .header("content-type", "application/json")
+        .header("idempotency-key", "bench-ui-evaluation")
         .body("{}")
         .send()
         .await
