@@ -34,6 +34,37 @@ pub(crate) struct Asking<'a> {
     pub(crate) groups: &'a [Group],
 }
 
+/// A loaded checkpoint made ready to be asked about states: its engine, and the groups
+/// its questions are answered in.
+pub(crate) struct Ready {
+    engine: Arc<dyn Engine>,
+    groups: Vec<Group>,
+}
+
+impl Ready {
+    pub(crate) async fn of(ctx: &super::Context, loaded: &super::models::Loaded) -> Result<Self> {
+        let engine = loaded.engine(ctx)?;
+        let groups = groups(
+            engine.clone(),
+            loaded.questions.clone(),
+            loaded.heads.clone(),
+        )
+        .await?;
+        Ok(Self { engine, groups })
+    }
+
+    /// `loaded`'s questions, as this asks them.
+    pub(crate) fn asking<'a>(&'a self, loaded: &'a super::models::Loaded) -> Asking<'a> {
+        Asking {
+            engine: self.engine.as_ref(),
+            base: &loaded.spec.base,
+            questions: &loaded.questions,
+            heads: &loaded.heads,
+            groups: &self.groups,
+        }
+    }
+}
+
 /// Questions whose answers depend on one another ([`Engine::answered_together`]), cached
 /// as one entry: an edit to one question decides its group again, and no other.
 pub(crate) struct Group {

@@ -4,7 +4,7 @@
 //! (an `eval` fills it), else from the engine through the caller's gate; the scan stops at
 //! the deadline with a cursor to go on from, so a page is ready in a moment.
 
-use crate::core::answer_cache::{self, Asking, Gate};
+use crate::core::answer_cache::{self, Gate};
 use crate::core::metrics::{Scored, label_of, predicted_of};
 use crate::core::{Context, blocking, models};
 use crate::error::{Error, Result};
@@ -71,20 +71,8 @@ pub async fn list(
                 "unknown_question",
             )
         })?;
-    let engine = loaded.engine(ctx)?;
-    let groups = answer_cache::groups(
-        engine.clone(),
-        loaded.questions.clone(),
-        loaded.heads.clone(),
-    )
-    .await?;
-    let asking = Asking {
-        engine: engine.as_ref(),
-        base: &loaded.spec.base,
-        questions: &loaded.questions,
-        heads: &loaded.heads,
-        groups: &groups,
-    };
+    let ready = answer_cache::Ready::of(ctx, &loaded).await?;
+    let asking = ready.asking(&loaded);
     let mut found: Vec<Example> = Vec::new();
     let mut cursor = after.map(str::to_owned);
     loop {

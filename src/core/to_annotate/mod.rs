@@ -122,20 +122,8 @@ pub(crate) async fn rank(
     };
     let learning = learning(&loaded, &questions);
     let rising = still_learning(&questions, &learning);
-    let engine = loaded.engine(ctx)?;
-    let groups = answer_cache::groups(
-        engine.clone(),
-        loaded.questions.clone(),
-        loaded.heads.clone(),
-    )
-    .await?;
-    let asking = Asking {
-        engine: engine.as_ref(),
-        base: &loaded.spec.base,
-        questions: &loaded.questions,
-        heads: &loaded.heads,
-        groups: &groups,
-    };
+    let ready = answer_cache::Ready::of(ctx, &loaded).await?;
+    let asking = ready.asking(&loaded);
     let asked = Asked {
         questions: &questions,
         rising: &rising,

@@ -25,9 +25,9 @@ use axum::response::Response;
 const POOL: usize = 200;
 
 /// How long a page spends deciding candidates whose answers are not cached: those decided
-/// in time are ranked with the cached ones, the rest by a later page, so a page is ready
-/// in a moment however cold the cache (each page decides a few more).
-const RANKING: std::time::Duration = std::time::Duration::from_millis(150);
+/// in time are ranked with the cached ones, and the rest are decided in the background
+/// ([`warm`]) for the next pages, so a page is ready in a moment however cold the cache.
+const RANKING: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// Examples a flow remembers skipping, at most (the oldest are forgotten first).
 const SKIPS_KEPT: usize = 200;
@@ -112,6 +112,7 @@ pub(super) async fn page(
     let gate = OneAtATime::new(&state.decisions);
     let on = on.gated(&gate);
     let next = claim(&on, current.as_deref(), &flow.skipped).await?;
+    warm(&state, principal, &model).await;
     let agreement = if principal.has_scope(Scope::ExamplesRead) {
         let readable = state
             .authorize(principal, &model, access::ANNOTATION_AGREEMENT)
@@ -185,6 +186,49 @@ async fn claim(
         deadline: Some(deadline),
     })
     .await
+}
+
+/// Decide the rest of the page's pool in the background (once per model at a time, in the
+/// server's decision slots like any decision), so that the next pages rank it whole from
+/// the answers cache. Only for a viewer who may rank examples (`examples:read`).
+async fn warm(state: &AppState, principal: &crate::core::tokens::Principal, model: &str) {
+    let Ok(home) = super::session::home(state).cloned() else {
+        return;
+    };
+    let Ok(authorized) = state
+        .authorize(principal, model, access::EXAMPLES_TO_ANNOTATE)
+        .await
+    else {
+        return;
+    };
+    let started = home
+        .warming
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .insert(model.to_owned());
+    if !started {
+        return;
+    }
+    let (ctx, decisions, model) = (state.ctx.clone(), state.decisions.clone(), model.to_owned());
+    let permitted = authorized.into_permitted();
+    tokio::spawn(async move {
+        let gate = OneAtATime::new(&decisions);
+        let query = ToAnnotateQuery {
+            pool: POOL,
+            ..ToAnnotateQuery::default()
+        };
+        let ranked = OnModel::new(&ctx, permitted)
+            .gated(&gate)
+            .examples_to_annotate(&query, None)
+            .await;
+        if let Err(error) = ranked {
+            tracing::warn!(%error, "deciding the Annotate page's candidates failed");
+        }
+        home.warming
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(&model);
+    });
 }
 
 /// The form's fields as the flow reads them.

@@ -37,6 +37,8 @@ pub(crate) struct UiHome {
     cookie: &'static str,
     /// Whether the cookie is sent over HTTPS only (`server.public_url` is `https:`).
     secure: bool,
+    /// The models whose Annotate pool is being decided in the background now.
+    warming: Mutex<std::collections::HashSet<String>>,
 }
 
 impl UiHome {
@@ -47,6 +49,7 @@ impl UiHome {
             login_code: Mutex::new(None),
             cookie: "arbiter_session",
             secure,
+            warming: Mutex::default(),
         }
     }
 
@@ -57,6 +60,7 @@ impl UiHome {
             login_code: Mutex::new(Some(crate::core::tokens::hash(code))),
             cookie: "arbiter_home_session",
             secure: false,
+            warming: Mutex::default(),
         }
     }
 
