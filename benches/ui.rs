@@ -245,6 +245,10 @@ async fn main() {
             format!("/ui/models/{model_id}/examples?text=invoice"),
         ),
         (
+            "Examples, disagreeing".into(),
+            format!("/ui/models/{model_id}/examples?question=intent&disagree=on"),
+        ),
+        (
             "Example".into(),
             format!("/ui/models/{model_id}/example?id={first_example}"),
         ),
