@@ -121,3 +121,33 @@ async fn check_one(configured: &Configured, state: &Value, questions: &Questions
     }
     check
 }
+
+/// Make the built-in engine ready for each repository model of the home: one decision on
+/// an empty state at its default branch loads the encoder's weights and embeds its
+/// questions' statements, which a process otherwise does at its first decision. The web
+/// app does it at start, in the background, so that its first page is ready in a moment.
+/// Returns the models made ready; a model that cannot be loaded is passed over (it answers
+/// for itself when asked).
+pub fn ready_builtin(ctx: &Context) -> usize {
+    let Ok(repos) = ctx.repos().list() else {
+        return 0;
+    };
+    let mut ready = 0;
+    for repo in repos {
+        let model = crate::ids::ModelRef::Path(repo.path().clone());
+        let Ok(loaded) = super::models::load(ctx, &model, None) else {
+            continue;
+        };
+        let Ok(engine) = loaded.engine(ctx) else {
+            continue;
+        };
+        if let Some(builtin) = engine.as_builtin()
+            && builtin
+                .decide_blocking(&json!({}), &loaded.questions, &loaded.heads)
+                .is_ok()
+        {
+            ready += 1;
+        }
+    }
+    ready
+}

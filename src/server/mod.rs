@@ -166,6 +166,13 @@ async fn serve_state(
         Ok(count) => tracing::info!(count, "resuming jobs left unfinished"),
         Err(error) => tracing::error!(%error, "looking for unfinished jobs failed"),
     }
+    if state.ui.is_some() {
+        let ctx = state.ctx.clone();
+        tokio::task::spawn_blocking(move || {
+            let ready = crate::core::engines::ready_builtin(&ctx);
+            tracing::info!(models = ready, "the web app's models are ready");
+        });
+    }
     let watcher = state.jobs.watch_orphans(ORPHAN_SWEEP);
     let shard_workers = state.jobs.work_shards();
     let trimmer = memory::watch(state.decisions.clone(), state.large_bodies.clone());

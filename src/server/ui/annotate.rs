@@ -24,7 +24,8 @@ use axum::response::Response;
 /// --pool` takes them (its default, 1,000, would read a thousand states a page).
 const POOL: usize = 200;
 
-/// How long a page spends deciding candidates whose answers are not cached: those decided
+/// How long from its request a page spends deciding candidates whose answers are not
+/// cached (after the first, which it always decides): those decided
 /// in time are ranked with the cached ones, and the rest are decided in the background
 /// ([`warm`]) for the next pages, so a page is ready in a moment however cold the cache.
 const RANKING: std::time::Duration = std::time::Duration::from_millis(100);
@@ -94,6 +95,7 @@ pub(super) async fn page(
     Path(model): Path<String>,
     RawQuery(query): RawQuery,
 ) -> UiResult<Response> {
+    let started = std::time::Instant::now();
     let pairs: Vec<(String, String)> =
         url::form_urlencoded::parse(query.unwrap_or_default().as_bytes())
             .into_owned()
@@ -111,7 +113,7 @@ pub(super) async fn page(
     let on = authorized.on(&state.ctx);
     let gate = OneAtATime::new(&state.decisions);
     let on = on.gated(&gate);
-    let next = claim(&on, current.as_deref(), &flow.skipped).await?;
+    let next = claim(&on, current.as_deref(), &flow.skipped, started + RANKING).await?;
     warm(&state, principal, &model).await;
     let agreement = if principal.has_scope(Scope::ExamplesRead) {
         let readable = state
@@ -148,12 +150,12 @@ async fn claim(
     on: &OnModel<'_>,
     current: Option<&str>,
     skipped: &[String],
+    deadline: std::time::Instant,
 ) -> Result<NextToAnnotate, Error> {
     let query = ToAnnotateQuery {
         pool: POOL,
         ..ToAnnotateQuery::default()
     };
-    let deadline = std::time::Instant::now() + RANKING;
     if let Some(current) = current {
         let only = [current.to_owned()];
         let held = on
