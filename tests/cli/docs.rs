@@ -784,6 +784,7 @@ guide_pages! {
     guide_examples_and_annotation => "docs/src/examples-and-annotation.md",
     guide_jobs => "docs/src/jobs.md",
     guide_alignment_and_ci => "docs/src/alignment-and-ci.md",
+    guide_web_app => "docs/src/web-app.md",
     guide_server_and_auth => "docs/src/server-and-auth.md",
     guide_client_mode => "docs/src/client-mode.md",
     guide_several_replicas => "docs/src/several-replicas.md",
