@@ -22,6 +22,23 @@ pub struct GateShown {
     pub failures: Vec<String>,
 }
 
+/// Each gated question's gate as judged, for the page.
+pub fn gates_shown(judged: &crate::wire::align::gates::Judged) -> IndexMap<String, GateShown> {
+    judged
+        .gates
+        .keys()
+        .map(|id| {
+            let failures: Vec<String> = judged.failures_of(id).map(|f| f.message.clone()).collect();
+            let shown = GateShown {
+                gate: judged.describe(id),
+                passed: failures.is_empty(),
+                failures,
+            };
+            (id.clone(), shown)
+        })
+        .collect()
+}
+
 /// The page's title.
 pub fn title(model: &str, report: &EvaluationReport) -> String {
     match &report.baseline {

@@ -63,7 +63,7 @@ pub(super) async fn jobs(State(state): State<AppState>, viewer: Viewer) -> UiRes
         ..JobListing::default()
     };
     let jobs = state.session(viewer.principal()).jobs(listing).await?;
-    let paths = access::model_paths(&state.ctx)?;
+    let paths = model_paths(&state).await?;
     let named: Vec<jobs_page::Named<'_>> = jobs
         .iter()
         .map(|job| jobs_page::Named {
@@ -82,6 +82,14 @@ pub(super) async fn jobs(State(state): State<AppState>, viewer: Viewer) -> UiRes
     ))
 }
 
+/// Every repository model's path by its ID, read off the async runtime.
+async fn model_paths(
+    state: &AppState,
+) -> crate::error::Result<std::collections::HashMap<crate::ids::ModelId, String>> {
+    let ctx = state.ctx.clone();
+    crate::core::blocking(move || access::model_paths(&ctx)).await
+}
+
 fn job_id(text: &str) -> Result<crate::ids::JobId, Error> {
     text.parse()
         .map_err(|_| Error::JobNotFound(text.to_owned()))
@@ -96,7 +104,7 @@ pub(super) async fn job(
         .session(viewer.principal())
         .job(&job_id(&job)?)
         .await?;
-    let paths = access::model_paths(&state.ctx)?;
+    let paths = model_paths(&state).await?;
     let path = paths.get(&job.model_id).map(String::as_str);
     let model_id = job.model_id.to_string();
     let nav = path.map(|path| ModelNav {
@@ -105,7 +113,11 @@ pub(super) async fn job(
     });
     if let Some(crate::wire::jobs::JobResult::Evaluation(report)) = &job.result {
         let model = path.unwrap_or("");
-        let body = crate::ui::evaluation::page(model, report, &indexmap::IndexMap::new());
+        // Judged as `arbiter eval` judges the gates file the evaluation was asked with.
+        let judged =
+            crate::wire::align::gates::judge(report, &crate::wire::align::gates::Flags::default());
+        let gates = crate::ui::evaluation::gates_shown(&judged);
+        let body = crate::ui::evaluation::page(model, report, &gates);
         let title = crate::ui::evaluation::title(model, report);
         return Ok(render(&viewer, &title, Tab::Jobs, nav, None, &body));
     }

@@ -1,6 +1,7 @@
 //! Alignments and evaluations: their requests (`POST /v1/models/{modelId}/alignments`,
 //! `.../evaluations`) and the results their jobs complete with.
 
+pub mod gates;
 mod report;
 mod request;
 

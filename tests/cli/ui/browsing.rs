@@ -99,8 +99,18 @@ fn an_annotator_annotates_three_examples_by_keyboard_and_undoes_one() {
             (same.as_str(), question.as_str()),
             (example.as_str(), "escalate")
         );
+        // `r` writes a reason, Escape leaves it, and the answer carries it.
+        browser.keys("r");
+        browser.keys("calm, no manager asked for\u{E00C}");
         press(&mut browser, "n", given + 3);
         answers.push(("escalate".to_owned(), Value::Bool(false)));
+        let shown = app
+            .env
+            .json(&["examples", "show", "acme/support", &example]);
+        assert_eq!(
+            shown["annotations"]["escalate"]["reasoning"], "calm, no manager asked for",
+            "{shown}"
+        );
         given += 3;
         expected.push((example, answers));
     }

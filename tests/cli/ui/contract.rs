@@ -479,3 +479,74 @@ async fn a_running_job_is_cancelled_from_the_jobs_page() {
     let page = get(&server, &format!("/ui/jobs/{job_id}"), Some(&cookie)).await;
     assert_eq!(page.status(), StatusCode::OK);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_evaluation_page_judges_the_gates_of_the_revision() {
+    let env = TestEnv::with_config("server:\n  ui: true\n");
+    let request = arbiter::core::models::CreateModel {
+        path: "acme/support".parse().unwrap(),
+        base: "mo".to_owned(),
+        questions_yaml: Some(crate::common::QUESTIONS.to_owned()),
+        gates_yaml: Some("intent: {accuracy: 0.99}\n".to_owned()),
+        capture: arbiter::core::model_files::CapturePolicy::default(),
+        message: None,
+    };
+    let model_id = arbiter::core::models::create(env.ctx(), &request)
+        .unwrap()
+        .model_id
+        .to_string();
+    let lines: Vec<String> = [
+        ("where is my parcel? it was due on Monday", "shipping"),
+        ("the app crashes with error 500", "shipping"),
+        ("I want my money back for order 12", "refund"),
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, (text, intent))| {
+        serde_json::json!({"example_id": format!("t-{i}"), "state": {"text": text},
+            "annotations": {"intent": {"answer": intent}}})
+        .to_string()
+    })
+    .collect();
+    env.ingest("acme/support", &lines.join("\n"));
+    let token = env.admin_token("lead");
+    let server = env.serve().await;
+    let created = server
+        .post_json_with(
+            &format!("/v1/models/{model_id}/evaluations"),
+            Some(&token),
+            &serde_json::json!({}),
+            &[("idempotency-key", "ui-gates-evaluation")],
+        )
+        .await;
+    assert_eq!(created.status, 202, "{}", created.text());
+    let job_id = created.json()["jobId"].as_str().unwrap().to_owned();
+    let mut job = serde_json::Value::Null;
+    for _ in 0..600 {
+        job = server
+            .get(&format!("/v1/jobs/{job_id}"), Some(&token))
+            .await
+            .ok();
+        if job["status"] == "completed" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(job["status"], "completed", "{job}");
+    let accuracy = job["result"]["questions"]["intent"]["metrics"]["accuracy"]
+        .as_f64()
+        .unwrap();
+    assert!(accuracy < 0.99, "{job}");
+    let cookie = log_in(&server, &token).await;
+    let page = get(&server, &format!("/ui/jobs/{job_id}"), Some(&cookie)).await;
+    assert_eq!(page.status(), StatusCode::OK);
+    let page = page.text().await.unwrap();
+    assert!(page.contains("Gates failed."), "{page}");
+    assert!(page.contains("accuracy ≥ 0.99 (gates.yaml)"), "{page}");
+    assert!(
+        page.contains(&format!(
+            "accuracy {accuracy:.4} is below 0.99 (gates.yaml)"
+        )),
+        "{page}"
+    );
+}

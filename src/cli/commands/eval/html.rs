@@ -3,26 +3,12 @@
 //! CI artifact. It opens with no network access and runs no script.
 
 use super::EvalArgs;
-use super::gates::Judged;
 use crate::ui::{document, evaluation};
 use crate::wire::align::EvaluationReport;
-use indexmap::IndexMap;
+use crate::wire::align::gates::Judged;
 
 /// The document.
 pub(super) fn html(args: &EvalArgs, report: &EvaluationReport, judged: &Judged) -> String {
-    let gates: IndexMap<String, evaluation::GateShown> = judged
-        .gates
-        .keys()
-        .map(|id| {
-            let failures: Vec<String> = judged.failures_of(id).map(|f| f.message.clone()).collect();
-            let shown = evaluation::GateShown {
-                gate: judged.describe(id),
-                passed: failures.is_empty(),
-                failures,
-            };
-            (id.clone(), shown)
-        })
-        .collect();
-    let body = evaluation::page(&args.model, report, &gates);
+    let body = evaluation::page(&args.model, report, &evaluation::gates_shown(judged));
     document::standalone(&evaluation::title(&args.model, report), &body)
 }

@@ -1,8 +1,8 @@
 //! An evaluation report as `JUnit` XML, for CI systems.
 
-use super::gates::Judged;
 use super::report::NOT_EVALUATED;
 use super::{reason, unevaluated};
+use crate::wire::align::gates::Judged;
 use crate::wire::align::{EvaluationReport, Metrics, QuestionEvaluation};
 use crate::wire::jobs::Job;
 use std::fmt::Write as _;

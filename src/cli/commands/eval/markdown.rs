@@ -4,9 +4,9 @@
 //! with no interval in the report has none here). Text from the report is escaped so that
 //! it cannot break the table, and there is never colour: the reader is a web page.
 
-use super::gates::Judged;
 use super::report::{NOT_EVALUATED, estimate, failed_note};
 use super::{EvalArgs, unevaluated};
+use crate::wire::align::gates::Judged;
 use crate::wire::align::{Estimate, EvaluationReport, QuestionEvaluation};
 use crate::wire::decision::short_commit;
 use std::fmt::Write as _;
@@ -478,8 +478,8 @@ mod tests {
             working_copy: None,
             question_gates: None,
         };
-        let mut judged = super::super::gates::judge(&report, &args);
-        judged.failures = vec![super::super::gates::Failure {
+        let mut judged = crate::wire::align::gates::judge(&report, &args.gate_flags());
+        judged.failures = vec![crate::wire::align::gates::Failure {
             question: "intent".into(),
             gate: "not-evaluated",
             message: "not evaluated: a | b\nc".into(),

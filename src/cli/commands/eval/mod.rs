@@ -2,7 +2,6 @@
 //! underneath), beside a baseline's, as a table, JSON, `JUnit` XML, Markdown or HTML; gates
 //! exit 3.
 
-mod gates;
 mod html;
 mod junit;
 mod markdown;
@@ -18,6 +17,7 @@ use crate::cli::commands::jobs::{
 use crate::cli::input::{read_questions_file, read_text, values};
 use crate::cli::output::{Printer, UsageError};
 use crate::core::service::{JobRequest, Service};
+use crate::wire::align::gates;
 use crate::wire::align::{
     EvaluationReport, EvaluationRequest, EvaluationStatus, QuestionEvaluation,
 };
@@ -138,7 +138,7 @@ pub(crate) async fn run(
         Ok(done) => done,
         Err(code) => return Ok(code),
     };
-    let judged = gates::judge(&report, &args);
+    let judged = gates::judge(&report, &args.gate_flags());
     emit(&args, printer, (&job, &report), &judged)?;
     for note in &judged.notes {
         printer.status(note);
@@ -291,6 +291,20 @@ fn unevaluated(report: &EvaluationReport) -> impl Iterator<Item = (&str, &str)> 
 /// Why a question was not evaluated, for people (a report may not say).
 fn reason(evaluation: &QuestionEvaluation) -> &str {
     evaluation.reason.as_deref().unwrap_or("nothing to score")
+}
+
+impl EvalArgs {
+    /// The gates asked for beside the gates file, and how to judge them.
+    fn gate_flags(&self) -> gates::Flags {
+        gates::Flags {
+            min_accuracy: self.min_accuracy,
+            max_ece: self.max_ece,
+            no_regression: self.no_regression,
+            strict: self.strict,
+            allow_unevaluated: self.allow_unevaluated,
+            file: self.gates.as_ref().map(|path| path.display().to_string()),
+        }
+    }
 }
 
 /// Whether a command-line gate was asked for.

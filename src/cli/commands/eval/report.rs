@@ -125,7 +125,7 @@ pub(crate) fn table(report: &EvaluationReport, printer: &Printer) -> String {
 /// `pass`, or the gates it failed.
 pub(super) fn gates_table(
     report: &EvaluationReport,
-    judged: &super::gates::Judged,
+    judged: &crate::wire::align::gates::Judged,
     printer: &Printer,
 ) -> String {
     let mut table = Table::new(vec![

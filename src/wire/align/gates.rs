@@ -1,13 +1,29 @@
-//! The gates of `arbiter eval`, judged on a report: per question, the gates file's gate
-//! (the revision's `gates.yaml`, or `--gates FILE`) with each command-line gate replacing
-//! that metric's for every question. The one place gates are judged: the server only
-//! reports the gates it was asked with.
+//! The gates of an evaluation, judged on its report: per question, the gates file's gate
+//! (the revision's `gates.yaml`, or `arbiter eval --gates FILE`) with each gate asked for
+//! beside it ([`Flags`]: `arbiter eval`'s `--min-accuracy`, …) replacing that metric's for
+//! every question. The one place gates are judged: `arbiter eval` and the web app's
+//! Evaluation page judge with it; the server's evaluation job reports the gates it was
+//! asked with.
 
-use super::{EvalArgs, reason};
-use crate::wire::align::{EvaluationReport, Metrics, QuestionEvaluation};
-use crate::wire::gates::Gate;
+use super::{EvaluationReport, Metrics, QuestionEvaluation};
+use crate::wire::gates::{GATES_FILE, Gate};
 use indexmap::IndexMap;
 use serde::Serialize;
+
+/// The gates asked for beside the report's gates file (`arbiter eval`'s flags), and how
+/// to judge; the default judges the file's gates alone.
+#[derive(Debug, Clone, Default)]
+pub struct Flags {
+    pub min_accuracy: Option<f64>,
+    pub max_ece: Option<f64>,
+    pub no_regression: bool,
+    /// Judge the bound of each figure's 95% interval least in the gate's favour.
+    pub strict: bool,
+    /// A gated question that could not be measured passes instead of failing.
+    pub allow_unevaluated: bool,
+    /// The gates file as messages name it (`--gates`'s path); `None`: `gates.yaml`.
+    pub file: Option<String>,
+}
 
 /// What set a threshold: the gates file or a flag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,7 +34,7 @@ enum Source {
 
 /// One question's gate as judged: each threshold with what set it.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub(super) struct QuestionGate {
+pub struct QuestionGate {
     min_accuracy: Option<(f64, Source)>,
     max_ece: Option<(f64, Source)>,
     no_regression: Option<Source>,
@@ -65,7 +81,7 @@ struct Shown {
 
 /// One gate a question failed.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub(super) struct Failure {
+pub struct Failure {
     pub question: String,
     /// `min-accuracy`, `max-ece`, `no-regression`, or `not-evaluated` (a gated question
     /// that could not be measured).
@@ -75,7 +91,7 @@ pub(super) struct Failure {
 
 /// The gates of an evaluation, judged.
 #[derive(Debug)]
-pub(super) struct Judged {
+pub struct Judged {
     /// Per question with a gate, in the report's order.
     pub gates: IndexMap<String, QuestionGate>,
     /// Every gate every question fails, in the order judged.
@@ -91,7 +107,7 @@ pub(super) struct Judged {
 
 impl Judged {
     /// Question `id`'s gate as people read it (empty when it has none).
-    pub(super) fn describe(&self, id: &str) -> String {
+    pub fn describe(&self, id: &str) -> String {
         self.gates
             .get(id)
             .map(|gate| gate.describe(&self.label))
@@ -99,17 +115,17 @@ impl Judged {
     }
 
     /// Whether any question has a gate.
-    pub(super) fn gated(&self) -> bool {
+    pub fn gated(&self) -> bool {
         !self.gates.is_empty()
     }
 
     /// The gates question `id` failed, in the order they were judged.
-    pub(super) fn failures_of<'a>(&'a self, id: &'a str) -> impl Iterator<Item = &'a Failure> {
+    pub fn failures_of<'a>(&'a self, id: &'a str) -> impl Iterator<Item = &'a Failure> {
         self.failures.iter().filter(move |f| f.question == id)
     }
 
     /// `--format json`'s `gates.questions`: per gated question, its gate and whether it passed.
-    pub(super) fn shown(&self) -> IndexMap<&str, impl Serialize> {
+    pub fn shown(&self) -> IndexMap<&str, impl Serialize> {
         self.gates
             .iter()
             .map(|(id, gate)| {
@@ -126,16 +142,16 @@ impl Judged {
 }
 
 /// The gate of question `id`: the file's, each flag given replacing its metric's.
-fn gate_of(file: Option<&Gate>, args: &EvalArgs) -> QuestionGate {
+fn gate_of(file: Option<&Gate>, flags: &Flags) -> QuestionGate {
     let file = file.copied().unwrap_or_default();
     let pick = |flag: Option<f64>, file: Option<f64>| {
         flag.map(|v| (v, Source::Flag))
             .or(file.map(|v| (v, Source::File)))
     };
     QuestionGate {
-        min_accuracy: pick(args.min_accuracy, file.accuracy),
-        max_ece: pick(args.max_ece, file.max_ece),
-        no_regression: if args.no_regression {
+        min_accuracy: pick(flags.min_accuracy, file.accuracy),
+        max_ece: pick(flags.max_ece, file.max_ece),
+        no_regression: if flags.no_regression {
             Some(Source::Flag)
         } else {
             file.no_regression.then_some(Source::File)
@@ -146,13 +162,10 @@ fn gate_of(file: Option<&Gate>, args: &EvalArgs) -> QuestionGate {
 /// Judge every question of `report`. With `--strict` a gate judges the bound of the
 /// figure's 95% interval that is least in its favour. A gate never passes on what it did
 /// not measure: a gated question not evaluated fails, unless `--allow-unevaluated`.
-pub(super) fn judge(report: &EvaluationReport, args: &EvalArgs) -> Judged {
+pub fn judge(report: &EvaluationReport, flags: &Flags) -> Judged {
     // `--no-gates` sent an empty map, so the report carries none.
     let file_gates = report.question_gates.as_ref();
-    let label = args.gates.as_ref().map_or_else(
-        || crate::wire::gates::GATES_FILE.to_owned(),
-        |path| path.display().to_string(),
-    );
+    let label = flags.file.clone().unwrap_or_else(|| GATES_FILE.to_owned());
     let mut judged = Judged {
         gates: IndexMap::new(),
         failures: Vec::new(),
@@ -161,7 +174,7 @@ pub(super) fn judge(report: &EvaluationReport, args: &EvalArgs) -> Judged {
         label: label.clone(),
     };
     for (id, evaluation) in &report.questions {
-        let gate = gate_of(file_gates.and_then(|g| g.of(id)), args);
+        let gate = gate_of(file_gates.and_then(|g| g.of(id)), flags);
         if gate.is_empty() {
             continue;
         }
@@ -185,7 +198,7 @@ pub(super) fn judge(report: &EvaluationReport, args: &EvalArgs) -> Judged {
             id,
             evaluation,
             &gate,
-            args,
+            flags,
             &label,
             &mut fail,
             &mut judged.notes,
@@ -208,26 +221,26 @@ fn judge_question(
     id: &str,
     evaluation: &QuestionEvaluation,
     gate: &QuestionGate,
-    args: &EvalArgs,
+    flags: &Flags,
     label: &str,
     fail: &mut impl FnMut(&'static str, String),
     notes: &mut Vec<String>,
 ) {
     let Some(m) = &evaluation.metrics else {
-        if !args.allow_unevaluated {
+        if !flags.allow_unevaluated {
             fail(
                 "not-evaluated",
                 format!(
                     "not evaluated: {}; a gate needs every question measured \
                      (annotate it, leave it out with --questions, or pass --allow-unevaluated)",
-                    reason(evaluation)
+                    evaluation.reason.as_deref().unwrap_or("nothing to score")
                 ),
             );
         }
         return;
     };
     if let Some((min, source)) = gate.min_accuracy {
-        let (accuracy, what) = match (&m.intervals, args.strict) {
+        let (accuracy, what) = match (&m.intervals, flags.strict) {
             (Some(iv), true) => (iv.accuracy.low, "accuracy's 95% lower bound"),
             _ => (m.accuracy, "accuracy"),
         };
@@ -248,7 +261,7 @@ fn judge_question(
     }
     if let Some(source) = gate.no_regression {
         match &evaluation.baseline {
-            Some(base) => regressions(evaluation, m, base, args.strict, fail),
+            Some(base) => regressions(evaluation, m, base, flags.strict, fail),
             None if source == Source::File => notes.push(format!(
                 "note: {id}'s no_regression ({label}) was not judged: there is no --baseline"
             )),
