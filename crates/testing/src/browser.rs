@@ -228,6 +228,18 @@ impl Browser {
     }
 }
 
+impl Browser {
+    /// What the page logged as an error since the last call (a resource that failed, what
+    /// its policy refused): the `SEVERE` entries of [`Browser::console`].
+    pub fn errors(&mut self) -> Vec<String> {
+        self.console()
+            .into_iter()
+            .filter(|(level, _)| level == "SEVERE")
+            .map(|(_, message)| message)
+            .collect()
+    }
+}
+
 impl Drop for Browser {
     fn drop(&mut self) {
         if !self.session.is_empty() {

@@ -208,10 +208,6 @@ fn an_html_report_runs_no_script_whatever_the_questions_and_examples_hold() {
     for href in seen["links"].as_array().unwrap() {
         assert!(href.as_str().unwrap().starts_with("#q-"), "{seen}");
     }
-    let errors: Vec<_> = browser
-        .console()
-        .into_iter()
-        .filter(|(level, _)| level == "SEVERE")
-        .collect();
+    let errors = browser.errors();
     assert!(errors.is_empty(), "{errors:?}");
 }

@@ -152,11 +152,7 @@ fn an_annotator_annotates_three_examples_by_keyboard_and_undoes_one() {
         .filter(|e| !e["annotations"].as_object().unwrap().is_empty())
         .count();
     assert_eq!(annotated, 3, "{all}");
-    let errors: Vec<_> = browser
-        .console()
-        .into_iter()
-        .filter(|(level, _)| level == "SEVERE")
-        .collect();
+    let errors = browser.errors();
     assert!(errors.is_empty(), "{errors:?}");
 }
 
@@ -316,11 +312,7 @@ fn no_script_in_a_state_a_question_or_a_reason_runs_on_any_page() {
             vec![],
         );
         assert_eq!(canary, Value::Null, "a script ran on {page}");
-        let severe: Vec<_> = browser
-            .console()
-            .into_iter()
-            .filter(|(level, _)| level == "SEVERE")
-            .collect();
+        let severe = browser.errors();
         assert!(severe.is_empty(), "{page}: {severe:?}");
         let status = browser.execute("return document.querySelector('h1').textContent", vec![]);
         assert!(
@@ -438,10 +430,6 @@ pub(crate) fn pages_of_an_alignment(env: &crate::common::TestEnv, branch: &str) 
     browser.goto(&url(first.as_str().unwrap()));
     browser.wait_for("return document.getElementById('annotations')");
     shot(&mut browser, "ui-example.png");
-    let severe: Vec<_> = browser
-        .console()
-        .into_iter()
-        .filter(|(level, _)| level == "SEVERE")
-        .collect();
+    let severe = browser.errors();
     assert!(severe.is_empty(), "{severe:?}");
 }

@@ -39,6 +39,26 @@ fn session_cookie(headers: &HeaderMap) -> String {
     set.split(';').next().unwrap().to_owned()
 }
 
+/// Create a job at `collection` (a model's batch-decisions or evaluations) with `body`;
+/// its ID.
+async fn create_job(
+    server: &TestServer,
+    token: &str,
+    collection: &str,
+    body: &serde_json::Value,
+) -> String {
+    let created = server
+        .post_json_with(
+            collection,
+            Some(token),
+            body,
+            &[("idempotency-key", collection)],
+        )
+        .await;
+    assert_eq!(created.status, 202, "{}", created.text());
+    created.json()["jobId"].as_str().unwrap().to_owned()
+}
+
 /// A form's hidden `csrf` value in a page.
 fn csrf_of(page: &str) -> String {
     let at = page.find(r#"name="csrf" value=""#).expect("a form token") + 19;
@@ -439,16 +459,13 @@ async fn a_running_job_is_cancelled_from_the_jobs_page() {
     env.ingest("acme/support", &lines.join("\n"));
     let token = env.admin_token("lead");
     let server = env.serve().await;
-    let created = server
-        .post_json_with(
-            &format!("/v1/models/{model_id}/batch-decisions"),
-            Some(&token),
-            &serde_json::json!({"examples": "all"}),
-            &[("idempotency-key", "ui-cancel")],
-        )
-        .await;
-    assert_eq!(created.status, 202, "{}", created.text());
-    let job_id = created.json()["jobId"].as_str().unwrap().to_owned();
+    let job_id = create_job(
+        &server,
+        &token,
+        &format!("/v1/models/{model_id}/batch-decisions"),
+        &serde_json::json!({"examples": "all"}),
+    )
+    .await;
     let cookie = log_in(&server, &token).await;
     let page = get(&server, "/ui/jobs", Some(&cookie))
         .await
@@ -511,16 +528,13 @@ async fn the_evaluation_page_judges_the_gates_of_the_revision() {
     env.ingest("acme/support", &lines.join("\n"));
     let token = env.admin_token("lead");
     let server = env.serve().await;
-    let created = server
-        .post_json_with(
-            &format!("/v1/models/{model_id}/evaluations"),
-            Some(&token),
-            &serde_json::json!({}),
-            &[("idempotency-key", "ui-gates-evaluation")],
-        )
-        .await;
-    assert_eq!(created.status, 202, "{}", created.text());
-    let job_id = created.json()["jobId"].as_str().unwrap().to_owned();
+    let job_id = create_job(
+        &server,
+        &token,
+        &format!("/v1/models/{model_id}/evaluations"),
+        &serde_json::json!({}),
+    )
+    .await;
     let mut job = serde_json::Value::Null;
     for _ in 0..600 {
         job = server
