@@ -10,12 +10,15 @@ use std::net::{Ipv4Addr, SocketAddr};
 use std::process::ExitCode;
 
 #[derive(Debug, Args)]
-#[command(after_help = "Examples:\n  arbiter ui\n  arbiter ui --port 0")]
+#[command(after_help = "Examples:\n  arbiter ui\n  arbiter ui --port 0 --no-browser")]
 pub struct UiArgs {
     /// The port on 127.0.0.1 to listen on (0 picks a free port); the app is never served
     /// beyond this machine: for a team, `arbiter serve` with server.ui set
     #[arg(long, default_value_t = 8787, value_name = "PORT")]
     pub port: u16,
+    /// Print the login link without opening it in the default browser
+    #[arg(long)]
+    pub no_browser: bool,
 }
 
 pub(crate) async fn run(ctx: Context, args: &UiArgs, printer: &Printer) -> Result<ExitCode> {
@@ -27,12 +30,37 @@ pub(crate) async fn run(ctx: Context, args: &UiArgs, printer: &Printer) -> Resul
     ctx.store()?;
     // 128 bits, single use: the link logs in once, then the session's cookie does.
     let code = uuid::Uuid::new_v4().simple().to_string();
-    printer.line(&format!(
-        "open http://{address}/ui/login?code={code} to log in (the link works once)"
-    ))?;
+    let link = format!("http://{address}/ui/login?code={code}");
+    printer.line(&format!("open {link} to log in (the link works once)"))?;
+    if !args.no_browser {
+        open_in_browser(&link);
+    }
     crate::server::serve_home_ui(ctx, listener, &code, shutdown_signal())
         .await
         .context("serving")?;
     tracing::info!("stopped");
     Ok(ExitCode::SUCCESS)
+}
+
+/// Ask the desktop to open `link` in the default browser; when it cannot (no desktop, no
+/// opener), the printed link is the way in.
+fn open_in_browser(link: &str) {
+    let mut command = if cfg!(target_os = "macos") {
+        std::process::Command::new("open")
+    } else if cfg!(windows) {
+        let mut start = std::process::Command::new("cmd");
+        start.args(["/C", "start", ""]);
+        start
+    } else {
+        std::process::Command::new("xdg-open")
+    };
+    let opened = command
+        .arg(link)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    if let Err(error) = opened {
+        tracing::debug!(%error, "no browser opened");
+    }
 }

@@ -320,7 +320,7 @@ fn spawn_home_ui(env: &TestEnv) -> (crate::common::Running, String) {
     use std::io::BufRead as _;
     let mut child = env
         .std_cmd()
-        .args(["ui", "--port", "0"])
+        .args(["ui", "--port", "0", "--no-browser"])
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
