@@ -362,6 +362,12 @@ impl ModelService for RemoteModel<'_> {
         if let Some(question) = &filter.question {
             request = request.query("question", &question);
         }
+        if let Some(answer) = &filter.answer {
+            request = request.query("answer", &crate::wire::examples::answer_text(answer));
+        }
+        if let Some(text) = &filter.text {
+            request = request.query("text", &text);
+        }
         if let Some(after) = after {
             request = request.query("after", &after);
         }

@@ -1625,3 +1625,68 @@ fn a_deleted_model_leaves_nothing_behind() {
     let history = env.json(&["models", "history", MODEL]);
     assert_eq!(history, json!([]), "{history}");
 }
+
+/// `examples list --question Q --answer A` and `--text T` find what the web app's Examples
+/// page finds, on a local home and against a server alike.
+#[test]
+fn examples_are_listed_by_answer_and_by_text_here_and_on_a_server() {
+    let env = TestEnv::new();
+    env.model("acme/support");
+    let lines = [
+        json!({"example_id": "t-0", "state": {"text": "My card was charged twice"}, "annotations": {"intent": {"answer": "refund"}, "urgency": {"answer": 2}}}),
+        json!({"example_id": "t-1", "state": {"text": "The PARCEL is late"}, "annotations": {"intent": {"answer": "shipping"}, "urgency": {"answer": 1}}}),
+        json!({"example_id": "t-2", "state": {"text": "my parcel is lost (100% sure)"}}),
+    ]
+    .map(|line| line.to_string())
+    .join("\n");
+    env.ingest("acme/support", &lines);
+    let ids = |listed: &Value| -> Vec<String> {
+        listed["examples"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["exampleId"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let queries: [(&[&str], &[&str]); 5] = [
+        (&["--question", "intent", "--answer", "refund"], &["t-0"]),
+        (&["--question", "urgency", "--answer", "1"], &["t-1"]),
+        (&["--text", "parcel"], &["t-1", "t-2"]),
+        (&["--text", "100%"], &["t-2"]),
+        (&["--text", "_"], &[]),
+    ];
+    let token = env.admin_token("lead");
+    let server = env.serve_on_thread();
+    for (flags, want) in queries {
+        let mut args = vec!["examples", "list", "acme/support"];
+        args.extend_from_slice(flags);
+        let here = env.json(&args);
+        assert_eq!(ids(&here), want, "{flags:?}");
+        let output = env
+            .cmd()
+            .env("ARBITER_SERVER", server.url())
+            .env("ARBITER_TOKEN", &token)
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_succeeded(&output);
+        let there: Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(there, here, "{flags:?}");
+    }
+    let (code, _, stderr) = env.problem(&["examples", "list", "acme/support", "--answer", "x"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("--question"), "{stderr}");
+    // Over HTTP, an answer without its question is refused where it is.
+    let request = format!(
+        "GET /v1/models/acme/support/examples?answer=refund HTTP/1.1\r\nHost: x\r\n\
+         Authorization: Bearer {token}\r\nConnection: close\r\n\r\n"
+    );
+    let (status, _, body) = crate::common::raw_exchange(server.url(), request.as_bytes());
+    assert_eq!(status, 422, "{body}");
+    let problem: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        problem["details"][0]["loc"],
+        json!(["query", "answer"]),
+        "{problem}"
+    );
+}

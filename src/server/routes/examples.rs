@@ -51,6 +51,13 @@ pub(crate) struct ListQuery {
     /// Only examples annotated for this question ID.
     #[param(pattern = "^[^\\u0000]*$")]
     question: Option<String>,
+    /// With `question`: only examples whose ground truth for it is this answer (`true`, a
+    /// level `2`, an option `refund`).
+    #[param(pattern = "^[^\\u0000]*$")]
+    answer: Option<String>,
+    /// Only examples whose state contains this text (letter case aside).
+    #[param(pattern = "^[^\\u0000]*$")]
+    text: Option<String>,
     /// The `nextCursor` of the previous page.
     #[param(pattern = "^[^\\u0000]*$")]
     after: Option<String>,
@@ -86,10 +93,22 @@ pub(crate) async fn list_examples(
         .await?;
     let query = query.read(&authorized)?;
     let limit = crate::server::extract::page_limit(query.limit)?;
+    if query.answer.is_some() && query.question.is_none() {
+        return Err(Error::invalid(
+            crate::wire::Loc::query().key("answer"),
+            "an answer is looked for in a question: give `question` too",
+            "missing",
+        )
+        .into());
+    }
     let filter = ExampleFilter {
         annotated: query.annotated,
         question: query.question,
-        ..Default::default()
+        answer: query
+            .answer
+            .as_deref()
+            .map(crate::wire::examples::typed_answer),
+        text: query.text,
     };
     let query = ExamplesQuery {
         filter: &filter,

@@ -245,15 +245,6 @@ pub(super) struct ExamplesParams {
     after: Option<String>,
 }
 
-/// An answer as typed in the filter: JSON when it reads as JSON (`true`, `2`), else an
-/// option's key.
-fn typed_answer(text: &str) -> serde_json::Value {
-    match serde_json::from_str::<serde_json::Value>(text) {
-        Ok(value @ (serde_json::Value::Bool(_) | serde_json::Value::Number(_))) => value,
-        _ => serde_json::Value::String(text.to_owned()),
-    }
-}
-
 /// The questions of a model, for a filter, when the viewer may read the model.
 async fn questions_of(state: &AppState, viewer: &Viewer, model: &str) -> Vec<String> {
     if !viewer.principal().has_scope(Scope::ModelsRead) {
@@ -305,7 +296,8 @@ pub(super) async fn examples(
             "no" => Some(false),
             _ => None,
         },
-        answer: non_empty(&params.answer).map(|answer| typed_answer(&answer)),
+        answer: non_empty(&params.answer)
+            .map(|answer| crate::wire::examples::typed_answer(&answer)),
         question,
         text: non_empty(&params.text),
     };

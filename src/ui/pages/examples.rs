@@ -4,7 +4,7 @@
 use super::commit;
 use crate::ui::app::{model_url, when, with_query};
 use crate::ui::state;
-use crate::wire::examples::{Example, ExampleDetail, ExamplePage};
+use crate::wire::examples::{Example, ExampleDetail, ExamplePage, answer_text};
 use maud::{Markup, html};
 use serde_json::Value;
 
@@ -42,14 +42,6 @@ impl Filter {
             pairs.push(("disagree", "on"));
         }
         pairs
-    }
-}
-
-/// An annotation's answer as text: `true`, `billing`, `2`.
-pub fn answer_text(answer: &Value) -> String {
-    match answer {
-        Value::String(text) => text.clone(),
-        other => other.to_string(),
     }
 }
 

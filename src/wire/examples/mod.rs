@@ -388,6 +388,23 @@ pub struct Example {
     pub annotations: BTreeMap<String, Annotation>,
 }
 
+/// An answer as a filter types it (`answer=true`, `answer=2`, `answer=refund`): JSON when
+/// it reads as a boolean or a number, else an option's key.
+pub fn typed_answer(text: &str) -> Value {
+    match serde_json::from_str::<Value>(text.trim()) {
+        Ok(value @ (Value::Bool(_) | Value::Number(_))) => value,
+        _ => Value::String(text.to_owned()),
+    }
+}
+
+/// An answer as a filter is written: an option's key as it is, else its JSON.
+pub fn answer_text(answer: &Value) -> String {
+    match answer {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
 /// The ground truth of one question about one example: the answer most annotators gave
 /// (a tie goes to the latest), with that answer's latest reasoning, time and annotator;
 /// and every annotator's answer in `votes`.

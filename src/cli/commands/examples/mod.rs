@@ -150,6 +150,12 @@ pub struct ExamplesListArgs {
     /// Only examples annotated for this question
     #[arg(long)]
     pub question: Option<String>,
+    /// With --question: only examples whose ground truth for it is this answer (true, a level 2, an option refund)
+    #[arg(long, requires = "question")]
+    pub answer: Option<String>,
+    /// Only examples whose state contains this text (letter case aside)
+    #[arg(long)]
+    pub text: Option<String>,
     /// Start after this example ID (the nextCursor of a previous page)
     #[arg(long, value_name = "ID")]
     pub after: Option<String>,
@@ -394,7 +400,11 @@ async fn list(
     let filter = ExampleFilter {
         annotated,
         question: args.question,
-        ..Default::default()
+        answer: args
+            .answer
+            .as_deref()
+            .map(crate::wire::examples::typed_answer),
+        text: args.text,
     };
     let model = service.model_named(&args.model).await?;
     let page = service
