@@ -2,7 +2,7 @@
 //! Evaluation page), a model (with its diff and promote), examples and one example. Each
 //! is a core operation as the API's route for it calls it, drawn by [`crate::ui`].
 
-use super::{FormBody, UiError, UiResult, Viewer, see_other};
+use super::{FormBody, UiResult, Viewer, see_other};
 use crate::core::access::{self, JobListing, ModelService as _};
 use crate::core::requests::{ExamplesQuery, LogQuery};
 use crate::core::tokens::{Role, Scope};
@@ -264,6 +264,46 @@ async fn questions_of(state: &AppState, viewer: &Viewer, model: &str) -> Vec<Str
     }
 }
 
+impl ExamplesParams {
+    /// The store's filter the form asks for: a NUL refused as the API's query parameters
+    /// refuse it (no store takes one), an answer only with its question.
+    fn filter(&self) -> Result<ExampleFilter, Error> {
+        for (name, value) in [
+            ("question", &self.question),
+            ("answer", &self.answer),
+            ("text", &self.text),
+        ] {
+            if value.contains('\0') {
+                return Err(Error::invalid(
+                    crate::wire::Loc::query().key(name),
+                    format!("{name} holds a NUL character"),
+                    "nul",
+                ));
+            }
+        }
+        let non_empty = |text: &str| (!text.trim().is_empty()).then(|| text.trim().to_owned());
+        let question = non_empty(&self.question);
+        if question.is_none() && non_empty(&self.answer).is_some() {
+            return Err(Error::invalid(
+                crate::wire::Loc::query().key("answer"),
+                "an answer is looked for in a question: pick the question too",
+                "missing",
+            ));
+        }
+        Ok(ExampleFilter {
+            annotated: match self.annotated.as_str() {
+                "yes" => Some(true),
+                "no" => Some(false),
+                _ => None,
+            },
+            answer: non_empty(&self.answer)
+                .map(|answer| crate::wire::examples::typed_answer(&answer)),
+            question,
+            text: non_empty(&self.text),
+        })
+    }
+}
+
 pub(super) async fn examples(
     State(state): State<AppState>,
     viewer: Viewer,
@@ -281,26 +321,7 @@ pub(super) async fn examples(
         disagree: params.disagree.is_some(),
         text: params.text.clone(),
     };
-    let non_empty = |text: &str| (!text.trim().is_empty()).then(|| text.trim().to_owned());
-    let question = non_empty(&params.question);
-    if question.is_none() && non_empty(&params.answer).is_some() {
-        return Err(UiError(Error::invalid(
-            crate::wire::Loc::query().key("answer"),
-            "an answer is looked for in a question: pick the question too",
-            "missing",
-        )));
-    }
-    let filter = ExampleFilter {
-        annotated: match params.annotated.as_str() {
-            "yes" => Some(true),
-            "no" => Some(false),
-            _ => None,
-        },
-        answer: non_empty(&params.answer)
-            .map(|answer| crate::wire::examples::typed_answer(&answer)),
-        question,
-        text: non_empty(&params.text),
-    };
+    let filter = params.filter()?;
     let page = if params.disagree.is_some() {
         let authorized = state
             .authorize(viewer.principal(), &model, access::DISAGREEMENTS)

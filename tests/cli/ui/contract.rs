@@ -444,6 +444,15 @@ async fn the_examples_the_model_disagrees_with_are_those_its_answer_misses() {
     )
     .await;
     assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    // A NUL in a filter is refused where it is, as the API refuses it.
+    let nul = get(
+        &server,
+        &format!("/ui/models/{model_id}/examples?text=a%00b"),
+        Some(&cookie),
+    )
+    .await;
+    assert_eq!(nul.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(nul.text().await.unwrap().contains("query.text"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
