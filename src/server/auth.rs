@@ -65,13 +65,26 @@ pub(crate) fn client_ip(request: &Request) -> Option<String> {
 }
 
 /// Who presents the API token `bearer` (read from a bearer header, or the web app's login
-/// form; an error when the header was missing or malformed), from `client`. Failed
-/// authentications are limited per client address: past the limit, the address is answered
-/// 429 whatever it sends, before its token is even looked up.
+/// form; an error when the header was missing or malformed), from `client`, counted as
+/// [`counted`] counts.
 pub(crate) async fn authenticate(
     state: &AppState,
     client: Option<&str>,
     bearer: Result<String, Error>,
+) -> Result<Principal, ApiError> {
+    counted(state, client, async {
+        core::tokens::authenticate(&state.ctx, &bearer?).await
+    })
+    .await
+}
+
+/// Who `check` finds presenting a credential from `client` (a token, `arbiter ui`'s login
+/// link). Failed authentications are limited per client address: past the limit, the
+/// address is answered 429 whatever it sends, before `check` even runs.
+pub(crate) async fn counted(
+    state: &AppState,
+    client: Option<&str>,
+    check: impl Future<Output = crate::error::Result<Principal>>,
 ) -> Result<Principal, ApiError> {
     if let Some(retry_after_secs) = client.and_then(|ip| state.auth_failures.exhausted(ip)) {
         crate::telemetry::metrics::rate_limited(crate::telemetry::metrics::Limit::AuthFailures);
@@ -80,15 +93,12 @@ pub(crate) async fn authenticate(
             retry_after_secs,
         }));
     }
-    let found = match bearer {
-        Ok(bearer) => core::tokens::authenticate(&state.ctx, &bearer).await,
-        Err(error) => Err(error),
-    };
-    match found {
+    match check.await {
         Ok(principal) => Ok(principal),
         Err(error) => {
             // Only a failed authentication counts against the address: a store that cannot
-            // be read (503) says nothing of the token, and must not lock its callers out.
+            // be read (503) says nothing of the credential, and must not lock its callers
+            // out.
             if error.status() == 401 {
                 crate::telemetry::metrics::auth_failure();
                 if let Some(ip) = client {

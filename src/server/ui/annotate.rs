@@ -235,15 +235,7 @@ async fn warm(state: &AppState, principal: &crate::core::tokens::Principal, mode
 
 /// The form's fields as the flow reads them.
 fn flow_of(form: &FormBody) -> Flow {
-    let mut pairs: Vec<(String, String)> = form
-        .all("skip")
-        .into_iter()
-        .map(|id| ("skip".to_owned(), id))
-        .collect();
-    if let Some(done) = form.get("done") {
-        pairs.push(("done".to_owned(), done.to_owned()));
-    }
-    asked(&pairs).flow
+    asked(form.fields()).flow
 }
 
 pub(super) async fn answer(

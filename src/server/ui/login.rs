@@ -4,7 +4,7 @@
 //! On `arbiter ui` the one-time link it printed logs the home's owner in instead.
 
 use super::session::{FormBody, home, same_origin};
-use super::{UiError, UiHome, UiResult, see_other};
+use super::{UiHome, UiResult, see_other};
 use crate::core::web_sessions;
 use crate::error::Error;
 use crate::server::AppState;
@@ -71,24 +71,19 @@ pub(super) async fn page(
         return Ok(Html(crate::ui::app::login(message, &next)).into_response());
     };
     let client = auth::client_ip(&request);
-    if let Some(retry_after_secs) = client
-        .as_deref()
-        .and_then(|ip| state.auth_failures.exhausted(ip))
-    {
-        return Err(UiError(Error::RateLimited {
-            limit: "too many failed authentications from this address",
-            retry_after_secs,
-        }));
-    }
-    let owner = home.owner.clone().filter(|_| home.spend_code(&code));
-    let Some(owner) = owner else {
-        if let Some(ip) = &client {
-            state.auth_failures.charge(ip);
-        }
-        return Err(UiError(Error::Unauthorized(
-            "this login link is spent or wrong: run `arbiter ui` again for a new one".into(),
-        )));
-    };
+    // A wrong or spent code counts against the address as a wrong token does.
+    let owner = auth::counted(&state, client.as_deref(), async {
+        home.owner
+            .clone()
+            .filter(|_| home.spend_code(&code))
+            .ok_or_else(|| {
+                Error::Unauthorized(
+                    "this login link is spent or wrong: run `arbiter ui` again for a new one"
+                        .into(),
+                )
+            })
+    })
+    .await?;
     let ttl = state.ctx.settings().server.ui_session_ttl;
     let opened = web_sessions::open(&state.ctx, owner, ttl).await?;
     Ok(logged_in(home, &opened, ttl, &next))

@@ -176,10 +176,7 @@ impl IntoResponse for UiError {
         if let Error::Internal { detail, .. } = &self.0 {
             tracing::error!(%detail, "internal error");
         }
-        let mut detail = problem.detail.clone();
-        for field in &problem.details {
-            let _ = write!(detail, "; {}: {}", field.loc, field.msg);
-        }
+        let detail = located(&problem.detail, &problem.details);
         let mut response = (
             status,
             Html(crate::ui::app::error(
@@ -203,18 +200,19 @@ impl IntoResponse for UiError {
 }
 
 impl UiError {
-    /// What went wrong, with each field located, as one line.
+    /// What went wrong, with each field located, as one line (as its page says it).
     pub(crate) fn detail(&self) -> String {
-        let mut detail = self.0.to_string();
-        if let Error::Validation(fields) = &self.0 {
-            detail = fields
-                .iter()
-                .map(|field| format!("{}: {}", field.loc, field.msg))
-                .collect::<Vec<_>>()
-                .join("; ");
-        }
-        detail
+        located(&self.0.to_string(), self.0.details())
     }
+}
+
+/// `detail`, then each of `fields` with its location: `…; body.answer: not an option`.
+fn located(detail: &str, fields: &[crate::wire::validate::FieldError]) -> String {
+    let mut line = detail.to_owned();
+    for field in fields {
+        let _ = write!(line, "; {}: {}", field.loc, field.msg);
+    }
+    line
 }
 
 pub(crate) type UiResult<T> = Result<T, UiError>;

@@ -188,13 +188,9 @@ impl FormBody {
             })
     }
 
-    /// Every value of `name`, in order.
-    pub(crate) fn all(&self, name: &str) -> Vec<String> {
-        self.fields
-            .iter()
-            .filter(|(key, _)| key == name)
-            .map(|(_, value)| value.clone())
-            .collect()
+    /// Every field, in order (a name may repeat).
+    pub(crate) fn fields(&self) -> &[(String, String)] {
+        &self.fields
     }
 }
 

@@ -544,17 +544,22 @@ async fn the_evaluation_page_judges_the_gates_of_the_revision() {
         &serde_json::json!({}),
     )
     .await;
-    let mut job = serde_json::Value::Null;
-    for _ in 0..600 {
-        job = server
-            .get(&format!("/v1/jobs/{job_id}"), Some(&token))
-            .await
-            .ok();
-        if job["status"] == "completed" {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let job = crate::common::wait_until_async(
+        Duration::from_mins(1),
+        Duration::from_millis(100),
+        || async {
+            let job = server
+                .get(&format!("/v1/jobs/{job_id}"), Some(&token))
+                .await
+                .ok();
+            if crate::common::job_finished(&job) {
+                Ok(job)
+            } else {
+                Err(format!("the evaluation is {job}"))
+            }
+        },
+    )
+    .await;
     assert_eq!(job["status"], "completed", "{job}");
     let accuracy = job["result"]["questions"]["intent"]["metrics"]["accuracy"]
         .as_f64()
