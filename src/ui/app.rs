@@ -174,10 +174,7 @@ pub fn error(status: u16, title: &str, detail: &str) -> String {
     .into_string()
 }
 
-/// A time as people read it: `2026-12-07 09:38:50 UTC`.
-pub fn when(rfc3339: &str) -> String {
-    chrono::DateTime::parse_from_rfc3339(rfc3339).map_or_else(
-        |_| rfc3339.to_owned(),
-        |at| at.to_utc().format("%Y-%m-%d %H:%M:%S UTC").to_string(),
-    )
+/// A moment as people read it: `2026-12-07 09:38:50 UTC`.
+pub fn when(at: impl Into<chrono::DateTime<chrono::Utc>>) -> String {
+    at.into().format("%Y-%m-%d %H:%M:%S UTC").to_string()
 }

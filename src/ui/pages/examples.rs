@@ -102,7 +102,7 @@ fn row(model_id: &str, example: &Example) -> Markup {
                     span.tag { code { (question) } " " (answer_text(&annotation.answer)) }
                 }
             }
-            td.muted { (when(&example.created_at.to_string())) }
+            td.muted { (when(example.created_at)) }
         }
     }
 }
@@ -112,7 +112,7 @@ pub fn one(detail: &ExampleDetail) -> Markup {
     let example = &detail.example;
     html! {
         h1 { "Example " code { (example.example_id) } }
-        p.muted { "Recorded " (when(&example.created_at.to_string())) }
+        p.muted { "Recorded " (when(example.created_at)) }
         h2 { "State" }
         (state::render(&example.state))
         h2 { "Annotations" }
@@ -130,7 +130,7 @@ pub fn one(detail: &ExampleDetail) -> Markup {
                                 td { (vote.annotator) }
                                 td { (answer_text(&vote.answer)) }
                                 td.reason { (vote.reasoning.as_deref().unwrap_or("")) }
-                                td.muted { (when(&vote.annotated_at.to_string())) }
+                                td.muted { (when(vote.annotated_at)) }
                             }
                         }
                     }
@@ -146,7 +146,7 @@ pub fn one(detail: &ExampleDetail) -> Markup {
                 tbody {
                     @for decision in &detail.decisions {
                         tr {
-                            td.muted { (when(&decision.created_at.to_string())) }
+                            td.muted { (when(decision.created_at)) }
                             td { code { (decision.revision_name) } " " (commit(&decision.checkpoint)) }
                             td { (answers(&decision.answers)) }
                         }

@@ -3,7 +3,7 @@
 
 use super::commit;
 use crate::ui::app::{ROOT, csrf_field, model_url, when};
-use crate::wire::jobs::{Job, JobResult, JobStatus};
+use crate::wire::jobs::{Job, JobResult};
 use maud::{Markup, html};
 
 /// How a job is named to people: its model and kind.
@@ -13,13 +13,9 @@ pub struct Named<'a> {
     pub model_path: Option<&'a str>,
 }
 
-fn is_open(status: JobStatus) -> bool {
-    matches!(status, JobStatus::Queued | JobStatus::Running)
-}
-
 /// Whether any of `jobs` may still move: the page then refreshes itself.
 pub fn any_open(jobs: &[Job]) -> bool {
-    jobs.iter().any(|job| is_open(job.status))
+    jobs.iter().any(|job| !job.status.is_finished())
 }
 
 fn job_url(job: &Job) -> String {
@@ -37,12 +33,12 @@ fn progress(job: &Job) -> Markup {
 
 fn cancel(job: &Job, csrf: &str) -> Markup {
     html! {
-        @if is_open(job.status) && !job.cancel_requested {
+        @if !job.status.is_finished() && !job.cancel_requested {
             form.inline method="post" action={ (job_url(job)) "/cancel" } {
                 (csrf_field(csrf))
                 button type="submit" { "Cancel" }
             }
-        } @else if job.cancel_requested && is_open(job.status) {
+        } @else if job.cancel_requested && !job.status.is_finished() {
             span.muted { "cancelling" }
         }
     }
@@ -71,7 +67,7 @@ pub fn list(jobs: &[Named<'_>], csrf: &str) -> Markup {
                             }
                             td.status { (job.status.as_str()) }
                             td { (progress(job)) }
-                            td.muted { (when(&job.created_at.to_string())) }
+                            td.muted { (when(job.created_at)) }
                             td { (cancel(job, csrf)) }
                         }
                     }
@@ -90,8 +86,8 @@ pub fn one(named: &Named<'_>, csrf: &str) -> Markup {
             dt { "Model" } dd { (named.model_path.unwrap_or("")) }
             dt { "Status" } dd.status { (job.status.as_str()) " " (cancel(job, csrf)) }
             dt { "Progress" } dd { (progress(job)) }
-            dt { "Created" } dd { (when(&job.created_at.to_string())) }
-            @if let Some(at) = &job.finished_at { dt { "Finished" } dd { (when(&at.to_string())) } }
+            dt { "Created" } dd { (when(job.created_at)) }
+            @if let Some(at) = job.finished_at { dt { "Finished" } dd { (when(at)) } }
         }
         @if let Some(problem) = &job.error {
             p.fail { (problem.title) ": " (problem.detail) }

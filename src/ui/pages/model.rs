@@ -59,7 +59,7 @@ pub fn page(view: &ModelPage<'_>, csrf: &str) -> Markup {
                 tbody {
                     @for event in view.history {
                         tr {
-                            td.muted { (when(&event.at.to_string())) }
+                            td.muted { (when(event.at)) }
                             td { (event.action.to_string()) }
                             td { code { (event.ref_name) } }
                             td { @if let Some(from) = &event.from { (commit(from)) } }
@@ -127,7 +127,7 @@ fn checkpoints(view: &ModelPage<'_>) -> Markup {
                         @for (i, checkpoint) in view.checkpoints.iter().enumerate() {
                             tr {
                                 td { (commit(&checkpoint.checkpoint_id)) }
-                                td.muted { (when(&checkpoint.created_at.to_string())) }
+                                td.muted { (when(checkpoint.created_at)) }
                                 td { (checkpoint.message.lines().next().unwrap_or("")) }
                                 td {
                                     @if let Some(parent) = view.checkpoints.get(i + 1) {
