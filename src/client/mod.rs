@@ -534,4 +534,15 @@ impl ModelService for RemoteModel<'_> {
         }
         self.remote.http.json(&request).await
     }
+    async fn plan_alignment(
+        &self,
+        request: &crate::wire::align::AlignmentRequest,
+    ) -> Result<crate::wire::align::AlignmentPlan> {
+        let model = &self.model;
+        // Asks nothing of the engine: repeatable.
+        let http = Request::post(paths::ALIGNMENT_PLAN, &[model])
+            .json(request)?
+            .repeatable();
+        self.remote.http.json(&http).await
+    }
 }

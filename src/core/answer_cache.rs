@@ -9,6 +9,7 @@
 //! and an aligned question never using the example as its own exemplar.
 
 use super::{Context, blocking};
+use crate::engine::builtin::aligned;
 use crate::engine::builtin::learned::Heads;
 use crate::engine::{Engine, EngineRequest};
 use crate::error::Result;
@@ -162,23 +163,8 @@ pub(crate) async fn answers(
     state: &Value,
     gate: &dyn Gate,
 ) -> Result<Answered> {
-    // Hashed once for every group's key.
-    let state_hash = canonical_hash(state);
-    let keys: Vec<String> = asking
-        .groups
-        .iter()
-        .map(|group| group_key(asking, group, example_id, &state_hash))
-        .collect();
-    let found = {
-        let (ctx, keys) = (ctx.clone(), keys.clone());
-        blocking(move || {
-            let store = ctx.store()?;
-            keys.iter()
-                .map(|key| Ok(store.cached_answers(key)?))
-                .collect::<Result<Vec<_>>>()
-        })
-        .await?
-    };
+    let keys = keys(asking, example_id, state);
+    let found = look_up(ctx, keys.clone()).await?;
     let mut answers: std::collections::HashMap<String, crate::wire::Answer> =
         std::collections::HashMap::with_capacity(asking.questions.len());
     let mut usage = Usage::default();
@@ -218,6 +204,41 @@ pub(crate) async fn answers(
     })
 }
 
+/// Whether every answer of `asking` about one example's state is in the cache: what
+/// [`answers`] would answer without an engine call.
+pub(crate) async fn is_cached(
+    ctx: &Context,
+    asking: &Asking<'_>,
+    example_id: &ExampleId,
+    state: &Value,
+) -> Result<bool> {
+    let found = look_up(ctx, keys(asking, example_id, state)).await?;
+    Ok(found.iter().all(Option::is_some))
+}
+
+/// The cache keys of every group's answers about one example's state.
+fn keys(asking: &Asking<'_>, example_id: &ExampleId, state: &Value) -> Vec<String> {
+    // Hashed once for every group's key.
+    let state_hash = canonical_hash(state);
+    asking
+        .groups
+        .iter()
+        .map(|group| group_key(asking, group, example_id, &state_hash))
+        .collect()
+}
+
+/// What the cache holds under each key.
+async fn look_up(ctx: &Context, keys: Vec<String>) -> Result<Vec<Option<CachedAnswers>>> {
+    let ctx = ctx.clone();
+    blocking(move || {
+        let store = ctx.store()?;
+        keys.iter()
+            .map(|key| Ok(store.cached_answers(key)?))
+            .collect::<Result<Vec<_>>>()
+    })
+    .await
+}
+
 /// The cache key of one group's answers about one example. The questions whose exemplars
 /// include this example are asked without it: the key names them, so a hit costs no
 /// rewriting of large aligned questions.
@@ -231,7 +252,7 @@ fn group_key(
         .indices
         .iter()
         .filter_map(|&i| asking.questions.get_index(i))
-        .filter(|(_, q)| super::align::has_exemplar(q, example_id))
+        .filter(|(_, q)| aligned::has_exemplar(q, example_id.as_str()))
         .map(|(id, _)| id)
         .collect();
     let questions_key = if own.is_empty() {
@@ -264,11 +285,11 @@ async fn decide_groups(
     };
     let own: Vec<String> = questions
         .iter()
-        .filter(|(_, q)| super::align::has_exemplar(q, example_id))
+        .filter(|(_, q)| aligned::has_exemplar(q, example_id.as_str()))
         .map(|(id, _)| id.clone())
         .collect();
     for id in own {
-        if let Some(without) = super::align::without_exemplar(&questions[&id], example_id) {
+        if let Some(without) = aligned::without_exemplar(&questions[&id], example_id.as_str()) {
             questions.insert(id, without);
         }
     }

@@ -7,6 +7,7 @@
 
 pub mod builtin;
 pub mod chat_logprobs;
+pub mod headed;
 pub mod progress;
 pub mod registry;
 pub mod systemone;
@@ -149,6 +150,14 @@ pub trait Engine: Send + Sync {
 
     /// The built-in engine behind this one, if it is one: alignments fit its features.
     fn as_builtin(&self) -> Option<&builtin::BuiltinEngine> {
+        None
+    }
+
+    /// For a remote engine that takes learned heads ([`headed::Headed`]): its name in
+    /// `config.yaml` and the built-in engine whose features the heads read, with its
+    /// answers as their prior. `None` for the built-in engine (its heads read its own
+    /// zero-shot answers) and a bare remote one.
+    fn heads_over(&self) -> Option<(&str, &builtin::BuiltinEngine)> {
         None
     }
 }

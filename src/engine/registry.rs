@@ -79,7 +79,14 @@ impl Engines {
                 models,
             };
             for model in &configured.models {
-                engines.route(model, configured.engine.clone());
+                // The built-in engine the name has without the route: what the heads
+                // fitted over the remote answers read ([`super::headed`]).
+                let local = engines
+                    .get(model)
+                    .cloned()
+                    .ok_or_else(|| crate::error::Error::bug("a base model without an engine"))?;
+                let headed = super::headed::Headed::new(name, configured.engine.clone(), local);
+                engines.route(model, Arc::new(headed));
             }
             engines.configured.insert(name.clone(), configured);
         }

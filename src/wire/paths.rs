@@ -12,6 +12,7 @@ pub const HISTORY: &str = "/v1/models/{modelId}/history";
 pub const DIFF: &str = "/v1/models/{modelId}/diff";
 pub const BRANCH: &str = "/v1/models/{modelId}/branches/{branch}";
 pub const PROMOTE: &str = "/v1/models/{modelId}/promote";
+pub const ALIGNMENT_PLAN: &str = "/v1/models/{modelId}/alignment-plan";
 pub const EXAMPLES: &str = "/v1/models/{modelId}/examples";
 pub const EXAMPLE: &str = "/v1/models/{modelId}/examples/{exampleId}";
 pub const EXAMPLE_ANNOTATIONS: &str = "/v1/models/{modelId}/examples/{exampleId}/annotations";

@@ -9,8 +9,9 @@ use crate::cli::output::Printer;
 use crate::cli::output::table::{Column, Table};
 use crate::core::service::{JobRequest, Service};
 use crate::wire::align::{
-    AlignmentRequest, AlignmentResult, Curve, DEFAULT_FOLDS, DEFAULT_HOLDOUT, DEFAULT_MARGIN,
-    DEFAULT_MAX_EXAMPLES, FOLDS_RANGE, HOLDOUT_RANGE, MAX_WHOLE, MIN_EXAMPLES,
+    AlignmentPlan, AlignmentRequest, AlignmentResult, Curve, DEFAULT_FOLDS, DEFAULT_HOLDOUT,
+    DEFAULT_MARGIN, DEFAULT_MAX_EXAMPLES, EngineCalls, FOLDS_RANGE, HOLDOUT_RANGE, MAX_WHOLE,
+    MIN_EXAMPLES,
 };
 use crate::wire::decision::short_commit;
 use crate::wire::jobs::{Job, JobResult, JobStatus};
@@ -21,7 +22,7 @@ use std::process::ExitCode;
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  arbiter align acme/support --revision main --curve\n  arbiter align acme/support --questions urgency,intent --seed 7 --holdout 0.3\n  arbiter align acme/support --unsupervised"
+    after_help = "Examples:\n  arbiter align acme/support --revision main --curve\n  arbiter align acme/support --dry-run\n  arbiter align acme/support --budget 200 --detach"
 )]
 #[allow(clippy::struct_excessive_bools)] // flags, each its own
 pub struct AlignArgs {
@@ -62,6 +63,12 @@ pub struct AlignArgs {
     /// Fine-tune the encoder (the default; what --no-tune turns off)
     #[arg(long, overrides_with = "no_tune", hide = true)]
     pub tune: bool,
+    /// The most calls to a remote engine it may make (one per annotated example whose answers are not cached). Past it the alignment stops and commits nothing; the answers it got stay cached, so running it again asks only the rest
+    #[arg(long, value_name = "N", value_parser = RangedU64ValueParser::<u64>::new().range(1..=MAX_WHOLE))]
+    pub budget: Option<u64>,
+    /// Print what the alignment would ask of the engine (the calls to a remote engine, and the answers already cached) and stop there: nothing is asked, nothing runs
+    #[arg(long, conflicts_with_all = ["detach", "cancel_on_interrupt"])]
+    pub dry_run: bool,
     /// Print the job ID (the job with --json) and return at once; the job runs in a background process (or on the server)
     #[arg(long)]
     pub detach: bool,
@@ -101,10 +108,23 @@ pub(crate) async fn run(
         curve: args.curve,
         unsupervised: args.unsupervised,
         tune: !args.no_tune,
+        budget: args.budget,
     }
     .checked()
     .map_err(crate::error::Error::from)?;
     let model = service.model_named(&args.model).await?;
+    // What it will ask of a remote engine, said before it is spent.
+    let plan = service
+        .model(&model)
+        .await?
+        .plan_alignment(&request)
+        .await?;
+    if args.dry_run {
+        return print_plan(&plan, &args.model, printer);
+    }
+    if let Some(calls) = &plan.engine_calls {
+        printer.status(&calls_in_words(calls, "will make"));
+    }
     let created = service
         .create_job(&model, JobRequest::Alignment(request))
         .await?;
@@ -130,6 +150,40 @@ pub(crate) async fn run(
     }
 }
 
+/// `--dry-run`: the plan, as JSON when piped, else in words.
+fn print_plan(plan: &AlignmentPlan, model: &str, printer: &Printer) -> Result<ExitCode> {
+    if printer.wants_json() {
+        printer.json(plan)?;
+    } else {
+        printer.line(&match &plan.engine_calls {
+            Some(calls) => format!(
+                "aligning {model} at {} {}",
+                short_commit(&plan.base_checkpoint),
+                calls_in_words(calls, "would make")
+            ),
+            None => format!(
+                "aligning {model} at {} would make no remote engine call: its base model is \
+                 answered here by the {}",
+                short_commit(&plan.base_checkpoint),
+                plan.engine
+            ),
+        })?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `64 calls to engine `gpu` (12 of 76 annotated examples cached)`, after `verb`.
+fn calls_in_words(calls: &EngineCalls, verb: &str) -> String {
+    format!(
+        "{verb} {} call{} to engine `{}` ({} of {} annotated examples cached)",
+        calls.calls,
+        if calls.calls == 1 { "" } else { "s" },
+        calls.engine,
+        calls.cached,
+        calls.examples
+    )
+}
+
 /// A finished alignment: JSON (the job) when piped, else a table of the figures.
 pub(crate) fn print_alignment(job: &Job, model: &str, printer: &Printer) -> Result<()> {
     if printer.wants_json() {
@@ -153,6 +207,13 @@ pub(crate) fn print_alignment(job: &Job, model: &str, printer: &Printer) -> Resu
                 report.reason.as_deref().unwrap_or("no reason recorded")
             ),
         })?;
+    }
+    if let Some(calls) = &result.engine_calls {
+        printer.wrapped(&format!(
+            "heads fitted over the answers of engine `{}`: {}",
+            calls.engine,
+            calls_in_words(calls, "made")
+        ))?;
     }
     if let Some(tuning) = &result.tuning {
         printer.wrapped(&if tuning.steps == 0 {

@@ -106,6 +106,8 @@ pub const HISTORY: Need = Need::new("the model's history", &[Scope::ModelsRead],
 pub const DIFF: Need = Need::new("comparing revisions", &[Scope::ModelsRead], Role::Reader);
 pub const DELETE_BRANCH: Need = Need::new("deleting a branch", &[Scope::Alignments], Role::Writer);
 pub const PROMOTE: Need = Need::new("promoting", &[Scope::Alignments], Role::Writer);
+/// Planning an alignment is what creating one needs: whoever may run it may cost it.
+pub const PLAN_ALIGNMENT: Need = Need::to_create(crate::wire::jobs::JobKind::Alignment);
 /// A model's jobs of any kind the caller's scopes let it see (`GET /v1/jobs?model=`).
 pub const LIST_JOBS: Need = Need::new("listing jobs", &[], Role::Reader);
 pub const LIST_EXAMPLES: Need = Need::new("listing examples", &[Scope::ExamplesRead], Role::Reader);

@@ -8,8 +8,8 @@
 
 use super::{
     ANNOTATE, ANNOTATION_AGREEMENT, DELETE_BRANCH, DELETE_EXAMPLES, DIFF, HISTORY, INGEST,
-    LIST_EXAMPLES, LOG, Need, PROMOTE, Permitted, RELEASE_CLAIM, RESOLVE_EXAMPLE, SHOW_EXAMPLE,
-    SHOW_MODEL, UNANNOTATE,
+    LIST_EXAMPLES, LOG, Need, PLAN_ALIGNMENT, PROMOTE, Permitted, RELEASE_CLAIM, RESOLVE_EXAMPLE,
+    SHOW_EXAMPLE, SHOW_MODEL, UNANNOTATE,
 };
 use crate::core::answer_cache::{Gate, Open};
 use crate::core::requests::{
@@ -21,6 +21,7 @@ use crate::ids::{ExampleId, ModelRef};
 use crate::store::{ExampleFilter, IngestCounts, NewAnnotation};
 use crate::wire::Questions;
 use crate::wire::agreement::AgreementReport;
+use crate::wire::align::{AlignmentPlan, AlignmentRequest};
 use crate::wire::claims::NextToAnnotate;
 use crate::wire::decision::Checkpoint;
 use crate::wire::examples::AnnotationsPatch;
@@ -102,6 +103,8 @@ pub trait ModelService: Send + Sync {
     ) -> Result<u64>;
     /// How far the annotators of `question` (else of every question) agree.
     async fn annotation_agreement(&self, question: Option<&str>) -> Result<AgreementReport>;
+    /// What an alignment with `request` would ask of the model's engine, asking nothing.
+    async fn plan_alignment(&self, request: &AlignmentRequest) -> Result<AlignmentPlan>;
 }
 
 /// A caller on one repository model: the home, the proof that the caller holds a need on
@@ -388,6 +391,11 @@ impl ModelService for OnModel<'_> {
             crate::core::agreement::agreement(ctx, path, question.as_deref())
         })
         .await
+    }
+
+    async fn plan_alignment(&self, request: &AlignmentRequest) -> Result<AlignmentPlan> {
+        let path = self.permitted.model_for(PLAN_ALIGNMENT)?;
+        crate::core::align::plan(self.ctx, &path, request).await
     }
 }
 

@@ -4,25 +4,6 @@
 #[allow(clippy::wildcard_imports)]
 use super::*;
 
-/// Whether `question` is aligned with `example_id` among its exemplars.
-pub(crate) fn has_exemplar(question: &Question, example_id: &ExampleId) -> bool {
-    AlignedInstructions::has_exemplar(question.instructions.as_ref(), example_id.as_str())
-}
-
-/// An aligned question without its exemplar for `example_id` (so an example is never its
-/// own neighbour when a checkpoint is scored); `None` when it has none.
-pub(crate) fn without_exemplar(question: &Question, example_id: &ExampleId) -> Option<Question> {
-    if !has_exemplar(question, example_id) {
-        return None;
-    }
-    let mut instructions = question.instructions.clone()?;
-    AlignedInstructions::remove_exemplar(&mut instructions, example_id.as_str());
-    Some(Question {
-        instructions: Some(instructions),
-        kind: question.kind.clone(),
-    })
-}
-
 /// The record of a split's fitted examples: SHA-256 over the question ID and the sorted
 /// example IDs, 32 hex digits.
 pub(super) fn fit_id(question: &str, sorted_ids: &[ExampleId]) -> String {
@@ -52,6 +33,7 @@ pub(super) fn finish(
         seed: stored.seed,
         questions: outcome.reports,
         tuning: None,
+        engine_calls: outcome.calls,
     };
     let (tuning, delta) = outcome.tuning.map_or((None, None), |(r, d)| (Some(r), d));
     result.tuning = tuning;
@@ -198,7 +180,7 @@ pub(super) fn learned_dir(
     let encoder = ctx
         .engines()
         .get(&loaded.spec.base)
-        .and_then(|e| e.as_builtin())
+        .and_then(|e| super::features(e.as_ref()).ok())
         .map(BuiltinEngine::head_encoder)
         .unwrap_or_default();
     let tuned = tuned.map(|(bytes, report)| {

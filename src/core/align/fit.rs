@@ -77,6 +77,7 @@ impl Fit<'_> {
             curve: report.curve.as_ref().map(|curve| curve.points.clone()),
             chosen: report.chosen.clone(),
             candidates: report.candidates.clone(),
+            prior: settings.remote.clone(),
             ..entry
         };
         let mut fitted_ids: Vec<ExampleId> = fitted.iter().map(|&i| ids[i].into()).collect();

@@ -41,6 +41,7 @@ pub(super) fn read_examples(
         ids: Vec::new(),
         states: Vec::new(),
         items: HashMap::new(),
+        priors: None,
     };
     for id in &settings.questions {
         let kind = &loaded.questions[id].kind;

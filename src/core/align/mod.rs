@@ -21,14 +21,16 @@ pub(crate) mod folds;
 mod gate;
 mod inputs;
 mod question;
+mod remote;
 mod select;
 mod tune;
 
 use commit::{finish, fit_id};
-pub(crate) use commit::{has_exemplar, without_exemplar};
 pub use gate::Verdict;
 use inputs::{embed, examples_count, not_run, parallel_map, read_captured, read_examples};
 use question::align_question;
+pub use remote::plan;
+use remote::{features, over, remote_of};
 
 use super::jobs::{Draft, Ending, JobClaim, Observer, Origin, Spec};
 use super::metrics::{self, Metrics, Scored, label_of, loss, scale_of};
@@ -86,6 +88,9 @@ pub(crate) struct AlignmentSpec {
     /// Absent in jobs recorded before fine-tunes: false (they did not tune).
     #[serde(default)]
     tune: bool,
+    /// The most remote engine calls it may make (absent: no limit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    budget: Option<u64>,
     origin: Origin,
 }
 
@@ -114,7 +119,7 @@ pub fn create(
 ) -> Result<(Job, JobClaim)> {
     let request = alignment.request;
     let loaded = models::load(ctx, alignment.model, request.revision.as_deref())?;
-    builtin_engine(ctx, &loaded)?;
+    over(ctx, &loaded, request.unsupervised)?;
     let questions = crate::core::question_ids::question_ids(
         &loaded,
         request.questions.as_deref(),
@@ -132,24 +137,10 @@ pub fn create(
         curve: request.curve,
         unsupervised: request.unsupervised,
         tune: request.tune,
+        budget: request.budget,
         origin: Origin::of_creation(ctx, origin, draft.job_id()),
     };
     draft.record(ctx, &loaded.model_id, &stored, 0)
-}
-
-/// The built-in engine of the model's base: the alignment fits its features.
-fn builtin_engine(ctx: &Context, loaded: &Loaded) -> Result<Arc<dyn crate::engine::Engine>> {
-    let engine = loaded.engine(ctx)?;
-    if engine.as_builtin().is_none() {
-        return Err(Error::BadRequest(format!(
-            "{} is on base model `{}`, which is routed to a remote engine ({}); alignments fit \
-             the built-in engine's features, so align on a base model the built-in engine serves",
-            loaded.path,
-            loaded.spec.base,
-            engine.describe()
-        )));
-    }
-    Ok(engine.clone())
 }
 
 /// Progress and cancel, shared between the blocking work and the job's ticker.
@@ -193,11 +184,11 @@ pub(crate) async fn execute(
     observer: &dyn Observer,
 ) -> Result<Ending> {
     let loaded = models::load_pinned(ctx, &record.model_id, &stored.revision).await?;
-    let engine = builtin_engine(ctx, &loaded)?;
+    let engine = over(ctx, &loaded, stored.unsupervised)?;
     let tracker = Arc::new(Tracker::default());
     let work = {
         let (ctx, loaded, tracker) = (ctx.clone(), loaded.clone(), tracker.clone());
-        let settings = Settings {
+        let mut settings = Settings {
             questions: stored.questions.clone(),
             seed: stored.seed,
             margin: stored.margin,
@@ -207,22 +198,48 @@ pub(crate) async fn execute(
             curve: stored.curve,
             unsupervised: stored.unsupervised,
             tune: stored.tune,
+            remote: None,
         };
+        let budget = stored.budget;
         // On the pool of the job's task: in a server, the one that yields to decisions.
         let pool = crate::parallel::Pool::current();
-        tokio::task::spawn_blocking(move || {
-            let builtin = engine
-                .as_builtin()
-                .ok_or_else(|| Error::bug("the engine is no longer built-in"))?;
-            pool.install(|| align(&ctx, &loaded, builtin, &settings, &tracker))
-        })
+        async move {
+            let mut examples = {
+                let (ctx, loaded) = (ctx.clone(), loaded.clone());
+                let settings = settings.clone();
+                blocking(move || read_examples(&ctx, &loaded, &settings)).await?
+            };
+            let mut calls = None;
+            if let Some(remote) = remote_of(&engine) {
+                let (priors, made) = remote::ask(
+                    &ctx,
+                    &remote,
+                    &loaded,
+                    &settings.questions,
+                    &examples,
+                    budget,
+                    &tracker,
+                )
+                .await?;
+                settings.remote = Some(remote.name.to_owned());
+                examples.priors = Some(priors);
+                calls = Some(made);
+            }
+            let aligned = tokio::task::spawn_blocking(move || {
+                let builtin = features(engine.as_ref())?;
+                pool.install(|| align(&ctx, &loaded, builtin, &examples, &settings, &tracker))
+            })
+            .await
+            .map_err(|e| Error::internal("the alignment task", e))?;
+            aligned.map(|outcome| Outcome { calls, ..outcome })
+        }
     };
     tokio::pin!(work);
     let mut ticker = tokio::time::interval(TICK);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let outcome = loop {
         tokio::select! {
-            out = &mut work => break out.map_err(|e| Error::internal("the alignment task", e))?,
+            out = &mut work => break out,
             _ = ticker.tick() => {
                 observer.progress(tracker.progress());
                 if super::jobs::record_progress(ctx, &record.job_id, tracker.progress()).await? {
@@ -243,6 +260,7 @@ pub(crate) async fn execute(
 }
 
 /// What the blocking part settles.
+#[derive(Clone, Default)]
 struct Settings {
     questions: Vec<String>,
     seed: u64,
@@ -255,6 +273,9 @@ struct Settings {
     unsupervised: bool,
     /// Fine-tune the encoder where it pays ([`tune`]).
     tune: bool,
+    /// The remote engine (its name) whose answers are the heads' prior; none: the built-in
+    /// engine's zero-shot answers.
+    remote: Option<String>,
 }
 
 /// What the blocking part found.
@@ -267,6 +288,8 @@ struct Outcome {
         crate::wire::align::TuningReport,
         Option<crate::engine::builtin::tuned::Delta>,
     )>,
+    /// The calls made to the remote engine, when the heads read its answers.
+    calls: Option<crate::wire::align::EngineCalls>,
 }
 
 /// One annotated example of one question.
@@ -282,29 +305,34 @@ struct Examples {
     states: Vec<Value>,
     /// Question ID → its items.
     items: HashMap<String, (Vec<Item>, u64)>,
+    /// A remote engine's answers, the heads' prior instead of the built-in engine's
+    /// zero-shot answers ([`remote`]).
+    priors: Option<remote::Priors>,
 }
 
 fn align(
     ctx: &Context,
     loaded: &Loaded,
     engine: &BuiltinEngine,
+    examples: &Examples,
     settings: &Settings,
     tracker: &Tracker,
 ) -> Result<Outcome> {
-    let examples = read_examples(ctx, loaded, settings)?;
     // Captured states are read for the corrected prior a choice or a score starts from
-    // (a noul has none), and for a correction without annotations.
-    let corrects = settings.unsupervised
-        || settings
-            .questions
-            .iter()
-            .any(|id| !matches!(loaded.questions[id].kind, QuestionKind::Noul { .. }));
+    // (a noul has none), and for a correction without annotations: both the built-in
+    // engine's zero-shot answers, not a remote engine's.
+    let corrects = settings.remote.is_none()
+        && (settings.unsupervised
+            || settings
+                .questions
+                .iter()
+                .any(|id| !matches!(loaded.questions[id].kind, QuestionKind::Noul { .. })));
     let captured_states = if corrects {
         read_captured(ctx, loaded, settings)?
     } else {
         Vec::new()
     };
-    tracker.total.store(
+    tracker.total.fetch_add(
         (examples.states.len() + captured_states.len() + settings.questions.len()) as u64,
         Ordering::Relaxed,
     );
@@ -316,13 +344,14 @@ fn align(
         seconds = started.elapsed().as_secs_f64(),
         "alignment: states embedded"
     );
-    let refused = tune::not_tuned(engine, settings, &embedded)
-        .or_else(|| tuned_elsewhere(loaded, settings))
+    let refused = tune::remote_untuned(settings)
+        .or_else(|| tune::not_tuned(engine, settings, &embedded))
+        .or_else(|| tune::tuned_elsewhere(loaded, settings))
         .filter(|_| !settings.unsupervised);
     let tuned = match refused {
         None if !settings.unsupervised => {
             let started = std::time::Instant::now();
-            let tuned = tune::tune(engine, &examples, &embedded, settings, tracker)?;
+            let tuned = tune::tune(engine, examples, &embedded, settings, tracker)?;
             tracing::info!(
                 seconds = started.elapsed().as_secs_f64(),
                 "alignment: encoder fine-tuned"
@@ -331,7 +360,7 @@ fn align(
         }
         _ => None,
     };
-    let inputs = (&examples, &embedded[..], &captured[..]);
+    let inputs = (examples, &embedded[..], &captured[..]);
     let mut base = search(loaded, engine, inputs, settings, tracker, None)?;
     let Some(tuned) = tuned else {
         // Asked for and not run: say why.
@@ -354,98 +383,7 @@ fn align(
         .total
         .fetch_add(settings.questions.len() as u64, Ordering::Relaxed);
     let over_tuned = search(loaded, engine, inputs, settings, tracker, Some(&tuned))?;
-    Ok(choose_encoder(base, over_tuned, tuned))
-}
-
-/// Why the alignment cannot fine-tune because of a question it leaves as it is: a head of
-/// the base checkpoint that reads its fine-tune, which a new one would replace.
-fn tuned_elsewhere(loaded: &Loaded, settings: &Settings) -> Option<String> {
-    let kept: Vec<&String> = loaded
-        .questions
-        .keys()
-        .filter(|id| {
-            loaded.heads.get(id).is_some_and(|l| l.tuned.is_some())
-                && !settings.questions.contains(id)
-        })
-        .collect();
-    (!kept.is_empty()).then(|| {
-        format!(
-            "{} read{} the base checkpoint's fine-tune: align {} with these questions to tune \
-             again",
-            kept.iter()
-                .map(|id| format!("`{id}`"))
-                .collect::<Vec<_>>()
-                .join(", "),
-            if kept.len() == 1 { "s" } else { "" },
-            if kept.len() == 1 { "it" } else { "them" },
-        )
-    })
-}
-
-/// The questions' mean out-of-fold log loss of what each chose (over those that chose).
-fn chosen_loss(outcome: &Outcome) -> Option<f64> {
-    let losses: Vec<f64> = outcome
-        .reports
-        .values()
-        .filter_map(|report| {
-            let chosen = report.chosen.as_ref()?;
-            Some(report.candidates.as_ref()?.get(chosen)?.log_loss)
-        })
-        .collect();
-    (!losses.is_empty()).then(|| losses.iter().sum::<f64>() / losses.len() as f64)
-}
-
-/// The alignment over the fine-tuned encoder where its choices do better out of fold than
-/// over the base one (and some question's head reads it), else over the base.
-fn choose_encoder(base: Outcome, over_tuned: Outcome, tuned: tune::Tuned) -> Outcome {
-    let (tuned_loss, base_loss) = (chosen_loss(&over_tuned), chosen_loss(&base));
-    let reads = over_tuned
-        .reports
-        .values()
-        .any(|report| report.improved && report.chosen.as_deref() == Some("head"));
-    let (used, reason) = match (tuned_loss, base_loss) {
-        (Some(t), Some(b)) if t < b - 1e-9 && reads => (
-            true,
-            format!(
-                "kept: the questions' choices score a mean out-of-fold log loss of {t:.3} over \
-                 the fine-tuned encoder, {b:.3} over the base one"
-            ),
-        ),
-        (Some(t), Some(b)) if t < b - 1e-9 => (
-            false,
-            "not kept: no question's head would read it".to_owned(),
-        ),
-        (Some(t), Some(b)) => (
-            false,
-            format!(
-                "not kept: the questions' choices score a mean out-of-fold log loss of {t:.3} \
-                 over the fine-tuned encoder, {b:.3} over the base one"
-            ),
-        ),
-        _ => (
-            false,
-            "not kept: no question had a choice to make".to_owned(),
-        ),
-    };
-    let report = crate::wire::align::TuningReport {
-        used,
-        examples: tuned.examples as u64,
-        steps: tuned.steps as u64,
-        log_loss_tuned: tuned_loss.map(round),
-        log_loss_base: base_loss.map(round),
-        reason,
-    };
-    if used {
-        Outcome {
-            tuning: Some((report, Some(tuned.delta))),
-            ..over_tuned
-        }
-    } else {
-        Outcome {
-            tuning: Some((report, None)),
-            ..base
-        }
-    }
+    Ok(tune::choose_encoder(base, over_tuned, tuned))
 }
 
 /// Every question's alignment, over the base encoder or over `tuned`.
@@ -531,6 +469,7 @@ fn in_question_order(
         reports: IndexMap::new(),
         learned: IndexMap::new(),
         tuning: None,
+        calls: None,
     };
     for (q, aligned) in in_order.into_iter().enumerate() {
         let (report, learned) = aligned.unwrap_or_else(|| Err(not_run("a question")))?;

@@ -97,7 +97,11 @@ pub(super) fn align_question(
     // The best prior there is: zero-shot without each outcome's pull over the captured
     // states, where there are enough of them (learn_question keeps it where it does at
     // least as well on the annotated examples).
-    let correction = Correction::of(engine, &base, captured, settings.seed)?.ok();
+    let correction = match settings.remote {
+        None => Correction::of(engine, &base, captured, settings.seed)?.ok(),
+        // A remote engine's answers are its own: nothing here corrects them.
+        Some(_) => None,
+    };
     let inputs = Inputs {
         engine,
         examples,
@@ -144,7 +148,7 @@ pub(super) fn learn_question(
         ..
     } = *inputs;
     let kind = &base.kind;
-    let readings = Readings::of(inputs, base, correction)?;
+    let readings = Readings::of(inputs, id, base, correction)?;
     tracker.check()?;
     let correction = correction.filter(|_| readings.corrected);
     let problem = readings.problem(kind, examples, items);
@@ -320,7 +324,12 @@ struct Readings {
 }
 
 impl Readings {
-    fn of(inputs: &Inputs<'_>, base: &Question, correction: Option<&Correction>) -> Result<Self> {
+    fn of(
+        inputs: &Inputs<'_>,
+        id: &str,
+        base: &Question,
+        correction: Option<&Correction>,
+    ) -> Result<Self> {
         let items = inputs.items;
         let n = items.len();
         let mut readings = Self {
@@ -332,11 +341,23 @@ impl Readings {
             by_fold: None,
             counts: Vec::with_capacity(n),
         };
+        // A remote engine's answers where the heads read them, else the built-in engine's.
+        let remote = inputs
+            .examples
+            .priors
+            .as_ref()
+            .map(|priors| priors.get(id).map_or(&[][..], Vec::as_slice));
         for it in items {
             let state = &inputs.embedded[it.example];
-            readings
-                .zero_shot
-                .push(inputs.engine.zero_shot(state, base)?.0);
+            let zero_shot = match remote {
+                Some(priors) => priors
+                    .get(it.example)
+                    .filter(|p| !p.is_empty())
+                    .cloned()
+                    .ok_or_else(|| Error::bug("an annotated example without its remote answer"))?,
+                None => inputs.engine.zero_shot(state, base)?.0,
+            };
+            readings.zero_shot.push(zero_shot);
             if let Some(correction) = correction {
                 let corrected = inputs.engine.zero_shot(state, &correction.question)?.0;
                 readings.priors.push(corrected);

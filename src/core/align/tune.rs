@@ -244,3 +244,105 @@ fn pairs(examples: &Examples, members: &[usize], budget: Budget, seed: u64) -> V
     }
     pairs
 }
+
+/// Why an alignment over a remote engine's answers does not fine-tune: its heads read the
+/// base encoder, which a decision at the checkpoint embeds the state with beside the call.
+pub(super) fn remote_untuned(settings: &Settings) -> Option<String> {
+    settings.remote.as_ref().map(|name| {
+        format!(
+            "the heads read the answers of remote engine `{name}` over the base encoder's \
+             features; the encoder is fine-tuned only for the built-in engine's heads"
+        )
+    })
+}
+
+/// Why the alignment cannot fine-tune because of a question it leaves as it is: a head of
+/// the base checkpoint that reads its fine-tune, which a new one would replace.
+pub(super) fn tuned_elsewhere(loaded: &Loaded, settings: &Settings) -> Option<String> {
+    let kept: Vec<&String> = loaded
+        .questions
+        .keys()
+        .filter(|id| {
+            loaded.heads.get(id).is_some_and(|l| l.tuned.is_some())
+                && !settings.questions.contains(id)
+        })
+        .collect();
+    (!kept.is_empty()).then(|| {
+        format!(
+            "{} read{} the base checkpoint's fine-tune: align {} with these questions to tune \
+             again",
+            kept.iter()
+                .map(|id| format!("`{id}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            if kept.len() == 1 { "s" } else { "" },
+            if kept.len() == 1 { "it" } else { "them" },
+        )
+    })
+}
+
+/// The questions' mean out-of-fold log loss of what each chose (over those that chose).
+fn chosen_loss(outcome: &Outcome) -> Option<f64> {
+    let losses: Vec<f64> = outcome
+        .reports
+        .values()
+        .filter_map(|report| {
+            let chosen = report.chosen.as_ref()?;
+            Some(report.candidates.as_ref()?.get(chosen)?.log_loss)
+        })
+        .collect();
+    (!losses.is_empty()).then(|| losses.iter().sum::<f64>() / losses.len() as f64)
+}
+
+/// The alignment over the fine-tuned encoder where its choices do better out of fold than
+/// over the base one (and some question's head reads it), else over the base.
+pub(super) fn choose_encoder(base: Outcome, over_tuned: Outcome, tuned: tune::Tuned) -> Outcome {
+    let (tuned_loss, base_loss) = (chosen_loss(&over_tuned), chosen_loss(&base));
+    let reads = over_tuned
+        .reports
+        .values()
+        .any(|report| report.improved && report.chosen.as_deref() == Some("head"));
+    let (used, reason) = match (tuned_loss, base_loss) {
+        (Some(t), Some(b)) if t < b - 1e-9 && reads => (
+            true,
+            format!(
+                "kept: the questions' choices score a mean out-of-fold log loss of {t:.3} over \
+                 the fine-tuned encoder, {b:.3} over the base one"
+            ),
+        ),
+        (Some(t), Some(b)) if t < b - 1e-9 => (
+            false,
+            "not kept: no question's head would read it".to_owned(),
+        ),
+        (Some(t), Some(b)) => (
+            false,
+            format!(
+                "not kept: the questions' choices score a mean out-of-fold log loss of {t:.3} \
+                 over the fine-tuned encoder, {b:.3} over the base one"
+            ),
+        ),
+        _ => (
+            false,
+            "not kept: no question had a choice to make".to_owned(),
+        ),
+    };
+    let report = crate::wire::align::TuningReport {
+        used,
+        examples: tuned.examples as u64,
+        steps: tuned.steps as u64,
+        log_loss_tuned: tuned_loss.map(round),
+        log_loss_base: base_loss.map(round),
+        reason,
+    };
+    if used {
+        Outcome {
+            tuning: Some((report, Some(tuned.delta))),
+            ..over_tuned
+        }
+    } else {
+        Outcome {
+            tuning: Some((report, None)),
+            ..base
+        }
+    }
+}

@@ -3,7 +3,6 @@
 //! coherence kept.
 
 use super::between_questions::read_references;
-use super::learned::Learned;
 #[allow(clippy::wildcard_imports)]
 use super::*;
 
@@ -240,54 +239,6 @@ impl BuiltinEngine {
         let (answer, tokens) = self.answer(state, question)?;
         let outcomes = aligned::outcome_keys(&question.kind).len();
         Ok((answer.outcome_probabilities(outcomes), tokens))
-    }
-
-    /// The distribution of a question with a learned head ([`learned`]): its
-    /// zero-shot answer (the question as it is without the head) is the head's prior.
-    pub(super) fn distribution_learned(
-        &self,
-        state: &EmbeddedState,
-        question: &Question,
-        learned: &Learned,
-    ) -> Result<(Distribution, u64)> {
-        if learned.encoder != self.head_encoder() {
-            return Err(crate::error::Error::Validation(vec![
-                crate::wire::validate::FieldError::new(
-                    crate::wire::Loc(vec![crate::wire::validate::Segment::Key(format!(
-                        "{}/{}",
-                        super::learned::file::DIR,
-                        super::learned::file::MANIFEST
-                    ))])
-                    .key("encoder"),
-                    format!(
-                        "the head of `{}` reads the embeddings of `{}`; this base model's \
-                         encoder is `{}`: align the question again on this base model",
-                        learned.question,
-                        learned.encoder,
-                        self.head_encoder()
-                    ),
-                    "encoder_mismatch",
-                ),
-            ]));
-        }
-        let (prior, tokens) = self.zero_shot(state, question)?;
-        let pooled = match (&learned.tuned, &state.tuned) {
-            (None, _) => state.pooled(),
-            (Some(_), Some(tuned)) => tuned.to_vec(),
-            // A blank state has no window to tune: its head reads what it reads untuned.
-            (Some(_), None) if state.is_blank() => state.pooled(),
-            (Some(_), None) => {
-                return Err(crate::error::Error::bug(
-                    "a tuned head was given a state embedded without its encoder",
-                ));
-            }
-        };
-        let ps = learned.head.probabilities(&super::learned::Reading {
-            pooled: &pooled,
-            counts: state.words(),
-            prior: &prior,
-        });
-        Ok((distribution_of(&question.kind, ps), tokens))
     }
 
     /// The distribution of an aligned question ([`aligned`]): zero-shot, neighbour and cue

@@ -15,6 +15,7 @@ mod between_questions;
 mod coherence_tests;
 pub mod embedder;
 pub mod learned;
+mod learned_answer;
 pub mod meaning;
 pub mod outcomes;
 pub mod scoring;

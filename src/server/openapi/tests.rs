@@ -95,6 +95,7 @@ fn lists_every_operation() {
         ("get", format!("{models}/alignments/{{jobId}}")),
         ("post", format!("{models}/alignments/{{jobId}}/cancel")),
         ("post", format!("{models}/promote")),
+        ("post", format!("{models}/alignment-plan")),
         ("delete", format!("{models}/branches/{{branch}}")),
         ("get", format!("{models}/evaluations")),
         ("post", format!("{models}/evaluations")),

@@ -75,6 +75,54 @@ jobs::json_job_create!(
     body_description: "The alignment.",
 );
 
+problems::problem_responses! {
+    PlanInvalid = [ValidationError, InvalidCheckpoint]
+        "the body is not a valid alignment (`details` locates each fault), or the model's \
+        files at the revision do not form a valid model.";
+}
+
+/// `POST /v1/models/{modelId}/alignment-plan`: what the same body would ask of the engine
+/// as an alignment, asking nothing (what `arbiter align --dry-run` prints).
+#[utoipa::path(
+    post,
+    path = crate::wire::paths::ALIGNMENT_PLAN,
+    tag = "alignments",
+    operation_id = "planAlignment",
+    summary = "Plan an alignment",
+    description = "What an alignment with this body would ask of the model's engine, asking \
+        nothing: for a base model routed to a remote engine, the annotated examples it reads \
+        and how many of them are already in the answer cache; the rest is the number of calls \
+        it would make (what `budget` counts). For the built-in engine, `engineCalls` is \
+        absent: it answers here. Needs what creating the alignment needs (role `writer`).",
+    security(("bearerAuth" = ["alignments"])),
+    params(ModelParams),
+    request_body(content = AlignmentRequest, description = "The alignment, as it would be created."),
+    responses(
+        (status = 200, description = "What the alignment would ask.",
+            body = crate::wire::align::AlignmentPlan),
+        problems::NotJsonBody,
+        problems::RevisionNotFound,
+        problems::TooLarge,
+        problems::NotJson,
+        PlanInvalid,
+    ),
+)]
+pub(crate) async fn plan_alignment(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    AppPath(ModelParams { model_id }): AppPath<ModelParams>,
+    request: axum::extract::Request,
+) -> ApiResult<Json<crate::wire::align::AlignmentPlan>> {
+    let authorized = state
+        .authorize(&principal, &model_id, core::access::PLAN_ALIGNMENT)
+        .await?;
+    let JsonBody(body) = JsonBody::read(request, &state, &authorized).await?;
+    let alignment = AlignmentRequest::read(&body)?;
+    Ok(Json(
+        authorized.on(&state.ctx).plan_alignment(&alignment).await?,
+    ))
+}
+
 /// `POST /v1/models/{modelId}/promote` with `{revision}`: fast-forward the default branch
 /// to it (409 `not_fast_forward` when it is not ahead). Needs a writer.
 #[utoipa::path(

@@ -41,6 +41,7 @@ fn v1() -> OpenApiRouter<AppState> {
         .routes(routes!(examples::get_example, examples::delete_example))
         .routes(routes!(examples::annotate_example))
         .routes(routes!(examples::annotate_examples))
+        .routes(routes!(alignments::plan_alignment))
         .routes(routes!(claims::claim_example_to_annotate))
         .routes(routes!(claims::release_example_claim))
         .routes(routes!(claims::delete_annotation))

@@ -6,9 +6,10 @@ mod report;
 mod request;
 
 pub use report::{
-    AlignmentResult, Coverage, Curve, CurvePoint, Delta, Disagreement, Disagreements, Estimate,
-    EvaluationReport, EvaluationStatus, Intervals, Metrics, QuestionEvaluation, QuestionOrigin,
-    QuestionReport, ReliabilityBin, TuningReport, Verdict, WorkingCopy,
+    AlignmentPlan, AlignmentResult, Coverage, Curve, CurvePoint, Delta, Disagreement,
+    Disagreements, EngineCalls, Estimate, EvaluationReport, EvaluationStatus, Intervals, Metrics,
+    QuestionEvaluation, QuestionOrigin, QuestionReport, ReliabilityBin, TuningReport, Verdict,
+    WorkingCopy,
 };
 pub use request::{AlignmentRequest, EvaluationRequest, MAX_WHOLE, WARM_STATES};
 

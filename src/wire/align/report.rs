@@ -24,6 +24,40 @@ pub struct AlignmentResult {
     /// The encoder's fine-tune, when one was tried: whether the heads read it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tuning: Option<TuningReport>,
+    /// The remote engine the heads were fitted over, and the calls the alignment made to
+    /// it (absent for the built-in engine).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine_calls: Option<EngineCalls>,
+}
+
+/// What an alignment asked, or would ask, of a remote engine: one call per annotated
+/// example whose answers are not in the answer cache.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EngineCalls {
+    /// The engine's name in `config.yaml`.
+    pub engine: String,
+    /// Annotated examples whose answers the alignment reads.
+    pub examples: u64,
+    /// Of those, the ones whose answers were already cached: no call.
+    pub cached: u64,
+    /// Calls to the engine: made (a result), or to be made (a plan).
+    pub calls: u64,
+}
+
+/// `POST /v1/models/{modelId}/alignment-plan`: what an alignment with the same request
+/// would ask of the engine, asking nothing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AlignmentPlan {
+    /// The checkpoint it would start from.
+    pub base_checkpoint: String,
+    /// The engine the base model is answered by, as `arbiter engines` describes it.
+    pub engine: String,
+    /// The calls to a remote engine (absent for the built-in engine, which answers here
+    /// and is never counted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine_calls: Option<EngineCalls>,
 }
 
 /// An alignment's fine-tune of the encoder (`SetFit`) and whether it was kept.

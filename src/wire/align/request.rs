@@ -75,6 +75,13 @@ pub struct AlignmentRequest {
     #[schema(nullable = true, default = true)]
     #[serde(deserialize_with = "tune")]
     pub tune: bool,
+    /// The most calls to a remote engine the alignment may make (each annotated example
+    /// whose answers are not cached is one). Past it the alignment stops, commits nothing
+    /// and says how far it got; the answers it got are cached, so running it again asks
+    /// only the rest. Absent: no limit. `POST …/alignment-plan` says how many it would make.
+    #[schema(nullable = true, minimum = 1, maximum = 9_007_199_254_740_991_u64)]
+    #[serde(deserialize_with = "budget", skip_serializing_if = "Option::is_none")]
+    pub budget: Option<u64>,
 }
 
 impl Default for AlignmentRequest {
@@ -90,6 +97,7 @@ impl Default for AlignmentRequest {
             curve: false,
             unsupervised: false,
             tune: DEFAULT_TUNE,
+            budget: None,
         }
     }
 }
@@ -208,6 +216,22 @@ fn past_whole(n: u64) -> Option<String> {
 /// The seed: a whole number from 0 to [`MAX_WHOLE`].
 fn seed<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
     ranged(deserializer, DEFAULT_SEED, |n| past_whole(*n))
+}
+
+/// The budget of engine calls, when given: a whole number from 1 to [`MAX_WHOLE`].
+fn budget<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Error> {
+    let Some(n) = Option::<u64>::deserialize(deserializer)? else {
+        return Ok(None);
+    };
+    let refused = if n == 0 {
+        Some("must be a whole number of at least 1 (engine calls), not 0".to_owned())
+    } else {
+        past_whole(n)
+    };
+    match refused {
+        Some(predicate) => Err(Refusal::of(predicate, "range").raise()),
+        None => Ok(Some(n)),
+    }
 }
 
 /// Whether to fine-tune: null is [`DEFAULT_TUNE`].

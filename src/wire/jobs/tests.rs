@@ -116,6 +116,7 @@ fn a_result_read_back_is_of_the_kind_that_wrote_it() {
             checkpoint: None,
             seed: 0,
             questions: indexmap::IndexMap::default(),
+            engine_calls: None,
             tuning: Some(crate::wire::align::TuningReport {
                 used: true,
                 examples: 40,

@@ -94,6 +94,25 @@ pub fn cue_text(key: &str, phrases: &[String]) -> String {
     format!("{key}: {}", phrases.join("; "))
 }
 
+/// Whether `question` is aligned with `example_id` among its exemplars.
+pub fn has_exemplar(question: &Question, example_id: &str) -> bool {
+    AlignedInstructions::has_exemplar(question.instructions.as_ref(), example_id)
+}
+
+/// An aligned question without its exemplar for `example_id` (so an example is never its
+/// own neighbour when a checkpoint is scored); `None` when it has none.
+pub fn without_exemplar(question: &Question, example_id: &str) -> Option<Question> {
+    if !has_exemplar(question, example_id) {
+        return None;
+    }
+    let mut instructions = question.instructions.clone()?;
+    AlignedInstructions::remove_exemplar(&mut instructions, example_id);
+    Some(Question {
+        instructions: Some(instructions),
+        kind: question.kind.clone(),
+    })
+}
+
 /// Whether `question` carries an alignment (it may still be malformed).
 pub fn is_aligned(question: &Question) -> bool {
     AlignedInstructions::is_aligned(question.instructions.as_ref())

@@ -36,6 +36,8 @@
 //!     curve:                             # optional (align --curve): out-of-fold figures
 //!       - {examples: 8, accuracy: 0.5, logLoss: 0.98}   # at 8, 16, 32, … examples
 //!     chosen: head                       # or majority: what cross-validation chose
+//!     prior: gpu-box                     # optional: the remote engine whose answer is the
+//!                                        # prior (absent: the built-in zero-shot answer)
 //!     candidates:                        # each candidate's out-of-fold figures
 //!       zero_shot: {examples: 40, accuracy: 0.6, logLoss: 0.9}
 //! ```
@@ -129,6 +131,11 @@ pub struct Entry {
     /// Each candidate's out-of-fold figures, which the choice compared.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub candidates: Option<IndexMap<String, crate::wire::align::CurvePoint>>,
+    /// The remote engine (its name in `config.yaml`) whose answers the head reads as its
+    /// prior; absent: the built-in engine's zero-shot answer. A head is only ever applied
+    /// over the prior it was fitted on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prior: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -554,6 +561,7 @@ pub fn entry(
         curve: None,
         chosen: None,
         candidates: None,
+        prior: None,
     }
 }
 

@@ -1,0 +1,291 @@
+//! `arbiter align` on a model whose base is routed to a remote engine: the heads fitted
+//! over the engine's answers (asked once per example, through the answer cache), the cost
+//! said before it is spent (`--dry-run`, `--budget`), a failure half-way resumed without
+//! asking again, and decisions at the new checkpoint that call the engine as often as a
+//! zero-shot one.
+
+use crate::align::labelled;
+use crate::common::{TestEnv, repo_root};
+use crate::fake_upstream::{FakeReply, FakeUpstream, chat_completion};
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// `mo` routed to a chat-logprobs engine named `chat` at `url`, failing at once (no retry).
+fn chat_config(url: &str) -> String {
+    format!(
+        "engines:\n  chat: {{kind: chat-logprobs, url: '{url}', model: fake-chat, \
+         top_logprobs: 5, connect_timeout: 1, timeout: 5, retries: 0, backoff: 0.05, \
+         max_backoff: 1}}\nmodels:\n  mo: chat\n"
+    )
+}
+
+/// A chat model that answers every question with the same letter distribution, and counts
+/// the prompts it answered; down (500) from its `from`-th request while `down` is set.
+struct Chat {
+    fake: FakeUpstream,
+    down: Arc<AtomicBool>,
+    answered: Arc<Mutex<HashMap<String, usize>>>,
+}
+
+impl Chat {
+    fn start(from: usize) -> Self {
+        let down = Arc::new(AtomicBool::new(false));
+        let answered: Arc<Mutex<HashMap<String, usize>>> = Arc::default();
+        let fake = {
+            let (down, answered) = (down.clone(), answered.clone());
+            FakeUpstream::start(move |index, body| {
+                if index >= from && down.load(Ordering::SeqCst) {
+                    return FakeReply::text(500, "the GPU is on fire");
+                }
+                let prompt = body["messages"][1]["content"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned();
+                *answered.lock().unwrap().entry(prompt).or_default() += 1;
+                FakeReply::ok(&chat_completion(&[(
+                    "A",
+                    &[("A", 0.3), ("B", 0.25), ("C", 0.2), ("D", 0.15), ("E", 0.1)],
+                )]))
+            })
+        };
+        Self {
+            fake,
+            down,
+            answered,
+        }
+    }
+}
+
+fn env_on(config: &str, annotated: usize) -> TestEnv {
+    let env = TestEnv::new();
+    std::fs::write(env.home().join("config.yaml"), config).unwrap();
+    let questions = repo_root().join("examples/support/questions.yaml");
+    env.create_model("acme/support", "mo", &questions);
+    env.ingest("acme/support", &labelled(annotated, &["intent"]));
+    env
+}
+
+fn branches(env: &TestEnv) -> Vec<String> {
+    env.git_in(
+        &env.home().join("repos/acme/support.git"),
+        &["branch", "--format=%(refname:short)"],
+    )
+    .lines()
+    .map(str::to_owned)
+    .collect()
+}
+
+const ALIGN: [&str; 4] = ["align", "acme/support", "-q", "intent"];
+
+/// Run `arbiter --json args…`, an alignment expected to fail: its job's problem.
+fn failed(env: &TestEnv, args: &[&str]) -> Value {
+    let output = env.cmd().arg("--json").args(args).output().unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let job: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(job["status"], "failed", "{job}");
+    job["error"].clone()
+}
+
+// One scenario in order (plan, budget, failure, resume, decisions, re-routing): each step
+// starts from what the one before left.
+#[allow(clippy::too_many_lines)]
+#[test]
+fn an_alignment_over_a_chat_engine_says_its_cost_survives_a_failure_and_asks_each_example_once() {
+    let chat = Chat::start(20);
+    let env = env_on(&chat_config(chat.fake.url()), 40);
+
+    // The cost, before anything is spent.
+    let plan = env.json(&[&ALIGN[..], &["--dry-run"]].concat());
+    assert_eq!(
+        plan["engineCalls"],
+        json!({"engine": "chat", "examples": 40, "cached": 0, "calls": 40}),
+        "{plan}"
+    );
+    let output = env
+        .cmd()
+        .args([
+            "--table",
+            "align",
+            "acme/support",
+            "-q",
+            "intent",
+            "--dry-run",
+        ])
+        .output()
+        .unwrap();
+    let words = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        words.contains("would make 40 calls to engine `chat` (0 of 40 annotated examples cached)"),
+        "{words}"
+    );
+    assert_eq!(chat.fake.count(), 0, "a dry run asks nothing");
+
+    // A budget too small: it stops there, commits nothing, and says how far it got.
+    let problem = failed(&env, &[&ALIGN[..], &["--budget", "10"]].concat());
+    let detail = problem["detail"].as_str().unwrap_or_default();
+    assert!(
+        detail.contains("the budget of 10 engine calls is spent: 10 of the 40 annotated examples"),
+        "{problem}"
+    );
+    assert!(detail.contains("a budget of 30 or more"), "{detail}");
+    assert_eq!(chat.fake.count(), 10);
+    assert_eq!(branches(&env), ["main"]);
+
+    // The engine fails half-way: the alignment fails, saying after how many calls.
+    chat.down.store(true, Ordering::SeqCst);
+    let problem = failed(&env, &ALIGN);
+    assert_eq!(problem["code"], "upstream_failed", "{problem}");
+    let detail = problem["detail"].as_str().unwrap_or_default();
+    assert!(detail.contains("of 30 engine calls"), "{detail}");
+    assert!(
+        detail.contains("the same alignment asks only the rest"),
+        "{detail}"
+    );
+    assert_eq!(branches(&env), ["main"]);
+    let cached = env.json(&[&ALIGN[..], &["--dry-run"]].concat())["engineCalls"]["cached"]
+        .as_u64()
+        .unwrap();
+    assert!((20..40).contains(&cached), "{cached} cached");
+
+    // Back up: the same alignment asks only what it never got, and commits.
+    chat.down.store(false, Ordering::SeqCst);
+    let job = env.json(&ALIGN);
+    assert_eq!(job["status"], "completed", "{job}");
+    let result = &job["result"];
+    assert_eq!(
+        result["engineCalls"],
+        json!({"engine": "chat", "examples": 40, "cached": cached, "calls": 40 - cached}),
+        "{result}"
+    );
+    assert_eq!(result["improved"], true, "{result}");
+    let intent = &result["questions"]["intent"];
+    assert_eq!(intent["chosen"], "head", "{intent}");
+    assert!(
+        intent["after"]["accuracy"].as_f64() > intent["before"]["accuracy"].as_f64(),
+        "{intent}"
+    );
+    assert_eq!(result["tuning"]["used"], false);
+    assert!(
+        result["tuning"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("remote engine `chat`"),
+        "{result}"
+    );
+    {
+        let answered = chat.answered.lock().unwrap();
+        assert_eq!(answered.len(), 40, "every example asked");
+        assert!(
+            answered.values().all(|n| *n == 1),
+            "an example was answered twice: {answered:?}"
+        );
+    }
+    let branch = result["branch"].as_str().unwrap().to_owned();
+    let manifest = env.git_in(
+        &env.home().join("repos/acme/support.git"),
+        &["show", &format!("{branch}:learned/manifest.yaml")],
+    );
+    assert!(manifest.contains("prior: chat"), "{manifest}");
+
+    // A decision at the new checkpoint asks the engine what a zero-shot one asks (one
+    // request per question for a chat model), and its head moves the engine's answer.
+    let state = env.write(
+        "state.json",
+        r#"{"message": "I was charged twice for my subscription this month, please refund me"}"#,
+    );
+    let state = state.display().to_string();
+    let before = chat.fake.count();
+    let zero_shot = env.json(&["decide", "--model", "acme/support", "--state", &state]);
+    let per_decision = chat.fake.count() - before;
+    assert_eq!(per_decision, 3, "one request per question");
+    let before = chat.fake.count();
+    let aligned = env.json(&[
+        "decide",
+        "--model",
+        "acme/support",
+        "--revision",
+        &branch,
+        "--state",
+        &state,
+    ]);
+    assert_eq!(
+        chat.fake.count() - before,
+        per_decision,
+        "no call for the head"
+    );
+    assert_ne!(
+        aligned["answers"]["intent"]["probabilities"],
+        zero_shot["answers"]["intent"]["probabilities"]
+    );
+    assert_eq!(
+        aligned["answers"]["urgency"], zero_shot["answers"]["urgency"],
+        "a question without a head keeps the engine's answer"
+    );
+
+    // Routed back to the built-in engine, the head is refused where it says so.
+    std::fs::write(env.home().join("config.yaml"), "{}\n").unwrap();
+    let (code, problem, _) = env.problem(&[
+        "decide",
+        "--model",
+        "acme/support",
+        "--revision",
+        &branch,
+        "--state",
+        &state,
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        problem["details"][0]["loc"],
+        json!(["learned/manifest.yaml", "questions", "intent", "prior"]),
+        "{problem}"
+    );
+    assert!(
+        problem["details"][0]["msg"]
+            .as_str()
+            .unwrap()
+            .contains("fitted over the answers of engine `chat`"),
+        "{problem}"
+    );
+}
+
+#[test]
+fn a_correction_without_annotations_is_refused_on_a_remote_engine() {
+    let chat = Chat::start(usize::MAX);
+    let env = env_on(&chat_config(chat.fake.url()), 12);
+    let (code, problem, _) = env.problem(&["align", "acme/support", "--unsupervised"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        problem["details"][0]["loc"],
+        json!(["body", "unsupervised"]),
+        "{problem}"
+    );
+    assert_eq!(chat.fake.count(), 0);
+}
+
+#[test]
+fn a_budget_of_zero_is_a_usage_error() {
+    let env = TestEnv::new();
+    let output = env
+        .cmd()
+        .args(["align", "acme/support", "--budget", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let plan = env
+        .cmd()
+        .args(["align", "acme/support", "--dry-run", "--detach"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        plan.status.code(),
+        Some(2),
+        "--dry-run runs nothing to detach"
+    );
+}
