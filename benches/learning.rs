@@ -499,6 +499,166 @@ fn main() {
     if parts.contains("time") {
         timing(&runtime, &ctx, dir.path());
     }
+    if parts.contains("remote") {
+        remote(&runtime, &ctx, seeds);
+    }
+}
+
+/// Annotated examples the remote alignment is measured at.
+const REMOTE_AT: usize = 64;
+
+/// Alignment over a remote engine: the support set's fresh half answered by a model aligned
+/// on [`REMOTE_AT`] annotated examples here (on `mo`), and by the same model in a second
+/// home whose `mo` is routed to a real `arbiter serve` (this home's built-in engine behind
+/// HTTP, the System One protocol): its heads are fitted over the server's answers and
+/// applied after its one call per decision. Per seed and on average: zero-shot, the local
+/// alignment, the remote one, and the remote engine calls the alignment made.
+fn remote(runtime: &tokio::runtime::Runtime, ctx: &Context, seeds: u64) {
+    use arbiter::core::tokens::NewToken;
+    let set = &SETS[0];
+    let questions_yaml =
+        std::fs::read_to_string(format!("{DATA}/{}", set.questions)).expect("questions");
+    let rows = rows(set);
+    let request = NewToken {
+        name: "remote-bench".into(),
+        scopes: arbiter::core::tokens::Scope::names()
+            .map(str::to_owned)
+            .collect(),
+        roles: vec!["*=admin".into()],
+    };
+    let (_, token) = arbiter::core::tokens::create(ctx, &request).expect("token");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    listener.set_nonblocking(true).expect("nonblocking");
+    let url = format!("http://{}", listener.local_addr().expect("address"));
+    {
+        let ctx = ctx.clone();
+        runtime.spawn(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).expect("listener");
+            arbiter::server::serve(ctx, listener, std::future::pending())
+                .await
+                .expect("serve");
+        });
+    }
+    let remote_dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        remote_dir.path().join("config.yaml"),
+        format!(
+            "engines:\n  upstream: {{kind: systemone, url: '{url}', model: mo, api_key_env: \
+             UPSTREAM_TOKEN, timeout: 60, max_in_flight: 8}}\nmodels:\n  mo: upstream\n"
+        ),
+    )
+    .expect("config");
+    let remote_settings = Settings::resolve_with(Some(remote_dir.path().to_owned()), &|name| {
+        if name == "UPSTREAM_TOKEN" {
+            Some(token.clone())
+        } else {
+            std::env::var(name).ok()
+        }
+    })
+    .expect("settings");
+    let remote_ctx = Context::new(remote_settings).expect("context");
+    println!(
+        "\nalignment over a remote engine (a real arbiter serve, System One), {} at {REMOTE_AT} \
+         annotated examples, accuracy on the fresh half:",
+        set.name
+    );
+    println!("seed  zero-shot  local  remote  remote-local  calls");
+    let mut sums = [0.0; 3];
+    for seed in 0..seeds {
+        let (pool, fresh) = split::split(&rows, seed, false, |r| r.id.as_str());
+        let drawn: Vec<&str> = pool
+            .iter()
+            .take(REMOTE_AT)
+            .map(|r| r.line.as_str())
+            .collect();
+        let path = format!("remote/{}-{seed}", set.name);
+        let states: Vec<&Value> = fresh.iter().map(|r| &r.state).collect();
+        let mut calls = 0;
+        let mut figures = [0.0; 3];
+        for (at, on) in [ctx, &remote_ctx].into_iter().enumerate() {
+            create(on, &path, &questions_yaml);
+            ingest(on, &path, &drawn);
+            let result = align(runtime, on, &path, seed);
+            if let Some(made) = &result.engine_calls {
+                calls = made.calls;
+            }
+            let answers =
+                decide_through_engine(runtime, on, &path, result.branch.as_deref(), &states);
+            let base = (at == 0).then(|| decide_through_engine(runtime, on, &path, None, &states));
+            let questions = core::models::load(on, &model(&path), None)
+                .expect("load")
+                .questions;
+            let mean_accuracy = |answers: &[Answers]| -> f64 {
+                let per: Vec<f64> = questions
+                    .keys()
+                    .map(|q| {
+                        let outcomes = outcome_keys(&questions[q].kind).len();
+                        let predicted: Vec<Vec<f64>> = answers
+                            .iter()
+                            .map(|a| predicted_of(&a[q], outcomes))
+                            .collect();
+                        accuracy(&questions, q, &fresh, &predicted)
+                    })
+                    .collect();
+                mean(&per)
+            };
+            if let Some(base) = base {
+                figures[0] = mean_accuracy(&base);
+            }
+            figures[1 + at] = mean_accuracy(&answers);
+        }
+        println!(
+            "{seed:>4}  {:>9.3}  {:>5.3}  {:>6.3}  {:>+12.3}  {calls:>5}",
+            figures[0],
+            figures[1],
+            figures[2],
+            figures[2] - figures[1]
+        );
+        for (sum, figure) in sums.iter_mut().zip(figures) {
+            *sum += figure / seeds as f64;
+        }
+    }
+    println!(
+        "mean  {:>9.3}  {:>5.3}  {:>6.3}  {:>+12.3}",
+        sums[0],
+        sums[1],
+        sums[2],
+        sums[2] - sums[1]
+    );
+}
+
+/// The answers of `path` at `revision` to each state, through its engine as a decision
+/// asks it (a remote engine's call, then its heads), eight at a time.
+fn decide_through_engine(
+    runtime: &tokio::runtime::Runtime,
+    ctx: &Context,
+    path: &str,
+    revision: Option<&str>,
+    states: &[&Value],
+) -> Vec<Answers> {
+    use futures_util::StreamExt as _;
+    let loaded = core::models::load(ctx, &model(path), revision).expect("load");
+    let engine = loaded.engine(ctx).expect("engine");
+    runtime.block_on(
+        futures_util::stream::iter(states.iter().map(|state| {
+            let (engine, loaded) = (&engine, &loaded);
+            async move {
+                engine
+                    .decide(arbiter::engine::EngineRequest {
+                        model: &loaded.spec.base,
+                        state,
+                        questions: &loaded.questions,
+                        heads: &loaded.heads,
+                        truncate: true,
+                    })
+                    .await
+                    .expect("decide")
+                    .answers
+            }
+        }))
+        .buffered(8)
+        .collect(),
+    )
 }
 
 /// Every row's pooled embedding by the engine of `base`.

@@ -5,6 +5,7 @@
 //! zero-shot one.
 
 use crate::align::labelled;
+use crate::client::{Act, Proxy};
 use crate::common::{TestEnv, repo_root};
 use crate::fake_upstream::{FakeReply, FakeUpstream, chat_completion};
 use serde_json::{Value, json};
@@ -288,4 +289,95 @@ fn a_budget_of_zero_is_a_usage_error() {
         Some(2),
         "--dry-run runs nothing to detach"
     );
+}
+
+/// A real `arbiter serve` as the remote System One engine: its built-in engine behind
+/// HTTP, counted by a forwarding proxy.
+#[test]
+fn an_alignment_over_a_real_arbiter_serve_learns_and_its_decisions_call_it_once() {
+    let upstream = TestEnv::new();
+    let token = upstream.admin_token("aligner");
+    let served = upstream.serve_on_thread();
+    let proxy = Proxy::start(served.url(), |_, _, _| Act::Pass);
+    let calls = || {
+        proxy
+            .seen()
+            .iter()
+            .filter(|seen| seen.path == "/v1/systemone")
+            .count()
+    };
+    let config = format!(
+        "engines:\n  upstream: {{kind: systemone, url: '{}', model: mo, api_key_env: \
+         UPSTREAM_TOKEN, timeout: 30, retries: 1}}\nmodels:\n  mo: upstream\n",
+        proxy.url()
+    );
+    let env = env_on(&config, 40);
+    let run = |args: &[&str]| {
+        let output = env
+            .cmd()
+            .env("UPSTREAM_TOKEN", &token)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        serde_json::from_slice::<Value>(&output.stdout).unwrap()
+    };
+
+    let job = run(&["align", "acme/support", "-q", "intent"]);
+    assert_eq!(job["status"], "completed", "{job}");
+    let result = &job["result"];
+    assert_eq!(result["engineCalls"]["calls"], 40, "{result}");
+    assert_eq!(calls(), 40, "one call per annotated example");
+    assert_eq!(result["improved"], true, "{result}");
+    let branch = result["branch"].as_str().unwrap().to_owned();
+
+    // Each decision at the new checkpoint is one call, as at the base.
+    let state = env
+        .write("state.json", crate::common::STATE)
+        .display()
+        .to_string();
+    for revision in ["main", branch.as_str()] {
+        let before = calls();
+        let answer = run(&[
+            "decide",
+            "--model",
+            "acme/support",
+            "--revision",
+            revision,
+            "--state",
+            &state,
+        ]);
+        assert_eq!(calls() - before, 1, "{revision}: {answer}");
+    }
+
+    // Aligning again asks nothing: every answer is cached.
+    let plan = run(&["align", "acme/support", "-q", "intent", "--dry-run"]);
+    assert_eq!(
+        plan["engineCalls"],
+        json!({"engine": "upstream", "examples": 40, "cached": 40, "calls": 0}),
+        "{plan}"
+    );
+
+    // The plan over HTTP, in client mode, is the same.
+    let admin = env.admin_token("admin");
+    // A plan calls no engine: the home's server needs no key for it.
+    let downstream = env.serve_on_thread();
+    let remote = env
+        .cmd()
+        .env("ARBITER_TOKEN", &admin)
+        .args(["--server", downstream.url()])
+        .args(["align", "acme/support", "-q", "intent", "--dry-run"])
+        .output()
+        .unwrap();
+    assert!(
+        remote.status.success(),
+        "{}",
+        String::from_utf8_lossy(&remote.stderr)
+    );
+    let remote: Value = serde_json::from_slice(&remote.stdout).unwrap();
+    assert_eq!(remote, plan);
 }

@@ -1259,7 +1259,7 @@ fn tokens_transport_and_local_only_commands_fail_clearly() {
 
 /// What the proxy does with one request.
 #[derive(Debug, Clone, Copy)]
-enum Act {
+pub(crate) enum Act {
     /// Forward it and return the answer.
     Pass,
     /// Answer this status (a problem from "the proxy"), with `Retry-After` seconds if given.
@@ -1270,9 +1270,9 @@ enum Act {
 
 /// One request as the proxy saw it.
 #[derive(Debug, Clone)]
-struct Seen {
+pub(crate) struct Seen {
     method: String,
-    path: String,
+    pub(crate) path: String,
     idempotency_key: Option<String>,
     request_id: Option<String>,
     at: Instant,
@@ -1296,14 +1296,14 @@ struct ProxyState {
 }
 
 /// A forwarding proxy in front of a server.
-struct Proxy {
+pub(crate) struct Proxy {
     server: Background,
     state: Arc<ProxyState>,
 }
 
 impl Proxy {
     /// Forward to `upstream`, acting on the `n`-th request (from 0) as `script(n, method, path)` says.
-    fn start(
+    pub(crate) fn start(
         upstream: &str,
         script: impl Fn(usize, &str, &str) -> Act + Send + Sync + 'static,
     ) -> Self {
@@ -1329,11 +1329,11 @@ impl Proxy {
         Self { server, state }
     }
 
-    fn url(&self) -> &str {
+    pub(crate) fn url(&self) -> &str {
         self.server.url()
     }
 
-    fn seen(&self) -> Vec<Seen> {
+    pub(crate) fn seen(&self) -> Vec<Seen> {
         self.state.seen.lock().unwrap().clone()
     }
 }
