@@ -159,6 +159,13 @@ fn an_alignment_over_a_chat_engine_says_its_cost_survives_a_failure_and_asks_eac
     chat.down.store(false, Ordering::SeqCst);
     let job = env.json(&ALIGN);
     assert_eq!(job["status"], "completed", "{job}");
+    // The progress counts the calls, then the states read here and the question.
+    let steps = (40 - cached) + 40 + 1;
+    assert_eq!(
+        job["progress"],
+        json!({"total": steps, "done": steps, "failed": 0}),
+        "{job}"
+    );
     let result = &job["result"];
     assert_eq!(
         result["engineCalls"],
@@ -353,6 +360,23 @@ fn an_alignment_over_a_real_arbiter_serve_learns_and_its_decisions_call_it_once(
         ]);
         assert_eq!(calls() - before, 1, "{revision}: {answer}");
     }
+
+    // The checkpoint evaluates as any aligned one: its fitted examples by their
+    // out-of-fold answers, which are the alignment's figures.
+    let evaluation = run(&[
+        "eval",
+        "acme/support",
+        "--revision",
+        &branch,
+        "-q",
+        "intent",
+    ]);
+    let intent = &evaluation["questions"]["intent"];
+    assert_eq!(intent["status"], "evaluated", "{evaluation}");
+    assert_eq!(
+        intent["outOfFold"]["accuracy"], result["questions"]["intent"]["after"]["accuracy"],
+        "{evaluation}"
+    );
 
     // Aligning again asks nothing: every answer is cached.
     let plan = run(&["align", "acme/support", "-q", "intent", "--dry-run"]);

@@ -44,6 +44,35 @@ fn an_alignment_request_has_defaults_and_checks_every_member() {
 }
 
 #[test]
+fn a_budget_is_a_whole_number_of_calls_from_one() {
+    assert_eq!(AlignmentRequest::read(&json!({})).unwrap().budget, None);
+    assert_eq!(
+        AlignmentRequest::read(&json!({"budget": null}))
+            .unwrap()
+            .budget,
+        None
+    );
+    assert_eq!(
+        AlignmentRequest::read(&json!({"budget": 40}))
+            .unwrap()
+            .budget,
+        Some(40)
+    );
+    for bad in [
+        json!(0),
+        json!(-1),
+        json!(2.5),
+        json!("10"),
+        json!(1u64 << 60),
+    ] {
+        let e = AlignmentRequest::read(&json!({ "budget": bad })).unwrap_err();
+        assert_eq!(locs(&e), ["budget"], "{bad}");
+    }
+    let e = AlignmentRequest::read(&json!({"budget": 0})).unwrap_err();
+    assert!(e.0[0].msg.contains("at least 1"), "{:?}", e.0);
+}
+
+#[test]
 fn a_question_of_a_report_written_before_statuses_reads_as_evaluated() {
     let before = json!({"metrics": {"examples": 3, "metric": "log_loss", "loss": 0.5,
         "logLoss": 0.5, "accuracy": 1.0, "macroF1": 1.0, "kappa": 1.0, "brier": 0.1,
