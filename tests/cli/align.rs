@@ -703,6 +703,8 @@ fn realigning_an_inline_aligned_question_gives_it_a_learned_head_instead() {
         .as_str()
         .unwrap_or_else(|| panic!("intent improves: {job}"));
     let aligned = env.git_in(&repo(&env), &["show", &format!("{branch}:questions.yaml")]);
+    // The user's file as it was before the inline alignment, every comment in it.
+    assert_eq!(format!("{aligned}\n"), base);
     let aligned = arbiter::wire::value::parse_yaml(&aligned).unwrap();
     assert_eq!(
         aligned["intent"]["instructions"],

@@ -219,17 +219,29 @@ pub(super) fn unaligned_inline(
                 errors,
             )
         })?;
-    let mut changed = false;
+    let mut restored: Vec<(String, Option<Value>)> = Vec::new();
     for (id, _) in files {
         if let Some(question) = questions.get_mut(id)
             && aligned::is_aligned(question)
             && let Some(Value::Object(mut members)) = question.instructions.take()
         {
             question.instructions = members.remove("task");
-            changed = true;
+            restored.push((id.clone(), question.instructions.clone()));
         }
     }
-    Ok(changed.then(|| questions_to_yaml(&questions)))
+    if restored.is_empty() {
+        return Ok(None);
+    }
+    // The user's file with only those instructions changed, its comments kept; written
+    // whole only when it cannot be edited in place.
+    let edits: Vec<(&str, Option<&Value>)> = restored
+        .iter()
+        .map(|(id, instructions)| (id.as_str(), instructions.as_ref()))
+        .collect();
+    Ok(Some(
+        crate::wire::question::yaml_edit::with_instructions(&raw, &edits)
+            .unwrap_or_else(|| questions_to_yaml(&questions)),
+    ))
 }
 
 pub(super) fn commit_message(loaded: &Loaded, job_id: &JobId, result: &AlignmentResult) -> String {

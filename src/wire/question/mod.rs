@@ -5,6 +5,7 @@
 
 mod read;
 mod schema;
+pub mod yaml_edit;
 
 pub use read::{
     nullable_questions, optional_questions, parse_question, parse_questions, questions,
