@@ -213,8 +213,7 @@ fn an_alignment_over_a_chat_engine_says_its_cost_survives_a_failure_and_asks_eac
     let zero_shot = env.json(&["decide", "--model", "acme/support", "--state", &state]);
     let per_decision = chat.fake.count() - before;
     assert_eq!(per_decision, 3, "one request per question");
-    let before = chat.fake.count();
-    let aligned = env.json(&[
+    let at_branch = [
         "decide",
         "--model",
         "acme/support",
@@ -222,7 +221,9 @@ fn an_alignment_over_a_chat_engine_says_its_cost_survives_a_failure_and_asks_eac
         &branch,
         "--state",
         &state,
-    ]);
+    ];
+    let before = chat.fake.count();
+    let aligned = env.json(&at_branch);
     assert_eq!(
         chat.fake.count() - before,
         per_decision,
@@ -239,15 +240,7 @@ fn an_alignment_over_a_chat_engine_says_its_cost_survives_a_failure_and_asks_eac
 
     // Routed back to the built-in engine, the head is refused where it says so.
     std::fs::write(env.home().join("config.yaml"), "{}\n").unwrap();
-    let (code, problem, _) = env.problem(&[
-        "decide",
-        "--model",
-        "acme/support",
-        "--revision",
-        &branch,
-        "--state",
-        &state,
-    ]);
+    let (code, problem, _) = env.problem(&at_branch);
     assert_eq!(code, 1);
     assert_eq!(
         problem["details"][0]["loc"],
