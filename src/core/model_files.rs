@@ -185,6 +185,7 @@ pub fn parse_questions_yaml(text: &str) -> std::result::Result<Questions, Vec<Fi
         if let Err(found) = crate::engine::builtin::aligned::parse(question, &root.key(id)) {
             errors.extend(found);
         }
+        errors.extend(demonstrations_checked(question, &root.key(id)));
     }
     if errors.is_empty() {
         Ok(questions)
@@ -272,6 +273,32 @@ pub fn parse_questions_files(
 }
 
 /// The `questions.yaml` text for a question map (JSON is YAML, and keeps every form exact).
+/// The faults of a question's demonstrations, each answer among them naming one of its
+/// outcomes.
+fn demonstrations_checked(question: &crate::wire::Question, loc: &Loc) -> Vec<FieldError> {
+    use crate::wire::question::demonstrations::{self, DEMONSTRATIONS};
+    let mut errors = demonstrations::check(question, loc);
+    if !errors.is_empty() {
+        return errors;
+    }
+    let keys = crate::engine::builtin::aligned::outcome_keys(&question.kind);
+    for (i, demonstration) in question.demonstrations().iter().enumerate() {
+        if crate::engine::builtin::aligned::answer_outcome(&question.kind, &demonstration.answer)
+            .is_none()
+        {
+            errors.push(FieldError::new(
+                loc.key("instructions")
+                    .key(DEMONSTRATIONS)
+                    .index(i)
+                    .key("answer"),
+                format!("must name one of the outcomes ({})", keys.join(", ")),
+                "unknown_outcome",
+            ));
+        }
+    }
+    errors
+}
+
 pub fn questions_to_yaml(questions: &Questions) -> String {
     let mut text = serde_json::to_string_pretty(&questions_to_value(questions)).unwrap_or_default();
     text.push('\n');

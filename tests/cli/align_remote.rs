@@ -106,7 +106,7 @@ fn an_alignment_over_a_chat_engine_says_its_cost_survives_a_failure_and_asks_eac
     let plan = env.json(&[&ALIGN[..], &["--dry-run"]].concat());
     assert_eq!(
         plan["engineCalls"],
-        json!({"engine": "chat", "examples": 40, "cached": 0, "calls": 40}),
+        json!({"engine": "chat", "answers": 40, "cached": 0, "calls": 40}),
         "{plan}"
     );
     let output = env
@@ -123,7 +123,7 @@ fn an_alignment_over_a_chat_engine_says_its_cost_survives_a_failure_and_asks_eac
         .unwrap();
     let words = String::from_utf8_lossy(&output.stdout);
     assert!(
-        words.contains("would make 40 calls to engine `chat` (0 of 40 annotated examples cached)"),
+        words.contains("would make 40 calls to engine `chat` (0 of 40 answers cached)"),
         "{words}"
     );
     assert_eq!(chat.fake.count(), 0, "a dry run asks nothing");
@@ -169,7 +169,7 @@ fn an_alignment_over_a_chat_engine_says_its_cost_survives_a_failure_and_asks_eac
     let result = &job["result"];
     assert_eq!(
         result["engineCalls"],
-        json!({"engine": "chat", "examples": 40, "cached": cached, "calls": 40 - cached}),
+        json!({"engine": "chat", "answers": 40, "cached": cached, "calls": 40 - cached}),
         "{result}"
     );
     assert_eq!(result["improved"], true, "{result}");
@@ -375,7 +375,7 @@ fn an_alignment_over_a_real_arbiter_serve_learns_and_its_decisions_call_it_once(
     let plan = run(&["align", "acme/support", "-q", "intent", "--dry-run"]);
     assert_eq!(
         plan["engineCalls"],
-        json!({"engine": "upstream", "examples": 40, "cached": 40, "calls": 0}),
+        json!({"engine": "upstream", "answers": 40, "cached": 40, "calls": 0}),
         "{plan}"
     );
 

@@ -5,6 +5,7 @@
 #![allow(clippy::too_many_lines)]
 
 mod align;
+mod align_instructions;
 mod align_remote;
 mod annotate;
 mod background;

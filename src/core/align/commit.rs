@@ -59,6 +59,14 @@ pub(super) fn finish(
         .iter()
         .filter_map(|(id, learned)| Some((id, learned.head.as_ref()?)))
         .collect();
+    // Questions whose instructions change (`--instructions`): what the base learned of them
+    // read the old ones, so it goes.
+    let rewritten: Vec<(String, Value)> = outcome
+        .learned
+        .iter()
+        .filter_map(|(id, learned)| Some((id.clone(), learned.instructions.clone()?)))
+        .collect();
+    let rewritten_ids: Vec<String> = rewritten.iter().map(|(id, _)| id.clone()).collect();
     let tuned = match (&delta, &result.tuning) {
         (Some(delta), Some(report)) => Some((delta.to_bytes()?, report)),
         _ => None,
@@ -68,13 +76,14 @@ pub(super) fn finish(
         loaded,
         &base.learned,
         (&heads, tuned.as_ref().map(|(b, r)| (b.as_slice(), *r))),
-        &files,
+        (&files, &rewritten_ids),
     );
     // A question with a head has no other alignment than the correction of its prior: an
     // `aligned/` file of the base it does not write again goes.
     let unaligned: Vec<String> = heads
         .iter()
         .map(|(id, _)| (*id).clone())
+        .chain(rewritten_ids.iter().cloned())
         .filter(|id| base.aligned.iter().any(|(other, _)| other == id))
         .filter(|id| !files.iter().any(|(other, _)| other == id))
         .collect();
@@ -96,12 +105,15 @@ pub(super) fn finish(
         learned: learned_dir,
         message: commit_message(loaded, job_id, &result),
     };
-    let checkpoint = commit_once(ctx, loaded, &repo, &mut request, &realigned)?;
+    let checkpoint = commit_once(ctx, loaded, &repo, &mut request, (&realigned, &rewritten))?;
     warm_encoder(ctx, loaded, outcome.learned);
     result.branch = Some(branch);
     result.checkpoint = Some(checkpoint);
     Ok(result)
 }
+
+/// The questions re-aligned from an inline alignment, and those given new instructions.
+type Rewrites<'a> = (&'a [(String, String)], &'a [(String, Value)]);
 
 /// Commit `request` on its branch, once: a run that died after committing finds its branch
 /// already there, with the same files, and the same checkpoint is its result.
@@ -110,11 +122,11 @@ fn commit_once(
     loaded: &Loaded,
     repo: &crate::repo::ModelRepo,
     request: &mut CommitRequest,
-    realigned: &[(String, String)],
+    (realigned, rewritten): Rewrites<'_>,
 ) -> Result<crate::wire::decision::Checkpoint> {
     let branch = request.branch.clone().unwrap_or_default();
     let Ok(found) = models::load(ctx, &loaded.model_id.into(), Some(&branch)) else {
-        request.questions_yaml = unaligned_inline(repo, loaded, realigned)?;
+        request.questions_yaml = questions_file(repo, loaded, realigned, rewritten)?;
         return models::commit(ctx, request);
     };
     let there = repo.read(&found.revision.commit)?;
@@ -161,11 +173,13 @@ pub(super) fn learned_dir(
     loaded: &Loaded,
     base: &[(String, Vec<u8>)],
     (heads, tuned): (&[(&String, &LearnedHead)], Option<TunedFile<'_>>),
-    files: &[(String, String)],
+    (files, rewritten): (&[(String, String)], &[String]),
 ) -> Option<crate::repo::LearnedFiles> {
     use crate::engine::builtin::learned::file;
     let replaced = |id: &str| {
-        heads.iter().any(|(other, _)| *other == id) || files.iter().any(|(other, _)| other == id)
+        heads.iter().any(|(other, _)| *other == id)
+            || files.iter().any(|(other, _)| other == id)
+            || rewritten.iter().any(|other| other == id)
     };
     let kept: Vec<(String, &file::Entry)> = loaded
         .questions
@@ -201,14 +215,17 @@ pub(super) fn learned_dir(
     Some(file::write(encoder, base, &kept, &fitted, tuned))
 }
 
-/// A checkpoint aligned before learned files kept its alignment inside `questions.yaml`;
-/// re-aligning such a question puts its instructions back as they were (its `task`), so
-/// the new learned file is its only alignment. `None` when no question needs it (then
-/// `questions.yaml` is left exactly as it is).
-pub(super) fn unaligned_inline(
+/// The new checkpoint's `questions.yaml`, when it changes: the questions of `rewritten`
+/// with their new instructions, and those of an alignment of before learned files (which
+/// kept its alignment inside `questions.yaml`) re-aligned now with their instructions back
+/// as they were (their `task`), so the new learned file is their only alignment. The
+/// user's file is edited in place, every comment kept. `None` when no question changes
+/// (then `questions.yaml` is left exactly as it is).
+pub(super) fn questions_file(
     repo: &crate::repo::ModelRepo,
     loaded: &Loaded,
     files: &[(String, String)],
+    rewritten: &[(String, Value)],
 ) -> Result<Option<String>> {
     let raw = repo.read(&loaded.revision.commit)?.questions_yaml;
     let mut questions =
@@ -227,6 +244,13 @@ pub(super) fn unaligned_inline(
         {
             question.instructions = members.remove("task");
             restored.push((id.clone(), question.instructions.clone()));
+        }
+    }
+    for (id, instructions) in rewritten {
+        if let Some(question) = questions.get_mut(id) {
+            question.instructions = Some(instructions.clone());
+            restored.retain(|(other, _)| other != id);
+            restored.push((id.clone(), Some(instructions.clone())));
         }
     }
     if restored.is_empty() {

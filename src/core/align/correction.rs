@@ -72,6 +72,7 @@ impl Correction {
             fit_id: None,
             fitted: Vec::new(),
             documents: Vec::new(),
+            instructions: None,
         }
     }
 }

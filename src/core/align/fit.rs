@@ -88,6 +88,7 @@ impl Fit<'_> {
             fit_id: Some(fit_id(id, &fitted_ids)),
             fitted: fitted_ids,
             documents: Vec::new(),
+            instructions: None,
         }
     }
 }

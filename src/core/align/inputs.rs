@@ -42,6 +42,7 @@ pub(super) fn read_examples(
         states: Vec::new(),
         items: HashMap::new(),
         priors: None,
+        reasons: HashMap::new(),
     };
     for id in &settings.questions {
         let kind = &loaded.questions[id].kind;
@@ -61,7 +62,7 @@ pub(super) fn read_examples(
         // A stable order, whatever the store's: by example ID.
         annotated.sort_by(|a, b| a.0.cmp(&b.0));
         let mut items = Vec::with_capacity(annotated.len());
-        for (example_id, answer, _) in annotated {
+        for (example_id, answer, reason) in annotated {
             let at = *index.entry(example_id.clone()).or_insert_with(|| {
                 examples.ids.push(example_id.clone());
                 examples
@@ -69,6 +70,9 @@ pub(super) fn read_examples(
                     .push(states.get(&example_id).cloned().unwrap_or(Value::Null));
                 examples.ids.len() - 1
             });
+            if let Some(reason) = reason.filter(|r| !r.trim().is_empty()) {
+                examples.reasons.insert((at, id.clone()), reason);
+            }
             let outcome = answer_outcome(kind, &answer).unwrap_or(0);
             items.push(Item {
                 example: at,

@@ -20,6 +20,7 @@ mod fit;
 pub(crate) mod folds;
 mod gate;
 mod inputs;
+mod instructions;
 mod question;
 mod remote;
 mod select;
@@ -67,6 +68,7 @@ pub struct NewAlignment<'a> {
 /// What an alignment job runs from, as stored with it.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[allow(clippy::struct_excessive_bools)] // the request's flags, each its own
 pub(crate) struct AlignmentSpec {
     /// The revision as asked, with the commit it resolved to when the job was created.
     revision: Revision,
@@ -91,6 +93,9 @@ pub(crate) struct AlignmentSpec {
     /// The most remote engine calls it may make (absent: no limit).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     budget: Option<u64>,
+    /// Improve the instructions with demonstrations instead of fitting heads.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    instructions: bool,
     origin: Origin,
 }
 
@@ -138,6 +143,7 @@ pub fn create(
         unsupervised: request.unsupervised,
         tune: request.tune,
         budget: request.budget,
+        instructions: request.instructions,
         origin: Origin::of_creation(ctx, origin, draft.job_id()),
     };
     draft.record(ctx, &loaded.model_id, &stored, 0)
@@ -177,6 +183,7 @@ impl Tracker {
 const TICK: Duration = Duration::from_millis(200);
 
 /// Run an alignment job to its end.
+#[allow(clippy::too_many_lines)] // the work, then its ticker, then its ending
 pub(crate) async fn execute(
     ctx: &Context,
     record: &JobRecord,
@@ -200,7 +207,7 @@ pub(crate) async fn execute(
             tune: stored.tune,
             remote: None,
         };
-        let budget = stored.budget;
+        let (budget, instructions) = (stored.budget, stored.instructions);
         // On the pool of the job's task: in a server, the one that yields to decisions.
         let pool = crate::parallel::Pool::current();
         async move {
@@ -209,6 +216,12 @@ pub(crate) async fn execute(
                 let settings = settings.clone();
                 blocking(move || read_examples(&ctx, &loaded, &settings)).await?
             };
+            if instructions {
+                return instructions::search(
+                    &ctx, &loaded, &engine, &examples, &settings, budget, &tracker,
+                )
+                .await;
+            }
             let mut calls = None;
             if let Some(remote) = remote_of(&engine) {
                 let (priors, made) = remote::ask(
@@ -308,6 +321,8 @@ struct Examples {
     /// A remote engine's answers, the heads' prior instead of the built-in engine's
     /// zero-shot answers ([`remote`]).
     priors: Option<remote::Priors>,
+    /// The annotator's reason of an item, by (example index, question ID), where given.
+    reasons: HashMap<(usize, String), String>,
 }
 
 fn align(
@@ -497,6 +512,8 @@ struct Learned {
     fitted: Vec<ExampleId>,
     /// Exemplar documents' embeddings, to warm the engine's cache.
     documents: Vec<(String, Embedding)>,
+    /// New instructions for the question's `questions.yaml` entry (`--instructions`).
+    instructions: Option<Value>,
 }
 
 /// A head's tensors and its manifest entry.

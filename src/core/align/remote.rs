@@ -125,22 +125,32 @@ pub async fn plan(
         request.questions.as_deref(),
         crate::core::question_ids::QuestionsFor::Align,
     )?;
-    let engine_calls = match remote_of(&engine) {
-        None => None,
-        Some(remote) => {
-            let settings = Settings {
-                questions: questions.clone(),
-                seed: request.seed,
-                max_examples: request.max_examples,
-                ..Settings::default()
-            };
-            let examples = {
-                let (ctx, loaded) = (ctx.clone(), loaded.clone());
-                blocking(move || read_examples(&ctx, &loaded, &settings)).await?
-            };
-            Some(calls_of(ctx, &remote, &loaded, &questions, &examples).await?)
-        }
+    let remote = remote_of(&engine);
+    if remote.is_none() && !request.instructions {
+        // The built-in engine's heads ask nothing of an engine elsewhere.
+        return Ok(crate::wire::align::AlignmentPlan {
+            base_checkpoint: loaded.revision.commit.clone(),
+            engine: engine.describe(),
+            engine_calls: None,
+        });
+    }
+    let settings = Settings {
+        questions: questions.clone(),
+        seed: request.seed,
+        max_examples: request.max_examples,
+        ..Settings::default()
     };
+    let examples = {
+        let (ctx, loaded, settings) = (ctx.clone(), loaded.clone(), settings.clone());
+        blocking(move || read_examples(&ctx, &loaded, &settings)).await?
+    };
+    let engine_calls = Some(match remote {
+        _ if request.instructions => {
+            super::instructions::calls_of(ctx, &loaded, &engine, &examples, &settings).await?
+        }
+        Some(remote) => calls_of(ctx, &remote, &loaded, &questions, &examples).await?,
+        None => return Err(Error::bug("a plan without calls")),
+    });
     Ok(crate::wire::align::AlignmentPlan {
         base_checkpoint: loaded.revision.commit.clone(),
         engine: engine.describe(),
@@ -177,7 +187,7 @@ fn calls(remote: &Remote<'_>, examples: &Examples, calls: u64) -> EngineCalls {
     let n = examples.ids.len() as u64;
     EngineCalls {
         engine: remote.name.to_owned(),
-        examples: n,
+        answers: n,
         cached: n - calls,
         calls,
     }
@@ -320,7 +330,7 @@ fn priors(
 }
 
 /// A question's answer as one probability per outcome, or what is wrong with it.
-fn outcome_probabilities(
+pub(super) fn outcome_probabilities(
     question: &Question,
     id: &str,
     answer: Option<&Answer>,

@@ -439,6 +439,15 @@ impl BuiltinEngine {
                     meant => self.distribution_meant(&embedded, question, meant, texts)?,
                 }
             };
+            // Its demonstrations, unless a head answers it, lean its answer ([`demonstrated`]).
+            let read = match read {
+                Some((distribution, tokens)) if heads.get(id).is_none() => {
+                    let (distribution, shown) =
+                        self.demonstrated(&embedded, question, distribution)?;
+                    Some((distribution, tokens + shown))
+                }
+                other => other,
+            };
             distributions.push(read.map(|(distribution, tokens)| {
                 usage.input_tokens += tokens;
                 distribution

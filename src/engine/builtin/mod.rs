@@ -13,6 +13,7 @@ mod bert;
 mod between_questions;
 #[cfg(test)]
 mod coherence_tests;
+mod demonstrated;
 pub mod embedder;
 pub mod learned;
 mod learned_answer;

@@ -125,7 +125,7 @@ pub fn score_texts(instructions: &str, levels: &[Value]) -> Vec<String> {
 
 /// The question's instructions as text; empty when absent, null or blank.
 fn instructions(question: &Question) -> String {
-    question.instructions().map(render).unwrap_or_default()
+    question.task().map(render).unwrap_or_default()
 }
 
 /// `text` after `instructions` on a line of their own, or `text` alone when they are blank.

@@ -30,16 +30,18 @@ pub struct AlignmentResult {
     pub engine_calls: Option<EngineCalls>,
 }
 
-/// What an alignment asked, or would ask, of a remote engine: one call per annotated
-/// example whose answers are not in the answer cache.
+/// What an alignment asked, or would ask, of its engine: one call per answer it reads that
+/// is not in the answer cache. The heads over a remote engine read one answer per
+/// annotated example; `--instructions` reads one per candidate set and example it is
+/// scored on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EngineCalls {
-    /// The engine's name in `config.yaml`.
+    /// The engine's name in `config.yaml` (`built-in` for the built-in engine).
     pub engine: String,
-    /// Annotated examples whose answers the alignment reads.
-    pub examples: u64,
-    /// Of those, the ones whose answers were already cached: no call.
+    /// The answers the alignment reads.
+    pub answers: u64,
+    /// Of those, the ones already in the answer cache: no call.
     pub cached: u64,
     /// Calls to the engine: made (a result), or to be made (a plan).
     pub calls: u64,

@@ -3,6 +3,7 @@
 //! Parsing collects every problem in one pass, each at its location, so a caller fixes a
 //! question file in one round trip instead of one error at a time.
 
+pub mod demonstrations;
 mod read;
 mod schema;
 pub mod yaml_edit;

@@ -94,14 +94,19 @@ pub fn cue_text(key: &str, phrases: &[String]) -> String {
     format!("{key}: {}", phrases.join("; "))
 }
 
-/// Whether `question` is aligned with `example_id` among its exemplars.
+/// Whether `question` has `example_id` among its exemplars (an aligned question's) or its
+/// demonstrations.
 pub fn has_exemplar(question: &Question, example_id: &str) -> bool {
     AlignedInstructions::has_exemplar(question.instructions.as_ref(), example_id)
+        || question.demonstrates(example_id)
 }
 
-/// An aligned question without its exemplar for `example_id` (so an example is never its
-/// own neighbour when a checkpoint is scored); `None` when it has none.
+/// The question without its exemplar or demonstration of `example_id` (so an example is
+/// never its own neighbour when a checkpoint is scored); `None` when it has none.
 pub fn without_exemplar(question: &Question, example_id: &str) -> Option<Question> {
+    if question.demonstrates(example_id) {
+        return question.without_demonstration(example_id);
+    }
     if !has_exemplar(question, example_id) {
         return None;
     }

@@ -86,7 +86,7 @@ fn targets(questions: &Questions) -> Vec<(usize, reference::Target)> {
         .enumerate()
         .filter(|(_, q)| !matches!(q.kind, QuestionKind::Noul { .. }))
         .map(|(j, q)| {
-            let instructions = q.instructions().map(render).unwrap_or_default();
+            let instructions = q.task().map(render).unwrap_or_default();
             let ordered = matches!(q.kind, QuestionKind::Score { .. });
             (
                 j,
@@ -145,7 +145,7 @@ pub fn alone(question: &Question) -> Meaning {
     if super::aligned::AlignedInstructions::is_aligned(question.instructions.as_ref()) {
         return Meaning::Alone;
     }
-    let instructions = question.instructions().map(render).unwrap_or_default();
+    let instructions = question.task().map(render).unwrap_or_default();
     match &question.kind {
         QuestionKind::Noul {
             when_true,
