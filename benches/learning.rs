@@ -41,7 +41,9 @@
 //!
 //! Run: `cargo bench --bench learning` (`LEARNING_SETS=support,spam` for some sets,
 //! `LEARNING_SEEDS=2` for fewer seeds, `LEARNING_SIZES=8,16` for some sizes,
-//! `LEARNING_PARTS=curve` or `time` for one part).
+//! `LEARNING_PARTS=curve` or `time` for one part; `remote` and `instructions` are run
+//! only when named: the alignment over a real `arbiter serve` as a remote engine, and
+//! `align --instructions` beside the heads).
 //! `LEARNING_PYTHON=<python with scikit-learn>` uses that interpreter instead of the
 //! virtualenv. `LEARNING_CAPTURED=100` gives each model that many captured states besides
 //! the annotated ones (the pool's next, never annotated), as a team's model has: the
@@ -195,17 +197,34 @@ fn align(
     path: &str,
     seed: u64,
 ) -> AlignmentResult {
+    align_with(
+        runtime,
+        ctx,
+        path,
+        AlignmentRequest {
+            seed,
+            ..AlignmentRequest::default()
+        },
+    )
+}
+
+/// Align `path` as `request` says, through the real job.
+fn align_with(
+    runtime: &tokio::runtime::Runtime,
+    ctx: &Context,
+    path: &str,
+    request: AlignmentRequest,
+) -> AlignmentResult {
     let job = runtime.block_on(async {
         let (_, lock) = core::align::create(
             ctx,
             core::align::NewAlignment {
                 model: &model(path),
                 request: AlignmentRequest {
-                    seed,
                     // `LEARNING_TUNE=0`: the alignment without its fine-tune (`--no-tune`),
                     // for A/B; else as `align` runs it, with.
                     tune: std::env::var("LEARNING_TUNE").map_or(true, |v| v != "0"),
-                    ..AlignmentRequest::default()
+                    ..request
                 },
             },
             None,
@@ -501,6 +520,82 @@ fn main() {
     }
     if parts.contains("remote") {
         remote(&runtime, &ctx, seeds);
+    }
+    if parts.contains("instructions") {
+        instructions(&runtime, &ctx, &wanted, seeds);
+    }
+}
+
+/// `align --instructions` beside the heads: for each set, seed and size, the same n pool
+/// examples annotated in two models on `mo`, one aligned by default (heads), one with
+/// `--instructions` (demonstrations chosen through the engine); both checkpoints and the
+/// base answer the fresh half. Printed: mean accuracy over seeds and questions per size.
+fn instructions(runtime: &tokio::runtime::Runtime, ctx: &Context, wanted: &str, seeds: u64) {
+    println!(
+        "\nalign --instructions beside the heads, accuracy on the fresh half (mean over {seeds} \
+         seeds and the questions):"
+    );
+    println!("set        annotated  zero-shot  heads  instructions  instructions-heads");
+    for set in SETS
+        .iter()
+        .filter(|s| wanted.split(',').any(|w| w == s.name))
+    {
+        let questions_yaml =
+            std::fs::read_to_string(format!("{DATA}/{}", set.questions)).expect("questions");
+        let rows = rows(set);
+        for n in sizes() {
+            let mut sums = [0.0; 3];
+            for seed in 0..seeds {
+                let (pool, fresh) = split::split(&rows, seed, false, |r| r.id.as_str());
+                let drawn: Vec<&str> = pool.iter().take(n).map(|r| r.line.as_str()).collect();
+                let states: Vec<&Value> = fresh.iter().map(|r| &r.state).collect();
+                for (at, mode) in ["heads", "instructions"].into_iter().enumerate() {
+                    let path = format!("instructions/{}-{n}-{seed}-{mode}", set.name);
+                    create(ctx, &path, &questions_yaml);
+                    ingest(ctx, &path, &drawn);
+                    let result = align_with(
+                        runtime,
+                        ctx,
+                        &path,
+                        AlignmentRequest {
+                            seed,
+                            instructions: mode == "instructions",
+                            ..AlignmentRequest::default()
+                        },
+                    );
+                    let questions = core::models::load(ctx, &model(&path), None)
+                        .expect("load")
+                        .questions;
+                    let score = |answers: &[Answers]| -> f64 {
+                        let per: Vec<f64> = questions
+                            .keys()
+                            .map(|q| {
+                                let outcomes = outcome_keys(&questions[q].kind).len();
+                                let predicted: Vec<Vec<f64>> = answers
+                                    .iter()
+                                    .map(|a| predicted_of(&a[q], outcomes))
+                                    .collect();
+                                accuracy(&questions, q, &fresh, &predicted)
+                            })
+                            .collect();
+                        mean(&per)
+                    };
+                    if at == 0 {
+                        sums[0] += score(&decide(ctx, &path, None, &states)) / seeds as f64;
+                    }
+                    let answers = decide(ctx, &path, result.branch.as_deref(), &states);
+                    sums[1 + at] += score(&answers) / seeds as f64;
+                }
+            }
+            println!(
+                "{:<10} {n:>9}  {:>9.3}  {:>5.3}  {:>12.3}  {:>+18.3}",
+                set.name,
+                sums[0],
+                sums[1],
+                sums[2],
+                sums[2] - sums[1]
+            );
+        }
     }
 }
 
