@@ -398,3 +398,44 @@ fn an_alignment_over_a_real_arbiter_serve_learns_and_its_decisions_call_it_once(
     let remote: Value = serde_json::from_slice(&remote.stdout).unwrap();
     assert_eq!(remote, plan);
 }
+
+/// `--instructions` on a chat engine: every candidate is scored by the engine itself, one
+/// request per answer read, the demonstrations in its prompt, counted as the plan said.
+#[test]
+fn instructions_on_a_chat_engine_are_scored_by_it_one_call_per_answer() {
+    let chat = Chat::start(usize::MAX);
+    let env = env_on(&chat_config(chat.fake.url()), 24);
+    let args = [&ALIGN[..], &["--instructions"]].concat();
+    let plan = env.json(&[&args[..], &["--dry-run"]].concat());
+    let calls = plan["engineCalls"]["calls"].as_u64().unwrap();
+    assert_eq!(plan["engineCalls"]["engine"], "chat", "{plan}");
+    assert_eq!(chat.fake.count(), 0);
+    let job = env.json(&args);
+    assert_eq!(job["status"], "completed", "{job}");
+    assert_eq!(job["result"]["engineCalls"]["calls"], calls, "{job}");
+    assert_eq!(
+        chat.fake.count() as u64,
+        calls,
+        "one request per answer read"
+    );
+    let prompts: Vec<String> = chat
+        .fake
+        .seen()
+        .iter()
+        .map(|seen| seen.body["messages"][1]["content"].to_string())
+        .collect();
+    assert!(
+        prompts.iter().any(|p| p.contains("demonstrations")),
+        "the candidates reach the engine in its prompt"
+    );
+    // The chat model answers every prompt alike: no set of demonstrations can gain.
+    let intent = &job["result"]["questions"]["intent"];
+    assert_eq!(intent["improved"], false, "{intent}");
+    assert!(
+        intent["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("no set of demonstrations scored better"),
+        "{intent}"
+    );
+}
