@@ -3,7 +3,9 @@
 //! few-shot random search chooses them: seeded candidate sets (1 to 4 examples of each
 //! answer), each scored through the engine itself on annotated examples it leaves out,
 //! against the instructions as they are on the same examples. The set that gains the most
-//! accuracy (then log loss) is written, when it gains; otherwise the question stays.
+//! accuracy (then log loss) is written, when it gains at no worse a loss; otherwise the
+//! question stays. The question as it is answers as it does at the checkpoint: with its
+//! learned head, when it has one (which the new instructions replace).
 //!
 //! Every score is an engine call (through the answer cache: a run again costs nothing for
 //! what was asked), counted against the budget; past it nothing is committed.
@@ -12,6 +14,7 @@
 use super::*;
 use crate::core::answer_cache::{self, Asking, Open};
 use crate::engine::Engine;
+use crate::engine::builtin::learned::Heads;
 use crate::wire::align::EngineCalls;
 use crate::wire::question::demonstrations::{DEMONSTRATIONS, TASK};
 use futures_util::StreamExt as _;
@@ -205,24 +208,36 @@ fn planned<'a>(loaded: &Loaded, examples: &'a Examples, settings: &Settings) -> 
 }
 
 /// The variants of every question, each asked alone, with their groups.
+/// Each variant of a question asked alone, with its heads and groups.
+type Variant = (Questions, Heads, Vec<answer_cache::Group>);
+
+/// The variants of every question, each asked alone: the question as it is with its head
+/// at the checkpoint, if it has one (what it answers now), the candidates without.
 async fn askings(
+    loaded: &Loaded,
     engine: &Arc<dyn Engine>,
     settings: &Settings,
     planned: &Planned<'_>,
-) -> Result<Vec<Vec<(Questions, Vec<answer_cache::Group>)>>> {
+) -> Result<Vec<Vec<Variant>>> {
     let mut all = Vec::with_capacity(planned.len());
     for (q, (_, plan)) in planned.iter().enumerate() {
+        let id = &settings.questions[q];
         let mut variants = Vec::new();
-        for variant in plan.as_ref().map_or(&[][..], |p| p.variants.as_slice()) {
-            let questions: Questions =
-                std::iter::once((settings.questions[q].clone(), variant.clone())).collect();
-            let groups = answer_cache::groups(
-                engine.clone(),
-                questions.clone(),
-                crate::engine::builtin::learned::NONE.clone(),
-            )
-            .await?;
-            variants.push((questions, groups));
+        for (v, variant) in plan
+            .as_ref()
+            .map_or(&[][..], |p| p.variants.as_slice())
+            .iter()
+            .enumerate()
+        {
+            let questions: Questions = std::iter::once((id.clone(), variant.clone())).collect();
+            let heads = if v == 0 {
+                loaded.heads.clone().only(|other| other == id)
+            } else {
+                Heads::default()
+            };
+            let groups =
+                answer_cache::groups(engine.clone(), questions.clone(), heads.clone()).await?;
+            variants.push((questions, heads, groups));
         }
         all.push(variants);
     }
@@ -258,7 +273,7 @@ pub(super) async fn calls_of(
     settings: &Settings,
 ) -> Result<EngineCalls> {
     let planned = planned(loaded, examples, settings);
-    let askings = askings(engine, settings, &planned).await?;
+    let askings = askings(loaded, engine, settings, &planned).await?;
     let asks = asks(&planned);
     let mut calls = 0;
     for ask in &asks {
@@ -280,15 +295,15 @@ pub(super) async fn calls_of(
 fn asking_of<'a>(
     loaded: &'a Loaded,
     engine: &'a Arc<dyn Engine>,
-    askings: &'a [Vec<(Questions, Vec<answer_cache::Group>)>],
+    askings: &'a [Vec<Variant>],
     ask: &Ask,
 ) -> Asking<'a> {
-    let (questions, groups) = &askings[ask.q][ask.variant];
+    let (questions, heads, groups) = &askings[ask.q][ask.variant];
     Asking {
         engine: engine.as_ref(),
         base: &loaded.spec.base,
         questions,
-        heads: &crate::engine::builtin::learned::NONE,
+        heads,
         groups,
     }
 }
@@ -306,7 +321,7 @@ pub(super) async fn search(
     tracker: &Tracker,
 ) -> Result<Outcome> {
     let planned = planned(loaded, examples, settings);
-    let askings = askings(engine, settings, &planned).await?;
+    let askings = askings(loaded, engine, settings, &planned).await?;
     let asks = asks(&planned);
     tracker
         .total
