@@ -439,3 +439,28 @@ fn instructions_on_a_chat_engine_are_scored_by_it_one_call_per_answer() {
         "{intent}"
     );
 }
+
+/// An engine that answers a question with another type fails the alignment as its invalid
+/// response, naming the engine and located at the question's answer; nothing is committed.
+#[test]
+fn an_answer_of_the_wrong_type_fails_the_alignment_naming_the_engine_and_the_question() {
+    let fake = FakeUpstream::start(|_, body| {
+        let mut answers = crate::fake_upstream::systemone_answers(body);
+        answers["answers"]["intent"] = json!({"type": "noul", "noul": 0.5});
+        FakeReply::ok(&answers)
+    });
+    let config = format!(
+        "engines:\n  odd: {{kind: systemone, url: '{}', model: mo, retries: 0}}\nmodels:\n  mo: odd\n",
+        fake.url()
+    );
+    let env = env_on(&config, 12);
+    let problem = failed(&env, &ALIGN);
+    let detail = problem["detail"].as_str().unwrap_or_default();
+    assert!(detail.contains("engine `odd`"), "{problem}");
+    assert_eq!(
+        problem["details"][0]["loc"],
+        json!(["provider_response", "answers", "intent", "type"]),
+        "{problem}"
+    );
+    assert_eq!(branches(&env), ["main"]);
+}
