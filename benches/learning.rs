@@ -257,6 +257,22 @@ fn decide(ctx: &Context, path: &str, revision: Option<&str>, states: &[&Value]) 
         .collect()
 }
 
+/// The mean over the questions of the accuracy of `answers` (one per row) on `rows`.
+fn questions_accuracy(questions: &Questions, rows: &[&Row], answers: &[Answers]) -> f64 {
+    let per: Vec<f64> = questions
+        .keys()
+        .map(|q| {
+            let outcomes = outcome_keys(&questions[q].kind).len();
+            let predicted: Vec<Vec<f64>> = answers
+                .iter()
+                .map(|a| predicted_of(&a[q], outcomes))
+                .collect();
+            accuracy(questions, q, rows, &predicted)
+        })
+        .collect();
+    mean(&per)
+}
+
 /// Accuracy of `predicted` (one distribution per row) against the rows' annotations.
 fn accuracy(questions: &Questions, q: &str, rows: &[&Row], predicted: &[Vec<f64>]) -> f64 {
     let kind = &questions[q].kind;
@@ -566,20 +582,8 @@ fn instructions(runtime: &tokio::runtime::Runtime, ctx: &Context, wanted: &str, 
                     let questions = core::models::load(ctx, &model(&path), None)
                         .expect("load")
                         .questions;
-                    let score = |answers: &[Answers]| -> f64 {
-                        let per: Vec<f64> = questions
-                            .keys()
-                            .map(|q| {
-                                let outcomes = outcome_keys(&questions[q].kind).len();
-                                let predicted: Vec<Vec<f64>> = answers
-                                    .iter()
-                                    .map(|a| predicted_of(&a[q], outcomes))
-                                    .collect();
-                                accuracy(&questions, q, &fresh, &predicted)
-                            })
-                            .collect();
-                        mean(&per)
-                    };
+                    let score =
+                        |answers: &[Answers]| questions_accuracy(&questions, &fresh, answers);
                     if at == 0 {
                         sums[0] += score(&decide(ctx, &path, None, &states)) / seeds as f64;
                     }
@@ -683,20 +687,8 @@ fn remote(runtime: &tokio::runtime::Runtime, ctx: &Context, seeds: u64) {
             let questions = core::models::load(on, &model(&path), None)
                 .expect("load")
                 .questions;
-            let mean_accuracy = |answers: &[Answers]| -> f64 {
-                let per: Vec<f64> = questions
-                    .keys()
-                    .map(|q| {
-                        let outcomes = outcome_keys(&questions[q].kind).len();
-                        let predicted: Vec<Vec<f64>> = answers
-                            .iter()
-                            .map(|a| predicted_of(&a[q], outcomes))
-                            .collect();
-                        accuracy(&questions, q, &fresh, &predicted)
-                    })
-                    .collect();
-                mean(&per)
-            };
+            let mean_accuracy =
+                |answers: &[Answers]| questions_accuracy(&questions, &fresh, answers);
             if let Some(base) = base {
                 figures[0] = mean_accuracy(&base);
             }

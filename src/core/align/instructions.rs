@@ -451,21 +451,8 @@ async fn score(
 
 fn unchanged(examples: usize, skipped: u64, reason: String) -> QuestionReport {
     QuestionReport {
-        improved: false,
-        examples: examples as u64,
-        fitted: 0,
-        held_out: 0,
-        skipped,
-        candidate: None,
-        before: None,
-        after: None,
-        gate: None,
-        states: None,
         reason: Some(reason),
-        figures: None,
-        curve: None,
-        chosen: None,
-        candidates: None,
+        ..QuestionReport::unchanged(examples as u64, skipped)
     }
 }
 

@@ -40,23 +40,7 @@ pub(super) fn align_question(
         .filter(|it| !embedded[it.example].is_blank())
         .collect();
     skipped += (examples_count(examples, id) - items.len()) as u64;
-    let mut report = QuestionReport {
-        improved: false,
-        examples: items.len() as u64,
-        fitted: 0,
-        held_out: 0,
-        skipped,
-        candidate: None,
-        before: None,
-        after: None,
-        gate: None,
-        states: None,
-        reason: None,
-        figures: None,
-        curve: None,
-        chosen: None,
-        candidates: None,
-    };
+    let mut report = QuestionReport::unchanged(items.len() as u64, skipped);
     let outcomes = outcome_keys(&question.kind).len();
     let present: std::collections::BTreeSet<usize> = items.iter().map(|it| it.outcome).collect();
     let too_few = if items.len() < outcomes {

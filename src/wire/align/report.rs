@@ -136,6 +136,30 @@ pub struct QuestionReport {
     pub curve: Option<Curve>,
 }
 
+impl QuestionReport {
+    /// A question that `examples` annotated examples (and `skipped` left out) leave as it
+    /// is, before anything is said of it.
+    pub fn unchanged(examples: u64, skipped: u64) -> Self {
+        Self {
+            improved: false,
+            examples,
+            fitted: 0,
+            held_out: 0,
+            skipped,
+            candidate: None,
+            before: None,
+            after: None,
+            gate: None,
+            states: None,
+            reason: None,
+            figures: None,
+            curve: None,
+            chosen: None,
+            candidates: None,
+        }
+    }
+}
+
 /// A question's learning curve: out-of-fold figures at growing numbers of annotated
 /// examples, with the lines a head must beat.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
