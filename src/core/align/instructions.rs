@@ -2,7 +2,7 @@
 //! from its annotated examples ([`crate::wire::question::demonstrations`]), as `DSPy`'s
 //! few-shot random search chooses them: seeded candidate sets (1 to 4 examples of each
 //! answer), each scored through the engine itself on annotated examples it leaves out,
-//! against the instructions as they are on the same examples. The set that gains the most
+//! against the question as it answers now on the same examples. The set that gains the most
 //! accuracy (then log loss) is written, when it gains at no worse a loss; otherwise the
 //! question stays. The question as it is answers as it does at the checkpoint: with its
 //! learned head, when it has one (which the new instructions replace).
