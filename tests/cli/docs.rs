@@ -14,9 +14,9 @@
 //! tour ends (its home and files, the installed `arbiter` among them), as its readers
 //! do. A command's output is compared with what the block shows, line by line and word
 //! by word: numbers within a rounding step of the digits shown (another CPU may round
-//! the last digit differently), and what differs on every run (UUIDs and the IDs cut
-//! from them, commits, timestamps, secrets, durations) by its shape only. A line that
-//! is only `…` stands for any lines.
+//! the last digit differently; a number shown whole, within 1e-4), and what differs on
+//! every run (UUIDs and the IDs cut from them, commits, timestamps, secrets, durations)
+//! by its shape only. A line that is only `…` stands for any lines.
 //!
 //! What a reader sees on a terminal is what is compared: a command whose output would go to
 //! the terminal draws its tables (`--table`, at `COLUMNS=100` unless the command sets its
@@ -674,7 +674,10 @@ fn same_token(shown: &str, printed: &str) -> bool {
     };
     let digits = decimals.chars().take_while(char::is_ascii_digit).count();
     let step = 10f64.powi(-i32::try_from(digits).unwrap_or(i32::MAX));
-    (a - b).abs() <= (1.5 * step).max(1e-6)
+    // A number shown whole (a probability's 17 digits) is what one CPU computed: another
+    // sums the encoder's products in another order, which a learned head carries on to the
+    // 5th decimal (0.2929254… on one machine, 0.2929087… on another, the same binary).
+    (a - b).abs() <= (1.5 * step).max(1e-4)
 }
 
 fn same_line(shown: &str, printed: &str) -> bool {
@@ -1087,6 +1090,10 @@ fn outputs_compare_by_words_numbers_within_a_rounding_step_and_ids_by_shape() {
     assert!(same_output(&shown("one  \n"), "one\n\n").is_ok());
     // A fraction's digits are a number, not an ID.
     assert!(same_output(&shown("0.580517384708514"), "0.680517384708514").is_err());
+    // Shown whole, within what another CPU computes; not beyond.
+    assert!(same_output(&shown("0.12264256783896826"), "0.12263759094982743").is_ok());
+    assert!(same_output(&shown("0.29292541190883126"), "0.2929086783514505").is_ok());
+    assert!(same_output(&shown("0.12264256783896826"), "0.12244256783896826").is_err());
 }
 
 #[test]
