@@ -135,9 +135,8 @@ fn instructions_get_demonstrations_chosen_through_the_engine_and_the_file_stays_
         "{diff}"
     );
 
-    // Each example is scored without its own demonstration: an evaluation of the branch
-    // against main on the annotated examples runs through the answer cache, and is the
-    // same run again.
+    // The branch evaluates against main on every annotated example (each asked without
+    // its own demonstration, by the answer cache's rule).
     let evaluation = env.json(&[
         "eval",
         "acme/support",
